@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, `must be a URL starting with ${protocols.join(' or ')}`);
+
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+export const configSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default('0.0.0.0'),
+    DATA_DIR: z.string().default('./data'),
+    JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
+    JWT_TTL_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
+    EVENTSTORE_URL: optional(url(['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrentdb+discover:'])),
+    MONGO_URL: optional(url(['mongodb:', 'mongodb+srv:'])),
+    MONGO_DB: z.string().default('scriptorium'),
+    REDIS_URL: optional(url(['redis:', 'rediss:'])),
+    LLM_BASE_URL: optional(url(['http:', 'https:'])),
+    LLM_API_KEY: optional(z.string()),
+    LLM_MODEL: optional(z.string()),
+    SEARCH_URL: optional(url(['http:', 'https:'])),
+    SMTP_URL: optional(url(['smtp:', 'smtps:'])),
+    MAIL_FROM: z.string().default('Scriptorium <no-reply@scriptorium.local>'),
+    ASR_BASE_URL: optional(url(['http:', 'https:'])),
+    ADMIN_USERNAME: optional(z.string().min(3)),
+    ADMIN_PASSWORD: optional(z.string().min(8, 'must be at least 8 characters')),
+    ROLE: z.enum(['all', 'api', 'projector', 'worker']).default('all'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TIME_ZONE: z.string().default('Asia/Shanghai').refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as Asia/Shanghai'),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.ADMIN_USERNAME === undefined) !== (value.ADMIN_PASSWORD === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'ADMIN_USERNAME and ADMIN_PASSWORD must be set together' });
+    }
+  });
+
+export type RawConfig = z.infer<typeof configSchema>;
+export type Config = Omit<RawConfig, 'JWT_SECRET' | 'DATA_DIR'> & { JWT_SECRET: string; DATA_DIR: string };
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, detail: string) {
+    super(`configuration error: ${variable} ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws a ConfigError naming the first bad variable. */
+export function parseConfig(env: Record<string, string | undefined>): RawConfig {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new ConfigError(String(issue.path[0] ?? 'environment'), issue.message);
+  }
+  return result.data;
+}
+
+/** Reads the config and makes DATA_DIR and a persisted JWT secret exist. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const raw = parseConfig(env);
+  const dataDir = resolve(raw.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  return { ...raw, DATA_DIR: dataDir, JWT_SECRET: raw.JWT_SECRET ?? persistedSecret(dataDir) };
+}
+
+function persistedSecret(dataDir: string): string {
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
