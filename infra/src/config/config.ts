@@ -38,6 +38,7 @@ export const configSchema = z
     ASR_BASE_URL: optional(url(['http:', 'https:'])),
     ADMIN_USERNAME: optional(z.string().min(3)),
     ADMIN_PASSWORD: optional(z.string().min(8, 'must be at least 8 characters')),
+    ADMIN_EMAIL: z.string().email().default('admin@scriptorium.local'),
     ROLE: z.enum(['all', 'api', 'projector', 'worker']).default('all'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TIME_ZONE: z.string().default('Asia/Shanghai').refine((zone) => {

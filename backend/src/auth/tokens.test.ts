@@ -1,0 +1,33 @@
+import test from 'ava';
+import jwt from 'jsonwebtoken';
+import { TokenService } from './tokens.ts';
+
+const secret = 'a-test-secret-that-is-long-enough-for-hs256';
+const tokens = new TokenService(secret, 60);
+
+test('an issued token verifies to its claims', (t) => {
+  t.deepEqual(tokens.verify(tokens.issue({ sub: 'u1', username: 'lin' })), { sub: 'u1', username: 'lin' });
+});
+
+test('a token signed with another secret is refused', (t) => {
+  t.is(new TokenService('another-secret-that-is-long-enough-xxxx', 60).verify(tokens.issue({ sub: 'u1', username: 'lin' })), null);
+});
+
+test('an unsigned token (alg none) is refused', (t) => {
+  const forged = jwt.sign({ sub: 'u1', typ: 'access' }, '', { algorithm: 'none' });
+  t.is(tokens.verify(forged), null);
+});
+
+test('an expired token is refused', (t) => {
+  const expired = jwt.sign({ typ: 'access', exp: Math.floor(Date.now() / 1000) - 10 }, secret, { algorithm: 'HS256', subject: 'u1' });
+  t.is(tokens.verify(expired), null);
+});
+
+test('a token of another type is refused', (t) => {
+  t.is(tokens.verify(jwt.sign({ typ: 'refresh' }, secret, { algorithm: 'HS256', subject: 'u1' })), null);
+});
+
+test('garbage is refused', (t) => {
+  t.is(tokens.verify('not.a.token'), null);
+  t.is(tokens.verify(''), null);
+});

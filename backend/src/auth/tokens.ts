@@ -1,0 +1,36 @@
+import jwt from 'jsonwebtoken';
+
+export interface AccessClaims {
+  sub: string;
+  username: string;
+}
+
+/**
+ * HS256 access tokens. Verification pins the algorithm, so a token signed with `none` or an
+ * asymmetric algorithm is refused whatever its header says.
+ */
+export class TokenService {
+  constructor(
+    private readonly secret: string,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  issue(claims: AccessClaims): string {
+    return jwt.sign({ username: claims.username, typ: 'access' }, this.secret, {
+      algorithm: 'HS256',
+      subject: claims.sub,
+      expiresIn: this.ttlSeconds,
+    });
+  }
+
+  /** Returns the claims, or null for a token that is malformed, forged, expired or of another type. */
+  verify(token: string): AccessClaims | null {
+    try {
+      const payload = jwt.verify(token, this.secret, { algorithms: ['HS256'] });
+      if (typeof payload === 'string' || payload.typ !== 'access' || typeof payload.sub !== 'string') return null;
+      return { sub: payload.sub, username: String(payload.username ?? '') };
+    } catch {
+      return null;
+    }
+  }
+}

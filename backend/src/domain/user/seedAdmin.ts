@@ -1,0 +1,32 @@
+import type { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHandler';
+import type { CommandMetadata } from '@scriptorium/infra/eventsourcing/decider';
+import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
+import { userDecider, userStream } from './decide.ts';
+import { registerAccount, userIdFor } from './registration.ts';
+
+/**
+ * Makes the configured administrator exist with the configured password. Safe to run at every
+ * start and from several processes: each step is a no-op once done.
+ */
+export async function seedAdmin(
+  commands: CommandHandler,
+  admin: { username: string; password: string; email: string },
+  metadata: CommandMetadata,
+): Promise<'created' | 'updated' | 'unchanged'> {
+  const userId = userIdFor(admin.username);
+  const { state } = await commands.load(userDecider, userStream(userId));
+  if (state.status === 'unregistered') {
+    await registerAccount(commands, { username: admin.username, email: admin.email, nickname: admin.username, passwordHash: await hashPassword(admin.password), isAdmin: true }, metadata);
+    return 'created';
+  }
+  let changed = false;
+  if (!state.isAdmin) {
+    await commands.handle(userDecider, userStream(userId), { type: 'GrantAdminRole', data: {}, metadata });
+    changed = true;
+  }
+  if (!(await verifyPassword(state.passwordHash, admin.password))) {
+    await commands.handle(userDecider, userStream(userId), { type: 'ChangePassword', data: { passwordHash: await hashPassword(admin.password) }, metadata });
+    changed = true;
+  }
+  return changed ? 'updated' : 'unchanged';
+}

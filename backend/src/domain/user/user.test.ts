@@ -1,0 +1,72 @@
+import test from 'ava';
+import { at, deciderSpec } from '@scriptorium/infra/eventsourcing/testing';
+import { userDecider, type RegisterUser } from './decide.ts';
+import { emailClaimDecider } from './emailClaim.ts';
+import type { UserEvent } from './user.ts';
+
+const spec = deciderSpec(userDecider);
+const registration: RegisterUser['data'] = {
+  userId: 'u1',
+  username: 'lin',
+  email: 'lin@example.com',
+  nickname: '林',
+  passwordHash: 'h1',
+  isAdmin: false,
+};
+const registered: UserEvent = { type: 'UserRegistered', data: { ...registration, registeredAt: '2026-01-01T00:00:00.000Z' } };
+
+test('registering a new user records who registered and when', (t) => {
+  spec([])
+    .when({ type: 'RegisterUser', data: registration, metadata: at('2026-01-01T00:00:00Z') })
+    .then(t, [registered]);
+});
+
+test('a username is registered once', (t) => {
+  spec([registered])
+    .when({ type: 'RegisterUser', data: registration, metadata: at('2026-01-02T00:00:00Z') })
+    .thenThrows(t, 'conflict', '用户名已被注册');
+});
+
+test('a profile update records only what changed', (t) => {
+  spec([registered])
+    .when({ type: 'UpdateProfile', data: { nickname: '林', email: 'new@example.com' }, metadata: at('2026-01-02T00:00:00Z') })
+    .then(t, [{ type: 'UserProfileUpdated', data: { userId: 'u1', email: 'new@example.com', updatedAt: '2026-01-02T00:00:00.000Z' } }]);
+});
+
+test('an update that changes nothing records nothing', (t) => {
+  spec([registered]).when({ type: 'UpdateProfile', data: { nickname: '林' }, metadata: at('2026-01-02T00:00:00Z') }).then(t, []);
+});
+
+test('an unknown user cannot be updated', (t) => {
+  spec([]).when({ type: 'UpdateProfile', data: { nickname: 'x' }, metadata: at('2026-01-02T00:00:00Z') }).thenThrows(t, 'not_found', '未找到用户信息');
+});
+
+test('changing the e-mail clears its verification', (t) => {
+  const state = [registered, { type: 'UserProfileUpdated', data: { userId: 'u1', email: 'b@example.com', updatedAt: 'x' } } as UserEvent].reduce(
+    userDecider.evolve,
+    userDecider.initialState(),
+  );
+  t.is(state.status === 'active' && state.emailVerified, false);
+  t.is(state.status === 'active' && state.email, 'b@example.com');
+});
+
+test('granting the admin role twice records it once', (t) => {
+  const granted: UserEvent = { type: 'AdminRoleGranted', data: { userId: 'u1', grantedAt: '2026-01-02T00:00:00.000Z' } };
+  spec([registered]).when({ type: 'GrantAdminRole', data: {}, metadata: at('2026-01-02T00:00:00Z') }).then(t, [granted]);
+  spec([registered, granted]).when({ type: 'GrantAdminRole', data: {}, metadata: at('2026-01-03T00:00:00Z') }).then(t, []);
+});
+
+const claims = deciderSpec(emailClaimDecider);
+
+test('an e-mail address is held by one user at a time', (t) => {
+  const reserved = { type: 'EmailReserved' as const, data: { email: 'a@x.com', userId: 'u1' } };
+  claims([]).when({ type: 'ReserveEmail', data: { email: 'a@x.com', userId: 'u1' }, metadata: at('2026-01-01T00:00:00Z') }).then(t, [reserved]);
+  claims([reserved]).when({ type: 'ReserveEmail', data: { email: 'a@x.com', userId: 'u1' }, metadata: at('2026-01-01T00:00:00Z') }).then(t, []);
+  claims([reserved])
+    .when({ type: 'ReserveEmail', data: { email: 'a@x.com', userId: 'u2' }, metadata: at('2026-01-01T00:00:00Z') })
+    .thenThrows(t, 'conflict', '该邮箱已被注册');
+  const released = { type: 'EmailReleased' as const, data: { email: 'a@x.com', userId: 'u1' } };
+  claims([reserved, released])
+    .when({ type: 'ReserveEmail', data: { email: 'a@x.com', userId: 'u2' }, metadata: at('2026-01-01T00:00:00Z') })
+    .then(t, [{ type: 'EmailReserved', data: { email: 'a@x.com', userId: 'u2' } }]);
+});

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
+import Koa from 'koa';
+import websockify from 'koa-websocket';
+import type { ProjectionProgress } from '@scriptorium/projections/runner';
+import { CLOSE_NOT_FOUND, CLOSE_UNAUTHORIZED } from '../protocol/ws.ts';
+import type { Services } from '../services.ts';
+import { SocketHub } from '../ws/hub.ts';
+import { authRoutes } from './auth.ts';
+import { userFromToken } from './authenticate.ts';
+import { errorMiddleware } from './errors.ts';
+import { healthRoutes, httpDuration } from './health.ts';
+import { staticFrontend } from './static.ts';
+
+const DIST = fileURLToPath(new URL('../../../frontend/dist', import.meta.url));
+const SOCKET_PATH = /^\/backend\/conversation\/ws\/([A-Za-z0-9_-]{1,100})$/;
+
+export interface Api {
+  app: websockify.App;
+  hub: SocketHub;
+}
+
+export function createApi(services: Services, progress: ProjectionProgress, options: { distDir?: string } = {}): Api {
+  const app = websockify(new Koa({ proxy: true }), { maxPayload: 1024 * 1024 });
+  const hub = new SocketHub(services.log);
+
+  app.use(async (ctx, next) => {
+    const requestId = ctx.get('x-request-id') || randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.log = services.log.child({ requestId });
+    ctx.set('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? (ctx.path.startsWith('/backend') ? 'unmatched' : 'static');
+      httpDuration.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
+      if (ctx.path.startsWith('/backend')) ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
+    }
+  });
+  app.use(errorMiddleware);
+  app.use(async (ctx, next) => {
+    if (ctx.path.startsWith('/backend')) ctx.set('Cache-Control', 'no-store');
+    await next();
+  });
+  app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', formLimit: '256kb', jsonStrict: true }));
+
+  const api = new Router({ prefix: '/backend' });
+  api.use(authRoutes(services, progress).routes());
+  app.use(api.routes()).use(api.allowedMethods());
+  app.use(healthRoutes(services).routes());
+  app.use(staticFrontend(options.distDir ?? DIST));
+
+  app.ws.use(async (ctx) => {
+    const socket = ctx.websocket;
+    const match = SOCKET_PATH.exec(ctx.path);
+    if (!match) {
+      socket.close(CLOSE_NOT_FOUND, 'unknown socket path');
+      return;
+    }
+    const token = new URLSearchParams(ctx.querystring).get('token') ?? undefined;
+    const user = await userFromToken(services, token).catch(() => null);
+    if (!user) {
+      socket.close(CLOSE_UNAUTHORIZED, 'user not authenticated, cannot establish the realtime connection');
+      return;
+    }
+    hub.accept(socket, ctx.req, { userId: user.id, clientId: match[1]! });
+  });
+
+  return { app, hub };
+}

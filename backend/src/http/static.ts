@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { extname } from 'node:path';
+import type { Next, ParameterizedContext as Context } from 'koa';
+import send from 'koa-send';
+
+/**
+ * Serves the built client. Hashed assets are cached for a year; any other GET that is not an API
+ * or asset path gets index.html, so client-side routes survive a reload.
+ */
+export function staticFrontend(distDir: string) {
+  const hasIndex = existsSync(`${distDir}/index.html`);
+  return async (ctx: Context, next: Next) => {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/backend') || ctx.path === '/healthz' || ctx.path === '/metrics') return next();
+    if (!hasIndex) {
+      ctx.status = 503;
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = 'The client has not been built: run `npm run build` (npm start does it).';
+      return;
+    }
+    if (ctx.path.startsWith('/assets/')) {
+      try {
+        await send(ctx, ctx.path, { root: distDir, immutable: true, maxage: 365 * 24 * 3600 * 1000 });
+        return;
+      } catch {
+        ctx.status = 404;
+        return;
+      }
+    }
+    if (extname(ctx.path) !== '' && ctx.path !== '/index.html') {
+      try {
+        await send(ctx, ctx.path, { root: distDir });
+        return;
+      } catch {
+        /* unknown files fall through to the app, which shows its own not-found page */
+      }
+    }
+    ctx.set('Cache-Control', 'no-cache');
+    await send(ctx, 'index.html', { root: distDir });
+  };
+}

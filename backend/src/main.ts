@@ -1,0 +1,81 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '@scriptorium/infra/config/config';
+import { createLogger } from '@scriptorium/infra/log';
+import { allProjections } from '@scriptorium/projections/index';
+import { ProjectionRunner, RemoteProjectionProgress } from '@scriptorium/projections/runner';
+import { startWorkers } from '@scriptorium/workers/index';
+import { seedAdmin } from './domain/user/seedAdmin.ts';
+import { createApi } from './http/server.ts';
+import { closeServices, createServices } from './services.ts';
+
+type Role = 'api' | 'projector' | 'worker';
+
+function readConfig() {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { role: { type: 'string' } }, strict: true });
+  const config = readConfig();
+  const roleName = values.role ?? config.ROLE;
+  if (!['all', 'api', 'projector', 'worker'].includes(roleName)) {
+    process.stderr.write(`configuration error: --role must be all, api, projector or worker (got ${roleName})\n`);
+    process.exit(1);
+  }
+  const roles: Role[] = roleName === 'all' ? ['api', 'projector', 'worker'] : [roleName as Role];
+  const log = createLogger(config.LOG_LEVEL, roleName);
+  process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled rejection'));
+
+  const services = await createServices(config, log);
+  const stops: Array<() => Promise<void>> = [];
+
+  let runner: ProjectionRunner | undefined;
+  if (roles.includes('projector')) {
+    runner = new ProjectionRunner(services.events, services.readStore, allProjections, log);
+    await runner.start();
+    stops.push(() => runner!.stop());
+  }
+  if (roles.includes('worker')) {
+    const workers = startWorkers({ queue: services.queue, log });
+    stops.push(() => workers.close());
+  }
+  if (roles.includes('api')) {
+    if (config.ADMIN_USERNAME && config.ADMIN_PASSWORD) {
+      const outcome = await seedAdmin(services.commands, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD, email: config.ADMIN_EMAIL }, { now: services.clock() });
+      log.info({ admin: config.ADMIN_USERNAME, outcome }, 'administrator seeded');
+    }
+    const progress = runner ?? new RemoteProjectionProgress(services.readStore, allProjections.map((projection) => projection.name));
+    const { app, hub } = createApi(services, progress);
+    const server = app.listen(config.PORT, config.HOST);
+    await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    log.info({ port, roles, eventStore: config.EVENTSTORE_URL ? 'eventstoredb' : 'sqlite', readStore: config.MONGO_URL ? 'mongodb' : 'sqlite', queue: config.REDIS_URL ? 'bullmq' : 'in-process', model: config.LLM_BASE_URL ? 'openai-compatible' : 'offline' }, `Scriptorium listening on http://localhost:${port}`);
+    stops.unshift(async () => {
+      hub.closeAll();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    for (const stop of stops) await stop().catch((error) => log.error({ err: error }, 'stop failed'));
+    await closeServices(services);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+await main();

@@ -1,0 +1,43 @@
+import type { Config } from '@scriptorium/infra/config/config';
+import { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHandler';
+import { createEventStore } from '@scriptorium/infra/eventstore/index';
+import type { EventStore } from '@scriptorium/infra/eventstore/port';
+import type { Logger } from '@scriptorium/infra/log';
+import { createJobQueue } from '@scriptorium/infra/queue/index';
+import type { JobQueue } from '@scriptorium/infra/queue/port';
+import { createReadStore } from '@scriptorium/infra/readstore/index';
+import type { ReadStore } from '@scriptorium/infra/readstore/port';
+import { TokenService } from './auth/tokens.ts';
+
+/** Everything a role needs from the outside world, built once at start and passed down. */
+export interface Services {
+  config: Config;
+  log: Logger;
+  events: EventStore;
+  readStore: ReadStore;
+  queue: JobQueue;
+  commands: CommandHandler;
+  tokens: TokenService;
+  clock: () => Date;
+}
+
+export async function createServices(config: Config, log: Logger): Promise<Services> {
+  const events = createEventStore(config);
+  const readStore = createReadStore(config);
+  const queue = createJobQueue(config);
+  return {
+    config,
+    log,
+    events,
+    readStore,
+    queue,
+    commands: new CommandHandler(events),
+    tokens: new TokenService(config.JWT_SECRET, config.JWT_TTL_SECONDS),
+    clock: () => new Date(),
+  };
+}
+
+export async function closeServices(services: Services): Promise<void> {
+  await Promise.allSettled([services.queue.close(), services.readStore.close()]);
+  await services.events.close();
+}

@@ -1,0 +1,319 @@
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import {
+  WrongExpectedRevisionError,
+  type AllSubscription,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+} from './port.ts';
+
+interface EventRow {
+  position: number;
+  id: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+interface IdRow {
+  stream_id: string;
+  revision: number;
+  position: number;
+}
+
+/** How often a waiting subscription looks for commits made by other connections (other processes). */
+const POLL_INTERVAL_MS = 75;
+/** Rows per catch-up read: large enough to amortise the query, small enough to keep the event loop responsive. */
+const PAGE_SIZE = 256;
+/** SQLite reads a negative LIMIT as "no limit". */
+const NO_LIMIT = -1;
+const MAX_REVISION = Number.MAX_SAFE_INTEGER;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  stream_id TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  UNIQUE (stream_id, revision)
+);`;
+
+const COLUMNS = 'position, id, stream_id, revision, type, data, metadata';
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    streamId: row.stream_id,
+    type: row.type,
+    data: JSON.parse(row.data) as unknown,
+    metadata: JSON.parse(row.metadata) as EventMetadata,
+    revision: row.revision,
+    position: row.position,
+  };
+}
+
+function isUniqueIdViolation(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE' && error.message.includes('events.id');
+}
+
+/**
+ * The embedded event store: one SQLite file in WAL mode with `synchronous=FULL`, so a commit is in the
+ * WAL on disk before `appendToStream` resolves. Several processes may open the same file: writers are
+ * serialised by SQLite's write lock, and subscriptions see other processes' commits by polling.
+ */
+export class SqliteEventStore implements EventStore {
+  readonly #db: Database.Database;
+  readonly #subscriptions = new Set<SqliteSubscription>();
+  #poller: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  readonly #selectById: Database.Statement<[string], IdRow>;
+  readonly #selectStreamHead: Database.Statement<[string], number | null>;
+  readonly #insert: Database.Statement<[string, string, number, string, string, string]>;
+  readonly #readForwards: Database.Statement<[string, number, number], EventRow>;
+  readonly #readBackwards: Database.Statement<[string, number, number], EventRow>;
+  readonly #readAll: Database.Statement<[number, number], EventRow>;
+  readonly #head: Database.Statement<[], number | null>;
+  readonly #appendTx: Database.Transaction<(streamId: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult>;
+
+  constructor(path: string) {
+    this.#db = new Database(path);
+    this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma('synchronous = FULL');
+    this.#db.pragma('busy_timeout = 5000');
+    this.#db.exec(SCHEMA);
+
+    this.#selectById = this.#db.prepare('SELECT stream_id, revision, position FROM events WHERE id = ?');
+    this.#selectStreamHead = this.#db.prepare<[string], number | null>('SELECT max(revision) FROM events WHERE stream_id = ?').pluck();
+    this.#insert = this.#db.prepare('INSERT INTO events (id, stream_id, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)');
+    this.#readForwards = this.#db.prepare(
+      `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?`,
+    );
+    this.#readBackwards = this.#db.prepare(
+      `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+    );
+    this.#readAll = this.#db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`);
+    this.#head = this.#db.prepare<[], number | null>('SELECT max(position) FROM events').pluck();
+    this.#appendTx = this.#db.transaction((streamId: string, events: NewEvent[], expected: ExpectedRevision) =>
+      this.#appendInTransaction(streamId, events, expected),
+    );
+  }
+
+  async appendToStream(
+    streamId: string,
+    events: NewEvent[],
+    options: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
+    if (events.length === 0) throw new Error(`stream ${streamId}: an append needs at least one event`);
+    // IMMEDIATE takes the write lock before the revision is read, so another process cannot slip an
+    // event in between the expected-revision check and the insert.
+    const result = this.#appendTx.immediate(streamId, events, options.expectedRevision ?? 'any');
+    this.#wakeSubscriptions(result.position);
+    return result;
+  }
+
+  #appendInTransaction(streamId: string, events: NewEvent[], expected: ExpectedRevision): AppendResult {
+    const retried = this.#findRetry(streamId, events);
+    if (retried) return retried;
+
+    const current = this.#selectStreamHead.get(streamId) ?? null;
+    if (!matches(expected, current)) throw new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
+
+    let revision = current ?? -1;
+    let position = 0;
+    try {
+      for (const event of events) {
+        revision += 1;
+        const data = JSON.stringify(event.data) ?? 'null';
+        const info = this.#insert.run(event.id ?? randomUUID(), streamId, revision, event.type, data, JSON.stringify(event.metadata));
+        position = Number(info.lastInsertRowid);
+      }
+    } catch (error) {
+      if (isUniqueIdViolation(error)) {
+        throw new Error(`stream ${streamId}: an event id of this append is already recorded (a partial retry, or an id reused)`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    return { nextExpectedRevision: revision, position };
+  }
+
+  /**
+   * An append whose ids are all recorded in this stream is a retry: it answers with the last of those
+   * events, so a caller's next expected revision still guards against anything appended since.
+   * Only caller-chosen ids can already exist; the first one tells, with one index lookup, whether
+   * looking further is needed at all.
+   */
+  #findRetry(streamId: string, events: NewEvent[]): AppendResult | undefined {
+    const firstChosen = events.find((event) => event.id !== undefined)?.id;
+    if (firstChosen === undefined || this.#selectById.get(firstChosen) === undefined) return undefined;
+
+    let last: IdRow | undefined;
+    for (const event of events) {
+      const row = event.id === undefined ? undefined : this.#selectById.get(event.id);
+      if (row === undefined || row.stream_id !== streamId) {
+        const where = row === undefined ? 'is not' : `is in stream ${row.stream_id}, not`;
+        throw new Error(`stream ${streamId}: not a retry, event ${event.id ?? '(new)'} ${where} recorded in this stream while ${firstChosen} is`);
+      }
+      if (last === undefined || row.position > last.position) last = row;
+    }
+    return last && { nextExpectedRevision: last.revision, position: last.position };
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const limit = options.maxCount ?? NO_LIMIT;
+    const rows =
+      options.direction === 'backwards'
+        ? this.#readBackwards.all(streamId, options.fromRevision ?? MAX_REVISION, limit)
+        : this.#readForwards.all(streamId, options.fromRevision ?? 0, limit);
+    return rows.map(toRecorded);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.#readPage(options.after ?? 0, options.maxCount ?? NO_LIMIT);
+  }
+
+  #readPage(after: number, limit: number): RecordedEvent[] {
+    return this.#readAll.all(after, limit).map(toRecorded);
+  }
+
+  subscribeToAll(options: { after?: number } = {}): AllSubscription {
+    const subscription = new SqliteSubscription(options.after ?? 0, {
+      readPage: (after) => this.#readPage(after, PAGE_SIZE),
+      detach: (sub) => this.#detach(sub),
+    });
+    if (this.#closed) {
+      void subscription.close();
+      return subscription;
+    }
+    this.#subscriptions.add(subscription);
+    this.#poller ??= setInterval(() => this.#poll(), POLL_INTERVAL_MS);
+    return subscription;
+  }
+
+  #detach(subscription: SqliteSubscription): void {
+    this.#subscriptions.delete(subscription);
+    if (this.#subscriptions.size === 0 && this.#poller !== undefined) {
+      clearInterval(this.#poller);
+      this.#poller = undefined;
+    }
+  }
+
+  /** Catches commits made through other connections, which no in-process notification reaches. */
+  #poll(): void {
+    let waiting = false;
+    for (const subscription of this.#subscriptions) waiting ||= subscription.waiting;
+    if (!waiting) return;
+    this.#wakeSubscriptions(this.#head.get() ?? 0);
+  }
+
+  #wakeSubscriptions(head: number): void {
+    for (const subscription of this.#subscriptions) subscription.wake(head);
+  }
+
+  async headPosition(): Promise<number> {
+    return this.#head.get() ?? 0;
+  }
+
+  async ping(): Promise<void> {
+    this.#db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all([...this.#subscriptions].map((subscription) => subscription.close()));
+    this.#db.close();
+  }
+}
+
+function matches(expected: ExpectedRevision, current: number | null): boolean {
+  switch (expected) {
+    case 'any':
+      return true;
+    case 'no_stream':
+      return current === null;
+    case 'stream_exists':
+      return current !== null;
+    default:
+      return current === expected;
+  }
+}
+
+interface SubscriptionSource {
+  readPage(after: number): RecordedEvent[];
+  detach(subscription: SqliteSubscription): void;
+}
+
+/**
+ * Catch-up and live are one loop: read the next page after the last delivered position, and when a
+ * page comes back empty, sleep until a commit is announced (same process) or seen by the poller
+ * (other processes). There is no hand-over between a catch-up phase and a live phase, hence nothing
+ * to miss or repeat between them.
+ *
+ * That a position read "after" is final rests on SQLite: positions come from AUTOINCREMENT inside
+ * write transactions, and write transactions run one at a time under the database's single write
+ * lock, so a transaction that took position p committed (or rolled back, handing p to the next
+ * writer) before any later writer took a position. A reader's snapshot therefore always holds a
+ * prefix of the log: once it has seen p, no position below p can appear later, and resuming from
+ * the last delivered position cannot skip anything.
+ */
+class SqliteSubscription implements AllSubscription {
+  #after: number;
+  #closed = false;
+  #wake: (() => void) | undefined;
+  readonly #source: SubscriptionSource;
+
+  constructor(after: number, source: SubscriptionSource) {
+    this.#after = after;
+    this.#source = source;
+  }
+
+  get waiting(): boolean {
+    return this.#wake !== undefined;
+  }
+
+  wake(head: number): void {
+    if (this.#wake === undefined || (!this.#closed && head <= this.#after)) return;
+    const resume = this.#wake;
+    this.#wake = undefined;
+    resume();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
+    try {
+      while (!this.#closed) {
+        const page = this.#source.readPage(this.#after);
+        if (page.length === 0) {
+          await new Promise<void>((resolve) => (this.#wake = resolve));
+          continue;
+        }
+        for (const event of page) {
+          if (this.#closed) return;
+          this.#after = event.position;
+          yield event;
+        }
+      }
+    } finally {
+      this.#source.detach(this);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.wake(Number.POSITIVE_INFINITY);
+    this.#source.detach(this);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The ModelProvider port: streaming chat with token usage. Adapters: the OpenAI-compatible client
+ * (OpenAI, vLLM, Ollama, LiteLLM…) and the offline extractive engine used when no model is set.
+ *
+ * Contract of `stream`: zero or more `text` deltas, then exactly one `usage` delta, then the end —
+ * or a thrown `ModelError`, in which case no usage delta follows. Concatenating the text deltas
+ * gives the answer once; an adapter never restarts a reply it has already begun to emit.
+ */
+
+export type ChatRole = 'system' | 'user' | 'assistant';
+
+export interface ChatMessage {
+  role: ChatRole;
+  content: string;
+}
+
+/**
+ * A source the answer should draw on. Providers number them from 1 in the order given and answers
+ * cite them as `[n]`, so a caller can map a marker back to `context[n - 1]`.
+ */
+export interface ContextDocument {
+  title: string;
+  url?: string;
+  text: string;
+}
+
+export interface ModelRequest {
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  signal?: AbortSignal;
+  context?: ContextDocument[];
+}
+
+export interface TextDelta {
+  type: 'text';
+  text: string;
+}
+
+export interface UsageDelta {
+  type: 'usage';
+  promptTokens: number;
+  completionTokens: number;
+  /** The model that answered, as the server names it (or `offline`). */
+  model: string;
+  /** True when the server reported no usage and the numbers come from `estimateTokens`. */
+  estimated: boolean;
+}
+
+export type ModelDelta = TextDelta | UsageDelta;
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  model: string;
+  estimated: boolean;
+}
+
+export interface Completion {
+  text: string;
+  usage: Usage;
+}
+
+export interface ModelProvider {
+  /** `openai-compatible:<model>` or `offline`; recorded with token usage. */
+  readonly name: string;
+  /** True for the offline engine, so the UI and events can say so. */
+  readonly offline: boolean;
+  stream(request: ModelRequest): AsyncIterable<ModelDelta>;
+  complete(request: ModelRequest): Promise<Completion>;
+}
+
+export type ModelErrorKind = 'timeout' | 'rate_limited' | 'server' | 'bad_response' | 'aborted' | 'network' | 'auth';
+
+const retryableKinds: ReadonlySet<ModelErrorKind> = new Set(['timeout', 'rate_limited', 'server', 'network']);
+
+export interface ModelErrorOptions {
+  status?: number;
+  retryAfterMs?: number;
+  textEmitted?: boolean;
+  cause?: unknown;
+}
+
+export class ModelError extends Error {
+  /**
+   * Whether trying the same request again later may succeed. The client has already spent its own
+   * retries; this tells the job queue whether another attempt of the job is worth it.
+   */
+  readonly retryable: boolean;
+  readonly status: number | undefined;
+  /** What the server asked us to wait before the next try, when it said. */
+  readonly retryAfterMs: number | undefined;
+  /** True when part of the reply had already been streamed to the caller before the failure. */
+  readonly textEmitted: boolean;
+
+  constructor(readonly kind: ModelErrorKind, message: string, options: ModelErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ModelError';
+    this.retryable = retryableKinds.has(kind);
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+    this.textEmitted = options.textEmitted ?? false;
+  }
+
+  /** The same failure, marked as having happened after text reached the caller. */
+  afterText(): ModelError {
+    if (this.textEmitted) return this;
+    return new ModelError(this.kind, this.message, {
+      status: this.status,
+      retryAfterMs: this.retryAfterMs,
+      textEmitted: true,
+      cause: this.cause,
+    });
+  }
+}
+
+/** Drains a stream into the full text and its usage; the shared body of every `complete`. */
+export async function collect(stream: AsyncIterable<ModelDelta>): Promise<Completion> {
+  let text = '';
+  let usage: Usage | undefined;
+  for await (const delta of stream) {
+    if (delta.type === 'text') text += delta.text;
+    else usage = { promptTokens: delta.promptTokens, completionTokens: delta.completionTokens, model: delta.model, estimated: delta.estimated };
+  }
+  if (!usage) throw new ModelError('bad_response', 'the model stream ended without usage');
+  return { text, usage };
+}
