@@ -2,7 +2,8 @@
  * The EventStore port: the only place the product's truth is written.
  *
  * Revisions count events within one stream from 0. Positions order every event of the store
- * (`$all`); the first event has position 1, so `after: 0` means "from the beginning".
+ * (`$all`); every position is at least 1, so `after: 0` means "from the beginning". They strictly
+ * increase but need not be contiguous: SQLite numbers events 1, 2, 3…, EventStoreDB uses log offsets.
  * Both are plain numbers: 2^53 positions outlive any deployment.
  */
 

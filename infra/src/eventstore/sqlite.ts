@@ -91,6 +91,8 @@ export class SqliteEventStore implements EventStore {
     this.#db = new Database(path);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = FULL');
+    // better-sqlite3 is synchronous: waiting for another process's write lock blocks this event
+    // loop, but only for as long as that process's commit takes.
     this.#db.pragma('busy_timeout = 5000');
     this.#db.exec(SCHEMA);
 
