@@ -1,0 +1,211 @@
+/**
+ * The scale-out ReadStore on MongoDB: the port is Mongo's own syntax, so this is a mapping plus the
+ * shared checks that keep projections within what the SQLite adapter also does.
+ *
+ * Transactions need a replica set or a sharded cluster. On a standalone server `transaction` runs the
+ * work without one: writes apply as they go and the checkpoint is written last, so an interrupted
+ * batch is replayed, and projections are idempotent by position for that reason.
+ */
+import { MongoClient, MongoServerError, type ClientSession, type Collection as MongoCollection, type Db, type Filter as MongoFilter, type UpdateFilter } from 'mongodb';
+import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type IndexSpec, type ReadStore, type ReadStoreTx, type Update } from './port.ts';
+import { checkCollectionName, checkFilter, checkId, checkPaging, checkPosition, indexName, normalizeUpdate } from './shared.ts';
+
+/** The session option for each call; throws once a transaction handle has outlived its transaction. */
+type SessionOption = () => { session?: ClientSession };
+
+interface Checkpoint {
+  _id: string;
+  position: number;
+}
+
+function duplicateKey(error: unknown, collection: string): DuplicateKeyError | undefined {
+  if (!(error instanceof MongoServerError) || error.code !== 11000) return undefined;
+  return new DuplicateKeyError(collection, /index: (\S+)/.exec(error.message)?.[1] ?? 'unique index');
+}
+
+class MongoReadCollection<T extends Doc> implements Collection<T> {
+  constructor(
+    private readonly collection: MongoCollection<Doc>,
+    private readonly name: string,
+    private readonly session: SessionOption,
+  ) {}
+
+  /** Only the duplicate key is translated: other errors keep their labels, which withTransaction's retry reads. */
+  private async run<R>(fn: (options: { session?: ClientSession }) => Promise<R>): Promise<R> {
+    try {
+      return await fn(this.session());
+    } catch (error) {
+      throw duplicateKey(error, this.name) ?? error;
+    }
+  }
+
+  get(id: string): Promise<T | null> {
+    return this.run(async (options) => (await this.collection.findOne({ _id: id }, options)) as T | null);
+  }
+
+  async findOne(filter: Filter, options: FindOptions = {}): Promise<T | null> {
+    return (await this.find(filter, { ...options, limit: 1 }))[0] ?? null;
+  }
+
+  find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    return this.run(async (session) => {
+      checkFilter(filter);
+      checkPaging(options);
+      // Mongo reads limit 0 as "no limit"; the port means none.
+      if (options.limit === 0) return [];
+      let cursor = this.collection.find(filter as MongoFilter<Doc>, session);
+      // The id breaks ties so that skip/limit pages are stable, as in the SQLite adapter.
+      if (options.sort && Object.keys(options.sort).length > 0) cursor = cursor.sort({ ...options.sort, ...('_id' in options.sort ? {} : { _id: 1 }) });
+      if (options.skip) cursor = cursor.skip(options.skip);
+      if (options.limit !== undefined) cursor = cursor.limit(options.limit);
+      return (await cursor.toArray()) as T[];
+    });
+  }
+
+  count(filter: Filter = {}): Promise<number> {
+    return this.run((session) => {
+      checkFilter(filter);
+      return this.collection.countDocuments(filter as MongoFilter<Doc>, session);
+    });
+  }
+
+  put(doc: T): Promise<void> {
+    return this.run(async (session) => {
+      await this.collection.replaceOne({ _id: checkId(doc._id) }, doc, { ...session, upsert: true });
+    });
+  }
+
+  update(id: string, update: Update, options: { upsert?: boolean } = {}): Promise<boolean> {
+    return this.run(async (session) => {
+      const result = await this.collection.updateOne({ _id: checkId(id) }, normalizeUpdate(update) as UpdateFilter<Doc>, {
+        ...session,
+        upsert: options.upsert ?? false,
+      });
+      return result.matchedCount > 0 || result.upsertedCount > 0;
+    });
+  }
+
+  updateMany(filter: Filter, update: Update): Promise<number> {
+    return this.run(async (session) => {
+      checkFilter(filter);
+      const result = await this.collection.updateMany(filter as MongoFilter<Doc>, normalizeUpdate(update) as UpdateFilter<Doc>, session);
+      return result.matchedCount;
+    });
+  }
+
+  delete(id: string): Promise<boolean> {
+    return this.run(async (session) => (await this.collection.deleteOne({ _id: id }, session)).deletedCount === 1);
+  }
+
+  deleteMany(filter: Filter): Promise<number> {
+    return this.run(async (session) => {
+      checkFilter(filter);
+      return (await this.collection.deleteMany(filter as MongoFilter<Doc>, session)).deletedCount;
+    });
+  }
+
+  /**
+   * A unique index leaves out documents that lack one of its fields, as SQLite's does (NULLs are
+   * distinct there). `$exists` rather than a type filter, because the planner can prove an equality
+   * query implies it and so use the index for lookups.
+   */
+  ensureIndex(spec: IndexSpec): Promise<void> {
+    return this.run(async (session) => {
+      const name = indexName(spec);
+      const partial = spec.unique
+        ? { partialFilterExpression: { $and: Object.keys(spec.fields).map((path) => ({ [path]: { $exists: true } })) } }
+        : {};
+      await this.collection.createIndex(spec.fields, { ...session, name, unique: spec.unique ?? false, ...partial });
+    });
+  }
+}
+
+export class MongoReadStore implements ReadStore {
+  private readonly client: MongoClient;
+  private readonly db: Db;
+  private transactions: Promise<boolean> | undefined;
+
+  constructor(url: string, dbName: string) {
+    // JSON (the SQLite adapter) drops undefined fields; without this Mongo would store them as null.
+    this.client = new MongoClient(url, { ignoreUndefined: true });
+    this.db = this.client.db(dbName);
+  }
+
+  /** Replica-set members report `setName`, mongos reports `isdbgrid`; a standalone server neither. */
+  supportsTransactions(): Promise<boolean> {
+    this.transactions ??= this.db
+      .admin()
+      .command({ hello: 1 })
+      .then((hello) => typeof hello.setName === 'string' || hello.msg === 'isdbgrid')
+      .catch((error: unknown) => {
+        this.transactions = undefined;
+        throw error;
+      });
+    return this.transactions;
+  }
+
+  private checkpoints() {
+    return this.db.collection<Checkpoint>('_checkpoints');
+  }
+
+  collection<T extends Doc = Doc>(name: string): Collection<T> {
+    return new MongoReadCollection<T>(this.db.collection<Doc>(checkCollectionName(name)), name, () => ({}));
+  }
+
+  /**
+   * withTransaction may run `work` again after a transient error, and a failed write aborts the
+   * whole transaction on the server, so `work` must let errors propagate and await its calls in turn.
+   */
+  async transaction<R>(work: (tx: ReadStoreTx) => Promise<R>): Promise<R> {
+    if (!(await this.supportsTransactions())) return this.runWork(work, undefined);
+    const session = this.client.startSession();
+    try {
+      return await session.withTransaction(() => this.runWork(work, session));
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  private async runWork<R>(work: (tx: ReadStoreTx) => Promise<R>, session: ClientSession | undefined): Promise<R> {
+    let active = true;
+    const option: SessionOption = () => {
+      if (!active) throw new Error('transaction already ended');
+      return session ? { session } : {};
+    };
+    const tx: ReadStoreTx = {
+      collection: <T extends Doc = Doc>(name: string) => new MongoReadCollection<T>(this.db.collection<Doc>(checkCollectionName(name)), name, option),
+      setCheckpoint: async (projection, position) => {
+        checkPosition(position);
+        await this.checkpoints().updateOne({ _id: projection }, { $set: { position } }, { ...option(), upsert: true });
+      },
+    };
+    try {
+      return await work(tx);
+    } finally {
+      active = false;
+    }
+  }
+
+  async getCheckpoint(projection: string): Promise<number> {
+    return (await this.checkpoints().findOne({ _id: projection }))?.position ?? 0;
+  }
+
+  /**
+   * Not atomic: collection drops cannot join a transaction. The checkpoint goes first, so an
+   * interrupted reset leaves checkpoint 0 beside stale documents, which running reset again clears;
+   * the other order could leave a checkpoint past emptied collections, which nothing would notice.
+   */
+  async reset(projection: string, collections: string[]): Promise<void> {
+    collections.forEach(checkCollectionName);
+    await this.checkpoints().deleteOne({ _id: projection });
+    for (const name of collections) await this.db.collection(name).drop();
+  }
+
+  async ping(): Promise<void> {
+    await this.db.command({ ping: 1 });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
