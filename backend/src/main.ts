@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '@scriptorium/infra/config/config';
 import { createLogger } from '@scriptorium/infra/log';
-import { allProjections } from '@scriptorium/projections/index';
+import { createProjections } from '@scriptorium/projections/index';
 import { ProjectionRunner, RemoteProjectionProgress } from '@scriptorium/projections/runner';
 import { startWorkers } from '@scriptorium/workers/index';
 import { seedAdmin } from './domain/user/seedAdmin.ts';
@@ -35,11 +35,12 @@ async function main(): Promise<void> {
   process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled rejection'));
 
   const services = await createServices(config, log);
+  const projections = createProjections({ timeZone: config.TIME_ZONE });
   const stops: Array<() => Promise<void>> = [];
 
   let runner: ProjectionRunner | undefined;
   if (roles.includes('projector')) {
-    runner = new ProjectionRunner(services.events, services.readStore, allProjections, log);
+    runner = new ProjectionRunner(services.events, services.readStore, projections, log);
     await runner.start();
     stops.push(() => runner!.stop());
   }
@@ -52,15 +53,16 @@ async function main(): Promise<void> {
       const outcome = await seedAdmin(services.commands, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD, email: config.ADMIN_EMAIL }, { now: services.clock() });
       log.info({ admin: config.ADMIN_USERNAME, outcome }, 'administrator seeded');
     }
-    const progress = runner ?? new RemoteProjectionProgress(services.readStore, allProjections.map((projection) => projection.name));
-    const { app, hub } = createApi(services, progress);
+    const progress = runner ?? new RemoteProjectionProgress(services.readStore, projections.map((projection) => projection.name));
+    const api = await createApi(services, progress);
+    const { app } = api;
     const server = app.listen(config.PORT, config.HOST);
     await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     log.info({ port, roles, eventStore: config.EVENTSTORE_URL ? 'eventstoredb' : 'sqlite', readStore: config.MONGO_URL ? 'mongodb' : 'sqlite', queue: config.REDIS_URL ? 'bullmq' : 'in-process', model: config.LLM_BASE_URL ? 'openai-compatible' : 'offline' }, `Scriptorium listening on http://localhost:${port}`);
     stops.unshift(async () => {
-      hub.closeAll();
+      await api.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     });
   }

@@ -7,7 +7,10 @@ import { createJobQueue } from '@scriptorium/infra/queue/index';
 import type { JobQueue } from '@scriptorium/infra/queue/port';
 import { createReadStore } from '@scriptorium/infra/readstore/index';
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
+import { createModelProvider } from '@scriptorium/workers/model/index';
+import type { ModelProvider } from '@scriptorium/workers/model/port';
 import { TokenService } from './auth/tokens.ts';
+import { BudgetGuard } from './domain/budget/guard.ts';
 
 /** Everything a role needs from the outside world, built once at start and passed down. */
 export interface Services {
@@ -18,6 +21,8 @@ export interface Services {
   queue: JobQueue;
   commands: CommandHandler;
   tokens: TokenService;
+  budget: BudgetGuard;
+  model: ModelProvider;
   clock: () => Date;
 }
 
@@ -25,6 +30,7 @@ export async function createServices(config: Config, log: Logger): Promise<Servi
   const events = createEventStore(config);
   const readStore = createReadStore(config);
   const queue = createJobQueue(config);
+  const clock = () => new Date();
   return {
     config,
     log,
@@ -33,7 +39,9 @@ export async function createServices(config: Config, log: Logger): Promise<Servi
     queue,
     commands: new CommandHandler(events),
     tokens: new TokenService(config.JWT_SECRET, config.JWT_TTL_SECONDS),
-    clock: () => new Date(),
+    budget: new BudgetGuard(readStore, { timeZone: config.TIME_ZONE, tokensPerCoin: config.TOKENS_PER_COIN }, clock),
+    model: createModelProvider(config),
+    clock,
   };
 }
 

@@ -2,7 +2,7 @@ import { loadConfig } from '@scriptorium/infra/config/config';
 import { createEventStore } from '@scriptorium/infra/eventstore/index';
 import { createLogger } from '@scriptorium/infra/log';
 import { createReadStore } from '@scriptorium/infra/readstore/index';
-import { allProjections } from './index.ts';
+import { createProjections } from './index.ts';
 import { ProjectionRunner } from './runner.ts';
 
 /**
@@ -11,6 +11,8 @@ import { ProjectionRunner } from './runner.ts';
  */
 async function main(): Promise<void> {
   const [command, name] = process.argv.slice(2);
+  const config = loadConfig();
+  const allProjections = createProjections({ timeZone: config.TIME_ZONE });
   if (command === 'list') {
     for (const projection of allProjections) process.stdout.write(`${projection.name}\t${projection.collections.join(', ')}\n`);
     return;
@@ -20,7 +22,6 @@ async function main(): Promise<void> {
     process.stderr.write(`usage: npm run projections -- list | rebuild <${allProjections.map((candidate) => candidate.name).join('|')}>\n`);
     process.exit(2);
   }
-  const config = loadConfig();
   const events = createEventStore(config);
   const readStore = createReadStore(config);
   const runner = new ProjectionRunner(events, readStore, [projection], createLogger('warn', 'projections-cli'));

@@ -62,6 +62,7 @@ function toResponse(error: unknown): { status: number; detail: string | Validati
   }
   if (error instanceof z.ZodError) return { status: 422, detail: validationError(error.issues, 'body').detail, headers: {} };
   const httpLike = error as { status?: unknown; expose?: unknown; type?: unknown };
+  if (error instanceof SyntaxError && httpLike.status === 400) return { status: 400, detail: '请求体不是有效的 JSON', headers: {} };
   if (typeof httpLike.status === 'number' && httpLike.status >= 400 && httpLike.status < 500 && httpLike.expose === true) {
     return { status: httpLike.status, detail: clientErrorText(httpLike.status, httpLike.type), headers: {} };
   }

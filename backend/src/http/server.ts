@@ -7,7 +7,10 @@ import websockify from 'koa-websocket';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { CLOSE_NOT_FOUND, CLOSE_UNAUTHORIZED } from '../protocol/ws.ts';
 import type { Services } from '../services.ts';
+import { ConversationService } from '../domain/conversation/service.ts';
+import { ConversationGateway } from '../ws/conversations.ts';
 import { SocketHub } from '../ws/hub.ts';
+import { conversationRoutes } from './conversation.ts';
 import { authRoutes } from './auth.ts';
 import { userFromToken } from './authenticate.ts';
 import { errorMiddleware } from './errors.ts';
@@ -20,11 +23,18 @@ const SOCKET_PATH = /^\/backend\/conversation\/ws\/([A-Za-z0-9_-]{1,100})$/;
 export interface Api {
   app: websockify.App;
   hub: SocketHub;
+  gateway: ConversationGateway;
+  conversations: ConversationService;
+  /** Closes sockets and the fan-out; the caller closes the HTTP server. */
+  close(): Promise<void>;
 }
 
-export function createApi(services: Services, progress: ProjectionProgress, options: { distDir?: string } = {}): Api {
+export async function createApi(services: Services, progress: ProjectionProgress, options: { distDir?: string } = {}): Promise<Api> {
   const app = websockify(new Koa({ proxy: true }), { maxPayload: 1024 * 1024 });
   const hub = new SocketHub(services.log);
+  const conversations = new ConversationService(services);
+  const gateway = new ConversationGateway(services.events, services.commands, conversations, hub, services.log);
+  await gateway.start();
 
   app.use(async (ctx, next) => {
     const requestId = ctx.get('x-request-id') || randomUUID();
@@ -50,6 +60,7 @@ export function createApi(services: Services, progress: ProjectionProgress, opti
 
   const api = new Router({ prefix: '/backend' });
   api.use(authRoutes(services, progress).routes());
+  api.use(conversationRoutes(services, conversations, services.model, progress).routes());
   app.use(api.routes()).use(api.allowedMethods());
   app.use(healthRoutes(services).routes());
   app.use(staticFrontend(options.distDir ?? DIST));
@@ -70,5 +81,14 @@ export function createApi(services: Services, progress: ProjectionProgress, opti
     hub.accept(socket, ctx.req, { userId: user.id, clientId: match[1]! });
   });
 
-  return { app, hub };
+  return {
+    app,
+    hub,
+    gateway,
+    conversations,
+    async close() {
+      hub.closeAll();
+      await gateway.stop();
+    },
+  };
 }

@@ -39,6 +39,7 @@ export const configSchema = z
     ADMIN_USERNAME: optional(z.string().min(3)),
     ADMIN_PASSWORD: optional(z.string().min(8, 'must be at least 8 characters')),
     ADMIN_EMAIL: z.string().email().default('admin@scriptorium.local'),
+    TOKENS_PER_COIN: z.coerce.number().int().positive().default(1000),
     ROLE: z.enum(['all', 'api', 'projector', 'worker']).default('all'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TIME_ZONE: z.string().default('Asia/Shanghai').refine((zone) => {

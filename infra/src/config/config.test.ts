@@ -1,0 +1,48 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { ConfigError, loadConfig, parseConfig } from './config.ts';
+
+test('defaults make a working embedded configuration', (t) => {
+  const config = parseConfig({});
+  t.is(config.PORT, 8080);
+  t.is(config.DATA_DIR, './data');
+  t.is(config.EVENTSTORE_URL, undefined);
+  t.is(config.ROLE, 'all');
+});
+
+test('empty strings count as unset', (t) => {
+  t.is(parseConfig({ REDIS_URL: '', LLM_BASE_URL: '' }).REDIS_URL, undefined);
+});
+
+for (const [variable, value] of [
+  ['PORT', 'eighty'],
+  ['PORT', '70000'],
+  ['REDIS_URL', 'http://localhost:6379'],
+  ['MONGO_URL', 'not a url'],
+  ['EVENTSTORE_URL', 'postgres://x'],
+  ['JWT_SECRET', 'short'],
+  ['TIME_ZONE', 'Mars/Olympus'],
+  ['LOG_LEVEL', 'loud'],
+] as const) {
+  test(`a bad ${variable} (${value}) is refused naming the variable`, (t) => {
+    const error = t.throws(() => parseConfig({ [variable]: value }), { instanceOf: ConfigError });
+    t.is(error?.variable, variable);
+    t.true(error?.message.startsWith(`configuration error: ${variable} `));
+  });
+}
+
+test('an administrator needs both a name and a password', (t) => {
+  const error = t.throws(() => parseConfig({ ADMIN_USERNAME: 'root' }), { instanceOf: ConfigError });
+  t.is(error?.variable, 'ADMIN_PASSWORD');
+});
+
+test('the JWT secret is generated once and kept in DATA_DIR', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'config-'));
+  const first = loadConfig({ DATA_DIR: dir });
+  const second = loadConfig({ DATA_DIR: dir });
+  t.true(first.JWT_SECRET.length >= 32);
+  t.is(first.JWT_SECRET, second.JWT_SECRET);
+  t.is(readFileSync(join(dir, 'jwt-secret'), 'utf8'), first.JWT_SECRET);
+});

@@ -1,0 +1,81 @@
+import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
+import type { Doc } from '@scriptorium/infra/readstore/port';
+import type { ConversationEvent, ReplyOutcome } from '@scriptorium/backend/domain/conversation/conversation';
+import { toWire } from '@scriptorium/backend/domain/conversation/wire';
+import type { WireContent } from '@scriptorium/backend/protocol/ws';
+import type { Projection } from './projection.ts';
+
+/**
+ * A message of a session with everything that was streamed into it, in order. Consecutive chunks
+ * of one content type are joined into one item, so the history shows exactly the text the socket
+ * delivered, without thousands of fragments.
+ */
+export interface MessageDoc extends Doc {
+  session_id: string;
+  role: 'user' | 'assistant';
+  agent: string;
+  reply_to: string | null;
+  status: 'streaming' | ReplyOutcome;
+  created_at: string;
+  updated_at: string;
+  /** Position of the event that opened the message: orders messages within a session. */
+  order: number;
+  last_position: number;
+  contents: WireContent[];
+}
+
+export const MESSAGES = 'messages';
+
+const CHUNKED = new Set(['chat_chunk', 'content', 'think', 'writing_content']);
+
+export const messagesProjection: Projection = {
+  name: 'messages',
+  collections: [MESSAGES],
+  handles: ['UserMessagePosted', 'AgentReplyStarted', 'MessageChunksAppended', 'AgentOutputRecorded', 'AgentReplyCompleted'] satisfies ConversationEvent['type'][],
+  async setup(store) {
+    await store.collection(MESSAGES).ensureIndex({ fields: { session_id: 1, order: 1 } });
+  },
+  async apply(recorded: RecordedEvent, tx) {
+    const messages = tx.collection<MessageDoc>(MESSAGES);
+    const event = { type: recorded.type, data: recorded.data } as ConversationEvent;
+    const wire = toWire(recorded);
+    if (!wire || wire.type !== 'message') return;
+    const at = recorded.metadata.at;
+    if (event.type === 'UserMessagePosted' || event.type === 'AgentReplyStarted') {
+      const isUser = event.type === 'UserMessagePosted';
+      await messages.put({
+        _id: event.data.messageId,
+        session_id: event.data.sessionId,
+        role: isUser ? 'user' : 'assistant',
+        agent: event.data.agent,
+        reply_to: isUser ? null : event.data.replyTo,
+        status: isUser ? 'completed' : 'streaming',
+        created_at: at,
+        updated_at: at,
+        order: recorded.position,
+        last_position: recorded.position,
+        contents: isUser ? [wire.content] : [],
+      });
+      return;
+    }
+    if (event.type === 'TokensConsumed' || !('messageId' in event.data)) return;
+    const message = await messages.get(event.data.messageId);
+    if (!message || recorded.position <= message.last_position) return;
+    const contents = [...message.contents];
+    const last = contents[contents.length - 1];
+    if (event.type === 'MessageChunksAppended' && CHUNKED.has(event.data.contentType) && last?.content_type === event.data.contentType) {
+      contents[contents.length - 1] = { ...last, content: `${String(last.content ?? '')}${event.data.text}`, updated_at: at };
+    } else {
+      contents.push(wire.content);
+    }
+    const status = event.type === 'AgentReplyCompleted' ? event.data.outcome : message.status;
+    await messages.put({ ...message, contents, status, updated_at: at, last_position: recorded.position });
+  },
+};
+
+/** The text a reply streamed as its main answer (chat chunks or research content). */
+export const replyText = (message: Pick<MessageDoc, 'contents'>): string =>
+  message.contents
+    .filter((item) => item.content_type === 'chat_chunk' || item.content_type === 'content' || item.content_type === 'user_input')
+    .map((item) => String(item.content ?? ''))
+    .join('');

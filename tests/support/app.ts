@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '@scriptorium/infra/config/config';
+import { createLogger } from '@scriptorium/infra/log';
+import { createProjections } from '@scriptorium/projections/index';
+import { ProjectionRunner } from '@scriptorium/projections/runner';
+import { startWorkers } from '@scriptorium/workers/index';
+import { createApi } from '@scriptorium/backend/http/server';
+import { closeServices, createServices, type Services } from '@scriptorium/backend/services';
+import { seedAdmin } from '@scriptorium/backend/domain/user/seedAdmin';
+
+export interface TestApp {
+  url: string;
+  services: Services;
+  runner: ProjectionRunner;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** The whole product in this process on embedded adapters, listening on a free port. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+  const log = createLogger(config.LOG_LEVEL, 'test');
+  const services = await createServices(config, log);
+  if (config.ADMIN_USERNAME && config.ADMIN_PASSWORD) {
+    await seedAdmin(services.commands, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD, email: config.ADMIN_EMAIL }, { now: new Date() });
+  }
+  const runner = new ProjectionRunner(services.events, services.readStore, createProjections({ timeZone: config.TIME_ZONE }), log);
+  await runner.start();
+  const workers = startWorkers({ queue: services.queue, log });
+  const api = await createApi(services, runner);
+  const { app } = api;
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    services,
+    runner,
+    dataDir,
+    async stop() {
+      await api.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await workers.close();
+      await runner.stop();
+      await closeServices(services);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Client {
+  token?: string;
+  request(method: string, path: string, body?: unknown, init?: { form?: boolean; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; headers: Headers }>;
+}
+
+export function client(baseUrl: string, token?: string): Client {
+  return {
+    token,
+    async request(method, path, body, init = {}) {
+      const headers: Record<string, string> = { ...init.headers };
+      if (this.token) headers.authorization = `Bearer ${this.token}`;
+      let payload: string | undefined = init.raw;
+      if (body !== undefined) {
+        if (init.form) {
+          headers['content-type'] = 'application/x-www-form-urlencoded';
+          payload = new URLSearchParams(body as Record<string, string>).toString();
+        } else {
+          headers['content-type'] = 'application/json';
+          payload = JSON.stringify(body);
+        }
+      }
+      const response = await fetch(`${baseUrl}${path}`, { method, headers, body: payload });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        /* non-JSON bodies (HTML, metrics) are returned as text */
+      }
+      return { status: response.status, body: parsed, headers: response.headers };
+    },
+  };
+}
+
+/** Registers and logs in; returns a client carrying the token. */
+export async function signUp(baseUrl: string, username: string, password = 'correct horse battery'): Promise<Client & { userId: string }> {
+  const anonymous = client(baseUrl);
+  const registered = await anonymous.request('POST', '/backend/auth/register', { username, email: `${username}@example.com`, nickname: username, password });
+  if (registered.status !== 200) throw new Error(`register ${username}: ${registered.status} ${JSON.stringify(registered.body)}`);
+  const login = await anonymous.request('POST', '/backend/auth/login', { username, password }, { form: true });
+  if (login.status !== 200) throw new Error(`login ${username}: ${login.status}`);
+  return Object.assign(client(baseUrl, login.body.access_token), { userId: registered.body.id as string });
+}
