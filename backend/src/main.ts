@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     stops.push(() => runner!.stop());
   }
   if (roles.includes('worker')) {
-    const workers = startWorkers({ queue: services.queue, log });
+    const workers = startWorkers(services);
     stops.push(() => workers.close());
   }
   if (roles.includes('api')) {

@@ -30,7 +30,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   }
   const runner = new ProjectionRunner(services.events, services.readStore, createProjections({ timeZone: config.TIME_ZONE }), log);
   await runner.start();
-  const workers = startWorkers({ queue: services.queue, log });
+  const workers = startWorkers(services);
   const api = await createApi(services, runner);
   const { app } = api;
   const server = app.listen(0, '127.0.0.1');

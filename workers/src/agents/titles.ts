@@ -1,0 +1,47 @@
+import { conversationStream } from '@scriptorium/backend/domain/conversation/conversation';
+import { conversationDecider } from '@scriptorium/backend/domain/conversation/decide';
+import type { AgentJobData } from '@scriptorium/backend/domain/conversation/jobs';
+import type { AgentDeps } from './deps.ts';
+import type { ReplyWriter } from './replyWriter.ts';
+
+const MAX_TITLE = 30;
+
+/** Offline, the title is the question itself, cut at a sentence or clause boundary. */
+export function headlineOf(question: string): string {
+  const line = question.replace(/\s+/g, ' ').trim();
+  const clause = line.split(/[。！？!?；;\n]/)[0]?.trim() || line;
+  return clause.length > MAX_TITLE ? `${clause.slice(0, MAX_TITLE - 1)}…` : clause;
+}
+
+/**
+ * After the first exchange a session without a title gets one; the title change reaches every
+ * socket of the user as a metadata_update.
+ */
+export async function titleSessionIfUntitled(deps: AgentDeps, job: AgentJobData, question: string, answer: string, writer: ReplyWriter): Promise<void> {
+  const { state } = await deps.commands.load(conversationDecider, conversationStream(job.sessionId));
+  if (state.status === 'none' || state.title !== null) return;
+  let title = headlineOf(question);
+  if (!deps.model.offline) {
+    try {
+      const completion = await deps.model.complete({
+        messages: [
+          { role: 'system', content: '为下面的对话起一个简短的标题（不超过 20 个字，不要引号和句末标点），使用与用户相同的语言。只输出标题。' },
+          { role: 'user', content: `问题：${question.slice(0, 2000)}\n\n回答：${answer.slice(0, 2000)}` },
+        ],
+        temperature: 0.2,
+        maxTokens: 40,
+      });
+      await writer.tokens(completion.usage);
+      const generated = completion.text.replace(/^["'“”《]+|["'“”》。.!！]+$/g, '').trim();
+      if (generated) title = generated.slice(0, MAX_TITLE);
+    } catch (error) {
+      deps.log.warn({ err: error, sessionId: job.sessionId }, 'title generation failed; using the question');
+    }
+  }
+  await deps.commands.handle(
+    conversationDecider,
+    conversationStream(job.sessionId),
+    { type: 'SetTitle', data: { actorId: job.userId, title, source: 'generated' }, metadata: { now: deps.clock(), userId: job.userId, correlationId: job.replyId } },
+    { commandId: `${job.replyId}:title` },
+  );
+}
