@@ -1,0 +1,44 @@
+/** The user as `GET /auth/me` answers (spec §3). */
+export interface MeDto {
+  _id: string;
+  username: string;
+  email: string;
+  created_at: string;
+  is_active: boolean;
+  is_admin: boolean;
+  email_verified: boolean;
+}
+
+/** The user as the client keeps it (spec §3): name and updated_at are derived, not sent. */
+export interface ClientUser {
+  id: string;
+  username: string;
+  name: string;
+  email: string;
+  created_at: string;
+  updated_at: string;
+  is_active: boolean;
+  is_admin: boolean;
+  email_verified: boolean;
+}
+
+export const toClientUser = (dto: MeDto): ClientUser => ({
+  id: dto._id,
+  username: dto.username,
+  name: dto.username,
+  email: dto.email,
+  created_at: dto.created_at,
+  updated_at: dto.created_at,
+  is_active: dto.is_active,
+  is_admin: dto.is_admin,
+  email_verified: dto.email_verified,
+});
+
+export interface RegisterPayload {
+  username: string;
+  email: string;
+  nickname: string;
+  password: string;
+  invite_code?: string;
+  email_verification_code?: string;
+}

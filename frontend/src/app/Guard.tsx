@@ -1,0 +1,60 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useMatches } from 'react-router-dom';
+import { PageLoading, PageState } from '../components/PageState.tsx';
+import { auth, useAuth } from './auth/index.ts';
+import type { AuthStatus } from './auth/store.ts';
+import { guardNavigation, type RouteAccess } from './guard.ts';
+
+const NOT_FOUND: RouteAccess = { name: 'not-found', requiresAuth: false };
+
+const isRouteAccess = (handle: unknown): handle is RouteAccess => typeof handle === 'object' && handle !== null && typeof (handle as { name?: unknown }).name === 'string';
+
+// A stored token counts as signed in: it is what the spec calls "marked authenticated".
+const signedInStatus = (status: AuthStatus) => status === 'authenticated' || status === 'pending';
+
+/** Applies `guardNavigation` to the current location; the rules themselves live in guard.ts. */
+export function Guard({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const matches = useMatches();
+  const { status, user } = useAuth();
+
+  // Remember whether the user was signed in on arriving here, adjusting state during render so the
+  // first decision for a new location already uses it.
+  const [entry, setEntry] = useState(() => ({ key: location.key, signedIn: signedInStatus(status) }));
+  let current = entry;
+  if (entry.key !== location.key) {
+    current = { key: location.key, signedIn: signedInStatus(status) };
+    setEntry(current);
+  }
+
+  const route = [...matches].reverse().map((match) => match.handle).find(isRouteAccess) ?? NOT_FOUND;
+  const decision = guardNavigation(route, location, { status, isActive: user?.is_active ?? false, isAdmin: user?.is_admin ?? false }, current.signedIn);
+
+  useEffect(() => {
+    // On failure the store turns `expired` and the next decision redirects; nothing to handle here.
+    if (decision.kind === 'verify') auth.verify().catch(() => undefined);
+  }, [decision.kind]);
+
+  useEffect(() => {
+    if (status === 'expired' && decision.kind !== 'redirect') auth.acknowledgeExpiry();
+  }, [status, decision.kind]);
+
+  switch (decision.kind) {
+    case 'verify':
+      return <PageLoading />;
+    case 'redirect':
+      // Keyed by location: an unchanged <Navigate> left mounted from the previous location would not
+      // navigate again (its effect depends only on the target).
+      return <Navigate key={location.key} to={decision.to} replace />;
+    case 'forbidden':
+      return (
+        <PageState icon="shield" tone="danger" title={t('errors.forbidden')}>
+          <p>{t('errors.forbiddenMessage')}</p>
+        </PageState>
+      );
+    case 'allow':
+      return children;
+  }
+}

@@ -1,0 +1,85 @@
+import { lazy, type ComponentType } from 'react';
+import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router-dom';
+import { DRAFT_PATH, HOME_PATH, type RouteAccess } from './guard.ts';
+import { RootLayout } from './RootLayout.tsx';
+import { RouteError } from './RouteError.tsx';
+
+type Load = () => Promise<{ default: ComponentType }>;
+
+/**
+ * The route table of both specs. `requiresAuth` as the spec's table marks it: "login" is true,
+ * "public"/"open" is false, and "-" is left unset, which the guard treats as needing login.
+ * Every screen is its own chunk so the first visit loads only the shell and the screen it opens.
+ */
+const SCREENS: ReadonlyArray<{ path: string; access: RouteAccess; load: Load }> = [
+  { path: HOME_PATH, access: { name: 'research', requiresAuth: false }, load: () => import('../routes/research/ResearchPage.tsx') },
+  { path: '/login', access: { name: 'login', requiresAuth: false }, load: () => import('../routes/login/LoginPage.tsx') },
+  { path: '/register', access: { name: 'register', requiresAuth: false }, load: () => import('../routes/register/RegisterPage.tsx') },
+  { path: '/oauth/authorize', access: { name: 'oauth-authorize', requiresAuth: true }, load: () => import('../routes/oauth-authorize/OAuthAuthorizePage.tsx') },
+  { path: '/engineer/:sessionId?', access: { name: 'engineer' }, load: () => import('../routes/engineer/EngineerPage.tsx') },
+  { path: '/cli', access: { name: 'cli', requiresAuth: false }, load: () => import('../routes/cli/CliPage.tsx') },
+  { path: '/cli/docs', access: { name: 'cli-docs', requiresAuth: false }, load: () => import('../routes/cli-docs/CliDocsPage.tsx') },
+  { path: '/cli/test', access: { name: 'cli-test', requiresAuth: true }, load: () => import('../routes/cli-test/CliTestPage.tsx') },
+  { path: '/cli/trajectories', access: { name: 'cli-trajectories', requiresAuth: true }, load: () => import('../routes/cli-trajectories/CliTrajectoriesPage.tsx') },
+  { path: '/cli-leaderboard', access: { name: 'cli-leaderboard', requiresAuth: false }, load: () => import('../routes/cli-leaderboard/CliLeaderboardPage.tsx') },
+  { path: '/shared/trajectory/:token', access: { name: 'shared-trajectory', requiresAuth: false }, load: () => import('../routes/shared-trajectory/SharedTrajectoryPage.tsx') },
+  { path: '/note', access: { name: 'note' }, load: () => import('../routes/note/NotePage.tsx') },
+  { path: '/share/:token', access: { name: 'shared-note', requiresAuth: false }, load: () => import('../routes/share-note/ShareNotePage.tsx') },
+  { path: '/share/folder/:token', access: { name: 'shared-folder', requiresAuth: false }, load: () => import('../routes/share-folder/ShareFolderPage.tsx') },
+  { path: '/share/cognition/:id', access: { name: 'shared-cognition', requiresAuth: false }, load: () => import('../routes/share-cognition/ShareCognitionPage.tsx') },
+  { path: '/share/report/:shareId', access: { name: 'shared-report', requiresAuth: false }, load: () => import('../routes/share-report/ShareReportPage.tsx') },
+  { path: '/share/artifact/:shareId', access: { name: 'shared-artifact', requiresAuth: false }, load: () => import('../routes/share-artifact/ShareArtifactPage.tsx') },
+  { path: '/share/conversation/:shareId', access: { name: 'shared-conversation', requiresAuth: false }, load: () => import('../routes/share-conversation/ShareConversationPage.tsx') },
+  { path: '/cognition', access: { name: 'cognition', requiresAuth: false }, load: () => import('../routes/cognition/CognitionPage.tsx') },
+  { path: '/cognition/display', access: { name: 'cognition-display', requiresAuth: false }, load: () => import('../routes/cognition-display/CognitionDisplayPage.tsx') },
+  { path: '/cognition/library', access: { name: 'cognition-library', requiresAuth: true }, load: () => import('../routes/cognition-library/CognitionLibraryPage.tsx') },
+  { path: '/cognition/library/:id', access: { name: 'cognition-collection', requiresAuth: true }, load: () => import('../routes/cognition-collection/CognitionCollectionPage.tsx') },
+  { path: '/ai-first/writing-agent', access: { name: 'writing-agent', requiresAuth: true }, load: () => import('../routes/writing-agent/WritingAgentPage.tsx') },
+  { path: '/manage', access: { name: 'manage', requiresAuth: true, requiresAdmin: true }, load: () => import('../routes/manage/ManagePage.tsx') },
+  { path: '/admin/dashboard', access: { name: 'admin-dashboard' }, load: () => import('../routes/admin-dashboard/AdminDashboardPage.tsx') },
+  { path: '/demo/i18n', access: { name: 'demo-i18n' }, load: () => import('../routes/demo-i18n/DemoI18nPage.tsx') },
+  { path: '/ppt', access: { name: 'ppt' }, load: () => import('../routes/ppt/PptPage.tsx') },
+  { path: '/collaboration', access: { name: 'collaboration' }, load: () => import('../routes/collaboration/CollaborationPage.tsx') },
+  { path: '/remote', access: { name: 'remote', requiresAuth: true }, load: () => import('../routes/remote/RemotePage.tsx') },
+  { path: '/remote/create', access: { name: 'remote-create', requiresAuth: true }, load: () => import('../routes/remote-create/RemoteCreatePage.tsx') },
+  // Paths the startup logic names, and the draft page the guard needs (its definition is not shown).
+  { path: '/welcome', access: { name: 'welcome', requiresAuth: false }, load: () => import('../routes/welcome/WelcomePage.tsx') },
+  { path: '/error', access: { name: 'error', requiresAuth: false }, load: () => import('../routes/error/ErrorPage.tsx') },
+  { path: DRAFT_PATH, access: { name: 'draft' }, load: () => import('../routes/draft/DraftPage.tsx') },
+  { path: '*', access: { name: 'not-found', requiresAuth: false }, load: () => import('../routes/not-found/NotFoundPage.tsx') },
+];
+
+/** /auth is only named by the startup logic; it is the sign-in page under another name. */
+function AuthAlias() {
+  const { search } = useLocation();
+  return <Navigate to={{ pathname: '/login', search }} replace />;
+}
+
+function screenRoute({ path, access, load }: (typeof SCREENS)[number]): RouteObject {
+  const Screen = lazy(load);
+  return { path, handle: access, element: <Screen /> };
+}
+
+const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    // If the shell itself failed, render the message bare rather than risk the same failure again.
+    errorElement: (
+      <div className="fullscreen">
+        <RouteError />
+      </div>
+    ),
+    children: [
+      {
+        errorElement: <RouteError />,
+        children: [
+          { path: '/', handle: { name: 'index' } satisfies RouteAccess, element: <Navigate to={HOME_PATH} replace /> },
+          { path: '/auth', handle: { name: 'auth', requiresAuth: false } satisfies RouteAccess, element: <AuthAlias /> },
+          ...SCREENS.map(screenRoute),
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

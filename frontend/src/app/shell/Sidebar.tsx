@@ -1,0 +1,57 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router-dom';
+import { Icon, Logo, type IconName } from '../../components/Icon.tsx';
+import { LanguageSwitch } from './LanguageSwitch.tsx';
+import { isNavEntryActive, navTarget, type NavEntryId } from './navigation.ts';
+import { SubPanel } from './SubPanel.tsx';
+import { UserStatusButton } from './UserStatus.tsx';
+
+const ENTRIES: ReadonlyArray<{ id: NavEntryId; icon: IconName }> = [
+  { id: 'conversation', icon: 'chat' },
+  { id: 'notes', icon: 'note' },
+  { id: 'cognition', icon: 'cognition' },
+  { id: 'cliTrajectories', icon: 'terminal' },
+];
+
+export function Sidebar({ expanded, onToggle }: { expanded: boolean; onToggle: () => void }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const toggleLabel = t(expanded ? 'nav.collapse' : 'nav.expand');
+  return (
+    <aside className={`sidebar${expanded ? ' sidebar-expanded' : ''}`}>
+      <div className="sidebar-top">
+        <Link to="/research" className="brand" aria-label={t('app.name')}>
+          <Logo size={32} />
+          {expanded && <span className="brand-name">{t('app.name')}</span>}
+        </Link>
+        <button className="icon-button" type="button" onClick={onToggle} title={toggleLabel} aria-label={toggleLabel} aria-expanded={expanded}>
+          <Icon name={expanded ? 'collapse' : 'expand'} size={18} />
+        </button>
+      </div>
+      <nav className="sidebar-nav" aria-label={t('nav.label')}>
+        {ENTRIES.map(({ id, icon }) => {
+          const active = isNavEntryActive(id, pathname);
+          const label = t(`nav.${id}`);
+          return (
+            <Link
+              key={id}
+              to={navTarget(id, pathname)}
+              className={`nav-entry${active ? ' active' : ''}`}
+              aria-current={active ? 'page' : undefined}
+              title={expanded ? undefined : label}
+              aria-label={expanded ? undefined : label}
+            >
+              <Icon name={icon} size={20} />
+              {expanded && <span>{label}</span>}
+            </Link>
+          );
+        })}
+      </nav>
+      {expanded ? <SubPanel /> : <div className="sidebar-spacer" />}
+      <div className="sidebar-bottom">
+        <LanguageSwitch compact={!expanded} />
+        <UserStatusButton expanded={expanded} />
+      </div>
+    </aside>
+  );
+}

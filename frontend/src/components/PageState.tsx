@@ -1,0 +1,28 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon, type IconName } from './Icon.tsx';
+
+/** The one layout for every full-page message: coming soon, not found, forbidden, failures. */
+export function PageState({ icon, badge, title, children, actions, tone = 'primary' }: { icon: IconName; badge?: string; title: string; children?: ReactNode; actions?: ReactNode; tone?: 'primary' | 'danger' }) {
+  return (
+    <section className="page-state">
+      <div className={`page-state-icon tone-${tone}`}>
+        <Icon name={icon} size={30} />
+      </div>
+      {badge && <span className="chip">{badge}</span>}
+      <h1>{title}</h1>
+      {children && <div className="page-state-text">{children}</div>}
+      {actions && <div className="page-state-actions">{actions}</div>}
+    </section>
+  );
+}
+
+export function PageLoading() {
+  const { t } = useTranslation();
+  return (
+    <div className="page-loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <span>{t('app.loading')}</span>
+    </div>
+  );
+}

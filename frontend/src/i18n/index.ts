@@ -1,0 +1,36 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { en } from './en.ts';
+import { htmlLang, LANGUAGE_STORAGE_KEY, normaliseLanguage, type Language } from './language.ts';
+import { zh } from './zh.ts';
+
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'translation';
+    resources: { translation: typeof zh };
+  }
+}
+
+const initial = normaliseLanguage(localStorage.getItem(LANGUAGE_STORAGE_KEY));
+
+// Resources are bundled, so initialisation is synchronous and the first render is already translated.
+void i18next.use(initReactI18next).init({
+  resources: { zh: { translation: zh }, en: { translation: en } },
+  lng: initial,
+  fallbackLng: 'zh',
+  supportedLngs: ['zh', 'en'],
+  initAsync: false,
+  // React escapes on render; escaping here too would show server texts with &amp; and the like.
+  interpolation: { escapeValue: false },
+});
+document.documentElement.lang = htmlLang(initial);
+
+export const i18n = i18next;
+
+export const currentLanguage = (): Language => normaliseLanguage(i18next.language);
+
+export function setLanguage(language: Language): void {
+  localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  document.documentElement.lang = htmlLang(language);
+  void i18next.changeLanguage(language);
+}

@@ -1,0 +1,82 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { toApiError, type ApiError } from '../../api/client.ts';
+import { auth } from '../../app/auth/index.ts';
+import { afterLoginPath } from '../../app/guard.ts';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { Field } from '../../components/Field.tsx';
+import { Logo } from '../../components/Icon.tsx';
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [missing, setMissing] = useState<{ username?: string; password?: string }>({});
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const redirect = params.get('redirect');
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const name = username.trim();
+    const nextMissing = {
+      ...(name === '' && { username: t('auth.required', { field: t('auth.fields.username') }) }),
+      ...(password === '' && { password: t('auth.required', { field: t('auth.fields.password') }) }),
+    };
+    setMissing(nextMissing);
+    if (Object.keys(nextMissing).length > 0) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await auth.login(name, password);
+      navigate(afterLoginPath(redirect), { replace: true });
+    } catch (caught) {
+      setError(toApiError(caught));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="auth-page">
+      <form className="auth-card" onSubmit={submit} noValidate>
+        <div className="auth-head">
+          <Logo size={40} />
+          <h1>{t('auth.login.title')}</h1>
+          <p>{t('auth.login.subtitle')}</p>
+        </div>
+        {error && <ErrorBanner error={error} />}
+        <Field
+          label={t('auth.fields.username')}
+          placeholder={t('auth.fields.usernamePlaceholder')}
+          autoComplete="username"
+          autoFocus
+          name="username"
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+          error={missing.username}
+        />
+        <Field
+          label={t('auth.fields.password')}
+          placeholder={t('auth.fields.passwordPlaceholder')}
+          type="password"
+          autoComplete="current-password"
+          name="password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          error={missing.password}
+        />
+        <button className="button button-primary button-block" type="submit" disabled={busy}>
+          {busy ? t('auth.login.submitting') : t('auth.login.submit')}
+        </button>
+        <p className="auth-switch">
+          {t('auth.login.noAccount')}{' '}
+          <Link to={redirect ? `/register?redirect=${encodeURIComponent(redirect)}` : '/register'}>{t('auth.login.toRegister')}</Link>
+        </p>
+      </form>
+    </div>
+  );
+}
