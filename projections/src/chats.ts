@@ -2,6 +2,7 @@ import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
 import type { Activity, CollaborationMode, ConversationEvent, LayoutPreset, Lifecycle } from '@scriptorium/backend/domain/conversation/conversation';
+import type { ClarificationQuestion } from '@scriptorium/backend/protocol/research';
 import type { Projection } from './projection.ts';
 
 /** One research session as its owner's history and the session endpoints show it. */
@@ -21,6 +22,9 @@ export interface ChatDoc extends Doc {
   active_reply: { message_id: string; agent: string; job_id: string } | null;
   message_count: number;
   last_position: number;
+  pending_questions: ClarificationQuestion[];
+  /** The canvas's newest version, 0 when the session has none. */
+  canvas_version: number;
 }
 
 export const CHATS = 'chats';
@@ -38,6 +42,13 @@ export const chatsProjection: Projection = {
     'UserMessagePosted',
     'AgentReplyStarted',
     'AgentReplyCompleted',
+    'ClarificationAsked',
+    'ClarificationAnswered',
+    'StageStarted',
+    'FeedbackRequested',
+    'FeedbackGiven',
+    'WritingVersionSaved',
+    'TargetedEditApplied',
   ] satisfies ConversationEvent['type'][],
   async setup(store) {
     await store.collection(CHATS).ensureIndex({ fields: { user_id: 1, created_at: -1 } });
@@ -65,6 +76,8 @@ export const chatsProjection: Projection = {
           active_reply: null,
           message_count: 0,
           last_position: recorded.position,
+          pending_questions: [],
+          canvas_version: 0,
         });
         return;
       }
@@ -98,14 +111,40 @@ export const chatsProjection: Projection = {
         return;
       case 'AgentReplyCompleted':
         await chats.update(event.data.sessionId, {
-          $set: { ...touch, activity: event.data.outcome === 'interrupted' ? 'paused' : 'idle', active_reply: null },
+          $set: { ...touch, activity: event.data.outcome === 'interrupted' ? 'paused' : 'idle', active_reply: null, pending_questions: [] },
           $inc: { message_count: 1 },
         });
         return;
+      case 'ClarificationAsked':
+        await chats.update(event.data.sessionId, { $set: { ...touch, activity: 'waiting', pending_questions: event.data.questions } });
+        return;
+      case 'ClarificationAnswered':
+        await chats.update(event.data.sessionId, { $set: { ...touch, pending_questions: [] } });
+        return;
+      case 'FeedbackRequested':
+        await chats.update(event.data.sessionId, { $set: { ...touch, activity: 'waiting' } });
+        return;
+      case 'StageStarted': {
+        const chat = await chats.get(event.data.sessionId);
+        await chats.update(event.data.sessionId, {
+          $set: { ...touch, activity: 'processing', ...(chat?.active_reply && { active_reply: { ...chat.active_reply, job_id: event.data.jobId } }) },
+        });
+        return;
+      }
+      case 'WritingVersionSaved':
+      case 'TargetedEditApplied':
+        await chats.update(event.data.sessionId, { $set: { ...touch, canvas_version: event.data.version } });
+        return;
+      case 'FeedbackGiven':
       case 'MessageChunksAppended':
       case 'AgentOutputRecorded':
       case 'AgentStatusChanged':
       case 'TokensConsumed':
+      case 'PlanProposed':
+      case 'PlanStepMarked':
+      case 'SearchResultsRecorded':
+      case 'WritingStarted':
+      case 'WritingVersionDiscarded':
         return;
       default:
         assertNever(event);

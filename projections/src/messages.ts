@@ -31,7 +31,23 @@ const CHUNKED = new Set(['chat_chunk', 'content', 'think', 'writing_content']);
 export const messagesProjection: Projection = {
   name: 'messages',
   collections: [MESSAGES],
-  handles: ['UserMessagePosted', 'AgentReplyStarted', 'MessageChunksAppended', 'AgentOutputRecorded', 'AgentReplyCompleted'] satisfies ConversationEvent['type'][],
+  handles: [
+    'UserMessagePosted',
+    'AgentReplyStarted',
+    'MessageChunksAppended',
+    'AgentOutputRecorded',
+    'AgentReplyCompleted',
+    'ClarificationAsked',
+    'ClarificationAnswered',
+    'PlanProposed',
+    'PlanStepMarked',
+    'SearchResultsRecorded',
+    'WritingStarted',
+    'WritingVersionSaved',
+    'WritingVersionDiscarded',
+    'FeedbackRequested',
+    'FeedbackGiven',
+  ] satisfies ConversationEvent['type'][],
   async setup(store) {
     await store.collection(MESSAGES).ensureIndex({ fields: { session_id: 1, order: 1 } });
   },

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { CHATS, type ChatDoc } from '@scriptorium/projections/chats';
 import { MESSAGES, type MessageDoc } from '@scriptorium/projections/messages';
+import { CANVAS, type CanvasDoc } from '@scriptorium/projections/canvas';
+import { CANVAS_ID } from '../protocol/research.ts';
 import type { ModelProvider } from '@scriptorium/workers/model/port';
 import { AGENTS, type AgentName } from '../domain/conversation/conversation.ts';
 import type { ConversationService } from '../domain/conversation/service.ts';
@@ -265,8 +267,111 @@ export function conversationRoutes(services: Services, conversations: Conversati
     ctx.body = await refineQuery(model, body.query);
   });
 
+  router.post('/conversation/research/start', async (ctx) => {
+    const body = parseBody(ctx, startBody);
+    const actor = await actorOf(ctx, body.client_id);
+    await conversations.owned(actor, body.session_id);
+    const posted = await conversations.post(actor, body.session_id, (body.message ?? body.query)!);
+    await settled(posted.position);
+    ctx.body = { session_id: body.session_id, message_id: posted.messageId, reply_id: posted.replyId, agent: posted.agent };
+  });
+
+  router.post('/conversation/research/:id/clarification_answer', async (ctx) => {
+    const { id } = parseParams(ctx.params, sessionIdParam);
+    const body = parseBody(ctx, z.object({ answers: z.array(clarificationAnswer).min(1, '请至少回答一个问题').max(50) }));
+    const actor = await actorOf(ctx);
+    await conversations.owned(actor, id);
+    await settled((await conversations.answerClarification(actor, id, body.answers)).position);
+    ctx.body = await current(actor, id);
+  });
+
+  router.get('/conversation/research/:id/pending_questions', async (ctx) => {
+    const { id } = parseParams(ctx.params, sessionIdParam);
+    const actor = await actorOf(ctx);
+    const chat = await conversations.owned(actor, id);
+    ctx.body = { session_id: id, questions: chat.pending_questions ?? [] };
+  });
+
+  router.post('/conversation/research/:id/feedback', async (ctx) => {
+    const { id } = parseParams(ctx.params, sessionIdParam);
+    const body = parseBody(ctx, feedbackBody);
+    const actor = await actorOf(ctx);
+    await conversations.owned(actor, id);
+    const { option, text } = normaliseFeedback(body);
+    await settled((await conversations.giveFeedback(actor, id, option, text)).position);
+    ctx.body = await current(actor, id);
+  });
+
+  router.post('/conversation/research/:id/edit_request', async (ctx) => {
+    const { id } = parseParams(ctx.params, sessionIdParam);
+    const body = parseBody(
+      ctx,
+      z.object({
+        request_id: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'request_id 格式不正确').optional(),
+        text: z.string({ error: '请输入修改指令' }).trim().min(1, '修改指令不能为空').max(2000),
+        snippet: z.string({ error: '请选择要修改的文本' }).min(1, '选中的文本不能为空').max(20_000).refine((value) => value.trim().length > 0, '选中的文本不能为空'),
+      }),
+    );
+    const actor = await actorOf(ctx);
+    await conversations.owned(actor, id);
+    const queued = await conversations.requestTargetedEdit(actor, id, { ...(body.request_id !== undefined && { requestId: body.request_id }), instruction: body.text, snippet: body.snippet });
+    ctx.body = { session_id: id, request_id: queued.requestId, from_version: queued.fromVersion, status: 'submitted' };
+  });
+
+  router.get('/conversation/research/:id/canvas', async (ctx) => {
+    const { id } = parseParams(ctx.params, sessionIdParam);
+    const actor = await actorOf(ctx);
+    await conversations.owned(actor, id);
+    ctx.body = canvasDto(await services.readStore.collection<CanvasDoc>(CANVAS).get(id));
+  });
+
+  router.get('/conversation/research/:id/canvas/:version/markdown', async (ctx) => {
+    const { id, version } = parseParams(ctx.params, sessionIdParam.extend({ version: z.coerce.number().int().min(1) }));
+    const actor = await actorOf(ctx);
+    await conversations.owned(actor, id);
+    const canvas = await services.readStore.collection<CanvasDoc>(CANVAS).get(id);
+    const found = canvas?.versions.find((candidate) => candidate.version === version);
+    if (!found) throw new HttpError(404, '该版本不存在');
+    ctx.set('Content-Disposition', contentDisposition(`${found.title || 'report'}-v${found.version}.md`));
+    ctx.type = 'text/markdown; charset=utf-8';
+    ctx.body = found.content;
+  });
+
   return router;
 }
+
+const clarificationAnswer = z.object({
+  id: z.string().min(1).max(100),
+  question: z.string().max(2000).default(''),
+  selectedOptions: z.array(z.string().max(500)).max(50).default([]),
+  textInput: z.string().max(5000).default(''),
+  question_type: z.enum(['single', 'multiple', 'text']).default('text'),
+});
+
+const feedbackOption = z.enum(['continue', 'satisfied', 'manual_feedback'], { error: 'option 只能是 continue、satisfied 或 manual_feedback' });
+const feedbackBody = z.union([
+  z.object({ option: feedbackOption, text: z.string().max(5000).optional() }),
+  z.object({ feedback: z.union([feedbackOption, z.string().trim().min(1, '反馈不能为空').max(5000)]) }),
+]);
+
+/** `{feedback}` (the spec's payload) is an option name or, failing that, the user's own words. */
+function normaliseFeedback(body: z.infer<typeof feedbackBody>): { option: z.infer<typeof feedbackOption>; text?: string } {
+  if ('option' in body) return { option: body.option, ...(body.text !== undefined && { text: body.text }) };
+  const parsed = feedbackOption.safeParse(body.feedback);
+  return parsed.success ? { option: parsed.data } : { option: 'manual_feedback', text: body.feedback };
+}
+
+export const canvasDto = (canvas: CanvasDoc | null) => ({
+  artifact_id: CANVAS_ID,
+  versions: (canvas?.versions ?? []).map(({ version, title, content, timestamp, interrupted, source }) => ({ version, title, content, timestamp, interrupted, source })),
+  currentVersion: canvas?.currentVersion ?? null,
+});
+
+/** RFC 6266 with a UTF-8 name, so Chinese titles survive the download. */
+export const contentDisposition = (filename: string) => {
+  const safe = filename.replace(/[\r\n"\\/]/g, '_');
+  return `attachment; filename="${safe.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(safe)}`;
+};
 
 /** Rewrites a research question to be specific; the offline engine can only tidy it. */
 async function refineQuery(model: ModelProvider, query: string): Promise<{ query: string; refined_query: string; offline: boolean }> {

@@ -11,6 +11,7 @@ import { ConversationService } from '../domain/conversation/service.ts';
 import { ConversationGateway } from '../ws/conversations.ts';
 import { SocketHub } from '../ws/hub.ts';
 import { conversationRoutes } from './conversation.ts';
+import { shareRoutes } from './share.ts';
 import { authRoutes } from './auth.ts';
 import { userFromToken } from './authenticate.ts';
 import { errorMiddleware } from './errors.ts';
@@ -61,6 +62,7 @@ export async function createApi(services: Services, progress: ProjectionProgress
   const api = new Router({ prefix: '/backend' });
   api.use(authRoutes(services, progress).routes());
   api.use(conversationRoutes(services, conversations, services.model, progress).routes());
+  api.use(shareRoutes(services, conversations, progress).routes());
   app.use(api.routes()).use(api.allowedMethods());
   app.use(healthRoutes(services).routes());
   app.use(staticFrontend(options.distDir ?? DIST));

@@ -18,6 +18,22 @@ const envelope = z.object({
 
 const subscribePayload = z.object({ last_position: z.number().int().min(0).optional() });
 const inputPayload = z.object({ content: z.string().optional(), text: z.string().optional(), message: z.string().optional() });
+const answersPayload = z.object({
+  answers: z
+    .array(
+      z.object({
+        id: z.string().min(1).max(100),
+        question: z.string().max(2000).default(''),
+        selectedOptions: z.array(z.string().max(500)).max(50).default([]),
+        textInput: z.string().max(5000).default(''),
+        question_type: z.enum(['single', 'multiple', 'text']).default('text'),
+      }),
+    )
+    .min(1)
+    .max(50),
+});
+const feedbackPayload = z.object({ option: z.enum(['continue', 'satisfied', 'manual_feedback']), text: z.string().max(5000).optional() });
+const editPayload = z.object({ request_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(), text: z.string().max(2000), snippet: z.string().max(20_000) });
 
 interface Subscriber {
   connection: Connection;
@@ -121,6 +137,19 @@ export class ConversationGateway {
       case 'pause':
         await this.conversations.pause(actor, sessionId);
         return;
+      case 'clarification_answer':
+        await this.conversations.answerClarification(actor, sessionId, answersPayload.parse(payload).answers);
+        return;
+      case 'feedback_response': {
+        const { option, text } = feedbackPayload.parse(payload);
+        await this.conversations.giveFeedback(actor, sessionId, option, text);
+        return;
+      }
+      case 'targeted_edit': {
+        const edit = editPayload.parse(payload);
+        await this.conversations.requestTargetedEdit(actor, sessionId, { ...(edit.request_id !== undefined && { requestId: edit.request_id }), instruction: edit.text, snippet: edit.snippet });
+        return;
+      }
       default: {
         const handler = this.handlers.get(payload.content_type);
         if (!handler) throw new DomainError('invalid', `不支持的消息类型: ${payload.content_type}`);

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
+import { z } from 'zod';
 import { DomainError } from '@scriptorium/infra/eventsourcing/decider';
 import { HttpError } from '../http/errors.ts';
 import { CLOSE_SHUTTING_DOWN, HEARTBEAT_INTERVAL_MS, type HeartbeatMessage, type SocketErrorMessage } from '../protocol/ws.ts';
@@ -99,7 +100,8 @@ export class SocketHub {
       for (const handler of this.handlers) await handler(connection, message);
     } catch (error) {
       this.log.info({ err: error, clientId: connection.clientId }, 'socket message refused');
-      fail(error instanceof DomainError || error instanceof HttpError ? error.message : '消息处理失败');
+      if (error instanceof z.ZodError) fail(`消息格式不正确: ${error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}`);
+      else fail(error instanceof DomainError || error instanceof HttpError ? error.message : '消息处理失败');
     }
   }
 }

@@ -1,4 +1,5 @@
 import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
+import type { ClarificationAnswer, ClarificationQuestion, WebResult } from '../../protocol/research.ts';
 
 /** Agents a session can address (spec §3). `none` only subscribes. */
 export const AGENTS = ['poe_llm', 'deep_cognition', 'targeted_edit', 'direct_writing_agent'] as const;
@@ -9,7 +10,8 @@ export type CollaborationMode = 0 | 1;
 export const agentForMode = (mode: CollaborationMode): AgentName => (mode === 0 ? 'poe_llm' : 'deep_cognition');
 
 export type LayoutPreset = 'home-welcome' | 'chat-interface-only';
-export type Activity = 'idle' | 'processing' | 'paused';
+/** waiting: the reply needs the user (clarification answers or feedback) before it goes on. */
+export type Activity = 'idle' | 'processing' | 'paused' | 'waiting';
 export type ReplyOutcome = 'completed' | 'interrupted' | 'failed';
 export type Lifecycle = 'active' | 'archived';
 
@@ -51,6 +53,40 @@ export type TokensConsumed = DomainEvent<
   { userId: string; sessionId: string | null; messageId: string | null; prompt: number; completion: number; model: string; at: string }
 >;
 
+/** The research agent's steps that the session must remember (what it waits for, the canvas). */
+export type ResearchStage = 'research' | 'revise';
+export type ClarificationAsked = DomainEvent<'ClarificationAsked', { sessionId: string; messageId: string; questions: ClarificationQuestion[]; at: string }>;
+export type ClarificationAnswered = DomainEvent<'ClarificationAnswered', { sessionId: string; messageId: string; answers: ClarificationAnswer[]; at: string }>;
+export type StageStarted = DomainEvent<'StageStarted', { sessionId: string; messageId: string; stage: ResearchStage; jobId: string; at: string }>;
+export type PlanProposed = DomainEvent<'PlanProposed', { sessionId: string; messageId: string; steps: string[]; at: string }>;
+export type PlanStepMarked = DomainEvent<'PlanStepMarked', { sessionId: string; messageId: string; steps: string[]; index: number; at: string }>;
+export type SearchResultsRecorded = DomainEvent<'SearchResultsRecorded', { sessionId: string; messageId: string; queries: string[]; results: WebResult[]; at: string }>;
+export type WritingStarted = DomainEvent<'WritingStarted', { sessionId: string; messageId: string; artifactId: string; version: number; title: string; at: string }>;
+export type WritingVersionSaved = DomainEvent<
+  'WritingVersionSaved',
+  { sessionId: string; messageId: string; artifactId: string; version: number; title: string; content: string; interrupted: boolean; at: string }
+>;
+export type WritingVersionDiscarded = DomainEvent<'WritingVersionDiscarded', { sessionId: string; messageId: string; artifactId: string; version: number; at: string }>;
+export type FeedbackRequested = DomainEvent<'FeedbackRequested', { sessionId: string; messageId: string; artifactId: string; version: number; at: string }>;
+export type FeedbackGiven = DomainEvent<'FeedbackGiven', { sessionId: string; messageId: string; option: FeedbackOption; text?: string; at: string }>;
+export type TargetedEditApplied = DomainEvent<
+  'TargetedEditApplied',
+  {
+    sessionId: string;
+    requestId: string;
+    artifactId: string;
+    fromVersion: number;
+    version: number;
+    title: string;
+    instruction: string;
+    originalSnippet: string;
+    editedSnippet: string;
+    fullContent: string;
+    at: string;
+  }
+>;
+export type FeedbackOption = 'continue' | 'satisfied' | 'manual_feedback';
+
 export type ConversationEvent =
   | SessionCreated
   | SessionRenamed
@@ -64,7 +100,25 @@ export type ConversationEvent =
   | AgentOutputRecorded
   | AgentReplyCompleted
   | AgentStatusChanged
-  | TokensConsumed;
+  | TokensConsumed
+  | ClarificationAsked
+  | ClarificationAnswered
+  | StageStarted
+  | PlanProposed
+  | PlanStepMarked
+  | SearchResultsRecorded
+  | WritingStarted
+  | WritingVersionSaved
+  | WritingVersionDiscarded
+  | FeedbackRequested
+  | FeedbackGiven
+  | TargetedEditApplied;
+
+export interface CanvasState {
+  versions: number;
+  current: { version: number; title: string; content: string } | null;
+  writing: { version: number; title: string; messageId: string } | null;
+}
 
 export interface ActiveReply {
   messageId: string;
@@ -87,6 +141,10 @@ export interface OpenSession {
   activeReply: ActiveReply | null;
   /** The last reply that a pause or crash cut short: what resume continues. */
   interruptedReply: ActiveReply | null;
+  /** What the active reply waits for from the user, if anything. */
+  awaiting: null | 'clarification' | 'feedback';
+  pendingQuestions: ClarificationQuestion[];
+  canvas: CanvasState;
   userMessages: number;
   agentReplies: number;
 }
@@ -111,6 +169,9 @@ export function evolve(state: Conversation, event: ConversationEvent): Conversat
       activity: 'idle',
       activeReply: null,
       interruptedReply: null,
+      awaiting: null,
+      pendingQuestions: [],
+      canvas: { versions: 0, current: null, writing: null },
       userMessages: 0,
       agentReplies: 0,
     };
@@ -143,13 +204,43 @@ export function evolve(state: Conversation, event: ConversationEvent): Conversat
         activity: event.data.outcome === 'interrupted' ? 'paused' : 'idle',
         activeReply: ended ? null : state.activeReply,
         interruptedReply: event.data.outcome === 'interrupted' ? ended : null,
+        awaiting: ended ? null : state.awaiting,
+        pendingQuestions: ended ? [] : state.pendingQuestions,
+        canvas: ended ? { ...state.canvas, writing: null } : state.canvas,
         agentReplies: state.agentReplies + 1,
       };
     }
+    case 'ClarificationAsked':
+      return { ...state, activity: 'waiting', awaiting: 'clarification', pendingQuestions: event.data.questions };
+    case 'ClarificationAnswered':
+      return { ...state, awaiting: null, pendingQuestions: [] };
+    case 'StageStarted':
+      return { ...state, activity: 'processing', activeReply: state.activeReply && { ...state.activeReply, jobId: event.data.jobId } };
+    case 'WritingStarted':
+      return { ...state, canvas: { ...state.canvas, writing: { version: event.data.version, title: event.data.title, messageId: event.data.messageId } } };
+    case 'WritingVersionSaved':
+      return {
+        ...state,
+        canvas: { versions: event.data.version, current: { version: event.data.version, title: event.data.title, content: event.data.content }, writing: null },
+      };
+    case 'WritingVersionDiscarded':
+      return { ...state, canvas: { ...state.canvas, writing: null } };
+    case 'TargetedEditApplied':
+      return {
+        ...state,
+        canvas: { ...state.canvas, versions: event.data.version, current: { version: event.data.version, title: event.data.title, content: event.data.fullContent } },
+      };
+    case 'FeedbackRequested':
+      return { ...state, activity: 'waiting', awaiting: 'feedback' };
+    case 'FeedbackGiven':
+      return { ...state, awaiting: null };
     case 'MessageChunksAppended':
     case 'AgentOutputRecorded':
     case 'AgentStatusChanged':
     case 'TokensConsumed':
+    case 'PlanProposed':
+    case 'PlanStepMarked':
+    case 'SearchResultsRecorded':
       return state;
     default:
       return assertNever(event);

@@ -11,7 +11,13 @@ import {
   type Lifecycle,
   type OpenSession,
   type ReplyOutcome,
+  type FeedbackOption,
 } from './conversation.ts';
+import type { ClarificationAnswer, ClarificationQuestion, WebResult } from '../../protocol/research.ts';
+import { CANVAS_ID } from '../../protocol/research.ts';
+
+/** Spec §4: unless interrupted, a written version shorter than this is discarded. */
+export const MIN_WRITING_CHARS = 50;
 
 export const DEFAULT_SESSION_NAME = '未命名会话';
 export const MAX_MESSAGE_LENGTH = 20_000;
@@ -35,6 +41,22 @@ export type PostUserMessage = Command<
 export type CompleteReply = Command<'CompleteReply', { messageId: string; outcome: ReplyOutcome; error?: string }>;
 export type ResumeReply = Command<'ResumeReply', Owned<{ replyId: string }>>;
 
+/** Commands the research agent issues for its reply (`messageId`) while it runs. */
+export type AskClarification = Command<'AskClarification', { messageId: string; questions: ClarificationQuestion[] }>;
+export type ProposePlan = Command<'ProposePlan', { messageId: string; steps: string[] }>;
+export type MarkPlanStep = Command<'MarkPlanStep', { messageId: string; steps: string[]; index: number }>;
+export type RecordSearchResults = Command<'RecordSearchResults', { messageId: string; queries: string[]; results: WebResult[] }>;
+export type StartWriting = Command<'StartWriting', { messageId: string; title: string }>;
+export type FinishWriting = Command<'FinishWriting', { messageId: string; content: string; interrupted: boolean }>;
+export type RequestFeedback = Command<'RequestFeedback', { messageId: string }>;
+/** Commands from the user that let a waiting reply go on. */
+export type AnswerClarification = Command<'AnswerClarification', Owned<{ answers: ClarificationAnswer[]; jobId: string }>>;
+export type GiveFeedback = Command<'GiveFeedback', Owned<{ option: FeedbackOption; text?: string; jobId: string }>>;
+export type ApplyTargetedEdit = Command<
+  'ApplyTargetedEdit',
+  Owned<{ requestId: string; instruction: string; snippet: string; editedSnippet: string; fromVersion: number }>
+>;
+
 export type ConversationCommand =
   | CreateSession
   | RenameSession
@@ -44,7 +66,17 @@ export type ConversationCommand =
   | SetLifecycle
   | PostUserMessage
   | CompleteReply
-  | ResumeReply;
+  | ResumeReply
+  | AskClarification
+  | ProposePlan
+  | MarkPlanStep
+  | RecordSearchResults
+  | StartWriting
+  | FinishWriting
+  | RequestFeedback
+  | AnswerClarification
+  | GiveFeedback
+  | ApplyTargetedEdit;
 
 /** Another user's session answers exactly like a missing one. */
 function owned(state: Conversation, actorId: string): OpenSession {
@@ -108,11 +140,17 @@ export const postUserMessage = (command: PostUserMessage, state: Conversation): 
   if (!content) throw new DomainError('invalid', '消息不能为空', 'message');
   if (content.length > MAX_MESSAGE_LENGTH) throw new DomainError('invalid', `消息最长 ${MAX_MESSAGE_LENGTH} 个字符`, 'message');
   if (session.activity === 'processing') throw new DomainError('conflict', '正在处理上一条消息，请稍候或先暂停');
+  if (session.awaiting === 'clarification') throw new DomainError('conflict', '请先回答澄清问题');
   const agent = command.data.agent ?? agentForMode(session.collaborationMode);
   const { sessionId } = session;
   const { messageId, replyId, clientId } = command.data;
   const now = at(command);
+  // Asking something new while a report waits for feedback means the user is done with it.
+  const previous = session.awaiting === 'feedback' && session.activeReply ? session.activeReply : null;
   return [
+    ...(previous
+      ? [{ type: 'AgentReplyCompleted' as const, data: { sessionId, messageId: previous.messageId, agent: previous.agent, outcome: 'completed' as const, at: now } }]
+      : []),
     { type: 'UserMessagePosted', data: { sessionId, messageId, content, agent, ...(clientId !== undefined && { clientId }), at: now } },
     { type: 'AgentReplyStarted', data: { sessionId, messageId: replyId, agent, replyTo: messageId, jobId: replyId, at: now } },
     { type: 'AgentStatusChanged', data: { sessionId, agent, status: 'processing', at: now } },
@@ -147,6 +185,146 @@ export const resumeReply = (command: ResumeReply, state: Conversation): Conversa
   ];
 };
 
+/** The session whose active reply is `messageId`: agent commands for a reply that ended are refused. */
+function replying(state: Conversation, messageId: string): OpenSession {
+  if (state.status === 'none') throw new DomainError('not_found', '会话不存在');
+  if (state.activeReply?.messageId !== messageId) throw new DomainError('conflict', '该回复已结束');
+  return state;
+}
+
+export const askClarification = (command: AskClarification, state: Conversation): ConversationEvent[] => {
+  const session = replying(state, command.data.messageId);
+  if (command.data.questions.length === 0) throw new DomainError('invalid', '澄清问题不能为空');
+  const now = at(command);
+  return [
+    { type: 'ClarificationAsked', data: { sessionId: session.sessionId, messageId: command.data.messageId, questions: command.data.questions, at: now } },
+    { type: 'AgentStatusChanged', data: { sessionId: session.sessionId, agent: session.activeReply!.agent, status: 'paused', at: now } },
+  ];
+};
+
+export const answerClarification = (command: AnswerClarification, state: Conversation): ConversationEvent[] => {
+  const session = owned(state, command.data.actorId);
+  if (session.awaiting !== 'clarification' || !session.activeReply) throw new DomainError('conflict', '当前没有待回答的澄清问题');
+  const known = new Set(session.pendingQuestions.map((question) => question.id));
+  const unknown = command.data.answers.find((answer) => !known.has(answer.id));
+  if (unknown) throw new DomainError('invalid', `未知的问题: ${unknown.id}`, 'answers');
+  const { sessionId } = session;
+  const { messageId, agent } = session.activeReply;
+  const now = at(command);
+  return [
+    { type: 'ClarificationAnswered', data: { sessionId, messageId, answers: command.data.answers, at: now } },
+    { type: 'StageStarted', data: { sessionId, messageId, stage: 'research', jobId: command.data.jobId, at: now } },
+    { type: 'AgentStatusChanged', data: { sessionId, agent, status: 'processing', at: now } },
+  ];
+};
+
+export const proposePlan = (command: ProposePlan, state: Conversation): ConversationEvent[] => {
+  const session = replying(state, command.data.messageId);
+  if (command.data.steps.length === 0) throw new DomainError('invalid', '研究计划不能为空');
+  return [{ type: 'PlanProposed', data: { sessionId: session.sessionId, messageId: command.data.messageId, steps: command.data.steps, at: at(command) } }];
+};
+
+export const markPlanStep = (command: MarkPlanStep, state: Conversation): ConversationEvent[] => {
+  const session = replying(state, command.data.messageId);
+  const { steps, index } = command.data;
+  if (index < 0 || index > steps.length) throw new DomainError('invalid', '计划步骤不存在');
+  return [{ type: 'PlanStepMarked', data: { sessionId: session.sessionId, messageId: command.data.messageId, steps, index, at: at(command) } }];
+};
+
+export const recordSearchResults = (command: RecordSearchResults, state: Conversation): ConversationEvent[] => {
+  const session = replying(state, command.data.messageId);
+  const { messageId, queries, results } = command.data;
+  return [{ type: 'SearchResultsRecorded', data: { sessionId: session.sessionId, messageId, queries, results, at: at(command) } }];
+};
+
+export const startWriting = (command: StartWriting, state: Conversation): ConversationEvent[] => {
+  const session = replying(state, command.data.messageId);
+  if (session.canvas.writing) {
+    if (session.canvas.writing.messageId === command.data.messageId) return [];
+    throw new DomainError('conflict', '正在写作中');
+  }
+  const version = session.canvas.versions + 1;
+  return [
+    { type: 'WritingStarted', data: { sessionId: session.sessionId, messageId: command.data.messageId, artifactId: CANVAS_ID, version, title: command.data.title.trim() || '研究报告', at: at(command) } },
+  ];
+};
+
+/** Spec §4: an end keeps the version unless it is empty or under 50 characters and not interrupted. */
+export const finishWriting = (command: FinishWriting, state: Conversation): ConversationEvent[] => {
+  if (state.status === 'none') throw new DomainError('not_found', '会话不存在');
+  const writing = state.canvas.writing;
+  if (!writing || writing.messageId !== command.data.messageId) return [];
+  const base = { sessionId: state.sessionId, messageId: writing.messageId, artifactId: CANVAS_ID, version: writing.version, at: at(command) };
+  const content = command.data.content;
+  if (!command.data.interrupted && content.trim().length < MIN_WRITING_CHARS) return [{ type: 'WritingVersionDiscarded', data: base }];
+  if (command.data.interrupted && content.trim().length === 0) return [{ type: 'WritingVersionDiscarded', data: base }];
+  return [{ type: 'WritingVersionSaved', data: { ...base, title: writing.title, content, interrupted: command.data.interrupted } }];
+};
+
+export const requestFeedback = (command: RequestFeedback, state: Conversation): ConversationEvent[] => {
+  const session = replying(state, command.data.messageId);
+  if (!session.canvas.current) throw new DomainError('conflict', '还没有可供反馈的报告');
+  const now = at(command);
+  return [
+    { type: 'FeedbackRequested', data: { sessionId: session.sessionId, messageId: command.data.messageId, artifactId: CANVAS_ID, version: session.canvas.current.version, at: now } },
+    { type: 'AgentStatusChanged', data: { sessionId: session.sessionId, agent: session.activeReply!.agent, status: 'paused', at: now } },
+  ];
+};
+
+export const giveFeedback = (command: GiveFeedback, state: Conversation): ConversationEvent[] => {
+  const session = owned(state, command.data.actorId);
+  if (session.awaiting !== 'feedback' || !session.activeReply) throw new DomainError('conflict', '当前没有待反馈的报告');
+  const text = command.data.text?.trim();
+  if (command.data.option === 'manual_feedback' && !text) throw new DomainError('invalid', '请填写修改意见', 'text');
+  const { sessionId } = session;
+  const { messageId, agent } = session.activeReply;
+  const now = at(command);
+  const given: ConversationEvent = { type: 'FeedbackGiven', data: { sessionId, messageId, option: command.data.option, ...(text && { text }), at: now } };
+  if (command.data.option === 'satisfied') {
+    return [
+      given,
+      { type: 'AgentReplyCompleted', data: { sessionId, messageId, agent, outcome: 'completed', at: now } },
+      { type: 'AgentStatusChanged', data: { sessionId, agent, status: 'paused', at: now } },
+    ];
+  }
+  return [
+    given,
+    { type: 'StageStarted', data: { sessionId, messageId, stage: 'revise', jobId: command.data.jobId, at: now } },
+    { type: 'AgentStatusChanged', data: { sessionId, agent, status: 'processing', at: now } },
+  ];
+};
+
+/** Replaces the snippet in the current version and saves the result as a new version. */
+export const applyTargetedEdit = (command: ApplyTargetedEdit, state: Conversation): ConversationEvent[] => {
+  const session = owned(state, command.data.actorId);
+  const current = session.canvas.current;
+  if (!current) throw new DomainError('conflict', '画布中还没有报告');
+  const { requestId, instruction, snippet, editedSnippet, fromVersion } = command.data;
+  if (!instruction.trim() || !snippet.trim()) throw new DomainError('invalid', '修改指令和选中文本都不能为空');
+  if (current.version !== fromVersion) throw new DomainError('conflict', '报告已有新版本，请重新选择要修改的文本');
+  const index = current.content.indexOf(snippet);
+  if (index === -1) throw new DomainError('invalid', '选中的文本不在当前版本中', 'snippet');
+  const fullContent = current.content.slice(0, index) + editedSnippet + current.content.slice(index + snippet.length);
+  return [
+    {
+      type: 'TargetedEditApplied',
+      data: {
+        sessionId: session.sessionId,
+        requestId,
+        artifactId: CANVAS_ID,
+        fromVersion,
+        version: session.canvas.versions + 1,
+        title: current.title,
+        instruction,
+        originalSnippet: snippet,
+        editedSnippet,
+        fullContent,
+        at: at(command),
+      },
+    },
+  ];
+};
+
 export function decide(command: ConversationCommand, state: Conversation): ConversationEvent[] {
   switch (command.type) {
     case 'CreateSession':
@@ -167,6 +345,26 @@ export function decide(command: ConversationCommand, state: Conversation): Conve
       return completeReply(command, state);
     case 'ResumeReply':
       return resumeReply(command, state);
+    case 'AskClarification':
+      return askClarification(command, state);
+    case 'ProposePlan':
+      return proposePlan(command, state);
+    case 'MarkPlanStep':
+      return markPlanStep(command, state);
+    case 'RecordSearchResults':
+      return recordSearchResults(command, state);
+    case 'StartWriting':
+      return startWriting(command, state);
+    case 'FinishWriting':
+      return finishWriting(command, state);
+    case 'RequestFeedback':
+      return requestFeedback(command, state);
+    case 'AnswerClarification':
+      return answerClarification(command, state);
+    case 'GiveFeedback':
+      return giveFeedback(command, state);
+    case 'ApplyTargetedEdit':
+      return applyTargetedEdit(command, state);
     default:
       return assertNever(command);
   }

@@ -7,7 +7,9 @@ import { CHATS, type ChatDoc } from '@scriptorium/projections/chats';
 import type { BudgetGuard } from '../budget/guard.ts';
 import { conversationStream, type AgentName, type CollaborationMode, type LayoutPreset, type Lifecycle } from './conversation.ts';
 import { conversationDecider, type ConversationCommand } from './decide.ts';
-import { AGENT_QUEUE, type AgentJobData } from './jobs.ts';
+import { AGENT_QUEUE, type AgentJobData, type TargetedEditJobData } from './jobs.ts';
+import type { ClarificationAnswer } from '../../protocol/research.ts';
+import type { FeedbackOption } from './conversation.ts';
 
 type WithoutMetadata<C> = C extends unknown ? Omit<C, 'metadata'> : never;
 
@@ -115,9 +117,59 @@ export class ConversationService {
     return { replyId, position: result.position };
   }
 
-  private async enqueue(actor: Actor, job: AgentJobData): Promise<void> {
+  /** Answers the research agent's questions; its research stage is queued as soon as the log has the answers. */
+  async answerClarification(actor: Actor, sessionId: string, answers: ClarificationAnswer[]) {
+    await this.deps.budget.ensureAvailable(actor.userId);
+    const jobId = crypto.randomUUID();
+    const result = await this.run(sessionId, actor, { type: 'AnswerClarification', data: { actorId: actor.userId, answers, jobId } });
+    await this.enqueueStage(actor, sessionId, result.newEvents, jobId);
+    return { position: result.position };
+  }
+
+  async giveFeedback(actor: Actor, sessionId: string, option: FeedbackOption, text?: string) {
+    if (option !== 'satisfied') await this.deps.budget.ensureAvailable(actor.userId);
+    const jobId = crypto.randomUUID();
+    const result = await this.run(sessionId, actor, { type: 'GiveFeedback', data: { actorId: actor.userId, option, ...(text !== undefined && { text }), jobId } });
+    await this.enqueueStage(actor, sessionId, result.newEvents, jobId);
+    return { position: result.position };
+  }
+
+  /**
+   * Checks a targeted edit against the current canvas before queuing it, so a blank instruction or a
+   * snippet that is not in the report is refused at once and nothing runs.
+   */
+  async requestTargetedEdit(actor: Actor, sessionId: string, request: { requestId?: string; instruction: string; snippet: string }) {
+    await this.deps.budget.ensureAvailable(actor.userId);
+    const { state } = await this.deps.commands.load(conversationDecider, conversationStream(sessionId));
+    if (state.status === 'none' || state.ownerId !== actor.userId) throw new DomainError('not_found', '会话不存在');
+    const current = state.canvas.current;
+    if (!request.instruction.trim() || !request.snippet.trim()) throw new DomainError('invalid', '修改指令和选中文本都不能为空');
+    if (!current) throw new DomainError('conflict', '画布中还没有报告');
+    if (!current.content.includes(request.snippet)) throw new DomainError('invalid', '选中的文本不在当前版本中', 'snippet');
+    const job: TargetedEditJobData = {
+      sessionId,
+      userId: actor.userId,
+      requestId: request.requestId ?? crypto.randomUUID(),
+      instruction: request.instruction.trim(),
+      snippet: request.snippet,
+      fromVersion: current.version,
+    };
+    await this.deps.queue.enqueue(AGENT_QUEUE, 'targeted_edit', job, { jobId: `edit:${job.requestId}`, attempts: 2, backoff: { type: 'fixed', delay: 1000 } });
+    return { requestId: job.requestId, fromVersion: current.version };
+  }
+
+  private async enqueueStage(actor: Actor, sessionId: string, events: Array<{ type: string; data: unknown }>, jobId: string) {
+    const stage = events.find((event) => event.type === 'StageStarted');
+    if (!stage) return;
+    const { state } = await this.deps.commands.load(conversationDecider, conversationStream(sessionId));
+    if (state.status === 'none' || !state.activeReply) return;
+    const reply = state.activeReply;
+    await this.enqueue(actor, { sessionId, userId: actor.userId, agent: reply.agent, replyId: reply.messageId, replyTo: reply.replyTo, stage: (stage.data as { stage: 'research' | 'revise' }).stage }, jobId);
+  }
+
+  private async enqueue(actor: Actor, job: AgentJobData, jobId = job.replyId): Promise<void> {
     try {
-      await this.deps.queue.enqueue(AGENT_QUEUE, job.agent, job, { jobId: job.replyId, attempts: 2, backoff: { type: 'fixed', delay: 1000 } });
+      await this.deps.queue.enqueue(AGENT_QUEUE, job.agent, job, { jobId, attempts: 2, backoff: { type: 'fixed', delay: 1000 } });
     } catch (error) {
       this.deps.log.error({ err: error, sessionId: job.sessionId }, 'could not queue the agent job');
       await this.run(job.sessionId, actor, { type: 'CompleteReply', data: { messageId: job.replyId, outcome: 'failed', error: '任务队列不可用，请稍后重试' } });

@@ -2,6 +2,19 @@ import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { MetadataUpdateMessage, SessionMessage, WireContent } from '../../protocol/ws.ts';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
 import type { ConversationEvent } from './conversation.ts';
+import { CANVAS_ID, type PlanStep } from '../../protocol/research.ts';
+
+/** Spec §4: steps before the current index are completed, the current one in progress, later ones not started. */
+export const planWithStatus = (steps: string[], current: number): PlanStep[] =>
+  steps.map((description, index) => ({
+    step: index + 1,
+    description,
+    status: index < current ? 'completed' : index === current ? 'in_progress' : 'not_started',
+  }));
+
+export const WRITING_DONE = '写作完成';
+export const WRITING_INTERRUPTED = '写作过程中断，已保存部分内容';
+export const WRITING_DISCARDED = '内容过短，未保存该版本';
 
 /**
  * The one mapping from a conversation event to what a client is sent. The socket gateway, the
@@ -55,7 +68,14 @@ export function toWire(recorded: RecordedEvent): SessionMessage | MetadataUpdate
         ...(event.data.continues !== undefined && { continues: event.data.continues }),
       });
     case 'MessageChunksAppended':
-      return message({ agent: event.data.agent, content_type: event.data.contentType, message_id: event.data.messageId, content: event.data.text, seq: event.data.seq });
+      return message({
+        agent: event.data.agent,
+        content_type: event.data.contentType,
+        message_id: event.data.messageId,
+        content: event.data.text,
+        seq: event.data.seq,
+        ...(event.data.contentType === 'writing_content' && { artifact_id: CANVAS_ID }),
+      });
     case 'AgentOutputRecorded':
       return message({ ...event.data.payload, agent: event.data.agent, content_type: event.data.contentType, message_id: event.data.messageId, seq: event.data.seq });
     case 'AgentReplyCompleted':
@@ -68,6 +88,94 @@ export function toWire(recorded: RecordedEvent): SessionMessage | MetadataUpdate
       });
     case 'AgentStatusChanged':
       return message({ agent: event.data.agent, content_type: 'status', message_id: `status-${recorded.position}`, status: event.data.status });
+    case 'ClarificationAsked':
+      return message({ agent: 'deep_cognition', content_type: 'clarification', message_id: event.data.messageId, questions: event.data.questions, status: 'undone' });
+    case 'ClarificationAnswered':
+      return message({ agent: 'deep_cognition', content_type: 'clarification_answer', message_id: event.data.messageId, answers: event.data.answers, status: 'done' });
+    case 'StageStarted':
+      return null;
+    case 'PlanProposed':
+      return message({ agent: 'deep_cognition', content_type: 'plan', message_id: event.data.messageId, research_plan: planWithStatus(event.data.steps, -1), message: 'Plan Generated' });
+    case 'PlanStepMarked':
+      return message({
+        agent: 'deep_cognition',
+        content_type: 'mark_in_progress_plan_step',
+        message_id: event.data.messageId,
+        index: event.data.index,
+        research_plan: planWithStatus(event.data.steps, event.data.index),
+      });
+    case 'SearchResultsRecorded':
+      return message({
+        agent: 'deep_cognition',
+        content_type: 'web_search_results',
+        message_id: event.data.messageId,
+        queries: event.data.queries,
+        results: event.data.results,
+        message: `Have got ${event.data.results.length} Correlated Web Search Results`,
+      });
+    case 'WritingStarted':
+      return message({
+        agent: 'deep_cognition',
+        content_type: 'writing_start',
+        message_id: event.data.messageId,
+        artifact_id: event.data.artifactId,
+        version: event.data.version,
+        title: event.data.title,
+        message: '正在编辑报告...',
+      });
+    case 'WritingVersionSaved':
+      return message({
+        agent: 'deep_cognition',
+        content_type: 'writing_end',
+        message_id: event.data.messageId,
+        artifact_id: event.data.artifactId,
+        version: event.data.version,
+        title: event.data.title,
+        interrupted: event.data.interrupted,
+        saved: true,
+        message: event.data.interrupted ? WRITING_INTERRUPTED : WRITING_DONE,
+        ...(event.data.interrupted && { level: 'warning' }),
+      });
+    case 'WritingVersionDiscarded':
+      return message({
+        agent: 'deep_cognition',
+        content_type: 'writing_end',
+        message_id: event.data.messageId,
+        artifact_id: event.data.artifactId,
+        version: event.data.version,
+        interrupted: false,
+        saved: false,
+        message: WRITING_DISCARDED,
+      });
+    case 'FeedbackRequested':
+      return message({
+        agent: 'deep_cognition',
+        content_type: 'feedback_request',
+        message_id: event.data.messageId,
+        options: ['continue', 'satisfied', 'manual_feedback'],
+        artifact_id: event.data.artifactId,
+        version: event.data.version,
+      });
+    case 'FeedbackGiven':
+      return message({
+        agent: 'user',
+        content_type: 'feedback_response',
+        message_id: event.data.messageId,
+        option: event.data.option,
+        ...(event.data.text !== undefined && { text: event.data.text }),
+      });
+    case 'TargetedEditApplied':
+      return message({
+        agent: 'targeted_edit',
+        content_type: 'targeted_edit_result',
+        message_id: event.data.requestId,
+        request_id: event.data.requestId,
+        original_snippet: event.data.originalSnippet,
+        edited_snippet: event.data.editedSnippet,
+        full_content: event.data.fullContent,
+        artifact_id: event.data.artifactId,
+        version: event.data.version,
+      });
     default:
       return assertNever(event);
   }

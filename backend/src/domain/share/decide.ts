@@ -1,0 +1,45 @@
+import { assertNever, DomainError, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
+import { evolve, initialState, type Share, type ShareEvent } from './share.ts';
+
+export const MAX_EXPIRES_DAYS = 3650;
+
+export type ShareConversation = Command<
+  'ShareConversation',
+  { shareId: string; sessionId: string; ownerId: string; title: string; description: string; expiresDays: number | null }
+>;
+export type RevokeShare = Command<'RevokeShare', { actorId: string }>;
+export type ShareCommand = ShareConversation | RevokeShare;
+
+export const shareConversation = (command: ShareConversation, state: Share): ShareEvent[] => {
+  if (state.status !== 'none') throw new DomainError('conflict', '分享已存在');
+  const { shareId, sessionId, ownerId, title, description, expiresDays } = command.data;
+  if (expiresDays !== null && (!Number.isInteger(expiresDays) || expiresDays < 1 || expiresDays > MAX_EXPIRES_DAYS)) {
+    throw new DomainError('invalid', `有效期需为 1 到 ${MAX_EXPIRES_DAYS} 天`, 'expires_days');
+  }
+  const now = command.metadata.now;
+  const expiresAt = expiresDays === null ? null : new Date(now.getTime() + expiresDays * 86_400_000).toISOString();
+  return [{ type: 'ConversationShared', data: { shareId, sessionId, ownerId, title: title.trim(), description: description.trim(), expiresAt, sharedAt: now.toISOString() } }];
+};
+
+export const revokeShare = (command: RevokeShare, state: Share): ShareEvent[] => {
+  if (state.status === 'none' || state.ownerId !== command.data.actorId) throw new DomainError('not_found', '分享不存在或已过期');
+  if (state.status === 'revoked') return [];
+  return [{ type: 'ShareRevoked', data: { shareId: state.shareId, sessionId: state.sessionId, revokedAt: command.metadata.now.toISOString() } }];
+};
+
+export function decide(command: ShareCommand, state: Share): ShareEvent[] {
+  switch (command.type) {
+    case 'ShareConversation':
+      return shareConversation(command, state);
+    case 'RevokeShare':
+      return revokeShare(command, state);
+    default:
+      return assertNever(command);
+  }
+}
+
+export const shareDecider: Decider<Share, ShareCommand, ShareEvent> = { initialState, evolve, decide };
+
+/** Whether a share can be opened now: not revoked and not past its expiry. */
+export const isOpen = (share: { revoked: boolean; expiresAt: string | null }, now: Date): boolean =>
+  !share.revoked && (share.expiresAt === null || new Date(share.expiresAt) > now);
