@@ -4,6 +4,7 @@ import { createLogger } from '@scriptorium/infra/log';
 import { createProjections } from '@scriptorium/projections/index';
 import { ProjectionRunner, RemoteProjectionProgress } from '@scriptorium/projections/runner';
 import { startWorkers } from '@scriptorium/workers/index';
+import { requeueRunningReplies } from '@scriptorium/workers/recovery';
 import { seedAdmin } from './domain/user/seedAdmin.ts';
 import { createApi } from './http/server.ts';
 import { closeServices, createServices } from './services.ts';
@@ -47,6 +48,12 @@ async function main(): Promise<void> {
   if (roles.includes('worker')) {
     const workers = startWorkers(services);
     stops.push(() => workers.close());
+    const progress = runner ?? new RemoteProjectionProgress(services.readStore, projections.map((projection) => projection.name));
+    // The read models must have caught up before they can say which replies were running.
+    void progress
+      .waitFor(await services.events.headPosition(), 120_000)
+      .then(() => requeueRunningReplies(services))
+      .catch((error) => log.error({ err: error }, 'could not requeue interrupted replies'));
   }
   if (roles.includes('api')) {
     if (config.ADMIN_USERNAME && config.ADMIN_PASSWORD) {

@@ -125,6 +125,8 @@ export interface ActiveReply {
   agent: AgentName;
   jobId: string;
   replyTo: string;
+  /** The research stage its current job runs; absent for the first job. */
+  stage?: ResearchStage;
 }
 
 export interface OpenSession {
@@ -215,7 +217,7 @@ export function evolve(state: Conversation, event: ConversationEvent): Conversat
     case 'ClarificationAnswered':
       return { ...state, awaiting: null, pendingQuestions: [] };
     case 'StageStarted':
-      return { ...state, activity: 'processing', activeReply: state.activeReply && { ...state.activeReply, jobId: event.data.jobId } };
+      return { ...state, activity: 'processing', activeReply: state.activeReply && { ...state.activeReply, jobId: event.data.jobId, stage: event.data.stage } };
     case 'WritingStarted':
       return { ...state, canvas: { ...state.canvas, writing: { version: event.data.version, title: event.data.title, messageId: event.data.messageId } } };
     case 'WritingVersionSaved':

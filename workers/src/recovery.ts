@@ -1,0 +1,35 @@
+import type { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHandler';
+import type { Logger } from '@scriptorium/infra/log';
+import type { JobQueue } from '@scriptorium/infra/queue/port';
+import type { ReadStore } from '@scriptorium/infra/readstore/port';
+import { conversationStream } from '@scriptorium/backend/domain/conversation/conversation';
+import { conversationDecider } from '@scriptorium/backend/domain/conversation/decide';
+import { AGENT_QUEUE, type AgentJobData } from '@scriptorium/backend/domain/conversation/jobs';
+import { CHATS, type ChatDoc } from '@scriptorium/projections/chats';
+
+/**
+ * Re-queues the job of every reply the log says is still running. The in-process queue forgets its
+ * jobs when the process dies; BullMQ keeps them, and there the same job id makes this a no-op. A
+ * re-run job finds what its first run wrote and ends the reply as interrupted instead of writing twice.
+ */
+export async function requeueRunningReplies(deps: { readStore: ReadStore; commands: CommandHandler; queue: JobQueue; log: Logger }): Promise<number> {
+  const running = await deps.readStore.collection<ChatDoc>(CHATS).find({ activity: 'processing' });
+  let requeued = 0;
+  for (const chat of running) {
+    const { state } = await deps.commands.load(conversationDecider, conversationStream(chat._id));
+    if (state.status === 'none' || !state.activeReply || state.activity !== 'processing') continue;
+    const reply = state.activeReply;
+    const job: AgentJobData = {
+      sessionId: chat._id,
+      userId: state.ownerId,
+      agent: reply.agent,
+      replyId: reply.messageId,
+      replyTo: reply.replyTo,
+      ...(reply.stage !== undefined && { stage: reply.stage }),
+    };
+    const { created } = await deps.queue.enqueue(AGENT_QUEUE, reply.agent, job, { jobId: reply.jobId, attempts: 2, backoff: { type: 'fixed', delay: 1000 } });
+    if (created) requeued++;
+  }
+  if (requeued > 0) deps.log.info({ requeued }, 'requeued replies interrupted by a restart');
+  return requeued;
+}
