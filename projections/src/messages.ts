@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
-import type { Doc } from '@scriptorium/infra/readstore/port';
+import type { Doc, ReadStoreTx } from '@scriptorium/infra/readstore/port';
 import type { ConversationEvent, ReplyOutcome } from '@scriptorium/backend/domain/conversation/conversation';
 import { toWire } from '@scriptorium/backend/domain/conversation/wire';
 import type { WireContent } from '@scriptorium/backend/protocol/ws';
@@ -51,15 +51,32 @@ export const messagesProjection: Projection = {
   async setup(store) {
     await store.collection(MESSAGES).ensureIndex({ fields: { session_id: 1, order: 1 } });
   },
-  async apply(recorded: RecordedEvent, tx) {
-    const messages = tx.collection<MessageDoc>(MESSAGES);
+  apply(recorded: RecordedEvent, tx) {
+    return applyMessages([recorded], tx);
+  },
+  applyBatch: applyMessages,
+};
+
+/**
+ * Applies a batch with each touched message read once and written once: a reply streams hundreds
+ * of chunks, and rewriting its document per chunk would make a rebuild quadratic in reply length.
+ */
+async function applyMessages(batch: RecordedEvent[], tx: ReadStoreTx): Promise<void> {
+  const messages = tx.collection<MessageDoc>(MESSAGES);
+  const loaded = new Map<string, MessageDoc | null>();
+  const dirty = new Set<string>();
+  const load = async (id: string) => {
+    if (!loaded.has(id)) loaded.set(id, await messages.get(id));
+    return loaded.get(id)!;
+  };
+  for (const recorded of batch) {
     const event = { type: recorded.type, data: recorded.data } as ConversationEvent;
     const wire = toWire(recorded);
-    if (!wire || wire.type !== 'message') return;
+    if (!wire || wire.type !== 'message') continue;
     const at = recorded.metadata.at;
     if (event.type === 'UserMessagePosted' || event.type === 'AgentReplyStarted') {
       const isUser = event.type === 'UserMessagePosted';
-      await messages.put({
+      loaded.set(event.data.messageId, {
         _id: event.data.messageId,
         session_id: event.data.sessionId,
         role: isUser ? 'user' : 'assistant',
@@ -72,22 +89,26 @@ export const messagesProjection: Projection = {
         last_position: recorded.position,
         contents: isUser ? [wire.content] : [],
       });
-      return;
+      dirty.add(event.data.messageId);
+      continue;
     }
-    if (event.type === 'TokensConsumed' || !('messageId' in event.data)) return;
-    const message = await messages.get(event.data.messageId);
-    if (!message || recorded.position <= message.last_position) return;
-    const contents = [...message.contents];
+    if (event.type === 'TokensConsumed' || !('messageId' in event.data)) continue;
+    const message = await load(event.data.messageId);
+    if (!message || recorded.position <= message.last_position) continue;
+    const contents = message.contents;
     const last = contents[contents.length - 1];
     if (event.type === 'MessageChunksAppended' && CHUNKED.has(event.data.contentType) && last?.content_type === event.data.contentType) {
       contents[contents.length - 1] = { ...last, content: `${String(last.content ?? '')}${event.data.text}`, updated_at: at };
     } else {
       contents.push(wire.content);
     }
-    const status = event.type === 'AgentReplyCompleted' ? event.data.outcome : message.status;
-    await messages.put({ ...message, contents, status, updated_at: at, last_position: recorded.position });
-  },
-};
+    if (event.type === 'AgentReplyCompleted') message.status = event.data.outcome;
+    message.updated_at = at;
+    message.last_position = recorded.position;
+    dirty.add(message._id);
+  }
+  for (const id of dirty) await messages.put(loaded.get(id)!);
+}
 
 /** The text a reply streamed as its main answer (chat chunks or research content). */
 export const replyText = (message: Pick<MessageDoc, 'contents'>): string =>

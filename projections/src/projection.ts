@@ -10,4 +10,6 @@ export interface Projection {
   /** Indexes; run at every start, so it must be idempotent. */
   setup?(store: ReadStore): Promise<void>;
   apply(event: RecordedEvent, tx: ReadStoreTx): Promise<void>;
+  /** Optional: applies a batch in one go, for projections that would otherwise rewrite a document per event. */
+  applyBatch?(events: RecordedEvent[], tx: ReadStoreTx): Promise<void>;
 }

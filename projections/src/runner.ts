@@ -155,7 +155,11 @@ export class ProjectionRunner implements ProjectionProgress {
     const relevant = batch.filter((event) => event.position > checkpoint && projection.handles.includes(event.type));
     try {
       await this.store.transaction(async (tx) => {
-        for (const event of relevant) await projection.apply(event, tx);
+        if (projection.applyBatch) {
+          if (relevant.length > 0) await projection.applyBatch(relevant, tx);
+        } else {
+          for (const event of relevant) await projection.apply(event, tx);
+        }
         await tx.setCheckpoint(projection.name, last);
       });
       this.failing.delete(projection.name);

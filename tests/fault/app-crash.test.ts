@@ -52,9 +52,10 @@ test('kill -9 during a burst: after restart the read models catch up, running re
     );
     const burst = sessions.map(({ user, id }) => user.request('POST', '/backend/api/v2/chat/poe/start', { session_id: id, text: '在崩溃前写一段很长的回答，介绍事件溯源的原理。' }).catch(() => null));
     await new Promise((resolve) => setTimeout(resolve, 150));
+    const firstExited = new Promise((resolve) => first.child.once('exit', resolve));
     first.child.kill('SIGKILL');
     await Promise.all(burst);
-    await new Promise((resolve) => first.child.once('exit', resolve));
+    await firstExited;
 
     const second = await startProduct(dataDir);
     const names = ['crash1', 'crash2', 'crash3'];
@@ -73,8 +74,9 @@ test('kill -9 during a burst: after restart the read models catch up, running re
       t.is(status.status, 200);
       t.false(status.body.processing, 'no reply is left running after the restart');
     }
+    const secondExited = new Promise((resolve) => second.child.once('exit', resolve));
     second.child.kill('SIGTERM');
-    await new Promise((resolve) => second.child.once('exit', resolve));
+    await secondExited;
 
     const live = await dump(join(dataDir, 'read.sqlite3'));
     const events = new SqliteEventStore(join(dataDir, 'events.sqlite3'));

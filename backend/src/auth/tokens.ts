@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
 export interface AccessClaims {
@@ -10,10 +11,15 @@ export interface AccessClaims {
  * asymmetric algorithm is refused whatever its header says.
  */
 export class TokenService {
+  /** A key object, not the string: jsonwebtoken otherwise tries to parse the secret as a PEM key on every call. */
+  private readonly secret: KeyObject;
+
   constructor(
-    private readonly secret: string,
+    secret: string,
     private readonly ttlSeconds: number,
-  ) {}
+  ) {
+    this.secret = createSecretKey(Buffer.from(secret, 'utf8'));
+  }
 
   issue(claims: AccessClaims): string {
     return jwt.sign({ username: claims.username, typ: 'access' }, this.secret, {

@@ -96,20 +96,21 @@ export class ConversationGateway {
     if (!event.streamId.startsWith(CONVERSATION_PREFIX)) return;
     const wire = toWire(event);
     if (!wire) return;
+    const json = JSON.stringify(wire);
     if (wire.type === 'metadata_update' && event.metadata.userId) {
-      for (const connection of this.hub.byUser(event.metadata.userId)) connection.send(wire);
+      for (const connection of this.hub.byUser(event.metadata.userId)) connection.sendRaw(json);
     }
     for (const subscriber of this.subscribers.get(wire.session_id) ?? []) {
       if (subscriber.catchingUp) subscriber.buffer.push(wire);
-      else if (wire.type === 'message') this.deliver(subscriber, wire);
+      else if (wire.type === 'message') this.deliver(subscriber, wire, json);
       else subscriber.lastSent = Math.max(subscriber.lastSent, wire.position);
     }
   }
 
-  private deliver(subscriber: Subscriber, wire: SessionMessage | MetadataUpdateMessage): void {
+  private deliver(subscriber: Subscriber, wire: SessionMessage | MetadataUpdateMessage, json = JSON.stringify(wire)): void {
     if (wire.position <= subscriber.lastSent) return;
     subscriber.lastSent = wire.position;
-    subscriber.connection.send(wire);
+    subscriber.connection.sendRaw(json);
   }
 
   private async receive(connection: Connection, raw: unknown): Promise<void> {

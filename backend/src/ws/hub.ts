@@ -12,6 +12,8 @@ export interface Connection {
   clientId: string;
   socket: WebSocket;
   send(message: unknown): void;
+  /** Sends an already serialised message: fan-out serialises once per event, not once per socket. */
+  sendRaw(json: string): void;
 }
 
 /** A handler for one parsed client message; throwing sends an `error` message back, nothing else. */
@@ -55,13 +57,14 @@ export class SocketHub {
       id: crypto.randomUUID(),
       ...identity,
       socket,
-      send: (message) => {
+      send: (message) => connection.sendRaw(JSON.stringify(message)),
+      sendRaw: (json) => {
         if (socket.readyState !== socket.OPEN) return;
         if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
           socket.close(1013, 'client too slow');
           return;
         }
-        socket.send(JSON.stringify(message));
+        socket.send(json);
       },
     };
     this.connections.set(connection.id, connection);
