@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,25 +8,7 @@ import { SqliteReadStore } from '@scriptorium/infra/readstore/sqlite';
 import { createProjections } from '@scriptorium/projections/index';
 import { ProjectionRunner } from '@scriptorium/projections/runner';
 import { client, signUp } from '../support/app.ts';
-
-const ROOT = new URL('../../', import.meta.url).pathname;
-
-function startProduct(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'backend/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', LLM_BASE_URL: '', REDIS_URL: '', TIME_ZONE: 'UTC' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const match = /listening on http:\/\/localhost:(\d+)/.exec(buffer);
-      if (match) resolve({ child, url: `http://127.0.0.1:${match[1]}` });
-    });
-    child.once('exit', (code) => reject(new Error(`product exited with ${code} before listening`)));
-  });
-}
+import { startProduct } from '../support/product.ts';
 
 /** Every document of every read model, keyed by collection, in a stable order. */
 async function dump(file: string): Promise<Record<string, unknown[]>> {
@@ -52,10 +33,9 @@ test('kill -9 during a burst: after restart the read models catch up, running re
     );
     const burst = sessions.map(({ user, id }) => user.request('POST', '/backend/api/v2/chat/poe/start', { session_id: id, text: '在崩溃前写一段很长的回答，介绍事件溯源的原理。' }).catch(() => null));
     await new Promise((resolve) => setTimeout(resolve, 150));
-    const firstExited = new Promise((resolve) => first.child.once('exit', resolve));
     first.child.kill('SIGKILL');
     await Promise.all(burst);
-    await firstExited;
+    await first.exited;
 
     const second = await startProduct(dataDir);
     const names = ['crash1', 'crash2', 'crash3'];
@@ -74,9 +54,8 @@ test('kill -9 during a burst: after restart the read models catch up, running re
       t.is(status.status, 200);
       t.false(status.body.processing, 'no reply is left running after the restart');
     }
-    const secondExited = new Promise((resolve) => second.child.once('exit', resolve));
     second.child.kill('SIGTERM');
-    await secondExited;
+    await second.exited;
 
     const live = await dump(join(dataDir, 'read.sqlite3'));
     const events = new SqliteEventStore(join(dataDir, 'events.sqlite3'));
