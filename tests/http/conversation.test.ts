@@ -134,6 +134,8 @@ test.serial('models and query refinement answer offline', async (t) => {
   const user = await signUp(app.url, 'modeler');
   const models = await user.request('GET', '/backend/conversation/api/models/available');
   t.true(models.body.offline);
+  t.is((await user.request('POST', '/backend/conversation/api/models/preferences', { model: models.body.current })).status, 200);
+  t.is((await user.request('POST', '/backend/conversation/api/models/preferences', { model: 'no-such-model' })).status, 422);
   const refined = await user.request('POST', '/backend/conversation/api/v2/query/refine', { query: '  光伏   产业  ' });
   t.deepEqual(refined.body, { query: '光伏   产业', refined_query: '光伏 产业', offline: true });
 });

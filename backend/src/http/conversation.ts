@@ -7,6 +7,7 @@ import { CANVAS, type CanvasDoc } from '@scriptorium/projections/canvas';
 import { CANVAS_ID } from '../protocol/research.ts';
 import type { ModelProvider } from '@scriptorium/workers/model/port';
 import { AGENTS, type AgentName } from '../domain/conversation/conversation.ts';
+import { preferencesDecider, preferencesStream } from '../domain/preferences/preferences.ts';
 import type { ConversationService } from '../domain/conversation/service.ts';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
@@ -256,8 +257,21 @@ export function conversationRoutes(services: Services, conversations: Conversati
   });
 
   router.get('/conversation/api/models/available', async (ctx) => {
-    await actorOf(ctx);
-    ctx.body = { models: [{ id: model.name, name: model.offline ? '离线引擎' : model.name, offline: model.offline, default: true }], current: model.name, offline: model.offline };
+    const actor = await actorOf(ctx);
+    const { state } = await services.commands.load(preferencesDecider, preferencesStream(actor.userId));
+    const preferred = state.status === 'chosen' && state.model === model.name ? state.model : model.name;
+    ctx.body = { models: [{ id: model.name, name: model.offline ? '离线引擎' : model.name, offline: model.offline, default: true }], current: preferred, offline: model.offline };
+  });
+
+  router.post('/conversation/api/models/preferences', async (ctx) => {
+    const body = parseBody(ctx, z.object({ model: z.string({ error: '请选择模型' }).trim().min(1, '请选择模型').max(200) }));
+    const actor = await actorOf(ctx);
+    await services.commands.handle(preferencesDecider, preferencesStream(actor.userId), {
+      type: 'SetModelPreference',
+      data: { userId: actor.userId, model: body.model, available: [model.name] },
+      metadata: { now: services.clock(), userId: actor.userId },
+    });
+    ctx.body = { model: body.model };
   });
 
   router.post('/conversation/api/v2/query/refine', async (ctx) => {
