@@ -2,6 +2,7 @@ import './i18n/index.ts';
 import './styles/base.css';
 import './styles/shell.css';
 import './styles/pages.css';
+import './styles/research.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';

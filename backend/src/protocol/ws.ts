@@ -4,7 +4,8 @@ export const HEARTBEAT_INTERVAL_MS = 3000;
 
 export const CLOSE_UNAUTHORIZED = 4401;
 export const CLOSE_NOT_FOUND = 4404;
-export const CLOSE_SHUTTING_DOWN = 1001;
+/** 1012 (service restart), not 1001: the spec's client does not reconnect after 1000/1001, and after a restart it should. */
+export const CLOSE_SHUTTING_DOWN = 1012;
 
 export interface HeartbeatMessage {
   type: 'heartbeat';

@@ -1,12 +1,19 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useMatches } from 'react-router-dom';
 import { PageLoading, PageState } from '../components/PageState.tsx';
+import { recordPageView } from '../api/research.ts';
+import { isSettled } from '../machines/bootstrap.ts';
 import { auth, useAuth } from './auth/index.ts';
+import { bootstrap } from './bootstrap.ts';
 import type { AuthStatus } from './auth/store.ts';
 import { guardNavigation, type RouteAccess } from './guard.ts';
 
 const NOT_FOUND: RouteAccess = { name: 'not-found', requiresAuth: false };
+
+/** Spec §2: page views of these routes are recorded as user actions. */
+const RECORDED_PAGES: ReadonlySet<string> = new Set(['note', 'cognition', 'research']);
 
 const isRouteAccess = (handle: unknown): handle is RouteAccess => typeof handle === 'object' && handle !== null && typeof (handle as { name?: unknown }).name === 'string';
 
@@ -19,6 +26,7 @@ export function Guard({ children }: { children: ReactNode }) {
   const location = useLocation();
   const matches = useMatches();
   const { status, user } = useAuth();
+  const ready = useSelector(bootstrap, isSettled);
 
   // Remember whether the user was signed in on arriving here, adjusting state during render so the
   // first decision for a new location already uses it.
@@ -33,14 +41,25 @@ export function Guard({ children }: { children: ReactNode }) {
   const decision = guardNavigation(route, location, { status, isActive: user?.is_active ?? false, isAdmin: user?.is_admin ?? false }, current.signedIn);
 
   useEffect(() => {
+    bootstrap.send({ type: bootstrap.getSnapshot().matches('idle') ? 'bootstrap.start' : 'route.changed', path: location.pathname });
+  }, [location.pathname]);
+
+  useEffect(() => {
     // On failure the store turns `expired` and the next decision redirects; nothing to handle here.
-    if (decision.kind === 'verify') auth.verify().catch(() => undefined);
-  }, [decision.kind]);
+    if (ready && decision.kind === 'verify') auth.verify().catch(() => undefined);
+  }, [ready, decision.kind]);
+
+  const allowed = ready && decision.kind === 'allow';
+  useEffect(() => {
+    if (allowed && RECORDED_PAGES.has(route.name)) recordPageView(location.pathname);
+  }, [allowed, route.name, location.pathname]);
 
   useEffect(() => {
     if (status === 'expired' && decision.kind !== 'redirect') auth.acknowledgeExpiry();
   }, [status, decision.kind]);
 
+  // The spec's guard waits until the startup tasks are ready.
+  if (!ready) return <PageLoading />;
   switch (decision.kind) {
     case 'verify':
       return <PageLoading />;

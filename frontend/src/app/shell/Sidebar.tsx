@@ -2,7 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { Icon, Logo, type IconName } from '../../components/Icon.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
-import { isNavEntryActive, navTarget, type NavEntryId } from './navigation.ts';
+import { SessionSidebar } from '../../panels/SessionSidebar.tsx';
+import { isNavEntryActive, navTarget, subPanelFor, type NavEntryId } from './navigation.ts';
 import { SubPanel } from './SubPanel.tsx';
 import { UserStatusButton } from './UserStatus.tsx';
 
@@ -47,7 +48,11 @@ export function Sidebar({ expanded, onToggle }: { expanded: boolean; onToggle: (
           );
         })}
       </nav>
-      {expanded ? <SubPanel /> : <div className="sidebar-spacer" />}
+      {expanded ? (
+        <SubPanel />
+      ) : (
+        <div className="sidebar-spacer">{subPanelFor(pathname) === 'research' && <SessionSidebar collapsed />}</div>
+      )}
       <div className="sidebar-bottom">
         <LanguageSwitch compact={!expanded} />
         <UserStatusButton expanded={expanded} />

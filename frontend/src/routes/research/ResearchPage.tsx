@@ -1,51 +1,41 @@
-import { useTranslation } from 'react-i18next';
-import { Icon, type IconName } from '../../components/Icon.tsx';
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { useAuth } from '../../app/auth/index.ts';
+import { ResearchView } from '../../panels/ResearchView.tsx';
+import { researchStore, useActiveSession } from '../../research/store.ts';
 
-const FEATURES: ReadonlyArray<{ key: 'clarify' | 'search' | 'write'; icon: IconName }> = [
-  { key: 'clarify', icon: 'plan' },
-  { key: 'search', icon: 'search' },
-  { key: 'write', icon: 'pen' },
-];
-
-/** The research home until the conversation view replaces it: it says plainly that asking comes later. */
+/** /research: restores or creates the signed-in user's sessions and keeps conversation_id in the URL. */
 export default function ResearchPage() {
-  const { t } = useTranslation();
-  return (
-    <div className="research-home">
-      <div className="research-hero">
-        <span className="chip">
-          <Icon name="cognition" size={14} />
-          {t('research.eyebrow')}
-        </span>
-        <h1>{t('research.title')}</h1>
-        <p className="research-description">{t('research.description')}</p>
-      </div>
-      <div className="composer composer-disabled" aria-disabled="true">
-        <textarea placeholder={t('research.placeholder')} disabled rows={3} aria-label={t('research.placeholder')} />
-        <div className="composer-footer">
-          <span className="composer-note">
-            <Icon name="info" size={16} />
-            {t('research.unavailable')}
-          </span>
-          <button className="button button-primary" type="button" disabled>
-            <Icon name="send" size={16} />
-            {t('research.send')}
-          </button>
-        </div>
-      </div>
-      <ul className="feature-list">
-        {FEATURES.map(({ key, icon }) => (
-          <li key={key} className="feature">
-            <span className="feature-icon">
-              <Icon name={icon} size={18} />
-            </span>
-            <div>
-              <h2>{t(`research.features.${key}.title`)}</h2>
-              <p>{t(`research.features.${key}.text`)}</p>
-            </div>
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
+  const { user } = useAuth();
+  const [params, setParams] = useSearchParams();
+  const session = useActiveSession();
+  const urlId = params.get('conversation_id');
+
+  useEffect(() => {
+    if (!user) {
+      researchStore.reset();
+      return;
+    }
+    void researchStore.start(urlId);
+    // Startup reads the URL once; later URL changes come from switching, handled below.
+  }, [user]);
+
+  // A conversation_id typed or linked while the page is open selects (and if needed restores) it.
+  useEffect(() => {
+    if (user && urlId && researchStore.getSnapshot().started && urlId !== researchStore.getSnapshot().activeId) {
+      void researchStore.loadRemote(urlId, true).catch((error: unknown) => researchStore.fail(error));
+    }
+  }, [urlId]);
+
+  const activeId = session?.id ?? null;
+  useEffect(() => {
+    if (!activeId || session?.readOnly) return;
+    if (params.get('conversation_id') !== activeId) {
+      const next = new URLSearchParams(params);
+      next.set('conversation_id', activeId);
+      setParams(next, { replace: true });
+    }
+  }, [activeId]);
+
+  return <ResearchView session={session?.readOnly ? null : session} signedIn={user !== null} readOnly={false} />;
 }

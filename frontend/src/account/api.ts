@@ -1,0 +1,58 @@
+import { api } from '../api/client.ts';
+
+/** Token info as GET /auth/user/token-info (and the admin's user rows) answer it; amounts in cognition coins. */
+export interface TokenInfo {
+  token_level_limit: number;
+  today_usage: number;
+  extra_budget: number;
+  total_available: number;
+  token_remaining: number;
+  user_level: string;
+  all_usage: number;
+  last_refresh_date: string;
+  membership_expires_at?: string | null;
+}
+
+export interface Task {
+  task_id: string;
+  name: string;
+  description: string;
+  coin_reward: number;
+  current_progress: number;
+  target_progress: number;
+  is_completed: boolean;
+  rewards_claimed: boolean;
+}
+
+export interface TaskSummary {
+  completed_tasks_today: number;
+  total_tasks_available: number;
+  total_coins_earned_today: number;
+  tasks: Task[];
+}
+
+export interface ClaimResult {
+  message?: string;
+  coins_earned?: number;
+  balance?: number;
+}
+
+export type FeedbackType = 'bug' | 'feature' | 'general';
+
+export interface RegistrationSettings {
+  invite_code_required: boolean;
+  email_verification_required: boolean;
+}
+
+export const accountApi = {
+  tokenInfo: () => api.get<TokenInfo>('/auth/user/token-info'),
+  taskSummary: () => api.get<TaskSummary>('/api/tasks/summary'),
+  ensureDailyTasks: () => api.post<unknown>('/api/tasks/ensure-daily'),
+  claimTask: (taskId: string) => api.post<ClaimResult>(`/api/tasks/claim/${encodeURIComponent(taskId)}`),
+  sendVerificationEmail: (email: string) => api.post<{ message?: string }>('/auth/send-verification-email', { json: { email } }),
+  resendVerificationEmail: (email: string) => api.post<{ message?: string }>('/auth/resend-verification-email', { json: { email } }),
+  verifyEmail: (email: string, code: string) => api.post<{ message?: string }>('/auth/verify-email', { json: { email, code } }),
+  sendFeedback: (feedback_type: FeedbackType, feedback_text: string) => api.post<unknown>('/email/user-feedback', { json: { feedback_type, feedback_text } }),
+  logout: () => api.post<unknown>('/auth/logout'),
+  registrationSettings: () => api.get<RegistrationSettings>('/auth/registration-settings'),
+};

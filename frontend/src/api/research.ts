@@ -1,0 +1,154 @@
+import type { CanvasVersion, ClarificationAnswer, ClarificationQuestion } from '@scriptorium/backend/protocol/research';
+import type { History } from '../research/conversation.ts';
+import { i18n } from '../i18n/index.ts';
+import { api, API_BASE, ApiError, toApiError } from './client.ts';
+import { describeHttpError } from './errorCatalogue.ts';
+import { browserTokens } from './token.ts';
+
+export type CollaborationMode = 0 | 1;
+export type LayoutPreset = 'home-welcome' | 'chat-interface-only';
+
+export interface SessionDto {
+  session_id: string;
+  name: string;
+  title: string | null;
+  prompt?: string | null;
+  created_at: string;
+  updated_at?: string;
+  collaboration_mode: CollaborationMode;
+  search_enabled: boolean;
+  layout_preset: LayoutPreset;
+  status: string;
+  processing: boolean;
+  activity: string;
+  message_count: number;
+}
+
+export interface CloudChat {
+  id: string;
+  prompt: string | null;
+  title: string | null;
+  created_at: string;
+  message_count: number;
+}
+
+export interface CanvasDto {
+  artifact_id: string;
+  versions: CanvasVersion[];
+  currentVersion: number | null;
+}
+
+export interface SharedConversationDto {
+  share_id: string;
+  title: string;
+  description: string;
+  session: SessionDto;
+  messages: History['messages'];
+  position?: number;
+  canvas: CanvasDto | null;
+  expires_at: string | null;
+}
+
+const encode = encodeURIComponent;
+
+export const research = {
+  createSession: (body: { client_id: string; name?: string; mode?: CollaborationMode; search_enabled?: boolean; layout_preset?: LayoutPreset }) =>
+    api.post<SessionDto>('/conversation/api/v2/research/create_session', { json: body }),
+  session: (id: string) => api.get<SessionDto>(`/conversation/research/${encode(id)}`),
+  messages: (id: string) => api.get<History & { session_id: string }>(`/conversation/sessions/${encode(id)}/messages`),
+  myChats: (skip: number, limit: number) => api.get<{ chats: CloudChat[]; total: number }>('/conversation/api/chats/my', { query: { skip, limit } }),
+  setMode: (sessionId: string, mode: CollaborationMode) => api.post<SessionDto>('/conversation/api/v2/research/set_mode', { json: { session_id: sessionId, mode } }),
+  setSearch: (sessionId: string, enabled: boolean) => api.post<SessionDto>('/conversation/api/v2/research/update_search_status', { json: { session_id: sessionId, search_enabled: enabled } }),
+  rename: (sessionId: string, name: string) => api.put<SessionDto>(`/conversation/api/v2/sessions/${encode(sessionId)}/name`, { json: { name } }),
+  setTitle: (sessionId: string, title: string) => api.put<SessionDto>(`/conversation/api/v2/sessions/${encode(sessionId)}/title`, { json: { title } }),
+  pause: (sessionId: string) => api.post<unknown>(`/conversation/research/${encode(sessionId)}/pause`),
+  resume: (sessionId: string) => api.post<unknown>(`/conversation/research/${encode(sessionId)}/resume`),
+  models: () => api.get<{ offline: boolean; current: string }>('/conversation/api/models/available'),
+  canvas: (sessionId: string) => api.get<CanvasDto>(`/conversation/research/${encode(sessionId)}/canvas`),
+  pendingQuestions: (sessionId: string) => api.get<{ questions: ClarificationQuestion[] }>(`/conversation/research/${encode(sessionId)}/pending_questions`),
+  answerClarification: (sessionId: string, answers: ClarificationAnswer[]) => api.post<SessionDto>(`/conversation/research/${encode(sessionId)}/clarification_answer`, { json: { answers } }),
+  feedback: (sessionId: string, feedback: string) => api.post<SessionDto>(`/conversation/research/${encode(sessionId)}/feedback`, { json: { feedback } }),
+  editRequest: (sessionId: string, body: { request_id: string; text: string; snippet: string }) =>
+    api.post<{ request_id: string; status: string }>(`/conversation/research/${encode(sessionId)}/edit_request`, { json: body }),
+  share: (body: { session_id: string; title: string; description: string; expires_days: number | null }) => api.post<{ share_id: string }>('/conversation/sessions/share', { json: body }),
+  shared: (shareId: string) => api.get<SharedConversationDto>(`/conversation/share/${encode(shareId)}`),
+  /** The server names the file; the client only needs the text. */
+  canvasMarkdownUrl: (sessionId: string, version: number) => `${API_BASE}/conversation/research/${encode(sessionId)}/canvas/${version}/markdown`,
+};
+
+/** Multipart and binary calls sit beside the JSON client, with the same error catalogue. */
+async function rawRequest(path: string, init: RequestInit): Promise<Response> {
+  const headers = new Headers(init.headers);
+  const token = browserTokens.get();
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, { ...init, headers });
+  } catch (error) {
+    throw toApiError(error);
+  }
+  if (!response.ok) {
+    // Reuse the JSON client's description of the failure by replaying its status and body.
+    const body = await response.text().catch(() => '');
+    let payload: unknown = body;
+    try {
+      payload = JSON.parse(body);
+    } catch {
+      /* plain-text error bodies are kept as they are */
+    }
+    throw new ApiError(describeHttpError(response.status, payload, (key, params) => i18n.t(key, params as { status: number; message: string })));
+  }
+  return response;
+}
+
+export const UPLOAD_FAILED = '上传失败';
+
+export async function uploadFile(conversationId: string, file: File, fileType: string): Promise<{ file_url?: string; final_filename?: string; filename?: string }> {
+  const form = new FormData();
+  form.set('conversation_id', conversationId);
+  form.set('file', file);
+  form.set('file_type', fileType);
+  const response = await rawRequest('/conversation/v2/research/upload_file', { method: 'POST', body: form });
+  const reply = (await response.json().catch(() => null)) as { success?: boolean; data?: { file_url?: string; final_filename?: string; filename?: string } } | null;
+  if (!reply?.success) throw new Error(UPLOAD_FAILED);
+  return reply.data ?? {};
+}
+
+export async function markdownToPdf(markdown: string, filename: string): Promise<Blob> {
+  const response = await rawRequest('/api/markdown-to-pdf', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ markdown_content: markdown, filename }) });
+  return response.blob();
+}
+
+/** Short speech recognition; 501 means no ASR engine is configured and the mic stays hidden. */
+export async function recognise(audio: Blob, language = 'zh'): Promise<string> {
+  const form = new FormData();
+  form.set('file', audio, 'speech.webm');
+  form.set('language', language);
+  const response = await rawRequest('/conversation/api/v2/asr/short', { method: 'POST', body: form });
+  const reply = (await response.json()) as { text?: string; data?: { text?: string } };
+  return reply.text ?? reply.data?.text ?? '';
+}
+
+export async function asrAvailable(): Promise<boolean> {
+  try {
+    await rawRequest('/conversation/api/v2/asr/short', { method: 'POST', body: new FormData() });
+    return true;
+  } catch (error) {
+    return !(error instanceof ApiError && (error.status === 501 || error.status === 404));
+  }
+}
+
+/** Spec §2: page views are recorded as user actions; a failure must never bother the user. */
+export function recordPageView(route: string): void {
+  if (!browserTokens.get()) return;
+  api.post('/api/tasks/action', { json: { action_type: 'page_view', target_id: route, target_type: 'page' } }).catch(() => undefined);
+}
+
+export function downloadBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1_000);
+}

@@ -1,0 +1,152 @@
+import { createActor, fromCallback, type Actor } from 'xstate';
+import type { ClientEnvelope, ServerMessage, WireAgent } from '@scriptorium/backend/protocol/ws';
+import { connectionMachine, connectionStatus, type ConnectionStatus } from '../machines/connection.ts';
+import { API_BASE } from './client.ts';
+import { browserTokens } from './token.ts';
+
+/** Spec §9: how long `connect()` waits for the socket before giving up. */
+export const CONNECT_PROMISE_TIMEOUT_MS = 10_000;
+const CLIENT_ID_KEY = 'client_id';
+
+/** Error texts the spec gives for the socket (§5, §8); shown as they are, like the server's details. */
+export const SOCKET_NOT_CONNECTED = 'WebSocket 未连接，无法发送消息';
+export const SOCKET_TIMEOUT = 'WebSocket连接超时';
+export const SOCKET_FAILED = 'WebSocket连接失败';
+export const SOCKET_NOT_AUTHENTICATED = 'user not authenticated, cannot establish the realtime connection';
+
+/** One id per browser tab session, as the spec keeps it: client- plus a random UUID. */
+export function clientId(): string {
+  let id = sessionStorage.getItem(CLIENT_ID_KEY);
+  if (!id) {
+    id = `client-${crypto.randomUUID()}`;
+    sessionStorage.setItem(CLIENT_ID_KEY, id);
+  }
+  return id;
+}
+
+export interface SessionSubscription {
+  /** The last log position this session has shown; the server resumes after it. */
+  position(): number;
+  onMessage(message: ServerMessage): void;
+}
+
+/**
+ * The one socket of the page. Timing and reconnecting live in the connection machine; this wires it
+ * to a real WebSocket, keeps the registry of sessions to resubscribe, and routes what arrives.
+ */
+export class SocketClient {
+  readonly actor: Actor<typeof connectionMachine>;
+  private readonly sessions = new Map<string, SessionSubscription>();
+  private socket: WebSocket | null = null;
+
+  constructor() {
+    const machine = connectionMachine.provide({
+      actors: {
+        socket: fromCallback<{ type: 'socket.send'; data: unknown }>(({ sendBack, receive }) => {
+          const token = browserTokens.get() ?? '';
+          const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+          const socket = new WebSocket(`${scheme}://${location.host}${API_BASE}/conversation/ws/${encodeURIComponent(clientId())}?token=${encodeURIComponent(token)}`);
+          this.socket = socket;
+          socket.onopen = () => sendBack({ type: 'socket.opened' });
+          socket.onclose = (event) => sendBack({ type: 'socket.closed', code: event.code });
+          socket.onerror = () => sendBack({ type: 'socket.error' });
+          socket.onmessage = (event) => {
+            try {
+              sendBack({ type: 'socket.message', data: JSON.parse(String(event.data)) });
+            } catch {
+              console.warn('unreadable socket message ignored');
+            }
+          };
+          receive((event) => socket.send(String(event.data)));
+          return () => {
+            socket.onopen = socket.onclose = socket.onerror = socket.onmessage = null;
+            if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.close(1000);
+            if (this.socket === socket) this.socket = null;
+          };
+        }),
+      },
+      actions: {
+        resubscribe: () => {
+          for (const [sessionId, subscription] of this.sessions) this.subscribeNow(sessionId, subscription);
+        },
+        deliver: (_, params) => this.route(params.data as ServerMessage),
+      },
+    });
+    this.actor = createActor(machine).start();
+  }
+
+  status(): ConnectionStatus {
+    return connectionStatus(this.actor.getSnapshot());
+  }
+
+  /** Resolves once connected; the connection keeps retrying on its own after a rejection. */
+  connect(): Promise<void> {
+    if (!browserTokens.get()) return Promise.reject(new Error(SOCKET_NOT_AUTHENTICATED));
+    if (this.status() === 'connected') return Promise.resolve();
+    if (this.status() !== 'connecting') this.actor.send({ type: 'connection.connect' });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        subscription.unsubscribe();
+        reject(new Error(SOCKET_TIMEOUT));
+      }, CONNECT_PROMISE_TIMEOUT_MS);
+      const subscription = this.actor.subscribe((snapshot) => {
+        const status = connectionStatus(snapshot);
+        if (status === 'connected' || status === 'failed') {
+          clearTimeout(timer);
+          subscription.unsubscribe();
+          if (status === 'connected') resolve();
+          else reject(new Error(SOCKET_FAILED));
+        }
+      });
+    });
+  }
+
+  disconnect(): void {
+    this.actor.send({ type: 'connection.disconnect' });
+  }
+
+  /** Registers a session: subscribed now if connected, and again after every reconnect. */
+  register(sessionId: string, subscription: SessionSubscription): () => void {
+    this.sessions.set(sessionId, subscription);
+    if (this.status() === 'connected') this.subscribeNow(sessionId, subscription);
+    return () => {
+      if (this.sessions.get(sessionId) !== subscription) return;
+      this.sessions.delete(sessionId);
+      if (this.status() === 'connected') this.sendEnvelope({ session_id: sessionId, agent: 'none', payload: { content_type: 'unsubscribe' } });
+    };
+  }
+
+  send(sessionId: string, agent: WireAgent, payload: ClientEnvelope['payload']): void {
+    if (this.status() !== 'connected') throw new Error(SOCKET_NOT_CONNECTED);
+    this.sendEnvelope({ session_id: sessionId, agent, payload });
+  }
+
+  private subscribeNow(sessionId: string, subscription: SessionSubscription): void {
+    this.sendEnvelope({ session_id: sessionId, agent: 'none', payload: { content_type: 'subscribe', last_position: subscription.position() } });
+  }
+
+  private sendEnvelope(envelope: ClientEnvelope): void {
+    this.actor.send({ type: 'socket.send', data: JSON.stringify(envelope) });
+  }
+
+  private route(message: ServerMessage): void {
+    switch (message.type) {
+      case 'heartbeat':
+        return;
+      case 'error':
+        console.warn('socket error message', message.error_message);
+        return;
+      case 'metadata_update':
+        // Other parts of the page (titles in lists) listen for this as a page event.
+        window.dispatchEvent(new CustomEvent('metadata_update', { detail: message }));
+        this.sessions.get(message.session_id)?.onMessage(message);
+        return;
+      case 'message':
+      case 'subscribed':
+        this.sessions.get(message.session_id)?.onMessage(message);
+        return;
+    }
+  }
+}
+
+export const socketClient = new SocketClient();

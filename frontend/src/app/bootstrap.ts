@@ -1,0 +1,34 @@
+import { createActor } from 'xstate';
+import { socketClient } from '../api/socket.ts';
+import { bootstrapMachine, type BootstrapTask } from '../machines/bootstrap.ts';
+import { auth } from './auth/index.ts';
+
+/** Spec §4: paths where the real-time connection is never opened at startup. */
+const REALTIME_EXCLUDED: ReadonlySet<string> = new Set(['/login', '/register', '/welcome', '/auth', '/error', '/']);
+
+export const realtimeApplies = (path: string): boolean => !REALTIME_EXCLUDED.has(path) && (path === '/research' || path.startsWith('/research/'));
+
+const tasks: BootstrapTask[] = [
+  {
+    id: 'auth',
+    timeoutMs: 10_000,
+    retries: 2,
+    // Only a stored token needs checking; a 401 is an answer, not a failure to retry.
+    run: async () => {
+      if (auth.getSnapshot().status !== 'pending') return;
+      await auth.verify().catch(() => undefined);
+    },
+  },
+  {
+    id: 'realtime',
+    dependsOn: ['auth'],
+    appliesTo: realtimeApplies,
+    timeoutMs: 15_000,
+    retries: 2,
+    // The connection requires authentication; a visitor without an account simply has none.
+    optional: true,
+    run: () => socketClient.connect(),
+  },
+];
+
+export const bootstrap = createActor(bootstrapMachine, { input: { tasks } }).start();

@@ -1,0 +1,92 @@
+import test from 'ava';
+import { createActor, SimulatedClock } from 'xstate';
+import { shownVersion, writingMachine } from './writing.ts';
+
+const canvas = 'dccanvas';
+const longText = '固态电池的商业化进展可以从材料体系、制造工艺和成本三个维度来比较，本文逐一展开分析。'.repeat(2);
+
+function start() {
+  const warnings: string[] = [];
+  const machine = writingMachine.provide({ actions: { warnNoArtifact: () => void warnings.push('ignored') } });
+  return { actor: createActor(machine, { clock: new SimulatedClock() }).start(), warnings };
+}
+
+test('writing_start shows a loading item and chunks stream into the version', (t) => {
+  const { actor } = start();
+  actor.send({ type: 'writing.started', artifact_id: canvas, version: 1, title: '报告' });
+  t.true(actor.getSnapshot().matches('writing'));
+  t.deepEqual(actor.getSnapshot().context.notice, { kind: 'writing', level: 'info', version: 1 });
+  actor.send({ type: 'writing.chunk', artifact_id: canvas, content: '第一段' });
+  actor.send({ type: 'writing.chunk', artifact_id: canvas, content: '，第二段' });
+  t.is(shownVersion(actor.getSnapshot().context)?.content, '第一段，第二段');
+  t.true(shownVersion(actor.getSnapshot().context)?.streaming);
+});
+
+test('writing_end saves a version of 50 characters or more with 写作完成', (t) => {
+  const { actor } = start();
+  actor.send({ type: 'writing.started', artifact_id: canvas, version: 1, title: '报告' });
+  actor.send({ type: 'writing.chunk', artifact_id: canvas, content: longText });
+  actor.send({ type: 'writing.ended', artifact_id: canvas, version: 1, interrupted: false, saved: true });
+  const { context } = actor.getSnapshot();
+  t.true(actor.getSnapshot().matches('idle'));
+  t.is(context.versions.length, 1);
+  t.is(context.currentVersion, 1);
+  t.is(context.notice?.kind, 'done');
+});
+
+test('an uninterrupted result under 50 characters discards the version', (t) => {
+  const { actor } = start();
+  actor.send({ type: 'writing.started', artifact_id: canvas, version: 1 });
+  actor.send({ type: 'writing.chunk', artifact_id: canvas, content: '太短了' });
+  actor.send({ type: 'writing.ended', artifact_id: canvas, version: 1, interrupted: false });
+  t.is(actor.getSnapshot().context.versions.length, 0);
+  t.is(actor.getSnapshot().context.notice?.kind, 'discarded');
+  actor.send({ type: 'writing.started', artifact_id: canvas, version: 2 });
+  actor.send({ type: 'writing.ended', artifact_id: canvas, version: 2, interrupted: false });
+  t.is(actor.getSnapshot().context.versions.length, 0, 'empty content is discarded too');
+});
+
+test('an interrupted end keeps partial content with a warning', (t) => {
+  const { actor } = start();
+  actor.send({ type: 'writing.started', artifact_id: canvas, version: 3 });
+  actor.send({ type: 'writing.chunk', artifact_id: canvas, content: '半截' });
+  actor.send({ type: 'writing.ended', artifact_id: canvas, version: 3, interrupted: true });
+  const { context } = actor.getSnapshot();
+  t.deepEqual(
+    context.versions.map((version) => [version.version, version.content]),
+    [[3, '半截']],
+  );
+  t.deepEqual(context.notice, { kind: 'interrupted', level: 'warning', version: 3 });
+});
+
+test('writing messages without an artifact_id are ignored with a warning', (t) => {
+  const { actor, warnings } = start();
+  actor.send({ type: 'writing.started', version: 1, artifact_id: '' });
+  t.true(actor.getSnapshot().matches('idle'));
+  actor.send({ type: 'writing.started', artifact_id: canvas, version: 1 });
+  actor.send({ type: 'writing.chunk', artifact_id: '', content: 'x' });
+  t.is(shownVersion(actor.getSnapshot().context)?.content, '');
+  t.is(warnings.length, 2);
+});
+
+test('versions can be loaded, switched, edited and replaced by a targeted edit', (t) => {
+  const { actor } = start();
+  actor.send({
+    type: 'canvas.loaded',
+    versions: [
+      { version: 2, title: 'B', content: 'second', timestamp: '2025-01-02' },
+      { version: 1, title: 'A', content: 'first', timestamp: '2025-01-01' },
+    ],
+    currentVersion: 2,
+  });
+  t.is(shownVersion(actor.getSnapshot().context)?.content, 'second');
+  actor.send({ type: 'version.selected', version: 1 });
+  t.is(shownVersion(actor.getSnapshot().context)?.content, 'first');
+  actor.send({ type: 'version.selected', version: 9 });
+  t.is(actor.getSnapshot().context.currentVersion, 1, 'unknown versions are not selectable');
+  actor.send({ type: 'version.edited', content: 'first, edited' });
+  t.is(shownVersion(actor.getSnapshot().context)?.content, 'first, edited');
+  actor.send({ type: 'edit.applied', version: 3, content: 'third' });
+  t.is(actor.getSnapshot().context.currentVersion, 3);
+  t.is(shownVersion(actor.getSnapshot().context)?.title, 'A', 'an edit keeps the title of the version it edited');
+});

@@ -1,0 +1,155 @@
+import 'golden-layout/dist/css/goldenlayout-base.css';
+import 'golden-layout/dist/css/themes/goldenlayout-light-theme.css';
+import { GoldenLayout } from 'golden-layout';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '../components/Icon.tsx';
+import { PageLoading } from '../components/PageState.tsx';
+import type { ResearchSession } from '../research/store.ts';
+import { ArtifactPanel } from './ArtifactPanel.tsx';
+import { ChatStream } from './ChatStream.tsx';
+import { Composer } from './Composer.tsx';
+import { layoutConfig, type PanelType } from './layoutConfig.ts';
+import { PopoutWindow } from './PopoutWindow.tsx';
+import { WelcomeGuide } from './WelcomeGuide.tsx';
+
+const CanvasPanel = lazy(() => import('./canvas/CanvasPanel.tsx'));
+const NotePage = lazy(() => import('../routes/note/NotePage.tsx'));
+
+const PANEL_TYPES: readonly PanelType[] = ['welcome-guide', 'conversation', 'canvas', 'artifact', 'note-page'];
+/** Spec §2: a popped-out panel opens at an explicit position and size. */
+const POPOUT_SIZE = { width: 960, height: 720 };
+
+export interface WorkspaceProps {
+  session: ResearchSession | null;
+  signedIn: boolean;
+  readOnly: boolean;
+  locked: boolean;
+  notes: boolean;
+  /** The toolbar row above the panels (session title, share, lock…). */
+  toolbar: ReactNode;
+}
+
+/**
+ * The dockable research view. golden-layout owns the panel frames; React renders into them through
+ * portals, so every panel keeps the app's context (router, i18n, stores).
+ */
+export default function Workspace({ session, signedIn, readOnly, locked, notes, toolbar }: WorkspaceProps) {
+  const { t } = useTranslation();
+  const host = useRef<HTMLDivElement>(null);
+  const layout = useRef<GoldenLayout | null>(null);
+  const [frames, setFrames] = useState<Partial<Record<PanelType, HTMLElement>>>({});
+  const [popped, setPopped] = useState<PanelType | null>(null);
+
+  const side = session?.panel ?? null;
+  const preset = session?.layoutPreset ?? 'home-welcome';
+  const titles = useMemo(
+    () => Object.fromEntries(PANEL_TYPES.map((type) => [type, t(`panels.${type}`)])) as Record<PanelType, string>,
+    [t],
+  );
+
+  useLayoutEffect(() => {
+    const element = host.current;
+    if (!element) return;
+    const created = new GoldenLayout(element);
+    created.resizeWithContainerAutomatically = true;
+    for (const type of PANEL_TYPES) {
+      created.registerComponentFactoryFunction(type, (container) => {
+        container.element.classList.add('panel-frame');
+        setFrames((current) => ({ ...current, [type]: container.element }));
+        container.on('beforeComponentRelease', () => setFrames((current) => (current[type] === container.element ? { ...current, [type]: undefined } : current)));
+        return undefined;
+      });
+    }
+    layout.current = created;
+    return () => {
+      layout.current = null;
+      created.destroy();
+    };
+  }, []);
+
+  useLayoutEffect(() => {
+    layout.current?.loadLayout(layoutConfig({ preset, side, notes, locked, titles }));
+  }, [preset, side, notes, locked, titles]);
+
+  useEffect(() => {
+    if (popped && popped !== 'conversation' && popped !== side && !(popped === 'note-page' && notes)) setPopped(null);
+  }, [popped, side, notes]);
+
+  const panel = (type: PanelType): ReactNode => {
+    switch (type) {
+      case 'welcome-guide':
+        return (
+          <div className="panel-column">
+            <WelcomeGuide />
+            <Composer session={session} signedIn={signedIn} />
+          </div>
+        );
+      case 'conversation':
+        return (
+          <div className="panel-column">
+            {session?.restoring ? <PageLoading /> : <ChatStream conversation={session?.conversation ?? { messages: [], position: 0, busy: false }} readOnly={readOnly} />}
+            {!readOnly && <Composer session={session} signedIn={signedIn} />}
+          </div>
+        );
+      case 'canvas':
+        return session ? (
+          <Suspense fallback={<PageLoading />}>
+            <CanvasPanel session={session} readOnly={readOnly} />
+          </Suspense>
+        ) : null;
+      case 'artifact':
+        return session?.artifact ? <ArtifactPanel artifact={session.artifact} /> : null;
+      case 'note-page':
+        return (
+          <Suspense fallback={<PageLoading />}>
+            <NotePage />
+          </Suspense>
+        );
+    }
+  };
+
+  return (
+    <div className="workspace">
+      {toolbar}
+      <div className="workspace-layout" ref={host} />
+      {PANEL_TYPES.map((type) => {
+        const frame = frames[type];
+        if (!frame) return null;
+        const content =
+          popped === type ? (
+            <div className="popped-placeholder">
+              <Icon name="popout" size={22} />
+              <p>{t('workspace.poppedOut')}</p>
+              <button type="button" className="button button-secondary button-small" onClick={() => setPopped(null)}>
+                {t('workspace.popIn')}
+              </button>
+            </div>
+          ) : (
+            <div className="panel">
+              {type !== 'welcome-guide' && !popped && (
+                <button type="button" className="icon-button popout-button" title={t('workspace.popOut')} aria-label={t('workspace.popOut')} onClick={() => setPopped(type)}>
+                  <Icon name="popout" size={14} />
+                </button>
+              )}
+              {panel(type)}
+            </div>
+          );
+        return createPortal(content, frame, type);
+      })}
+      {popped && (
+        <PopoutWindow
+          title={`${titles[popped]} · ${session?.name ?? ''}`}
+          left={Math.max(0, window.screenX + window.outerWidth - POPOUT_SIZE.width - 40)}
+          top={window.screenY + 80}
+          width={POPOUT_SIZE.width}
+          height={POPOUT_SIZE.height}
+          onClose={() => setPopped(null)}
+        >
+          <div className="panel popout-panel">{panel(popped)}</div>
+        </PopoutWindow>
+      )}
+    </div>
+  );
+}

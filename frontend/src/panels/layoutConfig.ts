@@ -1,0 +1,46 @@
+import type { ComponentItemConfig, LayoutConfig, RowOrColumnItemConfig } from 'golden-layout';
+import type { LayoutPreset } from '../api/research.ts';
+
+export type PanelType = 'welcome-guide' | 'conversation' | 'canvas' | 'artifact' | 'note-page';
+
+/** Spec §2: in stage 2 the conversation and the editor or artifact share the width 40% / 60%. */
+export const DUAL_WIDTHS = { conversation: '40%', side: '60%' } as const;
+
+export interface LayoutInput {
+  preset: LayoutPreset;
+  /** The stage-2 panel, if any. */
+  side: 'canvas' | 'artifact' | null;
+  notes: boolean;
+  locked: boolean;
+  titles: Record<PanelType, string>;
+}
+
+const component = (type: PanelType, titles: LayoutInput['titles'], size?: string): ComponentItemConfig => ({
+  type: 'component',
+  componentType: type,
+  title: titles[type],
+  id: type,
+  isClosable: false,
+  ...(size !== undefined && { size }),
+});
+
+/**
+ * The layout for a session: stage 1 is one panel (welcome guide or chat stream), stage 2 puts the
+ * canvas editor or the artifact beside the chat. Locked, nothing can be dragged or maximised.
+ */
+export function layoutConfig(input: LayoutInput): LayoutConfig {
+  const main = input.preset === 'home-welcome' && input.side === null ? 'welcome-guide' : 'conversation';
+  const content: ComponentItemConfig[] = [component(main, input.titles, input.side ? DUAL_WIDTHS.conversation : undefined)];
+  if (input.side) content.push(component(input.side, input.titles, DUAL_WIDTHS.side));
+  if (input.notes) content.push(component('note-page', input.titles, '30%'));
+  const root: RowOrColumnItemConfig | ComponentItemConfig = content.length === 1 ? content[0]! : { type: 'row', content };
+  return {
+    root,
+    settings: { reorderEnabled: !input.locked, popoutWholeStack: false },
+    header: { show: input.locked ? false : 'top', popout: false, maximise: input.locked ? false : 'maximise', close: false },
+    dimensions: { borderWidth: 6, headerHeight: 30, dragProxyWidth: 240, dragProxyHeight: 160 },
+  };
+}
+
+/** Stage 2 starts when an editor or an artifact is shown. */
+export const stageOf = (side: LayoutInput['side']): 1 | 2 => (side ? 2 : 1);

@@ -1,0 +1,113 @@
+import type { MetadataUpdateMessage, SessionMessage, SubscribedMessage, WireContent } from '@scriptorium/backend/protocol/ws';
+
+export type MessageStatus = 'streaming' | 'completed' | 'interrupted' | 'failed';
+
+export interface ChatMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  agent: string;
+  replyTo: string | null;
+  status: MessageStatus;
+  createdAt: string;
+  contents: WireContent[];
+}
+
+export interface Conversation {
+  messages: ChatMessage[];
+  /** The last log position applied: history and live events at or below it are already shown. */
+  position: number;
+  busy: boolean;
+}
+
+export interface HistoryMessage {
+  message_id: string;
+  role: 'user' | 'assistant';
+  agent: string;
+  reply_to: string | null;
+  status: MessageStatus;
+  created_at: string;
+  contents: WireContent[];
+}
+
+export interface History {
+  position: number;
+  messages: HistoryMessage[];
+}
+
+/** Text streamed in pieces: consecutive pieces of one type join into one item, as the history does. */
+export const CHUNKED_TYPES: ReadonlySet<string> = new Set(['chat_chunk', 'content', 'think', 'writing_content']);
+
+export const emptyConversation = (): Conversation => ({ messages: [], position: 0, busy: false });
+
+export function fromHistory(history: History, busy: boolean): Conversation {
+  return {
+    position: history.position,
+    busy,
+    messages: history.messages.map((message) => ({
+      id: message.message_id,
+      role: message.role,
+      agent: message.agent,
+      replyTo: message.reply_to,
+      status: message.status,
+      createdAt: message.created_at,
+      contents: message.contents,
+    })),
+  };
+}
+
+function appendContent(contents: WireContent[], content: WireContent): WireContent[] {
+  const last = contents.at(-1);
+  if (CHUNKED_TYPES.has(content.content_type) && last?.content_type === content.content_type) {
+    return [...contents.slice(0, -1), { ...last, content: `${String(last.content ?? '')}${String(content.content ?? '')}`, updated_at: content.updated_at }];
+  }
+  return [...contents, content];
+}
+
+/**
+ * Folds one live message into the conversation. Anything at or below the applied position was
+ * already shown (from history or before a reconnect), so it is dropped: a resumed stream can
+ * neither lose nor double text.
+ */
+export function applyMessage(state: Conversation, message: SessionMessage): Conversation {
+  if (message.position <= state.position) return state;
+  const content = message.content;
+  const position = message.position;
+  if (content.content_type === 'status') {
+    return { ...state, position, busy: content.status === 'processing' };
+  }
+  const index = state.messages.findIndex((candidate) => candidate.id === content.message_id);
+  const messages = state.messages.slice();
+  if (index === -1) {
+    const isUser = content.agent === 'user' && content.content_type === 'user_input';
+    messages.push({
+      id: content.message_id,
+      role: isUser ? 'user' : 'assistant',
+      agent: isUser ? String(content.target_agent ?? 'user') : content.agent,
+      replyTo: typeof content.reply_to === 'string' ? content.reply_to : null,
+      status: isUser ? 'completed' : 'streaming',
+      createdAt: content.timestamp,
+      contents: appendContent([], content),
+    });
+  } else {
+    const current = messages[index]!;
+    const outcome = content.content_type === 'message_end' ? (String(content.outcome ?? 'completed') as MessageStatus) : current.status;
+    messages[index] = { ...current, status: outcome, contents: appendContent(current.contents, content) };
+  }
+  let busy = state.busy;
+  if (content.content_type === 'message_start') busy = true;
+  if (content.content_type === 'message_end' && !messages.some((candidate) => candidate.role === 'assistant' && candidate.status === 'streaming')) busy = false;
+  return { messages, position, busy };
+}
+
+/** After a subscribe the server has sent everything up to its position. */
+export const applySubscribed = (state: Conversation, message: SubscribedMessage): Conversation => (message.position > state.position ? { ...state, position: message.position } : state);
+
+export const applyMetadataPosition = (state: Conversation, message: MetadataUpdateMessage): Conversation =>
+  message.position > state.position ? { ...state, position: message.position } : state;
+
+/** The user's own text of a message, for titles and quoting. */
+export const userText = (message: ChatMessage): string =>
+  message.contents
+    .filter((item) => item.content_type === 'user_input')
+    .map((item) => String(item.content ?? ''))
+    .join('');

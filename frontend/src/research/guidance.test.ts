@@ -1,0 +1,42 @@
+import test from 'ava';
+import { GUIDANCE_ITEMS, markSeen, pendingTips, setGuidanceEnabled } from './guidance.ts';
+
+const memory = () => {
+  const values = new Map<string, string>();
+  return { getItem: (key: string) => values.get(key) ?? null, setItem: (key: string, value: string) => void values.set(key, value) };
+};
+const everything = () => true;
+
+test('first visit shows every tip in priority order', (t) => {
+  t.deepEqual(
+    pendingTips(GUIDANCE_ITEMS, memory(), everything).map((item) => item.id),
+    ['welcome', 'inputMode', 'artifacts', 'sessions'],
+  );
+});
+
+test('showOnce tips are not shown again once seen', (t) => {
+  const storage = memory();
+  markSeen(storage, 'welcome');
+  markSeen(storage, 'welcome');
+  t.deepEqual(
+    pendingTips(GUIDANCE_ITEMS, storage, everything).map((item) => item.id),
+    ['inputMode', 'artifacts', 'sessions'],
+  );
+  t.is(storage.getItem('guidance_seen'), '["welcome"]');
+});
+
+test('disabled guidance shows nothing; tips for absent elements wait', (t) => {
+  const storage = memory();
+  t.deepEqual(
+    pendingTips(GUIDANCE_ITEMS, storage, (selector) => selector.includes('input-mode')).map((item) => item.id),
+    ['welcome', 'inputMode'],
+  );
+  setGuidanceEnabled(storage, false);
+  t.deepEqual(pendingTips(GUIDANCE_ITEMS, storage, everything), []);
+});
+
+test('a corrupt seen-list counts as empty', (t) => {
+  const storage = memory();
+  storage.setItem('guidance_seen', '{oops');
+  t.is(pendingTips(GUIDANCE_ITEMS, storage, everything).length, 4);
+});

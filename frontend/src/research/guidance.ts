@@ -1,0 +1,61 @@
+/** Guidance tips (spec §2, §3): first-visit welcome, input mode, artifacts folder, session sidebar. */
+export type TipPosition = 'top' | 'bottom' | 'left' | 'right' | 'center';
+
+export interface GuidanceItem {
+  id: string;
+  /** i18n keys under `guidance.<id>`. */
+  title: string;
+  content: string;
+  position: TipPosition;
+  priority: 1 | 2 | 3 | 4;
+  trigger: 'first-visit' | 'manual';
+  /** CSS selector of the element the tip points at; absent for centred tips. */
+  component?: string;
+  showOnce: boolean;
+  autoShow: boolean;
+  size: 'small' | 'medium' | 'large';
+  theme: 'light' | 'primary';
+  delay: number;
+}
+
+export const GUIDANCE_SEEN_KEY = 'guidance_seen';
+export const GUIDANCE_ENABLED_KEY = 'guidance_enabled';
+
+export const GUIDANCE_ITEMS: readonly GuidanceItem[] = [
+  { id: 'welcome', title: 'guidance.welcome.title', content: 'guidance.welcome.content', position: 'center', priority: 1, trigger: 'first-visit', showOnce: true, autoShow: true, size: 'large', theme: 'primary', delay: 600 },
+  { id: 'inputMode', title: 'guidance.inputMode.title', content: 'guidance.inputMode.content', position: 'top', priority: 2, trigger: 'first-visit', component: '[data-guide="input-mode"]', showOnce: true, autoShow: true, size: 'medium', theme: 'light', delay: 300 },
+  { id: 'artifacts', title: 'guidance.artifacts.title', content: 'guidance.artifacts.content', position: 'bottom', priority: 3, trigger: 'first-visit', component: '[data-guide="artifacts"]', showOnce: true, autoShow: true, size: 'medium', theme: 'light', delay: 300 },
+  { id: 'sessions', title: 'guidance.sessions.title', content: 'guidance.sessions.content', position: 'right', priority: 4, trigger: 'first-visit', component: '[data-guide="sessions"]', showOnce: true, autoShow: true, size: 'medium', theme: 'light', delay: 300 },
+];
+
+export interface GuidanceStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+export function seenList(storage: GuidanceStorage): string[] {
+  try {
+    const parsed: unknown = JSON.parse(storage.getItem(GUIDANCE_SEEN_KEY) ?? '[]');
+    return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export const guidanceEnabled = (storage: GuidanceStorage): boolean => storage.getItem(GUIDANCE_ENABLED_KEY) !== 'false';
+
+/** The tips still to show automatically, in priority order; showOnce tips already seen are skipped. */
+export function pendingTips(items: readonly GuidanceItem[], storage: GuidanceStorage, present: (selector: string) => boolean): GuidanceItem[] {
+  if (!guidanceEnabled(storage)) return [];
+  const seen = new Set(seenList(storage));
+  return items
+    .filter((item) => item.autoShow && !(item.showOnce && seen.has(item.id)) && (item.component === undefined || present(item.component)))
+    .sort((a, b) => a.priority - b.priority);
+}
+
+export function markSeen(storage: GuidanceStorage, id: string): void {
+  const seen = seenList(storage);
+  if (!seen.includes(id)) storage.setItem(GUIDANCE_SEEN_KEY, JSON.stringify([...seen, id]));
+}
+
+export const setGuidanceEnabled = (storage: GuidanceStorage, enabled: boolean): void => storage.setItem(GUIDANCE_ENABLED_KEY, String(enabled));
