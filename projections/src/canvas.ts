@@ -1,29 +1,43 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
-import type { WritingVersionSaved, TargetedEditApplied } from '@scriptorium/backend/domain/conversation/conversation';
+import type { CanvasEdited, WritingVersionSaved, TargetedEditApplied } from '@scriptorium/backend/domain/conversation/conversation';
 import type { CanvasVersion } from '@scriptorium/backend/protocol/research';
+import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
 import type { Projection } from './projection.ts';
 
 /** A session's canvas: every saved version of its report (spec: versions, currentVersion). */
 export interface CanvasDoc extends Doc {
   artifact_id: string;
-  versions: Array<CanvasVersion & { interrupted: boolean; source: 'writing' | 'targeted_edit' }>;
+  versions: Array<CanvasVersion & { interrupted: boolean; source: 'writing' | 'targeted_edit' | 'user_edit' }>;
   currentVersion: number;
 }
 
 export const CANVAS = 'canvas';
 
+type CanvasChange = WritingVersionSaved | TargetedEditApplied | CanvasEdited;
+
+function versionOf(event: CanvasChange): CanvasDoc['versions'][number] {
+  const { version, title, at } = event.data;
+  switch (event.type) {
+    case 'WritingVersionSaved':
+      return { version, title, content: event.data.content, timestamp: at, interrupted: event.data.interrupted, source: 'writing' };
+    case 'TargetedEditApplied':
+      return { version, title, content: event.data.fullContent, timestamp: at, interrupted: false, source: 'targeted_edit' };
+    case 'CanvasEdited':
+      return { version, title, content: event.data.content, timestamp: at, interrupted: false, source: 'user_edit' };
+    default:
+      return assertNever(event);
+  }
+}
+
 export const canvasProjection: Projection = {
   name: 'canvas',
   collections: [CANVAS],
-  handles: ['WritingVersionSaved', 'TargetedEditApplied'] satisfies Array<(WritingVersionSaved | TargetedEditApplied)['type']>,
+  handles: ['WritingVersionSaved', 'TargetedEditApplied', 'CanvasEdited'] satisfies Array<CanvasChange['type']>,
   async apply(recorded: RecordedEvent, tx) {
     const canvas = tx.collection<CanvasDoc>(CANVAS);
-    const event = { type: recorded.type, data: recorded.data } as WritingVersionSaved | TargetedEditApplied;
-    const version =
-      event.type === 'WritingVersionSaved'
-        ? { version: event.data.version, title: event.data.title, content: event.data.content, timestamp: event.data.at, interrupted: event.data.interrupted, source: 'writing' as const }
-        : { version: event.data.version, title: event.data.title, content: event.data.fullContent, timestamp: event.data.at, interrupted: false, source: 'targeted_edit' as const };
+    const event = { type: recorded.type, data: recorded.data } as CanvasChange;
+    const version = versionOf(event);
     const existing = await canvas.get(event.data.sessionId);
     if (existing?.versions.some((candidate) => candidate.version === version.version)) return;
     await canvas.put({

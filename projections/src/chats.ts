@@ -49,6 +49,7 @@ export const chatsProjection: Projection = {
     'FeedbackGiven',
     'WritingVersionSaved',
     'TargetedEditApplied',
+    'CanvasEdited',
   ] satisfies ConversationEvent['type'][],
   async setup(store) {
     await store.collection(CHATS).ensureIndex({ fields: { user_id: 1, created_at: -1 } });
@@ -133,6 +134,7 @@ export const chatsProjection: Projection = {
       }
       case 'WritingVersionSaved':
       case 'TargetedEditApplied':
+      case 'CanvasEdited':
         await chats.update(event.data.sessionId, { $set: { ...touch, canvas_version: event.data.version } });
         return;
       case 'FeedbackGiven':

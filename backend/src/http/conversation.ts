@@ -339,6 +339,23 @@ export function conversationRoutes(services: Services, conversations: Conversati
     ctx.body = canvasDto(await services.readStore.collection<CanvasDoc>(CANVAS).get(id));
   });
 
+  router.put('/conversation/research/:id/canvas', async (ctx) => {
+    const { id } = parseParams(ctx.params, sessionIdParam);
+    const body = parseBody(
+      ctx,
+      z.object({
+        content: z.string({ error: '请提供报告内容' }).max(500_000, '报告过长'),
+        title: z.string().trim().max(200).optional(),
+        from_version: z.number({ error: '请提供 from_version' }).int().min(1),
+      }),
+    );
+    const actor = await actorOf(ctx);
+    await conversations.owned(actor, id);
+    const result = await conversations.editCanvas(actor, id, { content: body.content, ...(body.title !== undefined && { title: body.title }), fromVersion: body.from_version });
+    await settled(result.position);
+    ctx.body = canvasDto(await services.readStore.collection<CanvasDoc>(CANVAS).get(id));
+  });
+
   router.get('/conversation/research/:id/canvas/:version/markdown', async (ctx) => {
     const { id, version } = parseParams(ctx.params, sessionIdParam.extend({ version: z.coerce.number().int().min(1) }));
     const actor = await actorOf(ctx);

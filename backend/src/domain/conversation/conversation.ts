@@ -85,6 +85,11 @@ export type TargetedEditApplied = DomainEvent<
     at: string;
   }
 >;
+/** The user edited the canvas by hand and saved it: a new version like any other. */
+export type CanvasEdited = DomainEvent<
+  'CanvasEdited',
+  { sessionId: string; artifactId: string; fromVersion: number; version: number; title: string; content: string; at: string }
+>;
 export type FeedbackOption = 'continue' | 'satisfied' | 'manual_feedback';
 
 export type ConversationEvent =
@@ -112,7 +117,8 @@ export type ConversationEvent =
   | WritingVersionDiscarded
   | FeedbackRequested
   | FeedbackGiven
-  | TargetedEditApplied;
+  | TargetedEditApplied
+  | CanvasEdited;
 
 export interface CanvasState {
   versions: number;
@@ -231,6 +237,11 @@ export function evolve(state: Conversation, event: ConversationEvent): Conversat
       return {
         ...state,
         canvas: { ...state.canvas, versions: event.data.version, current: { version: event.data.version, title: event.data.title, content: event.data.fullContent } },
+      };
+    case 'CanvasEdited':
+      return {
+        ...state,
+        canvas: { ...state.canvas, versions: event.data.version, current: { version: event.data.version, title: event.data.title, content: event.data.content } },
       };
     case 'FeedbackRequested':
       return { ...state, activity: 'waiting', awaiting: 'feedback' };

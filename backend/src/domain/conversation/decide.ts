@@ -56,6 +56,7 @@ export type ApplyTargetedEdit = Command<
   'ApplyTargetedEdit',
   Owned<{ requestId: string; instruction: string; snippet: string; editedSnippet: string; fromVersion: number }>
 >;
+export type EditCanvas = Command<'EditCanvas', Owned<{ content: string; title?: string; fromVersion: number }>>;
 
 export type ConversationCommand =
   | CreateSession
@@ -76,7 +77,8 @@ export type ConversationCommand =
   | RequestFeedback
   | AnswerClarification
   | GiveFeedback
-  | ApplyTargetedEdit;
+  | ApplyTargetedEdit
+  | EditCanvas;
 
 /** Another user's session answers exactly like a missing one. */
 function owned(state: Conversation, actorId: string): OpenSession {
@@ -325,6 +327,23 @@ export const applyTargetedEdit = (command: ApplyTargetedEdit, state: Conversatio
   ];
 };
 
+export const editCanvas = (command: EditCanvas, state: Conversation): ConversationEvent[] => {
+  const session = owned(state, command.data.actorId);
+  const current = session.canvas.current;
+  if (!current) throw new DomainError('conflict', '画布中还没有报告');
+  if (session.canvas.writing) throw new DomainError('conflict', '正在写作中，请稍后再保存');
+  if (current.version !== command.data.fromVersion) throw new DomainError('conflict', '报告已有新版本，请在最新版本上修改');
+  const title = command.data.title?.trim() || current.title;
+  if (command.data.content === current.content && title === current.title) return [];
+  if (!command.data.content.trim()) throw new DomainError('invalid', '报告内容不能为空', 'content');
+  return [
+    {
+      type: 'CanvasEdited',
+      data: { sessionId: session.sessionId, artifactId: CANVAS_ID, fromVersion: current.version, version: session.canvas.versions + 1, title, content: command.data.content, at: at(command) },
+    },
+  ];
+};
+
 export function decide(command: ConversationCommand, state: Conversation): ConversationEvent[] {
   switch (command.type) {
     case 'CreateSession':
@@ -365,6 +384,8 @@ export function decide(command: ConversationCommand, state: Conversation): Conve
       return giveFeedback(command, state);
     case 'ApplyTargetedEdit':
       return applyTargetedEdit(command, state);
+    case 'EditCanvas':
+      return editCanvas(command, state);
     default:
       return assertNever(command);
   }

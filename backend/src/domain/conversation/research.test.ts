@@ -113,3 +113,12 @@ test('a targeted edit replaces only the snippet, as a new version', (t) => {
     .when({ type: 'ApplyTargetedEdit', data: { actorId: 'u1', requestId: 'e1', instruction: 'x', snippet: 'a', editedSnippet: 'y', fromVersion: 1 }, metadata: meta })
     .thenThrows(t, 'conflict');
 });
+
+test('a hand edit of the canvas is saved as the next version, on the latest version only', (t) => {
+  spec([...started, writing, saved])
+    .when({ type: 'EditCanvas', data: { actorId: 'u1', content: '改写后的报告', fromVersion: 1 }, metadata: meta })
+    .then(t, [{ type: 'CanvasEdited', data: { sessionId: 's1', artifactId: 'dccanvas', fromVersion: 1, version: 2, title: '报告', content: '改写后的报告', at: T } }]);
+  spec([...started, writing, saved]).when({ type: 'EditCanvas', data: { actorId: 'u1', content: 'x', fromVersion: 0 }, metadata: meta }).thenThrows(t, 'conflict');
+  spec([...started, writing, saved]).when({ type: 'EditCanvas', data: { actorId: 'u1', content: report.repeat(2), fromVersion: 1 }, metadata: meta }).then(t, []);
+  spec([...started, writing, saved]).when({ type: 'EditCanvas', data: { actorId: 'u2', content: 'x', fromVersion: 1 }, metadata: meta }).thenThrows(t, 'not_found');
+});

@@ -74,6 +74,10 @@ export class ConversationService {
     return this.run(sessionId, actor, { type: 'SetSearchEnabled', data: { actorId: actor.userId, enabled } });
   }
 
+  editCanvas(actor: Actor, sessionId: string, edit: { content: string; title?: string; fromVersion: number }) {
+    return this.run(sessionId, actor, { type: 'EditCanvas', data: { actorId: actor.userId, ...edit } });
+  }
+
   setLifecycle(actor: Actor, sessionId: string, lifecycle: Lifecycle) {
     return this.run(sessionId, actor, { type: 'SetLifecycle', data: { actorId: actor.userId, lifecycle } });
   }

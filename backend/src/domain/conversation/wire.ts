@@ -176,6 +176,16 @@ export function toWire(recorded: RecordedEvent): SessionMessage | MetadataUpdate
         artifact_id: event.data.artifactId,
         version: event.data.version,
       });
+    case 'CanvasEdited':
+      return message({
+        agent: 'user',
+        content_type: 'canvas_saved',
+        message_id: `canvas-${event.data.version}`,
+        artifact_id: event.data.artifactId,
+        version: event.data.version,
+        title: event.data.title,
+        content: event.data.content,
+      });
     default:
       return assertNever(event);
   }
