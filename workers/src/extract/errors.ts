@@ -1,0 +1,13 @@
+/** Why a file was refused; the HTTP layer maps each reason to a status. */
+export type ExtractReason = 'too_large' | 'unsupported_type' | 'type_mismatch' | 'encoding' | 'encrypted' | 'unreadable' | 'empty';
+
+/** A refusal whose message is written for the person who uploaded the file. */
+export class ExtractError extends Error {
+  constructor(
+    readonly reason: ExtractReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ExtractError';
+  }
+}
