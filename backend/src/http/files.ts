@@ -76,7 +76,7 @@ interface Uploaded {
 }
 
 /** Reads a multipart body (at most one file, named `file`) into memory; nothing touches the disk. */
-async function readMultipart(ctx: Context): Promise<Uploaded> {
+export async function readMultipart(ctx: Context): Promise<Uploaded> {
   const declared = Number(ctx.get('content-length'));
   if (Number.isFinite(declared) && declared > MAX_INPUT_BYTES + MULTIPART_OVERHEAD) throw new HttpError(413, TOO_LARGE);
   const req = ctx.req as IncomingMessage & { file?: Express.Multer.File; body?: Record<string, unknown> };
