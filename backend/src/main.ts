@@ -6,6 +6,7 @@ import { ProjectionRunner, RemoteProjectionProgress } from '@scriptorium/project
 import { startWorkers } from '@scriptorium/workers/index';
 import { requeueRunningReplies } from '@scriptorium/workers/recovery';
 import { seedAdmin } from './domain/user/seedAdmin.ts';
+import { startAccountReactors } from './domain/tasks/reactors.ts';
 import { createApi } from './http/server.ts';
 import { closeServices, createServices } from './services.ts';
 
@@ -44,6 +45,8 @@ async function main(): Promise<void> {
     runner = new ProjectionRunner(services.events, services.readStore, projections, log);
     await runner.start();
     stops.push(() => runner!.stop());
+    const reactor = await startAccountReactors(services);
+    stops.unshift(() => reactor.stop());
   }
   if (roles.includes('worker')) {
     const workers = startWorkers(services);

@@ -3,12 +3,16 @@ import { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHandler'
 import { createEventStore } from '@scriptorium/infra/eventstore/index';
 import type { EventStore } from '@scriptorium/infra/eventstore/port';
 import type { Logger } from '@scriptorium/infra/log';
+import { createMailer } from '@scriptorium/infra/mail/index';
+import type { Mailer } from '@scriptorium/infra/mail/port';
 import { createJobQueue } from '@scriptorium/infra/queue/index';
 import type { JobQueue } from '@scriptorium/infra/queue/port';
 import { createReadStore } from '@scriptorium/infra/readstore/index';
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
 import { createModelProvider } from '@scriptorium/workers/model/index';
 import type { ModelProvider } from '@scriptorium/workers/model/port';
+import { createBlobStore } from '@scriptorium/infra/blob/index';
+import type { BlobStore } from '@scriptorium/infra/blob/port';
 import { TokenService } from './auth/tokens.ts';
 import { BudgetGuard } from './domain/budget/guard.ts';
 
@@ -23,6 +27,8 @@ export interface Services {
   tokens: TokenService;
   budget: BudgetGuard;
   model: ModelProvider;
+  blobs: BlobStore;
+  mailer: Mailer;
   clock: () => Date;
 }
 
@@ -31,21 +37,28 @@ export async function createServices(config: Config, log: Logger): Promise<Servi
   const readStore = createReadStore(config);
   const queue = createJobQueue(config);
   const clock = () => new Date();
+  const commands = new CommandHandler(events);
   return {
     config,
     log,
     events,
     readStore,
     queue,
-    commands: new CommandHandler(events),
+    commands,
     tokens: new TokenService(config.JWT_SECRET, config.JWT_TTL_SECONDS),
-    budget: new BudgetGuard(readStore, { timeZone: config.TIME_ZONE, tokensPerCoin: config.TOKENS_PER_COIN }, clock),
+    budget: new BudgetGuard(
+      commands,
+      { timeZone: config.TIME_ZONE, tokensPerCoin: config.TOKENS_PER_COIN, holdTokens: config.BUDGET_HOLD_TOKENS, holdTtlSeconds: config.BUDGET_HOLD_TTL_SECONDS },
+      clock,
+    ),
     model: createModelProvider(config),
+    blobs: createBlobStore(config),
+    mailer: createMailer(config, { events, log, clock }),
     clock,
   };
 }
 
 export async function closeServices(services: Services): Promise<void> {
-  await Promise.allSettled([services.queue.close(), services.readStore.close()]);
+  await Promise.allSettled([services.queue.close(), services.readStore.close(), services.mailer.close()]);
   await services.events.close();
 }

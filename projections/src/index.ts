@@ -1,7 +1,13 @@
+import { accountsProjection } from './accounts.ts';
 import { canvasProjection } from './canvas.ts';
 import { chatsProjection } from './chats.ts';
+import { dailyTasksProjection } from './dailyTasks.ts';
+import { feedbackProjection } from './feedback.ts';
+import { invitesProjection } from './invites.ts';
 import { messagesProjection } from './messages.ts';
+import { outboxProjection } from './outbox.ts';
 import { sharesProjection } from './shares.ts';
+import { contextsProjection } from '@scriptorium/backend/domain/context/projection';
 import type { Projection } from './projection.ts';
 import { tokenUsageProjection } from './tokenUsage.ts';
 import { usersProjection } from './users.ts';
@@ -16,5 +22,11 @@ export const createProjections = (settings: ProjectionSettings): Projection[] =>
   messagesProjection,
   canvasProjection,
   sharesProjection,
+  contextsProjection,
   tokenUsageProjection(settings.timeZone),
+  accountsProjection,
+  invitesProjection,
+  dailyTasksProjection,
+  feedbackProjection,
+  outboxProjection,
 ];

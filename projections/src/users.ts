@@ -15,24 +15,43 @@ export interface UserDoc extends Doc {
   is_active: boolean;
   is_admin: boolean;
   email_verified: boolean;
+  invite_code: string | null;
+}
+
+/** Tokens given back by a logout, until they would have expired anyway. */
+export interface RevokedTokenDoc extends Doc {
+  user_id: string;
+  expires_at: string;
 }
 
 export const USERS = 'users';
+export const REVOKED_TOKENS = 'revoked_tokens';
 
 export const usersProjection: Projection = {
   name: 'users',
-  collections: [USERS],
-  handles: ['UserRegistered', 'UserProfileUpdated', 'UserPasswordChanged', 'AdminRoleGranted'] satisfies UserEvent['type'][],
+  collections: [USERS, REVOKED_TOKENS],
+  handles: [
+    'UserRegistered',
+    'UserProfileUpdated',
+    'UserPasswordChanged',
+    'AdminRoleGranted',
+    'EmailVerified',
+    'UserDeactivated',
+    'UserReactivated',
+    'AccessTokenRevoked',
+  ] satisfies UserEvent['type'][],
   async setup(store) {
     await store.collection(USERS).ensureIndex({ fields: { username_lower: 1 }, unique: true });
     await store.collection(USERS).ensureIndex({ fields: { created_at: -1 } });
+    await store.collection(USERS).ensureIndex({ fields: { is_admin: 1 } });
+    await store.collection(REVOKED_TOKENS).ensureIndex({ fields: { expires_at: 1 } });
   },
   async apply(recorded: RecordedEvent, tx) {
     const users = tx.collection<UserDoc>(USERS);
     const event = { type: recorded.type, data: recorded.data } as UserEvent;
     switch (event.type) {
       case 'UserRegistered': {
-        const { userId, username, email, nickname, isAdmin, registeredAt } = event.data;
+        const { userId, username, email, nickname, isAdmin, registeredAt, inviteCode, emailVerified } = event.data;
         await users.put({
           _id: userId,
           username,
@@ -43,7 +62,8 @@ export const usersProjection: Projection = {
           updated_at: registeredAt,
           is_active: true,
           is_admin: isAdmin,
-          email_verified: false,
+          email_verified: emailVerified ?? false,
+          invite_code: inviteCode ?? null,
         });
         return;
       }
@@ -60,6 +80,21 @@ export const usersProjection: Projection = {
       case 'AdminRoleGranted':
         await users.update(event.data.userId, { $set: { is_admin: true, updated_at: event.data.grantedAt } });
         return;
+      case 'EmailVerified': {
+        const user = await users.get(event.data.userId);
+        if (user?.email === event.data.email) await users.update(event.data.userId, { $set: { email_verified: true, updated_at: event.data.verifiedAt } });
+        return;
+      }
+      case 'UserDeactivated':
+      case 'UserReactivated':
+        await users.update(event.data.userId, { $set: { is_active: event.type === 'UserReactivated', updated_at: event.data.at } });
+        return;
+      case 'AccessTokenRevoked': {
+        const revoked = tx.collection<RevokedTokenDoc>(REVOKED_TOKENS);
+        await revoked.deleteMany({ expires_at: { $lt: event.data.at } });
+        await revoked.put({ _id: event.data.tokenHash, user_id: event.data.userId, expires_at: event.data.expiresAt });
+        return;
+      }
       default:
         assertNever(event);
     }

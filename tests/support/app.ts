@@ -7,9 +7,11 @@ import { createLogger } from '@scriptorium/infra/log';
 import { createProjections } from '@scriptorium/projections/index';
 import { ProjectionRunner } from '@scriptorium/projections/runner';
 import { startWorkers } from '@scriptorium/workers/index';
+import type { AgentDeps } from '@scriptorium/workers/agents/deps';
 import { createApi } from '@scriptorium/backend/http/server';
 import { closeServices, createServices, type Services } from '@scriptorium/backend/services';
 import { seedAdmin } from '@scriptorium/backend/domain/user/seedAdmin';
+import { startAccountReactors } from '@scriptorium/backend/domain/tasks/reactors';
 
 export interface TestApp {
   url: string;
@@ -19,8 +21,8 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
-/** The whole product in this process on embedded adapters, listening on a free port. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** The whole product in this process on embedded adapters, listening on a free port. `agents` adds to what the workers are given (search, pages). */
+export async function startTestApp(env: Record<string, string> = {}, options: { agents?: Partial<AgentDeps> } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
   const log = createLogger(config.LOG_LEVEL, 'test');
@@ -30,7 +32,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   }
   const runner = new ProjectionRunner(services.events, services.readStore, createProjections({ timeZone: config.TIME_ZONE }), log);
   await runner.start();
-  const workers = startWorkers(services);
+  const reactor = await startAccountReactors(services);
+  const workers = startWorkers({ ...services, ...options.agents });
   const api = await createApi(services, runner);
   const { app } = api;
   const server = app.listen(0, '127.0.0.1');
@@ -46,6 +49,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await workers.close();
+      await reactor.stop();
       await runner.stop();
       await closeServices(services);
       rmSync(dataDir, { recursive: true, force: true });

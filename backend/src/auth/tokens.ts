@@ -1,4 +1,4 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
 export interface AccessClaims {
@@ -26,6 +26,8 @@ export class TokenService {
       algorithm: 'HS256',
       subject: claims.sub,
       expiresIn: this.ttlSeconds,
+      // Two sign-ins in the same second must still get different tokens: a logout revokes one of them.
+      jwtid: randomUUID(),
     });
   }
 

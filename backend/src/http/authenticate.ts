@@ -1,12 +1,18 @@
+import { createHash } from 'node:crypto';
 import type { ParameterizedContext as Context } from 'koa';
 import type { Services } from '../services.ts';
-import { USERS, type UserDoc } from '@scriptorium/projections/users';
+import { REVOKED_TOKENS, USERS, type RevokedTokenDoc, type UserDoc } from '@scriptorium/projections/users';
 import { HttpError } from './errors.ts';
 
 export interface CurrentUser {
   id: string;
   doc: UserDoc;
+  /** The bearer token the request came with (what a logout revokes). */
+  token: string;
 }
+
+export const ACCOUNT_INACTIVE = '账户已停用，请联系管理员';
+export const FORBIDDEN = '权限不足，无法访问';
 
 export const bearerToken = (ctx: Context): string | undefined => {
   const header = ctx.get('authorization');
@@ -14,25 +20,39 @@ export const bearerToken = (ctx: Context): string | undefined => {
   return match?.[1];
 };
 
+export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
+
 export const unauthorized = () => new HttpError(401, '认证失败，请重新登录', { 'WWW-Authenticate': 'Bearer' });
 
-/** Resolves a token to its user from the read model; null when absent or invalid. */
-export async function userFromToken(services: Services, token: string | undefined): Promise<CurrentUser | null> {
+/** The token's user from the read model, active or not; null when the token is absent, invalid or logged out. */
+async function resolveToken(services: Services, token: string | undefined): Promise<CurrentUser | null> {
   if (!token) return null;
   const claims = services.tokens.verify(token);
   if (!claims) return null;
+  if (await services.readStore.collection<RevokedTokenDoc>(REVOKED_TOKENS).get(tokenHash(token))) return null;
   const doc = await services.readStore.collection<UserDoc>(USERS).get(claims.sub);
-  return doc ? { id: doc._id, doc } : null;
+  return doc ? { id: doc._id, doc, token } : null;
 }
 
-export async function requireUser(services: Services, ctx: Context): Promise<CurrentUser> {
-  const user = await userFromToken(services, bearerToken(ctx));
+/** Resolves a token to an active user (what the socket accepts); null otherwise. */
+export async function userFromToken(services: Services, token: string | undefined): Promise<CurrentUser | null> {
+  const user = await resolveToken(services, token);
+  return user?.doc.is_active ? user : null;
+}
+
+/**
+ * The signed-in user, or 401. A deactivated account gets 403 on everything except what passes
+ * `allowInactive` (only GET /auth/me, so the client can send it to the draft page).
+ */
+export async function requireUser(services: Services, ctx: Context, options: { allowInactive?: boolean } = {}): Promise<CurrentUser> {
+  const user = await resolveToken(services, bearerToken(ctx));
   if (!user) throw unauthorized();
+  if (!user.doc.is_active && !options.allowInactive) throw new HttpError(403, ACCOUNT_INACTIVE);
   return user;
 }
 
 export async function requireAdmin(services: Services, ctx: Context): Promise<CurrentUser> {
   const user = await requireUser(services, ctx);
-  if (!user.doc.is_admin) throw new HttpError(403, '权限不足，无法访问');
+  if (!user.doc.is_admin) throw new HttpError(403, FORBIDDEN);
   return user;
 }

@@ -12,11 +12,18 @@ import { ConversationGateway } from '../ws/conversations.ts';
 import { SocketHub } from '../ws/hub.ts';
 import { conversationRoutes } from './conversation.ts';
 import { shareRoutes } from './share.ts';
+import { fileRoutes } from './files.ts';
+import { exportRoutes } from './exports.ts';
+import { speechRoutes } from './speech.ts';
+import { adminRoutes } from './admin.ts';
 import { authRoutes } from './auth.ts';
 import { userFromToken } from './authenticate.ts';
 import { errorMiddleware } from './errors.ts';
+import { feedbackRoutes } from './feedback.ts';
 import { healthRoutes, httpDuration } from './health.ts';
 import { staticFrontend } from './static.ts';
+import { taskRoutes } from './tasks.ts';
+import { usageRoutes } from './usage.ts';
 
 const DIST = fileURLToPath(new URL('../../../frontend/dist', import.meta.url));
 const SOCKET_PATH = /^\/backend\/conversation\/ws\/([A-Za-z0-9_-]{1,100})$/;
@@ -61,8 +68,15 @@ export async function createApi(services: Services, progress: ProjectionProgress
 
   const api = new Router({ prefix: '/backend' });
   api.use(authRoutes(services, progress).routes());
+  api.use(adminRoutes(services, progress).routes());
+  api.use(usageRoutes(services).routes());
+  api.use(taskRoutes(services, progress).routes());
+  api.use(feedbackRoutes(services, progress).routes());
   api.use(conversationRoutes(services, conversations, services.model, progress).routes());
   api.use(shareRoutes(services, conversations, progress).routes());
+  api.use(fileRoutes(services, conversations, { blobs: services.blobs, progress }).routes());
+  api.use(exportRoutes(services).routes());
+  api.use(speechRoutes(services, conversations, progress).routes());
   app.use(api.routes()).use(api.allowedMethods());
   app.use(healthRoutes(services).routes());
   app.use(staticFrontend(options.distDir ?? DIST));

@@ -1,3 +1,4 @@
+import { fetchMe } from '../api/auth.ts';
 import { api } from '../api/client.ts';
 
 /** Token info as GET /auth/user/token-info (and the admin's user rows) answer it; amounts in cognition coins. */
@@ -44,7 +45,14 @@ export interface RegistrationSettings {
   email_verification_required: boolean;
 }
 
+export interface CoinBalance {
+  balance: number;
+  total_earned: number;
+}
+
 export const accountApi = {
+  me: () => fetchMe(),
+  coinBalance: () => api.get<CoinBalance>('/api/coins/balance'),
   tokenInfo: () => api.get<TokenInfo>('/auth/user/token-info'),
   taskSummary: () => api.get<TaskSummary>('/api/tasks/summary'),
   ensureDailyTasks: () => api.post<unknown>('/api/tasks/ensure-daily'),

@@ -1,5 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { accountEn } from './account.en.ts';
+import { accountZh } from './account.zh.ts';
 import { en } from './en.ts';
 import { htmlLang, LANGUAGE_STORAGE_KEY, normaliseLanguage, type Language } from './language.ts';
 import { zh } from './zh.ts';
@@ -7,7 +9,7 @@ import { zh } from './zh.ts';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof zh };
+    resources: { translation: typeof zh; account: typeof accountZh };
   }
 }
 
@@ -15,7 +17,7 @@ const initial = normaliseLanguage(localStorage.getItem(LANGUAGE_STORAGE_KEY));
 
 // Resources are bundled, so initialisation is synchronous and the first render is already translated.
 void i18next.use(initReactI18next).init({
-  resources: { zh: { translation: zh }, en: { translation: en } },
+  resources: { zh: { translation: zh, account: accountZh }, en: { translation: en, account: accountEn } },
   lng: initial,
   fallbackLng: 'zh',
   supportedLngs: ['zh', 'en'],

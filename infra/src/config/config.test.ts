@@ -25,6 +25,9 @@ for (const [variable, value] of [
   ['JWT_SECRET', 'short'],
   ['TIME_ZONE', 'Mars/Olympus'],
   ['LOG_LEVEL', 'loud'],
+  ['INVITE_CODE_REQUIRED', 'yes'],
+  ['EMAIL_CODE_RESEND_SECONDS', '0'],
+  ['SMTP_URL', 'http://mail.example.com'],
 ] as const) {
   test(`a bad ${variable} (${value}) is refused naming the variable`, (t) => {
     const error = t.throws(() => parseConfig({ [variable]: value }), { instanceOf: ConfigError });
@@ -32,6 +35,12 @@ for (const [variable, value] of [
     t.true(error?.message.startsWith(`configuration error: ${variable} `));
   });
 }
+
+test('account switches read true and false, and default to optional', (t) => {
+  t.false(parseConfig({}).INVITE_CODE_REQUIRED);
+  t.true(parseConfig({ INVITE_CODE_REQUIRED: 'true', EMAIL_VERIFICATION_REQUIRED: '1' }).EMAIL_VERIFICATION_REQUIRED);
+  t.like(parseConfig({}), { EMAIL_CODE_RESEND_SECONDS: 120, EMAIL_CODE_MAX_ATTEMPTS: 5, LOGIN_MAX_FAILURES: 5, BUDGET_HOLD_TOKENS: 8000 });
+});
 
 test('an administrator needs both a name and a password', (t) => {
   const error = t.throws(() => parseConfig({ ADMIN_USERNAME: 'root' }), { instanceOf: ConfigError });

@@ -18,6 +18,14 @@ const url = (protocols: string[]) =>
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true' || value === '1');
+
+const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
 export const configSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -34,12 +42,27 @@ export const configSchema = z
     LLM_MODEL: optional(z.string()),
     SEARCH_URL: optional(url(['http:', 'https:'])),
     SMTP_URL: optional(url(['smtp:', 'smtps:'])),
+    BLOB_DIR: optional(z.string()),
     MAIL_FROM: z.string().default('Scriptorium <no-reply@scriptorium.local>'),
     ASR_BASE_URL: optional(url(['http:', 'https:'])),
+    ASR_API_KEY: optional(z.string()),
+    ASR_MODEL: z.string().default('whisper-1'),
     ADMIN_USERNAME: optional(z.string().min(3)),
     ADMIN_PASSWORD: optional(z.string().min(8, 'must be at least 8 characters')),
     ADMIN_EMAIL: z.string().email().default('admin@scriptorium.local'),
     TOKENS_PER_COIN: z.coerce.number().int().positive().default(1000),
+    /** What one model call holds of the budget before it starts, so concurrent calls cannot overspend together. */
+    BUDGET_HOLD_TOKENS: z.coerce.number().int().positive().default(8000),
+    /** A hold whose reply never completes (a lost worker) stops counting after this long. */
+    BUDGET_HOLD_TTL_SECONDS: seconds(1800),
+    INVITE_CODE_REQUIRED: flag(false),
+    EMAIL_VERIFICATION_REQUIRED: flag(false),
+    EMAIL_CODE_TTL_SECONDS: seconds(600),
+    EMAIL_CODE_RESEND_SECONDS: seconds(120),
+    EMAIL_CODE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+    /** Failed logins allowed per user name and address within the window; an address alone gets five times as many. */
+    LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+    LOGIN_WINDOW_SECONDS: seconds(900),
     ROLE: z.enum(['all', 'api', 'projector', 'worker']).default('all'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TIME_ZONE: z.string().default('Asia/Shanghai').refine((zone) => {

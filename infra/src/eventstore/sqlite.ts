@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../eventsourcing/ids.ts';
 import Database from 'better-sqlite3';
 import {
   WrongExpectedRevisionError,
@@ -138,7 +138,7 @@ export class SqliteEventStore implements EventStore {
       for (const event of events) {
         revision += 1;
         const data = JSON.stringify(event.data) ?? 'null';
-        const info = this.#insert.run(event.id ?? randomUUID(), streamId, revision, event.type, data, JSON.stringify(event.metadata));
+        const info = this.#insert.run(event.id ?? newId(), streamId, revision, event.type, data, JSON.stringify(event.metadata));
         position = Number(info.lastInsertRowid);
       }
     } catch (error) {

@@ -4,6 +4,36 @@ import type { Logger } from '@scriptorium/infra/log';
 import type { BudgetGuard } from '@scriptorium/backend/domain/budget/guard';
 import type { ModelProvider } from '../model/port.ts';
 
+export interface SearchHit {
+  title: string;
+  url: string;
+  snippet: string;
+  /** Where the hit came from: `web`, or the kind of local material (note, upload, cognition…). */
+  source: string;
+}
+
+export interface SearchOptions {
+  limit: number;
+  signal?: AbortSignal;
+  userId: string;
+}
+
+/** Web search (SearXNG) and the search over a user's own material answer alike. */
+export interface SearchPort {
+  search(query: string, options: SearchOptions): Promise<SearchHit[]>;
+}
+
+export interface FetchedPage {
+  url: string;
+  title: string;
+  text: string;
+  excerpt: string;
+}
+
+export interface PageFetcherPort {
+  fetch(url: string, options: { signal?: AbortSignal }): Promise<FetchedPage>;
+}
+
 /** What every agent job is given: the log, the deciders' handler, the model and the budget. */
 export interface AgentDeps {
   events: EventStore;
@@ -12,4 +42,10 @@ export interface AgentDeps {
   budget: BudgetGuard;
   log: Logger;
   clock: () => Date;
+  /** The web search, when one is configured (`SEARCH_URL`); used only in sessions with search on. */
+  webSearch?: SearchPort;
+  /** Search over the user's notes, uploads, cognition and earlier sources: works offline. */
+  localSearch?: SearchPort;
+  /** Reads a web page for the research agent; absent means results are used by their snippets. */
+  fetcher?: PageFetcherPort;
 }

@@ -49,6 +49,18 @@ export function conversationHistory(events: RecordedEvent[], options: { upTo: st
   return kept;
 }
 
+/** Where a new writer of a reply starts so that it reuses none of the ids the reply's earlier jobs used. */
+export function writerStart(events: RecordedEvent[], replyId: string): { seq: number; tokens: number } {
+  let seq = 0;
+  let tokens = 0;
+  for (const recorded of events) {
+    const event = { type: recorded.type, data: recorded.data } as ConversationEvent;
+    if ((event.type === 'MessageChunksAppended' || event.type === 'AgentOutputRecorded') && event.data.messageId === replyId) seq = Math.max(seq, event.data.seq + 1);
+    else if (event.type === 'TokensConsumed' && event.data.messageId === replyId) tokens++;
+  }
+  return { seq, tokens };
+}
+
 /** What the log already holds of one reply. */
 export function replyTrace(events: RecordedEvent[], replyId: string): ReplyTrace {
   const trace: ReplyTrace = { written: 0, completed: false, text: '' };

@@ -1,8 +1,16 @@
 import type { JobHandler } from '@scriptorium/infra/queue/port';
 import type { AgentDeps } from './deps.ts';
+import { runDeepCognition } from './deep_cognition/agent.ts';
+import { runDirectWriting } from './direct_writing_agent/agent.ts';
 import { runPoeLlm } from './poe_llm/agent.ts';
+import { runTargetedEdit } from './targeted_edit/agent.ts';
 
 /** Job name (the agent) → handler. */
 export function agentHandlers(deps: AgentDeps): Map<string, JobHandler<unknown>> {
-  return new Map<string, JobHandler<unknown>>([['poe_llm', (job) => runPoeLlm(deps, job)]]);
+  return new Map<string, JobHandler<unknown>>([
+    ['poe_llm', (job) => runPoeLlm(deps, job)],
+    ['deep_cognition', (job) => runDeepCognition(deps, job)],
+    ['targeted_edit', (job) => runTargetedEdit(deps, job)],
+    ['direct_writing_agent', (job) => runDirectWriting(deps, job)],
+  ]);
 }

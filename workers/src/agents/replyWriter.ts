@@ -11,13 +11,20 @@ export const FLUSH_INTERVAL_MS = 50;
 /** …or as soon as this many characters are waiting. */
 export const FLUSH_CHARS = 256;
 
+export interface ReplyWriterStart {
+  /** The first seq this writer uses: a later job of the same reply goes on after what the log holds. */
+  seq?: number;
+  /** Token records the reply already has, so a later job's usage gets ids of its own. */
+  tokens?: number;
+}
+
 /**
  * Writes one reply into the log. Every event gets the id `(replyId, seq)`, so a job that runs again
  * appends nothing twice; appends are chained so they land in the order they were made.
  */
 export class ReplyWriter {
-  private seq = 0;
-  private usageRecords = 0;
+  private seq: number;
+  private usageRecords: number;
   private pendingText = '';
   private pendingType = '';
   private timer: NodeJS.Timeout | undefined;
@@ -26,8 +33,12 @@ export class ReplyWriter {
 
   constructor(
     private readonly deps: AgentDeps,
-    private readonly job: AgentJobData,
-  ) {}
+    private readonly job: Pick<AgentJobData, 'sessionId' | 'userId' | 'agent' | 'replyId'>,
+    start: ReplyWriterStart = {},
+  ) {
+    this.seq = start.seq ?? 0;
+    this.usageRecords = start.tokens ?? 0;
+  }
 
   /** Streams text of one content type (chat_chunk, content, think…). */
   text(contentType: string, text: string): void {
@@ -78,6 +89,12 @@ export class ReplyWriter {
       },
       { commandId: `${this.job.replyId}:complete` },
     );
+  }
+
+  /** Appends any text still waiting and waits until it is in the log: what a command that must come after it needs. */
+  async flush(): Promise<void> {
+    this.flushNow();
+    await this.settled();
   }
 
   /** Waits until everything written so far is in the log. */

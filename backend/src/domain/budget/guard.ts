@@ -1,30 +1,97 @@
-import type { ReadStore } from '@scriptorium/infra/readstore/port';
-import { dayKey } from '@scriptorium/infra/time';
+import type { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHandler';
 import { DomainError } from '@scriptorium/infra/eventsourcing/decider';
-import { DAILY_USAGE, dailyUsageId, type DailyUsageDoc } from '@scriptorium/projections/tokenUsage';
+import { deterministicId } from '@scriptorium/infra/eventsourcing/ids';
+import { dayKey } from '@scriptorium/infra/time';
+import { BUDGET_EXHAUSTED, budgetStream, evolve, heldCoins, roundCoins, totalAvailable } from './budget.ts';
+import { budgetDecider, currentSnapshot, type BudgetCommand } from './decide.ts';
 
-/** The spec's default daily limit, in cognition coins. */
-export const DEFAULT_DAILY_LIMIT_COINS = 100;
-export const BUDGET_EXHAUSTED = 'Token使用额度已用尽，请联系管理员进行充值';
+export { BUDGET_EXHAUSTED } from './budget.ts';
+
+export interface BudgetGuardSettings {
+  timeZone: string;
+  tokensPerCoin: number;
+  /** Tokens a model call holds before it starts. */
+  holdTokens: number;
+  holdTtlSeconds: number;
+}
+
+/** A budget command as callers give it; the guard adds the time and who acts. */
+export type BudgetCommandInput = BudgetCommand extends infer C ? (C extends unknown ? Omit<C, 'metadata'> : never) : never;
+
+/** Many holds and charges of one user may race; each conflict is decided again on the newer state. */
+const MAX_ATTEMPTS = 200;
 
 /**
- * Refuses model work once today's usage reaches the daily limit. Checked before a job is queued
- * and by the worker before each model call, so an exhausted user starts nothing new.
+ * The budget as the rest of the product uses it. Checks read the user's budget stream (not a read
+ * model), so they see every hold and charge already decided. `ensureAvailable` refuses a request
+ * before anything is written; `hold` is what a worker calls before a model call, and is the
+ * decision that keeps concurrent calls within the budget.
  */
 export class BudgetGuard {
   constructor(
-    private readonly readStore: ReadStore,
-    private readonly settings: { timeZone: string; tokensPerCoin: number },
+    private readonly commands: CommandHandler,
+    private readonly settings: BudgetGuardSettings,
     private readonly clock: () => Date,
   ) {}
 
+  get tokensPerCoin(): number {
+    return this.settings.tokensPerCoin;
+  }
+
+  today(now = this.clock()): string {
+    return dayKey(now, this.settings.timeZone);
+  }
+
+  /** Free coins: total available less what running calls hold. */
+  async freeCoins(userId: string): Promise<number> {
+    const now = this.clock();
+    const { state } = await this.commands.load(budgetDecider, budgetStream(userId));
+    const current = currentSnapshot(state, { userId, today: this.today(now) }, now, evolve);
+    return roundCoins(totalAvailable(current) - heldCoins(current, now));
+  }
+
   async remainingTokens(userId: string): Promise<number> {
-    const today = dayKey(this.clock(), this.settings.timeZone);
-    const usage = await this.readStore.collection<DailyUsageDoc>(DAILY_USAGE).get(dailyUsageId(userId, today));
-    return DEFAULT_DAILY_LIMIT_COINS * this.settings.tokensPerCoin - (usage?.total_tokens ?? 0);
+    return Math.floor((await this.freeCoins(userId)) * this.settings.tokensPerCoin);
   }
 
   async ensureAvailable(userId: string): Promise<void> {
-    if ((await this.remainingTokens(userId)) <= 0) throw new DomainError('budget_exhausted', BUDGET_EXHAUSTED);
+    if ((await this.freeCoins(userId)) <= 0) throw new DomainError('budget_exhausted', BUDGET_EXHAUSTED);
+  }
+
+  /**
+   * Holds part of the free budget for the model calls of one reply, until their usage is charged
+   * or the reply completes. False when nothing is free: the call must not start. Holding again
+   * for the same reply is a no-op, so a re-run job does not hold twice.
+   */
+  async hold(userId: string, call: { sessionId: string | null; messageId: string }): Promise<boolean> {
+    try {
+      await this.run(userId, {
+        type: 'HoldBudget',
+        data: {
+          userId,
+          today: this.today(),
+          holdId: deterministicId('hold', call.messageId),
+          sessionId: call.sessionId,
+          messageId: call.messageId,
+          holdTokens: this.settings.holdTokens,
+          tokensPerCoin: this.settings.tokensPerCoin,
+          ttlSeconds: this.settings.holdTtlSeconds,
+        },
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'budget_exhausted') return false;
+      throw error;
+    }
+  }
+
+  /** Runs a budget command for `userId` now; `commandId` makes a retried command append nothing twice. */
+  run(userId: string, command: BudgetCommandInput, options: { commandId?: string; actorId?: string } = {}) {
+    return this.commands.handle(
+      budgetDecider,
+      budgetStream(userId),
+      { ...command, metadata: { now: this.clock(), userId: options.actorId ?? userId } } as BudgetCommand,
+      { maxAttempts: MAX_ATTEMPTS, ...(options.commandId !== undefined && { commandId: options.commandId }) },
+    );
   }
 }

@@ -61,12 +61,15 @@ export type StageStarted = DomainEvent<'StageStarted', { sessionId: string; mess
 export type PlanProposed = DomainEvent<'PlanProposed', { sessionId: string; messageId: string; steps: string[]; at: string }>;
 export type PlanStepMarked = DomainEvent<'PlanStepMarked', { sessionId: string; messageId: string; steps: string[]; index: number; at: string }>;
 export type SearchResultsRecorded = DomainEvent<'SearchResultsRecorded', { sessionId: string; messageId: string; queries: string[]; results: WebResult[]; at: string }>;
-export type WritingStarted = DomainEvent<'WritingStarted', { sessionId: string; messageId: string; artifactId: string; version: number; title: string; at: string }>;
+export type WritingStarted = DomainEvent<'WritingStarted', { sessionId: string; messageId: string; agent: AgentName; artifactId: string; version: number; title: string; at: string }>;
 export type WritingVersionSaved = DomainEvent<
   'WritingVersionSaved',
-  { sessionId: string; messageId: string; artifactId: string; version: number; title: string; content: string; interrupted: boolean; at: string }
+  { sessionId: string; messageId: string; agent: AgentName; artifactId: string; version: number; title: string; content: string; interrupted: boolean; at: string }
 >;
-export type WritingVersionDiscarded = DomainEvent<'WritingVersionDiscarded', { sessionId: string; messageId: string; artifactId: string; version: number; at: string }>;
+export type WritingVersionDiscarded = DomainEvent<
+  'WritingVersionDiscarded',
+  { sessionId: string; messageId: string; agent: AgentName; artifactId: string; version: number; at: string }
+>;
 export type FeedbackRequested = DomainEvent<'FeedbackRequested', { sessionId: string; messageId: string; artifactId: string; version: number; at: string }>;
 export type FeedbackGiven = DomainEvent<'FeedbackGiven', { sessionId: string; messageId: string; option: FeedbackOption; text?: string; at: string }>;
 export type TargetedEditApplied = DomainEvent<
@@ -123,7 +126,7 @@ export type ConversationEvent =
 export interface CanvasState {
   versions: number;
   current: { version: number; title: string; content: string } | null;
-  writing: { version: number; title: string; messageId: string } | null;
+  writing: { version: number; title: string; messageId: string; agent: AgentName } | null;
 }
 
 export interface ActiveReply {
@@ -225,7 +228,7 @@ export function evolve(state: Conversation, event: ConversationEvent): Conversat
     case 'StageStarted':
       return { ...state, activity: 'processing', activeReply: state.activeReply && { ...state.activeReply, jobId: event.data.jobId, stage: event.data.stage } };
     case 'WritingStarted':
-      return { ...state, canvas: { ...state.canvas, writing: { version: event.data.version, title: event.data.title, messageId: event.data.messageId } } };
+      return { ...state, canvas: { ...state.canvas, writing: { version: event.data.version, title: event.data.title, messageId: event.data.messageId, agent: event.data.agent } } };
     case 'WritingVersionSaved':
       return {
         ...state,

@@ -247,7 +247,7 @@ export const startWriting = (command: StartWriting, state: Conversation): Conver
   }
   const version = session.canvas.versions + 1;
   return [
-    { type: 'WritingStarted', data: { sessionId: session.sessionId, messageId: command.data.messageId, artifactId: CANVAS_ID, version, title: command.data.title.trim() || '研究报告', at: at(command) } },
+    { type: 'WritingStarted', data: { sessionId: session.sessionId, messageId: command.data.messageId, agent: session.activeReply!.agent, artifactId: CANVAS_ID, version, title: command.data.title.trim() || '研究报告', at: at(command) } },
   ];
 };
 
@@ -256,7 +256,7 @@ export const finishWriting = (command: FinishWriting, state: Conversation): Conv
   if (state.status === 'none') throw new DomainError('not_found', '会话不存在');
   const writing = state.canvas.writing;
   if (!writing || writing.messageId !== command.data.messageId) return [];
-  const base = { sessionId: state.sessionId, messageId: writing.messageId, artifactId: CANVAS_ID, version: writing.version, at: at(command) };
+  const base = { sessionId: state.sessionId, messageId: writing.messageId, agent: writing.agent, artifactId: CANVAS_ID, version: writing.version, at: at(command) };
   const content = command.data.content;
   if (!command.data.interrupted && content.trim().length < MIN_WRITING_CHARS) return [{ type: 'WritingVersionDiscarded', data: base }];
   if (command.data.interrupted && content.trim().length === 0) return [{ type: 'WritingVersionDiscarded', data: base }];

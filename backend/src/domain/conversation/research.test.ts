@@ -14,11 +14,11 @@ const started: ConversationEvent[] = [
   { type: 'AgentReplyStarted', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', replyTo: 'm1', jobId: 'r1', at: T } },
 ];
 const asked: ConversationEvent = { type: 'ClarificationAsked', data: { sessionId: 's1', messageId: 'r1', questions: [question], at: T } };
-const writing: ConversationEvent = { type: 'WritingStarted', data: { sessionId: 's1', messageId: 'r1', artifactId: 'dccanvas', version: 1, title: '报告', at: T } };
+const writing: ConversationEvent = { type: 'WritingStarted', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', artifactId: 'dccanvas', version: 1, title: '报告', at: T } };
 const report = '光伏产业在过去十年快速增长。中国的组件产量占全球八成以上。成本下降推动了装机。';
 const saved: ConversationEvent = {
   type: 'WritingVersionSaved',
-  data: { sessionId: 's1', messageId: 'r1', artifactId: 'dccanvas', version: 1, title: '报告', content: report.repeat(2), interrupted: false, at: T },
+  data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', artifactId: 'dccanvas', version: 1, title: '报告', content: report.repeat(2), interrupted: false, at: T },
 };
 
 test('asking questions makes the reply wait with the status paused', (t) => {
@@ -49,10 +49,10 @@ test('a finished version under 50 characters is discarded unless interrupted', (
   const short = '太短了';
   spec([...started, writing])
     .when({ type: 'FinishWriting', data: { messageId: 'r1', content: short, interrupted: false }, metadata: meta })
-    .then(t, [{ type: 'WritingVersionDiscarded', data: { sessionId: 's1', messageId: 'r1', artifactId: 'dccanvas', version: 1, at: T } }]);
+    .then(t, [{ type: 'WritingVersionDiscarded', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', artifactId: 'dccanvas', version: 1, at: T } }]);
   spec([...started, writing])
     .when({ type: 'FinishWriting', data: { messageId: 'r1', content: short, interrupted: true }, metadata: meta })
-    .then(t, [{ type: 'WritingVersionSaved', data: { sessionId: 's1', messageId: 'r1', artifactId: 'dccanvas', version: 1, title: '报告', content: short, interrupted: true, at: T } }]);
+    .then(t, [{ type: 'WritingVersionSaved', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', artifactId: 'dccanvas', version: 1, title: '报告', content: short, interrupted: true, at: T } }]);
   spec([...started, writing])
     .when({ type: 'FinishWriting', data: { messageId: 'r1', content: report.repeat(2), interrupted: false }, metadata: meta })
     .then(t, [saved]);
@@ -61,7 +61,7 @@ test('a finished version under 50 characters is discarded unless interrupted', (
 test('versions number on from the last saved one', (t) => {
   spec([...started, writing, saved])
     .when({ type: 'StartWriting', data: { messageId: 'r1', title: '修订' }, metadata: meta })
-    .then(t, [{ type: 'WritingStarted', data: { sessionId: 's1', messageId: 'r1', artifactId: 'dccanvas', version: 2, title: '修订', at: T } }]);
+    .then(t, [{ type: 'WritingStarted', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', artifactId: 'dccanvas', version: 2, title: '修订', at: T } }]);
 });
 
 test('feedback: satisfied completes the reply, manual feedback needs text and starts a revision', (t) => {

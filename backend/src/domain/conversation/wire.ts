@@ -115,7 +115,7 @@ export function toWire(recorded: RecordedEvent): SessionMessage | MetadataUpdate
       });
     case 'WritingStarted':
       return message({
-        agent: 'deep_cognition',
+        agent: event.data.agent,
         content_type: 'writing_start',
         message_id: event.data.messageId,
         artifact_id: event.data.artifactId,
@@ -125,7 +125,7 @@ export function toWire(recorded: RecordedEvent): SessionMessage | MetadataUpdate
       });
     case 'WritingVersionSaved':
       return message({
-        agent: 'deep_cognition',
+        agent: event.data.agent,
         content_type: 'writing_end',
         message_id: event.data.messageId,
         artifact_id: event.data.artifactId,
@@ -138,7 +138,7 @@ export function toWire(recorded: RecordedEvent): SessionMessage | MetadataUpdate
       });
     case 'WritingVersionDiscarded':
       return message({
-        agent: 'deep_cognition',
+        agent: event.data.agent,
         content_type: 'writing_end',
         message_id: event.data.messageId,
         artifact_id: event.data.artifactId,

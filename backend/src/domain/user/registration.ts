@@ -1,7 +1,9 @@
 import type { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHandler';
 import type { CommandMetadata } from '@scriptorium/infra/eventsourcing/decider';
 import { deterministicId } from '@scriptorium/infra/eventsourcing/ids';
-import { userDecider, userStream } from './decide.ts';
+import { inviteDecider } from '../invites/decide.ts';
+import { inviteStream, normaliseInviteCode } from '../invites/invite.ts';
+import { userDecider, userStream, type RegisterUser } from './decide.ts';
 import { emailClaimDecider, emailClaimStream, normaliseEmail } from './emailClaim.ts';
 
 /** Usernames are unique regardless of case, so the id follows from the name and the user stream itself guards it. */
@@ -13,24 +15,67 @@ export interface Registration {
   nickname: string;
   passwordHash: string;
   isAdmin: boolean;
+  inviteCode?: string;
+  emailVerified?: boolean;
+}
+
+function commandsFor(registration: Registration, metadata: CommandMetadata) {
+  const userId = userIdFor(registration.username);
+  const email = normaliseEmail(registration.email);
+  const inviteCode = registration.inviteCode === undefined ? undefined : normaliseInviteCode(registration.inviteCode);
+  const register: RegisterUser = {
+    type: 'RegisterUser',
+    data: {
+      userId,
+      username: registration.username.trim(),
+      email,
+      nickname: registration.nickname,
+      passwordHash: registration.passwordHash,
+      isAdmin: registration.isAdmin,
+      ...(inviteCode !== undefined && { inviteCode }),
+      ...(registration.emailVerified && { emailVerified: true }),
+    },
+    metadata,
+  };
+  return { userId, email, inviteCode, register };
 }
 
 /**
- * Registers an account across two streams: the e-mail claim first, then the user. If the user
- * stream refuses (the name is taken), a claim made by this call is released again.
+ * Asks each stream's decider, without appending, whether it would accept the registration, so
+ * an ordinary refusal (a taken name or address, a bad or used invite code) writes nothing.
+ * `registerAccount` still decides for real, which covers two registrations racing.
+ */
+export async function precheckRegistration(commands: CommandHandler, registration: Registration, metadata: CommandMetadata): Promise<void> {
+  const { userId, email, inviteCode, register } = commandsFor(registration, metadata);
+  userDecider.decide(register, (await commands.load(userDecider, userStream(userId))).state);
+  emailClaimDecider.decide({ type: 'ReserveEmail', data: { email, userId }, metadata }, (await commands.load(emailClaimDecider, emailClaimStream(email))).state);
+  if (inviteCode !== undefined) {
+    const { state } = await commands.load(inviteDecider, inviteStream(inviteCode));
+    inviteDecider.decide({ type: 'RedeemInviteCode', data: { code: inviteCode, userId, username: register.data.username }, metadata }, state);
+  }
+}
+
+/**
+ * Registers an account across up to three streams: the e-mail claim, the invite code, then the
+ * user. If a later stream refuses, what this call took in the earlier ones is given back.
  */
 export async function registerAccount(commands: CommandHandler, registration: Registration, metadata: CommandMetadata): Promise<{ userId: string; position: number }> {
-  const userId = userIdFor(registration.username);
-  const email = normaliseEmail(registration.email);
+  const { userId, email, inviteCode, register } = commandsFor(registration, metadata);
   const claim = await commands.handle(emailClaimDecider, emailClaimStream(email), { type: 'ReserveEmail', data: { email, userId }, metadata });
+  let redeemed = false;
   try {
-    const registered = await commands.handle(userDecider, userStream(userId), {
-      type: 'RegisterUser',
-      data: { userId, username: registration.username.trim(), email, nickname: registration.nickname, passwordHash: registration.passwordHash, isAdmin: registration.isAdmin },
-      metadata,
-    });
+    if (inviteCode !== undefined) {
+      const redemption = await commands.handle(inviteDecider, inviteStream(inviteCode), {
+        type: 'RedeemInviteCode',
+        data: { code: inviteCode, userId, username: register.data.username },
+        metadata,
+      });
+      redeemed = redemption.newEvents.length > 0;
+    }
+    const registered = await commands.handle(userDecider, userStream(userId), register);
     return { userId, position: registered.position };
   } catch (error) {
+    if (redeemed) await commands.handle(inviteDecider, inviteStream(inviteCode!), { type: 'RevertRedemption', data: { code: inviteCode!, userId }, metadata });
     if (claim.newEvents.length > 0) {
       await commands.handle(emailClaimDecider, emailClaimStream(email), { type: 'ReleaseEmail', data: { email, userId }, metadata });
     }

@@ -56,6 +56,43 @@ test('granting the admin role twice records it once', (t) => {
   spec([registered, granted]).when({ type: 'GrantAdminRole', data: {}, metadata: at('2026-01-03T00:00:00Z') }).then(t, []);
 });
 
+test('a verified address is recorded once, and only for the address the account still has', (t) => {
+  const verified: UserEvent = { type: 'EmailVerified', data: { userId: 'u1', email: 'lin@example.com', verifiedAt: '2026-01-02T00:00:00.000Z' } };
+  spec([registered]).when({ type: 'VerifyEmail', data: { email: 'lin@example.com' }, metadata: at('2026-01-02T00:00:00Z') }).then(t, [verified]);
+  spec([registered, verified]).when({ type: 'VerifyEmail', data: { email: 'lin@example.com' }, metadata: at('2026-01-03T00:00:00Z') }).then(t, []);
+  spec([registered])
+    .when({ type: 'VerifyEmail', data: { email: 'old@example.com' }, metadata: at('2026-01-02T00:00:00Z') })
+    .thenThrows(t, 'conflict', '该邮箱已不是此账户的邮箱');
+});
+
+test('a registration with a valid code starts verified and remembers its invite code', (t) => {
+  const state = [{ type: 'UserRegistered', data: { ...registered.data, inviteCode: 'ABCD2345', emailVerified: true } } as UserEvent].reduce(
+    userDecider.evolve,
+    userDecider.initialState(),
+  );
+  t.is(state.status === 'active' && state.emailVerified, true);
+});
+
+test('an admin switches an account off and on; nobody switches themselves off', (t) => {
+  const off: UserEvent = { type: 'UserDeactivated', data: { userId: 'u1', by: 'admin', at: '2026-01-02T00:00:00.000Z' } };
+  spec([registered]).when({ type: 'SetActive', data: { active: false, by: 'admin' }, metadata: at('2026-01-02T00:00:00Z') }).then(t, [off]);
+  spec([registered, off]).when({ type: 'SetActive', data: { active: false, by: 'admin' }, metadata: at('2026-01-03T00:00:00Z') }).then(t, []);
+  spec([registered, off])
+    .when({ type: 'SetActive', data: { active: true, by: 'admin' }, metadata: at('2026-01-03T00:00:00Z') })
+    .then(t, [{ type: 'UserReactivated', data: { userId: 'u1', by: 'admin', at: '2026-01-03T00:00:00.000Z' } }]);
+  spec([registered]).when({ type: 'SetActive', data: { active: true, by: 'admin' }, metadata: at('2026-01-02T00:00:00Z') }).then(t, []);
+  spec([registered]).when({ type: 'SetActive', data: { active: false, by: 'u1' }, metadata: at('2026-01-02T00:00:00Z') }).thenThrows(t, 'forbidden');
+  const state = [registered, off].reduce(userDecider.evolve, userDecider.initialState());
+  t.is(state.status, 'deactivated');
+});
+
+test('a logout revokes the token until it expires', (t) => {
+  spec([registered])
+    .when({ type: 'RevokeToken', data: { tokenHash: 'h', expiresAt: '2026-01-09T00:00:00.000Z' }, metadata: at('2026-01-02T00:00:00Z') })
+    .then(t, [{ type: 'AccessTokenRevoked', data: { userId: 'u1', tokenHash: 'h', expiresAt: '2026-01-09T00:00:00.000Z', at: '2026-01-02T00:00:00.000Z' } }]);
+  spec([]).when({ type: 'RevokeToken', data: { tokenHash: 'h', expiresAt: 'x' }, metadata: at('2026-01-02T00:00:00Z') }).thenThrows(t, 'not_found');
+});
+
 const claims = deciderSpec(emailClaimDecider);
 
 test('an e-mail address is held by one user at a time', (t) => {

@@ -2,13 +2,38 @@ import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/
 
 export type UserRegistered = DomainEvent<
   'UserRegistered',
-  { userId: string; username: string; email: string; nickname: string; passwordHash: string; isAdmin: boolean; registeredAt: string }
+  {
+    userId: string;
+    username: string;
+    email: string;
+    nickname: string;
+    passwordHash: string;
+    isAdmin: boolean;
+    registeredAt: string;
+    /** The invite code the registration used, when it used one. */
+    inviteCode?: string;
+    /** True when the registration carried a valid e-mail code. */
+    emailVerified?: boolean;
+  }
 >;
 export type UserProfileUpdated = DomainEvent<'UserProfileUpdated', { userId: string; nickname?: string; email?: string; updatedAt: string }>;
 export type UserPasswordChanged = DomainEvent<'UserPasswordChanged', { userId: string; passwordHash: string; changedAt: string }>;
 export type AdminRoleGranted = DomainEvent<'AdminRoleGranted', { userId: string; grantedAt: string }>;
+export type EmailVerified = DomainEvent<'EmailVerified', { userId: string; email: string; verifiedAt: string }>;
+export type UserDeactivated = DomainEvent<'UserDeactivated', { userId: string; by: string; at: string }>;
+export type UserReactivated = DomainEvent<'UserReactivated', { userId: string; by: string; at: string }>;
+/** A logout: the token (by its hash) is refused until it would have expired anyway. */
+export type AccessTokenRevoked = DomainEvent<'AccessTokenRevoked', { userId: string; tokenHash: string; expiresAt: string; at: string }>;
 
-export type UserEvent = UserRegistered | UserProfileUpdated | UserPasswordChanged | AdminRoleGranted;
+export type UserEvent =
+  | UserRegistered
+  | UserProfileUpdated
+  | UserPasswordChanged
+  | AdminRoleGranted
+  | EmailVerified
+  | UserDeactivated
+  | UserReactivated
+  | AccessTokenRevoked;
 
 export interface UserProfile {
   userId: string;
@@ -22,29 +47,30 @@ export interface UserProfile {
   updatedAt: string;
 }
 
-export type User = { status: 'unregistered' } | ({ status: 'active' } & UserProfile);
+/** `deactivated`: an admin switched the account off; it may sign in and read itself, nothing else. */
+export type User = { status: 'unregistered' } | ({ status: 'active' } & UserProfile) | ({ status: 'deactivated' } & UserProfile);
 
 export const initialState = (): User => ({ status: 'unregistered' });
 
 export function evolve(state: User, event: UserEvent): User {
+  if (event.type === 'UserRegistered') {
+    const { userId, username, email, nickname, passwordHash, isAdmin, registeredAt, emailVerified } = event.data;
+    return {
+      status: 'active',
+      userId,
+      username,
+      email,
+      nickname,
+      passwordHash,
+      isAdmin,
+      emailVerified: emailVerified ?? false,
+      createdAt: registeredAt,
+      updatedAt: registeredAt,
+    };
+  }
+  if (state.status === 'unregistered') return state;
   switch (event.type) {
-    case 'UserRegistered': {
-      const { userId, username, email, nickname, passwordHash, isAdmin, registeredAt } = event.data;
-      return {
-        status: 'active',
-        userId,
-        username,
-        email,
-        nickname,
-        passwordHash,
-        isAdmin,
-        emailVerified: false,
-        createdAt: registeredAt,
-        updatedAt: registeredAt,
-      };
-    }
     case 'UserProfileUpdated': {
-      if (state.status === 'unregistered') return state;
       const { nickname, email, updatedAt } = event.data;
       const emailChanged = email !== undefined && email !== state.email;
       return {
@@ -56,9 +82,17 @@ export function evolve(state: User, event: UserEvent): User {
       };
     }
     case 'UserPasswordChanged':
-      return state.status === 'unregistered' ? state : { ...state, passwordHash: event.data.passwordHash, updatedAt: event.data.changedAt };
+      return { ...state, passwordHash: event.data.passwordHash, updatedAt: event.data.changedAt };
     case 'AdminRoleGranted':
-      return state.status === 'unregistered' ? state : { ...state, isAdmin: true, updatedAt: event.data.grantedAt };
+      return { ...state, isAdmin: true, updatedAt: event.data.grantedAt };
+    case 'EmailVerified':
+      return event.data.email === state.email ? { ...state, emailVerified: true, updatedAt: event.data.verifiedAt } : state;
+    case 'UserDeactivated':
+      return { ...state, status: 'deactivated', updatedAt: event.data.at };
+    case 'UserReactivated':
+      return { ...state, status: 'active', updatedAt: event.data.at };
+    case 'AccessTokenRevoked':
+      return state;
     default:
       return assertNever(event);
   }

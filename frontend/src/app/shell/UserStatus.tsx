@@ -1,11 +1,15 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import type { ClientUser } from '../../api/user.ts';
 import { Icon, Logo } from '../../components/Icon.tsx';
-import { auth, useAuth } from '../auth/index.ts';
+import { PageLoading } from '../../components/PageState.tsx';
+import { useAuth } from '../auth/index.ts';
 import { fullPath } from '../guard.ts';
 import { initials } from './navigation.ts';
+
+// The signed-in panel (quota, tasks, feedback, verification) is its own chunk: most visits never open it.
+const AccountPanel = lazy(() => import('../../account/AccountPanel.tsx'));
 
 /** The button at the foot of the sidebar and the status dialog it opens. */
 export function UserStatusButton({ expanded }: { expanded: boolean }) {
@@ -36,7 +40,7 @@ export function UserStatusButton({ expanded }: { expanded: boolean }) {
 }
 
 function UserStatusDialog({ user, onClose }: { user: ClientUser | null; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('account');
   const ref = useRef<HTMLDialogElement>(null);
 
   // A modal <dialog> brings focus trapping, Escape and the backdrop for free.
@@ -49,87 +53,42 @@ function UserStatusDialog({ user, onClose }: { user: ClientUser | null; onClose:
   return (
     <dialog
       ref={ref}
-      className="dialog user-dialog"
-      aria-label={t('user.account')}
-      onClose={onClose}
+      className={`dialog user-dialog${user ? ' user-dialog-wide' : ''}`}
+      aria-label={t('dialog.label')}
+      onClose={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
       onClick={(event) => {
         if (event.target === event.currentTarget) onClose();
       }}
     >
-      <button className="icon-button dialog-close" type="button" onClick={onClose} aria-label={t('user.close')} title={t('user.close')}>
+      <button className="icon-button dialog-close" type="button" onClick={onClose} aria-label={t('dialog.close')} title={t('dialog.close')}>
         <Icon name="close" size={18} />
       </button>
-      {user ? <SignedIn user={user} onClose={onClose} /> : <SignedOut onClose={onClose} />}
+      {user ? (
+        <Suspense fallback={<PageLoading />}>
+          <AccountPanel user={user} onClose={onClose} />
+        </Suspense>
+      ) : (
+        <SignedOut onClose={onClose} />
+      )}
     </dialog>
   );
 }
 
-function SignedIn({ user, onClose }: { user: ClientUser; onClose: () => void }) {
-  const { t, i18n } = useTranslation();
-  const since = new Date(user.created_at);
-  return (
-    <div className="user-dialog-body">
-      <div className="user-profile">
-        <span className="avatar avatar-large">{initials(user.name)}</span>
-        <div>
-          <h2>{user.name}</h2>
-          <p className="muted">
-            <Icon name="mail" size={14} />
-            {user.email}
-          </p>
-        </div>
-      </div>
-      <div className="badges">
-        <span className={`badge ${user.email_verified ? 'badge-success' : 'badge-muted'}`}>
-          {user.email_verified && <Icon name="check" size={12} />}
-          {t(user.email_verified ? 'user.verified' : 'user.unverified')}
-        </span>
-        {user.is_admin && (
-          <span className="badge badge-primary">
-            <Icon name="shield" size={12} />
-            {t('user.admin')}
-          </span>
-        )}
-      </div>
-      {!Number.isNaN(since.getTime()) && (
-        <dl className="facts">
-          <dt>{t('user.memberSince')}</dt>
-          <dd>{new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'long' }).format(since)}</dd>
-        </dl>
-      )}
-      <div className="dialog-actions">
-        <button
-          className="button button-secondary"
-          type="button"
-          onClick={() => {
-            auth.logout();
-            onClose();
-          }}
-        >
-          <Icon name="logOut" size={16} />
-          {t('user.logout')}
-        </button>
-      </div>
-    </div>
-  );
-}
-
 function SignedOut({ onClose }: { onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('account');
   const location = useLocation();
   const redirect = encodeURIComponent(fullPath(location));
   return (
     <div className="user-dialog-body user-dialog-welcome">
       <Logo size={44} />
-      <h2>{t('user.welcomeTitle')}</h2>
-      <p className="muted">{t('user.welcomeText')}</p>
+      <h2>{t('welcome.title')}</h2>
+      <p className="muted">{t('welcome.text')}</p>
       <div className="dialog-actions dialog-actions-center">
         <Link className="button button-primary" to={`/login?redirect=${redirect}`} onClick={onClose}>
           <Icon name="logIn" size={16} />
-          {t('user.signIn')}
-        </Link>
-        <Link className="button button-secondary" to={`/register?redirect=${redirect}`} onClick={onClose}>
-          {t('user.register')}
+          {t('welcome.login')}
         </Link>
       </div>
     </div>

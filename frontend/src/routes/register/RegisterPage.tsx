@@ -1,6 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { accountApi, type RegistrationSettings } from '../../account/api.ts';
+import { EmailCodeField } from '../../account/EmailCodeField.tsx';
 import { register } from '../../api/auth.ts';
 import { toApiError, type ApiError } from '../../api/client.ts';
 import { auth } from '../../app/auth/index.ts';
@@ -16,25 +18,33 @@ interface Form {
   password: string;
   confirmPassword: string;
   inviteCode: string;
+  emailCode: string;
 }
 
 type FieldName = keyof Form;
 
-const REQUIRED: ReadonlyArray<FieldName> = ['username', 'email', 'nickname', 'password', 'confirmPassword'];
+const REQUIRED: ReadonlyArray<Exclude<FieldName, 'inviteCode' | 'emailCode'>> = ['username', 'email', 'nickname', 'password', 'confirmPassword'];
 
-// 422 locations name the wire fields; the form names one of them differently.
-const FIELD_OF_WIRE: Record<string, FieldName> = { invite_code: 'inviteCode' };
+// 422 locations name the wire fields; the form names some of them differently.
+const FIELD_OF_WIRE: Record<string, FieldName> = { invite_code: 'inviteCode', email_verification_code: 'emailCode' };
 
 export default function RegisterPage() {
   const { t } = useTranslation();
+  const { t: tAccount } = useTranslation('account');
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [form, setForm] = useState<Form>({ username: '', email: '', nickname: '', password: '', confirmPassword: '', inviteCode: '' });
+  const [form, setForm] = useState<Form>({ username: '', email: '', nickname: '', password: '', confirmPassword: '', inviteCode: '', emailCode: '' });
+  // The server says whether invite codes and e-mail codes are required; until it answers, neither is.
+  const [settings, setSettings] = useState<RegistrationSettings>({ invite_code_required: false, email_verification_required: false });
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
 
   const redirect = params.get('redirect');
+
+  useEffect(() => {
+    accountApi.registrationSettings().then(setSettings, () => undefined);
+  }, []);
 
   const bind = (name: FieldName) => ({
     name,
@@ -48,6 +58,8 @@ export default function RegisterPage() {
     for (const name of REQUIRED) {
       if (form[name].trim() === '') errors[name] = t('auth.required', { field: t(`auth.fields.${name}`) });
     }
+    if (settings.invite_code_required && form.inviteCode.trim() === '') errors.inviteCode = t('auth.required', { field: t('auth.fields.inviteCode') });
+    if (settings.email_verification_required && form.emailCode === '') errors.emailCode = t('auth.required', { field: tAccount('register.emailCode') });
     if (!errors.confirmPassword && form.password !== form.confirmPassword) errors.confirmPassword = t('auth.passwordMismatch');
     return errors;
   }
@@ -67,6 +79,7 @@ export default function RegisterPage() {
         nickname: form.nickname.trim(),
         password: form.password,
         ...(form.inviteCode.trim() !== '' && { invite_code: form.inviteCode.trim() }),
+        ...(form.emailCode !== '' && { email_verification_code: form.emailCode }),
       });
       // The new account signs in straight away: asking for the password again adds nothing.
       await auth.login(username, form.password);
@@ -98,6 +111,13 @@ export default function RegisterPage() {
           <Field label={t('auth.fields.nickname')} placeholder={t('auth.fields.nicknamePlaceholder')} autoComplete="nickname" {...bind('nickname')} />
         </div>
         <Field label={t('auth.fields.email')} placeholder={t('auth.fields.emailPlaceholder')} type="email" autoComplete="email" {...bind('email')} />
+        <EmailCodeField
+          email={form.email}
+          value={form.emailCode}
+          onChange={(emailCode) => setForm((current) => ({ ...current, emailCode }))}
+          error={fieldErrors.emailCode}
+          required={settings.email_verification_required}
+        />
         <div className="field-grid">
           <Field label={t('auth.fields.password')} placeholder={t('auth.fields.passwordPlaceholder')} type="password" autoComplete="new-password" {...bind('password')} />
           <Field
@@ -108,7 +128,14 @@ export default function RegisterPage() {
             {...bind('confirmPassword')}
           />
         </div>
-        <Field label={t('auth.fields.inviteCode')} placeholder={t('auth.fields.inviteCodePlaceholder')} optional autoComplete="off" {...bind('inviteCode')} />
+        <Field
+          label={t('auth.fields.inviteCode')}
+          placeholder={settings.invite_code_required ? tAccount('register.inviteCodeRequiredPlaceholder') : t('auth.fields.inviteCodePlaceholder')}
+          optional={!settings.invite_code_required}
+          required={settings.invite_code_required}
+          autoComplete="off"
+          {...bind('inviteCode')}
+        />
         <button className="button button-primary button-block" type="submit" disabled={busy}>
           {busy ? t('auth.register.submitting') : t('auth.register.submit')}
         </button>

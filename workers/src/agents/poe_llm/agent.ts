@@ -67,7 +67,7 @@ export async function runPoeLlm(deps: AgentDeps, job: JobContext<unknown>): Prom
     return;
   }
 
-  if ((await deps.budget.remainingTokens(data.userId)) <= 0) {
+  if (!(await deps.budget.hold(data.userId, { sessionId: data.sessionId, messageId: data.replyId }))) {
     await writer.output('error', { error_message: BUDGET_EXHAUSTED, status: 402 });
     await writer.complete('failed', BUDGET_EXHAUSTED);
     return;

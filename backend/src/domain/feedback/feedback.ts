@@ -1,0 +1,27 @@
+import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
+
+export const FEEDBACK_TYPES = ['bug', 'feature', 'general'] as const;
+export type FeedbackType = (typeof FEEDBACK_TYPES)[number];
+export const FEEDBACK_MAX_LENGTH = 5000;
+
+export type FeedbackSubmitted = DomainEvent<
+  'FeedbackSubmitted',
+  { feedbackId: string; userId: string; username: string; email: string; feedbackType: FeedbackType; text: string; at: string }
+>;
+
+export type FeedbackEvent = FeedbackSubmitted;
+
+export type Feedback = { status: 'none' } | { status: 'submitted'; feedbackId: string; userId: string };
+
+export const initialState = (): Feedback => ({ status: 'none' });
+
+export function evolve(_state: Feedback, event: FeedbackEvent): Feedback {
+  switch (event.type) {
+    case 'FeedbackSubmitted':
+      return { status: 'submitted', feedbackId: event.data.feedbackId, userId: event.data.userId };
+    default:
+      return assertNever(event.type);
+  }
+}
+
+export const feedbackStream = (feedbackId: string): string => `feedback-${feedbackId}`;

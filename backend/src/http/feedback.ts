@@ -1,0 +1,43 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { ProjectionProgress } from '@scriptorium/projections/runner';
+import { USERS, type UserDoc } from '@scriptorium/projections/users';
+import { feedbackDecider } from '../domain/feedback/decide.ts';
+import { FEEDBACK_MAX_LENGTH, FEEDBACK_TYPES, feedbackStream } from '../domain/feedback/feedback.ts';
+import { feedbackMail } from '../domain/mail/templates.ts';
+import type { Services } from '../services.ts';
+import { requireUser } from './authenticate.ts';
+import { parseBody } from './validate.ts';
+
+const feedbackBody = z.object({
+  feedback_type: z.enum(FEEDBACK_TYPES, { error: '反馈类型只能是 bug、feature 或 general' }),
+  feedback_text: z.string({ error: '请输入反馈内容' }).trim().min(1, '反馈内容不能为空').max(FEEDBACK_MAX_LENGTH, `反馈内容最多 ${FEEDBACK_MAX_LENGTH} 个字符`),
+});
+
+/** User feedback: stored as an event first, then mailed to the administrators. */
+export function feedbackRoutes(services: Services, progress: ProjectionProgress): Router {
+  const router = new Router();
+
+  router.post('/email/user-feedback', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const body = parseBody(ctx, feedbackBody);
+    const feedbackId = crypto.randomUUID();
+    const result = await services.commands.handle(feedbackDecider, feedbackStream(feedbackId), {
+      type: 'SubmitFeedback',
+      data: { feedbackId, userId: user.id, username: user.doc.username, email: user.doc.email, feedbackType: body.feedback_type, text: body.feedback_text },
+      metadata: { now: services.clock(), userId: user.id },
+    });
+    await progress.waitFor(result.position);
+    const submitted = result.newEvents[0];
+    const admins = await services.readStore.collection<UserDoc>(USERS).find({ is_admin: true, is_active: true });
+    if (submitted && admins.length > 0) {
+      // The feedback is kept whatever the mail does; a failed mail is only logged, the admins still see it in the console.
+      await services.mailer
+        .send(feedbackMail(admins.map((admin) => admin.email), submitted.data))
+        .catch((error: unknown) => ctx.state.log?.warn({ err: error, feedbackId }, 'feedback mail to admins failed'));
+    }
+    ctx.body = { message: '反馈已发送，感谢您的支持', feedback_id: feedbackId };
+  });
+
+  return router;
+}

@@ -1,0 +1,116 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { COIN_BALANCES, DAILY_TASKS, dailyTasksId, type CoinBalanceDoc, type DailyTaskItem, type DailyTasksDoc } from '@scriptorium/projections/dailyTasks';
+import type { ProjectionProgress } from '@scriptorium/projections/runner';
+import { publicTaskId, REPORTABLE_ACTIONS, TASK_CATALOGUE } from '../domain/tasks/catalogue.ts';
+import { TaskService } from '../domain/tasks/service.ts';
+import type { Services } from '../services.ts';
+import { requireUser } from './authenticate.ts';
+import { parseBody, parseParams } from './validate.ts';
+
+const targetId = z.string({ error: '请提供 target_id' }).trim().min(1, 'target_id 不能为空').max(128, 'target_id 过长');
+
+const actionBody = z.object({
+  action_type: z.enum(REPORTABLE_ACTIONS, { error: `action_type 只能是 ${REPORTABLE_ACTIONS.join('、')}` }),
+  target_id: targetId,
+  target_type: z.string().trim().min(1).max(40).default('cognition'),
+});
+
+/** What the summary shows before the day's tasks are assigned: the catalogue, untouched. */
+const unassigned = (): DailyTaskItem[] =>
+  TASK_CATALOGUE.map((task) => ({
+    task_id: task.taskId,
+    name: task.name,
+    description: task.description,
+    action_type: task.actionType,
+    coin_reward: task.coins,
+    current_progress: 0,
+    target_progress: task.target,
+    is_completed: false,
+    rewards_claimed: false,
+  }));
+
+/** Daily tasks, their rewards, the coin balance, and the cognition view that counts as an action. */
+export function taskRoutes(services: Services, progress: ProjectionProgress): Router {
+  const router = new Router();
+  const tasks = new TaskService({ commands: services.commands, clock: services.clock, timeZone: services.config.TIME_ZONE });
+
+  async function summary(userId: string) {
+    const day = tasks.today();
+    const doc = await services.readStore.collection<DailyTasksDoc>(DAILY_TASKS).get(dailyTasksId(userId, day));
+    const items = (doc?.tasks ?? unassigned()).map((task) => ({ ...task, task_id: publicTaskId(task.task_id, day) }));
+    return {
+      date: day,
+      completed_tasks_today: items.filter((task) => task.is_completed).length,
+      total_tasks_available: items.length,
+      total_coins_earned_today: items.filter((task) => task.rewards_claimed).reduce((sum, task) => sum + task.coin_reward, 0),
+      tasks: items,
+    };
+  }
+
+  router.get('/api/tasks/types', async (ctx) => {
+    await requireUser(services, ctx);
+    ctx.body = {
+      task_types: TASK_CATALOGUE.map((task) => ({
+        task_type: task.taskId,
+        name: task.name,
+        description: task.description,
+        action_type: task.actionType,
+        target_progress: task.target,
+        coin_reward: task.coins,
+        reportable: (REPORTABLE_ACTIONS as readonly string[]).includes(task.actionType),
+      })),
+    };
+  });
+
+  router.post('/api/tasks/init', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    await progress.waitFor((await tasks.ensureDaily(user.id)).position);
+    ctx.body = await summary(user.id);
+  });
+
+  router.post('/api/tasks/ensure-daily', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const ensured = await tasks.ensureDaily(user.id);
+    await progress.waitFor(ensured.position);
+    ctx.body = { date: ensured.day, created: ensured.created, total_tasks: TASK_CATALOGUE.length };
+  });
+
+  router.get('/api/tasks/summary', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    ctx.body = await summary(user.id);
+  });
+
+  /** The spec's answer is the list of results itself. */
+  router.post('/api/tasks/action', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const body = parseBody(ctx, actionBody);
+    const recorded = await tasks.recordAction(user.id, { actionType: body.action_type, targetType: body.target_type, targetId: body.target_id });
+    await progress.waitFor(recorded.position);
+    ctx.body = recorded.results;
+  });
+
+  router.post('/api/tasks/claim/:id', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, z.object({ id: z.string().min(1).max(80) }));
+    const claimed = await tasks.claim(user.id, id);
+    await progress.waitFor(claimed.position);
+    ctx.body = { message: `领取成功，获得 ${claimed.coins} 认知币`, task_id: id, coins_earned: claimed.coins, balance: claimed.balance };
+  });
+
+  router.post('/api/cognition/:id/view', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, z.object({ id: targetId }));
+    const recorded = await tasks.recordAction(user.id, { actionType: 'view_cognition', targetType: 'cognition', targetId: id });
+    await progress.waitFor(recorded.position);
+    ctx.body = { cognition_id: id, viewed: true, results: recorded.results };
+  });
+
+  router.get('/api/coins/balance', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const doc = await services.readStore.collection<CoinBalanceDoc>(COIN_BALANCES).get(user.id);
+    ctx.body = { balance: doc?.balance ?? 0, total_earned: doc?.total_earned ?? 0, unit: 'cognition_coin' };
+  });
+
+  return router;
+}

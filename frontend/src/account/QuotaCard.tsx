@@ -1,0 +1,124 @@
+import { useTranslation } from 'react-i18next';
+import type { TokenInfo } from './api.ts';
+import { AccountIcon } from './icons.tsx';
+import { formatAmount, groupOf, quotaView, readDate } from './quota.ts';
+import type { Loaded } from './useAccountData.ts';
+
+const localeOf = (language: string) => (language === 'en' ? 'en' : 'zh-CN');
+
+function CardSkeleton({ lines }: { lines: number }) {
+  return (
+    <div className="skeleton-stack" aria-hidden="true">
+      {Array.from({ length: lines }, (_, index) => (
+        <span key={index} className="skeleton" />
+      ))}
+    </div>
+  );
+}
+
+export function QuotaCard({ info }: { info: Loaded<TokenInfo> }) {
+  const { t } = useTranslation('account');
+  return (
+    <section className="account-card">
+      <header className="account-card-head">
+        <span className="account-card-icon">
+          <AccountIcon name="gauge" />
+        </span>
+        <h3>{t('quota.title')}</h3>
+        <span className="account-card-note">{t('quota.refreshes')}</span>
+      </header>
+      {info.status === 'loading' && <CardSkeleton lines={2} />}
+      {info.status === 'failed' && <p className="account-empty">{t('usage.empty')}</p>}
+      {info.status === 'ready' && <QuotaBody info={info.value} />}
+    </section>
+  );
+}
+
+function QuotaBody({ info }: { info: TokenInfo }) {
+  const { t, i18n } = useTranslation('account');
+  const amount = (value: number) => formatAmount(value, localeOf(i18n.language));
+  const view = quotaView(info);
+  const percent = Math.round(view.percent);
+  const high = percent >= 90 ? ' quota-high' : '';
+  return (
+    <>
+      <div className="quota-figures">
+        <span className="quota-used">{t('quota.used', { used: amount(view.todayUsage), limit: amount(view.dailyLimit) })}</span>
+        <span className={`quota-percent${high}`}>{t('quota.percent', { percent })}</span>
+      </div>
+      <div className="quota-bar" role="progressbar" aria-label={t('quota.barLabel')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+        <span className={`quota-fill${high}`} style={{ width: `${view.percent}%` }} />
+      </div>
+      <dl className="quota-facts">
+        <div>
+          <dt>{t('quota.dailyLimit')}</dt>
+          <dd>{amount(view.dailyLimit)}</dd>
+        </div>
+        <div>
+          <dt>{t('quota.todayUsage')}</dt>
+          <dd>{amount(view.todayUsage)}</dd>
+        </div>
+        {view.showExtra && (
+          <>
+            <div>
+              <dt>{t('quota.extraBudget')}</dt>
+              <dd>{amount(view.extraBudget)}</dd>
+            </div>
+            <div>
+              <dt>{t('quota.totalAvailable')}</dt>
+              <dd>{amount(view.totalAvailable)}</dd>
+            </div>
+          </>
+        )}
+      </dl>
+    </>
+  );
+}
+
+export function UsageStats({ info }: { info: Loaded<TokenInfo> }) {
+  const { t, i18n } = useTranslation('account');
+  const locale = localeOf(i18n.language);
+  const dateText = (value: string | undefined) => {
+    const read = readDate(value);
+    if (read.kind === 'unknown') return t('usage.unknown');
+    if (read.kind === 'invalid') return t('usage.invalidDate');
+    return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(read.date);
+  };
+  return (
+    <section className="account-card">
+      <header className="account-card-head">
+        <span className="account-card-icon">
+          <AccountIcon name="chart" />
+        </span>
+        <h3>{t('usage.title')}</h3>
+      </header>
+      {info.status === 'loading' && <CardSkeleton lines={2} />}
+      {info.status === 'failed' && (
+        <div className="account-empty">
+          <AccountIcon name="chart" size={22} />
+          <span>{t('usage.empty')}</span>
+        </div>
+      )}
+      {info.status === 'ready' && (
+        <dl className="usage-grid">
+          <div>
+            <dt>{t('usage.userLevel')}</dt>
+            <dd>{t(`group.${groupOf(info.value.user_level)}`)}</dd>
+          </div>
+          <div>
+            <dt>{t('usage.todayUsage')}</dt>
+            <dd>{formatAmount(info.value.today_usage ?? 0, locale)}</dd>
+          </div>
+          <div>
+            <dt>{t('usage.allUsage')}</dt>
+            <dd>{formatAmount(info.value.all_usage ?? 0, locale)}</dd>
+          </div>
+          <div>
+            <dt>{t('usage.lastRefresh')}</dt>
+            <dd>{dateText(info.value.last_refresh_date)}</dd>
+          </div>
+        </dl>
+      )}
+    </section>
+  );
+}

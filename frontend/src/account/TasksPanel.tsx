@@ -1,0 +1,128 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '../components/Icon.tsx';
+import { accountApi, type Task, type TaskSummary } from './api.ts';
+import { AccountIcon } from './icons.tsx';
+import { claimedCoins, taskStage } from './quota.ts';
+import type { Loaded } from './useAccountData.ts';
+
+type ClaimNotice = { kind: 'claimed'; coins: number } | { kind: 'failed' };
+
+export function TasksPanel({ tasks, onClaimed }: { tasks: Loaded<TaskSummary>; onClaimed: () => Promise<void> }) {
+  const { t } = useTranslation('account');
+  // Several claims may run at once; each task shows its own loading state.
+  const [claiming, setClaiming] = useState<ReadonlySet<string>>(new Set());
+  const [claimedNow, setClaimedNow] = useState<ReadonlySet<string>>(new Set());
+  const [notice, setNotice] = useState<ClaimNotice | null>(null);
+
+  async function claim(task: Task) {
+    setClaiming((current) => new Set(current).add(task.task_id));
+    setNotice(null);
+    try {
+      const result = await accountApi.claimTask(task.task_id);
+      setClaimedNow((current) => new Set(current).add(task.task_id));
+      setNotice({ kind: 'claimed', coins: claimedCoins(result) });
+      await onClaimed();
+    } catch {
+      setNotice({ kind: 'failed' });
+    } finally {
+      setClaiming((current) => {
+        const next = new Set(current);
+        next.delete(task.task_id);
+        return next;
+      });
+    }
+  }
+
+  return (
+    <section className="account-card account-tasks">
+      <header className="account-card-head">
+        <span className="account-card-icon">
+          <AccountIcon name="gift" />
+        </span>
+        <h3>{t('tasks.title')}</h3>
+      </header>
+      {tasks.status === 'loading' && (
+        <div className="skeleton-stack" aria-hidden="true">
+          <span className="skeleton skeleton-tall" />
+          <span className="skeleton skeleton-tall" />
+          <span className="skeleton skeleton-tall" />
+        </div>
+      )}
+      {tasks.status === 'failed' && <p className="account-empty">{t('tasks.loadFailed')}</p>}
+      {tasks.status === 'ready' && (
+        <>
+          <dl className="task-stats">
+            <div>
+              <dt>{t('tasks.completed')}</dt>
+              <dd>{tasks.value.completed_tasks_today}</dd>
+            </div>
+            <div>
+              <dt>{t('tasks.total')}</dt>
+              <dd>{tasks.value.total_tasks_available}</dd>
+            </div>
+            <div>
+              <dt>{t('tasks.coinsToday')}</dt>
+              <dd className="task-stats-coins">
+                <AccountIcon name="coin" size={15} />
+                {tasks.value.total_coins_earned_today}
+              </dd>
+            </div>
+          </dl>
+          {notice && (
+            <p className={`account-notice ${notice.kind === 'claimed' ? 'account-notice-success' : 'account-notice-error'}`} role="status">
+              <Icon name={notice.kind === 'claimed' ? 'check' : 'alert'} size={15} />
+              {notice.kind === 'claimed' ? t('tasks.claimedMessage', { coins: notice.coins }) : t('tasks.claimFailed')}
+            </p>
+          )}
+          {tasks.value.tasks.length === 0 ? (
+            <p className="account-empty">{t('tasks.empty')}</p>
+          ) : (
+            <ul className="task-list">
+              {tasks.value.tasks.map((task) => {
+                // A claim that just succeeded counts before the refreshed summary arrives.
+                const stage = claimedNow.has(task.task_id) ? 'claimed' : taskStage(task);
+                const target = Math.max(1, task.target_progress);
+                const current = Math.min(task.current_progress, target);
+                return (
+                  <li key={task.task_id} className={`task task-${stage}`}>
+                    <div className="task-main">
+                      <div className="task-title-row">
+                        <span className="task-name">{task.name}</span>
+                        <span className="task-reward">
+                          <AccountIcon name="coin" size={13} />
+                          {t('tasks.reward', { coins: task.coin_reward })}
+                        </span>
+                      </div>
+                      <p className="task-description">{task.description}</p>
+                      <div className="task-progress">
+                        <span className="task-progress-bar">
+                          <span style={{ width: `${(current / target) * 100}%` }} />
+                        </span>
+                        <span className="task-progress-text">{t('tasks.progress', { current: task.current_progress, target: task.target_progress })}</span>
+                      </div>
+                    </div>
+                    <div className="task-action">
+                      {stage === 'claimable' && (
+                        <button className="button button-primary button-small" type="button" onClick={() => claim(task)} disabled={claiming.has(task.task_id)} aria-busy={claiming.has(task.task_id)}>
+                          {claiming.has(task.task_id) && <span className="spinner spinner-small" aria-hidden="true" />}
+                          {claiming.has(task.task_id) ? t('tasks.claiming') : t('tasks.claim')}
+                        </button>
+                      )}
+                      {stage === 'claimed' && (
+                        <span className="task-claimed-mark" title={t('tasks.claimed')}>
+                          <AccountIcon name="circleCheck" size={20} />
+                          <span>{t('tasks.claimed')}</span>
+                        </span>
+                      )}
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import test from 'ava';
+import { claimedCoins, groupOf, quotaView, readDate, taskStage, usagePercent } from './quota.ts';
+
+test('user group labels: the four levels, anything else standard', (t) => {
+  t.is(groupOf('basic'), 'basic');
+  t.is(groupOf('premium'), 'premium');
+  t.is(groupOf('vip'), 'vip');
+  t.is(groupOf('admin'), 'admin');
+  t.is(groupOf('gold'), 'standard');
+  t.is(groupOf(''), 'standard');
+  t.is(groupOf(undefined), 'standard');
+  t.is(groupOf('toString'), 'standard');
+});
+
+test('usage percent is capped at 100 and safe at a zero limit', (t) => {
+  t.is(usagePercent(25, 100), 25);
+  t.is(usagePercent(250, 100), 100);
+  t.is(usagePercent(0, 0), 0);
+  t.is(usagePercent(3, 0), 100);
+  t.is(usagePercent(-1, 100), 0);
+});
+
+test('extra budget and total show only when extra budget is above 0', (t) => {
+  const base = { token_level_limit: 100, today_usage: 40, extra_budget: 0, total_available: 60 };
+  t.false(quotaView(base).showExtra);
+  const extra = quotaView({ ...base, extra_budget: 20, total_available: 80 });
+  t.true(extra.showExtra);
+  t.deepEqual(extra, { dailyLimit: 100, todayUsage: 40, extraBudget: 20, totalAvailable: 80, percent: 40, showExtra: true });
+});
+
+test('the claim message names the coins earned, else 50', (t) => {
+  t.is(claimedCoins({ coins_earned: 20 }), 20);
+  t.is(claimedCoins({}), 50);
+  t.is(claimedCoins(undefined), 50);
+});
+
+test('a task is in progress, then claimable, then claimed', (t) => {
+  t.is(taskStage({ is_completed: false, rewards_claimed: false }), 'inProgress');
+  t.is(taskStage({ is_completed: true, rewards_claimed: false }), 'claimable');
+  t.is(taskStage({ is_completed: true, rewards_claimed: true }), 'claimed');
+});
+
+test('dates: missing is unknown, unreadable is invalid', (t) => {
+  t.deepEqual(readDate(undefined), { kind: 'unknown' });
+  t.deepEqual(readDate(''), { kind: 'unknown' });
+  t.deepEqual(readDate('not a date'), { kind: 'invalid' });
+  const read = readDate('2025-03-01T00:00:00Z');
+  t.is(read.kind, 'date');
+});

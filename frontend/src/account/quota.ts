@@ -1,0 +1,62 @@
+import type { TokenInfo } from './api.ts';
+
+export const DEFAULT_DAILY_LIMIT = 100;
+export const DEFAULT_REWARD_COINS = 50;
+
+export type GroupKey = 'basic' | 'premium' | 'vip' | 'admin' | 'standard';
+
+const GROUPS: ReadonlySet<string> = new Set(['basic', 'premium', 'vip', 'admin']);
+
+/** The spec names four levels; anything else the server might send reads as "standard user". */
+export const groupOf = (level: string | null | undefined): GroupKey => (level && GROUPS.has(level) ? (level as GroupKey) : 'standard');
+
+/** Used share of the daily limit, 0–100; a zero limit with any use is full, not a division by zero. */
+export function usagePercent(used: number, limit: number): number {
+  if (!(used > 0)) return 0;
+  if (!(limit > 0)) return 100;
+  return Math.min(100, (used / limit) * 100);
+}
+
+export interface QuotaView {
+  dailyLimit: number;
+  todayUsage: number;
+  extraBudget: number;
+  totalAvailable: number;
+  percent: number;
+  /** Extra budget and the total are shown only when there is extra budget. */
+  showExtra: boolean;
+}
+
+export function quotaView(info: Pick<TokenInfo, 'token_level_limit' | 'today_usage' | 'extra_budget' | 'total_available'>): QuotaView {
+  const dailyLimit = info.token_level_limit ?? DEFAULT_DAILY_LIMIT;
+  const todayUsage = info.today_usage ?? 0;
+  const extraBudget = info.extra_budget ?? 0;
+  return {
+    dailyLimit,
+    todayUsage,
+    extraBudget,
+    totalAvailable: info.total_available ?? 0,
+    percent: usagePercent(todayUsage, dailyLimit),
+    showExtra: extraBudget > 0,
+  };
+}
+
+/** Amounts are coins with up to three decimals; show at most two, without trailing zeros. */
+export const formatAmount = (value: number, locale: string): string => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(value);
+
+/** The reward the claim message names: what the server says was earned, else the spec's default of 50. */
+export const claimedCoins = (result: { coins_earned?: number } | null | undefined): number =>
+  typeof result?.coins_earned === 'number' && Number.isFinite(result.coins_earned) ? result.coins_earned : DEFAULT_REWARD_COINS;
+
+export type TaskStage = 'inProgress' | 'claimable' | 'claimed';
+
+export const taskStage = (task: { is_completed: boolean; rewards_claimed: boolean }): TaskStage => (task.rewards_claimed ? 'claimed' : task.is_completed ? 'claimable' : 'inProgress');
+
+/** Dates the dialog shows: "unknown" when missing, "invalid date" when unreadable (spec's date messages). */
+export type DateText = { kind: 'unknown' } | { kind: 'invalid' } | { kind: 'date'; date: Date };
+
+export function readDate(value: string | null | undefined): DateText {
+  if (value === null || value === undefined || value.trim() === '') return { kind: 'unknown' };
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? { kind: 'invalid' } : { kind: 'date', date };
+}

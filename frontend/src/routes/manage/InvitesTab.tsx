@@ -1,0 +1,122 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toApiError } from '../../api/client.ts';
+import { Icon } from '../../components/Icon.tsx';
+import { adminApi, type InviteCode, type InviteFilter } from './api.ts';
+import { Notice, Pager, TableState, useDateFormat, useLoad, type NoticeState } from './shared.tsx';
+
+// The spec's default page of invite codes.
+const PAGE_SIZE = 10;
+const FILTERS: readonly InviteFilter[] = ['all', 'unused', 'used'];
+
+export function InvitesTab() {
+  const { t } = useTranslation('account');
+  const date = useDateFormat();
+  const [status, setStatus] = useState<InviteFilter>('all');
+  const [skip, setSkip] = useState(0);
+  const [count, setCount] = useState('5');
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<NoticeState>(null);
+  const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
+  const [copied, setCopied] = useState<string | null>(null);
+  const invites = useLoad(() => adminApi.invites(skip, PAGE_SIZE, status), `${skip}:${status}`);
+  const rows = invites.data?.invite_codes ?? [];
+
+  async function generate(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setNotice(null);
+    try {
+      const result = await adminApi.generateInvites(Number(count));
+      setFresh(new Set(result.invite_codes.map((invite) => invite.code)));
+      setNotice({ kind: 'success', text: t('manage.invites.generated', { count: result.count }) });
+      setSkip(0);
+      invites.reload();
+    } catch (error) {
+      setNotice({ kind: 'error', error: toApiError(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function copy(invite: InviteCode) {
+    try {
+      await navigator.clipboard.writeText(invite.code);
+      setCopied(invite.code);
+    } catch {
+      setCopied(null);
+      setNotice({ kind: 'warning', text: t('manage.invites.copyFailed') });
+    }
+  }
+
+  return (
+    <div className="manage-panel">
+      <div className="manage-toolbar">
+        <form className="inline-form" onSubmit={generate}>
+          <label className="inline-label">
+            {t('manage.invites.count')}
+            <input className="input input-narrow" type="number" min={1} max={100} value={count} onChange={(event) => setCount(event.target.value)} required />
+          </label>
+          <button className="button button-primary button-small" type="submit" disabled={busy}>
+            <Icon name="plus" size={14} />
+            {t('manage.invites.generate')}
+          </button>
+        </form>
+        <div className="segmented toolbar-end" role="group" aria-label={t('manage.invites.columns.status')}>
+          {FILTERS.map((filter) => (
+            <button
+              key={filter}
+              type="button"
+              className={status === filter ? 'active' : undefined}
+              aria-pressed={status === filter}
+              onClick={() => {
+                setStatus(filter);
+                setSkip(0);
+              }}
+            >
+              {t(`manage.invites.status.${filter}`)}
+            </button>
+          ))}
+        </div>
+      </div>
+      <Notice notice={notice} onDismiss={() => setNotice(null)} />
+      <div className="table-wrap">
+        <table className="table">
+          <thead>
+            <tr>
+              <th>{t('manage.invites.columns.code')}</th>
+              <th>{t('manage.invites.columns.status')}</th>
+              <th>{t('manage.invites.columns.createdAt')}</th>
+              <th>{t('manage.invites.columns.usedBy')}</th>
+              <th>{t('manage.invites.columns.usedAt')}</th>
+              <th className="col-actions" aria-label={t('manage.invites.copy')} />
+            </tr>
+          </thead>
+          <tbody>
+            <TableState loading={invites.loading} empty={rows.length === 0} error={invites.error} columns={6} />
+            {rows.map((invite) => (
+              <tr key={invite.code} className={fresh.has(invite.code) ? 'row-fresh' : undefined}>
+                <td>
+                  <code className="invite-code">{invite.code}</code>
+                </td>
+                <td>
+                  <span className={`mini-badge ${invite.status === 'used' ? 'mini-badge-muted' : 'mini-badge-success'}`}>{t(`manage.invites.status.${invite.status}`)}</span>
+                </td>
+                <td>{date(invite.created_at)}</td>
+                <td>{invite.used_by_username ?? invite.used_by ?? t('manage.common.never')}</td>
+                <td>{date(invite.used_at)}</td>
+                <td className="col-actions">
+                  <button className="button button-secondary button-small" type="button" onClick={() => copy(invite)} aria-label={`${t('manage.invites.copy')} ${invite.code}`}>
+                    <Icon name={copied === invite.code ? 'check' : 'copy'} size={14} />
+                    {copied === invite.code ? t('manage.invites.copied') : t('manage.invites.copy')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {invites.data && <Pager total={invites.data.total} skip={skip} limit={PAGE_SIZE} onSkip={setSkip} />}
+    </div>
+  );
+}

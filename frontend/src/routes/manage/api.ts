@@ -1,0 +1,120 @@
+import type { TokenInfo } from '../../account/api.ts';
+import { api } from '../../api/client.ts';
+
+export const LEVELS = ['basic', 'premium', 'vip', 'admin'] as const;
+export type Level = (typeof LEVELS)[number];
+
+/** A user row of the admin calls: the account and its token info as of now. */
+export interface UserRow extends TokenInfo {
+  id: string;
+  username: string;
+  email: string;
+  nickname?: string;
+  is_active: boolean;
+  is_admin: boolean;
+  email_verified: boolean;
+  created_at: string;
+}
+
+export interface Page {
+  total: number;
+  skip: number;
+  limit: number;
+}
+
+export interface InviteCode {
+  code: string;
+  status: 'unused' | 'used';
+  created_at: string;
+  used_by: string | null;
+  used_by_username: string | null;
+  used_at: string | null;
+}
+
+export type InviteFilter = 'all' | 'unused' | 'used';
+
+export interface Counts {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  calls: number;
+}
+
+export interface UserTokens extends Counts {
+  user_id: string;
+  username: string | null;
+  last_day?: string;
+  updated_at?: string;
+}
+
+export interface SessionTokens extends Counts {
+  session_id: string;
+  user_id: string;
+  title: string | null;
+  models?: Record<string, unknown> | string[];
+  updated_at: string;
+}
+
+export interface UserUsage {
+  username: string;
+  today: Counts & { day: string };
+  all_time: Counts;
+  daily: Array<Counts & { day: string }>;
+  sessions: SessionTokens[];
+}
+
+export interface FeedbackItem {
+  id: string;
+  user_id: string;
+  username: string;
+  email: string;
+  feedback_type: 'bug' | 'feature' | 'general';
+  feedback_text: string;
+  created_at: string;
+}
+
+export interface OutboxMail {
+  id: string;
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  created_at: string;
+}
+
+export interface UserQuery {
+  skip: number;
+  limit: number;
+  search?: string | undefined;
+  level?: Level | undefined;
+  is_active?: boolean | undefined;
+}
+
+type Batch = { updated: number; users: UserRow[] };
+
+export const adminApi = {
+  users: (query: UserQuery) => api.get<Page & { users: UserRow[] }>('/auth/admin/users', { query: { ...query } }),
+  tokenInfo: (id: string) => api.get<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/token-info`),
+  setTokenLimit: (id: string, token_level_limit: number) => api.put<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/token-limit`, { json: { token_level_limit } }),
+  addExtraBudget: (id: string, amount: number) => api.post<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/extra-budget`, { json: { amount } }),
+  setLevel: (id: string, level: Level, membership_expires_at: string | null) =>
+    api.put<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/level`, { json: { user_id: id, level, membership_expires_at } }),
+  refreshTokens: (id: string) => api.post<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/refresh-tokens`),
+  setActive: (id: string, is_active: boolean) => api.put<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/active`, { json: { is_active } }),
+  batchRefresh: (user_ids: string[]) => api.post<Batch>('/auth/admin/users/batch-refresh-tokens', { json: { user_ids } }),
+  batchLevel: (items: Array<{ user_id: string; level: Level; membership_expires_at: string | null }>) => api.post<Batch>('/auth/admin/users/batch-update-level', { json: items }),
+  batchTokenLimit: (user_ids: string[], token_level_limit: number) => api.put<Batch>('/auth/admin/users/batch-token-limit', { json: { user_ids, token_level_limit } }),
+  batchExtraBudget: (user_ids: string[], amount: number) => api.post<Batch>('/auth/admin/users/batch-extra-budget', { json: { user_ids, amount } }),
+  batchActive: (user_ids: string[], is_active: boolean) => api.post<Batch>('/auth/admin/users/batch-active', { json: { user_ids, is_active } }),
+  userUsage: (id: string) => api.get<UserUsage>(`/auth/admin/users/${encodeURIComponent(id)}/token-usage`),
+  tokenOverview: (skip: number, limit: number) =>
+    api.get<Page & { users: UserRow[]; page_today_usage: number; page_all_usage: number }>('/auth/admin/users/token-overview', { query: { skip, limit } }),
+  allTokenUsage: (skip: number, limit: number) => api.get<Page & { users: UserTokens[] }>('/conversation/api/admin/token-usage', { query: { skip, limit } }),
+  sessionsTokenUsage: (skip: number, limit: number) => api.get<Page & { sessions: SessionTokens[] }>('/conversation/api/admin/sessions-token-usage', { query: { skip, limit } }),
+  generateInvites: (count: number) => api.post<{ invite_codes: InviteCode[]; count: number }>('/auth/admin/invite-codes/generate', { json: { count } }),
+  invites: (skip: number, limit: number, status: InviteFilter) => api.get<Page & { invite_codes: InviteCode[] }>('/auth/admin/invite-codes', { query: { skip, limit, status } }),
+  sendEmail: (to_email: string, subject: string, content: string) => api.post<{ message: string }>('/auth/admin/send-email', { json: { to_email, subject, content } }),
+  feedback: (skip: number, limit: number, feedback_type?: FeedbackItem['feedback_type']) =>
+    api.get<Page & { feedback: FeedbackItem[] }>('/auth/admin/feedback', { query: { skip, limit, feedback_type } }),
+  outbox: (skip: number, limit: number) => api.get<Page & { transport: 'smtp' | 'outbox'; mails: OutboxMail[] }>('/auth/admin/outbox', { query: { skip, limit } }),
+};

@@ -1,0 +1,40 @@
+import type { Usage } from '../model/port.ts';
+import type { AgentDeps } from './deps.ts';
+
+/** Thrown before a model call the user's budget no longer covers. */
+export class BudgetExhaustedError extends Error {
+  override readonly name = 'BudgetExhaustedError';
+  constructor() {
+    super('the token budget is exhausted');
+  }
+}
+
+/**
+ * The tokens a job may still spend. The budget read model lags the log (the projector applies
+ * this job's usage a little later), so what the job itself spent is also counted here: a job that
+ * goes over its budget mid-report is stopped at its next call, not a few calls later.
+ */
+export class Allowance {
+  private spent = 0;
+  private initial: number | undefined;
+
+  constructor(
+    private readonly deps: Pick<AgentDeps, 'budget'>,
+    private readonly userId: string,
+  ) {}
+
+  async remaining(): Promise<number> {
+    const reported = await this.deps.budget.remainingTokens(this.userId);
+    this.initial ??= reported + this.spent;
+    return Math.min(reported, this.initial - this.spent);
+  }
+
+  /** Call before each model call. */
+  async ensure(): Promise<void> {
+    if ((await this.remaining()) <= 0) throw new BudgetExhaustedError();
+  }
+
+  record(usage: Pick<Usage, 'promptTokens' | 'completionTokens'>): void {
+    this.spent += usage.promptTokens + usage.completionTokens;
+  }
+}

@@ -1,0 +1,308 @@
+import { z } from 'zod';
+import { conversationStream, type OpenSession } from '@scriptorium/backend/domain/conversation/conversation';
+import { conversationDecider } from '@scriptorium/backend/domain/conversation/decide';
+import type { AgentJobData } from '@scriptorium/backend/domain/conversation/jobs';
+import type { ClarificationQuestion } from '@scriptorium/backend/protocol/research';
+import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
+import type { JobContext } from '@scriptorium/infra/queue/port';
+import { Allowance } from '../allowance.ts';
+import type { AgentDeps } from '../deps.ts';
+import { writerStart } from '../history.ts';
+import { jobData as replyJobData } from '../poe_llm/agent.ts';
+import { ReplyWriter } from '../replyWriter.ts';
+import { titleSessionIfUntitled } from '../titles.ts';
+import * as rules from './heuristics.ts';
+import {
+  ANALYSE_PROMPT,
+  CLARIFY_PROMPT,
+  PLAN_PROMPT,
+  QUERIES_PROMPT,
+  analyseSchema,
+  clarifySchema,
+  conclusionPrompt,
+  deepenPrompt,
+  planSchema,
+  queriesSchema,
+  revisePrompt,
+  sectionPrompt,
+} from './prompts.ts';
+import { checkpoint, command, completeJson, streamModel, type Run } from './run.ts';
+import { SourceBook, parseReport } from './sources.ts';
+import { afterWriting, browseRound, chooseSearch, finishWriting, info, saveCutShort, searchRound, sentencesIn, startWriting, stop, writeExtract } from './steps.ts';
+import { replyRecord, stageTrace, type ReplyRecord, type StageTrace } from './trace.ts';
+import { assignExtracts, type ExtractSection } from './extracts.ts';
+import { clip, languageOf } from './text.ts';
+
+export const jobData = replyJobData.extend({ stage: z.enum(['research', 'revise']).optional() });
+
+const OFFLINE_REPORT_LABEL = {
+  zh: '> 【离线模式】未配置语言模型：本报告由离线引擎按研究计划从检索到的资料中摘录整理，未经改写或推理，结论请以原文为准。',
+  en: '> [Offline mode] No language model is configured: this report quotes the sources found for each step of the plan, without rewriting or reasoning. Check conclusions against the sources.',
+};
+
+/**
+ * The deep-cognition research agent. A reply runs as up to three kinds of job: the start (think,
+ * status, clarifying questions — then the job ends and the reply waits without a worker), the
+ * research once the answers are in (plan, search, read, write the report, ask for feedback) and a
+ * revision per feedback. Each job reads the log first and does only what is not there yet.
+ */
+export async function runDeepCognition(deps: AgentDeps, job: JobContext<unknown>): Promise<void> {
+  const data = jobData.parse(job.data) as AgentJobData;
+  const stream = conversationStream(data.sessionId);
+  const { state } = await deps.commands.load(conversationDecider, stream);
+  if (state.status === 'none') return;
+  const reply = state.activeReply;
+  // A reply that ended, a stage another job now runs, or a stage that already reached its wait: nothing to do.
+  if (reply?.messageId !== data.replyId || reply.jobId !== job.id || state.awaiting !== null) return;
+
+  const events = await deps.events.readStream(stream);
+  const record = replyRecord(events, data.replyId, data.replyTo);
+  const trace = stageTrace(events, data.replyId, job.id);
+  const run: Run = {
+    deps,
+    job,
+    data,
+    writer: new ReplyWriter(deps, data, writerStart(events, data.replyId)),
+    allowance: new Allowance(deps, data.userId),
+    language: languageOf(record.question),
+    draft: null,
+  };
+
+  if (state.canvas.writing?.messageId === data.replyId) {
+    await saveCutShort(run, trace.writingText);
+    return;
+  }
+
+  try {
+    if (trace.savedVersion !== null) await afterWriting(run, record.question, trace.outputs);
+    else if (data.stage === 'research') await research(run, state, record, trace);
+    else if (data.stage === 'revise') await revise(run, state, record, trace);
+    else await start(run, state, record, events, trace);
+  } catch (error) {
+    await stop(run, error);
+  }
+}
+
+async function start(run: Run, session: OpenSession, record: ReplyRecord, events: RecordedEvent[], trace: StageTrace): Promise<void> {
+  const { data, deps, writer } = run;
+  const zh = run.language === 'zh';
+  if (data.continues) {
+    // Resuming a paused reply: the scope the user settled still holds; the research runs again.
+    const earlier = replyRecord(events, data.continues, data.replyTo);
+    await info(run, zh ? '继续上次中断的研究：沿用已确认的研究范围，重新检索并撰写报告' : 'Resuming the interrupted research with the scope already settled');
+    await research(run, session, { ...record, answers: earlier.answers }, trace);
+    return;
+  }
+
+  const analysis = rules.analyseQuestion(record.question);
+  let thought = rules.thinking(record.question, analysis);
+  let status = rules.statusAndGoal(analysis);
+  let specific = analysis.specific;
+  if (!deps.model.offline) {
+    const analysed = await completeJson(run, analyseSchema, [
+      { role: 'system', content: ANALYSE_PROMPT },
+      { role: 'user', content: record.question },
+    ]);
+    if (analysed) {
+      thought = analysed.analysis;
+      status = { status: analysed.status, goal: analysed.goal };
+      specific = !analysed.needs_clarification;
+    }
+  }
+  if (!trace.outputs.has('think_end')) {
+    writer.text('think', thought);
+    await writer.output('think_end', {});
+  }
+  if (!trace.outputs.has('status_and_goal')) await writer.output('status_and_goal', status);
+  await titleSessionIfUntitled(deps, data, record.question, status.goal, writer);
+  if (specific) {
+    await research(run, session, record, trace);
+    return;
+  }
+
+  checkpoint(run);
+  await info(run, 'Making Clarification Questions .....');
+  let questions = rules.clarificationQuestions(analysis);
+  if (!deps.model.offline) {
+    const asked = await completeJson(run, clarifySchema, [
+      { role: 'system', content: CLARIFY_PROMPT },
+      { role: 'user', content: record.question },
+    ]);
+    if (asked) {
+      questions = asked.questions.map(
+        (question, index): ClarificationQuestion => ({
+          id: `q${index + 1}`,
+          question_content: question.question_content,
+          question_options: question.question_type === 'text' ? [] : question.question_options,
+          question_type: question.question_type,
+          section_id: question.section_id?.trim() || `section-${index + 1}`,
+        }),
+      );
+    }
+  }
+  await info(run, 'Clarification Questions Generated');
+  await command(run, 'clarify', { type: 'AskClarification', data: { messageId: data.replyId, questions } });
+}
+
+async function research(run: Run, session: OpenSession, record: ReplyRecord, trace: StageTrace): Promise<void> {
+  const { deps, data } = run;
+  const analysis = rules.analyseQuestion(record.question);
+  const scope = rules.answerLines(record.answers, run.language);
+  const planned = await planResearch(run, record, trace);
+  const steps = planned.map((step) => step.description);
+
+  const searcher = await chooseSearch(run, session);
+  const sources = new SourceBook();
+  const found: Array<Set<number>> = [];
+  for (const [index, step] of planned.entries()) {
+    checkpoint(run);
+    await command(run, `step:${index}`, { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index } });
+    const about = `${record.question} ${step.description}`;
+    const results = trace.searches[index] ?? (await searchRound(run, searcher, step.queries, about, `search:${index}`));
+    found.push(await browseRound(run, results, about, sources));
+  }
+  await command(run, 'step:done', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: steps.length } });
+
+  const zh = run.language === 'zh';
+  const title = rules.reportTitle(analysis);
+  const draft = await startWriting(run, title, sources);
+  draft.plain(`# ${title}\n\n`);
+  if (deps.model.offline) draft.plain(`${OFFLINE_REPORT_LABEL[run.language]}\n\n`);
+  draft.plain(`## ${zh ? '研究问题' : 'Research question'}\n\n${record.question.trim()}\n\n${scope.map((line) => `- ${line}\n`).join('')}${scope.length > 0 ? '\n' : ''}`);
+  const outline = steps.map((step, index) => `${index + 1}. ${step}`).join('\n');
+  const brief = zh ? `研究问题：${record.question}\n${scope.join('\n')}\n\n报告提纲：\n${outline}` : `Research question: ${record.question}\n${scope.join('\n')}\n\nOutline:\n${outline}`;
+  const sections: ExtractSection[] = steps.map((step, index) => ({ focus: step, ...(found[index] && { sources: found[index] }) }));
+  const extracts = deps.model.offline ? assignExtracts(sources.all, subjectOf(analysis), sections, new Set()) : [];
+  for (const [index, step] of steps.entries()) {
+    checkpoint(run);
+    // A section the budget cannot pay for does not get its heading either.
+    await run.allowance.ensure();
+    draft.plain(`## ${step}\n\n`);
+    if (deps.model.offline) {
+      await writeExtract(run, draft, sources, sections[index]!, extracts[index]!);
+    } else {
+      await streamModel(
+        run,
+        { messages: [{ role: 'system', content: sectionPrompt(run.language) }, { role: 'user', content: `${brief}\n\n${zh ? `现在撰写这一节：${step}` : `Write this section now: ${step}`}` }], context: sources.context() },
+        (text) => draft.cited(text),
+      );
+      draft.endCited();
+    }
+    draft.plain('\n\n');
+  }
+  checkpoint(run);
+  draft.plain(`## ${zh ? '结论' : 'Conclusion'}\n\n`);
+  if (deps.model.offline) {
+    draft.plain(
+      zh
+        ? `离线引擎只做摘录，没有对资料进行推理与综合。本报告按研究计划的 ${steps.length} 个步骤，从 ${sources.size} 个来源中摘录了相关内容；配置语言模型后可以得到完整的分析与结论。\n\n`
+        : `The offline engine only quotes; it does not reason over the sources. This report quotes ${sources.size} sources for the ${steps.length} steps of the plan; configure a language model for a full analysis and conclusion.\n\n`,
+    );
+  } else {
+    await streamModel(run, { messages: [{ role: 'system', content: conclusionPrompt(run.language) }, { role: 'user', content: brief }], context: sources.context() }, (text) => draft.cited(text));
+    draft.endCited();
+    draft.plain('\n\n');
+  }
+  draft.plain(sources.markdown(run.language));
+  await finishWriting(run, draft);
+  await afterWriting(run, record.question, trace.outputs);
+}
+
+/** The plan of the research: the one the log already has, else a new one, recorded. */
+async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): Promise<rules.PlannedStep[]> {
+  const analysis = rules.analyseQuestion(record.question);
+  const byRules = rules.plan(analysis, record.answers);
+  // Queries are not in the log; a recorded plan searches by the rules' queries, or by its own words.
+  const recorded = trace.plan ?? (run.data.continues ? record.plan : null);
+  if (recorded) return recorded.map((description) => ({ description, queries: byRules.find((step) => step.description === description)?.queries ?? [description] }));
+
+  await info(run, 'Planing .....');
+  let planned = byRules;
+  if (!run.deps.model.offline) {
+    const scope = rules.answerLines(record.answers, run.language).join('\n');
+    const proposed = await completeJson(run, planSchema, [
+      { role: 'system', content: PLAN_PROMPT },
+      { role: 'user', content: `${record.question}\n${scope}` },
+    ]);
+    if (proposed) planned = proposed.steps;
+  }
+  await command(run, 'plan', { type: 'ProposePlan', data: { messageId: run.data.replyId, steps: planned.map((step) => step.description) } });
+  return planned;
+}
+
+async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace: StageTrace): Promise<void> {
+  const { deps, data } = run;
+  const zh = run.language === 'zh';
+  const prior = session.canvas.current;
+  const feedback = record.feedback;
+  if (!prior || !feedback) throw new Error('a revision needs a report and feedback');
+  const kind = feedback.option === 'manual_feedback' ? 'manual_feedback' : 'continue';
+  const analysis = rules.analyseQuestion(record.question);
+  const report = parseReport(prior.content);
+  const sources = new SourceBook();
+  for (const source of report.sources) {
+    sources.add({ title: source.title, url: source.url, text: record.notes.get(source.url)?.text.join('\n') ?? source.title }, source.n);
+  }
+  const known = new Set(sources.all.map((source) => source.n));
+
+  const steps = trace.plan ?? rules.steps(analysis, kind, feedback.text);
+  if (!trace.plan) {
+    await info(run, 'Planing .....');
+    await command(run, 'plan', { type: 'ProposePlan', data: { messageId: data.replyId, steps } });
+  }
+  await command(run, 'step:0', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: 0 } });
+  const about = kind === 'continue' ? record.question : `${record.question} ${feedback.text}`;
+  let results = trace.searches[0];
+  if (!results) {
+    const searcher = await chooseSearch(run, session);
+    let queries = kind === 'continue' ? rules.deepenQueries(analysis, record.answers) : rules.feedbackQueries(analysis, feedback.text);
+    if (!deps.model.offline) {
+      const headings = [...report.body.matchAll(/^#{1,3}\s+(.+)$/gm)].map((match) => match[1]).join('\n');
+      const asked = await completeJson(run, queriesSchema, [
+        { role: 'system', content: QUERIES_PROMPT },
+        { role: 'user', content: `${record.question}\n\n${zh ? '报告提纲' : 'Outline'}：\n${headings}\n\n${zh ? '用户的要求' : 'What the user asks'}：${kind === 'continue' ? (zh ? '继续深入研究' : 'go deeper') : feedback.text}` },
+      ]);
+      if (asked) queries = asked.queries;
+    }
+    results = await searchRound(run, searcher, queries, about, 'search:0');
+  }
+  await browseRound(run, results, about, sources);
+  const fresh = new Set(sources.all.map((source) => source.n).filter((n) => !known.has(n)));
+  await command(run, 'step:1', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: 1 } });
+
+  const draft = await startWriting(run, prior.title, sources);
+  const brief = zh ? `研究问题：${record.question}\n\n现有报告：\n${clip(report.body, 12_000)}` : `Research question: ${record.question}\n\nCurrent report:\n${clip(report.body, 12_000)}`;
+  if (kind === 'continue') {
+    draft.plain(`${report.body}\n\n## ${zh ? '深入补充' : 'Further research'}\n\n`);
+    if (deps.model.offline) {
+      const section: ExtractSection = { focus: record.question, sources: fresh };
+      await writeExtract(run, draft, sources, section, assignExtracts(sources.all, subjectOf(analysis), [section], sentencesIn(report.body))[0]!);
+    } else {
+      await streamModel(run, { messages: [{ role: 'system', content: deepenPrompt(run.language) }, { role: 'user', content: brief }], context: sources.context() }, (text) => draft.cited(text));
+      draft.endCited();
+    }
+  } else if (deps.model.offline) {
+    draft.plain(`${report.body}\n\n## ${zh ? '根据反馈补充' : 'Added on feedback'}\n\n`);
+    draft.plain(
+      zh
+        ? `> 离线引擎无法按意见改写原文；以下是根据你的意见“${feedback.text}”从资料中找到的相关内容。\n\n`
+        : `> The offline engine cannot rewrite the report as asked; below is what the sources say about your feedback: "${feedback.text}".\n\n`,
+    );
+    const section: ExtractSection = { focus: feedback.text };
+    await writeExtract(run, draft, sources, section, assignExtracts(sources.all, `${subjectOf(analysis)} ${feedback.text}`, [section], sentencesIn(report.body))[0]!);
+  } else {
+    await streamModel(
+      run,
+      { messages: [{ role: 'system', content: revisePrompt(run.language) }, { role: 'user', content: `${brief}\n\n${zh ? '修改意见：' : 'Feedback: '}${feedback.text}` }], context: sources.context() },
+      (text) => draft.cited(text),
+    );
+    draft.endCited();
+  }
+  draft.plain(`\n\n${sources.markdown(run.language)}`);
+  await finishWriting(run, draft);
+  await command(run, 'step:done', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: steps.length } });
+  await afterWriting(run, record.question, trace.outputs);
+}
+
+/** What every quote must be about: the question's topic and key phrases. */
+const subjectOf = (analysis: rules.QuestionAnalysis) => `${analysis.topic} ${analysis.phrases.join(' ')}`;

@@ -1,0 +1,243 @@
+/**
+ * For the research agents' tests: a real SQLite event store and command handler, jobs run by
+ * calling the agent directly (no queue, so a test decides when a job runs, runs again or dies),
+ * an in-memory corpus that answers searches and serves pages.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHandler';
+import { SqliteEventStore } from '@scriptorium/infra/eventstore/sqlite';
+import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
+import { createLogger } from '@scriptorium/infra/log';
+import type { JobContext } from '@scriptorium/infra/queue/port';
+import type { BudgetGuard } from '@scriptorium/backend/domain/budget/guard';
+import { conversationStream, type AgentName, type Conversation, type ConversationEvent } from '@scriptorium/backend/domain/conversation/conversation';
+import { conversationDecider, type ConversationCommand } from '@scriptorium/backend/domain/conversation/decide';
+import type { AgentJobData } from '@scriptorium/backend/domain/conversation/jobs';
+import type { ClarificationAnswer } from '@scriptorium/backend/protocol/research';
+import { OfflineProvider } from '../../model/offline.ts';
+import { ModelError, type ModelDelta, type ModelProvider, type ModelRequest } from '../../model/port.ts';
+import type { AgentDeps, FetchedPage, PageFetcherPort, SearchHit, SearchPort } from '../deps.ts';
+import { ANALYSE_PROMPT, BROWSE_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT } from './prompts.ts';
+import { coverage, termsOf } from './text.ts';
+
+export interface CorpusPage {
+  title: string;
+  url: string;
+  text: string;
+  source?: string;
+}
+
+/** Searches by term overlap and serves the same pages, like a tiny web. */
+export class Corpus implements SearchPort, PageFetcherPort {
+  readonly queries: string[] = [];
+  readonly fetched: string[] = [];
+
+  constructor(private readonly pages: CorpusPage[]) {}
+
+  /** Material that turns up later (a new upload, a page published since). */
+  add(page: CorpusPage): void {
+    this.pages.push(page);
+  }
+
+  async search(query: string, options: { limit: number }): Promise<SearchHit[]> {
+    this.queries.push(query);
+    const terms = termsOf(query);
+    return this.pages
+      .map((page) => ({ page, score: coverage(terms, `${page.title} ${page.text}`) }))
+      .filter((entry) => entry.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, options.limit)
+      .map(({ page }) => ({ title: page.title, url: page.url, snippet: page.text.slice(0, 160), source: page.source ?? 'web' }));
+  }
+
+  async fetch(url: string): Promise<FetchedPage> {
+    this.fetched.push(url);
+    const page = this.pages.find((candidate) => candidate.url === url);
+    if (!page) throw new Error(`404 ${url}`);
+    return { url, title: page.title, text: page.text, excerpt: page.text.slice(0, 200) };
+  }
+}
+
+export const SOLID_STATE: CorpusPage[] = [
+  {
+    title: '固态电池技术原理概述',
+    url: 'https://example.test/solid-state-basics',
+    text: '固态电池使用固态电解质取代液态电解液。固态电池的能量密度更高，安全性也更好。硫化物、氧化物和聚合物是固态电池电解质的三条主要技术路线。',
+  },
+  {
+    title: '固态电池产业化进展',
+    url: 'https://example.test/solid-state-industry',
+    text: '多家企业计划在2027年前后实现固态电池的小批量量产。固态电池产业化的主要挑战是界面阻抗和制造成本。半固态电池已经率先装车。',
+  },
+  {
+    title: '固态电池面临的挑战',
+    url: 'https://example.test/solid-state-challenges',
+    text: '固态电池的界面稳定性仍是关键问题。固态电解质的离子电导率偏低限制了固态电池的快充性能。固态电池的成本目前明显高于液态锂电池。',
+  },
+];
+
+export type Reply = Pick<AgentJobData, 'sessionId' | 'userId' | 'agent' | 'replyId' | 'replyTo'>;
+
+export interface Harness {
+  deps: AgentDeps;
+  corpus: Corpus;
+  userId: string;
+  createSession(options?: { searchEnabled?: boolean }): Promise<string>;
+  /** Posts a message; the reply's first job has the reply's id. */
+  post(sessionId: string, content: string, agent?: AgentName): Promise<Reply>;
+  /** Answers the pending questions with their first option; returns the research job's id. */
+  answerAll(sessionId: string): Promise<string>;
+  feedback(sessionId: string, option: 'continue' | 'satisfied' | 'manual_feedback', text?: string): Promise<string>;
+  run(handler: (deps: AgentDeps, job: JobContext<unknown>) => Promise<void>, name: string, jobId: string, data: unknown, signal?: AbortSignal): Promise<void>;
+  log(sessionId: string): Promise<RecordedEvent[]>;
+  state(sessionId: string): Promise<{ state: Conversation; revision: number }>;
+  close(): Promise<void>;
+}
+
+export async function harness(options: { model?: ModelProvider; remainingTokens?: () => number; web?: boolean } = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-agents-'));
+  const events = new SqliteEventStore(join(dir, 'events.sqlite3'));
+  const commands = new CommandHandler(events);
+  const corpus = new Corpus([...SOLID_STATE]);
+  const remaining = options.remainingTokens ?? (() => 1_000_000);
+  const deps: AgentDeps = {
+    events,
+    commands,
+    model: options.model ?? new OfflineProvider(),
+    // Only the remaining budget is read by the agents; the budget's own rules are tested with it.
+    budget: { remainingTokens: async () => remaining() } as unknown as BudgetGuard,
+    log: createLogger('silent', 'test'),
+    clock: () => new Date(),
+    localSearch: corpus,
+    fetcher: corpus,
+    ...(options.web !== false && { webSearch: corpus }),
+  };
+  const userId = 'user-1';
+  const handle = (sessionId: string, command: Omit<ConversationCommand, 'metadata'>) =>
+    commands.handle(conversationDecider, conversationStream(sessionId), { ...command, metadata: { now: new Date(), userId } } as ConversationCommand);
+  return {
+    deps,
+    corpus,
+    userId,
+    async createSession(session = {}) {
+      const sessionId = crypto.randomUUID();
+      await handle(sessionId, { type: 'CreateSession', data: { sessionId, ownerId: userId, clientId: 'test', ...session } });
+      return sessionId;
+    },
+    async post(sessionId, content, agent = 'deep_cognition') {
+      const reply: Reply = { sessionId, userId, agent, replyId: crypto.randomUUID(), replyTo: crypto.randomUUID() };
+      await handle(sessionId, { type: 'PostUserMessage', data: { actorId: userId, messageId: reply.replyTo, replyId: reply.replyId, content, agent } });
+      return reply;
+    },
+    async answerAll(sessionId) {
+      const { state } = await commands.load(conversationDecider, conversationStream(sessionId));
+      if (state.status === 'none') throw new Error('no session');
+      const answers: ClarificationAnswer[] = state.pendingQuestions.map((question) => ({
+        id: question.id,
+        question: question.question_content,
+        selectedOptions: question.question_options.slice(1, 2),
+        textInput: '',
+        question_type: question.question_type,
+      }));
+      const jobId = crypto.randomUUID();
+      await handle(sessionId, { type: 'AnswerClarification', data: { actorId: userId, answers, jobId } });
+      return jobId;
+    },
+    async feedback(sessionId, option, text) {
+      const jobId = crypto.randomUUID();
+      await handle(sessionId, { type: 'GiveFeedback', data: { actorId: userId, option, ...(text !== undefined && { text }), jobId } });
+      return jobId;
+    },
+    async run(handler, name, jobId, data, signal = new AbortController().signal) {
+      await handler(deps, { id: jobId, name, data, attempt: 1, signal, progress: async () => {} });
+    },
+    log: (sessionId) => events.readStream(conversationStream(sessionId)),
+    state: (sessionId) => commands.load(conversationDecider, conversationStream(sessionId)),
+    async close() {
+      await events.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const asEvents = (log: RecordedEvent[]) => log.map((recorded) => ({ type: recorded.type, data: recorded.data }) as ConversationEvent);
+
+/** The content types of a reply's items and text, in log order, with runs of text collapsed. */
+export function itemTypes(log: RecordedEvent[], replyId: string): string[] {
+  const types: string[] = [];
+  for (const event of asEvents(log)) {
+    if (!('messageId' in event.data) || event.data.messageId !== replyId) continue;
+    const type = event.type === 'AgentOutputRecorded' || event.type === 'MessageChunksAppended' ? event.data.contentType : event.type;
+    if (types.at(-1) !== type || event.type !== 'MessageChunksAppended') types.push(type);
+  }
+  return types;
+}
+
+export const SECTION_PROSE = '固态电池用固态电解质取代了液态电解液，能量密度和安全性更高[1]。产业化的主要障碍是界面阻抗和制造成本[2]。';
+
+/**
+ * A model that answers the research agent's JSON prompts with fixed, valid JSON and streams
+ * `SECTION_PROSE` for everything it writes. `stall` makes a stream stop after a number of pieces
+ * and wait until it is aborted (a pause) or for ever (a dead worker).
+ */
+export class ScriptedModel implements ModelProvider {
+  readonly name = 'scripted';
+  readonly offline = false;
+  readonly requests: ModelRequest[] = [];
+  private streamed = 0;
+  private stall: { after: number; reached: () => void } | undefined;
+
+  constructor(private readonly answers: Partial<Record<'analyse' | 'clarify' | 'plan', unknown>> = {}) {}
+
+  /** Resolves once `after` pieces have been streamed (over all calls); the stream then stalls. */
+  stallAfter(after: number): Promise<void> {
+    return new Promise((resolve) => (this.stall = { after, reached: resolve }));
+  }
+
+  async complete(request: ModelRequest) {
+    this.requests.push(request);
+    const system = request.messages[0]?.content ?? '';
+    const reply =
+      system === ANALYSE_PROMPT
+        ? (this.answers.analyse ?? { analysis: '问题涉及固态电池，范围未限定。', status: '需要澄清', goal: '撰写固态电池研究报告', needs_clarification: true })
+        : system === CLARIFY_PROMPT
+          ? (this.answers.clarify ?? { questions: [{ question_content: '更关注哪个方面？', question_options: ['技术', '产业'], question_type: 'single', section_id: 'focus' }] })
+          : system === PLAN_PROMPT
+            ? (this.answers.plan ?? { steps: [{ description: '梳理技术路线', queries: ['固态电池 技术路线'] }, { description: '调研产业化进展', queries: ['固态电池 产业化'] }] })
+            : system === JUDGE_PROMPT
+              ? { results: [1, 2, 3].map((index) => ({ index, has_useful_info: true, useful_info_summary: '与固态电池直接相关' })) }
+              : system === BROWSE_PROMPT
+                ? { pages: [1, 2, 3].map((index) => ({ index, summary: '网页介绍了固态电池的进展。' })) }
+                : { queries: ['固态电池 成本'] };
+    const text = `好的：\n\`\`\`json\n${JSON.stringify(reply)}\n\`\`\``;
+    return { text, usage: { promptTokens: 100, completionTokens: 20, model: 'scripted', estimated: false } };
+  }
+
+  async *stream(request: ModelRequest): AsyncGenerator<ModelDelta> {
+    this.requests.push(request);
+    for (const piece of SECTION_PROSE.match(/.{1,6}/gsu) ?? []) {
+      if (this.stall && this.streamed === this.stall.after) {
+        this.stall.reached();
+        await new Promise((_, reject) => {
+          const aborted = () => reject(new ModelError('aborted', 'the request was aborted'));
+          if (request.signal?.aborted) aborted();
+          request.signal?.addEventListener('abort', aborted);
+        });
+      }
+      this.streamed++;
+      yield { type: 'text', text: piece };
+    }
+    yield { type: 'usage', promptTokens: 200, completionTokens: 40, model: 'scripted', estimated: false };
+  }
+}
+
+/** Waits until the log satisfies `ready`, re-reading it as the agent appends. */
+export async function until(read: () => Promise<RecordedEvent[]>, ready: (log: RecordedEvent[]) => boolean): Promise<RecordedEvent[]> {
+  for (;;) {
+    const log = await read();
+    if (ready(log)) return log;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,0 +1,98 @@
+/** What the research agent asks a real model, and the shapes its JSON answers must have. */
+import { z } from 'zod';
+import type { Language } from './text.ts';
+
+const inLanguage = (language: Language) => (language === 'zh' ? '使用简体中文。' : 'Write in English.');
+
+export const ANALYSE_PROMPT =
+  '你是深度研究助理。分析用户的研究问题：它问的是什么、已经给出了哪些范围（时间、地域、侧重点、用途），还缺什么，' +
+  '以及不澄清是否就能写出有针对性的研究报告。只输出一个 JSON 对象，不要任何其他文字：' +
+  '{"analysis": "简短的分析", "status": "一句话说明当前状态", "goal": "一句话说明研究目标", "needs_clarification": true 或 false}';
+
+export const analyseSchema = z.object({
+  analysis: z.string().min(1),
+  status: z.string().min(1),
+  goal: z.string().min(1),
+  needs_clarification: z.boolean(),
+});
+
+export const CLARIFY_PROMPT =
+  '你是深度研究助理。为了把用户的研究问题写成有针对性的报告，提出 2 到 5 个澄清问题，只问问题里没有说清的方面。' +
+  '每个问题给出可选项（文本题可以没有选项）。只输出一个 JSON 对象，不要任何其他文字：' +
+  '{"questions": [{"question_content": "问题", "question_options": ["选项"], "question_type": "single" | "multiple" | "text", "section_id": "scope|time|region|purpose|notes 等"}]}';
+
+export const clarifySchema = z.object({
+  questions: z
+    .array(
+      z.object({
+        question_content: z.string().min(1).max(500),
+        question_options: z.array(z.string().min(1).max(200)).max(10).default([]),
+        question_type: z.enum(['single', 'multiple', 'text']).default('single'),
+        section_id: z.string().max(50).optional(),
+      }),
+    )
+    .min(1)
+    .max(8),
+});
+
+export const PLAN_PROMPT =
+  '你是深度研究助理。为下面的研究问题制定研究计划：3 到 6 个步骤，每步一句话，并为每步给出 1 到 3 个搜索查询（适合搜索引擎的关键词）。' +
+  '只输出一个 JSON 对象，不要任何其他文字：{"steps": [{"description": "步骤", "queries": ["查询"]}]}';
+
+export const planSchema = z.object({
+  steps: z
+    .array(z.object({ description: z.string().min(1).max(300), queries: z.array(z.string().min(1).max(200)).min(1).max(4) }))
+    .min(1)
+    .max(8),
+});
+
+export const QUERIES_PROMPT =
+  '你是深度研究助理。根据研究问题、现有报告的提纲和用户的要求，给出 1 到 3 个新的搜索查询（适合搜索引擎的关键词），用来找到报告还没有的资料。' +
+  '只输出一个 JSON 对象，不要任何其他文字：{"queries": ["查询"]}';
+
+export const queriesSchema = z.object({ queries: z.array(z.string().min(1).max(200)).min(1).max(4) });
+
+export const JUDGE_PROMPT =
+  '你是深度研究助理。判断每条搜索结果对当前研究步骤是否有用，有用的用一句话概括它提供的有用信息。' +
+  '只输出一个 JSON 对象，不要任何其他文字：{"results": [{"index": 1, "has_useful_info": true, "useful_info_summary": "一句话"}]}';
+
+export const judgeSchema = z.object({
+  results: z.array(z.object({ index: z.number().int().min(1), has_useful_info: z.boolean(), useful_info_summary: z.string().max(600).default('') })),
+});
+
+export const BROWSE_PROMPT =
+  '你是深度研究助理。阅读下面的网页，针对研究问题和当前步骤，为每个网页写 1 到 3 句摘要，只写网页里确实有的信息。' +
+  '只输出一个 JSON 对象，不要任何其他文字：{"pages": [{"index": 1, "summary": "摘要"}]}';
+
+export const browseSchema = z.object({ pages: z.array(z.object({ index: z.number().int().min(1), summary: z.string().max(1500) })) });
+
+export const sectionPrompt = (language: Language) =>
+  '你是严谨的研究报告撰写者，正在撰写研究报告中的一节。' +
+  inLanguage(language) +
+  '用 Markdown 书写，不要写这一节的标题（已经写好），需要时可以用三级标题。每个来自资料的事实、数据或观点后面用 [n] 标注资料编号；' +
+  '不要编造资料中没有的事实，资料不足时直接说明。不要写参考文献列表。';
+
+export const conclusionPrompt = (language: Language) =>
+  '你是严谨的研究报告撰写者，正在为研究报告写结论。' +
+  inLanguage(language) +
+  '用 Markdown 书写，不要写标题。概括各部分的主要发现并给出建议，来自资料的内容用 [n] 标注编号。不要写参考文献列表。';
+
+export const deepenPrompt = (language: Language) =>
+  '你是严谨的研究报告撰写者。在已有报告的基础上写一节新的深入内容：补充新资料中的数据、案例、对比与分析，不要重复已有内容。' +
+  inLanguage(language) +
+  '用 Markdown 书写，不要写这一节的标题（已经写好），可以用三级标题。来自资料的内容后面用 [n] 标注编号。不要写参考文献列表。';
+
+export const revisePrompt = (language: Language) =>
+  '你是严谨的研究报告撰写者。按用户的修改意见修改整篇报告，输出修改后的完整报告（Markdown，第一行是 # 标题），' +
+  '保留仍然正确的内容和它们的 [n] 引用编号，新资料的内容同样用 [n] 标注。' +
+  inLanguage(language) +
+  '不要写参考文献列表，不要解释你改了什么。';
+
+export const EDIT_PROMPT =
+  '你是编辑。按用户的指令修改给出的文本片段，只输出修改后的片段本身：不要解释，不要加引号或代码块，' +
+  '保留片段中的 [n] 引用标记和 Markdown 格式，除非指令要求改变它们。使用与片段相同的语言，除非指令要求翻译。';
+
+export const directWritingPrompt = (language: Language) =>
+  '你是专业的写作助手。根据用户的写作要求直接写出一篇完整的报告或文章，用 Markdown，第一行是 # 标题。' +
+  inLanguage(language) +
+  '如果提供了资料，来自资料的内容后面用 [n] 标注编号；不要编造资料中没有的事实，不要写参考文献列表。';

@@ -1,0 +1,109 @@
+import type { ContextDocument } from '../../model/port.ts';
+import { clip, type Language } from './text.ts';
+
+export interface Source {
+  /** The citation number: `[n]` in the report. */
+  n: number;
+  title: string;
+  url: string;
+  /** What the writer may draw on: the page text when the page was read, else snippet and summary. */
+  text: string;
+}
+
+/** Characters of one source handed to a model; the offline writer ranks the whole text. */
+const CONTEXT_CHARS = 2_400;
+const MAX_TEXT = 40_000;
+
+/**
+ * The numbered sources of one report. Numbers never change once given, so a revision that adds
+ * sources keeps every earlier citation pointing where it did.
+ */
+export class SourceBook {
+  private readonly list: Source[] = [];
+
+  get all(): readonly Source[] {
+    return this.list;
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  /** Adds a source, or enriches the one with the same address; returns its number. */
+  add(source: Omit<Source, 'n'>, n?: number): number {
+    const key = keyOf(source);
+    const known = this.list.find((candidate) => keyOf(candidate) === key);
+    if (known) {
+      if (source.text.length > known.text.length) known.text = clip(source.text, MAX_TEXT);
+      return known.n;
+    }
+    const next = n ?? this.list.reduce((max, candidate) => Math.max(max, candidate.n), 0) + 1;
+    this.list.push({ ...source, text: clip(source.text, MAX_TEXT), n: next });
+    return next;
+  }
+
+  has(url: string): boolean {
+    return this.list.some((candidate) => candidate.url === url);
+  }
+
+  urlOf(n: number): string | undefined {
+    const url = this.list.find((candidate) => candidate.n === n)?.url;
+    return url && /^https?:\/\//.test(url) ? url : undefined;
+  }
+
+  /**
+   * What a model is given. Providers number context documents from 1 in order, so the list is
+   * padded to keep `[n]` meaning source n even when numbers have gaps.
+   */
+  context(): ContextDocument[] {
+    const max = this.list.reduce((top, candidate) => Math.max(top, candidate.n), 0);
+    const documents: ContextDocument[] = [];
+    for (let n = 1; n <= max; n++) {
+      const source = this.list.find((candidate) => candidate.n === n);
+      documents.push(source ? { title: source.title, ...(source.url && { url: source.url }), text: clip(source.text, CONTEXT_CHARS) } : { title: '—', text: '' });
+    }
+    return documents;
+  }
+
+  /** The report's source list, numbered as cited. */
+  markdown(language: Language): string {
+    const heading = SOURCES_HEADING[language];
+    if (this.list.length === 0) return `## ${heading}\n\n${language === 'zh' ? '（本次没有检索到可引用的资料。）' : '(No sources were found this time.)'}\n`;
+    const lines = [...this.list]
+      .sort((a, b) => a.n - b.n)
+      .map((source) => {
+        const title = source.title.replace(/[[\]]/g, '').trim() || source.url;
+        return /^https?:\/\//.test(source.url) ? `${source.n}. [${title}](${source.url})` : `${source.n}. ${title}${source.url ? ` (${source.url})` : ''}`;
+      });
+    return `## ${heading}\n\n${lines.join('\n')}\n`;
+  }
+}
+
+const keyOf = (source: Pick<Source, 'url' | 'title'>) => (source.url ? source.url.replace(/#.*$/, '').replace(/\/$/, '') : `title:${source.title}`);
+
+export const SOURCES_HEADING: Record<Language, string> = { zh: '参考来源', en: 'Sources' };
+
+export interface ParsedReport {
+  /** The report without its source list. */
+  body: string;
+  sources: Array<{ n: number; title: string; url: string }>;
+}
+
+/**
+ * Splits a report the agent wrote into its body and its numbered source list, so a revision can
+ * keep the numbers. A report without the list (edited away) is all body.
+ */
+export function parseReport(content: string): ParsedReport {
+  const headings = [...content.matchAll(/^##\s+(参考来源|Sources)\s*$/gm)];
+  const last = headings.at(-1);
+  if (!last || last.index === undefined) return { body: content.trimEnd(), sources: [] };
+  const body = content.slice(0, last.index).trimEnd();
+  const sources: ParsedReport['sources'] = [];
+  for (const line of content.slice(last.index).split('\n').slice(1)) {
+    const linked = /^(\d+)\.\s+\[(.+)\]\((\S+)\)\s*$/.exec(line.trim());
+    const plain = /^(\d+)\.\s+(.+?)(?:\s+\(([^()\s]+)\))?\s*$/.exec(line.trim());
+    const match = linked ?? plain;
+    if (match) sources.push({ n: Number(match[1]), title: match[2]!, url: match[3] ?? '' });
+  }
+  return { body, sources };
+}

@@ -1,0 +1,105 @@
+import test from 'ava';
+import { analyseQuestion, clarificationQuestions, judge, plan } from './heuristics.ts';
+import { parseReport, SourceBook } from './sources.ts';
+import { CitationLinker, keyPhrases, languageOf, splitEditReport } from './text.ts';
+
+test('edit report: up to 1,500 characters is one block', (t) => {
+  const text = '字'.repeat(1500);
+  t.deepEqual(splitEditReport(text), [text]);
+});
+
+test('edit report: any length with a section heading is one block', (t) => {
+  const text = `## 背景\n\n${'段落内容。'.repeat(300)}\n\n${'更多内容。'.repeat(300)}`;
+  t.deepEqual(splitEditReport(text), [text]);
+});
+
+test('edit report: longer text without a heading is cut on blank lines into chunks of about 800', (t) => {
+  const paragraphs = Array.from({ length: 12 }, (_, index) => `第${index + 1}段。${'内容'.repeat(148)}`);
+  const text = paragraphs.join('\n\n');
+  t.true(text.length > 1500);
+  const blocks = splitEditReport(text);
+  t.true(blocks.length > 1);
+  t.is(blocks.join('\n\n'), text, 'nothing lost or reordered');
+  for (const block of blocks) t.true(block.length <= 800 || !block.includes('\n\n'), 'a chunk over 800 is a single paragraph');
+  for (const block of blocks.slice(0, -1)) t.true(block.length > 400, 'chunks are filled up to about 800');
+});
+
+test('citation markers become links to their source, also when split across pieces', (t) => {
+  const urls: Record<number, string> = { 1: 'https://a.test/1', 2: 'https://b.test/2' };
+  const linker = new CitationLinker((n) => urls[n]);
+  const pieces = ['能量密度更高[', '1]。成本偏高[2', ']，见[1, 2]', '。已有链接[[1]](https://a.test/1)与[3]和[1](x)'];
+  const out = pieces.map((piece) => linker.push(piece)).join('') + linker.end();
+  t.is(
+    out,
+    '能量密度更高[[1]](https://a.test/1)。成本偏高[[2]](https://b.test/2)，见[[1]](https://a.test/1)[[2]](https://b.test/2)。已有链接[[1]](https://a.test/1)与[3]和[1](x)',
+  );
+});
+
+test('a marker at the very end is linked when the text ends', (t) => {
+  const linker = new CitationLinker(() => 'https://a.test');
+  t.is(linker.push('结论[1]'), '结论');
+  t.is(linker.end(), '[[1]](https://a.test)');
+});
+
+test('language and key phrases', (t) => {
+  t.is(languageOf('帮我研究一下固态电池'), 'zh');
+  t.is(languageOf('What is the state of solid-state batteries?'), 'en');
+  t.deepEqual(keyPhrases('帮我研究一下固态电池的产业化进展'), ['固态电池', '产业化进展']);
+  t.deepEqual(keyPhrases('What is the state of solid-state batteries in 2024?'), ['state', 'solid-state', 'batteries', '2024']);
+});
+
+test('a vague question is asked about each open scope; a specific one is not', (t) => {
+  const vague = analyseQuestion('帮我研究一下固态电池');
+  t.false(vague.specific);
+  t.is(vague.topic, '固态电池');
+  t.deepEqual(
+    clarificationQuestions(vague).map((question) => question.section_id),
+    ['focus', 'time', 'region', 'purpose', 'notes'],
+  );
+  const specific = analyseQuestion('对比2020年以来中国固态电池的技术路线和产业化进展，写一份决策参考报告');
+  t.true(specific.specific);
+  t.deepEqual(specific.covered.sort(), ['focus', 'purpose', 'region', 'time']);
+  const english = analyseQuestion('Research solid-state batteries');
+  t.is(english.language, 'en');
+  t.is(clarificationQuestions(english)[0]!.question_content, 'What should the report on "solid-state batteries" focus on?');
+});
+
+test('the plan takes the chosen focus as a step of its own and searches for it', (t) => {
+  const analysis = analyseQuestion('帮我研究一下固态电池');
+  const steps = plan(analysis, [
+    { id: 'q-focus', question: '侧重', selectedOptions: ['政策与监管'], textInput: '', question_type: 'multiple' },
+    { id: 'q-region', question: '地域', selectedOptions: ['中国'], textInput: '', question_type: 'single' },
+    { id: 'q-time', question: '时间', selectedOptions: ['近三到五年'], textInput: '', question_type: 'single' },
+  ]);
+  t.is(steps.length, 5);
+  t.is(steps[2]!.description, '深入分析「固态电池」的政策与监管');
+  t.is(steps[2]!.queries[0], '固态电池 中国 政策与监管');
+  t.is(steps[0]!.queries[0], '固态电池 中国 概念 背景', 'a time range is no search word');
+});
+
+test('a result is useful when it is about the query, with the sentence that says so', (t) => {
+  const [useful, unrelated] = judge(
+    [
+      { title: '固态电池成本', url: 'https://a.test', snippet: '菜谱。固态电池的成本仍然偏高。', source: 'web' },
+      { title: '今日菜谱', url: 'https://b.test', snippet: '红烧肉的做法很简单。', source: 'web' },
+    ],
+    '固态电池 成本',
+  );
+  t.like(useful, { has_useful_info: true, useful_info_summary: '固态电池的成本仍然偏高。' });
+  t.like(unrelated, { has_useful_info: false, useful_info_summary: '' });
+});
+
+test('a report keeps its source numbers through parsing', (t) => {
+  const sources = new SourceBook();
+  sources.add({ title: '甲', url: 'https://a.test', text: '甲的内容' });
+  sources.add({ title: '乙 [草稿]', url: 'note:42', text: '乙的内容' });
+  t.is(sources.add({ title: '甲', url: 'https://a.test/', text: '甲的更多内容' }), 1, 'the same address is the same source');
+  const content = `# 报告\n\n正文[1]。\n\n${sources.markdown('zh')}`;
+  const parsed = parseReport(content);
+  t.is(parsed.body, '# 报告\n\n正文[1]。');
+  t.deepEqual(parsed.sources, [
+    { n: 1, title: '甲', url: 'https://a.test' },
+    { n: 2, title: '乙 草稿', url: 'note:42' },
+  ]);
+  t.is(sources.urlOf(2), undefined, 'only web addresses are linked');
+});

@@ -1,0 +1,171 @@
+/**
+ * Text helpers of the research agents: language, key phrases and term overlap (what the offline
+ * heuristics rank by), the edit-report split rule and citation links.
+ */
+
+export type Language = 'zh' | 'en';
+
+const hanGlobal = /\p{Script=Han}/gu;
+const han = /\p{Script=Han}/u;
+
+/** A Chinese word is about two characters, so an English term inside a Chinese question keeps it Chinese. */
+export function languageOf(text: string): Language {
+  const hanCount = text.match(hanGlobal)?.length ?? 0;
+  const latinWords = text.match(/[A-Za-z]{2,}/g)?.length ?? 0;
+  if (hanCount === 0 && latinWords === 0) return 'zh';
+  return hanCount / 2 >= latinWords ? 'zh' : 'en';
+}
+
+// Request verbs, question words and particles: they say what the user wants done, not what about.
+const zhStopWords = [
+  '请帮我', '帮我', '帮忙', '调研一下', '研究一下', '分析一下', '介绍一下', '了解一下', '总结一下', '调研', '研究', '分析', '介绍', '了解', '总结', '梳理',
+  '为什么', '怎么样', '是什么', '有没有', '能不能', '会不会', '是不是', '有什么', '有哪些', '什么', '怎么', '如何', '为何', '哪些', '哪个', '哪里', '请问',
+  '一下', '告诉', '解释', '说明', '可以', '能否', '是否', '我们', '你们', '他们', '这个', '那个', '这些', '那些', '一个', '一些', '以及', '还是',
+  '或者', '而且', '但是', '因为', '所以', '如果', '关于', '对于', '目前', '现在', '补充', '方面', '内容', '相关', '部分', '更多', '详细', '增加', '添加', '加上', '修改', '的', '了', '吗', '呢', '吧', '啊', '呀', '么', '和', '与', '及',
+  '或', '是', '请', '我', '你', '他', '她', '它', '也', '都', '很', '被', '把', '会', '有', '在', '对', '给', '想', '要',
+];
+const zhStopPattern = new RegExp([...zhStopWords].sort((a, b) => b.length - a.length).join('|'), 'gu');
+
+const enStopWords = new Set(
+  (
+    'a about above after again all am an and any are as at be because been before being below between both but by can could did do does ' +
+    'doing down during each few for from further had has have having he her here him his how i if in into is it its just me more most my no ' +
+    'nor not of off on once only or other our out over own same she should so some such than that the their them then there these they this ' +
+    'those through to too under until up very was we were what when where which while who whom why will with would you your please tell ' +
+    'explain describe know give show want need research analyse analyze summarize summarise overview report write'
+  ).split(' '),
+);
+
+function stem(word: string): string {
+  let w = word.replace(/['’]s$/, '');
+  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  return w;
+}
+
+/** The topic-bearing pieces of a text as written: Han runs between stop words, Latin words that are not stop words. */
+export function keyPhrases(text: string, max = 8): string[] {
+  const out: string[] = [];
+  for (const match of text.replace(zhStopPattern, ' ').matchAll(/\p{Script=Han}+|[A-Za-z0-9\u00c0-\u024f][A-Za-z0-9\u00c0-\u024f.+#-]*/gu)) {
+    const piece = match[0].replace(/[.-]+$/, '');
+    if (han.test(piece) ? Array.from(piece).length < 2 : enStopWords.has(piece.toLowerCase()) || (piece.length < 2 && !/\d/.test(piece))) continue;
+    if (!out.some((known) => known.toLowerCase() === piece.toLowerCase())) out.push(piece);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/** Scoring terms: Han pieces as character bigrams, Latin words stemmed and lower-cased. */
+export function termsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const piece of keyPhrases(text, Number.POSITIVE_INFINITY)) {
+    if (!han.test(piece)) {
+      out.push(stem(piece.toLowerCase()));
+      continue;
+    }
+    const chars = Array.from(piece);
+    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+  }
+  return out;
+}
+
+/** Share of the query's distinct terms that the text contains: 0 (nothing in common) to 1. */
+export function coverage(queryTerms: readonly string[], text: string): number {
+  const wanted = new Set(queryTerms);
+  if (wanted.size === 0) return 0;
+  const present = new Set(termsOf(text));
+  let hits = 0;
+  for (const term of wanted) if (present.has(term)) hits++;
+  return hits / wanted.size;
+}
+
+const terminators = /([。！？!?]+["”’」』）)]*|\.(?=\s|$)["”’)]*)/u;
+
+/** Sentences of a page or snippet: split at sentence ends and line breaks, headings and stubs dropped. */
+export function sentencesOf(text: string): string[] {
+  const out: string[] = [];
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.replace(/^\s*(?:#{1,6}\s+|[-*+•]\s+|\d+[.)、]\s+|>\s*)/, '').trim();
+    if (!line) continue;
+    const parts = line.split(terminators);
+    for (let i = 0; i < parts.length; i += 2) {
+      const sentence = `${parts[i] ?? ''}${parts[i + 1] ?? ''}`.replace(/\s+/g, ' ').trim();
+      if ((sentence.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 8) out.push(sentence);
+    }
+  }
+  return out;
+}
+
+export function clip(text: string, max: number): string {
+  const chars = Array.from(text.trim());
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+}
+
+/** Spec §4 and §9: up to 1,500 characters, or any text with a section heading, is one block. */
+export const EDIT_REPORT_SINGLE_BLOCK = 1500;
+/** Longer text is cut on blank lines into chunks of about this size. */
+export const EDIT_REPORT_CHUNK = 800;
+
+export function splitEditReport(content: string): string[] {
+  if (content.length <= EDIT_REPORT_SINGLE_BLOCK || /^#{1,6}\s/m.test(content)) return [content];
+  const chunks: string[] = [];
+  let current = '';
+  for (const paragraph of content.split(/\n[ \t]*\n/)) {
+    if (!paragraph.trim()) continue;
+    if (current && current.length + 2 + paragraph.length > EDIT_REPORT_CHUNK) {
+      chunks.push(current);
+      current = '';
+    }
+    current = current ? `${current}\n\n${paragraph}` : paragraph;
+  }
+  if (current) chunks.push(current);
+  return chunks;
+}
+
+/**
+ * Turns `[n]` (and `[n, m]`) citation markers into links to the cited source, as the text streams
+ * by: a marker split across two pieces is held back until it is whole, and `[n](…)`, already a
+ * link, is left alone.
+ */
+export class CitationLinker {
+  private held = '';
+
+  constructor(private readonly urlOf: (n: number) => string | undefined) {}
+
+  push(text: string): string {
+    const input = this.held + text;
+    const cut = this.safeEnd(input);
+    this.held = input.slice(cut);
+    return this.link(input.slice(0, cut));
+  }
+
+  end(): string {
+    const rest = this.held;
+    this.held = '';
+    return this.link(rest);
+  }
+
+  /** Where the text can be cut without splitting a marker or losing what follows one. */
+  private safeEnd(text: string): number {
+    let open = text.lastIndexOf('[');
+    if (open === -1) return text.length;
+    const tail = text.slice(open);
+    const pending = (/^\[[\d,，、\s]*$/.test(tail) && tail.length < 16) || /^\[[\d,，、\s]+\]$/.test(tail);
+    if (!pending) return text.length;
+    // `[[n]](…)` is a link already; keep its outer bracket with it so it is recognised.
+    while (open > 0 && text[open - 1] === '[') open--;
+    return open;
+  }
+
+  private link(text: string): string {
+    return text.replace(/(?<!\[)\[(\d+(?:\s*[,，、]\s*\d+)*)\](?![\](])/g, (_marker, list: string) => {
+      const numbers = list.split(/\s*[,，、]\s*/).map(Number);
+      return numbers
+        .map((n) => {
+          const url = this.urlOf(n);
+          return url ? `[[${n}]](${url})` : `[${n}]`;
+        })
+        .join('');
+    });
+  }
+}

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { conversationStream, type ConversationEvent } from '@scriptorium/backend/domain/conversation/conversation';
+import { conversationDecider } from '@scriptorium/backend/domain/conversation/decide';
+import type { TargetedEditJobData } from '@scriptorium/backend/domain/conversation/jobs';
+import { BUDGET_EXHAUSTED } from '@scriptorium/backend/domain/budget/guard';
+import { DomainError } from '@scriptorium/infra/eventsourcing/decider';
+import type { JobContext } from '@scriptorium/infra/queue/port';
+import { Allowance } from '../allowance.ts';
+import type { AgentDeps } from '../deps.ts';
+import { writerStart } from '../history.ts';
+import { failureText } from '../poe_llm/agent.ts';
+import { ReplyWriter } from '../replyWriter.ts';
+import { EDIT_PROMPT } from '../deep_cognition/prompts.ts';
+import { languageOf } from '../deep_cognition/text.ts';
+import { cleanEdited, offlineEdit } from './rewrite.ts';
+
+export const editJobData = z.object({
+  sessionId: z.string().min(1),
+  userId: z.string().min(1),
+  requestId: z.string().min(1),
+  instruction: z.string().min(1),
+  snippet: z.string().min(1),
+  fromVersion: z.number().int().min(1),
+});
+
+/** Characters of the report on each side of the selection that the model sees, so the edit fits its place. */
+const SURROUNDING = 400;
+
+/**
+ * Rewrites the selected snippet of the current canvas version as instructed and saves the result as
+ * a new version (the socket shows it as targeted_edit_result). Only the snippet changes: the
+ * domain replaces exactly that text. A request that cannot be carried out ends with an error item.
+ */
+export async function runTargetedEdit(deps: AgentDeps, job: JobContext<unknown>): Promise<void> {
+  const data = editJobData.parse(job.data) as TargetedEditJobData;
+  const stream = conversationStream(data.sessionId);
+  const events = await deps.events.readStream(stream);
+  const mine = (event: ConversationEvent) =>
+    (event.type === 'TargetedEditApplied' && event.data.requestId === data.requestId) ||
+    (event.type === 'AgentOutputRecorded' && event.data.messageId === data.requestId && event.data.contentType === 'error');
+  // Applied or refused by an earlier run: a request is answered once.
+  if (events.some((recorded) => mine({ type: recorded.type, data: recorded.data } as ConversationEvent))) return;
+
+  const writer = new ReplyWriter(deps, { sessionId: data.sessionId, userId: data.userId, agent: 'targeted_edit', replyId: data.requestId }, writerStart(events, data.requestId));
+  const refuse = async (message: string, status?: number) => {
+    await writer.output('error', { error_message: message, request_id: data.requestId, ...(status !== undefined && { status }) });
+  };
+  const { state } = await deps.commands.load(conversationDecider, stream);
+  if (state.status === 'none') return;
+  const current = state.canvas.current;
+  const zh = languageOf(current?.content ?? data.instruction) === 'zh';
+  if (!current || current.version !== data.fromVersion || !current.content.includes(data.snippet)) {
+    await refuse(zh ? '选中的文本已不在当前版本中（报告可能已更新），请重新选择后再试' : 'The selected text is no longer in the current version; select it again and retry');
+    return;
+  }
+
+  let edited: string;
+  if (deps.model.offline) {
+    const result = offlineEdit(data.instruction, data.snippet, zh ? 'zh' : 'en');
+    if (!result.ok) {
+      await refuse(result.reason);
+      return;
+    }
+    edited = result.text;
+  } else {
+    const allowance = new Allowance(deps, data.userId);
+    if ((await allowance.remaining()) <= 0) {
+      await refuse(BUDGET_EXHAUSTED, 402);
+      return;
+    }
+    const at = current.content.indexOf(data.snippet);
+    const before = current.content.slice(Math.max(0, at - SURROUNDING), at);
+    const after = current.content.slice(at + data.snippet.length, at + data.snippet.length + SURROUNDING);
+    try {
+      const completion = await deps.model.complete({
+        messages: [
+          { role: 'system', content: EDIT_PROMPT },
+          { role: 'user', content: `上下文（仅供参考，不要输出）：\n${before}【待修改片段】${after}\n\n待修改片段：\n${data.snippet}\n\n修改指令：${data.instruction}` },
+        ],
+        temperature: 0.3,
+        maxTokens: Math.min(4000, data.snippet.length * 3 + 200),
+        signal: job.signal,
+      });
+      await writer.tokens(completion.usage);
+      edited = cleanEdited(completion.text, data.snippet);
+    } catch (error) {
+      deps.log.warn({ err: error, requestId: data.requestId }, 'targeted edit failed');
+      await refuse(job.signal.aborted ? (zh ? '修改被中断，请重试' : 'The edit was interrupted; please retry') : failureText(error));
+      return;
+    }
+  }
+
+  try {
+    await deps.commands.handle(
+      conversationDecider,
+      stream,
+      {
+        type: 'ApplyTargetedEdit',
+        data: { actorId: data.userId, requestId: data.requestId, instruction: data.instruction, snippet: data.snippet, editedSnippet: edited, fromVersion: data.fromVersion },
+        metadata: { now: deps.clock(), userId: data.userId, correlationId: data.requestId },
+      },
+      { commandId: `edit:${data.requestId}` },
+    );
+  } catch (error) {
+    // The report moved on while the edit was being written (a new version, the text edited away).
+    if (!(error instanceof DomainError)) throw error;
+    await refuse(error.message);
+  }
+}

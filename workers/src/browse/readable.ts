@@ -1,0 +1,105 @@
+/**
+ * The readable content of a fetched document. HTML goes through Readability (Firefox Reader View's
+ * algorithm) over a linkedom DOM; its article is turned into text with block boundaries kept as line
+ * breaks, because the research agent picks sentences and paragraphs out of it.
+ */
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import { decodeText, decodeWithLabel, normalizeText } from '../extract/decode.ts';
+
+export interface ReadablePage {
+  title: string;
+  text: string;
+  excerpt: string;
+  byline?: string;
+}
+
+const EXCERPT_CHARS = 200;
+
+/**
+ * Text in the charset the response named, else the one the page's meta tag names (HTML only),
+ * else UTF-8 or GB18030, the encodings Chinese sites use. Null when the bytes are not text.
+ */
+export function decodeBody(bytes: Uint8Array, headerCharset: string | undefined, html: boolean): string | null {
+  if (headerCharset) {
+    const text = decodeWithLabel(bytes, headerCharset);
+    if (text !== null) return text;
+  }
+  if (html) {
+    const head = new TextDecoder('latin1').decode(bytes.subarray(0, 2048));
+    const declared = /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head)?.[1];
+    const text = declared ? decodeWithLabel(bytes, declared) : null;
+    if (text !== null) return text;
+  }
+  return decodeText(bytes);
+}
+
+export function readableHtml(html: string, fallbackTitle: string): ReadablePage {
+  const { document } = parseHTML(html);
+  const pageTitle = document.title?.trim();
+  const article = new Readability(document as unknown as Document, { serializer: (node: Node) => node }).parse();
+  // Readability rewrites the document it reads, so a page with no article is read from a fresh parse.
+  const root = (article?.content as NodeLike | null | undefined) ?? (parseHTML(html).document.body as unknown as NodeLike | null);
+  const text = root ? normalizeText(blockText(root)) : '';
+  const byline = article?.byline?.trim();
+  return {
+    title: article?.title?.trim() || pageTitle || fallbackTitle,
+    text,
+    excerpt: clip(article?.excerpt?.trim() || text),
+    ...(byline && { byline }),
+  };
+}
+
+/** Plain text and Markdown pass through; a Markdown page's first heading is its title. */
+export function readableText(text: string, markdown: boolean, fallbackTitle: string): ReadablePage {
+  const body = normalizeText(text);
+  const heading = markdown ? /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(body)?.[1] : undefined;
+  return { title: heading || fallbackTitle, text: body, excerpt: clip(body) };
+}
+
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const chars = Array.from(flat);
+  return chars.length <= EXCERPT_CHARS ? flat : `${chars.slice(0, EXCERPT_CHARS).join('')}…`;
+}
+
+interface NodeLike {
+  nodeType: number;
+  nodeName: string;
+  textContent: string | null;
+  childNodes: ArrayLike<NodeLike>;
+}
+
+const BLOCK = new Set([
+  'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BR', 'DD', 'DIV', 'DL', 'DT', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6',
+  'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'TABLE', 'TR', 'UL',
+]);
+const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IFRAME', 'OBJECT', 'HEAD']);
+
+function blockText(node: NodeLike): string {
+  const parts: string[] = [];
+  const walk = (current: NodeLike) => {
+    if (current.nodeType === 3) {
+      parts.push((current.textContent ?? '').replace(/\s+/g, ' '));
+      return;
+    }
+    if (current.nodeType !== 1 && current.nodeType !== 9 && current.nodeType !== 11) return;
+    const name = current.nodeName.toUpperCase();
+    if (SKIPPED.has(name)) return;
+    if (name === 'PRE') {
+      parts.push('\n', current.textContent ?? '', '\n');
+      return;
+    }
+    const block = BLOCK.has(name);
+    if (block) parts.push('\n');
+    for (const child of Array.from(current.childNodes)) walk(child);
+    if (name === 'TD' || name === 'TH') parts.push('\t');
+    if (block) parts.push('\n');
+  };
+  walk(node);
+  return parts
+    .join('')
+    .split('\n')
+    .map((line) => line.trim())
+    .join('\n');
+}
