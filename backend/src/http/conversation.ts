@@ -65,6 +65,22 @@ export function conversationRoutes(services: Services, conversations: Conversati
     if (position > 0) await progress.waitFor(position);
   };
   const current = async (actor: { userId: string }, id: string) => sessionDto(await conversations.owned(actor, id));
+  type Ctx = Parameters<typeof requireUser>[1];
+  /** Posts to a session the caller owns and answers with the ids once the history includes them. */
+  const postMessage = async (ctx: Ctx, target: { session_id: string; client_id?: string | undefined }, text: string, agent?: AgentName) => {
+    const actor = await actorOf(ctx, target.client_id);
+    await conversations.owned(actor, target.session_id);
+    const posted = await conversations.post(actor, target.session_id, text, agent);
+    await settled(posted.position);
+    ctx.body = { session_id: target.session_id, message_id: posted.messageId, reply_id: posted.replyId, agent: posted.agent };
+  };
+  /** Applies a change to a session the caller owns and answers with the session as it now reads. */
+  const changeSession = async (ctx: Ctx, id: string, change: (actor: { userId: string }) => Promise<{ position: number }>) => {
+    const actor = await actorOf(ctx);
+    await conversations.owned(actor, id);
+    await settled((await change(actor)).position);
+    ctx.body = await current(actor, id);
+  };
 
   router.post('/conversation/sessions', async (ctx) => {
     const body = parseBody(ctx, z.object({ client_id: clientId.optional() }));
@@ -100,39 +116,24 @@ export function conversationRoutes(services: Services, conversations: Conversati
     message: '消息不能为空',
     path: ['message'],
   });
-  router.post('/conversation/api/v2/research/start', async (ctx) => {
+  router.post(['/conversation/api/v2/research/start', '/conversation/research/start'], async (ctx) => {
     const body = parseBody(ctx, startBody);
-    const actor = await actorOf(ctx, body.client_id);
-    await conversations.owned(actor, body.session_id);
-    const posted = await conversations.post(actor, body.session_id, (body.message ?? body.query)!);
-    await settled(posted.position);
-    ctx.body = { session_id: body.session_id, message_id: posted.messageId, reply_id: posted.replyId, agent: posted.agent };
+    await postMessage(ctx, body, (body.message ?? body.query)!);
   });
 
   router.post('/conversation/api/v2/chat/send', async (ctx) => {
     const body = parseBody(ctx, z.object({ session_id: sessionId, message, client_id: clientId.optional() }));
-    const actor = await actorOf(ctx, body.client_id);
-    await conversations.owned(actor, body.session_id);
-    const posted = await conversations.post(actor, body.session_id, body.message);
-    await settled(posted.position);
-    ctx.body = { session_id: body.session_id, message_id: posted.messageId, reply_id: posted.replyId, agent: posted.agent };
+    await postMessage(ctx, body, body.message);
   });
 
   router.post('/api/v2/chat/poe/start', async (ctx) => {
     const body = parseBody(ctx, z.object({ session_id: sessionId, text: message, client_id: clientId.optional() }));
-    const actor = await actorOf(ctx, body.client_id);
-    await conversations.owned(actor, body.session_id);
-    const posted = await conversations.post(actor, body.session_id, body.text, 'poe_llm');
-    await settled(posted.position);
-    ctx.body = { session_id: body.session_id, message_id: posted.messageId, reply_id: posted.replyId, agent: posted.agent };
+    await postMessage(ctx, body, body.text, 'poe_llm');
   });
 
   router.post('/conversation/api/v2/research/update_status', async (ctx) => {
     const body = parseBody(ctx, z.object({ session_id: sessionId, status: z.enum(['active', 'archived'], { error: 'status 只能是 active 或 archived' }) }));
-    const actor = await actorOf(ctx);
-    await conversations.owned(actor, body.session_id);
-    await settled((await conversations.setLifecycle(actor, body.session_id, body.status)).position);
-    ctx.body = await current(actor, body.session_id);
+    await changeSession(ctx, body.session_id, (actor) => conversations.setLifecycle(actor, body.session_id, body.status));
   });
 
   router.post('/conversation/api/v2/research/update_search_status', async (ctx) => {
@@ -143,36 +144,24 @@ export function conversationRoutes(services: Services, conversations: Conversati
         path: ['search_enabled'],
       }),
     );
-    const actor = await actorOf(ctx);
-    await conversations.owned(actor, body.session_id);
-    await settled((await conversations.setSearch(actor, body.session_id, (body.search_enabled ?? body.enabled)!)).position);
-    ctx.body = await current(actor, body.session_id);
+    await changeSession(ctx, body.session_id, (actor) => conversations.setSearch(actor, body.session_id, (body.search_enabled ?? body.enabled)!));
   });
 
   router.post('/conversation/api/v2/research/set_mode', async (ctx) => {
     const body = parseBody(ctx, z.object({ session_id: sessionId, mode }));
-    const actor = await actorOf(ctx);
-    await conversations.owned(actor, body.session_id);
-    await settled((await conversations.setMode(actor, body.session_id, body.mode)).position);
-    ctx.body = await current(actor, body.session_id);
+    await changeSession(ctx, body.session_id, (actor) => conversations.setMode(actor, body.session_id, body.mode));
   });
 
   router.put('/conversation/api/v2/sessions/:id/title', async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, z.object({ title: z.string({ error: '请输入标题' }).trim().min(1, '标题不能为空').max(200, '标题最多 200 个字符') }));
-    const actor = await actorOf(ctx);
-    await conversations.owned(actor, id);
-    await settled((await conversations.setTitle(actor, id, body.title)).position);
-    ctx.body = await current(actor, id);
+    await changeSession(ctx, id, (actor) => conversations.setTitle(actor, id, body.title));
   });
 
   router.put('/conversation/api/v2/sessions/:id/name', async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, z.object({ name: z.string({ error: '请输入名称' }).trim().min(1, '会话名称不能为空').max(100, '名称最多 100 个字符') }));
-    const actor = await actorOf(ctx);
-    await conversations.owned(actor, id);
-    await settled((await conversations.rename(actor, id, body.name)).position);
-    ctx.body = await current(actor, id);
+    await changeSession(ctx, id, (actor) => conversations.rename(actor, id, body.name));
   });
 
   router.get('/conversation/sessions/:id/messages', async (ctx) => {
@@ -281,22 +270,10 @@ export function conversationRoutes(services: Services, conversations: Conversati
     ctx.body = await refineQuery(model, body.query);
   });
 
-  router.post('/conversation/research/start', async (ctx) => {
-    const body = parseBody(ctx, startBody);
-    const actor = await actorOf(ctx, body.client_id);
-    await conversations.owned(actor, body.session_id);
-    const posted = await conversations.post(actor, body.session_id, (body.message ?? body.query)!);
-    await settled(posted.position);
-    ctx.body = { session_id: body.session_id, message_id: posted.messageId, reply_id: posted.replyId, agent: posted.agent };
-  });
-
   router.post('/conversation/research/:id/clarification_answer', async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, z.object({ answers: z.array(clarificationAnswer).min(1, '请至少回答一个问题').max(50) }));
-    const actor = await actorOf(ctx);
-    await conversations.owned(actor, id);
-    await settled((await conversations.answerClarification(actor, id, body.answers)).position);
-    ctx.body = await current(actor, id);
+    await changeSession(ctx, id, (actor) => conversations.answerClarification(actor, id, body.answers));
   });
 
   router.get('/conversation/research/:id/pending_questions', async (ctx) => {
