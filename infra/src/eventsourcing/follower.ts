@@ -1,0 +1,136 @@
+import type { EventStore, RecordedEvent } from '../eventstore/port.ts';
+import type { Logger } from '../log.ts';
+
+/** Something that follows the log: a projection or a process manager. */
+export interface LogHandler {
+  name: string;
+  /** Event types it reads; others only advance its checkpoint. */
+  handles: readonly string[];
+}
+
+/**
+ * Reads `$all` strictly in order for a set of handlers, each from its own checkpoint, and lets
+ * callers wait until a position has been handled. A batch that fails is retried from the same
+ * event: a position is never skipped. Subclasses say where checkpoints live and how a batch applies.
+ */
+export abstract class LogFollower<Handler extends LogHandler> {
+  protected readonly checkpoints = new Map<string, number>();
+  private waiters: Array<{ position: number; resolve: (ok: boolean) => void }> = [];
+  private running = false;
+  private loaded = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private subscription: { close(): Promise<void> } | undefined;
+
+  constructor(
+    protected readonly events: EventStore,
+    protected readonly handlers: Handler[],
+    protected readonly log: Logger,
+    private readonly settings: { batch: number; retryMs: number; label: string },
+  ) {}
+
+  /** Reads each handler's checkpoint into `checkpoints` (and prepares what it needs). */
+  protected abstract loadCheckpoints(): Promise<void>;
+  /** Applies the batch to one handler and records its new checkpoint, both in `checkpoints` and durably. */
+  protected abstract applyBatch(handler: Handler, batch: RecordedEvent[]): Promise<void>;
+
+  async start(): Promise<void> {
+    await this.load();
+    this.running = true;
+    const subscription = this.events.subscribeToAll({ after: await this.events.headPosition() });
+    this.subscription = subscription;
+    void (async () => {
+      try {
+        for await (const _event of subscription) this.wake?.();
+      } catch (error) {
+        if (this.running) this.log.error({ err: error }, `${this.settings.label} wake-up subscription ended`);
+      }
+    })();
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wake?.();
+    await this.subscription?.close();
+    await this.loop;
+    for (const waiter of this.waiters) waiter.resolve(false);
+    this.waiters = [];
+  }
+
+  /** Resolves true once every handler is at or past `position`, false on timeout. */
+  waitFor(position: number, timeoutMs = 5000): Promise<boolean> {
+    if (this.position() >= position) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = { position, resolve };
+      this.waiters.push(waiter);
+      setTimeout(() => {
+        this.waiters = this.waiters.filter((candidate) => candidate !== waiter);
+        resolve(false);
+      }, timeoutMs).unref();
+    });
+  }
+
+  /** Applies everything up to the current head once, without following the log afterwards. */
+  async catchUp(onProgress?: (position: number) => void): Promise<void> {
+    await this.load();
+    for (;;) {
+      const applied = await this.step();
+      if (applied === 0) return;
+      onProgress?.(this.position());
+    }
+  }
+
+  protected position(): number {
+    let lowest = Number.POSITIVE_INFINITY;
+    for (const handler of this.handlers) lowest = Math.min(lowest, this.checkpoints.get(handler.name) ?? 0);
+    return Number.isFinite(lowest) ? lowest : 0;
+  }
+
+  protected nudge(): void {
+    this.wake?.();
+  }
+
+  private async load(): Promise<void> {
+    if (this.loaded) return;
+    await this.loadCheckpoints();
+    this.loaded = true;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let applied = 0;
+      try {
+        applied = await this.step();
+      } catch (error) {
+        this.log.error({ err: error }, `${this.settings.label} batch failed; retrying from the same event`);
+        await this.sleep(this.settings.retryMs);
+        continue;
+      }
+      if (applied === 0 && this.running) await this.sleep(this.settings.retryMs);
+    }
+  }
+
+  private async step(): Promise<number> {
+    const batch = await this.events.readAll({ after: this.position(), maxCount: this.settings.batch });
+    if (batch.length === 0) return 0;
+    for (const handler of this.handlers) await this.applyBatch(handler, batch);
+    const position = this.position();
+    const ready = this.waiters.filter((waiter) => waiter.position <= position);
+    this.waiters = this.waiters.filter((waiter) => waiter.position > position);
+    for (const waiter of ready) waiter.resolve(true);
+    return batch.length;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}
