@@ -5,6 +5,7 @@
  *
  * Pages:
  * - `/article`: a Chinese article with a byline and boilerplate around it
+ * - `/fragment`: HTML without html, head or body tags
  * - `/gbk`: an HTML page in GBK, named only by the Content-Type header
  * - `/notes.txt`, `/notes.md`: plain text and Markdown
  * - `/untyped`: HTML without a Content-Type; `/blob`: binary without one
@@ -85,6 +86,8 @@ export async function startWebServer(): Promise<WebServer> {
     switch (path) {
       case '/article':
         return send(200, 'text/html; charset=utf-8', articleHtml);
+      case '/fragment':
+        return send(200, 'text/html; charset=utf-8', `<title>片段</title><p>${paragraphs[2]}</p>`);
       case '/gbk':
         return send(200, 'text/html; charset=gbk', gbkHtml);
       case '/notes.txt':

@@ -67,7 +67,7 @@ export class PageFetcher {
   private async follow(start: string, signal: AbortSignal): Promise<Response> {
     let current = parseUrl(start);
     for (let hop = 0; ; hop++) {
-      await this.guard.checkUrl(current);
+      await abortable(this.guard.checkUrl(current), signal);
       const response = await this.request(current, signal);
       if (!REDIRECTS.has(response.status)) return response;
       await response.body?.cancel();
@@ -151,6 +151,16 @@ async function readBody(response: Response, maxBytes: number, url: string, signa
     throw new FetchError('network', '读取网页时连接中断', { url, cause: error });
   }
   return Buffer.concat(chunks);
+}
+
+/** DNS lookups cannot be cancelled, so a stuck one is raced against the read's signal to keep the time limit. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function tooLarge(url: string, maxBytes: number): FetchError {

@@ -34,7 +34,8 @@ export function decodeBody(bytes: Uint8Array, headerCharset: string | undefined,
   return decodeText(bytes);
 }
 
-export function readableHtml(html: string, fallbackTitle: string): ReadablePage {
+export function readableHtml(source: string, fallbackTitle: string): ReadablePage {
+  const html = withBody(source);
   const { document } = parseHTML(html);
   const pageTitle = document.title?.trim();
   const article = new Readability(document as unknown as Document, { serializer: (node: Node) => node }).parse();
@@ -48,6 +49,20 @@ export function readableHtml(html: string, fallbackTitle: string): ReadablePage 
     excerpt: clip(article?.excerpt?.trim() || text),
     ...(byline && { byline }),
   };
+}
+
+/**
+ * linkedom builds the tree as written and does not infer the head and body that browsers imply,
+ * so a page written without them (or a bare fragment) would have no body to read; it gets both.
+ */
+function withBody(html: string): string {
+  if (/<body[\s>]/i.test(html)) return html;
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? '';
+  const inner = html
+    .replace(/<!doctype[^>]*>/i, '')
+    .replace(/<title[^>]*>[\s\S]*?<\/title>/i, '')
+    .replace(/<\/?(html|head)(\s[^>]*)?>/gi, '');
+  return `<!doctype html><html><head><title>${title}</title></head><body>${inner}</body></html>`;
 }
 
 /** Plain text and Markdown pass through; a Markdown page's first heading is its title. */
