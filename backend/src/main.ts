@@ -5,6 +5,7 @@ import { createProjections } from '@scriptorium/projections/index';
 import { ProjectionRunner, RemoteProjectionProgress } from '@scriptorium/projections/runner';
 import { startWorkers } from '@scriptorium/workers/index';
 import { requeueRunningReplies } from '@scriptorium/workers/recovery';
+import { startResearchTools } from '@scriptorium/workers/research';
 import { seedAdmin } from './domain/user/seedAdmin.ts';
 import { startAccountReactors } from './domain/tasks/reactors.ts';
 import { createApi } from './http/server.ts';
@@ -49,8 +50,9 @@ async function main(): Promise<void> {
     stops.unshift(() => reactor.stop());
   }
   if (roles.includes('worker')) {
-    const workers = startWorkers(services);
-    stops.push(() => workers.close());
+    const research = await startResearchTools(services);
+    const workers = startWorkers({ ...services, ...research });
+    stops.push(() => workers.close(), () => research.close());
     const progress = runner ?? new RemoteProjectionProgress(services.readStore, projections.map((projection) => projection.name));
     // The read models must have caught up before they can say which replies were running.
     void progress

@@ -7,6 +7,7 @@ import { createLogger } from '@scriptorium/infra/log';
 import { createProjections } from '@scriptorium/projections/index';
 import { ProjectionRunner } from '@scriptorium/projections/runner';
 import { startWorkers } from '@scriptorium/workers/index';
+import { startResearchTools, type ResearchTools } from '@scriptorium/workers/research';
 import type { AgentDeps } from '@scriptorium/workers/agents/deps';
 import { createApi } from '@scriptorium/backend/http/server';
 import { closeServices, createServices, type Services } from '@scriptorium/backend/services';
@@ -17,6 +18,7 @@ export interface TestApp {
   url: string;
   services: Services;
   runner: ProjectionRunner;
+  research: ResearchTools;
   dataDir: string;
   stop(): Promise<void>;
 }
@@ -33,7 +35,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const runner = new ProjectionRunner(services.events, services.readStore, createProjections({ timeZone: config.TIME_ZONE }), log);
   await runner.start();
   const reactor = await startAccountReactors(services);
-  const workers = startWorkers({ ...services, ...options.agents });
+  const research = await startResearchTools(services);
+  const workers = startWorkers({ ...services, ...research, ...options.agents });
   const api = await createApi(services, runner);
   const { app } = api;
   const server = app.listen(0, '127.0.0.1');
@@ -43,12 +46,14 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     url: `http://127.0.0.1:${port}`,
     services,
     runner,
+    research,
     dataDir,
     async stop() {
       await api.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await workers.close();
+      await research.close();
       await reactor.stop();
       await runner.stop();
       await closeServices(services);

@@ -3,6 +3,7 @@ import type { EventStore } from '@scriptorium/infra/eventstore/port';
 import type { Logger } from '@scriptorium/infra/log';
 import type { BudgetGuard } from '@scriptorium/backend/domain/budget/guard';
 import type { ModelProvider } from '../model/port.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
 
 export interface SearchHit {
   title: string;
@@ -10,6 +11,8 @@ export interface SearchHit {
   snippet: string;
   /** Where the hit came from: `web`, or the kind of local material (note, upload, cognition…). */
   source: string;
+  /** The local document's id, for hits from the user's own material. */
+  id?: string;
 }
 
 export interface SearchOptions {
@@ -48,4 +51,6 @@ export interface AgentDeps {
   localSearch?: SearchPort;
   /** Reads a web page for the research agent; absent means results are used by their snippets. */
   fetcher?: PageFetcherPort;
+  /** The platform's own tools (the user's material, clock, calculator…); absent means none are run. */
+  tools?: ToolRegistry;
 }

@@ -30,6 +30,7 @@ import { checkpoint, command, completeJson, streamModel, type Run } from './run.
 import { SourceBook, parseReport } from './sources.ts';
 import { afterWriting, browseRound, chooseSearch, finishWriting, info, saveCutShort, searchRound, sentencesIn, startWriting, stop, writeExtract } from './steps.ts';
 import { replyRecord, stageTrace, type ReplyRecord, type StageTrace } from './trace.ts';
+import { runPlatformTools } from '../../tools/registry.ts';
 import { assignExtracts, type ExtractSection } from './extracts.ts';
 import { clip, languageOf } from './text.ts';
 
@@ -144,6 +145,31 @@ async function start(run: Run, session: OpenSession, record: ReplyRecord, events
   await command(run, 'clarify', { type: 'AskClarification', data: { messageId: data.replyId, questions } });
 }
 
+/** An arithmetic expression in the question, such as `(3.5 + 2) * 4`, for the calculator. */
+const ARITHMETIC = /[\d.]+(?:\s*[-+*/^%]\s*\(?\s*[\d.]+\s*\)?)+/;
+
+/**
+ * Runs the platform's own tools the question calls for: the user's material always, the clock and
+ * the calculator when the question needs them. Results join the conversation as the spec's
+ * platform_tools items.
+ */
+async function usePlatformTools(run: Run, question: string): Promise<void> {
+  const registry = run.deps.tools;
+  if (!registry) return;
+  const available = new Set(registry.list().map((tool) => tool.name));
+  const calls = [
+    { name: 'local_search', args: { query: question, limit: 5 } },
+    ...(/今天|现在|最新|今年|近期|当前|today|now|latest|current|this year/i.test(question) ? [{ name: 'current_time', args: {} }] : []),
+    ...(ARITHMETIC.test(question) ? [{ name: 'calculator', args: { expression: ARITHMETIC.exec(question)![0] } }] : []),
+  ].filter((call) => available.has(call.name));
+  if (calls.length === 0) return;
+  checkpoint(run);
+  await run.writer.output('platform_tools_start', { tools: calls.map((call) => call.name) });
+  const results = await runPlatformTools(registry, calls, { userId: run.data.userId, signal: run.job.signal });
+  await run.writer.output('platform_tools_results', { ...results });
+  await run.writer.output('platform_tools_end', { message: 'Platform Tools Execution Completed' });
+}
+
 async function research(run: Run, session: OpenSession, record: ReplyRecord, trace: StageTrace): Promise<void> {
   const { deps, data } = run;
   const analysis = rules.analyseQuestion(record.question);
@@ -162,6 +188,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
     found.push(await browseRound(run, results, about, sources));
   }
   await command(run, 'step:done', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: steps.length } });
+  if (!trace.outputs.has('platform_tools_end')) await usePlatformTools(run, record.question);
 
   const zh = run.language === 'zh';
   const title = rules.reportTitle(analysis);

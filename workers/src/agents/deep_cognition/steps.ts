@@ -210,7 +210,7 @@ async function recommendations(run: Run, question: string): Promise<Array<{ id: 
     return hits
       .filter((hit) => hit.source === 'cognition')
       .slice(0, 5)
-      .map((hit) => ({ id: hit.url, title: hit.title, summary: bestSentences(hit.snippet, termsOf(question), 1, 200) || clip(hit.snippet, 200) }));
+      .map((hit) => ({ id: hit.id ?? hit.url, title: hit.title, summary: bestSentences(hit.snippet, termsOf(question), 1, 200) || clip(hit.snippet, 200) }));
   } catch (error) {
     checkpoint(run);
     run.deps.log.warn({ err: error, replyId: run.data.replyId }, 'cognition recommendations failed');

@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import type { BlobStore } from '@scriptorium/infra/blob/port';
+import type { EventStore } from '@scriptorium/infra/eventstore/port';
+import type { Logger } from '@scriptorium/infra/log';
+import type { ReadStore } from '@scriptorium/infra/readstore/port';
+import { Reactor } from '@scriptorium/backend/domain/tasks/reactor';
+import { PageFetcher } from './browse/fetcher.ts';
+import { corpusFeed } from './search/corpusFeed.ts';
+import { LocalCorpus, LocalSearch } from './search/local.ts';
+import { SearxngSearch } from './search/searxng.ts';
+import { createPlatformTools } from './tools/platform.ts';
+import type { ToolRegistry } from './tools/registry.ts';
+
+export interface ResearchTools {
+  corpus: LocalCorpus;
+  localSearch: LocalSearch;
+  webSearch?: SearxngSearch;
+  fetcher: PageFetcher;
+  tools: ToolRegistry;
+  /** Resolves once the local index holds everything the log had up to `position`. */
+  indexed(position: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * What the research agents search and read with, for the worker role: the web search when
+ * `SEARCH_URL` is set, the user's own material in a local index fed from the log, the page fetcher
+ * and the platform tools.
+ */
+export async function startResearchTools(deps: {
+  config: { DATA_DIR: string; SEARCH_URL?: string | undefined };
+  events: EventStore;
+  readStore: ReadStore;
+  blobs: BlobStore;
+  log: Logger;
+  clock: () => Date;
+}): Promise<ResearchTools> {
+  const corpus = new LocalCorpus(join(deps.config.DATA_DIR, 'corpus.sqlite3'));
+  const feed = new Reactor(deps.events, deps.readStore, [corpusFeed(corpus, deps.blobs)], deps.log);
+  await feed.start();
+  return {
+    corpus,
+    localSearch: new LocalSearch(corpus),
+    ...(deps.config.SEARCH_URL && { webSearch: new SearxngSearch({ baseUrl: deps.config.SEARCH_URL }) }),
+    fetcher: new PageFetcher(),
+    tools: createPlatformTools({ corpus, clock: deps.clock }),
+    indexed: (position) => feed.waitFor(position),
+    async close() {
+      await feed.stop();
+      corpus.close();
+    },
+  };
+}
