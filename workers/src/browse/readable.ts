@@ -5,6 +5,7 @@
  */
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import { blockText, type NodeLike } from '../extract/html.ts';
 import { decodeText, decodeWithLabel, normalizeText } from '../extract/decode.ts';
 
 export interface ReadablePage {
@@ -78,43 +79,3 @@ function clip(text: string): string {
   return chars.length <= EXCERPT_CHARS ? flat : `${chars.slice(0, EXCERPT_CHARS).join('')}…`;
 }
 
-interface NodeLike {
-  nodeType: number;
-  nodeName: string;
-  textContent: string | null;
-  childNodes: ArrayLike<NodeLike>;
-}
-
-const BLOCK = new Set([
-  'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BR', 'DD', 'DIV', 'DL', 'DT', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6',
-  'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'TABLE', 'TR', 'UL',
-]);
-const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IFRAME', 'OBJECT', 'HEAD']);
-
-function blockText(node: NodeLike): string {
-  const parts: string[] = [];
-  const walk = (current: NodeLike) => {
-    if (current.nodeType === 3) {
-      parts.push((current.textContent ?? '').replace(/\s+/g, ' '));
-      return;
-    }
-    if (current.nodeType !== 1 && current.nodeType !== 9 && current.nodeType !== 11) return;
-    const name = current.nodeName.toUpperCase();
-    if (SKIPPED.has(name)) return;
-    if (name === 'PRE') {
-      parts.push('\n', current.textContent ?? '', '\n');
-      return;
-    }
-    const block = BLOCK.has(name);
-    if (block) parts.push('\n');
-    for (const child of Array.from(current.childNodes)) walk(child);
-    if (name === 'TD' || name === 'TH') parts.push('\t');
-    if (block) parts.push('\n');
-  };
-  walk(node);
-  return parts
-    .join('')
-    .split('\n')
-    .map((line) => line.trim())
-    .join('\n');
-}

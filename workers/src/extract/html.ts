@@ -10,7 +10,7 @@ const BLOCK = new Set([
 const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IFRAME', 'OBJECT', 'HEAD']);
 const CELL = new Set(['TD', 'TH']);
 
-interface NodeLike {
+export interface NodeLike {
   nodeType: number;
   nodeName: string;
   textContent: string | null;
@@ -41,7 +41,8 @@ function decodeHtml(bytes: Uint8Array): string {
   return text;
 }
 
-function blockText(node: NodeLike): string {
+/** A DOM subtree's text with block boundaries as line breaks and table cells as tabs. */
+export function blockText(node: NodeLike): string {
   const parts: string[] = [];
   const walk = (current: NodeLike) => {
     if (current.nodeType === 3) {
