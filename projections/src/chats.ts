@@ -138,6 +138,7 @@ export const chatsProjection: Projection = {
         await chats.update(event.data.sessionId, { $set: { ...touch, canvas_version: event.data.version } });
         return;
       case 'FeedbackGiven':
+      case 'ReportRated':
       case 'MessageChunksAppended':
       case 'AgentOutputRecorded':
       case 'AgentStatusChanged':

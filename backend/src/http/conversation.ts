@@ -316,6 +316,22 @@ export function conversationRoutes(services: Services, conversations: Conversati
     ctx.body = canvasDto(await services.readStore.collection<CanvasDoc>(CANVAS).get(id));
   });
 
+  router.post('/conversation/research/report_feedback', async (ctx) => {
+    const body = parseBody(
+      ctx,
+      z.object({
+        conversation_id: sessionId,
+        version: z.number({ error: '请提供报告版本' }).int().min(1),
+        rating: z.enum(['helpful', 'not_helpful'], { error: 'rating 只能是 helpful 或 not_helpful' }),
+        comment: z.string().max(5000, '意见最长 5000 个字符').optional(),
+      }),
+    );
+    const actor = await actorOf(ctx);
+    await conversations.owned(actor, body.conversation_id);
+    await conversations.rateReport(actor, body.conversation_id, { version: body.version, rating: body.rating, ...(body.comment !== undefined && { comment: body.comment }) });
+    ctx.body = { success: true };
+  });
+
   router.put('/conversation/research/:id/canvas', async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(

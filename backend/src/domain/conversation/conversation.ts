@@ -93,6 +93,11 @@ export type CanvasEdited = DomainEvent<
   'CanvasEdited',
   { sessionId: string; artifactId: string; fromVersion: number; version: number; title: string; content: string; at: string }
 >;
+/** The user's verdict on a report version (`report_feedback`), kept for the people improving the agents. */
+export type ReportRated = DomainEvent<
+  'ReportRated',
+  { sessionId: string; userId: string; version: number; rating: 'helpful' | 'not_helpful'; comment?: string; at: string }
+>;
 export type FeedbackOption = 'continue' | 'satisfied' | 'manual_feedback';
 
 export type ConversationEvent =
@@ -121,7 +126,8 @@ export type ConversationEvent =
   | FeedbackRequested
   | FeedbackGiven
   | TargetedEditApplied
-  | CanvasEdited;
+  | CanvasEdited
+  | ReportRated;
 
 export interface CanvasState {
   versions: number;
@@ -254,6 +260,7 @@ export function evolve(state: Conversation, event: ConversationEvent): Conversat
     case 'AgentOutputRecorded':
     case 'AgentStatusChanged':
     case 'TokensConsumed':
+    case 'ReportRated':
     case 'PlanProposed':
     case 'PlanStepMarked':
     case 'SearchResultsRecorded':

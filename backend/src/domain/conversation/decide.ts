@@ -56,6 +56,7 @@ export type ApplyTargetedEdit = Command<
   'ApplyTargetedEdit',
   Owned<{ requestId: string; instruction: string; snippet: string; editedSnippet: string; fromVersion: number }>
 >;
+export type RateReport = Command<'RateReport', Owned<{ version: number; rating: 'helpful' | 'not_helpful'; comment?: string }>>;
 export type EditCanvas = Command<'EditCanvas', Owned<{ content: string; title?: string; fromVersion: number }>>;
 
 export type ConversationCommand =
@@ -78,7 +79,8 @@ export type ConversationCommand =
   | AnswerClarification
   | GiveFeedback
   | ApplyTargetedEdit
-  | EditCanvas;
+  | EditCanvas
+  | RateReport;
 
 /** Another user's session answers exactly like a missing one. */
 function owned(state: Conversation, actorId: string): OpenSession {
@@ -344,6 +346,14 @@ export const editCanvas = (command: EditCanvas, state: Conversation): Conversati
   ];
 };
 
+export const rateReport = (command: RateReport, state: Conversation): ConversationEvent[] => {
+  const session = owned(state, command.data.actorId);
+  const { version, rating, comment } = command.data;
+  if (!Number.isInteger(version) || version < 1 || version > session.canvas.versions) throw new DomainError('invalid', '该版本不存在', 'version');
+  const text = comment?.trim();
+  return [{ type: 'ReportRated', data: { sessionId: session.sessionId, userId: command.data.actorId, version, rating, ...(text && { comment: text }), at: at(command) } }];
+};
+
 export function decide(command: ConversationCommand, state: Conversation): ConversationEvent[] {
   switch (command.type) {
     case 'CreateSession':
@@ -386,6 +396,8 @@ export function decide(command: ConversationCommand, state: Conversation): Conve
       return applyTargetedEdit(command, state);
     case 'EditCanvas':
       return editCanvas(command, state);
+    case 'RateReport':
+      return rateReport(command, state);
     default:
       return assertNever(command);
   }

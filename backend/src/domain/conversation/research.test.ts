@@ -122,3 +122,11 @@ test('a hand edit of the canvas is saved as the next version, on the latest vers
   spec([...started, writing, saved]).when({ type: 'EditCanvas', data: { actorId: 'u1', content: report.repeat(2), fromVersion: 1 }, metadata: meta }).then(t, []);
   spec([...started, writing, saved]).when({ type: 'EditCanvas', data: { actorId: 'u2', content: 'x', fromVersion: 1 }, metadata: meta }).thenThrows(t, 'not_found');
 });
+
+test('a report version can be rated by its owner; an unknown version is refused', (t) => {
+  spec([...started, writing, saved])
+    .when({ type: 'RateReport', data: { actorId: 'u1', version: 1, rating: 'helpful', comment: ' 很好 ' }, metadata: meta })
+    .then(t, [{ type: 'ReportRated', data: { sessionId: 's1', userId: 'u1', version: 1, rating: 'helpful', comment: '很好', at: T } }]);
+  spec([...started, writing, saved]).when({ type: 'RateReport', data: { actorId: 'u1', version: 2, rating: 'helpful' }, metadata: meta }).thenThrows(t, 'invalid');
+  spec([...started, writing, saved]).when({ type: 'RateReport', data: { actorId: 'u2', version: 1, rating: 'helpful' }, metadata: meta }).thenThrows(t, 'not_found');
+});

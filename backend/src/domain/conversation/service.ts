@@ -74,6 +74,10 @@ export class ConversationService {
     return this.run(sessionId, actor, { type: 'SetSearchEnabled', data: { actorId: actor.userId, enabled } });
   }
 
+  rateReport(actor: Actor, sessionId: string, rating: { version: number; rating: 'helpful' | 'not_helpful'; comment?: string }) {
+    return this.run(sessionId, actor, { type: 'RateReport', data: { actorId: actor.userId, ...rating } });
+  }
+
   editCanvas(actor: Actor, sessionId: string, edit: { content: string; title?: string; fromVersion: number }) {
     return this.run(sessionId, actor, { type: 'EditCanvas', data: { actorId: actor.userId, ...edit } });
   }

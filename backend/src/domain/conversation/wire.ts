@@ -93,6 +93,7 @@ export function toWire(recorded: RecordedEvent): SessionMessage | MetadataUpdate
     case 'ClarificationAnswered':
       return message({ agent: 'deep_cognition', content_type: 'clarification_answer', message_id: event.data.messageId, answers: event.data.answers, status: 'done' });
     case 'StageStarted':
+    case 'ReportRated':
       return null;
     case 'PlanProposed':
       return message({ agent: 'deep_cognition', content_type: 'plan', message_id: event.data.messageId, research_plan: planWithStatus(event.data.steps, -1), message: 'Plan Generated' });
