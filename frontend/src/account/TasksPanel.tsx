@@ -88,13 +88,14 @@ export function TasksPanel({ tasks, onClaimed }: { tasks: Loaded<TaskSummary>; o
                   <li key={task.task_id} className={`task task-${stage}`}>
                     <div className="task-main">
                       <div className="task-title-row">
-                        <span className="task-name">{task.name}</span>
+                        <span className="task-name">{t(`tasks.catalogue.${task.task_id}.name`, { defaultValue: task.name })}</span>
                         <span className="task-reward">
                           <AccountIcon name="coin" size={13} />
                           {t('tasks.reward', { coins: task.coin_reward })}
                         </span>
                       </div>
-                      <p className="task-description">{task.description}</p>
+                      {/* Known tasks read in the user's language; a task the client does not know yet shows the server's text. */}
+                      <p className="task-description">{t(`tasks.catalogue.${task.task_id}.description`, { defaultValue: task.description })}</p>
                       <div className="task-progress">
                         <span className="task-progress-bar">
                           <span style={{ width: `${(current / target) * 100}%` }} />

@@ -55,6 +55,12 @@ export const accountEn: AccountMessages = {
     claimFailed: 'claim failed, please retry later',
     empty: 'No tasks today',
     loadFailed: 'Could not load tasks',
+    catalogue: {
+      view_cognition: { name: 'Browse cognition', description: 'View 3 different cognition entries today' },
+      create_note: { name: 'Take a note', description: 'Create 1 note today' },
+      complete_research: { name: 'Finish a research', description: 'Complete 1 deep research today' },
+      ai_chat: { name: 'Chat with AI', description: 'Finish 3 conversations with the AI assistant today' },
+    },
   },
   feedback: {
     title: 'Feedback',

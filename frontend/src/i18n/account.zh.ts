@@ -54,6 +54,12 @@ export const accountZh = {
     claimFailed: '领取失败，请稍后重试',
     empty: '今日暂无任务',
     loadFailed: '任务加载失败',
+    catalogue: {
+      view_cognition: { name: '浏览认知', description: '今日浏览 3 条不同的认知' },
+      create_note: { name: '记录笔记', description: '今日新建 1 篇笔记' },
+      complete_research: { name: '完成研究', description: '今日完成 1 次深度研究' },
+      ai_chat: { name: 'AI 对话', description: '今日与 AI 助手完成 3 次对话' },
+    },
   },
   feedback: {
     title: '意见反馈',
