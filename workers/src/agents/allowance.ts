@@ -17,10 +17,16 @@ export class BudgetExhaustedError extends Error {
 export class Allowance {
   private spent = 0;
   private initial: number | undefined;
+  private held = false;
 
+  /**
+   * With `reply`, the first check also holds budget for that reply (released when it completes),
+   * so concurrent replies cannot start on budget another one has already reserved.
+   */
   constructor(
     private readonly deps: Pick<AgentDeps, 'budget'>,
     private readonly userId: string,
+    private readonly reply?: { sessionId: string; messageId: string },
   ) {}
 
   async remaining(): Promise<number> {
@@ -31,6 +37,10 @@ export class Allowance {
 
   /** Call before each model call. */
   async ensure(): Promise<void> {
+    if (this.reply && !this.held) {
+      if (!(await this.deps.budget.hold(this.userId, this.reply))) throw new BudgetExhaustedError();
+      this.held = true;
+    }
     if ((await this.remaining()) <= 0) throw new BudgetExhaustedError();
   }
 

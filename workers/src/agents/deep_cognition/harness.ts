@@ -106,8 +106,8 @@ export async function harness(options: { model?: ModelProvider; remainingTokens?
     events,
     commands,
     model: options.model ?? new OfflineProvider(),
-    // Only the remaining budget is read by the agents; the budget's own rules are tested with it.
-    budget: { remainingTokens: async () => remaining() } as unknown as BudgetGuard,
+    // The agents read the remaining budget and hold some of it per reply; the budget's own rules are tested with it.
+    budget: { remainingTokens: async () => remaining(), hold: async () => remaining() > 0 } as unknown as BudgetGuard,
     log: createLogger('silent', 'test'),
     clock: () => new Date(),
     localSearch: corpus,
