@@ -2,7 +2,21 @@ import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
 import type { CoinsEvent } from '@scriptorium/backend/domain/coins/coins';
 import type { TasksEvent } from '@scriptorium/backend/domain/tasks/tasks';
+import type { TaskDefinition } from '@scriptorium/backend/domain/tasks/catalogue';
 import type { Projection } from './projection.ts';
+
+/** A task as it stands before any progress: what assignment records and what an unassigned day shows. */
+export const newTaskItem = (task: Pick<TaskDefinition, 'taskId' | 'name' | 'description' | 'actionType' | 'coins' | 'target'>): DailyTaskItem => ({
+  task_id: task.taskId,
+  name: task.name,
+  description: task.description,
+  action_type: task.actionType,
+  coin_reward: task.coins,
+  current_progress: 0,
+  target_progress: task.target,
+  is_completed: false,
+  rewards_claimed: false,
+});
 
 export interface DailyTaskItem {
   /** The catalogue's id; the public id adds the day. */
@@ -55,17 +69,7 @@ export const dailyTasksProjection: Projection = {
         _id: dailyTasksId(userId, day),
         user_id: userId,
         day,
-        tasks: tasks.map((task) => ({
-          task_id: task.taskId,
-          name: task.name,
-          description: task.description,
-          action_type: task.actionType,
-          coin_reward: task.coins,
-          current_progress: 0,
-          target_progress: task.target,
-          is_completed: false,
-          rewards_claimed: false,
-        })),
+        tasks: tasks.map(newTaskItem),
         updated_at: at,
       });
       return;

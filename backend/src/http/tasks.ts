@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { COIN_BALANCES, DAILY_TASKS, dailyTasksId, type CoinBalanceDoc, type DailyTaskItem, type DailyTasksDoc } from '@scriptorium/projections/dailyTasks';
+import { COIN_BALANCES, DAILY_TASKS, dailyTasksId, newTaskItem, type CoinBalanceDoc, type DailyTaskItem, type DailyTasksDoc } from '@scriptorium/projections/dailyTasks';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { publicTaskId, REPORTABLE_ACTIONS, TASK_CATALOGUE } from '../domain/tasks/catalogue.ts';
 import { TaskService } from '../domain/tasks/service.ts';
@@ -17,18 +17,7 @@ const actionBody = z.object({
 });
 
 /** What the summary shows before the day's tasks are assigned: the catalogue, untouched. */
-const unassigned = (): DailyTaskItem[] =>
-  TASK_CATALOGUE.map((task) => ({
-    task_id: task.taskId,
-    name: task.name,
-    description: task.description,
-    action_type: task.actionType,
-    coin_reward: task.coins,
-    current_progress: 0,
-    target_progress: task.target,
-    is_completed: false,
-    rewards_claimed: false,
-  }));
+const unassigned = (): DailyTaskItem[] => TASK_CATALOGUE.map(newTaskItem);
 
 /** Daily tasks, their rewards, the coin balance, and the cognition view that counts as an action. */
 export function taskRoutes(services: Services, progress: ProjectionProgress): Router {
