@@ -1,8 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { SMTPServer } from 'smtp-server';
-import { startAccountReactors } from '@scriptorium/backend/domain/tasks/reactors';
-import type { Reactor } from '@scriptorium/backend/domain/tasks/reactor';
 import { client, startTestApp, type Client, type TestApp } from '../support/app.ts';
 
 /** A real SMTP server in this process: the product mails it as it would any server. */
@@ -73,7 +71,6 @@ async function startSmtp() {
 }
 
 let app: TestApp;
-let reactor: Reactor;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let admin: Client;
 test.before(async () => {
@@ -87,23 +84,17 @@ test.before(async () => {
     TOKENS_PER_COIN: '1',
     LOGIN_MAX_FAILURES: '3',
   });
-  reactor = await startAccountReactors(app.services);
   const login = await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true });
   admin = client(app.url, login.body.access_token);
 });
 test.after.always(async () => {
-  await reactor?.stop();
   await app?.stop();
   await smtp?.close();
 });
 
 const eventCount = () => app.services.events.headPosition();
 /** Waits until the process managers and read models have taken in everything written so far. */
-const settle = async () => {
-  const head = await eventCount();
-  await reactor.waitFor(head);
-  await app.runner.waitFor(await eventCount());
-};
+const settle = () => app.settle();
 const inviteCodes = async (count: number): Promise<string[]> => (await admin.request('POST', '/backend/auth/admin/invite-codes/generate', { count })).body.invite_codes.map((code: { code: string }) => code.code);
 
 /** Registers with an invite code and the code mailed to the address, then signs in. */

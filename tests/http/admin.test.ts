@@ -1,27 +1,19 @@
 import test from 'ava';
-import { startAccountReactors } from '@scriptorium/backend/domain/tasks/reactors';
-import type { Reactor } from '@scriptorium/backend/domain/tasks/reactor';
 import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
-let reactor: Reactor;
 let admin: Client;
 test.before(async () => {
   app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password' });
-  reactor = await startAccountReactors(app.services);
   const login = await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true });
   admin = client(app.url, login.body.access_token);
 });
 test.after.always(async () => {
-  await reactor?.stop();
   await app?.stop();
 });
 
 const eventCount = () => app.services.events.headPosition();
-const settle = async () => {
-  await reactor.waitFor(await eventCount());
-  await app.runner.waitFor(await eventCount());
-};
+const settle = () => app.settle();
 
 test.serial('without SMTP the codes go to the outbox, where an admin reads them', async (t) => {
   const sent = await client(app.url).request('POST', '/backend/auth/send-verification-email', { email: 'ada@example.com' });

@@ -1,7 +1,5 @@
 import test from 'ava';
 import { dayKey } from '@scriptorium/infra/time';
-import { startAccountReactors } from '@scriptorium/backend/domain/tasks/reactors';
-import type { Reactor } from '@scriptorium/backend/domain/tasks/reactor';
 import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
 
 /**
@@ -37,13 +35,11 @@ function expected(access: Access, role: Role): 'ok' | 401 | 403 {
 }
 
 let app: TestApp;
-let reactor: Reactor;
 const tokens = {} as Record<Role, string | undefined>;
 let aliceId = '';
 
 test.before(async () => {
   app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password' });
-  reactor = await startAccountReactors(app.services);
   const alice = await signUp(app.url, 'alice', PASSWORD);
   aliceId = alice.userId;
   tokens.user = alice.token;
@@ -55,7 +51,6 @@ test.before(async () => {
   if (off.status !== 200) throw new Error(`could not deactivate dora: ${off.status}`);
 });
 test.after.always(async () => {
-  await reactor?.stop();
   await app?.stop();
 });
 
@@ -115,10 +110,7 @@ async function tokenFor(role: Role, fresh: boolean): Promise<string | undefined>
   return (await client(app.url).request('POST', '/backend/auth/login', { username: USERNAMES[role], password }, { form: true })).body.access_token;
 }
 
-const settle = async () => {
-  await reactor.waitFor(await app.services.events.headPosition());
-  await app.runner.waitFor(await app.services.events.headPosition());
-};
+const settle = () => app.settle();
 
 for (const role of ROLES) {
   test.serial(`every route, as ${role}`, async (t) => {

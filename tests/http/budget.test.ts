@@ -1,31 +1,23 @@
 import test from 'ava';
 import type { TokensConsumed } from '@scriptorium/backend/domain/conversation/conversation';
-import { startAccountReactors } from '@scriptorium/backend/domain/tasks/reactors';
-import type { Reactor } from '@scriptorium/backend/domain/tasks/reactor';
 import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
 
 const EXHAUSTED = 'Token使用额度已用尽，请联系管理员进行充值';
 
 let app: TestApp;
-let reactor: Reactor;
 let admin: Client;
 test.before(async () => {
   // One token a coin: the default 100 coins last about one offline reply.
   app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password', TOKENS_PER_COIN: '1' });
-  reactor = await startAccountReactors(app.services);
   const login = await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true });
   admin = client(app.url, login.body.access_token);
 });
 test.after.always(async () => {
-  await reactor?.stop();
   await app?.stop();
 });
 
 const eventCount = () => app.services.events.headPosition();
-const settle = async () => {
-  await reactor.waitFor(await eventCount());
-  await app.runner.waitFor(await eventCount());
-};
+const settle = () => app.settle();
 const idle = async (user: Client, sessionId: string) => {
   for (;;) {
     if (!(await user.request('GET', `/backend/conversation/research/${sessionId}/status`)).body.processing) return;

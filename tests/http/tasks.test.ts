@@ -1,24 +1,16 @@
 import test from 'ava';
-import { startAccountReactors } from '@scriptorium/backend/domain/tasks/reactors';
-import type { Reactor } from '@scriptorium/backend/domain/tasks/reactor';
 import { signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
-let reactor: Reactor;
 test.before(async () => {
   app = await startTestApp();
-  reactor = await startAccountReactors(app.services);
 });
 test.after.always(async () => {
-  await reactor?.stop();
   await app?.stop();
 });
 
 const eventCount = () => app.services.events.headPosition();
-const settle = async () => {
-  await reactor.waitFor(await eventCount());
-  await app.runner.waitFor(await eventCount());
-};
+const settle = () => app.settle();
 const task = (summary: { tasks: Array<{ task_id: string }> }, name: string) => summary.tasks.find((item) => item.task_id.startsWith(`${name}-`))!;
 
 test.serial('the task types are the catalogue, and the summary shows it before the day begins', async (t) => {

@@ -19,6 +19,8 @@ export interface TestApp {
   services: Services;
   runner: ProjectionRunner;
   research: ResearchTools;
+  /** Waits until the read models and the process managers have handled everything in the log so far. */
+  settle(): Promise<void>;
   dataDir: string;
   stop(): Promise<void>;
 }
@@ -48,6 +50,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     runner,
     research,
     dataDir,
+    async settle() {
+      await reactor.waitFor(await services.events.headPosition());
+      await runner.waitFor(await services.events.headPosition());
+    },
     async stop() {
       await api.close();
       server.closeAllConnections();
