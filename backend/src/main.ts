@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   }
   if (roles.includes('api')) {
     if (config.ADMIN_USERNAME && config.ADMIN_PASSWORD) {
-      const outcome = await seedAdmin(services.commands, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD, email: config.ADMIN_EMAIL }, { now: services.clock() });
+      const outcome = await seedAdmin(services, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD, email: config.ADMIN_EMAIL }, { now: services.clock() });
       log.info({ admin: config.ADMIN_USERNAME, outcome }, 'administrator seeded');
     }
     const progress = runner ?? new RemoteProjectionProgress(services.readStore, projections.map((projection) => projection.name));

@@ -132,3 +132,11 @@ test.serial('unknown API paths are a JSON 404, health and metrics answer', async
   t.regex(metrics.body, /eventstore_head_position \d+/);
   t.regex(metrics.body, /http_request_duration_seconds_bucket/);
 });
+
+test.serial('the seeded administrator is in the admin group', async (t) => {
+  const login = await client(app.url).request('POST', '/backend/auth/login', { username: 'root', password: 'root-password' }, { form: true });
+  await app.settle();
+  const info = await client(app.url, login.body.access_token).request('GET', '/backend/auth/user/token-info');
+  t.is(info.status, 200);
+  t.is(info.body.user_level, 'admin');
+});

@@ -32,7 +32,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const log = createLogger(config.LOG_LEVEL, 'test');
   const services = await createServices(config, log);
   if (config.ADMIN_USERNAME && config.ADMIN_PASSWORD) {
-    await seedAdmin(services.commands, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD, email: config.ADMIN_EMAIL }, { now: new Date() });
+    await seedAdmin(services, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD, email: config.ADMIN_EMAIL }, { now: new Date() });
   }
   const runner = new ProjectionRunner(services.events, services.readStore, createProjections({ timeZone: config.TIME_ZONE }), log);
   await runner.start();
