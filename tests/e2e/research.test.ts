@@ -1,24 +1,43 @@
 /**
- * The research flow in a real browser, as a new user meets it: register, land on /research, send a
- * general-chat message (offline engine), watch it stream, reload mid-stream, share the conversation
- * and open the link signed out. Serves frontend/dist: run `npm run build` first.
+ * The research flows in a real browser, as a new user meets them, on the offline engine: general
+ * chat (stream, reload mid-stream, share), and deep research (clarify, plan, search, browse, canvas
+ * with citations, feedback, targeted edit, hand edit, exports, socket drop, share).
+ * Serves frontend/dist: run `npm run build` first.
  */
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import test from 'ava';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { PageFetcher } from '@scriptorium/workers/browse/fetcher';
+import type { SearchHit } from '@scriptorium/workers/agents/deps';
+import { client, startTestApp, type TestApp } from '../support/app.ts';
+import { startWebServer, type WebServer } from '../support/webServer.ts';
 
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const FIRST_LOAD_BUDGET_GZIP = 350 * 1024;
 mkdirSync(shots, { recursive: true });
 
 let app: TestApp;
+let web: WebServer;
 let browser: Browser;
+/** Each web search takes this long, so the browser sees the research progress step by step. */
+const SEARCH_DELAY_MS = 900;
 
 test.before(async () => {
-  app = await startTestApp();
+  web = await startWebServer();
+  // A web search that answers with the local test site's pages, slowly, as a real one would.
+  const webSearch = {
+    search: async (query: string): Promise<SearchHit[]> => {
+      await new Promise((resolve) => setTimeout(resolve, SEARCH_DELAY_MS));
+      return [
+        { title: '固态电池的产业化进展', url: `${web.url}/article`, snippet: `${query}：固态电池用固态电解质取代了液态电解液`, source: 'web' },
+        { title: '固态电池笔记', url: `${web.url}/notes.md`, snippet: `关于${query}的笔记`, source: 'web' },
+      ];
+    },
+  };
+  app = await startTestApp({}, { agents: { webSearch, fetcher: new PageFetcher({ allowHosts: ['localhost'] }) } });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -28,13 +47,14 @@ test.before(async () => {
 test.after.always(async () => {
   await browser?.close();
   await app?.stop();
+  await web?.close();
 });
 
 const shoot = (page: Page, name: string) => page.screenshot({ path: `${shots}research-${name}.png` });
 
 const QUESTION = '请介绍一下固态电池的主要技术路线';
 
-test('a new user chats, reloads mid-stream, shares, and the link opens signed out', async (t) => {
+test.serial('a new user chats, reloads mid-stream, shares, and the link opens signed out', async (t) => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
   const page = await context.newPage();
   const pageErrors: string[] = [];
@@ -137,6 +157,228 @@ test('a new user chats, reloads mid-stream, shares, and the link opens signed ou
   await page.waitForURL((url) => url.toString() !== secondUrl);
   t.is(await page.locator('.session-list:not(.cloud) .session-item').count(), 2);
   await shoot(page, 'sessions');
+
+  t.deepEqual(pageErrors, []);
+  await context.close();
+});
+
+const VAGUE = '固态电池';
+const FEEDBACK = '请补充成本方面的内容';
+
+/** Registers through the form and walks through the first-visit tips; returns the API token. */
+async function register(page: Page, prefix: string): Promise<string> {
+  const username = `${prefix}${Date.now().toString(36)}`;
+  await page.goto(`${app.url}/register`);
+  await page.getByLabel('用户名').fill(username);
+  await page.getByLabel('昵称').fill('研究员');
+  await page.getByLabel('邮箱').fill(`${username}@example.com`);
+  await page.getByLabel('密码', { exact: true }).fill('correct-horse-1');
+  await page.getByLabel('确认密码').fill('correct-horse-1');
+  await page.getByRole('button', { name: '注册', exact: true }).click();
+  await page.waitForURL(/\/research\?conversation_id=/, { timeout: 15_000 });
+  await page.getByText('已连接').waitFor();
+  const tip = page.getByRole('button', { name: '知道了' });
+  await tip.waitFor();
+  while (await tip.isVisible().catch(() => false)) {
+    await tip.click();
+    await page.waitForTimeout(700);
+  }
+  return (await page.evaluate(() => localStorage.getItem('auth_token')))!;
+}
+
+const sessionIdOf = (page: Page) => new URL(page.url()).searchParams.get('conversation_id')!;
+
+/** Selects `text` inside the canvas editor as a user dragging over it would. */
+async function selectInCanvas(page: Page, text: string): Promise<void> {
+  await page.evaluate((wanted) => {
+    const root = document.querySelector('.canvas-doc .ProseMirror')!;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.textContent!.indexOf(wanted);
+      if (at === -1) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + wanted.length);
+      (root as HTMLElement).focus();
+      const selection = window.getSelection()!;
+      selection.removeAllRanges();
+      selection.addRange(range);
+      return;
+    }
+    throw new Error(`not in the canvas: ${wanted}`);
+  }, text);
+}
+
+test.serial('deep research: clarify, plan, search, canvas with citations, feedback, targeted edit, exports, socket drop, reload, share', async (t) => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', acceptDownloads: true });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  const deepShot = (name: string, target: Page = page) => target.screenshot({ path: `${shots}research-deep-${name}.png` });
+
+  // Every subscribe the page sends, per socket, to see what it asks for after a reconnect.
+  const sockets: Array<Array<{ session_id: string; payload: { content_type: string; last_position?: number } }>> = [];
+  page.on('websocket', (socket) => {
+    const sent: (typeof sockets)[number] = [];
+    sockets.push(sent);
+    socket.on('framesent', ({ payload }) => {
+      const envelope = JSON.parse(String(payload));
+      if (envelope.payload?.content_type === 'subscribe') sent.push(envelope);
+    });
+  });
+
+  const token = await register(page, 'scholar');
+  const sessionId = sessionIdOf(page);
+  const api = client(app.url, token);
+  t.true(await page.getByRole('radio', { name: '深度研究' }).isChecked(), 'deep research is the default mode');
+
+  // A vague question: the agent asks to clarify first.
+  await page.getByRole('textbox', { name: '输入消息' }).fill(VAGUE);
+  await page.keyboard.press('Enter');
+  const form = page.locator('form.clarification');
+  await form.waitFor({ timeout: 20_000 });
+  t.true((await form.locator('fieldset').count()) >= 2, 'several clarification questions');
+  await deepShot('clarification');
+  await form.locator('fieldset').nth(0).locator('button.option').nth(1).click();
+  await form.locator('fieldset').nth(1).locator('button.option').first().click();
+  await form.getByRole('button', { name: '提交回答' }).click();
+  await page.locator('.card.clarification.done').waitFor();
+
+  // The plan, its steps moving, and the search and browsing progress in the spec's words.
+  const plan = page.locator('.card.plan');
+  await plan.waitFor({ timeout: 20_000 });
+  await page.locator('.plan-step.in_progress').first().waitFor({ timeout: 20_000 });
+  await page.getByText(/已获得 \d+ 条相关搜索结果/).first().waitFor({ timeout: 20_000 });
+  await page.locator('.card.browsing').first().waitFor({ timeout: 20_000 });
+  await page.locator('.plan-step.completed').first().waitFor({ timeout: 20_000 });
+  await page.getByText(/第 2\/\d 步：/).waitFor({ timeout: 20_000 });
+  await plan.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+  await deepShot('plan-search');
+
+  // The browser loses the network mid-research; on return it resubscribes from its last position.
+  await context.setOffline(true);
+  await page.getByText(/已断开|连接中/).first().waitFor({ timeout: 20_000 });
+  await page.waitForTimeout(1_500);
+  const shownBeforeDrop = Number(await page.evaluate(() => document.querySelectorAll('.message-assistant .card, .message-assistant .progress-line').length));
+  await context.setOffline(false);
+  await page.getByText('已连接').waitFor({ timeout: 30_000 });
+
+  // Stage 2: the canvas opens beside the chat (60/40) with version 1, cited and with its sources.
+  const canvas = page.locator('.canvas-panel');
+  await canvas.waitFor({ timeout: 30_000 });
+  const feedback = page.locator('.card.feedback');
+  await feedback.waitFor({ timeout: 60_000 });
+  const canvasDoc = page.locator('.canvas-doc .ProseMirror');
+  await page.waitForFunction(() => document.querySelector('.version-select select')?.textContent?.includes('v1'));
+  const docText = await canvasDoc.innerText();
+  t.regex(docText, /【离线模式】/);
+  t.regex(docText, /\[\d+\]/, 'numbered citations');
+  t.regex(docText, /参考来源/, 'a sources list');
+  t.true(await canvasDoc.locator('a[href*="/article"]').count() > 0, 'the sources list links the article');
+  const chat = await page.locator('.lm_item.lm_stack').first().boundingBox();
+  const side = await page.locator('.lm_item.lm_stack').nth(1).boundingBox();
+  t.truthy(chat && side);
+  const share = side!.width / (chat!.width + side!.width);
+  t.true(share > 0.55 && share < 0.65, `the canvas takes 60% beside the chat's 40% (${share.toFixed(2)})`);
+  await deepShot('canvas');
+
+  // After the drop and return, the page holds exactly what the log holds: nothing lost, nothing twice.
+  const history = (await api.request('GET', `/backend/conversation/sessions/${sessionId}/messages`)).body;
+  const reply = history.messages.find((message: any) => message.role === 'assistant');
+  const count = (type: string) => reply.contents.filter((item: any) => item.content_type === type).length;
+  t.is(await page.locator('.card.results').count(), count('web_search_results'), 'each search result card once');
+  t.is(await page.locator('.card.plan').count(), 1, 'one plan card');
+  t.is(await page.locator('.message-assistant').count(), history.messages.filter((message: any) => message.role === 'assistant').length);
+  t.true(sockets.length >= 2, 'a second socket after the drop');
+  const resubscribe = sockets.at(-1)!.find((envelope) => envelope.session_id === sessionId);
+  t.true((resubscribe?.payload.last_position ?? 0) > 0, 'resubscribed from its last position');
+  t.true(shownBeforeDrop > 0);
+  const savedV1 = (await api.request('GET', `/backend/conversation/research/${sessionId}/canvas`)).body.versions.at(-1);
+  const firstHeading = savedV1.content.split('\n')[0].replace(/^#\s*/, '');
+  t.is(docText.split(firstHeading).length - 1, 1, 'the report title appears once');
+
+  // Feedback: choose manual feedback with text; version 2 is written.
+  await deepShot('feedback');
+  await feedback.getByRole('button', { name: '手动反馈' }).click();
+  await feedback.getByRole('textbox').fill(FEEDBACK);
+  await feedback.getByRole('button', { name: '发送反馈' }).click();
+  await page.getByText(FEEDBACK).first().waitFor();
+  // Reload while version 2 is being written: the session and its stream come back.
+  await page.reload();
+  await page.locator('.message-user .bubble', { hasText: VAGUE }).waitFor({ timeout: 15_000 });
+  await page.waitForFunction(() => document.querySelector('.version-select select')?.textContent?.includes('v2'), undefined, { timeout: 60_000 });
+  await page.locator('.card.feedback').last().waitFor({ timeout: 60_000 });
+  t.is(await page.locator('.message-user .bubble', { hasText: VAGUE }).count(), 1, 'the question once after the reload');
+
+  // Targeted edit: select one sentence of version 2 and replace a word in it.
+  const v2 = (await api.request('GET', `/backend/conversation/research/${sessionId}/canvas`)).body.versions.at(-1);
+  t.is(v2.version, 2);
+  const sentence = v2.content
+    .split('\n')
+    .map((line: string) => line.replace(/^\s*(?:[-*]|\d+\.)\s+/, ''))
+    .filter((line: string) => !/^(#|>)/.test(line))
+    .flatMap((line: string) => line.match(/[^。！？]+[。！？]/g) ?? [])
+    .find((candidate: string) => candidate.length > 12 && candidate.includes('电池') && !/[[\]*_`]/.test(candidate) && v2.content.split(candidate).length === 2);
+  t.truthy(sentence, 'a plain sentence to edit');
+  await selectInCanvas(page, sentence);
+  const popover = page.locator('form.edit-popover');
+  await popover.waitFor();
+  await popover.getByRole('textbox').fill('把“电池”改为“蓄电池”');
+  await deepShot('targeted-edit');
+  await popover.getByRole('button', { name: '修改' }).click();
+  await page.locator('.card.targeted-edit').waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelector('.version-select select')?.textContent?.includes('v3'));
+  const v3 = (await api.request('GET', `/backend/conversation/research/${sessionId}/canvas`)).body.versions.at(-1);
+  t.is(v3.version, 3);
+  t.is(v3.content, v2.content.replace(sentence, sentence.replaceAll('电池', '蓄电池')), 'only the selected sentence changed');
+  t.true((await canvasDoc.innerText()).includes(sentence.replaceAll('电池', '蓄电池')));
+  await deepShot('targeted-edit-done');
+
+  // A hand edit in the canvas, saved as version 4.
+  await canvasDoc.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('（人工补充）');
+  await page.getByRole('button', { name: '保存为新版本' }).click();
+  await page.waitForFunction(() => document.querySelector('.version-select select')?.textContent?.includes('v4'));
+  const v4 = (await api.request('GET', `/backend/conversation/research/${sessionId}/canvas`)).body.versions.at(-1);
+  t.is(v4.version, 4);
+  t.true(v4.content.includes('（人工补充）'));
+  t.true(v4.content.includes('[1]') && !v4.content.includes('\\['), 'citations kept as written');
+  t.is(v4.content.trimEnd(), `${v3.content.trimEnd()}（人工补充）`, 'the hand edit is the only change');
+  await page.getByText('你的修改已保存为第 4 版').waitFor();
+
+  // Exports: Markdown and PDF downloads.
+  const [markdown] = await Promise.all([page.waitForEvent('download'), canvas.getByRole('button', { name: 'Markdown' }).click()]);
+  const markdownText = (await readFile((await markdown.path())!)).toString('utf8');
+  t.is(markdownText, v4.content);
+  t.regex(markdown.suggestedFilename(), /-v4\.md$/);
+  const [pdf] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), canvas.getByRole('button', { name: 'PDF' }).click()]);
+  const pdfBytes = await readFile((await pdf.path())!);
+  t.true(pdfBytes.length > 1000 && pdfBytes.subarray(0, 5).toString() === '%PDF-', 'a PDF file');
+
+  // Share, then open the link signed out: the canvas is there, read-only.
+  await page.getByRole('button', { name: '分享' }).click();
+  const dialog = page.getByRole('dialog', { name: '分享会话' });
+  await dialog.getByRole('button', { name: '创建分享链接' }).click();
+  const link = await dialog.getByRole('textbox', { name: '分享链接' }).inputValue();
+  await dialog.getByRole('button', { name: '关闭' }).first().click();
+  const visitor = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+  const shared = await visitor.newPage();
+  shared.on('pageerror', (error) => pageErrors.push(error.message));
+  await shared.goto(link, { waitUntil: 'networkidle' });
+  const sharedDoc = shared.locator('.canvas-doc .ProseMirror');
+  await sharedDoc.waitFor();
+  t.true((await sharedDoc.innerText()).includes('（人工补充）'), 'the shared canvas shows the latest version');
+  t.is(await sharedDoc.getAttribute('contenteditable'), 'false', 'read-only');
+  t.is(await shared.getByRole('button', { name: '保存为新版本' }).count(), 0);
+  await deepShot('shared', shared);
+  await visitor.close();
+
+  // The same screen in English.
+  await page.getByRole('button', { name: 'English' }).click();
+  await page.getByText('Connected').waitFor();
+  await deepShot('english');
+  await page.getByRole('button', { name: '中文' }).click();
 
   t.deepEqual(pageErrors, []);
   await context.close();

@@ -2,6 +2,7 @@ import type { CanvasVersion, ClarificationAnswer, ClarificationQuestion } from '
 import type { History } from '../research/conversation.ts';
 import { i18n } from '../i18n/index.ts';
 import { api, API_BASE, ApiError, toApiError } from './client.ts';
+import { attachmentName } from './disposition.ts';
 import { describeHttpError } from './errorCatalogue.ts';
 import { browserTokens } from './token.ts';
 
@@ -67,13 +68,14 @@ export const research = {
   canvas: (sessionId: string) => api.get<CanvasDto>(`/conversation/research/${encode(sessionId)}/canvas`),
   pendingQuestions: (sessionId: string) => api.get<{ questions: ClarificationQuestion[] }>(`/conversation/research/${encode(sessionId)}/pending_questions`),
   answerClarification: (sessionId: string, answers: ClarificationAnswer[]) => api.post<SessionDto>(`/conversation/research/${encode(sessionId)}/clarification_answer`, { json: { answers } }),
-  feedback: (sessionId: string, feedback: string) => api.post<SessionDto>(`/conversation/research/${encode(sessionId)}/feedback`, { json: { feedback } }),
+  feedback: (sessionId: string, option: 'continue' | 'satisfied' | 'manual_feedback', text?: string) =>
+    api.post<SessionDto>(`/conversation/research/${encode(sessionId)}/feedback`, { json: { option, ...(text !== undefined && { text }) } }),
+  /** A hand edit of the canvas, saved as the version after `from_version`. */
+  saveCanvas: (sessionId: string, body: { content: string; from_version: number; title?: string }) => api.put<CanvasDto>(`/conversation/research/${encode(sessionId)}/canvas`, { json: body }),
   editRequest: (sessionId: string, body: { request_id: string; text: string; snippet: string }) =>
     api.post<{ request_id: string; status: string }>(`/conversation/research/${encode(sessionId)}/edit_request`, { json: body }),
   share: (body: { session_id: string; title: string; description: string; expires_days: number | null }) => api.post<{ share_id: string }>('/conversation/sessions/share', { json: body }),
   shared: (shareId: string) => api.get<SharedConversationDto>(`/conversation/share/${encode(shareId)}`),
-  /** The server names the file; the client only needs the text. */
-  canvasMarkdownUrl: (sessionId: string, version: number) => `${API_BASE}/conversation/research/${encode(sessionId)}/canvas/${version}/markdown`,
 };
 
 /** Multipart and binary calls sit beside the JSON client, with the same error catalogue. */
@@ -112,6 +114,12 @@ export async function uploadFile(conversationId: string, file: File, fileType: s
   const reply = (await response.json().catch(() => null)) as { success?: boolean; data?: { file_url?: string; final_filename?: string; filename?: string } } | null;
   if (!reply?.success) throw new Error(UPLOAD_FAILED);
   return reply.data ?? {};
+}
+
+/** A saved canvas version as the server stores it, with the file name it gives. */
+export async function canvasMarkdown(sessionId: string, version: number): Promise<{ blob: Blob; filename: string | null }> {
+  const response = await rawRequest(`/conversation/research/${encode(sessionId)}/canvas/${version}/markdown`, { method: 'GET' });
+  return { blob: await response.blob(), filename: attachmentName(response.headers.get('Content-Disposition')) };
 }
 
 export async function markdownToPdf(markdown: string, filename: string): Promise<Blob> {

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { createActor, SimulatedClock } from 'xstate';
-import { shownVersion, writingMachine } from './writing.ts';
+import { createActor, fromPromise, SimulatedClock } from 'xstate';
+import { editState, shownVersion, writingMachine, type CanvasSave, type SavedCanvas } from './writing.ts';
 
 const canvas = 'dccanvas';
 const longText = '固态电池的商业化进展可以从材料体系、制造工艺和成本三个维度来比较，本文逐一展开分析。'.repeat(2);
@@ -14,7 +14,7 @@ function start() {
 test('writing_start shows a loading item and chunks stream into the version', (t) => {
   const { actor } = start();
   actor.send({ type: 'writing.started', artifact_id: canvas, version: 1, title: '报告' });
-  t.true(actor.getSnapshot().matches('writing'));
+  t.true(actor.getSnapshot().matches({ stream: 'writing' }));
   t.deepEqual(actor.getSnapshot().context.notice, { kind: 'writing', level: 'info', version: 1 });
   actor.send({ type: 'writing.chunk', artifact_id: canvas, content: '第一段' });
   actor.send({ type: 'writing.chunk', artifact_id: canvas, content: '，第二段' });
@@ -28,7 +28,7 @@ test('writing_end saves a version of 50 characters or more with 写作完成', (
   actor.send({ type: 'writing.chunk', artifact_id: canvas, content: longText });
   actor.send({ type: 'writing.ended', artifact_id: canvas, version: 1, interrupted: false, saved: true });
   const { context } = actor.getSnapshot();
-  t.true(actor.getSnapshot().matches('idle'));
+  t.true(actor.getSnapshot().matches({ stream: 'idle' }));
   t.is(context.versions.length, 1);
   t.is(context.currentVersion, 1);
   t.is(context.notice?.kind, 'done');
@@ -62,14 +62,14 @@ test('an interrupted end keeps partial content with a warning', (t) => {
 test('writing messages without an artifact_id are ignored with a warning', (t) => {
   const { actor, warnings } = start();
   actor.send({ type: 'writing.started', version: 1, artifact_id: '' });
-  t.true(actor.getSnapshot().matches('idle'));
+  t.true(actor.getSnapshot().matches({ stream: 'idle' }));
   actor.send({ type: 'writing.started', artifact_id: canvas, version: 1 });
   actor.send({ type: 'writing.chunk', artifact_id: '', content: 'x' });
   t.is(shownVersion(actor.getSnapshot().context)?.content, '');
   t.is(warnings.length, 2);
 });
 
-test('versions can be loaded, switched, edited and replaced by a targeted edit', (t) => {
+test('versions can be loaded, switched and replaced by a targeted edit', (t) => {
   const { actor } = start();
   actor.send({
     type: 'canvas.loaded',
@@ -84,9 +84,64 @@ test('versions can be loaded, switched, edited and replaced by a targeted edit',
   t.is(shownVersion(actor.getSnapshot().context)?.content, 'first');
   actor.send({ type: 'version.selected', version: 9 });
   t.is(actor.getSnapshot().context.currentVersion, 1, 'unknown versions are not selectable');
-  actor.send({ type: 'version.edited', content: 'first, edited' });
-  t.is(shownVersion(actor.getSnapshot().context)?.content, 'first, edited');
   actor.send({ type: 'edit.applied', version: 3, content: 'third' });
   t.is(actor.getSnapshot().context.currentVersion, 3);
   t.is(shownVersion(actor.getSnapshot().context)?.title, 'A', 'an edit keeps the title of the version it edited');
+});
+
+const loaded = { type: 'canvas.loaded' as const, versions: [{ version: 1, title: 'A', content: 'first', timestamp: '2025-01-01' }], currentVersion: 1 };
+
+function withSave(save: (input: CanvasSave) => Promise<SavedCanvas>) {
+  const machine = writingMachine.provide({ actors: { saveCanvas: fromPromise<SavedCanvas, CanvasSave>(({ input }) => save(input)) } });
+  return createActor(machine, { clock: new SimulatedClock() }).start();
+}
+
+test('a hand edit is kept until saved, then becomes the next version', async (t) => {
+  const sent: CanvasSave[] = [];
+  const actor = withSave(async (input) => {
+    sent.push(input);
+    return { versions: [...loaded.versions, { version: 2, title: 'A', content: input.content, timestamp: '2025-01-02' }], currentVersion: 2 };
+  });
+  actor.send({ type: 'version.edited' });
+  t.is(editState(actor.getSnapshot()), 'clean', 'nothing to edit before a version exists');
+  actor.send(loaded);
+  actor.send({ type: 'version.edited' });
+  t.is(editState(actor.getSnapshot()), 'dirty');
+  t.is(shownVersion(actor.getSnapshot().context)?.content, 'first', 'the saved version is unchanged until saving');
+  actor.send({ type: 'edit.saved', content: 'first, edited' });
+  t.is(editState(actor.getSnapshot()), 'saving');
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  t.deepEqual(sent, [{ content: 'first, edited', fromVersion: 1 }]);
+  t.is(editState(actor.getSnapshot()), 'clean');
+  t.is(actor.getSnapshot().context.currentVersion, 2);
+  t.is(shownVersion(actor.getSnapshot().context)?.content, 'first, edited');
+});
+
+test('a failed save keeps the edit and says why', async (t) => {
+  const actor = withSave(() => Promise.reject(new Error('版本冲突')));
+  actor.send(loaded);
+  actor.send({ type: 'version.edited' });
+  actor.send({ type: 'edit.saved', content: 'x' });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  t.is(editState(actor.getSnapshot()), 'dirty');
+  t.is(actor.getSnapshot().context.saveError, '版本冲突');
+  actor.send({ type: 'version.edited' });
+  t.is(actor.getSnapshot().context.saveError, '版本冲突', 'still shown while typing on');
+  actor.send({ type: 'edit.discarded' });
+  t.is(editState(actor.getSnapshot()), 'clean');
+});
+
+test('a new version from elsewhere (canvas_saved, targeted edit, writing) ends the hand edit', (t) => {
+  const actor = withSave(() => new Promise(() => undefined));
+  actor.send(loaded);
+  actor.send({ type: 'version.edited' });
+  actor.send({ type: 'edit.applied', version: 2, content: 'saved elsewhere', title: 'A' });
+  t.is(editState(actor.getSnapshot()), 'clean');
+  t.is(actor.getSnapshot().context.currentVersion, 2);
+  t.is(actor.getSnapshot().context.versions.length, 2);
+  actor.send({ type: 'version.edited' });
+  actor.send({ type: 'writing.started', artifact_id: canvas, version: 3 });
+  t.is(editState(actor.getSnapshot()), 'clean');
+  actor.send({ type: 'version.edited' });
+  t.is(editState(actor.getSnapshot()), 'clean', 'not while a version is being written');
 });

@@ -1,4 +1,4 @@
-import { assign, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 import type { CanvasVersion } from '@scriptorium/backend/protocol/research';
 
 /** Spec §4/§9: an uninterrupted result shorter than this is not worth a version. */
@@ -18,6 +18,20 @@ export interface WritingContext {
   currentVersion: number | null;
   draft: Draft | null;
   notice: WritingNotice | null;
+  /** Why the last hand-edit save failed; cleared by the next edit or save. */
+  saveError: string | null;
+}
+
+/** What a hand-edit save sends: the edited text as a new version after `fromVersion`. */
+export interface CanvasSave {
+  content: string;
+  fromVersion: number;
+}
+
+/** The server's canvas after a save. */
+export interface SavedCanvas {
+  versions: CanvasVersion[];
+  currentVersion: number | null;
 }
 
 export type WritingEvent =
@@ -26,7 +40,11 @@ export type WritingEvent =
   | { type: 'writing.ended'; artifact_id?: string; version: number; interrupted: boolean; saved?: boolean; title?: string; timestamp?: string }
   | { type: 'canvas.loaded'; versions: CanvasVersion[]; currentVersion: number | null }
   | { type: 'version.selected'; version: number }
-  | { type: 'version.edited'; content: string }
+  /** The user changed the shown version by hand; the text is read from the editor when saving. */
+  | { type: 'version.edited' }
+  | { type: 'edit.saved'; content: string }
+  | { type: 'edit.discarded' }
+  /** A new version made from the current one: a targeted edit, or a hand edit saved (canvas_saved). */
   | { type: 'edit.applied'; version: number; content: string; title?: string; timestamp?: string };
 
 const hasArtifact = (event: WritingEvent) => !('artifact_id' in event) || (typeof event.artifact_id === 'string' && event.artifact_id !== '');
@@ -38,7 +56,12 @@ export const writingMachine = setup({
     context: {} as WritingContext,
     events: {} as WritingEvent,
   },
+  actors: {
+    // The store provides the real call (PUT …/canvas); a machine without it cannot save.
+    saveCanvas: fromPromise<SavedCanvas, CanvasSave>(() => Promise.reject(new Error('saving is not available here'))),
+  },
   guards: {
+    editable: ({ context }) => context.draft === null && context.currentVersion !== null,
     hasArtifact: ({ event }) => hasArtifact(event),
     interrupted: ({ event }) => event.type === 'writing.ended' && event.interrupted,
     worthKeeping: ({ context, event }) => event.type === 'writing.ended' && event.saved !== false && (context.draft?.content.trim().length ?? 0) >= MIN_WRITING_CHARS,
@@ -71,10 +94,13 @@ export const writingMachine = setup({
       return { versions, currentVersion: event.currentVersion ?? versions.at(-1)?.version ?? context.currentVersion };
     }),
     selectVersion: assign({ currentVersion: ({ event }) => (event.type === 'version.selected' ? event.version : null) }),
-    editCurrent: assign({
-      versions: ({ context, event }) =>
-        event.type === 'version.edited' ? context.versions.map((version) => (version.version === context.currentVersion ? { ...version, content: event.content } : version)) : context.versions,
+    loadSaved: assign(({ context, event }) => {
+      const saved = (event as unknown as { output: SavedCanvas }).output;
+      const versions = [...saved.versions].sort((a, b) => a.version - b.version);
+      return { versions, currentVersion: saved.currentVersion ?? versions.at(-1)?.version ?? context.currentVersion, saveError: null };
     }),
+    noteSaveError: assign({ saveError: ({ event }) => errorText((event as unknown as { error: unknown }).error) }),
+    clearSaveError: assign({ saveError: null }),
     applyEdit: assign(({ context, event }) => {
       if (event.type !== 'edit.applied') return {};
       const previous = context.versions.find((version) => version.version === context.currentVersion);
@@ -85,33 +111,75 @@ export const writingMachine = setup({
   },
 }).createMachine({
   id: 'writing',
-  context: { versions: [], currentVersion: null, draft: null, notice: null },
-  initial: 'idle',
+  context: { versions: [], currentVersion: null, draft: null, notice: null, saveError: null },
+  type: 'parallel',
   on: {
     'canvas.loaded': { actions: 'loadCanvas' },
-    'version.selected': { guard: 'knownVersion', actions: 'selectVersion' },
-    'version.edited': { actions: 'editCurrent' },
     'edit.applied': { actions: 'applyEdit' },
-    'writing.started': [
-      { guard: 'hasArtifact', target: '.writing', reenter: true, actions: 'startDraft' },
-      { actions: 'warnNoArtifact' },
-    ],
   },
   states: {
-    idle: {},
-    writing: {
+    stream: {
+      initial: 'idle',
       on: {
-        'writing.chunk': [{ guard: 'hasArtifact', actions: 'appendChunk' }, { actions: 'warnNoArtifact' }],
-        'writing.ended': [
-          { guard: ({ event }) => !hasArtifact(event), actions: 'warnNoArtifact' },
-          { guard: 'interrupted', target: 'idle', actions: 'saveDraft' },
-          { guard: 'worthKeeping', target: 'idle', actions: 'saveDraft' },
-          { target: 'idle', actions: 'discardDraft' },
+        'writing.started': [
+          { guard: 'hasArtifact', target: '.writing', reenter: true, actions: 'startDraft' },
+          { actions: 'warnNoArtifact' },
         ],
+      },
+      states: {
+        idle: {},
+        writing: {
+          on: {
+            'writing.chunk': [{ guard: 'hasArtifact', actions: 'appendChunk' }, { actions: 'warnNoArtifact' }],
+            'writing.ended': [
+              { guard: ({ event }) => !hasArtifact(event), actions: 'warnNoArtifact' },
+              { guard: 'interrupted', target: 'idle', actions: 'saveDraft' },
+              { guard: 'worthKeeping', target: 'idle', actions: 'saveDraft' },
+              { target: 'idle', actions: 'discardDraft' },
+            ],
+          },
+        },
+      },
+    },
+    // Hand edits of the shown version: kept in the editor until saved as a new version.
+    edit: {
+      initial: 'clean',
+      states: {
+        clean: {
+          on: {
+            'version.selected': { guard: 'knownVersion', actions: 'selectVersion' },
+            'version.edited': { guard: 'editable', target: 'dirty', actions: 'clearSaveError' },
+          },
+        },
+        dirty: {
+          on: {
+            'version.selected': { guard: 'knownVersion', target: 'clean', actions: 'selectVersion' },
+            'edit.saved': { target: 'saving', actions: 'clearSaveError' },
+            'edit.discarded': 'clean',
+            // A newer version replaces what was being edited (the editor shows it).
+            'edit.applied': { target: 'clean', actions: 'applyEdit' },
+            'canvas.loaded': { target: 'clean', actions: 'loadCanvas' },
+            'writing.started': 'clean',
+          },
+        },
+        saving: {
+          invoke: {
+            src: 'saveCanvas',
+            input: ({ context, event }) => ({ content: event.type === 'edit.saved' ? event.content : '', fromVersion: context.currentVersion ?? 0 }),
+            onDone: { target: 'clean', actions: 'loadSaved' },
+            onError: { target: 'dirty', actions: 'noteSaveError' },
+          },
+        },
       },
     },
   },
 });
+
+const errorText = (error: unknown): string => (error instanceof Error ? ('userMessage' in error ? String((error as { userMessage: unknown }).userMessage) : error.message) : String(error));
+
+/** Whether the shown version has unsaved hand edits, and whether they are being saved. */
+export const editState = (snapshot: { matches(state: { edit: 'dirty' | 'saving' }): boolean }): 'clean' | 'dirty' | 'saving' =>
+  snapshot.matches({ edit: 'saving' }) ? 'saving' : snapshot.matches({ edit: 'dirty' }) ? 'dirty' : 'clean';
 
 /** What the canvas shows: the streaming draft while writing, else the chosen version. */
 export function shownVersion(context: WritingContext): (CanvasVersion & { streaming: boolean }) | null {

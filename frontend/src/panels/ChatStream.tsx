@@ -5,6 +5,7 @@ import type { WireContent } from '@scriptorium/backend/protocol/ws';
 import { Icon } from '../components/Icon.tsx';
 import { Markdown } from '../components/Markdown.tsx';
 import type { ChatMessage, Conversation } from '../research/conversation.ts';
+import { researchStore } from '../research/store.ts';
 import {
   ArtifactCard,
   BrowsingView,
@@ -14,6 +15,7 @@ import {
   ErrorItem,
   FeedbackRequestView,
   InfoItem,
+  PlanStepView,
   PlanView,
   PlatformToolsView,
   SearchQueriesView,
@@ -48,29 +50,38 @@ function renderContents(message: ChatMessage, conversation: Conversation, readOn
   const sources = sourcesOf(contents);
   const nodes: ReactNode[] = [];
   let planShown = false;
-  let browsingShown = false;
-  let toolsShown = false;
+  // Browsing and tool items come in rounds (one per plan step); each round is one card.
+  let groupedUntil = -1;
+  const round = (from: number, pattern: RegExp): WireContent[] => {
+    const items: WireContent[] = [];
+    let index = from;
+    for (; index < contents.length; index++) {
+      const candidate = contents[index]!;
+      if (pattern.test(candidate.content_type)) items.push(candidate);
+      else if (!HIDDEN.has(candidate.content_type)) break;
+    }
+    groupedUntil = index - 1;
+    return items;
+  };
   contents.forEach((item, index) => {
     const key = `${item.content_type}-${index}`;
     const type = item.content_type;
-    if (HIDDEN.has(type)) return;
+    if (HIDDEN.has(type) || index <= groupedUntil) return;
     if (type === 'plan' || type === 'mark_in_progress_plan_step') {
+      const steps = (item.research_plan as PlanStep[] | undefined) ?? [];
+      if (type === 'mark_in_progress_plan_step') nodes.push(<PlanStepView key={`step-${index}`} index={Number(item.index ?? 0)} steps={steps} />);
       if (planShown) return;
       planShown = true;
       const latest = contents.findLast((candidate) => candidate.content_type === 'plan' || candidate.content_type === 'mark_in_progress_plan_step');
-      nodes.push(<PlanView key={key} steps={(latest?.research_plan as PlanStep[] | undefined) ?? []} />);
+      nodes.splice(type === 'plan' ? nodes.length : nodes.length - 1, 0, <PlanView key={key} steps={(latest?.research_plan as PlanStep[] | undefined) ?? []} />);
       return;
     }
     if (BROWSING.test(type)) {
-      if (browsingShown) return;
-      browsingShown = true;
-      nodes.push(<BrowsingView key={key} items={contents.filter((candidate) => BROWSING.test(candidate.content_type))} />);
+      nodes.push(<BrowsingView key={key} items={round(index, BROWSING)} />);
       return;
     }
     if (TOOLS.test(type)) {
-      if (toolsShown) return;
-      toolsShown = true;
-      nodes.push(<PlatformToolsView key={key} items={contents.filter((candidate) => TOOLS.test(candidate.content_type))} />);
+      nodes.push(<PlatformToolsView key={key} items={round(index, TOOLS)} />);
       return;
     }
     switch (type) {
@@ -197,8 +208,19 @@ export function ChatStream({ conversation, readOnly }: { conversation: Conversat
               </div>
             );
           }
+          // The user's own canvas saves are a line in the stream, not a reply.
+          const saved = message.agent === 'user' ? message.contents.find((item) => item.content_type === 'canvas_saved') : undefined;
+          if (saved) {
+            return (
+              <button key={message.id} type="button" className="stream-notice" onClick={() => researchStore.showCanvas(true)}>
+                <Icon name="check" size={14} />
+                {t('writing.handSaved', { version: Number(saved.version ?? 0) })}
+              </button>
+            );
+          }
           const nodes = renderContents(message, conversation, readOnly);
           const streaming = message.status === 'streaming';
+          if (nodes.length === 0 && !streaming) return null;
           const visible = message.contents.some((item) => !HIDDEN.has(item.content_type) && item.content_type !== 'message_end');
           return (
             <div key={message.id} className={`message message-assistant${streaming ? ' streaming' : ''}`} data-status={message.status}>
@@ -208,13 +230,13 @@ export function ChatStream({ conversation, readOnly }: { conversation: Conversat
               <div className="assistant-body">
                 <span className="assistant-name">{t(`agents.${message.agent === 'deep_cognition' ? 'deep_cognition' : message.agent === 'targeted_edit' ? 'targeted_edit' : 'poe_llm'}`)}</span>
                 {nodes}
-                {streaming && !visible && (
+                {streaming && !visible && conversation.busy && (
                   <div className="progress-line">
                     <span className="dots" aria-hidden="true" />
                     {t(pendingLabel(message))}
                   </div>
                 )}
-                {streaming && visible && <span className="caret" aria-hidden="true" />}
+                {streaming && visible && conversation.busy && <span className="caret" aria-hidden="true" />}
               </div>
             </div>
           );

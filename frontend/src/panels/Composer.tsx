@@ -158,7 +158,6 @@ export function Composer({ session, signedIn }: { session: ResearchSession | nul
             <Icon name="globe" size={14} />
             {t('composer.search')}
           </button>
-          <span className="toolbar-spacer" />
           <input
             ref={fileInput}
             type="file"
@@ -174,25 +173,27 @@ export function Composer({ session, signedIn }: { session: ResearchSession | nul
               });
             }}
           />
-          <button type="button" className="icon-button" disabled={disabled || !session || !signedIn || uploading !== null} title={t('composer.upload')} aria-label={t('composer.upload')} onClick={() => fileInput.current?.click()}>
-            {uploading ? <span className="spinner spinner-small" /> : <Icon name="paperclip" size={18} />}
-          </button>
-          {asr && (
-            <button type="button" className={`icon-button${recording ? ' recording' : ''}`} disabled={disabled} title={t(recording ? 'composer.stopVoice' : 'composer.voice')} aria-label={t(recording ? 'composer.stopVoice' : 'composer.voice')} onClick={() => void toggleRecording()}>
-              <Icon name="mic" size={18} />
+          <div className="composer-actions">
+            <button type="button" className="icon-button" disabled={disabled || !session || !signedIn || uploading !== null} title={t('composer.upload')} aria-label={t('composer.upload')} onClick={() => fileInput.current?.click()}>
+              {uploading ? <span className="spinner spinner-small" /> : <Icon name="paperclip" size={18} />}
             </button>
-          )}
-          {busy ? (
-            <button type="button" className="button button-secondary button-small" disabled={disabled} onClick={() => void researchStore.pause()}>
-              <Icon name="pause" size={14} />
-              {t('composer.pause')}
-            </button>
-          ) : (
-            <button type="button" className="button button-primary button-small" disabled={disabled || text.trim() === ''} onClick={submit}>
-              <Icon name="send" size={14} />
-              {t('composer.send')}
-            </button>
-          )}
+            {asr && (
+              <button type="button" className={`icon-button${recording ? ' recording' : ''}`} disabled={disabled} title={t(recording ? 'composer.stopVoice' : 'composer.voice')} aria-label={t(recording ? 'composer.stopVoice' : 'composer.voice')} onClick={() => void toggleRecording()}>
+                <Icon name="mic" size={18} />
+              </button>
+            )}
+            {busy ? (
+              <button type="button" className="button button-secondary button-small" disabled={disabled} onClick={() => void researchStore.pause()}>
+                <Icon name="pause" size={14} />
+                {t('composer.pause')}
+              </button>
+            ) : (
+              <button type="button" className="button button-primary button-small" disabled={disabled || text.trim() === ''} onClick={submit}>
+                <Icon name="send" size={14} />
+                {t('composer.send')}
+              </button>
+            )}
+          </div>
         </div>
       </div>
     </div>

@@ -8,8 +8,13 @@ import { canClose } from '../research/sessions.ts';
 import { researchStore, useResearch } from '../research/store.ts';
 
 /** Open sessions and cloud history; collapsed, the open sessions as icons only. */
+const shortDate = (timestamp: string, language: string) => {
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? '' : new Intl.DateTimeFormat(language === 'en' ? 'en' : 'zh-CN', { month: 'numeric', day: 'numeric' }).format(date);
+};
+
 export function SessionSidebar({ collapsed }: { collapsed: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const location = useLocation();
   const { user } = useAuth();
   const { sessions, activeId, cloud } = useResearch();
@@ -143,7 +148,9 @@ export function SessionSidebar({ collapsed }: { collapsed: boolean }) {
                 title={chat.title ?? chat.prompt ?? ''}
               >
                 <span className="session-label">{chat.title || chat.prompt || t('sessions.unnamed')}</span>
-                <span className="muted small">{chat.message_count}</span>
+                <time className="muted small" dateTime={chat.created_at}>
+                  {shortDate(chat.created_at, i18n.language)}
+                </time>
               </button>
             </li>
           ))}

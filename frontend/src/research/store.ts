@@ -1,12 +1,12 @@
 import { useSyncExternalStore } from 'react';
-import { createActor, type Actor } from 'xstate';
+import { createActor, fromPromise, type Actor } from 'xstate';
 import type { ClarificationAnswer } from '@scriptorium/backend/protocol/research';
 import type { ServerMessage, WireAgent, WireContent } from '@scriptorium/backend/protocol/ws';
 import { toApiError } from '../api/client.ts';
 import { research, uploadFile, type CanvasDto, type CollaborationMode, type LayoutPreset, type SessionDto, type CloudChat } from '../api/research.ts';
 import { clientId, socketClient } from '../api/socket.ts';
 import { i18n } from '../i18n/index.ts';
-import { writingMachine, type WritingEvent } from '../machines/writing.ts';
+import { writingMachine, type CanvasSave, type SavedCanvas, type WritingEvent } from '../machines/writing.ts';
 import { applyMessage, applyMetadataPosition, applySubscribed, emptyConversation, fromHistory, type Conversation, type History } from './conversation.ts';
 import { closeTarget, renamed, startupCandidates } from './sessions.ts';
 
@@ -73,6 +73,14 @@ function writingEvent(content: WireContent): WritingEvent | null {
       };
     case 'targeted_edit_result':
       return { type: 'edit.applied', version: Number(content.version ?? 0), content: String(content.full_content ?? ''), timestamp: content.timestamp };
+    case 'canvas_saved':
+      return {
+        type: 'edit.applied',
+        version: Number(content.version ?? 0),
+        content: String(content.content ?? ''),
+        ...(typeof content.title === 'string' && { title: content.title }),
+        timestamp: content.timestamp,
+      };
     default:
       return null;
   }
@@ -119,12 +127,13 @@ class ResearchStore {
       .then((models) => this.set({ offline: models.offline }))
       .catch(() => undefined);
     const localId = localStorage.getItem(CURRENT_CONVERSATION_KEY);
-    const candidates = await startupCandidates({
+    const candidates = startupCandidates({
       urlId,
       localId,
       newestChat: async () => (await research.myChats(0, 1)).chats[0] ?? null,
+      now: new Date(),
     });
-    for (const candidate of candidates) {
+    for await (const candidate of candidates) {
       if (candidate.source === 'local') localStorage.removeItem(CURRENT_CONVERSATION_KEY);
       try {
         await this.loadRemote(candidate.id, true);
@@ -288,14 +297,14 @@ class ResearchStore {
     try {
       socketClient.send(session.id, 'deep_cognition', { content_type: 'feedback_response', option, ...(text !== undefined && { text }) });
     } catch {
-      await research.feedback(session.id, text ?? option).catch((error: unknown) => this.fail(error));
+      await research.feedback(session.id, option, text).catch((error: unknown) => this.fail(error));
     }
   }
 
-  /** Spec §5: blank instruction or blank snippet is not sent. */
-  async targetedEdit(text: string, snippet: string): Promise<boolean> {
+  /** Spec §5: blank instruction or blank snippet is not sent. Resolves with the request id (the reply's message id), or null. */
+  async targetedEdit(text: string, snippet: string): Promise<string | null> {
     const session = this.active();
-    if (!session || text.trim() === '' || snippet.trim() === '') return false;
+    if (!session || text.trim() === '' || snippet.trim() === '') return null;
     const request = { request_id: `edit-${crypto.randomUUID().slice(0, 12)}`, text: text.trim(), snippet };
     try {
       socketClient.send(session.id, 'targeted_edit', { content_type: 'targeted_edit', ...request });
@@ -304,10 +313,10 @@ class ResearchStore {
         await research.editRequest(session.id, request);
       } catch (error) {
         this.fail(error);
-        return false;
+        return null;
       }
     }
-    return true;
+    return request.request_id;
   }
 
   async upload(file: File): Promise<boolean> {
@@ -383,7 +392,13 @@ class ResearchStore {
       restoring,
       readOnly,
       conversation: emptyConversation(),
-      writing: createActor(writingMachine).start(),
+      writing: createActor(
+        writingMachine.provide({
+          actors: {
+            saveCanvas: fromPromise<SavedCanvas, CanvasSave>(({ input }) => research.saveCanvas(dto.session_id, { content: input.content, from_version: input.fromVersion })),
+          },
+        }),
+      ).start(),
       panel: null,
       artifact: null,
     };

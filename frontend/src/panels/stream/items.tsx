@@ -6,6 +6,7 @@ import { Icon } from '../../components/Icon.tsx';
 import { Markdown } from '../../components/Markdown.tsx';
 import { splitReportContent } from '../../research/editReport.ts';
 import type { Source } from '../../research/markdown.ts';
+import { progressText } from '../../research/progress.ts';
 import { researchStore } from '../../research/store.ts';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -45,6 +46,18 @@ export function PlanView({ steps }: { steps: PlanStep[] }) {
           </li>
         ))}
       </ol>
+    </div>
+  );
+}
+
+/** One step of the plan starting (or, past the last step, all done), where it happens in the stream. */
+export function PlanStepView({ index, steps }: { index: number; steps: PlanStep[] }) {
+  const { t } = useTranslation();
+  const step = steps[index];
+  return (
+    <div className="progress-line plan-progress">
+      <Icon name={step ? 'plan' : 'check'} size={14} />
+      <span>{step ? t('stream.planStep', { index: index + 1, total: steps.length, description: step.description }) : t('stream.planDone', { total: steps.length })}</span>
     </div>
   );
 }
@@ -285,6 +298,8 @@ export function FeedbackRequestView({ chosen, readOnly }: { chosen: { option: st
     setSent({ option, ...(feedback !== undefined && { text: feedback }) });
     void researchStore.feedback(option, feedback);
   };
+  // A shared conversation cannot answer; an open question is nothing to show there.
+  if (!done && readOnly) return null;
   if (done) {
     return (
       <div className="feedback-done">
@@ -373,6 +388,7 @@ export function EditReportView({ content }: { content: WireContent }) {
 export function CognitionView({ content }: { content: WireContent }) {
   const { t } = useTranslation();
   const items = list<{ id: string; title: string; summary: string }>(content.items);
+  if (items.length === 0) return null;
   return (
     <div className="card cognition">
       <div className="card-title">
@@ -442,10 +458,13 @@ export function ErrorItem({ message }: { message: string }) {
 }
 
 export function InfoItem({ content }: { content: WireContent }) {
+  const { t } = useTranslation();
+  const said = text(content.content) || text(content.message);
+  const progress = progressText(said);
   return (
     <div className={`info-item${content.level === 'warning' ? ' warning' : ''}`}>
       <Icon name={content.level === 'warning' ? 'alert' : 'info'} size={14} />
-      <span>{text(content.content) || text(content.message)}</span>
+      <span>{progress ? t(progress.key, { count: progress.params?.count ?? 0 }) : said}</span>
     </div>
   );
 }
