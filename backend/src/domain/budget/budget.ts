@@ -183,10 +183,11 @@ export const membershipActive = (state: BudgetSnapshot, now: Date): boolean =>
   state.membershipExpiresAt === null || Date.parse(state.membershipExpiresAt) > now.getTime();
 
 /** Coins held by calls still running (what they have not yet been charged). */
-export const heldCoins = (state: Budget, now: Date): number =>
+/** What running calls hold and have not yet been charged; a reply's own hold is not held against it. */
+export const heldCoins = (state: Budget, now: Date, ownMessageId?: string): number =>
   roundCoins(
     Object.values(state.holds)
-      .filter((hold) => Date.parse(hold.expiresAt) > now.getTime())
+      .filter((hold) => Date.parse(hold.expiresAt) > now.getTime() && (ownMessageId === undefined || hold.messageId !== ownMessageId))
       .reduce((sum, hold) => sum + Math.max(0, hold.coins - hold.charged), 0),
   );
 

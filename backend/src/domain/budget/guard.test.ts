@@ -63,3 +63,12 @@ test('holds and charges racing never let the held and the used exceed the budget
   t.true(state.usedToday <= 100);
   t.deepEqual(state.holds, {});
 });
+
+test('a reply may spend what it holds itself, and no more than is free besides', async (t) => {
+  const { guard } = setup(t, { holdTokens: 60_000 });
+  t.true(await guard.hold('u1', { sessionId: 's1', messageId: 'm1' }));
+  t.is(await guard.remainingTokens('u1'), 40_000, 'others see the hold taken');
+  t.is(await guard.remainingTokens('u1', 'm1'), 100_000, 'the holder does not count its own hold against itself');
+  t.true(await guard.hold('u1', { sessionId: 's1', messageId: 'm2' }));
+  t.is(await guard.remainingTokens('u1', 'm1'), 60_000, 'another reply’s hold still counts');
+});

@@ -42,16 +42,16 @@ export class BudgetGuard {
     return dayKey(now, this.settings.timeZone);
   }
 
-  /** Free coins: total available less what running calls hold. */
-  async freeCoins(userId: string): Promise<number> {
+  /** Free coins: total available less what running calls hold (other than `ownMessageId`'s reply). */
+  async freeCoins(userId: string, ownMessageId?: string): Promise<number> {
     const now = this.clock();
     const { state } = await this.commands.load(budgetDecider, budgetStream(userId));
     const current = currentSnapshot(state, { userId, today: this.today(now) }, now, evolve);
-    return roundCoins(totalAvailable(current) - heldCoins(current, now));
+    return roundCoins(totalAvailable(current) - heldCoins(current, now, ownMessageId));
   }
 
-  async remainingTokens(userId: string): Promise<number> {
-    return Math.floor((await this.freeCoins(userId)) * this.settings.tokensPerCoin);
+  async remainingTokens(userId: string, ownMessageId?: string): Promise<number> {
+    return Math.floor((await this.freeCoins(userId, ownMessageId)) * this.settings.tokensPerCoin);
   }
 
   async ensureAvailable(userId: string): Promise<void> {

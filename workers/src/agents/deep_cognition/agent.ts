@@ -203,7 +203,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   for (const [index, step] of steps.entries()) {
     checkpoint(run);
     // A section the budget cannot pay for does not get its heading either.
-    await run.allowance.ensure();
+    await run.allowance.check();
     draft.plain(`## ${step}\n\n`);
     if (deps.model.offline) {
       await writeExtract(run, draft, sources, sections[index]!, extracts[index]!);

@@ -69,8 +69,8 @@ export function extractJson(text: string): unknown {
  */
 export async function completeJson<T>(run: Run, schema: z.ZodType<T>, messages: ChatMessage[], maxTokens = 1200): Promise<T | null> {
   checkpoint(run);
-  await run.allowance.ensure();
-  const completion = await run.deps.model.complete({ messages, temperature: 0.2, maxTokens, signal: run.job.signal });
+  const request = await run.allowance.ensure({ messages, temperature: 0.2, maxTokens });
+  const completion = await run.deps.model.complete({ ...request, signal: run.job.signal });
   run.allowance.record(completion.usage);
   await run.writer.tokens(completion.usage);
   const parsed = schema.safeParse(extractJson(completion.text));
@@ -82,8 +82,8 @@ export async function completeJson<T>(run: Run, schema: z.ZodType<T>, messages: 
 /** Streams the model's text to `onText`, checking the budget first and recording the usage. */
 export async function streamModel(run: Run, request: Omit<ModelRequest, 'signal'>, onText: (text: string) => void): Promise<void> {
   checkpoint(run);
-  await run.allowance.ensure();
-  for await (const delta of run.deps.model.stream({ ...request, signal: run.job.signal })) {
+  const capped = await run.allowance.ensure(request);
+  for await (const delta of run.deps.model.stream({ ...capped, signal: run.job.signal })) {
     if (delta.type === 'text') onText(delta.text);
     else {
       run.allowance.record(delta);
@@ -98,7 +98,7 @@ export async function streamModel(run: Run, request: Omit<ModelRequest, 'signal'
  */
 export async function offlineWork<T>(run: Run, input: string, produce: () => T & { text: string }): Promise<T & { text: string }> {
   checkpoint(run);
-  await run.allowance.ensure();
+  await run.allowance.check();
   const result = produce();
   const usage = { promptTokens: estimateTokens(input), completionTokens: estimateTokens(result.text), model: 'offline', estimated: true };
   run.allowance.record(usage);

@@ -4,7 +4,8 @@ import { conversationDecider } from '@scriptorium/backend/domain/conversation/de
 import type { AgentJobData } from '@scriptorium/backend/domain/conversation/jobs';
 import { BUDGET_EXHAUSTED } from '@scriptorium/backend/domain/budget/guard';
 import type { JobContext } from '@scriptorium/infra/queue/port';
-import { ModelError, type ChatMessage } from '../../model/port.ts';
+import { ModelError, type ChatMessage, type ModelRequest } from '../../model/port.ts';
+import { Allowance, BudgetExhaustedError } from '../allowance.ts';
 import type { AgentDeps } from '../deps.ts';
 import { conversationHistory, replyTrace } from '../history.ts';
 import { ReplyWriter } from '../replyWriter.ts';
@@ -67,16 +68,19 @@ export async function runPoeLlm(deps: AgentDeps, job: JobContext<unknown>): Prom
     return;
   }
 
-  if (!(await deps.budget.hold(data.userId, { sessionId: data.sessionId, messageId: data.replyId }))) {
-    await writer.output('error', { error_message: BUDGET_EXHAUSTED, status: 402 });
-    await writer.complete('failed', BUDGET_EXHAUSTED);
-    return;
-  }
-
   const messages: ChatMessage[] = [{ role: 'system', content: POE_SYSTEM_PROMPT }, ...conversationHistory(events, { upTo: data.replyTo })];
   if (data.continues) {
     const partial = replyTrace(events, data.continues).text;
     if (partial) messages.push({ role: 'assistant', content: partial }, { role: 'user', content: '请从上次中断的地方继续，不要重复已经写过的内容。' });
+  }
+  let request: ModelRequest;
+  try {
+    request = await new Allowance(deps, data.userId, { sessionId: data.sessionId, messageId: data.replyId }).ensure({ messages });
+  } catch (error) {
+    if (!(error instanceof BudgetExhaustedError)) throw error;
+    await writer.output('error', { error_message: BUDGET_EXHAUSTED, status: 402 });
+    await writer.complete('failed', BUDGET_EXHAUSTED);
+    return;
   }
   const question = messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
 
@@ -102,7 +106,7 @@ export async function runPoeLlm(deps: AgentDeps, job: JobContext<unknown>): Prom
   };
 
   try {
-    for await (const delta of deps.model.stream({ messages, signal: job.signal })) {
+    for await (const delta of deps.model.stream({ ...request, signal: job.signal })) {
       if (delta.type === 'text') await route(splitter.push(delta.text));
       else await writer.tokens(delta);
     }

@@ -5,7 +5,8 @@ import type { TargetedEditJobData } from '@scriptorium/backend/domain/conversati
 import { BUDGET_EXHAUSTED } from '@scriptorium/backend/domain/budget/guard';
 import { DomainError } from '@scriptorium/infra/eventsourcing/decider';
 import type { JobContext } from '@scriptorium/infra/queue/port';
-import { Allowance } from '../allowance.ts';
+import type { ModelRequest } from '../../model/port.ts';
+import { Allowance, BudgetExhaustedError } from '../allowance.ts';
 import type { AgentDeps } from '../deps.ts';
 import { writerStart } from '../history.ts';
 import { failureText } from '../poe_llm/agent.ts';
@@ -63,24 +64,26 @@ export async function runTargetedEdit(deps: AgentDeps, job: JobContext<unknown>)
     }
     edited = result.text;
   } else {
-    const allowance = new Allowance(deps, data.userId);
-    if ((await allowance.remaining()) <= 0) {
-      await refuse(BUDGET_EXHAUSTED, 402);
-      return;
-    }
     const at = current.content.indexOf(data.snippet);
     const before = current.content.slice(Math.max(0, at - SURROUNDING), at);
     const after = current.content.slice(at + data.snippet.length, at + data.snippet.length + SURROUNDING);
+    let request: ModelRequest;
     try {
-      const completion = await deps.model.complete({
+      request = await new Allowance(deps, data.userId).ensure({
         messages: [
           { role: 'system', content: EDIT_PROMPT },
           { role: 'user', content: `上下文（仅供参考，不要输出）：\n${before}【待修改片段】${after}\n\n待修改片段：\n${data.snippet}\n\n修改指令：${data.instruction}` },
         ],
         temperature: 0.3,
         maxTokens: Math.min(4000, data.snippet.length * 3 + 200),
-        signal: job.signal,
       });
+    } catch (error) {
+      if (!(error instanceof BudgetExhaustedError)) throw error;
+      await refuse(BUDGET_EXHAUSTED, 402);
+      return;
+    }
+    try {
+      const completion = await deps.model.complete({ ...request, signal: job.signal });
       await writer.tokens(completion.usage);
       edited = cleanEdited(completion.text, data.snippet);
     } catch (error) {
