@@ -11,6 +11,8 @@ import { createReadStore } from '@scriptorium/infra/readstore/index';
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
 import { createModelProvider } from '@scriptorium/workers/model/index';
 import type { ModelProvider } from '@scriptorium/workers/model/port';
+import { createAttemptLog } from '@scriptorium/infra/attempts/index';
+import type { AttemptLog } from '@scriptorium/infra/attempts/port';
 import { createBlobStore } from '@scriptorium/infra/blob/index';
 import type { BlobStore } from '@scriptorium/infra/blob/port';
 import { TokenService } from './auth/tokens.ts';
@@ -29,6 +31,8 @@ export interface Services {
   model: ModelProvider;
   blobs: BlobStore;
   mailer: Mailer;
+  /** Sign-in failures, shared by every api process when Redis is configured. */
+  attempts: AttemptLog;
   clock: () => Date;
 }
 
@@ -54,11 +58,12 @@ export async function createServices(config: Config, log: Logger): Promise<Servi
     model: createModelProvider(config),
     blobs: createBlobStore(config),
     mailer: createMailer(config, { events, log, clock }),
+    attempts: createAttemptLog(config),
     clock,
   };
 }
 
 export async function closeServices(services: Services): Promise<void> {
-  await Promise.allSettled([services.queue.close(), services.readStore.close(), services.mailer.close()]);
+  await Promise.allSettled([services.queue.close(), services.readStore.close(), services.mailer.close(), services.attempts.close()]);
   await services.events.close();
 }

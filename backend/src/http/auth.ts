@@ -81,7 +81,7 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
   const { config } = services;
   const users = () => services.readStore.collection<UserDoc>(USERS);
   const metadata = (userId?: string) => ({ now: services.clock(), ...(userId !== undefined && { userId }), correlationId: crypto.randomUUID() });
-  const throttle = new LoginThrottle({ maxFailures: config.LOGIN_MAX_FAILURES, windowSeconds: config.LOGIN_WINDOW_SECONDS }, services.clock);
+  const throttle = new LoginThrottle(services.attempts, { maxFailures: config.LOGIN_MAX_FAILURES, windowSeconds: config.LOGIN_WINDOW_SECONDS }, services.clock);
   const codes = new VerificationCodes(
     { commands: services.commands, mailer: services.mailer, secret: config.JWT_SECRET, clock: services.clock, log: services.log },
     { ttlSeconds: config.EMAIL_CODE_TTL_SECONDS, resendSeconds: config.EMAIL_CODE_RESEND_SECONDS, maxAttempts: config.EMAIL_CODE_MAX_ATTEMPTS },
@@ -97,16 +97,16 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
   /** Checks the password, counting failures against the name and the address; the same 401 for an unknown name. */
   async function signIn(ctx: Context) {
     const body = parseBody(ctx, loginBody);
-    const wait = throttle.retryAfter(body.username, ctx.ip);
+    const wait = await throttle.retryAfter(body.username, ctx.ip);
     if (wait > 0) throw new HttpError(429, `登录尝试过于频繁，请 ${Math.ceil(wait / 60)} 分钟后再试`, { 'Retry-After': String(wait) });
     const userId = userIdFor(body.username);
     const { state } = await services.commands.load(userDecider, userStream(userId));
     const ok = await verifyPassword(state.status !== 'unregistered' ? state.passwordHash : undefined, body.password);
     if (!ok || state.status === 'unregistered') {
-      throttle.fail(body.username, ctx.ip);
+      await throttle.fail(body.username, ctx.ip);
       throw new HttpError(401, '用户名或密码错误', { 'WWW-Authenticate': 'Bearer' });
     }
-    throttle.succeed(body.username, ctx.ip);
+    await throttle.succeed(body.username, ctx.ip);
     return { userId, user: state, token: services.tokens.issue({ sub: userId, username: state.username }) };
   }
 
