@@ -5,6 +5,7 @@ import { dailyTasksProjection } from './dailyTasks.ts';
 import { feedbackProjection } from './feedback.ts';
 import { invitesProjection } from './invites.ts';
 import { messagesProjection } from './messages.ts';
+import { notesProjection } from './notes.ts';
 import { outboxProjection } from './outbox.ts';
 import { sharesProjection } from './shares.ts';
 import { contextsProjection } from '@scriptorium/backend/domain/context/projection';
@@ -29,4 +30,5 @@ export const createProjections = (settings: ProjectionSettings): Projection[] =>
   dailyTasksProjection,
   feedbackProjection,
   outboxProjection,
+  notesProjection,
 ];

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { BlobStore } from '@scriptorium/infra/blob/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
+import { NOTES, type NoteDoc } from '@scriptorium/projections/notes';
 import { CONTENT_TYPES, ExtractError, extractText, kindOf, MAX_INPUT_BYTES, type Extracted, type FileKind } from '@scriptorium/workers/extract/index';
 import { contextStream, REPORT_LANGUAGES, REPORT_LENGTHS, REPORT_STYLES, DEFAULT_PREFERENCE, type ContextEntry } from '../domain/context/context.ts';
 import { contextDecider, MAX_INSTRUCTIONS, type ContextCommand } from '../domain/context/decide.ts';
@@ -18,13 +19,6 @@ import { HttpError, validationError } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 
 /** The notes read model arrives with the notes feature; only these fields are read here. */
-export const NOTES = 'notes';
-interface NoteDoc extends Doc {
-  user_id: string;
-  name: string;
-  content: string;
-}
-
 /** Text taken from an upload, offered to whoever keeps a search corpus of the user's material. */
 export interface ExtractedDocument {
   /** The context id for a research upload, the file id for a general one. */

@@ -55,6 +55,8 @@ export class LocalCorpus {
   private readonly db: Database.Database;
   private readonly upsertStatement: Database.Statement;
   private readonly removeStatement: Database.Statement;
+  private readonly titleStatement: Database.Statement;
+  private readonly textStatement: Database.Statement;
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -91,6 +93,8 @@ export class LocalCorpus {
       ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, kind = excluded.kind, title = excluded.title, url = excluded.url, body = excluded.body
     `);
     this.removeStatement = this.db.prepare('DELETE FROM documents WHERE id = ?');
+    this.titleStatement = this.db.prepare('UPDATE documents SET title = ? WHERE id = ?');
+    this.textStatement = this.db.prepare('UPDATE documents SET body = ? WHERE id = ?');
   }
 
   upsert(document: CorpusDocument): void {
@@ -99,6 +103,12 @@ export class LocalCorpus {
 
   remove(id: string): void {
     this.removeStatement.run(id);
+  }
+
+  /** Changes what is known of a document already indexed; nothing for one that is not. */
+  revise(id: string, change: { title?: string; text?: string }): void {
+    if (change.title !== undefined) this.titleStatement.run(change.title, id);
+    if (change.text !== undefined) this.textStatement.run(change.text, id);
   }
 
   /**
