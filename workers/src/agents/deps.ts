@@ -3,6 +3,7 @@ import type { EventStore } from '@scriptorium/infra/eventstore/port';
 import type { Logger } from '@scriptorium/infra/log';
 import type { BudgetGuard } from '@scriptorium/backend/domain/budget/guard';
 import type { ModelProvider } from '../model/port.ts';
+import type { MaterialPort } from './material.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 
 export interface SearchHit {
@@ -51,6 +52,8 @@ export interface AgentDeps {
   localSearch?: SearchPort;
   /** Reads a web page for the research agent; absent means results are used by their snippets. */
   fetcher?: PageFetcherPort;
+  /** The files and notes the user attached to a session; absent means none are read. */
+  material?: MaterialPort;
   /** The platform's own tools (the user's material, clock, calculator…); absent means none are run. */
   tools?: ToolRegistry;
 }

@@ -28,7 +28,7 @@ import {
 } from './prompts.ts';
 import { checkpoint, command, completeJson, streamModel, type Run } from './run.ts';
 import { SourceBook, parseReport } from './sources.ts';
-import { afterWriting, browseRound, chooseSearch, finishWriting, info, saveCutShort, searchRound, sentencesIn, startWriting, stop, writeExtract } from './steps.ts';
+import { afterWriting, browseRound, chooseSearch, finishWriting, info, readAttached, saveCutShort, searchRound, sentencesIn, startWriting, stop, writeExtract } from './steps.ts';
 import { replyRecord, stageTrace, type ReplyRecord, type StageTrace } from './trace.ts';
 import { runPlatformTools } from '../../tools/registry.ts';
 import { assignExtracts, type ExtractSection } from './extracts.ts';
@@ -177,8 +177,9 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   const planned = await planResearch(run, record, trace);
   const steps = planned.map((step) => step.description);
 
-  const searcher = await chooseSearch(run, session);
   const sources = new SourceBook();
+  await readAttached(run, sources);
+  const searcher = await chooseSearch(run, session);
   const found: Array<Set<number>> = [];
   for (const [index, step] of planned.entries()) {
     checkpoint(run);
@@ -271,6 +272,8 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
     sources.add({ title: source.title, url: source.url, text: record.notes.get(source.url)?.text.join('\n') ?? source.title }, source.n);
   }
   const known = new Set(sources.all.map((source) => source.n));
+  // Material attached since the last version is new to the report, like a page found this round.
+  await readAttached(run, sources);
 
   const steps = trace.plan ?? rules.steps(analysis, kind, feedback.text);
   if (!trace.plan) {

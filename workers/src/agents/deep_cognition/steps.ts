@@ -252,3 +252,19 @@ export async function stop(run: Run, error: unknown): Promise<void> {
   await writer.output('error', { error_message: message });
   await writer.complete('failed', message);
 }
+
+/**
+ * The files and notes the user attached to the session, numbered before anything searched: the
+ * user chose them, so the report draws on them first. Their addresses match the local search's
+ * (`note:<id>`), so finding one again later does not list it twice.
+ */
+export async function readAttached(run: Run, sources: SourceBook): Promise<void> {
+  const material = run.deps.material;
+  if (!material) return;
+  checkpoint(run);
+  const attached = await material.attached(run.data.sessionId, run.data.userId);
+  if (attached.length === 0) return;
+  for (const doc of attached) sources.add({ title: doc.title, url: `${doc.kind}:${doc.id}`, text: doc.text });
+  const titles = attached.map((doc) => doc.title).join(run.language === 'zh' ? '、' : ', ');
+  await info(run, run.language === 'zh' ? `已读取你为本次研究添加的 ${attached.length} 份资料：${titles}` : `Read the ${attached.length} item(s) you attached to this research: ${titles}`);
+}

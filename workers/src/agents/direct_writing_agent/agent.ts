@@ -12,7 +12,7 @@ import { directWritingPrompt } from '../deep_cognition/prompts.ts';
 import { checkpoint, streamModel, type Run } from '../deep_cognition/run.ts';
 import { assignExtracts, type ExtractSection } from '../deep_cognition/extracts.ts';
 import { SourceBook } from '../deep_cognition/sources.ts';
-import { finishWriting, saveCutShort, startWriting, stop, writeExtract } from '../deep_cognition/steps.ts';
+import { finishWriting, readAttached, saveCutShort, startWriting, stop, writeExtract } from '../deep_cognition/steps.ts';
 import { languageOf } from '../deep_cognition/text.ts';
 import { replyRecord, stageTrace } from '../deep_cognition/trace.ts';
 
@@ -56,6 +56,7 @@ export async function runDirectWriting(deps: AgentDeps, job: JobContext<unknown>
 
   try {
     const sources = new SourceBook();
+    await readAttached(run, sources);
     if (deps.localSearch) {
       try {
         for (const hit of await deps.localSearch.search(brief, { limit: MATERIAL, signal: job.signal, userId: data.userId })) {
