@@ -4,6 +4,7 @@ import type { EventStore } from '@scriptorium/infra/eventstore/port';
 import type { Logger } from '@scriptorium/infra/log';
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
 import { Reactor } from '@scriptorium/backend/domain/tasks/reactor';
+import { sessionMaterial, type MaterialPort } from './agents/material.ts';
 import { PageFetcher } from './browse/fetcher.ts';
 import { corpusFeed } from './search/corpusFeed.ts';
 import { LocalCorpus, LocalSearch } from './search/local.ts';
@@ -17,6 +18,7 @@ export interface ResearchTools {
   webSearch?: SearxngSearch;
   fetcher: PageFetcher;
   tools: ToolRegistry;
+  material: MaterialPort;
   /** Resolves once the local index holds everything the log had up to `position`. */
   indexed(position: number): Promise<boolean>;
   close(): Promise<void>;
@@ -24,8 +26,8 @@ export interface ResearchTools {
 
 /**
  * What the research agents search and read with, for the worker role: the web search when
- * `SEARCH_URL` is set, the user's own material in a local index fed from the log, the page fetcher
- * and the platform tools.
+ * `SEARCH_URL` is set, the user's own material in a local index fed from the log, what they attached
+ * to the session, the page fetcher and the platform tools.
  */
 export async function startResearchTools(deps: {
   config: { DATA_DIR: string; SEARCH_URL?: string | undefined };
@@ -44,6 +46,7 @@ export async function startResearchTools(deps: {
     ...(deps.config.SEARCH_URL && { webSearch: new SearxngSearch({ baseUrl: deps.config.SEARCH_URL }) }),
     fetcher: new PageFetcher(),
     tools: createPlatformTools({ corpus, clock: deps.clock }),
+    material: sessionMaterial(deps),
     indexed: (position) => feed.waitFor(position),
     async close() {
       await feed.stop();
