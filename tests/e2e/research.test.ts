@@ -362,7 +362,7 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   await dialog.getByRole('button', { name: '创建分享链接' }).click();
   const link = await dialog.getByRole('textbox', { name: '分享链接' }).inputValue();
   await dialog.getByRole('button', { name: '关闭' }).first().click();
-  const visitor = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+  const visitor = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', acceptDownloads: true });
   const shared = await visitor.newPage();
   shared.on('pageerror', (error) => pageErrors.push(error.message));
   await shared.goto(link, { waitUntil: 'networkidle' });
@@ -371,6 +371,8 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   t.true((await sharedDoc.innerText()).includes('（人工补充）'), 'the shared canvas shows the latest version');
   t.is(await sharedDoc.getAttribute('contenteditable'), 'false', 'read-only');
   t.is(await shared.getByRole('button', { name: '保存为新版本' }).count(), 0);
+  const [sharedPdf] = await Promise.all([shared.waitForEvent('download', { timeout: 30_000 }), shared.locator('.canvas-panel').getByRole('button', { name: 'PDF' }).click()]);
+  t.is((await readFile((await sharedPdf.path())!)).subarray(0, 5).toString(), '%PDF-', 'a signed-out visitor takes the PDF too');
   await deepShot('shared', shared);
   await visitor.close();
 

@@ -119,3 +119,33 @@ test.serial('without a CJK font the export says so instead of printing empty box
     else process.env.PDF_FONT_PATH = saved;
   }
 });
+
+test.serial('anyone with a share link can take the shared report away as a PDF, until the link is revoked', async (t) => {
+  const user = await signUp(app.url, 'sharedexporter');
+  const sessionId = (await user.request('POST', '/backend/conversation/sessions', { client_id: 'exports' })).body.session_id as string;
+  const sent = await user.request('POST', `/backend/conversation/sessions/${sessionId}/dispatch`, {
+    agent: 'direct_writing_agent',
+    action: 'send',
+    params: { text: '写一篇关于事件溯源与读模型重建的简短说明' },
+  });
+  t.is(sent.status, 200);
+  for (;;) {
+    if (!(await user.request('GET', `/backend/conversation/research/${sessionId}/status`)).body.processing) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const canvas = (await user.request('GET', `/backend/conversation/research/${sessionId}/canvas`)).body;
+  const latest = canvas.versions.at(-1);
+  t.truthy(latest, 'the writing agent saved a version');
+  const share = (await user.request('POST', '/backend/conversation/sessions/share', { session_id: sessionId })).body;
+
+  const response = await fetch(`${app.url}/backend/conversation/share/${share.share_id}/pdf?version=${latest.version}`);
+  t.is(response.status, 200);
+  t.is(response.headers.get('content-type'), 'application/pdf');
+  const { text } = await pdfContents(new Uint8Array(await response.arrayBuffer()));
+  t.true(text.replace(/\s+/g, '').includes(latest.title.replace(/\s+/g, '')));
+
+  t.is((await fetch(`${app.url}/backend/conversation/share/${share.share_id}/pdf?version=99`)).status, 404);
+  t.is((await fetch(`${app.url}/backend/conversation/share/${share.share_id}/pdf?version=abc`)).status, 422);
+  await user.request('DELETE', `/backend/conversation/share/${share.share_id}`);
+  t.is((await fetch(`${app.url}/backend/conversation/share/${share.share_id}/pdf`)).status, 404);
+});

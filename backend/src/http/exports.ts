@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import Router from '@koa/router';
+import type { ParameterizedContext as Context } from 'koa';
 import { Lexer, type Token, type Tokens } from 'marked';
 import PDFDocument from 'pdfkit';
 import { z } from 'zod';
@@ -52,6 +53,18 @@ export function resolvePdfFonts(env: Record<string, string | undefined> = proces
 
 const NO_FONT = 'PDF 导出暂不可用：服务器上没有中文字体。请安装 fonts-noto-cjk，或用环境变量 PDF_FONT_PATH 指定一个含中文字形的字体文件（字体集 .ttc 还需用 PDF_FONT_NAME 指定字体名）';
 
+/** Answers with `markdown` set as a PDF attachment named after `filename` (default `report`). */
+export async function sendPdf(ctx: Context, markdown: string, filename?: string): Promise<void> {
+  // Looked up per request, so installing a font needs no restart.
+  const faces = resolvePdfFonts();
+  if (!faces) throw new HttpError(503, NO_FONT);
+  const name = `${safeFilename(filename?.trim() || 'report').replace(/\.(pdf|md|markdown|txt)$/i, '') || 'report'}.pdf`;
+  const pdf = await markdownToPdf(markdown, { fonts: faces, title: name.replace(/\.pdf$/, '') });
+  ctx.attachment(name);
+  ctx.type = 'application/pdf';
+  ctx.body = pdf;
+}
+
 export function exportRoutes(services: Services): Router {
   const router = new Router();
 
@@ -65,14 +78,7 @@ export function exportRoutes(services: Services): Router {
     );
     await requireUser(services, ctx);
     if (Buffer.byteLength(body.markdown_content, 'utf8') > MAX_MARKDOWN_BYTES) throw new HttpError(413, `Markdown 内容不能超过 ${MAX_MARKDOWN_BYTES / 1024 / 1024} MB`);
-    // Looked up per request, so installing a font needs no restart.
-    const faces = resolvePdfFonts();
-    if (!faces) throw new HttpError(503, NO_FONT);
-    const filename = `${safeFilename(body.filename?.trim() || 'report').replace(/\.(pdf|md|markdown|txt)$/i, '') || 'report'}.pdf`;
-    const pdf = await markdownToPdf(body.markdown_content, { fonts: faces, title: filename.replace(/\.pdf$/, '') });
-    ctx.attachment(filename);
-    ctx.type = 'application/pdf';
-    ctx.body = pdf;
+    await sendPdf(ctx, body.markdown_content, body.filename);
   });
 
   return router;

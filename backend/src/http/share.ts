@@ -12,7 +12,8 @@ import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
 import { canvasDto, messageDto, sessionDto } from './conversation.ts';
 import { HttpError } from './errors.ts';
-import { parseBody, parseParams } from './validate.ts';
+import { sendPdf } from './exports.ts';
+import { parseBody, parseParams, parseQuery } from './validate.ts';
 
 const GONE = '分享不存在或已过期';
 const shareIdParam = z.object({ shareId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, '分享链接格式不正确') });
@@ -71,6 +72,18 @@ export function shareRoutes(services: Services, conversations: ConversationServi
       messages: messages.map(messageDto),
       canvas: canvas ? canvasDto(canvas) : null,
     };
+  });
+
+  /** Anyone with the link may take the report away as a PDF, as its owner can. */
+  router.get('/conversation/share/:shareId/pdf', async (ctx) => {
+    const { shareId } = parseParams(ctx.params, shareIdParam);
+    const { version } = parseQuery(ctx, z.object({ version: z.coerce.number().int().min(1).optional() }));
+    const share = await shares().get(shareId);
+    if (!share || !isOpen({ revoked: share.revoked, expiresAt: share.expires_at }, services.clock())) throw new HttpError(404, GONE);
+    const canvas = await services.readStore.collection<CanvasDoc>(CANVAS).get(share.session_id);
+    const shown = canvas?.versions.find((candidate) => candidate.version === (version ?? canvas.currentVersion));
+    if (!shown) throw new HttpError(404, '报告版本不存在');
+    await sendPdf(ctx, shown.content, `${shown.title || share.title}-v${shown.version}`);
   });
 
   return router;

@@ -127,6 +127,12 @@ export async function markdownToPdf(markdown: string, filename: string): Promise
   return response.blob();
 }
 
+/** A version of a shared report as a PDF; needs only the link, so signed-out viewers can take it too. */
+export async function sharedCanvasPdf(shareId: string, version: number): Promise<Blob> {
+  const response = await rawRequest(`/conversation/share/${encode(shareId)}/pdf?version=${version}`, { method: 'GET' });
+  return response.blob();
+}
+
 /** Short speech recognition; 501 means no ASR engine is configured and the mic stays hidden. */
 export async function recognise(audio: Blob, language = 'zh'): Promise<string> {
   const form = new FormData();

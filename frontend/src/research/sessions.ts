@@ -52,3 +52,8 @@ export const renamed = (current: string, input: string): string | null => {
   const name = input.trim();
   return name === '' || name === current ? null : name;
 };
+
+/** A shared conversation is shown as a read-only session with this id, never a real session's uuid. */
+export const sharedSessionId = (shareId: string): string => `share-${shareId}`;
+
+export const shareIdOf = (sessionId: string): string | null => (sessionId.startsWith('share-') ? sessionId.slice('share-'.length) : null);

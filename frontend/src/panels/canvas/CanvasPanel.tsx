@@ -7,11 +7,11 @@ import { Decoration, DecorationSet, EditorView } from 'prosemirror-view';
 import 'prosemirror-view/style/prosemirror.css';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { canvasMarkdown, downloadBlob, markdownToPdf } from '../../api/research.ts';
+import { canvasMarkdown, downloadBlob, markdownToPdf, sharedCanvasPdf } from '../../api/research.ts';
 import { toApiError } from '../../api/client.ts';
-import { browserTokens } from '../../api/token.ts';
 import { Icon } from '../../components/Icon.tsx';
 import { editState, shownVersion } from '../../machines/writing.ts';
+import { shareIdOf } from '../../research/sessions.ts';
 import { researchStore, type ResearchSession } from '../../research/store.ts';
 import { parseCanvas, serializeCanvas, snippetIn } from './canvasMarkdown.ts';
 
@@ -155,7 +155,10 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
     setExportError(null);
     try {
       const name = fileName(shown.title, shown.version);
-      if (kind === 'pdf') downloadBlob(await markdownToPdf(shown.content, `${name}.pdf`), `${name}.pdf`);
+      if (kind === 'pdf') {
+        const shareId = readOnly ? shareIdOf(session.id) : null;
+        downloadBlob(shareId ? await sharedCanvasPdf(shareId, shown.version) : await markdownToPdf(shown.content, `${name}.pdf`), `${name}.pdf`);
+      }
       // A shared canvas has no owner's download; its text is the same as the server's.
       else if (readOnly) downloadBlob(new Blob([shown.content], { type: 'text/markdown;charset=utf-8' }), `${name}.md`);
       else {
@@ -215,13 +218,10 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
           {exporting === 'markdown' ? <span className="spinner spinner-small" /> : <Icon name="download" size={14} />}
           Markdown
         </button>
-        {/* The PDF is made by the server for signed-in users only. */}
-        {(!readOnly || browserTokens.get() !== null) && (
-          <button type="button" className="button button-secondary button-small" disabled={!shown || shown.streaming || exporting !== null} onClick={() => void exportFile('pdf')}>
-            {exporting === 'pdf' ? <span className="spinner spinner-small" /> : <Icon name="download" size={14} />}
-            PDF
-          </button>
-        )}
+        <button type="button" className="button button-secondary button-small" disabled={!shown || shown.streaming || exporting !== null} onClick={() => void exportFile('pdf')}>
+          {exporting === 'pdf' ? <span className="spinner spinner-small" /> : <Icon name="download" size={14} />}
+          PDF
+        </button>
         <button type="button" className="icon-button" aria-label={t('user.close')} title={t('user.close')} onClick={() => researchStore.showCanvas(false)}>
           <Icon name="close" size={16} />
         </button>

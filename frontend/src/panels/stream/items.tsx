@@ -364,23 +364,40 @@ export function ArtifactCard({ content, complete }: { content: WireContent; comp
   );
 }
 
+/**
+ * The report as it went into the canvas. Folded by default: the canvas beside the chat shows the
+ * same text, and the whole report again in the conversation would push everything else away.
+ */
 export function EditReportView({ content }: { content: WireContent }) {
   const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
   const blocks = list<{ id: string; content: string; destination: string }>(content.content);
+  const chars = blocks.reduce((sum, block) => sum + block.content.length, 0);
   return (
     <div className="card edit-report">
       <div className="card-title">
         <Icon name="edit" size={16} />
         {t('stream.editReport', { title: text(content.title), version: Number(content.version ?? 0) })}
       </div>
-      {blocks.flatMap((block) =>
-        splitReportContent(block.content).map((part, index) => (
-          <div key={`${block.id}-${index}`} className="edit-block">
-            {index === 0 && block.destination && <span className="chip chip-small">{block.destination}</span>}
-            <Markdown text={part} />
-          </div>
-        )),
-      )}
+      <div className="edit-report-actions">
+        <span className="muted">{t('stream.editReportSize', { blocks: blocks.length, chars })}</span>
+        <button type="button" className="button button-secondary button-small" onClick={() => researchStore.showCanvas(true)}>
+          {t('stream.openCanvas')}
+        </button>
+        <button type="button" className="link-button edit-report-toggle" onClick={() => setOpen((value) => !value)} aria-expanded={open}>
+          <Icon name={open ? 'chevronDown' : 'chevronRight'} size={14} />
+          {t(open ? 'stream.foldReport' : 'stream.unfoldReport')}
+        </button>
+      </div>
+      {open &&
+        blocks.flatMap((block) =>
+          splitReportContent(block.content).map((part, index) => (
+            <div key={`${block.id}-${index}`} className="edit-block">
+              {index === 0 && block.destination && <span className="chip chip-small">{block.destination}</span>}
+              <Markdown text={part} />
+            </div>
+          )),
+        )}
     </div>
   );
 }

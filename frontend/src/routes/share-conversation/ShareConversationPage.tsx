@@ -7,6 +7,7 @@ import { Icon } from '../../components/Icon.tsx';
 import { PageLoading, PageState } from '../../components/PageState.tsx';
 import { ResearchView } from '../../panels/ResearchView.tsx';
 import { researchStore, useResearch } from '../../research/store.ts';
+import { sharedSessionId } from '../../research/sessions.ts';
 
 type Load = { state: 'loading' } | { state: 'ready'; share: SharedConversationDto; sessionId: string } | { state: 'missing' } | { state: 'failed'; status: number };
 
@@ -25,7 +26,7 @@ export default function ShareConversationPage() {
       .then((share) => {
         if (!live) return;
         // The owner may have this session open too; the shared copy must not replace it.
-        const sessionId = `share-${share.share_id}`;
+        const sessionId = sharedSessionId(share.share_id);
         const history = { position: share.position ?? 0, messages: share.messages };
         researchStore.openShared({ ...share.session, session_id: sessionId }, history, share.canvas);
         opened = sessionId;
