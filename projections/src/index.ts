@@ -1,5 +1,6 @@
 import { accountsProjection } from './accounts.ts';
 import { canvasProjection } from './canvas.ts';
+import { cognitionsProjection } from './cognitions.ts';
 import { chatsProjection } from './chats.ts';
 import { dailyTasksProjection } from './dailyTasks.ts';
 import { feedbackProjection } from './feedback.ts';
@@ -31,4 +32,5 @@ export const createProjections = (settings: ProjectionSettings): Projection[] =>
   feedbackProjection,
   outboxProjection,
   notesProjection,
+  cognitionsProjection,
 ];

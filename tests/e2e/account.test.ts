@@ -11,6 +11,8 @@ import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { CLIENT_BUILT, launchBrowser, screenshot } from '../support/browser.ts';
 import { startProduct, type Product } from '../support/product.ts';
+import { client } from '../support/app.ts';
+import { BATTERY_NOTES, cognitionFromNotes } from '../support/cognition.ts';
 
 const ADMIN = { username: 'chief', password: 'admin-password-1' };
 const PASSWORD = 'correct-horse-1';
@@ -150,7 +152,14 @@ test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims 
   // Complete a task (three distinct cognition views), then claim it from the dialog.
   const token = await page.evaluate(() => localStorage.getItem('auth_token'));
   t.truthy(token);
-  for (const id of ['c-1', 'c-2', 'c-3']) await call(`/api/cognition/${id}/view`, { method: 'POST', token: token! });
+  // The administrator publishes three cognitions for the user to read.
+  const author = client(product.url, await adminToken());
+  const third = { name: '长时储能', content: '电网侧储能需要长时储能技术。长时储能的成本决定了电网侧储能的规模。液流电池适合长时储能。' };
+  for (const note of [...BATTERY_NOTES, third]) {
+    const id = await cognitionFromNotes(author, [note]);
+    await author.request('PATCH', `/backend/api/cognition/${id}`, { public: true });
+    await call(`/api/cognition/${id}/view`, { method: 'POST', token: token! });
+  }
   await page.keyboard.press('Escape');
   dialog = await openStatus(page);
   const claim = dialog.getByRole('button', { name: '领取奖励' });

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { SMTPServer } from 'smtp-server';
 import { client, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { BATTERY_NOTES, cognitionFromNotes } from '../support/cognition.ts';
 
 /** A real SMTP server in this process: the product mails it as it would any server. */
 interface ReceivedMail {
@@ -193,7 +194,13 @@ test.serial('invite, real e-mail code, budget spent, reward claimed, feedback se
   t.is(refused?.body.detail, 'Token使用额度已用尽，请联系管理员进行充值');
 
   // A task reward: three different cognitions viewed, the same one twice counting once.
-  for (const id of ['cog-1', 'cog-1', 'cog-2']) t.is((await mei.request('POST', `/backend/api/cognition/${id}/view`)).status, 200);
+  const published: string[] = [];
+  for (const note of BATTERY_NOTES) {
+    const id = await cognitionFromNotes(admin, [note]);
+    await admin.request('PATCH', `/backend/api/cognition/${id}`, { public: true });
+    published.push(id);
+  }
+  for (const id of [published[0], published[0], published[1]]) t.is((await mei.request('POST', `/backend/api/cognition/${id}/view`)).status, 200);
   const third = await mei.request('POST', '/backend/api/tasks/action', { action_type: 'view_cognition', target_id: 'cog-3' });
   t.is(third.status, 200);
   const [result] = third.body;

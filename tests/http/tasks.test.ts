@@ -57,10 +57,9 @@ test.serial('reported actions: only cognition views, each target once, completin
   const duplicate = await user.request('POST', '/backend/api/tasks/action', { action_type: 'view_cognition', target_id: 'c1', target_type: 'cognition' });
   t.like(duplicate.body[0], { completed: false, coins_earned: 0 });
   t.like(task((await user.request('GET', '/backend/api/tasks/summary')).body, 'view_cognition'), { current_progress: 1 });
-  await user.request('POST', '/backend/api/cognition/c2/view');
-  const third = await user.request('POST', '/backend/api/cognition/c3/view');
-  t.like(third.body, { viewed: true });
-  t.like(third.body.results[0], { completed: true, coins_earned: 20 });
+  await user.request('POST', '/backend/api/tasks/action', { action_type: 'view_cognition', target_id: 'c2' });
+  const third = await user.request('POST', '/backend/api/tasks/action', { action_type: 'view_cognition', target_id: 'c3' });
+  t.like(third.body[0], { completed: true, coins_earned: 20 });
   const summary = (await user.request('GET', '/backend/api/tasks/summary')).body;
   t.like(summary, { completed_tasks_today: 1, total_coins_earned_today: 0 });
   t.like(task(summary, 'view_cognition'), { current_progress: 3, is_completed: true, rewards_claimed: false });
@@ -80,8 +79,8 @@ test.serial('a finished chat counts towards the chat task through the process ma
 
 async function completedViewTask(user: Client): Promise<string> {
   let last;
-  for (const id of ['k1', 'k2', 'k3']) last = await user.request('POST', `/backend/api/cognition/${id}/view`);
-  return last!.body.results[0].task_id;
+  for (const id of ['k1', 'k2', 'k3']) last = await user.request('POST', '/backend/api/tasks/action', { action_type: 'view_cognition', target_id: id });
+  return last!.body[0].task_id;
 }
 
 test.serial('a reward is claimed once; unfinished and unknown tasks are refused and change nothing', async (t) => {

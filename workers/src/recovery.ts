@@ -6,6 +6,8 @@ import { conversationStream } from '@scriptorium/backend/domain/conversation/con
 import { conversationDecider } from '@scriptorium/backend/domain/conversation/decide';
 import { AGENT_QUEUE, type AgentJobData } from '@scriptorium/backend/domain/conversation/jobs';
 import { CHATS, type ChatDoc } from '@scriptorium/projections/chats';
+import { EXTRACTIONS, type ExtractionDoc } from '@scriptorium/projections/cognitions';
+import { COGNITION_JOB, type CognitionJobData } from '@scriptorium/backend/domain/cognition/extractionDecide';
 
 /**
  * Re-queues the job of every reply the log says is still running. The in-process queue forgets its
@@ -31,5 +33,18 @@ export async function requeueRunningReplies(deps: { readStore: ReadStore; comman
     if (created) requeued++;
   }
   if (requeued > 0) deps.log.info({ requeued }, 'requeued replies interrupted by a restart');
+  return requeued;
+}
+
+/** Re-queues every cognition extraction the log says is still pending or running, for the same reason. */
+export async function requeueRunningExtractions(deps: { readStore: ReadStore; queue: JobQueue; log: Logger }): Promise<number> {
+  const open = await deps.readStore.collection<ExtractionDoc>(EXTRACTIONS).find({ status: { $in: ['pending', 'running'] } });
+  let requeued = 0;
+  for (const extraction of open) {
+    const job: CognitionJobData = { extractionId: extraction._id, userId: extraction.user_id };
+    const { created } = await deps.queue.enqueue(AGENT_QUEUE, COGNITION_JOB, job, { jobId: `cognition:${extraction._id}`, attempts: 2, backoff: { type: 'fixed', delay: 1000 } });
+    if (created) requeued++;
+  }
+  if (requeued > 0) deps.log.info({ requeued }, 'requeued cognition extractions interrupted by a restart');
   return requeued;
 }

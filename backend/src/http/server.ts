@@ -14,6 +14,7 @@ import { conversationRoutes } from './conversation.ts';
 import { shareRoutes } from './share.ts';
 import { fileRoutes } from './files.ts';
 import { exportRoutes } from './exports.ts';
+import { cognitionRoutes } from './cognition.ts';
 import { noteRoutes } from './notes.ts';
 import { speechRoutes } from './speech.ts';
 import { adminRoutes } from './admin.ts';
@@ -79,6 +80,7 @@ export async function createApi(services: Services, progress: ProjectionProgress
   api.use(exportRoutes(services).routes());
   api.use(speechRoutes(services, conversations, progress).routes());
   api.use(noteRoutes(services, progress).routes());
+  api.use(cognitionRoutes(services, progress).routes());
   app.use(api.routes()).use(api.allowedMethods());
   app.use(healthRoutes(services).routes());
   app.use(staticFrontend(options.distDir ?? DIST));

@@ -19,7 +19,7 @@ const actionBody = z.object({
 /** What the summary shows before the day's tasks are assigned: the catalogue, untouched. */
 const unassigned = (): DailyTaskItem[] => TASK_CATALOGUE.map(newTaskItem);
 
-/** Daily tasks, their rewards, the coin balance, and the cognition view that counts as an action. */
+/** Daily tasks, their rewards and the coin balance (a cognition view, which also counts, is in `cognition.ts`). */
 export function taskRoutes(services: Services, progress: ProjectionProgress): Router {
   const router = new Router();
   const tasks = new TaskService({ commands: services.commands, clock: services.clock, timeZone: services.config.TIME_ZONE });
@@ -85,14 +85,6 @@ export function taskRoutes(services: Services, progress: ProjectionProgress): Ro
     const claimed = await tasks.claim(user.id, id);
     await progress.waitFor(claimed.position);
     ctx.body = { message: `领取成功，获得 ${claimed.coins} 认知币`, task_id: id, coins_earned: claimed.coins, balance: claimed.balance };
-  });
-
-  router.post('/api/cognition/:id/view', async (ctx) => {
-    const user = await requireUser(services, ctx);
-    const { id } = parseParams(ctx.params, z.object({ id: targetId }));
-    const recorded = await tasks.recordAction(user.id, { actionType: 'view_cognition', targetType: 'cognition', targetId: id });
-    await progress.waitFor(recorded.position);
-    ctx.body = { cognition_id: id, viewed: true, results: recorded.results };
   });
 
   router.get('/api/coins/balance', async (ctx) => {

@@ -30,7 +30,7 @@ export class Allowance {
   constructor(
     private readonly deps: Pick<AgentDeps, 'budget'>,
     private readonly userId: string,
-    private readonly reply?: { sessionId: string; messageId: string },
+    private readonly reply?: { sessionId: string | null; messageId: string },
   ) {}
 
   async remaining(): Promise<number> {

@@ -1,5 +1,7 @@
+import { COGNITION_JOB } from '@scriptorium/backend/domain/cognition/extractionDecide';
 import type { JobHandler } from '@scriptorium/infra/queue/port';
 import type { AgentDeps } from './deps.ts';
+import { runCognitionExtraction } from './cognition_extract/agent.ts';
 import { runDeepCognition } from './deep_cognition/agent.ts';
 import { runDirectWriting } from './direct_writing_agent/agent.ts';
 import { runPoeLlm } from './poe_llm/agent.ts';
@@ -12,5 +14,6 @@ export function agentHandlers(deps: AgentDeps): Map<string, JobHandler<unknown>>
     ['deep_cognition', (job) => runDeepCognition(deps, job)],
     ['targeted_edit', (job) => runTargetedEdit(deps, job)],
     ['direct_writing_agent', (job) => runDirectWriting(deps, job)],
+    [COGNITION_JOB, (job) => runCognitionExtraction(deps, job)],
   ]);
 }

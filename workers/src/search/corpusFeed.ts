@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
 import type { BlobStore } from '@scriptorium/infra/blob/port';
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
+import type { CognitionEvent } from '@scriptorium/backend/domain/cognition/cognition';
 import type { ContextEvent } from '@scriptorium/backend/domain/context/context';
 import type { NoteContentEvent } from '@scriptorium/backend/domain/notes/content';
 import type { NotebookEvent } from '@scriptorium/backend/domain/notes/notes';
@@ -14,18 +15,18 @@ async function readText(stream: Readable): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-type IndexedEvent = ContextEvent | NotebookEvent | NoteContentEvent;
+type IndexedEvent = ContextEvent | NotebookEvent | NoteContentEvent | CognitionEvent;
 
 /**
- * Keeps the offline search index in step with the log: an uploaded file's extracted text and every
- * note are indexed for their owner; a removed context or a deleted note leaves the index. Like a
+ * Keeps the offline search index in step with the log: an uploaded file's extracted text, every
+ * note and every cognition are indexed for their owner; what is removed or deleted leaves it. Like a
  * read model, the index can be rebuilt by replaying the log from position 0 (delete
  * `corpus.sqlite3` and its reactor checkpoint).
  */
 export function corpusFeed(corpus: LocalCorpus, blobs: BlobStore): Reaction {
   return {
     name: 'corpus',
-    handles: ['ContextFileAdded', 'ContextRemoved', 'NoteCreated', 'NoteRenamed', 'NoteContentSaved', 'NotesDeleted'] satisfies IndexedEvent['type'][],
+    handles: ['ContextFileAdded', 'ContextRemoved', 'NoteCreated', 'NoteRenamed', 'NoteContentSaved', 'NotesDeleted', 'CognitionCreated', 'CognitionEdited', 'CognitionDeleted'] satisfies IndexedEvent['type'][],
     async react(recorded: RecordedEvent) {
       const event = { type: recorded.type, data: recorded.data } as IndexedEvent;
       switch (event.type) {
@@ -50,6 +51,19 @@ export function corpusFeed(corpus: LocalCorpus, blobs: BlobStore): Reaction {
         case 'NotesDeleted':
           for (const noteId of event.data.noteIds) corpus.remove(noteId);
           return;
+        case 'CognitionCreated': {
+          const { cognitionId, ownerId, title, summary, insights, tags } = event.data;
+          corpus.upsert({ id: cognitionId, userId: ownerId, kind: 'cognition', title, text: [summary, ...insights, tags.join(' ')].join('\n') });
+          return;
+        }
+        case 'CognitionEdited':
+          if (event.data.changes.title !== undefined) corpus.revise(event.data.cognitionId, { title: event.data.changes.title });
+          return;
+        case 'CognitionDeleted':
+          corpus.remove(event.data.cognitionId);
+          return;
+        case 'CognitionVisibilitySet':
+        case 'CognitionViewed':
         case 'ContextNoteSelected':
         case 'ContentPreferenceSet':
         case 'NoteMoved':

@@ -1,0 +1,297 @@
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import type { ParameterizedContext as Context } from 'koa';
+import { z } from 'zod';
+import { AGENT_QUEUE } from '../domain/conversation/jobs.ts';
+import {
+  COGNITIONS,
+  COLLECTION_ITEMS,
+  COLLECTIONS,
+  EXTRACTIONS,
+  type CognitionDoc,
+  type CollectionDoc,
+  type CollectionItemDoc,
+  type ExtractionDoc,
+} from '@scriptorium/projections/cognitions';
+import type { ProjectionProgress } from '@scriptorium/projections/runner';
+import type { Filter } from '@scriptorium/infra/readstore/port';
+import { cognitionStream, readableBy } from '../domain/cognition/cognition.ts';
+import { collectionStream } from '../domain/cognition/collection.ts';
+import { collectionDecider, COLLECTION_NOT_FOUND, MAX_COLLECTION_DESCRIPTION, MAX_COLLECTION_NAME, type CollectionCommand } from '../domain/cognition/collectionDecide.ts';
+import { cognitionDecider, COGNITION_NOT_FOUND, MAX_SUMMARY, MAX_TAG, MAX_TAGS, MAX_TITLE, type CognitionCommand } from '../domain/cognition/decide.ts';
+import { extractionStream, type ExtractionInput } from '../domain/cognition/extraction.ts';
+import { COGNITION_JOB, extractionDecider, MAX_EXTRACT_NOTES, MAX_SYNTHESIS, MIN_SYNTHESIS, SELECT_FIRST, TOO_MANY_NOTES, type CognitionJobData } from '../domain/cognition/extractionDecide.ts';
+import { matchScore } from '../domain/cognition/search.ts';
+import { notebookDecider, NOTE_NOT_FOUND } from '../domain/notes/decide.ts';
+import { notebookStream } from '../domain/notes/notes.ts';
+import { TaskService } from '../domain/tasks/service.ts';
+import type { Services } from '../services.ts';
+import { bearerToken, requireUser, userFromToken } from './authenticate.ts';
+import { HttpError } from './errors.ts';
+import { parseBody, parseParams, parseQuery } from './validate.ts';
+
+/** Scored in memory when searching: the newest this many candidates (see `search.ts`). */
+const SEARCH_WINDOW = 2000;
+
+const uuid = (what: string) => z.uuid(`${what} ID 格式不正确`);
+const idParam = z.object({ id: uuid('认知') });
+const collectionParam = z.object({ id: uuid('收藏夹') });
+
+const listQuery = z.object({
+  q: z.string().trim().max(200, '搜索词最多 200 个字符').default(''),
+  scope: z.enum(['public', 'mine'], { error: 'scope 只能是 public 或 mine' }).default('public'),
+  skip: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+const extractBody = z.object({ note_ids: z.array(uuid('笔记'), { error: '请提供 note_ids' }).max(50) });
+const extractUrlBody = z.object({
+  url: z
+    .url({ protocol: /^https?$/, error: '请输入以 http:// 或 https:// 开头的网页地址' })
+    .max(2000, '网页地址过长'),
+});
+const synthesizeBody = z.object({ cognition_ids: z.array(uuid('认知'), { error: '请提供 cognition_ids' }).max(50) });
+const editBody = z
+  .object({
+    title: z.string().max(MAX_TITLE * 2).optional(),
+    summary: z.string().max(MAX_SUMMARY * 2).optional(),
+    tags: z.array(z.string().max(MAX_TAG * 2)).max(MAX_TAGS * 2).optional(),
+    public: z.boolean().optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), '请至少修改一项');
+const collectionBody = z.object({
+  name: z.string({ error: '请提供收藏夹名称' }).max(MAX_COLLECTION_NAME * 2),
+  description: z.string().max(MAX_COLLECTION_DESCRIPTION * 2).default(''),
+});
+const collectionEdit = z.object({ name: z.string().max(MAX_COLLECTION_NAME * 2).optional(), description: z.string().max(MAX_COLLECTION_DESCRIPTION * 2).optional() });
+const itemBody = z.object({ cognition_id: uuid('认知') });
+
+const summaryDto = (doc: CognitionDoc, userId: string | null) => ({
+  id: doc._id,
+  title: doc.title,
+  summary: doc.summary,
+  tags: doc.tags,
+  source_kind: doc.source_kind,
+  public: doc.public,
+  owner: doc.owner_name,
+  mine: doc.owner_id === userId,
+  view_count: doc.view_count,
+  created_at: doc.created_at,
+  updated_at: doc.updated_at,
+});
+
+const detailDto = (doc: CognitionDoc, userId: string | null) => ({
+  ...summaryDto(doc, userId),
+  insights: doc.insights,
+  content: doc.content,
+  sources: doc.sources.map((source) => ({ n: source.n, title: source.title, url: source.url, kind: source.kind, ref_id: source.refId })),
+});
+
+/** The cognition platform (public browsing), extraction from notes, pages and cognitions, and the library. */
+export function cognitionRoutes(services: Services, progress: ProjectionProgress): Router {
+  const router = new Router();
+  const cognitions = () => services.readStore.collection<CognitionDoc>(COGNITIONS);
+  const collections = () => services.readStore.collection<CollectionDoc>(COLLECTIONS);
+  const items = () => services.readStore.collection<CollectionItemDoc>(COLLECTION_ITEMS);
+  const tasks = new TaskService({ commands: services.commands, clock: services.clock, timeZone: services.config.TIME_ZONE });
+  const meta = (userId: string) => ({ now: services.clock(), userId });
+
+  const viewerOf = async (ctx: Context) => (await userFromToken(services, bearerToken(ctx)))?.id ?? null;
+
+  const onCognition = (cognitionId: string, userId: string, command: Omit<CognitionCommand, 'metadata'>) =>
+    services.commands.handle(cognitionDecider, cognitionStream(cognitionId), { ...command, metadata: meta(userId) } as CognitionCommand);
+  const onCollection = (collectionId: string, userId: string, command: Omit<CollectionCommand, 'metadata'>) =>
+    services.commands.handle(collectionDecider, collectionStream(collectionId), { ...command, metadata: meta(userId) } as CollectionCommand);
+
+  async function readable(id: string, userId: string | null): Promise<CognitionDoc> {
+    const doc = await cognitions().get(id);
+    if (!doc || (!doc.public && doc.owner_id !== userId)) throw new HttpError(404, COGNITION_NOT_FOUND);
+    return doc;
+  }
+
+  async function ownedCollection(id: string, userId: string) {
+    const doc = await collections().get(id);
+    if (!doc || doc.owner_id !== userId) throw new HttpError(404, COLLECTION_NOT_FOUND);
+    const entries = await items().find({ collection_id: id }, { sort: { added_at: -1 } });
+    const docs = await Promise.all(entries.map((entry) => cognitions().get(entry.cognition_id)));
+    // A cognition someone else made private since it was collected drops out of sight, not out of the collection.
+    const visible = docs.filter((item): item is CognitionDoc => item !== null && (item.public || item.owner_id === userId));
+    return { doc, visible };
+  }
+
+  const collectionDto = (doc: CollectionDoc, count: number) => ({ id: doc._id, name: doc.name, description: doc.description, count, updated_at: doc.updated_at });
+
+  async function requestExtraction(ctx: Context, userId: string, username: string, input: ExtractionInput) {
+    await services.budget.ensureAvailable(userId);
+    const extractionId = randomUUID();
+    const result = await services.commands.handle(extractionDecider, extractionStream(extractionId), {
+      type: 'RequestExtraction',
+      data: { ...input, extractionId, userId, ownerName: username },
+      metadata: meta(userId),
+    });
+    const job: CognitionJobData = { extractionId, userId };
+    await services.queue.enqueue(AGENT_QUEUE, COGNITION_JOB, job, { jobId: `cognition:${extractionId}`, attempts: 2, backoff: { type: 'fixed', delay: 1000 } });
+    await progress.waitFor(result.position);
+    ctx.status = 202;
+    ctx.body = { extraction_id: extractionId, status: 'pending' };
+  }
+
+  router.get('/api/cognition', async (ctx) => {
+    const query = parseQuery(ctx, listQuery);
+    const userId = query.scope === 'mine' ? (await requireUser(services, ctx)).id : await viewerOf(ctx);
+    const filter: Filter = query.scope === 'mine' ? { owner_id: userId! } : { public: true };
+    if (!query.q) {
+      const [found, total] = await Promise.all([cognitions().find(filter, { sort: { created_at: -1 }, skip: query.skip, limit: query.limit }), cognitions().count(filter)]);
+      ctx.body = { items: found.map((doc) => summaryDto(doc, userId)), total };
+      return;
+    }
+    const candidates = await cognitions().find(filter, { sort: { created_at: -1 }, limit: SEARCH_WINDOW });
+    const ranked = candidates
+      .map((doc) => ({ doc, score: matchScore(query.q, { title: doc.title, body: [doc.summary, ...doc.insights, ...doc.tags].join('\n') }) }))
+      .filter((entry) => entry.score > 0)
+      .sort((a, b) => b.score - a.score);
+    ctx.body = { items: ranked.slice(query.skip, query.skip + query.limit).map((entry) => summaryDto(entry.doc, userId)), total: ranked.length };
+  });
+
+  router.post('/api/cognition/extract', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const body = parseBody(ctx, extractBody);
+    const noteIds = [...new Set(body.note_ids)];
+    if (noteIds.length === 0) throw new HttpError(422, [{ loc: ['body', 'note_ids'], msg: SELECT_FIRST, type: 'value_error' }]);
+    if (noteIds.length > MAX_EXTRACT_NOTES) throw new HttpError(422, [{ loc: ['body', 'note_ids'], msg: TOO_MANY_NOTES, type: 'value_error' }]);
+    const { state } = await services.commands.load(notebookDecider, notebookStream(user.id));
+    if (noteIds.some((id) => state.status !== 'open' || !state.notes[id])) throw new HttpError(404, NOTE_NOT_FOUND);
+    await requestExtraction(ctx, user.id, user.doc.username, { kind: 'notes', noteIds, url: null, cognitionIds: [] });
+  });
+
+  router.post('/api/cognition/extract-url', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const body = parseBody(ctx, extractUrlBody);
+    await requestExtraction(ctx, user.id, user.doc.username, { kind: 'url', noteIds: [], url: body.url, cognitionIds: [] });
+  });
+
+  router.post('/api/cognition/synthesize', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const body = parseBody(ctx, synthesizeBody);
+    const cognitionIds = [...new Set(body.cognition_ids)];
+    const refuse = (msg: string) => new HttpError(422, [{ loc: ['body', 'cognition_ids'], msg, type: 'value_error' }]);
+    if (cognitionIds.length < MIN_SYNTHESIS) throw refuse(`至少选择 ${MIN_SYNTHESIS} 条认知进行综合`);
+    if (cognitionIds.length > MAX_SYNTHESIS) throw refuse(`最多选择 ${MAX_SYNTHESIS} 条认知进行综合`);
+    for (const id of cognitionIds) {
+      const { state } = await services.commands.load(cognitionDecider, cognitionStream(id));
+      if (!readableBy(state, user.id)) throw new HttpError(404, COGNITION_NOT_FOUND);
+    }
+    await requestExtraction(ctx, user.id, user.doc.username, { kind: 'synthesis', noteIds: [], url: null, cognitionIds });
+  });
+
+  router.get('/api/cognition/extractions/:id', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, z.object({ id: uuid('提取任务') }));
+    const doc = await services.readStore.collection<ExtractionDoc>(EXTRACTIONS).get(id);
+    if (!doc || doc.user_id !== user.id) throw new HttpError(404, '提取任务不存在');
+    ctx.body = { extraction_id: id, status: doc.status, cognition_id: doc.cognition_id, error: doc.error, created_at: doc.created_at };
+  });
+
+  router.get('/api/cognition/collections', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const docs = await collections().find({ owner_id: user.id }, { sort: { updated_at: -1 } });
+    const counts = await Promise.all(docs.map((doc) => items().count({ collection_id: doc._id })));
+    ctx.body = { collections: docs.map((doc, index) => collectionDto(doc, counts[index]!)) };
+  });
+
+  router.post('/api/cognition/collections', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const body = parseBody(ctx, collectionBody);
+    const id = randomUUID();
+    const { position } = await onCollection(id, user.id, { type: 'CreateCollection', data: { collectionId: id, actorId: user.id, name: body.name, description: body.description } });
+    await progress.waitFor(position);
+    ctx.status = 201;
+    ctx.body = collectionDto((await ownedCollection(id, user.id)).doc, 0);
+  });
+
+  router.get('/api/cognition/collections/:id', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, collectionParam);
+    const { doc, visible } = await ownedCollection(id, user.id);
+    ctx.body = { ...collectionDto(doc, visible.length), items: visible.map((item) => summaryDto(item, user.id)) };
+  });
+
+  router.patch('/api/cognition/collections/:id', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, collectionParam);
+    const body = parseBody(ctx, collectionEdit);
+    const { position } = await onCollection(id, user.id, {
+      type: 'EditCollection',
+      data: { collectionId: id, actorId: user.id, ...(body.name !== undefined && { name: body.name }), ...(body.description !== undefined && { description: body.description }) },
+    });
+    await progress.waitFor(position);
+    const { doc, visible } = await ownedCollection(id, user.id);
+    ctx.body = collectionDto(doc, visible.length);
+  });
+
+  router.delete('/api/cognition/collections/:id', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, collectionParam);
+    const { position } = await onCollection(id, user.id, { type: 'DeleteCollection', data: { collectionId: id, actorId: user.id } });
+    await progress.waitFor(position);
+    ctx.body = { deleted: true };
+  });
+
+  router.post('/api/cognition/collections/:id/items', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, collectionParam);
+    const body = parseBody(ctx, itemBody);
+    const { state } = await services.commands.load(cognitionDecider, cognitionStream(body.cognition_id));
+    if (!readableBy(state, user.id)) throw new HttpError(404, COGNITION_NOT_FOUND);
+    const { position } = await onCollection(id, user.id, { type: 'AddToCollection', data: { collectionId: id, actorId: user.id, cognitionId: body.cognition_id } });
+    await progress.waitFor(position);
+    const { doc, visible } = await ownedCollection(id, user.id);
+    ctx.body = collectionDto(doc, visible.length);
+  });
+
+  router.delete('/api/cognition/collections/:id/items/:cognitionId', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id, cognitionId } = parseParams(ctx.params, z.object({ id: uuid('收藏夹'), cognitionId: uuid('认知') }));
+    const { position } = await onCollection(id, user.id, { type: 'RemoveFromCollection', data: { collectionId: id, actorId: user.id, cognitionId } });
+    await progress.waitFor(position);
+    const { doc, visible } = await ownedCollection(id, user.id);
+    ctx.body = collectionDto(doc, visible.length);
+  });
+
+  router.get('/api/cognition/:id', async (ctx) => {
+    const { id } = parseParams(ctx.params, idParam);
+    const userId = await viewerOf(ctx);
+    ctx.body = detailDto(await readable(id, userId), userId);
+  });
+
+  /** Opening a cognition: the first view by each reader counts, and counts for the daily task. */
+  router.post('/api/cognition/:id/view', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, idParam);
+    const viewed = await onCognition(id, user.id, { type: 'ViewCognition', data: { cognitionId: id, viewerId: user.id } });
+    const recorded = await tasks.recordAction(user.id, { actionType: 'view_cognition', targetType: 'cognition', targetId: id });
+    await progress.waitFor(Math.max(viewed.position, recorded.position));
+    ctx.body = { cognition_id: id, viewed: true, results: recorded.results };
+  });
+
+  router.patch('/api/cognition/:id', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, idParam);
+    const body = parseBody(ctx, editBody);
+    const { public: visible, ...changes } = body;
+    let position = 0;
+    if (Object.keys(changes).length > 0) position = (await onCognition(id, user.id, { type: 'EditCognition', data: { cognitionId: id, actorId: user.id, changes } })).position || position;
+    if (visible !== undefined) position = (await onCognition(id, user.id, { type: 'SetCognitionVisibility', data: { cognitionId: id, actorId: user.id, public: visible } })).position || position;
+    await progress.waitFor(position);
+    ctx.body = detailDto(await readable(id, user.id), user.id);
+  });
+
+  router.delete('/api/cognition/:id', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, idParam);
+    const { position } = await onCognition(id, user.id, { type: 'DeleteCognition', data: { cognitionId: id, actorId: user.id } });
+    await progress.waitFor(position);
+    ctx.body = { deleted: true };
+  });
+
+  return router;
+}

@@ -1,0 +1,40 @@
+import test from 'ava';
+import { centralSentences, offlineCognition, TooLittleMaterial, topTags, type Material } from './offline.ts';
+
+const NOTES: Material[] = [
+  {
+    n: 1,
+    title: '钠电池走访',
+    text: '钠离子电池在零下二十度仍能放电，低温性能好。钠离子电池的成本比锂电池低三成。今天午饭吃了面条。储能电站更看重钠离子电池的成本。',
+  },
+  {
+    n: 2,
+    title: '储能政策',
+    text: '新型储能的装机规模去年翻了一番。储能电站的招标开始要求低温性能指标。钠离子电池有望在储能电站率先规模应用。',
+  },
+];
+
+test('the sentences the material keeps returning to are chosen, from every source, and small talk is not', (t) => {
+  const chosen = centralSentences(NOTES, 4);
+  t.true(chosen.some((candidate) => candidate.n === 1));
+  t.true(chosen.some((candidate) => candidate.n === 2));
+  t.false(chosen.some((candidate) => candidate.sentence.includes('面条')));
+});
+
+test('an offline cognition cites each insight to its source and lists the basis', (t) => {
+  const cognition = offlineCognition(NOTES, '钠电池走访 等 2 篇笔记');
+  t.is(cognition.title, '钠电池走访 等 2 篇笔记');
+  t.true(cognition.insights.length >= 3);
+  t.regex(cognition.content, /## 核心认知\n\n1\. .+ \[[12]\]/);
+  t.true(cognition.content.includes('- [2] 储能政策'));
+  t.true(cognition.content.startsWith('> 由离线引擎从原文摘录整理'));
+  t.true(cognition.tags.includes('钠离子电池'));
+});
+
+test('material with no sentences to draw on is refused with a clear reason', (t) => {
+  t.throws(() => offlineCognition([{ n: 1, title: '空', text: '待补充' }], '空'), { instanceOf: TooLittleMaterial, message: '资料内容太少，无法提取认知：请选择有正文的笔记或网页' });
+});
+
+test('tags are the phrases named more than once', (t) => {
+  t.deepEqual(topTags([{ n: 1, title: 'a', text: 'only once here' }]), []);
+});
