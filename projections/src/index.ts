@@ -12,6 +12,7 @@ import { sharesProjection } from './shares.ts';
 import { contextsProjection } from '@scriptorium/backend/domain/context/projection';
 import type { Projection } from './projection.ts';
 import { tokenUsageProjection } from './tokenUsage.ts';
+import { trajectoriesProjection } from './trajectories.ts';
 import { usersProjection } from './users.ts';
 
 export interface ProjectionSettings {
@@ -33,4 +34,5 @@ export const createProjections = (settings: ProjectionSettings): Projection[] =>
   outboxProjection,
   notesProjection,
   cognitionsProjection,
+  trajectoriesProjection,
 ];

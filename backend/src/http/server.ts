@@ -15,6 +15,8 @@ import { shareRoutes } from './share.ts';
 import { fileRoutes } from './files.ts';
 import { exportRoutes } from './exports.ts';
 import { cognitionRoutes } from './cognition.ts';
+import { engineerRoutes } from './engineer.ts';
+import { trajectoryRoutes } from './trajectories.ts';
 import { noteRoutes } from './notes.ts';
 import { speechRoutes } from './speech.ts';
 import { adminRoutes } from './admin.ts';
@@ -81,6 +83,8 @@ export async function createApi(services: Services, progress: ProjectionProgress
   api.use(speechRoutes(services, conversations, progress).routes());
   api.use(noteRoutes(services, progress).routes());
   api.use(cognitionRoutes(services, progress).routes());
+  api.use(engineerRoutes(services).routes());
+  api.use(trajectoryRoutes(services, progress).routes());
   app.use(api.routes()).use(api.allowedMethods());
   app.use(healthRoutes(services).routes());
   app.use(staticFrontend(options.distDir ?? DIST));

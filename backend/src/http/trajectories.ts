@@ -1,0 +1,235 @@
+import { createHash, randomBytes } from 'node:crypto';
+import Router from '@koa/router';
+import type { ParameterizedContext as Context } from 'koa';
+import { z } from 'zod';
+import type { ProjectionProgress } from '@scriptorium/projections/runner';
+import { TRAJECTORIES, TRAJECTORY_SHARES, type TrajectoryDoc, type TrajectoryShareDoc } from '@scriptorium/projections/trajectories';
+import { deterministicId } from '@scriptorium/infra/eventsourcing/ids';
+import { TRAJECTORY_NOT_FOUND, trajectoryDecider, type TrajectoryCommand } from '../domain/trajectories/decide.ts';
+import { EVENT_TYPES, trajectoryStream } from '../domain/trajectories/trajectory.ts';
+import type { Services } from '../services.ts';
+import { requireUser } from './authenticate.ts';
+import { HttpError } from './errors.ts';
+import { safeFilename } from './files.ts';
+import { parseBody, parseParams, parseQuery } from './validate.ts';
+
+const GONE = '分享不存在或已过期';
+const TITLE_CHARS = 200;
+const PREVIEW_QUERIES = 5;
+/** The JSON body limit (1 MB) bounds an upload first; this bounds the count of tiny events. */
+const MAX_EVENTS = 20_000;
+
+const text = (max: number) => z.string().max(max);
+const trajectoryEvent = z
+  .object({
+    event_type: z.enum(EVENT_TYPES, { error: `event_type 只能是 ${EVENT_TYPES.join('、')}` }),
+    timestamp: z.iso.datetime({ offset: true, error: 'timestamp 需为 ISO 8601 时间' }),
+    query: text(20_000).optional(),
+    content: text(200_000).optional(),
+    command: text(5_000).optional(),
+    exit_code: z.number().int().optional(),
+    model: text(200).optional(),
+    tokens: z.number().int().min(0).optional(),
+  })
+  .strict();
+type TrajectoryEventDto = z.infer<typeof trajectoryEvent>;
+
+const uploadBody = z.object({
+  filename: text(200).optional(),
+  title: text(TITLE_CHARS * 2).optional(),
+  description: text(2000).default(''),
+  metadata: z.object({ session_id: z.string().trim().min(1, '请提供 session_id').max(200), project_name: z.string().trim().max(200).default('') }),
+  events: z.array(trajectoryEvent, { error: '请提供 events' }).min(1, 'events 不能为空').max(MAX_EVENTS, `每个轨迹最多 ${MAX_EVENTS} 个事件`),
+});
+const idParam = z.object({ id: z.uuid('轨迹文件 ID 格式不正确') });
+const tokenParam = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, '分享链接格式不正确') });
+const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(10_000).default(50), offset: z.coerce.number().int().min(0).default(0) });
+const favoriteBody = z.object({ file_id: z.uuid().optional(), favorite: z.boolean({ error: '请提供 favorite' }) });
+const shareBody = z.object({
+  file_id: z.uuid('轨迹文件 ID 格式不正确'),
+  share_settings: z.object({ allow_download: z.boolean().default(true) }).default({ allow_download: true }),
+  expires_in: z.number().int().min(60, '有效期至少 60 秒').max(3650 * 86_400, '有效期最多 3650 天').nullable().default(null),
+});
+
+const fileDto = (doc: TrajectoryDoc) => ({
+  file_id: doc._id,
+  id: doc._id,
+  filename: doc.filename,
+  title: doc.title,
+  description: doc.description,
+  created_at: doc.created_at,
+  updated_at: doc.updated_at,
+  trajectory_count: doc.event_count,
+  preview_data: doc.preview,
+  metadata: { session_id: doc.session_id, project_name: doc.project_name },
+  favorite: doc.favorite,
+  active: doc.active,
+  size: doc.size,
+});
+
+const clip = (value: string, max: number) => (Array.from(value).length > max ? `${Array.from(value).slice(0, max - 1).join('')}…` : value);
+
+/** Session trajectories recorded by the command-line tool: upload, list, read, download, favourite, share. */
+export function trajectoryRoutes(services: Services, progress: ProjectionProgress): Router {
+  const router = new Router();
+  const files = () => services.readStore.collection<TrajectoryDoc>(TRAJECTORIES);
+  const run = (fileId: string, userId: string, command: Omit<TrajectoryCommand, 'metadata'>) =>
+    services.commands.handle(trajectoryDecider, trajectoryStream(fileId), { ...command, metadata: { now: services.clock(), userId } } as TrajectoryCommand);
+
+  async function owned(userId: string, fileId: string): Promise<TrajectoryDoc> {
+    const doc = await files().get(fileId);
+    if (!doc || doc.owner_id !== userId) throw new HttpError(404, TRAJECTORY_NOT_FOUND);
+    return doc;
+  }
+
+  async function readEvents(doc: TrajectoryDoc): Promise<TrajectoryEventDto[]> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await services.blobs.get(doc.blob_key)) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+    return Buffer.concat(chunks)
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as TrajectoryEventDto);
+  }
+
+  async function sendFile(ctx: Context, doc: TrajectoryDoc) {
+    const info = await services.blobs.stat(doc.blob_key);
+    if (!info) throw new HttpError(404, TRAJECTORY_NOT_FOUND);
+    ctx.attachment(safeFilename(doc.filename));
+    ctx.type = 'application/x-ndjson; charset=utf-8';
+    ctx.length = info.size;
+    ctx.body = await services.blobs.get(doc.blob_key);
+  }
+
+  async function openShare(token: string): Promise<{ share: TrajectoryShareDoc; doc: TrajectoryDoc }> {
+    const share = await services.readStore.collection<TrajectoryShareDoc>(TRAJECTORY_SHARES).get(token);
+    if (!share || (share.expires_at !== null && Date.parse(share.expires_at) <= services.clock().getTime())) throw new HttpError(404, GONE);
+    const doc = await files().get(share.file_id);
+    if (!doc) throw new HttpError(404, GONE);
+    return { share, doc };
+  }
+
+  router.post('/engineer/trajectory/files', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const body = parseBody(ctx, uploadBody);
+    const fileId = deterministicId('trajectory', user.id, body.metadata.session_id);
+    const jsonl = Buffer.from(body.events.map((event) => JSON.stringify(event)).join('\n') + '\n', 'utf8');
+    const sha256 = createHash('sha256').update(jsonl).digest('hex');
+    const blobKey = `trajectories/${user.id}/${fileId}/${sha256}.jsonl`;
+    const stored = await services.blobs.put(blobKey, jsonl, { contentType: 'application/x-ndjson', metadata: { owner: user.id } });
+    const queries = body.events.filter((event) => event.event_type === 'user_query' && event.query?.trim());
+    const started = body.events[0]!.timestamp.slice(0, 16).replace(/[:T]/g, '-');
+    const previous = await files().get(fileId);
+    const result = await run(fileId, user.id, {
+      type: 'UploadTrajectory',
+      data: {
+        fileId,
+        ownerId: user.id,
+        sessionId: body.metadata.session_id,
+        projectName: body.metadata.project_name,
+        filename: body.filename?.trim() || `${body.metadata.project_name || 'session'}-${started}.jsonl`,
+        title: clip((body.title?.trim() || queries[0]?.query?.trim() || body.metadata.project_name || body.metadata.session_id).replace(/\s+/g, ' '), TITLE_CHARS),
+        description: body.description.trim(),
+        blobKey,
+        size: stored.size,
+        eventCount: body.events.length,
+        preview: queries.slice(0, PREVIEW_QUERIES).map((event) => ({ event_type: event.event_type, query: clip(event.query!.trim(), TITLE_CHARS) })),
+        active: !body.events.some((event) => event.event_type === 'session_end'),
+      },
+    });
+    // The earlier upload of this session is superseded; its bytes are no longer read by anyone.
+    if (previous && previous.blob_key !== blobKey && result.newEvents.length > 0) await services.blobs.delete(previous.blob_key);
+    await progress.waitFor(result.position);
+    ctx.status = 201;
+    ctx.body = fileDto(await owned(user.id, fileId));
+  });
+
+  router.get('/engineer/trajectory/files', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const query = parseQuery(ctx, listQuery);
+    const filter = { owner_id: user.id };
+    const [found, total, active] = await Promise.all([
+      files().find(filter, { sort: { updated_at: -1 }, skip: query.offset, limit: query.limit }),
+      files().count(filter),
+      files().count({ ...filter, active: true }),
+    ]);
+    ctx.body = { files: found.map(fileDto), total, active_sessions: active };
+  });
+
+  router.get('/engineer/trajectory/files/:id', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, idParam);
+    const doc = await owned(user.id, id);
+    ctx.body = { ...fileDto(doc), events: await readEvents(doc) };
+  });
+
+  router.get('/engineer/trajectory/files/:id/download', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, idParam);
+    await sendFile(ctx, await owned(user.id, id));
+  });
+
+  router.get('/engineer/trajectory/files/:id/favorite', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, idParam);
+    ctx.body = { file_id: id, favorite: (await owned(user.id, id)).favorite };
+  });
+
+  router.put('/engineer/trajectory/files/:id/favorite', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, idParam);
+    const body = parseBody(ctx, favoriteBody);
+    if (body.file_id !== undefined && body.file_id !== id) throw new HttpError(422, [{ loc: ['body', 'file_id'], msg: 'file_id 与路径不一致', type: 'value_error' }]);
+    const { position } = await run(id, user.id, { type: 'SetTrajectoryFavorite', data: { fileId: id, actorId: user.id, favorite: body.favorite } });
+    await progress.waitFor(position);
+    ctx.body = { file_id: id, favorite: body.favorite };
+  });
+
+  router.delete('/engineer/trajectory/files/:id', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, idParam);
+    const result = await run(id, user.id, { type: 'DeleteTrajectory', data: { fileId: id, actorId: user.id } });
+    for (const event of result.newEvents) if (event.type === 'TrajectoryDeleted') await services.blobs.delete(event.data.blobKey);
+    await progress.waitFor(result.position);
+    ctx.body = { deleted: true };
+  });
+
+  router.post('/engineer/trajectory/share', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const body = parseBody(ctx, shareBody);
+    const token = randomBytes(18).toString('base64url');
+    const { position, newEvents } = await run(body.file_id, user.id, {
+      type: 'ShareTrajectory',
+      data: { fileId: body.file_id, actorId: user.id, token, allowDownload: body.share_settings.allow_download, expiresInSeconds: body.expires_in },
+    });
+    await progress.waitFor(position);
+    const shared = newEvents.find((event) => event.type === 'TrajectoryShared');
+    ctx.body = { token, share_url: `/shared/trajectory/${token}`, expires_at: shared?.type === 'TrajectoryShared' ? shared.data.expiresAt : null };
+  });
+
+  router.delete('/engineer/trajectory/share/:token', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { token } = parseParams(ctx.params, tokenParam);
+    const share = await services.readStore.collection<TrajectoryShareDoc>(TRAJECTORY_SHARES).get(token);
+    if (!share || share.owner_id !== user.id) throw new HttpError(404, GONE);
+    const { position } = await run(share.file_id, user.id, { type: 'RevokeTrajectoryShare', data: { fileId: share.file_id, actorId: user.id, token } });
+    await progress.waitFor(position);
+    ctx.body = { revoked: true };
+  });
+
+  router.get('/engineer/trajectory/shared/:token', async (ctx) => {
+    const { token } = parseParams(ctx.params, tokenParam);
+    const { share, doc } = await openShare(token);
+    const { favorite: _favorite, ...file } = fileDto(doc);
+    ctx.body = { ...file, events: await readEvents(doc), share_settings: { allow_download: share.allow_download }, expires_at: share.expires_at };
+  });
+
+  router.get('/engineer/trajectory/shared/:token/download', async (ctx) => {
+    const { token } = parseParams(ctx.params, tokenParam);
+    const { share, doc } = await openShare(token);
+    if (!share.allow_download) throw new HttpError(403, '分享者未允许下载');
+    await sendFile(ctx, doc);
+  });
+
+  return router;
+}
