@@ -111,6 +111,7 @@ export const en: Messages = {
     deep_cognition: 'Deep research agent',
     poe_llm: 'General chat',
     targeted_edit: 'Targeted edit',
+    direct_writing_agent: 'Writing agent',
   },
   stream: {
     thinking: 'Thinking',

@@ -109,6 +109,7 @@ export const zh = {
     deep_cognition: '深度研究智能体',
     poe_llm: '通用对话',
     targeted_edit: '定向修改',
+    direct_writing_agent: '写作智能体',
   },
   stream: {
     thinking: '正在思考',

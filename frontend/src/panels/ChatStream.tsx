@@ -173,6 +173,9 @@ function pendingLabel(message: ChatMessage): 'stream.planning' | 'stream.makingC
   return types.has('think_end') ? 'stream.planning' : 'stream.makingClarification';
 }
 
+const NAMED_AGENTS = ['deep_cognition', 'targeted_edit', 'direct_writing_agent'] as const;
+const agentKey = (agent: string): (typeof NAMED_AGENTS)[number] | 'poe_llm' => NAMED_AGENTS.find((named) => named === agent) ?? 'poe_llm';
+
 export function ChatStream({ conversation, readOnly }: { conversation: Conversation; readOnly: boolean }) {
   const { t } = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
@@ -228,7 +231,7 @@ export function ChatStream({ conversation, readOnly }: { conversation: Conversat
                 <Icon name={message.agent === 'deep_cognition' ? 'cognition' : 'sparkles'} size={16} />
               </span>
               <div className="assistant-body">
-                <span className="assistant-name">{t(`agents.${message.agent === 'deep_cognition' ? 'deep_cognition' : message.agent === 'targeted_edit' ? 'targeted_edit' : 'poe_llm'}`)}</span>
+                <span className="assistant-name">{t(`agents.${agentKey(message.agent)}`)}</span>
                 {nodes}
                 {streaming && !visible && conversation.busy && (
                   <div className="progress-line">

@@ -73,13 +73,54 @@ export class SourceBook {
       .sort((a, b) => a.n - b.n)
       .map((source) => {
         const title = source.title.replace(/[[\]]/g, '').trim() || source.url;
-        return /^https?:\/\//.test(source.url) ? `${source.n}. [${title}](${source.url})` : `${source.n}. ${title}${source.url ? ` (${source.url})` : ''}`;
+        if (/^https?:\/\//.test(source.url)) return `${source.n}. [${title}](${source.url})`;
+        const local = LOCAL_ADDRESS.exec(source.url);
+        if (local) {
+          const kind = local[1] as LocalKind;
+          const page = LOCAL_PAGES[kind];
+          return page && local[2] ? `${source.n}. [${title}](${page}${encodeURIComponent(local[2])})` : `${source.n}. ${title}${LOCAL_LABELS[kind][language]}`;
+        }
+        return `${source.n}. ${title}${source.url ? ` (${source.url})` : ''}`;
       });
     return `## ${heading}\n\n${lines.join('\n')}\n`;
   }
 }
 
-const keyOf = (source: Pick<Source, 'url' | 'title'>) => (source.url ? source.url.replace(/#.*$/, '').replace(/\/$/, '') : `title:${source.title}`);
+/**
+ * The user's own material is addressed `<kind>:<id>` (as the local search has it). In the report it
+ * links to its page in the product where it has one, else is labelled by kind; either way it reads
+ * back as the same kind and title, which is what identifies it across a revision.
+ */
+type LocalKind = 'note' | 'upload' | 'cognition' | 'source';
+const LOCAL_ADDRESS = /^(note|upload|cognition|source):(.*)$/;
+const LOCAL_PAGES: Partial<Record<LocalKind, string>> = { note: '/note?id=', cognition: '/cognition/display?id=' };
+const LOCAL_LABELS: Record<LocalKind, Record<Language, string>> = {
+  note: { zh: '（笔记）', en: ' (note)' },
+  upload: { zh: '（上传文件）', en: ' (uploaded file)' },
+  cognition: { zh: '（认知）', en: ' (cognition)' },
+  source: { zh: '（以往来源）', en: ' (earlier source)' },
+};
+
+const keyOf = (source: Pick<Source, 'url' | 'title'>) => {
+  const local = LOCAL_ADDRESS.exec(source.url);
+  if (local) return `local:${local[1]}:${source.title.replace(/[[\]]/g, '').trim()}`;
+  return source.url ? source.url.replace(/#.*$/, '').replace(/\/$/, '') : `title:${source.title}`;
+};
+
+/** The address a source line of a report stands for: the web address, or the local material it links or labels. */
+function addressOf(url: string | undefined, label: string | undefined): string {
+  if (url) {
+    for (const [kind, page] of Object.entries(LOCAL_PAGES)) {
+      if (page && url.startsWith(page)) return `${kind}:${decodeURIComponent(url.slice(page.length))}`;
+    }
+    return url;
+  }
+  if (label) {
+    const kind = (Object.keys(LOCAL_LABELS) as LocalKind[]).find((candidate) => Object.values(LOCAL_LABELS[candidate]).some((text) => text.trim() === label.trim()));
+    if (kind) return `${kind}:`;
+  }
+  return '';
+}
 
 export const SOURCES_HEADING: Record<Language, string> = { zh: '参考来源', en: 'Sources' };
 
@@ -101,9 +142,18 @@ export function parseReport(content: string): ParsedReport {
   const sources: ParsedReport['sources'] = [];
   for (const line of content.slice(last.index).split('\n').slice(1)) {
     const linked = /^(\d+)\.\s+\[(.+)\]\((\S+)\)\s*$/.exec(line.trim());
+    if (linked) {
+      sources.push({ n: Number(linked[1]), title: linked[2]!, url: addressOf(linked[3], undefined) });
+      continue;
+    }
+    const labelled = /^(\d+)\.\s+(.+?)((?:（[^（）]+）)|(?:\s\((?:note|uploaded file|cognition|earlier source)\)))\s*$/.exec(line.trim());
+    const label = labelled ? addressOf(undefined, labelled[3]) : '';
+    if (labelled && label) {
+      sources.push({ n: Number(labelled[1]), title: labelled[2]!, url: label });
+      continue;
+    }
     const plain = /^(\d+)\.\s+(.+?)(?:\s+\(([^()\s]+)\))?\s*$/.exec(line.trim());
-    const match = linked ?? plain;
-    if (match) sources.push({ n: Number(match[1]), title: match[2]!, url: match[3] ?? '' });
+    if (plain) sources.push({ n: Number(plain[1]), title: plain[2]!, url: plain[3] ?? '' });
   }
   return { body, sources };
 }

@@ -103,3 +103,20 @@ test('a report keeps its source numbers through parsing', (t) => {
   ]);
   t.is(sources.urlOf(2), undefined, 'only web addresses are linked');
 });
+
+test('the user’s own material links to its page or is labelled, and reads back as the same source', (t) => {
+  const sources = new SourceBook();
+  sources.add({ title: '走访记录', url: 'note:n-1', text: '…' });
+  sources.add({ title: '调研.pdf', url: 'upload:c-9', text: '…' });
+  sources.add({ title: '钠电池认知', url: 'cognition:k-3', text: '…' });
+  const list = sources.markdown('zh');
+  t.true(list.includes('1. [走访记录](/note?id=n-1)'));
+  t.true(list.includes('2. 调研.pdf（上传文件）'));
+  t.true(list.includes('3. [钠电池认知](/cognition/display?id=k-3)'));
+  const parsed = parseReport(`# 报告\n\n${list}`);
+  const again = new SourceBook();
+  for (const source of parsed.sources) again.add({ title: source.title, url: source.url, text: source.title }, source.n);
+  t.is(again.add({ title: '调研.pdf', url: 'upload:c-9', text: '全文' }), 2, 'an upload attached again is the source it was');
+  t.is(again.add({ title: '走访记录', url: 'note:n-1', text: '全文' }), 1);
+  t.is(again.size, 3);
+});
