@@ -4,12 +4,14 @@ import { accountEn } from './account.en.ts';
 import { accountZh } from './account.zh.ts';
 import { en } from './en.ts';
 import { htmlLang, LANGUAGE_STORAGE_KEY, normaliseLanguage, type Language } from './language.ts';
+import { writingEn } from './writing.en.ts';
+import { writingZh } from './writing.zh.ts';
 import { zh } from './zh.ts';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof zh; account: typeof accountZh };
+    resources: { translation: typeof zh; account: typeof accountZh; writing: typeof writingZh };
   }
 }
 
@@ -17,7 +19,7 @@ const initial = normaliseLanguage(localStorage.getItem(LANGUAGE_STORAGE_KEY));
 
 // Resources are bundled, so initialisation is synchronous and the first render is already translated.
 void i18next.use(initReactI18next).init({
-  resources: { zh: { translation: zh, account: accountZh }, en: { translation: en, account: accountEn } },
+  resources: { zh: { translation: zh, account: accountZh, writing: writingZh }, en: { translation: en, account: accountEn, writing: writingEn } },
   lng: initial,
   fallbackLng: 'zh',
   supportedLngs: ['zh', 'en'],

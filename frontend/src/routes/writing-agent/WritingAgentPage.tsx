@@ -1,5 +1,242 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { api, toApiError } from '../../api/client.ts';
+import { research, uploadFile } from '../../api/research.ts';
+import { clientId } from '../../api/socket.ts';
+import { Icon } from '../../components/Icon.tsx';
+import { checkBrief, MAX_BRIEF, MAX_MATERIAL, sessionName, uploadTypeOf, type BriefProblem } from './brief.ts';
+import './writing.css';
 
+type Length = 'short' | 'medium' | 'long';
+type Style = 'academic' | 'professional' | 'popular';
+type Language = 'zh' | 'en';
+type Step = 'session' | 'preference' | 'notes' | 'files' | 'start';
+
+interface NoteItem {
+  id: string;
+  name: string;
+  parent_id: string | null;
+}
+
+const LENGTHS: Length[] = ['short', 'medium', 'long'];
+const STYLES: Style[] = ['academic', 'professional', 'popular'];
+const LANGUAGES: Language[] = ['zh', 'en'];
+
+/**
+ * /ai-first/writing-agent: a brief, preferences and material become a research session in which
+ * the direct writing agent writes the report into the canvas; the research view then shows it
+ * being written, and everything the canvas offers (versions, edits, exports, sharing) follows.
+ */
 export default function WritingAgentPage() {
-  return <ComingSoon screen="writingAgent" />;
+  const { t, i18n } = useTranslation('writing');
+  const navigate = useNavigate();
+  const briefId = useId();
+  const instructionsId = useId();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [brief, setBrief] = useState('');
+  const [length, setLength] = useState<Length>('medium');
+  const [style, setStyle] = useState<Style>('professional');
+  const [language, setLanguage] = useState<Language>(i18n.language === 'en' ? 'en' : 'zh');
+  const [instructions, setInstructions] = useState('');
+  const [notes, setNotes] = useState<NoteItem[] | null>(null);
+  const [chosenNotes, setChosenNotes] = useState<ReadonlySet<string>>(new Set());
+  const [files, setFiles] = useState<File[]>([]);
+  const [touched, setTouched] = useState(false);
+  const [step, setStep] = useState<Step | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [offline, setOffline] = useState(false);
+
+  useEffect(() => {
+    api
+      .get<{ notes: NoteItem[] }>('/api/notes')
+      .then((body) => setNotes(body.notes))
+      .catch(() => setNotes([]));
+    research
+      .models()
+      .then((models) => setOffline(models.offline))
+      .catch(() => setOffline(false));
+  }, []);
+
+  const problem = checkBrief(brief, chosenNotes.size + files.length);
+  const briefProblem = (found: BriefProblem | null): string | null => {
+    if (found?.kind === 'tooShort') return t('brief.tooShort', { min: found.min });
+    if (found?.kind === 'tooLong') return t('brief.tooLong', { max: found.max });
+    return null;
+  };
+
+  const toggleNote = (id: string) =>
+    setChosenNotes((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const addFiles = (list: FileList | null) => {
+    const accepted = Array.from(list ?? []).filter((file) => uploadTypeOf(file.name) !== null);
+    setFiles((current) => [...current, ...accepted.filter((file) => !current.some((known) => known.name === file.name && known.size === file.size))]);
+    if (fileInput.current) fileInput.current.value = '';
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (problem || step) return;
+    setError(null);
+    try {
+      setStep('session');
+      const session = await research.createSession({ client_id: clientId(), name: sessionName(brief), mode: 1, search_enabled: false, layout_preset: 'chat-interface-only' });
+      const conversationId = session.session_id;
+      setStep('preference');
+      await api.post('/conversation/api/research/content_preference', { json: { conversation_id: conversationId, length, style, language, instructions: instructions.trim() } });
+      setStep('notes');
+      for (const id of chosenNotes) await api.post(`/conversation/api/research/select_note/${encodeURIComponent(id)}`, { json: { conversation_id: conversationId } });
+      setStep('files');
+      for (const file of files) await uploadFile(conversationId, file, uploadTypeOf(file.name)!);
+      setStep('start');
+      await api.post(`/conversation/sessions/${encodeURIComponent(conversationId)}/dispatch`, {
+        json: { agent: 'direct_writing_agent', action: 'send', params: { text: brief.trim(), client_id: clientId() }, run_async: true },
+      });
+      navigate(`/research?conversation_id=${encodeURIComponent(conversationId)}`);
+    } catch (failure) {
+      setError(t('failed', { message: toApiError(failure).userMessage }));
+      setStep(null);
+    }
+  };
+
+  const shownProblem = touched ? briefProblem(problem) : null;
+  const briefLength = Array.from(brief.trim()).length;
+
+  return (
+    <div className="writing-page">
+      <header className="writing-head">
+        <span className="writing-head-icon">
+          <Icon name="pen" size={22} />
+        </span>
+        <div>
+          <h1>{t('title')}</h1>
+          <p className="muted">{t('subtitle')}</p>
+        </div>
+      </header>
+      {offline && (
+        <p className="writing-offline">
+          <Icon name="wifiOff" size={14} />
+          {t('offline')}
+        </p>
+      )}
+      <form className="writing-form" onSubmit={(event) => void submit(event)} noValidate>
+        <section className="writing-card">
+          <label htmlFor={briefId} className="writing-label">
+            {t('brief.label')}
+          </label>
+          <textarea
+            id={briefId}
+            rows={6}
+            value={brief}
+            maxLength={MAX_BRIEF + 200}
+            placeholder={t('brief.placeholder')}
+            aria-invalid={shownProblem !== null ? true : undefined}
+            onChange={(event) => setBrief(event.target.value)}
+          />
+          <div className="writing-meta">
+            {shownProblem ? <span className="field-error">{shownProblem}</span> : <span />}
+            <span className="muted">{t('brief.count', { count: briefLength, max: MAX_BRIEF })}</span>
+          </div>
+        </section>
+
+        <section className="writing-card">
+          <h2>{t('preference.title')}</h2>
+          <div className="writing-options">
+            <Choice label={t('preference.length')} options={LENGTHS} value={length} onChange={setLength} text={(value) => t(`preference.lengths.${value}`)} />
+            <Choice label={t('preference.style')} options={STYLES} value={style} onChange={setStyle} text={(value) => t(`preference.styles.${value}`)} />
+            <Choice label={t('preference.language')} options={LANGUAGES} value={language} onChange={setLanguage} text={(value) => t(`preference.languages.${value}`)} />
+          </div>
+          <label htmlFor={instructionsId} className="writing-label small">
+            {t('preference.instructions')}
+          </label>
+          <input id={instructionsId} value={instructions} maxLength={500} placeholder={t('preference.instructionsPlaceholder')} onChange={(event) => setInstructions(event.target.value)} />
+        </section>
+
+        <section className="writing-card">
+          <h2>{t('material.title')}</h2>
+          <p className="muted small">{t('material.hint')}</p>
+          <h3>{t('material.notes')}</h3>
+          {notes === null ? (
+            <span className="spinner spinner-small" />
+          ) : notes.length === 0 ? (
+            <p className="muted small">{t('material.noNotes')}</p>
+          ) : (
+            <ul className="writing-notes">
+              {notes.map((note) => (
+                <li key={note.id}>
+                  <label>
+                    <input type="checkbox" checked={chosenNotes.has(note.id)} onChange={() => toggleNote(note.id)} />
+                    <Icon name="note" size={14} />
+                    <span>{note.name}</span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )}
+          <h3>{t('material.files')}</h3>
+          <div className="writing-files">
+            <button type="button" className="button button-secondary button-small" onClick={() => fileInput.current?.click()}>
+              <Icon name="paperclip" size={14} />
+              {t('material.chooseFiles')}
+            </button>
+            <span className="muted small">{t('material.filesHint')}</span>
+            <input ref={fileInput} type="file" multiple hidden accept=".txt,.md,.markdown,.pdf,.docx,.html,.htm" onChange={(event) => addFiles(event.target.files)} />
+          </div>
+          {files.length > 0 && (
+            <ul className="writing-file-list">
+              {files.map((file) => (
+                <li key={`${file.name}-${file.size}`}>
+                  <Icon name="file" size={14} />
+                  <span>{file.name}</span>
+                  <button type="button" className="link-button" onClick={() => setFiles((current) => current.filter((known) => known !== file))}>
+                    {t('material.remove')}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {touched && problem?.kind === 'tooMany' && <p className="field-error">{t('material.tooMany', { max: MAX_MATERIAL })}</p>}
+        </section>
+
+        {error && (
+          <p className="writing-error" role="alert">
+            <Icon name="alert" size={14} />
+            {error}
+          </p>
+        )}
+        <div className="writing-actions">
+          {step && (
+            <span className="muted">
+              <span className="spinner spinner-small" /> {t(`steps.${step}`)}
+            </span>
+          )}
+          <button type="submit" className="button button-primary" disabled={step !== null}>
+            <Icon name="sparkles" size={16} />
+            {t('submit')}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+function Choice<T extends string>({ label, options, value, onChange, text }: { label: string; options: readonly T[]; value: T; onChange: (value: T) => void; text: (value: T) => string }) {
+  return (
+    <div className="writing-choice" role="radiogroup" aria-label={label}>
+      <span className="writing-choice-label">{label}</span>
+      <div className="segmented">
+        {options.map((option) => (
+          <button key={option} type="button" role="radio" aria-checked={value === option} className={value === option ? 'active' : undefined} onClick={() => onChange(option)}>
+            {text(option)}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
 }

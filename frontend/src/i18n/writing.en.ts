@@ -1,0 +1,45 @@
+import type { WritingMessages } from './writing.zh.ts';
+
+export const writingEn: WritingMessages = {
+  title: 'Writing agent',
+  subtitle: 'Say what you need written and choose the material; the agent writes the report straight into the canvas, where you can keep editing, export and share it.',
+  brief: {
+    label: 'What to write',
+    placeholder: 'For example: a briefing for management on the prospects of sodium-ion batteries in energy storage, focused on cost and safety.',
+    tooShort: 'Write at least {{min}} characters about what you need',
+    tooLong: 'At most {{max}} characters',
+    count: '{{count}} / {{max}}',
+  },
+  preference: {
+    title: 'Preferences',
+    length: 'Length',
+    style: 'Style',
+    language: 'Language',
+    lengths: { short: 'Short', medium: 'Medium', long: 'Long' },
+    styles: { academic: 'Academic', professional: 'Professional', popular: 'Popular' },
+    languages: { zh: '中文', en: 'English' },
+    instructions: 'Further instructions (optional)',
+    instructionsPlaceholder: 'For example: use figures and tables, end with three recommendations',
+  },
+  material: {
+    title: 'Material',
+    hint: 'The agent reads these first and cites them in the report.',
+    notes: 'My notes',
+    noNotes: 'No notes yet: write some under Notes and choose them here.',
+    files: 'Upload files',
+    filesHint: 'txt, md, pdf, docx, html',
+    chooseFiles: 'Choose files',
+    remove: 'Remove',
+    tooMany: 'Choose at most {{max}} items',
+  },
+  submit: 'Start writing',
+  steps: {
+    session: 'Creating the writing session…',
+    preference: 'Saving preferences…',
+    notes: 'Adding notes…',
+    files: 'Uploading files…',
+    start: 'Starting the writing agent…',
+  },
+  failed: 'Could not start writing: {{message}}',
+  offline: 'No language model is configured: the offline engine will excerpt the report from your material.',
+};
