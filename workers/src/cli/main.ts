@@ -24,10 +24,10 @@ interface Saved {
 
 const configPath = () => process.env.SCRIPTORIUM_CONFIG ?? join(homedir(), '.scriptorium', 'config.json');
 const out = (text: string) => process.stdout.write(text);
-const fail = (message: string): never => {
+function fail(message: string): never {
   process.stderr.write(`scriptorium: ${message}\n`);
   process.exit(1);
-};
+}
 
 function loadSaved(): Saved {
   try {
