@@ -253,6 +253,12 @@ test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims 
   await admin.getByText('你的每日额度已提升到 500。').waitFor();
   await screenshot(admin, 'manage-outbox');
 
+  await admin.getByRole('link', { name: '统计看板' }).click();
+  await admin.getByRole('heading', { name: '统计看板' }).waitFor();
+  await admin.getByRole('img', { name: '近 14 天 Token 用量' }).waitFor();
+  t.true(await admin.getByText('公开认知').isVisible());
+  await screenshot(admin, 'admin-dashboard');
+
   // Back to the user: the raised limit and the extra budget.
   dialog = await openStatus(page);
   await dialog.getByText('已用 0 / 500').waitFor();

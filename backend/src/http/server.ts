@@ -15,6 +15,7 @@ import { shareRoutes } from './share.ts';
 import { fileRoutes } from './files.ts';
 import { exportRoutes } from './exports.ts';
 import { cognitionRoutes } from './cognition.ts';
+import { dashboardRoutes } from './dashboard.ts';
 import { engineerRoutes } from './engineer.ts';
 import { trajectoryRoutes } from './trajectories.ts';
 import { noteRoutes } from './notes.ts';
@@ -73,6 +74,7 @@ export async function createApi(services: Services, progress: ProjectionProgress
   const api = new Router({ prefix: '/backend' });
   api.use(authRoutes(services, progress).routes());
   api.use(adminRoutes(services, progress).routes());
+  api.use(dashboardRoutes(services).routes());
   api.use(usageRoutes(services).routes());
   api.use(taskRoutes(services, progress).routes());
   api.use(feedbackRoutes(services, progress).routes());

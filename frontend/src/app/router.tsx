@@ -36,7 +36,7 @@ const SCREENS: ReadonlyArray<{ path: string; access: RouteAccess; load: Load }> 
   { path: '/cognition/library/:id', access: { name: 'cognition-collection', requiresAuth: true }, load: () => import('../routes/cognition-collection/CognitionCollectionPage.tsx') },
   { path: '/ai-first/writing-agent', access: { name: 'writing-agent', requiresAuth: true }, load: () => import('../routes/writing-agent/WritingAgentPage.tsx') },
   { path: '/manage', access: { name: 'manage', requiresAuth: true, requiresAdmin: true }, load: () => import('../routes/manage/ManagePage.tsx') },
-  { path: '/admin/dashboard', access: { name: 'admin-dashboard' }, load: () => import('../routes/admin-dashboard/AdminDashboardPage.tsx') },
+  { path: '/admin/dashboard', access: { name: 'admin-dashboard', requiresAuth: true, requiresAdmin: true }, load: () => import('../routes/admin-dashboard/AdminDashboardPage.tsx') },
   { path: '/demo/i18n', access: { name: 'demo-i18n' }, load: () => import('../routes/demo-i18n/DemoI18nPage.tsx') },
   { path: '/ppt', access: { name: 'ppt' }, load: () => import('../routes/ppt/PptPage.tsx') },
   { path: '/collaboration', access: { name: 'collaboration' }, load: () => import('../routes/collaboration/CollaborationPage.tsx') },

@@ -1,5 +1,87 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client.ts';
+import { Icon } from '../../components/Icon.tsx';
+import { BarChart } from '../manage/BarChart.tsx';
+import { TableState, useDateFormat, useLoad, useNumberFormat } from '../manage/shared.tsx';
+import '../../account/account.css';
+import '../manage/manage.css';
 
+interface Dashboard {
+  generated_at: string;
+  users: { total: number; active: number; verified: number; admins: number; new_24h: number; new_7d: number };
+  conversations: { total: number; new_7d: number; shared: number };
+  content: { notes: number; cognitions: number; public_cognitions: number; trajectories: number };
+  tokens: { today: number; active_users_today: number; last_7d: number; series: Array<{ day: string; total_tokens: number; calls: number; users: number }> };
+}
+
+/** /admin/dashboard: the whole product in numbers, for administrators (the server refuses anyone else). */
 export default function AdminDashboardPage() {
-  return <ComingSoon screen="adminDashboard" />;
+  const { t } = useTranslation('account');
+  const number = useNumberFormat();
+  const date = useDateFormat();
+  const load = useLoad(() => api.get<Dashboard>('/auth/admin/dashboard'), 'dashboard');
+  const data = load.data;
+  const cards: Array<[string, number | undefined]> = data
+    ? [
+        [t('dashboard.users'), data.users.total],
+        [t('dashboard.active'), data.users.active],
+        [t('dashboard.verified'), data.users.verified],
+        [t('dashboard.new24h'), data.users.new_24h],
+        [t('dashboard.new7d'), data.users.new_7d],
+        [t('dashboard.admins'), data.users.admins],
+        [t('dashboard.conversations'), data.conversations.total],
+        [t('dashboard.conversationsNew'), data.conversations.new_7d],
+        [t('dashboard.shared'), data.conversations.shared],
+        [t('dashboard.notes'), data.content.notes],
+        [t('dashboard.cognitions'), data.content.cognitions],
+        [t('dashboard.publicCognitions'), data.content.public_cognitions],
+        [t('dashboard.trajectories'), data.content.trajectories],
+        [t('dashboard.tokensToday'), data.tokens.today],
+        [t('dashboard.activeToday'), data.tokens.active_users_today],
+        [t('dashboard.tokens7d'), data.tokens.last_7d],
+      ]
+    : [];
+  const points = (data?.tokens.series ?? []).map((row) => ({ label: row.day.slice(5), value: row.total_tokens }));
+
+  return (
+    <div className="manage">
+      <header className="manage-head">
+        <div>
+          <h1>{t('dashboard.title')}</h1>
+          <p className="muted">
+            {t('dashboard.subtitle')}
+            {data && ` ${t('dashboard.generatedAt', { time: date(data.generated_at) })}`}
+          </p>
+        </div>
+        <button type="button" className="button button-secondary button-small" onClick={load.reload} disabled={load.loading}>
+          <Icon name="refresh" size={14} />
+          {t('dashboard.refresh')}
+        </button>
+      </header>
+      <div className="manage-body">
+        {!data ? (
+          <table className="data-table">
+            <tbody>
+              <TableState loading={load.loading} empty error={load.error} columns={1} />
+            </tbody>
+          </table>
+        ) : (
+          <div className="manage-panel">
+            <div className="stat-cards dashboard-cards">
+              {cards.map(([label, value]) => (
+                <div key={label} className="stat-card">
+                  <span>{label}</span>
+                  <strong>{number(value)}</strong>
+                </div>
+              ))}
+            </div>
+            <section className="chart-card">
+              <h3>{t('dashboard.chartTitle')}</h3>
+              {points.some((point) => point.value > 0) ? <BarChart points={points} label={t('dashboard.chartTitle')} format={number} /> : <p className="muted table-message">{t('dashboard.chartEmpty')}</p>}
+            </section>
+          </div>
+        )}
+      </div>
+    </div>
+  );
 }

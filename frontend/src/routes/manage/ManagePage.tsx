@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { AccountIcon, type AccountIconName } from '../../account/icons.tsx';
 import { adminApi } from './api.ts';
 import { InvitesTab } from './InvitesTab.tsx';
@@ -39,6 +39,10 @@ export default function ManagePage() {
           <h1>{t('manage.title')}</h1>
           <p className="muted">{t('manage.subtitle')}</p>
         </div>
+        <Link to="/admin/dashboard" className="button button-secondary button-small">
+          <AccountIcon name="chart" size={14} />
+          {t('dashboard.title')}
+        </Link>
       </header>
       <nav className="manage-tabs" role="tablist" aria-label={t('manage.title')}>
         {tabs.map((tab) => (

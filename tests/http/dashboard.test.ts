@@ -1,0 +1,36 @@
+import test from 'ava';
+import { seriesDays } from '@scriptorium/backend/http/dashboard';
+import { client, signUp, startTestApp } from '../support/app.ts';
+import { BATTERY_NOTES, cognitionFromNotes } from '../support/cognition.ts';
+
+test('the series covers fourteen calendar days ending today, across a daylight-saving change', (t) => {
+  const days = seriesDays(new Date('2026-03-10T12:00:00Z'), 'America/New_York');
+  t.is(days.length, 14);
+  t.is(days[0], '2026-02-25');
+  t.is(days[13], '2026-03-10');
+  t.is(new Set(days).size, 14);
+});
+
+test('the dashboard counts users, conversations, content and tokens, for admins only', async (t) => {
+  const app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password' });
+  t.teardown(() => app.stop());
+  const user = await signUp(app.url, 'counted');
+  await user.request('POST', '/backend/conversation/sessions', { client_id: 'dash' });
+  const id = await cognitionFromNotes(user, BATTERY_NOTES);
+  await user.request('PATCH', `/backend/api/cognition/${id}`, { public: true });
+  await app.settle();
+  const login = await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true });
+  const admin = client(app.url, login.body.access_token);
+  const dashboard = await admin.request('GET', '/backend/auth/admin/dashboard');
+  t.is(dashboard.status, 200);
+  t.like(dashboard.body, {
+    users: { total: 2, active: 2, admins: 1, new_24h: 2 },
+    conversations: { total: 1 },
+    content: { notes: 2, cognitions: 1, public_cognitions: 1, trajectories: 0 },
+  });
+  t.is(dashboard.body.tokens.series.length, 14);
+  t.true(dashboard.body.tokens.today > 0, 'the extraction’s usage is counted today');
+  t.is(dashboard.body.tokens.active_users_today, 1);
+  t.is((await user.request('GET', '/backend/auth/admin/dashboard')).status, 403);
+  t.is((await client(app.url).request('GET', '/backend/auth/admin/dashboard')).status, 401);
+});
