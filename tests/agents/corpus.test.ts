@@ -1,5 +1,6 @@
 import test from 'ava';
 import { signUp, startTestApp } from '../support/app.ts';
+import { startResearch } from '../support/research.ts';
 import { openSocket } from '../support/socket.ts';
 
 const NOTES = [
@@ -29,20 +30,11 @@ test('an uploaded file is indexed for its owner, found by the platform tools and
   t.teardown(() => socket.close());
   socket.send({ session_id: sessionId, agent: 'none', payload: { content_type: 'subscribe' } });
   await socket.next((m) => m.type === 'subscribed');
-  const started = await user.request('POST', '/backend/conversation/research/start', {
-    session_id: sessionId,
-    message: '对比钠离子电池与锂离子电池在储能场景中的成本和能量密度，写一份简要报告',
-  });
-  const replyId = started.body.reply_id;
-  const next = await socket.next((m) => m.type === 'message' && m.content.message_id === replyId && ['clarification', 'platform_tools_results'].includes(m.content.content_type), 60_000);
-  if (next.content.content_type === 'clarification') {
-    const answers = next.content.questions.map((question: any) => ({ id: question.id, question: question.question_content, selectedOptions: question.question_options.slice(0, 1), textInput: '', question_type: question.question_type }));
-    t.is((await user.request('POST', `/backend/conversation/research/${sessionId}/clarification_answer`, { answers })).status, 200);
-  }
-  const tools = (await socket.next((m) => m.type === 'message' && m.content.message_id === replyId && m.content.content_type === 'platform_tools_results', 60_000)).content;
+  const { item } = await startResearch(user, socket, sessionId, '对比钠离子电池与锂离子电池在储能场景中的成本和能量密度，写一份简要报告');
+  const tools = (await socket.next(item('platform_tools_results'), 60_000)).content;
   t.true(tools.tools.includes('local_search'));
   t.true(tools.total_results >= 1);
-  await socket.next((m) => m.type === 'message' && m.content.message_id === replyId && m.content.content_type === 'feedback_request', 60_000);
+  await socket.next(item('feedback_request'), 60_000);
   const canvas = await user.request('GET', `/backend/conversation/research/${sessionId}/canvas`);
   const report = canvas.body.versions.at(-1).content as string;
   t.true(report.includes('钠电池笔记.txt'), 'the uploaded file is among the report’s sources');

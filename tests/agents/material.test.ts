@@ -1,7 +1,7 @@
 import test from 'ava';
 import { signUp, startTestApp } from '../support/app.ts';
-import { openSocket } from '../support/socket.ts';
 import { BATTERY_NOTES, cognitionFromNotes } from '../support/cognition.ts';
+import { startResearch, watchedSession } from '../support/research.ts';
 
 test('a note selected for a session is read before the search and listed among the report’s sources', async (t) => {
   const app = await startTestApp();
@@ -13,31 +13,18 @@ test('a note selected for a session is read before the search and listed among t
       content: '走访的三座储能电站都在评估钠离子电池。运维人员认为钠离子电池在零下二十度仍能正常放电，这是选择它的主要原因。',
     })
   ).body;
-  const sessionId = (await user.request('POST', '/backend/conversation/sessions', { client_id: 'material' })).body.session_id as string;
+  const { sessionId, socket } = await watchedSession(app.url, user, 'material');
+  t.teardown(() => socket.close());
   t.is((await user.request('POST', `/backend/conversation/api/research/select_note/${note.id}`, { conversation_id: sessionId })).status, 200);
 
-  const socket = await openSocket(app.url, 'material', user.token);
-  t.teardown(() => socket.close());
-  socket.send({ session_id: sessionId, agent: 'none', payload: { content_type: 'subscribe' } });
-  await socket.next((m) => m.type === 'subscribed');
-  const started = await user.request('POST', '/backend/conversation/research/start', {
-    session_id: sessionId,
-    message: '钠离子电池在储能电站中的低温表现如何？请写一份简要报告',
-  });
-  const replyId = started.body.reply_id;
-  const mine = (type: string) => (m: any) => m.type === 'message' && m.content.message_id === replyId && m.content.content_type === type;
-  const first = await socket.next((m) => mine('clarification')(m) || mine('plan')(m), 60_000);
-  if (first.content.content_type === 'clarification') {
-    const answers = first.content.questions.map((question: any) => ({ id: question.id, question: question.question_content, selectedOptions: question.question_options.slice(0, 1), textInput: '', question_type: question.question_type }));
-    t.is((await user.request('POST', `/backend/conversation/research/${sessionId}/clarification_answer`, { answers })).status, 200);
-  }
-  const read = await socket.next((m) => mine('info')(m) && String(m.content.content).startsWith('已读取你为本次研究添加的'), 60_000);
+  const { item } = await startResearch(user, socket, sessionId, '钠离子电池在储能电站中的低温表现如何？请写一份简要报告');
+  const read = await socket.next((m) => item('info')(m) && String(m.content.content).startsWith('已读取你为本次研究添加的'), 60_000);
   t.is(read.content.content, '已读取你为本次研究添加的 1 份资料：储能电站走访记录');
-  await socket.next(mine('feedback_request'), 60_000);
+  await socket.next(item('feedback_request'), 60_000);
   const canvas = await user.request('GET', `/backend/conversation/research/${sessionId}/canvas`);
   const report = canvas.body.versions.at(-1).content as string;
   const sources = report.slice(report.lastIndexOf('## 参考来源'));
-  t.regex(sources, /1\. 储能电站走访记录/, 'the attached note is source 1');
+  t.regex(sources, /1\. \[储能电站走访记录\]\(\/note\?id=/, 'the attached note is source 1, linked to its page');
   t.true(report.includes('零下二十度'), 'and what it says is in the report');
 });
 
@@ -47,19 +34,9 @@ test('the user’s own cognitions on the subject are recommended after the repor
   const user = await signUp(app.url, 'recommended');
   const cognitionId = await cognitionFromNotes(user, BATTERY_NOTES);
   t.true(await app.research.indexed(await app.services.events.headPosition()));
-  const sessionId = (await user.request('POST', '/backend/conversation/sessions', { client_id: 'recommend' })).body.session_id as string;
-  const socket = await openSocket(app.url, 'recommend', user.token);
+  const { sessionId, socket } = await watchedSession(app.url, user, 'recommend');
   t.teardown(() => socket.close());
-  socket.send({ session_id: sessionId, agent: 'none', payload: { content_type: 'subscribe' } });
-  await socket.next((m) => m.type === 'subscribed');
-  const started = await user.request('POST', '/backend/conversation/research/start', { session_id: sessionId, message: '钠离子电池在储能电站中的低温性能和成本优势，写一份简要报告' });
-  const replyId = started.body.reply_id;
-  const mine = (type: string) => (m: any) => m.type === 'message' && m.content.message_id === replyId && m.content.content_type === type;
-  const first = await socket.next((m) => mine('clarification')(m) || mine('plan')(m), 60_000);
-  if (first.content.content_type === 'clarification') {
-    const answers = first.content.questions.map((question: any) => ({ id: question.id, question: question.question_content, selectedOptions: question.question_options.slice(0, 1), textInput: '', question_type: question.question_type }));
-    await user.request('POST', `/backend/conversation/research/${sessionId}/clarification_answer`, { answers });
-  }
-  const recommended = await socket.next(mine('cognition_recommendation'), 60_000);
-  t.true(recommended.content.items.some((item: { id: string }) => item.id === cognitionId));
+  const { item } = await startResearch(user, socket, sessionId, '钠离子电池在储能电站中的低温性能和成本优势，写一份简要报告');
+  const recommended = await socket.next(item('cognition_recommendation'), 60_000);
+  t.true(recommended.content.items.some((entry: { id: string }) => entry.id === cognitionId));
 });

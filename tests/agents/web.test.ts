@@ -1,8 +1,8 @@
 import test from 'ava';
 import { PageFetcher } from '@scriptorium/workers/browse/fetcher';
 import { signUp, startTestApp } from '../support/app.ts';
+import { startResearch, watchedSession } from '../support/research.ts';
 import { startMockSearxng } from '../support/mockSearxng.ts';
-import { openSocket } from '../support/socket.ts';
 import { ARTICLE_SENTENCE, ARTICLE_TITLE, startWebServer } from '../support/webServer.ts';
 
 test('web research end to end: SearXNG results are read through the guarded fetcher, a redirect to loopback is refused, the report cites the page', async (t) => {
@@ -20,21 +20,9 @@ test('web research end to end: SearXNG results are read through the guarded fetc
   t.teardown(() => app.stop());
 
   const user = await signUp(app.url, 'webresearcher');
-  const { body } = await user.request('POST', '/backend/conversation/sessions', { client_id: 'client-web' });
-  const sessionId = body.session_id as string;
-  const socket = await openSocket(app.url, 'client-web', user.token);
+  const { sessionId, socket } = await watchedSession(app.url, user, 'client-web');
   t.teardown(() => socket.close());
-  socket.send({ session_id: sessionId, agent: 'none', payload: { content_type: 'subscribe' } });
-  await socket.next((m) => m.type === 'subscribed');
-
-  const started = await user.request('POST', '/backend/conversation/research/start', { session_id: sessionId, message: '梳理2020年以来中国固态电池的产业化进展，写一份简要报告' });
-  const replyId = started.body.reply_id;
-  const item = (type: string) => (m: any) => m.type === 'message' && m.content.message_id === replyId && m.content.content_type === type;
-  const first = await socket.next((m) => item('clarification')(m) || item('web_search_results')(m), 60_000);
-  if (first.content.content_type === 'clarification') {
-    const answers = first.content.questions.map((question: any) => ({ id: question.id, question: question.question_content, selectedOptions: question.question_options.slice(0, 1), textInput: '', question_type: question.question_type }));
-    t.is((await user.request('POST', `/backend/conversation/research/${sessionId}/clarification_answer`, { answers })).status, 200);
-  }
+  const { item } = await startResearch(user, socket, sessionId, '梳理2020年以来中国固态电池的产业化进展，写一份简要报告');
   const results = (await socket.next(item('web_search_results'), 60_000)).content;
   t.true(results.results.some((result: any) => result.url === `${web.url}/article`));
   t.true(searxng.requests.length > 0, 'the web search was asked');

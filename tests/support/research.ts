@@ -1,0 +1,35 @@
+import type { Client } from './app.ts';
+import { openSocket, type TestSocket } from './socket.ts';
+
+/** A new session with a socket subscribed to it. */
+export async function watchedSession(baseUrl: string, user: Client, clientId: string): Promise<{ sessionId: string; socket: TestSocket }> {
+  const sessionId = (await user.request('POST', '/backend/conversation/sessions', { client_id: clientId })).body.session_id as string;
+  const socket = await openSocket(baseUrl, clientId, user.token);
+  socket.send({ session_id: sessionId, agent: 'none', payload: { content_type: 'subscribe' } });
+  await socket.next((m) => m.type === 'subscribed');
+  return { sessionId, socket };
+}
+
+/**
+ * Starts deep research and, if the agent asks, answers each clarification question with its first
+ * option, as a user in a hurry would. Returns the reply and a matcher for its items by content type.
+ */
+export async function startResearch(user: Client, socket: TestSocket, sessionId: string, message: string) {
+  const started = await user.request('POST', '/backend/conversation/research/start', { session_id: sessionId, message });
+  if (started.status !== 200) throw new Error(`research/start: ${started.status} ${JSON.stringify(started.body)}`);
+  const replyId = started.body.reply_id as string;
+  const item = (type: string) => (m: any) => m.type === 'message' && m.content.message_id === replyId && m.content.content_type === type;
+  const first = await socket.next((m) => item('clarification')(m) || item('plan')(m), 60_000);
+  if (first.content.content_type === 'clarification') {
+    const answers = first.content.questions.map((question: any) => ({
+      id: question.id,
+      question: question.question_content,
+      selectedOptions: question.question_options.slice(0, 1),
+      textInput: '',
+      question_type: question.question_type,
+    }));
+    const answered = await user.request('POST', `/backend/conversation/research/${sessionId}/clarification_answer`, { answers });
+    if (answered.status !== 200) throw new Error(`clarification_answer: ${answered.status}`);
+  }
+  return { replyId, item };
+}
