@@ -1,0 +1,97 @@
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import type { ExtractionRequest, ExtractionStarted } from '../api/cognition.ts';
+import type { ExtractionState, ExtractionStatus } from '../api/extractionPoll.ts';
+import { errorMessage } from './errors.ts';
+
+/**
+ * Why it went wrong: `start` the request was refused (the server's words, e.g. a 422), `job` the
+ * extraction ran and failed, `lost` its status could no longer be read.
+ */
+export interface ExtractionProblem {
+  kind: 'start' | 'job' | 'lost';
+  message: string | null;
+}
+
+export interface ExtractionContext {
+  request: ExtractionRequest | null;
+  extractionId: string | null;
+  status: ExtractionState | null;
+  cognitionId: string | null;
+  problem: ExtractionProblem | null;
+}
+
+export type ExtractionEvent =
+  | { type: 'start'; request: ExtractionRequest }
+  | { type: 'retry' }
+  | { type: 'reset' }
+  | { type: 'status'; status: ExtractionStatus }
+  | { type: 'settled'; status: ExtractionStatus }
+  | { type: 'lost'; message: string | null };
+
+export type WatchInput = { extractionId: string };
+
+const fresh = { extractionId: null, status: null, cognitionId: null, problem: null };
+
+/**
+ * One extraction (from notes, a page, or a synthesis) from request to result: `starting` sends it,
+ * `waiting` polls its status, and it ends `completed` with the new cognition's id or `failed` with
+ * the reason. One runs at a time; leaving (reset, or stopping the actor) stops the polling.
+ */
+export const extractionMachine = setup({
+  types: {
+    context: {} as ExtractionContext,
+    events: {} as ExtractionEvent,
+  },
+  actors: {
+    // Provided by the hook: the POST for the request's kind, and the status poller.
+    begin: fromPromise<ExtractionStarted, ExtractionRequest>(() => Promise.reject(new Error('begin not provided'))),
+    watch: fromCallback<ExtractionEvent, WatchInput>(() => undefined),
+  },
+}).createMachine({
+  id: 'cognitionExtraction',
+  context: { request: null, ...fresh },
+  initial: 'idle',
+  on: {
+    reset: { target: '.idle', actions: assign({ request: null, ...fresh }) },
+  },
+  states: {
+    idle: {
+      on: { start: { target: 'starting', actions: assign(({ event }) => ({ request: event.request, ...fresh })) } },
+    },
+    starting: {
+      invoke: {
+        src: 'begin',
+        input: ({ context }) => context.request!,
+        onDone: { target: 'waiting', actions: assign(({ event }) => ({ extractionId: event.output.extraction_id, status: event.output.status })) },
+        onError: { target: 'failed', actions: assign(({ event }) => ({ problem: { kind: 'start' as const, message: errorMessage(event.error) } })) },
+      },
+    },
+    waiting: {
+      invoke: {
+        src: 'watch',
+        input: ({ context }) => ({ extractionId: context.extractionId! }),
+      },
+      on: {
+        status: { actions: assign(({ event }) => ({ status: event.status.status })) },
+        settled: [
+          {
+            guard: ({ event }) => event.status.status === 'completed' && event.status.cognition_id !== null,
+            target: 'completed',
+            actions: assign(({ event }) => ({ status: event.status.status, cognitionId: event.status.cognition_id })),
+          },
+          { target: 'failed', actions: assign(({ event }) => ({ status: event.status.status, problem: { kind: 'job' as const, message: event.status.error } })) },
+        ],
+        lost: { target: 'failed', actions: assign(({ event }) => ({ problem: { kind: 'lost' as const, message: event.message } })) },
+      },
+    },
+    completed: {
+      on: { start: { target: 'starting', actions: assign(({ event }) => ({ request: event.request, ...fresh })) } },
+    },
+    failed: {
+      on: {
+        retry: { target: 'starting', actions: assign({ ...fresh }) },
+        start: { target: 'starting', actions: assign(({ event }) => ({ request: event.request, ...fresh })) },
+      },
+    },
+  },
+});
