@@ -2,6 +2,8 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { accountEn } from './account.en.ts';
 import { accountZh } from './account.zh.ts';
+import { cognitionEn } from './cognition.en.ts';
+import { cognitionZh } from './cognition.zh.ts';
 import { en } from './en.ts';
 import { htmlLang, LANGUAGE_STORAGE_KEY, normaliseLanguage, type Language } from './language.ts';
 import { writingEn } from './writing.en.ts';
@@ -11,7 +13,7 @@ import { zh } from './zh.ts';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof zh; account: typeof accountZh; writing: typeof writingZh };
+    resources: { translation: typeof zh; account: typeof accountZh; cognition: typeof cognitionZh; writing: typeof writingZh };
   }
 }
 
@@ -19,7 +21,7 @@ const initial = normaliseLanguage(localStorage.getItem(LANGUAGE_STORAGE_KEY));
 
 // Resources are bundled, so initialisation is synchronous and the first render is already translated.
 void i18next.use(initReactI18next).init({
-  resources: { zh: { translation: zh, account: accountZh, writing: writingZh }, en: { translation: en, account: accountEn, writing: writingEn } },
+  resources: { zh: { translation: zh, account: accountZh, cognition: cognitionZh, writing: writingZh }, en: { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn } },
   lng: initial,
   fallbackLng: 'zh',
   supportedLngs: ['zh', 'en'],
