@@ -1,12 +1,17 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { Icon } from '../../components/Icon.tsx';
 import { SessionSidebar } from '../../panels/SessionSidebar.tsx';
 import { subPanelFor } from './navigation.ts';
 
+// Its own chunk: the search, extraction and synthesis controls load only where they are used.
+const CognitionSidePanel = lazy(() => import('../../cognition/SidePanel.tsx').then((module) => ({ default: module.CognitionSidePanel })));
+
 /**
- * The per-route area of the expanded sidebar: the session sidebar on research; the other sections'
- * panels (note tree, cognition search, trajectory summary) arrive with their features and say so.
+ * The per-route area of the expanded sidebar: the session sidebar on research, the cognition side
+ * panel on cognition; the other sections' panels (note tree, trajectory summary) arrive with their
+ * features and say so.
  */
 export function SubPanel() {
   const { t } = useTranslation();
@@ -18,6 +23,10 @@ export function SubPanel() {
       <h2 className="sub-panel-title">{t(`subPanel.${kind}.title`)}</h2>
       {kind === 'research' ? (
         <SessionSidebar collapsed={false} />
+      ) : kind === 'cognition' ? (
+        <Suspense fallback={null}>
+          <CognitionSidePanel />
+        </Suspense>
       ) : (
         <div className="sub-panel-note">
           <Icon name="hourglass" size={16} />

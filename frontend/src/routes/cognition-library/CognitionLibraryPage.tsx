@@ -1,5 +1,255 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router-dom';
+import { deleteCollection, listCollections, type Collection } from '../../api/cognition.ts';
+import { toApiError, type ApiError } from '../../api/client.ts';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { Icon } from '../../components/Icon.tsx';
+import { CardSkeletons, CognitionCard } from '../../cognition/CognitionCard.tsx';
+import { CollectionDialog } from '../../cognition/CollectionDialog.tsx';
+import { filterCollections } from '../../cognition/collections.ts';
+import { useTimeText } from '../../cognition/hooks.ts';
+import { CognitionIcon } from '../../cognition/icons.tsx';
+import { ConfirmDialog } from '../../cognition/Modal.tsx';
+import { normaliseQuery, searchStep, type SearchInput } from '../../cognition/search.ts';
+import { useCognitionList } from '../../cognition/useCognitionList.ts';
 
+type Tab = 'mine' | 'collections';
+
+/** My cognition library (/cognition/library): my cognitions and my collections, each searchable. */
 export default function CognitionLibraryPage() {
-  return <ComingSoon screen="cognitionLibrary" />;
+  const { t } = useTranslation('cognition');
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = params.get('tab') === 'collections' ? 'collections' : 'mine';
+  const q = params.get('q') ?? '';
+
+  const update = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null || value === '') next.delete(key);
+      else next.set(key, value);
+    }
+    setParams(next, { replace: true });
+  };
+
+  return (
+    <div className="cog-page">
+      <header className="cog-hero">
+        <div className="cog-hero-text">
+          <h1>{t('library.title')}</h1>
+          <p>{t('library.subtitle')}</p>
+        </div>
+      </header>
+      <div className="cog-library-bar">
+        <div className="cog-tabs" role="tablist" aria-label={t('library.tabs')}>
+          {(['mine', 'collections'] as const).map((value) => (
+            <button key={value} type="button" role="tab" id={`cog-tab-${value}`} aria-selected={tab === value} aria-controls={`cog-tabpanel-${value}`} className={tab === value ? 'active' : ''} onClick={() => update({ tab: value === 'mine' ? null : value, q: null })}>
+              {value === 'mine' ? <Icon name="cognition" size={16} /> : <Icon name="folder" size={16} />}
+              {t(value === 'mine' ? 'library.tabMine' : 'library.tabCollections')}
+            </button>
+          ))}
+        </div>
+        <LibrarySearch key={tab} applied={q} placeholder={t(tab === 'mine' ? 'library.searchMine' : 'library.searchCollections')} onSearch={(query) => update({ q: query })} />
+      </div>
+      <div role="tabpanel" id={`cog-tabpanel-${tab}`} aria-labelledby={`cog-tab-${tab}`}>
+        {tab === 'mine' ? <MyCognitions q={q} /> : <MyCollections q={q} />}
+      </div>
+    </div>
+  );
+}
+
+function LibrarySearch({ applied, placeholder, onSearch }: { applied: string; placeholder: string; onSearch: (query: string) => void }) {
+  const { t } = useTranslation('cognition');
+  const [text, setText] = useState(applied);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  useEffect(() => {
+    setText((current) => (normaliseQuery(current) === applied ? current : applied));
+  }, [applied]);
+  const handle = (input: SearchInput) => {
+    clearTimeout(timer.current);
+    const step = searchStep(input, { applied, live: true });
+    if (step.kind === 'wait') timer.current = setTimeout(() => onSearch(step.query), step.ms);
+    else if (step.kind === 'now') onSearch(step.query);
+  };
+  return (
+    <form
+      className="cog-search cog-search-inline"
+      role="search"
+      onSubmit={(event) => {
+        event.preventDefault();
+        handle({ kind: 'enter', text });
+      }}
+    >
+      <Icon name="search" size={16} className="cog-search-icon" />
+      <input
+        type="search"
+        value={text}
+        aria-label={placeholder}
+        placeholder={placeholder}
+        onChange={(event) => {
+          setText(event.target.value);
+          handle({ kind: 'typed', text: event.target.value });
+        }}
+      />
+      {text !== '' && (
+        <button
+          type="button"
+          className="cog-search-clear"
+          aria-label={t('panel.clear')}
+          onClick={() => {
+            setText('');
+            handle({ kind: 'cleared' });
+          }}
+        >
+          <Icon name="close" size={14} />
+        </button>
+      )}
+    </form>
+  );
+}
+
+function MyCognitions({ q }: { q: string }) {
+  const { t } = useTranslation('cognition');
+  const list = useCognitionList('mine', q);
+  if (list.loading) return <CardSkeletons />;
+  if (list.error && list.items.length === 0)
+    return (
+      <div className="cog-empty">
+        <ErrorBanner error={list.error} />
+        <button type="button" className="button button-secondary" onClick={list.reload}>
+          <Icon name="refresh" size={16} />
+          {t('platform.retry')}
+        </button>
+      </div>
+    );
+  if (list.items.length === 0)
+    return (
+      <div className="cog-empty">
+        <span className="cog-empty-icon">
+          <Icon name={q ? 'search' : 'cognition'} size={28} />
+        </span>
+        <h2>{t(q ? 'platform.noResultsTitle' : 'platform.emptyMineTitle')}</h2>
+        <p>{t(q ? 'platform.noResultsText' : 'platform.emptyMineText')}</p>
+        {!q && (
+          <Link to="/note" className="button button-primary">
+            <Icon name="note" size={16} />
+            {t('platform.goNotes')}
+          </Link>
+        )}
+      </div>
+    );
+  return (
+    <>
+      <p className="cog-count cog-count-spaced">{t('platform.total', { count: list.total })}</p>
+      <div className="cog-grid">
+        {list.items.map((item) => (
+          <CognitionCard key={item.id} item={item} />
+        ))}
+      </div>
+      {list.error && <ErrorBanner error={list.error} />}
+      {list.hasMore && (
+        <div className="cog-more">
+          <button type="button" className="button button-secondary" onClick={list.loadMore} disabled={list.loadingMore}>
+            {list.loadingMore ? <span className="spinner spinner-small" /> : <Icon name="chevronDown" size={16} />}
+            {t('platform.loadMore')}
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+type Collections = { status: 'loading' } | { status: 'ready'; collections: Collection[] } | { status: 'failed'; error: ApiError };
+
+function MyCollections({ q }: { q: string }) {
+  const { t } = useTranslation('cognition');
+  const timeText = useTimeText();
+  const [state, setState] = useState<Collections>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const [editing, setEditing] = useState<Collection | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Collection | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    listCollections().then(
+      (answer) => current && setState({ status: 'ready', collections: answer.collections }),
+      (error: unknown) => current && setState({ status: 'failed', error: toApiError(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [attempt]);
+
+  const saved = (collection: Collection) =>
+    setState((previous) => (previous.status === 'ready' ? { status: 'ready', collections: [collection, ...previous.collections.filter((entry) => entry.id !== collection.id)] } : previous));
+
+  if (state.status === 'loading') return <CardSkeletons count={3} />;
+  if (state.status === 'failed')
+    return (
+      <div className="cog-empty">
+        <ErrorBanner error={state.error} />
+        <button type="button" className="button button-secondary" onClick={() => setAttempt((value) => value + 1)}>
+          <Icon name="refresh" size={16} />
+          {t('platform.retry')}
+        </button>
+      </div>
+    );
+
+  const shown = filterCollections(state.collections, q);
+  return (
+    <>
+      <div className="cog-collection-grid">
+        <button type="button" className="cog-collection-new" onClick={() => setEditing('new')}>
+          <CognitionIcon name="folderPlus" size={22} />
+          <span>{t('library.newCollection')}</span>
+        </button>
+        {shown.map((collection) => (
+          <article key={collection.id} className="cog-collection-card">
+            <Link to={`/cognition/library/${encodeURIComponent(collection.id)}`} className="cog-collection-main" aria-label={t('library.open', { name: collection.name })}>
+              <span className="cog-collection-icon">
+                <Icon name="folder" size={20} />
+              </span>
+              <strong className="cog-collection-name">{collection.name}</strong>
+              <span className={`cog-collection-description${collection.description ? '' : ' is-empty'}`}>{collection.description || t('collection.noDescription')}</span>
+              <span className="cog-collection-meta">
+                <span>{t('library.count', { count: collection.count })}</span>
+                <span>{t('library.updated', { time: timeText(collection.updated_at) })}</span>
+              </span>
+            </Link>
+            <div className="cog-collection-tools">
+              <button type="button" className="icon-button" title={t('library.rename')} aria-label={`${t('library.rename')} ${collection.name}`} onClick={() => setEditing(collection)}>
+                <Icon name="edit" size={16} />
+              </button>
+              <button type="button" className="icon-button icon-button-danger" title={t('library.delete')} aria-label={`${t('library.delete')} ${collection.name}`} onClick={() => setDeleting(collection)}>
+                <CognitionIcon name="trash" size={16} />
+              </button>
+            </div>
+          </article>
+        ))}
+      </div>
+      {state.collections.length === 0 && (
+        <div className="cog-empty cog-empty-compact">
+          <h2>{t('library.emptyCollections')}</h2>
+          <p>{t('library.emptyCollectionsText')}</p>
+        </div>
+      )}
+      {state.collections.length > 0 && shown.length === 0 && <p className="cog-count cog-count-spaced">{t('library.noCollectionMatch')}</p>}
+      {editing && <CollectionDialog {...(editing !== 'new' && { collection: editing })} onSaved={saved} onClose={() => setEditing(null)} />}
+      {deleting && (
+        <ConfirmDialog
+          title={t('deleteCollection.title')}
+          text={t('deleteCollection.text', { name: deleting.name })}
+          confirm={t('deleteCollection.confirm')}
+          cancel={t('deleteCollection.cancel')}
+          onClose={() => setDeleting(null)}
+          onConfirm={() =>
+            deleteCollection(deleting.id).then(() =>
+              setState((previous) => (previous.status === 'ready' ? { status: 'ready', collections: previous.collections.filter((entry) => entry.id !== deleting.id) } : previous)),
+            )
+          }
+        />
+      )}
+    </>
+  );
 }

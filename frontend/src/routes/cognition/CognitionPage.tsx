@@ -1,5 +1,142 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router-dom';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { Icon } from '../../components/Icon.tsx';
+import { CardSkeletons, CognitionCard } from '../../cognition/CognitionCard.tsx';
+import { useSignInFirst } from '../../cognition/hooks.ts';
+import { synthesis, useSynthesis } from '../../cognition/platformStore.ts';
+import { canTick } from '../../cognition/synthesis.ts';
+import { SynthesisBar } from '../../cognition/SynthesisBar.tsx';
+import { useCognitionList, type CognitionList } from '../../cognition/useCognitionList.ts';
 
+type Scope = 'public' | 'mine';
+
+/** The cognition platform: everyone's public cognitions, searchable; the side panel drives search and synthesis. */
 export default function CognitionPage() {
-  return <ComingSoon screen="cognition" />;
+  const { t } = useTranslation('cognition');
+  const [params, setParams] = useSearchParams();
+  const { signedIn } = useSignInFirst();
+  const q = params.get('q') ?? '';
+  // "Mine" is offered so one's own private cognitions can be picked for a synthesis too.
+  const scope: Scope = signedIn && params.get('scope') === 'mine' ? 'mine' : 'public';
+  const list = useCognitionList(scope, q);
+  const mode = useSynthesis();
+
+  const setScope = (next: Scope) => {
+    const updated = new URLSearchParams(params);
+    if (next === 'public') updated.delete('scope');
+    else updated.set('scope', next);
+    setParams(updated, { replace: true });
+  };
+  const clearSearch = () => {
+    const updated = new URLSearchParams(params);
+    updated.delete('q');
+    setParams(updated, { replace: true });
+  };
+
+  return (
+    <div className={`cog-page${mode.on ? ' has-synthesis-bar' : ''}`}>
+      <header className="cog-hero">
+        <div className="cog-hero-text">
+          <h1>{t('platform.title')}</h1>
+          <p>{t('platform.subtitle')}</p>
+        </div>
+        {signedIn && (
+          <div className="segmented cog-scope" role="group" aria-label={t('platform.scopeLabel')}>
+            {(['public', 'mine'] as const).map((value) => (
+              <button key={value} type="button" className={scope === value ? 'active' : ''} aria-pressed={scope === value} onClick={() => setScope(value)}>
+                {t(value === 'public' ? 'platform.scopePublic' : 'platform.scopeMine')}
+              </button>
+            ))}
+          </div>
+        )}
+      </header>
+
+      <div className="cog-list-bar">
+        {q !== '' ? (
+          <p className="cog-results-for">
+            <Icon name="search" size={15} />
+            <span>{t('platform.resultsFor', { query: q })}</span>
+            {!list.loading && <span className="cog-count">{t('platform.total', { count: list.total })}</span>}
+            <button type="button" className="link-button" onClick={clearSearch}>
+              {t('platform.clearSearch')}
+            </button>
+          </p>
+        ) : (
+          !list.loading && list.total > 0 && <p className="cog-count">{t('platform.total', { count: list.total })}</p>
+        )}
+      </div>
+
+      <CognitionResults list={list} q={q} scope={scope} selecting={mode.on} />
+      {mode.on && <SynthesisBar />}
+    </div>
+  );
+}
+
+function CognitionResults({ list, q, scope, selecting }: { list: CognitionList; q: string; scope: Scope; selecting: boolean }) {
+  const { t } = useTranslation('cognition');
+  const { selected } = useSynthesis();
+
+  if (list.loading) return <CardSkeletons />;
+  if (list.error && list.items.length === 0)
+    return (
+      <div className="cog-empty">
+        <ErrorBanner error={list.error} />
+        <button type="button" className="button button-secondary" onClick={list.reload}>
+          <Icon name="refresh" size={16} />
+          {t('platform.retry')}
+        </button>
+      </div>
+    );
+  if (list.items.length === 0) {
+    const searching = q !== '';
+    return (
+      <div className="cog-empty">
+        <span className="cog-empty-icon">
+          <Icon name={searching ? 'search' : 'cognition'} size={28} />
+        </span>
+        <h2>{t(searching ? 'platform.noResultsTitle' : scope === 'mine' ? 'platform.emptyMineTitle' : 'platform.emptyTitle')}</h2>
+        <p>{t(searching ? 'platform.noResultsText' : scope === 'mine' ? 'platform.emptyMineText' : 'platform.emptyText')}</p>
+        {!searching && (
+          <Link to="/note" className="button button-primary">
+            <Icon name="note" size={16} />
+            {t('platform.goNotes')}
+          </Link>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <>
+      <div className="cog-grid">
+        {list.items.map((item) => (
+          <CognitionCard
+            key={item.id}
+            item={item}
+            selection={
+              selecting
+                ? {
+                    selected: selected.some((entry) => entry.id === item.id),
+                    enabled: canTick(selected, item.id),
+                    onToggle: () => synthesis.toggle(item),
+                  }
+                : undefined
+            }
+          />
+        ))}
+      </div>
+      {list.error && <ErrorBanner error={list.error} />}
+      <div className="cog-more">
+        {list.hasMore ? (
+          <button type="button" className="button button-secondary" onClick={list.loadMore} disabled={list.loadingMore}>
+            {list.loadingMore ? <span className="spinner spinner-small" /> : <Icon name="chevronDown" size={16} />}
+            {t('platform.loadMore')}
+          </button>
+        ) : (
+          list.items.length > 6 && <span className="cog-end">{t('platform.end')}</span>
+        )}
+      </div>
+    </>
+  );
 }

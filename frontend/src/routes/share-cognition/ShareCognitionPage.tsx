@@ -1,5 +1,79 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router-dom';
+import { getCognition, type Cognition } from '../../api/cognition.ts';
+import { toApiError, type ApiError } from '../../api/client.ts';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { Icon } from '../../components/Icon.tsx';
+import { PageLoading, PageState } from '../../components/PageState.tsx';
+import { CognitionArticle } from '../../cognition/CognitionArticle.tsx';
+import { displayPath } from '../../cognition/CognitionCard.tsx';
 
+type Loaded = { status: 'loading' } | { status: 'ready'; cognition: Cognition } | { status: 'missing' } | { status: 'failed'; error: ApiError };
+
+/** A shared cognition (/share/cognition/:id), read-only and full-screen, for readers who may have no account. */
 export default function ShareCognitionPage() {
-  return <ComingSoon screen="shareCognition" />;
+  const { t } = useTranslation('cognition');
+  const { id = '' } = useParams();
+  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoaded({ status: 'loading' });
+    getCognition(id, controller.signal).then(
+      (cognition) =>
+        // The owner can read their own private cognition, but a share link only stands for a public one.
+        setLoaded(cognition.public ? { status: 'ready', cognition } : { status: 'missing' }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        const apiError = toApiError(error);
+        setLoaded(apiError.status === 404 || apiError.status === 422 ? { status: 'missing' } : { status: 'failed', error: apiError });
+      },
+    );
+    return () => controller.abort();
+  }, [id]);
+
+  switch (loaded.status) {
+    case 'loading':
+      return <PageLoading />;
+    case 'missing':
+      return (
+        <PageState
+          icon="lock"
+          title={t('sharePage.notFound')}
+          actions={
+            <Link to="/cognition" className="button button-primary">
+              <Icon name="cognition" size={16} />
+              {t('sharePage.explore')}
+            </Link>
+          }
+        >
+          <p>{t('sharePage.notFoundText')}</p>
+        </PageState>
+      );
+    case 'failed':
+      return (
+        <div className="cog-share-page">
+          <ErrorBanner error={loaded.error} />
+        </div>
+      );
+    case 'ready':
+      return (
+        <div className="cog-share-page">
+          <div className="cog-share-banner">
+            <span>
+              <Icon name="share" size={15} />
+              {t('sharePage.sharedBy', { owner: loaded.cognition.owner })}
+            </span>
+            <Link to={displayPath(loaded.cognition.id)} className="button button-secondary button-small">
+              {t('sharePage.openInApp')}
+              <Icon name="arrowRight" size={14} />
+            </Link>
+          </div>
+          <div className="cog-share-sheet">
+            <CognitionArticle cognition={loaded.cognition} />
+          </div>
+        </div>
+      );
+  }
 }

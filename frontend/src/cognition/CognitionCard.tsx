@@ -1,0 +1,115 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { CognitionSummary, SourceKind } from '../api/cognition.ts';
+import { Icon, type IconName } from '../components/Icon.tsx';
+import { initials } from '../app/shell/navigation.ts';
+import { useExactTime, useTimeText } from './hooks.ts';
+import { CognitionIcon } from './icons.tsx';
+
+const TAGS_SHOWN = 3;
+
+export const SOURCE_ICON: Record<SourceKind, IconName> = { notes: 'note', url: 'globe', synthesis: 'sparkles' };
+
+export const displayPath = (id: string) => `/cognition/display?id=${encodeURIComponent(id)}`;
+
+export interface Selection {
+  selected: boolean;
+  /** False once five are chosen: the card can no longer be ticked. */
+  enabled: boolean;
+  onToggle: () => void;
+}
+
+/** One cognition in a grid: what it is, whose, how read, how recent. In synthesis mode it is ticked instead of opened. */
+export function CognitionCard({ item, selection, actions }: { item: CognitionSummary; selection?: Selection | undefined; actions?: ReactNode }) {
+  const { t } = useTranslation('cognition');
+  const timeText = useTimeText();
+  const exactTime = useExactTime();
+  const extraTags = item.tags.length - TAGS_SHOWN;
+  const selecting = selection !== undefined;
+  const classes = ['cog-card', selecting && 'cog-card-selecting', selection?.selected && 'cog-card-selected', selecting && !selection.enabled && 'cog-card-disabled'].filter(Boolean).join(' ');
+
+  return (
+    <article
+      className={classes}
+      data-cognition-id={item.id}
+      onClick={(event) => {
+        if (!selection || !selection.enabled) return;
+        // The checkbox handles its own click; everywhere else on the card ticks it too.
+        if ((event.target as HTMLElement).closest('input, button, a')) return;
+        selection.onToggle();
+      }}
+    >
+      <div className="cog-card-top">
+        <span className={`cog-kind cog-kind-${item.source_kind}`}>
+          <Icon name={SOURCE_ICON[item.source_kind]} size={13} />
+          {t(`card.sourceKind.${item.source_kind}`)}
+        </span>
+        {item.mine && (
+          <span className={`cog-visibility ${item.public ? 'is-public' : 'is-private'}`}>
+            <Icon name={item.public ? 'globe' : 'lock'} size={12} />
+            {t(item.public ? 'card.public' : 'card.private')}
+          </span>
+        )}
+        {selection && (
+          <input
+            type="checkbox"
+            className="cog-check"
+            checked={selection.selected}
+            disabled={!selection.enabled}
+            title={selection.enabled ? undefined : t('synthesis.full')}
+            aria-label={t('card.select', { title: item.title })}
+            onChange={selection.onToggle}
+          />
+        )}
+      </div>
+      <h3 className="cog-card-title">{selecting ? item.title : <Link to={displayPath(item.id)}>{item.title}</Link>}</h3>
+      <p className={`cog-card-summary${item.summary ? '' : ' is-empty'}`}>{item.summary || t('card.noSummary')}</p>
+      {item.tags.length > 0 && (
+        <ul className="cog-tags" aria-label={t('display.tags')}>
+          {item.tags.slice(0, TAGS_SHOWN).map((tag) => (
+            <li key={tag} className="cog-tag">
+              {tag}
+            </li>
+          ))}
+          {extraTags > 0 && <li className="cog-tag cog-tag-more">+{extraTags}</li>}
+        </ul>
+      )}
+      <footer className="cog-card-foot">
+        <span className="cog-owner">
+          <span className="cog-avatar" aria-hidden="true">
+            {initials(item.owner)}
+          </span>
+          <span className="cog-owner-name">{item.owner}</span>
+        </span>
+        <span className="cog-card-stats">
+          <span className="cog-stat" title={t('card.views', { count: item.view_count })}>
+            <CognitionIcon name="eye" size={14} />
+            <span className="sr-only">{t('card.views', { count: item.view_count })}</span>
+            <span aria-hidden="true">{item.view_count}</span>
+          </span>
+          <time className="cog-stat" dateTime={item.created_at} title={exactTime(item.created_at)}>
+            {timeText(item.created_at)}
+          </time>
+        </span>
+      </footer>
+      {actions && <div className="cog-card-actions">{actions}</div>}
+    </article>
+  );
+}
+
+export function CardSkeletons({ count = 6 }: { count?: number }) {
+  return (
+    <div className="cog-grid" aria-hidden="true">
+      {Array.from({ length: count }, (_, index) => (
+        <div key={index} className="cog-card cog-card-skeleton">
+          <span className="cog-skel cog-skel-chip" />
+          <span className="cog-skel cog-skel-title" />
+          <span className="cog-skel" />
+          <span className="cog-skel cog-skel-short" />
+          <span className="cog-skel cog-skel-foot" />
+        </div>
+      ))}
+    </div>
+  );
+}

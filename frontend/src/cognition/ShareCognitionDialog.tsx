@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { shareLink, updateCognition, type Cognition } from '../api/cognition.ts';
+import { Icon } from '../components/Icon.tsx';
+import { errorMessage } from './errors.ts';
+import { Modal } from './Modal.tsx';
+
+type Notice = { tone: 'success' | 'error'; text: string } | null;
+
+/** Sharing a cognition is making it public (contract); the dialog does that and hands out the link. */
+export function ShareCognitionDialog({ cognition, onChanged, onClose }: { cognition: Cognition; onChanged: (updated: Cognition) => void; onClose: () => void }) {
+  const { t } = useTranslation('cognition');
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<Notice>(null);
+  const link = shareLink(cognition.id);
+
+  const copy = () =>
+    navigator.clipboard.writeText(link).then(
+      () => setNotice({ tone: 'success', text: t('share.copied') }),
+      () => setNotice({ tone: 'error', text: t('share.copyFailed') }),
+    );
+
+  const setPublic = (value: boolean) => {
+    setBusy(true);
+    setNotice(null);
+    updateCognition(cognition.id, { public: value }).then(
+      (updated) => {
+        setBusy(false);
+        onChanged(updated);
+        if (value) void copy();
+      },
+      (error: unknown) => {
+        setBusy(false);
+        setNotice({ tone: 'error', text: errorMessage(error) ?? '' });
+      },
+    );
+  };
+
+  return (
+    <Modal label={t('share.title')} onClose={onClose} busy={busy} className="cog-form-dialog">
+      <div className="cog-dialog-head">
+        <span className="cog-dialog-icon">
+          <Icon name="share" size={20} />
+        </span>
+        <div>
+          <h2 className="dialog-title">{t('share.title')}</h2>
+          <p className="cog-dialog-text">{t(cognition.public ? 'share.publicText' : 'share.privateText')}</p>
+        </div>
+      </div>
+      {cognition.public && (
+        <div className="share-link cog-share-link">
+          <Icon name="link" size={16} />
+          <input readOnly value={link} aria-label={t('share.link')} onFocus={(event) => event.target.select()} />
+          <button type="button" className="button button-primary button-small" onClick={() => void copy()}>
+            <Icon name="copy" size={14} />
+            {t('share.copy')}
+          </button>
+        </div>
+      )}
+      {notice && (
+        <p className={`share-message ${notice.tone}`} role="status">
+          <Icon name={notice.tone === 'success' ? 'check' : 'alert'} size={14} />
+          {notice.text}
+        </p>
+      )}
+      <div className="dialog-actions">
+        {cognition.public ? (
+          <button type="button" className="button button-secondary" disabled={busy} onClick={() => setPublic(false)}>
+            {busy ? <span className="spinner spinner-small" /> : <Icon name="lock" size={16} />}
+            {t('share.unpublish')}
+          </button>
+        ) : (
+          <button type="button" className="button button-primary" disabled={busy} onClick={() => setPublic(true)}>
+            {busy ? <span className="spinner spinner-small" /> : <Icon name="globe" size={16} />}
+            {t('share.publish')}
+          </button>
+        )}
+        <button type="button" className="button button-secondary" onClick={onClose} disabled={busy}>
+          {t('share.close')}
+        </button>
+      </div>
+    </Modal>
+  );
+}

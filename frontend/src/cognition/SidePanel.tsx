@@ -1,0 +1,168 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Icon } from '../components/Icon.tsx';
+import { ExtractionDialog } from './ExtractionDialog.tsx';
+import { useSignInFirst } from './hooks.ts';
+import { CognitionIcon } from './icons.tsx';
+import { synthesis, useSynthesis } from './platformStore.ts';
+import { normaliseQuery, searchStep, type SearchInput } from './search.ts';
+import { UrlExtractDialog } from './UrlExtractDialog.tsx';
+import { useCognitionExtraction } from './useCognitionExtraction.ts';
+
+const PLATFORM_PATH = '/cognition';
+
+/** The cognition section's sub-panel (spec "Cognition side panel"): search, URL extract, synthesis, library. */
+export function CognitionSidePanel() {
+  const { t } = useTranslation('cognition');
+  const { signedIn, requireSignIn } = useSignInFirst();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const onPlatform = pathname === PLATFORM_PATH;
+  const mode = useSynthesis();
+  const extraction = useCognitionExtraction();
+  const [askingUrl, setAskingUrl] = useState(false);
+  const libraryHint = useId();
+
+  useEffect(() => {
+    // Synthesis is a way of picking cards on the platform; it does not follow the reader elsewhere.
+    if (!onPlatform) synthesis.stop();
+  }, [onPlatform]);
+
+  return (
+    <div className="cog-panel">
+      <SearchBox />
+      <div className="cog-panel-actions">
+        <PanelAction icon={<Icon name="globe" size={17} />} label={t('panel.urlExtract')} hint={t('panel.urlExtractHint')} onClick={() => requireSignIn(() => setAskingUrl(true))} />
+        <PanelAction
+          icon={<CognitionIcon name="layers" size={17} />}
+          label={t(mode.on ? 'panel.cancelSynthesis' : 'panel.synthesize')}
+          hint={t('panel.synthesizeHint')}
+          pressed={mode.on}
+          onClick={() =>
+            requireSignIn(() => {
+              if (!mode.on && !onPlatform) navigate(PLATFORM_PATH);
+              synthesis.toggleMode();
+            })
+          }
+        />
+        <Link to="/cognition/library" className={`cog-panel-action${pathname.startsWith('/cognition/library') ? ' is-current' : ''}`} aria-label={t('panel.library')} aria-describedby={libraryHint}>
+          <span className="cog-panel-action-icon">
+            <CognitionIcon name="library" size={17} />
+          </span>
+          <span className="cog-panel-action-text">
+            <span>{t('panel.library')}</span>
+            <small id={libraryHint}>{t('panel.libraryHint')}</small>
+          </span>
+        </Link>
+      </div>
+      {!signedIn && (
+        <div className="cog-panel-signin">
+          <p>{t('panel.signInHint')}</p>
+          <button type="button" className="button button-primary button-small" onClick={() => requireSignIn(() => undefined)}>
+            <Icon name="logIn" size={14} />
+            {t('panel.signIn')}
+          </button>
+        </div>
+      )}
+      {askingUrl && (
+        <UrlExtractDialog
+          onClose={() => setAskingUrl(false)}
+          onSubmit={(url) => {
+            setAskingUrl(false);
+            extraction.start({ kind: 'url', url });
+          }}
+        />
+      )}
+      <ExtractionDialog extraction={extraction} />
+    </div>
+  );
+}
+
+function PanelAction({ icon, label, hint, pressed, onClick }: { icon: ReactNode; label: string; hint: string; pressed?: boolean; onClick: () => void }) {
+  const hintId = useId();
+  return (
+    <button type="button" className={`cog-panel-action${pressed ? ' is-on' : ''}`} aria-pressed={pressed} aria-label={label} aria-describedby={hintId} onClick={onClick}>
+      <span className="cog-panel-action-icon">{icon}</span>
+      <span className="cog-panel-action-text">
+        <span>{label}</span>
+        <small id={hintId}>{hint}</small>
+      </span>
+    </button>
+  );
+}
+
+/**
+ * On the platform the query lives in the address (?q=), so results can be linked, reloaded and
+ * stepped back through; typing there searches live, elsewhere Enter opens the platform's results.
+ */
+function SearchBox() {
+  const { t } = useTranslation('cognition');
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const live = pathname === PLATFORM_PATH;
+  const applied = live ? (params.get('q') ?? '') : '';
+  const [text, setText] = useState(applied);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  // The address changed under us (back button, the page's own "clear search"): show its query.
+  useEffect(() => {
+    setText((current) => (normaliseQuery(current) === applied ? current : applied));
+  }, [applied]);
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const apply = (query: string) => {
+    const next = new URLSearchParams(live ? params : undefined);
+    if (query === '') next.delete('q');
+    else next.set('q', query);
+    const search = next.toString();
+    navigate({ pathname: PLATFORM_PATH, search: search === '' ? '' : `?${search}` }, { replace: live });
+  };
+
+  const handle = (input: SearchInput) => {
+    clearTimeout(timer.current);
+    const step = searchStep(input, { applied, live });
+    if (step.kind === 'wait') timer.current = setTimeout(() => apply(step.query), step.ms);
+    else if (step.kind === 'now') apply(step.query);
+  };
+
+  return (
+    <form
+      className="cog-search"
+      role="search"
+      onSubmit={(event) => {
+        event.preventDefault();
+        handle({ kind: 'enter', text });
+      }}
+    >
+      <Icon name="search" size={16} className="cog-search-icon" />
+      <input
+        type="search"
+        value={text}
+        aria-label={t('panel.searchLabel')}
+        placeholder={t('panel.searchPlaceholder')}
+        enterKeyHint="search"
+        onChange={(event) => {
+          setText(event.target.value);
+          handle({ kind: 'typed', text: event.target.value });
+        }}
+      />
+      {text !== '' && (
+        <button
+          type="button"
+          className="cog-search-clear"
+          aria-label={t('panel.clear')}
+          title={t('panel.clear')}
+          onClick={() => {
+            setText('');
+            handle({ kind: 'cleared' });
+          }}
+        >
+          <Icon name="close" size={14} />
+        </button>
+      )}
+    </form>
+  );
+}

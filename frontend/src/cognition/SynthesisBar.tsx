@@ -1,0 +1,60 @@
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '../components/Icon.tsx';
+import { ExtractionDialog } from './ExtractionDialog.tsx';
+import { CognitionIcon } from './icons.tsx';
+import { synthesis, useSynthesis } from './platformStore.ts';
+import { synthesisReadiness } from './synthesis.ts';
+import { useCognitionExtraction } from './useCognitionExtraction.ts';
+
+/** Shown in synthesis mode: the picks so far, what is still needed, and the button once 2..5 are chosen. */
+export function SynthesisBar() {
+  const { t } = useTranslation('cognition');
+  const { selected } = useSynthesis();
+  const extraction = useCognitionExtraction();
+  const readiness = synthesisReadiness(selected.length);
+  const hint =
+    readiness.kind === 'empty' ? t('synthesis.hintEmpty') : readiness.kind === 'tooFew' ? t('synthesis.hintTooFew', { count: readiness.missing }) : readiness.kind === 'ready' ? t('synthesis.hintReady') : t('synthesis.full');
+  const onOpened = useCallback(() => synthesis.stop(), []);
+
+  return (
+    <div className="cog-synthesis-bar" role="region" aria-label={t('synthesis.label')}>
+      <div className="cog-synthesis-head">
+        <span className="cog-synthesis-icon">
+          <CognitionIcon name="layers" size={18} />
+        </span>
+        <div className="cog-synthesis-text">
+          <strong>{t('synthesis.selected', { count: selected.length })}</strong>
+          <span>{hint}</span>
+        </div>
+      </div>
+      <ul className="cog-synthesis-picks">
+        {selected.map((item) => (
+          <li key={item.id} className="cog-pick">
+            <span className="cog-pick-title">{item.title}</span>
+            <button type="button" className="cog-pick-remove" aria-label={t('synthesis.remove', { title: item.title })} onClick={() => synthesis.toggle(item)}>
+              <Icon name="close" size={12} />
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="cog-synthesis-actions">
+        {selected.length > 0 && (
+          <button type="button" className="button button-secondary button-small" onClick={() => synthesis.clear()}>
+            {t('synthesis.clear')}
+          </button>
+        )}
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={readiness.kind !== 'ready' || extraction.busy}
+          onClick={() => extraction.start({ kind: 'synthesis', cognitionIds: selected.map((item) => item.id) })}
+        >
+          <Icon name="sparkles" size={16} />
+          {t('synthesis.submit')}
+        </button>
+      </div>
+      <ExtractionDialog extraction={extraction} onOpened={onOpened} />
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { useAuth } from '../app/auth/index.ts';
+import { loginRedirect } from '../app/guard.ts';
+import { relativeTime } from './relativeTime.ts';
+
+/** The current time, refreshed every `everyMs` so "3 minutes ago" keeps up while the page is open. */
+function useNow(everyMs: number): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+/** Formats a timestamp the spec's way (just now, minutes, hours, then the date) in the chosen language. */
+export function useTimeText(): (value: string | null | undefined) => string {
+  const { t, i18n } = useTranslation('cognition');
+  const now = useNow(30_000);
+  const locale = i18n.language === 'en' ? 'en' : 'zh-CN';
+  return useCallback(
+    (value) => {
+      const time = relativeTime(value, now);
+      switch (time.kind) {
+        case 'unknown':
+          return t('time.unknown');
+        case 'invalid':
+          return t('time.invalid');
+        case 'justNow':
+          return t('time.justNow');
+        case 'minutes':
+          return t('time.minutes', { count: time.count });
+        case 'hours':
+          return t('time.hours', { count: time.count });
+        case 'date':
+          return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric' }).format(time.date);
+      }
+    },
+    [t, now, locale],
+  );
+}
+
+/** Full date and time for a tooltip beside a relative time. */
+export function useExactTime(): (value: string | null | undefined) => string | undefined {
+  const { i18n } = useTranslation();
+  const locale = i18n.language === 'en' ? 'en' : 'zh-CN';
+  return useCallback(
+    (value) => {
+      const date = value ? new Date(value) : null;
+      return date && !Number.isNaN(date.getTime()) ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date) : undefined;
+    },
+    [locale],
+  );
+}
+
+/**
+ * Runs an action that needs an account, or sends a signed-out visitor to sign in and come back here
+ * (browsing stays open to them; making and collecting do not).
+ */
+export function useSignInFirst(): { signedIn: boolean; requireSignIn: (action: () => void) => void } {
+  const { status } = useAuth();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const signedIn = status === 'authenticated';
+  const requireSignIn = useCallback(
+    (action: () => void) => {
+      if (signedIn) action();
+      else navigate(loginRedirect(location));
+    },
+    [signedIn, navigate, location],
+  );
+  return { signedIn, requireSignIn };
+}
