@@ -199,39 +199,47 @@ function MyCollections({ q }: { q: string }) {
   const shown = filterCollections(state.collections, q);
   return (
     <>
-      <div className="cog-collection-grid">
-        <button type="button" className="cog-collection-new" onClick={() => setEditing('new')}>
-          <CognitionIcon name="folderPlus" size={22} />
-          <span>{t('library.newCollection')}</span>
-        </button>
-        {shown.map((collection) => (
-          <article key={collection.id} className="cog-collection-card">
-            <Link to={`/cognition/library/${encodeURIComponent(collection.id)}`} className="cog-collection-main" aria-label={t('library.open', { name: collection.name })}>
-              <span className="cog-collection-icon">
-                <Icon name="folder" size={20} />
-              </span>
-              <strong className="cog-collection-name">{collection.name}</strong>
-              <span className={`cog-collection-description${collection.description ? '' : ' is-empty'}`}>{collection.description || t('collection.noDescription')}</span>
-              <span className="cog-collection-meta">
-                <span>{t('library.count', { count: collection.count })}</span>
-                <span>{t('library.updated', { time: timeText(collection.updated_at) })}</span>
-              </span>
-            </Link>
-            <div className="cog-collection-tools">
-              <button type="button" className="icon-button" title={t('library.rename')} aria-label={`${t('library.rename')} ${collection.name}`} onClick={() => setEditing(collection)}>
-                <Icon name="edit" size={16} />
-              </button>
-              <button type="button" className="icon-button icon-button-danger" title={t('library.delete')} aria-label={`${t('library.delete')} ${collection.name}`} onClick={() => setDeleting(collection)}>
-                <CognitionIcon name="trash" size={16} />
-              </button>
-            </div>
-          </article>
-        ))}
-      </div>
-      {state.collections.length === 0 && (
-        <div className="cog-empty cog-empty-compact">
+      {state.collections.length === 0 ? (
+        <div className="cog-empty">
+          <span className="cog-empty-icon">
+            <Icon name="folder" size={28} />
+          </span>
           <h2>{t('library.emptyCollections')}</h2>
           <p>{t('library.emptyCollectionsText')}</p>
+          <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
+            <CognitionIcon name="folderPlus" size={16} />
+            {t('library.newCollection')}
+          </button>
+        </div>
+      ) : (
+        <div className="cog-collection-grid">
+          <button type="button" className="cog-collection-new" onClick={() => setEditing('new')}>
+            <CognitionIcon name="folderPlus" size={22} />
+            <span>{t('library.newCollection')}</span>
+          </button>
+          {shown.map((collection) => (
+            <article key={collection.id} className="cog-collection-card">
+              <Link to={`/cognition/library/${encodeURIComponent(collection.id)}`} className="cog-collection-main" aria-label={t('library.open', { name: collection.name })}>
+                <span className="cog-collection-icon">
+                  <Icon name="folder" size={20} />
+                </span>
+                <strong className="cog-collection-name">{collection.name}</strong>
+                <span className={`cog-collection-description${collection.description ? '' : ' is-empty'}`}>{collection.description || t('collection.noDescription')}</span>
+                <span className="cog-collection-meta">
+                  <span>{t('library.count', { count: collection.count })}</span>
+                  <span>{t('library.updated', { time: timeText(collection.updated_at) })}</span>
+                </span>
+              </Link>
+              <div className="cog-collection-tools">
+                <button type="button" className="icon-button" title={t('library.rename')} aria-label={`${t('library.rename')} ${collection.name}`} onClick={() => setEditing(collection)}>
+                  <Icon name="edit" size={16} />
+                </button>
+                <button type="button" className="icon-button icon-button-danger" title={t('library.delete')} aria-label={`${t('library.delete')} ${collection.name}`} onClick={() => setDeleting(collection)}>
+                  <CognitionIcon name="trash" size={16} />
+                </button>
+              </div>
+            </article>
+          ))}
         </div>
       )}
       {state.collections.length > 0 && shown.length === 0 && <p className="cog-count cog-count-spaced">{t('library.noCollectionMatch')}</p>}
