@@ -1,8 +1,9 @@
 /**
  * The cognition screens in a real browser on the offline engine: a new user draws a cognition from
  * two notes, reads it with its citations, shares it (public) and edits it; a signed-out visitor
- * browses and searches the platform and opens the shared link; the user collects it, extracts one
- * from a web page through the side panel, synthesizes the two, and deletes the result.
+ * browses and searches the platform and opens the shared link; the user collects it (then renames
+ * the collection and takes it out again), extracts one from a web page through the side panel,
+ * synthesizes the two, and deletes the result.
  * Serves frontend/dist: run `npm run build` first.
  */
 import test from 'ava';
@@ -188,6 +189,14 @@ test.serial('extract, read, share, browse signed out, collect, extract a page an
   await page.locator(`[data-cognition-id="${cognitionId}"]`).waitFor();
   t.true(await page.getByText('1 条认知').isVisible());
   await shoot(page, 'collection');
+  await page.getByRole('button', { name: '编辑', exact: true }).click();
+  const rename = page.getByRole('dialog', { name: '编辑收藏夹' });
+  await rename.getByLabel('名称').fill('储能与电池');
+  await rename.getByRole('button', { name: '保存' }).click();
+  await page.getByRole('heading', { name: '储能与电池', level: 1 }).waitFor();
+  await page.getByRole('button', { name: '移出收藏夹' }).click();
+  await page.getByRole('heading', { name: '收藏夹里还没有认知' }).waitFor();
+  t.is((await user.request('GET', `/backend/api/cognition/${cognitionId}`)).status, 200, 'removing from a collection keeps the cognition');
 
   // A cognition from a web page through the side panel: address, progress, then its page opens.
   await sidePanel(page).getByRole('button', { name: 'URL认知提取' }).click();
