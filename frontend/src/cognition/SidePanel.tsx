@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { Icon } from '../components/Icon.tsx';
@@ -6,7 +6,7 @@ import { ExtractionDialog } from './ExtractionDialog.tsx';
 import { useSignInFirst } from './hooks.ts';
 import { CognitionIcon } from './icons.tsx';
 import { synthesis, useSynthesis } from './platformStore.ts';
-import { normaliseQuery, searchStep, type SearchInput } from './search.ts';
+import { SearchField } from './SearchField.tsx';
 import { UrlExtractDialog } from './UrlExtractDialog.tsx';
 import { useCognitionExtraction } from './useCognitionExtraction.ts';
 
@@ -31,7 +31,7 @@ export function CognitionSidePanel() {
 
   return (
     <div className="cog-panel">
-      <SearchBox />
+      <PlatformSearch />
       <div className="cog-panel-actions">
         <PanelAction icon={<Icon name="globe" size={17} />} label={t('panel.urlExtract')} hint={t('panel.urlExtractHint')} onClick={() => requireSignIn(() => setAskingUrl(true))} />
         <PanelAction
@@ -96,22 +96,13 @@ function PanelAction({ icon, label, hint, pressed, onClick }: { icon: ReactNode;
  * On the platform the query lives in the address (?q=), so results can be linked, reloaded and
  * stepped back through; typing there searches live, elsewhere Enter opens the platform's results.
  */
-function SearchBox() {
+function PlatformSearch() {
   const { t } = useTranslation('cognition');
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const live = pathname === PLATFORM_PATH;
   const applied = live ? (params.get('q') ?? '') : '';
-  const [text, setText] = useState(applied);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-
-  // The address changed under us (back button, the page's own "clear search"): show its query.
-  useEffect(() => {
-    setText((current) => (normaliseQuery(current) === applied ? current : applied));
-  }, [applied]);
-
-  useEffect(() => () => clearTimeout(timer.current), []);
 
   const apply = (query: string) => {
     const next = new URLSearchParams(live ? params : undefined);
@@ -121,48 +112,5 @@ function SearchBox() {
     navigate({ pathname: PLATFORM_PATH, search: search === '' ? '' : `?${search}` }, { replace: live });
   };
 
-  const handle = (input: SearchInput) => {
-    clearTimeout(timer.current);
-    const step = searchStep(input, { applied, live });
-    if (step.kind === 'wait') timer.current = setTimeout(() => apply(step.query), step.ms);
-    else if (step.kind === 'now') apply(step.query);
-  };
-
-  return (
-    <form
-      className="cog-search"
-      role="search"
-      onSubmit={(event) => {
-        event.preventDefault();
-        handle({ kind: 'enter', text });
-      }}
-    >
-      <Icon name="search" size={16} className="cog-search-icon" />
-      <input
-        type="search"
-        value={text}
-        aria-label={t('panel.searchLabel')}
-        placeholder={t('panel.searchPlaceholder')}
-        enterKeyHint="search"
-        onChange={(event) => {
-          setText(event.target.value);
-          handle({ kind: 'typed', text: event.target.value });
-        }}
-      />
-      {text !== '' && (
-        <button
-          type="button"
-          className="cog-search-clear"
-          aria-label={t('panel.clear')}
-          title={t('panel.clear')}
-          onClick={() => {
-            setText('');
-            handle({ kind: 'cleared' });
-          }}
-        >
-          <Icon name="close" size={14} />
-        </button>
-      )}
-    </form>
-  );
+  return <SearchField applied={applied} live={live} label={t('panel.searchLabel')} placeholder={t('panel.searchPlaceholder')} onSearch={apply} />;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { deleteCollection, listCollections, type Collection } from '../../api/cognition.ts';
@@ -11,7 +11,7 @@ import { filterCollections } from '../../cognition/collections.ts';
 import { useTimeText } from '../../cognition/hooks.ts';
 import { CognitionIcon } from '../../cognition/icons.tsx';
 import { ConfirmDialog } from '../../cognition/Modal.tsx';
-import { normaliseQuery, searchStep, type SearchInput } from '../../cognition/search.ts';
+import { SearchField } from '../../cognition/SearchField.tsx';
 import { useCognitionList } from '../../cognition/useCognitionList.ts';
 
 type Tab = 'mine' | 'collections';
@@ -49,63 +49,20 @@ export default function CognitionLibraryPage() {
             </button>
           ))}
         </div>
-        <LibrarySearch key={tab} applied={q} placeholder={t(tab === 'mine' ? 'library.searchMine' : 'library.searchCollections')} onSearch={(query) => update({ q: query })} />
+        <SearchField
+          key={tab}
+          className="cog-search-inline"
+          live
+          applied={q}
+          label={t(tab === 'mine' ? 'library.searchMine' : 'library.searchCollections')}
+          placeholder={t(tab === 'mine' ? 'library.searchMine' : 'library.searchCollections')}
+          onSearch={(query) => update({ q: query })}
+        />
       </div>
       <div role="tabpanel" id={`cog-tabpanel-${tab}`} aria-labelledby={`cog-tab-${tab}`}>
         {tab === 'mine' ? <MyCognitions q={q} /> : <MyCollections q={q} />}
       </div>
     </div>
-  );
-}
-
-function LibrarySearch({ applied, placeholder, onSearch }: { applied: string; placeholder: string; onSearch: (query: string) => void }) {
-  const { t } = useTranslation('cognition');
-  const [text, setText] = useState(applied);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  useEffect(() => {
-    setText((current) => (normaliseQuery(current) === applied ? current : applied));
-  }, [applied]);
-  const handle = (input: SearchInput) => {
-    clearTimeout(timer.current);
-    const step = searchStep(input, { applied, live: true });
-    if (step.kind === 'wait') timer.current = setTimeout(() => onSearch(step.query), step.ms);
-    else if (step.kind === 'now') onSearch(step.query);
-  };
-  return (
-    <form
-      className="cog-search cog-search-inline"
-      role="search"
-      onSubmit={(event) => {
-        event.preventDefault();
-        handle({ kind: 'enter', text });
-      }}
-    >
-      <Icon name="search" size={16} className="cog-search-icon" />
-      <input
-        type="search"
-        value={text}
-        aria-label={placeholder}
-        placeholder={placeholder}
-        onChange={(event) => {
-          setText(event.target.value);
-          handle({ kind: 'typed', text: event.target.value });
-        }}
-      />
-      {text !== '' && (
-        <button
-          type="button"
-          className="cog-search-clear"
-          aria-label={t('panel.clear')}
-          onClick={() => {
-            setText('');
-            handle({ kind: 'cleared' });
-          }}
-        >
-          <Icon name="close" size={14} />
-        </button>
-      )}
-    </form>
   );
 }
 
