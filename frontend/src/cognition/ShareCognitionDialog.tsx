@@ -14,8 +14,9 @@ export function ShareCognitionDialog({ cognition, onChanged, onClose }: { cognit
   const [notice, setNotice] = useState<Notice>(null);
   const link = shareLink(cognition.id);
 
+  // Pages served over plain http (not localhost) have no clipboard; the link stays selectable.
   const copy = () =>
-    navigator.clipboard.writeText(link).then(
+    (navigator.clipboard ? navigator.clipboard.writeText(link) : Promise.reject(new Error('no clipboard'))).then(
       () => setNotice({ tone: 'success', text: t('share.copied') }),
       () => setNotice({ tone: 'error', text: t('share.copyFailed') }),
     );
