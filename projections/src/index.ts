@@ -1,4 +1,5 @@
 import { accountsProjection } from './accounts.ts';
+import { activityProjection } from './activity.ts';
 import { canvasProjection } from './canvas.ts';
 import { cognitionsProjection } from './cognitions.ts';
 import { chatsProjection } from './chats.ts';
@@ -35,4 +36,5 @@ export const createProjections = (settings: ProjectionSettings): Projection[] =>
   notesProjection,
   cognitionsProjection,
   trajectoriesProjection,
+  activityProjection,
 ];

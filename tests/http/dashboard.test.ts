@@ -18,6 +18,10 @@ test('the dashboard counts users, conversations, content and tokens, for admins 
   await user.request('POST', '/backend/conversation/sessions', { client_id: 'dash' });
   const id = await cognitionFromNotes(user, BATTERY_NOTES);
   await user.request('PATCH', `/backend/api/cognition/${id}`, { public: true });
+  for (const path of ['/note', '/note', '/cognition/display?id=x']) {
+    const viewed = await user.request('POST', '/backend/api/tasks/action', { action_type: 'page_view', target_id: path, target_type: 'page' });
+    t.deepEqual(viewed.body, [], 'a page view is recorded, and is no task action');
+  }
   await app.settle();
   const login = await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true });
   const admin = client(app.url, login.body.access_token);
@@ -28,6 +32,7 @@ test('the dashboard counts users, conversations, content and tokens, for admins 
     conversations: { total: 1 },
     content: { notes: 2, cognitions: 1, public_cognitions: 1, trajectories: 0 },
   });
+  t.like(dashboard.body.activity, { page_views_today: 2, visitors_today: 1, pages_today: { note: 1, cognition: 1 } });
   t.is(dashboard.body.tokens.series.length, 14);
   t.true(dashboard.body.tokens.today > 0, 'the extraction’s usage is counted today');
   t.is(dashboard.body.tokens.active_users_today, 1);

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { dayKey } from '@scriptorium/infra/time';
+import { PAGE_VIEWS, VISITORS, type PageViewsDoc } from '@scriptorium/projections/activity';
 import { CHATS } from '@scriptorium/projections/chats';
 import { COGNITIONS } from '@scriptorium/projections/cognitions';
 import { NOTES } from '@scriptorium/projections/notes';
@@ -32,7 +33,8 @@ export function dashboardRoutes(services: Services): Router {
     const days = seriesDays(now, services.config.TIME_ZONE);
     const weekAgo = new Date(now.getTime() - 7 * 86_400_000).toISOString();
     const dayAgo = new Date(now.getTime() - 86_400_000).toISOString();
-    const [users, active, verified, admins, newDay, newWeek, conversations, conversationsWeek, notes, cognitions, publicCognitions, trajectories, shares, usage] = await Promise.all([
+    const today = days.at(-1)!;
+    const [users, active, verified, admins, newDay, newWeek, conversations, conversationsWeek, notes, cognitions, publicCognitions, trajectories, shares, usage, views, visitors] = await Promise.all([
       count(USERS),
       count(USERS, { is_active: true }),
       count(USERS, { email_verified: true }),
@@ -47,18 +49,21 @@ export function dashboardRoutes(services: Services): Router {
       count(TRAJECTORIES),
       count(SHARES),
       services.readStore.collection<DailyUsageDoc>(DAILY_USAGE).find({ day: { $gte: days[0]! } }),
+      services.readStore.collection<PageViewsDoc>(PAGE_VIEWS).get(today),
+      count(VISITORS, { day: today }),
     ]);
     const series = days.map((day) => {
       const rows = usage.filter((row) => row.day === day);
       return { day, total_tokens: rows.reduce((sum, row) => sum + row.total_tokens, 0), calls: rows.reduce((sum, row) => sum + row.calls, 0), users: rows.length };
     });
-    const today = series.at(-1)!;
+    const usageToday = series.at(-1)!;
     ctx.body = {
       generated_at: now.toISOString(),
       users: { total: users, active, verified, admins, new_24h: newDay, new_7d: newWeek },
       conversations: { total: conversations, new_7d: conversationsWeek, shared: shares },
       content: { notes, cognitions, public_cognitions: publicCognitions, trajectories },
-      tokens: { today: today.total_tokens, active_users_today: today.users, last_7d: series.slice(-7).reduce((sum, row) => sum + row.total_tokens, 0), series },
+      activity: { page_views_today: views?.views ?? 0, visitors_today: visitors, pages_today: views?.pages ?? {} },
+      tokens: { today: usageToday.total_tokens, active_users_today: usageToday.users, last_7d: series.slice(-7).reduce((sum, row) => sum + row.total_tokens, 0), series },
     };
   });
 

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { COIN_BALANCES, DAILY_TASKS, dailyTasksId, newTaskItem, type CoinBalanceDoc, type DailyTaskItem, type DailyTasksDoc } from '@scriptorium/projections/dailyTasks';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
+import { activityDecider, activityStream } from '../domain/activity/activity.ts';
 import { publicTaskId, REPORTABLE_ACTIONS, TASK_CATALOGUE } from '../domain/tasks/catalogue.ts';
 import { TaskService } from '../domain/tasks/service.ts';
 import type { Services } from '../services.ts';
@@ -10,8 +11,11 @@ import { parseBody, parseParams } from './validate.ts';
 
 const targetId = z.string({ error: '请提供 target_id' }).trim().min(1, 'target_id 不能为空').max(128, 'target_id 过长');
 
+/** Besides the task actions, the client reports page views (the spec's guard records them as user actions). */
+const REPORTED = [...REPORTABLE_ACTIONS, 'page_view'] as const;
+
 const actionBody = z.object({
-  action_type: z.enum(REPORTABLE_ACTIONS, { error: `action_type 只能是 ${REPORTABLE_ACTIONS.join('、')}` }),
+  action_type: z.enum(REPORTED, { error: `action_type 只能是 ${REPORTED.join('、')}` }),
   target_id: targetId,
   target_type: z.string().trim().min(1).max(40).default('cognition'),
 });
@@ -74,6 +78,19 @@ export function taskRoutes(services: Services, progress: ProjectionProgress): Ro
   router.post('/api/tasks/action', async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, actionBody);
+    if (body.action_type === 'page_view') {
+      const day = tasks.today();
+      const path = body.target_id.split('?')[0]!;
+      const page = /^\/([a-z-]+)/.exec(path)?.[1] ?? 'home';
+      const viewed = await services.commands.handle(activityDecider, activityStream(user.id, day), {
+        type: 'RecordPageView',
+        data: { userId: user.id, page, path, day },
+        metadata: { now: services.clock(), userId: user.id },
+      });
+      await progress.waitFor(viewed.position);
+      ctx.body = [];
+      return;
+    }
     const recorded = await tasks.recordAction(user.id, { actionType: body.action_type, targetType: body.target_type, targetId: body.target_id });
     await progress.waitFor(recorded.position);
     ctx.body = recorded.results;

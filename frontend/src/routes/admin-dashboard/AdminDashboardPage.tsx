@@ -11,6 +11,7 @@ interface Dashboard {
   users: { total: number; active: number; verified: number; admins: number; new_24h: number; new_7d: number };
   conversations: { total: number; new_7d: number; shared: number };
   content: { notes: number; cognitions: number; public_cognitions: number; trajectories: number };
+  activity: { page_views_today: number; visitors_today: number };
   tokens: { today: number; active_users_today: number; last_7d: number; series: Array<{ day: string; total_tokens: number; calls: number; users: number }> };
 }
 
@@ -28,7 +29,6 @@ export default function AdminDashboardPage() {
         [t('dashboard.verified'), data.users.verified],
         [t('dashboard.new24h'), data.users.new_24h],
         [t('dashboard.new7d'), data.users.new_7d],
-        [t('dashboard.admins'), data.users.admins],
         [t('dashboard.conversations'), data.conversations.total],
         [t('dashboard.conversationsNew'), data.conversations.new_7d],
         [t('dashboard.shared'), data.conversations.shared],
@@ -36,8 +36,9 @@ export default function AdminDashboardPage() {
         [t('dashboard.cognitions'), data.content.cognitions],
         [t('dashboard.publicCognitions'), data.content.public_cognitions],
         [t('dashboard.trajectories'), data.content.trajectories],
+        [t('dashboard.visitorsToday'), data.activity.visitors_today],
+        [t('dashboard.pageViewsToday'), data.activity.page_views_today],
         [t('dashboard.tokensToday'), data.tokens.today],
-        [t('dashboard.activeToday'), data.tokens.active_users_today],
         [t('dashboard.tokens7d'), data.tokens.last_7d],
       ]
     : [];
