@@ -49,6 +49,15 @@ export async function createApi(services: Services, progress: ProjectionProgress
   const gateway = new ConversationGateway(services.events, services.commands, conversations, hub, services.log);
   await gateway.start();
 
+  // Koa reports what fails after the response began (mostly a client that went away mid-stream)
+  // here; without a listener it prints to stderr outside the structured log.
+  app.on('error', (error: NodeJS.ErrnoException, ctx?: Koa.Context) => {
+    const gone = error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET' || error.code === 'EPIPE';
+    const log = (ctx?.state.log as typeof services.log | undefined) ?? services.log;
+    if (gone) log.debug({ code: error.code, path: ctx?.path }, 'the client went away before the response ended');
+    else log.error({ err: error, path: ctx?.path }, 'response failed after it began');
+  });
+
   app.use(async (ctx, next) => {
     const requestId = ctx.get('x-request-id') || randomUUID();
     ctx.state.requestId = requestId;
