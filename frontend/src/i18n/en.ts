@@ -45,11 +45,9 @@ export const en: Messages = {
     },
     note: {
       title: 'Notes',
-      arriving: 'The note tree arrives with the notes feature.',
     },
     cognition: {
       title: 'Cognition platform',
-      arriving: 'Cognition search and your library arrive with the cognition feature.',
     },
     cli: {
       title: 'CLI trajectories',

@@ -6,6 +6,8 @@ import { cognitionEn } from './cognition.en.ts';
 import { cognitionZh } from './cognition.zh.ts';
 import { en } from './en.ts';
 import { htmlLang, LANGUAGE_STORAGE_KEY, normaliseLanguage, type Language } from './language.ts';
+import { notesEn } from './notes.en.ts';
+import { notesZh } from './notes.zh.ts';
 import { writingEn } from './writing.en.ts';
 import { writingZh } from './writing.zh.ts';
 import { zh } from './zh.ts';
@@ -13,7 +15,7 @@ import { zh } from './zh.ts';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof zh; account: typeof accountZh; cognition: typeof cognitionZh; writing: typeof writingZh };
+    resources: { translation: typeof zh; account: typeof accountZh; cognition: typeof cognitionZh; writing: typeof writingZh; notes: typeof notesZh };
   }
 }
 
@@ -21,7 +23,7 @@ const initial = normaliseLanguage(localStorage.getItem(LANGUAGE_STORAGE_KEY));
 
 // Resources are bundled, so initialisation is synchronous and the first render is already translated.
 void i18next.use(initReactI18next).init({
-  resources: { zh: { translation: zh, account: accountZh, cognition: cognitionZh, writing: writingZh }, en: { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn } },
+  resources: { zh: { translation: zh, account: accountZh, cognition: cognitionZh, writing: writingZh, notes: notesZh }, en: { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn, notes: notesEn } },
   lng: initial,
   fallbackLng: 'zh',
   supportedLngs: ['zh', 'en'],

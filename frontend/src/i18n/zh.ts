@@ -44,11 +44,9 @@ export const zh = {
     },
     note: {
       title: '笔记',
-      arriving: '笔记树将随笔记功能一同上线。',
     },
     cognition: {
       title: '认知平台',
-      arriving: '认知搜索与我的认知库将随认知功能一同上线。',
     },
     cli: {
       title: 'CLI 轨迹',

@@ -7,11 +7,11 @@ import { subPanelFor } from './navigation.ts';
 
 // Its own chunk: the search, extraction and synthesis controls load only where they are used.
 const CognitionSidePanel = lazy(() => import('../../cognition/SidePanel.tsx').then((module) => ({ default: module.CognitionSidePanel })));
+const NoteSidebar = lazy(() => import('../../notes/NoteSidebar.tsx').then((module) => ({ default: module.NoteSidebar })));
 
 /**
- * The per-route area of the expanded sidebar: the session sidebar on research, the cognition side
- * panel on cognition; the other sections' panels (note tree, trajectory summary) arrive with their
- * features and say so.
+ * The per-route area of the expanded sidebar: the session sidebar on research, the note tree on
+ * notes, the cognition side panel on cognition; the trajectory summary arrives with its feature.
  */
 export function SubPanel() {
   const { t } = useTranslation();
@@ -26,6 +26,10 @@ export function SubPanel() {
       ) : kind === 'cognition' ? (
         <Suspense fallback={null}>
           <CognitionSidePanel />
+        </Suspense>
+      ) : kind === 'note' ? (
+        <Suspense fallback={null}>
+          <NoteSidebar />
         </Suspense>
       ) : (
         <div className="sub-panel-note">

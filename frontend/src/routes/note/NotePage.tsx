@@ -1,5 +1,60 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
+import { useAuth } from '../../app/auth/index.ts';
+import { Icon } from '../../components/Icon.tsx';
+import { NoteEditor } from '../../notes/NoteEditor.tsx';
+import { NoteSidebar } from '../../notes/NoteSidebar.tsx';
+import { notesStore, useNotes } from '../../notes/store.ts';
+import '../../styles/notes.css';
 
+/**
+ * /note: the current note's editor; the tree is the route's sub-panel in the app sidebar. Inside
+ * the research view (the "note page" panel) the tree comes along, since that sidebar is not there.
+ * `?id=` opens a note (reports link their note sources this way).
+ */
 export default function NotePage() {
-  return <ComingSoon screen="note" />;
+  const { t } = useTranslation('notes');
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const auth = useAuth();
+  const state = useNotes();
+  const embedded = !location.pathname.startsWith('/note');
+  const requested = params.get('id');
+
+  useEffect(() => {
+    if (requested && !embedded) notesStore.open(requested);
+  }, [requested, embedded]);
+
+  const editor =
+    auth.status !== 'authenticated' ? (
+      <div className="note-main-empty">
+        <Icon name="note" size={28} />
+        <p>{t('signIn')}</p>
+        <Link className="button button-primary" to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`}>
+          {t('login')}
+        </Link>
+      </div>
+    ) : state.currentId ? (
+      <NoteEditor key={state.currentId} noteId={state.currentId} />
+    ) : (
+      <div className="note-main-empty">
+        <Icon name="note" size={28} />
+        <p>{state.notes && state.notes.length === 0 ? t('emptyHint') : t('editor.pick')}</p>
+        <button type="button" className="button button-primary" onClick={() => void notesStore.create(t('newNote'))}>
+          <Icon name="plus" size={16} />
+          {t('add')}
+        </button>
+      </div>
+    );
+
+  if (!embedded) return <div className="note-page">{editor}</div>;
+  return (
+    <div className="note-page embedded">
+      <aside className="note-page-tree">
+        <NoteSidebar compact />
+      </aside>
+      <div className="note-page-main">{editor}</div>
+    </div>
+  );
 }

@@ -1,0 +1,144 @@
+import { EditorState } from 'prosemirror-state';
+import { EditorView } from 'prosemirror-view';
+import 'prosemirror-view/style/prosemirror.css';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toApiError } from '../api/client.ts';
+import { notesApi, type NoteDetail } from '../api/notes.ts';
+import { Icon } from '../components/Icon.tsx';
+import { parseCanvas, serializeCanvas } from '../panels/canvas/canvasMarkdown.ts';
+import { notePlugins } from './editorSetup.ts';
+import { ShareNoteButton } from './ShareNoteDialog.tsx';
+import { notesStore, useNotes } from './store.ts';
+
+/** Typing pauses this long before the note is saved. */
+export const SAVE_DELAY_MS = 1000;
+
+type SaveState = { kind: 'saved' } | { kind: 'dirty' } | { kind: 'saving' } | { kind: 'failed'; message: string } | { kind: 'conflict' };
+
+/**
+ * The current note as a Markdown editor. Saves after a pause in typing, always from the revision
+ * the text was loaded or last saved at, so a save that would overwrite another tab's newer text is
+ * refused by the server and offered as a reload instead.
+ */
+export function NoteEditor({ noteId }: { noteId: string }) {
+  const { t, i18n } = useTranslation('notes');
+  const host = useRef<HTMLDivElement>(null);
+  const [note, setNote] = useState<NoteDetail | null>(null);
+  const [missing, setMissing] = useState(false);
+  const [save, setSave] = useState<SaveState>({ kind: 'saved' });
+  const [empty, setEmpty] = useState(false);
+  const [reloads, setReloads] = useState(0);
+  const flush = useRef<() => Promise<void>>(async () => undefined);
+  const listed = useNotes().notes?.find((candidate) => candidate.id === noteId);
+
+  useEffect(() => {
+    let alive = true;
+    setNote(null);
+    setMissing(false);
+    setSave({ kind: 'saved' });
+    notesApi.get(noteId).then(
+      (loaded) => alive && setNote(loaded),
+      () => alive && setMissing(true),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [noteId, reloads]);
+
+  useEffect(() => {
+    if (!note || !host.current) return;
+    let revision = note.revision;
+    let saved = note.content;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let running: Promise<void> | null = null;
+    let conflict = false;
+
+    const saveNow = async (): Promise<void> => {
+      clearTimeout(timer);
+      if (running) await running;
+      const content = serializeCanvas(view.state.doc);
+      if (conflict || content === saved) {
+        if (!conflict) setSave({ kind: 'saved' });
+        return;
+      }
+      setSave({ kind: 'saving' });
+      running = notesApi
+        .save(note.id, content, revision)
+        .then((result) => {
+          revision = result.revision;
+          saved = content;
+          notesStore.touched(note.id, result.updated_at);
+          setSave(serializeCanvas(view.state.doc) === saved ? { kind: 'saved' } : { kind: 'dirty' });
+        })
+        .catch((error: unknown) => {
+          const failure = toApiError(error);
+          if (failure.status === 409) {
+            conflict = true;
+            setSave({ kind: 'conflict' });
+          } else setSave({ kind: 'failed', message: failure.userMessage });
+        })
+        .finally(() => {
+          running = null;
+        });
+      await running;
+    };
+    flush.current = saveNow;
+
+    const view = new EditorView(host.current, {
+      state: EditorState.create({ doc: parseCanvas(note.content), plugins: notePlugins(() => void saveNow()) }),
+      editable: () => !conflict,
+      dispatchTransaction(transaction) {
+        view.updateState(view.state.apply(transaction));
+        setEmpty(view.state.doc.textContent.length === 0 && view.state.doc.childCount <= 1);
+        if (!transaction.docChanged) return;
+        setSave({ kind: 'dirty' });
+        clearTimeout(timer);
+        timer = setTimeout(() => void saveNow(), SAVE_DELAY_MS);
+      },
+    });
+    setEmpty(view.state.doc.textContent.length === 0 && view.state.doc.childCount <= 1);
+    const beforeUnload = (event: BeforeUnloadEvent) => {
+      if (serializeCanvas(view.state.doc) !== saved && !conflict) {
+        void saveNow();
+        event.preventDefault();
+      }
+    };
+    window.addEventListener('beforeunload', beforeUnload);
+    return () => {
+      window.removeEventListener('beforeunload', beforeUnload);
+      // Switching notes keeps what was typed: the last edit is saved on the way out.
+      void saveNow().finally(() => view.destroy());
+    };
+  }, [note]);
+
+  if (missing) return <p className="note-editor-message muted">{t('editor.missing')}</p>;
+  if (!note) return <p className="note-editor-message muted">{t('editor.loading')}</p>;
+
+  const formatTime = (iso: string) => new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  return (
+    <div className="note-editor">
+      <header className="note-editor-head">
+        <h1 title={listed?.name ?? note.name}>{listed?.name ?? note.name}</h1>
+        <span className={`note-save-state ${save.kind}`} role="status">
+          {save.kind === 'saving' && <span className="spinner spinner-small" />}
+          {save.kind === 'saved' && <Icon name="check" size={12} />}
+          {save.kind === 'failed' ? t('editor.saveFailed', { message: save.message }) : save.kind === 'conflict' ? t('editor.conflict') : t(`editor.${save.kind === 'dirty' ? 'unsaved' : save.kind}`)}
+        </span>
+        {save.kind === 'conflict' && (
+          <button type="button" className="button button-secondary button-small" onClick={() => setReloads((count) => count + 1)}>
+            <Icon name="refresh" size={14} />
+            {t('editor.reload')}
+          </button>
+        )}
+        <span className="toolbar-spacer" />
+        <span className="muted note-updated">{t('editor.updated', { time: formatTime(listed?.updated_at ?? note.updated_at) })}</span>
+        <ShareNoteButton note={note} beforeShare={() => flush.current()} />
+      </header>
+      <div className="note-editor-body">
+        {empty && <div className="note-placeholder">{t('editor.placeholder')}</div>}
+        <div ref={host} className="note-doc" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import test from 'ava';
+import type { NoteSummary } from '../api/notes.ts';
+import { ancestors, buildTree, canDrop, cleanName, dropPosition, toggleSelection } from './tree.ts';
+
+const note = (id: string, parent: string | null, order: number): NoteSummary => ({ id, name: id, parent_id: parent, order, created_at: '', updated_at: '' });
+const NOTES = [note('b', null, 2), note('a', null, 1), note('a2', 'a', 2), note('a1', 'a', 1), note('a1x', 'a1', 1), note('orphan', 'gone', 1)];
+
+test('the tree sorts siblings by order and keeps orphans at the root', (t) => {
+  const tree = buildTree(NOTES);
+  t.deepEqual(
+    tree.map((node) => node.note.id),
+    ['a', 'orphan', 'b'],
+  );
+  t.deepEqual(
+    tree[0]!.children.map((node) => node.note.id),
+    ['a1', 'a2'],
+  );
+  t.is(tree[0]!.children[0]!.children[0]!.note.id, 'a1x');
+});
+
+test('a note is not dropped onto itself or below itself', (t) => {
+  t.false(canDrop(NOTES, 'a', 'a'));
+  t.false(canDrop(NOTES, 'a', 'a1x'));
+  t.true(canDrop(NOTES, 'a1x', 'a'));
+  t.true(canDrop(NOTES, 'b', 'a2'));
+});
+
+test('the drop position follows the pointer', (t) => {
+  t.is(dropPosition(2, 32), 'before');
+  t.is(dropPosition(16, 32), 'inside');
+  t.is(dropPosition(30, 32), 'after');
+});
+
+test('selecting a note selects its children, and unselecting unselects them', (t) => {
+  const on = toggleSelection(NOTES, new Set(), 'a', true);
+  t.deepEqual([...on].sort(), ['a', 'a1', 'a1x', 'a2']);
+  t.deepEqual([...toggleSelection(NOTES, on, 'a1', false)].sort(), ['a', 'a2']);
+});
+
+test('the path up to a note, and names', (t) => {
+  t.deepEqual(ancestors(NOTES, 'a1x'), ['a1', 'a']);
+  t.is(cleanName('  读书  '), '读书');
+  t.is(cleanName('   '), null);
+});

@@ -1,0 +1,77 @@
+import type { DropPosition, NoteSummary } from '../api/notes.ts';
+
+export interface TreeNode {
+  note: NoteSummary;
+  children: TreeNode[];
+}
+
+/** The flat list as a tree, siblings in their order; a note whose parent is missing sits at the root. */
+export function buildTree(notes: readonly NoteSummary[]): TreeNode[] {
+  const byId = new Map(notes.map((note) => [note.id, { note, children: [] as TreeNode[] }]));
+  const roots: TreeNode[] = [];
+  for (const node of byId.values()) {
+    const parent = node.note.parent_id === null ? undefined : byId.get(node.note.parent_id);
+    (parent ? parent.children : roots).push(node);
+  }
+  const sort = (nodes: TreeNode[]) => {
+    nodes.sort((a, b) => a.note.order - b.note.order);
+    for (const node of nodes) sort(node.children);
+  };
+  sort(roots);
+  return roots;
+}
+
+/** The ids below `id`, at any depth. */
+export function descendants(notes: readonly NoteSummary[], id: string): Set<string> {
+  const found = new Set<string>();
+  const visit = (parent: string) => {
+    for (const note of notes) {
+      if (note.parent_id === parent && !found.has(note.id)) {
+        found.add(note.id);
+        visit(note.id);
+      }
+    }
+  };
+  visit(id);
+  return found;
+}
+
+/** A note cannot be dropped onto itself or anything below it (spec §4). */
+export function canDrop(notes: readonly NoteSummary[], dragged: string, target: string): boolean {
+  return dragged !== target && !descendants(notes, dragged).has(target);
+}
+
+/** Where a drop lands by how far down the row the pointer is: top quarter before, bottom quarter after, else inside. */
+export function dropPosition(offsetY: number, height: number): DropPosition {
+  if (offsetY < height * 0.25) return 'before';
+  if (offsetY > height * 0.75) return 'after';
+  return 'inside';
+}
+
+/** Selecting a note also selects its children; unselecting unselects them too (spec §4). */
+export function toggleSelection(notes: readonly NoteSummary[], selected: ReadonlySet<string>, id: string, on: boolean): Set<string> {
+  const next = new Set(selected);
+  for (const affected of [id, ...descendants(notes, id)]) {
+    if (on) next.add(affected);
+    else next.delete(affected);
+  }
+  return next;
+}
+
+/** The ids on the path to `id`, so the tree can open to show it. */
+export function ancestors(notes: readonly NoteSummary[], id: string): string[] {
+  const byId = new Map(notes.map((note) => [note.id, note]));
+  const path: string[] = [];
+  let parent = byId.get(id)?.parent_id ?? null;
+  while (parent !== null && !path.includes(parent)) {
+    path.push(parent);
+    parent = byId.get(parent)?.parent_id ?? null;
+  }
+  return path;
+}
+
+/** A name as the user typed it: trimmed; blank means "cancel the edit" (spec §5). */
+export function cleanName(raw: string): string | null {
+  const name = raw.trim();
+  return name === '' ? null : name;
+}

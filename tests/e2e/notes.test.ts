@@ -1,0 +1,124 @@
+/**
+ * Notes in a real browser, as a new user meets them: create, rename, write, nest by dragging,
+ * reload and find the text saved, select notes and draw a cognition from them, share one and open
+ * the link signed out. Serves frontend/dist: run `npm run build` first.
+ */
+import test from 'ava';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, screenshot } from '../support/browser.ts';
+import { signUp, startTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+let browser: Browser;
+test.before(async () => {
+  app = await startTestApp();
+  browser = await launchBrowser();
+});
+test.after.always(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function newNote(page: Page, name: string) {
+  await page.locator('.note-toolbar').getByRole('button', { name: '新建笔记' }).click();
+  const rename = page.getByPlaceholder('输入笔记名称');
+  await rename.waitFor();
+  await rename.fill(name);
+  await rename.press('Enter');
+  await page.locator('.note-row').filter({ hasText: name }).waitFor();
+}
+
+async function write(page: Page, text: string) {
+  const doc = page.locator('.note-doc .ProseMirror');
+  await doc.click();
+  await page.keyboard.type(text);
+  await page.getByRole('status').filter({ hasText: '已保存' }).waitFor({ timeout: 10_000 });
+}
+
+test('a new user keeps notes in a tree, writes, nests, extracts a cognition and shares a note', async (t) => {
+  const user = await signUp(app.url, 'notebook');
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+  t.teardown(() => context.close());
+  await context.addInitScript((token) => localStorage.setItem('auth_token', token), user.token!);
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('dialog', (dialog) => void dialog.accept());
+
+  await page.goto(`${app.url}/note`, { waitUntil: 'networkidle' });
+  await page.getByText('还没有笔记').waitFor();
+  await screenshot(page, 'notes-empty');
+
+  await newNote(page, '储能调研');
+  await page.keyboard.press('Escape');
+  await write(page, '# 钠离子电池\n走访的三座储能电站都在评估钠离子电池。钠离子电池在零下二十度仍能正常放电。');
+  await newNote(page, '读书摘录');
+  await write(page, '钠离子电池的成本比磷酸铁锂低两到三成，储能电站更看重成本。');
+
+  // A blank name cancels the rename.
+  await page.locator('.note-row').filter({ hasText: '读书摘录' }).getByRole('button', { name: '读书摘录' }).dblclick();
+  await page.getByPlaceholder('输入笔记名称').fill('   ');
+  await page.getByPlaceholder('输入笔记名称').press('Enter');
+  await page.locator('.note-row').filter({ hasText: '读书摘录' }).waitFor();
+
+  // A child through the context menu, then drag 读书摘录 into 储能调研.
+  const parent = page.locator('.note-row').filter({ hasText: '储能调研' });
+  await parent.hover();
+  await parent.getByRole('button', { name: '更多操作' }).click();
+  await page.getByRole('menuitem', { name: '添加子笔记' }).click();
+  await page.getByPlaceholder('输入笔记名称').fill('走访名单');
+  await page.getByPlaceholder('输入笔记名称').press('Enter');
+  await page.locator('.note-row').filter({ hasText: '走访名单' }).waitFor();
+  const reading = page.locator('.note-row').filter({ hasText: '读书摘录' });
+  const box = (await parent.boundingBox())!;
+  await reading.dragTo(parent, { targetPosition: { x: box.width / 2, y: box.height / 2 } });
+  await page.waitForFunction(() => {
+    const rows = [...document.querySelectorAll('.note-tree > li > [role="group"] .note-name span')].map((span) => span.textContent);
+    return rows.includes('读书摘录');
+  });
+  await screenshot(page, 'notes-tree');
+
+  // Reload: the tree and the text are there.
+  await page.reload({ waitUntil: 'networkidle' });
+  await page.locator('.note-row').filter({ hasText: '储能调研' }).getByRole('button', { name: '储能调研' }).click();
+  await page.locator('.note-doc h1').filter({ hasText: '钠离子电池' }).waitFor();
+  t.true((await page.locator('.note-doc').innerText()).includes('零下二十度'), 'the text was saved');
+
+  // Selection: a parent takes its children along; 1..5 documents make a cognition.
+  await page.getByRole('button', { name: '选择笔记' }).click();
+  const extract = page.getByRole('button', { name: '提取认知' });
+  t.is(await extract.getAttribute('title'), '至少选择 1 个文档');
+  await page.getByRole('checkbox', { name: '储能调研' }).check();
+  await page.getByText('已选择 3 个文档').waitFor();
+  t.is(await extract.getAttribute('title'), '提取 3 个文档的认知');
+  await screenshot(page, 'notes-select');
+  await extract.click();
+  await page.waitForURL(/\/cognition\/display\?id=/, { timeout: 30_000 });
+  await page.getByText('零下二十度').first().waitFor();
+  await screenshot(page, 'notes-cognition');
+
+  // Share a note and open it signed out.
+  await page.goto(`${app.url}/note`, { waitUntil: 'networkidle' });
+  await page.locator('.note-row').filter({ hasText: '储能调研' }).getByRole('button', { name: '储能调研' }).click();
+  await page.locator('.note-editor-head').getByRole('button', { name: '分享' }).click();
+  await page.getByRole('button', { name: '创建分享链接' }).click();
+  const link = await page.getByRole('textbox', { name: '分享链接' }).inputValue();
+  t.regex(link, /\/share\/[A-Za-z0-9_-]+$/);
+  await screenshot(page, 'notes-share');
+  const visitor = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+  t.teardown(() => visitor.close());
+  const shared = await visitor.newPage();
+  await shared.goto(link, { waitUntil: 'networkidle' });
+  await shared.getByRole('heading', { name: '储能调研' }).waitFor();
+  t.true((await shared.locator('.shared-note').innerText()).includes('零下二十度'));
+  await screenshot(shared, 'notes-shared');
+
+  // The same notes beside a research conversation, in the workspace's note panel.
+  await page.goto(`${app.url}/research`, { waitUntil: 'networkidle' });
+  const tip = page.getByRole('button', { name: '知道了' });
+  if (await tip.isVisible()) await tip.click();
+  await page.getByRole('button', { name: '笔记面板' }).click();
+  await page.locator('.note-page.embedded .note-row').filter({ hasText: '储能调研' }).waitFor();
+  await screenshot(page, 'notes-in-research');
+  t.deepEqual(pageErrors, []);
+});
