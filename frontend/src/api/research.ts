@@ -79,7 +79,7 @@ export const research = {
 };
 
 /** Multipart and binary calls sit beside the JSON client, with the same error catalogue. */
-async function rawRequest(path: string, init: RequestInit): Promise<Response> {
+export async function rawRequest(path: string, init: RequestInit): Promise<Response> {
   const headers = new Headers(init.headers);
   const token = browserTokens.get();
   if (token) headers.set('Authorization', `Bearer ${token}`);

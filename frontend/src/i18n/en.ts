@@ -51,7 +51,6 @@ export const en: Messages = {
     },
     cli: {
       title: 'CLI trajectories',
-      arriving: 'Trajectory counts and the latest trajectories arrive with the CLI feature.',
     },
   },
   screens: {

@@ -2,6 +2,8 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { accountEn } from './account.en.ts';
 import { accountZh } from './account.zh.ts';
+import { cliEn } from './cli.en.ts';
+import { cliZh } from './cli.zh.ts';
 import { cognitionEn } from './cognition.en.ts';
 import { cognitionZh } from './cognition.zh.ts';
 import { en } from './en.ts';
@@ -15,7 +17,7 @@ import { zh } from './zh.ts';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof zh; account: typeof accountZh; cognition: typeof cognitionZh; writing: typeof writingZh; notes: typeof notesZh };
+    resources: { translation: typeof zh; account: typeof accountZh; cognition: typeof cognitionZh; writing: typeof writingZh; notes: typeof notesZh; cli: typeof cliZh };
   }
 }
 
@@ -23,7 +25,7 @@ const initial = normaliseLanguage(localStorage.getItem(LANGUAGE_STORAGE_KEY));
 
 // Resources are bundled, so initialisation is synchronous and the first render is already translated.
 void i18next.use(initReactI18next).init({
-  resources: { zh: { translation: zh, account: accountZh, cognition: cognitionZh, writing: writingZh, notes: notesZh }, en: { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn, notes: notesEn } },
+  resources: { zh: { translation: zh, account: accountZh, cognition: cognitionZh, writing: writingZh, notes: notesZh, cli: cliZh }, en: { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn, notes: notesEn, cli: cliEn } },
   lng: initial,
   fallbackLng: 'zh',
   supportedLngs: ['zh', 'en'],

@@ -50,7 +50,6 @@ export const zh = {
     },
     cli: {
       title: 'CLI 轨迹',
-      arriving: '轨迹统计与最近的轨迹将随 CLI 功能一同上线。',
     },
   },
   screens: {

@@ -1,17 +1,17 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
-import { Icon } from '../../components/Icon.tsx';
 import { SessionSidebar } from '../../panels/SessionSidebar.tsx';
 import { subPanelFor } from './navigation.ts';
 
 // Its own chunk: the search, extraction and synthesis controls load only where they are used.
 const CognitionSidePanel = lazy(() => import('../../cognition/SidePanel.tsx').then((module) => ({ default: module.CognitionSidePanel })));
+const TrajectoriesPanel = lazy(() => import('../../trajectories/TrajectoriesPanel.tsx').then((module) => ({ default: module.TrajectoriesPanel })));
 const NoteSidebar = lazy(() => import('../../notes/NoteSidebar.tsx').then((module) => ({ default: module.NoteSidebar })));
 
 /**
  * The per-route area of the expanded sidebar: the session sidebar on research, the note tree on
- * notes, the cognition side panel on cognition; the trajectory summary arrives with its feature.
+ * notes, the cognition side panel on cognition, the trajectory summary on the CLI pages.
  */
 export function SubPanel() {
   const { t } = useTranslation();
@@ -32,10 +32,9 @@ export function SubPanel() {
           <NoteSidebar />
         </Suspense>
       ) : (
-        <div className="sub-panel-note">
-          <Icon name="hourglass" size={16} />
-          <p>{t(`subPanel.${kind}.arriving`)}</p>
-        </div>
+        <Suspense fallback={null}>
+          <TrajectoriesPanel />
+        </Suspense>
       )}
     </section>
   );

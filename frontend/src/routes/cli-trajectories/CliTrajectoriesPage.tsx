@@ -1,5 +1,180 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { toApiError, type ApiError } from '../../api/client.ts';
+import { downloadPath, downloadTrajectory, PANEL_LIMIT, trajectoriesApi, type TrajectoryEvent, type TrajectoryFile } from '../../api/trajectories.ts';
+import { useTimeText } from '../../cognition/hooks.ts';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { Icon } from '../../components/Icon.tsx';
+import { filterFiles, shortTitle } from '../../trajectories/list.ts';
+import { ShareTrajectoryButton } from '../../trajectories/ShareTrajectoryDialog.tsx';
+import { Timeline } from '../../trajectories/Timeline.tsx';
+import '../../styles/cli.css';
 
+/** /cli/trajectories: the user's recorded CLI sessions; `?file_id=` selects one. */
 export default function CliTrajectoriesPage() {
-  return <ComingSoon screen="cliTrajectories" />;
+  const { t } = useTranslation('cli');
+  const time = useTimeText();
+  const [params, setParams] = useSearchParams();
+  const selectedId = params.get('file_id');
+  const [files, setFiles] = useState<TrajectoryFile[] | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [query, setQuery] = useState('');
+  const [favoritesOnly, setFavoritesOnly] = useState(false);
+  const [detail, setDetail] = useState<(TrajectoryFile & { events: TrajectoryEvent[] }) | null>(null);
+
+  useEffect(() => {
+    trajectoriesApi.list(PANEL_LIMIT, 0).then(
+      (body) => setFiles(body.files),
+      (failure: unknown) => setError(toApiError(failure)),
+    );
+  }, []);
+
+  useEffect(() => {
+    setDetail(null);
+    if (!selectedId) return;
+    let live = true;
+    trajectoriesApi.get(selectedId).then(
+      (loaded) => live && setDetail(loaded),
+      (failure: unknown) => live && setError(toApiError(failure)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [selectedId]);
+
+  const select = (id: string | null) => setParams(id ? { file_id: id } : {}, { replace: false });
+  const setFavorite = async (file: TrajectoryFile) => {
+    const favorite = !file.favorite;
+    setFiles((current) => current?.map((item) => (item.file_id === file.file_id ? { ...item, favorite } : item)) ?? null);
+    try {
+      await trajectoriesApi.setFavorite(file.file_id, favorite);
+    } catch (failure) {
+      setFiles((current) => current?.map((item) => (item.file_id === file.file_id ? { ...item, favorite: !favorite } : item)) ?? null);
+      setError(toApiError(failure));
+    }
+  };
+  const remove = async (file: TrajectoryFile) => {
+    if (!window.confirm(t('detail.confirmDelete'))) return;
+    try {
+      await trajectoriesApi.remove(file.file_id);
+      setFiles((current) => current?.filter((item) => item.file_id !== file.file_id) ?? null);
+      select(null);
+    } catch (failure) {
+      setError(toApiError(failure));
+    }
+  };
+  const download = async (file: TrajectoryFile) => {
+    try {
+      await downloadTrajectory(downloadPath.own(file.file_id), file.filename);
+    } catch (failure) {
+      setError(toApiError(failure));
+    }
+  };
+
+  const shown = files ? filterFiles(files, { favoritesOnly, query }) : [];
+  const current = files?.find((file) => file.file_id === selectedId) ?? null;
+
+  return (
+    <div className="cli-page">
+      <header className="cli-page-head">
+        <h1>{t('list.title')}</h1>
+        <p className="muted">{t('list.subtitle')}</p>
+      </header>
+      {error && <ErrorBanner error={error} />}
+      <div className="cli-layout">
+        <section className="cli-list-pane" aria-label={t('list.title')}>
+          <div className="cli-list-tools">
+            <input type="search" value={query} placeholder={t('list.search')} aria-label={t('list.search')} onChange={(event) => setQuery(event.target.value)} />
+            <label className="cli-fav-filter">
+              <input type="checkbox" checked={favoritesOnly} onChange={(event) => setFavoritesOnly(event.target.checked)} />
+              {t('list.favorites')}
+            </label>
+          </div>
+          {files === null ? (
+            !error && <span className="spinner" />
+          ) : files.length === 0 ? (
+            <div className="cli-empty">
+              <Icon name="terminal" size={24} />
+              <p>{t('list.empty')}</p>
+              <p className="muted">{t('list.emptyHint')}</p>
+            </div>
+          ) : shown.length === 0 ? (
+            <p className="muted cli-empty">{t('list.noMatch')}</p>
+          ) : (
+            <ul className="cli-files">
+              {shown.map((file) => (
+                <li key={file.file_id} className={file.file_id === selectedId ? 'active' : undefined}>
+                  <button type="button" className="cli-file" onClick={() => select(file.file_id)} aria-current={file.file_id === selectedId}>
+                    <span className="cli-file-title" title={file.title}>
+                      {shortTitle(file.title)}
+                    </span>
+                    <span className="cli-file-meta">
+                      {file.metadata.project_name && <span className="chip chip-small">{file.metadata.project_name}</span>}
+                      {file.active && <span className="badge badge-primary">{t('list.activeBadge')}</span>}
+                      <span>{time(file.updated_at)}</span>
+                      <span>· {t('panel.events', { count: file.trajectory_count })}</span>
+                    </span>
+                    {file.preview_data.length > 1 && <span className="cli-file-preview">{file.preview_data.slice(1, 3).map((item) => item.query).join(' · ')}</span>}
+                  </button>
+                  <button
+                    type="button"
+                    className={`icon-button cli-star${file.favorite ? ' on' : ''}`}
+                    aria-pressed={file.favorite}
+                    aria-label={file.favorite ? t('list.unfavorite') : t('list.favorite')}
+                    title={file.favorite ? t('list.unfavorite') : t('list.favorite')}
+                    onClick={() => void setFavorite(file)}
+                  >
+                    {file.favorite ? '★' : '☆'}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section className="cli-detail-pane">
+          {!selectedId ? (
+            <p className="muted cli-empty">{t('list.pick')}</p>
+          ) : !detail ? (
+            <span className="spinner" />
+          ) : (
+            <article className="cli-detail">
+              <header>
+                <h2 title={detail.title}>{shortTitle(detail.title)}</h2>
+                <div className="cli-detail-actions">
+                  <button type="button" className="button button-secondary button-small" onClick={() => void download(detail)}>
+                    <Icon name="download" size={14} />
+                    {t('detail.download')}
+                  </button>
+                  <ShareTrajectoryButton fileId={detail.file_id} />
+                  <button type="button" className="button button-secondary button-small danger" onClick={() => void remove(current ?? detail)}>
+                    {t('detail.delete')}
+                  </button>
+                </div>
+              </header>
+              <dl className="cli-meta">
+                <div>
+                  <dt>{t('detail.project')}</dt>
+                  <dd>{detail.metadata.project_name || '—'}</dd>
+                </div>
+                <div>
+                  <dt>{t('detail.file')}</dt>
+                  <dd>{detail.filename}</dd>
+                </div>
+                <div>
+                  <dt>{t('detail.events')}</dt>
+                  <dd>{detail.trajectory_count}</dd>
+                </div>
+                <div>
+                  <dt>{t('detail.updated')}</dt>
+                  <dd>{time(detail.updated_at)}</dd>
+                </div>
+              </dl>
+              <Timeline events={detail.events} />
+            </article>
+          )}
+        </section>
+      </div>
+    </div>
+  );
 }

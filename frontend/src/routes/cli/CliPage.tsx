@@ -1,5 +1,63 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { Icon, type IconName } from '../../components/Icon.tsx';
+import '../../styles/cli.css';
 
+const STEPS: Array<{ key: 'login' | 'chat' | 'run'; command: string }> = [
+  { key: 'login', command: 'npm run cli -- login --server http://localhost:8080' },
+  { key: 'chat', command: 'npm run cli -- chat --project my-app' },
+  { key: 'run', command: 'npm run cli -- run -- npm test' },
+];
+
+const FEATURES: Array<{ key: 'record' | 'budget' | 'share'; icon: IconName }> = [
+  { key: 'record', icon: 'history' },
+  { key: 'budget', icon: 'shield' },
+  { key: 'share', icon: 'share' },
+];
+
+/** /cli: what the command-line assistant is and how to start, for anyone. */
 export default function CliPage() {
-  return <ComingSoon screen="cli" />;
+  const { t } = useTranslation('cli');
+  return (
+    <div className="cli-landing">
+      <header>
+        <span className="cli-landing-icon">
+          <Icon name="terminal" size={26} />
+        </span>
+        <h1>{t('landing.title')}</h1>
+        <p className="muted">{t('landing.subtitle')}</p>
+      </header>
+      <section className="cli-card">
+        <h2>{t('landing.install')}</h2>
+        <ol className="cli-steps">
+          {STEPS.map((step) => (
+            <li key={step.key}>
+              <p>{t(`landing.steps.${step.key}`)}</p>
+              <pre>
+                <code>{step.command}</code>
+              </pre>
+            </li>
+          ))}
+        </ol>
+      </section>
+      <section className="cli-features">
+        {FEATURES.map((feature) => (
+          <div key={feature.key} className="cli-card">
+            <Icon name={feature.icon} size={18} />
+            <h3>{t(`landing.features.${feature.key}.title`)}</h3>
+            <p className="muted">{t(`landing.features.${feature.key}.text`)}</p>
+          </div>
+        ))}
+      </section>
+      <div className="cli-landing-actions">
+        <Link className="button button-primary" to="/cli/trajectories">
+          {t('landing.toTrajectories')}
+          <Icon name="arrowRight" size={16} />
+        </Link>
+        <Link className="button button-secondary" to="/cli/docs">
+          {t('landing.toDocs')}
+        </Link>
+      </div>
+    </div>
+  );
 }

@@ -1,5 +1,76 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router-dom';
+import { toApiError, type ApiError } from '../../api/client.ts';
+import { downloadPath, downloadTrajectory, trajectoriesApi, type SharedTrajectory } from '../../api/trajectories.ts';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { Icon } from '../../components/Icon.tsx';
+import { PageLoading, PageState } from '../../components/PageState.tsx';
+import { shortTitle } from '../../trajectories/list.ts';
+import { Timeline } from '../../trajectories/Timeline.tsx';
+import '../../styles/cli.css';
 
+/** /shared/trajectory/:token: a shared CLI session, read-only, downloadable when its owner allowed it. */
 export default function SharedTrajectoryPage() {
-  return <ComingSoon screen="sharedTrajectory" />;
+  const { t, i18n } = useTranslation('cli');
+  const { token = '' } = useParams();
+  const [shared, setShared] = useState<SharedTrajectory | null | 'missing'>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    trajectoriesApi.shared(token).then(
+      (loaded) => live && setShared(loaded),
+      () => live && setShared('missing'),
+    );
+    return () => {
+      live = false;
+    };
+  }, [token]);
+
+  if (shared === null) return <PageLoading />;
+  if (shared === 'missing') {
+    return (
+      <PageState
+        icon="link"
+        tone="danger"
+        title={t('shared.missingTitle')}
+        actions={
+          <Link className="button button-primary" to="/">
+            <Icon name="arrowRight" size={16} />
+            {t('shared.toApp')}
+          </Link>
+        }
+      >
+        <p>{t('shared.missingText')}</p>
+      </PageState>
+    );
+  }
+  const date = (iso: string) => new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium' }).format(new Date(iso));
+  return (
+    <article className="cli-shared">
+      <header>
+        <span className="chip">
+          <Icon name="terminal" size={12} />
+          {t('shared.badge')}
+        </span>
+        <h1 title={shared.title}>{shortTitle(shared.title)}</h1>
+        <p className="muted">
+          {[shared.metadata.project_name, t('panel.events', { count: shared.trajectory_count }), shared.expires_at ? t('shared.expires', { date: date(shared.expires_at) }) : null].filter(Boolean).join(' · ')}
+        </p>
+        {shared.share_settings.allow_download && (
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            onClick={() => downloadTrajectory(downloadPath.shared(token), shared.filename).catch((failure: unknown) => setError(toApiError(failure)))}
+          >
+            <Icon name="download" size={14} />
+            {t('detail.download')}
+          </button>
+        )}
+      </header>
+      {error && <ErrorBanner error={error} />}
+      <Timeline events={shared.events} />
+    </article>
+  );
 }

@@ -1,0 +1,80 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router-dom';
+import { useAuth } from '../app/auth/index.ts';
+import { PANEL_LIMIT, trajectoriesApi, type TrajectoryFile } from '../api/trajectories.ts';
+import { useTimeText } from '../cognition/hooks.ts';
+import { Icon } from '../components/Icon.tsx';
+import { recentFiles, shortTitle } from './list.ts';
+import '../styles/cli.css';
+
+/** The CLI sub-panel (spec 02 §2): totals, active sessions and the three most recent trajectories. */
+export function TrajectoriesPanel() {
+  const { t } = useTranslation('cli');
+  const auth = useAuth();
+  const location = useLocation();
+  const time = useTimeText();
+  const [data, setData] = useState<{ files: TrajectoryFile[]; total: number; active: number } | null>(null);
+  const signedIn = auth.status === 'authenticated';
+
+  useEffect(() => {
+    if (!signedIn) return;
+    let live = true;
+    trajectoriesApi.list(PANEL_LIMIT, 0).then(
+      (body) => live && setData({ files: body.files, total: body.total, active: body.active_sessions }),
+      () => live && setData({ files: [], total: 0, active: 0 }),
+    );
+    return () => {
+      live = false;
+    };
+    // Re-read when the user moves between CLI pages: a favourite or a delete there changes this.
+  }, [signedIn, location.pathname, location.search]);
+
+  if (auth.status === 'pending') return <span className="spinner spinner-small" />;
+  if (!signedIn) {
+    return (
+      <div className="cli-panel">
+        <p className="muted">{t('panel.signIn')}</p>
+        <Link className="button button-primary button-small" to={`/login?redirect=${encodeURIComponent('/cli/trajectories')}`}>
+          {t('panel.login')}
+        </Link>
+      </div>
+    );
+  }
+  if (!data) return <span className="spinner spinner-small" />;
+  return (
+    <div className="cli-panel">
+      <div className="cli-panel-stats">
+        <div>
+          <strong>{data.total}</strong>
+          <span>{t('panel.total')}</span>
+        </div>
+        <div>
+          <strong>{data.active}</strong>
+          <span>{t('panel.active')}</span>
+        </div>
+      </div>
+      <h3>{t('panel.recent')}</h3>
+      {data.files.length === 0 ? (
+        <p className="muted cli-panel-empty">{t('panel.empty')}</p>
+      ) : (
+        <ul className="cli-recent">
+          {recentFiles(data.files).map((file) => (
+            <li key={file.file_id}>
+              <Link to={`/cli/trajectories?file_id=${encodeURIComponent(file.file_id)}`} title={file.title}>
+                <Icon name="terminal" size={14} />
+                <span className="cli-recent-title">{shortTitle(file.title)}</span>
+                <span className="cli-recent-meta">
+                  {time(file.updated_at)} · {t('panel.events', { count: file.trajectory_count })}
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Link className="link-button" to="/cli/trajectories">
+        {t('panel.all')}
+      </Link>
+    </div>
+  );
+}
