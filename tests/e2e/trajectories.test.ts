@@ -74,7 +74,7 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
   t.is(lines.length, 6);
 
   await detail.getByRole('button', { name: '分享' }).click();
-  const dialog = page.locator('.cli-share-dialog');
+  const dialog = page.locator('.share-link-dialog');
   await dialog.getByRole('button', { name: '创建分享链接' }).click();
   const link = await dialog.getByRole('textbox', { name: '分享链接' }).inputValue();
   t.regex(link, /\/shared\/trajectory\/[A-Za-z0-9_-]+$/);

@@ -1,18 +1,8 @@
+import type { TrajectoryEvent, TrajectoryEventType } from '@scriptorium/backend/protocol/trajectories';
 import { api } from './client.ts';
 import { downloadBlob, rawRequest } from './research.ts';
 
-export type TrajectoryEventType = 'session_start' | 'user_query' | 'assistant_response' | 'command' | 'command_output' | 'tool_call' | 'tool_result' | 'error' | 'session_end';
-
-export interface TrajectoryEvent {
-  event_type: TrajectoryEventType;
-  timestamp: string;
-  query?: string;
-  content?: string;
-  command?: string;
-  exit_code?: number;
-  model?: string;
-  tokens?: number;
-}
+export type { TrajectoryEvent, TrajectoryEventType };
 
 export interface TrajectoryFile {
   file_id: string;

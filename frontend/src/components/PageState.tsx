@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { Icon, type IconName } from './Icon.tsx';
 
 /** The one layout for every full-page message: coming soon, not found, forbidden, failures. */
@@ -24,5 +25,24 @@ export function PageLoading() {
       <span className="spinner" aria-hidden="true" />
       <span>{t('app.loading')}</span>
     </div>
+  );
+}
+
+/** What a public link shows when its share is gone (revoked, expired or never there). */
+export function ShareGone({ title, text, action }: { title: string; text: string; action: string }) {
+  return (
+    <PageState
+      icon="link"
+      tone="danger"
+      title={title}
+      actions={
+        <Link className="button button-primary" to="/">
+          <Icon name="arrowRight" size={16} />
+          {action}
+        </Link>
+      }
+    >
+      <p>{text}</p>
+    </PageState>
   );
 }

@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../api/client.ts';
 import { notesApi, type NoteDetail } from '../api/notes.ts';
 import { Icon } from '../components/Icon.tsx';
+import { copyText, ShareLinkDialog, ShareLinkField, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
 
 const EXPIRY_DAYS = [null, 7, 30] as const;
 
@@ -10,49 +11,37 @@ const EXPIRY_DAYS = [null, 7, 30] as const;
 export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; beforeShare: () => Promise<void> }) {
   const { t, i18n } = useTranslation('notes');
   const dialog = useRef<HTMLDialogElement>(null);
-  const expiryId = useId();
   const [share, setShare] = useState(note.share);
   const [expiry, setExpiry] = useState<(typeof EXPIRY_DAYS)[number]>(null);
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<ShareOutcome | null>(null);
 
   useEffect(() => setShare(note.share), [note]);
 
-  const link = share ? `${window.location.origin}${share.path}` : '';
-  const create = async () => {
+  const attempt = async (action: () => Promise<void>) => {
     setBusy(true);
-    setMessage(null);
+    setOutcome(null);
     try {
-      await beforeShare();
-      const created = await notesApi.share(note.id, expiry);
-      setShare(created);
-      setMessage({ tone: 'ok', text: t('share.created') });
+      await action();
     } catch (error) {
-      setMessage({ tone: 'error', text: toApiError(error).userMessage });
+      setOutcome({ tone: 'error', text: toApiError(error).userMessage });
     } finally {
       setBusy(false);
     }
   };
-  const revoke = async () => {
-    setBusy(true);
-    try {
+  const create = () =>
+    attempt(async () => {
+      await beforeShare();
+      setShare(await notesApi.share(note.id, expiry));
+      setOutcome({ tone: 'ok', text: t('share.created') });
+    });
+  const revoke = () =>
+    attempt(async () => {
       await notesApi.revokeShare(note.id);
       setShare(null);
-      setMessage({ tone: 'ok', text: t('share.revoked') });
-    } catch (error) {
-      setMessage({ tone: 'error', text: toApiError(error).userMessage });
-    } finally {
-      setBusy(false);
-    }
-  };
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(link);
-      setMessage({ tone: 'ok', text: t('share.copied') });
-    } catch {
-      setMessage({ tone: 'error', text: t('share.copyFailed') });
-    }
-  };
+      setOutcome({ tone: 'ok', text: t('share.revoked') });
+    });
+  const link = share ? `${window.location.origin}${share.path}` : '';
   const date = (iso: string) => new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium' }).format(new Date(iso));
 
   return (
@@ -61,43 +50,30 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
         type="button"
         className="button button-secondary button-small"
         onClick={() => {
-          setMessage(null);
+          setOutcome(null);
           dialog.current?.showModal();
         }}
       >
         <Icon name="share" size={14} />
         {t('share.button')}
       </button>
-      <dialog ref={dialog} className="note-share-dialog" aria-labelledby={`${expiryId}-title`}>
-        <header>
-          <h2 id={`${expiryId}-title`}>{t('share.title')}</h2>
-          <button type="button" className="icon-button" aria-label={t('share.close')} onClick={() => dialog.current?.close()}>
-            <Icon name="close" size={16} />
-          </button>
-        </header>
-        <p className="muted">{t('share.subtitle')}</p>
+      <ShareLinkDialog dialogRef={dialog} title={t('share.title')} subtitle={t('share.subtitle')} closeLabel={t('share.close')} outcome={outcome}>
         {share ? (
-          <>
-            <label className="note-share-field">
-              <span>{t('share.link')}</span>
-              <input readOnly value={link} aria-label={t('share.link')} onFocus={(event) => event.currentTarget.select()} />
-            </label>
-            {share.expires_at && <p className="muted small">{t('share.expires', { date: date(share.expires_at) })}</p>}
-            <div className="note-share-actions">
-              <button type="button" className="button button-secondary button-small" onClick={() => void revoke()} disabled={busy}>
-                {t('share.revoke')}
-              </button>
-              <button type="button" className="button button-primary button-small" onClick={() => void copy()}>
-                <Icon name="copy" size={14} />
-                {t('share.copy')}
-              </button>
-            </div>
-          </>
+          <ShareLinkField
+            url={link}
+            label={t('share.link')}
+            copyLabel={t('share.copy')}
+            revokeLabel={t('share.revoke')}
+            busy={busy}
+            onRevoke={() => void revoke()}
+            onCopy={() => void copyText(link).then((ok) => setOutcome(ok ? { tone: 'ok', text: t('share.copied') } : { tone: 'error', text: t('share.copyFailed') }))}
+            note={share.expires_at && <p className="muted small">{t('share.expires', { date: date(share.expires_at) })}</p>}
+          />
         ) : (
           <>
-            <label className="note-share-field" htmlFor={expiryId}>
+            <label className="share-link-field">
               <span>{t('share.expiry')}</span>
-              <select id={expiryId} value={expiry ?? ''} onChange={(event) => setExpiry(event.target.value === '' ? null : (Number(event.target.value) as 7 | 30))}>
+              <select value={expiry ?? ''} onChange={(event) => setExpiry(event.target.value === '' ? null : (Number(event.target.value) as 7 | 30))}>
                 {EXPIRY_DAYS.map((days) => (
                   <option key={days ?? 'never'} value={days ?? ''}>
                     {days === null ? t('share.never') : t('share.days', { count: days })}
@@ -105,7 +81,7 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
                 ))}
               </select>
             </label>
-            <div className="note-share-actions">
+            <div className="share-link-actions">
               <button type="button" className="button button-primary button-small" onClick={() => void create()} disabled={busy}>
                 {busy ? <span className="spinner spinner-small" /> : <Icon name="link" size={14} />}
                 {t('share.create')}
@@ -113,12 +89,7 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
             </div>
           </>
         )}
-        {message && (
-          <p className={`note-share-message ${message.tone}`} role="status">
-            {message.text}
-          </p>
-        )}
-      </dialog>
+      </ShareLinkDialog>
     </>
   );
 }

@@ -1,8 +1,9 @@
-import { useId, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../api/client.ts';
 import { trajectoriesApi } from '../api/trajectories.ts';
 import { Icon } from '../components/Icon.tsx';
+import { copyText, ShareLinkDialog, ShareLinkField, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
 
 const DAY = 86_400;
 const EXPIRIES = [null, 1, 7, 30] as const;
@@ -11,45 +12,33 @@ const EXPIRIES = [null, 1, 7, 30] as const;
 export function ShareTrajectoryButton({ fileId }: { fileId: string }) {
   const { t } = useTranslation('cli');
   const dialog = useRef<HTMLDialogElement>(null);
-  const id = useId();
   const [allowDownload, setAllowDownload] = useState(true);
   const [days, setDays] = useState<(typeof EXPIRIES)[number]>(7);
   const [share, setShare] = useState<{ token: string; url: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<ShareOutcome | null>(null);
 
   const create = async () => {
     setBusy(true);
-    setMessage(null);
+    setOutcome(null);
     try {
       const created = await trajectoriesApi.share(fileId, allowDownload, days === null ? null : days * DAY);
       setShare({ token: created.token, url: `${window.location.origin}${created.share_url}` });
-      setMessage({ tone: 'ok', text: t('share.created') });
+      setOutcome({ tone: 'ok', text: t('share.created') });
     } catch (error) {
-      const failure = toApiError(error);
-      setMessage({ tone: 'error', text: failure.detail ?? t('share.createFailed') });
+      setOutcome({ tone: 'error', text: toApiError(error).detail ?? t('share.createFailed') });
     } finally {
       setBusy(false);
     }
   };
-  const copy = async () => {
-    if (!share) return;
-    try {
-      await navigator.clipboard.writeText(share.url);
-      setMessage({ tone: 'ok', text: t('share.copied') });
-    } catch {
-      setMessage({ tone: 'error', text: t('share.copyFailed') });
-    }
-  };
-  const revoke = async () => {
-    if (!share) return;
+  const revoke = async (token: string) => {
     setBusy(true);
     try {
-      await trajectoriesApi.revoke(share.token);
+      await trajectoriesApi.revoke(token);
       setShare(null);
-      setMessage({ tone: 'ok', text: t('share.revoked') });
+      setOutcome({ tone: 'ok', text: t('share.revoked') });
     } catch (error) {
-      setMessage({ tone: 'error', text: toApiError(error).userMessage });
+      setOutcome({ tone: 'error', text: toApiError(error).userMessage });
     } finally {
       setBusy(false);
     }
@@ -62,44 +51,31 @@ export function ShareTrajectoryButton({ fileId }: { fileId: string }) {
         className="button button-secondary button-small"
         onClick={() => {
           setShare(null);
-          setMessage(null);
+          setOutcome(null);
           dialog.current?.showModal();
         }}
       >
         <Icon name="share" size={14} />
         {t('detail.share')}
       </button>
-      <dialog ref={dialog} className="cli-share-dialog" aria-labelledby={`${id}-title`}>
-        <header>
-          <h2 id={`${id}-title`}>{t('share.title')}</h2>
-          <button type="button" className="icon-button" aria-label={t('share.close')} onClick={() => dialog.current?.close()}>
-            <Icon name="close" size={16} />
-          </button>
-        </header>
-        <p className="muted">{t('share.subtitle')}</p>
+      <ShareLinkDialog dialogRef={dialog} title={t('share.title')} subtitle={t('share.subtitle')} closeLabel={t('share.close')} outcome={outcome}>
         {share ? (
-          <>
-            <label className="cli-share-field">
-              <span>{t('share.link')}</span>
-              <input readOnly value={share.url} aria-label={t('share.link')} onFocus={(event) => event.currentTarget.select()} />
-            </label>
-            <div className="cli-share-actions">
-              <button type="button" className="button button-secondary button-small" disabled={busy} onClick={() => void revoke()}>
-                {t('share.revoke')}
-              </button>
-              <button type="button" className="button button-primary button-small" onClick={() => void copy()}>
-                <Icon name="copy" size={14} />
-                {t('share.copy')}
-              </button>
-            </div>
-          </>
+          <ShareLinkField
+            url={share.url}
+            label={t('share.link')}
+            copyLabel={t('share.copy')}
+            revokeLabel={t('share.revoke')}
+            busy={busy}
+            onRevoke={() => void revoke(share.token)}
+            onCopy={() => void copyText(share.url).then((ok) => setOutcome(ok ? { tone: 'ok', text: t('share.copied') } : { tone: 'error', text: t('share.copyFailed') }))}
+          />
         ) : (
           <>
-            <label className="cli-share-check">
+            <label className="share-link-check">
               <input type="checkbox" checked={allowDownload} onChange={(event) => setAllowDownload(event.target.checked)} />
               {t('share.allowDownload')}
             </label>
-            <label className="cli-share-field">
+            <label className="share-link-field">
               <span>{t('share.expiry')}</span>
               <select value={days ?? ''} onChange={(event) => setDays(event.target.value === '' ? null : (Number(event.target.value) as 1 | 7 | 30))}>
                 {EXPIRIES.map((option) => (
@@ -109,7 +85,7 @@ export function ShareTrajectoryButton({ fileId }: { fileId: string }) {
                 ))}
               </select>
             </label>
-            <div className="cli-share-actions">
+            <div className="share-link-actions">
               <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => void create()}>
                 {busy ? <span className="spinner spinner-small" /> : <Icon name="link" size={14} />}
                 {t('share.create')}
@@ -117,12 +93,7 @@ export function ShareTrajectoryButton({ fileId }: { fileId: string }) {
             </div>
           </>
         )}
-        {message && (
-          <p className={`cli-share-message ${message.tone}`} role="status">
-            {message.text}
-          </p>
-        )}
-      </dialog>
+      </ShareLinkDialog>
     </>
   );
 }

@@ -1,17 +1,6 @@
 import { spawn } from 'node:child_process';
+import type { TrajectoryEvent } from '@scriptorium/backend/protocol/trajectories';
 import type { ChatMessage, ModelProvider } from '../model/port.ts';
-
-/** The event shapes the trajectory upload accepts (see docs/decisions.md, CLI trajectories). */
-export interface TrajectoryEvent {
-  event_type: 'session_start' | 'user_query' | 'assistant_response' | 'command' | 'command_output' | 'tool_call' | 'tool_result' | 'error' | 'session_end';
-  timestamp: string;
-  query?: string;
-  content?: string;
-  command?: string;
-  exit_code?: number;
-  model?: string;
-  tokens?: number;
-}
 
 /** Output kept per command: enough to see what happened, small enough to upload. */
 export const MAX_OUTPUT_CHARS = 20_000;

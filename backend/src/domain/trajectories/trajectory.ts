@@ -1,4 +1,5 @@
 import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
+import type { TrajectoryEventType } from '../../protocol/trajectories.ts';
 
 /**
  * One recorded session of the command-line tool (stream `trajectory-<fileId>`). The id comes from
@@ -6,8 +7,7 @@ import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/
  * events themselves are a JSONL object in the BlobStore; the stream records what the lists show.
  */
 
-export const EVENT_TYPES = ['session_start', 'user_query', 'assistant_response', 'command', 'command_output', 'tool_call', 'tool_result', 'error', 'session_end'] as const;
-export type TrajectoryEventType = (typeof EVENT_TYPES)[number];
+export { TRAJECTORY_EVENT_TYPES as EVENT_TYPES, type TrajectoryEventType } from '../../protocol/trajectories.ts';
 
 export interface TrajectoryUpload {
   fileId: string;

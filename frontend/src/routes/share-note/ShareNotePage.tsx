@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router-dom';
 import { notesApi, type SharedNote } from '../../api/notes.ts';
 import { Icon } from '../../components/Icon.tsx';
 import { Markdown } from '../../components/Markdown.tsx';
-import { PageLoading, PageState } from '../../components/PageState.tsx';
+import { PageLoading, ShareGone } from '../../components/PageState.tsx';
 import '../../styles/notes.css';
 
 /** /share/:token: a shared note, read-only, for anyone with the link. */
@@ -26,21 +26,7 @@ export default function ShareNotePage() {
 
   if (note === null) return <PageLoading />;
   if (note === 'missing') {
-    return (
-      <PageState
-        icon="link"
-        tone="danger"
-        title={t('shared.missingTitle')}
-        actions={
-          <Link className="button button-primary" to="/">
-            <Icon name="arrowRight" size={16} />
-            {t('shared.toApp')}
-          </Link>
-        }
-      >
-        <p>{t('shared.missingText')}</p>
-      </PageState>
-    );
+    return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toApp')} />;
   }
   const time = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(note.updated_at));
   return (

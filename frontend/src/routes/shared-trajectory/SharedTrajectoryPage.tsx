@@ -5,7 +5,7 @@ import { toApiError, type ApiError } from '../../api/client.ts';
 import { downloadPath, downloadTrajectory, trajectoriesApi, type SharedTrajectory } from '../../api/trajectories.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { Icon } from '../../components/Icon.tsx';
-import { PageLoading, PageState } from '../../components/PageState.tsx';
+import { PageLoading, ShareGone } from '../../components/PageState.tsx';
 import { shortTitle } from '../../trajectories/list.ts';
 import { Timeline } from '../../trajectories/Timeline.tsx';
 import '../../styles/cli.css';
@@ -30,21 +30,7 @@ export default function SharedTrajectoryPage() {
 
   if (shared === null) return <PageLoading />;
   if (shared === 'missing') {
-    return (
-      <PageState
-        icon="link"
-        tone="danger"
-        title={t('shared.missingTitle')}
-        actions={
-          <Link className="button button-primary" to="/">
-            <Icon name="arrowRight" size={16} />
-            {t('shared.toApp')}
-          </Link>
-        }
-      >
-        <p>{t('shared.missingText')}</p>
-      </PageState>
-    );
+    return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toApp')} />;
   }
   const date = (iso: string) => new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium' }).format(new Date(iso));
   return (
