@@ -1,5 +1,6 @@
 import { accountsProjection } from './accounts.ts';
 import { activityProjection } from './activity.ts';
+import { agentsProjection } from './agents.ts';
 import { canvasProjection } from './canvas.ts';
 import { cognitionsProjection } from './cognitions.ts';
 import { chatsProjection } from './chats.ts';
@@ -37,4 +38,5 @@ export const createProjections = (settings: ProjectionSettings): Projection[] =>
   cognitionsProjection,
   trajectoriesProjection,
   activityProjection,
+  agentsProjection,
 ];

@@ -14,6 +14,7 @@ import { conversationRoutes } from './conversation.ts';
 import { shareRoutes } from './share.ts';
 import { fileRoutes } from './files.ts';
 import { exportRoutes } from './exports.ts';
+import { agentRoutes } from './agents.ts';
 import { cognitionRoutes } from './cognition.ts';
 import { dashboardRoutes } from './dashboard.ts';
 import { engineerRoutes } from './engineer.ts';
@@ -95,6 +96,7 @@ export async function createApi(services: Services, progress: ProjectionProgress
   api.use(noteRoutes(services, progress).routes());
   api.use(cognitionRoutes(services, progress).routes());
   api.use(engineerRoutes(services).routes());
+  api.use(agentRoutes(services, progress).routes());
   api.use(trajectoryRoutes(services, progress).routes());
   app.use(api.routes()).use(api.allowedMethods());
   app.use(healthRoutes(services).routes());

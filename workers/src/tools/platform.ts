@@ -114,7 +114,7 @@ const localSearchParameters = z.object({
   limit: z.number().int().min(1).max(20).default(5).describe('最多返回的条数'),
 });
 
-export function localSearchTool(corpus: LocalCorpus): PlatformTool<typeof localSearchParameters> {
+export function localSearchTool(corpus: Pick<LocalCorpus, 'search'>): PlatformTool<typeof localSearchParameters> {
   return {
     name: 'local_search',
     description: '检索当前用户自己的资料：笔记、上传的文件、认知库条目和以往研究用过的资料来源。只能查到该用户本人的内容。',
@@ -133,7 +133,7 @@ export function localSearchTool(corpus: LocalCorpus): PlatformTool<typeof localS
 
 export interface PlatformToolsOptions {
   /** The user's material; without it there is no local_search tool. */
-  corpus?: LocalCorpus;
+  corpus?: Pick<LocalCorpus, 'search'>;
   clock?: () => Date;
 }
 
@@ -142,3 +142,15 @@ export function createPlatformTools(options: PlatformToolsOptions = {}): ToolReg
   if (options.corpus) registry.register(localSearchTool(options.corpus));
   return registry;
 }
+
+/**
+ * Where the user's material is not at hand (the api role, which tries tools out for the agents
+ * page), local_search is still listed and says where it runs, rather than searching nothing.
+ */
+const materialElsewhere: Pick<LocalCorpus, 'search'> = {
+  search() {
+    throw new ToolError('failed', '该工具检索你的笔记、上传文件和认知库，只在研究与写作智能体运行时可用');
+  },
+};
+
+export const createAgentToolPreview = (clock?: () => Date): ToolRegistry => createPlatformTools({ corpus: materialElsewhere, ...(clock && { clock }) });
