@@ -95,6 +95,7 @@ export const en: Messages = {
     title: 'What would you like to research today?',
     description:
       'Ask a question: the research agent clarifies what you need, makes a plan, searches and reads sources, then writes a cited report into an editable canvas.',
+    more: { label: 'More tools', writing: 'Writing agent: straight to a report', agents: 'My agents', cli: 'Command-line assistant' },
     features: {
       clarify: { title: 'Clarify and plan', text: 'It asks first, then lists the research steps.' },
       search: { title: 'Search and browse', text: 'Searches the web and reads pages and your own material.' },

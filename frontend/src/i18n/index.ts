@@ -2,6 +2,8 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { accountEn } from './account.en.ts';
 import { accountZh } from './account.zh.ts';
+import { agentsEn } from './agents.en.ts';
+import { agentsZh } from './agents.zh.ts';
 import { cliEn } from './cli.en.ts';
 import { cliZh } from './cli.zh.ts';
 import { cognitionEn } from './cognition.en.ts';
@@ -17,7 +19,7 @@ import { zh } from './zh.ts';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof zh; account: typeof accountZh; cognition: typeof cognitionZh; writing: typeof writingZh; notes: typeof notesZh; cli: typeof cliZh };
+    resources: { translation: typeof zh; account: typeof accountZh; cognition: typeof cognitionZh; writing: typeof writingZh; notes: typeof notesZh; cli: typeof cliZh; agents: typeof agentsZh };
   }
 }
 
@@ -25,7 +27,7 @@ const initial = normaliseLanguage(localStorage.getItem(LANGUAGE_STORAGE_KEY));
 
 // Resources are bundled, so initialisation is synchronous and the first render is already translated.
 void i18next.use(initReactI18next).init({
-  resources: { zh: { translation: zh, account: accountZh, cognition: cognitionZh, writing: writingZh, notes: notesZh, cli: cliZh }, en: { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn, notes: notesEn, cli: cliEn } },
+  resources: { zh: { translation: zh, account: accountZh, cognition: cognitionZh, writing: writingZh, notes: notesZh, cli: cliZh, agents: agentsZh }, en: { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn, notes: notesEn, cli: cliEn, agents: agentsEn } },
   lng: initial,
   fallbackLng: 'zh',
   supportedLngs: ['zh', 'en'],

@@ -93,6 +93,7 @@ export const zh = {
     eyebrow: '深度研究',
     title: '今天想研究什么？',
     description: '提出一个问题，研究智能体会先澄清需求、制定计划，再检索与浏览资料，最后把带引用的报告写进可编辑的画布。',
+    more: { label: '更多工具', writing: '写作智能体：直接写成报告', agents: '我的智能体', cli: '命令行助手' },
     features: {
       clarify: { title: '澄清与规划', text: '先问清楚，再列出研究步骤。' },
       search: { title: '检索与浏览', text: '联网搜索并阅读网页与你的资料。' },

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { Icon, type IconName } from '../components/Icon.tsx';
 
 const FEATURES: ReadonlyArray<{ key: 'clarify' | 'search' | 'write'; icon: IconName }> = [
@@ -7,7 +8,13 @@ const FEATURES: ReadonlyArray<{ key: 'clarify' | 'search' | 'write'; icon: IconN
   { key: 'write', icon: 'pen' },
 ];
 
-/** The welcome guide panel of the home-welcome preset. */
+const MORE: ReadonlyArray<{ key: 'writing' | 'agents' | 'cli'; icon: IconName; to: string }> = [
+  { key: 'writing', icon: 'pen', to: '/ai-first/writing-agent' },
+  { key: 'agents', icon: 'sparkles', to: '/remote' },
+  { key: 'cli', icon: 'terminal', to: '/cli' },
+];
+
+/** The welcome guide panel of the home-welcome preset, with the ways into the other tools. */
 export function WelcomeGuide() {
   const { t } = useTranslation();
   return (
@@ -33,6 +40,14 @@ export function WelcomeGuide() {
           </li>
         ))}
       </ul>
+      <nav className="welcome-more" aria-label={t('research.more.label')}>
+        {MORE.map(({ key, icon, to }) => (
+          <Link key={key} to={to}>
+            <Icon name={icon} size={14} />
+            {t(`research.more.${key}`)}
+          </Link>
+        ))}
+      </nav>
     </div>
   );
 }

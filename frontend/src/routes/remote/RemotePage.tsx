@@ -1,5 +1,154 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router-dom';
+import { toApiError, type ApiError } from '../../api/client.ts';
+import { agentsApi, type AgentDto, type ToolDescriptor, type ToolRun } from '../../api/agents.ts';
+import { ToolTester } from '../../agents/ToolTester.tsx';
+import { useTimeText } from '../../cognition/hooks.ts';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { Icon } from '../../components/Icon.tsx';
+import '../../styles/agents.css';
 
+/** /remote: agent monitoring — each agent, its tools and how its tool runs went; `?agent=` opens one. */
 export default function RemotePage() {
-  return <ComingSoon screen="remote" />;
+  const { t } = useTranslation('agents');
+  const time = useTimeText();
+  const [params, setParams] = useSearchParams();
+  const selectedId = params.get('agent');
+  const [agents, setAgents] = useState<AgentDto[] | null>(null);
+  const [tools, setTools] = useState<ToolDescriptor[]>([]);
+  const [runs, setRuns] = useState<ToolRun[]>([]);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  const load = useCallback(() => {
+    agentsApi.list().then(
+      (body) => {
+        setAgents(body.agents);
+        setTools(body.tools);
+      },
+      (failure: unknown) => setError(toApiError(failure)),
+    );
+  }, []);
+  const loadRuns = useCallback(() => {
+    if (!selectedId) return;
+    agentsApi.get(selectedId).then(
+      (agent) => setRuns(agent.recent_tests),
+      (failure: unknown) => setError(toApiError(failure)),
+    );
+  }, [selectedId]);
+  useEffect(load, [load]);
+  useEffect(() => {
+    setRuns([]);
+    loadRuns();
+  }, [loadRuns]);
+
+  const selected = agents?.find((agent) => agent.id === selectedId) ?? null;
+  const remove = async (agent: AgentDto) => {
+    if (!window.confirm(t('monitor.confirmDelete', { name: agent.name }))) return;
+    try {
+      await agentsApi.remove(agent.id);
+      setParams({});
+      load();
+    } catch (failure) {
+      setError(toApiError(failure));
+    }
+  };
+
+  return (
+    <div className="agent-page">
+      <header className="agent-head">
+        <div>
+          <h1>{t('monitor.title')}</h1>
+          <p className="muted">{t('monitor.subtitle')}</p>
+        </div>
+        <Link className="button button-primary button-small" to="/remote/create">
+          <Icon name="plus" size={14} />
+          {t('monitor.create')}
+        </Link>
+      </header>
+      {error && <ErrorBanner error={error} />}
+      {agents === null ? (
+        !error && <span className="spinner" />
+      ) : agents.length === 0 ? (
+        <div className="agent-card agent-empty">
+          <Icon name="sparkles" size={26} />
+          <p>{t('monitor.empty')}</p>
+          <p className="muted">{t('monitor.emptyHint')}</p>
+          <Link className="button button-primary" to="/remote/create">
+            {t('monitor.create')}
+          </Link>
+        </div>
+      ) : (
+        <div className="agent-columns">
+          <ul className="agent-list">
+            {agents.map((agent) => (
+              <li key={agent.id}>
+                <button type="button" className={`agent-card agent-item${agent.id === selectedId ? ' active' : ''}`} aria-current={agent.id === selectedId} onClick={() => setParams({ agent: agent.id })}>
+                  <span className="agent-item-head">
+                    <strong>{agent.name}</strong>
+                    <span className={`agent-dot ${agent.tests === 0 ? 'idle' : agent.failed_tests > 0 ? 'warn' : 'ok'}`} aria-hidden="true" />
+                  </span>
+                  {agent.description && <span className="muted">{agent.description}</span>}
+                  <span className="agent-tags">
+                    {agent.tools.map((tool) => (
+                      <code key={tool}>{tool}</code>
+                    ))}
+                  </span>
+                  <span className="agent-stats muted">
+                    {t('monitor.tests', { count: agent.tests })}
+                    {agent.failed_tests > 0 && ` · ${t('monitor.failed', { count: agent.failed_tests })}`}
+                    {' · '}
+                    {agent.last_test_at ? t('monitor.lastTest', { time: time(agent.last_test_at) }) : t('monitor.never')}
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+          {selected && (
+            <div className="agent-detail">
+              <section className="agent-card">
+                <header className="agent-detail-head">
+                  <h2>{selected.name}</h2>
+                  <Link className="button button-secondary button-small" to={`/remote/create?id=${encodeURIComponent(selected.id)}`}>
+                    {t('monitor.edit')}
+                  </Link>
+                  <button type="button" className="button button-secondary button-small danger" onClick={() => void remove(selected)}>
+                    {t('monitor.delete')}
+                  </button>
+                </header>
+                <p className="agent-instructions">{selected.instructions}</p>
+                <h3>{t('monitor.recent')}</h3>
+                {runs.length === 0 ? (
+                  <p className="muted">{t('monitor.noRuns')}</p>
+                ) : (
+                  <ul className="agent-runs">
+                    {runs.map((run) => (
+                      <li key={`${run.at}-${run.tool}`} className={run.ok ? 'ok' : 'failed'}>
+                        <span className="agent-run-status">{run.ok ? t('monitor.ok') : t('monitor.fail')}</span>
+                        <code>{run.tool}</code>
+                        <span className="agent-run-summary" title={run.summary}>
+                          {run.summary}
+                        </span>
+                        <span className="muted">
+                          {t('monitor.ms', { count: run.duration_ms })} · {time(run.at)}
+                        </span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </section>
+              <ToolTester
+                tools={tools.filter((tool) => selected.tools.includes(tool.name))}
+                agentId={selected.id}
+                onRan={() => {
+                  loadRuns();
+                  load();
+                }}
+              />
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
 }

@@ -1,0 +1,75 @@
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toApiError } from '../api/client.ts';
+import { agentsApi, type ToolDescriptor, type ToolTestResult } from '../api/agents.ts';
+import { Icon } from '../components/Icon.tsx';
+import { exampleArgs, parseArgs } from './toolArgs.ts';
+
+/** Runs one of the agent's tools with typed-in arguments and shows what came back. */
+export function ToolTester({ tools, agentId, onRan }: { tools: readonly ToolDescriptor[]; agentId?: string; onRan?: () => void }) {
+  const { t } = useTranslation('agents');
+  const ids = useId();
+  const [name, setName] = useState(tools[0]?.name ?? '');
+  const tool = tools.find((candidate) => candidate.name === name);
+  const [text, setText] = useState('');
+  const [result, setResult] = useState<ToolTestResult | { ok: false; error: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const parsed = parseArgs(text);
+
+  useEffect(() => {
+    if (!tools.some((candidate) => candidate.name === name)) setName(tools[0]?.name ?? '');
+  }, [tools, name]);
+  // Keyed on the name: the list is fetched again after each run, and that must not wipe the result.
+  useEffect(() => {
+    if (tool) setText(JSON.stringify(exampleArgs(tool), null, 2));
+    setResult(null);
+  }, [tool?.name]);
+
+  if (!tool) return null;
+  const run = async () => {
+    if (!parsed.ok) return;
+    setBusy(true);
+    try {
+      setResult(await agentsApi.testTool(tool.name, parsed.args, agentId));
+      onRan?.();
+    } catch (error) {
+      setResult({ ok: false, error: toApiError(error).userMessage });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="agent-card agent-tester">
+      <h2>{t('tester.title')}</h2>
+      <p className="muted">{t('tester.hint')}</p>
+      <label htmlFor={`${ids}-tool`}>{t('tester.tool')}</label>
+      <select id={`${ids}-tool`} value={name} onChange={(event) => setName(event.target.value)}>
+        {tools.map((candidate) => (
+          <option key={candidate.name} value={candidate.name}>
+            {candidate.name}
+          </option>
+        ))}
+      </select>
+      <p className="muted small">{tool.description}</p>
+      <label htmlFor={`${ids}-args`}>{t('tester.args')}</label>
+      <textarea id={`${ids}-args`} rows={5} value={text} spellCheck={false} className="agent-json" aria-invalid={parsed.ok ? undefined : true} onChange={(event) => setText(event.target.value)} />
+      {!parsed.ok && <p className="field-error">{t('tester.invalidArgs')}</p>}
+      <div className="agent-actions">
+        <button type="button" className="button button-primary button-small" disabled={busy || !parsed.ok} onClick={() => void run()}>
+          {busy ? <span className="spinner spinner-small" /> : <Icon name="sparkles" size={14} />}
+          {t('tester.run')}
+        </button>
+      </div>
+      {result && (
+        <div className={`agent-result ${result.ok ? 'ok' : 'failed'}`} role="status">
+          <strong>
+            {t('tester.result')} · {result.ok ? t('monitor.ok') : t('monitor.fail')}
+            {'duration_ms' in result && ` · ${t('monitor.ms', { count: result.duration_ms })}`}
+          </strong>
+          <pre>{result.ok ? JSON.stringify(result.result, null, 2) : result.error}</pre>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+/** The agents namespace: agent monitoring (/remote) and creation (/remote/create). */
+export const agentsZh = {
+  monitor: {
+    title: '智能体',
+    subtitle: '你创建的智能体、它们能用的工具，以及每次工具试运行的结果。',
+    create: '创建智能体',
+    empty: '还没有智能体',
+    emptyHint: '给智能体起个名字、写下工作说明、选好工具，就能在这里试运行它的工具。',
+    tools: '工具',
+    tests: '试运行 {{count}} 次',
+    failed: '失败 {{count}} 次',
+    lastTest: '最近一次：{{time}}',
+    never: '还没有试运行',
+    recent: '最近的试运行',
+    noRuns: '还没有试运行记录',
+    edit: '编辑',
+    delete: '删除',
+    confirmDelete: '删除智能体「{{name}}」？',
+    ok: '成功',
+    fail: '失败',
+    ms: '{{count}} 毫秒',
+  },
+  form: {
+    createTitle: '创建智能体',
+    editTitle: '编辑智能体',
+    name: '名称',
+    namePlaceholder: '例如：财务助手',
+    description: '简介（可选）',
+    descriptionPlaceholder: '一句话说明它做什么',
+    instructions: '工作说明',
+    instructionsPlaceholder: '例如：回答财务问题时先列出计算过程，金额保留两位小数。',
+    tools: '可用工具',
+    save: '保存',
+    create: '创建',
+    saved: '已保存',
+    back: '返回智能体列表',
+  },
+  tester: {
+    title: '试运行工具',
+    hint: '选一个工具、填好参数（JSON），看看它会返回什么。',
+    tool: '工具',
+    args: '参数',
+    invalidArgs: '参数需要是一个 JSON 对象',
+    run: '运行',
+    result: '结果',
+  },
+} as const;
+
+type Widen<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
+export type AgentsMessages = Widen<typeof agentsZh>;

@@ -1,0 +1,54 @@
+/**
+ * Agents in a real browser: reached from the research welcome, created with tools, a tool tried
+ * with its arguments, and the run shown on the monitoring page. Serves frontend/dist.
+ */
+import test from 'ava';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, screenshot } from '../support/browser.ts';
+import { signUp, startTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+let browser: Browser;
+test.before(async () => {
+  app = await startTestApp();
+  browser = await launchBrowser();
+});
+test.after.always(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+test('a user creates an agent, tries its calculator and sees the run on the monitoring page', async (t) => {
+  const user = await signUp(app.url, 'agentuser');
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+  t.teardown(() => context.close());
+  await context.addInitScript((token) => localStorage.setItem('auth_token', token), user.token!);
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+
+  await page.goto(`${app.url}/research`, { waitUntil: 'networkidle' });
+  await page.getByRole('link', { name: '我的智能体' }).click();
+  await page.getByText('还没有智能体').waitFor();
+  await page.getByRole('link', { name: '创建智能体' }).first().click();
+
+  await page.getByRole('textbox', { name: '名称' }).fill('财务助手');
+  await page.getByLabel('工作说明').fill('回答财务问题时先列出计算过程，金额保留两位小数。');
+  await page.getByRole('checkbox', { name: /calculator/ }).check();
+  await page.getByRole('checkbox', { name: /unit_convert/ }).check();
+  await screenshot(page, 'agents-create');
+  await page.getByRole('button', { name: '创建', exact: true }).click();
+
+  await page.waitForURL(/\/remote\?agent=/);
+  await page.getByRole('heading', { name: '财务助手' }).waitFor();
+  const args = page.getByLabel('参数');
+  await args.fill('{"expression": "1200 * 1.06^3"}');
+  await page.getByRole('button', { name: '运行', exact: true }).click();
+  await page.locator('.agent-result.ok').waitFor();
+  t.regex(await page.locator('.agent-result').innerText(), /1429\.2/);
+  await page.locator('.agent-runs li.ok').waitFor();
+  await args.fill('{"expression": 12');
+  t.true(await page.getByText('参数需要是一个 JSON 对象').isVisible());
+  await screenshot(page, 'agents-monitor');
+  t.deepEqual(pageErrors, []);
+});
