@@ -4,6 +4,7 @@ import { agentsProjection } from './agents.ts';
 import { canvasProjection } from './canvas.ts';
 import { cognitionsProjection } from './cognitions.ts';
 import { chatsProjection } from './chats.ts';
+import { cliLeaderboardProjection } from './cliLeaderboard.ts';
 import { dailyTasksProjection } from './dailyTasks.ts';
 import { feedbackProjection } from './feedback.ts';
 import { invitesProjection } from './invites.ts';
@@ -39,4 +40,5 @@ export const createProjections = (settings: ProjectionSettings): Projection[] =>
   trajectoriesProjection,
   activityProjection,
   agentsProjection,
+  cliLeaderboardProjection,
 ];

@@ -93,5 +93,10 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
   await dialog.getByText('已取消分享，原链接失效').waitFor();
   await shared.reload({ waitUntil: 'networkidle' });
   await shared.getByRole('heading', { name: '分享不存在或已过期' }).waitFor();
+
+  // The leaderboard is public.
+  await shared.goto(`${app.url}/cli-leaderboard`, { waitUntil: 'networkidle' });
+  await shared.getByRole('cell', { name: 'terminaluser' }).waitFor();
+  await screenshot(shared, 'trajectories-leaderboard');
   t.deepEqual(pageErrors, []);
 });

@@ -111,3 +111,17 @@ test.serial('a shared trajectory opens for anyone, downloads only when allowed, 
   t.is(gone.status, 404);
   t.is(gone.body.detail, '分享不存在或已过期');
 });
+
+test.serial('the public leaderboard ranks users by recorded sessions, counting a re-uploaded session once', async (t) => {
+  const busy = await signUp(app.url, 'busyterminal');
+  await busy.request('POST', '/backend/engineer/trajectory/files', session('lb-1', false));
+  await busy.request('POST', '/backend/engineer/trajectory/files', session('lb-1'));
+  await busy.request('POST', '/backend/engineer/trajectory/files', session('lb-2'));
+  await app.settle();
+  const board = await client(app.url).request('GET', '/backend/engineer/leaderboard');
+  t.is(board.status, 200);
+  const row = board.body.leaders.find((leader: { username: string }) => leader.username === 'busyterminal');
+  t.like(row, { sessions: 2, events: 12 });
+  t.is(board.body.leaders[0].rank, 1);
+  t.is((await client(app.url).request('GET', '/backend/engineer/leaderboard?limit=0')).status, 422);
+});

@@ -3,7 +3,9 @@ import Router from '@koa/router';
 import type { ParameterizedContext as Context } from 'koa';
 import { z } from 'zod';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
+import { CLI_USAGE, type CliUsageDoc } from '@scriptorium/projections/cliLeaderboard';
 import { TRAJECTORIES, TRAJECTORY_SHARES, type TrajectoryDoc, type TrajectoryShareDoc } from '@scriptorium/projections/trajectories';
+import { USERS, type UserDoc } from '@scriptorium/projections/users';
 import { deterministicId } from '@scriptorium/infra/eventsourcing/ids';
 import { TRAJECTORY_NOT_FOUND, trajectoryDecider, type TrajectoryCommand } from '../domain/trajectories/decide.ts';
 import { EVENT_TYPES, trajectoryStream } from '../domain/trajectories/trajectory.ts';
@@ -215,6 +217,17 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     const { position } = await run(share.file_id, user.id, { type: 'RevokeTrajectoryShare', data: { fileId: share.file_id, actorId: user.id, token } });
     await progress.waitFor(position);
     ctx.body = { revoked: true };
+  });
+
+  /** Public: who uses the command-line assistant most (spec 01's CLI usage leaderboard). */
+  router.get('/engineer/leaderboard', async (ctx) => {
+    const { limit } = parseQuery(ctx, z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }));
+    const rows = await services.readStore.collection<CliUsageDoc>(CLI_USAGE).find({}, { sort: { sessions: -1, events: -1 }, limit });
+    const users = await Promise.all(rows.map((row) => services.readStore.collection<UserDoc>(USERS).get(row._id)));
+    ctx.body = {
+      leaders: rows.map((row, index) => ({ rank: index + 1, username: users[index]?.username ?? '—', sessions: row.sessions, events: row.events, last_active: row.last_active })),
+      total_users: await services.readStore.collection(CLI_USAGE).count(),
+    };
   });
 
   router.get('/engineer/trajectory/shared/:token', async (ctx) => {

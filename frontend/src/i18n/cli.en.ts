@@ -90,6 +90,18 @@ export const cliEn: CliMessages = {
     toTrajectories: 'My trajectories',
     toDocs: 'Commands and format',
   },
+  leaderboard: {
+    title: 'CLI usage leaderboard',
+    subtitle: 'Ranked by sessions recorded; ties go to more events.',
+    rank: 'Rank',
+    user: 'User',
+    sessions: 'Sessions',
+    events: 'Events',
+    lastActive: 'Last used',
+    empty: 'Nobody has recorded a session with the command-line assistant yet',
+    users: '{{count}} users in all',
+    start: 'Start with the command-line assistant',
+  },
   docs: {
     title: 'CLI documentation',
     commands: 'Commands',

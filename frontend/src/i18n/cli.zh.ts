@@ -89,6 +89,18 @@ export const cliZh = {
     toTrajectories: '查看我的轨迹',
     toDocs: '命令与格式说明',
   },
+  leaderboard: {
+    title: 'CLI 使用排行榜',
+    subtitle: '按记录的会话数排名，会话数相同时按事件数。',
+    rank: '排名',
+    user: '用户',
+    sessions: '会话',
+    events: '事件',
+    lastActive: '最近使用',
+    empty: '还没有人用命令行助手记录会话',
+    users: '共 {{count}} 位用户',
+    start: '开始使用命令行助手',
+  },
   docs: {
     title: 'CLI 文档',
     commands: '命令',

@@ -1,5 +1,79 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { api, toApiError, type ApiError } from '../../api/client.ts';
+import { useTimeText } from '../../cognition/hooks.ts';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { Icon } from '../../components/Icon.tsx';
+import '../../styles/cli.css';
 
+interface Leader {
+  rank: number;
+  username: string;
+  sessions: number;
+  events: number;
+  last_active: string;
+}
+
+/** /cli-leaderboard: public ranking of command-line assistant use. */
 export default function CliLeaderboardPage() {
-  return <ComingSoon screen="cliLeaderboard" />;
+  const { t } = useTranslation('cli');
+  const time = useTimeText();
+  const [board, setBoard] = useState<{ leaders: Leader[]; total_users: number } | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  useEffect(() => {
+    api.get<{ leaders: Leader[]; total_users: number }>('/engineer/leaderboard', { query: { limit: 50 } }).then(setBoard, (failure: unknown) => setError(toApiError(failure)));
+  }, []);
+
+  return (
+    <div className="cli-landing">
+      <header>
+        <span className="cli-landing-icon">
+          <Icon name="terminal" size={26} />
+        </span>
+        <h1>{t('leaderboard.title')}</h1>
+        <p className="muted">{t('leaderboard.subtitle')}</p>
+      </header>
+      {error && <ErrorBanner error={error} />}
+      <section className="cli-card">
+        {!board ? (
+          !error && <span className="spinner" />
+        ) : board.leaders.length === 0 ? (
+          <p className="muted">{t('leaderboard.empty')}</p>
+        ) : (
+          <>
+            <table className="cli-table cli-leaders">
+              <thead>
+                <tr>
+                  <th>{t('leaderboard.rank')}</th>
+                  <th>{t('leaderboard.user')}</th>
+                  <th>{t('leaderboard.sessions')}</th>
+                  <th>{t('leaderboard.events')}</th>
+                  <th>{t('leaderboard.lastActive')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {board.leaders.map((leader) => (
+                  <tr key={leader.rank}>
+                    <td>
+                      <span className={`cli-rank rank-${Math.min(leader.rank, 4)}`}>{leader.rank}</span>
+                    </td>
+                    <td>{leader.username}</td>
+                    <td>{leader.sessions}</td>
+                    <td>{leader.events}</td>
+                    <td className="muted">{time(leader.last_active)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <p className="muted small">{t('leaderboard.users', { count: board.total_users })}</p>
+          </>
+        )}
+      </section>
+      <Link className="button button-secondary" to="/cli">
+        {t('leaderboard.start')}
+      </Link>
+    </div>
+  );
 }

@@ -57,6 +57,9 @@ export default function CliPage() {
         <Link className="button button-secondary" to="/cli/docs">
           {t('landing.toDocs')}
         </Link>
+        <Link className="button button-secondary" to="/cli-leaderboard">
+          {t('leaderboard.title')}
+        </Link>
       </div>
     </div>
   );
