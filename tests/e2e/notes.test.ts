@@ -111,7 +111,13 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   await shared.goto(link, { waitUntil: 'networkidle' });
   await shared.getByRole('heading', { name: '储能调研' }).waitFor();
   t.true((await shared.locator('.shared-note').innerText()).includes('零下二十度'));
+  // It has notes below it, so the link is a folder.
+  await shared.locator('.shared-folder-tree').getByRole('button', { name: '读书摘录' }).click();
+  await shared.getByRole('heading', { name: '读书摘录' }).waitFor();
+  t.true((await shared.locator('.shared-note').innerText()).includes('磷酸铁锂'));
   await screenshot(shared, 'notes-shared');
+  await shared.goto(link.replace('/share/', '/share/folder/'), { waitUntil: 'networkidle' });
+  await shared.locator('.shared-folder-tree').getByRole('button', { name: '走访名单' }).waitFor();
 
   // The same notes beside a research conversation, in the workspace's note panel.
   await page.goto(`${app.url}/research`, { waitUntil: 'networkidle' });

@@ -88,6 +88,15 @@ test.serial('a shared note opens for anyone until it is revoked or expires; shar
   const opened = await client(app.url).request('GET', `/backend/api/notes/shared/${first.body.token}`);
   t.like(opened.body, { name: '公开笔记', content: '## 结论\n\n钠电池适合储能。', owner: 'notesharer' });
   t.like((await user.request('GET', `/backend/api/notes/${note.id}`)).body.share, { token: first.body.token });
+  t.deepEqual(opened.body.children, [], 'a note with nothing below it is a single note');
+  const child = (await user.request('POST', '/backend/api/notes', { name: '附录', parent_id: note.id, content: '数据来源' })).body;
+  await user.request('POST', '/backend/api/notes', { name: '别处', content: '不应出现' });
+  const folder = await client(app.url).request('GET', `/backend/api/notes/shared/${first.body.token}`);
+  t.deepEqual(
+    folder.body.children.map((item: { id: string; name: string; parent_id: string; content: string }) => [item.id, item.name, item.parent_id, item.content]),
+    [[child.id, '附录', note.id, '数据来源']],
+    'the notes below it come along, and nothing else',
+  );
 
   const realClock = app.services.clock;
   app.services.clock = () => new Date(Date.now() + 8 * 86_400_000);

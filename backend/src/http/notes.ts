@@ -14,6 +14,8 @@ import { HttpError } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
 
 const GONE = '分享不存在或已过期';
+/** A shared folder shows at most this many notes below the shared one. */
+const MAX_SHARED_NOTES = 500;
 export const DEFAULT_NOTE_NAME = '新建笔记';
 
 const noteName = z.string({ error: '请提供笔记名称' }).trim().min(1, '笔记名称不能为空').max(MAX_NOTE_NAME, `笔记名称最多 ${MAX_NOTE_NAME} 个字符`);
@@ -86,7 +88,23 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     if (!share || (share.expires_at !== null && Date.parse(share.expires_at) <= services.clock().getTime())) throw new HttpError(404, GONE);
     const [note, owner] = await Promise.all([notes().get(share.note_id), services.readStore.collection<UserDoc>(USERS).get(share.user_id)]);
     if (!note) throw new HttpError(404, GONE);
-    ctx.body = { token, name: note.name, content: note.content, updated_at: note.updated_at, expires_at: share.expires_at, owner: owner?.username ?? '' };
+    // A shared note takes the notes below it along: the link is a folder when it has any.
+    const all = await notes().find({ user_id: share.user_id }, { sort: { order: 1 } });
+    const below = new Set<string>([note._id]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const candidate of all) {
+        if (candidate.parent_id !== null && below.has(candidate.parent_id) && !below.has(candidate._id)) {
+          below.add(candidate._id);
+          grew = true;
+        }
+      }
+    }
+    const children = all
+      .filter((candidate) => candidate._id !== note._id && below.has(candidate._id))
+      .slice(0, MAX_SHARED_NOTES)
+      .map((child) => ({ id: child._id, name: child.name, parent_id: child.parent_id, order: child.order, content: child.content, updated_at: child.updated_at }));
+    ctx.body = { token, id: note._id, name: note.name, content: note.content, updated_at: note.updated_at, expires_at: share.expires_at, owner: owner?.username ?? '', children };
   });
 
   router.get('/api/notes/:id', async (ctx) => {

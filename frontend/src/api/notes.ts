@@ -17,8 +17,19 @@ export interface NoteDetail extends NoteSummary {
 
 export type DropPosition = 'before' | 'after' | 'inside';
 
+export interface SharedNoteChild {
+  id: string;
+  name: string;
+  parent_id: string;
+  order: number;
+  content: string;
+  updated_at: string;
+}
+
 export interface SharedNote {
   token: string;
+  id: string;
+  children: SharedNoteChild[];
   name: string;
   content: string;
   updated_at: string;

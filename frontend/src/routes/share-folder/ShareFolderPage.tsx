@@ -1,5 +1,4 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import ShareNotePage from '../share-note/ShareNotePage.tsx';
 
-export default function ShareFolderPage() {
-  return <ComingSoon screen="shareFolder" />;
-}
+/** /share/folder/:token: a shared note with the notes below it, the same page as /share/:token. */
+export default ShareNotePage;

@@ -5,44 +5,76 @@ import { notesApi, type SharedNote } from '../../api/notes.ts';
 import { Icon } from '../../components/Icon.tsx';
 import { Markdown } from '../../components/Markdown.tsx';
 import { PageLoading, ShareGone } from '../../components/PageState.tsx';
+import { buildTree, type TreeNode } from '../../notes/tree.ts';
 import '../../styles/notes.css';
 
-/** /share/:token: a shared note, read-only, for anyone with the link. */
+/**
+ * /share/:token (and /share/folder/:token): a shared note, read-only, for anyone with the link.
+ * When notes sit below it the link is a folder: their tree beside the note being read.
+ */
 export default function ShareNotePage() {
   const { t, i18n } = useTranslation('notes');
   const { token = '' } = useParams();
-  const [note, setNote] = useState<SharedNote | null | 'missing'>(null);
+  const [shared, setShared] = useState<SharedNote | null | 'missing'>(null);
+  const [openId, setOpenId] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
     notesApi.shared(token).then(
-      (shared) => live && setNote(shared),
-      () => live && setNote('missing'),
+      (loaded) => live && setShared(loaded),
+      () => live && setShared('missing'),
     );
     return () => {
       live = false;
     };
   }, [token]);
 
-  if (note === null) return <PageLoading />;
-  if (note === 'missing') {
-    return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toApp')} />;
-  }
-  const time = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(note.updated_at));
-  return (
+  if (shared === null) return <PageLoading />;
+  if (shared === 'missing') return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toApp')} />;
+
+  const pages = [{ id: shared.id, name: shared.name, content: shared.content, updated_at: shared.updated_at, parent_id: null, order: 0 }, ...shared.children];
+  const shown = pages.find((page) => page.id === openId) ?? pages[0]!;
+  const time = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(shown.updated_at));
+  const tree = buildTree(pages.map((page) => ({ id: page.id, name: page.name, parent_id: page.parent_id, order: page.order, created_at: page.updated_at, updated_at: page.updated_at })));
+  const article = (
     <article className="shared-note">
       <header>
         <span className="chip">
-          <Icon name="note" size={12} />
-          {t('shared.by', { owner: note.owner })}
+          <Icon name={shared.children.length > 0 ? 'folder' : 'note'} size={12} />
+          {t('shared.by', { owner: shared.owner })}
         </span>
-        <h1>{note.name}</h1>
+        <h1>{shown.name}</h1>
         <p className="muted">{t('shared.updated', { time })}</p>
       </header>
-      <Markdown text={note.content} />
+      <Markdown text={shown.content} />
       <footer>
         <Link to="/">{t('shared.toApp')}</Link>
       </footer>
     </article>
+  );
+  if (shared.children.length === 0) return article;
+  return (
+    <div className="shared-folder">
+      <nav className="shared-folder-tree" aria-label={shared.name}>
+        <FolderTree nodes={tree} openId={shown.id} onOpen={setOpenId} />
+      </nav>
+      {article}
+    </div>
+  );
+}
+
+function FolderTree({ nodes, openId, onOpen }: { nodes: readonly TreeNode[]; openId: string; onOpen: (id: string) => void }) {
+  return (
+    <ul>
+      {nodes.map((node) => (
+        <li key={node.note.id}>
+          <button type="button" className={node.note.id === openId ? 'active' : undefined} aria-current={node.note.id === openId} onClick={() => onOpen(node.note.id)}>
+            <Icon name={node.children.length > 0 ? 'folder' : 'note'} size={14} />
+            <span>{node.note.name}</span>
+          </button>
+          {node.children.length > 0 && <FolderTree nodes={node.children} openId={openId} onOpen={onOpen} />}
+        </li>
+      ))}
+    </ul>
   );
 }
