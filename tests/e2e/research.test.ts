@@ -373,6 +373,11 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   t.is(await shared.getByRole('button', { name: '保存为新版本' }).count(), 0);
   const [sharedPdf] = await Promise.all([shared.waitForEvent('download', { timeout: 30_000 }), shared.locator('.canvas-panel').getByRole('button', { name: 'PDF' }).click()]);
   t.is((await readFile((await sharedPdf.path())!)).subarray(0, 5).toString(), '%PDF-', 'a signed-out visitor takes the PDF too');
+  // The same link id opens the report alone.
+  await shared.goto(link.replace('/share/conversation/', '/share/report/'), { waitUntil: 'networkidle' });
+  await shared.getByText('共享的报告').waitFor();
+  t.true((await shared.locator('.shared-report').innerText()).includes('（人工补充）'), 'the report page shows the latest version');
+  await shared.screenshot({ path: `${shots}research-deep-shared-report.png` });
   await deepShot('shared', shared);
   await visitor.close();
 

@@ -77,6 +77,12 @@ export function ShareButton({ sessionId, sessionName, sessionKnown, disabled }: 
               </button>
             </div>
           )}
+          {context.link && (
+            <a className="share-report-link" href={context.link.replace('/share/conversation/', '/share/report/')} target="_blank" rel="noreferrer">
+              <Icon name="file" size={14} />
+              {t('share.reportOnly')}
+            </a>
+          )}
           {messageText && (
             <p className={`share-message ${messageTone}`} role="status">
               <Icon name={messageTone === 'success' ? 'check' : 'alert'} size={14} />

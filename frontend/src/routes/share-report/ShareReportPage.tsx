@@ -1,5 +1,83 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router-dom';
+import { toApiError, type ApiError } from '../../api/client.ts';
+import { downloadBlob, research, sharedCanvasPdf, type SharedConversationDto } from '../../api/research.ts';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { Icon } from '../../components/Icon.tsx';
+import { Markdown } from '../../components/Markdown.tsx';
+import { PageLoading, PageState, ShareGone } from '../../components/PageState.tsx';
 
+/**
+ * /share/report/:shareId: only the report of a shared conversation (its canvas's latest version),
+ * as a page to read and take away as a PDF; the same link id opens the whole conversation.
+ */
 export default function ShareReportPage() {
-  return <ComingSoon screen="shareReport" />;
+  const { t, i18n } = useTranslation();
+  const { shareId = '' } = useParams();
+  const [shared, setShared] = useState<SharedConversationDto | null | 'missing'>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    research.shared(shareId).then(
+      (loaded) => live && setShared(loaded),
+      () => live && setShared('missing'),
+    );
+    return () => {
+      live = false;
+    };
+  }, [shareId]);
+
+  if (shared === null) return <PageLoading />;
+  if (shared === 'missing') return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toResearch')} />;
+  const conversationLink = `/share/conversation/${encodeURIComponent(shareId)}`;
+  const version = shared.canvas?.versions.find((candidate) => candidate.version === shared.canvas?.currentVersion) ?? shared.canvas?.versions.at(-1);
+  if (!version) {
+    return (
+      <PageState
+        icon="file"
+        title={t('shared.noReport')}
+        actions={
+          <Link className="button button-primary" to={conversationLink}>
+            {t('shared.toConversation')}
+          </Link>
+        }
+      >
+        <p>{t('shared.noReportText')}</p>
+      </PageState>
+    );
+  }
+  const date = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(version.timestamp));
+  const pdf = async () => {
+    try {
+      downloadBlob(await sharedCanvasPdf(shareId, version.version), `${version.title || shared.title || 'report'}.pdf`);
+    } catch (failure) {
+      setError(toApiError(failure));
+    }
+  };
+  return (
+    <article className="shared-note shared-report">
+      <header>
+        <span className="chip">
+          <Icon name="file" size={12} />
+          {t('shared.reportBadge')}
+        </span>
+        <p className="muted">
+          {t('shared.version', { version: version.version })} · {date}
+        </p>
+        <div className="shared-report-actions">
+          <button type="button" className="button button-secondary button-small" onClick={() => void pdf()}>
+            <Icon name="download" size={14} />
+            {t('shared.pdf')}
+          </button>
+          <Link className="button button-secondary button-small" to={conversationLink}>
+            {t('shared.toConversation')}
+          </Link>
+        </div>
+      </header>
+      {error && <ErrorBanner error={error} />}
+      <Markdown text={version.content} />
+    </article>
+  );
 }
