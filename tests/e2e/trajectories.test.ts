@@ -94,6 +94,16 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
   await shared.reload({ waitUntil: 'networkidle' });
   await shared.getByRole('heading', { name: '分享不存在或已过期' }).waitFor();
 
+  // The socket test page: heartbeats arrive, a malformed message gets an error and the socket stays up.
+  await page.goto(`${app.url}/cli/test`, { waitUntil: 'networkidle' });
+  await page.getByRole('button', { name: '连接' }).click();
+  await page.getByRole('status').filter({ hasText: '已连接' }).waitFor();
+  await page.getByText('心跳 2 次').waitFor({ timeout: 15_000 });
+  await page.getByRole('button', { name: '发送格式错误的消息' }).click();
+  await page.locator('.cli-socket-log li.received').filter({ hasText: '消息格式不正确' }).waitFor();
+  t.true(await page.getByRole('status').filter({ hasText: '已连接' }).isVisible(), 'the socket stays up');
+  await screenshot(page, 'trajectories-socket-test');
+
   // The leaderboard is public.
   await shared.goto(`${app.url}/cli-leaderboard`, { waitUntil: 'networkidle' });
   await shared.getByRole('cell', { name: 'terminaluser' }).waitFor();
