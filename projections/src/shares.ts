@@ -6,6 +6,10 @@ import type { Projection } from './projection.ts';
 
 /** Public links to conversations; whether one still opens is decided at read time from expires_at. */
 export interface ShareDoc extends Doc {
+  /** A whole conversation, or one generated file of it; absent on shares made before files could be shared. */
+  kind?: 'conversation' | 'artifact';
+  message_id?: string;
+  filename?: string;
   session_id: string;
   owner_id: string;
   title: string;
@@ -20,7 +24,7 @@ export const SHARES = 'shares';
 export const sharesProjection: Projection = {
   name: 'shares',
   collections: [SHARES],
-  handles: ['ConversationShared', 'ShareRevoked'] satisfies ShareEvent['type'][],
+  handles: ['ConversationShared', 'ArtifactShared', 'ShareRevoked'] satisfies ShareEvent['type'][],
   async setup(store) {
     await store.collection(SHARES).ensureIndex({ fields: { session_id: 1 } });
   },
@@ -30,7 +34,12 @@ export const sharesProjection: Projection = {
     switch (event.type) {
       case 'ConversationShared': {
         const { shareId, sessionId, ownerId, title, description, expiresAt, sharedAt } = event.data;
-        await shares.put({ _id: shareId, session_id: sessionId, owner_id: ownerId, title, description, expires_at: expiresAt, revoked: false, created_at: sharedAt });
+        await shares.put({ _id: shareId, kind: 'conversation', session_id: sessionId, owner_id: ownerId, title, description, expires_at: expiresAt, revoked: false, created_at: sharedAt });
+        return;
+      }
+      case 'ArtifactShared': {
+        const { shareId, sessionId, ownerId, messageId, filename, title, expiresAt, sharedAt } = event.data;
+        await shares.put({ _id: shareId, kind: 'artifact', message_id: messageId, filename, session_id: sessionId, owner_id: ownerId, title, description: '', expires_at: expiresAt, revoked: false, created_at: sharedAt });
         return;
       }
       case 'ShareRevoked':

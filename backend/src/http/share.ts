@@ -25,6 +25,18 @@ const shareBody = z.object({
   expires_days: z.number().int('有效期需为整数天').min(1, '有效期至少 1 天').max(3650, '有效期最多 3650 天').nullable().default(null),
 });
 
+const artifactShareBody = z.object({
+  session_id: z.uuid('会话 ID 格式不正确'),
+  message_id: z.string().min(1).max(100),
+  filename: z.string().min(1).max(300),
+  expires_days: z.number().int('有效期需为整数天').min(1, '有效期至少 1 天').max(3650, '有效期最多 3650 天').nullable().default(null),
+});
+
+/** The finished artifact of that name in a message, if there is one. */
+function artifactIn(message: MessageDoc, filename: string) {
+  return message.contents.find((content) => content.content_type === 'artifact_complete' && content.filename === filename) ?? null;
+}
+
 /** Public read-only links to a conversation: created by its owner, opened by anyone until expiry or revocation. */
 export function shareRoutes(services: Services, conversations: ConversationService, progress: ProjectionProgress): Router {
   const router = new Router();
@@ -55,7 +67,7 @@ export function shareRoutes(services: Services, conversations: ConversationServi
   router.get('/conversation/share/:shareId', async (ctx) => {
     const { shareId } = parseParams(ctx.params, shareIdParam);
     const share = await shares().get(shareId);
-    if (!share || !isOpen({ revoked: share.revoked, expiresAt: share.expires_at }, services.clock())) throw new HttpError(404, GONE);
+    if (!share || share.kind === 'artifact' || !isOpen({ revoked: share.revoked, expiresAt: share.expires_at }, services.clock())) throw new HttpError(404, GONE);
     const [chat, messages, canvas] = await Promise.all([
       services.readStore.collection<ChatDoc>(CHATS).get(share.session_id),
       services.readStore.collection<MessageDoc>(MESSAGES).find({ session_id: share.session_id }, { sort: { order: 1 } }),
@@ -72,6 +84,32 @@ export function shareRoutes(services: Services, conversations: ConversationServi
       messages: messages.map(messageDto),
       canvas: canvas ? canvasDto(canvas) : null,
     };
+  });
+
+  router.post('/conversation/artifacts/share', async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const body = parseBody(ctx, artifactShareBody);
+    await conversations.owned({ userId: user.id }, body.session_id);
+    const message = await services.readStore.collection<MessageDoc>(MESSAGES).get(body.message_id);
+    if (!message || message.session_id !== body.session_id || !artifactIn(message, body.filename)) throw new HttpError(404, '文件不存在');
+    const shareId = crypto.randomUUID().replaceAll('-', '');
+    const result = await services.commands.handle(shareDecider, shareStream(shareId), {
+      type: 'ShareArtifact',
+      data: { shareId, sessionId: body.session_id, ownerId: user.id, messageId: body.message_id, filename: body.filename, expiresDays: body.expires_days },
+      metadata: { now: services.clock(), userId: user.id },
+    });
+    await progress.waitFor(result.position);
+    ctx.body = { share_id: shareId, path: `/share/artifact/${shareId}` };
+  });
+
+  router.get('/conversation/artifact-share/:shareId', async (ctx) => {
+    const { shareId } = parseParams(ctx.params, shareIdParam);
+    const share = await shares().get(shareId);
+    if (!share || share.kind !== 'artifact' || !share.message_id || !share.filename || !isOpen({ revoked: share.revoked, expiresAt: share.expires_at }, services.clock())) throw new HttpError(404, GONE);
+    const message = await services.readStore.collection<MessageDoc>(MESSAGES).get(share.message_id);
+    const artifact = message ? artifactIn(message, share.filename) : null;
+    if (!artifact) throw new HttpError(404, GONE);
+    ctx.body = { share_id: shareId, filename: share.filename, filetype: artifact.filetype === 'html' ? 'html' : 'markdown', content: String(artifact.content ?? ''), created_at: share.created_at, expires_at: share.expires_at };
   });
 
   /** Anyone with the link may take the report away as a PDF, as its owner can. */

@@ -76,6 +76,9 @@ export const research = {
     api.post<{ request_id: string; status: string }>(`/conversation/research/${encode(sessionId)}/edit_request`, { json: body }),
   share: (body: { session_id: string; title: string; description: string; expires_days: number | null }) => api.post<{ share_id: string }>('/conversation/sessions/share', { json: body }),
   shared: (shareId: string) => api.get<SharedConversationDto>(`/conversation/share/${encode(shareId)}`),
+  shareArtifact: (body: { session_id: string; message_id: string; filename: string; expires_days: number | null }) => api.post<{ share_id: string; path: string }>('/conversation/artifacts/share', { json: body }),
+  revokeShare: (shareId: string) => api.delete<{ revoked: boolean }>(`/conversation/share/${encode(shareId)}`),
+  sharedArtifact: (shareId: string) => api.get<{ share_id: string; filename: string; filetype: 'html' | 'markdown'; content: string; created_at: string; expires_at: string | null }>(`/conversation/artifact-share/${encode(shareId)}`),
 };
 
 /** Multipart and binary calls sit beside the JSON client, with the same error catalogue. */

@@ -100,7 +100,7 @@ export default function Workspace({ session, signedIn, readOnly, locked, notes, 
           </Suspense>
         ) : null;
       case 'artifact':
-        return session?.artifact ? <ArtifactPanel artifact={session.artifact} /> : null;
+        return session?.artifact ? <ArtifactPanel artifact={session.artifact} sessionId={readOnly ? null : session.id} /> : null;
       case 'note-page':
         return (
           <Suspense fallback={<PageLoading />}>

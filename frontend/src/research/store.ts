@@ -20,6 +20,8 @@ export interface OpenArtifact {
   filename: string;
   content: string;
   filetype: 'html' | 'markdown';
+  /** The reply it came with, which is what a share of it points at. */
+  messageId?: string;
 }
 
 export interface ResearchSession {

@@ -14,6 +14,22 @@ export function headlineOf(question: string): string {
 }
 
 /**
+ * What a model answered as a title, made fit to be one: its first line, without markup (a model
+ * that ignores the instruction may answer with a page), quotes or closing punctuation, cut short.
+ * Empty when nothing usable is left.
+ */
+export function cleanTitle(generated: string): string {
+  const line = generated
+    .replace(/<artifact\b[\s\S]*?(?:<\/artifact>|$)/g, ' ')
+    .replace(/<[^>]*>?/g, ' ')
+    .split(/\r?\n/)
+    .map((candidate) => candidate.replace(/\s+/g, ' ').trim())
+    .find(Boolean);
+  const title = (line ?? '').replace(/^(标题[:：]\s*)?["'“”《]+|["'“”》。.!！:：]+$/g, '').trim();
+  return title.length > MAX_TITLE ? `${title.slice(0, MAX_TITLE - 1)}…` : title;
+}
+
+/**
  * After the first exchange a session without a title gets one; the title change reaches every
  * socket of the user as a metadata_update.
  */
@@ -32,8 +48,8 @@ export async function titleSessionIfUntitled(deps: AgentDeps, job: AgentJobData,
         maxTokens: 40,
       });
       await writer.tokens(completion.usage);
-      const generated = completion.text.replace(/^["'“”《]+|["'“”》。.!！]+$/g, '').trim();
-      if (generated) title = generated.slice(0, MAX_TITLE);
+      const generated = cleanTitle(completion.text);
+      if (generated) title = generated;
     } catch (error) {
       deps.log.warn({ err: error, sessionId: job.sessionId }, 'title generation failed; using the question');
     }

@@ -7,18 +7,30 @@ export type ShareConversation = Command<
   'ShareConversation',
   { shareId: string; sessionId: string; ownerId: string; title: string; description: string; expiresDays: number | null }
 >;
+export type ShareArtifact = Command<'ShareArtifact', { shareId: string; sessionId: string; ownerId: string; messageId: string; filename: string; expiresDays: number | null }>;
 export type RevokeShare = Command<'RevokeShare', { actorId: string }>;
-export type ShareCommand = ShareConversation | RevokeShare;
+export type ShareCommand = ShareConversation | ShareArtifact | RevokeShare;
+
+function expiryOf(expiresDays: number | null, now: Date): string | null {
+  if (expiresDays !== null && (!Number.isInteger(expiresDays) || expiresDays < 1 || expiresDays > MAX_EXPIRES_DAYS)) {
+    throw new DomainError('invalid', `有效期需为 1 到 ${MAX_EXPIRES_DAYS} 天`, 'expires_days');
+  }
+  return expiresDays === null ? null : new Date(now.getTime() + expiresDays * 86_400_000).toISOString();
+}
 
 export const shareConversation = (command: ShareConversation, state: Share): ShareEvent[] => {
   if (state.status !== 'none') throw new DomainError('conflict', '分享已存在');
   const { shareId, sessionId, ownerId, title, description, expiresDays } = command.data;
-  if (expiresDays !== null && (!Number.isInteger(expiresDays) || expiresDays < 1 || expiresDays > MAX_EXPIRES_DAYS)) {
-    throw new DomainError('invalid', `有效期需为 1 到 ${MAX_EXPIRES_DAYS} 天`, 'expires_days');
-  }
   const now = command.metadata.now;
-  const expiresAt = expiresDays === null ? null : new Date(now.getTime() + expiresDays * 86_400_000).toISOString();
+  const expiresAt = expiryOf(expiresDays, now);
   return [{ type: 'ConversationShared', data: { shareId, sessionId, ownerId, title: title.trim(), description: description.trim(), expiresAt, sharedAt: now.toISOString() } }];
+};
+
+export const shareArtifact = (command: ShareArtifact, state: Share): ShareEvent[] => {
+  if (state.status !== 'none') throw new DomainError('conflict', '分享已存在');
+  const { expiresDays, ...data } = command.data;
+  const now = command.metadata.now;
+  return [{ type: 'ArtifactShared', data: { ...data, title: data.filename, expiresAt: expiryOf(expiresDays, now), sharedAt: now.toISOString() } }];
 };
 
 export const revokeShare = (command: RevokeShare, state: Share): ShareEvent[] => {
@@ -31,6 +43,8 @@ export function decide(command: ShareCommand, state: Share): ShareEvent[] {
   switch (command.type) {
     case 'ShareConversation':
       return shareConversation(command, state);
+    case 'ShareArtifact':
+      return shareArtifact(command, state);
     case 'RevokeShare':
       return revokeShare(command, state);
     default:

@@ -43,3 +43,17 @@ test('a share is open until it expires or is revoked', (t) => {
   t.false(isOpen({ ...share, revoked: true }, new Date('2026-03-02T00:00:00Z')));
   t.true(isOpen({ revoked: false, expiresAt: null }, new Date('2100-01-01T00:00:00Z')));
 });
+
+test('a generated file is shared on its own, with its expiry, and revoked like any share', (t) => {
+  const artifact: ShareEvent = {
+    type: 'ArtifactShared',
+    data: { shareId: 'sh2', sessionId: 's1', ownerId: 'u1', messageId: 'm1', filename: 'page.html', title: 'page.html', expiresAt: '2026-03-08T00:00:00.000Z', sharedAt: '2026-03-01T00:00:00.000Z' },
+  };
+  spec([])
+    .when({ type: 'ShareArtifact', data: { shareId: 'sh2', sessionId: 's1', ownerId: 'u1', messageId: 'm1', filename: 'page.html', expiresDays: 7 }, metadata: at('2026-03-01T00:00:00Z') })
+    .then(t, [artifact]);
+  spec([artifact])
+    .when({ type: 'RevokeShare', data: { actorId: 'u1' }, metadata: at('2026-03-02T00:00:00Z') })
+    .then(t, [{ type: 'ShareRevoked', data: { shareId: 'sh2', sessionId: 's1', revokedAt: '2026-03-02T00:00:00.000Z' } }]);
+  spec([artifact]).when({ type: 'ShareArtifact', data: { shareId: 'sh2', sessionId: 's1', ownerId: 'u1', messageId: 'm1', filename: 'page.html', expiresDays: 0 }, metadata: at('2026-03-01T00:00:00Z') }).thenThrows(t, 'conflict');
+});

@@ -4,8 +4,13 @@ export type ConversationShared = DomainEvent<
   'ConversationShared',
   { shareId: string; sessionId: string; ownerId: string; title: string; description: string; expiresAt: string | null; sharedAt: string }
 >;
+/** One generated file (an artifact of a chat reply) on its own page. */
+export type ArtifactShared = DomainEvent<
+  'ArtifactShared',
+  { shareId: string; sessionId: string; ownerId: string; messageId: string; filename: string; title: string; expiresAt: string | null; sharedAt: string }
+>;
 export type ShareRevoked = DomainEvent<'ShareRevoked', { shareId: string; sessionId: string; revokedAt: string }>;
-export type ShareEvent = ConversationShared | ShareRevoked;
+export type ShareEvent = ConversationShared | ArtifactShared | ShareRevoked;
 
 interface ShareDetails {
   shareId: string;
@@ -25,6 +30,10 @@ export function evolve(state: Share, event: ShareEvent): Share {
     case 'ConversationShared': {
       const { shareId, sessionId, ownerId, title, description, expiresAt } = event.data;
       return { status: 'active', shareId, sessionId, ownerId, title, description, expiresAt };
+    }
+    case 'ArtifactShared': {
+      const { shareId, sessionId, ownerId, title, expiresAt } = event.data;
+      return { status: 'active', shareId, sessionId, ownerId, title, description: '', expiresAt };
     }
     case 'ShareRevoked':
       return state.status === 'active' ? { ...state, status: 'revoked' } : state;

@@ -354,7 +354,7 @@ export function ArtifactCard({ content, complete }: { content: WireContent; comp
         <span className="muted small">{complete ? t(content.filetype === 'html' ? 'stream.artifactHtml' : 'stream.artifactMarkdown') : t('stream.artifactGenerating')}</span>
       </div>
       {complete ? (
-        <button type="button" className="button button-secondary button-small" onClick={() => researchStore.showArtifact({ filename, content: text(content.content), filetype: content.filetype === 'html' ? 'html' : 'markdown' })}>
+        <button type="button" className="button button-secondary button-small" onClick={() => researchStore.showArtifact({ filename, content: text(content.content), filetype: content.filetype === 'html' ? 'html' : 'markdown', messageId: text(content.message_id) })}>
           {t('stream.open')}
         </button>
       ) : (
