@@ -4,7 +4,7 @@
  */
 import test from 'ava';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, screenshot } from '../support/browser.ts';
+import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -20,12 +20,7 @@ test.after.always(async () => {
 
 test('a user creates an agent, tries its calculator and sees the run on the monitoring page', async (t) => {
   const user = await signUp(app.url, 'agentuser');
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-  t.teardown(() => context.close());
-  await context.addInitScript((token) => localStorage.setItem('auth_token', token), user.token!);
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
 
   await page.goto(`${app.url}/research`, { waitUntil: 'networkidle' });
   await page.getByRole('link', { name: '我的智能体' }).click();

@@ -4,7 +4,7 @@
  */
 import test from 'ava';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, screenshot } from '../support/browser.ts';
+import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { startMockOpenAI, type MockOpenAI } from '../support/mockOpenAI.ts';
 
@@ -26,15 +26,7 @@ test.after.always(async () => {
 
 test('a generated web page is opened, shared, and runs sandboxed behind the link', async (t) => {
   const user = await signUp(app.url, 'pagebuilder');
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-  t.teardown(() => context.close());
-  // Init scripts run in every frame, the sandboxed artifact too, where storage is off limits.
-  await context.addInitScript((token) => {
-    if (window === window.top) localStorage.setItem('auth_token', token);
-  }, user.token!);
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
   await page.goto(`${app.url}/research`, { waitUntil: 'networkidle' });
   const tip = page.getByRole('button', { name: '知道了' });
   if (await tip.isVisible()) await tip.click();

@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot } from '../support/browser.ts';
+import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -37,12 +37,7 @@ async function write(page: Page, text: string) {
 
 test('a new user keeps notes in a tree, writes, nests, extracts a cognition and shares a note', async (t) => {
   const user = await signUp(app.url, 'notebook');
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-  t.teardown(() => context.close());
-  await context.addInitScript((token) => localStorage.setItem('auth_token', token), user.token!);
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
   page.on('dialog', (dialog) => void dialog.accept());
 
   await page.goto(`${app.url}/note`, { waitUntil: 'networkidle' });

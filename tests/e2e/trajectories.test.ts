@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import test from 'ava';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, screenshot } from '../support/browser.ts';
+import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -37,12 +37,7 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
   const user = await signUp(app.url, 'terminaluser');
   await user.request('POST', '/backend/engineer/trajectory/files', session('s-1', '为什么登录接口返回 401？', true));
   await user.request('POST', '/backend/engineer/trajectory/files', session('s-2', '怎样给投影加索引？', false));
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', acceptDownloads: true });
-  t.teardown(() => context.close());
-  await context.addInitScript((token) => localStorage.setItem('auth_token', token), user.token!);
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  const { page, pageErrors } = await signedInPage(t, browser, user.token!, { acceptDownloads: true });
   page.on('dialog', (dialog) => void dialog.accept());
 
   await page.goto(`${app.url}/cli`, { waitUntil: 'networkidle' });

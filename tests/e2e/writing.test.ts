@@ -4,7 +4,7 @@
  */
 import test from 'ava';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, screenshot } from '../support/browser.ts';
+import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -25,12 +25,7 @@ test('a brief and a chosen note become a report in the canvas that cites the not
     content: '走访的三座储能电站都在评估钠离子电池。运维人员认为钠离子电池在零下二十度仍能正常放电。钠离子电池的成本比磷酸铁锂低两到三成。',
   });
   const noteId = note.id as string;
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-  t.teardown(() => context.close());
-  await context.addInitScript((token) => localStorage.setItem('auth_token', token), user.token!);
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
   await page.goto(`${app.url}/ai-first/writing-agent`, { waitUntil: 'networkidle' });
   await page.getByRole('heading', { name: '写作智能体' }).waitFor();
 

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { dayKey } from '@scriptorium/infra/time';
-import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
 
 /**
  * Every route of the accounts issue × {anonymous, user, other user, admin, deactivated user}.

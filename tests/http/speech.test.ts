@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
-import { signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { signUp, startTestApp } from '../support/app.ts';
 
 /** A stand-in for an OpenAI-compatible transcription server. */
 function startAsr(): Promise<{ url: string; server: Server; requests: Array<{ path: string; auth?: string; body: string }> }> {

@@ -16,3 +16,25 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 export const screenshot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}${name}.png` });
+
+/**
+ * A new browser context already signed in with `token` (stored before any script of the page runs;
+ * in the top frame only, since sandboxed frames have no storage), its page, and the page errors
+ * seen, which a test expects to stay empty. The context closes with the test.
+ */
+export async function signedInPage(
+  t: { teardown(fn: () => Promise<void>): void },
+  browser: Browser,
+  token: string,
+  options: { acceptDownloads?: boolean } = {},
+): Promise<{ page: Page; pageErrors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', ...options });
+  t.teardown(() => context.close());
+  await context.addInitScript((stored) => {
+    if (window === window.top) localStorage.setItem('auth_token', stored);
+  }, token);
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return { page, pageErrors };
+}

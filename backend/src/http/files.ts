@@ -5,7 +5,6 @@ import type { ParameterizedContext as Context } from 'koa';
 import multer from 'multer';
 import { z } from 'zod';
 import type { BlobStore } from '@scriptorium/infra/blob/port';
-import type { Doc } from '@scriptorium/infra/readstore/port';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { NOTES, type NoteDoc } from '@scriptorium/projections/notes';
 import { CONTENT_TYPES, ExtractError, extractText, kindOf, MAX_INPUT_BYTES, type Extracted, type FileKind } from '@scriptorium/workers/extract/index';

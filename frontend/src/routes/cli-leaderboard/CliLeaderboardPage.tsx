@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { api, toApiError, type ApiError } from '../../api/client.ts';
 import { useTimeText } from '../../cognition/hooks.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Icon } from '../../components/Icon.tsx';
+import { CliHero } from '../../trajectories/CliHero.tsx';
 import '../../styles/cli.css';
 
 interface Leader {
@@ -28,13 +28,7 @@ export default function CliLeaderboardPage() {
 
   return (
     <div className="cli-landing">
-      <header>
-        <span className="cli-landing-icon">
-          <Icon name="terminal" size={26} />
-        </span>
-        <h1>{t('leaderboard.title')}</h1>
-        <p className="muted">{t('leaderboard.subtitle')}</p>
-      </header>
+      <CliHero title={t('leaderboard.title')} subtitle={t('leaderboard.subtitle')} />
       {error && <ErrorBanner error={error} />}
       <section className="cli-card">
         {!board ? (

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { browserTokens } from '../../api/token.ts';
-import { Icon } from '../../components/Icon.tsx';
+import { CliHero } from '../../trajectories/CliHero.tsx';
 import '../../styles/cli.css';
 
 type State = { kind: 'idle' | 'connecting' | 'open' } | { kind: 'closed'; code: number; reason: string };
@@ -55,13 +55,7 @@ export default function CliTestPage() {
   const open = state.kind === 'open';
   return (
     <div className="cli-landing">
-      <header>
-        <span className="cli-landing-icon">
-          <Icon name="terminal" size={26} />
-        </span>
-        <h1>{t('socketTest.title')}</h1>
-        <p className="muted">{t('socketTest.subtitle')}</p>
-      </header>
+      <CliHero title={t('socketTest.title')} subtitle={t('socketTest.subtitle')} />
       <section className="cli-card cli-socket">
         <div className="cli-socket-bar">
           <span className={`cli-socket-state ${state.kind}`} role="status">

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Icon, type IconName } from '../../components/Icon.tsx';
+import { CliHero } from '../../trajectories/CliHero.tsx';
 import '../../styles/cli.css';
 
 const STEPS: Array<{ key: 'login' | 'chat' | 'run'; command: string }> = [
@@ -20,13 +21,7 @@ export default function CliPage() {
   const { t } = useTranslation('cli');
   return (
     <div className="cli-landing">
-      <header>
-        <span className="cli-landing-icon">
-          <Icon name="terminal" size={26} />
-        </span>
-        <h1>{t('landing.title')}</h1>
-        <p className="muted">{t('landing.subtitle')}</p>
-      </header>
+      <CliHero title={t('landing.title')} subtitle={t('landing.subtitle')} />
       <section className="cli-card">
         <h2>{t('landing.install')}</h2>
         <ol className="cli-steps">

@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
-import { notesApi, type SharedNote } from '../../api/notes.ts';
+import { notesApi } from '../../api/notes.ts';
 import { Icon } from '../../components/Icon.tsx';
 import { Markdown } from '../../components/Markdown.tsx';
+import { useShared } from '../../components/useShared.ts';
 import { PageLoading, ShareGone } from '../../components/PageState.tsx';
 import { buildTree, type TreeNode } from '../../notes/tree.ts';
 import '../../styles/notes.css';
@@ -15,19 +16,9 @@ import '../../styles/notes.css';
 export default function ShareNotePage() {
   const { t, i18n } = useTranslation('notes');
   const { token = '' } = useParams();
-  const [shared, setShared] = useState<SharedNote | null | 'missing'>(null);
+  const shared = useShared(() => notesApi.shared(token), token);
   const [openId, setOpenId] = useState<string | null>(null);
 
-  useEffect(() => {
-    let live = true;
-    notesApi.shared(token).then(
-      (loaded) => live && setShared(loaded),
-      () => live && setShared('missing'),
-    );
-    return () => {
-      live = false;
-    };
-  }, [token]);
 
   if (shared === null) return <PageLoading />;
   if (shared === 'missing') return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toApp')} />;

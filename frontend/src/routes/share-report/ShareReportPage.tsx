@@ -1,11 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { toApiError, type ApiError } from '../../api/client.ts';
-import { downloadBlob, research, sharedCanvasPdf, type SharedConversationDto } from '../../api/research.ts';
+import { downloadBlob, research, sharedCanvasPdf } from '../../api/research.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { Markdown } from '../../components/Markdown.tsx';
+import { useShared } from '../../components/useShared.ts';
 import { PageLoading, PageState, ShareGone } from '../../components/PageState.tsx';
 
 /**
@@ -15,19 +16,9 @@ import { PageLoading, PageState, ShareGone } from '../../components/PageState.ts
 export default function ShareReportPage() {
   const { t, i18n } = useTranslation();
   const { shareId = '' } = useParams();
-  const [shared, setShared] = useState<SharedConversationDto | null | 'missing'>(null);
+  const shared = useShared(() => research.shared(shareId), shareId);
   const [error, setError] = useState<ApiError | null>(null);
 
-  useEffect(() => {
-    let live = true;
-    research.shared(shareId).then(
-      (loaded) => live && setShared(loaded),
-      () => live && setShared('missing'),
-    );
-    return () => {
-      live = false;
-    };
-  }, [shareId]);
 
   if (shared === null) return <PageLoading />;
   if (shared === 'missing') return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toResearch')} />;

@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { toApiError, type ApiError } from '../../api/client.ts';
-import { downloadPath, downloadTrajectory, trajectoriesApi, type SharedTrajectory } from '../../api/trajectories.ts';
+import { downloadPath, downloadTrajectory, trajectoriesApi } from '../../api/trajectories.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { Icon } from '../../components/Icon.tsx';
+import { useShared } from '../../components/useShared.ts';
 import { PageLoading, ShareGone } from '../../components/PageState.tsx';
 import { shortTitle } from '../../trajectories/list.ts';
 import { Timeline } from '../../trajectories/Timeline.tsx';
@@ -14,19 +15,9 @@ import '../../styles/cli.css';
 export default function SharedTrajectoryPage() {
   const { t, i18n } = useTranslation('cli');
   const { token = '' } = useParams();
-  const [shared, setShared] = useState<SharedTrajectory | null | 'missing'>(null);
+  const shared = useShared(() => trajectoriesApi.shared(token), token);
   const [error, setError] = useState<ApiError | null>(null);
 
-  useEffect(() => {
-    let live = true;
-    trajectoriesApi.shared(token).then(
-      (loaded) => live && setShared(loaded),
-      () => live && setShared('missing'),
-    );
-    return () => {
-      live = false;
-    };
-  }, [token]);
 
   if (shared === null) return <PageLoading />;
   if (shared === 'missing') {
