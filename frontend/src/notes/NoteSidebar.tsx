@@ -151,6 +151,7 @@ function NoteRow({ node, depth, drag, setDrag, onDrop, compact }: RowProps) {
   const navigate = useNavigate();
   const location = useLocation();
   const [menu, setMenu] = useState(false);
+  const menuRef = useRef<HTMLDivElement>(null);
   const { note, children } = node;
   const open = state.expanded.has(note.id);
   const editing = state.editingId === note.id;
@@ -158,6 +159,25 @@ function NoteRow({ node, depth, drag, setDrag, onDrop, compact }: RowProps) {
   const notes = state.notes ?? [];
   const droppable = drag !== null && canDrop(notes, drag.id, note.id);
   const over = drag?.over === note.id && droppable ? drag.position : null;
+
+  useEffect(() => {
+    if (!menu) return;
+    // The menu is not modal: a click anywhere else or Escape puts it away, as menus do.
+    const outside = (event: PointerEvent) => {
+      if (!menuRef.current?.contains(event.target as Node)) setMenu(false);
+    };
+    const escape = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenu(false);
+      menuRef.current?.querySelector<HTMLButtonElement>('[aria-haspopup]')?.focus();
+    };
+    document.addEventListener('pointerdown', outside);
+    document.addEventListener('keydown', escape);
+    return () => {
+      document.removeEventListener('pointerdown', outside);
+      document.removeEventListener('keydown', escape);
+    };
+  }, [menu]);
 
   const openNote = () => {
     notesStore.open(note.id);
@@ -206,12 +226,12 @@ function NoteRow({ node, depth, drag, setDrag, onDrop, compact }: RowProps) {
             <span>{note.name}</span>
           </button>
         )}
-        <div className="note-menu">
+        <div className="note-menu" ref={menuRef}>
           <button type="button" className="icon-button tiny" aria-label={t('menu.open')} aria-haspopup="menu" aria-expanded={menu} onClick={() => setMenu((value) => !value)}>
             ⋯
           </button>
           {menu && (
-            <ul className="note-menu-list" role="menu" onMouseLeave={() => setMenu(false)}>
+            <ul className="note-menu-list" role="menu">
               <li role="none">
                 <button
                   type="button"
