@@ -19,7 +19,6 @@ export default function ShareNotePage() {
   const shared = useShared(() => notesApi.shared(token), token);
   const [openId, setOpenId] = useState<string | null>(null);
 
-
   if (shared === null) return <PageLoading />;
   if (shared === 'missing') return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toApp')} />;
 
