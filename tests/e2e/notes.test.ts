@@ -89,7 +89,9 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   await screenshot(page, 'notes-select');
   await extract.click();
   await page.waitForURL(/\/cognition\/display\?id=/, { timeout: 30_000 });
-  await page.getByText('零下二十度').first().waitFor();
+  // The notes page stays on screen until the display's chunk loads, and it holds the same text.
+  await page.locator('.cog-insights li').first().waitFor();
+  t.true((await page.locator('.cog-insights').innerText()).includes('零下二十度'), 'the insights come from the notes');
   await screenshot(page, 'notes-cognition');
 
   // Share a note and open it signed out.
