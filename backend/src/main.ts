@@ -6,8 +6,8 @@ import { ProjectionRunner, RemoteProjectionProgress } from '@scriptorium/project
 import { startWorkers } from '@scriptorium/workers/index';
 import { requeueRunningExtractions, requeueRunningReplies } from '@scriptorium/workers/recovery';
 import { startResearchTools } from '@scriptorium/workers/research';
-import { seedAdmin } from './domain/user/seedAdmin.ts';
-import { startAccountReactors } from './domain/tasks/reactors.ts';
+import { seedAdmin } from '@scriptorium/domain/user/seedAdmin';
+import { startProcessManagers } from './processes.ts';
 import { createApi } from './http/server.ts';
 import { closeServices, createServices } from './services.ts';
 
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     runner = new ProjectionRunner(services.events, services.readStore, projections, log);
     await runner.start();
     stops.push(() => runner!.stop());
-    const reactor = await startAccountReactors(services);
+    const reactor = await startProcessManagers(services);
     stops.unshift(() => reactor.stop());
   }
   if (roles.includes('worker')) {
@@ -66,13 +66,13 @@ async function main(): Promise<void> {
       log.info({ admin: config.ADMIN_USERNAME, outcome }, 'administrator seeded');
     }
     const progress = runner ?? new RemoteProjectionProgress(services.readStore, projections.map((projection) => projection.name));
-    const api = await createApi(services, progress);
+    const api = await createApi(services, progress, { runner });
     const { app } = api;
     const server = app.listen(config.PORT, config.HOST);
     await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
-    log.info({ port, roles, eventStore: config.EVENTSTORE_URL ? 'eventstoredb' : 'sqlite', readStore: config.MONGO_URL ? 'mongodb' : 'sqlite', queue: config.REDIS_URL ? 'bullmq' : 'in-process', model: config.LLM_BASE_URL ? 'openai-compatible' : 'offline' }, `Scriptorium listening on http://localhost:${port}`);
+    log.info({ port, roles, eventStore: config.EVENTSTORE_URL ? 'eventstoredb' : config.DATABASE_URL ? 'postgresql' : 'sqlite', readStore: config.MONGO_URL ? 'mongodb' : config.DATABASE_URL ? 'postgresql' : 'sqlite', queue: config.REDIS_URL ? 'bullmq' : 'in-process', model: config.LLM_BASE_URL ? 'openai-compatible' : 'offline' }, `Scriptorium listening on http://localhost:${port}`);
     stops.unshift(async () => {
       await api.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

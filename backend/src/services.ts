@@ -9,14 +9,14 @@ import { createJobQueue } from '@scriptorium/infra/queue/index';
 import type { JobQueue } from '@scriptorium/infra/queue/port';
 import { createReadStore } from '@scriptorium/infra/readstore/index';
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
-import { createModelProvider } from '@scriptorium/workers/model/index';
-import type { ModelProvider } from '@scriptorium/workers/model/port';
+import { createModelProvider } from '@scriptorium/infra/model/index';
+import type { ModelProvider } from '@scriptorium/infra/model/port';
 import { createAttemptLog } from '@scriptorium/infra/attempts/index';
 import type { AttemptLog } from '@scriptorium/infra/attempts/port';
 import { createBlobStore } from '@scriptorium/infra/blob/index';
 import type { BlobStore } from '@scriptorium/infra/blob/port';
 import { TokenService } from './auth/tokens.ts';
-import { BudgetGuard } from './domain/budget/guard.ts';
+import { BudgetGuard } from '@scriptorium/domain/budget/guard';
 
 /** Everything a role needs from the outside world, built once at start and passed down. */
 export interface Services {

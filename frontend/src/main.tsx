@@ -1,4 +1,5 @@
 import './i18n/index.ts';
+import './styles/tokens.css';
 import './styles/base.css';
 import './styles/shell.css';
 import './styles/pages.css';

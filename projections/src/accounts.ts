@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
-import type { BudgetEvent, BudgetSnapshot } from '@scriptorium/backend/domain/budget/budget';
-import type { UserEvent } from '@scriptorium/backend/domain/user/user';
+import { evolveSnapshot, initialSnapshot, type BudgetEvent, type BudgetSnapshot } from '@scriptorium/domain/budget/budget';
+import type { UserEvent } from '@scriptorium/domain/user/user';
 import type { Projection } from './projection.ts';
 
 /**
@@ -16,6 +16,7 @@ export interface AccountDoc extends Doc {
   nickname: string;
   is_active: boolean;
   is_admin: boolean;
+  is_auditor?: boolean;
   email_verified: boolean;
   created_at: string;
   /** The stored level (before any expiry is applied), for filtering. */
@@ -26,45 +27,7 @@ export interface AccountDoc extends Doc {
 
 export const ACCOUNTS = 'accounts';
 
-const round = (value: number) => Math.round(value * 1e6) / 1e6;
-
-const freshBudget = (): BudgetSnapshot => ({
-  level: 'basic',
-  membershipExpiresAt: null,
-  tokenLevelLimit: 100,
-  extraBudget: 0,
-  day: null,
-  usedToday: 0,
-  allUsage: 0,
-  lastRefreshAt: null,
-});
-
-/** The budget stream's own rules for these numbers (`evolveSnapshot` in the budget domain). */
-function applyBudget(state: BudgetSnapshot, event: BudgetEvent): BudgetSnapshot {
-  const budget = state.day === null ? { ...state, day: event.data.day } : state;
-  switch (event.type) {
-    case 'TokenLimitSet':
-      return { ...budget, tokenLevelLimit: event.data.tokenLevelLimit };
-    case 'ExtraBudgetAdded':
-      return { ...budget, extraBudget: round(budget.extraBudget + event.data.amount) };
-    case 'MembershipLevelSet':
-      return { ...budget, level: event.data.level, membershipExpiresAt: event.data.membershipExpiresAt, tokenLevelLimit: event.data.tokenLevelLimit };
-    case 'MembershipExpired':
-      return { ...budget, level: 'basic', membershipExpiresAt: null, tokenLevelLimit: event.data.tokenLevelLimit };
-    case 'BudgetDayClosed':
-      return { ...budget, day: event.data.day, usedToday: 0, extraBudget: event.data.extraBudget, ...(event.data.refresh && { lastRefreshAt: event.data.at }) };
-    case 'TokensCharged':
-      return {
-        ...budget,
-        allUsage: round(budget.allUsage + event.data.coins),
-        usedToday: event.data.day === budget.day ? round(budget.usedToday + event.data.coins) : budget.usedToday,
-      };
-    default:
-      return budget;
-  }
-}
-
-const USER_EVENTS = ['UserRegistered', 'UserProfileUpdated', 'AdminRoleGranted', 'EmailVerified', 'UserDeactivated', 'UserReactivated'] as const satisfies readonly UserEvent['type'][];
+const USER_EVENTS = ['UserRegistered', 'UserProfileUpdated', 'AdminRoleGranted', 'AuditorRoleGranted', 'AuditorRoleRevoked', 'EmailVerified', 'UserDeactivated', 'UserReactivated'] as const satisfies readonly UserEvent['type'][];
 const BUDGET_EVENTS = ['TokenLimitSet', 'ExtraBudgetAdded', 'MembershipLevelSet', 'MembershipExpired', 'BudgetDayClosed', 'TokensCharged'] as const satisfies readonly BudgetEvent['type'][];
 
 export const accountsProjection: Projection = {
@@ -84,7 +47,7 @@ export const accountsProjection: Projection = {
     if ((BUDGET_EVENTS as readonly string[]).includes(recorded.type)) {
       const event = { type: recorded.type, data: recorded.data } as BudgetEvent;
       const account = await accounts.get(event.data.userId);
-      const budget = applyBudget(account?.budget ?? freshBudget(), event);
+      const budget = evolveSnapshot(account?.budget ?? initialSnapshot(), event);
       await accounts.update(event.data.userId, { $set: { budget, level: budget.level, updated_at: at } }, { upsert: true });
       return;
     }
@@ -96,7 +59,7 @@ export const accountsProjection: Projection = {
           userId,
           {
             $set: { username, username_lower: username.toLowerCase(), email, nickname, is_active: true, is_admin: isAdmin, email_verified: emailVerified ?? false, created_at: registeredAt, updated_at: at },
-            $setOnInsert: { level: 'basic', budget: freshBudget() },
+            $setOnInsert: { level: 'basic', budget: initialSnapshot() },
           },
           { upsert: true },
         );
@@ -109,6 +72,10 @@ export const accountsProjection: Projection = {
       }
       case 'AdminRoleGranted':
         await accounts.update(event.data.userId, { $set: { is_admin: true, updated_at: at } });
+        return;
+      case 'AuditorRoleGranted':
+      case 'AuditorRoleRevoked':
+        await accounts.update(event.data.userId, { $set: { is_auditor: event.type === 'AuditorRoleGranted', updated_at: at } });
         return;
       case 'EmailVerified': {
         const account = await accounts.get(event.data.userId);

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
-import type { PageViewed } from '@scriptorium/backend/domain/activity/activity';
-import type { Projection } from './projection.ts';
+import type { PageViewed } from '@scriptorium/domain/activity/activity';
+import { countOnce, type Projection } from './projection.ts';
 
 /** Page views of one day, in total and per page (note, cognition, research…). */
 export interface PageViewsDoc extends Doc {
@@ -29,7 +29,7 @@ export const activityProjection: Projection = {
   },
   async apply(recorded: RecordedEvent, tx) {
     const { userId, page, day } = (recorded.data as PageViewed['data']);
-    await tx.collection<PageViewsDoc>(PAGE_VIEWS).update(day, { $inc: { views: 1, [`pages.${page.replace(/[.$]/g, '_')}`]: 1 }, $set: { day } }, { upsert: true });
-    await tx.collection<VisitorDoc>(VISITORS).update(`${day}:${userId}`, { $inc: { views: 1 }, $set: { day, user_id: userId } }, { upsert: true });
+    await countOnce(tx.collection(PAGE_VIEWS), day, recorded.position, { $inc: { views: 1, [`pages.${page.replace(/[.$]/g, '_')}`]: 1 }, $set: { day } }, { upsert: true });
+    await countOnce(tx.collection(VISITORS), `${day}:${userId}`, recorded.position, { $inc: { views: 1 }, $set: { day, user_id: userId } }, { upsert: true });
   },
 };

@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
-import type { AgentEvent } from '@scriptorium/backend/domain/agents/agent';
-import type { Projection } from './projection.ts';
+import type { AgentEvent } from '@scriptorium/domain/agents/agent';
+import { countOnce, type Projection } from './projection.ts';
 
 export interface AgentDoc extends Doc {
   owner_id: string;
@@ -60,7 +60,7 @@ export const agentsProjection: Projection = {
       case 'AgentToolTested': {
         const { agentId, ownerId, tool, ok, summary, durationMs, at } = event.data;
         await tx.collection<AgentToolTestDoc>(AGENT_TOOL_TESTS).put({ _id: recorded.id, agent_id: agentId, owner_id: ownerId, tool, ok, summary, duration_ms: durationMs, at });
-        await agents.update(agentId, { $inc: { tests: 1, failed_tests: ok ? 0 : 1 }, $set: { last_test_at: at } });
+        await countOnce(agents, agentId, recorded.position, { $inc: { tests: 1, failed_tests: ok ? 0 : 1 }, $set: { last_test_at: at } });
         return;
       }
       default:

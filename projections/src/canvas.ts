@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
-import type { CanvasEdited, WritingVersionSaved, TargetedEditApplied } from '@scriptorium/backend/domain/conversation/conversation';
-import type { CanvasVersion } from '@scriptorium/backend/protocol/research';
+import type { CanvasEdited, WritingVersionSaved, TargetedEditApplied } from '@scriptorium/domain/conversation/conversation';
+import type { CanvasVersion } from '@scriptorium/domain/protocol/research';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
 import type { Projection } from './projection.ts';
 

@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
-import type { Activity, CollaborationMode, ConversationEvent, LayoutPreset, Lifecycle } from '@scriptorium/backend/domain/conversation/conversation';
-import type { ClarificationQuestion } from '@scriptorium/backend/protocol/research';
+import type { Activity, CollaborationMode, ConversationEvent, LayoutPreset, Lifecycle } from '@scriptorium/domain/conversation/conversation';
+import type { ClarificationQuestion } from '@scriptorium/domain/protocol/research';
 import type { Projection } from './projection.ts';
 
 /** One research session as its owner's history and the session endpoints show it. */
@@ -58,6 +58,9 @@ export const chatsProjection: Projection = {
     const chats = tx.collection<ChatDoc>(CHATS);
     const event = { type: recorded.type, data: recorded.data } as ConversationEvent;
     const touch = { updated_at: recorded.metadata.at, last_position: recorded.position };
+    const chat = event.type === 'SessionCreated' || event.type === 'TokensConsumed' ? null : await chats.get(event.data.sessionId);
+    // A batch replayed after a crash (standalone Mongo) resumes where the session is, so no message is counted twice.
+    if (chat && recorded.position <= chat.last_position) return;
     switch (event.type) {
       case 'SessionCreated': {
         const { sessionId, ownerId, name, collaborationMode, searchEnabled, layoutPreset, createdAt } = event.data;
@@ -98,7 +101,6 @@ export const chatsProjection: Projection = {
         await chats.update(event.data.sessionId, { $set: { lifecycle: event.data.lifecycle, ...touch } });
         return;
       case 'UserMessagePosted': {
-        const chat = await chats.get(event.data.sessionId);
         await chats.update(event.data.sessionId, {
           $set: { ...touch, ...(chat?.prompt === null && { prompt: event.data.content.slice(0, 500) }) },
           $inc: { message_count: 1 },
@@ -126,7 +128,6 @@ export const chatsProjection: Projection = {
         await chats.update(event.data.sessionId, { $set: { ...touch, activity: 'waiting' } });
         return;
       case 'StageStarted': {
-        const chat = await chats.get(event.data.sessionId);
         await chats.update(event.data.sessionId, {
           $set: { ...touch, activity: 'processing', ...(chat?.active_reply && { active_reply: { ...chat.active_reply, job_id: event.data.jobId } }) },
         });
@@ -148,6 +149,7 @@ export const chatsProjection: Projection = {
       case 'SearchResultsRecorded':
       case 'WritingStarted':
       case 'WritingVersionDiscarded':
+      case 'TargetedEditRequested':
         return;
       default:
         assertNever(event);

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
-import type { TrajectoryUploaded } from '@scriptorium/backend/domain/trajectories/trajectory';
+import type { TrajectoryUploaded } from '@scriptorium/domain/trajectories/trajectory';
 import type { Projection } from './projection.ts';
 
 /** One user's CLI usage: sessions recorded and events in them. Deleting a trajectory does not undo usage. */

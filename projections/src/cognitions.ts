@@ -1,10 +1,10 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
-import type { CognitionEvent, CognitionSource, CognitionSourceKind } from '@scriptorium/backend/domain/cognition/cognition';
-import type { CollectionEvent } from '@scriptorium/backend/domain/cognition/collection';
-import type { ExtractionEvent } from '@scriptorium/backend/domain/cognition/extraction';
-import type { Projection } from './projection.ts';
+import type { CognitionEvent, CognitionSource, CognitionSourceKind } from '@scriptorium/domain/cognition/cognition';
+import type { CollectionEvent } from '@scriptorium/domain/cognition/collection';
+import type { ExtractionEvent } from '@scriptorium/domain/cognition/extraction';
+import { countOnce, type Projection } from './projection.ts';
 
 export interface CognitionDoc extends Doc {
   owner_id: string;
@@ -103,7 +103,7 @@ export const cognitionsProjection: Projection = {
         await items.deleteMany({ cognition_id: event.data.cognitionId });
         return;
       case 'CognitionViewed':
-        await cognitions.update(event.data.cognitionId, { $inc: { view_count: 1 } });
+        await countOnce(cognitions, event.data.cognitionId, recorded.position, { $inc: { view_count: 1 } });
         return;
       case 'CognitionExtractionRequested': {
         const { extractionId, userId, kind, at } = event.data;

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
-import type { FeedbackEvent } from '@scriptorium/backend/domain/feedback/feedback';
+import type { FeedbackEvent } from '@scriptorium/domain/feedback/feedback';
 import type { Projection } from './projection.ts';
 
 /** Feedback as the admin console lists it. */

@@ -1,18 +1,20 @@
 import { accountsProjection } from './accounts.ts';
 import { activityProjection } from './activity.ts';
+import { auditReadsProjection } from './auditReads.ts';
 import { agentsProjection } from './agents.ts';
 import { canvasProjection } from './canvas.ts';
 import { cognitionsProjection } from './cognitions.ts';
 import { chatsProjection } from './chats.ts';
 import { cliLeaderboardProjection } from './cliLeaderboard.ts';
-import { dailyTasksProjection } from './dailyTasks.ts';
+import { engineerProjection } from './engineer.ts';
+import { dailyTasksProjection } from './tasks.ts';
 import { feedbackProjection } from './feedback.ts';
 import { invitesProjection } from './invites.ts';
 import { messagesProjection } from './messages.ts';
 import { notesProjection } from './notes.ts';
 import { outboxProjection } from './outbox.ts';
 import { sharesProjection } from './shares.ts';
-import { contextsProjection } from '@scriptorium/backend/domain/context/projection';
+import { contextsProjection } from './contexts.ts';
 import type { Projection } from './projection.ts';
 import { tokenUsageProjection } from './tokenUsage.ts';
 import { trajectoriesProjection } from './trajectories.ts';
@@ -41,4 +43,6 @@ export const createProjections = (settings: ProjectionSettings): Projection[] =>
   activityProjection,
   agentsProjection,
   cliLeaderboardProjection,
+  auditReadsProjection,
+  engineerProjection,
 ];

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
-import type { InviteEvent } from '@scriptorium/backend/domain/invites/invite';
+import type { InviteEvent } from '@scriptorium/domain/invites/invite';
 import type { Projection } from './projection.ts';
 
 /** The admin's list of invite codes. */

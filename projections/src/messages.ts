@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc, ReadStoreTx } from '@scriptorium/infra/readstore/port';
-import type { ConversationEvent, ReplyOutcome } from '@scriptorium/backend/domain/conversation/conversation';
-import { toWire } from '@scriptorium/backend/domain/conversation/wire';
-import type { WireContent } from '@scriptorium/backend/protocol/ws';
+import type { ConversationEvent, ReplyOutcome } from '@scriptorium/domain/conversation/conversation';
+import { toWire } from '@scriptorium/domain/conversation/wire';
+import { isChunk, type WireContent } from '@scriptorium/domain/protocol/content';
 import type { Projection } from './projection.ts';
 
 /**
@@ -26,8 +26,6 @@ export interface MessageDoc extends Doc {
 
 export const MESSAGES = 'messages';
 
-const CHUNKED = new Set(['chat_chunk', 'content', 'think', 'writing_content']);
-
 export const messagesProjection: Projection = {
   name: 'messages',
   collections: [MESSAGES],
@@ -47,6 +45,8 @@ export const messagesProjection: Projection = {
     'WritingVersionDiscarded',
     'FeedbackRequested',
     'FeedbackGiven',
+    'TargetedEditApplied',
+    'CanvasEdited',
   ] satisfies ConversationEvent['type'][],
   async setup(store) {
     await store.collection(MESSAGES).ensureIndex({ fields: { session_id: 1, order: 1 } });
@@ -92,13 +92,21 @@ async function applyMessages(batch: RecordedEvent[], tx: ReadStoreTx): Promise<v
       dirty.add(event.data.messageId);
       continue;
     }
-    if (event.type === 'TokensConsumed' || !('messageId' in event.data)) continue;
-    const message = await load(event.data.messageId);
+    if (event.type === 'TokensConsumed') continue;
+    // Targeted edits and hand-saved versions name their message on the wire only; the history keeps them too.
+    // A hand save's wire id (canvas-<version>) repeats across sessions; its document is the session's own.
+    const messageId = 'messageId' in event.data ? event.data.messageId : event.type === 'CanvasEdited' ? `${event.data.sessionId}:${wire.content.message_id}` : wire.content.message_id;
+    if ((event.type === 'CanvasEdited' || event.type === 'TargetedEditApplied') && !(await load(messageId))) {
+      loaded.set(messageId, { _id: messageId, session_id: event.data.sessionId, role: 'assistant', agent: wire.content.agent, reply_to: null, status: 'completed', created_at: at, updated_at: at, order: recorded.position, last_position: recorded.position, contents: [wire.content] });
+      dirty.add(messageId);
+      continue;
+    }
+    const message = await load(messageId);
     if (!message || recorded.position <= message.last_position) continue;
     const contents = message.contents;
     const last = contents[contents.length - 1];
-    if (event.type === 'MessageChunksAppended' && CHUNKED.has(event.data.contentType) && last?.content_type === event.data.contentType) {
-      contents[contents.length - 1] = { ...last, content: `${String(last.content ?? '')}${event.data.text}`, updated_at: at };
+    if (event.type === 'MessageChunksAppended' && last && isChunk(last) && last.content_type === event.data.contentType) {
+      contents[contents.length - 1] = { ...last, content: `${last.content}${event.data.text}`, updated_at: at };
     } else {
       contents.push(wire.content);
     }
@@ -113,6 +121,5 @@ async function applyMessages(batch: RecordedEvent[], tx: ReadStoreTx): Promise<v
 /** The text a reply streamed as its main answer (chat chunks or research content). */
 export const replyText = (message: Pick<MessageDoc, 'contents'>): string =>
   message.contents
-    .filter((item) => item.content_type === 'chat_chunk' || item.content_type === 'content' || item.content_type === 'user_input')
-    .map((item) => String(item.content ?? ''))
+    .flatMap((item) => (item.content_type === 'chat_chunk' || item.content_type === 'content' || item.content_type === 'user_input' ? [item.content] : []))
     .join('');

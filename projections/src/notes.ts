@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
-import type { NoteContentEvent } from '@scriptorium/backend/domain/notes/content';
-import type { NotebookEvent } from '@scriptorium/backend/domain/notes/notes';
+import type { NoteContentEvent } from '@scriptorium/domain/notes/content';
+import type { NotebookEvent } from '@scriptorium/domain/notes/notes';
 import type { Projection } from './projection.ts';
 
 /** A note as its owner lists and opens it. */

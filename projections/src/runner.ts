@@ -1,8 +1,8 @@
 import type { EventStore, RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import { LogFollower } from '@scriptorium/infra/eventsourcing/follower';
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
-import type { Logger } from 'pino';
-import type { Projection } from './projection.ts';
+import type { Logger } from '@scriptorium/infra/log';
+import { applyToProjection, type Projection } from './projection.ts';
 
 /** Lets a caller wait until the read models include a position it just wrote (read-your-writes). */
 export interface ProjectionProgress {
@@ -69,11 +69,7 @@ export class ProjectionRunner extends LogFollower<Projection> implements Project
     const relevant = batch.filter((event) => event.position > checkpoint && projection.handles.includes(event.type));
     try {
       await this.store.transaction(async (tx) => {
-        if (projection.applyBatch) {
-          if (relevant.length > 0) await projection.applyBatch(relevant, tx);
-        } else {
-          for (const event of relevant) await projection.apply(event, tx);
-        }
+        await applyToProjection(projection, relevant, tx);
         await tx.setCheckpoint(projection.name, last);
       });
       this.failing.delete(projection.name);

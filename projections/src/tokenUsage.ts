@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
 import { dayKey } from '@scriptorium/infra/time';
-import type { TokensConsumed } from '@scriptorium/backend/domain/conversation/conversation';
-import type { Projection } from './projection.ts';
+import type { TokensConsumed } from '@scriptorium/domain/conversation/conversation';
+import { countOnce, type Projection } from './projection.ts';
 
 interface Usage {
   prompt_tokens: number;
@@ -48,15 +48,13 @@ export function tokenUsageProjection(timeZone: string): Projection {
       const { userId, sessionId, prompt, completion, model, at } = (recorded.data as TokensConsumed['data']);
       const day = dayKey(at, timeZone);
       const increment = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, calls: 1 };
-      await tx.collection<DailyUsageDoc>(DAILY_USAGE).update(
-        dailyUsageId(userId, day),
-        { $inc: increment, $set: { user_id: userId, day, updated_at: at } },
-        { upsert: true },
-      );
-      await tx.collection<UserUsageDoc>(USER_USAGE).update(userId, { $inc: increment, $set: { last_day: day, updated_at: at } }, { upsert: true });
+      await countOnce(tx.collection(DAILY_USAGE), dailyUsageId(userId, day), recorded.position, { $inc: increment, $set: { user_id: userId, day, updated_at: at } }, { upsert: true });
+      await countOnce(tx.collection(USER_USAGE), userId, recorded.position, { $inc: increment, $set: { last_day: day, updated_at: at } }, { upsert: true });
       if (sessionId === null) return;
-      await tx.collection<SessionUsageDoc>(SESSION_USAGE).update(
+      await countOnce(
+        tx.collection(SESSION_USAGE),
         sessionId,
+        recorded.position,
         { $inc: { ...increment, [`models.${model.replace(/[.$]/g, '_')}`]: prompt + completion }, $set: { user_id: userId, session_id: sessionId, updated_at: at } },
         { upsert: true },
       );

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
-import type { TrajectoryEvent, TrajectoryEventType } from '@scriptorium/backend/domain/trajectories/trajectory';
+import type { TrajectoryEvent, TrajectoryEventType } from '@scriptorium/domain/trajectories/trajectory';
 import type { Projection } from './projection.ts';
 
 export interface TrajectoryDoc extends Doc {

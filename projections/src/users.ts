@@ -1,19 +1,24 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
-import type { UserEvent } from '@scriptorium/backend/domain/user/user';
+import type { UserEvent } from '@scriptorium/domain/user/user';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
+import { usernameSkeleton } from '@scriptorium/domain/user/username';
 import type { Projection } from './projection.ts';
 
 /** The account list: what /auth/me, the admin console and look-ups by name read. */
 export interface UserDoc extends Doc {
   username: string;
   username_lower: string;
+  /** The look-alike skeleton of the name (see the backend's `username.ts`). */
+  username_key: string;
   email: string;
   nickname: string;
   created_at: string;
   updated_at: string;
   is_active: boolean;
   is_admin: boolean;
+  /** Reads any stream at /audit; set and unset by admins (missing on documents built before the role). */
+  is_auditor?: boolean;
   email_verified: boolean;
   invite_code: string | null;
 }
@@ -35,6 +40,8 @@ export const usersProjection: Projection = {
     'UserProfileUpdated',
     'UserPasswordChanged',
     'AdminRoleGranted',
+    'AuditorRoleGranted',
+    'AuditorRoleRevoked',
     'EmailVerified',
     'UserDeactivated',
     'UserReactivated',
@@ -42,6 +49,7 @@ export const usersProjection: Projection = {
   ] satisfies UserEvent['type'][],
   async setup(store) {
     await store.collection(USERS).ensureIndex({ fields: { username_lower: 1 }, unique: true });
+    await store.collection(USERS).ensureIndex({ fields: { username_key: 1 } });
     await store.collection(USERS).ensureIndex({ fields: { created_at: -1 } });
     await store.collection(USERS).ensureIndex({ fields: { is_admin: 1 } });
     await store.collection(REVOKED_TOKENS).ensureIndex({ fields: { expires_at: 1 } });
@@ -51,17 +59,19 @@ export const usersProjection: Projection = {
     const event = { type: recorded.type, data: recorded.data } as UserEvent;
     switch (event.type) {
       case 'UserRegistered': {
-        const { userId, username, email, nickname, isAdmin, registeredAt, inviteCode, emailVerified } = event.data;
+        const { userId, username, email, nickname, isAdmin, registeredAt, inviteCode, emailVerified, usernameKey } = event.data;
         await users.put({
           _id: userId,
           username,
           username_lower: username.toLowerCase(),
+          username_key: usernameKey ?? usernameSkeleton(username),
           email,
           nickname,
           created_at: registeredAt,
           updated_at: registeredAt,
           is_active: true,
           is_admin: isAdmin,
+          is_auditor: false,
           email_verified: emailVerified ?? false,
           invite_code: inviteCode ?? null,
         });
@@ -79,6 +89,10 @@ export const usersProjection: Projection = {
         return;
       case 'AdminRoleGranted':
         await users.update(event.data.userId, { $set: { is_admin: true, updated_at: event.data.grantedAt } });
+        return;
+      case 'AuditorRoleGranted':
+      case 'AuditorRoleRevoked':
+        await users.update(event.data.userId, { $set: { is_auditor: event.type === 'AuditorRoleGranted', updated_at: event.data.at } });
         return;
       case 'EmailVerified': {
         const user = await users.get(event.data.userId);

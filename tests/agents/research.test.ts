@@ -1,5 +1,7 @@
 import test from 'ava';
-import { BUDGET_EXHAUSTED } from '@scriptorium/backend/domain/budget/guard';
+import type { ContentType } from '@scriptorium/domain/protocol/content';
+import { serverMessageSchema } from '@scriptorium/domain/protocol/ws';
+import { BUDGET_EXHAUSTED } from '@scriptorium/domain/budget/guard';
 import { Corpus, SOLID_STATE } from '@scriptorium/workers/agents/deep_cognition/harness';
 import { ANALYSE_PROMPT, BROWSE_PROMPT, JUDGE_PROMPT, PLAN_PROMPT } from '@scriptorium/workers/agents/deep_cognition/prompts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
@@ -11,9 +13,9 @@ const SPECIFIC = '对比2020年以来中国固态电池的技术路线和产业�
 const SENTENCE = '固态电池使用固态电解质取代液态电解液。';
 
 const subscribe = (sessionId: string) => ({ session_id: sessionId, agent: 'none', payload: { content_type: 'subscribe' } });
-const of = (socket: TestSocket, replyId: string, contentType?: string) =>
+const of = (socket: TestSocket, replyId: string, contentType?: ContentType) =>
   socket.received.filter((m) => m.type === 'message' && m.content.message_id === replyId && (!contentType || m.content.content_type === contentType)).map((m) => m.content);
-const arrives = (replyId: string, contentType: string, nth = 1) => {
+const arrives = (replyId: string, contentType: ContentType, nth = 1) => {
   let seen = 0;
   return (m: any) => m.type === 'message' && m.content.message_id === replyId && m.content.content_type === contentType && ++seen === nth;
 };
@@ -107,6 +109,8 @@ test.serial('offline, one question: clarification, answers, a moving plan, searc
 
   t.is((await user.request('POST', `/backend/conversation/research/${sessionId}/feedback`, { option: 'satisfied' })).status, 200);
   t.like((await socket.next(arrives(replyId, 'message_end'))).content, { outcome: 'completed' });
+  const misfits = socket.received.filter((message) => !serverMessageSchema.safeParse(message).success);
+  t.deepEqual(misfits, [], 'everything the agents appended fits the protocol');
 });
 
 test.serial('a pause while the model writes: the partial version is kept with the interrupted message', async (t) => {

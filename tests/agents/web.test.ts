@@ -1,5 +1,5 @@
 import test from 'ava';
-import { PageFetcher } from '@scriptorium/workers/browse/fetcher';
+import { PageFetcher } from '@scriptorium/infra/fetch/fetcher';
 import { signUp, startTestApp } from '../support/app.ts';
 import { startResearch, watchedSession } from '../support/research.ts';
 import { startMockSearxng } from '../support/mockSearxng.ts';

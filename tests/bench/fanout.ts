@@ -5,16 +5,24 @@
  * byte for byte as the log maps it. The baseline is the same drive with 1 socket per session on
  * other sessions of the same users, so the ratio of the two drive times is what fan-out costs
  * (1.0× would mean ten times the sockets cost nothing).
+ *
+ * Then at saturation: chunk events for all 100 sessions are appended to the log as fast as it takes
+ * them, and the messages/s reaching the 1,000 sockets is set against a bare `ws` server in this
+ * process broadcasting the same JSON to 1,000 sockets in the same 100 rooms (target ≥ 0.5×). Clients
+ * on both sides parse every message, as the browser does.
  * Run: npx tsx tests/bench/fanout.ts
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { conversationStream } from '@scriptorium/backend/domain/conversation/conversation';
-import { toWire } from '@scriptorium/backend/domain/conversation/wire';
+import { conversationStream } from '@scriptorium/domain/conversation/conversation';
+import { toWire } from '@scriptorium/domain/conversation/wire';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { startMockOpenAI, type ChatBody } from '../support/mockOpenAI.ts';
 import { openSocket, type TestSocket } from '../support/socket.ts';
+import WebSocket, { WebSocketServer } from 'ws';
 
 export interface FanoutOptions {
   sockets?: number;
@@ -28,6 +36,8 @@ const REPLY = '事件溯源把每一次变化都记录为不可变的事件，�
 const REGISTRATION_CONCURRENCY = 4;
 const CONNECT_CONCURRENCY = 50;
 const DRIVE_TIMEOUT_MS = 45_000;
+/** Chunk events per session in the saturation run. */
+const SATURATION_CHUNKS = 40;
 
 type User = Awaited<ReturnType<typeof signUp>>;
 interface Session {
@@ -142,6 +152,78 @@ async function drive(app: TestApp, sessions: Session[], subscribers: Subscriber[
   return result;
 }
 
+const until = async (done: () => boolean, what: string): Promise<void> => {
+  const deadline = performance.now() + DRIVE_TIMEOUT_MS;
+  while (!done()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+};
+
+/** Appends a reply's worth of chunks to every session at once and times until every socket has them all; returns the JSON each session was sent. */
+async function saturate(app: TestApp, sessions: Session[], subscribers: Subscriber[]): Promise<{ ms: number; delivered: number; sent: Map<string, string[]> }> {
+  const replies = new Map(sessions.map(({ sessionId }) => [sessionId, randomUUID()]));
+  const mine = (subscriber: Subscriber) => (message: any) => message.type === 'message' && message.content.message_id === replies.get(subscriber.session.sessionId);
+  const started = performance.now();
+  await Promise.all(
+    sessions.map(({ user, sessionId }) =>
+      app.services.events.appendToStream(
+        conversationStream(sessionId),
+        Array.from({ length: SATURATION_CHUNKS }, (_, seq) => ({
+          id: randomUUID(),
+          type: 'MessageChunksAppended',
+          data: { sessionId, messageId: replies.get(sessionId)!, agent: 'poe_llm', contentType: 'chat_chunk', seq, text: REPLY.slice(seq * 8, seq * 8 + 64) },
+          metadata: { at: new Date().toISOString(), userId: user.userId, correlationId: replies.get(sessionId)! },
+        })),
+      ),
+    ),
+  );
+  await until(() => subscribers.every((subscriber) => subscriber.socket.received.filter(mine(subscriber)).length >= SATURATION_CHUNKS), 'the saturation chunks');
+  const ms = performance.now() - started;
+  const sent = new Map<string, string[]>();
+  for (const { sessionId } of sessions) {
+    const events = await app.services.events.readStream(conversationStream(sessionId));
+    sent.set(sessionId, events.filter((event) => (event.data as { messageId?: string }).messageId === replies.get(sessionId)).map((event) => JSON.stringify(toWire(event))));
+  }
+  return { ms, delivered: subscribers.length * SATURATION_CHUNKS, sent };
+}
+
+/** The same messages to the same rooms from a bare `ws` server that does nothing else: the ceiling for this process. */
+async function bareBroadcast(sent: Map<string, string[]>, perSession: number): Promise<{ ms: number; delivered: number }> {
+  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise((resolve) => server.once('listening', resolve));
+  const rooms = new Map<string, Set<WebSocket>>();
+  server.on('connection', (socket, request) => {
+    const room = new URL(request.url!, 'http://bench').searchParams.get('room')!;
+    if (!rooms.has(room)) rooms.set(room, new Set());
+    rooms.get(room)!.add(socket);
+  });
+  const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  let received = 0;
+  const slots = [...sent.keys()].flatMap((room) => Array.from({ length: perSession }, () => room));
+  const clients = await pool(slots, CONNECT_CONCURRENCY, async (room) => {
+    const client = new WebSocket(`${url}?room=${room}`);
+    client.on('message', (data) => {
+      JSON.parse(data.toString());
+      received += 1;
+    });
+    await new Promise((resolve, reject) => client.once('open', resolve).once('error', reject));
+    return client;
+  });
+  try {
+    await until(() => [...rooms.values()].reduce((sum, room) => sum + room.size, 0) === clients.length, 'the bare server to see every client');
+    const total = clients.length * SATURATION_CHUNKS;
+    const started = performance.now();
+    // Interleaved across rooms, as the log interleaves sessions.
+    for (let i = 0; i < SATURATION_CHUNKS; i++) for (const [room, messages] of sent) for (const socket of rooms.get(room)!) socket.send(messages[i]!);
+    await until(() => received >= total, 'the bare broadcast');
+    return { ms: performance.now() - started, delivered: total };
+  } finally {
+    for (const client of clients) client.terminate();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
 function report(label: string, result: DriveResult): void {
   const rate = Math.round(result.delivered / (result.ms / 1000)).toLocaleString('en-US');
   const problems = [
@@ -200,6 +282,16 @@ export async function run(options: FanoutOptions = {}): Promise<void> {
     const fanned = await drive(app, sessions, subscribers);
     report(`fan-out,  ${fanned.sockets} sockets`, fanned);
     console.log(`  drive time fan-out/baseline: ${(fanned.ms / baseline.ms).toFixed(2)}× for ${perSession}× the sockets (1.0× would mean fan-out is free)`);
+
+    const saturated = await saturate(app, sessions, subscribers);
+    const bare = await bareBroadcast(saturated.sent, perSession);
+    const perSecond = (run: { ms: number; delivered: number }) => run.delivered / (run.ms / 1000);
+    const line = (run: { ms: number; delivered: number }) =>
+      `${run.delivered.toLocaleString('en-US')} messages in ${Math.round(run.ms).toLocaleString('en-US')} ms = ${Math.round(perSecond(run)).toLocaleString('en-US')} messages/s`;
+    console.log(`  saturation, ${SATURATION_CHUNKS} chunks per session appended at once:`);
+    console.log(`    gateway (log → subscription → sockets): ${line(saturated)}`);
+    console.log(`    bare ws broadcast of the same JSON:     ${line(bare)}`);
+    console.log(`    ratio gateway/bare: ${(perSecond(saturated) / perSecond(bare)).toFixed(2)}× (target ≥ 0.5×)`);
   } finally {
     for (const subscriber of opened) subscriber.socket.close();
     await app?.stop();

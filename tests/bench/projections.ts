@@ -19,11 +19,11 @@ import type { EventMetadata, EventStore } from '@scriptorium/infra/eventstore/po
 import { SqliteEventStore } from '@scriptorium/infra/eventstore/sqlite';
 import { createLogger } from '@scriptorium/infra/log';
 import { SqliteReadStore } from '@scriptorium/infra/readstore/sqlite';
-import { conversationStream, type Conversation, type ConversationEvent } from '@scriptorium/backend/domain/conversation/conversation';
-import { conversationDecider, type ConversationCommand } from '@scriptorium/backend/domain/conversation/decide';
-import { userDecider, userStream } from '@scriptorium/backend/domain/user/decide';
-import { emailClaimDecider, emailClaimStream } from '@scriptorium/backend/domain/user/emailClaim';
-import { userIdFor } from '@scriptorium/backend/domain/user/registration';
+import { conversationStream, type Conversation, type ConversationEvent } from '@scriptorium/domain/conversation/conversation';
+import { conversationDecider, type ConversationCommand } from '@scriptorium/domain/conversation/decide';
+import { userDecider, userStream } from '@scriptorium/domain/user/decide';
+import { emailClaimDecider, emailClaimStream } from '@scriptorium/domain/user/emailClaim';
+import { userIdFor } from '@scriptorium/domain/user/registration';
 import { CHATS } from '@scriptorium/projections/chats';
 import { createProjections } from '@scriptorium/projections/index';
 import { MESSAGES } from '@scriptorium/projections/messages';
@@ -172,7 +172,7 @@ class LogBuilder {
   }
 }
 
-async function buildLog(store: EventStore): Promise<LogBuilder> {
+export async function buildLog(store: EventStore): Promise<LogBuilder> {
   const log = new LogBuilder(store);
   const users: string[] = [];
   for (let i = 0; i < USER_COUNT; i++) users.push(await log.register(`reader_${i}`));

@@ -2,16 +2,24 @@
  * `npm run bench`: every benchmark in turn. They print numbers and ratios and assert no timing, so
  * the exit code is non-zero only when one of them throws (a broken setup or a correctness check).
  */
+import { run as canvas } from './canvas.ts';
+import { run as engineerNodes } from './engineerNodes.ts';
 import { run as eventstore } from './eventstore.ts';
 import { run as fanout } from './fanout.ts';
+import { run as postgres } from './postgres.ts';
 import { run as projections } from './projections.ts';
 import { run as streaming } from './streaming.ts';
+import { run as tokenLatency } from './tokenLatency.ts';
 
 const benches: Array<[string, () => Promise<void>]> = [
   ['eventstore', eventstore],
   ['projections', projections],
   ['streaming', streaming],
+  ['token latency', tokenLatency],
   ['fanout', fanout],
+  ['postgres', postgres],
+  ['canvas', canvas],
+  ['engineer nodes', engineerNodes],
 ];
 
 let failed = 0;

@@ -7,16 +7,30 @@ import { signUp, startTestApp } from '../support/app.ts';
 
 const MAIN = join(import.meta.dirname, '../../workers/src/cli/main.ts');
 
+/** The CLI as a child process; `input` is written and stdin ended unless `open` keeps it for the caller. */
+function spawnCli(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk) => (output.stdout += chunk));
+  child.stderr.on('data', (chunk) => (output.stderr += chunk));
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, ...output })));
+  return { child, output, exited };
+}
+
 function cli(args: string[], env: Record<string, string>, input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+  const { child, exited } = spawnCli(args, env);
+  child.stdin.end(input);
+  return exited;
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 test('the CLI logs in, chats, runs a command, and each session arrives as a trajectory', async (t) => {
@@ -56,4 +70,62 @@ test('the CLI logs in, chats, runs a command, and each session arrives as a traj
 
   t.is((await cli(['logout'], env)).code, 0);
   t.regex((await cli(['whoami'], env)).stderr, /尚未登录/);
+});
+
+test("every chat and run is a live engineer session; the browser's commands run in the terminal and their results come back", async (t) => {
+  const app = await startTestApp();
+  t.teardown(() => app.stop());
+  const user = await signUp(app.url, 'live', 'live-password');
+  const home = mkdtempSync(join(tmpdir(), 'scriptorium-cli-'));
+  t.teardown(() => rmSync(home, { recursive: true, force: true }));
+  const env = { SCRIPTORIUM_CONFIG: join(home, 'config.json') };
+  t.regex((await cli(['--help'], env)).stdout, /scriptorium chat/, 'help needs no login');
+  t.regex((await cli(['chat', '--help'], env)).stdout, /scriptorium run/);
+  t.is((await cli(['login', '--server', app.url, '--username', 'live'], { ...env, SCRIPTORIUM_PASSWORD: 'live-password' })).code, 0);
+
+  const ran = await cli(['run', '--', 'false'], env);
+  t.is(ran.code, 1);
+  t.regex(ran.stdout, /\[退出码 1\]/, 'a failing command shows its exit code');
+  const base = '/backend/api/ai-engineer';
+  const [runSession] = (await user.request('GET', `${base}/sessions`)).body.sessions;
+  t.like(runSession, { title: 'false', status: 'failed', node_count: 2 });
+  const trajectories = (await user.request('GET', '/backend/engineer/trajectory/files')).body.files;
+  t.is(trajectories[0].title, 'false', 'a run is titled by its command');
+
+  const { child, output, exited } = spawnCli(['chat', '--project', 'demo'], env);
+  child.stdin.write('/help\n!node -e "process.exit(2)"\n');
+  const chatSession = await until(async () => (await user.request('GET', `${base}/sessions?status=running`)).body.sessions[0]);
+  await until(async () => ((await user.request('GET', `${base}/sessions/${chatSession.id}`)).body.node_count >= 2 ? true : undefined));
+  const command = (await user.request('POST', `${base}/sessions/${chatSession.id}/commands`, { command_type: 'run', content: 'node -e "console.log(6*7)"' })).body;
+  const done = await until(async () => (await user.request('GET', `${base}/sessions/${chatSession.id}/commands`)).body.commands.find((c: any) => c.id === command.id && c.result));
+  t.like(done.result, { status: 'completed', result: '42\n' });
+  t.is(done.delivered_to.length, 1);
+  child.stdin.write('/exit\n');
+  const chat = await exited;
+  t.is(chat.code, 0, chat.stderr);
+  t.regex(output.stdout, /!命令 运行命令（如 !npm test）/, '/help is answered locally');
+  t.regex(output.stdout, /\[退出码 2\]/);
+  t.regex(output.stdout, /\[浏览器\] \$ node/);
+
+  const ended = (await user.request('GET', `${base}/sessions/${chatSession.id}`)).body;
+  t.is(ended.status, 'completed', '/exit ends the session as completed');
+  const nodes = (await user.request('GET', `${base}/sessions/${chatSession.id}/nodes?sort_order=asc`)).body.nodes;
+  t.deepEqual(nodes.map((node: any) => node.node_type), ['command', 'output', 'command', 'output']);
+  t.like(nodes[1], { parent_id: nodes[0].id, status: 'failed', payload: { exit_code: 2 } });
+  t.like(nodes[3], { payload: { text: '42\n', exit_code: 0 } });
+});
+
+test('Ctrl-C ends a chat as a completed session', async (t) => {
+  const app = await startTestApp();
+  t.teardown(() => app.stop());
+  const user = await signUp(app.url, 'interrupt', 'interrupt-password');
+  const home = mkdtempSync(join(tmpdir(), 'scriptorium-cli-'));
+  t.teardown(() => rmSync(home, { recursive: true, force: true }));
+  const env = { SCRIPTORIUM_CONFIG: join(home, 'config.json') };
+  await cli(['login', '--server', app.url, '--username', 'interrupt'], { ...env, SCRIPTORIUM_PASSWORD: 'interrupt-password' });
+  const { child, exited } = spawnCli(['chat'], env);
+  const session = await until(async () => (await user.request('GET', '/backend/api/ai-engineer/sessions')).body.sessions[0]);
+  child.kill('SIGINT');
+  t.is((await exited).code, 0);
+  t.is((await user.request('GET', `/backend/api/ai-engineer/sessions/${session.id}`)).body.status, 'completed');
 });

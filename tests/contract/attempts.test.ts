@@ -3,7 +3,7 @@ import test from 'ava';
 import { MemoryAttemptLog } from '@scriptorium/infra/attempts/memory';
 import type { AttemptLog } from '@scriptorium/infra/attempts/port';
 import { RedisAttemptLog } from '@scriptorium/infra/attempts/redis';
-import { LoginThrottle } from '@scriptorium/backend/domain/user/loginThrottle';
+import { LoginThrottle } from '@scriptorium/domain/user/loginThrottle';
 import { deleteKeys, redisAnswers, redisUrl } from './redis.ts';
 
 const haveRedis = await redisAnswers(redisUrl);
@@ -47,7 +47,7 @@ if (haveRedis) {
     const clock = () => new Date('2026-05-01T08:00:00Z');
     const logs = [new RedisAttemptLog(redisUrl, prefix), new RedisAttemptLog(redisUrl, prefix)];
     t.teardown(() => Promise.all(logs.map((log) => log.close())));
-    const [first, second] = logs.map((log) => new LoginThrottle(log, { maxFailures: 3, windowSeconds: 600 }, clock));
+    const [first, second] = logs.map((log) => new LoginThrottle(log, { maxDelaySeconds: 0, maxFailures: 3, windowSeconds: 600 }, clock));
     await first!.fail('wen', '192.0.2.9');
     await second!.fail('wen', '192.0.2.9');
     t.is(await first!.retryAfter('wen', '192.0.2.9'), 0);

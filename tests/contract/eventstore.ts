@@ -12,6 +12,11 @@ import {
 
 export interface EventStoreFixture {
   store: EventStore;
+  /**
+   * Another store on the same log (its own connections, as another process would have); closed by
+   * cleanup. Adapters without one get their appenders from `store` alone.
+   */
+  another?: () => Promise<EventStore>;
   /** Closes the store and removes whatever the factory created. */
   cleanup(): Promise<void>;
 }
@@ -70,13 +75,13 @@ async function rejectsWithWrongRevision(
 }
 
 export function eventStoreContract(name: string, factory: () => Promise<EventStoreFixture>): void {
-  const it = (title: string, body: (t: ExecutionContext, store: EventStore) => Promise<void>) =>
+  const it = (title: string, body: (t: ExecutionContext, store: EventStore, fixture: EventStoreFixture) => Promise<void>) =>
     test(`${name}: ${title}`, async (t) => {
-      const { store, cleanup } = await factory();
+      const fixture = await factory();
       try {
-        await body(t, store);
+        await body(t, fixture.store, fixture);
       } finally {
-        await cleanup();
+        await fixture.cleanup();
       }
     });
 
@@ -203,6 +208,20 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
     );
   });
 
+  // EventStoreDB checks ids only past the expected revision (and, for "any", in a cache of recent
+  // writes): a retry expecting the stream's current revision would otherwise be written again.
+  it('a retry expecting the stream\'s current revision, or "any", after the stream moved on writes nothing', async (t, store) => {
+    const id = stream('retry-current');
+    const retried = [event('Once', { n: 0 }, { id: deterministicId(id, 'once') })];
+    const first = await store.appendToStream(id, retried, { expectedRevision: 'no_stream' });
+    t.deepEqual(await store.appendToStream(id, retried, { expectedRevision: 0 }), first);
+    const moved = await store.appendToStream(id, numbered(3), { expectedRevision: 0 });
+    t.deepEqual(await store.appendToStream(id, retried, { expectedRevision: moved.nextExpectedRevision }), first);
+    t.deepEqual(await store.appendToStream(id, retried, { expectedRevision: 'any' }), first);
+    t.deepEqual(await store.appendToStream(id, retried, { expectedRevision: 'stream_exists' }), first);
+    t.deepEqual((await store.readStream(id)).map((e) => e.revision), [0, 1, 2, 3]);
+  });
+
   it('an id already recorded in another stream is never taken for a retry in this one', async (t, store) => {
     const first = stream('owner');
     const second = stream('other');
@@ -322,6 +341,17 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
     if (head > result.position) t.true((await store.readAll({ after: result.position })).some((e) => e.position === head));
   });
 
+  // /metrics asks for the head on every scrape. A read left open on each call would use up the
+  // connection's concurrent streams (HTTP/2 servers allow about a hundred) and then hang.
+  it('headPosition and ping keep answering when called many times over', async (t, store) => {
+    await store.appendToStream(stream('scrape'), numbered(1));
+    for (let i = 0; i < 150; i++) {
+      await store.headPosition();
+      await store.ping();
+    }
+    t.true((await store.headPosition()) > 0);
+  });
+
   it('ping answers', async (t, store) => {
     await t.notThrowsAsync(store.ping());
   });
@@ -414,6 +444,52 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
       [5, 6, 7, 8, 9],
     );
     t.deepEqual(received[0], (await store.readAll({ after: middle, maxCount: 1 }))[0]);
+  });
+
+  it('a subscriber sees every position exactly once, in order, while many appenders commit concurrently', async (t, store, fixture) => {
+    const appenders = 8;
+    const rounds = 25;
+    const stores = fixture.another ? await Promise.all(Array.from({ length: appenders }, () => fixture.another!())) : [store];
+    const streams = Array.from({ length: appenders }, () => stream('concurrent'));
+    const mine = new Set(streams);
+    const expected = appenders * rounds * 2;
+    const after = await store.headPosition();
+
+    const subscription = store.subscribeToAll({ after });
+    let ours = 0;
+    const received = collect(subscription, (events) => {
+      if (mine.has(events[events.length - 1]!.streamId)) ours += 1;
+      return ours === expected;
+    });
+    // Bounded: a skipped event would leave the subscriber waiting for it forever.
+    const deadline = setTimeout(() => void subscription.close(), 60_000);
+    // Batches of different sizes on different connections, all in flight together, so that
+    // transactions that took later positions are often ready to commit before earlier ones.
+    await Promise.all(
+      streams.map(async (id, i) => {
+        const appender = stores[i % stores.length]!;
+        for (let round = 0; round < rounds; round++) {
+          await appender.appendToStream(id, numbered(2, round * 2), { expectedRevision: round === 0 ? 'no_stream' : round * 2 - 1 });
+        }
+      }),
+    );
+    const events = await received;
+    clearTimeout(deadline);
+
+    t.is(events.filter((e) => mine.has(e.streamId)).length, expected);
+    assertStrictlyIncreasing(t, events);
+    const last = events[events.length - 1]!.position;
+    const log = (await store.readAll({ after })).filter((e) => e.position <= last);
+    t.deepEqual(
+      events.map((e) => e.position),
+      log.map((e) => e.position),
+    );
+    for (const id of streams) {
+      t.deepEqual(
+        events.filter((e) => e.streamId === id).map((e) => e.revision),
+        Array.from({ length: rounds * 2 }, (_, i) => i),
+      );
+    }
   });
 
   it('close() ends a subscription that is waiting for events', async (t, store) => {

@@ -300,6 +300,15 @@ export function readStoreContract(name: string, factory: () => Promise<ReadStore
     t.is(await items.count(), 0);
   });
 
+  contract('an index may end in _id, so a sort on it is read from the index alone', async (t, { collection }) => {
+    const nodes = collection('nodes');
+    await nodes.ensureIndex({ fields: { session: 1, key: -1, _id: -1 } });
+    await nodes.put({ _id: 'a', session: 's', key: 'k1' });
+    await nodes.put({ _id: 'b', session: 's', key: 'k1' });
+    await nodes.put({ _id: 'c', session: 's', key: 'k2' });
+    t.deepEqual(ids(await nodes.find({ session: 's' }, { sort: { key: -1, _id: -1 } })), ['c', 'b', 'a']);
+  });
+
   contract('a unique index violation throws DuplicateKeyError and changes nothing', async (t, { name, collection }) => {
     const users = collection('users');
     await users.ensureIndex({ fields: { email: 1 }, unique: true });
@@ -341,6 +350,51 @@ export function readStoreContract(name: string, factory: () => Promise<ReadStore
     await t.throwsAsync(tags.ensureIndex({ fields: { label: 1 }, unique: true }), { instanceOf: DuplicateKeyError });
     await tags.put({ _id: 'c', label: 'x' });
     t.is(await tags.count({ label: 'x' }), 3);
+  });
+
+  // SQLite's NULLs are distinct; jsonb's null and Mongo's null are values, which the adapters leave out.
+  contract('a unique index constrains neither a missing field nor an explicit null, in any of its fields', async (t, { collection }) => {
+    const users = collection('users');
+    await users.ensureIndex({ fields: { email: 1 }, unique: true });
+    await seed(users, [{ _id: 'a', email: null }, { _id: 'b', email: null }, { _id: 'c' }, { _id: 'd', email: 'x@example.com' }]);
+    await users.update('c', { $set: { email: null } });
+    await t.throwsAsync(users.put({ _id: 'e', email: 'x@example.com' }), { instanceOf: DuplicateKeyError });
+    t.deepEqual(ids(await users.find({ email: 'x@example.com' })), ['d']);
+
+    const daily = collection('daily');
+    await daily.ensureIndex({ fields: { userId: 1, day: 1 }, unique: true });
+    await seed(daily, [{ _id: 'a', userId: 'u1', day: null }, { _id: 'b', userId: 'u1', day: null }, { _id: 'c', userId: 'u1', day: 'd1' }]);
+    await t.throwsAsync(daily.put({ _id: 'd', userId: 'u1', day: 'd1' }), { instanceOf: DuplicateKeyError });
+    t.is(await daily.count(), 3);
+  });
+
+  // JSON text and BSON disagree on each of these (dropped, null, a string, a Long, a Date), so every adapter refuses them alike.
+  contract('values JSON cannot hold as they are are refused by put and update, writing nothing', async (t, { collection }) => {
+    const docs = collection('docs');
+    await docs.put({ _id: 'a', n: 1, list: [1] });
+    const refused: [string, unknown][] = [
+      ['undefined', undefined],
+      ['function', () => 1],
+      ['NaN', Number.NaN],
+      ['Infinity', Number.POSITIVE_INFINITY],
+      ['-Infinity', Number.NEGATIVE_INFINITY],
+      ['bigint', 1n],
+      ['a Date object', new Date('2025-01-01T00:00:00.000Z')],
+      ['a Map object', new Map()],
+    ];
+    for (const [what, value] of refused) {
+      const message = `x.y: ${what} is not a JSON value`;
+      await t.throwsAsync(docs.put({ _id: 'b', x: { y: value } }), { message }, `put ${what}`);
+      await t.throwsAsync(docs.put({ _id: 'b', x: [1, value] }), { message: `x.1: ${what} is not a JSON value` }, `put ${what} in an array`);
+      await t.throwsAsync(docs.update('a', { $set: { x: { y: value } } }), { message }, `$set ${what}`);
+      await t.throwsAsync(docs.update('b', { $setOnInsert: { x: { y: value } } }, { upsert: true }), { message }, `$setOnInsert ${what}`);
+      await t.throwsAsync(docs.update('a', { $push: { list: value } }), { message: `list: ${what} is not a JSON value` }, `$push ${what}`);
+      await t.throwsAsync(docs.updateMany({}, { $set: { x: { y: value } } }), { message }, `updateMany ${what}`);
+    }
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    await t.throwsAsync(docs.put({ _id: 'b', x: { y: cyclic } }), { message: 'x.y.self: a cycle is not a JSON value' });
+    t.deepEqual(await docs.find({}), [{ _id: 'a', n: 1, list: [1] }]);
   });
 
   contract('a non-unique index allows duplicates and serves queries', async (t, { collection }) => {

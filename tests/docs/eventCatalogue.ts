@@ -4,12 +4,12 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Builds docs/events.md from the code: every `DomainEvent<'Type', {…}>` declared under
- * backend/src/domain, with its data shape. `npm run docs:events` rewrites the file; the test
+ * domain/src, with its data shape. `npm run docs:events` rewrites the file; the test
  * beside this fails when the file and the code disagree.
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DOMAIN = join(ROOT, 'backend/src/domain');
+const DOMAIN = join(ROOT, 'domain/src');
 export const CATALOGUE = join(ROOT, 'docs/events.md');
 
 function files(dir: string): string[] {

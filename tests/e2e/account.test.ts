@@ -8,31 +8,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import type { Browser, Page } from 'playwright-core';
-import { CLIENT_BUILT, launchBrowser, screenshot } from '../support/browser.ts';
-import { startProduct, type Product } from '../support/product.ts';
+import type { Page } from 'playwright-core';
+import { CLIENT_BUILT, screenshot } from '../support/browser.ts';
+import { productInBrowser } from '../support/browserProduct.ts';
+import { startProduct } from '../support/product.ts';
 import { client } from '../support/app.ts';
 import { BATTERY_NOTES, cognitionFromNotes } from '../support/cognition.ts';
 
 const ADMIN = { username: 'chief', password: 'admin-password-1' };
 const PASSWORD = 'correct-horse-1';
 
-let product: Product;
-let browser: Browser;
-let dataDir: string;
-
-test.before(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-account-'));
-  product = await startProduct(dataDir, { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, SMTP_URL: '' });
-  browser = await launchBrowser();
-});
-
-test.after.always(async () => {
-  await browser?.close();
-  product?.child.kill('SIGTERM');
-  await product?.exited;
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+const running = productInBrowser('account', { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, SMTP_URL: '' });
 
 async function call<T>(path: string, options: { method?: string; token?: string; json?: unknown; form?: Record<string, string> } = {}): Promise<T> {
   const headers: Record<string, string> = {};
@@ -45,7 +31,7 @@ async function call<T>(path: string, options: { method?: string; token?: string;
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(options.form).toString();
   }
-  const response = await fetch(`${product.url}/backend${path}`, { method: options.method ?? (body ? 'POST' : 'GET'), headers, ...(body !== undefined && { body }) });
+  const response = await fetch(`${running.product.url}/backend${path}`, { method: options.method ?? (body ? 'POST' : 'GET'), headers, ...(body !== undefined && { body }) });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
@@ -66,7 +52,7 @@ async function mailedCode(email: string): Promise<string> {
 }
 
 async function register(page: Page, username: string, extra: { inviteCode?: string } = {}) {
-  await page.goto(`${product.url}/register`, { waitUntil: 'networkidle' });
+  await page.goto(`${running.product.url}/register`, { waitUntil: 'networkidle' });
   await page.getByLabel('用户名').fill(username);
   await page.getByLabel('昵称').fill('读者');
   await page.getByLabel('邮箱').fill(`${username}@example.com`);
@@ -100,13 +86,13 @@ test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims 
     return;
   }
   const errors: string[] = [];
-  const context = await browser.newContext({ viewport: { width: 1440, height: 960 }, locale: 'zh-CN' });
+  const context = await running.browser.newContext({ viewport: { width: 1440, height: 960 }, locale: 'zh-CN' });
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(error.message));
 
   const username = `reader${Date.now().toString(36)}`;
   const email = `${username}@example.com`;
-  await page.goto(`${product.url}/register`, { waitUntil: 'networkidle' });
+  await page.goto(`${running.product.url}/register`, { waitUntil: 'networkidle' });
   await page.getByRole('button', { name: '发送验证码' }).waitFor();
   t.true(await page.getByRole('button', { name: '发送验证码' }).isDisabled(), 'send-code needs an e-mail first');
   await screenshot(page, 'account-register');
@@ -153,7 +139,7 @@ test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims 
   const token = await page.evaluate(() => localStorage.getItem('auth_token'));
   t.truthy(token);
   // The administrator publishes three cognitions for the user to read.
-  const author = client(product.url, await adminToken());
+  const author = client(running.product.url, await adminToken());
   const third = { name: '长时储能', content: '电网侧储能需要长时储能技术。长时储能的成本决定了电网侧储能的规模。液流电池适合长时储能。' };
   for (const note of [...BATTERY_NOTES, third]) {
     const id = await cognitionFromNotes(author, [note]);
@@ -195,10 +181,10 @@ test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims 
   await page.getByRole('button', { name: '中文' }).click();
 
   // The admin, in another browser: /manage, an invite code, the user's limit raised and extra budget added.
-  const adminContext = await browser.newContext({ viewport: { width: 1440, height: 960 }, locale: 'zh-CN' });
+  const adminContext = await running.browser.newContext({ viewport: { width: 1440, height: 960 }, locale: 'zh-CN' });
   const admin = await adminContext.newPage();
   admin.on('pageerror', (error) => errors.push(error.message));
-  await admin.goto(`${product.url}/login?redirect=/manage`, { waitUntil: 'networkidle' });
+  await admin.goto(`${running.product.url}/login?redirect=/manage`, { waitUntil: 'networkidle' });
   await admin.getByLabel('用户名').fill(ADMIN.username);
   await admin.getByLabel('密码').fill(ADMIN.password);
   await admin.getByRole('button', { name: '登录', exact: true }).click();
@@ -282,14 +268,14 @@ test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims 
 });
 
 test.serial('a non-admin user cannot open the admin console', async (t) => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+  const context = await running.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
   const page = await context.newPage();
   await register(page, `plain${Date.now().toString(36)}`);
-  await page.goto(`${product.url}/manage`, { waitUntil: 'networkidle' });
+  await page.goto(`${running.product.url}/manage`, { waitUntil: 'networkidle' });
   await page.getByText('权限不足').or(page.getByText('禁止访问')).first().waitFor();
   t.is(await page.getByRole('heading', { name: '管理后台' }).count(), 0);
   const token = await page.evaluate(() => localStorage.getItem('auth_token'));
-  const refused = await fetch(`${product.url}/backend/auth/admin/users`, { headers: { Authorization: `Bearer ${token}` } });
+  const refused = await fetch(`${running.product.url}/backend/auth/admin/users`, { headers: { Authorization: `Bearer ${token}` } });
   t.is(refused.status, 403, 'the server refuses too');
   await screenshot(page, 'manage-forbidden');
   await context.close();
@@ -308,7 +294,7 @@ test.serial('registration asks for an invite code when the server requires one, 
     t.true(response.ok, path);
     return (await response.json()) as T;
   };
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'zh-CN' });
+  const context = await running.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'zh-CN' });
   try {
     const page = await context.newPage();
     const username = `invited${Date.now().toString(36)}`;

@@ -8,7 +8,7 @@
  */
 import test from 'ava';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { PageFetcher } from '@scriptorium/workers/browse/fetcher';
+import { PageFetcher } from '@scriptorium/infra/fetch/fetcher';
 import { CLIENT_BUILT, launchBrowser, screenshot } from '../support/browser.ts';
 import { client, startTestApp, type TestApp } from '../support/app.ts';
 import { BATTERY_NOTES, cognitionFromNotes } from '../support/cognition.ts';
@@ -241,7 +241,7 @@ test.serial('extract, read, share, browse signed out, collect, extract a page an
   await shoot(page, 'display-en');
   await page.getByRole('button', { name: '中文' }).click();
   await page.getByRole('button', { name: '删除', exact: true }).click();
-  await page.getByRole('dialog', { name: '删除认知' }).getByRole('button', { name: '删除' }).click();
+  await page.getByRole('alertdialog', { name: '删除认知' }).getByRole('button', { name: '删除' }).click();
   await page.waitForURL(/\/cognition\/library$/);
   await page.locator(`[data-cognition-id="${cognitionId}"]`).waitFor();
   t.is((await user.request('GET', '/backend/api/cognition', undefined)).body.total, 1, 'one public cognition remains');

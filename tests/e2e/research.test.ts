@@ -9,9 +9,10 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import test from 'ava';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { PageFetcher } from '@scriptorium/workers/browse/fetcher';
-import type { SearchHit } from '@scriptorium/workers/agents/deps';
+import type { ClientPayload } from '@scriptorium/domain/protocol/ws';
+import { chromium, type Browser, type Page, type Response } from 'playwright-core';
+import { PageFetcher } from '@scriptorium/infra/fetch/fetcher';
+import type { SearchHit } from '@scriptorium/infra/search/port';
 import { client, startTestApp, type TestApp } from '../support/app.ts';
 import { startWebServer, type WebServer } from '../support/webServer.ts';
 
@@ -62,7 +63,7 @@ test.serial('a new user chats, reloads mid-stream, shares, and the link opens si
 
   // First load of /research, all scripts gzipped as a server would send them.
   const scripts: Array<Promise<number>> = [];
-  const collect = (response: import('playwright-core').Response) => {
+  const collect = (response: Response) => {
     if (response.request().resourceType() === 'script') scripts.push(response.body().then((body) => gzipSync(body).length));
   };
   page.on('response', collect);
@@ -217,7 +218,7 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   const deepShot = (name: string, target: Page = page) => target.screenshot({ path: `${shots}research-deep-${name}.png` });
 
   // Every subscribe the page sends, per socket, to see what it asks for after a reconnect.
-  const sockets: Array<Array<{ session_id: string; payload: { content_type: string; last_position?: number } }>> = [];
+  const sockets: Array<Array<{ session_id: string; payload: Extract<ClientPayload, { content_type: 'subscribe' }> }>> = [];
   page.on('websocket', (socket) => {
     const sent: (typeof sockets)[number] = [];
     sockets.push(sent);
@@ -269,12 +270,16 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   const feedback = page.locator('.card.feedback');
   await feedback.waitFor({ timeout: 60_000 });
   const canvasDoc = page.locator('.canvas-doc .ProseMirror');
-  await page.waitForFunction(() => document.querySelector('.version-select select')?.textContent?.includes('v1'));
+  await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v1'));
   const docText = await canvasDoc.innerText();
   t.regex(docText, /【离线模式】/);
   t.regex(docText, /\[\d+\]/, 'numbered citations');
   t.regex(docText, /参考来源/, 'a sources list');
   t.true(await canvasDoc.locator('a[href*="/article"]').count() > 0, 'the sources list links the article');
+  // The last first-visit tip explains the reports folder, once there is a report to open.
+  await page.getByRole('dialog', { name: '报告与文件' }).waitFor();
+  await deepShot('artifacts-tip');
+  await page.getByRole('button', { name: '知道了' }).click();
   const chat = await page.locator('.lm_item.lm_stack').first().boundingBox();
   const side = await page.locator('.lm_item.lm_stack').nth(1).boundingBox();
   t.truthy(chat && side);
@@ -306,7 +311,7 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   // Reload while version 2 is being written: the session and its stream come back.
   await page.reload();
   await page.locator('.message-user .bubble', { hasText: VAGUE }).waitFor({ timeout: 15_000 });
-  await page.waitForFunction(() => document.querySelector('.version-select select')?.textContent?.includes('v2'), undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v2'), undefined, { timeout: 60_000 });
   await page.locator('.card.feedback').last().waitFor({ timeout: 60_000 });
   t.is(await page.locator('.message-user .bubble', { hasText: VAGUE }).count(), 1, 'the question once after the reload');
 
@@ -327,7 +332,7 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   await deepShot('targeted-edit');
   await popover.getByRole('button', { name: '修改' }).click();
   await page.locator('.card.targeted-edit').waitFor({ timeout: 30_000 });
-  await page.waitForFunction(() => document.querySelector('.version-select select')?.textContent?.includes('v3'));
+  await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v3'));
   const v3 = (await api.request('GET', `/backend/conversation/research/${sessionId}/canvas`)).body.versions.at(-1);
   t.is(v3.version, 3);
   t.is(v3.content, v2.content.replace(sentence, sentence.replaceAll('电池', '蓄电池')), 'only the selected sentence changed');
@@ -339,7 +344,7 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   await page.keyboard.press('Control+End');
   await page.keyboard.type('（人工补充）');
   await page.getByRole('button', { name: '保存为新版本' }).click();
-  await page.waitForFunction(() => document.querySelector('.version-select select')?.textContent?.includes('v4'));
+  await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v4'));
   const v4 = (await api.request('GET', `/backend/conversation/research/${sessionId}/canvas`)).body.versions.at(-1);
   t.is(v4.version, 4);
   t.true(v4.content.includes('（人工补充）'));
@@ -356,6 +361,10 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   const pdfBytes = await readFile((await pdf.path())!);
   t.true(pdfBytes.length > 1000 && pdfBytes.subarray(0, 5).toString() === '%PDF-', 'a PDF file');
 
+  // After a reload the conversation shows all of it again.
+  await page.reload();
+  await page.locator('.card.targeted-edit').waitFor({ timeout: 15_000 });
+
   // Share, then open the link signed out: the canvas is there, read-only.
   await page.getByRole('button', { name: '分享' }).click();
   const dialog = page.getByRole('dialog', { name: '分享会话' });
@@ -368,6 +377,15 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   await shared.goto(link, { waitUntil: 'networkidle' });
   const sharedDoc = shared.locator('.canvas-doc .ProseMirror');
   await sharedDoc.waitFor();
+  // The whole history, as the owner saw it: every plan (the revision plans again), the targeted edit, the hand save.
+  const plans = (await api.request('GET', `/backend/conversation/sessions/${sessionId}/messages`)).body.messages.flatMap((message: any) => message.contents).filter((item: any) => item.content_type === 'plan').length;
+  t.true(plans >= 2);
+  for (const view of [page, shared]) {
+    t.is(await view.locator('.card.plan').count(), plans, 'every plan has its card');
+    t.is(await view.locator('.card.targeted-edit').count(), 1, 'the targeted edit card');
+    t.is(await view.getByText('你的修改已保存为第 4 版').count(), 1, 'the hand save');
+    t.false((await view.locator('.chat-stream').innerText()).includes('**'), 'cards render Markdown, never raw **');
+  }
   t.true((await sharedDoc.innerText()).includes('（人工补充）'), 'the shared canvas shows the latest version');
   t.is(await sharedDoc.getAttribute('contenteditable'), 'false', 'read-only');
   t.is(await shared.getByRole('button', { name: '保存为新版本' }).count(), 0);
@@ -381,9 +399,16 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   await deepShot('shared', shared);
   await visitor.close();
 
-  // The same screen in English.
+  // The same screen in English: the agent's progress too, worded from its codes.
+  const progressLines = () => page.locator('.info-item').allInnerTexts();
+  t.true((await progressLines()).includes('联网搜索已开启：从网络检索资料'));
   await page.getByRole('button', { name: 'English' }).click();
   await page.getByText('Connected').waitFor();
+  const english = await progressLines();
+  t.true(english.includes('Web search is on: searching the web'), english.join(' | '));
+  t.true(english.includes('Making Clarification Questions .....'));
+  t.false(english.some((line) => /[\u4e00-\u9fff]/.test(line)), 'no Chinese progress left in the English view');
+  await page.locator('.info-item').first().scrollIntoViewIfNeeded();
   await deepShot('english');
   await page.getByRole('button', { name: '中文' }).click();
 

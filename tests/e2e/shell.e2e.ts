@@ -10,7 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Page, type Response } from 'playwright-core';
 
 const base = (process.argv[2] ?? 'http://127.0.0.1:4173').replace(/\/$/, '');
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -37,7 +37,7 @@ try {
 
   // First visit of /research: every script fetched, gzipped as a server would send it.
   const scripts: Array<Promise<{ url: string; gzip: number }>> = [];
-  const collect = (response: import('playwright-core').Response) => {
+  const collect = (response: Response) => {
     if (response.request().resourceType() === 'script') scripts.push(response.body().then((body) => ({ url: response.url(), gzip: gzipSync(body).length })));
   };
   page.on('response', collect);

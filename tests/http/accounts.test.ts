@@ -77,6 +77,7 @@ let admin: Client;
 test.before(async () => {
   smtp = await startSmtp();
   app = await startTestApp({
+    TRUST_PROXY: 'true',
     ADMIN_USERNAME: 'root',
     ADMIN_PASSWORD: 'root-password',
     SMTP_URL: smtp.url,

@@ -1,4 +1,5 @@
 import test from 'ava';
+import type { WireContent } from '@scriptorium/domain/protocol/content';
 import { client, signUp, startTestApp } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
 
@@ -18,9 +19,9 @@ test('a generated file is shared on its own page until the link is revoked', asy
   }
   await app.settle();
   const history = (await user.request('GET', `/backend/conversation/sessions/${sessionId}/messages`)).body.messages;
-  const reply = history.find((message: { contents: Array<{ content_type: string }> }) => message.contents.some((content) => content.content_type === 'artifact_complete'));
+  const reply = history.find((message: { contents: WireContent[] }) => message.contents.some((content) => content.content_type === 'artifact_complete'));
   t.truthy(reply, 'the reply carries the artifact');
-  const messageId = reply.contents.find((content: { content_type: string }) => content.content_type === 'artifact_complete').message_id;
+  const messageId = reply.contents.find((content: WireContent) => content.content_type === 'artifact_complete').message_id;
 
   const other = await signUp(app.url, 'notartifactowner');
   t.is((await other.request('POST', '/backend/conversation/artifacts/share', { session_id: sessionId, message_id: messageId, filename: 'calculator.html' })).status, 404);

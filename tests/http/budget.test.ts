@@ -1,8 +1,10 @@
 import test from 'ava';
-import type { TokensConsumed } from '@scriptorium/backend/domain/conversation/conversation';
+import type { WireContent } from '@scriptorium/domain/protocol/content';
+import type { TokensConsumed } from '@scriptorium/domain/conversation/conversation';
 import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
 
 const EXHAUSTED = 'Token使用额度已用尽，请联系管理员进行充值';
+const BUSY = '额度正被进行中的请求占用，请稍后再试';
 
 let app: TestApp;
 let admin: Client;
@@ -73,15 +75,17 @@ test.serial('ten calls at once with room for one: one model call runs, the rest 
   await settle();
   const replies = new Set((await consumed(user.userId)).map((usage) => usage.messageId));
   t.is(replies.size, 1, 'only the call that held the budget reached the model');
-  const refusedByHttp = sent.filter((response) => response.status === 402).length;
+  // Refused while the running call holds the rest (busy), or after it spent it (exhausted): never exhausted while coins remain.
+  const refusedByHttp = sent.filter((response) => response.status === 429 || response.status === 402).length;
   const refusedInWorker = [];
   for (const id of sessions) {
     const history = await user.request('GET', `/backend/conversation/sessions/${id}/messages`);
     const reply = history.body.messages.find((message: { role: string }) => message.role === 'assistant');
-    if (reply?.status === 'failed') refusedInWorker.push(reply.contents.find((item: { content_type: string }) => item.content_type === 'error'));
+    if (reply?.status === 'failed') refusedInWorker.push(reply.contents.find((item: WireContent) => item.content_type === 'error'));
   }
   t.is(refusedByHttp + refusedInWorker.length, 9);
-  t.true(refusedInWorker.every((item) => item.content.error_message === EXHAUSTED));
+  t.true(refusedInWorker.every((item) => [BUSY, EXHAUSTED].includes(item.content.error_message)));
+  t.true(sent.every((response) => response.status !== 402 || response.body.code === 'budget.exhausted'));
 });
 
 test.serial('an admin’s refresh, extra budget or higher limit lets the user go on', async (t) => {

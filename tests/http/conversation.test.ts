@@ -1,5 +1,6 @@
 import test from 'ava';
 import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { sessionWithReport } from '../support/research.ts';
 
 let app: TestApp;
 test.before(async () => {
@@ -138,4 +139,26 @@ test.serial('models and query refinement answer offline', async (t) => {
   t.is((await user.request('POST', '/backend/conversation/api/models/preferences', { model: 'no-such-model' })).status, 422);
   const refined = await user.request('POST', '/backend/conversation/api/v2/query/refine', { query: '  光伏   产业  ' });
   t.deepEqual(refined.body, { query: '光伏   产业', refined_query: '光伏 产业', offline: true });
+});
+
+test.serial('a targeted edit changes the occurrence at its offset, refuses a moved or stale selection, and stays in the history', async (t) => {
+  const user = await signUp(app.url, `offset${Date.now().toString(36)}`);
+  const id = await sessionWithReport(user);
+  const v1 = (await user.request('GET', `/backend/conversation/research/${id}/canvas`)).body.versions[0];
+  const twice = '固态电池的安全性更好。';
+  const content = `${v1.content.trimEnd()}\n\n${twice}\n\n${twice}\n`;
+  t.is((await user.request('PUT', `/backend/conversation/research/${id}/canvas`, { content, from_version: 1 })).status, 200);
+  const edit = (body: Record<string, unknown>) => user.request('POST', `/backend/conversation/research/${id}/edit_request`, { text: '把“安全性”改为“热稳定性”', snippet: twice, ...body });
+
+  t.is((await edit({ offset: content.lastIndexOf(twice), version: 1 })).status, 409, 'a selection made on an older version');
+  t.is((await edit({ offset: content.lastIndexOf(twice) + 1, version: 2 })).status, 409, 'nothing equal at the offset');
+  t.is((await edit({ request_id: 'edit-second', offset: content.lastIndexOf(twice), version: 2 })).status, 200);
+  for (let tries = 0; tries < 100 && (await user.request('GET', `/backend/conversation/research/${id}/canvas`)).body.versions.length < 3; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+  const v3 = (await user.request('GET', `/backend/conversation/research/${id}/canvas`)).body.versions.at(-1);
+  t.is(v3.content, `${v1.content.trimEnd()}\n\n${twice}\n\n${twice.replace('安全性', '热稳定性')}\n`);
+
+  await app.settle();
+  const history = (await user.request('GET', `/backend/conversation/sessions/${id}/messages`)).body.messages.flatMap((message: { contents: Array<{ content_type: string }> }) => message.contents.map((item) => item.content_type));
+  t.true(history.includes('canvas_saved'), 'the hand save');
+  t.true(history.includes('targeted_edit_result'), 'the targeted edit');
 });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { OpenAICompatibleProvider } from '@scriptorium/workers/model/openai';
+import { OpenAICompatibleProvider } from '@scriptorium/infra/model/openai';
 import { client, signUp, startTestApp } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
 
@@ -53,4 +53,17 @@ test('without a model the offline engine answers; bad requests and missing token
     }
   }
   t.fail('the budget never ran out');
+});
+
+test('query refinement with a model is charged like every other call', async (t) => {
+  const upstream = await startMockOpenAI({ reply: '2025 年中国钠离子电池储能的成本与装机规模' });
+  t.teardown(() => upstream.close());
+  const app = await startTestApp({ LLM_BASE_URL: upstream.url, LLM_MODEL: 'mock-model' });
+  t.teardown(() => app.stop());
+  const user = await signUp(app.url, 'refiner');
+  const refined = await user.request('POST', '/backend/conversation/api/v2/query/refine', { query: '钠电池  储能 怎么样' });
+  t.like(refined.body, { refined_query: '2025 年中国钠离子电池储能的成本与装机规模', offline: false });
+  const charged = await chargedFor(app, user.userId);
+  t.is(charged.length, 1);
+  t.true(charged[0]!.prompt > 0);
 });

@@ -99,7 +99,7 @@ test.serial('sign-in, content and size are checked', async (t) => {
   const user = await signUp(app.url, 'exportchecks');
   const blank = await user.request('POST', '/backend/api/markdown-to-pdf', { markdown_content: '  \n ' });
   t.is(blank.status, 422);
-  t.deepEqual(blank.body.detail, [{ loc: ['body', 'markdown_content'], msg: '内容不能为空', type: 'custom' }]);
+  t.deepEqual(blank.body.detail, [{ loc: ['body', 'markdown_content'], msg: '内容不能为空', type: 'custom', code: 'exports.markdown_empty' }]);
   const missing = await user.request('POST', '/backend/api/markdown-to-pdf', { filename: 'a' });
   t.is(missing.status, 422);
   const huge = await user.request('POST', '/backend/api/markdown-to-pdf', { markdown_content: '中'.repeat(400_000) });

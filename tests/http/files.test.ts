@@ -124,7 +124,7 @@ test.serial('refusals store nothing: size, type, content, ownership, sign-in, mi
 
   const locked = await uploadContext(owner, session, { name: 'locked.pdf', bytes: fixture('zh-encrypted.pdf') });
   t.is(locked.status, 422);
-  t.deepEqual(locked.body.detail, [{ loc: ['body', 'file'], msg: 'PDF 已加密，请先移除密码再上传', type: 'encrypted' }]);
+  t.deepEqual(locked.body.detail, [{ loc: ['body', 'file'], msg: 'PDF 已加密，请先移除密码再上传', type: 'encrypted', code: 'files.pdf_encrypted' }]);
 
   const foreign = await uploadContext(stranger, session, { name: 'notes.txt', bytes: fixture('zh.txt') });
   t.is(foreign.status, 404);
@@ -135,7 +135,7 @@ test.serial('refusals store nothing: size, type, content, ownership, sign-in, mi
 
   const noFile = await send(owner, '/conversation/v2/research/upload_file', { conversation_id: session });
   t.is(noFile.status, 422);
-  t.deepEqual(noFile.body.detail, [{ loc: ['body', 'file'], msg: '请选择要上传的文件', type: 'missing' }]);
+  t.deepEqual(noFile.body.detail, [{ loc: ['body', 'file'], msg: '请选择要上传的文件', type: 'missing', code: 'files.missing' }]);
 
   const badId = await uploadContext(owner, 'not-a-uuid', { name: 'notes.txt', bytes: fixture('zh.txt') });
   t.is(badId.status, 422);

@@ -29,6 +29,7 @@ test('without a speech server the voice routes answer 501', async (t) => {
   const app = await startTestApp();
   try {
     const user = await signUp(app.url, 'mute');
+    t.deepEqual((await user.request('GET', '/backend/conversation/api/v2/asr/status')).body, { configured: false }, 'the client is told not to offer voice');
     const response = await fetch(`${app.url}/backend/conversation/api/v2/asr/short`, { method: 'POST', body: audioForm(), headers: { authorization: `Bearer ${user.token}` } });
     t.is(response.status, 501);
   } finally {
@@ -42,6 +43,7 @@ test('voice is transcribed by the configured server and can become a question', 
   try {
     const user = await signUp(app.url, 'speaker');
     const headers = { authorization: `Bearer ${user.token}` };
+    t.deepEqual((await user.request('GET', '/backend/conversation/api/v2/asr/status')).body, { configured: true });
     const short = await fetch(`${app.url}/backend/conversation/api/v2/asr/short`, { method: 'POST', body: audioForm(), headers });
     t.is(short.status, 200);
     t.deepEqual(await short.json(), { success: true, text: '光伏产业的最新进展' });

@@ -11,8 +11,8 @@ import { startResearchTools, type ResearchTools } from '@scriptorium/workers/res
 import type { AgentDeps } from '@scriptorium/workers/agents/deps';
 import { createApi } from '@scriptorium/backend/http/server';
 import { closeServices, createServices, type Services } from '@scriptorium/backend/services';
-import { seedAdmin } from '@scriptorium/backend/domain/user/seedAdmin';
-import { startAccountReactors } from '@scriptorium/backend/domain/tasks/reactors';
+import { seedAdmin } from '@scriptorium/domain/user/seedAdmin';
+import { startProcessManagers } from '@scriptorium/backend/processes';
 
 export interface TestApp {
   url: string;
@@ -25,10 +25,10 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
-/** The whole product in this process on embedded adapters, listening on a free port. `agents` adds to what the workers are given (search, pages). */
+/** The whole product in this process on embedded adapters, listening on a free port; every test user registers from one address. `agents` adds to what the workers are given (search, pages). */
 export async function startTestApp(env: Record<string, string> = {}, options: { agents?: Partial<AgentDeps> } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', REGISTER_MAX_PER_ADDRESS: '10000', ...env });
   const log = createLogger(config.LOG_LEVEL, 'test');
   const services = await createServices(config, log);
   if (config.ADMIN_USERNAME && config.ADMIN_PASSWORD) {
@@ -36,10 +36,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   }
   const runner = new ProjectionRunner(services.events, services.readStore, createProjections({ timeZone: config.TIME_ZONE }), log);
   await runner.start();
-  const reactor = await startAccountReactors(services);
+  const reactor = await startProcessManagers(services);
   const research = await startResearchTools(services);
   const workers = startWorkers({ ...services, ...research, ...options.agents });
-  const api = await createApi(services, runner);
+  const api = await createApi(services, runner, { runner });
   const { app } = api;
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));

@@ -33,3 +33,15 @@ export async function startResearch(user: Client, socket: TestSocket, sessionId:
   }
   return { replyId, item };
 }
+
+/** A session whose canvas holds a report the direct writing agent wrote offline (version 1). */
+export async function sessionWithReport(user: Client): Promise<string> {
+  const id = (await user.request('POST', '/backend/conversation/api/v2/research/create_session', { client_id: 'report-test', name: '报告' })).body.session_id as string;
+  await user.request('POST', `/backend/conversation/sessions/${id}/dispatch`, { agent: 'direct_writing_agent', action: 'send', params: { text: '写一份关于固态电池安全性的简报', client_id: 'report-test' }, run_async: true });
+  for (let tries = 0; tries < 300; tries++) {
+    const canvas = await user.request('GET', `/backend/conversation/research/${id}/canvas`);
+    if (canvas.body.versions?.length > 0 && !(await user.request('GET', `/backend/conversation/research/${id}/status`)).body.processing) return id;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the report was never written');
+}

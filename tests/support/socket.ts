@@ -9,8 +9,13 @@ export interface TestSocket {
   close(): void;
 }
 
-export function openSocket(baseUrl: string, clientId: string, token?: string): Promise<TestSocket> {
-  const url = `${baseUrl.replace(/^http/, 'ws')}/backend/conversation/ws/${clientId}${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+export const openSocket = (baseUrl: string, clientId: string, token?: string): Promise<TestSocket> =>
+  openSocketAt(baseUrl, `/backend/conversation/ws/${clientId}`, token);
+
+/** A socket on any path of the api; `query` adds to the token. */
+export function openSocketAt(baseUrl: string, path: string, token?: string, query: Record<string, string> = {}): Promise<TestSocket> {
+  const search = new URLSearchParams({ ...(token && { token }), ...query }).toString();
+  const url = `${baseUrl.replace(/^http/, 'ws')}${path}${search ? `?${search}` : ''}`;
   const socket = new WebSocket(url);
   const received: any[] = [];
   const listeners = new Set<() => void>();

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { readFileSync } from 'node:fs';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { startMockOpenAI, type MockOpenAI } from '../support/mockOpenAI.ts';
 import { openSocket, streamedText } from '../support/socket.ts';
@@ -122,6 +123,9 @@ test('messages sent over the socket start a reply; bad envelopes get an error an
     socket.send(bad);
     await socket.next(() => socket.received.filter((m) => m.type === 'error').length > errors);
   }
+  const refusals = socket.received.filter((m) => m.type === 'error');
+  t.true(refusals.every((m) => m.code.startsWith('socket.')), 'a message outside the protocol is refused with its code');
+  t.regex(refusals.at(-1).error_message, /^消息格式不正确: payload\.content_type content_type 不支持: teleport/);
   const blankErrors = socket.received.filter((m) => m.type === 'error').length;
   socket.send({ session_id: sessionId, agent: 'poe_llm', payload: { content_type: 'user_input', content: '   ' } });
   await socket.next(() => socket.received.filter((m) => m.type === 'error').length > blankErrors);
@@ -135,6 +139,27 @@ test('messages sent over the socket start a reply; bad envelopes get an error an
   const echoed = socket.received.find((m) => m.type === 'message' && m.content.content_type === 'user_input');
   t.is(echoed.content.client_id, 'client-send');
   socket.close();
+});
+
+test('add_context over the socket makes an uploaded file a context of the session; another user\'s file is not found', async (t) => {
+  const { user, sessionId } = await session('contextsender');
+  const form = new FormData();
+  form.append('file', new Blob([readFileSync(new URL('../fixtures/zh.md', import.meta.url))], { type: 'text/markdown' }), '笔记.md');
+  const uploaded = await fetch(`${app.url}/backend/conversation/api/upload_file`, { method: 'POST', headers: { authorization: `Bearer ${user.token}` }, body: form });
+  const { file_url } = ((await uploaded.json()) as { data: { file_url: string } }).data;
+  const socket = await openSocket(app.url, 'client-context', user.token);
+  socket.send({ session_id: sessionId, agent: 'deep_cognition', payload: { content_type: 'add_context', file_url, round: 1 } });
+  const contexts = async () => (await user.request('GET', `/backend/conversation/api/research/contexts/${sessionId}`)).body.data as Array<{ filename: string; round: number }>;
+  for (let tries = 0; tries < 50 && (await contexts()).length === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+  t.like(await contexts(), [{ filename: '笔记.md', type: 'file', round: 1 }]);
+  t.false(socket.received.some((m) => m.type === 'error'));
+
+  const other = await session('contextthief');
+  const thief = await openSocket(app.url, 'client-thief', other.user.token);
+  thief.send({ session_id: other.sessionId, agent: 'deep_cognition', payload: { content_type: 'add_context', file_url } });
+  t.is((await thief.next((m) => m.type === 'error')).error_message, '文件不存在');
+  socket.close();
+  thief.close();
 });
 
 test('another user cannot subscribe to a session', async (t) => {

@@ -1,7 +1,7 @@
 import type { JobQueue, QueueWorker } from '@scriptorium/infra/queue/port';
-import { conversationStream } from '@scriptorium/backend/domain/conversation/conversation';
-import { conversationDecider } from '@scriptorium/backend/domain/conversation/decide';
-import { AGENT_QUEUE } from '@scriptorium/backend/domain/conversation/jobs';
+import { conversationStream } from '@scriptorium/domain/conversation/conversation';
+import { conversationDecider } from '@scriptorium/domain/conversation/decide';
+import { AGENT_QUEUE } from '@scriptorium/domain/conversation/jobs';
 import type { AgentDeps } from './agents/deps.ts';
 import { agentHandlers } from './agents/index.ts';
 import { jobData } from './agents/poe_llm/agent.ts';
@@ -16,6 +16,8 @@ export function startWorkers(deps: AgentDeps & { queue: JobQueue }, concurrency 
     AGENT_QUEUE,
     async (job) => {
       const handler = handlers.get(job.name);
+      // Which process runs which job: what an operator (or a fault test) needs after a worker dies.
+      deps.log.info({ job: job.id, agent: job.name }, 'agent job started');
       try {
         if (!handler) throw new Error(`no agent handles ${job.name}`);
         return await handler(job);

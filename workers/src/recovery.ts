@@ -2,12 +2,11 @@ import type { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHan
 import type { Logger } from '@scriptorium/infra/log';
 import type { JobQueue } from '@scriptorium/infra/queue/port';
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
-import { conversationStream } from '@scriptorium/backend/domain/conversation/conversation';
-import { conversationDecider } from '@scriptorium/backend/domain/conversation/decide';
-import { AGENT_QUEUE, type AgentJobData } from '@scriptorium/backend/domain/conversation/jobs';
+import { conversationStream } from '@scriptorium/domain/conversation/conversation';
+import { conversationDecider } from '@scriptorium/domain/conversation/decide';
+import { enqueueJob, extractionJob, replyJob } from '@scriptorium/domain/jobs/dispatch';
 import { CHATS, type ChatDoc } from '@scriptorium/projections/chats';
 import { EXTRACTIONS, type ExtractionDoc } from '@scriptorium/projections/cognitions';
-import { COGNITION_JOB, type CognitionJobData } from '@scriptorium/backend/domain/cognition/extractionDecide';
 
 /**
  * Re-queues the job of every reply the log says is still running. The in-process queue forgets its
@@ -20,17 +19,8 @@ export async function requeueRunningReplies(deps: { readStore: ReadStore; comman
   for (const chat of running) {
     const { state } = await deps.commands.load(conversationDecider, conversationStream(chat._id));
     if (state.status === 'none' || !state.activeReply || state.activity !== 'processing') continue;
-    const reply = state.activeReply;
-    const job: AgentJobData = {
-      sessionId: chat._id,
-      userId: state.ownerId,
-      agent: reply.agent,
-      replyId: reply.messageId,
-      replyTo: reply.replyTo,
-      ...(reply.stage !== undefined && { stage: reply.stage }),
-    };
-    const { created } = await deps.queue.enqueue(AGENT_QUEUE, reply.agent, job, { jobId: reply.jobId, attempts: 2, backoff: { type: 'fixed', delay: 1000 } });
-    if (created) requeued++;
+    const job = replyJob(state);
+    if (job && (await enqueueJob(deps.queue, job)).created) requeued++;
   }
   if (requeued > 0) deps.log.info({ requeued }, 'requeued replies interrupted by a restart');
   return requeued;
@@ -41,9 +31,7 @@ export async function requeueRunningExtractions(deps: { readStore: ReadStore; qu
   const open = await deps.readStore.collection<ExtractionDoc>(EXTRACTIONS).find({ status: { $in: ['pending', 'running'] } });
   let requeued = 0;
   for (const extraction of open) {
-    const job: CognitionJobData = { extractionId: extraction._id, userId: extraction.user_id };
-    const { created } = await deps.queue.enqueue(AGENT_QUEUE, COGNITION_JOB, job, { jobId: `cognition:${extraction._id}`, attempts: 2, backoff: { type: 'fixed', delay: 1000 } });
-    if (created) requeued++;
+    if ((await enqueueJob(deps.queue, extractionJob(extraction._id, extraction.user_id))).created) requeued++;
   }
   if (requeued > 0) deps.log.info({ requeued }, 'requeued cognition extractions interrupted by a restart');
   return requeued;

@@ -3,14 +3,14 @@ import type { BlobStore } from '@scriptorium/infra/blob/port';
 import type { EventStore } from '@scriptorium/infra/eventstore/port';
 import type { Logger } from '@scriptorium/infra/log';
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
-import { Reactor } from '@scriptorium/backend/domain/tasks/reactor';
+import { Reactor } from '@scriptorium/infra/eventsourcing/reactor';
 import { sessionMaterial, type MaterialPort } from './agents/material.ts';
-import { PageFetcher } from './browse/fetcher.ts';
+import { PageFetcher } from '@scriptorium/infra/fetch/fetcher';
 import { corpusFeed } from './search/corpusFeed.ts';
-import { LocalCorpus, LocalSearch } from './search/local.ts';
-import { SearxngSearch } from './search/searxng.ts';
-import { createPlatformTools } from './tools/platform.ts';
-import type { ToolRegistry } from './tools/registry.ts';
+import { LocalCorpus, LocalSearch } from '@scriptorium/infra/search/local';
+import { SearxngSearch } from '@scriptorium/infra/search/searxng';
+import { createPlatformTools } from '@scriptorium/domain/tools/platform';
+import type { ToolRegistry } from '@scriptorium/domain/tools/registry';
 
 export interface ResearchTools {
   corpus: LocalCorpus;

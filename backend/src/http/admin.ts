@@ -1,3 +1,4 @@
+import { refuse } from '@scriptorium/domain/refuse';
 import Router from '@koa/router';
 import type { ParameterizedContext as Context } from 'koa';
 import { z } from 'zod';
@@ -7,31 +8,33 @@ import type { Filter } from '@scriptorium/infra/readstore/port';
 import { ACCOUNTS, type AccountDoc } from '@scriptorium/projections/accounts';
 import { FEEDBACK, type FeedbackDoc } from '@scriptorium/projections/feedback';
 import { INVITE_CODES, type InviteCodeDoc } from '@scriptorium/projections/invites';
+import { AUDIT_READS, type AuditReadDoc } from '@scriptorium/projections/auditReads';
 import { MAIL_OUTBOX, type OutboxMailDoc } from '@scriptorium/projections/outbox';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
-import { LEVELS } from '../domain/budget/budget.ts';
-import type { BudgetCommand } from '../domain/budget/decide.ts';
-import type { BudgetCommandInput } from '../domain/budget/guard.ts';
-import { FEEDBACK_TYPES } from '../domain/feedback/feedback.ts';
-import { inviteDecider, randomInviteCode } from '../domain/invites/decide.ts';
-import { inviteStream } from '../domain/invites/invite.ts';
-import { adminMail } from '../domain/mail/templates.ts';
-import { userDecider, userStream } from '../domain/user/decide.ts';
+import { LEVELS } from '@scriptorium/domain/budget/budget';
+import type { BudgetCommand } from '@scriptorium/domain/budget/decide';
+import type { BudgetCommandInput } from '@scriptorium/domain/budget/guard';
+import { FEEDBACK_TYPES } from '@scriptorium/domain/feedback/feedback';
+import { inviteDecider, randomInviteCode } from '@scriptorium/domain/invites/decide';
+import { inviteStream } from '@scriptorium/domain/invites/invite';
+import { adminMail } from '@scriptorium/domain/mail/templates';
+import { userDecider, userStream } from '@scriptorium/domain/user/decide';
 import type { Services } from '../services.ts';
 import { requireAdmin, type CurrentUser } from './authenticate.ts';
-import { HttpError } from './errors.ts';
+import { httpError, invalidField } from './errors.ts';
 import { paging, UsageQueries } from './usage.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
+import { contract } from './contract.ts';
 
 const idParam = z.object({ id: z.string().min(1).max(64) });
-const userIds = z.array(z.string().min(1).max(64), { error: '请选择用户' }).min(1, '请至少选择一个用户').max(1000, '一次最多 1000 个用户');
-const tokenLevelLimit = z.number({ error: '请输入每日额度' }).int('每日额度需为整数').min(0, '每日额度不能小于 0').max(1_000_000_000, '每日额度过大');
-const amount = z.number({ error: '请输入追加额度' }).positive('追加额度必须大于 0').max(1_000_000_000, '追加额度过大');
-const level = z.enum(LEVELS, { error: '等级只能是 basic、premium、vip 或 admin' });
+const userIds = z.array(z.string().min(1).max(64), { error: 'admin.users_required' }).min(1, 'admin.users_empty').max(1000, 'admin.users_too_many');
+const tokenLevelLimit = z.number({ error: 'admin.daily_limit_required' }).int('admin.daily_limit_integer').min(0, 'admin.daily_limit_negative').max(1_000_000_000, 'admin.daily_limit_too_large');
+const amount = z.number({ error: 'budget.amount_required' }).positive('budget.amount_positive').max(1_000_000_000, 'budget.amount_too_large');
+const level = z.enum(LEVELS, { error: 'admin.level_invalid' });
 const expiresAt = z
   .string()
   .trim()
-  .refine((value) => !Number.isNaN(Date.parse(value)), '会员到期时间格式不正确')
+  .refine((value) => !Number.isNaN(Date.parse(value)), 'budget.expiry_invalid')
   .transform((value) => new Date(value).toISOString())
   .nullable()
   .optional()
@@ -71,7 +74,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     const unique = [...new Set(ids)];
     const docs = await Promise.all(unique.map((id) => accounts().get(id)));
     const unknown = unique.filter((_, index) => !docs[index]);
-    if (unknown.length > 0) throw new HttpError(404, `未找到用户信息：${unknown.join('、')}`);
+    if (unknown.length > 0) throw httpError(404, 'user.not_found_some', { ids: unknown.join('、') });
     return unique;
   }
 
@@ -87,14 +90,15 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   }
 
   const checkFuture = (value: string | null) => {
-    if (value !== null && Date.parse(value) <= services.clock().getTime()) throw new HttpError(422, [{ loc: ['body', 'membership_expires_at'], msg: '会员到期时间必须晚于当前时间', type: 'value_error' }]);
+    if (value !== null && Date.parse(value) <= services.clock().getTime()) throw invalidField(['membership_expires_at'], 'budget.expiry_in_past');
   };
 
   const admin = (ctx: Context) => requireAdmin(services, ctx);
 
-  router.get('/auth/admin/users', async (ctx) => {
+  const usersQuery = paging(20, 100).extend({ search: z.string().max(100).optional(), level: level.optional(), is_active: boolQuery.optional() });
+  router.get('/auth/admin/users', contract({ access: 'admin', query: usersQuery }), async (ctx) => {
     await admin(ctx);
-    const query = parseQuery(ctx, paging(20, 100).extend({ search: z.string().max(100).optional(), level: level.optional(), is_active: boolQuery.optional() }));
+    const query = parseQuery(ctx, usersQuery);
     const filter: Filter = { ...searchFilter(query.search), ...(query.level && { level: query.level }), ...(query.is_active !== undefined && { is_active: query.is_active }) };
     const [docs, total] = await Promise.all([accounts().find(filter, { sort: { username_lower: 1 }, skip: query.skip, limit: query.limit }), accounts().count(filter)]);
     ctx.body = { users: docs.map((doc) => queries.row(doc)), total, skip: query.skip, limit: query.limit };
@@ -102,7 +106,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
 
   const setActive = async (actor: CurrentUser, ids: string[], active: boolean) => {
     // Refuse before writing anything: switching yourself off is refused for every account in the batch.
-    if (!active && ids.includes(actor.id)) throw new DomainError('forbidden', '不能停用自己的账户');
+    if (!active && ids.includes(actor.id)) throw refuse('forbidden', 'user.cannot_deactivate_self');
     let position = 0;
     for (const userId of ids) {
       const result = await services.commands.handle(userDecider, userStream(userId), { type: 'SetActive', data: { active, by: actor.id }, metadata: { now: services.clock(), userId: actor.id } });
@@ -112,24 +116,49 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     return Promise.all(ids.map((id) => queries.tokenInfo(id)));
   };
 
-  router.put('/auth/admin/users/:id/active', async (ctx) => {
+  const activeBody = z.object({ is_active: z.boolean({ error: 'admin.is_active_invalid' }) });
+  router.put('/auth/admin/users/:id/active', contract({ access: 'admin', params: idParam, body: activeBody }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
-    const body = parseBody(ctx, z.object({ is_active: z.boolean({ error: 'is_active 需为 true 或 false' }) }));
+    const body = parseBody(ctx, activeBody);
     const [row] = await setActive(actor, await existing([id]), body.is_active);
     ctx.body = row;
   });
 
-  router.post('/auth/admin/users/batch-active', async (ctx) => {
+  const batchActiveBody = z.object({ user_ids: userIds, is_active: z.boolean({ error: 'admin.is_active_invalid' }) });
+  router.post('/auth/admin/users/batch-active', contract({ access: 'admin', body: batchActiveBody }), async (ctx) => {
     const actor = await admin(ctx);
-    const body = parseBody(ctx, z.object({ user_ids: userIds, is_active: z.boolean({ error: 'is_active 需为 true 或 false' }) }));
+    const body = parseBody(ctx, batchActiveBody);
     const users = await setActive(actor, await existing(body.user_ids), body.is_active);
     ctx.body = { updated: users.length, users };
   });
 
-  router.get('/auth/admin/users/token-overview', async (ctx) => {
+  const auditorBody = z.object({ auditor: z.boolean() });
+  router.post('/auth/admin/users/:id/auditor', contract({ access: 'admin', summary: 'Grant or revoke the auditor role', params: idParam, body: auditorBody }), async (ctx) => {
+    const actor = await admin(ctx);
+    const { id } = parseParams(ctx.params, idParam);
+    const body = parseBody(ctx, auditorBody);
+    const [userId] = await existing([id]);
+    const result = await services.commands.handle(userDecider, userStream(userId!), { type: 'SetAuditor', data: { auditor: body.auditor, by: actor.id }, metadata: { now: services.clock(), userId: actor.id } });
+    await progress.waitFor(result.position);
+    ctx.body = await queries.tokenInfo(userId!);
+  });
+
+  const auditReadsQuery = paging(50, 200).extend({ auditor_id: z.string().min(1).max(64).optional() });
+  router.get('/auth/admin/audit-reads', contract({ access: 'admin', summary: 'Who read which stream at /audit, newest first', query: auditReadsQuery }), async (ctx) => {
     await admin(ctx);
-    const query = parseQuery(ctx, paging(100, 500).extend({ search: z.string().max(100).optional() }));
+    const query = parseQuery(ctx, auditReadsQuery);
+    const filter: Filter = query.auditor_id ? { auditor_id: query.auditor_id } : {};
+    const reads = services.readStore.collection<AuditReadDoc>(AUDIT_READS);
+    const [docs, total] = await Promise.all([reads.find(filter, { sort: { position: -1 }, skip: query.skip, limit: query.limit }), reads.count(filter)]);
+    const names = new Map((await Promise.all([...new Set(docs.map((doc) => doc.auditor_id))].map((id) => accounts().get(id)))).flatMap((doc) => (doc ? [[doc._id, doc.username] as const] : [])));
+    ctx.body = { reads: docs.map(({ _id, ...doc }) => ({ id: _id, ...doc, auditor: names.get(doc.auditor_id) ?? doc.auditor_id })), total, skip: query.skip, limit: query.limit };
+  });
+
+  const tokenOverviewQuery = paging(100, 500).extend({ search: z.string().max(100).optional() });
+  router.get('/auth/admin/users/token-overview', contract({ access: 'admin', query: tokenOverviewQuery }), async (ctx) => {
+    await admin(ctx);
+    const query = parseQuery(ctx, tokenOverviewQuery);
     const filter = searchFilter(query.search);
     const [docs, total] = await Promise.all([accounts().find(filter, { sort: { username_lower: 1 }, skip: query.skip, limit: query.limit }), accounts().count(filter)]);
     const users = docs.map((doc) => queries.row(doc));
@@ -137,63 +166,68 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { users, total, skip: query.skip, limit: query.limit, page_today_usage: sum((row) => row.today_usage), page_all_usage: sum((row) => row.all_usage) };
   });
 
-  router.get('/auth/admin/users/:id/token-info', async (ctx) => {
+  router.get('/auth/admin/users/:id/token-info', contract({ access: 'admin', params: idParam }), async (ctx) => {
     await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
     ctx.body = await queries.tokenInfo(id);
   });
 
-  router.get('/auth/admin/users/:id/token-usage', async (ctx) => {
+  router.get('/auth/admin/users/:id/token-usage', contract({ access: 'admin', params: idParam }), async (ctx) => {
     await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
     const account = await queries.account(id);
     ctx.body = { username: account.username, ...(await queries.usage(id)) };
   });
 
-  router.put('/auth/admin/users/:id/token-limit', async (ctx) => {
+  const tokenLimitBody = z.object({ token_level_limit: tokenLevelLimit });
+  router.put('/auth/admin/users/:id/token-limit', contract({ access: 'admin', params: idParam, body: tokenLimitBody }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
-    const body = parseBody(ctx, z.object({ token_level_limit: tokenLevelLimit }));
+    const body = parseBody(ctx, tokenLimitBody);
     const [row] = await change(actor, await existing([id]), () => ({ type: 'SetTokenLimit', data: { tokenLevelLimit: body.token_level_limit, by: actor.id } }));
     ctx.body = row;
   });
 
-  router.post('/auth/admin/users/:id/extra-budget', async (ctx) => {
+  const extraBudgetBody = z.object({ amount });
+  router.post('/auth/admin/users/:id/extra-budget', contract({ access: 'admin', params: idParam, body: extraBudgetBody }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
-    const body = parseBody(ctx, z.object({ amount }));
+    const body = parseBody(ctx, extraBudgetBody);
     const [row] = await change(actor, await existing([id]), () => ({ type: 'AddExtraBudget', data: { amount: body.amount, by: actor.id } }));
     ctx.body = row;
   });
 
-  router.put('/auth/admin/users/:id/level', async (ctx) => {
+  const levelBody = levelItem.partial({ user_id: true });
+  router.put('/auth/admin/users/:id/level', contract({ access: 'admin', params: idParam, body: levelBody }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
-    const body = parseBody(ctx, levelItem.partial({ user_id: true }));
-    if (body.user_id !== undefined && body.user_id !== id) throw new HttpError(422, [{ loc: ['body', 'user_id'], msg: 'user_id 与路径中的用户不一致', type: 'value_error' }]);
+    const body = parseBody(ctx, levelBody);
+    if (body.user_id !== undefined && body.user_id !== id) throw invalidField(['user_id'], 'admin.user_id_mismatch');
     checkFuture(body.membership_expires_at);
     const [row] = await change(actor, await existing([id]), () => ({ type: 'SetLevel', data: { level: body.level, membershipExpiresAt: body.membership_expires_at, by: actor.id } }));
     ctx.body = row;
   });
 
-  router.post('/auth/admin/users/:id/refresh-tokens', async (ctx) => {
+  router.post('/auth/admin/users/:id/refresh-tokens', contract({ access: 'admin', params: idParam }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
     const [row] = await change(actor, await existing([id]), () => ({ type: 'RefreshQuota', data: { by: actor.id } }));
     ctx.body = row;
   });
 
-  router.post('/auth/admin/users/batch-refresh-tokens', async (ctx) => {
+  const batchRefreshBody = z.object({ user_ids: userIds.optional().nullable() });
+  router.post('/auth/admin/users/batch-refresh-tokens', contract({ access: 'admin', body: batchRefreshBody }), async (ctx) => {
     const actor = await admin(ctx);
-    const body = parseBody(ctx, z.object({ user_ids: userIds.optional().nullable() }));
+    const body = parseBody(ctx, batchRefreshBody);
     const ids = body.user_ids ? await existing(body.user_ids) : (await accounts().find({}, { sort: { username_lower: 1 } })).map((doc) => doc._id);
     const users = await change(actor, ids, () => ({ type: 'RefreshQuota', data: { by: actor.id } }));
     ctx.body = { updated: users.length, users };
   });
 
-  router.post('/auth/admin/users/batch-update-level', async (ctx) => {
+  const batchLevelBody = z.array(levelItem).min(1, 'admin.users_empty').max(1000, 'admin.users_too_many');
+  router.post('/auth/admin/users/batch-update-level', contract({ access: 'admin', body: batchLevelBody }), async (ctx) => {
     const actor = await admin(ctx);
-    const items = parseBody(ctx, z.array(levelItem).min(1, '请至少选择一个用户').max(1000, '一次最多 1000 个用户'));
+    const items = parseBody(ctx, batchLevelBody);
     for (const item of items) checkFuture(item.membership_expires_at);
     const byUser = new Map(items.map((item) => [item.user_id, item]));
     const users = await change(actor, await existing([...byUser.keys()]), (userId) => {
@@ -203,23 +237,26 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { updated: users.length, users };
   });
 
-  router.put('/auth/admin/users/batch-token-limit', async (ctx) => {
+  const batchTokenLimitBody = z.object({ user_ids: userIds, token_level_limit: tokenLevelLimit });
+  router.put('/auth/admin/users/batch-token-limit', contract({ access: 'admin', body: batchTokenLimitBody }), async (ctx) => {
     const actor = await admin(ctx);
-    const body = parseBody(ctx, z.object({ user_ids: userIds, token_level_limit: tokenLevelLimit }));
+    const body = parseBody(ctx, batchTokenLimitBody);
     const users = await change(actor, await existing(body.user_ids), () => ({ type: 'SetTokenLimit', data: { tokenLevelLimit: body.token_level_limit, by: actor.id } }));
     ctx.body = { updated: users.length, users };
   });
 
-  router.post('/auth/admin/users/batch-extra-budget', async (ctx) => {
+  const batchExtraBudgetBody = z.object({ user_ids: userIds, amount });
+  router.post('/auth/admin/users/batch-extra-budget', contract({ access: 'admin', body: batchExtraBudgetBody }), async (ctx) => {
     const actor = await admin(ctx);
-    const body = parseBody(ctx, z.object({ user_ids: userIds, amount }));
+    const body = parseBody(ctx, batchExtraBudgetBody);
     const users = await change(actor, await existing(body.user_ids), () => ({ type: 'AddExtraBudget', data: { amount: body.amount, by: actor.id } }));
     ctx.body = { updated: users.length, users };
   });
 
-  router.post('/auth/admin/invite-codes/generate', async (ctx) => {
+  const generateInvitesBody = z.object({ count: z.number({ error: 'admin.invite_count_required' }).int('admin.invite_count_integer').min(1, 'admin.invite_count_too_small').max(100, 'admin.invite_count_too_large').default(1) });
+  router.post('/auth/admin/invite-codes/generate', contract({ access: 'admin', body: generateInvitesBody }), async (ctx) => {
     const actor = await admin(ctx);
-    const body = parseBody(ctx, z.object({ count: z.number({ error: '请输入生成数量' }).int('数量需为整数').min(1, '至少生成 1 个').max(100, '一次最多生成 100 个').default(1) }));
+    const body = parseBody(ctx, generateInvitesBody);
     const codes: string[] = [];
     let position = 0;
     while (codes.length < body.count) {
@@ -238,46 +275,47 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { invite_codes: docs.flatMap((doc) => (doc ? [inviteDto(doc)] : [])), count: codes.length };
   });
 
-  router.get('/auth/admin/invite-codes', async (ctx) => {
+  const inviteCodesQuery = paging(10, 100).extend({ status: z.enum(['all', 'unused', 'used'], { error: 'admin.invite_status_invalid' }).default('all') });
+  router.get('/auth/admin/invite-codes', contract({ access: 'admin', query: inviteCodesQuery }), async (ctx) => {
     await admin(ctx);
-    const query = parseQuery(ctx, paging(10, 100).extend({ status: z.enum(['all', 'unused', 'used'], { error: 'status 只能是 all、unused 或 used' }).default('all') }));
+    const query = parseQuery(ctx, inviteCodesQuery);
     const filter: Filter = query.status === 'all' ? {} : { status: query.status };
     const codes = services.readStore.collection<InviteCodeDoc>(INVITE_CODES);
     const [docs, total] = await Promise.all([codes.find(filter, { sort: { created_at: -1 }, skip: query.skip, limit: query.limit }), codes.count(filter)]);
     ctx.body = { invite_codes: docs.map(inviteDto), total, skip: query.skip, limit: query.limit, status: query.status };
   });
 
-  router.post('/auth/admin/send-email', async (ctx) => {
+  const sendEmailBody = z.object({
+    to_email: z.string({ error: 'admin.mail_to_required' }).trim().max(254, 'auth.email_too_long').pipe(z.email('auth.email_invalid')),
+    subject: z.string({ error: 'admin.mail_subject_required' }).trim().min(1, 'admin.mail_subject_empty').max(200, 'admin.mail_subject_too_long'),
+    content: z.string({ error: 'admin.mail_content_required' }).trim().min(1, 'admin.mail_content_empty').max(20_000, 'admin.mail_content_too_long'),
+  });
+  router.post('/auth/admin/send-email', contract({ access: 'admin', body: sendEmailBody, refusals: [503] }), async (ctx) => {
     await admin(ctx);
-    const body = parseBody(
-      ctx,
-      z.object({
-        to_email: z.string({ error: '请输入收件人' }).trim().max(254, '邮箱过长').pipe(z.email('邮箱格式不正确')),
-        subject: z.string({ error: '请输入主题' }).trim().min(1, '主题不能为空').max(200, '主题最多 200 个字符'),
-        content: z.string({ error: '请输入内容' }).trim().min(1, '内容不能为空').max(20_000, '内容最多 20000 个字符'),
-      }),
-    );
+    const body = parseBody(ctx, sendEmailBody);
     try {
       await services.mailer.send(adminMail(body.to_email, body.subject, body.content));
     } catch (error) {
-      if (error instanceof MailError) throw new HttpError(503, '邮件发送失败，请稍后重试');
+      if (error instanceof MailError) throw httpError(503, 'mail.send_failed');
       throw error;
     }
     ctx.body = { message: '邮件已发送', to_email: body.to_email };
   });
 
-  router.get('/auth/admin/feedback', async (ctx) => {
+  const feedbackQuery = paging(20, 100).extend({ feedback_type: z.enum(FEEDBACK_TYPES).optional() });
+  router.get('/auth/admin/feedback', contract({ access: 'admin', query: feedbackQuery }), async (ctx) => {
     await admin(ctx);
-    const query = parseQuery(ctx, paging(20, 100).extend({ feedback_type: z.enum(FEEDBACK_TYPES).optional() }));
+    const query = parseQuery(ctx, feedbackQuery);
     const filter: Filter = query.feedback_type ? { feedback_type: query.feedback_type } : {};
     const feedback = services.readStore.collection<FeedbackDoc>(FEEDBACK);
     const [docs, total] = await Promise.all([feedback.find(filter, { sort: { created_at: -1 }, skip: query.skip, limit: query.limit }), feedback.count(filter)]);
     ctx.body = { feedback: docs.map(({ _id, ...doc }) => ({ id: _id, ...doc })), total, skip: query.skip, limit: query.limit };
   });
 
-  router.get('/auth/admin/outbox', async (ctx) => {
+  const outboxQuery = paging(20, 100);
+  router.get('/auth/admin/outbox', contract({ access: 'admin', query: outboxQuery }), async (ctx) => {
     await admin(ctx);
-    const query = parseQuery(ctx, paging(20, 100));
+    const query = parseQuery(ctx, outboxQuery);
     const outbox = services.readStore.collection<OutboxMailDoc>(MAIL_OUTBOX);
     const [docs, total] = await Promise.all([outbox.find({}, { sort: { created_at: -1 }, skip: query.skip, limit: query.limit }), outbox.count()]);
     ctx.body = { transport: services.mailer.transport, mails: docs.map(({ _id, ...doc }) => ({ id: _id, ...doc })), total, skip: query.skip, limit: query.limit };

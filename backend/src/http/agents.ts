@@ -3,29 +3,31 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { AGENT_TOOL_TESTS, AGENTS, type AgentDoc, type AgentToolTestDoc } from '@scriptorium/projections/agents';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
-import { createAgentToolPreview } from '@scriptorium/workers/tools/platform';
-import { ToolError } from '@scriptorium/workers/tools/registry';
-import { agentStream } from '../domain/agents/agent.ts';
-import { AGENT_NOT_FOUND, agentDecider, MAX_AGENT_DESCRIPTION, MAX_AGENT_NAME, MAX_INSTRUCTIONS, type AgentCommand } from '../domain/agents/decide.ts';
+import { createAgentToolPreview } from '@scriptorium/domain/tools/platform';
+import { ToolError } from '@scriptorium/domain/tools/registry';
+import { agentStream } from '@scriptorium/domain/agents/agent';
+import { agentDecider, MAX_AGENT_DESCRIPTION, MAX_AGENT_NAME, MAX_INSTRUCTIONS, type AgentCommand } from '@scriptorium/domain/agents/decide';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
-import { HttpError } from './errors.ts';
+import { errorText, type ErrorParams } from '@scriptorium/domain/protocol/errors';
+import { httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
+import { contract } from './contract.ts';
 
 /** A tool tried from the page may take this long before it is given up. */
 const TEST_TIMEOUT_MS = 10_000;
 const RECENT_TESTS = 20;
 
 const profile = {
-  name: z.string({ error: '请提供智能体名称' }).max(MAX_AGENT_NAME * 2),
+  name: z.string({ error: 'agents.name_required' }).max(MAX_AGENT_NAME * 2),
   description: z.string().max(MAX_AGENT_DESCRIPTION * 2),
-  instructions: z.string({ error: '请提供工作说明' }).max(MAX_INSTRUCTIONS * 2),
+  instructions: z.string({ error: 'agents.instructions_required' }).max(MAX_INSTRUCTIONS * 2),
   tools: z.array(z.string().max(60)).max(20),
 };
 const createBody = z.object({ ...profile, description: profile.description.default(''), tools: profile.tools.default([]) });
 const updateBody = z.object({ name: profile.name.optional(), description: profile.description.optional(), instructions: profile.instructions.optional(), tools: profile.tools.optional() });
-const testBody = z.object({ tool: z.string({ error: '请提供 tool' }).min(1).max(60), args: z.record(z.string(), z.unknown()).default({}), agent_id: z.uuid('智能体 ID 格式不正确').optional() });
-const idParam = z.object({ id: z.uuid('智能体 ID 格式不正确') });
+const testBody = z.object({ tool: z.string({ error: 'agents.tool_required' }).min(1).max(60), args: z.record(z.string(), z.unknown()).default({}), agent_id: z.uuid('agents.id_invalid').optional() });
+const idParam = z.object({ id: z.uuid('agents.id_invalid') });
 
 const agentDto = (doc: AgentDoc) => ({
   id: doc._id,
@@ -52,17 +54,17 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
   async function owned(userId: string, id: string, position = 0): Promise<AgentDoc> {
     await progress.waitFor(position);
     const doc = await agents().get(id);
-    if (!doc || doc.owner_id !== userId) throw new HttpError(404, AGENT_NOT_FOUND);
+    if (!doc || doc.owner_id !== userId) throw httpError(404, 'agents.not_found');
     return doc;
   }
 
-  router.get('/api/agents', async (ctx) => {
+  router.get('/api/agents', contract({ access: 'user' }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const docs = await agents().find({ owner_id: user.id }, { sort: { updated_at: -1 } });
     ctx.body = { agents: docs.map(agentDto), tools: tools.list() };
   });
 
-  router.post('/api/agents', async (ctx) => {
+  router.post('/api/agents', contract({ access: 'user', body: createBody }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, createBody);
     const agentId = randomUUID();
@@ -72,24 +74,24 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   /** Runs one tool with the arguments given; with `agent_id`, the run is kept in that agent's history. */
-  router.post('/api/agents/tools/test', async (ctx) => {
+  router.post('/api/agents/tools/test', contract({ access: 'user', body: testBody }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, testBody);
     if (body.agent_id) await owned(user.id, body.agent_id);
     const started = performance.now();
     const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);
-    let outcome: { ok: true; result: unknown; count: number } | { ok: false; error: string; reason: string };
+    let outcome: { ok: true; result: unknown; count: number } | { ok: false; error: string; reason: string; unknownTool?: ErrorParams<'agents.unknown_tool'> };
     try {
       const result = await tools.run(body.tool, body.args, { userId: user.id, signal });
       outcome = { ok: true, result: result.data, count: result.count };
     } catch (error) {
       if (!(error instanceof ToolError)) {
-        if (signal.aborted) outcome = { ok: false, error: `工具运行超过 ${TEST_TIMEOUT_MS / 1000} 秒，已停止`, reason: 'timeout' };
+        if (signal.aborted) outcome = { ok: false, error: errorText('agents.tool_timeout', { seconds: TEST_TIMEOUT_MS / 1000 }), reason: 'timeout' };
         else throw error;
-      } else outcome = { ok: false, error: error.message, reason: error.reason };
+      } else outcome = { ok: false, error: error.message, reason: error.reason, unknownTool: error.unknownTool };
     }
     const durationMs = Math.round(performance.now() - started);
-    if (!outcome.ok && outcome.reason === 'unknown_tool') throw new HttpError(422, [{ loc: ['body', 'tool'], msg: outcome.error, type: 'value_error' }]);
+    if (!outcome.ok && outcome.unknownTool) throw invalidField(['tool'], 'agents.unknown_tool', outcome.unknownTool);
     if (body.agent_id) {
       const summary = outcome.ok ? JSON.stringify(outcome.result) : outcome.error;
       const { position } = await run(body.agent_id, user.id, { type: 'RecordToolTest', data: { agentId: body.agent_id, actorId: user.id, tool: body.tool, ok: outcome.ok, summary, durationMs } });
@@ -98,7 +100,7 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { tool: body.tool, ok: outcome.ok, duration_ms: durationMs, ...(outcome.ok ? { result: outcome.result, count: outcome.count } : { error: outcome.error }) };
   });
 
-  router.get('/api/agents/:id', async (ctx) => {
+  router.get('/api/agents/:id', contract({ access: 'user', params: idParam }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const doc = await owned(user.id, id);
@@ -106,7 +108,7 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { ...agentDto(doc), recent_tests: tests.map((test) => ({ tool: test.tool, ok: test.ok, summary: test.summary, duration_ms: test.duration_ms, at: test.at })) };
   });
 
-  router.patch('/api/agents/:id', async (ctx) => {
+  router.patch('/api/agents/:id', contract({ access: 'user', params: idParam, body: updateBody }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, updateBody);
@@ -115,7 +117,7 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = agentDto(await owned(user.id, id, position));
   });
 
-  router.delete('/api/agents/:id', async (ctx) => {
+  router.delete('/api/agents/:id', contract({ access: 'user', params: idParam }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const { position } = await run(id, user.id, { type: 'DeleteAgent', data: { agentId: id, actorId: user.id } });

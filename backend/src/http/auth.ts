@@ -5,30 +5,33 @@ import { z } from 'zod';
 import { MailError } from '@scriptorium/infra/mail/port';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { USERS, type UserDoc } from '@scriptorium/projections/users';
-import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import { InviteRefused } from '../domain/invites/invite.ts';
-import { VerificationCodes } from '../domain/mail/codes.ts';
-import { userDecider, userStream } from '../domain/user/decide.ts';
-import { emailClaimDecider, emailClaimStream, normaliseEmail } from '../domain/user/emailClaim.ts';
-import { CODE_LENGTH, CodeRejected, ResendTooSoon } from '../domain/user/emailVerification.ts';
-import { LoginThrottle } from '../domain/user/loginThrottle.ts';
-import { changeEmail, precheckRegistration, registerAccount, userIdFor, type Registration } from '../domain/user/registration.ts';
+import { hashPassword, verifyPassword } from '@scriptorium/infra/auth/passwords';
+import { InviteRefused } from '@scriptorium/domain/invites/invite';
+import { VerificationCodes } from '@scriptorium/domain/mail/codes';
+import { userDecider, userStream } from '@scriptorium/domain/user/decide';
+import { emailClaimDecider, emailClaimStream, normaliseEmail } from '@scriptorium/domain/user/emailClaim';
+import { CODE_LENGTH, CodeRejected, ResendTooSoon } from '@scriptorium/domain/user/emailVerification';
+import { AddressLimit, LoginThrottle } from '@scriptorium/domain/user/loginThrottle';
+import { changeEmail, precheckRegistration, registerAccount, userIdFor, type Registration } from '@scriptorium/domain/user/registration';
+import { hasForbiddenCharacters, normaliseUsername } from '@scriptorium/domain/user/username';
 import type { Services } from '../services.ts';
-import { FORBIDDEN, requireUser, tokenHash } from './authenticate.ts';
-import { HttpError } from './errors.ts';
+import { requireUser, tokenHash } from './authenticate.ts';
+import { HttpError, httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
+import { contract } from './contract.ts';
 
 const username = z
-  .string({ error: '请输入用户名' })
-  .trim()
-  .regex(/^[\p{L}\p{N}_.-]{3,32}$/u, '用户名需为 3–32 个字符，只能包含文字、数字、下划线、点或连字符');
-const email = z.string({ error: '请输入邮箱' }).trim().max(254, '邮箱过长').pipe(z.email('邮箱格式不正确'));
-const nickname = z.string().trim().max(32, '昵称最多 32 个字符');
-const password = z.string({ error: '请输入密码' }).min(8, '密码至少 8 个字符').max(128, '密码最多 128 个字符');
+  .string({ error: 'auth.username_required' })
+  .refine((name) => !hasForbiddenCharacters(name), 'auth.username_forbidden_characters')
+  .transform(normaliseUsername)
+  .pipe(z.string().regex(/^[\p{L}\p{N}_.-]{3,32}$/u, 'auth.username_invalid'));
+const email = z.string({ error: 'auth.email_required' }).trim().max(254, 'auth.email_too_long').pipe(z.email('auth.email_invalid'));
+const nickname = z.string().trim().max(32, 'auth.nickname_too_long');
+const password = z.string({ error: 'auth.password_required' }).min(8, 'auth.password_too_short').max(128, 'auth.password_too_long');
 const codeText = z
-  .string({ error: '请输入 6 位验证码' })
+  .string({ error: 'auth.code_required' })
   .trim()
-  .regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), '请输入 6 位数字验证码');
+  .regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), 'auth.code_format');
 /** Blank optional fields count as absent: the form sends what its inputs hold. */
 const blankAsAbsent = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value ?? undefined), schema.optional());
 
@@ -37,16 +40,16 @@ const registerBody = z.object({
   email,
   nickname: nickname.optional(),
   password,
-  invite_code: blankAsAbsent(z.string().trim().max(64, '邀请码无效')),
+  invite_code: blankAsAbsent(z.string().trim().max(64, 'auth.invite_invalid')),
   email_verification_code: blankAsAbsent(codeText),
 });
 
-const loginBody = z.object({ username: z.string({ error: '请输入用户名' }).trim().min(1, '请输入用户名').max(64), password: z.string({ error: '请输入密码' }).min(1, '请输入密码').max(128) });
+const loginBody = z.object({ username: z.string({ error: 'auth.username_required' }).trim().min(1, 'auth.username_required').max(64), password: z.string({ error: 'auth.password_required' }).min(1, 'auth.password_required').max(128) });
 
 const profileBody = z
-  .object({ nickname: nickname.min(1, '昵称不能为空').optional(), email: email.optional() })
+  .object({ nickname: nickname.min(1, 'auth.nickname_empty').optional(), email: email.optional() })
   .strict()
-  .refine((body) => body.nickname !== undefined || body.email !== undefined, '没有要修改的字段');
+  .refine((body) => body.nickname !== undefined || body.email !== undefined, 'auth.nothing_to_change');
 
 /** The user as `GET /auth/me` returns it (spec: _id, username, email, created_at, is_active, is_admin, email_verified). */
 export const userDto = (doc: UserDoc) => ({
@@ -59,19 +62,18 @@ export const userDto = (doc: UserDoc) => ({
   updated_at: doc.updated_at,
   is_active: doc.is_active,
   is_admin: doc.is_admin,
+  is_auditor: doc.is_auditor ?? false,
   email_verified: doc.email_verified,
 });
-
-const missing = (field: string, msg: string) => new HttpError(422, [{ loc: ['body', field], msg, type: 'missing' }]);
 
 /** Refusals of codes and mail, in the catalogue's statuses: a bad code 400, too soon 429, mail down 503. */
 async function refusals(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
   } catch (error) {
-    if (error instanceof CodeRejected || error instanceof InviteRefused) throw new HttpError(400, error.message);
-    if (error instanceof ResendTooSoon) throw new HttpError(429, error.message, { 'Retry-After': String(error.retryAfterSeconds) });
-    if (error instanceof MailError) throw new HttpError(503, '邮件发送失败，请稍后重试');
+    if (error instanceof CodeRejected || error instanceof InviteRefused) throw new HttpError(400, error.message, error.code, error.params);
+    if (error instanceof ResendTooSoon) throw new HttpError(429, error.message, error.code, error.params, { 'Retry-After': String(error.retryAfterSeconds) });
+    if (error instanceof MailError) throw httpError(503, 'mail.send_failed');
     throw error;
   }
 }
@@ -81,7 +83,13 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
   const { config } = services;
   const users = () => services.readStore.collection<UserDoc>(USERS);
   const metadata = (userId?: string) => ({ now: services.clock(), ...(userId !== undefined && { userId }), correlationId: crypto.randomUUID() });
-  const throttle = new LoginThrottle(services.attempts, { maxFailures: config.LOGIN_MAX_FAILURES, windowSeconds: config.LOGIN_WINDOW_SECONDS }, services.clock);
+  const throttle = new LoginThrottle(
+    services.attempts,
+    { maxFailures: config.LOGIN_MAX_FAILURES, windowSeconds: config.LOGIN_WINDOW_SECONDS, maxDelaySeconds: config.LOGIN_MAX_DELAY_SECONDS },
+    services.clock,
+  );
+  const registrations = new AddressLimit(services.attempts, 'register', { max: config.REGISTER_MAX_PER_ADDRESS, windowSeconds: config.REGISTER_WINDOW_SECONDS }, services.clock);
+  const lookAlikes = async (usernameKey: string) => (await users().find({ username_key: usernameKey }, { limit: 1 }))[0]?._id;
   const codes = new VerificationCodes(
     { commands: services.commands, mailer: services.mailer, secret: config.JWT_SECRET, clock: services.clock, log: services.log },
     { ttlSeconds: config.EMAIL_CODE_TTL_SECONDS, resendSeconds: config.EMAIL_CODE_RESEND_SECONDS, maxAttempts: config.EMAIL_CODE_MAX_ATTEMPTS },
@@ -90,21 +98,23 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
   async function readUser(userId: string, position: number): Promise<UserDoc> {
     await progress.waitFor(position);
     const doc = await users().get(userId);
-    if (!doc) throw new HttpError(503, '账户已创建，正在同步，请稍后重试');
+    if (!doc) throw httpError(503, 'auth.account_syncing');
     return doc;
   }
 
   /** Checks the password, counting failures against the name and the address; the same 401 for an unknown name. */
   async function signIn(ctx: Context) {
-    const body = parseBody(ctx, loginBody);
+    const body = parseBody(ctx, loginBody, { form: true });
     const wait = await throttle.retryAfter(body.username, ctx.ip);
-    if (wait > 0) throw new HttpError(429, `登录尝试过于频繁，请 ${Math.ceil(wait / 60)} 分钟后再试`, { 'Retry-After': String(wait) });
+    if (wait > 0) throw httpError(429, 'auth.too_many_attempts', { minutes: Math.ceil(wait / 60) }, { 'Retry-After': String(wait) });
+    const delay = await throttle.delayMs(body.username);
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     const userId = userIdFor(body.username);
     const { state } = await services.commands.load(userDecider, userStream(userId));
     const ok = await verifyPassword(state.status !== 'unregistered' ? state.passwordHash : undefined, body.password);
     if (!ok || state.status === 'unregistered') {
       await throttle.fail(body.username, ctx.ip);
-      throw new HttpError(401, '用户名或密码错误', { 'WWW-Authenticate': 'Bearer' });
+      throw httpError(401, 'auth.invalid_credentials', {}, { 'WWW-Authenticate': 'Bearer' });
     }
     await throttle.succeed(body.username, ctx.ip);
     return { userId, user: state, token: services.tokens.issue({ sub: userId, username: state.username }) };
@@ -112,7 +122,7 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
 
   router.use(refusals);
 
-  router.get('/auth/registration-settings', (ctx) => {
+  router.get('/auth/registration-settings', contract({ access: 'public' }), (ctx) => {
     ctx.body = {
       invite_code_required: config.INVITE_CODE_REQUIRED,
       email_verification_required: config.EMAIL_VERIFICATION_REQUIRED,
@@ -121,10 +131,12 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     };
   });
 
-  router.post('/auth/register', async (ctx) => {
+  router.post('/auth/register', contract({ access: 'public', body: registerBody, refusals: [400, 409] }), async (ctx) => {
     const body = parseBody(ctx, registerBody);
-    if (config.INVITE_CODE_REQUIRED && body.invite_code === undefined) throw missing('invite_code', '请输入邀请码');
-    if (config.EMAIL_VERIFICATION_REQUIRED && body.email_verification_code === undefined) throw missing('email_verification_code', '请输入邮箱验证码');
+    const wait = await registrations.retryAfter(ctx.ip);
+    if (wait > 0) throw httpError(429, 'auth.too_many_registrations', { minutes: Math.ceil(wait / 60) }, { 'Retry-After': String(wait) });
+    if (config.INVITE_CODE_REQUIRED && body.invite_code === undefined) throw invalidField(['invite_code'], 'auth.invite_required', {}, 'missing');
+    if (config.EMAIL_VERIFICATION_REQUIRED && body.email_verification_code === undefined) throw invalidField(['email_verification_code'], 'auth.email_code_required', {}, 'missing');
     const registration: Registration = {
       username: body.username,
       email: body.email,
@@ -135,24 +147,25 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
       ...(body.email_verification_code !== undefined && { emailVerified: true }),
     };
     const meta = metadata();
-    await precheckRegistration(services.commands, registration, meta);
+    await precheckRegistration(services.commands, registration, meta, lookAlikes);
     if (body.email_verification_code !== undefined) await codes.check(body.email, body.email_verification_code);
     const { userId, position } = await registerAccount(services.commands, { ...registration, passwordHash: await hashPassword(body.password) }, meta);
+    await registrations.record(ctx.ip);
     ctx.body = userDto(await readUser(userId, position));
   });
 
-  router.post('/auth/login', async (ctx) => {
+  router.post('/auth/login', contract({ access: 'public', body: loginBody, form: true, refusals: [401, 429] }), async (ctx) => {
     const { token } = await signIn(ctx);
     ctx.body = { access_token: token, token_type: 'bearer' };
   });
 
-  router.post('/auth/admin/login', async (ctx) => {
+  router.post('/auth/admin/login', contract({ access: 'public', body: loginBody, form: true, refusals: [401, 403, 429] }), async (ctx) => {
     const { user, token } = await signIn(ctx);
-    if (!user.isAdmin) throw new HttpError(403, FORBIDDEN);
+    if (!user.isAdmin) throw httpError(403, 'auth.forbidden');
     ctx.body = { access_token: token, token_type: 'bearer', is_admin: true };
   });
 
-  router.post('/auth/logout', async (ctx) => {
+  router.post('/auth/logout', contract({ access: 'user' }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { exp } = jwt.decode(user.token) as { exp: number };
     const result = await services.commands.handle(userDecider, userStream(user.id), {
@@ -164,17 +177,18 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { message: '已退出登录' };
   });
 
-  router.get('/auth/me', async (ctx) => {
+  router.get('/auth/me', contract({ access: 'user' }), async (ctx) => {
     const user = await requireUser(services, ctx, { allowInactive: true });
     ctx.body = userDto(user.doc);
   });
 
-  router.patch('/users/:id', async (ctx) => {
+  const userParams = z.object({ id: z.string().min(1).max(64) });
+  router.patch('/users/:id', contract({ access: 'user', params: userParams, body: profileBody, refusals: [403, 404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const { id } = parseParams(ctx.params, z.object({ id: z.string().min(1).max(64) }));
-    if (id !== user.id && !user.doc.is_admin) throw new HttpError(403, FORBIDDEN);
+    const { id } = parseParams(ctx.params, userParams);
+    if (id !== user.id && !user.doc.is_admin) throw httpError(403, 'auth.forbidden');
     const target = await users().get(id);
-    if (!target) throw new HttpError(404, '未找到用户信息');
+    if (!target) throw httpError(404, 'user.not_found');
     const body = parseBody(ctx, profileBody);
     let position = 0;
     if (body.email !== undefined) position = await changeEmail(services.commands, id, target.email, body.email, metadata(user.id));
@@ -185,17 +199,19 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = userDto(await readUser(id, position));
   });
 
+  const emailBody = z.object({ email });
   const sendCode = async (ctx: Context) => {
-    const body = parseBody(ctx, z.object({ email }));
+    const body = parseBody(ctx, emailBody);
     await codes.send(body.email);
     ctx.body = { message: '验证码已发送至您的邮箱', expires_in: config.EMAIL_CODE_TTL_SECONDS, resend_after: config.EMAIL_CODE_RESEND_SECONDS };
   };
-  router.post('/auth/send-verification-email', sendCode);
-  router.post('/auth/resend-verification-email', sendCode);
+  router.post('/auth/send-verification-email', contract({ access: 'public', body: emailBody, refusals: [429, 503] }), sendCode);
+  router.post('/auth/resend-verification-email', contract({ access: 'public', body: emailBody, refusals: [429, 503] }), sendCode);
 
   /** A code that checks out verifies the account holding the address, if one does; registration may use it too. */
-  router.post('/auth/verify-email', async (ctx) => {
-    const body = parseBody(ctx, z.object({ email, code: codeText }));
+  const verifyEmailBody = z.object({ email, code: codeText });
+  router.post('/auth/verify-email', contract({ access: 'public', body: verifyEmailBody, refusals: [400] }), async (ctx) => {
+    const body = parseBody(ctx, verifyEmailBody);
     await codes.check(body.email, body.code);
     const address = normaliseEmail(body.email);
     const { state: claim } = await services.commands.load(emailClaimDecider, emailClaimStream(address));

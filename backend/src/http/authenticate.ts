@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ParameterizedContext as Context } from 'koa';
 import type { Services } from '../services.ts';
 import { REVOKED_TOKENS, USERS, type RevokedTokenDoc, type UserDoc } from '@scriptorium/projections/users';
-import { HttpError } from './errors.ts';
+import { httpError } from './errors.ts';
 
 export interface CurrentUser {
   id: string;
@@ -11,8 +11,6 @@ export interface CurrentUser {
   token: string;
 }
 
-export const ACCOUNT_INACTIVE = '账户已停用，请联系管理员';
-export const FORBIDDEN = '权限不足，无法访问';
 
 export const bearerToken = (ctx: Context): string | undefined => {
   const header = ctx.get('authorization');
@@ -22,7 +20,7 @@ export const bearerToken = (ctx: Context): string | undefined => {
 
 export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
 
-export const unauthorized = () => new HttpError(401, '认证失败，请重新登录', { 'WWW-Authenticate': 'Bearer' });
+export const unauthorized = () => httpError(401, 'auth.unauthenticated', {}, { 'WWW-Authenticate': 'Bearer' });
 
 /** The token's user from the read model, active or not; null when the token is absent, invalid or logged out. */
 async function resolveToken(services: Services, token: string | undefined): Promise<CurrentUser | null> {
@@ -47,12 +45,19 @@ export async function userFromToken(services: Services, token: string | undefine
 export async function requireUser(services: Services, ctx: Context, options: { allowInactive?: boolean } = {}): Promise<CurrentUser> {
   const user = await resolveToken(services, bearerToken(ctx));
   if (!user) throw unauthorized();
-  if (!user.doc.is_active && !options.allowInactive) throw new HttpError(403, ACCOUNT_INACTIVE);
+  if (!user.doc.is_active && !options.allowInactive) throw httpError(403, 'auth.account_inactive');
   return user;
 }
 
 export async function requireAdmin(services: Services, ctx: Context): Promise<CurrentUser> {
   const user = await requireUser(services, ctx);
-  if (!user.doc.is_admin) throw new HttpError(403, FORBIDDEN);
+  if (!user.doc.is_admin) throw httpError(403, 'auth.forbidden');
+  return user;
+}
+
+/** Auditors read any stream; administrators may too, since they grant the role. */
+export async function requireAuditor(services: Services, ctx: Context): Promise<CurrentUser> {
+  const user = await requireUser(services, ctx);
+  if (!user.doc.is_admin && !user.doc.is_auditor) throw httpError(403, 'auth.forbidden');
   return user;
 }

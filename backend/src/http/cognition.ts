@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { ParameterizedContext as Context } from 'koa';
 import { z } from 'zod';
-import { AGENT_QUEUE } from '../domain/conversation/jobs.ts';
+import type { ErrorCode } from '@scriptorium/domain/protocol/errors';
 import {
   COGNITIONS,
   COLLECTION_ITEMS,
@@ -15,41 +15,41 @@ import {
 } from '@scriptorium/projections/cognitions';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import type { Filter } from '@scriptorium/infra/readstore/port';
-import { cognitionStream, readableBy } from '../domain/cognition/cognition.ts';
-import { collectionStream } from '../domain/cognition/collection.ts';
-import { collectionDecider, COLLECTION_NOT_FOUND, MAX_COLLECTION_DESCRIPTION, MAX_COLLECTION_NAME, type CollectionCommand } from '../domain/cognition/collectionDecide.ts';
-import { cognitionDecider, COGNITION_NOT_FOUND, MAX_SUMMARY, MAX_TAG, MAX_TAGS, MAX_TITLE, type CognitionCommand } from '../domain/cognition/decide.ts';
-import { extractionStream, type ExtractionInput } from '../domain/cognition/extraction.ts';
-import { COGNITION_JOB, extractionDecider, MAX_EXTRACT_NOTES, MAX_SYNTHESIS, MIN_SYNTHESIS, SELECT_FIRST, TOO_MANY_NOTES, type CognitionJobData } from '../domain/cognition/extractionDecide.ts';
-import { matchScore } from '../domain/cognition/search.ts';
-import { notebookDecider, NOTE_NOT_FOUND } from '../domain/notes/decide.ts';
-import { notebookStream } from '../domain/notes/notes.ts';
-import { TaskService } from '../domain/tasks/service.ts';
+import { cognitionStream, readableBy } from '@scriptorium/domain/cognition/cognition';
+import { collectionStream } from '@scriptorium/domain/cognition/collection';
+import { collectionDecider, MAX_COLLECTION_DESCRIPTION, MAX_COLLECTION_NAME, type CollectionCommand } from '@scriptorium/domain/cognition/collectionDecide';
+import { cognitionDecider, MAX_SUMMARY, MAX_TAG, MAX_TAGS, MAX_TITLE, type CognitionCommand } from '@scriptorium/domain/cognition/decide';
+import { extractionStream, type ExtractionInput } from '@scriptorium/domain/cognition/extraction';
+import { extractionDecider, MAX_EXTRACT_NOTES, MAX_SYNTHESIS, MIN_SYNTHESIS } from '@scriptorium/domain/cognition/extractionDecide';
+import { matchScore } from '@scriptorium/domain/cognition/search';
+import { notebookDecider } from '@scriptorium/domain/notes/decide';
+import { notebookStream } from '@scriptorium/domain/notes/notes';
 import type { Services } from '../services.ts';
 import { bearerToken, requireUser, userFromToken } from './authenticate.ts';
-import { HttpError } from './errors.ts';
+import { httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
+import { contract } from './contract.ts';
 
 /** Scored in memory when searching: the newest this many candidates (see `search.ts`). */
 const SEARCH_WINDOW = 2000;
 
-const uuid = (what: string) => z.uuid(`${what} ID 格式不正确`);
-const idParam = z.object({ id: uuid('认知') });
-const collectionParam = z.object({ id: uuid('收藏夹') });
+const uuid = (code: ErrorCode) => z.uuid(code);
+const idParam = z.object({ id: uuid('cognition.id_invalid') });
+const collectionParam = z.object({ id: uuid('collection.id_invalid') });
 
 const listQuery = z.object({
-  q: z.string().trim().max(200, '搜索词最多 200 个字符').default(''),
-  scope: z.enum(['public', 'mine'], { error: 'scope 只能是 public 或 mine' }).default('public'),
+  q: z.string().trim().max(200, 'cognition.query_too_long').default(''),
+  scope: z.enum(['public', 'mine'], { error: 'cognition.scope_invalid' }).default('public'),
   skip: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
-const extractBody = z.object({ note_ids: z.array(uuid('笔记'), { error: '请提供 note_ids' }).max(50) });
+const extractBody = z.object({ note_ids: z.array(uuid('notes.id_invalid'), { error: 'extraction.note_ids_required' }).max(50) });
 const extractUrlBody = z.object({
   url: z
-    .url({ protocol: /^https?$/, error: '请输入以 http:// 或 https:// 开头的网页地址' })
-    .max(2000, '网页地址过长'),
+    .url({ protocol: /^https?$/, error: 'extraction.url_invalid' })
+    .max(2000, 'extraction.url_too_long'),
 });
-const synthesizeBody = z.object({ cognition_ids: z.array(uuid('认知'), { error: '请提供 cognition_ids' }).max(50) });
+const synthesizeBody = z.object({ cognition_ids: z.array(uuid('cognition.id_invalid'), { error: 'extraction.cognition_ids_required' }).max(50) });
 const editBody = z
   .object({
     title: z.string().max(MAX_TITLE * 2).optional(),
@@ -57,13 +57,13 @@ const editBody = z
     tags: z.array(z.string().max(MAX_TAG * 2)).max(MAX_TAGS * 2).optional(),
     public: z.boolean().optional(),
   })
-  .refine((body) => Object.values(body).some((value) => value !== undefined), '请至少修改一项');
+  .refine((body) => Object.values(body).some((value) => value !== undefined), 'cognition.nothing_to_change');
 const collectionBody = z.object({
-  name: z.string({ error: '请提供收藏夹名称' }).max(MAX_COLLECTION_NAME * 2),
+  name: z.string({ error: 'collection.name_required' }).max(MAX_COLLECTION_NAME * 2),
   description: z.string().max(MAX_COLLECTION_DESCRIPTION * 2).default(''),
 });
 const collectionEdit = z.object({ name: z.string().max(MAX_COLLECTION_NAME * 2).optional(), description: z.string().max(MAX_COLLECTION_DESCRIPTION * 2).optional() });
-const itemBody = z.object({ cognition_id: uuid('认知') });
+const itemBody = z.object({ cognition_id: uuid('cognition.id_invalid') });
 
 const summaryDto = (doc: CognitionDoc, userId: string | null) => ({
   id: doc._id,
@@ -92,7 +92,6 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
   const cognitions = () => services.readStore.collection<CognitionDoc>(COGNITIONS);
   const collections = () => services.readStore.collection<CollectionDoc>(COLLECTIONS);
   const items = () => services.readStore.collection<CollectionItemDoc>(COLLECTION_ITEMS);
-  const tasks = new TaskService({ commands: services.commands, clock: services.clock, timeZone: services.config.TIME_ZONE });
   const meta = (userId: string) => ({ now: services.clock(), userId });
 
   const viewerOf = async (ctx: Context) => (await userFromToken(services, bearerToken(ctx)))?.id ?? null;
@@ -104,13 +103,13 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
 
   async function readable(id: string, userId: string | null): Promise<CognitionDoc> {
     const doc = await cognitions().get(id);
-    if (!doc || (!doc.public && doc.owner_id !== userId)) throw new HttpError(404, COGNITION_NOT_FOUND);
+    if (!doc || (!doc.public && doc.owner_id !== userId)) throw httpError(404, 'cognition.not_found');
     return doc;
   }
 
   async function ownedCollection(id: string, userId: string) {
     const doc = await collections().get(id);
-    if (!doc || doc.owner_id !== userId) throw new HttpError(404, COLLECTION_NOT_FOUND);
+    if (!doc || doc.owner_id !== userId) throw httpError(404, 'collection.not_found');
     const entries = await items().find({ collection_id: id }, { sort: { added_at: -1 } });
     const docs = await Promise.all(entries.map((entry) => cognitions().get(entry.cognition_id)));
     // A cognition someone else made private since it was collected drops out of sight, not out of the collection.
@@ -128,14 +127,12 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
       data: { ...input, extractionId, userId, ownerName: username },
       metadata: meta(userId),
     });
-    const job: CognitionJobData = { extractionId, userId };
-    await services.queue.enqueue(AGENT_QUEUE, COGNITION_JOB, job, { jobId: `cognition:${extractionId}`, attempts: 2, backoff: { type: 'fixed', delay: 1000 } });
     await progress.waitFor(result.position);
     ctx.status = 202;
     ctx.body = { extraction_id: extractionId, status: 'pending' };
   }
 
-  router.get('/api/cognition', async (ctx) => {
+  router.get('/api/cognition', contract({ access: 'optional', query: listQuery }), async (ctx) => {
     const query = parseQuery(ctx, listQuery);
     const userId = query.scope === 'mine' ? (await requireUser(services, ctx)).id : await viewerOf(ctx);
     const filter: Filter = query.scope === 'mine' ? { owner_id: userId! } : { public: true };
@@ -152,53 +149,53 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = { items: ranked.slice(query.skip, query.skip + query.limit).map((entry) => summaryDto(entry.doc, userId)), total: ranked.length };
   });
 
-  router.post('/api/cognition/extract', async (ctx) => {
+  router.post('/api/cognition/extract', contract({ access: 'user', body: extractBody, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, extractBody);
     const noteIds = [...new Set(body.note_ids)];
-    if (noteIds.length === 0) throw new HttpError(422, [{ loc: ['body', 'note_ids'], msg: SELECT_FIRST, type: 'value_error' }]);
-    if (noteIds.length > MAX_EXTRACT_NOTES) throw new HttpError(422, [{ loc: ['body', 'note_ids'], msg: TOO_MANY_NOTES, type: 'value_error' }]);
+    if (noteIds.length === 0) throw invalidField(['note_ids'], 'extraction.select_first');
+    if (noteIds.length > MAX_EXTRACT_NOTES) throw invalidField(['note_ids'], 'extraction.too_many_notes');
     const { state } = await services.commands.load(notebookDecider, notebookStream(user.id));
-    if (noteIds.some((id) => state.status !== 'open' || !state.notes[id])) throw new HttpError(404, NOTE_NOT_FOUND);
+    if (noteIds.some((id) => state.status !== 'open' || !state.notes[id])) throw httpError(404, 'notes.not_found');
     await requestExtraction(ctx, user.id, user.doc.username, { kind: 'notes', noteIds, url: null, cognitionIds: [] });
   });
 
-  router.post('/api/cognition/extract-url', async (ctx) => {
+  router.post('/api/cognition/extract-url', contract({ access: 'user', body: extractUrlBody }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, extractUrlBody);
     await requestExtraction(ctx, user.id, user.doc.username, { kind: 'url', noteIds: [], url: body.url, cognitionIds: [] });
   });
 
-  router.post('/api/cognition/synthesize', async (ctx) => {
+  router.post('/api/cognition/synthesize', contract({ access: 'user', body: synthesizeBody, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, synthesizeBody);
     const cognitionIds = [...new Set(body.cognition_ids)];
-    const refuse = (msg: string) => new HttpError(422, [{ loc: ['body', 'cognition_ids'], msg, type: 'value_error' }]);
-    if (cognitionIds.length < MIN_SYNTHESIS) throw refuse(`至少选择 ${MIN_SYNTHESIS} 条认知进行综合`);
-    if (cognitionIds.length > MAX_SYNTHESIS) throw refuse(`最多选择 ${MAX_SYNTHESIS} 条认知进行综合`);
+    if (cognitionIds.length < MIN_SYNTHESIS) throw invalidField(['cognition_ids'], 'extraction.too_few_cognitions', { min: MIN_SYNTHESIS });
+    if (cognitionIds.length > MAX_SYNTHESIS) throw invalidField(['cognition_ids'], 'extraction.too_many_cognitions', { max: MAX_SYNTHESIS });
     for (const id of cognitionIds) {
       const { state } = await services.commands.load(cognitionDecider, cognitionStream(id));
-      if (!readableBy(state, user.id)) throw new HttpError(404, COGNITION_NOT_FOUND);
+      if (!readableBy(state, user.id)) throw httpError(404, 'cognition.not_found');
     }
     await requestExtraction(ctx, user.id, user.doc.username, { kind: 'synthesis', noteIds: [], url: null, cognitionIds });
   });
 
-  router.get('/api/cognition/extractions/:id', async (ctx) => {
+  const cognitionExtractionsParams = z.object({ id: uuid('extraction.id_invalid') });
+  router.get('/api/cognition/extractions/:id', contract({ access: 'user', params: cognitionExtractionsParams, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const { id } = parseParams(ctx.params, z.object({ id: uuid('提取任务') }));
+    const { id } = parseParams(ctx.params, cognitionExtractionsParams);
     const doc = await services.readStore.collection<ExtractionDoc>(EXTRACTIONS).get(id);
-    if (!doc || doc.user_id !== user.id) throw new HttpError(404, '提取任务不存在');
+    if (!doc || doc.user_id !== user.id) throw httpError(404, 'extraction.not_found');
     ctx.body = { extraction_id: id, status: doc.status, cognition_id: doc.cognition_id, error: doc.error, created_at: doc.created_at };
   });
 
-  router.get('/api/cognition/collections', async (ctx) => {
+  router.get('/api/cognition/collections', contract({ access: 'user' }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const docs = await collections().find({ owner_id: user.id }, { sort: { updated_at: -1 } });
     const counts = await Promise.all(docs.map((doc) => items().count({ collection_id: doc._id })));
     ctx.body = { collections: docs.map((doc, index) => collectionDto(doc, counts[index]!)) };
   });
 
-  router.post('/api/cognition/collections', async (ctx) => {
+  router.post('/api/cognition/collections', contract({ access: 'user', body: collectionBody }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, collectionBody);
     const id = randomUUID();
@@ -208,14 +205,14 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = collectionDto((await ownedCollection(id, user.id)).doc, 0);
   });
 
-  router.get('/api/cognition/collections/:id', async (ctx) => {
+  router.get('/api/cognition/collections/:id', contract({ access: 'user', params: collectionParam }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, collectionParam);
     const { doc, visible } = await ownedCollection(id, user.id);
     ctx.body = { ...collectionDto(doc, visible.length), items: visible.map((item) => summaryDto(item, user.id)) };
   });
 
-  router.patch('/api/cognition/collections/:id', async (ctx) => {
+  router.patch('/api/cognition/collections/:id', contract({ access: 'user', params: collectionParam, body: collectionEdit }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, collectionParam);
     const body = parseBody(ctx, collectionEdit);
@@ -228,7 +225,7 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = collectionDto(doc, visible.length);
   });
 
-  router.delete('/api/cognition/collections/:id', async (ctx) => {
+  router.delete('/api/cognition/collections/:id', contract({ access: 'user', params: collectionParam }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, collectionParam);
     const { position } = await onCollection(id, user.id, { type: 'DeleteCollection', data: { collectionId: id, actorId: user.id } });
@@ -236,44 +233,44 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = { deleted: true };
   });
 
-  router.post('/api/cognition/collections/:id/items', async (ctx) => {
+  router.post('/api/cognition/collections/:id/items', contract({ access: 'user', params: collectionParam, body: itemBody, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, collectionParam);
     const body = parseBody(ctx, itemBody);
     const { state } = await services.commands.load(cognitionDecider, cognitionStream(body.cognition_id));
-    if (!readableBy(state, user.id)) throw new HttpError(404, COGNITION_NOT_FOUND);
+    if (!readableBy(state, user.id)) throw httpError(404, 'cognition.not_found');
     const { position } = await onCollection(id, user.id, { type: 'AddToCollection', data: { collectionId: id, actorId: user.id, cognitionId: body.cognition_id } });
     await progress.waitFor(position);
     const { doc, visible } = await ownedCollection(id, user.id);
     ctx.body = collectionDto(doc, visible.length);
   });
 
-  router.delete('/api/cognition/collections/:id/items/:cognitionId', async (ctx) => {
+  const collectionsItemsParams = z.object({ id: uuid('collection.id_invalid'), cognitionId: uuid('cognition.id_invalid') });
+  router.delete('/api/cognition/collections/:id/items/:cognitionId', contract({ access: 'user', params: collectionsItemsParams }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const { id, cognitionId } = parseParams(ctx.params, z.object({ id: uuid('收藏夹'), cognitionId: uuid('认知') }));
+    const { id, cognitionId } = parseParams(ctx.params, collectionsItemsParams);
     const { position } = await onCollection(id, user.id, { type: 'RemoveFromCollection', data: { collectionId: id, actorId: user.id, cognitionId } });
     await progress.waitFor(position);
     const { doc, visible } = await ownedCollection(id, user.id);
     ctx.body = collectionDto(doc, visible.length);
   });
 
-  router.get('/api/cognition/:id', async (ctx) => {
+  router.get('/api/cognition/:id', contract({ access: 'optional', params: idParam }), async (ctx) => {
     const { id } = parseParams(ctx.params, idParam);
     const userId = await viewerOf(ctx);
     ctx.body = detailDto(await readable(id, userId), userId);
   });
 
-  /** Opening a cognition: the first view by each reader counts, and counts for the daily task. */
-  router.post('/api/cognition/:id/view', async (ctx) => {
+  /** Opening a cognition: the first view by each reader counts (and, through the task process manager, towards the daily task). */
+  router.post('/api/cognition/:id/view', contract({ access: 'user', params: idParam }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
-    const viewed = await onCognition(id, user.id, { type: 'ViewCognition', data: { cognitionId: id, viewerId: user.id } });
-    const recorded = await tasks.recordAction(user.id, { actionType: 'view_cognition', targetType: 'cognition', targetId: id });
-    await progress.waitFor(Math.max(viewed.position, recorded.position));
-    ctx.body = { cognition_id: id, viewed: true, results: recorded.results };
+    const { position } = await onCognition(id, user.id, { type: 'ViewCognition', data: { cognitionId: id, viewerId: user.id } });
+    await progress.waitFor(position);
+    ctx.body = { cognition_id: id, viewed: true };
   });
 
-  router.patch('/api/cognition/:id', async (ctx) => {
+  router.patch('/api/cognition/:id', contract({ access: 'user', params: idParam, body: editBody }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, editBody);
@@ -285,7 +282,7 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = detailDto(await readable(id, user.id), user.id);
   });
 
-  router.delete('/api/cognition/:id', async (ctx) => {
+  router.delete('/api/cognition/:id', contract({ access: 'user', params: idParam }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const { position } = await onCognition(id, user.id, { type: 'DeleteCognition', data: { cognitionId: id, actorId: user.id } });

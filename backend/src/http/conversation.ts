@@ -1,24 +1,27 @@
 import Router from '@koa/router';
+import { completeAccounted, type AccountDeps } from '@scriptorium/domain/usage/accounted';
+import { ownedChat } from './ownedChat.ts';
 import { z } from 'zod';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { CHATS, type ChatDoc } from '@scriptorium/projections/chats';
 import { MESSAGES, type MessageDoc } from '@scriptorium/projections/messages';
 import { CANVAS, type CanvasDoc } from '@scriptorium/projections/canvas';
-import { CANVAS_ID } from '../protocol/research.ts';
-import type { ModelProvider } from '@scriptorium/workers/model/port';
-import { AGENTS, type AgentName } from '../domain/conversation/conversation.ts';
-import { preferencesDecider, preferencesStream } from '../domain/preferences/preferences.ts';
-import type { ConversationService } from '../domain/conversation/service.ts';
+import { CANVAS_ID } from '@scriptorium/domain/protocol/research';
+import type { ModelProvider } from '@scriptorium/infra/model/port';
+import { AGENTS, type AgentName } from '@scriptorium/domain/conversation/conversation';
+import { preferencesDecider, preferencesStream } from '@scriptorium/domain/preferences/preferences';
+import type { ConversationService } from '@scriptorium/domain/conversation/service';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
-import { HttpError } from './errors.ts';
+import { httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
+import { contract } from './contract.ts';
 
-const sessionIdParam = z.object({ id: z.uuid('会话 ID 格式不正确') });
-const sessionId = z.uuid('会话 ID 格式不正确');
-const clientId = z.string().trim().regex(/^[A-Za-z0-9_-]{1,100}$/, 'client_id 格式不正确');
-const mode = z.union([z.literal(0), z.literal(1)], { error: 'mode 只能是 0 或 1' });
-const message = z.string({ error: '请输入消息' }).trim().min(1, '消息不能为空').max(20_000, '消息最长 20000 个字符');
+const sessionIdParam = z.object({ id: z.uuid('conversation.id_invalid') });
+const sessionId = z.uuid('conversation.id_invalid');
+const clientId = z.string().trim().regex(/^[A-Za-z0-9_-]{1,100}$/, 'conversation.client_id_invalid');
+const mode = z.union([z.literal(0), z.literal(1)], { error: 'conversation.mode_invalid' });
+const message = z.string({ error: 'conversation.message_required' }).trim().min(1, 'conversation.message_empty').max(20_000, 'conversation.message_too_long');
 const page = (defaultLimit: number, maxLimit: number) =>
   z.object({
     skip: z.coerce.number().int().min(0).default(0),
@@ -64,12 +67,12 @@ export function conversationRoutes(services: Services, conversations: Conversati
   const settled = async (position: number) => {
     if (position > 0) await progress.waitFor(position);
   };
-  const current = async (actor: { userId: string }, id: string) => sessionDto(await conversations.owned(actor, id));
+  const current = async (actor: { userId: string }, id: string) => sessionDto(await ownedChat(services.readStore, actor.userId, id));
   type Ctx = Parameters<typeof requireUser>[1];
   /** Posts to a session the caller owns and answers with the ids once the history includes them. */
   const postMessage = async (ctx: Ctx, target: { session_id: string; client_id?: string | undefined }, text: string, agent?: AgentName) => {
     const actor = await actorOf(ctx, target.client_id);
-    await conversations.owned(actor, target.session_id);
+    await ownedChat(services.readStore, actor.userId, target.session_id);
     const posted = await conversations.post(actor, target.session_id, text, agent);
     await settled(posted.position);
     ctx.body = { session_id: target.session_id, message_id: posted.messageId, reply_id: posted.replyId, agent: posted.agent };
@@ -77,30 +80,29 @@ export function conversationRoutes(services: Services, conversations: Conversati
   /** Applies a change to a session the caller owns and answers with the session as it now reads. */
   const changeSession = async (ctx: Ctx, id: string, change: (actor: { userId: string }) => Promise<{ position: number }>) => {
     const actor = await actorOf(ctx);
-    await conversations.owned(actor, id);
+    await ownedChat(services.readStore, actor.userId, id);
     await settled((await change(actor)).position);
     ctx.body = await current(actor, id);
   };
 
-  router.post('/conversation/sessions', async (ctx) => {
-    const body = parseBody(ctx, z.object({ client_id: clientId.optional() }));
+  const sessionsBody = z.object({ client_id: clientId.optional() });
+  router.post('/conversation/sessions', contract({ access: 'user', body: sessionsBody }), async (ctx) => {
+    const body = parseBody(ctx, sessionsBody);
     const actor = await actorOf(ctx, body.client_id);
     const { sessionId: id, position } = await conversations.create(actor);
     await settled(position);
     ctx.body = { session_id: id };
   });
 
-  router.post('/conversation/api/v2/research/create_session', async (ctx) => {
-    const body = parseBody(
-      ctx,
-      z.object({
-        client_id: clientId.optional(),
-        name: z.string().trim().max(100).optional(),
-        mode: mode.optional(),
-        search_enabled: z.boolean().optional(),
-        layout_preset: z.enum(['home-welcome', 'chat-interface-only']).optional(),
-      }),
-    );
+  const createSessionBody = z.object({
+    client_id: clientId.optional(),
+    name: z.string().trim().max(100).optional(),
+    mode: mode.optional(),
+    search_enabled: z.boolean().optional(),
+    layout_preset: z.enum(['home-welcome', 'chat-interface-only']).optional(),
+  });
+  router.post('/conversation/api/v2/research/create_session', contract({ access: 'user', body: createSessionBody }), async (ctx) => {
+    const body = parseBody(ctx, createSessionBody);
     const actor = await actorOf(ctx, body.client_id);
     const { sessionId: id, position } = await conversations.create(actor, {
       ...(body.name !== undefined && { name: body.name }),
@@ -113,106 +115,127 @@ export function conversationRoutes(services: Services, conversations: Conversati
   });
 
   const startBody = z.object({ session_id: sessionId, message: message.optional(), query: message.optional(), client_id: clientId.optional() }).refine((body) => body.message ?? body.query, {
-    message: '消息不能为空',
+    message: 'conversation.message_empty',
     path: ['message'],
   });
-  router.post(['/conversation/api/v2/research/start', '/conversation/research/start'], async (ctx) => {
+  router.post(['/conversation/api/v2/research/start', '/conversation/research/start'], contract({ access: 'user', body: startBody, refusals: [402, 404] }), async (ctx) => {
     const body = parseBody(ctx, startBody);
     await postMessage(ctx, body, (body.message ?? body.query)!);
   });
 
-  router.post('/conversation/api/v2/chat/send', async (ctx) => {
-    const body = parseBody(ctx, z.object({ session_id: sessionId, message, client_id: clientId.optional() }));
+  const chatSendBody = z.object({ session_id: sessionId, message, client_id: clientId.optional() });
+  router.post('/conversation/api/v2/chat/send', contract({ access: 'user', body: chatSendBody, refusals: [402, 404] }), async (ctx) => {
+    const body = parseBody(ctx, chatSendBody);
     await postMessage(ctx, body, body.message);
   });
 
-  router.post('/api/v2/chat/poe/start', async (ctx) => {
-    const body = parseBody(ctx, z.object({ session_id: sessionId, text: message, client_id: clientId.optional() }));
+  const poeStartBody = z.object({ session_id: sessionId, text: message, client_id: clientId.optional() });
+  router.post('/api/v2/chat/poe/start', contract({ access: 'user', body: poeStartBody, refusals: [402, 404] }), async (ctx) => {
+    const body = parseBody(ctx, poeStartBody);
     await postMessage(ctx, body, body.text, 'poe_llm');
   });
 
-  router.post('/conversation/api/v2/research/update_status', async (ctx) => {
-    const body = parseBody(ctx, z.object({ session_id: sessionId, status: z.enum(['active', 'archived'], { error: 'status 只能是 active 或 archived' }) }));
+  const updateStatusBody = z.object({ session_id: sessionId, status: z.enum(['active', 'archived'], { error: 'conversation.status_invalid' }) });
+  /** One call to chat: continues the session named, or opens a general-chat one (mode 0) for a first message. */
+  const chatBody = z.object({ message, session_id: sessionId.optional(), client_id: clientId.optional() });
+  const chatReply = z.object({ session_id: z.uuid(), message_id: z.uuid(), reply_id: z.uuid(), agent: z.enum(AGENTS) }).meta({ description: 'The reply streams over the socket under reply_id' });
+  router.post('/api/conversations/chat', contract({ access: 'user', body: chatBody, response: chatReply, refusals: [402, 404] }), async (ctx) => {
+    const body = parseBody(ctx, chatBody);
+    let id = body.session_id;
+    if (id === undefined) {
+      const actor = await actorOf(ctx, body.client_id);
+      // Refused for budget before the session exists, so a refusal leaves no empty session behind.
+      await services.budget.ensureAvailable(actor.userId);
+      const created = await conversations.create(actor, { collaborationMode: 0 });
+      await settled(created.position);
+      id = created.sessionId;
+    }
+    await postMessage(ctx, { ...body, session_id: id }, body.message);
+  });
+
+  router.post('/conversation/api/v2/research/update_status', contract({ access: 'user', body: updateStatusBody, refusals: [404] }), async (ctx) => {
+    const body = parseBody(ctx, updateStatusBody);
     await changeSession(ctx, body.session_id, (actor) => conversations.setLifecycle(actor, body.session_id, body.status));
   });
 
-  router.post('/conversation/api/v2/research/update_search_status', async (ctx) => {
-    const body = parseBody(
-      ctx,
-      z.object({ session_id: sessionId, search_enabled: z.boolean().optional(), enabled: z.boolean().optional() }).refine((value) => (value.search_enabled ?? value.enabled) !== undefined, {
-        message: '请提供 search_enabled',
-        path: ['search_enabled'],
-      }),
-    );
+  const searchStatusBody = z.object({ session_id: sessionId, search_enabled: z.boolean().optional(), enabled: z.boolean().optional() }).refine((value) => (value.search_enabled ?? value.enabled) !== undefined, {
+    message: 'conversation.search_enabled_required',
+    path: ['search_enabled'],
+  });
+  router.post('/conversation/api/v2/research/update_search_status', contract({ access: 'user', body: searchStatusBody, refusals: [404] }), async (ctx) => {
+    const body = parseBody(ctx, searchStatusBody);
     await changeSession(ctx, body.session_id, (actor) => conversations.setSearch(actor, body.session_id, (body.search_enabled ?? body.enabled)!));
   });
 
-  router.post('/conversation/api/v2/research/set_mode', async (ctx) => {
-    const body = parseBody(ctx, z.object({ session_id: sessionId, mode }));
+  const setModeBody = z.object({ session_id: sessionId, mode });
+  router.post('/conversation/api/v2/research/set_mode', contract({ access: 'user', body: setModeBody, refusals: [404] }), async (ctx) => {
+    const body = parseBody(ctx, setModeBody);
     await changeSession(ctx, body.session_id, (actor) => conversations.setMode(actor, body.session_id, body.mode));
   });
 
-  router.put('/conversation/api/v2/sessions/:id/title', async (ctx) => {
+  const sessionsTitleBody = z.object({ title: z.string({ error: 'conversation.title_required' }).trim().min(1, 'conversation.title_empty').max(200, 'conversation.title_too_long') });
+  router.put('/conversation/api/v2/sessions/:id/title', contract({ access: 'user', params: sessionIdParam, body: sessionsTitleBody, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
-    const body = parseBody(ctx, z.object({ title: z.string({ error: '请输入标题' }).trim().min(1, '标题不能为空').max(200, '标题最多 200 个字符') }));
+    const body = parseBody(ctx, sessionsTitleBody);
     await changeSession(ctx, id, (actor) => conversations.setTitle(actor, id, body.title));
   });
 
-  router.put('/conversation/api/v2/sessions/:id/name', async (ctx) => {
+  const sessionsNameBody = z.object({ name: z.string({ error: 'conversation.name_required' }).trim().min(1, 'conversation.name_empty').max(100, 'conversation.name_too_long') });
+  router.put('/conversation/api/v2/sessions/:id/name', contract({ access: 'user', params: sessionIdParam, body: sessionsNameBody, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
-    const body = parseBody(ctx, z.object({ name: z.string({ error: '请输入名称' }).trim().min(1, '会话名称不能为空').max(100, '名称最多 100 个字符') }));
+    const body = parseBody(ctx, sessionsNameBody);
     await changeSession(ctx, id, (actor) => conversations.rename(actor, id, body.name));
   });
 
-  router.get('/conversation/sessions/:id/messages', async (ctx) => {
+  router.get('/conversation/sessions/:id/messages', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
-    const chat = await conversations.owned(actor, id);
+    const chat = await ownedChat(services.readStore, actor.userId, id);
     const messages = await services.readStore.collection<MessageDoc>(MESSAGES).find({ session_id: id }, { sort: { order: 1 } });
     const position = Math.max(chat.last_position, ...messages.map((doc) => doc.last_position));
     ctx.body = { session_id: id, position, messages: messages.map(messageDto) };
   });
 
-  router.get('/conversation/research/:id', async (ctx) => {
+  router.get('/conversation/research/:id', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
     ctx.body = await current(actor, id);
   });
 
-  router.get('/conversation/research/:id/status', async (ctx) => {
+  router.get('/conversation/research/:id/status', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
-    const chat = await conversations.owned(actor, id);
+    const chat = await ownedChat(services.readStore, actor.userId, id);
     ctx.body = { session_id: id, status: chat.activity, processing: chat.activity === 'processing', active_reply: chat.active_reply };
   });
 
-  router.post('/conversation/research/:id/pause', async (ctx) => {
+  router.post('/conversation/research/:id/pause', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
-    await conversations.owned(actor, id);
+    await ownedChat(services.readStore, actor.userId, id);
     ctx.body = { session_id: id, ...(await conversations.pause(actor, id)) };
   });
 
-  router.post('/conversation/research/:id/resume', async (ctx) => {
+  router.post('/conversation/research/:id/resume', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
-    await conversations.owned(actor, id);
+    await ownedChat(services.readStore, actor.userId, id);
     const resumed = await conversations.resume(actor, id);
     await settled(resumed.position);
     ctx.body = { session_id: id, reply_id: resumed.replyId };
   });
 
   const dispatchBody = z.object({
-    agent: z.enum(AGENTS, { error: `agent 只能是 ${AGENTS.join('、')}` }),
-    action: z.enum(['pause', 'resume', 'send'], { error: 'action 只能是 pause、resume 或 send' }),
+    agent: z.enum(AGENTS, { error: 'conversation.agent_invalid' }),
+    action: z.enum(['pause', 'resume', 'send'], { error: 'conversation.action_invalid' }),
     params: z.object({ client_id: clientId.optional(), text: z.string().optional() }).passthrough().default({}),
     run_async: z.boolean().default(true),
   });
-  router.post('/conversation/sessions/:id/dispatch', async (ctx) => {
+  router.post('/conversation/sessions/:id/dispatch', contract({ access: 'user', params: sessionIdParam, body: dispatchBody, refusals: [402, 404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, dispatchBody);
     const actor = await actorOf(ctx, body.params.client_id);
-    await conversations.owned(actor, id);
+    await ownedChat(services.readStore, actor.userId, id);
     switch (body.action) {
       case 'pause':
         ctx.body = { session_id: id, action: 'pause', ...(await conversations.pause(actor, id)) };
@@ -224,7 +247,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
       }
       case 'send': {
         const text = message.safeParse(body.params.text);
-        if (!text.success) throw new HttpError(422, [{ loc: ['body', 'params', 'text'], msg: '消息不能为空', type: 'value_error' }]);
+        if (!text.success) throw invalidField(['params', 'text'], 'conversation.message_empty');
         const posted = await conversations.post(actor, id, text.data, body.agent as AgentName);
         ctx.body = { session_id: id, action: 'send', message_id: posted.messageId, reply_id: posted.replyId };
         return;
@@ -232,8 +255,9 @@ export function conversationRoutes(services: Services, conversations: Conversati
     }
   });
 
-  router.get('/conversation/api/chats/my', async (ctx) => {
-    const query = parseQuery(ctx, page(20, 100));
+  const chatsMyQuery = page(20, 100);
+  router.get('/conversation/api/chats/my', contract({ access: 'user', query: chatsMyQuery }), async (ctx) => {
+    const query = parseQuery(ctx, chatsMyQuery);
     const actor = await actorOf(ctx);
     const filter = { user_id: actor.userId };
     const [items, total] = await Promise.all([chats().find(filter, { sort: { created_at: -1 }, skip: query.skip, limit: query.limit }), chats().count(filter)]);
@@ -245,15 +269,16 @@ export function conversationRoutes(services: Services, conversations: Conversati
     };
   });
 
-  router.get('/conversation/api/models/available', async (ctx) => {
+  router.get('/conversation/api/models/available', contract({ access: 'user' }), async (ctx) => {
     const actor = await actorOf(ctx);
     const { state } = await services.commands.load(preferencesDecider, preferencesStream(actor.userId));
     const preferred = state.status === 'chosen' && state.model === model.name ? state.model : model.name;
     ctx.body = { models: [{ id: model.name, name: model.offline ? '离线引擎' : model.name, offline: model.offline, default: true }], current: preferred, offline: model.offline };
   });
 
-  router.post('/conversation/api/models/preferences', async (ctx) => {
-    const body = parseBody(ctx, z.object({ model: z.string({ error: '请选择模型' }).trim().min(1, '请选择模型').max(200) }));
+  const modelsPreferencesBody = z.object({ model: z.string({ error: 'preferences.model_required' }).trim().min(1, 'preferences.model_required').max(200) });
+  router.post('/conversation/api/models/preferences', contract({ access: 'user', body: modelsPreferencesBody }), async (ctx) => {
+    const body = parseBody(ctx, modelsPreferencesBody);
     const actor = await actorOf(ctx);
     await services.commands.handle(preferencesDecider, preferencesStream(actor.userId), {
       type: 'SetModelPreference',
@@ -263,99 +288,98 @@ export function conversationRoutes(services: Services, conversations: Conversati
     ctx.body = { model: body.model };
   });
 
-  router.post('/conversation/api/v2/query/refine', async (ctx) => {
-    const body = parseBody(ctx, z.object({ query: message }));
+  const queryRefineBody = z.object({ query: message });
+  router.post('/conversation/api/v2/query/refine', contract({ access: 'user', body: queryRefineBody, refusals: [402] }), async (ctx) => {
+    const body = parseBody(ctx, queryRefineBody);
     const actor = await actorOf(ctx);
-    await services.budget.ensureAvailable(actor.userId);
-    ctx.body = await refineQuery(model, body.query);
+    ctx.body = await refineQuery(services, model, actor.userId, body.query);
   });
 
-  router.post('/conversation/research/:id/clarification_answer', async (ctx) => {
+  const clarificationAnswerBody = z.object({ answers: z.array(clarificationAnswer).min(1, 'conversation.answers_empty').max(50) });
+  router.post('/conversation/research/:id/clarification_answer', contract({ access: 'user', params: sessionIdParam, body: clarificationAnswerBody, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
-    const body = parseBody(ctx, z.object({ answers: z.array(clarificationAnswer).min(1, '请至少回答一个问题').max(50) }));
+    const body = parseBody(ctx, clarificationAnswerBody);
     await changeSession(ctx, id, (actor) => conversations.answerClarification(actor, id, body.answers));
   });
 
-  router.get('/conversation/research/:id/pending_questions', async (ctx) => {
+  router.get('/conversation/research/:id/pending_questions', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
-    const chat = await conversations.owned(actor, id);
+    const chat = await ownedChat(services.readStore, actor.userId, id);
     ctx.body = { session_id: id, questions: chat.pending_questions ?? [] };
   });
 
-  router.post('/conversation/research/:id/feedback', async (ctx) => {
+  router.post('/conversation/research/:id/feedback', contract({ access: 'user', params: sessionIdParam, body: feedbackBody, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, feedbackBody);
     const actor = await actorOf(ctx);
-    await conversations.owned(actor, id);
+    await ownedChat(services.readStore, actor.userId, id);
     const { option, text } = normaliseFeedback(body);
     await settled((await conversations.giveFeedback(actor, id, option, text)).position);
     ctx.body = await current(actor, id);
   });
 
-  router.post('/conversation/research/:id/edit_request', async (ctx) => {
+  const editRequestBody = z.object({
+    request_id: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'conversation.edit_request_id_invalid').optional(),
+    text: z.string({ error: 'conversation.edit_text_required' }).trim().min(1, 'conversation.edit_text_empty').max(2000),
+    snippet: z.string({ error: 'conversation.edit_snippet_required' }).min(1, 'conversation.edit_snippet_empty').max(20_000).refine((value) => value.trim().length > 0, 'conversation.edit_snippet_empty'),
+    // Where the selection is, so equal text elsewhere in the report is left alone.
+    offset: z.number().int().min(0).optional(),
+    version: z.number().int().min(1).optional(),
+  });
+  router.post('/conversation/research/:id/edit_request', contract({ access: 'user', params: sessionIdParam, body: editRequestBody, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
-    const body = parseBody(
-      ctx,
-      z.object({
-        request_id: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'request_id 格式不正确').optional(),
-        text: z.string({ error: '请输入修改指令' }).trim().min(1, '修改指令不能为空').max(2000),
-        snippet: z.string({ error: '请选择要修改的文本' }).min(1, '选中的文本不能为空').max(20_000).refine((value) => value.trim().length > 0, '选中的文本不能为空'),
-      }),
-    );
+    const body = parseBody(ctx, editRequestBody);
     const actor = await actorOf(ctx);
-    await conversations.owned(actor, id);
-    const queued = await conversations.requestTargetedEdit(actor, id, { ...(body.request_id !== undefined && { requestId: body.request_id }), instruction: body.text, snippet: body.snippet });
+    await ownedChat(services.readStore, actor.userId, id);
+    const queued = await conversations.requestTargetedEdit(actor, id, { ...(body.request_id !== undefined && { requestId: body.request_id }), instruction: body.text, snippet: body.snippet, offset: body.offset, version: body.version });
     ctx.body = { session_id: id, request_id: queued.requestId, from_version: queued.fromVersion, status: 'submitted' };
   });
 
-  router.get('/conversation/research/:id/canvas', async (ctx) => {
+  router.get('/conversation/research/:id/canvas', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
-    await conversations.owned(actor, id);
+    await ownedChat(services.readStore, actor.userId, id);
     ctx.body = canvasDto(await services.readStore.collection<CanvasDoc>(CANVAS).get(id));
   });
 
-  router.post('/conversation/research/report_feedback', async (ctx) => {
-    const body = parseBody(
-      ctx,
-      z.object({
-        conversation_id: sessionId,
-        version: z.number({ error: '请提供报告版本' }).int().min(1),
-        rating: z.enum(['helpful', 'not_helpful'], { error: 'rating 只能是 helpful 或 not_helpful' }),
-        comment: z.string().max(5000, '意见最长 5000 个字符').optional(),
-      }),
-    );
+  const reportFeedbackBody = z.object({
+    conversation_id: sessionId,
+    version: z.number({ error: 'conversation.rating_version_required' }).int().min(1),
+    rating: z.enum(['helpful', 'not_helpful'], { error: 'conversation.rating_invalid' }),
+    comment: z.string().max(5000, 'conversation.rating_comment_too_long').optional(),
+  });
+  router.post('/conversation/research/report_feedback', contract({ access: 'user', body: reportFeedbackBody, refusals: [404] }), async (ctx) => {
+    const body = parseBody(ctx, reportFeedbackBody);
     const actor = await actorOf(ctx);
-    await conversations.owned(actor, body.conversation_id);
+    await ownedChat(services.readStore, actor.userId, body.conversation_id);
     await conversations.rateReport(actor, body.conversation_id, { version: body.version, rating: body.rating, ...(body.comment !== undefined && { comment: body.comment }) });
     ctx.body = { success: true };
   });
 
-  router.put('/conversation/research/:id/canvas', async (ctx) => {
+  const canvasBody = z.object({
+    content: z.string({ error: 'conversation.report_required' }).max(500_000, 'conversation.report_too_long'),
+    title: z.string().trim().max(200).optional(),
+    from_version: z.number({ error: 'conversation.from_version_required' }).int().min(1),
+  });
+  router.put('/conversation/research/:id/canvas', contract({ access: 'user', params: sessionIdParam, body: canvasBody, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
-    const body = parseBody(
-      ctx,
-      z.object({
-        content: z.string({ error: '请提供报告内容' }).max(500_000, '报告过长'),
-        title: z.string().trim().max(200).optional(),
-        from_version: z.number({ error: '请提供 from_version' }).int().min(1),
-      }),
-    );
+    const body = parseBody(ctx, canvasBody);
     const actor = await actorOf(ctx);
-    await conversations.owned(actor, id);
+    await ownedChat(services.readStore, actor.userId, id);
     const result = await conversations.editCanvas(actor, id, { content: body.content, ...(body.title !== undefined && { title: body.title }), fromVersion: body.from_version });
     await settled(result.position);
     ctx.body = canvasDto(await services.readStore.collection<CanvasDoc>(CANVAS).get(id));
   });
 
-  router.get('/conversation/research/:id/canvas/:version/markdown', async (ctx) => {
-    const { id, version } = parseParams(ctx.params, sessionIdParam.extend({ version: z.coerce.number().int().min(1) }));
+  const canvasMarkdownParams = sessionIdParam.extend({ version: z.coerce.number().int().min(1) });
+  router.get('/conversation/research/:id/canvas/:version/markdown', contract({ access: 'user', params: canvasMarkdownParams, produces: 'text/markdown', refusals: [404] }), async (ctx) => {
+    const { id, version } = parseParams(ctx.params, canvasMarkdownParams);
     const actor = await actorOf(ctx);
-    await conversations.owned(actor, id);
+    await ownedChat(services.readStore, actor.userId, id);
     const canvas = await services.readStore.collection<CanvasDoc>(CANVAS).get(id);
     const found = canvas?.versions.find((candidate) => candidate.version === version);
-    if (!found) throw new HttpError(404, '该版本不存在');
+    if (!found) throw httpError(404, 'conversation.version_not_found');
     ctx.set('Content-Disposition', contentDisposition(`${found.title || 'report'}-v${found.version}.md`));
     ctx.type = 'text/markdown; charset=utf-8';
     ctx.body = found.content;
@@ -372,10 +396,10 @@ const clarificationAnswer = z.object({
   question_type: z.enum(['single', 'multiple', 'text']).default('text'),
 });
 
-const feedbackOption = z.enum(['continue', 'satisfied', 'manual_feedback'], { error: 'option 只能是 continue、satisfied 或 manual_feedback' });
+const feedbackOption = z.enum(['continue', 'satisfied', 'manual_feedback'], { error: 'conversation.feedback_option_invalid' });
 const feedbackBody = z.union([
   z.object({ option: feedbackOption, text: z.string().max(5000).optional() }),
-  z.object({ feedback: z.union([feedbackOption, z.string().trim().min(1, '反馈不能为空').max(5000)]) }),
+  z.object({ feedback: z.union([feedbackOption, z.string().trim().min(1, 'conversation.feedback_empty').max(5000)]) }),
 ]);
 
 /** `{feedback}` (the spec's payload) is an option name or, failing that, the user's own words. */
@@ -398,10 +422,14 @@ export const contentDisposition = (filename: string) => {
 };
 
 /** Rewrites a research question to be specific; the offline engine can only tidy it. */
-async function refineQuery(model: ModelProvider, query: string): Promise<{ query: string; refined_query: string; offline: boolean }> {
+/** Charged like every model call; offline the question is only tidied, which costs nothing but is refused alike once the budget is gone. */
+async function refineQuery(deps: AccountDeps, model: ModelProvider, userId: string, query: string): Promise<{ query: string; refined_query: string; offline: boolean }> {
   const tidy = query.replace(/\s+/g, ' ').trim();
-  if (model.offline) return { query, refined_query: tidy, offline: true };
-  const completion = await model.complete({
+  if (model.offline) {
+    await deps.budget.ensureAvailable(userId);
+    return { query, refined_query: tidy, offline: true };
+  }
+  const completion = await completeAccounted(deps, model, userId, `refine-${crypto.randomUUID()}`, {
     messages: [
       { role: 'system', content: '你是研究助理。把用户的问题改写成一个更清晰、具体、可检索的研究问题。只输出改写后的问题，不要解释。使用与用户相同的语言。' },
       { role: 'user', content: tidy },

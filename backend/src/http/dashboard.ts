@@ -10,6 +10,7 @@ import { TRAJECTORIES } from '@scriptorium/projections/trajectories';
 import { USERS } from '@scriptorium/projections/users';
 import type { Services } from '../services.ts';
 import { requireAdmin } from './authenticate.ts';
+import { contract } from './contract.ts';
 
 /** Days in the usage series, today included. */
 export const SERIES_DAYS = 14;
@@ -27,7 +28,7 @@ export function dashboardRoutes(services: Services): Router {
   const router = new Router();
   const count = (collection: string, filter = {}) => services.readStore.collection(collection).count(filter);
 
-  router.get('/auth/admin/dashboard', async (ctx) => {
+  router.get('/auth/admin/dashboard', contract({ access: 'admin' }), async (ctx) => {
     await requireAdmin(services, ctx);
     const now = services.clock();
     const days = seriesDays(now, services.config.TIME_ZONE);

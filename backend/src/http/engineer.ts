@@ -2,21 +2,20 @@ import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
 import { z } from 'zod';
-import { Allowance, BudgetExhaustedError } from '@scriptorium/workers/agents/allowance';
-import { failureText } from '@scriptorium/workers/agents/poe_llm/agent';
-import type { ModelRequest, Usage } from '@scriptorium/workers/model/port';
-import { BUDGET_EXHAUSTED } from '../domain/budget/guard.ts';
-import { modelCallDecider, modelCallStream, type ModelCallCommand } from '../domain/usage/call.ts';
+import { failureCode, failureText } from '@scriptorium/domain/conversation/failures';
+import type { Usage } from '@scriptorium/infra/model/port';
+import { openModelCall } from '@scriptorium/domain/usage/accounted';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
-import { HttpError } from './errors.ts';
+import { httpError } from './errors.ts';
 import { parseBody } from './validate.ts';
+import { contract } from './contract.ts';
 
 const completionBody = z.object({
   model: z.string().max(200).optional(),
   messages: z
-    .array(z.object({ role: z.enum(['system', 'user', 'assistant'], { error: 'role 只能是 system、user 或 assistant' }), content: z.string().max(200_000) }), { error: '请提供 messages' })
-    .min(1, 'messages 不能为空')
+    .array(z.object({ role: z.enum(['system', 'user', 'assistant'], { error: 'engineer.role_invalid' }), content: z.string().max(200_000) }), { error: 'engineer.messages_required' })
+    .min(1, 'engineer.messages_empty')
     .max(200),
   stream: z.boolean().default(false),
   max_tokens: z.number().int().min(1).max(32_000).optional(),
@@ -34,34 +33,21 @@ const sse = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
 export function engineerRoutes(services: Services): Router {
   const router = new Router();
 
-  router.post('/engineer/v1/chat/completions', async (ctx) => {
+  router.post('/engineer/v1/chat/completions', contract({ access: 'user', body: completionBody, refusals: [402, 502] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, completionBody);
     const callId = `chatcmpl-${randomBytes(12).toString('hex')}`;
-    const record = (command: Omit<ModelCallCommand, 'metadata'>) =>
-      services.commands.handle(modelCallDecider, modelCallStream(callId), { ...command, metadata: { now: services.clock(), userId: user.id, correlationId: callId } } as ModelCallCommand);
-
-    let request: ModelRequest;
-    try {
-      request = await new Allowance({ budget: services.budget }, user.id, { sessionId: null, messageId: callId }).ensure({
-        messages: body.messages,
-        ...(body.max_tokens !== undefined && { maxTokens: body.max_tokens }),
-        ...(body.temperature !== undefined && { temperature: body.temperature }),
-      });
-    } catch (error) {
-      if (error instanceof BudgetExhaustedError) throw new HttpError(402, BUDGET_EXHAUSTED);
-      throw error;
-    }
+    const { request, settle } = await openModelCall(services, user.id, callId, {
+      messages: body.messages,
+      ...(body.max_tokens !== undefined && { maxTokens: body.max_tokens }),
+      ...(body.temperature !== undefined && { temperature: body.temperature }),
+    });
     const created = Math.floor(services.clock().getTime() / 1000);
     const model = services.model.name;
     const abort = new AbortController();
     ctx.req.on('close', () => {
       if (!ctx.res.writableFinished) abort.abort();
     });
-    const settle = async (usage: Usage | null, outcome: 'completed' | 'failed') => {
-      if (usage) await record({ type: 'RecordCallUsage', data: { callId, userId: user.id, prompt: usage.promptTokens, completion: usage.completionTokens, model: usage.model } });
-      await record({ type: 'FinishCall', data: { callId, userId: user.id, outcome } });
-    };
 
     if (!body.stream) {
       try {
@@ -78,7 +64,7 @@ export function engineerRoutes(services: Services): Router {
       } catch (error) {
         await settle(null, 'failed');
         services.log.warn({ err: error, callId }, 'engineer chat completion failed');
-        throw new HttpError(502, failureText(error));
+        throw httpError(502, failureCode(error));
       }
       return;
     }

@@ -1,23 +1,34 @@
 import { DomainError, type DomainErrorKind } from '@scriptorium/infra/eventsourcing/decider';
+import { anyErrorText, coded, errorText, type CodedError, type ErrorCode, type ErrorParams, type ParamsThen } from '@scriptorium/domain/protocol/errors';
+import { validationIssue, type ValidationIssue } from '@scriptorium/domain/protocol/validation';
 import type { Next, ParameterizedContext as Context } from 'koa';
 import { z } from 'zod';
 
-/** One item of a 422 body, shaped as FastAPI's so the client's catalogue can join `loc` and `msg`. */
-export interface ValidationIssue {
-  loc: Array<string | number>;
-  msg: string;
-  type: string;
-}
+export type { ValidationIssue };
 
+/** A refusal with its status; `detail` is the catalogue's Chinese text, or the 422 list of issues. */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string | ValidationIssue[],
+    readonly code: string,
+    readonly params: Readonly<Record<string, string | number>> = {},
     readonly headers: Record<string, string> = {},
   ) {
     super(typeof detail === 'string' ? detail : 'validation failed');
     this.name = 'HttpError';
   }
+}
+
+export function httpError<Code extends ErrorCode>(status: number, code: Code, ...[params, headers]: ParamsThen<Code, [headers?: Record<string, string>]>): HttpError {
+  const given = (params ?? {}) as ErrorParams<Code>;
+  return new HttpError(status, anyErrorText(code, given), code, given, headers);
+}
+
+/** A 422 about one field of the body, worded by the catalogue. */
+export function invalidField<Code extends ErrorCode>(loc: Array<string | number>, code: Code, ...[params, type = 'value_error']: ParamsThen<Code, [type?: string]>): HttpError {
+  const given = (params ?? {}) as ErrorParams<Code>;
+  return new HttpError(422, [{ loc: ['body', ...loc], msg: anyErrorText(code, given), type, ...coded(code, given) }], code, given);
 }
 
 const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
@@ -27,51 +38,76 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   conflict: 409,
   unauthorized: 401,
   budget_exhausted: 402,
+  budget_busy: 429,
 };
 
 export const validationError = (issues: z.core.$ZodIssue[], location: 'body' | 'query' | 'path'): HttpError =>
   new HttpError(
     422,
-    issues.map((issue) => ({ loc: [location, ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part))], msg: issue.message, type: issue.code })),
+    issues.map((issue) => validationIssue(issue, location)),
+    'validation.failed',
   );
 
-/** Turns every failure into `{detail}` with a catalogue status; internals never reach the client. */
+interface Refusal extends CodedError {
+  status: number;
+  detail: string | ValidationIssue[];
+  headers: Record<string, string>;
+}
+
+/** Turns every failure into `{detail, code, params?}` with a catalogue status; internals never reach the client. */
 export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
     if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/backend')) {
       ctx.status = 404;
-      ctx.body = { detail: '资源未找到' };
+      ctx.body = { detail: errorText('http.not_found'), code: 'http.not_found' };
     }
   } catch (error) {
-    const { status, detail, headers } = toResponse(error);
+    const { status, detail, headers, ...code } = toResponse(error);
     if (status >= 500) ctx.state.log?.error({ err: error }, 'request failed');
-    else ctx.state.log?.info({ status, detail }, 'request refused');
+    else ctx.state.log?.info({ status, detail, code: code.code }, 'request refused');
     ctx.status = status;
     ctx.set(headers);
-    ctx.body = { detail };
+    ctx.body = { detail, ...code };
   }
 }
 
-function toResponse(error: unknown): { status: number; detail: string | ValidationIssue[]; headers: Record<string, string> } {
-  if (error instanceof HttpError) return { status: error.status, detail: error.detail, headers: error.headers };
+const plain = <Code extends ErrorCode>(status: number, code: Code): Refusal => ({ status, detail: anyErrorText(code), headers: {}, code });
+
+function toResponse(error: unknown): Refusal {
+  if (error instanceof HttpError) return { status: error.status, detail: error.detail, headers: error.headers, ...coded(error.code, error.params) };
   if (error instanceof DomainError) {
     const status = STATUS_OF_KIND[error.kind];
-    if (status === 422) return { status, detail: [{ loc: ['body', ...(error.field ? [error.field] : [])], msg: error.message, type: 'value_error' }], headers: {} };
-    return { status, detail: error.message, headers: {} };
+    const what = coded(error.code, error.params);
+    if (status === 422) return { status, detail: [{ loc: ['body', ...(error.field ? [error.field] : [])], msg: error.message, type: 'value_error', ...what }], headers: {}, ...what };
+    return { status, detail: error.message, headers: {}, ...what };
   }
-  if (error instanceof z.ZodError) return { status: 422, detail: validationError(error.issues, 'body').detail, headers: {} };
+  if (error instanceof z.ZodError) {
+    const refusal = validationError(error.issues, 'body');
+    return { status: 422, detail: refusal.detail, headers: {}, code: refusal.code };
+  }
   const httpLike = error as { status?: unknown; expose?: unknown; type?: unknown };
-  if (error instanceof SyntaxError && httpLike.status === 400) return { status: 400, detail: '请求体不是有效的 JSON', headers: {} };
+  if (error instanceof SyntaxError && httpLike.status === 400) return plain(400, 'http.invalid_json');
   if (typeof httpLike.status === 'number' && httpLike.status >= 400 && httpLike.status < 500 && httpLike.expose === true) {
-    return { status: httpLike.status, detail: clientErrorText(httpLike.status, httpLike.type), headers: {} };
+    return plain(httpLike.status, clientErrorCode(httpLike.status, httpLike.type));
   }
-  return { status: 500, detail: '服务器内部错误', headers: {} };
+  // A full disk is the operator's to fix, not a bug: say so (507), and keep the details for the log.
+  if (storageFull(error)) return plain(507, 'storage.full');
+  return plain(500, 'http.internal');
 }
 
-function clientErrorText(status: number, type: unknown): string {
-  if (type === 'entity.too.large' || status === 413) return '请求体过大';
-  if (type === 'entity.parse.failed') return '请求体不是有效的 JSON';
-  if (status === 415) return '不支持的请求内容类型';
-  return '请求错误';
+/** SQLite says SQLITE_FULL, the file system ENOSPC; either may arrive wrapped as another error's cause. */
+function storageFull(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (code === 'SQLITE_FULL' || code === 'ENOSPC') return true;
+  }
+  return false;
+}
+
+function clientErrorCode(status: number, type: unknown): ErrorCode {
+  if (type === 'entity.too.large' || status === 413) return 'http.body_too_large';
+  if (type === 'entity.parse.failed') return 'http.invalid_json';
+  if (status === 415) return 'http.unsupported_media_type';
+  return 'http.bad_request';
 }

@@ -6,9 +6,10 @@ import PDFDocument from 'pdfkit';
 import { z } from 'zod';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
-import { HttpError } from './errors.ts';
+import { httpError } from './errors.ts';
 import { safeFilename } from './files.ts';
 import { parseBody } from './validate.ts';
+import { contract } from './contract.ts';
 
 export const MAX_MARKDOWN_BYTES = 1024 * 1024;
 
@@ -51,13 +52,12 @@ export function resolvePdfFonts(env: Record<string, string | undefined> = proces
   };
 }
 
-const NO_FONT = 'PDF 导出暂不可用：服务器上没有中文字体。请安装 fonts-noto-cjk，或用环境变量 PDF_FONT_PATH 指定一个含中文字形的字体文件（字体集 .ttc 还需用 PDF_FONT_NAME 指定字体名）';
 
 /** Answers with `markdown` set as a PDF attachment named after `filename` (default `report`). */
 export async function sendPdf(ctx: Context, markdown: string, filename?: string): Promise<void> {
   // Looked up per request, so installing a font needs no restart.
   const faces = resolvePdfFonts();
-  if (!faces) throw new HttpError(503, NO_FONT);
+  if (!faces) throw httpError(503, 'exports.no_font');
   const name = `${safeFilename(filename?.trim() || 'report').replace(/\.(pdf|md|markdown|txt)$/i, '') || 'report'}.pdf`;
   const pdf = await markdownToPdf(markdown, { fonts: faces, title: name.replace(/\.pdf$/, '') });
   ctx.attachment(name);
@@ -68,16 +68,14 @@ export async function sendPdf(ctx: Context, markdown: string, filename?: string)
 export function exportRoutes(services: Services): Router {
   const router = new Router();
 
-  router.post('/api/markdown-to-pdf', async (ctx) => {
-    const body = parseBody(
-      ctx,
-      z.object({
-        markdown_content: z.string({ error: '请提供 markdown_content' }).refine((text) => text.trim().length > 0, '内容不能为空'),
-        filename: z.string().max(300).optional(),
-      }),
-    );
+  const toPdfBody = z.object({
+    markdown_content: z.string({ error: 'exports.markdown_required' }).refine((text) => text.trim().length > 0, 'exports.markdown_empty'),
+    filename: z.string().max(300).optional(),
+  });
+  router.post('/api/markdown-to-pdf', contract({ access: 'user', body: toPdfBody, produces: 'application/pdf', refusals: [413] }), async (ctx) => {
+    const body = parseBody(ctx, toPdfBody);
     await requireUser(services, ctx);
-    if (Buffer.byteLength(body.markdown_content, 'utf8') > MAX_MARKDOWN_BYTES) throw new HttpError(413, `Markdown 内容不能超过 ${MAX_MARKDOWN_BYTES / 1024 / 1024} MB`);
+    if (Buffer.byteLength(body.markdown_content, 'utf8') > MAX_MARKDOWN_BYTES) throw httpError(413, 'exports.markdown_too_large', { mb: MAX_MARKDOWN_BYTES / 1024 / 1024 });
     await sendPdf(ctx, body.markdown_content, body.filename);
   });
 

@@ -2,23 +2,24 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { USERS, type UserDoc } from '@scriptorium/projections/users';
-import { feedbackDecider } from '../domain/feedback/decide.ts';
-import { FEEDBACK_MAX_LENGTH, FEEDBACK_TYPES, feedbackStream } from '../domain/feedback/feedback.ts';
-import { feedbackMail } from '../domain/mail/templates.ts';
+import { feedbackDecider } from '@scriptorium/domain/feedback/decide';
+import { FEEDBACK_MAX_LENGTH, FEEDBACK_TYPES, feedbackStream } from '@scriptorium/domain/feedback/feedback';
+import { feedbackMail } from '@scriptorium/domain/mail/templates';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
 import { parseBody } from './validate.ts';
+import { contract } from './contract.ts';
 
 const feedbackBody = z.object({
-  feedback_type: z.enum(FEEDBACK_TYPES, { error: '反馈类型只能是 bug、feature 或 general' }),
-  feedback_text: z.string({ error: '请输入反馈内容' }).trim().min(1, '反馈内容不能为空').max(FEEDBACK_MAX_LENGTH, `反馈内容最多 ${FEEDBACK_MAX_LENGTH} 个字符`),
+  feedback_type: z.enum(FEEDBACK_TYPES, { error: 'feedback.type_invalid' }),
+  feedback_text: z.string({ error: 'feedback.text_required' }).trim().min(1, 'feedback.text_empty').max(FEEDBACK_MAX_LENGTH, 'feedback.text_too_long'),
 });
 
 /** User feedback: stored as an event first, then mailed to the administrators. */
 export function feedbackRoutes(services: Services, progress: ProjectionProgress): Router {
   const router = new Router();
 
-  router.post('/email/user-feedback', async (ctx) => {
+  router.post('/email/user-feedback', contract({ access: 'user', body: feedbackBody }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, feedbackBody);
     const feedbackId = crypto.randomUUID();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ownedChat } from './ownedChat.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import type { ParameterizedContext as Context } from 'koa';
@@ -7,15 +8,18 @@ import { z } from 'zod';
 import type { BlobStore } from '@scriptorium/infra/blob/port';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { NOTES, type NoteDoc } from '@scriptorium/projections/notes';
-import { CONTENT_TYPES, ExtractError, extractText, kindOf, MAX_INPUT_BYTES, type Extracted, type FileKind } from '@scriptorium/workers/extract/index';
-import { contextStream, REPORT_LANGUAGES, REPORT_LENGTHS, REPORT_STYLES, DEFAULT_PREFERENCE, type ContextEntry } from '../domain/context/context.ts';
-import { contextDecider, MAX_INSTRUCTIONS, type ContextCommand } from '../domain/context/decide.ts';
-import { CONTENT_PREFERENCES, CONTEXTS, type ContentPreferenceDoc, type ContextDoc } from '../domain/context/projection.ts';
-import type { ConversationService } from '../domain/conversation/service.ts';
+import { CONTENT_TYPES, ExtractError, extractText, kindOf, MAX_INPUT_BYTES, type Extracted, type FileKind } from '@scriptorium/infra/extract/index';
+import { contextStream, REPORT_LANGUAGES, REPORT_LENGTHS, REPORT_STYLES, DEFAULT_PREFERENCE, type ContextEntry } from '@scriptorium/domain/context/context';
+import { contextDecider, MAX_INSTRUCTIONS, type ContextCommand } from '@scriptorium/domain/context/decide';
+import { CONTENT_PREFERENCES, CONTEXTS, type ContentPreferenceDoc, type ContextDoc } from '@scriptorium/projections/contexts';
+import type { ConversationService } from '@scriptorium/domain/conversation/service';
+import type { Logger } from '@scriptorium/infra/log';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
-import { HttpError, validationError } from './errors.ts';
+import { anyErrorText, coded, isErrorCode } from '@scriptorium/domain/protocol/errors';
+import { HttpError, httpError, invalidField, validationError } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
+import { contract } from './contract.ts';
 
 /** The notes read model arrives with the notes feature; only these fields are read here. */
 /** Text taken from an upload, offered to whoever keeps a search corpus of the user's material. */
@@ -37,23 +41,23 @@ export interface FileRouteOptions {
 }
 
 const MAX_MB = MAX_INPUT_BYTES / 1024 / 1024;
-const TOO_LARGE = `文件大小不能超过 ${MAX_MB} MB`;
+const tooLarge = () => httpError(413, 'files.too_large', { mb: MAX_MB });
 /** Room for the multipart boundaries and the small text fields next to the file. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 
-const conversationId = z.uuid('会话 ID 格式不正确');
-const contextId = z.string().trim().min(1, '请提供 context_id').max(100);
+const conversationId = z.uuid('conversation.id_invalid');
+const contextId = z.string().trim().min(1, 'context.id_required').max(100);
 const researchFields = z.object({
   conversation_id: conversationId,
   file_type: z.string().trim().max(100).optional(),
-  round: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number({ error: 'round 必须是整数' }).int('round 必须是整数').min(0).max(10_000).optional()),
+  round: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number({ error: 'context.round_integer' }).int('context.round_integer').min(0).max(10_000).optional()),
 });
 const preferenceBody = z.object({
   conversation_id: conversationId,
-  length: z.enum(REPORT_LENGTHS, { error: 'length 只能是 short、medium 或 long' }).optional(),
-  style: z.enum(REPORT_STYLES, { error: 'style 只能是 academic、professional 或 popular' }).optional(),
-  language: z.enum(REPORT_LANGUAGES, { error: 'language 只能是 zh 或 en' }).optional(),
-  instructions: z.string().max(MAX_INSTRUCTIONS, `补充要求最长 ${MAX_INSTRUCTIONS} 个字符`).optional(),
+  length: z.enum(REPORT_LENGTHS, { error: 'context.length_invalid' }).optional(),
+  style: z.enum(REPORT_STYLES, { error: 'context.style_invalid' }).optional(),
+  language: z.enum(REPORT_LANGUAGES, { error: 'context.language_invalid' }).optional(),
+  instructions: z.string().max(MAX_INSTRUCTIONS, 'context.instructions_too_long').optional(),
 });
 
 const upload = multer({
@@ -71,7 +75,7 @@ interface Uploaded {
 /** Reads a multipart body (at most one file, named `file`) into memory; nothing touches the disk. */
 export async function readMultipart(ctx: Context): Promise<Uploaded> {
   const declared = Number(ctx.get('content-length'));
-  if (Number.isFinite(declared) && declared > MAX_INPUT_BYTES + MULTIPART_OVERHEAD) throw new HttpError(413, TOO_LARGE);
+  if (Number.isFinite(declared) && declared > MAX_INPUT_BYTES + MULTIPART_OVERHEAD) throw tooLarge();
   const req = ctx.req as IncomingMessage & { file?: Express.Multer.File; body?: Record<string, unknown> };
   try {
     await new Promise<void>((resolve, reject) => upload(req as never, ctx.res as ServerResponse as never, (error: unknown) => (error ? reject(error) : resolve())));
@@ -84,34 +88,36 @@ export async function readMultipart(ctx: Context): Promise<Uploaded> {
 function multipartError(error: unknown): unknown {
   if (!(error instanceof multer.MulterError)) {
     // busboy rejects a truncated or malformed body with a plain Error.
-    return error instanceof Error && !(error instanceof HttpError) ? new HttpError(400, '上传的表单不完整或格式错误') : error;
+    return error instanceof Error && !(error instanceof HttpError) ? httpError(400, 'files.form_malformed') : error;
   }
   switch (error.code) {
     case 'LIMIT_FILE_SIZE':
-      return new HttpError(413, TOO_LARGE);
+      return tooLarge();
     case 'LIMIT_UNEXPECTED_FILE':
     case 'LIMIT_FILE_COUNT':
-      return new HttpError(422, [{ loc: ['body', error.field ?? 'file'], msg: '每次只能上传一个文件，字段名为 file', type: 'value_error' }]);
+      return invalidField([error.field ?? 'file'], 'files.one_file_only');
     default:
-      return new HttpError(422, [{ loc: ['body', error.field ?? 'form'], msg: '表单字段过多或过长', type: 'value_error' }]);
+      return invalidField([error.field ?? 'form'], 'files.form_too_large');
   }
 }
 
-const missingFile = () => new HttpError(422, [{ loc: ['body', 'file'], msg: '请选择要上传的文件', type: 'missing' }]);
+const missingFile = () => invalidField(['file'], 'files.missing', {}, 'missing');
 
 function extractError(error: ExtractError): HttpError {
+  const code = isErrorCode(error.code) ? error.code : 'files.unreadable';
+  const text = anyErrorText(code, error.params);
   switch (error.reason) {
     case 'too_large':
-      return new HttpError(413, error.message);
+      return new HttpError(413, text, code, error.params);
     case 'unsupported_type':
     case 'type_mismatch':
-      return new HttpError(415, error.message);
+      return new HttpError(415, text, code, error.params);
     default:
-      return new HttpError(422, [{ loc: ['body', 'file'], msg: error.message, type: error.reason }]);
+      return new HttpError(422, [{ loc: ['body', 'file'], msg: text, type: error.reason, ...coded(code, error.params) }], code, error.params);
   }
 }
 
-async function extract(file: Express.Multer.File, filename: string, hint: string | undefined): Promise<Extracted> {
+async function extract(file: Pick<Express.Multer.File, 'buffer' | 'mimetype'>, filename: string, hint: string | undefined): Promise<Extracted> {
   const hinted = hint ? kindOf(hint) : undefined;
   try {
     return await extractText(file.buffer, { filename, mimeType: hinted ? CONTENT_TYPES[hinted] : file.mimetype });
@@ -156,64 +162,42 @@ const preferenceDto = (preference: Pick<ContentPreferenceDoc, 'length' | 'style'
   instructions: preference.instructions,
 });
 
-/**
- * Research contexts (uploaded files, selected notes, the report preference) and general uploads.
- * Every refusal (size, type, content, ownership) happens before anything is stored; a stored blob
- * whose command then fails is deleted again.
- */
-export function fileRoutes(services: Services, conversations: ConversationService, options: FileRouteOptions): Router {
-  const router = new Router();
+/** An upload on its way to becoming a research context: the bytes, a safe name, and the form's hints. */
+export interface ContextUpload {
+  file: Pick<Express.Multer.File, 'buffer' | 'mimetype'>;
+  filename: string;
+  fileType?: string;
+  round?: number;
+}
+
+export interface ContextFiles {
+  /**
+   * Stores the file and its text and adds it to the session's contexts; the same file again
+   * answers with the context it already is. Every refusal happens before anything is stored.
+   */
+  add(userId: string, sessionId: string, upload: ContextUpload, log?: Logger): Promise<Record<string, unknown>>;
+  /** The same for a file uploaded earlier with `/conversation/api/upload_file` (the socket's `add_context`). */
+  addUploaded(userId: string, sessionId: string, fileId: string, hints: Pick<ContextUpload, 'fileType' | 'round'>, log?: Logger): Promise<Record<string, unknown>>;
+}
+
+export function contextFiles(services: Services, options: FileRouteOptions): ContextFiles {
   const { blobs, progress } = options;
-  const contexts = () => services.readStore.collection<ContextDoc>(CONTEXTS);
 
-  const run = async (actor: { userId: string }, sessionId: string, command: Omit<ContextCommand, 'metadata'>) => {
-    const result = await services.commands.handle(contextDecider, contextStream(sessionId), {
-      ...command,
-      metadata: { now: services.clock(), userId: actor.userId, correlationId: randomUUID() },
-    } as ContextCommand);
-    if (result.position > 0) await progress.waitFor(result.position);
-    return result;
-  };
-
-  const offer = async (userId: string, doc: ExtractedDocument, ctx: Context) => {
-    if (!options.onTextExtracted) return;
-    try {
-      await options.onTextExtracted(userId, doc);
-    } catch (error) {
-      ctx.state.log?.warn({ err: error, id: doc.id }, 'extracted text was not taken by the corpus');
-    }
-  };
-
-  const discard = async (keys: string[], ctx: Context) => {
-    for (const key of keys) {
-      await blobs.delete(key).catch((error: unknown) => ctx.state.log?.warn({ err: error, key }, 'blob left behind'));
-    }
-  };
-
-  router.post('/conversation/v2/research/upload_file', async (ctx) => {
-    const user = await requireUser(services, ctx);
-    const { file, fields } = await readMultipart(ctx);
-    const parsed = researchFields.safeParse(fields);
-    if (!parsed.success) throw validationError(parsed.error.issues, 'body');
-    const body = parsed.data;
-    const actor = { userId: user.id };
-    await conversations.owned(actor, body.conversation_id);
-    if (!file) throw missingFile();
-    const filename = safeFilename(file.originalname);
-    const extracted = await extract(file, filename, body.file_type);
-
+  const add: ContextFiles['add'] = async (userId, sessionId, { file, filename, fileType, round }, log) => {
+    await ownedChat(services.readStore, userId, sessionId);
+    const extracted = await extract(file, filename, fileType);
     const id = randomUUID();
-    const blobKey = `contexts/${user.id}/${id}.original`;
-    const textKey = `contexts/${user.id}/${id}.txt`;
+    const blobKey = `contexts/${userId}/${id}.original`;
+    const textKey = `contexts/${userId}/${id}.txt`;
     const stored = await blobs.put(blobKey, file.buffer, { contentType: CONTENT_TYPES[extracted.kind], metadata: { filename } });
     let result;
     try {
       await blobs.put(textKey, Buffer.from(extracted.text, 'utf8'), { contentType: 'text/plain; charset=utf-8', metadata: { filename: textName(filename) } });
-      result = await run(actor, body.conversation_id, {
+      result = await runContext(services, progress, userId, sessionId, {
         type: 'AddContextFile',
         data: {
-          sessionId: body.conversation_id,
-          userId: user.id,
+          sessionId,
+          userId,
           contextId: id,
           filename,
           fileType: extracted.kind,
@@ -223,58 +207,117 @@ export function fileRoutes(services: Services, conversations: ConversationServic
           textKey,
           chars: extracted.text.length,
           truncated: extracted.truncated,
-          ...(body.round !== undefined && { round: body.round }),
+          ...(round !== undefined && { round }),
         },
       });
     } catch (error) {
-      await discard([blobKey, textKey], ctx);
+      await discard(blobs, [blobKey, textKey], log);
       throw error;
     }
     let contextIdOut: string = id;
     if (result.newEvents.length === 0) {
       // The same file was already a context of this session: answer with that one.
-      await discard([blobKey, textKey], ctx);
+      await discard(blobs, [blobKey, textKey], log);
       const existing = result.newState.entries.find((entry): entry is Extract<ContextEntry, { kind: 'file' }> => entry.kind === 'file' && entry.sha256 === stored.sha256 && entry.filename === filename);
       contextIdOut = existing?.contextId ?? id;
     } else {
-      await offer(user.id, { id, sessionId: body.conversation_id, filename, fileType: extracted.kind, title: extracted.title ?? filename, text: extracted.text }, ctx);
+      await offer(options, userId, { id, sessionId, filename, fileType: extracted.kind, title: extracted.title ?? filename, text: extracted.text }, log);
     }
-    ctx.body = {
-      success: true,
-      data: {
-        context_id: contextIdOut,
-        conversation_id: body.conversation_id,
-        filename,
-        file_type: extracted.kind,
-        size: stored.size,
-        chars: extracted.text.length,
-        truncated: extracted.truncated,
-        ...(extracted.title !== undefined && { title: extracted.title }),
-        ...(extracted.pages !== undefined && { pages: extracted.pages }),
-        ...(body.round !== undefined && { round: body.round }),
-      },
+    return {
+      context_id: contextIdOut,
+      conversation_id: sessionId,
+      filename,
+      file_type: extracted.kind,
+      size: stored.size,
+      chars: extracted.text.length,
+      truncated: extracted.truncated,
+      ...(extracted.title !== undefined && { title: extracted.title }),
+      ...(extracted.pages !== undefined && { pages: extracted.pages }),
+      ...(round !== undefined && { round }),
     };
+  };
+
+  return {
+    add,
+    async addUploaded(userId, sessionId, fileId, hints, log) {
+      // The owner is part of the key, so another user's file simply finds nothing.
+      const key = uploadKey(userId, fileId);
+      const info = await blobs.stat(key);
+      if (!info) throw httpError(404, 'files.not_found');
+      const buffer = Buffer.concat(await (await blobs.get(key)).toArray());
+      return add(userId, sessionId, { file: { buffer, mimetype: info.contentType }, filename: info.metadata.filename ?? fileId, ...hints }, log);
+    },
+  };
+}
+
+const uploadKey = (userId: string, fileId: string) => `files/${userId}/${fileId}`;
+
+async function runContext(services: Services, progress: ProjectionProgress, userId: string, sessionId: string, command: Omit<ContextCommand, 'metadata'>) {
+  const result = await services.commands.handle(contextDecider, contextStream(sessionId), {
+    ...command,
+    metadata: { now: services.clock(), userId, correlationId: randomUUID() },
+  } as ContextCommand);
+  if (result.position > 0) await progress.waitFor(result.position);
+  return result;
+}
+
+async function offer(options: FileRouteOptions, userId: string, doc: ExtractedDocument, log: Logger | undefined): Promise<void> {
+  if (!options.onTextExtracted) return;
+  try {
+    await options.onTextExtracted(userId, doc);
+  } catch (error) {
+    log?.warn({ err: error, id: doc.id }, 'extracted text was not taken by the corpus');
+  }
+}
+
+async function discard(blobs: BlobStore, keys: string[], log: Logger | undefined): Promise<void> {
+  for (const key of keys) {
+    await blobs.delete(key).catch((error: unknown) => log?.warn({ err: error, key }, 'blob left behind'));
+  }
+}
+
+/**
+ * Research contexts (uploaded files, selected notes, the report preference) and general uploads.
+ * Every refusal (size, type, content, ownership) happens before anything is stored; a stored blob
+ * whose command then fails is deleted again.
+ */
+export function fileRoutes(services: Services, conversations: ConversationService, options: FileRouteOptions, contexts: ContextFiles): Router {
+  const router = new Router();
+  const { blobs, progress } = options;
+  const contextDocs = () => services.readStore.collection<ContextDoc>(CONTEXTS);
+  const run = (actor: { userId: string }, sessionId: string, command: Omit<ContextCommand, 'metadata'>) => runContext(services, progress, actor.userId, sessionId, command);
+
+  router.post('/conversation/v2/research/upload_file', contract({ access: 'user', multipart: researchFields, refusals: [404, 413, 415] }), async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { file, fields } = await readMultipart(ctx);
+    const parsed = researchFields.safeParse(fields);
+    if (!parsed.success) throw validationError(parsed.error.issues, 'body');
+    const body = parsed.data;
+    await ownedChat(services.readStore, user.id, body.conversation_id);
+    if (!file) throw missingFile();
+    const upload = { file, filename: safeFilename(file.originalname), ...(body.file_type !== undefined && { fileType: body.file_type }), ...(body.round !== undefined && { round: body.round }) };
+    ctx.body = { success: true, data: await contexts.add(user.id, body.conversation_id, upload, ctx.state.log) };
   });
 
-  router.post('/conversation/api/upload_file', async (ctx) => {
+  router.post('/conversation/api/upload_file', contract({ access: 'user', multipart: z.object({}), refusals: [413, 415] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { file } = await readMultipart(ctx);
     if (!file) throw missingFile();
     const filename = safeFilename(file.originalname);
     const extracted = await extract(file, filename, undefined);
     const id = randomUUID();
-    await blobs.put(`files/${user.id}/${id}`, file.buffer, { contentType: CONTENT_TYPES[extracted.kind], metadata: { filename } });
-    await offer(user.id, { id, sessionId: null, filename, fileType: extracted.kind, title: extracted.title ?? filename, text: extracted.text }, ctx);
+    await blobs.put(uploadKey(user.id, id), file.buffer, { contentType: CONTENT_TYPES[extracted.kind], metadata: { filename } });
+    await offer(options, user.id, { id, sessionId: null, filename, fileType: extracted.kind, title: extracted.title ?? filename, text: extracted.text }, ctx.state.log);
     ctx.body = { success: true, data: { file_url: `/backend/conversation/api/files/${id}`, final_filename: filename } };
   });
 
-  router.get('/conversation/api/files/:id', async (ctx) => {
+  const filesParams = z.object({ id: z.uuid('files.id_invalid') });
+  router.get('/conversation/api/files/:id', contract({ access: 'user', params: filesParams, produces: 'application/octet-stream', refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const { id } = parseParams(ctx.params, z.object({ id: z.uuid('文件 ID 格式不正确') }));
-    // The owner is part of the key, so another user's id simply finds nothing.
-    const key = `files/${user.id}/${id}`;
+    const { id } = parseParams(ctx.params, filesParams);
+    const key = uploadKey(user.id, id);
     const info = await blobs.stat(key);
-    if (!info) throw new HttpError(404, '文件不存在');
+    if (!info) throw httpError(404, 'files.not_found');
     ctx.attachment(info.metadata.filename ?? id);
     ctx.type = info.contentType;
     ctx.length = info.size;
@@ -283,76 +326,83 @@ export function fileRoutes(services: Services, conversations: ConversationServic
     ctx.body = await blobs.get(key);
   });
 
-  router.get('/conversation/api/research/contexts/:id', async (ctx) => {
+  const contextsParams = z.object({ id: conversationId });
+  router.get('/conversation/api/research/contexts/:id', contract({ access: 'user', params: contextsParams, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const { id } = parseParams(ctx.params, z.object({ id: conversationId }));
-    await conversations.owned({ userId: user.id }, id);
-    const docs = await contexts().find({ session_id: id }, { sort: { position: 1 } });
+    const { id } = parseParams(ctx.params, contextsParams);
+    await ownedChat(services.readStore, user.id, id);
+    const docs = await contextDocs().find({ session_id: id }, { sort: { position: 1 } });
     ctx.body = { success: true, data: docs.map(contextDto) };
   });
 
-  router.post('/conversation/api/research/contexts/delete', async (ctx) => {
-    const body = parseBody(ctx, z.object({ conversation_id: conversationId, context_id: contextId }));
+  const contextsDeleteBody = z.object({ conversation_id: conversationId, context_id: contextId });
+  router.post('/conversation/api/research/contexts/delete', contract({ access: 'user', body: contextsDeleteBody, refusals: [404] }), async (ctx) => {
+    const body = parseBody(ctx, contextsDeleteBody);
     const user = await requireUser(services, ctx);
     const actor = { userId: user.id };
-    await conversations.owned(actor, body.conversation_id);
+    await ownedChat(services.readStore, actor.userId, body.conversation_id);
     const { state } = await services.commands.load(contextDecider, contextStream(body.conversation_id));
     const entry = state.entries.find((candidate) => candidate.contextId === body.context_id);
     await run(actor, body.conversation_id, { type: 'RemoveContext', data: { sessionId: body.conversation_id, userId: user.id, contextId: body.context_id } });
     // A removed upload is gone for good: its bytes go once the log says so.
-    if (entry?.kind === 'file') await discard([entry.blobKey, entry.textKey], ctx);
+    if (entry?.kind === 'file') await discard(blobs, [entry.blobKey, entry.textKey], ctx.state.log);
     ctx.body = { success: true, data: { context_id: body.context_id } };
   });
 
-  router.get('/conversation/api/research/request_context/:id', async (ctx) => {
+  const requestContextQuery = z.object({ conversation_id: conversationId });
+  const requestContextParams = z.object({ id: contextId });
+  router.get('/conversation/api/research/request_context/:id', contract({ access: 'user', params: requestContextParams, query: requestContextQuery, produces: 'text/plain', refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const { id } = parseParams(ctx.params, z.object({ id: contextId }));
-    const query = parseQuery(ctx, z.object({ conversation_id: conversationId }));
-    await conversations.owned({ userId: user.id }, query.conversation_id);
-    const doc = await contexts().get(id);
-    if (!doc || doc.session_id !== query.conversation_id) throw new HttpError(404, '上下文不存在');
+    const { id } = parseParams(ctx.params, requestContextParams);
+    const query = parseQuery(ctx, requestContextQuery);
+    await ownedChat(services.readStore, user.id, query.conversation_id);
+    const doc = await contextDocs().get(id);
+    if (!doc || doc.session_id !== query.conversation_id) throw httpError(404, 'context.not_found');
     ctx.attachment(textName(doc.name));
     ctx.type = 'text/plain; charset=utf-8';
     ctx.set('X-Content-Type-Options', 'nosniff');
     if (doc.kind === 'note') {
       const note = doc.note_id ? await services.readStore.collection<NoteDoc>(NOTES).get(doc.note_id) : null;
-      if (!note || note.user_id !== user.id) throw new HttpError(404, '笔记不存在');
+      if (!note || note.user_id !== user.id) throw httpError(404, 'notes.not_found');
       ctx.body = note.content;
       return;
     }
     const info = doc.text_key ? await blobs.stat(doc.text_key) : null;
-    if (!info || !doc.text_key) throw new HttpError(404, '上下文不存在');
+    if (!info || !doc.text_key) throw httpError(404, 'context.not_found');
     ctx.length = info.size;
     ctx.body = await blobs.get(doc.text_key);
   });
 
-  router.post('/conversation/api/research/select_note/:id', async (ctx) => {
-    const { id: noteId } = parseParams(ctx.params, z.object({ id: z.string().trim().min(1).max(100) }));
-    const body = parseBody(ctx, z.object({ conversation_id: conversationId }));
+  const selectNoteBody = z.object({ conversation_id: conversationId });
+  const selectNoteParams = z.object({ id: z.string().trim().min(1).max(100) });
+  router.post('/conversation/api/research/select_note/:id', contract({ access: 'user', params: selectNoteParams, body: selectNoteBody, refusals: [404] }), async (ctx) => {
+    const { id: noteId } = parseParams(ctx.params, selectNoteParams);
+    const body = parseBody(ctx, selectNoteBody);
     const user = await requireUser(services, ctx);
     const actor = { userId: user.id };
-    await conversations.owned(actor, body.conversation_id);
+    await ownedChat(services.readStore, actor.userId, body.conversation_id);
     const note = await services.readStore.collection<NoteDoc>(NOTES).get(noteId);
-    if (!note || note.user_id !== user.id) throw new HttpError(404, '笔记不存在');
+    if (!note || note.user_id !== user.id) throw httpError(404, 'notes.not_found');
     const id = randomUUID();
     const result = await run(actor, body.conversation_id, { type: 'SelectNote', data: { sessionId: body.conversation_id, userId: user.id, contextId: id, noteId, title: note.name } });
     const selected = result.newState.entries.find((entry) => entry.kind === 'note' && entry.noteId === noteId);
     ctx.body = { success: true, data: { context_id: selected?.contextId ?? id, note_id: noteId, title: note.name } };
   });
 
-  router.get('/conversation/api/research/content_preference/:id', async (ctx) => {
+  const contentPreferenceParams = z.object({ id: conversationId });
+  router.get('/conversation/api/research/content_preference/:id', contract({ access: 'user', params: contentPreferenceParams, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const { id } = parseParams(ctx.params, z.object({ id: conversationId }));
-    await conversations.owned({ userId: user.id }, id);
+    const { id } = parseParams(ctx.params, contentPreferenceParams);
+    await ownedChat(services.readStore, user.id, id);
     const doc = await services.readStore.collection<ContentPreferenceDoc>(CONTENT_PREFERENCES).get(id);
     ctx.body = { success: true, data: preferenceDto(doc ?? DEFAULT_PREFERENCE) };
   });
 
-  router.post('/conversation/api/research/content_preference', async (ctx) => {
+  router.post('/conversation/api/research/content_preference', contract({ access: 'user', body: preferenceBody, refusals: [404] }), async (ctx) => {
     const body = parseBody(ctx, preferenceBody);
     const user = await requireUser(services, ctx);
     const actor = { userId: user.id };
-    await conversations.owned(actor, body.conversation_id);
+    await ownedChat(services.readStore, actor.userId, body.conversation_id);
     const { conversation_id: sessionId, ...changes } = body;
     const result = await run(actor, sessionId, { type: 'SetContentPreference', data: { sessionId, userId: user.id, changes } });
     ctx.body = { success: true, data: preferenceDto(result.newState.preference) };

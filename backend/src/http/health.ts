@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import client from 'prom-client';
 import type { Services } from '../services.ts';
+import { metricsAccess } from './security.ts';
 
 export const metrics = new client.Registry();
 client.collectDefaultMetrics({ register: metrics });
@@ -33,7 +34,7 @@ export function healthRoutes(services: Services, extraGauges: (registry: client.
     ctx.status = ok ? 200 : 503;
     ctx.body = { status: ok ? 'ok' : 'degraded', eventStore, readStore, queue };
   });
-  router.get('/metrics', async (ctx) => {
+  router.get('/metrics', metricsAccess(services.config), async (ctx) => {
     headPosition.set(await services.events.headPosition());
     await extraGauges(metrics);
     ctx.type = metrics.contentType;

@@ -4,33 +4,33 @@ import { z } from 'zod';
 import { NOTE_SHARES, NOTES, type NoteDoc, type NoteShareDoc } from '@scriptorium/projections/notes';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { USERS, type UserDoc } from '@scriptorium/projections/users';
-import { noteContentStream } from '../domain/notes/content.ts';
-import { MAX_NOTE_CHARS, noteContentDecider } from '../domain/notes/contentDecide.ts';
-import { MAX_NOTE_NAME, NOTE_NOT_FOUND, notebookDecider, type NotebookCommand } from '../domain/notes/decide.ts';
-import { notebookStream } from '../domain/notes/notes.ts';
+import { noteContentStream } from '@scriptorium/domain/notes/content';
+import { MAX_NOTE_CHARS, noteContentDecider } from '@scriptorium/domain/notes/contentDecide';
+import { MAX_NOTE_NAME, notebookDecider, type NotebookCommand } from '@scriptorium/domain/notes/decide';
+import { notebookStream } from '@scriptorium/domain/notes/notes';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
-import { HttpError } from './errors.ts';
+import { httpError } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
+import { contract } from './contract.ts';
 
-const GONE = '分享不存在或已过期';
 /** A shared folder shows at most this many notes below the shared one. */
 const MAX_SHARED_NOTES = 500;
 export const DEFAULT_NOTE_NAME = '新建笔记';
 
-const noteName = z.string({ error: '请提供笔记名称' }).trim().min(1, '笔记名称不能为空').max(MAX_NOTE_NAME, `笔记名称最多 ${MAX_NOTE_NAME} 个字符`);
-const noteId = z.uuid('笔记 ID 格式不正确');
+const noteName = z.string({ error: 'notes.name_required' }).trim().min(1, 'notes.name_empty').max(MAX_NOTE_NAME, 'notes.name_too_long');
+const noteId = z.uuid('notes.id_invalid');
 const idParam = z.object({ id: noteId });
-const content = z.string({ error: '请提供笔记内容' }).max(MAX_NOTE_CHARS, `笔记最长 ${MAX_NOTE_CHARS} 个字符`);
+const content = z.string({ error: 'notes.content_required' }).max(MAX_NOTE_CHARS, 'notes.content_too_long');
 
 const createBody = z.object({ name: noteName.default(DEFAULT_NOTE_NAME), parent_id: noteId.nullable().default(null), content: content.default('') });
 const renameBody = z.object({ name: noteName });
-const contentBody = z.object({ content, revision: z.number({ error: '请提供编辑起点的 revision' }).int().min(0) });
-const moveBody = z.object({ target_id: noteId.nullable(), position: z.enum(['before', 'after', 'inside'], { error: 'position 只能是 before、after 或 inside' }) });
+const contentBody = z.object({ content, revision: z.number({ error: 'notes.revision_required' }).int().min(0) });
+const moveBody = z.object({ target_id: noteId.nullable(), position: z.enum(['before', 'after', 'inside'], { error: 'notes.position_invalid' }) });
 const shareBody = z.object({
-  expires_days: z.number().int('有效期需为整数天').min(1, '有效期至少 1 天').max(3650, '有效期最多 3650 天').nullable().default(null),
+  expires_days: z.number().int('share.expiry_whole_days').min(1, 'share.expiry_too_short').max(3650, 'share.expiry_too_long').nullable().default(null),
 });
-const tokenParam = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, '分享链接格式不正确') });
+const tokenParam = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'share.token_invalid') });
 
 const summaryDto = (doc: NoteDoc) => ({ id: doc._id, name: doc.name, parent_id: doc.parent_id, order: doc.order, created_at: doc.created_at, updated_at: doc.updated_at });
 const detailDto = (doc: NoteDoc) => ({
@@ -52,7 +52,7 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
   async function owned(userId: string, id: string, position = 0): Promise<NoteDoc> {
     await progress.waitFor(position);
     const doc = await notes().get(id);
-    if (!doc || doc.user_id !== userId) throw new HttpError(404, NOTE_NOT_FOUND);
+    if (!doc || doc.user_id !== userId) throw httpError(404, 'notes.not_found');
     return doc;
   }
 
@@ -60,12 +60,12 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     return (await notes().find({ user_id: userId }, { sort: { order: 1 } })).map(summaryDto);
   }
 
-  router.get('/api/notes', async (ctx) => {
+  router.get('/api/notes', contract({ access: 'user' }), async (ctx) => {
     const user = await requireUser(services, ctx);
     ctx.body = { notes: await tree(user.id) };
   });
 
-  router.post('/api/notes', async (ctx) => {
+  router.post('/api/notes', contract({ access: 'user', body: createBody }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, createBody);
     const id = randomUUID();
@@ -82,12 +82,12 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = detailDto(await owned(user.id, id, position));
   });
 
-  router.get('/api/notes/shared/:token', async (ctx) => {
+  router.get('/api/notes/shared/:token', contract({ access: 'public', params: tokenParam, refusals: [404] }), async (ctx) => {
     const { token } = parseParams(ctx.params, tokenParam);
     const share = await services.readStore.collection<NoteShareDoc>(NOTE_SHARES).get(token);
-    if (!share || (share.expires_at !== null && Date.parse(share.expires_at) <= services.clock().getTime())) throw new HttpError(404, GONE);
+    if (!share || (share.expires_at !== null && Date.parse(share.expires_at) <= services.clock().getTime())) throw httpError(404, 'share.gone');
     const [note, owner] = await Promise.all([notes().get(share.note_id), services.readStore.collection<UserDoc>(USERS).get(share.user_id)]);
-    if (!note) throw new HttpError(404, GONE);
+    if (!note) throw httpError(404, 'share.gone');
     // A shared note takes the notes below it along: the link is a folder when it has any.
     const all = await notes().find({ user_id: share.user_id }, { sort: { order: 1 } });
     const below = new Set<string>([note._id]);
@@ -107,13 +107,13 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { token, id: note._id, name: note.name, content: note.content, updated_at: note.updated_at, expires_at: share.expires_at, owner: owner?.username ?? '', children };
   });
 
-  router.get('/api/notes/:id', async (ctx) => {
+  router.get('/api/notes/:id', contract({ access: 'user', params: idParam }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     ctx.body = detailDto(await owned(user.id, id));
   });
 
-  router.patch('/api/notes/:id', async (ctx) => {
+  router.patch('/api/notes/:id', contract({ access: 'user', params: idParam, body: renameBody }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, renameBody);
@@ -121,12 +121,12 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = summaryDto(await owned(user.id, id, position));
   });
 
-  router.put('/api/notes/:id/content', async (ctx) => {
+  router.put('/api/notes/:id/content', contract({ access: 'user', params: idParam, body: contentBody, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, contentBody);
     const { state } = await services.commands.load(notebookDecider, notebookStream(user.id));
-    if (state.status !== 'open' || !state.notes[id]) throw new HttpError(404, NOTE_NOT_FOUND);
+    if (state.status !== 'open' || !state.notes[id]) throw httpError(404, 'notes.not_found');
     const result = await services.commands.handle(noteContentDecider, noteContentStream(id), {
       type: 'SaveNoteContent',
       data: { noteId: id, userId: user.id, content: body.content, baseRevision: body.revision },
@@ -136,7 +136,7 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { revision: result.newState.revision, updated_at: doc.updated_at };
   });
 
-  router.post('/api/notes/:id/move', async (ctx) => {
+  router.post('/api/notes/:id/move', contract({ access: 'user', params: idParam, body: moveBody }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, moveBody);
@@ -145,7 +145,7 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { notes: await tree(user.id) };
   });
 
-  router.delete('/api/notes/:id', async (ctx) => {
+  router.delete('/api/notes/:id', contract({ access: 'user', params: idParam }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const result = await notebook(user.id, { type: 'DeleteNote', data: { userId: user.id, noteId: id } });
@@ -154,7 +154,7 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { deleted };
   });
 
-  router.post('/api/notes/:id/share', async (ctx) => {
+  router.post('/api/notes/:id/share', contract({ access: 'user', params: idParam, body: shareBody }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, shareBody);
@@ -164,7 +164,7 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { token, path: `/share/${token}`, expires_at: doc.share_expires_at };
   });
 
-  router.delete('/api/notes/:id/share', async (ctx) => {
+  router.delete('/api/notes/:id/share', contract({ access: 'user', params: idParam }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const { position } = await notebook(user.id, { type: 'RevokeNoteShare', data: { userId: user.id, noteId: id } });

@@ -2,29 +2,37 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
+import jwt from 'jsonwebtoken';
 import Koa from 'koa';
 import websockify from 'koa-websocket';
-import type { ProjectionProgress } from '@scriptorium/projections/runner';
-import { CLOSE_NOT_FOUND, CLOSE_UNAUTHORIZED } from '../protocol/ws.ts';
+import type { ProjectionProgress, ProjectionRunner } from '@scriptorium/projections/runner';
+import { CLOSE_NOT_FOUND, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
 import type { Services } from '../services.ts';
-import { ConversationService } from '../domain/conversation/service.ts';
+import { ConversationService } from '@scriptorium/domain/conversation/service';
 import { ConversationGateway } from '../ws/conversations.ts';
 import { SocketHub } from '../ws/hub.ts';
+import { EngineerGateway } from '../ws/engineer.ts';
 import { conversationRoutes } from './conversation.ts';
 import { shareRoutes } from './share.ts';
-import { fileRoutes } from './files.ts';
+import { contextFiles, fileRoutes } from './files.ts';
 import { exportRoutes } from './exports.ts';
 import { agentRoutes } from './agents.ts';
 import { cognitionRoutes } from './cognition.ts';
 import { dashboardRoutes } from './dashboard.ts';
 import { engineerRoutes } from './engineer.ts';
 import { trajectoryRoutes } from './trajectories.ts';
+import { aiEngineerRoutes } from './aiEngineer.ts';
+import { EngineerService } from '@scriptorium/domain/engineer/service';
 import { noteRoutes } from './notes.ts';
+import { openApiRoutes } from './openapi.ts';
 import { speechRoutes } from './speech.ts';
 import { adminRoutes } from './admin.ts';
+import { auditRoutes } from './audit.ts';
+import { projectionRoutes } from './projections.ts';
 import { authRoutes } from './auth.ts';
-import { userFromToken } from './authenticate.ts';
+import { tokenHash, userFromToken } from './authenticate.ts';
 import { errorMiddleware } from './errors.ts';
+import { securityHeaders } from './security.ts';
 import { feedbackRoutes } from './feedback.ts';
 import { healthRoutes, httpDuration } from './health.ts';
 import { staticFrontend } from './static.ts';
@@ -33,22 +41,32 @@ import { usageRoutes } from './usage.ts';
 
 const DIST = fileURLToPath(new URL('../../../frontend/dist', import.meta.url));
 const SOCKET_PATH = /^\/backend\/conversation\/ws\/([A-Za-z0-9_-]{1,100})$/;
+const ENGINEER_SOCKET_PATH = /^\/backend\/api\/ai-engineer\/ws\/sessions\/([A-Za-z0-9_-]{1,100})$/;
 
 export interface Api {
   app: websockify.App;
   hub: SocketHub;
   gateway: ConversationGateway;
   conversations: ConversationService;
+  /** The `/backend` routes, which the OpenAPI document describes. */
+  router: Router;
   /** Closes sockets and the fan-out; the caller closes the HTTP server. */
   close(): Promise<void>;
 }
 
-export async function createApi(services: Services, progress: ProjectionProgress, options: { distDir?: string } = {}): Promise<Api> {
-  const app = websockify(new Koa({ proxy: true }), { maxPayload: 1024 * 1024 });
+/** `runner`: the projector of this process, when it runs one (the admin console rebuilds through it). */
+export async function createApi(services: Services, progress: ProjectionProgress, options: { distDir?: string; runner?: ProjectionRunner } = {}): Promise<Api> {
+  // Only the entry the proxy itself appended is believed: anything left of it is the client's to forge.
+  const app = websockify(new Koa({ proxy: services.config.TRUST_PROXY, maxIpsCount: 1 }), { maxPayload: 1024 * 1024 });
   const hub = new SocketHub(services.log);
   const conversations = new ConversationService(services);
-  const gateway = new ConversationGateway(services.events, services.commands, conversations, hub, services.log);
+  const engineer = new EngineerService(services);
+  const fileOptions = { blobs: services.blobs, progress };
+  const contexts = contextFiles(services, fileOptions);
+  const gateway = new ConversationGateway(services.events, services.commands, conversations, services.readStore, hub, contexts, services.log);
   await gateway.start();
+  const engineerGateway = new EngineerGateway(services.events, services.commands, engineer, services.log);
+  await engineerGateway.start();
 
   // Koa reports what fails after the response began (mostly a client that went away mid-stream)
   // here; without a listener it prints to stderr outside the structured log.
@@ -74,6 +92,7 @@ export async function createApi(services: Services, progress: ProjectionProgress
       if (ctx.path.startsWith('/backend')) ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
     }
   });
+  app.use(securityHeaders());
   app.use(errorMiddleware);
   app.use(async (ctx, next) => {
     if (ctx.path.startsWith('/backend')) ctx.set('Cache-Control', 'no-store');
@@ -84,13 +103,15 @@ export async function createApi(services: Services, progress: ProjectionProgress
   const api = new Router({ prefix: '/backend' });
   api.use(authRoutes(services, progress).routes());
   api.use(adminRoutes(services, progress).routes());
+  api.use(projectionRoutes(services, options.runner).routes());
+  api.use(auditRoutes(services).routes());
   api.use(dashboardRoutes(services).routes());
   api.use(usageRoutes(services).routes());
   api.use(taskRoutes(services, progress).routes());
   api.use(feedbackRoutes(services, progress).routes());
   api.use(conversationRoutes(services, conversations, services.model, progress).routes());
   api.use(shareRoutes(services, conversations, progress).routes());
-  api.use(fileRoutes(services, conversations, { blobs: services.blobs, progress }).routes());
+  api.use(fileRoutes(services, conversations, fileOptions, contexts).routes());
   api.use(exportRoutes(services).routes());
   api.use(speechRoutes(services, conversations, progress).routes());
   api.use(noteRoutes(services, progress).routes());
@@ -98,6 +119,8 @@ export async function createApi(services: Services, progress: ProjectionProgress
   api.use(engineerRoutes(services).routes());
   api.use(agentRoutes(services, progress).routes());
   api.use(trajectoryRoutes(services, progress).routes());
+  api.use(aiEngineerRoutes(services, engineer, progress).routes());
+  api.use(openApiRoutes(api).routes());
   app.use(api.routes()).use(api.allowedMethods());
   app.use(healthRoutes(services).routes());
   app.use(staticFrontend(options.distDir ?? DIST));
@@ -105,17 +128,30 @@ export async function createApi(services: Services, progress: ProjectionProgress
   app.ws.use(async (ctx) => {
     const socket = ctx.websocket;
     const match = SOCKET_PATH.exec(ctx.path);
-    if (!match) {
+    const engineerMatch = ENGINEER_SOCKET_PATH.exec(ctx.path);
+    if (!match && !engineerMatch) {
       socket.close(CLOSE_NOT_FOUND, 'unknown socket path');
       return;
     }
+    // A client may send as soon as the socket opens, while the token is still being checked (a read
+    // model lookup, slower on a server database): those messages are held, then handled in order.
+    const early: [Buffer, boolean][] = [];
+    const hold = (raw: Buffer, isBinary: boolean) => early.push([raw, isBinary]);
+    socket.on('message', hold);
     const token = new URLSearchParams(ctx.querystring).get('token') ?? undefined;
     const user = await userFromToken(services, token).catch(() => null);
+    socket.off('message', hold);
     if (!user) {
       socket.close(CLOSE_UNAUTHORIZED, 'user not authenticated, cannot establish the realtime connection');
       return;
     }
-    hub.accept(socket, ctx.req, { userId: user.id, clientId: match[1]! });
+    const { iat, exp } = jwt.decode(user.token) as { iat: number; exp: number };
+    const identity = { userId: user.id, tokenHash: tokenHash(user.token), issuedAt: iat * 1000, expiresAt: exp * 1000 };
+    if (engineerMatch) {
+      const lastPosition = Number.parseInt(new URLSearchParams(ctx.querystring).get('last_position') ?? '', 10);
+      await engineerGateway.accept(socket, { ...identity, clientId: `engineer-${randomUUID()}` }, engineerMatch[1]!, Number.isSafeInteger(lastPosition) && lastPosition >= 0 ? lastPosition : undefined);
+    } else hub.accept(socket, ctx.req, { ...identity, clientId: match![1]! });
+    for (const [raw, isBinary] of early) socket.emit('message', raw, isBinary);
   });
 
   return {
@@ -123,9 +159,11 @@ export async function createApi(services: Services, progress: ProjectionProgress
     hub,
     gateway,
     conversations,
+    router: api,
     async close() {
       hub.closeAll();
       await gateway.stop();
+      await engineerGateway.stop();
     },
   };
 }

@@ -1,62 +1,83 @@
+import type { ContentOf } from '@scriptorium/domain/protocol/content';
 import Router from '@koa/router';
+import { ownedChat } from './ownedChat.ts';
 import { z } from 'zod';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { CANVAS, type CanvasDoc } from '@scriptorium/projections/canvas';
 import { CHATS, type ChatDoc } from '@scriptorium/projections/chats';
+import { COGNITIONS, type CognitionDoc } from '@scriptorium/projections/cognitions';
 import { MESSAGES, type MessageDoc } from '@scriptorium/projections/messages';
 import { SHARES, type ShareDoc } from '@scriptorium/projections/shares';
-import { isOpen, shareDecider } from '../domain/share/decide.ts';
-import { shareStream } from '../domain/share/share.ts';
-import type { ConversationService } from '../domain/conversation/service.ts';
+import { isOpen, shareDecider } from '@scriptorium/domain/share/decide';
+import { shareStream } from '@scriptorium/domain/share/share';
+import type { ConversationService } from '@scriptorium/domain/conversation/service';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
 import { canvasDto, messageDto, sessionDto } from './conversation.ts';
-import { HttpError } from './errors.ts';
+import { httpError } from './errors.ts';
+import { recommendedCognitions, withoutPrivate } from './sharedView.ts';
 import { sendPdf } from './exports.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
+import { contract } from './contract.ts';
 
-const GONE = '分享不存在或已过期';
-const shareIdParam = z.object({ shareId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, '分享链接格式不正确') });
+const shareIdParam = z.object({ shareId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'share.token_invalid') });
 
 const shareBody = z.object({
-  session_id: z.uuid('会话 ID 格式不正确'),
-  title: z.string().trim().max(200, '标题最多 200 个字符').default(''),
-  description: z.string().trim().max(2000, '描述最多 2000 个字符').default(''),
-  expires_days: z.number().int('有效期需为整数天').min(1, '有效期至少 1 天').max(3650, '有效期最多 3650 天').nullable().default(null),
+  session_id: z.uuid('conversation.id_invalid'),
+  title: z.string().trim().max(200, 'share.title_too_long').default(''),
+  description: z.string().trim().max(2000, 'share.description_too_long').default(''),
+  expires_days: z.number().int('share.expiry_whole_days').min(1, 'share.expiry_too_short').max(3650, 'share.expiry_too_long').nullable().default(null),
+  /** Show the owner's private notes and cognitions found while researching; by default only what the report cites. */
+  include_private: z.boolean({ error: 'share.include_private_invalid' }).default(false),
 });
 
 const artifactShareBody = z.object({
-  session_id: z.uuid('会话 ID 格式不正确'),
+  session_id: z.uuid('conversation.id_invalid'),
   message_id: z.string().min(1).max(100),
   filename: z.string().min(1).max(300),
-  expires_days: z.number().int('有效期需为整数天').min(1, '有效期至少 1 天').max(3650, '有效期最多 3650 天').nullable().default(null),
+  expires_days: z.number().int('share.expiry_whole_days').min(1, 'share.expiry_too_short').max(3650, 'share.expiry_too_long').nullable().default(null),
 });
 
 /** The finished artifact of that name in a message, if there is one. */
-function artifactIn(message: MessageDoc, filename: string) {
-  return message.contents.find((content) => content.content_type === 'artifact_complete' && content.filename === filename) ?? null;
+function artifactIn(message: MessageDoc, filename: string): ContentOf<'artifact_complete'> | null {
+  return message.contents.find((content): content is ContentOf<'artifact_complete'> => content.content_type === 'artifact_complete' && content.filename === filename) ?? null;
 }
 
 /** Public read-only links to a conversation: created by its owner, opened by anyone until expiry or revocation. */
 export function shareRoutes(services: Services, conversations: ConversationService, progress: ProjectionProgress): Router {
   const router = new Router();
   const shares = () => services.readStore.collection<ShareDoc>(SHARES);
+  /** A link opens only what it was made for: a file link is not a key to its conversation or report. */
+  async function openShare(shareId: string, kind: 'conversation' | 'artifact'): Promise<ShareDoc> {
+    const share = await shares().get(shareId);
+    // Links made before files could be shared carry no kind: they are conversation links.
+    if (!share || (share.kind ?? 'conversation') !== kind || !isOpen({ revoked: share.revoked, expiresAt: share.expires_at }, services.clock())) throw httpError(404, 'share.gone');
+    return share;
+  }
 
-  router.post('/conversation/sessions/share', async (ctx) => {
+  router.post('/conversation/sessions/share', contract({ access: 'user', body: shareBody, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, shareBody);
-    const chat = await conversations.owned({ userId: user.id }, body.session_id);
+    const chat = await ownedChat(services.readStore, user.id, body.session_id);
     const shareId = crypto.randomUUID().replaceAll('-', '');
     const result = await services.commands.handle(shareDecider, shareStream(shareId), {
       type: 'ShareConversation',
-      data: { shareId, sessionId: body.session_id, ownerId: user.id, title: body.title || chat.title || chat.name, description: body.description, expiresDays: body.expires_days },
+      data: {
+        shareId,
+        sessionId: body.session_id,
+        ownerId: user.id,
+        title: body.title || chat.title || chat.name,
+        description: body.description,
+        expiresDays: body.expires_days,
+        includePrivate: body.include_private,
+      },
       metadata: { now: services.clock(), userId: user.id },
     });
     await progress.waitFor(result.position);
-    ctx.body = { share_id: shareId, path: `/share/conversation/${shareId}` };
+    ctx.body = { share_id: shareId, path: `/share/conversation/${shareId}`, include_private: body.include_private };
   });
 
-  router.delete('/conversation/share/:shareId', async (ctx) => {
+  router.delete('/conversation/share/:shareId', contract({ access: 'user', params: shareIdParam }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { shareId } = parseParams(ctx.params, shareIdParam);
     const result = await services.commands.handle(shareDecider, shareStream(shareId), { type: 'RevokeShare', data: { actorId: user.id }, metadata: { now: services.clock(), userId: user.id } });
@@ -64,16 +85,20 @@ export function shareRoutes(services: Services, conversations: ConversationServi
     ctx.body = { share_id: shareId, revoked: true };
   });
 
-  router.get('/conversation/share/:shareId', async (ctx) => {
+  router.get('/conversation/share/:shareId', contract({ access: 'public', params: shareIdParam, refusals: [404] }), async (ctx) => {
     const { shareId } = parseParams(ctx.params, shareIdParam);
-    const share = await shares().get(shareId);
-    if (!share || share.kind === 'artifact' || !isOpen({ revoked: share.revoked, expiresAt: share.expires_at }, services.clock())) throw new HttpError(404, GONE);
+    const share = await openShare(shareId, 'conversation');
     const [chat, messages, canvas] = await Promise.all([
       services.readStore.collection<ChatDoc>(CHATS).get(share.session_id),
       services.readStore.collection<MessageDoc>(MESSAGES).find({ session_id: share.session_id }, { sort: { order: 1 } }),
       services.readStore.collection<CanvasDoc>(CANVAS).get(share.session_id),
     ]);
-    if (!chat) throw new HttpError(404, GONE);
+    if (!chat) throw httpError(404, 'share.gone');
+    const hidePrivate = !share.include_private;
+    const report = canvas?.versions.map((version) => version.content).join('\n') ?? '';
+    const publicCognitions = new Set(
+      hidePrivate ? (await services.readStore.collection<CognitionDoc>(COGNITIONS).find({ _id: { $in: recommendedCognitions(messages) }, public: true })).map((doc) => doc._id) : [],
+    );
     ctx.body = {
       share_id: shareId,
       title: share.title,
@@ -81,17 +106,67 @@ export function shareRoutes(services: Services, conversations: ConversationServi
       created_at: share.created_at,
       expires_at: share.expires_at,
       session: sessionDto(chat),
-      messages: messages.map(messageDto),
+      messages: messages.map((message) => {
+        const dto = messageDto(message);
+        return hidePrivate ? { ...dto, contents: dto.contents.map((content) => withoutPrivate(content, report, publicCognitions)) } : dto;
+      }),
       canvas: canvas ? canvasDto(canvas) : null,
+      private_material_hidden: hidePrivate,
     };
   });
 
-  router.post('/conversation/artifacts/share', async (ctx) => {
+  const sessionParam = z.object({ id: z.uuid('conversation.id_invalid') });
+  const shareList = z.object({
+    session_id: z.uuid(),
+    shares: z.array(
+      z.object({
+        share_id: z.string(),
+        kind: z.enum(['conversation', 'artifact']),
+        title: z.string(),
+        description: z.string(),
+        filename: z.string().nullable(),
+        path: z.string(),
+        created_at: z.string(),
+        expires_at: z.string().nullable(),
+        revoked: z.boolean(),
+        open: z.boolean().meta({ description: 'Neither revoked nor expired' }),
+      }),
+    ),
+  });
+  /** The owner's links to one research session, newest first, so they can be seen and revoked. */
+  router.get('/conversation/api/research/share/:id', contract({ access: 'user', params: sessionParam, response: shareList }), async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, sessionParam);
+    await ownedChat(services.readStore, user.id, id);
+    const links = await shares().find({ session_id: id }, { sort: { created_at: -1 } });
+    const now = services.clock();
+    ctx.body = {
+      session_id: id,
+      shares: links.map((share) => {
+        // Links made before files could be shared carry no kind: they are conversation links.
+        const kind = share.kind ?? 'conversation';
+        return {
+          share_id: share._id,
+          kind,
+          title: share.title,
+          description: share.description,
+          filename: share.filename ?? null,
+          path: `/share/${kind}/${share._id}`,
+          created_at: share.created_at,
+          expires_at: share.expires_at,
+          revoked: share.revoked,
+          open: isOpen({ revoked: share.revoked, expiresAt: share.expires_at }, now),
+        };
+      }),
+    };
+  });
+
+  router.post('/conversation/artifacts/share', contract({ access: 'user', body: artifactShareBody, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, artifactShareBody);
-    await conversations.owned({ userId: user.id }, body.session_id);
+    await ownedChat(services.readStore, user.id, body.session_id);
     const message = await services.readStore.collection<MessageDoc>(MESSAGES).get(body.message_id);
-    if (!message || message.session_id !== body.session_id || !artifactIn(message, body.filename)) throw new HttpError(404, '文件不存在');
+    if (!message || message.session_id !== body.session_id || !artifactIn(message, body.filename)) throw httpError(404, 'files.not_found');
     const shareId = crypto.randomUUID().replaceAll('-', '');
     const result = await services.commands.handle(shareDecider, shareStream(shareId), {
       type: 'ShareArtifact',
@@ -102,25 +177,25 @@ export function shareRoutes(services: Services, conversations: ConversationServi
     ctx.body = { share_id: shareId, path: `/share/artifact/${shareId}` };
   });
 
-  router.get('/conversation/artifact-share/:shareId', async (ctx) => {
+  router.get('/conversation/artifact-share/:shareId', contract({ access: 'public', params: shareIdParam, refusals: [404] }), async (ctx) => {
     const { shareId } = parseParams(ctx.params, shareIdParam);
-    const share = await shares().get(shareId);
-    if (!share || share.kind !== 'artifact' || !share.message_id || !share.filename || !isOpen({ revoked: share.revoked, expiresAt: share.expires_at }, services.clock())) throw new HttpError(404, GONE);
+    const share = await openShare(shareId, 'artifact');
+    if (!share.message_id || !share.filename) throw httpError(404, 'share.gone');
     const message = await services.readStore.collection<MessageDoc>(MESSAGES).get(share.message_id);
-    const artifact = message ? artifactIn(message, share.filename) : null;
-    if (!artifact) throw new HttpError(404, GONE);
+    const artifact = message?.session_id === share.session_id ? artifactIn(message, share.filename) : null;
+    if (!artifact) throw httpError(404, 'share.gone');
     ctx.body = { share_id: shareId, filename: share.filename, filetype: artifact.filetype === 'html' ? 'html' : 'markdown', content: String(artifact.content ?? ''), created_at: share.created_at, expires_at: share.expires_at };
   });
 
   /** Anyone with the link may take the report away as a PDF, as its owner can. */
-  router.get('/conversation/share/:shareId/pdf', async (ctx) => {
+  const sharePdfQuery = z.object({ version: z.coerce.number().int().min(1).optional() });
+  router.get('/conversation/share/:shareId/pdf', contract({ access: 'public', params: shareIdParam, query: sharePdfQuery, produces: 'application/pdf', refusals: [404] }), async (ctx) => {
     const { shareId } = parseParams(ctx.params, shareIdParam);
     const { version } = parseQuery(ctx, z.object({ version: z.coerce.number().int().min(1).optional() }));
-    const share = await shares().get(shareId);
-    if (!share || !isOpen({ revoked: share.revoked, expiresAt: share.expires_at }, services.clock())) throw new HttpError(404, GONE);
+    const share = await openShare(shareId, 'conversation');
     const canvas = await services.readStore.collection<CanvasDoc>(CANVAS).get(share.session_id);
     const shown = canvas?.versions.find((candidate) => candidate.version === (version ?? canvas.currentVersion));
-    if (!shown) throw new HttpError(404, '报告版本不存在');
+    if (!shown) throw httpError(404, 'conversation.report_version_not_found');
     await sendPdf(ctx, shown.content, `${shown.title || share.title}-v${shown.version}`);
   });
 

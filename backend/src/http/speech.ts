@@ -1,31 +1,34 @@
 import Router from '@koa/router';
+import { ownedChat } from './ownedChat.ts';
 import { z } from 'zod';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
-import type { ConversationService } from '../domain/conversation/service.ts';
+import type { ConversationService } from '@scriptorium/domain/conversation/service';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
-import { HttpError } from './errors.ts';
+import { httpError, invalidField } from './errors.ts';
 import { readMultipart } from './files.ts';
 import { parseParams } from './validate.ts';
+import { contract } from './contract.ts';
 
-const NOT_CONFIGURED = '语音识别未配置（需要设置 ASR_BASE_URL）';
 const MAX_AUDIO_BYTES = 10 * 1024 * 1024;
+/** A language other than the two the product speaks falls back to Chinese rather than refusing the recording. */
+const audioFields = z.object({ language: z.enum(['zh', 'en']).catch('zh') });
 
 /**
  * Short voice input through an OpenAI-compatible `/audio/transcriptions` server. With none
- * configured the routes answer 501, which the client reads as "hide the microphone".
+ * configured the routes answer 501; the status route tells the client so before it offers the microphone.
  */
 export function speechRoutes(services: Services, conversations: ConversationService, progress: ProjectionProgress): Router {
   const router = new Router();
   const { ASR_BASE_URL, ASR_API_KEY, ASR_MODEL } = services.config;
 
   async function transcribe(ctx: Parameters<typeof readMultipart>[0]): Promise<string> {
-    if (!ASR_BASE_URL) throw new HttpError(501, NOT_CONFIGURED);
+    if (!ASR_BASE_URL) throw httpError(501, 'speech.not_configured');
     const { file, fields } = await readMultipart(ctx);
-    if (!file) throw new HttpError(422, [{ loc: ['body', 'file'], msg: '请上传音频文件', type: 'missing' }]);
-    if (file.size > MAX_AUDIO_BYTES) throw new HttpError(413, '音频不能超过 10 MB');
-    if (!/^(audio|video)\//.test(file.mimetype) && file.mimetype !== 'application/octet-stream') throw new HttpError(415, '只支持音频文件');
-    const language = z.enum(['zh', 'en']).catch('zh').parse(fields.language);
+    if (!file) throw invalidField(['file'], 'speech.file_missing', {}, 'missing');
+    if (file.size > MAX_AUDIO_BYTES) throw httpError(413, 'speech.too_large');
+    if (!/^(audio|video)\//.test(file.mimetype) && file.mimetype !== 'application/octet-stream') throw httpError(415, 'speech.audio_only');
+    const { language } = audioFields.parse(fields);
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(file.buffer)], { type: file.mimetype }), file.originalname || 'audio.webm');
     form.append('model', ASR_MODEL);
@@ -39,26 +42,33 @@ export function speechRoutes(services: Services, conversations: ConversationServ
         signal: AbortSignal.timeout(60_000),
       });
     } catch {
-      throw new HttpError(502, '语音识别服务不可用');
+      throw httpError(502, 'speech.unavailable');
     }
-    if (!response.ok) throw new HttpError(502, `语音识别失败（${response.status}）`);
+    if (!response.ok) throw httpError(502, 'speech.failed', { status: response.status });
     const body = (await response.json().catch(() => null)) as { text?: unknown } | null;
-    if (typeof body?.text !== 'string') throw new HttpError(502, '语音识别返回了无法解析的结果');
+    if (typeof body?.text !== 'string') throw httpError(502, 'speech.bad_response');
     return body.text.trim();
   }
 
-  router.post('/conversation/api/v2/asr/short', async (ctx) => {
+  // Tells the client whether to offer voice input at all, so it never calls a recogniser that is not there.
+  router.get('/conversation/api/v2/asr/status', contract({ access: 'user' }), async (ctx) => {
+    await requireUser(services, ctx);
+    ctx.body = { configured: Boolean(ASR_BASE_URL) };
+  });
+
+  router.post('/conversation/api/v2/asr/short', contract({ access: 'user', multipart: audioFields, refusals: [413, 415, 501, 502] }), async (ctx) => {
     await requireUser(services, ctx);
     const text = await transcribe(ctx);
     ctx.body = { success: true, text };
   });
 
-  router.post('/conversation/api/v2/asr/short_to_question/:id', async (ctx) => {
+  const toQuestionParams = z.object({ id: z.uuid('conversation.id_invalid') });
+  router.post('/conversation/api/v2/asr/short_to_question/:id', contract({ access: 'user', params: toQuestionParams, multipart: audioFields, refusals: [402, 404, 413, 415, 501, 502] }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const { id } = parseParams(ctx.params, z.object({ id: z.uuid('会话 ID 格式不正确') }));
-    await conversations.owned({ userId: user.id }, id);
+    const { id } = parseParams(ctx.params, toQuestionParams);
+    await ownedChat(services.readStore, user.id, id);
     const text = await transcribe(ctx);
-    if (!text) throw new HttpError(422, [{ loc: ['body', 'file'], msg: '没有识别到语音内容', type: 'value_error' }]);
+    if (!text) throw invalidField(['file'], 'speech.no_speech');
     const posted = await conversations.post({ userId: user.id }, id, text);
     await progress.waitFor(posted.position);
     ctx.body = { success: true, text, session_id: id, message_id: posted.messageId, reply_id: posted.replyId };

@@ -5,7 +5,9 @@ import send from 'koa-send';
 
 /**
  * Serves the built client. Hashed assets are cached for a year; any other GET that is not an API
- * or asset path gets index.html, so client-side routes survive a reload.
+ * or asset path gets index.html, so client-side routes survive a reload. The build writes `.br` and
+ * `.gz` beside each text file, and koa-send picks one by Accept-Encoding: nothing is compressed per
+ * request.
  */
 export function staticFrontend(distDir: string) {
   const hasIndex = existsSync(`${distDir}/index.html`);
@@ -17,6 +19,8 @@ export function staticFrontend(distDir: string) {
       ctx.body = 'The client has not been built: run `npm run build` (npm start does it).';
       return;
     }
+    // The same URL has a body per encoding, so a shared cache must key on what the client accepts.
+    ctx.vary('Accept-Encoding');
     if (ctx.path.startsWith('/assets/')) {
       try {
         await send(ctx, ctx.path, { root: distDir, immutable: true, maxage: 365 * 24 * 3600 * 1000 });

@@ -1,21 +1,22 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { COIN_BALANCES, DAILY_TASKS, dailyTasksId, newTaskItem, type CoinBalanceDoc, type DailyTaskItem, type DailyTasksDoc } from '@scriptorium/projections/dailyTasks';
+import { COIN_BALANCES, DAILY_TASKS, dailyTasksId, newTaskItem, type CoinBalanceDoc, type DailyTaskItem, type DailyTasksDoc } from '@scriptorium/projections/tasks';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
-import { activityDecider, activityStream } from '../domain/activity/activity.ts';
-import { publicTaskId, REPORTABLE_ACTIONS, TASK_CATALOGUE } from '../domain/tasks/catalogue.ts';
-import { TaskService } from '../domain/tasks/service.ts';
+import { activityDecider, activityStream } from '@scriptorium/domain/activity/activity';
+import { publicTaskId, REPORTABLE_ACTIONS, TASK_CATALOGUE } from '@scriptorium/domain/tasks/catalogue';
+import { TaskService } from '@scriptorium/domain/tasks/service';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
 import { parseBody, parseParams } from './validate.ts';
+import { contract } from './contract.ts';
 
-const targetId = z.string({ error: '请提供 target_id' }).trim().min(1, 'target_id 不能为空').max(128, 'target_id 过长');
+const targetId = z.string({ error: 'tasks.target_required' }).trim().min(1, 'tasks.target_empty').max(128, 'tasks.target_too_long');
 
 /** Besides the task actions, the client reports page views (the spec's guard records them as user actions). */
 const REPORTED = [...REPORTABLE_ACTIONS, 'page_view'] as const;
 
 const actionBody = z.object({
-  action_type: z.enum(REPORTED, { error: `action_type 只能是 ${REPORTED.join('、')}` }),
+  action_type: z.enum(REPORTED, { error: 'tasks.action_invalid' }),
   target_id: targetId,
   target_type: z.string().trim().min(1).max(40).default('cognition'),
 });
@@ -41,7 +42,7 @@ export function taskRoutes(services: Services, progress: ProjectionProgress): Ro
     };
   }
 
-  router.get('/api/tasks/types', async (ctx) => {
+  router.get('/api/tasks/types', contract({ access: 'user' }), async (ctx) => {
     await requireUser(services, ctx);
     ctx.body = {
       task_types: TASK_CATALOGUE.map((task) => ({
@@ -56,26 +57,26 @@ export function taskRoutes(services: Services, progress: ProjectionProgress): Ro
     };
   });
 
-  router.post('/api/tasks/init', async (ctx) => {
+  router.post('/api/tasks/init', contract({ access: 'user' }), async (ctx) => {
     const user = await requireUser(services, ctx);
     await progress.waitFor((await tasks.ensureDaily(user.id)).position);
     ctx.body = await summary(user.id);
   });
 
-  router.post('/api/tasks/ensure-daily', async (ctx) => {
+  router.post('/api/tasks/ensure-daily', contract({ access: 'user' }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const ensured = await tasks.ensureDaily(user.id);
     await progress.waitFor(ensured.position);
     ctx.body = { date: ensured.day, created: ensured.created, total_tasks: TASK_CATALOGUE.length };
   });
 
-  router.get('/api/tasks/summary', async (ctx) => {
+  router.get('/api/tasks/summary', contract({ access: 'user' }), async (ctx) => {
     const user = await requireUser(services, ctx);
     ctx.body = await summary(user.id);
   });
 
   /** The spec's answer is the list of results itself. */
-  router.post('/api/tasks/action', async (ctx) => {
+  router.post('/api/tasks/action', contract({ access: 'user', body: actionBody }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, actionBody);
     if (body.action_type === 'page_view') {
@@ -96,15 +97,16 @@ export function taskRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = recorded.results;
   });
 
-  router.post('/api/tasks/claim/:id', async (ctx) => {
+  const tasksClaimParams = z.object({ id: z.string().min(1).max(80) });
+  router.post('/api/tasks/claim/:id', contract({ access: 'user', params: tasksClaimParams }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const { id } = parseParams(ctx.params, z.object({ id: z.string().min(1).max(80) }));
+    const { id } = parseParams(ctx.params, tasksClaimParams);
     const claimed = await tasks.claim(user.id, id);
     await progress.waitFor(claimed.position);
     ctx.body = { message: `领取成功，获得 ${claimed.coins} 认知币`, task_id: id, coins_earned: claimed.coins, balance: claimed.balance };
   });
 
-  router.get('/api/coins/balance', async (ctx) => {
+  router.get('/api/coins/balance', contract({ access: 'user' }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const doc = await services.readStore.collection<CoinBalanceDoc>(COIN_BALANCES).get(user.id);
     ctx.body = { balance: doc?.balance ?? 0, total_earned: doc?.total_earned ?? 0, unit: 'cognition_coin' };

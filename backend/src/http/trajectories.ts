@@ -7,15 +7,15 @@ import { CLI_USAGE, type CliUsageDoc } from '@scriptorium/projections/cliLeaderb
 import { TRAJECTORIES, TRAJECTORY_SHARES, type TrajectoryDoc, type TrajectoryShareDoc } from '@scriptorium/projections/trajectories';
 import { USERS, type UserDoc } from '@scriptorium/projections/users';
 import { deterministicId } from '@scriptorium/infra/eventsourcing/ids';
-import { TRAJECTORY_NOT_FOUND, trajectoryDecider, type TrajectoryCommand } from '../domain/trajectories/decide.ts';
-import { EVENT_TYPES, trajectoryStream } from '../domain/trajectories/trajectory.ts';
+import { trajectoryDecider, type TrajectoryCommand } from '@scriptorium/domain/trajectories/decide';
+import { EVENT_TYPES, trajectoryStream } from '@scriptorium/domain/trajectories/trajectory';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
-import { HttpError } from './errors.ts';
+import { httpError, invalidField } from './errors.ts';
 import { safeFilename } from './files.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
+import { contract } from './contract.ts';
 
-const GONE = '分享不存在或已过期';
 const TITLE_CHARS = 200;
 const PREVIEW_QUERIES = 5;
 /** The JSON body limit (1 MB) bounds an upload first; this bounds the count of tiny events. */
@@ -24,8 +24,8 @@ const MAX_EVENTS = 20_000;
 const text = (max: number) => z.string().max(max);
 const trajectoryEvent = z
   .object({
-    event_type: z.enum(EVENT_TYPES, { error: `event_type 只能是 ${EVENT_TYPES.join('、')}` }),
-    timestamp: z.iso.datetime({ offset: true, error: 'timestamp 需为 ISO 8601 时间' }),
+    event_type: z.enum(EVENT_TYPES, { error: 'trajectories.event_type_invalid' }),
+    timestamp: z.iso.datetime({ offset: true, error: 'trajectories.timestamp_invalid' }),
     query: text(20_000).optional(),
     content: text(200_000).optional(),
     command: text(5_000).optional(),
@@ -40,17 +40,17 @@ const uploadBody = z.object({
   filename: text(200).optional(),
   title: text(TITLE_CHARS * 2).optional(),
   description: text(2000).default(''),
-  metadata: z.object({ session_id: z.string().trim().min(1, '请提供 session_id').max(200), project_name: z.string().trim().max(200).default('') }),
-  events: z.array(trajectoryEvent, { error: '请提供 events' }).min(1, 'events 不能为空').max(MAX_EVENTS, `每个轨迹最多 ${MAX_EVENTS} 个事件`),
+  metadata: z.object({ session_id: z.string().trim().min(1, 'trajectories.session_required').max(200), project_name: z.string().trim().max(200).default('') }),
+  events: z.array(trajectoryEvent, { error: 'trajectories.events_required' }).min(1, 'trajectories.events_empty').max(MAX_EVENTS, 'trajectories.too_many_events'),
 });
-const idParam = z.object({ id: z.uuid('轨迹文件 ID 格式不正确') });
-const tokenParam = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, '分享链接格式不正确') });
+const idParam = z.object({ id: z.uuid('trajectories.id_invalid') });
+const tokenParam = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'share.token_invalid') });
 const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(10_000).default(50), offset: z.coerce.number().int().min(0).default(0) });
-const favoriteBody = z.object({ file_id: z.uuid().optional(), favorite: z.boolean({ error: '请提供 favorite' }) });
+const favoriteBody = z.object({ file_id: z.uuid().optional(), favorite: z.boolean({ error: 'trajectories.favorite_required' }) });
 const shareBody = z.object({
-  file_id: z.uuid('轨迹文件 ID 格式不正确'),
+  file_id: z.uuid('trajectories.id_invalid'),
   share_settings: z.object({ allow_download: z.boolean().default(true) }).default({ allow_download: true }),
-  expires_in: z.number().int().min(60, '有效期至少 60 秒').max(3650 * 86_400, '有效期最多 3650 天').nullable().default(null),
+  expires_in: z.number().int().min(60, 'trajectories.expiry_too_short').max(3650 * 86_400, 'trajectories.expiry_too_long').nullable().default(null),
 });
 
 const fileDto = (doc: TrajectoryDoc) => ({
@@ -80,7 +80,7 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
 
   async function owned(userId: string, fileId: string): Promise<TrajectoryDoc> {
     const doc = await files().get(fileId);
-    if (!doc || doc.owner_id !== userId) throw new HttpError(404, TRAJECTORY_NOT_FOUND);
+    if (!doc || doc.owner_id !== userId) throw httpError(404, 'trajectories.not_found');
     return doc;
   }
 
@@ -96,7 +96,7 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
 
   async function sendFile(ctx: Context, doc: TrajectoryDoc) {
     const info = await services.blobs.stat(doc.blob_key);
-    if (!info) throw new HttpError(404, TRAJECTORY_NOT_FOUND);
+    if (!info) throw httpError(404, 'trajectories.not_found');
     ctx.attachment(safeFilename(doc.filename));
     ctx.type = 'application/x-ndjson; charset=utf-8';
     ctx.length = info.size;
@@ -105,13 +105,13 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
 
   async function openShare(token: string): Promise<{ share: TrajectoryShareDoc; doc: TrajectoryDoc }> {
     const share = await services.readStore.collection<TrajectoryShareDoc>(TRAJECTORY_SHARES).get(token);
-    if (!share || (share.expires_at !== null && Date.parse(share.expires_at) <= services.clock().getTime())) throw new HttpError(404, GONE);
+    if (!share || (share.expires_at !== null && Date.parse(share.expires_at) <= services.clock().getTime())) throw httpError(404, 'share.gone');
     const doc = await files().get(share.file_id);
-    if (!doc) throw new HttpError(404, GONE);
+    if (!doc) throw httpError(404, 'share.gone');
     return { share, doc };
   }
 
-  router.post('/engineer/trajectory/files', async (ctx) => {
+  router.post('/engineer/trajectory/files', contract({ access: 'user', body: uploadBody }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, uploadBody);
     const fileId = deterministicId('trajectory', user.id, body.metadata.session_id);
@@ -146,7 +146,7 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     ctx.body = fileDto(await owned(user.id, fileId));
   });
 
-  router.get('/engineer/trajectory/files', async (ctx) => {
+  router.get('/engineer/trajectory/files', contract({ access: 'user', query: listQuery }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const query = parseQuery(ctx, listQuery);
     const filter = { owner_id: user.id };
@@ -158,36 +158,36 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     ctx.body = { files: found.map(fileDto), total, active_sessions: active };
   });
 
-  router.get('/engineer/trajectory/files/:id', async (ctx) => {
+  router.get('/engineer/trajectory/files/:id', contract({ access: 'user', params: idParam }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const doc = await owned(user.id, id);
     ctx.body = { ...fileDto(doc), events: await readEvents(doc) };
   });
 
-  router.get('/engineer/trajectory/files/:id/download', async (ctx) => {
+  router.get('/engineer/trajectory/files/:id/download', contract({ access: 'user', params: idParam, produces: 'application/x-ndjson' }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     await sendFile(ctx, await owned(user.id, id));
   });
 
-  router.get('/engineer/trajectory/files/:id/favorite', async (ctx) => {
+  router.get('/engineer/trajectory/files/:id/favorite', contract({ access: 'user', params: idParam }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     ctx.body = { file_id: id, favorite: (await owned(user.id, id)).favorite };
   });
 
-  router.put('/engineer/trajectory/files/:id/favorite', async (ctx) => {
+  router.put('/engineer/trajectory/files/:id/favorite', contract({ access: 'user', params: idParam, body: favoriteBody }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, favoriteBody);
-    if (body.file_id !== undefined && body.file_id !== id) throw new HttpError(422, [{ loc: ['body', 'file_id'], msg: 'file_id 与路径不一致', type: 'value_error' }]);
+    if (body.file_id !== undefined && body.file_id !== id) throw invalidField(['file_id'], 'trajectories.file_id_mismatch');
     const { position } = await run(id, user.id, { type: 'SetTrajectoryFavorite', data: { fileId: id, actorId: user.id, favorite: body.favorite } });
     await progress.waitFor(position);
     ctx.body = { file_id: id, favorite: body.favorite };
   });
 
-  router.delete('/engineer/trajectory/files/:id', async (ctx) => {
+  router.delete('/engineer/trajectory/files/:id', contract({ access: 'user', params: idParam }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const result = await run(id, user.id, { type: 'DeleteTrajectory', data: { fileId: id, actorId: user.id } });
@@ -196,7 +196,7 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     ctx.body = { deleted: true };
   });
 
-  router.post('/engineer/trajectory/share', async (ctx) => {
+  router.post('/engineer/trajectory/share', contract({ access: 'user', body: shareBody }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, shareBody);
     const token = randomBytes(18).toString('base64url');
@@ -209,19 +209,20 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     ctx.body = { token, share_url: `/shared/trajectory/${token}`, expires_at: shared?.type === 'TrajectoryShared' ? shared.data.expiresAt : null };
   });
 
-  router.delete('/engineer/trajectory/share/:token', async (ctx) => {
+  router.delete('/engineer/trajectory/share/:token', contract({ access: 'user', params: tokenParam, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { token } = parseParams(ctx.params, tokenParam);
     const share = await services.readStore.collection<TrajectoryShareDoc>(TRAJECTORY_SHARES).get(token);
-    if (!share || share.owner_id !== user.id) throw new HttpError(404, GONE);
+    if (!share || share.owner_id !== user.id) throw httpError(404, 'share.gone');
     const { position } = await run(share.file_id, user.id, { type: 'RevokeTrajectoryShare', data: { fileId: share.file_id, actorId: user.id, token } });
     await progress.waitFor(position);
     ctx.body = { revoked: true };
   });
 
   /** Public: who uses the command-line assistant most (spec 01's CLI usage leaderboard). */
-  router.get('/engineer/leaderboard', async (ctx) => {
-    const { limit } = parseQuery(ctx, z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }));
+  const leaderboardQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) });
+  router.get('/engineer/leaderboard', contract({ access: 'public', query: leaderboardQuery }), async (ctx) => {
+    const { limit } = parseQuery(ctx, leaderboardQuery);
     const rows = await services.readStore.collection<CliUsageDoc>(CLI_USAGE).find({}, { sort: { sessions: -1, events: -1 }, limit });
     const users = await Promise.all(rows.map((row) => services.readStore.collection<UserDoc>(USERS).get(row._id)));
     ctx.body = {
@@ -230,17 +231,17 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     };
   });
 
-  router.get('/engineer/trajectory/shared/:token', async (ctx) => {
+  router.get('/engineer/trajectory/shared/:token', contract({ access: 'public', params: tokenParam }), async (ctx) => {
     const { token } = parseParams(ctx.params, tokenParam);
     const { share, doc } = await openShare(token);
     const { favorite: _favorite, ...file } = fileDto(doc);
     ctx.body = { ...file, events: await readEvents(doc), share_settings: { allow_download: share.allow_download }, expires_at: share.expires_at };
   });
 
-  router.get('/engineer/trajectory/shared/:token/download', async (ctx) => {
+  router.get('/engineer/trajectory/shared/:token/download', contract({ access: 'public', params: tokenParam, produces: 'application/x-ndjson', refusals: [403] }), async (ctx) => {
     const { token } = parseParams(ctx.params, tokenParam);
     const { share, doc } = await openShare(token);
-    if (!share.allow_download) throw new HttpError(403, '分享者未允许下载');
+    if (!share.allow_download) throw httpError(403, 'share.download_not_allowed');
     await sendFile(ctx, doc);
   });
 

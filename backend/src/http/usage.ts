@@ -4,16 +4,17 @@ import { dayKey } from '@scriptorium/infra/time';
 import { ACCOUNTS, type AccountDoc } from '@scriptorium/projections/accounts';
 import { CHATS, type ChatDoc } from '@scriptorium/projections/chats';
 import { DAILY_USAGE, dailyUsageId, SESSION_USAGE, USER_USAGE, type DailyUsageDoc, type SessionUsageDoc, type UserUsageDoc } from '@scriptorium/projections/tokenUsage';
-import { tokenInfo } from '../domain/budget/view.ts';
+import { tokenInfo } from '@scriptorium/domain/budget/view';
 import type { Services } from '../services.ts';
 import { requireAdmin, requireUser } from './authenticate.ts';
-import { HttpError } from './errors.ts';
+import { httpError } from './errors.ts';
 import { parseQuery } from './validate.ts';
+import { contract } from './contract.ts';
 
 export const paging = (defaultLimit: number, maxLimit: number) =>
   z.object({
-    skip: z.coerce.number().int('skip 需为整数').min(0, 'skip 不能小于 0').default(0),
-    limit: z.coerce.number().int('limit 需为整数').min(1, 'limit 至少为 1').max(maxLimit, `limit 最多为 ${maxLimit}`).default(defaultLimit),
+    skip: z.coerce.number().int('paging.skip_integer').min(0, 'paging.skip_negative').default(0),
+    limit: z.coerce.number().int('paging.limit_integer').min(1, 'paging.limit_too_small').max(maxLimit, 'paging.limit_too_large').default(defaultLimit),
   });
 
 const counts = (doc: Partial<DailyUsageDoc> | null) => ({
@@ -33,7 +34,7 @@ export class UsageQueries {
 
   async account(userId: string): Promise<AccountDoc> {
     const account = await this.services.readStore.collection<AccountDoc>(ACCOUNTS).get(userId);
-    if (!account) throw new HttpError(404, '未找到用户信息');
+    if (!account) throw httpError(404, 'user.not_found');
     return account;
   }
 
@@ -48,6 +49,7 @@ export class UsageQueries {
       nickname: account.nickname,
       is_active: account.is_active,
       is_admin: account.is_admin,
+      is_auditor: account.is_auditor ?? false,
       email_verified: account.email_verified,
       created_at: account.created_at,
       ...tokenInfo(account.budget, account._id, this.services.clock(), this.settings()),
@@ -93,7 +95,7 @@ export function usageRoutes(services: Services): Router {
   const router = new Router();
   const queries = new UsageQueries(services);
 
-  router.get('/auth/user/token-info', async (ctx) => {
+  router.get('/auth/user/token-info', contract({ access: 'user' }), async (ctx) => {
     const user = await requireUser(services, ctx);
     ctx.body = await queries.tokenInfo(user.id);
   });
@@ -102,12 +104,13 @@ export function usageRoutes(services: Services): Router {
     const user = await requireUser(services, ctx);
     ctx.body = await queries.usage(user.id);
   };
-  router.get('/auth/user/token-usage', ownUsage);
-  router.get('/conversation/api/user/token-usage', ownUsage);
+  router.get('/auth/user/token-usage', contract({ access: 'user' }), ownUsage);
+  router.get('/conversation/api/user/token-usage', contract({ access: 'user' }), ownUsage);
 
-  router.get('/conversation/api/admin/token-usage', async (ctx) => {
+  const usagePage = paging(100, 500);
+  router.get('/conversation/api/admin/token-usage', contract({ access: 'admin', query: usagePage }), async (ctx) => {
     await requireAdmin(services, ctx);
-    const query = parseQuery(ctx, paging(100, 500));
+    const query = parseQuery(ctx, usagePage);
     const usage = services.readStore.collection<UserUsageDoc>(USER_USAGE);
     const accounts = services.readStore.collection<AccountDoc>(ACCOUNTS);
     const [docs, total] = await Promise.all([usage.find({}, { sort: { total_tokens: -1 }, skip: query.skip, limit: query.limit }), usage.count()]);
@@ -120,9 +123,9 @@ export function usageRoutes(services: Services): Router {
     ctx.body = { users, total, skip: query.skip, limit: query.limit };
   });
 
-  router.get('/conversation/api/admin/sessions-token-usage', async (ctx) => {
+  router.get('/conversation/api/admin/sessions-token-usage', contract({ access: 'admin', query: usagePage }), async (ctx) => {
     await requireAdmin(services, ctx);
-    const query = parseQuery(ctx, paging(100, 500));
+    const query = parseQuery(ctx, usagePage);
     const sessions = services.readStore.collection<SessionUsageDoc>(SESSION_USAGE);
     const [docs, total] = await Promise.all([sessions.find({}, { sort: { updated_at: -1 }, skip: query.skip, limit: query.limit }), sessions.count()]);
     ctx.body = { sessions: await Promise.all(docs.map((doc) => queries.session(doc))), total, skip: query.skip, limit: query.limit };

@@ -1,39 +1,19 @@
-import { z } from 'zod';
+import { refuse } from '@scriptorium/domain/refuse';
 import type { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHandler';
-import { DomainError } from '@scriptorium/infra/eventsourcing/decider';
+import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
 import type { EventStore, RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Logger } from '@scriptorium/infra/log';
-import { AGENTS, CONVERSATION_PREFIX, conversationStream, type AgentName } from '../domain/conversation/conversation.ts';
-import { conversationDecider } from '../domain/conversation/decide.ts';
-import type { ConversationService } from '../domain/conversation/service.ts';
-import { toWire } from '../domain/conversation/wire.ts';
-import type { MetadataUpdateMessage, SessionMessage, SubscribedMessage } from '../protocol/ws.ts';
+import { CONVERSATION_PREFIX, conversationStream } from '@scriptorium/domain/conversation/conversation';
+import { conversationDecider } from '@scriptorium/domain/conversation/decide';
+import type { ConversationService } from '@scriptorium/domain/conversation/service';
+import { toWire } from '@scriptorium/domain/conversation/wire';
+import { UPLOADED_FILE_URL, type MetadataUpdateMessage, type ParsedEnvelope, type SessionMessage } from '@scriptorium/domain/protocol/ws';
+import type { ReadStore } from '@scriptorium/infra/readstore/port';
+import { ownedChat } from '../http/ownedChat.ts';
+import type { ContextFiles } from '../http/files.ts';
+import { closeRevokedSockets } from './access.ts';
+import { followLog, type LogFeed } from './logFeed.ts';
 import type { Connection, SocketHub } from './hub.ts';
-
-const envelope = z.object({
-  session_id: z.uuid('session_id 格式不正确'),
-  agent: z.enum([...AGENTS, 'none'], { error: 'agent 不正确' }),
-  payload: z.object({ content_type: z.string().min(1).max(64) }).passthrough(),
-});
-
-const subscribePayload = z.object({ last_position: z.number().int().min(0).optional() });
-const inputPayload = z.object({ content: z.string().optional(), text: z.string().optional(), message: z.string().optional() });
-const answersPayload = z.object({
-  answers: z
-    .array(
-      z.object({
-        id: z.string().min(1).max(100),
-        question: z.string().max(2000).default(''),
-        selectedOptions: z.array(z.string().max(500)).max(50).default([]),
-        textInput: z.string().max(5000).default(''),
-        question_type: z.enum(['single', 'multiple', 'text']).default('text'),
-      }),
-    )
-    .min(1)
-    .max(50),
-});
-const feedbackPayload = z.object({ option: z.enum(['continue', 'satisfied', 'manual_feedback']), text: z.string().max(5000).optional() });
-const editPayload = z.object({ request_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(), text: z.string().max(2000), snippet: z.string().max(20_000) });
 
 interface Subscriber {
   connection: Connection;
@@ -43,9 +23,6 @@ interface Subscriber {
   buffer: Array<SessionMessage | MetadataUpdateMessage>;
 }
 
-/** Extra client content types (clarification answers, targeted edits…) that later agents handle. */
-export type ContentHandler = (connection: Connection, sessionId: string, agent: AgentName | 'none', payload: Record<string, unknown>) => Promise<void>;
-
 /**
  * Store-first fan-out: one subscription to the log feeds every socket, so a client is never shown
  * anything the log lacks, and a client that says the last position it saw gets exactly what it
@@ -53,46 +30,34 @@ export type ContentHandler = (connection: Connection, sessionId: string, agent: 
  */
 export class ConversationGateway {
   private readonly subscribers = new Map<string, Set<Subscriber>>();
-  private readonly handlers = new Map<string, ContentHandler>();
   private processed = 0;
-  private subscription: { close(): Promise<void> } | undefined;
-  private loop: Promise<void> | undefined;
+  private feed: LogFeed | undefined;
 
   constructor(
     private readonly events: EventStore,
     private readonly commands: CommandHandler,
     private readonly conversations: ConversationService,
+    private readonly readStore: ReadStore,
     private readonly hub: SocketHub,
+    private readonly contexts: Pick<ContextFiles, 'addUploaded'>,
     private readonly log: Logger,
   ) {
-    hub.onMessage((connection, message) => this.receive(connection, message));
+    hub.onMessage((connection, envelope) => this.receive(connection, envelope));
     hub.onClose((connection) => this.dropConnection(connection));
-  }
-
-  handle(contentType: string, handler: ContentHandler): void {
-    this.handlers.set(contentType, handler);
   }
 
   async start(): Promise<void> {
     this.processed = await this.events.headPosition();
-    const subscription = this.events.subscribeToAll({ after: this.processed });
-    this.subscription = subscription;
-    this.loop = (async () => {
-      try {
-        for await (const event of subscription) this.publish(event);
-      } catch (error) {
-        this.log.error({ err: error }, 'conversation fan-out stopped');
-      }
-    })();
+    this.feed = followLog(this.events, this.log, 'conversation', this.processed, (event) => this.publish(event));
   }
 
   async stop(): Promise<void> {
-    await this.subscription?.close();
-    await this.loop;
+    await this.feed?.stop();
   }
 
   private publish(event: RecordedEvent): void {
     this.processed = event.position;
+    closeRevokedSockets(this.hub, event);
     if (!event.streamId.startsWith(CONVERSATION_PREFIX)) return;
     const wire = toWire(event);
     if (!wire) return;
@@ -113,25 +78,19 @@ export class ConversationGateway {
     subscriber.connection.sendRaw(json);
   }
 
-  private async receive(connection: Connection, raw: unknown): Promise<void> {
-    const parsed = envelope.safeParse(raw);
-    if (!parsed.success) throw new DomainError('invalid', `消息格式不正确: ${parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}`);
-    const { session_id: sessionId, agent, payload } = parsed.data;
+  private async receive(connection: Connection, { session_id: sessionId, agent, payload }: ParsedEnvelope): Promise<void> {
     const actor = { userId: connection.userId, clientId: connection.clientId };
     switch (payload.content_type) {
-      case 'subscribe': {
-        const { last_position } = subscribePayload.parse(payload);
-        await this.subscribe(connection, sessionId, last_position);
+      case 'subscribe':
+        await this.subscribe(connection, sessionId, payload.last_position);
         return;
-      }
       case 'unsubscribe':
         this.unsubscribe(connection, sessionId);
         return;
       case 'user_input':
       case 'question': {
-        const input = inputPayload.parse(payload);
-        const text = input.content ?? input.text ?? input.message ?? '';
-        await this.conversations.owned(actor, sessionId);
+        const text = payload.content ?? payload.text ?? payload.message ?? '';
+        await ownedChat(this.readStore, actor.userId, sessionId);
         await this.conversations.post(actor, sessionId, text, agent === 'none' ? undefined : agent);
         return;
       }
@@ -139,29 +98,30 @@ export class ConversationGateway {
         await this.conversations.pause(actor, sessionId);
         return;
       case 'clarification_answer':
-        await this.conversations.answerClarification(actor, sessionId, answersPayload.parse(payload).answers);
+        await this.conversations.answerClarification(actor, sessionId, payload.answers);
         return;
-      case 'feedback_response': {
-        const { option, text } = feedbackPayload.parse(payload);
-        await this.conversations.giveFeedback(actor, sessionId, option, text);
+      case 'feedback_response':
+        await this.conversations.giveFeedback(actor, sessionId, payload.option, payload.text);
+        return;
+      case 'targeted_edit':
+        await this.conversations.requestTargetedEdit(actor, sessionId, { ...(payload.request_id !== undefined && { requestId: payload.request_id }), instruction: payload.text, snippet: payload.snippet, offset: payload.offset, version: payload.version });
+        return;
+      case 'add_context': {
+        const fileId = UPLOADED_FILE_URL.exec(payload.file_url)![1]!;
+        await this.contexts.addUploaded(actor.userId, sessionId, fileId, { ...(payload.file_type !== undefined && { fileType: payload.file_type }), ...(payload.round !== undefined && { round: payload.round }) }, this.log);
         return;
       }
-      case 'targeted_edit': {
-        const edit = editPayload.parse(payload);
-        await this.conversations.requestTargetedEdit(actor, sessionId, { ...(edit.request_id !== undefined && { requestId: edit.request_id }), instruction: edit.text, snippet: edit.snippet });
-        return;
-      }
-      default: {
-        const handler = this.handlers.get(payload.content_type);
-        if (!handler) throw new DomainError('invalid', `不支持的消息类型: ${payload.content_type}`);
-        await handler(connection, sessionId, agent, payload);
-      }
+      default:
+        return assertNever(payload);
     }
   }
 
   private async subscribe(connection: Connection, sessionId: string, lastPosition: number | undefined): Promise<void> {
     const { state } = await this.commands.load(conversationDecider, conversationStream(sessionId));
-    if (state.status === 'none' || state.ownerId !== connection.userId) throw new DomainError('not_found', '会话不存在');
+    if (state.status === 'none' || state.ownerId !== connection.userId) throw refuse('not_found', 'conversation.not_found');
+    // What this socket was already sent is not sent again: a repeated subscribe replays nothing twice.
+    const sent = [...(this.subscribers.get(sessionId) ?? [])].find((subscriber) => subscriber.connection === connection)?.lastSent;
+    if (sent !== undefined && lastPosition !== undefined) lastPosition = Math.max(lastPosition, sent);
     this.unsubscribe(connection, sessionId);
     const subscriber: Subscriber = { connection, sessionId, lastSent: lastPosition ?? this.processed, catchingUp: true, buffer: [] };
     let set = this.subscribers.get(sessionId);
@@ -184,7 +144,7 @@ export class ConversationGateway {
       subscriber.buffer = [];
       subscriber.catchingUp = false;
     }
-    connection.send({ type: 'subscribed', session_id: sessionId, position: subscriber.lastSent } satisfies SubscribedMessage);
+    connection.send({ type: 'subscribed', session_id: sessionId, position: subscriber.lastSent });
   }
 
   private unsubscribe(connection: Connection, sessionId: string): void {

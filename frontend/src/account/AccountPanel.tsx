@@ -1,28 +1,38 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { ClientUser } from '../api/user.ts';
+import { queryClient, queryKeys, useApiQuery } from '../api/query.ts';
+import { toClientUser, type ClientUser, type MeDto } from '../api/user.ts';
 import { auth } from '../app/auth/index.ts';
 import { initials } from '../app/shell/navigation.ts';
-import { Icon } from '../components/Icon.tsx';
 import { accountApi } from './api.ts';
 import { EmailVerificationModal } from './EmailVerificationModal.tsx';
 import { FeedbackSection } from './FeedbackSection.tsx';
-import { AccountIcon } from './icons.tsx';
 import { QuotaCard, UsageStats } from './QuotaCard.tsx';
 import { groupOf } from './quota.ts';
 import { TasksPanel } from './TasksPanel.tsx';
-import { useAccountData } from './useAccountData.ts';
 import './account.css';
+import { CheckIcon, CoinsIcon, EyeIcon, LogOutIcon, MailIcon, ShieldIcon } from '../ui/icons.ts';
+
+const WHILE_OPEN = { staleTime: 0, gcTime: 0 } as const;
 
 /** The signed-in body of the user status dialog (spec 02 §2), loaded when the dialog first opens. */
 export default function AccountPanel({ user, onClose }: { user: ClientUser; onClose: () => void }) {
   const { t, i18n } = useTranslation('account');
-  const { data, reloadTasks, markVerified } = useAccountData();
+  // A fresh /auth/me: the auth store caches the user, and the verified flag may have changed since.
+  // Each part fails on its own, so one outage leaves the rest readable.
+  // Read afresh each time the dialog opens (tasks complete elsewhere meanwhile), kept only while it is open.
+  const fresh = useApiQuery({ queryKey: queryKeys.account('me'), queryFn: accountApi.me, ...WHILE_OPEN });
+  const tokenInfo = useApiQuery({ queryKey: queryKeys.account('token-info'), queryFn: accountApi.tokenInfo, ...WHILE_OPEN });
+  const tasks = useApiQuery({ queryKey: queryKeys.account('tasks'), queryFn: () => accountApi.ensureDailyTasks().catch(() => undefined).then(accountApi.taskSummary), ...WHILE_OPEN });
+  const coins = useApiQuery({ queryKey: queryKeys.account('coins'), queryFn: accountApi.coinBalance, ...WHILE_OPEN });
+  const reloadTasks = async () => void (await Promise.all([tasks.refetch(), coins.refetch()]));
+  // Stable: the verification modal calls it from an effect that depends on it.
+  const markVerified = useCallback(() => queryClient.setQueryData<MeDto>(queryKeys.account('me'), (current) => current && { ...current, email_verified: true }), []);
   const [verifying, setVerifying] = useState(false);
   const [leaving, setLeaving] = useState(false);
-  const me = data.me ?? user;
-  const level = data.tokenInfo.status === 'ready' ? data.tokenInfo.value.user_level : null;
+  const me = fresh.data ? toClientUser(fresh.data) : user;
+  const level = tokenInfo.data?.user_level ?? null;
   const group = groupOf(level ?? (me.is_admin ? 'admin' : null));
 
   async function logout() {
@@ -43,11 +53,11 @@ export default function AccountPanel({ user, onClose }: { user: ClientUser; onCl
             <span className={`account-group account-group-${group}`}>{t(`group.${group}`)}</span>
           </div>
           <div className="account-email-row">
-            <Icon name="mail" size={14} />
+            <MailIcon size={14} />
             <span className="account-email">{me.email}</span>
             {me.email_verified ? (
               <span className="badge badge-success">
-                <Icon name="check" size={12} />
+                <CheckIcon size={12} />
                 {t('profile.verified')}
               </span>
             ) : (
@@ -61,21 +71,27 @@ export default function AccountPanel({ user, onClose }: { user: ClientUser; onCl
           </div>
         </div>
         <div className="account-head-actions">
-          {data.coins && (
+          {coins.data && (
             <span className="account-coins" title={t('profile.coins')}>
-              <AccountIcon name="coin" size={16} />
-              <strong>{new Intl.NumberFormat(i18n.language === 'en' ? 'en' : 'zh-CN').format(data.coins.balance)}</strong>
+              <CoinsIcon size={16} />
+              <strong>{new Intl.NumberFormat(i18n.language === 'en' ? 'en' : 'zh-CN').format(coins.data.balance)}</strong>
               <span>{t('profile.coins')}</span>
             </span>
           )}
+          {(me.is_admin || me.is_auditor) && (
+            <Link className="button button-secondary button-small" to="/audit" onClick={onClose}>
+              <EyeIcon size={14} />
+              {t('audit.title')}
+            </Link>
+          )}
           {me.is_admin && (
             <Link className="button button-secondary button-small" to="/manage" onClick={onClose}>
-              <Icon name="shield" size={14} />
+              <ShieldIcon size={14} />
               {t('profile.manage')}
             </Link>
           )}
           <button className="button button-secondary button-small" type="button" onClick={logout} disabled={leaving}>
-            <Icon name="logOut" size={14} />
+            <LogOutIcon size={14} />
             {t('profile.logout')}
           </button>
         </div>
@@ -83,10 +99,10 @@ export default function AccountPanel({ user, onClose }: { user: ClientUser; onCl
 
       <div className="account-grid">
         <div className="account-column">
-          <QuotaCard info={data.tokenInfo} />
-          <UsageStats info={data.tokenInfo} />
+          <QuotaCard info={tokenInfo} />
+          <UsageStats info={tokenInfo} />
         </div>
-        <TasksPanel tasks={data.tasks} onClaimed={reloadTasks} />
+        <TasksPanel tasks={tasks} onClaimed={reloadTasks} />
       </div>
 
       <FeedbackSection />

@@ -1,15 +1,15 @@
 import { useMachine } from '@xstate/react';
-import { useEffect, useId, useMemo, useRef } from 'react';
+import { useEffect, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
-import { Icon } from '../components/Icon.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
 import { accountApi } from './api.ts';
 import { CODE_LENGTH, emailVerificationMachine, isCompleteCode } from './machines/emailVerification.ts';
+import { CheckIcon, CircleAlertIcon, MailIcon } from '../ui/icons.ts';
 
 /** The e-mail verification modal (max width 500): a code is requested as it opens. */
 export function EmailVerificationModal({ email, onVerified, onClose }: { email: string; onVerified: () => void; onClose: () => void }) {
   const { t } = useTranslation('account');
-  const ref = useRef<HTMLDialogElement>(null);
   const codeId = useId();
   const machine = useMemo(
     () =>
@@ -28,12 +28,6 @@ export function EmailVerificationModal({ email, onVerified, onClose }: { email: 
   const delivering = snapshot.matches({ delivery: 'requesting' }) || snapshot.matches({ delivery: 'resending' });
 
   useEffect(() => {
-    const dialog = ref.current;
-    dialog?.showModal();
-    return () => dialog?.close();
-  }, []);
-
-  useEffect(() => {
     if (verified) onVerified();
   }, [verified, onVerified]);
 
@@ -41,28 +35,10 @@ export function EmailVerificationModal({ email, onVerified, onClose }: { email: 
   const messageText = message ? (message.key === 'sendFailed' || message.key === 'invalidCode' ? (message.detail ?? t(`verify.messages.${message.key}`)) : t(`verify.messages.${message.key}`)) : null;
 
   return (
-    <dialog
-      ref={ref}
-      className="dialog verify-dialog"
-      aria-labelledby={`${codeId}-title`}
-      onClose={(event) => {
-        // React carries `close` up its tree: without this the status dialog behind would close too.
-        event.stopPropagation();
-        onClose();
-      }}
-      onClick={(event) => event.target === event.currentTarget && onClose()}
-    >
-      <button className="icon-button dialog-close" type="button" onClick={onClose} aria-label={t('dialog.close')} title={t('dialog.close')}>
-        <Icon name="close" size={18} />
-      </button>
-      <div className="verify-icon">
-        <Icon name="mail" size={24} />
-      </div>
-      <h2 id={`${codeId}-title`}>{t('verify.title')}</h2>
-      <p className="muted verify-intro">{t('verify.intro', { email })}</p>
+    <Dialog title={t('verify.title')} description={t('verify.intro', { email })} icon={<MailIcon size={22} />} onClose={onClose} className="verify-dialog">
       {messageText && (
         <p className={`account-notice account-notice-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
-          <Icon name={tone === 'success' ? 'check' : 'alert'} size={15} />
+          {tone === 'success' ? <CheckIcon size={15} /> : <CircleAlertIcon size={15} />}
           {messageText}
         </p>
       )}
@@ -103,6 +79,6 @@ export function EmailVerificationModal({ email, onVerified, onClose }: { email: 
           </button>
         </form>
       )}
-    </dialog>
+    </Dialog>
   );
 }

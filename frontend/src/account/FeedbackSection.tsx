@@ -1,13 +1,12 @@
 import { useMachine } from '@xstate/react';
-import { useId, useMemo } from 'react';
+import { createElement, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
-import { Icon } from '../components/Icon.tsx';
 import { accountApi } from './api.ts';
-import { AccountIcon, type AccountIconName } from './icons.tsx';
 import { canSend, FEEDBACK_ROWS, FEEDBACK_TYPES, feedbackMachine, type FeedbackKind } from './machines/feedback.ts';
+import { BugIcon, CheckIcon, LightbulbIcon, MessageCircleIcon, SendIcon, type IconComponent } from '../ui/icons.ts';
 
-const TYPE_ICONS: Record<FeedbackKind, AccountIconName> = { bug: 'bug', feature: 'bulb', general: 'message' };
+const TYPE_ICONS: Record<FeedbackKind, IconComponent> = { bug: BugIcon, feature: LightbulbIcon, general: MessageCircleIcon };
 
 export function FeedbackSection() {
   const { t } = useTranslation('account');
@@ -28,14 +27,14 @@ export function FeedbackSection() {
     <section className="account-card account-feedback">
       <header className="account-card-head">
         <span className="account-card-icon">
-          <AccountIcon name="message" />
+          <MessageCircleIcon />
         </span>
         <h3>{t('feedback.title')}</h3>
         <span className="account-card-note">{t('feedback.intro')}</span>
       </header>
       {snapshot.matches('sent') && (
         <p className="account-notice account-notice-success" role="status">
-          <Icon name="check" size={15} />
+          <CheckIcon size={15} />
           {t('feedback.success')}
         </p>
       )}
@@ -49,7 +48,7 @@ export function FeedbackSection() {
             disabled={sending}
             onClick={() => send({ type: 'feedback.choose', feedbackType: type })}
           >
-            <AccountIcon name={TYPE_ICONS[type]} size={18} />
+            {createElement(TYPE_ICONS[type], { size: 18 })}
             <span className="feedback-type-text">
               <strong>{t(`feedback.types.${type}`)}</strong>
               <span>{t(`feedback.typeHints.${type}`)}</span>
@@ -82,7 +81,7 @@ export function FeedbackSection() {
               {t('feedback.cancel')}
             </button>
             <button className="button button-primary button-small" type="submit" disabled={!canSend(text) || sending}>
-              <Icon name="send" size={14} />
+              <SendIcon size={14} />
               {sending ? t('feedback.sending') : t('feedback.send')}
             </button>
           </div>

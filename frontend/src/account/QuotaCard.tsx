@@ -1,8 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import type { TokenInfo } from './api.ts';
-import { AccountIcon } from './icons.tsx';
 import { formatAmount, groupOf, quotaView, readDate } from './quota.ts';
-import type { Loaded } from './useAccountData.ts';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ApiError } from '../api/client.ts';
+import { ChartColumnIcon, GaugeIcon } from '../ui/icons.ts';
 
 const localeOf = (language: string) => (language === 'en' ? 'en' : 'zh-CN');
 
@@ -16,20 +17,20 @@ function CardSkeleton({ lines }: { lines: number }) {
   );
 }
 
-export function QuotaCard({ info }: { info: Loaded<TokenInfo> }) {
+export function QuotaCard({ info }: { info: UseQueryResult<TokenInfo, ApiError> }) {
   const { t } = useTranslation('account');
   return (
     <section className="account-card">
       <header className="account-card-head">
         <span className="account-card-icon">
-          <AccountIcon name="gauge" />
+          <GaugeIcon />
         </span>
         <h3>{t('quota.title')}</h3>
         <span className="account-card-note">{t('quota.refreshes')}</span>
       </header>
-      {info.status === 'loading' && <CardSkeleton lines={2} />}
-      {info.status === 'failed' && <p className="account-empty">{t('usage.empty')}</p>}
-      {info.status === 'ready' && <QuotaBody info={info.value} />}
+      {info.status === 'pending' && <CardSkeleton lines={2} />}
+      {info.status === 'error' && <p className="account-empty">{t('usage.empty')}</p>}
+      {info.status === 'success' && <QuotaBody info={info.data} />}
     </section>
   );
 }
@@ -75,7 +76,7 @@ function QuotaBody({ info }: { info: TokenInfo }) {
   );
 }
 
-export function UsageStats({ info }: { info: Loaded<TokenInfo> }) {
+export function UsageStats({ info }: { info: UseQueryResult<TokenInfo, ApiError> }) {
   const { t, i18n } = useTranslation('account');
   const locale = localeOf(i18n.language);
   const dateText = (value: string | undefined) => {
@@ -88,34 +89,34 @@ export function UsageStats({ info }: { info: Loaded<TokenInfo> }) {
     <section className="account-card">
       <header className="account-card-head">
         <span className="account-card-icon">
-          <AccountIcon name="chart" />
+          <ChartColumnIcon />
         </span>
         <h3>{t('usage.title')}</h3>
       </header>
-      {info.status === 'loading' && <CardSkeleton lines={2} />}
-      {info.status === 'failed' && (
+      {info.status === 'pending' && <CardSkeleton lines={2} />}
+      {info.status === 'error' && (
         <div className="account-empty">
-          <AccountIcon name="chart" size={22} />
+          <ChartColumnIcon size={22} />
           <span>{t('usage.empty')}</span>
         </div>
       )}
-      {info.status === 'ready' && (
+      {info.status === 'success' && (
         <dl className="usage-grid">
           <div>
             <dt>{t('usage.userLevel')}</dt>
-            <dd>{t(`group.${groupOf(info.value.user_level)}`)}</dd>
+            <dd>{t(`group.${groupOf(info.data.user_level)}`)}</dd>
           </div>
           <div>
             <dt>{t('usage.todayUsage')}</dt>
-            <dd>{formatAmount(info.value.today_usage ?? 0, locale)}</dd>
+            <dd>{formatAmount(info.data.today_usage ?? 0, locale)}</dd>
           </div>
           <div>
             <dt>{t('usage.allUsage')}</dt>
-            <dd>{formatAmount(info.value.all_usage ?? 0, locale)}</dd>
+            <dd>{formatAmount(info.data.all_usage ?? 0, locale)}</dd>
           </div>
           <div>
             <dt>{t('usage.lastRefresh')}</dt>
-            <dd>{dateText(info.value.last_refresh_date)}</dd>
+            <dd>{dateText(info.data.last_refresh_date)}</dd>
           </div>
         </dl>
       )}

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon } from '../components/Icon.tsx';
 import { accountApi, type Task, type TaskSummary } from './api.ts';
-import { AccountIcon } from './icons.tsx';
 import { claimedCoins, taskStage } from './quota.ts';
-import type { Loaded } from './useAccountData.ts';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ApiError } from '../api/client.ts';
+import { CheckIcon, CircleAlertIcon, CircleCheckIcon, CoinsIcon, GiftIcon } from '../ui/icons.ts';
 
 type ClaimNotice = { kind: 'claimed'; coins: number } | { kind: 'failed' };
 
-export function TasksPanel({ tasks, onClaimed }: { tasks: Loaded<TaskSummary>; onClaimed: () => Promise<void> }) {
+export function TasksPanel({ tasks, onClaimed }: { tasks: UseQueryResult<TaskSummary, ApiError>; onClaimed: () => Promise<void> }) {
   const { t } = useTranslation('account');
   // Several claims may run at once; each task shows its own loading state.
   const [claiming, setClaiming] = useState<ReadonlySet<string>>(new Set());
@@ -38,48 +38,48 @@ export function TasksPanel({ tasks, onClaimed }: { tasks: Loaded<TaskSummary>; o
     <section className="account-card account-tasks">
       <header className="account-card-head">
         <span className="account-card-icon">
-          <AccountIcon name="gift" />
+          <GiftIcon />
         </span>
         <h3>{t('tasks.title')}</h3>
       </header>
-      {tasks.status === 'loading' && (
+      {tasks.status === 'pending' && (
         <div className="skeleton-stack" aria-hidden="true">
           <span className="skeleton skeleton-tall" />
           <span className="skeleton skeleton-tall" />
           <span className="skeleton skeleton-tall" />
         </div>
       )}
-      {tasks.status === 'failed' && <p className="account-empty">{t('tasks.loadFailed')}</p>}
-      {tasks.status === 'ready' && (
+      {tasks.status === 'error' && <p className="account-empty">{t('tasks.loadFailed')}</p>}
+      {tasks.status === 'success' && (
         <>
           <dl className="task-stats">
             <div>
               <dt>{t('tasks.completed')}</dt>
-              <dd>{tasks.value.completed_tasks_today}</dd>
+              <dd>{tasks.data.completed_tasks_today}</dd>
             </div>
             <div>
               <dt>{t('tasks.total')}</dt>
-              <dd>{tasks.value.total_tasks_available}</dd>
+              <dd>{tasks.data.total_tasks_available}</dd>
             </div>
             <div>
               <dt>{t('tasks.coinsToday')}</dt>
               <dd className="task-stats-coins">
-                <AccountIcon name="coin" size={15} />
-                {tasks.value.total_coins_earned_today}
+                <CoinsIcon size={15} />
+                {tasks.data.total_coins_earned_today}
               </dd>
             </div>
           </dl>
           {notice && (
             <p className={`account-notice ${notice.kind === 'claimed' ? 'account-notice-success' : 'account-notice-error'}`} role="status">
-              <Icon name={notice.kind === 'claimed' ? 'check' : 'alert'} size={15} />
+              {notice.kind === 'claimed' ? <CheckIcon size={15} /> : <CircleAlertIcon size={15} />}
               {notice.kind === 'claimed' ? t('tasks.claimedMessage', { coins: notice.coins }) : t('tasks.claimFailed')}
             </p>
           )}
-          {tasks.value.tasks.length === 0 ? (
+          {tasks.data.tasks.length === 0 ? (
             <p className="account-empty">{t('tasks.empty')}</p>
           ) : (
             <ul className="task-list">
-              {tasks.value.tasks.map((task) => {
+              {tasks.data.tasks.map((task) => {
                 // A claim that just succeeded counts before the refreshed summary arrives.
                 const stage = claimedNow.has(task.task_id) ? 'claimed' : taskStage(task);
                 const target = Math.max(1, task.target_progress);
@@ -90,7 +90,7 @@ export function TasksPanel({ tasks, onClaimed }: { tasks: Loaded<TaskSummary>; o
                       <div className="task-title-row">
                         <span className="task-name">{t(`tasks.catalogue.${task.task_id}.name`, { defaultValue: task.name })}</span>
                         <span className="task-reward">
-                          <AccountIcon name="coin" size={13} />
+                          <CoinsIcon size={13} />
                           {t('tasks.reward', { coins: task.coin_reward })}
                         </span>
                       </div>
@@ -112,7 +112,7 @@ export function TasksPanel({ tasks, onClaimed }: { tasks: Loaded<TaskSummary>; o
                       )}
                       {stage === 'claimed' && (
                         <span className="task-claimed-mark" title={t('tasks.claimed')}>
-                          <AccountIcon name="circleCheck" size={20} />
+                          <CircleCheckIcon size={20} />
                           <span>{t('tasks.claimed')}</span>
                         </span>
                       )}

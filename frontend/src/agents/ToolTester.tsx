@@ -2,8 +2,9 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../api/client.ts';
 import { agentsApi, type ToolDescriptor, type ToolTestResult } from '../api/agents.ts';
-import { Icon } from '../components/Icon.tsx';
 import { exampleArgs, parseArgs } from './toolArgs.ts';
+import { SparklesIcon } from '../ui/icons.ts';
+import { Select } from '../ui/Select.tsx';
 
 /** Runs one of the agent's tools with typed-in arguments and shows what came back. */
 export function ToolTester({ tools, agentId, onRan }: { tools: readonly ToolDescriptor[]; agentId?: string; onRan?: () => void }) {
@@ -44,20 +45,14 @@ export function ToolTester({ tools, agentId, onRan }: { tools: readonly ToolDesc
       <h2>{t('tester.title')}</h2>
       <p className="muted">{t('tester.hint')}</p>
       <label htmlFor={`${ids}-tool`}>{t('tester.tool')}</label>
-      <select id={`${ids}-tool`} value={name} onChange={(event) => setName(event.target.value)}>
-        {tools.map((candidate) => (
-          <option key={candidate.name} value={candidate.name}>
-            {candidate.name}
-          </option>
-        ))}
-      </select>
+      <Select id={`${ids}-tool`} value={name} onChange={setName} options={tools.map((candidate) => ({ value: candidate.name, label: candidate.name }))} />
       <p className="muted small">{tool.description}</p>
       <label htmlFor={`${ids}-args`}>{t('tester.args')}</label>
       <textarea id={`${ids}-args`} rows={5} value={text} spellCheck={false} className="agent-json" aria-invalid={parsed.ok ? undefined : true} onChange={(event) => setText(event.target.value)} />
       {!parsed.ok && <p className="field-error">{t('tester.invalidArgs')}</p>}
       <div className="agent-actions">
         <button type="button" className="button button-primary button-small" disabled={busy || !parsed.ok} onClick={() => void run()}>
-          {busy ? <span className="spinner spinner-small" /> : <Icon name="sparkles" size={14} />}
+          {busy ? <span className="spinner spinner-small" /> : <SparklesIcon size={14} />}
           {t('tester.run')}
         </button>
       </div>

@@ -1,5 +1,6 @@
-import { i18n } from '../i18n/index.ts';
-import { describeHttpError, describeNoResponse, describeRequestFailure, type ErrorDescription, type Translate } from './errorCatalogue.ts';
+import { currentLanguage, i18n } from '../i18n/index.ts';
+import { isErrorCode, localParams } from '@scriptorium/domain/protocol/errors';
+import { describeHttpError, describeNoResponse, describeRequestFailure, refusalText, type ErrorDescription, type RenderCode, type Translate } from './errorCatalogue.ts';
 import { browserTokens } from './token.ts';
 
 export const API_BASE = '/backend';
@@ -11,6 +12,7 @@ export class ApiError extends Error {
   readonly userMessage: string;
   readonly detail: string | undefined;
   readonly fieldErrors: Readonly<Record<string, string>>;
+  readonly code: string | undefined;
 
   constructor(description: ErrorDescription) {
     super(description.userMessage);
@@ -20,13 +22,25 @@ export class ApiError extends Error {
     this.userMessage = description.userMessage;
     this.detail = description.detail;
     this.fieldErrors = description.fieldErrors;
+    this.code = description.code;
   }
 }
 
 // Texts are resolved when the error happens, so they follow the language the user has chosen.
 // i18next types the options for the union of keys (wanting every placeholder of every key); each call
 // of the catalogue passes exactly what its own key interpolates.
-const translate: Translate = (key, params) => i18n.t(key, params as { status: number; message: string });
+export const translate: Translate = (key, params) => i18n.t(key, params as { status: number; message: string });
+
+/**
+ * A refusal code in the user's language, from the kernel catalogue registered as the `refusals`
+ * namespace. Chinese readers get the server's text as sent: it is the same catalogue's rendering.
+ */
+export const renderCode: RenderCode = (code, params) => {
+  const lang = currentLanguage();
+  return isErrorCode(code) && lang !== 'zh' ? i18n.t(`refusals:${code}`, localParams(code, params, lang)) : undefined;
+};
+
+export const refusalMessage = (refusal: Parameters<typeof refusalText>[0]): string => refusalText(refusal, renderCode);
 
 /** Screens catch whatever a call threw; anything that is not already an ApiError is an "other failure". */
 export function toApiError(error: unknown): ApiError {
@@ -40,6 +54,12 @@ const unauthorizedListeners = new Set<() => void>();
 export function onUnauthorized(listener: () => void): () => void {
   unauthorizedListeners.add(listener);
   return () => unauthorizedListeners.delete(listener);
+}
+
+/** The server no longer accepts the stored token (a 401, or the socket closed with 4401): forget it and sign out. */
+export function signedOutByServer(): void {
+  browserTokens.clear();
+  for (const listener of unauthorizedListeners) listener();
 }
 
 export interface RequestOptions {
@@ -60,7 +80,8 @@ async function readBody(response: Response): Promise<unknown> {
   if (response.status === 204) return undefined;
   const text = await response.text();
   if (text === '') return undefined;
-  return (response.headers.get('Content-Type') ?? '').includes('json') ? JSON.parse(text) : text;
+  // A word, so that line-delimited JSON (application/x-ndjson, an export) stays text.
+  return /\bjson\b/.test(response.headers.get('Content-Type') ?? '') ? JSON.parse(text) : text;
 }
 
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -87,11 +108,8 @@ export async function request<T>(method: string, path: string, options: RequestO
 
   if (!response.ok) {
     const payload = await readBody(response).catch(() => undefined);
-    if (response.status === 401) {
-      browserTokens.clear();
-      for (const listener of unauthorizedListeners) listener();
-    }
-    throw new ApiError(describeHttpError(response.status, payload, translate));
+    if (response.status === 401) signedOutByServer();
+    throw new ApiError(describeHttpError(response.status, payload, translate, renderCode));
   }
   try {
     return (await readBody(response)) as T;

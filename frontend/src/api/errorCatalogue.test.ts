@@ -1,20 +1,34 @@
 import test from 'ava';
 import { createInstance } from 'i18next';
 import { en } from '../i18n/en.ts';
+import { refusalResources } from '../i18n/refusals.ts';
 import { zh } from '../i18n/zh.ts';
-import { describeHttpError, describeNoResponse, describeRequestFailure, type Translate } from './errorCatalogue.ts';
+import { isErrorCode } from '@scriptorium/domain/protocol/errors';
+import { describeHttpError, describeNoResponse, describeRequestFailure, type RenderCode, type Translate } from './errorCatalogue.ts';
 
-function translator(language: 'zh' | 'en'): Translate {
+function languagePack(language: 'zh' | 'en'): { translate: Translate; render: RenderCode } {
   const i18n = createInstance();
-  void i18n.init({ resources: { zh: { translation: zh }, en: { translation: en } }, lng: language, initAsync: false, interpolation: { escapeValue: false } });
-  return (key, params) => i18n.t(key, params as { status: number; message: string });
+  void i18n.init({
+    resources: { zh: { translation: zh, refusals: refusalResources('zh') }, en: { translation: en, refusals: refusalResources('en') } },
+    lng: language,
+    initAsync: false,
+    interpolation: { escapeValue: false },
+  });
+  return {
+    translate: (key, params) => i18n.t(key, params as { status: number; message: string }),
+    render: (code, params) => (isErrorCode(code) ? i18n.t(`refusals:${code}`, params) : undefined),
+  };
 }
 
-const zhT = translator('zh');
-const enT = translator('en');
+const zhPack = languagePack('zh');
+const enPack = languagePack('en');
+const zhT = zhPack.translate;
+const enT = enPack.translate;
+
+const describe = (status: number, body: unknown, pack = zhPack) => describeHttpError(status, body, pack.translate, pack.render);
 
 const pick = (status: number, body: unknown, t = zhT) => {
-  const { title, userMessage } = describeHttpError(status, body, t);
+  const { title, userMessage } = describe(status, body, t === enT ? enPack : zhPack);
   return [title, userMessage];
 };
 
@@ -26,7 +40,7 @@ test('400, 404 and 500 show the server detail, else the default text', (t) => {
 });
 
 test('401 always reads as an authentication failure, keeping the detail aside', (t) => {
-  const error = describeHttpError(401, { detail: '用户名或密码错误' }, zhT);
+  const error = describe(401, { detail: '用户名或密码错误' });
   t.is(error.title, '未授权');
   t.is(error.userMessage, '认证失败，请重新登录');
   t.is(error.detail, '用户名或密码错误');
@@ -42,7 +56,7 @@ test('403 shows the permission text whatever the server says', (t) => {
 });
 
 test('422 joins every location path and message with semicolons and indexes them by field', (t) => {
-  const error = describeHttpError(
+  const error = describe(
     422,
     {
       detail: [
@@ -51,7 +65,6 @@ test('422 joins every location path and message with semicolons and indexes them
         { loc: ['body', 'tags', 0], msg: '标签无效', type: 'x' },
       ],
     },
-    zhT,
   );
   t.is(error.title, '请求数据验证失败');
   t.is(error.userMessage, 'body.username: 用户名需为 3–32 个字符; body.password: 密码至少 8 个字符; body.tags.0: 标签无效');
@@ -82,4 +95,33 @@ test('English equivalents', (t) => {
   t.deepEqual(pick(418, {}, enT), ['Unknown error 418', 'Server error']);
   t.is(describeNoResponse(enT).userMessage, 'The server did not respond, please check your network connection');
   t.is(describeRequestFailure('boom', enT).userMessage, 'Request error: boom');
+});
+
+test('a refusal with a code reads in the user language; the Chinese detail is the catalogue text', (t) => {
+  const wrongPassword = { detail: '用户名或密码错误', code: 'auth.invalid_credentials' };
+  t.is(describe(401, wrongPassword).detail, '用户名或密码错误');
+  t.is(describe(401, wrongPassword, enPack).detail, 'Wrong user name or password');
+  t.is(describe(401, wrongPassword, enPack).code, 'auth.invalid_credentials');
+  const full = { detail: '笔记最多 500 篇，请先删除不需要的笔记', code: 'notes.too_many', params: { max: 500 } };
+  t.deepEqual(pick(409, full, enT), ['Unknown error 409', 'You can have at most 500 notes; please delete some first']);
+  t.deepEqual(pick(409, full), ['未知错误 409', '笔记最多 500 篇，请先删除不需要的笔记']);
+});
+
+test('an unknown code falls back to the server detail', (t) => {
+  t.deepEqual(pick(409, { detail: '新的拒绝', code: 'future.refusal' }, enT), ['Unknown error 409', '新的拒绝']);
+});
+
+test('422 issues translate by code and params, and keep the server text for an unknown code', (t) => {
+  const body = {
+    detail: [
+      { loc: ['body', 'title'], msg: '笔记名称最多 200 个字符', type: 'too_big', code: 'notes.name_too_long', params: { max: 200 } },
+      { loc: ['body', 'password'], msg: '至少 8 个字符', type: 'too_small', code: 'validation.too_small_string', params: { min: 8 } },
+      { loc: ['body', 'x'], msg: '旧服务器的文字', type: 'custom', code: 'future.code' },
+    ],
+    code: 'validation.failed',
+  };
+  const english = describe(422, body, enPack);
+  t.deepEqual(english.fieldErrors, { title: 'A note name can be at most 200 characters', password: 'Must be at least 8 characters', x: '旧服务器的文字' });
+  t.is(english.userMessage, 'body.title: A note name can be at most 200 characters; body.password: Must be at least 8 characters; body.x: 旧服务器的文字');
+  t.deepEqual(describe(422, body).fieldErrors, { title: '笔记名称最多 200 个字符', password: '至少 8 个字符', x: '旧服务器的文字' });
 });

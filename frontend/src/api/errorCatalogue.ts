@@ -1,10 +1,14 @@
 /**
  * The spec's error catalogue (§8) as a pure mapping from what the server answered to what the user
  * reads. Texts come through `translate`, so the catalogue is the same in every language and the
- * words live in i18n.
+ * words live in i18n. A refusal's own text is rendered from its `code` and `params` by `render`, so it
+ * reads in the user's language; the server's Chinese detail stands only for a code the client does not know.
  */
 
 export type Translate = (key: CatalogueKey, params?: Record<string, string | number>) => string;
+
+/** The text of a server refusal code in the user's language, or undefined for a code this client does not know. */
+export type RenderCode = (code: string, params: Record<string, string | number>) => string | undefined;
 
 export type CatalogueKey =
   | 'errors.badRequest'
@@ -27,15 +31,19 @@ export interface ErrorDescription {
   status: number;
   title: string;
   userMessage: string;
-  /** The server's own detail text, kept so a screen can add it where the catalogue text is generic. */
+  /** The refusal's own text (by code, else the server's detail), kept so a screen can add it where the catalogue text is generic. */
   detail?: string;
   /** 422 messages by field name (the last string segment of `loc`), for inline form errors. */
   fieldErrors: Record<string, string>;
+  /** The server's refusal code, when it gave one. */
+  code?: string;
 }
 
 interface ValidationIssue {
   loc: Array<string | number>;
   msg: string;
+  code?: unknown;
+  params?: unknown;
 }
 
 function isValidationIssue(value: unknown): value is ValidationIssue {
@@ -46,15 +54,35 @@ function isValidationIssue(value: unknown): value is ValidationIssue {
 
 const detailOf = (body: unknown): unknown => (typeof body === 'object' && body !== null ? (body as { detail?: unknown }).detail : undefined);
 
-const textDetail = (body: unknown): string | undefined => {
+const isParams = (value: unknown): value is Record<string, string | number> =>
+  typeof value === 'object' && value !== null && Object.values(value).every((item) => typeof item === 'string' || typeof item === 'number');
+
+/** `{code, params}` of a body or an issue, rendered; undefined when there is none or the code is unknown. */
+function rendered(value: unknown, render: RenderCode): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { code, params } = value as { code?: unknown; params?: unknown };
+  return typeof code === 'string' ? render(code, isParams(params) ? params : {}) : undefined;
+}
+
+/** A refusal the socket or a stream item carried: its code in the reader's language, else its text as sent. */
+export const refusalText = (refusal: { error_message?: string | undefined; code?: string | undefined; params?: unknown }, render: RenderCode): string =>
+  rendered(refusal, render) ?? refusal.error_message ?? '';
+
+const textDetail = (body: unknown, render: RenderCode): string | undefined => {
   const detail = detailOf(body);
-  return typeof detail === 'string' && detail.trim() !== '' ? detail : undefined;
+  return typeof detail === 'string' && detail.trim() !== '' ? (rendered(body, render) ?? detail) : undefined;
 };
 
-export function describeHttpError(status: number, body: unknown, translate: Translate): ErrorDescription {
-  const detail = textDetail(body);
+const codeOf = (body: unknown): string | undefined => {
+  const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+};
+
+export function describeHttpError(status: number, body: unknown, translate: Translate, render: RenderCode): ErrorDescription {
+  const detail = textDetail(body, render);
+  const code = codeOf(body);
   const fallback = detail ?? translate('errors.defaultMessage');
-  const base = { status, ...(detail !== undefined && { detail }), fieldErrors: {} };
+  const base = { status, ...(detail !== undefined && { detail }), ...(code !== undefined && { code }), fieldErrors: {} };
   switch (status) {
     case 400:
       return { ...base, title: translate('errors.badRequest'), userMessage: fallback };
@@ -71,14 +99,15 @@ export function describeHttpError(status: number, body: unknown, translate: Tran
       const issues = Array.isArray(raw) ? raw.filter(isValidationIssue) : [];
       if (issues.length === 0) return { ...base, title: translate('errors.validation'), userMessage: fallback };
       const fieldErrors: Record<string, string> = {};
-      for (const issue of issues) {
-        const field = [...issue.loc].reverse().find((part): part is string => typeof part === 'string');
-        if (field !== undefined && !(field in fieldErrors)) fieldErrors[field] = issue.msg;
+      const messages = issues.map((issue) => ({ loc: issue.loc, msg: rendered(issue, render) ?? issue.msg }));
+      for (const { loc, msg } of messages) {
+        const field = [...loc].reverse().find((part): part is string => typeof part === 'string');
+        if (field !== undefined && !(field in fieldErrors)) fieldErrors[field] = msg;
       }
       return {
         ...base,
         title: translate('errors.validation'),
-        userMessage: issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; '),
+        userMessage: messages.map(({ loc, msg }) => `${loc.join('.')}: ${msg}`).join('; '),
         fieldErrors,
       };
     }

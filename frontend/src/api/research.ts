@@ -1,7 +1,6 @@
-import type { CanvasVersion, ClarificationAnswer, ClarificationQuestion } from '@scriptorium/backend/protocol/research';
+import type { CanvasVersion, ClarificationAnswer, ClarificationQuestion } from '@scriptorium/domain/protocol/research';
 import type { History } from '../research/conversation.ts';
-import { i18n } from '../i18n/index.ts';
-import { api, API_BASE, ApiError, toApiError } from './client.ts';
+import { api, API_BASE, ApiError, renderCode, toApiError, translate } from './client.ts';
 import { attachmentName } from './disposition.ts';
 import { describeHttpError } from './errorCatalogue.ts';
 import { browserTokens } from './token.ts';
@@ -72,9 +71,12 @@ export const research = {
     api.post<SessionDto>(`/conversation/research/${encode(sessionId)}/feedback`, { json: { option, ...(text !== undefined && { text }) } }),
   /** A hand edit of the canvas, saved as the version after `from_version`. */
   saveCanvas: (sessionId: string, body: { content: string; from_version: number; title?: string }) => api.put<CanvasDto>(`/conversation/research/${encode(sessionId)}/canvas`, { json: body }),
-  editRequest: (sessionId: string, body: { request_id: string; text: string; snippet: string }) =>
+  send: (sessionId: string, message: string) => api.post<unknown>('/conversation/api/v2/chat/send', { json: { session_id: sessionId, message } }),
+  /** `offset` and `version` say where the selection is, so the edit changes that occurrence and no other. */
+  editRequest: (sessionId: string, body: { request_id: string; text: string; snippet: string; offset: number; version: number }) =>
     api.post<{ request_id: string; status: string }>(`/conversation/research/${encode(sessionId)}/edit_request`, { json: body }),
-  share: (body: { session_id: string; title: string; description: string; expires_days: number | null }) => api.post<{ share_id: string }>('/conversation/sessions/share', { json: body }),
+  share: (body: { session_id: string; title: string; description: string; expires_days: number | null; include_private: boolean }) =>
+    api.post<{ share_id: string; include_private: boolean }>('/conversation/sessions/share', { json: body }),
   shared: (shareId: string) => api.get<SharedConversationDto>(`/conversation/share/${encode(shareId)}`),
   shareArtifact: (body: { session_id: string; message_id: string; filename: string; expires_days: number | null }) => api.post<{ share_id: string; path: string }>('/conversation/artifacts/share', { json: body }),
   revokeShare: (shareId: string) => api.delete<{ revoked: boolean }>(`/conversation/share/${encode(shareId)}`),
@@ -101,7 +103,7 @@ export async function rawRequest(path: string, init: RequestInit): Promise<Respo
     } catch {
       /* plain-text error bodies are kept as they are */
     }
-    throw new ApiError(describeHttpError(response.status, payload, (key, params) => i18n.t(key, params as { status: number; message: string })));
+    throw new ApiError(describeHttpError(response.status, payload, translate, renderCode));
   }
   return response;
 }
@@ -136,7 +138,7 @@ export async function sharedCanvasPdf(shareId: string, version: number): Promise
   return response.blob();
 }
 
-/** Short speech recognition; 501 means no ASR engine is configured and the mic stays hidden. */
+/** Short speech recognition; called only when `speechStatus` says an engine is configured. */
 export async function recognise(audio: Blob, language = 'zh'): Promise<string> {
   const form = new FormData();
   form.set('file', audio, 'speech.webm');
@@ -146,14 +148,8 @@ export async function recognise(audio: Blob, language = 'zh'): Promise<string> {
   return reply.text ?? reply.data?.text ?? '';
 }
 
-export async function asrAvailable(): Promise<boolean> {
-  try {
-    await rawRequest('/conversation/api/v2/asr/short', { method: 'POST', body: new FormData() });
-    return true;
-  } catch (error) {
-    return !(error instanceof ApiError && (error.status === 501 || error.status === 404));
-  }
-}
+/** Whether speech recognition is configured; without it the microphone stays hidden. */
+export const speechStatus = () => api.get<{ configured: boolean }>('/conversation/api/v2/asr/status');
 
 /** Spec §2: page views are recorded as user actions; a failure must never bother the user. */
 export function recordPageView(route: string): void {

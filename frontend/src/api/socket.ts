@@ -1,7 +1,7 @@
 import { createActor, fromCallback, type Actor } from 'xstate';
-import type { ClientEnvelope, ServerMessage, WireAgent } from '@scriptorium/backend/protocol/ws';
+import { serverMessageSchema, type ClientEnvelope, type ClientPayload, type ServerMessage, type WireAgent } from '@scriptorium/domain/protocol/ws';
 import { connectionMachine, connectionStatus, type ConnectionStatus } from '../machines/connection.ts';
-import { API_BASE } from './client.ts';
+import { API_BASE, signedOutByServer } from './client.ts';
 import { browserTokens } from './token.ts';
 
 /** Spec §9: how long `connect()` waits for the socket before giving up. */
@@ -51,11 +51,17 @@ export class SocketClient {
           socket.onclose = (event) => sendBack({ type: 'socket.closed', code: event.code });
           socket.onerror = () => sendBack({ type: 'socket.error' });
           socket.onmessage = (event) => {
+            let data: unknown;
             try {
-              sendBack({ type: 'socket.message', data: JSON.parse(String(event.data)) });
+              data = JSON.parse(String(event.data));
             } catch {
               console.warn('unreadable socket message ignored');
+              return;
             }
+            // A message this client does not understand is dropped here, so nothing past this point sees one.
+            const parsed = serverMessageSchema.safeParse(data);
+            if (parsed.success) sendBack({ type: 'socket.message', data: parsed.data });
+            else console.warn('socket message outside the protocol ignored', parsed.error.issues, data);
           };
           receive((event) => socket.send(String(event.data)));
           return () => {
@@ -70,6 +76,7 @@ export class SocketClient {
           for (const [sessionId, subscription] of this.sessions) this.subscribeNow(sessionId, subscription);
         },
         deliver: (_, params) => this.route(params.data as ServerMessage),
+        signedOut: () => signedOutByServer(),
       },
     });
     this.actor = createActor(machine).start();
@@ -116,7 +123,7 @@ export class SocketClient {
     };
   }
 
-  send(sessionId: string, agent: WireAgent, payload: ClientEnvelope['payload']): void {
+  send(sessionId: string, agent: WireAgent, payload: ClientPayload): void {
     if (this.status() !== 'connected') throw new Error(SOCKET_NOT_CONNECTED);
     this.sendEnvelope({ session_id: sessionId, agent, payload });
   }
@@ -134,7 +141,9 @@ export class SocketClient {
       case 'heartbeat':
         return;
       case 'error':
-        console.warn('socket error message', message.error_message);
+        // A refusal names the session it was about; that session shows it where it happened.
+        if (message.session_id && this.sessions.has(message.session_id)) this.sessions.get(message.session_id)!.onMessage(message);
+        else console.warn('socket error message', message.error_message);
         return;
       case 'metadata_update':
         // Other parts of the page (titles in lists) listen for this as a page event.

@@ -1,4 +1,4 @@
-import type { TrajectoryEvent, TrajectoryEventType } from '@scriptorium/backend/protocol/trajectories';
+import type { TrajectoryEvent, TrajectoryEventType } from '@scriptorium/domain/protocol/trajectories';
 import { api } from './client.ts';
 import { downloadBlob, rawRequest } from './research.ts';
 

@@ -6,6 +6,8 @@ export interface MeDto {
   created_at: string;
   is_active: boolean;
   is_admin: boolean;
+  /** Reads any stream at /audit (beyond the spec). */
+  is_auditor?: boolean;
   email_verified: boolean;
 }
 
@@ -19,6 +21,7 @@ export interface ClientUser {
   updated_at: string;
   is_active: boolean;
   is_admin: boolean;
+  is_auditor: boolean;
   email_verified: boolean;
 }
 
@@ -31,6 +34,7 @@ export const toClientUser = (dto: MeDto): ClientUser => ({
   updated_at: dto.created_at,
   is_active: dto.is_active,
   is_admin: dto.is_admin,
+  is_auditor: dto.is_auditor ?? false,
   email_verified: dto.email_verified,
 });
 

@@ -9,6 +9,7 @@ import { auth, useAuth } from './auth/index.ts';
 import { bootstrap } from './bootstrap.ts';
 import type { AuthStatus } from './auth/store.ts';
 import { guardNavigation, type RouteAccess } from './guard.ts';
+import { ShieldIcon } from '../ui/icons.ts';
 
 const NOT_FOUND: RouteAccess = { name: 'not-found', requiresAuth: false };
 
@@ -38,7 +39,7 @@ export function Guard({ children }: { children: ReactNode }) {
   }
 
   const route = [...matches].reverse().map((match) => match.handle).find(isRouteAccess) ?? NOT_FOUND;
-  const decision = guardNavigation(route, location, { status, isActive: user?.is_active ?? false, isAdmin: user?.is_admin ?? false }, current.signedIn);
+  const decision = guardNavigation(route, location, { status, isActive: user?.is_active ?? false, isAdmin: user?.is_admin ?? false, isAuditor: user?.is_auditor ?? false }, current.signedIn);
 
   useEffect(() => {
     bootstrap.send({ type: bootstrap.getSnapshot().matches('idle') ? 'bootstrap.start' : 'route.changed', path: location.pathname });
@@ -69,7 +70,7 @@ export function Guard({ children }: { children: ReactNode }) {
       return <Navigate key={location.key} to={decision.to} replace />;
     case 'forbidden':
       return (
-        <PageState icon="shield" tone="danger" title={t('errors.forbidden')}>
+        <PageState icon={ShieldIcon} tone="danger" title={t('errors.forbidden')}>
           <p>{t('errors.forbiddenMessage')}</p>
         </PageState>
       );

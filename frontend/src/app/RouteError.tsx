@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useRouteError } from 'react-router-dom';
-import { Icon } from '../components/Icon.tsx';
 import { PageState } from '../components/PageState.tsx';
 import { isFullScreenPath } from './guard.ts';
+import { CircleAlertIcon, RefreshCwIcon } from '../ui/icons.ts';
 
 // Vite and browsers word a failed dynamic import differently; all of them name the module fetch.
 const isChunkLoadError = (error: unknown) =>
@@ -20,13 +20,13 @@ export function RouteError() {
   const chunk = isChunkLoadError(error);
   return (
     <PageState
-      icon="alert"
+      icon={CircleAlertIcon}
       tone="danger"
       title={t(chunk ? 'errorPage.loadFailed' : 'errorPage.title')}
       actions={
         <>
           <button className="button button-primary" type="button" onClick={() => window.location.reload()}>
-            <Icon name="refresh" size={16} />
+            <RefreshCwIcon size={16} />
             {t('errorPage.reload')}
           </button>
           <Link className="button button-secondary" to="/research" reloadDocument>

@@ -25,9 +25,12 @@ const tasks: BootstrapTask[] = [
     appliesTo: realtimeApplies,
     timeoutMs: 15_000,
     retries: 2,
-    // The connection requires authentication; a visitor without an account simply has none.
+    // The connection requires authentication; a visitor without an account simply has none. Asking
+    // anyway failed at once and was retried with backoff, holding a signed-out /research for seconds.
     optional: true,
-    run: () => socketClient.connect(),
+    run: async () => {
+      if (auth.getSnapshot().status === 'authenticated') await socketClient.connect();
+    },
   },
 ];
 

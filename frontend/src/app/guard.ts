@@ -11,6 +11,8 @@ export interface RouteAccess {
   name: string;
   requiresAuth?: boolean;
   requiresAdmin?: boolean;
+  /** Auditors and administrators (/audit). */
+  requiresAuditor?: boolean;
 }
 
 export interface Target {
@@ -23,6 +25,7 @@ export interface AuthView {
   status: AuthStatus;
   isActive: boolean;
   isAdmin: boolean;
+  isAuditor?: boolean;
 }
 
 export type GuardDecision =
@@ -61,6 +64,7 @@ export function guardNavigation(route: RouteAccess, target: Target, auth: AuthVi
       if (!auth.isActive) return route.name === 'draft' ? { kind: 'allow' } : { kind: 'redirect', to: DRAFT_PATH };
       if (isAuthPage(route) && enteredSignedIn) return { kind: 'redirect', to: DRAFT_PATH };
       if (route.requiresAdmin && !auth.isAdmin) return { kind: 'forbidden' };
+      if (route.requiresAuditor && !auth.isAdmin && !auth.isAuditor) return { kind: 'forbidden' };
       return { kind: 'allow' };
     case 'anonymous':
       return isOpen(route, target) ? { kind: 'allow' } : { kind: 'redirect', to: loginRedirect(target) };

@@ -35,6 +35,7 @@ const SCREENS: ReadonlyArray<{ path: string; access: RouteAccess; load: Load }> 
   { path: '/cognition/library', access: { name: 'cognition-library', requiresAuth: true }, load: () => import('../routes/cognition-library/CognitionLibraryPage.tsx') },
   { path: '/cognition/library/:id', access: { name: 'cognition-collection', requiresAuth: true }, load: () => import('../routes/cognition-collection/CognitionCollectionPage.tsx') },
   { path: '/ai-first/writing-agent', access: { name: 'writing-agent', requiresAuth: true }, load: () => import('../routes/writing-agent/WritingAgentPage.tsx') },
+  { path: '/audit', access: { name: 'audit', requiresAuth: true, requiresAuditor: true }, load: () => import('../routes/audit/AuditPage.tsx') },
   { path: '/manage', access: { name: 'manage', requiresAuth: true, requiresAdmin: true }, load: () => import('../routes/manage/ManagePage.tsx') },
   { path: '/admin/dashboard', access: { name: 'admin-dashboard', requiresAuth: true, requiresAdmin: true }, load: () => import('../routes/admin-dashboard/AdminDashboardPage.tsx') },
   { path: '/demo/i18n', access: { name: 'demo-i18n' }, load: () => import('../routes/demo-i18n/DemoI18nPage.tsx') },

@@ -1,17 +1,16 @@
 import type { MouseEvent } from 'react';
-import { useMemo } from 'react';
+import { createElement, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { Cognition } from '../api/cognition.ts';
 import { initials } from '../app/shell/navigation.ts';
-import { Icon, type IconName } from '../components/Icon.tsx';
 import { Markdown } from '../components/Markdown.tsx';
 import { anchorCitations, sourceAnchor, sourceHref, type CitedSource } from './citations.ts';
 import { SOURCE_ICON } from './CognitionCard.tsx';
 import { useExactTime, useTimeText } from './hooks.ts';
-import { CognitionIcon } from './icons.tsx';
+import { ExternalLinkIcon, EyeIcon, FileIcon, FileTextIcon, GlobeIcon, LightbulbIcon, LockIcon, QuoteIcon, SparklesIcon, TagIcon, type IconComponent } from '../ui/icons.ts';
 
-const SOURCE_KIND_ICON: Record<CitedSource['kind'], IconName> = { note: 'note', url: 'globe', cognition: 'cognition' };
+const SOURCE_KIND_ICON: Record<CitedSource['kind'], IconComponent> = { note: FileTextIcon, url: GlobeIcon, cognition: LightbulbIcon };
 
 /**
  * Citations point into the sources list on this page. Markdown opens every link in a new tab, so
@@ -44,12 +43,12 @@ export function CognitionArticle({ cognition }: { cognition: Cognition }) {
       <header className="cog-article-head">
         <div className="cog-article-badges">
           <span className={`cog-kind cog-kind-${cognition.source_kind}`}>
-            <Icon name={SOURCE_ICON[cognition.source_kind]} size={13} />
+            {createElement(SOURCE_ICON[cognition.source_kind], { size: 13 })}
             {t(`display.origin.${cognition.source_kind}`)}
           </span>
           {cognition.mine && (
             <span className={`cog-visibility ${cognition.public ? 'is-public' : 'is-private'}`}>
-              <Icon name={cognition.public ? 'globe' : 'lock'} size={12} />
+              {cognition.public ? <GlobeIcon size={12} /> : <LockIcon size={12} />}
               {t(cognition.public ? 'display.public' : 'display.private')}
             </span>
           )}
@@ -69,7 +68,7 @@ export function CognitionArticle({ cognition }: { cognition: Cognition }) {
           </time>
           <span className="cog-meta-dot" aria-hidden="true" />
           <span className="cog-stat">
-            <CognitionIcon name="eye" size={14} />
+            <EyeIcon size={14} />
             {t('card.views', { count: cognition.view_count })}
           </span>
         </div>
@@ -77,7 +76,7 @@ export function CognitionArticle({ cognition }: { cognition: Cognition }) {
           <ul className="cog-tags" aria-label={t('display.tags')}>
             {cognition.tags.map((tag) => (
               <li key={tag} className="cog-tag">
-                <CognitionIcon name="tag" size={11} />
+                <TagIcon size={11} />
                 {tag}
               </li>
             ))}
@@ -88,7 +87,7 @@ export function CognitionArticle({ cognition }: { cognition: Cognition }) {
       {cognition.insights.length > 0 && (
         <section className="cog-section" aria-labelledby="cog-insights">
           <h2 id="cog-insights">
-            <Icon name="sparkles" size={17} />
+            <SparklesIcon size={17} />
             {t('display.insights')}
           </h2>
           <ol className="cog-insights">
@@ -105,7 +104,7 @@ export function CognitionArticle({ cognition }: { cognition: Cognition }) {
       {cognition.content.trim() !== '' && (
         <section className="cog-section" aria-labelledby="cog-content">
           <h2 id="cog-content">
-            <Icon name="file" size={17} />
+            <FileIcon size={17} />
             {t('display.content')}
           </h2>
           <div className="cog-content" onClickCapture={jumpToSource}>
@@ -116,7 +115,7 @@ export function CognitionArticle({ cognition }: { cognition: Cognition }) {
 
       <section className="cog-section" aria-labelledby="cog-sources">
         <h2 id="cog-sources">
-          <CognitionIcon name="quote" size={16} />
+          <QuoteIcon size={16} />
           {t('display.sources')}
         </h2>
         {cognition.sources.length === 0 ? (
@@ -141,13 +140,13 @@ function SourceItem({ source }: { source: CitedSource }) {
     <li id={sourceAnchor(source.n)} className="cog-source">
       <span className="cog-source-n">{source.n}</span>
       <span className="cog-source-icon">
-        <Icon name={SOURCE_KIND_ICON[source.kind]} size={15} />
+        {createElement(SOURCE_KIND_ICON[source.kind], { size: 15 })}
       </span>
       <span className="cog-source-body">
         {link?.kind === 'external' ? (
           <a href={link.href} target="_blank" rel="noopener noreferrer">
             {title}
-            <Icon name="popout" size={12} />
+            <ExternalLinkIcon size={12} />
           </a>
         ) : link?.kind === 'internal' ? (
           <Link to={link.href}>{title}</Link>

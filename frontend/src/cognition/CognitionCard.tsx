@@ -1,15 +1,14 @@
-import type { ReactNode } from 'react';
+import { createElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { CognitionSummary, SourceKind } from '../api/cognition.ts';
-import { Icon, type IconName } from '../components/Icon.tsx';
 import { initials } from '../app/shell/navigation.ts';
 import { useExactTime, useTimeText } from './hooks.ts';
-import { CognitionIcon } from './icons.tsx';
+import { EyeIcon, FileTextIcon, GlobeIcon, LockIcon, SparklesIcon, type IconComponent } from '../ui/icons.ts';
 
 const TAGS_SHOWN = 3;
 
-export const SOURCE_ICON: Record<SourceKind, IconName> = { notes: 'note', url: 'globe', synthesis: 'sparkles' };
+export const SOURCE_ICON: Record<SourceKind, IconComponent> = { notes: FileTextIcon, url: GlobeIcon, synthesis: SparklesIcon };
 
 export const displayPath = (id: string) => `/cognition/display?id=${encodeURIComponent(id)}`;
 
@@ -42,12 +41,12 @@ export function CognitionCard({ item, selection, actions }: { item: CognitionSum
     >
       <div className="cog-card-top">
         <span className={`cog-kind cog-kind-${item.source_kind}`}>
-          <Icon name={SOURCE_ICON[item.source_kind]} size={13} />
+          {createElement(SOURCE_ICON[item.source_kind], { size: 13 })}
           {t(`card.sourceKind.${item.source_kind}`)}
         </span>
         {item.mine && (
           <span className={`cog-visibility ${item.public ? 'is-public' : 'is-private'}`}>
-            <Icon name={item.public ? 'globe' : 'lock'} size={12} />
+            {item.public ? <GlobeIcon size={12} /> : <LockIcon size={12} />}
             {t(item.public ? 'card.public' : 'card.private')}
           </span>
         )}
@@ -84,7 +83,7 @@ export function CognitionCard({ item, selection, actions }: { item: CognitionSum
         </span>
         <span className="cog-card-stats">
           <span className="cog-stat" title={t('card.views', { count: item.view_count })}>
-            <CognitionIcon name="eye" size={14} />
+            <EyeIcon size={14} />
             <span className="sr-only">{t('card.views', { count: item.view_count })}</span>
             <span aria-hidden="true">{item.view_count}</span>
           </span>

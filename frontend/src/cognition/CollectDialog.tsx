@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addToCollection, createCollection, listCollections, type Collection } from '../api/cognition.ts';
-import { Icon } from '../components/Icon.tsx';
 import { checkCollectionName } from './edit.ts';
 import { errorMessage } from './errors.ts';
-import { Modal } from './Modal.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
+import { CheckIcon, FolderIcon, PlusIcon } from '../ui/icons.ts';
 
 /** Puts one cognition into any of the reader's collections, or into a new one made on the spot. */
 export function CollectDialog({ cognition, onClose }: { cognition: { id: string; title: string }; onClose: () => void }) {
@@ -64,16 +64,7 @@ export function CollectDialog({ cognition, onClose }: { cognition: { id: string;
   };
 
   return (
-    <Modal label={t('collect.title')} onClose={onClose} className="cog-form-dialog cog-collect-dialog">
-      <div className="cog-dialog-head">
-        <span className="cog-dialog-icon">
-          <Icon name="folder" size={20} />
-        </span>
-        <div>
-          <h2 className="dialog-title">{t('collect.title')}</h2>
-          <p className="cog-dialog-text">{t('collect.text', { title: cognition.title })}</p>
-        </div>
-      </div>
+    <Dialog title={t('collect.title')} onClose={onClose} className="cog-form-dialog cog-collect-dialog" icon={<FolderIcon size={20} />} description={t('collect.text', { title: cognition.title })}>
       {collections === null ? (
         <div className="cog-collect-loading">
           <span className="spinner" />
@@ -86,7 +77,7 @@ export function CollectDialog({ cognition, onClose }: { cognition: { id: string;
             const done = added.has(collection.id);
             return (
               <li key={collection.id}>
-                <Icon name="folder" size={17} />
+                <FolderIcon size={17} />
                 <span className="cog-collect-name">
                   <strong>{collection.name}</strong>
                   <small>{t('collect.count', { count: collection.count })}</small>
@@ -98,7 +89,7 @@ export function CollectDialog({ cognition, onClose }: { cognition: { id: string;
                   aria-label={`${t(done ? 'collect.added' : 'collect.add')} ${collection.name}`}
                   onClick={() => void add(collection)}
                 >
-                  {pending === collection.id ? <span className="spinner spinner-small" /> : done ? <Icon name="check" size={14} /> : <Icon name="plus" size={14} />}
+                  {pending === collection.id ? <span className="spinner spinner-small" /> : done ? <CheckIcon size={14} /> : <PlusIcon size={14} />}
                   {t(done ? 'collect.added' : 'collect.add')}
                 </button>
               </li>
@@ -115,7 +106,7 @@ export function CollectDialog({ cognition, onClose }: { cognition: { id: string;
       >
         <input value={name} onChange={(event) => setName(event.target.value)} aria-label={t('collect.newName')} placeholder={t('collect.newPlaceholder')} maxLength={120} />
         <button type="submit" className="button button-secondary button-small" disabled={pending !== null || name.trim() === ''}>
-          {pending === 'new' ? <span className="spinner spinner-small" /> : <Icon name="plus" size={14} />}
+          {pending === 'new' ? <span className="spinner spinner-small" /> : <PlusIcon size={14} />}
           {t('collect.create')}
         </button>
       </form>
@@ -129,6 +120,6 @@ export function CollectDialog({ cognition, onClose }: { cognition: { id: string;
           {t('collect.done')}
         </button>
       </div>
-    </Modal>
+    </Dialog>
   );
 }

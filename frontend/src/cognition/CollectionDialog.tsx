@@ -4,7 +4,8 @@ import { createCollection, updateCollection, type Collection } from '../api/cogn
 import { Field } from '../components/Field.tsx';
 import { checkCollectionName } from './edit.ts';
 import { errorMessage } from './errors.ts';
-import { Modal, TextAreaField } from './Modal.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
+import { TextAreaField } from './TextAreaField.tsx';
 
 /** Creates a collection, or edits one's name and description when `collection` is given. */
 export function CollectionDialog({ collection, onSaved, onClose }: { collection?: Collection; onSaved: (saved: Collection) => void; onClose: () => void }) {
@@ -17,8 +18,7 @@ export function CollectionDialog({ collection, onSaved, onClose }: { collection?
   const title = t(collection ? 'collectionDialog.renameTitle' : 'collectionDialog.createTitle');
 
   return (
-    <Modal label={title} onClose={onClose} busy={busy} className="cog-form-dialog">
-      <h2 className="dialog-title">{title}</h2>
+    <Dialog title={title} onClose={onClose} busy={busy} className="cog-form-dialog">
       <form
         className="cog-form"
         noValidate
@@ -67,6 +67,6 @@ export function CollectionDialog({ collection, onSaved, onClose }: { collection?
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

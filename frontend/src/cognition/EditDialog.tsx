@@ -4,7 +4,8 @@ import { updateCognition, type Cognition } from '../api/cognition.ts';
 import { Field } from '../components/Field.tsx';
 import { checkEdit, tagsText, type EditError, type EditForm } from './edit.ts';
 import { errorMessage } from './errors.ts';
-import { Modal, TextAreaField } from './Modal.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
+import { TextAreaField } from './TextAreaField.tsx';
 
 export function EditDialog({ cognition, onSaved, onClose }: { cognition: Cognition; onSaved: (updated: Cognition) => void; onClose: () => void }) {
   const { t } = useTranslation('cognition');
@@ -22,8 +23,7 @@ export function EditDialog({ cognition, onSaved, onClose }: { cognition: Cogniti
   };
 
   return (
-    <Modal label={t('edit.title')} onClose={onClose} busy={busy} className="cog-form-dialog">
-      <h2 className="dialog-title">{t('edit.title')}</h2>
+    <Dialog title={t('edit.title')} onClose={onClose} busy={busy} className="cog-form-dialog">
       <form
         className="cog-form"
         noValidate
@@ -66,6 +66,6 @@ export function EditDialog({ cognition, onSaved, onClose }: { cognition: Cogniti
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { Icon } from '../components/Icon.tsx';
 import { displayPath } from './CognitionCard.tsx';
-import { Modal } from './Modal.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
 import type { CognitionExtraction } from './useCognitionExtraction.ts';
+import { ArrowRightIcon, CheckIcon, CircleAlertIcon, RefreshCwIcon, SparklesIcon, XIcon } from '../ui/icons.ts';
 
 type Step = 'submit' | 'extract' | 'done';
 const STEPS: readonly Step[] = ['submit', 'extract', 'done'];
@@ -44,15 +44,17 @@ export function ExtractionDialog({ extraction, onOpened }: { extraction: Cogniti
   const statusKey = phase === 'starting' ? 'starting' : phase === 'waiting' ? (extraction.status === 'running' ? 'running' : 'pending') : phase;
 
   return (
-    <Modal label={title} onClose={reset} className="cog-progress-dialog">
+    <Dialog title={title} hideTitle onClose={reset} className="cog-progress-dialog">
       <div className={`cog-progress-icon is-${phase}`}>
-        {phase === 'failed' ? <Icon name="alert" size={26} /> : phase === 'completed' ? <Icon name="check" size={26} /> : <Icon name="sparkles" size={26} />}
+        {phase === 'failed' ? <CircleAlertIcon size={26} /> : phase === 'completed' ? <CheckIcon size={26} /> : <SparklesIcon size={26} />}
       </div>
-      <h2 className="dialog-title">{title}</h2>
+      <h2 className="dialog-title" aria-hidden="true">
+        {title}
+      </h2>
       <ol className="cog-steps" aria-hidden="true">
         {stepStates(extraction).map((state, index) => (
           <li key={STEPS[index]} className={`cog-step is-${state}`}>
-            <span className="cog-step-dot">{state === 'done' ? <Icon name="check" size={12} /> : state === 'failed' ? <Icon name="close" size={12} /> : index + 1}</span>
+            <span className="cog-step-dot">{state === 'done' ? <CheckIcon size={12} /> : state === 'failed' ? <XIcon size={12} /> : index + 1}</span>
             <span>{t(`extraction.steps.${STEPS[index]!}`)}</span>
           </li>
         ))}
@@ -63,7 +65,7 @@ export function ExtractionDialog({ extraction, onOpened }: { extraction: Cogniti
       </p>
       {phase === 'failed' && extraction.problem && (
         <div className="banner banner-error" role="alert">
-          <Icon name="alert" size={18} className="banner-icon" />
+          <CircleAlertIcon size={18} className="banner-icon" />
           <div>
             <strong>{t(`extraction.problem.${extraction.problem.kind}`)}</strong>
             {extraction.problem.message && <p>{extraction.problem.message}</p>}
@@ -77,7 +79,7 @@ export function ExtractionDialog({ extraction, onOpened }: { extraction: Cogniti
         </button>
         {phase === 'failed' && (
           <button type="button" className="button button-primary" onClick={extraction.retry}>
-            <Icon name="refresh" size={16} />
+            <RefreshCwIcon size={16} />
             {t('extraction.retry')}
           </button>
         )}
@@ -92,10 +94,10 @@ export function ExtractionDialog({ extraction, onOpened }: { extraction: Cogniti
             }}
           >
             {t('extraction.open')}
-            <Icon name="arrowRight" size={16} />
+            <ArrowRightIcon size={16} />
           </button>
         )}
       </div>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon } from '../components/Icon.tsx';
 import { normaliseQuery, searchStep, type SearchInput } from './search.ts';
+import { SearchIcon, XIcon } from '../ui/icons.ts';
 
 /**
  * A search box: Enter searches, typing searches after a pause when `live`, the clear button empties
@@ -37,7 +37,7 @@ export function SearchField({ applied, live, label, placeholder, onSearch, class
         handle({ kind: 'enter', text });
       }}
     >
-      <Icon name="search" size={16} className="cog-search-icon" />
+      <SearchIcon size={16} className="cog-search-icon" />
       <input
         type="search"
         value={text}
@@ -67,7 +67,7 @@ export function SearchField({ applied, live, label, placeholder, onSearch, class
             handle({ kind: 'cleared' });
           }}
         >
-          <Icon name="close" size={14} />
+          <XIcon size={14} />
         </button>
       )}
     </form>

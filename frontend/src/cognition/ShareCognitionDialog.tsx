@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { shareLink, updateCognition, type Cognition } from '../api/cognition.ts';
-import { Icon } from '../components/Icon.tsx';
 import { errorMessage } from './errors.ts';
-import { Modal } from './Modal.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
+import { CheckIcon, CircleAlertIcon, CopyIcon, GlobeIcon, LinkIcon, LockIcon, Share2Icon } from '../ui/icons.ts';
 
 type Notice = { tone: 'success' | 'error'; text: string } | null;
 
@@ -38,41 +38,32 @@ export function ShareCognitionDialog({ cognition, onChanged, onClose }: { cognit
   };
 
   return (
-    <Modal label={t('share.title')} onClose={onClose} busy={busy} className="cog-form-dialog">
-      <div className="cog-dialog-head">
-        <span className="cog-dialog-icon">
-          <Icon name="share" size={20} />
-        </span>
-        <div>
-          <h2 className="dialog-title">{t('share.title')}</h2>
-          <p className="cog-dialog-text">{t(cognition.public ? 'share.publicText' : 'share.privateText')}</p>
-        </div>
-      </div>
+    <Dialog title={t('share.title')} onClose={onClose} busy={busy} className="cog-form-dialog" icon={<Share2Icon size={20} />} description={t(cognition.public ? 'share.publicText' : 'share.privateText')}>
       {cognition.public && (
         <div className="share-link cog-share-link">
-          <Icon name="link" size={16} />
+          <LinkIcon size={16} />
           <input readOnly value={link} aria-label={t('share.link')} onFocus={(event) => event.target.select()} />
           <button type="button" className="button button-primary button-small" onClick={() => void copy()}>
-            <Icon name="copy" size={14} />
+            <CopyIcon size={14} />
             {t('share.copy')}
           </button>
         </div>
       )}
       {notice && (
         <p className={`share-message ${notice.tone}`} role="status">
-          <Icon name={notice.tone === 'success' ? 'check' : 'alert'} size={14} />
+          {notice.tone === 'success' ? <CheckIcon size={14} /> : <CircleAlertIcon size={14} />}
           {notice.text}
         </p>
       )}
       <div className="dialog-actions">
         {cognition.public ? (
           <button type="button" className="button button-secondary" disabled={busy} onClick={() => setPublic(false)}>
-            {busy ? <span className="spinner spinner-small" /> : <Icon name="lock" size={16} />}
+            {busy ? <span className="spinner spinner-small" /> : <LockIcon size={16} />}
             {t('share.unpublish')}
           </button>
         ) : (
           <button type="button" className="button button-primary" disabled={busy} onClick={() => setPublic(true)}>
-            {busy ? <span className="spinner spinner-small" /> : <Icon name="globe" size={16} />}
+            {busy ? <span className="spinner spinner-small" /> : <GlobeIcon size={16} />}
             {t('share.publish')}
           </button>
         )}
@@ -80,6 +71,6 @@ export function ShareCognitionDialog({ cognition, onChanged, onClose }: { cognit
           {t('share.close')}
         </button>
       </div>
-    </Modal>
+    </Dialog>
   );
 }

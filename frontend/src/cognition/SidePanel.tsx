@@ -1,14 +1,13 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { Icon } from '../components/Icon.tsx';
 import { ExtractionDialog } from './ExtractionDialog.tsx';
 import { useSignInFirst } from './hooks.ts';
-import { CognitionIcon } from './icons.tsx';
 import { synthesis, useSynthesis } from './platformStore.ts';
 import { SearchField } from './SearchField.tsx';
 import { UrlExtractDialog } from './UrlExtractDialog.tsx';
 import { useCognitionExtraction } from './useCognitionExtraction.ts';
+import { GlobeIcon, LayersIcon, LibraryIcon, LogInIcon } from '../ui/icons.ts';
 
 const PLATFORM_PATH = '/cognition';
 
@@ -33,9 +32,9 @@ export function CognitionSidePanel() {
     <div className="cog-panel">
       <PlatformSearch />
       <div className="cog-panel-actions">
-        <PanelAction icon={<Icon name="globe" size={17} />} label={t('panel.urlExtract')} hint={t('panel.urlExtractHint')} onClick={() => requireSignIn(() => setAskingUrl(true))} />
+        <PanelAction icon={<GlobeIcon size={17} />} label={t('panel.urlExtract')} hint={t('panel.urlExtractHint')} onClick={() => requireSignIn(() => setAskingUrl(true))} />
         <PanelAction
-          icon={<CognitionIcon name="layers" size={17} />}
+          icon={<LayersIcon size={17} />}
           label={t(mode.on ? 'panel.cancelSynthesis' : 'panel.synthesize')}
           hint={t('panel.synthesizeHint')}
           pressed={mode.on}
@@ -48,7 +47,7 @@ export function CognitionSidePanel() {
         />
         <Link to="/cognition/library" className={`cog-panel-action${pathname.startsWith('/cognition/library') ? ' is-current' : ''}`} aria-label={t('panel.library')} aria-describedby={libraryHint}>
           <span className="cog-panel-action-icon">
-            <CognitionIcon name="library" size={17} />
+            <LibraryIcon size={17} />
           </span>
           <span className="cog-panel-action-text">
             <span>{t('panel.library')}</span>
@@ -60,7 +59,7 @@ export function CognitionSidePanel() {
         <div className="cog-panel-signin">
           <p>{t('panel.signInHint')}</p>
           <button type="button" className="button button-primary button-small" onClick={() => requireSignIn(() => undefined)}>
-            <Icon name="logIn" size={14} />
+            <LogInIcon size={14} />
             {t('panel.signIn')}
           </button>
         </div>

@@ -1,11 +1,10 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon } from '../components/Icon.tsx';
 import { ExtractionDialog } from './ExtractionDialog.tsx';
-import { CognitionIcon } from './icons.tsx';
 import { synthesis, useSynthesis } from './platformStore.ts';
 import { synthesisReadiness } from './synthesis.ts';
 import { useCognitionExtraction } from './useCognitionExtraction.ts';
+import { LayersIcon, SparklesIcon, XIcon } from '../ui/icons.ts';
 
 /** Shown in synthesis mode: the picks so far, what is still needed, and the button once 2..5 are chosen. */
 export function SynthesisBar() {
@@ -21,7 +20,7 @@ export function SynthesisBar() {
     <div className="cog-synthesis-bar" role="region" aria-label={t('synthesis.label')}>
       <div className="cog-synthesis-head">
         <span className="cog-synthesis-icon">
-          <CognitionIcon name="layers" size={18} />
+          <LayersIcon size={18} />
         </span>
         <div className="cog-synthesis-text">
           <strong>{t('synthesis.selected', { count: selected.length })}</strong>
@@ -33,7 +32,7 @@ export function SynthesisBar() {
           <li key={item.id} className="cog-pick">
             <span className="cog-pick-title">{item.title}</span>
             <button type="button" className="cog-pick-remove" aria-label={t('synthesis.remove', { title: item.title })} onClick={() => synthesis.toggle(item)}>
-              <Icon name="close" size={12} />
+              <XIcon size={12} />
             </button>
           </li>
         ))}
@@ -50,7 +49,7 @@ export function SynthesisBar() {
           disabled={readiness.kind !== 'ready' || extraction.busy}
           onClick={() => extraction.start({ kind: 'synthesis', cognitionIds: selected.map((item) => item.id) })}
         >
-          <Icon name="sparkles" size={16} />
+          <SparklesIcon size={16} />
           {t('synthesis.submit')}
         </button>
       </div>

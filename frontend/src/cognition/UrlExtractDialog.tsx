@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '../components/Field.tsx';
-import { Icon } from '../components/Icon.tsx';
 import { checkPageUrl } from './edit.ts';
-import { Modal } from './Modal.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
+import { GlobeIcon, SparklesIcon } from '../ui/icons.ts';
 
 /** Asks for the page to extract from; the extraction itself is shown by ExtractionDialog. */
 export function UrlExtractDialog({ onSubmit, onClose }: { onSubmit: (url: string) => void; onClose: () => void }) {
@@ -11,16 +11,7 @@ export function UrlExtractDialog({ onSubmit, onClose }: { onSubmit: (url: string
   const [text, setText] = useState('');
   const [error, setError] = useState<'urlRequired' | 'urlInvalid' | null>(null);
   return (
-    <Modal label={t('url.title')} onClose={onClose} className="cog-form-dialog">
-      <div className="cog-dialog-head">
-        <span className="cog-dialog-icon">
-          <Icon name="globe" size={20} />
-        </span>
-        <div>
-          <h2 className="dialog-title">{t('url.title')}</h2>
-          <p className="cog-dialog-text">{t('url.text')}</p>
-        </div>
-      </div>
+    <Dialog title={t('url.title')} onClose={onClose} className="cog-form-dialog" icon={<GlobeIcon size={20} />} description={t('url.text')}>
       <form
         className="cog-form"
         noValidate
@@ -49,11 +40,11 @@ export function UrlExtractDialog({ onSubmit, onClose }: { onSubmit: (url: string
             {t('url.cancel')}
           </button>
           <button type="submit" className="button button-primary">
-            <Icon name="sparkles" size={16} />
+            <SparklesIcon size={16} />
             {t('url.submit')}
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -41,8 +41,8 @@ const started = async (): Promise<ExtractionStarted> => ({ extraction_id: 'x-1',
 const notes: ExtractionRequest = { kind: 'notes', noteIds: ['n-1', 'n-2'] };
 
 test('a request is sent, watched through running, and completes with the cognition', async (t) => {
-  const { actor, requests, watched } = harness(started, [{ type: 'status', status: status('running') }, { type: 'settled', status: status('completed', { cognition_id: 'c-9' }) }]);
-  actor.send({ type: 'start', request: notes });
+  const { actor, requests, watched } = harness(started, [{ type: 'extraction.status', status: status('running') }, { type: 'extraction.settled', status: status('completed', { cognition_id: 'c-9' }) }]);
+  actor.send({ type: 'extraction.start', request: notes });
   t.true(actor.getSnapshot().matches('starting'));
   await waitFor(actor, (snapshot) => snapshot.matches('waiting'));
   t.is(actor.getSnapshot().context.status, 'pending');
@@ -58,11 +58,11 @@ test('a failed job keeps its reason and can be retried with the same request', a
   const { actor, requests } = harness(async () => {
     attempt += 1;
     return { extraction_id: `x-${attempt}`, status: 'pending' };
-  }, [{ type: 'settled', status: status('failed', { error: '今日额度已用完' }) }]);
-  actor.send({ type: 'start', request: { kind: 'url', url: 'https://example.com' } });
+  }, [{ type: 'extraction.settled', status: status('failed', { error: '今日额度已用完' }) }]);
+  actor.send({ type: 'extraction.start', request: { kind: 'url', url: 'https://example.com' } });
   await waitFor(actor, (snapshot) => snapshot.matches('failed'));
   t.deepEqual(actor.getSnapshot().context.problem, { kind: 'job', message: '今日额度已用完' });
-  actor.send({ type: 'retry' });
+  actor.send({ type: 'extraction.retry' });
   t.is(actor.getSnapshot().context.problem, null);
   await waitFor(actor, (snapshot) => snapshot.matches('failed'));
   t.is(requests.length, 2);
@@ -72,29 +72,29 @@ test('a failed job keeps its reason and can be retried with the same request', a
 test('a refused request fails with the field message the server gave', async (t) => {
   const refusal = Object.assign(new Error('validation'), { fieldErrors: { cognition_ids: '至少选择 2 条认知进行综合' } });
   const { actor, watched } = harness(() => Promise.reject(refusal), []);
-  actor.send({ type: 'start', request: { kind: 'synthesis', cognitionIds: ['c-1'] } });
+  actor.send({ type: 'extraction.start', request: { kind: 'synthesis', cognitionIds: ['c-1'] } });
   await waitFor(actor, (snapshot) => snapshot.matches('failed'));
   t.deepEqual(actor.getSnapshot().context.problem, { kind: 'start', message: '至少选择 2 条认知进行综合' });
   t.deepEqual(watched, [], 'nothing to watch');
 });
 
 test('a completed status without a cognition is a failure, not a dead end', async (t) => {
-  const { actor } = harness(started, [{ type: 'settled', status: status('completed') }]);
-  actor.send({ type: 'start', request: notes });
+  const { actor } = harness(started, [{ type: 'extraction.settled', status: status('completed') }]);
+  actor.send({ type: 'extraction.start', request: notes });
   await waitFor(actor, (snapshot) => snapshot.matches('failed'));
   t.is(actor.getSnapshot().context.problem?.kind, 'job');
 });
 
 test('losing the status fails; reset stops watching and forgets everything', async (t) => {
-  const lost = harness(started, [{ type: 'lost', message: '网络连接失败' }]);
-  lost.actor.send({ type: 'start', request: notes });
+  const lost = harness(started, [{ type: 'extraction.lost', message: '网络连接失败' }]);
+  lost.actor.send({ type: 'extraction.start', request: notes });
   await waitFor(lost.actor, (snapshot) => snapshot.matches('failed'));
   t.deepEqual(lost.actor.getSnapshot().context.problem, { kind: 'lost', message: '网络连接失败' });
 
   const waiting = harness(started, []);
-  waiting.actor.send({ type: 'start', request: notes });
+  waiting.actor.send({ type: 'extraction.start', request: notes });
   await waitFor(waiting.actor, (snapshot) => snapshot.matches('waiting'));
-  waiting.actor.send({ type: 'reset' });
+  waiting.actor.send({ type: 'extraction.reset' });
   t.true(waiting.actor.getSnapshot().matches('idle'));
   t.is(waiting.stopped(), 1);
   t.is(waiting.actor.getSnapshot().context.request, null);
@@ -102,10 +102,10 @@ test('losing the status fails; reset stops watching and forgets everything', asy
 
 test('a second start while one runs is ignored', async (t) => {
   const { actor, requests } = harness(started, []);
-  actor.send({ type: 'start', request: notes });
-  actor.send({ type: 'start', request: { kind: 'url', url: 'https://example.com' } });
+  actor.send({ type: 'extraction.start', request: notes });
+  actor.send({ type: 'extraction.start', request: { kind: 'url', url: 'https://example.com' } });
   await waitFor(actor, (snapshot) => snapshot.matches('waiting'));
-  actor.send({ type: 'start', request: { kind: 'url', url: 'https://example.com' } });
+  actor.send({ type: 'extraction.start', request: { kind: 'url', url: 'https://example.com' } });
   t.deepEqual(requests, [notes]);
   t.deepEqual(actor.getSnapshot().context.request, notes);
 });

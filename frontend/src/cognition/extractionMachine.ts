@@ -21,12 +21,12 @@ export interface ExtractionContext {
 }
 
 export type ExtractionEvent =
-  | { type: 'start'; request: ExtractionRequest }
-  | { type: 'retry' }
-  | { type: 'reset' }
-  | { type: 'status'; status: ExtractionStatus }
-  | { type: 'settled'; status: ExtractionStatus }
-  | { type: 'lost'; message: string | null };
+  | { type: 'extraction.start'; request: ExtractionRequest }
+  | { type: 'extraction.retry' }
+  | { type: 'extraction.reset' }
+  | { type: 'extraction.status'; status: ExtractionStatus }
+  | { type: 'extraction.settled'; status: ExtractionStatus }
+  | { type: 'extraction.lost'; message: string | null };
 
 export type WatchInput = { extractionId: string };
 
@@ -52,11 +52,11 @@ export const extractionMachine = setup({
   context: { request: null, ...fresh },
   initial: 'idle',
   on: {
-    reset: { target: '.idle', actions: assign({ request: null, ...fresh }) },
+    'extraction.reset': { target: '.idle', actions: assign({ request: null, ...fresh }) },
   },
   states: {
     idle: {
-      on: { start: { target: 'starting', actions: assign(({ event }) => ({ request: event.request, ...fresh })) } },
+      on: { 'extraction.start': { target: 'starting', actions: assign(({ event }) => ({ request: event.request, ...fresh })) } },
     },
     starting: {
       invoke: {
@@ -72,8 +72,8 @@ export const extractionMachine = setup({
         input: ({ context }) => ({ extractionId: context.extractionId! }),
       },
       on: {
-        status: { actions: assign(({ event }) => ({ status: event.status.status })) },
-        settled: [
+        'extraction.status': { actions: assign(({ event }) => ({ status: event.status.status })) },
+        'extraction.settled': [
           {
             guard: ({ event }) => event.status.status === 'completed' && event.status.cognition_id !== null,
             target: 'completed',
@@ -81,16 +81,16 @@ export const extractionMachine = setup({
           },
           { target: 'failed', actions: assign(({ event }) => ({ status: event.status.status, problem: { kind: 'job' as const, message: event.status.error } })) },
         ],
-        lost: { target: 'failed', actions: assign(({ event }) => ({ problem: { kind: 'lost' as const, message: event.message } })) },
+        'extraction.lost': { target: 'failed', actions: assign(({ event }) => ({ problem: { kind: 'lost' as const, message: event.message } })) },
       },
     },
     completed: {
-      on: { start: { target: 'starting', actions: assign(({ event }) => ({ request: event.request, ...fresh })) } },
+      on: { 'extraction.start': { target: 'starting', actions: assign(({ event }) => ({ request: event.request, ...fresh })) } },
     },
     failed: {
       on: {
-        retry: { target: 'starting', actions: assign({ ...fresh }) },
-        start: { target: 'starting', actions: assign(({ event }) => ({ request: event.request, ...fresh })) },
+        'extraction.retry': { target: 'starting', actions: assign({ ...fresh }) },
+        'extraction.start': { target: 'starting', actions: assign(({ event }) => ({ request: event.request, ...fresh })) },
       },
     },
   },

@@ -10,10 +10,10 @@ const liveMachine = extractionMachine.provide({
     begin: fromPromise<ExtractionStarted, ExtractionRequest>(({ input }) => startExtraction(input)),
     watch: fromCallback<ExtractionEvent, WatchInput>(({ sendBack, input }) => {
       const controller = new AbortController();
-      waitForExtraction(input.extractionId, { signal: controller.signal, onStatus: (status) => sendBack({ type: 'status', status }) }).then(
-        (status) => sendBack({ type: 'settled', status }),
+      waitForExtraction(input.extractionId, { signal: controller.signal, onStatus: (status) => sendBack({ type: 'extraction.status', status }) }).then(
+        (status) => sendBack({ type: 'extraction.settled', status }),
         (error: unknown) => {
-          if (!controller.signal.aborted) sendBack({ type: 'lost', message: errorMessage(error) });
+          if (!controller.signal.aborted) sendBack({ type: 'extraction.lost', message: errorMessage(error) });
         },
       );
       return () => controller.abort();
@@ -39,9 +39,9 @@ export interface CognitionExtraction extends ExtractionContext {
  */
 export function useCognitionExtraction(): CognitionExtraction {
   const [snapshot, send] = useMachine(liveMachine);
-  const start = useCallback((request: ExtractionRequest) => send({ type: 'start', request }), [send]);
-  const retry = useCallback(() => send({ type: 'retry' }), [send]);
-  const reset = useCallback(() => send({ type: 'reset' }), [send]);
+  const start = useCallback((request: ExtractionRequest) => send({ type: 'extraction.start', request }), [send]);
+  const retry = useCallback(() => send({ type: 'extraction.retry' }), [send]);
+  const reset = useCallback(() => send({ type: 'extraction.reset' }), [send]);
   const phase = snapshot.value as ExtractionPhase;
   return useMemo(
     () => ({ ...snapshot.context, phase, busy: phase === 'starting' || phase === 'waiting', start, retry, reset }),

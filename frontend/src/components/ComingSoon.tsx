@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { Messages } from '../i18n/zh.ts';
-import { Icon } from './Icon.tsx';
 import { PageState } from './PageState.tsx';
+import { ArrowRightIcon, HourglassIcon } from '../ui/icons.ts';
 
 export type ScreenName = keyof Messages['screens'];
 
@@ -12,13 +12,13 @@ export function ComingSoon({ screen }: { screen: ScreenName }) {
   const name = t(`screens.${screen}`);
   return (
     <PageState
-      icon="hourglass"
+      icon={HourglassIcon}
       badge={t('comingSoon.badge')}
       title={name}
       actions={
         <Link className="button button-primary" to="/research">
           {t('comingSoon.back')}
-          <Icon name="arrowRight" size={16} />
+          <ArrowRightIcon size={16} />
         </Link>
       }
     >

@@ -1,5 +1,5 @@
 import type { ApiError } from '../api/client.ts';
-import { Icon } from './Icon.tsx';
+import { CircleAlertIcon } from '../ui/icons.ts';
 
 /**
  * Shows a catalogue error: its title, the user message when it says more than the title, and the
@@ -11,7 +11,7 @@ export function ErrorBanner({ error }: { error: ApiError }) {
   const showDetail = error.detail !== undefined && error.detail !== error.userMessage && !error.userMessage.includes(error.detail);
   return (
     <div className="banner banner-error" role="alert">
-      <Icon name="alert" size={18} className="banner-icon" />
+      <CircleAlertIcon size={18} className="banner-icon" />
       <div>
         <strong>{showMessage ? error.title : error.userMessage}</strong>
         {showMessage && <p>{error.userMessage}</p>}

@@ -1,36 +1,64 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { GUIDANCE_ITEMS, markSeen, pendingTips, setGuidanceEnabled, type GuidanceItem } from '../research/guidance.ts';
-import { Icon } from './Icon.tsx';
+import { fillingIn, FORMS_IN_USE, GUIDANCE_ITEMS, markSeen, pendingTips, setGuidanceEnabled, type GuidanceItem } from '../research/guidance.ts';
+import { InfoIcon, SparklesIcon } from '../ui/icons.ts';
 
-/** First-visit tips, one at a time in priority order, each pointing at the element it explains. */
+const nextTip = (): GuidanceItem | null => pendingTips(GUIDANCE_ITEMS, localStorage, (selector) => document.querySelector(selector) !== null)[0] ?? null;
+const userIsFillingIn = () => fillingIn(document.activeElement, document.querySelectorAll(FORMS_IN_USE).length);
+
+/**
+ * First-visit tips, one at a time in priority order, each pointing at the element it explains. A tip
+ * whose element appears later (the artifacts folder once a report exists) is shown then; none is shown
+ * while the user is filling something in, so a tip never covers a form in use.
+ */
 export function GuidanceTips() {
   const { t } = useTranslation();
   const [tip, setTip] = useState<GuidanceItem | null>(null);
   const [anchor, setAnchor] = useState<DOMRect | null>(null);
-  const [round, setRound] = useState(0);
+  const [candidate, setCandidate] = useState<string | null>(() => nextTip()?.id ?? null);
+  const [filling, setFilling] = useState(userIsFillingIn);
+
+  // The page changes (panels open, reports arrive, forms come and go): look again for the next tip.
+  useEffect(() => {
+    const look = () => {
+      setCandidate(nextTip()?.id ?? null);
+      setFilling(userIsFillingIn());
+    };
+    const observer = new MutationObserver(look);
+    observer.observe(document.body, { childList: true, subtree: true });
+    document.addEventListener('focusin', look);
+    document.addEventListener('focusout', look);
+    return () => {
+      observer.disconnect();
+      document.removeEventListener('focusin', look);
+      document.removeEventListener('focusout', look);
+    };
+  }, []);
 
   useEffect(() => {
-    const next = pendingTips(GUIDANCE_ITEMS, localStorage, (selector) => document.querySelector(selector) !== null)[0];
-    if (!next) return;
+    const next = GUIDANCE_ITEMS.find((item) => item.id === candidate);
+    if (tip || !next || filling) return;
     const timer = setTimeout(() => {
       const element = next.component ? document.querySelector(next.component) : null;
       setAnchor(element?.getBoundingClientRect() ?? null);
       setTip(next);
     }, next.delay);
     return () => clearTimeout(timer);
-  }, [round]);
+  }, [candidate, filling, tip]);
 
-  if (!tip) return null;
+  // A form the user turns to hides the tip; it comes back once they are done.
+  if (!tip || filling) return null;
   const dismiss = () => {
     markSeen(localStorage, tip.id);
     setTip(null);
-    setRound((value) => value + 1);
+    setCandidate(nextTip()?.id ?? null);
   };
   const style: React.CSSProperties = {};
   if (anchor && tip.position !== 'center') {
-    if (tip.position === 'top') Object.assign(style, { left: anchor.left, bottom: window.innerHeight - anchor.top + 10 });
-    if (tip.position === 'bottom') Object.assign(style, { left: anchor.left, top: anchor.bottom + 10 });
+    // Near the right edge a tip opens leftwards from its element, so it stays on screen.
+    const horizontal = anchor.left > window.innerWidth / 2 ? { right: window.innerWidth - anchor.right } : { left: anchor.left };
+    if (tip.position === 'top') Object.assign(style, { ...horizontal, bottom: window.innerHeight - anchor.top + 10 });
+    if (tip.position === 'bottom') Object.assign(style, { ...horizontal, top: anchor.bottom + 10 });
     if (tip.position === 'right') Object.assign(style, { left: anchor.right + 10, top: anchor.top });
     if (tip.position === 'left') Object.assign(style, { right: window.innerWidth - anchor.left + 10, top: anchor.top });
   }
@@ -38,7 +66,7 @@ export function GuidanceTips() {
   return (
     <div className={`guidance ${centred ? 'guidance-center' : ''} guidance-${tip.size} guidance-${tip.theme}`} style={centred ? undefined : style} role="dialog" aria-label={t(tip.title as 'guidance.welcome.title')}>
       <div className="guidance-head">
-        <Icon name={tip.id === 'welcome' ? 'sparkles' : 'info'} size={16} />
+        {tip.id === 'welcome' ? <SparklesIcon size={16} /> : <InfoIcon size={16} />}
         <strong>{t(tip.title as 'guidance.welcome.title')}</strong>
       </div>
       <p>{t(tip.content as 'guidance.welcome.content')}</p>

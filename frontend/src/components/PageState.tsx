@@ -1,14 +1,14 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { Icon, type IconName } from './Icon.tsx';
+import { ArrowRightIcon, LinkIcon, type IconComponent } from '../ui/icons.ts';
 
 /** The one layout for every full-page message: coming soon, not found, forbidden, failures. */
-export function PageState({ icon, badge, title, children, actions, tone = 'primary' }: { icon: IconName; badge?: string; title: string; children?: ReactNode; actions?: ReactNode; tone?: 'primary' | 'danger' }) {
+export function PageState({ icon: Glyph, badge, title, children, actions, tone = 'primary' }: { icon: IconComponent; badge?: string; title: string; children?: ReactNode; actions?: ReactNode; tone?: 'primary' | 'danger' }) {
   return (
     <section className="page-state">
       <div className={`page-state-icon tone-${tone}`}>
-        <Icon name={icon} size={30} />
+        <Glyph size={30} />
       </div>
       {badge && <span className="chip">{badge}</span>}
       <h1>{title}</h1>
@@ -32,12 +32,12 @@ export function PageLoading() {
 export function ShareGone({ title, text, action }: { title: string; text: string; action: string }) {
   return (
     <PageState
-      icon="link"
+      icon={LinkIcon}
       tone="danger"
       title={title}
       actions={
         <Link className="button button-primary" to="/">
-          <Icon name="arrowRight" size={16} />
+          <ArrowRightIcon size={16} />
           {action}
         </Link>
       }

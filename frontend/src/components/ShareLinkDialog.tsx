@@ -1,6 +1,6 @@
-import type { ReactNode, RefObject } from 'react';
-import { useId } from 'react';
-import { Icon } from './Icon.tsx';
+import type { ReactNode } from 'react';
+import { Dialog } from '../ui/Dialog.tsx';
+import { CopyIcon } from '../ui/icons.ts';
 
 export interface ShareOutcome {
   tone: 'ok' | 'error';
@@ -18,41 +18,19 @@ export async function copyText(text: string): Promise<boolean> {
 }
 
 /**
- * The frame of a share dialog (notes, trajectories): title, subtitle, close button, then either the
- * form that creates a link or `<ShareLinkField>` once there is one, and the outcome line.
+ * The frame of a share dialog (notes, trajectories, artifacts): title, subtitle, then either the form
+ * that creates a link or `<ShareLinkField>` once there is one, and the outcome line.
  */
-export function ShareLinkDialog({
-  dialogRef,
-  title,
-  subtitle,
-  closeLabel,
-  outcome,
-  children,
-}: {
-  dialogRef: RefObject<HTMLDialogElement | null>;
-  title: string;
-  subtitle: string;
-  closeLabel: string;
-  outcome: ShareOutcome | null;
-  children: ReactNode;
-}) {
-  const id = useId();
+export function ShareLinkDialog({ open, onClose, title, subtitle, outcome, children }: { open: boolean; onClose: () => void; title: string; subtitle: string; outcome: ShareOutcome | null; children: ReactNode }) {
   return (
-    <dialog ref={dialogRef} className="share-link-dialog" aria-labelledby={`${id}-title`}>
-      <header>
-        <h2 id={`${id}-title`}>{title}</h2>
-        <button type="button" className="icon-button" aria-label={closeLabel} onClick={() => dialogRef.current?.close()}>
-          <Icon name="close" size={16} />
-        </button>
-      </header>
-      <p className="muted">{subtitle}</p>
+    <Dialog open={open} onClose={onClose} title={title} description={subtitle} className="share-link-dialog">
       {children}
       {outcome && (
         <p className={`share-link-outcome ${outcome.tone}`} role="status">
           {outcome.text}
         </p>
       )}
-    </dialog>
+    </Dialog>
   );
 }
 
@@ -70,7 +48,7 @@ export function ShareLinkField({ url, label, copyLabel, revokeLabel, busy, onCop
           {revokeLabel}
         </button>
         <button type="button" className="button button-primary button-small" onClick={onCopy}>
-          <Icon name="copy" size={14} />
+          <CopyIcon size={14} />
           {copyLabel}
         </button>
       </div>

@@ -35,7 +35,8 @@ export const cliEn: CliMessages = {
     download: 'Download',
     share: 'Share',
     delete: 'Delete',
-    confirmDelete: 'Delete this trajectory? Its share links stop working too.',
+    deleteTitle: 'Delete this trajectory?',
+    deleteText: 'Its share links stop working too. This cannot be undone.',
     you: 'You',
     assistant: 'Assistant',
     exitCode: 'exit code {{code}}',
@@ -89,6 +90,7 @@ export const cliEn: CliMessages = {
     },
     toTrajectories: 'My trajectories',
     toDocs: 'Commands and format',
+    toSessions: 'Session management',
   },
   leaderboard: {
     title: 'CLI usage leaderboard',

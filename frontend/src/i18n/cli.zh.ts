@@ -34,7 +34,8 @@ export const cliZh = {
     download: '下载',
     share: '分享',
     delete: '删除',
-    confirmDelete: '删除这条轨迹？已分享的链接也会失效。',
+    deleteTitle: '删除这条轨迹？',
+    deleteText: '已分享的链接也会失效，删除后无法恢复。',
     you: '你',
     assistant: '助手',
     exitCode: '退出码 {{code}}',
@@ -88,6 +89,7 @@ export const cliZh = {
     },
     toTrajectories: '查看我的轨迹',
     toDocs: '命令与格式说明',
+    toSessions: '会话管理',
   },
   leaderboard: {
     title: 'CLI 使用排行榜',

@@ -9,9 +9,12 @@ import { cliZh } from './cli.zh.ts';
 import { cognitionEn } from './cognition.en.ts';
 import { cognitionZh } from './cognition.zh.ts';
 import { en } from './en.ts';
+import { engineerEn } from './engineer.en.ts';
+import { engineerZh } from './engineer.zh.ts';
 import { htmlLang, LANGUAGE_STORAGE_KEY, normaliseLanguage, type Language } from './language.ts';
 import { notesEn } from './notes.en.ts';
 import { notesZh } from './notes.zh.ts';
+import { refusalResources } from './refusals.ts';
 import { writingEn } from './writing.en.ts';
 import { writingZh } from './writing.zh.ts';
 import { zh } from './zh.ts';
@@ -19,15 +22,24 @@ import { zh } from './zh.ts';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof zh; account: typeof accountZh; cognition: typeof cognitionZh; writing: typeof writingZh; notes: typeof notesZh; cli: typeof cliZh; agents: typeof agentsZh };
+    resources: { translation: typeof zh; account: typeof accountZh; cognition: typeof cognitionZh; writing: typeof writingZh; notes: typeof notesZh; cli: typeof cliZh; agents: typeof agentsZh; engineer: typeof engineerZh; refusals: ReturnType<typeof refusalResources> };
   }
 }
 
-const initial = normaliseLanguage(localStorage.getItem(LANGUAGE_STORAGE_KEY));
+/** The stored choice; none where storage is unavailable (a locked-down browser, or the machines' tests in Node). */
+function storedLanguage(): string | null {
+  try {
+    return globalThis.localStorage?.getItem(LANGUAGE_STORAGE_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const initial = normaliseLanguage(storedLanguage());
 
 // Resources are bundled, so initialisation is synchronous and the first render is already translated.
 void i18next.use(initReactI18next).init({
-  resources: { zh: { translation: zh, account: accountZh, cognition: cognitionZh, writing: writingZh, notes: notesZh, cli: cliZh, agents: agentsZh }, en: { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn, notes: notesEn, cli: cliEn, agents: agentsEn } },
+  resources: { zh: { translation: zh, account: accountZh, cognition: cognitionZh, writing: writingZh, notes: notesZh, cli: cliZh, agents: agentsZh, engineer: engineerZh, refusals: refusalResources('zh') }, en: { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn, notes: notesEn, cli: cliEn, agents: agentsEn, engineer: engineerEn, refusals: refusalResources('en') } },
   lng: initial,
   fallbackLng: 'zh',
   supportedLngs: ['zh', 'en'],
@@ -35,7 +47,7 @@ void i18next.use(initReactI18next).init({
   // React escapes on render; escaping here too would show server texts with &amp; and the like.
   interpolation: { escapeValue: false },
 });
-document.documentElement.lang = htmlLang(initial);
+if (typeof document !== 'undefined') document.documentElement.lang = htmlLang(initial);
 
 export const i18n = i18next;
 

@@ -1,10 +1,11 @@
 import test from 'ava';
 import { createActor, fromCallback, SimulatedClock } from 'xstate';
+import { CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
 import { connectionMachine, connectionStatus, HEARTBEAT_WATCHDOG_MS, MAX_RECONNECT_ATTEMPTS, reconnectDelay } from './connection.ts';
 
 /** A fake socket: counts opens, records what was sent, and lets the test answer for the server. */
 function harness() {
-  const log = { opened: 0, closedByMachine: 0, sent: [] as unknown[], resubscribed: 0, delivered: [] as unknown[], lost: 0 };
+  const log = { opened: 0, closedByMachine: 0, sent: [] as unknown[], resubscribed: 0, delivered: [] as unknown[], lost: 0, signedOut: 0 };
   const clock = new SimulatedClock();
   const machine = connectionMachine.provide({
     actors: {
@@ -25,6 +26,9 @@ function harness() {
       },
       connectionLost: () => {
         log.lost += 1;
+      },
+      signedOut: () => {
+        log.signedOut += 1;
       },
     },
   });
@@ -111,6 +115,19 @@ for (const code of [1000, 1001]) {
     clock.increment(60_000);
     t.is(status(), 'disconnected');
     t.is(log.opened, 1);
+  });
+}
+
+for (const closing of ['while connected', 'on connect'] as const) {
+  test(`close code 4401 (sign in again) ${closing} stops reconnecting and signs the user out`, (t) => {
+    const { actor, clock, status, log } = harness();
+    actor.send({ type: 'connection.connect' });
+    if (closing === 'while connected') actor.send({ type: 'socket.opened' });
+    actor.send({ type: 'socket.closed', code: CLOSE_UNAUTHORIZED });
+    clock.increment(600_000);
+    t.is(status(), 'disconnected');
+    t.is(log.opened, 1);
+    t.is(log.signedOut, 1);
   });
 }
 

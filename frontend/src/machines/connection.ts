@@ -1,4 +1,5 @@
 import { assign, fromCallback, sendTo, setup, type SnapshotFrom } from 'xstate';
+import { CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
 
 /** Spec §4 and §9: reconnect 2 s × 1.5ⁿ capped at 30 s, at most 10 attempts. */
 export const RECONNECT_BASE_MS = 2_000;
@@ -49,6 +50,9 @@ export const connectionMachine = setup({
   },
   guards: {
     isFinalClose: ({ event }) => event.type === 'socket.closed' && FINAL_CLOSE_CODES.has(event.code),
+    // The server refused the sign-in (at connect, or later: logout, deactivation, password change,
+    // expiry): the same token would be refused again, so the user signs in instead of a retry loop.
+    isSignedOut: ({ event }) => event.type === 'socket.closed' && event.code === CLOSE_UNAUTHORIZED,
     isStopped: ({ context }) => context.stopped,
     attemptsExhausted: ({ context }) => context.attempts >= MAX_RECONNECT_ATTEMPTS,
   },
@@ -62,6 +66,7 @@ export const connectionMachine = setup({
     resubscribe: () => undefined,
     deliver: (_, _params: { data: unknown }) => undefined,
     connectionLost: () => undefined,
+    signedOut: () => undefined,
   },
 }).createMachine({
   id: 'connection',
@@ -93,6 +98,7 @@ export const connectionMachine = setup({
       on: {
         'connection.disconnect': { target: 'disconnected', actions: ['stop', 'connectionLost'] },
         'socket.closed': [
+          { guard: 'isSignedOut', target: 'disconnected', actions: ['stop', 'connectionLost', 'signedOut'] },
           { guard: 'isFinalClose', target: 'disconnected', actions: ['stop', 'connectionLost'] },
           { target: 'disconnected', actions: 'connectionLost' },
         ],

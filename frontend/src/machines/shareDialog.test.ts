@@ -43,7 +43,7 @@ test('creating a link sends the fields and shows the link; copy reports its outc
   actor.send({ type: 'link.create' });
   t.true(actor.getSnapshot().matches({ open: 'creating' }));
   await waitFor(actor, (snapshot) => snapshot.matches({ open: 'created' }));
-  t.deepEqual(requests, [{ session_id: 's-1', title: '报告', description: '给团队看', expires_days: 7 }]);
+  t.deepEqual(requests, [{ session_id: 's-1', title: '报告', description: '给团队看', expires_days: 7, include_private: false }]);
   t.true(actor.getSnapshot().context.link.endsWith('/share/conversation/abc123'));
   t.deepEqual(actor.getSnapshot().context.message, { key: 'created' });
   actor.send({ type: 'link.copy' });
@@ -52,6 +52,19 @@ test('creating a link sends the fields and shows the link; copy reports its outc
   actor.send({ type: 'link.copy' });
   await waitFor(actor, (snapshot) => snapshot.context.message?.key === 'copyFailed');
   t.pass();
+});
+
+test('private notes and cognitions stay out unless the owner includes them, and closing forgets the choice', async (t) => {
+  const { actor, requests } = start(async () => ({ share_id: 'p' }));
+  actor.send(open);
+  t.false(actor.getSnapshot().context.includePrivate);
+  actor.send({ type: 'field.includePrivate', value: true });
+  actor.send({ type: 'link.create' });
+  await waitFor(actor, (snapshot) => snapshot.matches({ open: 'created' }));
+  t.true(requests[0]?.include_private);
+  actor.send({ type: 'dialog.close' });
+  actor.send(open);
+  t.false(actor.getSnapshot().context.includePrivate);
 });
 
 test('expiry defaults to null (never)', async (t) => {

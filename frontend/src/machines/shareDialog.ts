@@ -6,6 +6,8 @@ export interface ShareRequest {
   description: string;
   /** null: the link never expires (the spec's default). */
   expires_days: number | null;
+  /** Show the private notes and cognitions the research found, not only what the report cites. */
+  include_private: boolean;
 }
 
 /** i18n keys under `share.`; `detail` is the server's own words when it gave any. */
@@ -19,6 +21,7 @@ export interface ShareDialogContext {
   title: string;
   description: string;
   expiresDays: number | null;
+  includePrivate: boolean;
   message: ShareMessage | null;
   link: string;
 }
@@ -29,10 +32,11 @@ export type ShareDialogEvent =
   | { type: 'field.title'; value: string }
   | { type: 'field.description'; value: string }
   | { type: 'field.expiry'; value: number | null }
+  | { type: 'field.includePrivate'; value: boolean }
   | { type: 'link.create' }
   | { type: 'link.copy' };
 
-const emptyFields = (sessionName: string) => ({ title: sessionName, description: '', expiresDays: null, message: null, link: '' });
+const emptyFields = (sessionName: string) => ({ title: sessionName, description: '', expiresDays: null, includePrivate: false, message: null, link: '' });
 
 const detailOf = (error: unknown): string | undefined => {
   const detail = (error as { detail?: unknown; userMessage?: unknown } | null)?.detail ?? (error as { userMessage?: unknown } | null)?.userMessage;
@@ -59,6 +63,7 @@ export const shareDialogMachine = setup({
     setTitle: assign({ title: ({ context, event }) => (event.type === 'field.title' ? event.value : context.title) }),
     setDescription: assign({ description: ({ context, event }) => (event.type === 'field.description' ? event.value : context.description) }),
     setExpiry: assign({ expiresDays: ({ context, event }) => (event.type === 'field.expiry' ? event.value : context.expiresDays) }),
+    setIncludePrivate: assign({ includePrivate: ({ context, event }) => (event.type === 'field.includePrivate' ? event.value : context.includePrivate) }),
     refuseNoSession: assign({ message: { key: 'noActiveSession' } as ShareMessage }),
     refuseMissing: assign({ message: { key: 'sessionMissing' } as ShareMessage }),
     clearMessage: assign({ message: null }),
@@ -80,6 +85,7 @@ export const shareDialogMachine = setup({
             'field.title': { actions: 'setTitle' },
             'field.description': { actions: 'setDescription' },
             'field.expiry': { actions: 'setExpiry' },
+            'field.includePrivate': { actions: 'setIncludePrivate' },
             'link.create': [
               { guard: 'noActiveSession', actions: 'refuseNoSession' },
               { guard: 'sessionMissing', actions: 'refuseMissing' },
@@ -90,7 +96,13 @@ export const shareDialogMachine = setup({
         creating: {
           invoke: {
             src: 'createShare',
-            input: ({ context }) => ({ session_id: context.sessionId ?? '', title: context.title.trim(), description: context.description.trim(), expires_days: context.expiresDays }),
+            input: ({ context }) => ({
+              session_id: context.sessionId ?? '',
+              title: context.title.trim(),
+              description: context.description.trim(),
+              expires_days: context.expiresDays,
+              include_private: context.includePrivate,
+            }),
             onDone: {
               target: 'created',
               actions: assign({ link: ({ event }) => `${globalThis.location?.origin ?? ''}/share/conversation/${event.output.share_id}`, message: { key: 'created' } as ShareMessage }),

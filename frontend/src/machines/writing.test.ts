@@ -8,7 +8,7 @@ const longText = '固态电池的商业化进展可以从材料体系、制造�
 function start() {
   const warnings: string[] = [];
   const machine = writingMachine.provide({ actions: { warnNoArtifact: () => void warnings.push('ignored') } });
-  return { actor: createActor(machine, { clock: new SimulatedClock() }).start(), warnings };
+  return { actor: createActor(machine, { clock: new SimulatedClock(), input: { sessionId: 's-1' } }).start(), warnings };
 }
 
 test('writing_start shows a loading item and chunks stream into the version', (t) => {
@@ -93,7 +93,7 @@ const loaded = { type: 'canvas.loaded' as const, versions: [{ version: 1, title:
 
 function withSave(save: (input: CanvasSave) => Promise<SavedCanvas>) {
   const machine = writingMachine.provide({ actors: { saveCanvas: fromPromise<SavedCanvas, CanvasSave>(({ input }) => save(input)) } });
-  return createActor(machine, { clock: new SimulatedClock() }).start();
+  return createActor(machine, { clock: new SimulatedClock(), input: { sessionId: 's-1' } }).start();
 }
 
 test('a hand edit is kept until saved, then becomes the next version', async (t) => {
@@ -111,7 +111,7 @@ test('a hand edit is kept until saved, then becomes the next version', async (t)
   actor.send({ type: 'edit.saved', content: 'first, edited' });
   t.is(editState(actor.getSnapshot()), 'saving');
   await new Promise((resolve) => setTimeout(resolve, 0));
-  t.deepEqual(sent, [{ content: 'first, edited', fromVersion: 1 }]);
+  t.deepEqual(sent, [{ sessionId: 's-1', content: 'first, edited', fromVersion: 1 }]);
   t.is(editState(actor.getSnapshot()), 'clean');
   t.is(actor.getSnapshot().context.currentVersion, 2);
   t.is(shownVersion(actor.getSnapshot().context)?.content, 'first, edited');
@@ -144,4 +144,32 @@ test('a new version from elsewhere (canvas_saved, targeted edit, writing) ends t
   t.is(editState(actor.getSnapshot()), 'clean');
   actor.send({ type: 'version.edited' });
   t.is(editState(actor.getSnapshot()), 'clean', 'not while a version is being written');
+});
+
+const twoVersions = { type: 'canvas.loaded' as const, versions: [...loaded.versions, { version: 2, title: 'A', content: 'second', timestamp: '2025-01-02' }], currentVersion: 2 };
+
+test('switching version with unsaved hand edits asks first: stay, discard, or save then switch', async (t) => {
+  const actor = withSave(async (input) => ({ versions: [...twoVersions.versions, { version: 3, title: 'A', content: input.content, timestamp: '2025-01-03' }], currentVersion: 3 }));
+  actor.send(twoVersions);
+  actor.send({ type: 'version.edited' });
+  actor.send({ type: 'version.selected', version: 1 });
+  t.true(actor.getSnapshot().matches({ edit: 'confirmingSwitch' }));
+  t.is(actor.getSnapshot().context.currentVersion, 2, 'the edited version stays shown while asking');
+  actor.send({ type: 'switch.cancelled' });
+  t.true(actor.getSnapshot().matches({ edit: 'dirty' }));
+  t.is(actor.getSnapshot().context.currentVersion, 2);
+
+  actor.send({ type: 'version.selected', version: 1 });
+  actor.send({ type: 'edit.discarded' });
+  t.true(actor.getSnapshot().matches({ edit: 'clean' }));
+  t.is(actor.getSnapshot().context.currentVersion, 1, 'discarding goes on to the version asked for');
+
+  actor.send({ type: 'version.edited' });
+  actor.send({ type: 'version.selected', version: 2 });
+  actor.send({ type: 'edit.saved', content: 'first, edited' });
+  t.true(actor.getSnapshot().matches({ edit: 'saving' }));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  t.true(actor.getSnapshot().matches({ edit: 'clean' }));
+  t.is(actor.getSnapshot().context.versions.length, 3, 'the edits were saved as a new version');
+  t.is(actor.getSnapshot().context.currentVersion, 2, 'then the version asked for is shown');
 });

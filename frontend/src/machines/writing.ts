@@ -1,5 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { CanvasVersion } from '@scriptorium/backend/protocol/research';
+import type { WireContent } from '@scriptorium/domain/protocol/content';
+import type { CanvasVersion } from '@scriptorium/domain/protocol/research';
+import { errorText } from './errorText.ts';
 
 /** Spec §4/§9: an uninterrupted result shorter than this is not worth a version. */
 export const MIN_WRITING_CHARS = 50;
@@ -13,6 +15,8 @@ export interface Draft {
 }
 
 export interface WritingContext {
+  /** The session whose canvas this is; a save names it. */
+  sessionId: string;
   versions: CanvasVersion[];
   /** The version the canvas shows; null until one exists. */
   currentVersion: number | null;
@@ -20,10 +24,13 @@ export interface WritingContext {
   notice: WritingNotice | null;
   /** Why the last hand-edit save failed; cleared by the next edit or save. */
   saveError: string | null;
+  /** A version the user asked to see while hand edits were unsaved; shown once they are saved or dropped. */
+  pendingVersion: number | null;
 }
 
 /** What a hand-edit save sends: the edited text as a new version after `fromVersion`. */
 export interface CanvasSave {
+  sessionId: string;
   content: string;
   fromVersion: number;
 }
@@ -44,6 +51,8 @@ export type WritingEvent =
   | { type: 'version.edited' }
   | { type: 'edit.saved'; content: string }
   | { type: 'edit.discarded' }
+  /** Stay on the edited version: the switch asked for with unsaved edits is called off. */
+  | { type: 'switch.cancelled' }
   /** A new version made from the current one: a targeted edit, or a hand edit saved (canvas_saved). */
   | { type: 'edit.applied'; version: number; content: string; title?: string; timestamp?: string };
 
@@ -55,9 +64,10 @@ export const writingMachine = setup({
   types: {
     context: {} as WritingContext,
     events: {} as WritingEvent,
+    input: {} as { sessionId: string },
   },
   actors: {
-    // The store provides the real call (PUT …/canvas); a machine without it cannot save.
+    // The session provides the real call (PUT …/canvas); a machine without it cannot save.
     saveCanvas: fromPromise<SavedCanvas, CanvasSave>(() => Promise.reject(new Error('saving is not available here'))),
   },
   guards: {
@@ -94,6 +104,10 @@ export const writingMachine = setup({
       return { versions, currentVersion: event.currentVersion ?? versions.at(-1)?.version ?? context.currentVersion };
     }),
     selectVersion: assign({ currentVersion: ({ event }) => (event.type === 'version.selected' ? event.version : null) }),
+    holdSwitch: assign({ pendingVersion: ({ event }) => (event.type === 'version.selected' ? event.version : null) }),
+    // After the edits are saved or dropped, the version asked for is shown.
+    selectPending: assign(({ context }) => (context.pendingVersion === null ? {} : { currentVersion: context.pendingVersion, pendingVersion: null })),
+    dropSwitch: assign({ pendingVersion: null }),
     loadSaved: assign(({ context, event }) => {
       const saved = (event as unknown as { output: SavedCanvas }).output;
       const versions = [...saved.versions].sort((a, b) => a.version - b.version);
@@ -111,7 +125,7 @@ export const writingMachine = setup({
   },
 }).createMachine({
   id: 'writing',
-  context: { versions: [], currentVersion: null, draft: null, notice: null, saveError: null },
+  context: ({ input }) => ({ sessionId: input.sessionId, versions: [], currentVersion: null, draft: null, notice: null, saveError: null, pendingVersion: null }),
   type: 'parallel',
   on: {
     'canvas.loaded': { actions: 'loadCanvas' },
@@ -153,7 +167,8 @@ export const writingMachine = setup({
         },
         dirty: {
           on: {
-            'version.selected': { guard: 'knownVersion', target: 'clean', actions: 'selectVersion' },
+            // Switching would lose the edits: ask first (save as new version, discard, or stay).
+            'version.selected': { guard: 'knownVersion', target: 'confirmingSwitch', actions: 'holdSwitch' },
             'edit.saved': { target: 'saving', actions: 'clearSaveError' },
             'edit.discarded': 'clean',
             // A newer version replaces what was being edited (the editor shows it).
@@ -162,12 +177,22 @@ export const writingMachine = setup({
             'writing.started': 'clean',
           },
         },
+        confirmingSwitch: {
+          on: {
+            'edit.saved': { target: 'saving', actions: 'clearSaveError' },
+            'edit.discarded': { target: 'clean', actions: 'selectPending' },
+            'switch.cancelled': { target: 'dirty', actions: 'dropSwitch' },
+            'edit.applied': { target: 'clean', actions: ['applyEdit', 'dropSwitch'] },
+            'canvas.loaded': { target: 'clean', actions: ['loadCanvas', 'dropSwitch'] },
+            'writing.started': { target: 'clean', actions: 'dropSwitch' },
+          },
+        },
         saving: {
           invoke: {
             src: 'saveCanvas',
-            input: ({ context, event }) => ({ content: event.type === 'edit.saved' ? event.content : '', fromVersion: context.currentVersion ?? 0 }),
-            onDone: { target: 'clean', actions: 'loadSaved' },
-            onError: { target: 'dirty', actions: 'noteSaveError' },
+            input: ({ context, event }) => ({ sessionId: context.sessionId, content: event.type === 'edit.saved' ? event.content : '', fromVersion: context.currentVersion ?? 0 }),
+            onDone: { target: 'clean', actions: ['loadSaved', 'selectPending'] },
+            onError: { target: 'dirty', actions: ['noteSaveError', 'dropSwitch'] },
           },
         },
       },
@@ -175,15 +200,39 @@ export const writingMachine = setup({
   },
 });
 
-const errorText = (error: unknown): string => (error instanceof Error ? ('userMessage' in error ? String((error as { userMessage: unknown }).userMessage) : error.message) : String(error));
-
 /** Whether the shown version has unsaved hand edits, and whether they are being saved. */
-export const editState = (snapshot: { matches(state: { edit: 'dirty' | 'saving' }): boolean }): 'clean' | 'dirty' | 'saving' =>
-  snapshot.matches({ edit: 'saving' }) ? 'saving' : snapshot.matches({ edit: 'dirty' }) ? 'dirty' : 'clean';
+export const editState = (snapshot: { matches(state: { edit: 'dirty' | 'saving' | 'confirmingSwitch' }): boolean }): 'clean' | 'dirty' | 'confirmingSwitch' | 'saving' =>
+  snapshot.matches({ edit: 'saving' }) ? 'saving' : snapshot.matches({ edit: 'dirty' }) ? 'dirty' : snapshot.matches({ edit: 'confirmingSwitch' }) ? 'confirmingSwitch' : 'clean';
 
 /** What the canvas shows: the streaming draft while writing, else the chosen version. */
 export function shownVersion(context: WritingContext): (CanvasVersion & { streaming: boolean }) | null {
   if (context.draft) return { ...context.draft, timestamp: '', streaming: true };
   const chosen = context.versions.find((version) => version.version === context.currentVersion) ?? context.versions.at(-1);
   return chosen ? { ...chosen, streaming: false } : null;
+}
+
+/** Which writing events a stream item means for the canvas. */
+export function writingEvent(content: WireContent): WritingEvent | null {
+  switch (content.content_type) {
+    case 'writing_start':
+      return { type: 'writing.started', artifact_id: content.artifact_id, version: content.version, title: content.title };
+    case 'writing_content':
+      return { type: 'writing.chunk', artifact_id: content.artifact_id, content: content.content };
+    case 'writing_end':
+      return {
+        type: 'writing.ended',
+        artifact_id: content.artifact_id,
+        version: content.version,
+        interrupted: content.interrupted,
+        saved: content.saved,
+        ...(content.title !== undefined && { title: content.title }),
+        timestamp: content.timestamp,
+      };
+    case 'targeted_edit_result':
+      return { type: 'edit.applied', version: content.version, content: content.full_content, timestamp: content.timestamp };
+    case 'canvas_saved':
+      return { type: 'edit.applied', version: content.version, content: content.content, title: content.title, timestamp: content.timestamp };
+    default:
+      return null;
+  }
 }

@@ -5,11 +5,11 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../api/client.ts';
 import { notesApi, type NoteDetail } from '../api/notes.ts';
-import { Icon } from '../components/Icon.tsx';
 import { parseCanvas, serializeCanvas } from '../panels/canvas/canvasMarkdown.ts';
 import { notePlugins } from './editorSetup.ts';
 import { ShareNoteButton } from './ShareNoteDialog.tsx';
 import { notesStore, useNotes } from './store.ts';
+import { CheckIcon, RefreshCwIcon } from '../ui/icons.ts';
 
 /** Typing pauses this long before the note is saved. */
 export const SAVE_DELAY_MS = 1000;
@@ -122,12 +122,12 @@ export function NoteEditor({ noteId }: { noteId: string }) {
         <h1 title={listed?.name ?? note.name}>{listed?.name ?? note.name}</h1>
         <span className={`note-save-state ${save.kind}`} role="status">
           {save.kind === 'saving' && <span className="spinner spinner-small" />}
-          {save.kind === 'saved' && <Icon name="check" size={12} />}
+          {save.kind === 'saved' && <CheckIcon size={12} />}
           {save.kind === 'failed' ? t('editor.saveFailed', { message: save.message }) : save.kind === 'conflict' ? t('editor.conflict') : t(`editor.${save.kind === 'dirty' ? 'unsaved' : save.kind}`)}
         </span>
         {save.kind === 'conflict' && (
           <button type="button" className="button button-secondary button-small" onClick={() => setReloads((count) => count + 1)}>
-            <Icon name="refresh" size={14} />
+            <RefreshCwIcon size={14} />
             {t('editor.reload')}
           </button>
         )}

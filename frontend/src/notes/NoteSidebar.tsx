@@ -1,30 +1,40 @@
 import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import type { DropPosition } from '../api/notes.ts';
+import type { DropPosition, NoteSummary } from '../api/notes.ts';
 import { ExtractionDialog } from '../cognition/ExtractionDialog.tsx';
 import { noteExtractionCheck } from '../cognition/noteExtraction.ts';
 import { useCognitionExtraction } from '../cognition/useCognitionExtraction.ts';
-import { Icon } from '../components/Icon.tsx';
 import { useAuth } from '../app/auth/index.ts';
+import { CheckIcon, ChevronDownIcon, ChevronRightIcon, EllipsisIcon, FileTextIcon, LightbulbIcon, PenLineIcon, PlusIcon, SparklesIcon, Trash2Icon } from '../ui/icons.ts';
+import { ContextMenuArea, Menu, type MenuItem } from '../ui/Menu.tsx';
+import { useToast } from '../ui/Toast.tsx';
+import { Tooltip } from '../ui/Tooltip.tsx';
 import { notesStore, useNotes } from './store.ts';
-import { buildTree, canDrop, cleanName, descendants, dropPosition, type TreeNode } from './tree.ts';
-import '../styles/notes.css';
+import { buildTree, canDrop, cleanName, descendants, dropPosition, hiddenIds, visibleRows, type TreeNode } from './tree.ts';
+import './notes.css';
+
+type Drag = { id: string; over: string | null; position: DropPosition } | null;
 
 /**
- * The note sidebar (spec 02 §2): a collapsible tree with a context menu per note (add child,
- * rename, delete), drag and drop before, after or inside a note, and a selection mode whose 1–5
- * documents can be turned into a cognition.
+ * The note sidebar (spec 02 §2): a tree (one tab stop; arrows move and expand, Enter opens, F2
+ * renames, Delete deletes with an undo toast, Space selects in selection mode) with a menu per note
+ * (button or right click: add child, rename, delete), drag and drop before, after or inside a note,
+ * and a selection mode whose 1–5 documents can be turned into a cognition.
  */
 export function NoteSidebar({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation('notes');
   const { t: tc } = useTranslation('cognition');
+  const { t: tu } = useTranslation();
   const auth = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
   const state = useNotes();
   const extraction = useCognitionExtraction();
-  const [drag, setDrag] = useState<{ id: string; over: string | null; position: DropPosition } | null>(null);
+  const toast = useToast();
+  const [drag, setDrag] = useState<Drag>(null);
+  const [focusedId, setFocusedId] = useState<string | null>(null);
+  const treeRef = useRef<HTMLUListElement>(null);
   const signedIn = auth.status === 'authenticated';
 
   useEffect(() => {
@@ -44,18 +54,89 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
   }
 
   const notes = state.notes ?? [];
-  const tree = buildTree(notes);
+  const hidden = hiddenIds(notes, state.pendingDelete);
+  const tree = buildTree(notes.filter((note) => !hidden.has(note.id)));
+  const rows = visibleRows(tree, state.expanded);
+  const tabStop = rows.some((row) => row.id === focusedId) ? focusedId : (rows.find((row) => row.id === state.currentId)?.id ?? rows[0]?.id ?? null);
   const check = noteExtractionCheck(state.selected.size);
+
   const create = async (parentId: string | null) => {
     await notesStore.create(t('newNote'), parentId);
     if (!compact && !location.pathname.startsWith('/note')) navigate('/note');
   };
+  const openNote = (id: string) => {
+    notesStore.open(id);
+    if (!compact && !location.pathname.startsWith('/note')) navigate('/note');
+  };
+  const focusRow = (id: string) => {
+    setFocusedId(id);
+    treeRef.current?.querySelector<HTMLElement>(`[data-note-id="${CSS.escape(id)}"]`)?.focus();
+  };
+  // The server cannot restore a note, so nothing is sent until the toast has gone without an undo.
+  const remove = (note: NoteSummary) => {
+    const below = descendants(notes, note.id).size;
+    notesStore.scheduleRemove(note.id);
+    toast({
+      title: below > 0 ? t('deletedTree', { name: note.name, count: below }) : t('deleted', { name: note.name }),
+      action: { label: tu('ui.undo'), altText: t('undoDelete', { name: note.name }), onAction: () => notesStore.cancelRemove(note.id) },
+      onClosed: (reason) => reason === 'dismissed' && void notesStore.remove(note.id),
+    });
+  };
+  const menuItems = (note: NoteSummary): MenuItem[] => [
+    { label: t('menu.addChild'), icon: <PlusIcon size={14} />, onSelect: () => void notesStore.create(t('newNote'), note.id) },
+    { label: t('menu.rename'), icon: <PenLineIcon size={14} />, onSelect: () => notesStore.startRename(note.id) },
+    { label: t('menu.delete'), icon: <Trash2Icon size={14} />, danger: true, onSelect: () => remove(note) },
+  ];
   const extract = () => {
     if (!check.enabled) {
-      if (check.alert) window.alert(tc(`notes.${check.alert}`));
+      if (check.alert) toast({ title: tc(`notes.${check.alert}`), tone: 'error' });
       return;
     }
     extraction.start({ kind: 'notes', noteIds: [...state.selected] });
+  };
+
+  const onTreeKey = (event: KeyboardEvent<HTMLUListElement>) => {
+    const target = event.target as HTMLElement;
+    if (target.closest('input')) return;
+    const id = target.closest<HTMLElement>('[role="treeitem"]')?.dataset.noteId;
+    const index = rows.findIndex((row) => row.id === id);
+    const row = rows[index];
+    const note = notes.find((candidate) => candidate.id === id);
+    if (!row || !note) return;
+    const expanded = state.expanded.has(row.id);
+    const act = (action: () => void) => {
+      event.preventDefault();
+      event.stopPropagation();
+      action();
+    };
+    const to = (next: { id: string } | undefined) => next && focusRow(next.id);
+    switch (event.key) {
+      case 'ArrowDown':
+        return act(() => to(rows[index + 1]));
+      case 'ArrowUp':
+        return act(() => to(rows[index - 1]));
+      case 'Home':
+        return act(() => to(rows[0]));
+      case 'End':
+        return act(() => to(rows.at(-1)));
+      case 'ArrowRight':
+        return act(() => row.hasChildren && (expanded ? to(rows[index + 1]) : notesStore.toggleExpanded(row.id)));
+      case 'ArrowLeft':
+        return act(() => (row.hasChildren && expanded ? notesStore.toggleExpanded(row.id) : row.parentId !== null && to(rows.find((candidate) => candidate.id === row.parentId))));
+      case 'Enter':
+        return act(() => openNote(row.id));
+      case 'F2':
+        return act(() => notesStore.startRename(row.id));
+      case ' ':
+        return state.selecting ? act(() => notesStore.toggleSelected(row.id, !state.selected.has(row.id))) : undefined;
+      case 'Delete':
+        return act(() => {
+          const gone = hiddenIds(notes, new Set([row.id]));
+          const next = rows.slice(index + 1).find((candidate) => !gone.has(candidate.id)) ?? rows[index - 1];
+          remove(note);
+          if (next) focusRow(next.id);
+        });
+    }
   };
 
   const onDrop = (event: DragEvent, targetId: string | null) => {
@@ -68,11 +149,12 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
     else if (canDrop(notes, current.id, targetId)) void notesStore.move(current.id, targetId, current.position);
   };
 
+  const rowProps = { drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId };
   return (
     <div className={`note-sidebar${compact ? ' compact' : ''}`}>
       <div className="note-toolbar">
         <button type="button" className="button button-secondary button-small" onClick={() => void create(null)}>
-          <Icon name="plus" size={14} />
+          <PlusIcon size={14} />
           {t('add')}
         </button>
         <button
@@ -81,7 +163,7 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
           aria-pressed={state.selecting}
           onClick={() => notesStore.setSelecting(!state.selecting, extraction.busy)}
         >
-          <Icon name="check" size={14} />
+          <CheckIcon size={14} />
           {state.selecting ? t('cancelSelect') : t('selectNotes')}
         </button>
       </div>
@@ -89,18 +171,14 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
         <div className="note-selection">
           <span>{t('selected', { count: state.selected.size })}</span>
           <div className="note-selection-actions">
-            <button
-              type="button"
-              className="button button-primary button-small"
-              aria-disabled={!check.enabled || extraction.busy}
-              title={tc(`notes.${check.tooltip}`, { count: state.selected.size })}
-              onClick={extract}
-            >
-              <Icon name="sparkles" size={14} />
-              {tc('notes.extract')}
-            </button>
+            <Tooltip label={tc(`notes.${check.tooltip}`, { count: state.selected.size })}>
+              <button type="button" className="button button-primary button-small" aria-disabled={!check.enabled || extraction.busy} onClick={extract}>
+                <SparklesIcon size={14} />
+                {tc('notes.extract')}
+              </button>
+            </Tooltip>
             <Link className="button button-secondary button-small" to="/cognition/library">
-              <Icon name="cognition" size={14} />
+              <LightbulbIcon size={14} />
               {t('viewCognition')}
             </Link>
           </div>
@@ -109,14 +187,14 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
       {state.error && (
         <p className="note-error" role="alert">
           {state.error.userMessage}
-          <button type="button" className="link-button" onClick={() => (state.notes === null ? void notesStore.load() : notesStore.dismissError())}>
+          <button type="button" className="link-button" aria-label={state.notes === null ? undefined : tu('ui.dismiss')} onClick={() => (state.notes === null ? void notesStore.load() : notesStore.dismissError())}>
             {state.notes === null ? t('retry') : '×'}
           </button>
         </p>
       )}
       {state.notes === null ? (
         state.loading && <span className="spinner spinner-small" />
-      ) : notes.length === 0 ? (
+      ) : tree.length === 0 ? (
         <div className="note-empty">
           <p>{t('empty')}</p>
           <p className="muted">{t('emptyHint')}</p>
@@ -125,9 +203,9 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
           </button>
         </div>
       ) : (
-        <ul className="note-tree" role="tree" aria-label={t('title')} onDragOver={(event) => event.preventDefault()} onDrop={(event) => onDrop(event, null)}>
+        <ul ref={treeRef} className="note-tree" role="tree" aria-label={t('title')} aria-multiselectable={state.selecting || undefined} onKeyDown={onTreeKey} onDragOver={(event) => event.preventDefault()} onDrop={(event) => onDrop(event, null)}>
           {tree.map((node) => (
-            <NoteRow key={node.note.id} node={node} depth={0} drag={drag} setDrag={setDrag} onDrop={onDrop} compact={compact} />
+            <NoteRow key={node.note.id} node={node} depth={0} {...rowProps} />
           ))}
         </ul>
       )}
@@ -139,19 +217,20 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
 interface RowProps {
   node: TreeNode;
   depth: number;
-  drag: { id: string; over: string | null; position: DropPosition } | null;
-  setDrag: (drag: { id: string; over: string | null; position: DropPosition } | null) => void;
+  drag: Drag;
+  setDrag: (drag: Drag) => void;
   onDrop: (event: DragEvent, targetId: string | null) => void;
-  compact: boolean;
+  tabStop: string | null;
+  menuItems: (note: NoteSummary) => MenuItem[];
+  openNote: (id: string) => void;
+  focusRow: (id: string) => void;
+  setFocusedId: (id: string) => void;
 }
 
-function NoteRow({ node, depth, drag, setDrag, onDrop, compact }: RowProps) {
+function NoteRow(props: RowProps) {
+  const { node, depth, drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId } = props;
   const { t } = useTranslation('notes');
   const state = useNotes();
-  const navigate = useNavigate();
-  const location = useLocation();
-  const [menu, setMenu] = useState(false);
-  const menuRef = useRef<HTMLDivElement>(null);
   const { note, children } = node;
   const open = state.expanded.has(note.id);
   const editing = state.editingId === note.id;
@@ -159,124 +238,81 @@ function NoteRow({ node, depth, drag, setDrag, onDrop, compact }: RowProps) {
   const notes = state.notes ?? [];
   const droppable = drag !== null && canDrop(notes, drag.id, note.id);
   const over = drag?.over === note.id && droppable ? drag.position : null;
-
-  useEffect(() => {
-    if (!menu) return;
-    // The menu is not modal: a click anywhere else or Escape puts it away, as menus do.
-    const outside = (event: PointerEvent) => {
-      if (!menuRef.current?.contains(event.target as Node)) setMenu(false);
-    };
-    const escape = (event: globalThis.KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setMenu(false);
-      menuRef.current?.querySelector<HTMLButtonElement>('[aria-haspopup]')?.focus();
-    };
-    document.addEventListener('pointerdown', outside);
-    document.addEventListener('keydown', escape);
-    return () => {
-      document.removeEventListener('pointerdown', outside);
-      document.removeEventListener('keydown', escape);
-    };
-  }, [menu]);
-
-  const openNote = () => {
-    notesStore.open(note.id);
-    if (!compact && !location.pathname.startsWith('/note')) navigate('/note');
-  };
-  const remove = () => {
-    setMenu(false);
-    const below = descendants(notes, note.id).size;
-    const question = below > 0 ? t('confirmDeleteTree', { name: note.name, count: below }) : t('confirmDelete', { name: note.name });
-    if (window.confirm(question)) void notesStore.remove(note.id);
-  };
+  const items = menuItems(note);
 
   return (
-    <li role="treeitem" aria-expanded={children.length > 0 ? open : undefined} aria-selected={active}>
-      <div
-        className={`note-row${active ? ' active' : ''}${over ? ` drop-${over}` : ''}`}
-        style={{ paddingLeft: 6 + depth * 14 }}
-        draggable={!editing}
-        onDragStart={(event) => {
-          event.dataTransfer.effectAllowed = 'move';
-          event.dataTransfer.setData('text/plain', note.id);
-          setDrag({ id: note.id, over: null, position: 'inside' });
-        }}
-        onDragEnd={() => setDrag(null)}
-        onDragOver={(event) => {
-          if (!drag || !droppable) return;
-          event.preventDefault();
-          event.stopPropagation();
-          const box = event.currentTarget.getBoundingClientRect();
-          const position = dropPosition(event.clientY - box.top, box.height);
-          if (drag.over !== note.id || drag.position !== position) setDrag({ ...drag, over: note.id, position });
-        }}
-        onDrop={(event) => onDrop(event, droppable ? note.id : null)}
+    <ContextMenuArea items={items}>
+      <li
+        role="treeitem"
+        data-note-id={note.id}
+        tabIndex={tabStop === note.id ? 0 : -1}
+        aria-label={note.name}
+        aria-level={depth + 1}
+        aria-expanded={children.length > 0 ? open : undefined}
+        aria-selected={state.selecting ? state.selected.has(note.id) : active}
+        onFocus={(event) => event.target === event.currentTarget && setFocusedId(note.id)}
       >
-        <button type="button" className={`note-twisty${children.length === 0 ? ' leaf' : ''}`} aria-label={open ? t('collapse') : t('expand')} onClick={() => notesStore.toggleExpanded(note.id)} tabIndex={children.length === 0 ? -1 : 0}>
-          {children.length > 0 && <Icon name={open ? 'chevronDown' : 'chevronRight'} size={12} />}
-        </button>
-        {state.selecting && (
-          <input type="checkbox" aria-label={note.name} checked={state.selected.has(note.id)} onChange={(event) => notesStore.toggleSelected(note.id, event.target.checked)} />
-        )}
-        {editing ? (
-          <RenameInput initial={note.name} onDone={(name) => (name === null || name === note.name ? notesStore.startRename(null) : void notesStore.rename(note.id, name))} />
-        ) : (
-          <button type="button" className="note-name" onClick={openNote} onDoubleClick={() => notesStore.startRename(note.id)} title={note.name}>
-            <Icon name="note" size={14} />
-            <span>{note.name}</span>
+        <div
+          className={`note-row${active ? ' active' : ''}${over ? ` drop-${over}` : ''}`}
+          style={{ paddingLeft: 6 + depth * 14 }}
+          draggable={!editing}
+          onDragStart={(event) => {
+            event.dataTransfer.effectAllowed = 'move';
+            event.dataTransfer.setData('text/plain', note.id);
+            setDrag({ id: note.id, over: null, position: 'inside' });
+          }}
+          onDragEnd={() => setDrag(null)}
+          onDragOver={(event) => {
+            if (!drag || !droppable) return;
+            event.preventDefault();
+            event.stopPropagation();
+            const box = event.currentTarget.getBoundingClientRect();
+            const position = dropPosition(event.clientY - box.top, box.height);
+            if (drag.over !== note.id || drag.position !== position) setDrag({ ...drag, over: note.id, position });
+          }}
+          onDrop={(event) => onDrop(event, droppable ? note.id : null)}
+        >
+          <button type="button" tabIndex={-1} className={`note-twisty${children.length === 0 ? ' leaf' : ''}`} aria-label={open ? t('collapse') : t('expand')} aria-hidden={children.length === 0 || undefined} onClick={() => notesStore.toggleExpanded(note.id)}>
+            {children.length > 0 && (open ? <ChevronDownIcon size={12} /> : <ChevronRightIcon size={12} />)}
           </button>
-        )}
-        <div className="note-menu" ref={menuRef}>
-          <button type="button" className="icon-button tiny" aria-label={t('menu.open')} aria-haspopup="menu" aria-expanded={menu} onClick={() => setMenu((value) => !value)}>
-            ⋯
-          </button>
-          {menu && (
-            <ul className="note-menu-list" role="menu">
-              <li role="none">
-                <button
-                  type="button"
-                  role="menuitem"
-                  onClick={() => {
-                    setMenu(false);
-                    void notesStore.create(t('newNote'), note.id);
-                  }}
-                >
-                  {t('menu.addChild')}
-                </button>
-              </li>
-              <li role="none">
-                <button
-                  type="button"
-                  role="menuitem"
-                  onClick={() => {
-                    setMenu(false);
-                    notesStore.startRename(note.id);
-                  }}
-                >
-                  {t('menu.rename')}
-                </button>
-              </li>
-              <li role="none">
-                <button type="button" role="menuitem" className="danger" onClick={remove}>
-                  {t('menu.delete')}
-                </button>
-              </li>
-            </ul>
+          {state.selecting && <input type="checkbox" tabIndex={-1} aria-label={note.name} checked={state.selected.has(note.id)} onChange={(event) => notesStore.toggleSelected(note.id, event.target.checked)} />}
+          {editing ? (
+            <RenameInput
+              initial={note.name}
+              onDone={(name, byKey) => {
+                if (name === null || name === note.name) notesStore.startRename(null);
+                else void notesStore.rename(note.id, name);
+                if (byKey) focusRow(note.id);
+              }}
+            />
+          ) : (
+            <button type="button" tabIndex={-1} className="note-name" onClick={() => openNote(note.id)} onDoubleClick={() => notesStore.startRename(note.id)} title={note.name}>
+              <FileTextIcon size={14} />
+              <span>{note.name}</span>
+            </button>
           )}
+          <Menu
+            items={items}
+            trigger={
+              <button type="button" tabIndex={-1} className="icon-button tiny note-menu-button" aria-label={t('menu.open')}>
+                <EllipsisIcon size={14} />
+              </button>
+            }
+          />
         </div>
-      </div>
-      {open && children.length > 0 && (
-        <ul role="group">
-          {children.map((child) => (
-            <NoteRow key={child.note.id} node={child} depth={depth + 1} drag={drag} setDrag={setDrag} onDrop={onDrop} compact={compact} />
-          ))}
-        </ul>
-      )}
-    </li>
+        {open && children.length > 0 && (
+          <ul role="group">
+            {children.map((child) => (
+              <NoteRow key={child.note.id} {...props} node={child} depth={depth + 1} />
+            ))}
+          </ul>
+        )}
+      </li>
+    </ContextMenuArea>
   );
 }
 
-function RenameInput({ initial, onDone }: { initial: string; onDone: (name: string | null) => void }) {
+function RenameInput({ initial, onDone }: { initial: string; onDone: (name: string | null, byKey: boolean) => void }) {
   const { t } = useTranslation('notes');
   const ref = useRef<HTMLInputElement>(null);
   const done = useRef(false);
@@ -284,14 +320,14 @@ function RenameInput({ initial, onDone }: { initial: string; onDone: (name: stri
     ref.current?.focus();
     ref.current?.select();
   }, []);
-  const finish = (value: string | null) => {
+  const finish = (value: string | null, byKey: boolean) => {
     if (done.current) return;
     done.current = true;
-    onDone(value === null ? null : cleanName(value));
+    onDone(value === null ? null : cleanName(value), byKey);
   };
   const onKey = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter') finish(event.currentTarget.value);
-    if (event.key === 'Escape') finish(null);
+    if (event.key === 'Enter') finish(event.currentTarget.value, true);
+    if (event.key === 'Escape') finish(null, true);
   };
-  return <input ref={ref} className="note-rename" defaultValue={initial} placeholder={t('renamePlaceholder')} aria-label={t('renamePlaceholder')} maxLength={200} onKeyDown={onKey} onBlur={(event) => finish(event.currentTarget.value)} />;
+  return <input ref={ref} className="note-rename" defaultValue={initial} placeholder={t('renamePlaceholder')} aria-label={t('renamePlaceholder')} maxLength={200} onKeyDown={onKey} onBlur={(event) => finish(event.currentTarget.value, false)} />;
 }

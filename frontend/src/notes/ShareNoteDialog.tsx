@@ -1,16 +1,17 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../api/client.ts';
 import { notesApi, type NoteDetail } from '../api/notes.ts';
-import { Icon } from '../components/Icon.tsx';
 import { copyText, ShareLinkDialog, ShareLinkField, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
+import { LinkIcon, Share2Icon } from '../ui/icons.ts';
+import { Select } from '../ui/Select.tsx';
 
 const EXPIRY_DAYS = [null, 7, 30] as const;
 
 /** Share, copy and revoke the link to one note (`/share/{token}`, public and read-only). */
 export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; beforeShare: () => Promise<void> }) {
   const { t, i18n } = useTranslation('notes');
-  const dialog = useRef<HTMLDialogElement>(null);
+  const [open, setOpen] = useState(false);
   const [share, setShare] = useState(note.share);
   const [expiry, setExpiry] = useState<(typeof EXPIRY_DAYS)[number]>(null);
   const [busy, setBusy] = useState(false);
@@ -51,13 +52,13 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
         className="button button-secondary button-small"
         onClick={() => {
           setOutcome(null);
-          dialog.current?.showModal();
+          setOpen(true);
         }}
       >
-        <Icon name="share" size={14} />
+        <Share2Icon size={14} />
         {t('share.button')}
       </button>
-      <ShareLinkDialog dialogRef={dialog} title={t('share.title')} subtitle={t('share.subtitle')} closeLabel={t('share.close')} outcome={outcome}>
+      <ShareLinkDialog open={open} onClose={() => setOpen(false)} title={t('share.title')} subtitle={t('share.subtitle')} outcome={outcome}>
         {share ? (
           <ShareLinkField
             url={link}
@@ -71,19 +72,18 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
           />
         ) : (
           <>
-            <label className="share-link-field">
+            <div className="share-link-field">
               <span>{t('share.expiry')}</span>
-              <select value={expiry ?? ''} onChange={(event) => setExpiry(event.target.value === '' ? null : (Number(event.target.value) as 7 | 30))}>
-                {EXPIRY_DAYS.map((days) => (
-                  <option key={days ?? 'never'} value={days ?? ''}>
-                    {days === null ? t('share.never') : t('share.days', { count: days })}
-                  </option>
-                ))}
-              </select>
-            </label>
+              <Select
+                label={t('share.expiry')}
+                value={expiry === null ? '' : String(expiry)}
+                onChange={(value) => setExpiry(value === '' ? null : (Number(value) as 7 | 30))}
+                options={EXPIRY_DAYS.map((days) => ({ value: days === null ? '' : String(days), label: days === null ? t('share.never') : t('share.days', { count: days }) }))}
+              />
+            </div>
             <div className="share-link-actions">
               <button type="button" className="button button-primary button-small" onClick={() => void create()} disabled={busy}>
-                {busy ? <span className="spinner spinner-small" /> : <Icon name="link" size={14} />}
+                {busy ? <span className="spinner spinner-small" /> : <LinkIcon size={14} />}
                 {t('share.create')}
               </button>
             </div>

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { toApiError, type ApiError } from '../api/client.ts';
 import { notesApi, type DropPosition, type NoteSummary } from '../api/notes.ts';
-import { ancestors, descendants, toggleSelection } from './tree.ts';
+import { ancestors, descendants, hiddenIds, toggleSelection } from './tree.ts';
 
 /** Local storage (spec §3, §9): the tree for an instant first paint, the current note, the selection. */
 export const NOTE_TREE_KEY = 'note_tree';
@@ -18,6 +18,11 @@ export interface NotesState {
   expanded: ReadonlySet<string>;
   /** The note whose name is being edited in the tree. */
   editingId: string | null;
+  /**
+   * Notes deleted in the tree but not yet on the server: the server has no restore, so the delete is
+   * sent only when the undo toast goes away. Hidden with their descendants meanwhile.
+   */
+  pendingDelete: ReadonlySet<string>;
 }
 
 function readJson<T>(key: string, fallback: T): T {
@@ -39,6 +44,7 @@ class NotesStore {
     selected: new Set(readJson<string[]>(SELECTED_NOTES_KEY, [])),
     expanded: new Set(),
     editingId: null,
+    pendingDelete: new Set(),
   };
   private readonly listeners = new Set<() => void>();
 
@@ -67,7 +73,7 @@ class NotesStore {
   /** Forgets everything of the signed-out user. */
   clear() {
     for (const key of [NOTE_TREE_KEY, CURRENT_NOTE_KEY, SELECTED_NOTES_KEY]) localStorage.removeItem(key);
-    this.state = { notes: null, loading: false, error: null, currentId: null, selecting: false, selected: new Set(), expanded: new Set(), editingId: null };
+    this.state = { notes: null, loading: false, error: null, currentId: null, selecting: false, selected: new Set(), expanded: new Set(), editingId: null, pendingDelete: new Set() };
     for (const listener of this.listeners) listener();
   }
 
@@ -127,14 +133,35 @@ class NotesStore {
     }
   }
 
+  /** Hides a note and its descendants until `remove` or `cancelRemove`; the editor moves off them. */
+  scheduleRemove(id: string) {
+    const notes = this.state.notes ?? [];
+    const pendingDelete = new Set([...this.state.pendingDelete, id]);
+    const hidden = hiddenIds(notes, pendingDelete);
+    const currentId = this.state.currentId && hidden.has(this.state.currentId) ? (notes.find((note) => note.parent_id === null && !hidden.has(note.id))?.id ?? null) : this.state.currentId;
+    this.set({ pendingDelete, currentId });
+  }
+
+  cancelRemove(id: string) {
+    const pendingDelete = new Set(this.state.pendingDelete);
+    pendingDelete.delete(id);
+    this.set({ pendingDelete });
+  }
+
   async remove(id: string) {
+    const settled = () => {
+      const pendingDelete = new Set(this.state.pendingDelete);
+      pendingDelete.delete(id);
+      return pendingDelete;
+    };
     try {
       const { deleted } = await notesApi.remove(id);
       const gone = new Set(deleted);
       const notes = (this.state.notes ?? []).filter((note) => !gone.has(note.id));
       const currentId = this.state.currentId && gone.has(this.state.currentId) ? (notes.find((note) => note.parent_id === null)?.id ?? null) : this.state.currentId;
-      this.set({ notes, currentId, selected: new Set([...this.state.selected].filter((selected) => !gone.has(selected))) });
+      this.set({ notes, currentId, pendingDelete: settled(), selected: new Set([...this.state.selected].filter((selected) => !gone.has(selected))) });
     } catch (error) {
+      this.set({ pendingDelete: settled() });
       this.fail(error);
     }
   }

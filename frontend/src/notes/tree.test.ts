@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { NoteSummary } from '../api/notes.ts';
-import { ancestors, buildTree, canDrop, cleanName, dropPosition, toggleSelection } from './tree.ts';
+import { ancestors, buildTree, canDrop, cleanName, dropPosition, hiddenIds, toggleSelection, visibleRows } from './tree.ts';
 
 const note = (id: string, parent: string | null, order: number): NoteSummary => ({ id, name: id, parent_id: parent, order, created_at: '', updated_at: '' });
 const NOTES = [note('b', null, 2), note('a', null, 1), note('a2', 'a', 2), note('a1', 'a', 1), note('a1x', 'a1', 1), note('orphan', 'gone', 1)];
@@ -41,4 +41,22 @@ test('the path up to a note, and names', (t) => {
   t.deepEqual(ancestors(NOTES, 'a1x'), ['a1', 'a']);
   t.is(cleanName('  读书  '), '读书');
   t.is(cleanName('   '), null);
+});
+
+test('a pending delete hides the note and everything below it', (t) => {
+  t.deepEqual([...hiddenIds(NOTES, new Set(['a1']))].sort(), ['a1', 'a1x']);
+  t.deepEqual([...hiddenIds(NOTES, new Set())], []);
+});
+
+test('arrow keys walk the rows a reader sees: children of expanded notes only', (t) => {
+  const tree = buildTree(NOTES);
+  t.deepEqual(
+    visibleRows(tree, new Set()).map((row) => row.id),
+    ['a', 'orphan', 'b'],
+  );
+  t.deepEqual(
+    visibleRows(tree, new Set(['a', 'a1'])).map((row) => row.id),
+    ['a', 'a1', 'a1x', 'a2', 'orphan', 'b'],
+  );
+  t.like(visibleRows(tree, new Set(['a']))[1], { id: 'a1', parentId: 'a', hasChildren: true });
 });

@@ -75,3 +75,32 @@ export function cleanName(raw: string): string | null {
   const name = raw.trim();
   return name === '' ? null : name;
 }
+
+/** The notes a pending delete hides: each pending note and everything below it. */
+export function hiddenIds(notes: readonly NoteSummary[], pending: ReadonlySet<string>): Set<string> {
+  const hidden = new Set<string>();
+  for (const id of pending) {
+    hidden.add(id);
+    for (const below of descendants(notes, id)) hidden.add(below);
+  }
+  return hidden;
+}
+
+export interface VisibleRow {
+  id: string;
+  parentId: string | null;
+  hasChildren: boolean;
+}
+
+/** The rows a reader sees, top to bottom (children of expanded notes only): what arrow keys walk. */
+export function visibleRows(tree: readonly TreeNode[], expanded: ReadonlySet<string>): VisibleRow[] {
+  const rows: VisibleRow[] = [];
+  const walk = (nodes: readonly TreeNode[]) => {
+    for (const { note, children } of nodes) {
+      rows.push({ id: note.id, parentId: note.parent_id, hasChildren: children.length > 0 });
+      if (children.length > 0 && expanded.has(note.id)) walk(children);
+    }
+  };
+  walk(tree);
+  return rows;
+}

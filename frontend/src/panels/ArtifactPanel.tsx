@@ -1,19 +1,21 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toApiError } from '../api/client.ts';
+import { API_BASE, toApiError } from '../api/client.ts';
 import { downloadBlob, research } from '../api/research.ts';
-import { Icon } from '../components/Icon.tsx';
 import { Markdown } from '../components/Markdown.tsx';
 import { copyText, ShareLinkDialog, ShareLinkField, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
-import { researchStore, type OpenArtifact } from '../research/store.ts';
+import type { OpenArtifact } from '../machines/researchSession.ts';
+import { useSessionRef } from '../research/sessionContext.ts';
+import { DownloadIcon, FileIcon, Share2Icon, XIcon } from '../ui/icons.ts';
 
 /** A generated file: HTML runs in a sandbox with no access to this page; markdown is rendered. */
 export function ArtifactPanel({ artifact, sessionId }: { artifact: OpenArtifact; sessionId: string | null }) {
   const { t } = useTranslation();
+  const session = useSessionRef();
   return (
     <div className="artifact-panel">
       <header className="panel-header">
-        <Icon name="file" size={16} />
+        <FileIcon size={16} />
         <strong>{artifact.filename}</strong>
         <span className="toolbar-spacer" />
         {sessionId && artifact.messageId && <ShareArtifactButton sessionId={sessionId} messageId={artifact.messageId} filename={artifact.filename} />}
@@ -22,11 +24,11 @@ export function ArtifactPanel({ artifact, sessionId }: { artifact: OpenArtifact;
           className="button button-secondary button-small"
           onClick={() => downloadBlob(new Blob([artifact.content], { type: artifact.filetype === 'html' ? 'text/html' : 'text/markdown' }), artifact.filename)}
         >
-          <Icon name="download" size={14} />
+          <DownloadIcon size={14} />
           {t('canvas.download')}
         </button>
-        <button type="button" className="icon-button" aria-label={t('user.close')} title={t('user.close')} onClick={() => researchStore.showArtifact(null)}>
-          <Icon name="close" size={16} />
+        <button type="button" className="icon-button" aria-label={t('user.close')} title={t('user.close')} onClick={() => session?.send({ type: 'panel.artifact', artifact: null })}>
+          <XIcon size={16} />
         </button>
       </header>
       <ArtifactBody artifact={artifact} />
@@ -34,9 +36,35 @@ export function ArtifactPanel({ artifact, sessionId }: { artifact: OpenArtifact;
   );
 }
 
+/**
+ * Generated HTML runs in the server's artifact frame, a sandboxed page with a policy of its own, and
+ * is handed over by message: as `srcdoc` it would inherit this page's policy, which refuses its scripts.
+ */
+function ArtifactFrame({ title, html }: { title: string; html: string }) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  // Writing the document loads the frame again; the shell takes one document only, so post once.
+  const posted = useRef(false);
+  return (
+    <iframe
+      key={html}
+      ref={frame}
+      className="artifact-frame"
+      title={title}
+      sandbox="allow-scripts allow-popups allow-modals allow-forms"
+      src={`${API_BASE}/artifact-frame`}
+      // The sandboxed frame has an opaque origin, so '*' is the only target that reaches it.
+      onLoad={() => {
+        if (posted.current) return;
+        posted.current = true;
+        frame.current?.contentWindow?.postMessage(html, '*');
+      }}
+    />
+  );
+}
+
 export function ArtifactBody({ artifact }: { artifact: Pick<OpenArtifact, 'filename' | 'content' | 'filetype'> }) {
   return artifact.filetype === 'html' ? (
-    <iframe className="artifact-frame" title={artifact.filename} sandbox="allow-scripts" srcDoc={artifact.content} />
+    <ArtifactFrame title={artifact.filename} html={artifact.content} />
   ) : (
     <div className="artifact-body">
       <Markdown text={artifact.content} />
@@ -47,13 +75,13 @@ export function ArtifactBody({ artifact }: { artifact: Pick<OpenArtifact, 'filen
 /** A public link to this one file (`/share/artifact/{id}`), seven days unless revoked. */
 function ShareArtifactButton({ sessionId, messageId, filename }: { sessionId: string; messageId: string; filename: string }) {
   const { t } = useTranslation();
-  const dialog = useRef<HTMLDialogElement>(null);
+  const [open, setOpen] = useState(false);
   const [share, setShare] = useState<{ id: string; url: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<ShareOutcome | null>(null);
 
-  const open = async () => {
-    dialog.current?.showModal();
+  const show = async () => {
+    setOpen(true);
     if (share) return;
     setBusy(true);
     setOutcome(null);
@@ -73,7 +101,7 @@ function ShareArtifactButton({ sessionId, messageId, filename }: { sessionId: st
     try {
       await research.revokeShare(share.id);
       setShare(null);
-      dialog.current?.close();
+      setOpen(false);
     } catch (error) {
       setOutcome({ tone: 'error', text: toApiError(error).userMessage });
     } finally {
@@ -83,11 +111,11 @@ function ShareArtifactButton({ sessionId, messageId, filename }: { sessionId: st
 
   return (
     <>
-      <button type="button" className="button button-secondary button-small" onClick={() => void open()}>
-        <Icon name="share" size={14} />
+      <button type="button" className="button button-secondary button-small" onClick={() => void show()}>
+        <Share2Icon size={14} />
         {t('share.button')}
       </button>
-      <ShareLinkDialog dialogRef={dialog} title={t('share.artifactTitle')} subtitle={t('share.artifactSubtitle')} closeLabel={t('user.close')} outcome={outcome}>
+      <ShareLinkDialog open={open} onClose={() => setOpen(false)} title={t('share.artifactTitle')} subtitle={t('share.artifactSubtitle')} outcome={outcome}>
         {share ? (
           <ShareLinkField
             url={share.url}

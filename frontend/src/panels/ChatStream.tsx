@@ -1,13 +1,14 @@
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ClarificationAnswer, ClarificationQuestion, PlanStep } from '@scriptorium/backend/protocol/research';
-import type { WireContent } from '@scriptorium/backend/protocol/ws';
-import { Icon } from '../components/Icon.tsx';
+import type { ContentOf, ContentType, WireContent } from '@scriptorium/domain/protocol/content';
+import { refusalMessage } from '../api/client.ts';
 import { Markdown } from '../components/Markdown.tsx';
-import type { ChatMessage, Conversation } from '../research/conversation.ts';
-import { researchStore } from '../research/store.ts';
+import { userText, type ChatMessage, type Conversation } from '../research/conversation.ts';
+import type { PendingCommand } from '../machines/researchSession.ts';
+import { useSessionRef } from '../research/sessionContext.ts';
 import {
   ArtifactCard,
+  BROWSING_TYPES,
   BrowsingView,
   ClarificationView,
   CognitionView,
@@ -24,40 +25,49 @@ import {
   StatusGoalView,
   TargetedEditView,
   ThinkView,
+  TOOL_TYPES,
   WritingNoticeView,
 } from './stream/items.tsx';
+import { CheckIcon, LightbulbIcon, PauseIcon, SparklesIcon } from '../ui/icons.ts';
 
-const BROWSING = /^web_(browsing|scraping)_/;
-const TOOLS = /^platform_tools_/;
-const HIDDEN = new Set(['message_start', 'think_end', 'status', 'writing_content', 'clarification_answer', 'feedback_response', 'user_input']);
+const HIDDEN: ReadonlySet<ContentType> = new Set(['message_start', 'think_end', 'status', 'writing_content', 'clarification_answer', 'feedback_response', 'user_input']);
+
+const oneOf =
+  <T extends ContentType>(types: readonly T[]) =>
+  (item: WireContent): item is ContentOf<T> =>
+    (types as readonly ContentType[]).includes(item.content_type);
+const isBrowsing = oneOf(BROWSING_TYPES);
+const isTool = oneOf(TOOL_TYPES);
 
 /** Later answers in the whole conversation close the forms that asked for them. */
-function laterItem(conversation: Conversation, message: ChatMessage, index: number, type: string): WireContent | null {
+function laterItem<T extends ContentType>(conversation: Conversation, message: ChatMessage, index: number, type: T): ContentOf<T> | null {
   let seen = false;
   for (const candidate of conversation.messages) {
     const start = candidate === message ? index + 1 : 0;
     if (candidate === message) seen = true;
     if (!seen) continue;
-    const found = candidate.contents.slice(start).find((item) => item.content_type === type);
+    const found = candidate.contents.slice(start).find(oneOf([type]));
     if (found) return found;
   }
   return null;
 }
 
-function renderContents(message: ChatMessage, conversation: Conversation, readOnly: boolean): ReactNode[] {
+/** The newest command of a kind still waiting for its echo (or refused), if any. */
+const pendingOf = (outbox: readonly PendingCommand[], kind: PendingCommand['command']['kind']): PendingCommand | null => outbox.findLast((pending) => pending.command.kind === kind) ?? null;
+
+function renderContents(message: ChatMessage, conversation: Conversation, outbox: readonly PendingCommand[], readOnly: boolean): ReactNode[] {
   const { contents } = message;
   const streaming = message.status === 'streaming';
   const sources = sourcesOf(contents);
   const nodes: ReactNode[] = [];
-  let planShown = false;
   // Browsing and tool items come in rounds (one per plan step); each round is one card.
   let groupedUntil = -1;
-  const round = (from: number, pattern: RegExp): WireContent[] => {
-    const items: WireContent[] = [];
+  const round = <T extends WireContent>(from: number, belongs: (item: WireContent) => item is T): T[] => {
+    const items: T[] = [];
     let index = from;
     for (; index < contents.length; index++) {
       const candidate = contents[index]!;
-      if (pattern.test(candidate.content_type)) items.push(candidate);
+      if (belongs(candidate)) items.push(candidate);
       else if (!HIDDEN.has(candidate.content_type)) break;
     }
     groupedUntil = index - 1;
@@ -65,58 +75,62 @@ function renderContents(message: ChatMessage, conversation: Conversation, readOn
   };
   contents.forEach((item, index) => {
     const key = `${item.content_type}-${index}`;
-    const type = item.content_type;
-    if (HIDDEN.has(type) || index <= groupedUntil) return;
-    if (type === 'plan' || type === 'mark_in_progress_plan_step') {
-      const steps = (item.research_plan as PlanStep[] | undefined) ?? [];
-      if (type === 'mark_in_progress_plan_step') nodes.push(<PlanStepView key={`step-${index}`} index={Number(item.index ?? 0)} steps={steps} />);
-      if (planShown) return;
-      planShown = true;
-      const latest = contents.findLast((candidate) => candidate.content_type === 'plan' || candidate.content_type === 'mark_in_progress_plan_step');
-      nodes.splice(type === 'plan' ? nodes.length : nodes.length - 1, 0, <PlanView key={key} steps={(latest?.research_plan as PlanStep[] | undefined) ?? []} />);
+    if (HIDDEN.has(item.content_type) || index <= groupedUntil) return;
+    if (item.content_type === 'mark_in_progress_plan_step') {
+      nodes.push(<PlanStepView key={key} index={item.index} steps={item.research_plan} />);
       return;
     }
-    if (BROWSING.test(type)) {
-      nodes.push(<BrowsingView key={key} items={round(index, BROWSING)} />);
+    if (item.content_type === 'plan') {
+      // Every plan is a card of its own (a revision plans again in the same reply), fed by its step marks.
+      const next = contents.findIndex((candidate, at) => at > index && candidate.content_type === 'plan');
+      const states = contents
+        .slice(index, next === -1 ? undefined : next)
+        .filter(oneOf(['plan', 'mark_in_progress_plan_step']))
+        .map((candidate) => candidate.research_plan);
+      nodes.push(<PlanView key={key} states={states} />);
       return;
     }
-    if (TOOLS.test(type)) {
-      nodes.push(<PlatformToolsView key={key} items={round(index, TOOLS)} />);
+    if (isBrowsing(item)) {
+      nodes.push(<BrowsingView key={key} items={round(index, isBrowsing)} />);
       return;
     }
-    switch (type) {
+    if (isTool(item)) {
+      nodes.push(<PlatformToolsView key={key} items={round(index, isTool)} />);
+      return;
+    }
+    switch (item.content_type) {
       case 'chat_chunk':
       case 'content':
-        nodes.push(<Markdown key={key} text={String(item.content ?? '')} sources={sources} />);
+        nodes.push(<Markdown key={key} text={item.content} sources={sources} />);
         return;
       case 'think': {
         const thinkingNow = streaming && index === contents.length - 1;
-        nodes.push(<ThinkView key={key} content={String(item.content ?? '')} streaming={thinkingNow} />);
+        nodes.push(<ThinkView key={key} content={item.content} streaming={thinkingNow} />);
         return;
       }
       case 'clarification': {
         const answer = laterItem(conversation, message, index, 'clarification_answer');
-        nodes.push(<ClarificationView key={key} questions={(item.questions as ClarificationQuestion[] | undefined) ?? []} answered={answer ? ((answer.answers as ClarificationAnswer[] | undefined) ?? []) : null} readOnly={readOnly} />);
+        nodes.push(<ClarificationView key={key} questions={item.questions} answered={answer ? answer.answers : null} pending={pendingOf(outbox, 'clarification_answer')} readOnly={readOnly} />);
         return;
       }
       case 'feedback_request': {
         const answer = laterItem(conversation, message, index, 'feedback_response');
-        nodes.push(<FeedbackRequestView key={key} chosen={answer ? { option: String(answer.option), ...(typeof answer.text === 'string' && { text: answer.text }) } : null} readOnly={readOnly} />);
+        nodes.push(<FeedbackRequestView key={key} chosen={answer ? { option: answer.option, ...(answer.text !== undefined && { text: answer.text }) } : null} pending={pendingOf(outbox, 'feedback_response')} readOnly={readOnly} />);
         return;
       }
       case 'web_search_queries':
-        nodes.push(<SearchQueriesView key={key} queries={(item.queries as string[] | undefined) ?? []} />);
+        nodes.push(<SearchQueriesView key={key} queries={item.queries} />);
         return;
       case 'web_search_results':
         nodes.push(<SearchResultsView key={key} content={item} />);
         return;
       case 'artifact_start': {
         const completed = contents.slice(index + 1).some((candidate) => candidate.content_type === 'artifact_complete' && candidate.filename === item.filename);
-        if (!completed) nodes.push(<ArtifactCard key={key} content={item} complete={false} />);
+        if (!completed) nodes.push(<ArtifactCard key={key} content={item} />);
         return;
       }
       case 'artifact_complete':
-        nodes.push(<ArtifactCard key={key} content={item} complete />);
+        nodes.push(<ArtifactCard key={key} content={item} />);
         return;
       case 'writing_start': {
         const ended = contents.slice(index + 1).some((candidate) => candidate.content_type === 'writing_end' && candidate.version === item.version);
@@ -139,13 +153,13 @@ function renderContents(message: ChatMessage, conversation: Conversation, readOn
         nodes.push(<StatusGoalView key={key} content={item} />);
         return;
       case 'error':
-        nodes.push(<ErrorItem key={key} message={String(item.error_message ?? '')} />);
+        nodes.push(<ErrorItem key={key} message={refusalMessage(item)} />);
         return;
       case 'info':
         nodes.push(<InfoItem key={key} content={item} />);
         return;
       case 'message_end':
-        if (item.outcome === 'failed') nodes.push(<ErrorItem key={key} message={String(item.error_message ?? '')} />);
+        if (item.outcome === 'failed') nodes.push(<ErrorItem key={key} message={item.error_message ?? ''} />);
         if (item.outcome === 'interrupted') nodes.push(<InterruptedItem key={key} />);
         return;
       default:
@@ -155,11 +169,30 @@ function renderContents(message: ChatMessage, conversation: Conversation, readOn
   return nodes;
 }
 
+/**
+ * What this page sent and the conversation does not have yet: a question shows as the user's bubble
+ * at once; anything refused (out of budget, socket down and HTTP failing) says why, where it happened.
+ */
+function PendingView({ pending }: { pending: PendingCommand }) {
+  const { command, error } = pending;
+  if (command.kind === 'user_input') {
+    return (
+      <>
+        <div className={`message message-user${error ? ' failed' : ' sending'}`}>
+          <div className="bubble">{command.content}</div>
+        </div>
+        {error && <ErrorItem message={error} />}
+      </>
+    );
+  }
+  return error ? <ErrorItem message={error} /> : null;
+}
+
 function InterruptedItem() {
   const { t } = useTranslation();
   return (
     <div className="info-item warning">
-      <Icon name="pause" size={14} />
+      <PauseIcon size={14} />
       <span>{t('stream.interrupted')}</span>
     </div>
   );
@@ -176,8 +209,9 @@ function pendingLabel(message: ChatMessage): 'stream.planning' | 'stream.makingC
 const NAMED_AGENTS = ['deep_cognition', 'targeted_edit', 'direct_writing_agent'] as const;
 const agentKey = (agent: string): (typeof NAMED_AGENTS)[number] | 'poe_llm' => NAMED_AGENTS.find((named) => named === agent) ?? 'poe_llm';
 
-export function ChatStream({ conversation, readOnly }: { conversation: Conversation; readOnly: boolean }) {
+export function ChatStream({ conversation, outbox = [], readOnly }: { conversation: Conversation; outbox?: readonly PendingCommand[]; readOnly: boolean }) {
   const { t } = useTranslation();
+  const session = useSessionRef();
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
 
@@ -200,35 +234,32 @@ export function ChatStream({ conversation, readOnly }: { conversation: Conversat
       <div className="chat-stream-inner" aria-live="polite">
         {conversation.messages.map((message) => {
           if (message.role === 'user') {
-            const userText = message.contents
-              .filter((item) => item.content_type === 'user_input')
-              .map((item) => String(item.content ?? ''))
-              .join('');
-            if (userText === '') return null;
+            const text = userText(message);
+            if (text === '') return null;
             return (
               <div key={message.id} className="message message-user">
-                <div className="bubble">{userText}</div>
+                <div className="bubble">{text}</div>
               </div>
             );
           }
           // The user's own canvas saves are a line in the stream, not a reply.
-          const saved = message.agent === 'user' ? message.contents.find((item) => item.content_type === 'canvas_saved') : undefined;
+          const saved = message.agent === 'user' ? message.contents.find(oneOf(['canvas_saved'])) : undefined;
           if (saved) {
             return (
-              <button key={message.id} type="button" className="stream-notice" onClick={() => researchStore.showCanvas(true)}>
-                <Icon name="check" size={14} />
-                {t('writing.handSaved', { version: Number(saved.version ?? 0) })}
+              <button key={message.id} type="button" className="stream-notice" onClick={() => session?.send({ type: 'panel.canvas', open: true })}>
+                <CheckIcon size={14} />
+                {t('writing.handSaved', { version: saved.version })}
               </button>
             );
           }
-          const nodes = renderContents(message, conversation, readOnly);
+          const nodes = renderContents(message, conversation, outbox, readOnly);
           const streaming = message.status === 'streaming';
           if (nodes.length === 0 && !streaming) return null;
           const visible = message.contents.some((item) => !HIDDEN.has(item.content_type) && item.content_type !== 'message_end');
           return (
             <div key={message.id} className={`message message-assistant${streaming ? ' streaming' : ''}`} data-status={message.status}>
               <span className="assistant-avatar" aria-hidden="true">
-                <Icon name={message.agent === 'deep_cognition' ? 'cognition' : 'sparkles'} size={16} />
+                {message.agent === 'deep_cognition' ? <LightbulbIcon size={16} /> : <SparklesIcon size={16} />}
               </span>
               <div className="assistant-body">
                 <span className="assistant-name">{t(`agents.${agentKey(message.agent)}`)}</span>
@@ -244,10 +275,13 @@ export function ChatStream({ conversation, readOnly }: { conversation: Conversat
             </div>
           );
         })}
+        {outbox.map((pending) => (
+          <PendingView key={pending.id} pending={pending} />
+        ))}
         {waiting && (
           <div className="message message-assistant streaming">
             <span className="assistant-avatar" aria-hidden="true">
-              <Icon name="sparkles" size={16} />
+              <SparklesIcon size={16} />
             </span>
             <div className="assistant-body">
               <div className="progress-line">

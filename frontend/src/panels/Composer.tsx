@@ -1,41 +1,36 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
-import { asrAvailable, recognise } from '../api/research.ts';
+import { queryKeys, useApiQuery } from '../api/query.ts';
+import { recognise, speechStatus, uploadFile, UPLOAD_FAILED } from '../api/research.ts';
 import { fullPath } from '../app/guard.ts';
-import { Icon } from '../components/Icon.tsx';
 import { clampInputHeight, INPUT_MIN_HEIGHT } from '../research/editReport.ts';
-import { LOGIN_REQUIRED, researchStore, useResearch, type ResearchSession } from '../research/store.ts';
+import { isRestoring, type ResearchSessionRef } from '../machines/researchSession.ts';
+import { LOGIN_REQUIRED, useSessionSnapshot } from '../research/live.ts';
+import { CircleAlertIcon, GlobeIcon, LightbulbIcon, MessageSquareIcon, MicIcon, PaperclipIcon, PauseIcon, SendIcon, XIcon } from '../ui/icons.ts';
 
-let asrProbe: Promise<boolean> | null = null;
 const INPUT_HEIGHT_KEY = 'research_input_height';
 
 /** The text input panel: mode, search, attachments, voice, send and pause. */
-export function Composer({ session, signedIn }: { session: ResearchSession | null; signedIn: boolean }) {
+export function Composer({ session: ref, signedIn }: { session: ResearchSessionRef | null; signedIn: boolean }) {
   const { t, i18n } = useTranslation();
   const location = useLocation();
-  const { error } = useResearch();
+  const snapshot = useSessionSnapshot(ref);
+  const session = snapshot?.context ?? null;
+  const error = session?.error ?? null;
+  // The server says whether speech is configured; the recogniser itself is only called to recognise.
+  const speech = useApiQuery({ queryKey: queryKeys.speech, queryFn: speechStatus, enabled: signedIn, staleTime: Infinity });
+  const asr = speech.data?.configured === true;
   const [text, setText] = useState('');
   const [height, setHeight] = useState(() => clampInputHeight(Number(localStorage.getItem(INPUT_HEIGHT_KEY)) || INPUT_MIN_HEIGHT + 30));
   const [needsLogin, setNeedsLogin] = useState(false);
   const [uploading, setUploading] = useState<string | null>(null);
   const [uploaded, setUploaded] = useState<string[]>([]);
-  const [asr, setAsr] = useState(false);
   const [recording, setRecording] = useState<MediaRecorder | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
-    if (!signedIn) return;
-    asrProbe ??= asrAvailable();
-    let live = true;
-    void asrProbe.then((available) => live && setAsr(available));
-    return () => {
-      live = false;
-    };
-  }, [signedIn]);
-
   const busy = session?.conversation.busy ?? false;
-  const disabled = session?.readOnly === true || session?.restoring === true;
+  const disabled = session?.readOnly === true || (snapshot !== null && isRestoring(snapshot));
 
   const submit = () => {
     if (text.trim() === '') return;
@@ -43,7 +38,8 @@ export function Composer({ session, signedIn }: { session: ResearchSession | nul
       setNeedsLogin(true);
       return;
     }
-    if (researchStore.send(text)) setText('');
+    ref?.send({ type: 'conversation.send', text });
+    setText('');
   };
 
   const startDrag = (event: React.PointerEvent) => {
@@ -92,7 +88,7 @@ export function Composer({ session, signedIn }: { session: ResearchSession | nul
       <div className="resize-handle" role="separator" aria-orientation="horizontal" aria-label={t('composer.resize')} onPointerDown={startDrag} />
       {(error || needsLogin) && (
         <div className="composer-alert" role="alert">
-          <Icon name="alert" size={14} />
+          <CircleAlertIcon size={14} />
           {needsLogin ? (
             <span>
               {LOGIN_REQUIRED}，
@@ -101,8 +97,8 @@ export function Composer({ session, signedIn }: { session: ResearchSession | nul
           ) : (
             <span>{error}</span>
           )}
-          <button type="button" className="icon-button tiny" aria-label={t('user.close')} onClick={() => (needsLogin ? setNeedsLogin(false) : researchStore.clearError())}>
-            <Icon name="close" size={12} />
+          <button type="button" className="icon-button tiny" aria-label={t('user.close')} onClick={() => (needsLogin ? setNeedsLogin(false) : ref?.send({ type: 'error.cleared' }))}>
+            <XIcon size={12} />
           </button>
         </div>
       )}
@@ -124,7 +120,7 @@ export function Composer({ session, signedIn }: { session: ResearchSession | nul
           <div className="attachments">
             {uploaded.map((name) => (
               <span key={name} className="query-chip">
-                <Icon name="paperclip" size={12} />
+                <PaperclipIcon size={12} />
                 {name}
               </span>
             ))}
@@ -140,10 +136,10 @@ export function Composer({ session, signedIn }: { session: ResearchSession | nul
                 aria-checked={(session?.mode ?? 1) === mode}
                 className={(session?.mode ?? 1) === mode ? 'active' : undefined}
                 disabled={disabled || !session || busy}
-                onClick={() => void researchStore.setMode(mode)}
+                onClick={() => ref?.send({ type: 'settings.mode', mode })}
                 title={t(`composer.modeHint.${mode}`)}
               >
-                <Icon name={mode === 1 ? 'cognition' : 'chat'} size={14} />
+                {mode === 1 ? <LightbulbIcon size={14} /> : <MessageSquareIcon size={14} />}
                 {t(`composer.modes.${mode}`)}
               </button>
             ))}
@@ -153,9 +149,9 @@ export function Composer({ session, signedIn }: { session: ResearchSession | nul
             className={`toggle${session?.searchEnabled ?? true ? ' on' : ''}`}
             aria-pressed={session?.searchEnabled ?? true}
             disabled={disabled || !session}
-            onClick={() => void researchStore.toggleSearch()}
+            onClick={() => ref?.send({ type: 'settings.search' })}
           >
-            <Icon name="globe" size={14} />
+            <GlobeIcon size={14} />
             {t('composer.search')}
           </button>
           <input
@@ -165,31 +161,34 @@ export function Composer({ session, signedIn }: { session: ResearchSession | nul
             onChange={(event) => {
               const file = event.target.files?.[0];
               event.target.value = '';
-              if (!file) return;
+              if (!file || !session) return;
               setUploading(file.name);
-              void researchStore.upload(file).then((ok) => {
-                setUploading(null);
-                if (ok) setUploaded((names) => [...names, file.name]);
-              });
+              uploadFile(session.id, file, file.type || 'application/octet-stream').then(
+                () => setUploaded((names) => [...names, file.name]),
+                (failure: unknown) => {
+                  console.warn('upload failed', failure);
+                  ref?.send({ type: 'error.shown', message: UPLOAD_FAILED });
+                },
+              ).finally(() => setUploading(null));
             }}
           />
           <div className="composer-actions">
             <button type="button" className="icon-button" disabled={disabled || !session || !signedIn || uploading !== null} title={t('composer.upload')} aria-label={t('composer.upload')} onClick={() => fileInput.current?.click()}>
-              {uploading ? <span className="spinner spinner-small" /> : <Icon name="paperclip" size={18} />}
+              {uploading ? <span className="spinner spinner-small" /> : <PaperclipIcon size={18} />}
             </button>
             {asr && (
               <button type="button" className={`icon-button${recording ? ' recording' : ''}`} disabled={disabled} title={t(recording ? 'composer.stopVoice' : 'composer.voice')} aria-label={t(recording ? 'composer.stopVoice' : 'composer.voice')} onClick={() => void toggleRecording()}>
-                <Icon name="mic" size={18} />
+                <MicIcon size={18} />
               </button>
             )}
             {busy ? (
-              <button type="button" className="button button-secondary button-small" disabled={disabled} onClick={() => void researchStore.pause()}>
-                <Icon name="pause" size={14} />
+              <button type="button" className="button button-secondary button-small" disabled={disabled} onClick={() => ref?.send({ type: 'conversation.pause' })}>
+                <PauseIcon size={14} />
                 {t('composer.pause')}
               </button>
             ) : (
               <button type="button" className="button button-primary button-small" disabled={disabled || text.trim() === ''} onClick={submit}>
-                <Icon name="send" size={14} />
+                <SendIcon size={14} />
                 {t('composer.send')}
               </button>
             )}

@@ -1,23 +1,32 @@
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSelector } from '@xstate/react';
 import { ConnectionStatus } from '../components/ConnectionStatus.tsx';
 import { GuidanceTips } from '../components/GuidanceTips.tsx';
-import { Icon } from '../components/Icon.tsx';
 import { PageLoading } from '../components/PageState.tsx';
-import { researchStore, useResearch, type ResearchSession } from '../research/store.ts';
+import { queryKeys, useApiQuery } from '../api/query.ts';
+import { research } from '../api/research.ts';
+import type { ResearchSessionRef } from '../machines/researchSession.ts';
+import { useSession, useResearchSessions } from '../research/live.ts';
+import { SessionRefContext } from '../research/sessionContext.ts';
 import { ShareButton } from '../share/ShareDialog.tsx';
+import { FileTextIcon, FolderIcon, LockIcon, LockOpenIcon, PanelsTopLeftIcon, WifiOffIcon } from '../ui/icons.ts';
 
 // golden-layout and the panels load as their own chunk; the canvas editor is a further chunk inside.
 const Workspace = lazy(() => import('./Workspace.tsx'));
 
 /** The research screen's frame: toolbar (title, status, lock, share) and the dockable workspace. */
-export function ResearchView({ session, signedIn, readOnly, heading }: { session: ResearchSession | null; signedIn: boolean; readOnly: boolean; heading?: string }) {
+export function ResearchView({ session: ref, signedIn, readOnly, heading }: { session: ResearchSessionRef | null; signedIn: boolean; readOnly: boolean; heading?: string }) {
   const { t } = useTranslation();
-  const { offline, sessions } = useResearch();
+  const session = useSession(ref);
+  const sessions = useResearchSessions();
+  const models = useApiQuery({ queryKey: queryKeys.models, queryFn: research.models, enabled: signedIn && !readOnly });
+  const offline = models.data?.offline ?? false;
   const [locked, setLocked] = useState(true);
   const [notes, setNotes] = useState(false);
   const title = heading ?? (session ? session.title || session.name || t('sessions.unnamed') : t('research.eyebrow'));
-  const known = session !== null && sessions.some((candidate) => candidate.id === session.id && !candidate.readOnly);
+  const known = ref !== null && sessions.includes(ref);
+  const hasVersions = useSelector(ref?.getSnapshot().children.writing ?? undefined, (snapshot) => (snapshot?.context.versions.length ?? 0) > 0);
 
   const toolbar = (
     <div className="workspace-toolbar">
@@ -26,13 +35,13 @@ export function ResearchView({ session, signedIn, readOnly, heading }: { session
       </h1>
       {readOnly && (
         <span className="badge badge-muted">
-          <Icon name="lock" size={12} />
+          <LockIcon size={12} />
           {t('workspace.readOnly')}
         </span>
       )}
       {offline && !readOnly && (
         <span className="badge badge-warning" title={t('workspace.offlineHint')}>
-          <Icon name="wifiOff" size={12} />
+          <WifiOffIcon size={12} />
           {t('workspace.offline')}
         </span>
       )}
@@ -45,33 +54,41 @@ export function ResearchView({ session, signedIn, readOnly, heading }: { session
             className="icon-button"
             title={t(session.layoutPreset === 'home-welcome' ? 'workspace.presetChat' : 'workspace.presetWelcome')}
             aria-label={t(session.layoutPreset === 'home-welcome' ? 'workspace.presetChat' : 'workspace.presetWelcome')}
-            onClick={() => researchStore.setLayoutPreset(session.layoutPreset === 'home-welcome' ? 'chat-interface-only' : 'home-welcome')}
+            onClick={() => ref?.send({ type: 'layout.preset', preset: session.layoutPreset === 'home-welcome' ? 'chat-interface-only' : 'home-welcome' })}
           >
-            <Icon name="layout" size={16} />
+            <PanelsTopLeftIcon size={16} />
           </button>
           <button type="button" className={`icon-button${notes ? ' active' : ''}`} title={t('workspace.notes')} aria-label={t('workspace.notes')} aria-pressed={notes} onClick={() => setNotes((value) => !value)}>
-            <Icon name="note" size={16} />
+            <FileTextIcon size={16} />
           </button>
         </>
       )}
-      {session && session.panel === null && session.writing.getSnapshot().context.versions.length > 0 && (
-        <button type="button" className="icon-button" data-guide="artifacts" title={t('workspace.openCanvas')} aria-label={t('workspace.openCanvas')} onClick={() => researchStore.showCanvas(true)}>
-          <Icon name="folder" size={16} />
+      {session && hasVersions && (
+        <button type="button" className={`icon-button${session.panel === 'canvas' ? ' active' : ''}`} data-guide="artifacts" title={t('workspace.openCanvas')} aria-label={t('workspace.openCanvas')} aria-pressed={session.panel === 'canvas'} onClick={() => ref?.send({ type: 'panel.canvas', open: session.panel !== 'canvas' })}>
+          <FolderIcon size={16} />
         </button>
       )}
       <button type="button" className={`icon-button${locked ? '' : ' active'}`} title={t(locked ? 'workspace.unlock' : 'workspace.lock')} aria-label={t(locked ? 'workspace.unlock' : 'workspace.lock')} aria-pressed={!locked} onClick={() => setLocked((value) => !value)}>
-        <Icon name={locked ? 'lock' : 'unlock'} size={16} />
+        {locked ? <LockIcon size={16} /> : <LockOpenIcon size={16} />}
       </button>
-      {signedIn && !readOnly && <ShareButton sessionId={session?.id ?? null} sessionName={session?.title || session?.name || ''} sessionKnown={known} disabled={!session || session.restoring || session.conversation.messages.length === 0} />}
+      {signedIn && !readOnly && ref && session && <ShareButton session={ref} sessionName={session.title || session.name || ''} sessionKnown={known} disabled={session.conversation.messages.length === 0} />}
     </div>
   );
 
   return (
-    <>
+    <SessionRefContext value={ref}>
       <Suspense fallback={<PageLoading />}>
-        <Workspace session={session} signedIn={signedIn} readOnly={readOnly} locked={locked} notes={notes} toolbar={toolbar} />
+        <Workspace
+          session={ref}
+          signedIn={signedIn}
+          readOnly={readOnly}
+          locked={locked}
+          notes={notes}
+          toolbar={toolbar}
+          onPanelClosed={(type) => (type === 'note-page' ? setNotes(false) : ref?.send(type === 'canvas' ? { type: 'panel.canvas', open: false } : { type: 'panel.artifact', artifact: null }))}
+        />
       </Suspense>
       {!readOnly && <GuidanceTips />}
-    </>
+    </SessionRefContext>
   );
 }

@@ -1,11 +1,15 @@
+import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { useAuth } from '../app/auth/index.ts';
 import { fullPath } from '../app/guard.ts';
-import { Icon } from '../components/Icon.tsx';
+import { queryKeys, useApiQuery } from '../api/query.ts';
+import { research, type CloudChat } from '../api/research.ts';
+import { isRestoring, type ResearchSessionRef } from '../machines/researchSession.ts';
+import { CLOUD_HISTORY_PAGE, researchWorkspace, useSessionSnapshot } from '../research/live.ts';
 import { canClose } from '../research/sessions.ts';
-import { researchStore, useResearch } from '../research/store.ts';
+import { HistoryIcon, LightbulbIcon, LockIcon, MessageSquareIcon, PlusIcon, SquarePenIcon, XIcon } from '../ui/icons.ts';
 
 /** Open sessions and cloud history; collapsed, the open sessions as icons only. */
 const shortDate = (timestamp: string, language: string) => {
@@ -13,32 +17,26 @@ const shortDate = (timestamp: string, language: string) => {
   return Number.isNaN(date.getTime()) ? '' : new Intl.DateTimeFormat(language === 'en' ? 'en' : 'zh-CN', { month: 'numeric', day: 'numeric' }).format(date);
 };
 
+/** Cloud history, newest first; empty sessions are not history (each new session starts empty). */
+const historyOf = (chats: CloudChat[]): CloudChat[] => chats.filter((chat) => chat.message_count > 0).sort((a, b) => b.created_at.localeCompare(a.created_at));
+
 export function SessionSidebar({ collapsed }: { collapsed: boolean }) {
   const { t, i18n } = useTranslation();
   const location = useLocation();
   const { user } = useAuth();
-  const { sessions, activeId, cloud } = useResearch();
+  const sessions = useSelector(researchWorkspace, (snapshot) => snapshot.context.sessions);
+  const activeId = useSelector(researchWorkspace, (snapshot) => snapshot.context.activeId);
+  const creating = useSelector(researchWorkspace, (snapshot) => snapshot.matches('creating') || snapshot.matches('settling'));
+  const cloud = useApiQuery({ queryKey: queryKeys.cloudHistory, queryFn: () => research.myChats(0, CLOUD_HISTORY_PAGE), enabled: user !== null, select: (page) => historyOf(page.chats) });
   const [editing, setEditing] = useState<{ id: string; value: string } | null>(null);
-  const [creating, setCreating] = useState(false);
-  const open = sessions.filter((session) => !session.readOnly);
-  const openIds = open.map((session) => session.id);
-
-  const create = async () => {
-    setCreating(true);
-    try {
-      await researchStore.create({ activate: true, preset: 'home-welcome' });
-    } catch (error) {
-      researchStore.fail(error);
-    } finally {
-      setCreating(false);
-    }
-  };
+  const closable = canClose(sessions.map((session) => session.id));
+  const create = () => researchWorkspace.send({ type: 'session.create' });
 
   if (!user) {
     if (collapsed) return null;
     return (
       <div className="sub-panel-note">
-        <Icon name="lock" size={16} />
+        <LockIcon size={16} />
         <div>
           <p>{t('subPanel.research.signInToView')}</p>
           <Link className="button button-primary button-small" to={`/login?redirect=${encodeURIComponent(fullPath(location))}`}>
@@ -52,21 +50,11 @@ export function SessionSidebar({ collapsed }: { collapsed: boolean }) {
   if (collapsed) {
     return (
       <div className="session-icons" data-guide="sessions">
-        <button type="button" className="icon-button" title={t('sessions.new')} aria-label={t('sessions.new')} disabled={creating} onClick={() => void create()}>
-          <Icon name="plus" size={18} />
+        <button type="button" className="icon-button" title={t('sessions.new')} aria-label={t('sessions.new')} disabled={creating} onClick={create}>
+          <PlusIcon size={18} />
         </button>
-        {open.map((session) => (
-          <button
-            key={session.id}
-            type="button"
-            className={`session-icon${session.id === activeId ? ' active' : ''}`}
-            title={session.title ?? session.name}
-            aria-label={session.title ?? session.name}
-            disabled={session.restoring}
-            onClick={() => researchStore.switchTo(session.id)}
-          >
-            {session.restoring ? <span className="spinner spinner-small" /> : [...(session.title ?? session.name ?? '?')][0]}
-          </button>
+        {sessions.map((session) => (
+          <SessionIcon key={session.id} session={session} active={session.id === activeId} />
         ))}
       </div>
     );
@@ -76,77 +64,32 @@ export function SessionSidebar({ collapsed }: { collapsed: boolean }) {
     <div className="session-sidebar" data-guide="sessions">
       <div className="session-section-head">
         <span>{t('sessions.open')}</span>
-        <button type="button" className="button button-secondary button-small" disabled={creating} onClick={() => void create()}>
-          {creating ? <span className="spinner spinner-small" /> : <Icon name="plus" size={14} />}
+        <button type="button" className="button button-secondary button-small" disabled={creating} onClick={create}>
+          {creating ? <span className="spinner spinner-small" /> : <PlusIcon size={14} />}
           {t('sessions.new')}
         </button>
       </div>
       <ul className="session-list">
-        {open.map((session) => {
-          const label = session.title || session.name || t('sessions.unnamed');
-          return (
-            <li key={session.id} className={`session-item${session.id === activeId ? ' active' : ''}${session.restoring ? ' restoring' : ''}`}>
-              {editing?.id === session.id ? (
-                <form
-                  className="session-rename"
-                  onSubmit={(event) => {
-                    event.preventDefault();
-                    void researchStore.rename(session.id, editing.value);
-                    setEditing(null);
-                  }}
-                >
-                  <input
-                    autoFocus
-                    value={editing.value}
-                    aria-label={t('sessions.rename')}
-                    onChange={(event) => setEditing({ id: session.id, value: event.target.value })}
-                    onBlur={() => {
-                      void researchStore.rename(session.id, editing.value);
-                      setEditing(null);
-                    }}
-                    onKeyDown={(event) => event.key === 'Escape' && setEditing(null)}
-                  />
-                </form>
-              ) : (
-                <button type="button" className="session-select" disabled={session.restoring} aria-current={session.id === activeId ? 'true' : undefined} onClick={() => researchStore.switchTo(session.id)} title={label}>
-                  {session.restoring ? <span className="spinner spinner-small" /> : <Icon name={session.mode === 0 ? 'chat' : 'cognition'} size={14} />}
-                  <span className="session-label">{label}</span>
-                  {session.conversation.busy && <span className="busy-dot" aria-label={t('sessions.busy')} />}
-                </button>
-              )}
-              <span className="session-actions">
-                <button type="button" className="icon-button tiny" title={t('sessions.rename')} aria-label={t('sessions.rename')} disabled={session.restoring} onClick={() => setEditing({ id: session.id, value: session.name })}>
-                  <Icon name="edit" size={12} />
-                </button>
-                <button type="button" className="icon-button tiny" title={t('sessions.close')} aria-label={t('sessions.close')} disabled={!canClose(openIds) || session.restoring} onClick={() => void researchStore.close(session.id)}>
-                  <Icon name="close" size={12} />
-                </button>
-              </span>
-            </li>
-          );
-        })}
+        {sessions.map((session) => (
+          <SessionRow key={session.id} session={session} active={session.id === activeId} closable={closable} editing={editing?.id === session.id ? editing.value : null} onEdit={(value) => setEditing(value === null ? null : { id: session.id, value })} />
+        ))}
       </ul>
       <div className="session-section-head">
         <span>
-          <Icon name="history" size={14} /> {t('sessions.cloud')}
+          <HistoryIcon size={14} /> {t('sessions.cloud')}
         </span>
       </div>
-      {cloud.status === 'loading' && cloud.chats.length === 0 ? (
+      {cloud.isPending ? (
         <p className="muted small pad">{t('app.loading')}</p>
-      ) : cloud.status === 'error' ? (
+      ) : cloud.isError ? (
         <p className="muted small pad">{t('sessions.cloudFailed')}</p>
-      ) : cloud.chats.length === 0 ? (
+      ) : cloud.data.length === 0 ? (
         <p className="muted small pad">{t('sessions.cloudEmpty')}</p>
       ) : (
         <ul className="session-list cloud">
-          {cloud.chats.map((chat) => (
+          {cloud.data.map((chat) => (
             <li key={chat.id} className={`session-item${chat.id === activeId ? ' active' : ''}`}>
-              <button
-                type="button"
-                className="session-select"
-                onClick={() => void researchStore.loadRemote(chat.id, true).catch((error: unknown) => researchStore.fail(error))}
-                title={chat.title ?? chat.prompt ?? ''}
-              >
+              <button type="button" className="session-select" onClick={() => researchWorkspace.send({ type: 'session.open', id: chat.id })} title={chat.title ?? chat.prompt ?? ''}>
                 <span className="session-label">{chat.title || chat.prompt || t('sessions.unnamed')}</span>
                 <time className="muted small" dateTime={chat.created_at}>
                   {shortDate(chat.created_at, i18n.language)}
@@ -157,5 +100,61 @@ export function SessionSidebar({ collapsed }: { collapsed: boolean }) {
         </ul>
       )}
     </div>
+  );
+}
+
+/** The label a session goes by: its title, else its name. */
+const labelOf = (context: { title: string | null; name: string }, unnamed: string) => context.title || context.name || unnamed;
+
+function SessionIcon({ session, active }: { session: ResearchSessionRef; active: boolean }) {
+  const { t } = useTranslation();
+  const snapshot = useSessionSnapshot(session)!;
+  const label = labelOf(snapshot.context, t('sessions.unnamed'));
+  const restoring = isRestoring(snapshot);
+  return (
+    <button type="button" className={`session-icon${active ? ' active' : ''}`} title={label} aria-label={label} disabled={restoring} onClick={() => researchWorkspace.send({ type: 'session.switch', id: session.id })}>
+      {restoring ? <span className="spinner spinner-small" /> : [...label][0]}
+    </button>
+  );
+}
+
+function SessionRow({ session, active, closable, editing, onEdit }: { session: ResearchSessionRef; active: boolean; closable: boolean; editing: string | null; onEdit(value: string | null): void }) {
+  const { t } = useTranslation();
+  const snapshot = useSessionSnapshot(session)!;
+  const { context } = snapshot;
+  const label = labelOf(context, t('sessions.unnamed'));
+  const restoring = isRestoring(snapshot);
+  const commit = () => {
+    if (editing !== null) session.send({ type: 'settings.rename', input: editing });
+    onEdit(null);
+  };
+  return (
+    <li className={`session-item${active ? ' active' : ''}${restoring ? ' restoring' : ''}`}>
+      {editing !== null ? (
+        <form
+          className="session-rename"
+          onSubmit={(event) => {
+            event.preventDefault();
+            commit();
+          }}
+        >
+          <input autoFocus value={editing} aria-label={t('sessions.rename')} onChange={(event) => onEdit(event.target.value)} onBlur={commit} onKeyDown={(event) => event.key === 'Escape' && onEdit(null)} />
+        </form>
+      ) : (
+        <button type="button" className="session-select" disabled={restoring} aria-current={active ? 'true' : undefined} onClick={() => researchWorkspace.send({ type: 'session.switch', id: session.id })} title={label}>
+          {restoring ? <span className="spinner spinner-small" /> : context.mode === 0 ? <MessageSquareIcon size={14} /> : <LightbulbIcon size={14} />}
+          <span className="session-label">{label}</span>
+          {context.conversation.busy && <span className="busy-dot" aria-label={t('sessions.busy')} />}
+        </button>
+      )}
+      <span className="session-actions">
+        <button type="button" className="icon-button tiny" title={t('sessions.rename')} aria-label={t('sessions.rename')} disabled={restoring} onClick={() => onEdit(label)}>
+          <SquarePenIcon size={12} />
+        </button>
+        <button type="button" className="icon-button tiny" title={t('sessions.close')} aria-label={t('sessions.close')} disabled={!closable || restoring} onClick={() => researchWorkspace.send({ type: 'session.close', id: session.id })}>
+          <XIcon size={12} />
+        </button>
+      </span>
+    </li>
   );
 }

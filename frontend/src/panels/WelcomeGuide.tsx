@@ -1,17 +1,17 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { Icon, type IconName } from '../components/Icon.tsx';
+import { LightbulbIcon, ListChecksIcon, PenLineIcon, SearchIcon, SparklesIcon, TerminalIcon, type IconComponent } from '../ui/icons.ts';
 
-const FEATURES: ReadonlyArray<{ key: 'clarify' | 'search' | 'write'; icon: IconName }> = [
-  { key: 'clarify', icon: 'plan' },
-  { key: 'search', icon: 'search' },
-  { key: 'write', icon: 'pen' },
+const FEATURES: ReadonlyArray<{ key: 'clarify' | 'search' | 'write'; icon: IconComponent }> = [
+  { key: 'clarify', icon: ListChecksIcon },
+  { key: 'search', icon: SearchIcon },
+  { key: 'write', icon: PenLineIcon },
 ];
 
-const MORE: ReadonlyArray<{ key: 'writing' | 'agents' | 'cli'; icon: IconName; to: string }> = [
-  { key: 'writing', icon: 'pen', to: '/ai-first/writing-agent' },
-  { key: 'agents', icon: 'sparkles', to: '/remote' },
-  { key: 'cli', icon: 'terminal', to: '/cli' },
+const MORE: ReadonlyArray<{ key: 'writing' | 'agents' | 'cli'; icon: IconComponent; to: string }> = [
+  { key: 'writing', icon: PenLineIcon, to: '/ai-first/writing-agent' },
+  { key: 'agents', icon: SparklesIcon, to: '/remote' },
+  { key: 'cli', icon: TerminalIcon, to: '/cli' },
 ];
 
 /** The welcome guide panel of the home-welcome preset, with the ways into the other tools. */
@@ -21,17 +21,17 @@ export function WelcomeGuide() {
     <div className="welcome-guide">
       <div className="research-hero">
         <span className="chip">
-          <Icon name="cognition" size={14} />
+          <LightbulbIcon size={14} />
           {t('research.eyebrow')}
         </span>
         <h1>{t('research.title')}</h1>
         <p className="research-description">{t('research.description')}</p>
       </div>
       <ul className="feature-list">
-        {FEATURES.map(({ key, icon }) => (
+        {FEATURES.map(({ key, icon: Glyph }) => (
           <li key={key} className="feature">
             <span className="feature-icon">
-              <Icon name={icon} size={18} />
+              <Glyph size={18} />
             </span>
             <div>
               <h2>{t(`research.features.${key}.title`)}</h2>
@@ -41,9 +41,9 @@ export function WelcomeGuide() {
         ))}
       </ul>
       <nav className="welcome-more" aria-label={t('research.more.label')}>
-        {MORE.map(({ key, icon, to }) => (
+        {MORE.map(({ key, icon: Glyph, to }) => (
           <Link key={key} to={to}>
-            <Icon name={icon} size={14} />
+            <Glyph size={14} />
             {t(`research.more.${key}`)}
           </Link>
         ))}

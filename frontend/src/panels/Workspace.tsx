@@ -4,15 +4,17 @@ import { GoldenLayout } from 'golden-layout';
 import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { Icon } from '../components/Icon.tsx';
 import { PageLoading } from '../components/PageState.tsx';
-import type { ResearchSession } from '../research/store.ts';
+import { isRestoring, type ResearchSessionRef } from '../machines/researchSession.ts';
+import { useSessionSnapshot } from '../research/live.ts';
 import { ArtifactPanel } from './ArtifactPanel.tsx';
 import { ChatStream } from './ChatStream.tsx';
 import { Composer } from './Composer.tsx';
+import { emptyConversation } from '../research/conversation.ts';
 import { layoutConfig, type PanelType } from './layoutConfig.ts';
 import { PopoutWindow } from './PopoutWindow.tsx';
 import { WelcomeGuide } from './WelcomeGuide.tsx';
+import { ExternalLinkIcon } from '../ui/icons.ts';
 
 const CanvasPanel = lazy(() => import('./canvas/CanvasPanel.tsx'));
 const NotePage = lazy(() => import('../routes/note/NotePage.tsx'));
@@ -22,25 +24,35 @@ const PANEL_TYPES: readonly PanelType[] = ['welcome-guide', 'conversation', 'can
 const POPOUT_SIZE = { width: 960, height: 720 };
 
 export interface WorkspaceProps {
-  session: ResearchSession | null;
+  session: ResearchSessionRef | null;
   signedIn: boolean;
   readOnly: boolean;
   locked: boolean;
   notes: boolean;
   /** The toolbar row above the panels (session title, share, lock…). */
   toolbar: ReactNode;
+  /** The user closed a side panel (canvas, artifact, notes) from its tab while unlocked. */
+  onPanelClosed(type: PanelType): void;
 }
 
 /**
  * The dockable research view. golden-layout owns the panel frames; React renders into them through
  * portals, so every panel keeps the app's context (router, i18n, stores).
  */
-export default function Workspace({ session, signedIn, readOnly, locked, notes, toolbar }: WorkspaceProps) {
+export default function Workspace({ session: ref, signedIn, readOnly, locked, notes, toolbar, onPanelClosed }: WorkspaceProps) {
   const { t } = useTranslation();
+  const snapshot = useSessionSnapshot(ref);
+  const session = snapshot?.context ?? null;
   const host = useRef<HTMLDivElement>(null);
   const layout = useRef<GoldenLayout | null>(null);
   const [frames, setFrames] = useState<Partial<Record<PanelType, HTMLElement>>>({});
   const [popped, setPopped] = useState<PanelType | null>(null);
+  // Set while a layout loads: components released then are replaced, not closed by the user.
+  const loading = useRef(false);
+  const closed = useRef(onPanelClosed);
+  closed.current = onPanelClosed;
+  // The main panel cannot go: closing it brings the layout back.
+  const [restored, setRestored] = useState(0);
 
   const side = session?.panel ?? null;
   const preset = session?.layoutPreset ?? 'home-welcome';
@@ -58,7 +70,12 @@ export default function Workspace({ session, signedIn, readOnly, locked, notes, 
       created.registerComponentFactoryFunction(type, (container) => {
         container.element.classList.add('panel-frame');
         setFrames((current) => ({ ...current, [type]: container.element }));
-        container.on('beforeComponentRelease', () => setFrames((current) => (current[type] === container.element ? { ...current, [type]: undefined } : current)));
+        container.on('beforeComponentRelease', () => {
+          setFrames((current) => (current[type] === container.element ? { ...current, [type]: undefined } : current));
+          if (loading.current) return;
+          if (type === 'conversation' || type === 'welcome-guide') setRestored((value) => value + 1);
+          else closed.current(type);
+        });
         return undefined;
       });
     }
@@ -70,8 +87,13 @@ export default function Workspace({ session, signedIn, readOnly, locked, notes, 
   }, []);
 
   useLayoutEffect(() => {
-    layout.current?.loadLayout(layoutConfig({ preset, side, notes, locked, titles }));
-  }, [preset, side, notes, locked, titles]);
+    loading.current = true;
+    try {
+      layout.current?.loadLayout(layoutConfig({ preset, side, notes, locked, titles }));
+    } finally {
+      loading.current = false;
+    }
+  }, [preset, side, notes, locked, titles, restored]);
 
   useEffect(() => {
     if (popped && popped !== 'conversation' && popped !== side && !(popped === 'note-page' && notes)) setPopped(null);
@@ -83,20 +105,20 @@ export default function Workspace({ session, signedIn, readOnly, locked, notes, 
         return (
           <div className="panel-column">
             <WelcomeGuide />
-            <Composer session={session} signedIn={signedIn} />
+            <Composer session={ref} signedIn={signedIn} />
           </div>
         );
       case 'conversation':
         return (
           <div className="panel-column">
-            {session?.restoring ? <PageLoading /> : <ChatStream conversation={session?.conversation ?? { messages: [], position: 0, busy: false }} readOnly={readOnly} />}
-            {!readOnly && <Composer session={session} signedIn={signedIn} />}
+            {snapshot && isRestoring(snapshot) ? <PageLoading /> : <ChatStream conversation={session?.conversation ?? emptyConversation()} outbox={session?.outbox} readOnly={readOnly} />}
+            {!readOnly && <Composer session={ref} signedIn={signedIn} />}
           </div>
         );
       case 'canvas':
-        return session ? (
+        return ref ? (
           <Suspense fallback={<PageLoading />}>
-            <CanvasPanel session={session} readOnly={readOnly} />
+            <CanvasPanel session={ref} readOnly={readOnly} />
           </Suspense>
         ) : null;
       case 'artifact':
@@ -120,7 +142,7 @@ export default function Workspace({ session, signedIn, readOnly, locked, notes, 
         const content =
           popped === type ? (
             <div className="popped-placeholder">
-              <Icon name="popout" size={22} />
+              <ExternalLinkIcon size={22} />
               <p>{t('workspace.poppedOut')}</p>
               <button type="button" className="button button-secondary button-small" onClick={() => setPopped(null)}>
                 {t('workspace.popIn')}
@@ -130,7 +152,7 @@ export default function Workspace({ session, signedIn, readOnly, locked, notes, 
             <div className="panel">
               {type !== 'welcome-guide' && !popped && (
                 <button type="button" className="icon-button popout-button" title={t('workspace.popOut')} aria-label={t('workspace.popOut')} onClick={() => setPopped(type)}>
-                  <Icon name="popout" size={14} />
+                  <ExternalLinkIcon size={14} />
                 </button>
               )}
               {panel(type)}

@@ -28,4 +28,6 @@ test('locked layouts cannot be rearranged; unlocked ones show headers', (t) => {
   const unlocked = layoutConfig({ preset: 'chat-interface-only', side: 'artifact', notes: true, locked: false, titles });
   t.true(unlocked.settings?.reorderEnabled);
   t.is(unlocked.header?.show, 'top');
+  // Dragging a panel out of its stack needs it closable in golden-layout.
+  t.true((unlocked.root as { content: Array<{ isClosable: boolean }> }).content.every((item) => item.isClosable));
 });

@@ -15,12 +15,14 @@ export interface LayoutInput {
   titles: Record<PanelType, string>;
 }
 
-const component = (type: PanelType, titles: LayoutInput['titles'], size?: string): ComponentItemConfig => ({
+// golden-layout lets a panel be dragged out of its stack only when it could be closed, so an unlocked
+// panel is closable; closing it is the same as hiding it from the toolbar.
+const component = (type: PanelType, titles: LayoutInput['titles'], locked: boolean, size?: string): ComponentItemConfig => ({
   type: 'component',
   componentType: type,
   title: titles[type],
   id: type,
-  isClosable: false,
+  isClosable: !locked,
   ...(size !== undefined && { size }),
 });
 
@@ -30,14 +32,14 @@ const component = (type: PanelType, titles: LayoutInput['titles'], size?: string
  */
 export function layoutConfig(input: LayoutInput): LayoutConfig {
   const main = input.preset === 'home-welcome' && input.side === null ? 'welcome-guide' : 'conversation';
-  const content: ComponentItemConfig[] = [component(main, input.titles, input.side ? DUAL_WIDTHS.conversation : undefined)];
-  if (input.side) content.push(component(input.side, input.titles, DUAL_WIDTHS.side));
-  if (input.notes) content.push(component('note-page', input.titles, '30%'));
+  const content: ComponentItemConfig[] = [component(main, input.titles, input.locked, input.side ? DUAL_WIDTHS.conversation : undefined)];
+  if (input.side) content.push(component(input.side, input.titles, input.locked, DUAL_WIDTHS.side));
+  if (input.notes) content.push(component('note-page', input.titles, input.locked, '30%'));
   const root: RowOrColumnItemConfig | ComponentItemConfig = content.length === 1 ? content[0]! : { type: 'row', content };
   return {
     root,
     settings: { reorderEnabled: !input.locked, popoutWholeStack: false },
-    header: { show: input.locked ? false : 'top', popout: false, maximise: input.locked ? false : 'maximise', close: false },
+    header: { show: input.locked ? false : 'top', popout: false, maximise: input.locked ? false : 'maximise', close: input.locked ? false : 'close' },
     dimensions: { borderWidth: 6, headerHeight: 30, dragProxyWidth: 240, dragProxyHeight: 160 },
   };
 }

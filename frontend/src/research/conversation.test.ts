@@ -1,13 +1,15 @@
 import test from 'ava';
-import type { SessionMessage, WireContent } from '@scriptorium/backend/protocol/ws';
+import type { WireContent } from '@scriptorium/domain/protocol/content';
+import type { SessionMessage } from '@scriptorium/domain/protocol/ws';
 import { applyMessage, applySubscribed, emptyConversation, fromHistory } from './conversation.ts';
 
 const at = '2025-05-01T10:00:00.000Z';
-const wire = (position: number, content: Partial<WireContent> & Pick<WireContent, 'content_type' | 'message_id'>): SessionMessage => ({
+type Unstamped = WireContent extends infer C ? (C extends WireContent ? Omit<C, 'agent' | 'timestamp' | 'updated_at'> & Partial<Pick<C, 'agent'>> : never) : never;
+const wire = (position: number, content: Unstamped): SessionMessage => ({
   type: 'message',
   session_id: 's',
   position,
-  content: { agent: 'poe_llm', timestamp: at, updated_at: at, ...content },
+  content: { agent: 'poe_llm', timestamp: at, updated_at: at, ...content } as WireContent,
 });
 
 const stream = [

@@ -1,4 +1,5 @@
-import type { MetadataUpdateMessage, SessionMessage, SubscribedMessage, WireContent } from '@scriptorium/backend/protocol/ws';
+import { isChunk, type WireContent } from '@scriptorium/domain/protocol/content';
+import type { MetadataUpdateMessage, SessionMessage, SubscribedMessage } from '@scriptorium/domain/protocol/ws';
 
 export type MessageStatus = 'streaming' | 'completed' | 'interrupted' | 'failed';
 
@@ -34,9 +35,6 @@ export interface History {
   messages: HistoryMessage[];
 }
 
-/** Text streamed in pieces: consecutive pieces of one type join into one item, as the history does. */
-export const CHUNKED_TYPES: ReadonlySet<string> = new Set(['chat_chunk', 'content', 'think', 'writing_content']);
-
 export const emptyConversation = (): Conversation => ({ messages: [], position: 0, busy: false });
 
 export function fromHistory(history: History, busy: boolean): Conversation {
@@ -57,8 +55,9 @@ export function fromHistory(history: History, busy: boolean): Conversation {
 
 function appendContent(contents: WireContent[], content: WireContent): WireContent[] {
   const last = contents.at(-1);
-  if (CHUNKED_TYPES.has(content.content_type) && last?.content_type === content.content_type) {
-    return [...contents.slice(0, -1), { ...last, content: `${String(last.content ?? '')}${String(content.content ?? '')}`, updated_at: content.updated_at }];
+  // Consecutive pieces of streamed text join into one item, as the history does.
+  if (isChunk(content) && last?.content_type === content.content_type) {
+    return [...contents.slice(0, -1), { ...last, content: `${last.content}${content.content}`, updated_at: content.updated_at }];
   }
   return [...contents, content];
 }
@@ -78,19 +77,19 @@ export function applyMessage(state: Conversation, message: SessionMessage): Conv
   const index = state.messages.findIndex((candidate) => candidate.id === content.message_id);
   const messages = state.messages.slice();
   if (index === -1) {
-    const isUser = content.agent === 'user' && content.content_type === 'user_input';
+    const isUser = content.content_type === 'user_input';
     messages.push({
       id: content.message_id,
       role: isUser ? 'user' : 'assistant',
-      agent: isUser ? String(content.target_agent ?? 'user') : content.agent,
-      replyTo: typeof content.reply_to === 'string' ? content.reply_to : null,
+      agent: isUser ? content.target_agent : content.agent,
+      replyTo: content.content_type === 'message_start' ? content.reply_to : null,
       status: isUser ? 'completed' : 'streaming',
       createdAt: content.timestamp,
       contents: appendContent([], content),
     });
   } else {
     const current = messages[index]!;
-    const outcome = content.content_type === 'message_end' ? (String(content.outcome ?? 'completed') as MessageStatus) : current.status;
+    const outcome = content.content_type === 'message_end' ? content.outcome : current.status;
     messages[index] = { ...current, status: outcome, contents: appendContent(current.contents, content) };
   }
   let busy = state.busy;
@@ -108,6 +107,5 @@ export const applyMetadataPosition = (state: Conversation, message: MetadataUpda
 /** The user's own text of a message, for titles and quoting. */
 export const userText = (message: ChatMessage): string =>
   message.contents
-    .filter((item) => item.content_type === 'user_input')
-    .map((item) => String(item.content ?? ''))
+    .flatMap((item) => (item.content_type === 'user_input' ? [item.content] : []))
     .join('');

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { GUIDANCE_ITEMS, markSeen, pendingTips, setGuidanceEnabled } from './guidance.ts';
+import { GUIDANCE_ITEMS, markSeen, pendingTips, setGuidanceEnabled, fillingIn } from './guidance.ts';
 
 const memory = () => {
   const values = new Map<string, string>();
@@ -39,4 +39,12 @@ test('a corrupt seen-list counts as empty', (t) => {
   const storage = memory();
   storage.setItem('guidance_seen', '{oops');
   t.is(pendingTips(GUIDANCE_ITEMS, storage, everything).length, 4);
+});
+
+test('a tip waits while the user fills something in', (t) => {
+  t.true(fillingIn({ tagName: 'TEXTAREA' }, 0));
+  t.true(fillingIn({ tagName: 'DIV', isContentEditable: true }, 0));
+  t.true(fillingIn({ tagName: 'BODY' }, 1), 'an open clarification form');
+  t.false(fillingIn({ tagName: 'BUTTON' }, 0));
+  t.false(fillingIn(null, 0));
 });

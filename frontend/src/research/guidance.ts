@@ -59,3 +59,13 @@ export function markSeen(storage: GuidanceStorage, id: string): void {
 }
 
 export const setGuidanceEnabled = (storage: GuidanceStorage, enabled: boolean): void => storage.setItem(GUIDANCE_ENABLED_KEY, String(enabled));
+
+/** Forms a tip must never cover: an unanswered clarification, a targeted edit, unsaved canvas edits, a rename, a dialog. */
+export const FORMS_IN_USE = 'form.clarification, form.edit-popover, .canvas-savebar, form.session-rename, form.manual-feedback, dialog[open]';
+
+/** Whether the user is filling something in: typing in a field, or a form from FORMS_IN_USE is open. */
+export function fillingIn(active: { tagName: string; isContentEditable?: boolean } | null, openForms: number): boolean {
+  if (openForms > 0) return true;
+  if (!active) return false;
+  return ['INPUT', 'TEXTAREA', 'SELECT'].includes(active.tagName) || active.isContentEditable === true;
+}

@@ -24,3 +24,8 @@ export function renderMarkdown(markdown: string): string {
   const html = marked.parse(markdown, { async: false, gfm: true, breaks: true });
   return DOMPurify.sanitize(html, { ADD_ATTR: ['target'] });
 }
+
+/** One line of Markdown (bold, code, links) without paragraphs, for text inside cards. */
+export function renderInlineMarkdown(markdown: string): string {
+  return DOMPurify.sanitize(marked.parseInline(markdown, { async: false, gfm: true }), { ADD_ATTR: ['target'] });
+}

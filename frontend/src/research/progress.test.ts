@@ -1,14 +1,38 @@
 import test from 'ava';
-import { progressText } from './progress.ts';
+import i18next from 'i18next';
+import type { ContentOf } from '@scriptorium/domain/protocol/content';
+import { PROGRESS_CODES, progressText, type Progress } from '@scriptorium/domain/protocol/progress';
+import { en } from '../i18n/en.ts';
+import { zh } from '../i18n/zh.ts';
+import { infoText } from './progress.ts';
 
-test("the spec's progress strings map to translations", (t) => {
-  t.deepEqual(progressText('Planing .....'), { key: 'stream.planning' });
-  t.deepEqual(progressText('Clarification Questions Generated'), { key: 'stream.clarificationGenerated' });
-  t.deepEqual(progressText('Have got 12 Correlated Web Search Results'), { key: 'stream.searchResults', params: { count: 12 } });
-  t.deepEqual(progressText('Get Information from 3 Webpages....'), { key: 'stream.scrapedCount', params: { count: 3 } });
+const i18n = i18next.createInstance();
+await i18n.init({ resources: { zh: { translation: zh }, en: { translation: en } }, lng: 'en', initAsync: false, interpolation: { escapeValue: false } });
+const info = (progress: Progress | undefined, content = progress ? progressText(progress) : ''): ContentOf<'info'> => ({
+  agent: 'deep_cognition',
+  content_type: 'info',
+  message_id: 'm',
+  timestamp: '',
+  updated_at: '',
+  content,
+  ...(progress && { progress }),
 });
 
-test('other text is shown as it came', (t) => {
-  t.is(progressText('联网搜索已开启：从网络检索资料'), null);
-  t.is(progressText('Have got many Correlated Web Search Results'), null);
+test('progress is worded from its code in the UI language, parameters included', (t) => {
+  const searching: Progress = { code: 'research.localSearch', params: { reason: 'off' } };
+  t.is(infoText(i18n.getFixedT('en'), info(searching)), 'Web search is off: searching your own notes, uploads, cognition and earlier sources instead');
+  t.is(infoText(i18n.getFixedT('zh'), info(searching)), progressText(searching), 'the Chinese wording is the text beside the code');
+  const attached: Progress = { code: 'research.attachedRead', params: { count: 2, titles: ['A', 'B'] } };
+  t.is(infoText(i18n.getFixedT('en'), info(attached)), 'Read the 2 item(s) you attached to this research: A, B');
+  t.is(infoText(i18n.getFixedT('zh'), info(attached)), '已读取你为本次研究添加的 2 份资料：A、B');
+});
+
+test('every code has a wording in both languages', (t) => {
+  for (const code of PROGRESS_CODES) {
+    for (const language of ['zh', 'en']) t.true(i18n.exists(`progress.${code}`, { lng: language }), `${language} ${code}`);
+  }
+});
+
+test('an entry without a code shows its text as it came', (t) => {
+  t.is(infoText(i18n.getFixedT('en'), info(undefined, '已暂停')), '已暂停');
 });

@@ -1,47 +1,22 @@
+import type { TFunction } from 'i18next';
+import type { ContentOf } from '@scriptorium/domain/protocol/content';
+
 /**
- * The research agent reports progress in the spec's English words (info items, result messages);
- * the client shows them in the user's language. Unknown text is shown as it came.
+ * An info item in the user's language: from its progress code when it has one; an entry from
+ * before codes (or one without a code, such as a notice) shows the text it came with.
  */
-type ProgressKey =
-  | 'stream.planning'
-  | 'stream.planGenerated'
-  | 'stream.makingClarification'
-  | 'stream.clarificationGenerated'
-  | 'stream.browsing'
-  | 'stream.browsingFinished'
-  | 'stream.scraping'
-  | 'stream.toolsCompleted'
-  | 'stream.scrapedCount'
-  | 'stream.searchResults';
-
-export interface ProgressText {
-  key: ProgressKey;
-  params?: { count: number };
-}
-
-const fixed: Record<string, ProgressKey> = {
-  'Planing .....': 'stream.planning',
-  'Plan Generated': 'stream.planGenerated',
-  'Making Clarification Questions .....': 'stream.makingClarification',
-  'Clarification Questions Generated': 'stream.clarificationGenerated',
-  'Browsing Webpages .....': 'stream.browsing',
-  'Browsing Webpages Finished': 'stream.browsingFinished',
-  'Scraping Webpages .....': 'stream.scraping',
-  'Platform Tools Execution Completed': 'stream.toolsCompleted',
-};
-
-const counted: Array<[RegExp, ProgressKey]> = [
-  [/^Get Information from (\d+) Webpages\.*$/, 'stream.scrapedCount'],
-  [/^Have got (\d+) Correlated Web Search Results$/, 'stream.searchResults'],
-];
-
-export function progressText(text: string): ProgressText | null {
-  const trimmed = text.trim();
-  const key = fixed[trimmed];
-  if (key) return { key };
-  for (const [pattern, countedKey] of counted) {
-    const match = pattern.exec(trimmed);
-    if (match) return { key: countedKey, params: { count: Number(match[1]) } };
+export function infoText(t: TFunction, item: ContentOf<'info'>): string {
+  const progress = item.progress;
+  if (!progress) return item.content;
+  switch (progress.code) {
+    case 'research.localSearch':
+    case 'research.noMaterial':
+      return t(`progress.${progress.code}`, { why: t(`progress.why.${progress.params.reason}`) });
+    case 'research.searchFailed':
+      return t('progress.research.searchFailed', { query: progress.params.query });
+    case 'research.attachedRead':
+      return t('progress.research.attachedRead', { count: progress.params.count, titles: progress.params.titles.join(t('progress.listSeparator')) });
+    default:
+      return t(`progress.${progress.code}`);
   }
-  return null;
 }

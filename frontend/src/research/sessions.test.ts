@@ -1,5 +1,5 @@
 import test from 'ava';
-import { canClose, closeTarget, renamed, startupCandidates } from './sessions.ts';
+import { canClose, closeTarget, readOpenIds, renamed, startupPlan } from './sessions.ts';
 
 test('the last session cannot be closed', (t) => {
   t.false(canClose(['a']));
@@ -13,41 +13,27 @@ test('closing the active session moves to the next, else the previous, else a ne
   t.deepEqual(closeTarget(['a', 'b'], 'a', 'b'), { kind: 'stay' });
 });
 
-const now = new Date('2025-06-01T12:00:00Z');
-const ago = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
-const all = async (deps: Parameters<typeof startupCandidates>[0]) => {
-  const found = [];
-  for await (const candidate of startupCandidates(deps)) found.push(candidate);
-  return found;
-};
+const none = async () => null;
 
-test('startup tries the URL, then the stored id, then the newest cloud chat with messages', async (t) => {
-  const none = async () => null;
-  t.deepEqual(await all({ urlId: 'u', localId: 'l', newestChat: none, now }), [
-    { source: 'url', id: 'u' },
-    { source: 'local', id: 'l' },
-  ]);
-  t.deepEqual(await all({ urlId: null, localId: 'l', newestChat: none, now }), [{ source: 'local', id: 'l' }]);
-  t.deepEqual(await all({ urlId: null, localId: null, newestChat: async () => ({ id: 'c', message_count: 3, created_at: ago(60 * 24) }), now }), [{ source: 'cloud', id: 'c' }]);
-  t.deepEqual(await all({ urlId: 'u', localId: null, newestChat: async () => ({ id: 'c', message_count: 3, created_at: ago(5) }), now }), [
-    { source: 'url', id: 'u' },
-    { source: 'cloud', id: 'c' },
-  ], 'a URL session that cannot be loaded falls through to the cloud');
-  t.deepEqual(await all({ urlId: null, localId: null, newestChat: async () => Promise.reject(new Error('down')), now }), []);
+test('startup reopens every session that was open, showing the URL one, else the stored one', async (t) => {
+  t.deepEqual(await startupPlan({ urlId: 'u', localId: 'l', openIds: ['a', 'u', 'b'], newestChat: none }), { ids: ['a', 'u', 'b', 'l'], active: 'u' });
+  t.deepEqual(await startupPlan({ urlId: null, localId: 'b', openIds: ['a', 'b'], newestChat: none }), { ids: ['a', 'b'], active: 'b' });
+  t.deepEqual(await startupPlan({ urlId: null, localId: null, openIds: ['a', 'b'], newestChat: none }), { ids: ['a', 'b'], active: 'b' });
 });
 
-test('the cloud is asked only once the URL and stored ids have been tried', async (t) => {
+test('with nothing remembered the newest cloud chat opens, even an empty one, so empty sessions do not pile up', async (t) => {
   let asked = 0;
-  const candidates = startupCandidates({ urlId: 'u', localId: null, newestChat: async () => (asked++, null), now });
-  await candidates.next();
-  t.is(asked, 0);
-  await candidates.next();
-  t.is(asked, 1);
+  const newest = async () => (asked++, { id: 'c', message_count: 0 });
+  t.deepEqual(await startupPlan({ urlId: 'u', localId: null, openIds: [], newestChat: newest }), { ids: ['u'], active: 'u' });
+  t.is(asked, 0, 'the cloud is not asked when something is remembered');
+  t.deepEqual(await startupPlan({ urlId: null, localId: null, openIds: [], newestChat: newest }), { ids: ['c'], active: 'c' });
+  t.deepEqual(await startupPlan({ urlId: null, localId: null, openIds: [], newestChat: () => Promise.reject(new Error('down')) }), { ids: [], active: null });
 });
 
-test('an empty newest chat made moments ago is reused; an older empty one is not', async (t) => {
-  t.deepEqual(await all({ urlId: null, localId: null, newestChat: async () => ({ id: 'fresh', message_count: 0, created_at: ago(2) }), now }), [{ source: 'cloud', id: 'fresh' }]);
-  t.deepEqual(await all({ urlId: null, localId: null, newestChat: async () => ({ id: 'old', message_count: 0, created_at: ago(60) }), now }), [], 'a new default session');
+test('an unreadable list of open sessions counts as none', (t) => {
+  t.deepEqual(readOpenIds('["a",2,"b"]'), ['a', 'b']);
+  t.deepEqual(readOpenIds('{'), []);
+  t.deepEqual(readOpenIds(null), []);
 });
 
 test('a blank rename cancels', (t) => {

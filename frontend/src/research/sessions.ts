@@ -15,36 +15,40 @@ export function closeTarget(openIds: readonly string[], closing: string, activeI
   return { kind: 'create' };
 }
 
-export type StartupCandidate = { source: 'url' | 'local' | 'cloud'; id: string };
-
-/**
- * An empty newest cloud chat younger than this is taken over at startup instead of making another
- * empty one: it is what a reload right after signing up, or a tab opened on another device a moment
- * ago, left behind. An older empty chat is left alone, as the spec orders, and a new session made.
- */
-export const REUSE_EMPTY_SESSION_MS = 10 * 60_000;
+/** Local storage: the sessions open in this browser, restored together after a reload. */
+export const OPEN_SESSIONS_KEY = 'open_conversation_ids';
+export const CURRENT_CONVERSATION_KEY = 'current_conversation_id';
 
 export interface StartupDeps {
   urlId: string | null;
   localId: string | null;
+  /** The sessions that were open before the reload, in their order. */
+  openIds: readonly string[];
   /** The newest cloud chat (fetched with limit 1), or null. */
-  newestChat(): Promise<{ id: string; message_count: number; created_at: string } | null>;
-  now: Date;
+  newestChat(): Promise<{ id: string; message_count: number } | null>;
 }
 
 /**
- * Startup on /research when signed in, in the spec's order: the URL's conversation_id, else the
- * stored current_conversation_id, else the newest cloud chat if it has messages (or is an empty one
- * made moments ago). The caller tries each in turn and falls through on failure; the cloud is asked
- * only when the ones before have failed. Nothing left means a new default session.
+ * Startup on /research when signed in: every session open before the reload comes back, with the
+ * URL's conversation_id (else the stored current_conversation_id) shown. With nothing remembered, the
+ * newest cloud chat is opened, even an empty one: making another empty session each time is what
+ * piled empty sessions up in the history. Nothing at all means a new default session.
  */
-export async function* startupCandidates(deps: StartupDeps): AsyncGenerator<StartupCandidate> {
-  if (deps.urlId) yield { source: 'url', id: deps.urlId };
-  if (deps.localId && deps.localId !== deps.urlId) yield { source: 'local', id: deps.localId };
+export async function startupPlan(deps: StartupDeps): Promise<{ ids: string[]; active: string | null }> {
+  const ids = [...new Set([...deps.openIds, deps.urlId, deps.localId].filter((id): id is string => typeof id === 'string' && id !== ''))];
+  if (ids.length > 0) return { ids, active: deps.urlId ?? deps.localId ?? ids.at(-1)! };
   const newest = await deps.newestChat().catch(() => null);
-  if (!newest || newest.id === deps.urlId || newest.id === deps.localId) return;
-  const age = deps.now.getTime() - Date.parse(newest.created_at);
-  if (newest.message_count > 0 || (age >= 0 && age < REUSE_EMPTY_SESSION_MS)) yield { source: 'cloud', id: newest.id };
+  return newest ? { ids: [newest.id], active: newest.id } : { ids: [], active: null };
+}
+
+/** The stored list of open sessions; anything unreadable counts as none. */
+export function readOpenIds(raw: string | null): string[] {
+  try {
+    const parsed: unknown = JSON.parse(raw ?? '[]');
+    return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 /** A blank rename cancels the edit: the old name stays. */

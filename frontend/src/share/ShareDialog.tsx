@@ -1,34 +1,22 @@
-import { useMachine } from '@xstate/react';
-import { useEffect, useRef } from 'react';
+import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { fromPromise } from 'xstate';
-import { research } from '../api/research.ts';
-import { Icon } from '../components/Icon.tsx';
-import { shareDialogMachine, type ShareRequest } from '../machines/shareDialog.ts';
-
-const machine = shareDialogMachine.provide({
-  actors: {
-    createShare: fromPromise<{ share_id: string }, ShareRequest>(({ input }) => research.share(input)),
-    copyLink: fromPromise<void, { link: string }>(({ input }) => navigator.clipboard.writeText(input.link)),
-  },
-});
+import type { ResearchSessionRef } from '../machines/researchSession.ts';
+import type { ShareDialogEvent } from '../machines/shareDialog.ts';
+import { Dialog } from '../ui/Dialog.tsx';
+import { Select } from '../ui/Select.tsx';
+import { CheckIcon, CircleAlertIcon, CopyIcon, FileIcon, LinkIcon, Share2Icon } from '../ui/icons.ts';
 
 const EXPIRY_CHOICES: ReadonlyArray<number | null> = [null, 1, 7, 30];
 
-/** The share button and its dialog; all of its states live in the shareDialog machine. */
-export function ShareButton({ sessionId, sessionName, sessionKnown, disabled }: { sessionId: string | null; sessionName: string; sessionKnown: boolean; disabled: boolean }) {
+/** The share button and its dialog; all of its states live in the session's shareDialog child. */
+export function ShareButton({ session, sessionName, sessionKnown, disabled }: { session: ResearchSessionRef; sessionName: string; sessionKnown: boolean; disabled: boolean }) {
   const { t } = useTranslation();
-  const [snapshot, send] = useMachine(machine);
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialogActor = session.getSnapshot().children.shareDialog!;
+  const snapshot = useSelector(dialogActor, (current) => current);
+  const send = (event: ShareDialogEvent) => dialogActor.send(event);
+  const sessionId = session.getSnapshot().context.id;
   const isOpen = !snapshot.matches('closed');
   const { context } = snapshot;
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (isOpen && !element.open) element.showModal();
-    if (!isOpen && element.open) element.close();
-  }, [isOpen]);
 
   const messageText = context.message ? (context.message.key === 'createFailed' && context.message.detail ? context.message.detail : t(`share.${context.message.key}`)) : null;
   const messageTone = context.message && ['created', 'copied'].includes(context.message.key) ? 'success' : 'error';
@@ -36,15 +24,10 @@ export function ShareButton({ sessionId, sessionName, sessionKnown, disabled }: 
   return (
     <>
       <button type="button" className="button button-secondary button-small" disabled={disabled} onClick={() => send({ type: 'dialog.open', sessionId, sessionName, sessionKnown })}>
-        <Icon name="share" size={14} />
+        <Share2Icon size={14} />
         {t('share.button')}
       </button>
-      <dialog ref={dialog} className="dialog share-dialog" aria-label={t('share.title')} onClose={() => isOpen && send({ type: 'dialog.close' })}>
-        <button className="icon-button dialog-close" type="button" onClick={() => send({ type: 'dialog.close' })} aria-label={t('user.close')}>
-          <Icon name="close" size={18} />
-        </button>
-        <h2 className="dialog-title">{t('share.title')}</h2>
-        <p className="muted small">{t('share.subtitle')}</p>
+      <Dialog open={isOpen} title={t('share.title')} description={t('share.subtitle')} onClose={() => send({ type: 'dialog.close' })} className="share-dialog">
         <div className="share-form">
           <label className="field">
             <span>{t('share.fieldTitle')}</span>
@@ -54,38 +37,44 @@ export function ShareButton({ sessionId, sessionName, sessionKnown, disabled }: 
             <span>{t('share.fieldDescription')}</span>
             <textarea rows={3} value={context.description} disabled={!snapshot.matches({ open: 'editing' })} onChange={(event) => send({ type: 'field.description', value: event.target.value })} />
           </label>
-          <label className="field">
+          <div className="field">
             <span>{t('share.fieldExpiry')}</span>
-            <select
+            <Select
+              label={t('share.fieldExpiry')}
               value={context.expiresDays === null ? '' : String(context.expiresDays)}
               disabled={!snapshot.matches({ open: 'editing' })}
-              onChange={(event) => send({ type: 'field.expiry', value: event.target.value === '' ? null : Number(event.target.value) })}
-            >
-              {EXPIRY_CHOICES.map((days) => (
-                <option key={String(days)} value={days === null ? '' : String(days)}>
-                  {days === null ? t('share.never') : t('share.days', { count: days })}
-                </option>
-              ))}
-            </select>
+              onChange={(value) => send({ type: 'field.expiry', value: value === '' ? null : Number(value) })}
+              options={EXPIRY_CHOICES.map((days) => ({ value: days === null ? '' : String(days), label: days === null ? t('share.never') : t('share.days', { count: days }) }))}
+            />
+          </div>
+          <p className="muted small">{t('share.visibility')}</p>
+          <label className="share-link-check">
+            <input
+              type="checkbox"
+              checked={context.includePrivate}
+              disabled={!snapshot.matches({ open: 'editing' })}
+              onChange={(event) => send({ type: 'field.includePrivate', value: event.target.checked })}
+            />
+            <span>{t('share.includePrivate')}</span>
           </label>
           {context.link && (
             <div className="share-link">
-              <Icon name="link" size={16} />
+              <LinkIcon size={16} />
               <input readOnly value={context.link} aria-label={t('share.link')} onFocus={(event) => event.target.select()} />
               <button type="button" className="icon-button" title={t('share.copy')} aria-label={t('share.copy')} onClick={() => send({ type: 'link.copy' })}>
-                <Icon name="copy" size={16} />
+                <CopyIcon size={16} />
               </button>
             </div>
           )}
           {context.link && (
             <a className="share-report-link" href={context.link.replace('/share/conversation/', '/share/report/')} target="_blank" rel="noreferrer">
-              <Icon name="file" size={14} />
+              <FileIcon size={14} />
               {t('share.reportOnly')}
             </a>
           )}
           {messageText && (
             <p className={`share-message ${messageTone}`} role="status">
-              <Icon name={messageTone === 'success' ? 'check' : 'alert'} size={14} />
+              {messageTone === 'success' ? <CheckIcon size={14} /> : <CircleAlertIcon size={14} />}
               {messageText}
             </p>
           )}
@@ -96,12 +85,12 @@ export function ShareButton({ sessionId, sessionName, sessionKnown, disabled }: 
           </button>
           {!context.link && (
             <button type="button" className="button button-primary" disabled={snapshot.matches({ open: 'creating' })} onClick={() => send({ type: 'link.create' })}>
-              {snapshot.matches({ open: 'creating' }) ? <span className="spinner spinner-small" /> : <Icon name="link" size={16} />}
+              {snapshot.matches({ open: 'creating' }) ? <span className="spinner spinner-small" /> : <LinkIcon size={16} />}
               {t('share.create')}
             </button>
           )}
         </div>
-      </dialog>
+      </Dialog>
     </>
   );
 }

@@ -1,9 +1,10 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../api/client.ts';
 import { trajectoriesApi } from '../api/trajectories.ts';
-import { Icon } from '../components/Icon.tsx';
 import { copyText, ShareLinkDialog, ShareLinkField, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
+import { LinkIcon, Share2Icon } from '../ui/icons.ts';
+import { Select } from '../ui/Select.tsx';
 
 const DAY = 86_400;
 const EXPIRIES = [null, 1, 7, 30] as const;
@@ -11,7 +12,7 @@ const EXPIRIES = [null, 1, 7, 30] as const;
 /** Creates a read-only link to a trajectory (download allowed or not, with an expiry), copies or revokes it. */
 export function ShareTrajectoryButton({ fileId }: { fileId: string }) {
   const { t } = useTranslation('cli');
-  const dialog = useRef<HTMLDialogElement>(null);
+  const [open, setOpen] = useState(false);
   const [allowDownload, setAllowDownload] = useState(true);
   const [days, setDays] = useState<(typeof EXPIRIES)[number]>(7);
   const [share, setShare] = useState<{ token: string; url: string } | null>(null);
@@ -52,13 +53,13 @@ export function ShareTrajectoryButton({ fileId }: { fileId: string }) {
         onClick={() => {
           setShare(null);
           setOutcome(null);
-          dialog.current?.showModal();
+          setOpen(true);
         }}
       >
-        <Icon name="share" size={14} />
+        <Share2Icon size={14} />
         {t('detail.share')}
       </button>
-      <ShareLinkDialog dialogRef={dialog} title={t('share.title')} subtitle={t('share.subtitle')} closeLabel={t('share.close')} outcome={outcome}>
+      <ShareLinkDialog open={open} onClose={() => setOpen(false)} title={t('share.title')} subtitle={t('share.subtitle')} outcome={outcome}>
         {share ? (
           <ShareLinkField
             url={share.url}
@@ -75,19 +76,18 @@ export function ShareTrajectoryButton({ fileId }: { fileId: string }) {
               <input type="checkbox" checked={allowDownload} onChange={(event) => setAllowDownload(event.target.checked)} />
               {t('share.allowDownload')}
             </label>
-            <label className="share-link-field">
+            <div className="share-link-field">
               <span>{t('share.expiry')}</span>
-              <select value={days ?? ''} onChange={(event) => setDays(event.target.value === '' ? null : (Number(event.target.value) as 1 | 7 | 30))}>
-                {EXPIRIES.map((option) => (
-                  <option key={option ?? 'never'} value={option ?? ''}>
-                    {option === null ? t('share.never') : t('share.days', { count: option })}
-                  </option>
-                ))}
-              </select>
-            </label>
+              <Select
+                label={t('share.expiry')}
+                value={days === null ? '' : String(days)}
+                onChange={(value) => setDays(value === '' ? null : (Number(value) as 1 | 7 | 30))}
+                options={EXPIRIES.map((option) => ({ value: option === null ? '' : String(option), label: option === null ? t('share.never') : t('share.days', { count: option }) }))}
+              />
+            </div>
             <div className="share-link-actions">
               <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => void create()}>
-                {busy ? <span className="spinner spinner-small" /> : <Icon name="link" size={14} />}
+                {busy ? <span className="spinner spinner-small" /> : <LinkIcon size={14} />}
                 {t('share.create')}
               </button>
             </div>

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { TrajectoryEvent } from '../api/trajectories.ts';
-import { Icon } from '../components/Icon.tsx';
 import { Markdown } from '../components/Markdown.tsx';
 import { timeline } from './list.ts';
+import { CircleAlertIcon } from '../ui/icons.ts';
 
 /** A trajectory's events as a conversation with terminal blocks, read-only. */
 export function Timeline({ events }: { events: readonly TrajectoryEvent[] }) {
@@ -72,7 +72,7 @@ export function Timeline({ events }: { events: readonly TrajectoryEvent[] }) {
           case 'error':
             return (
               <li key={index} className="cli-error" role="note">
-                <Icon name="alert" size={14} />
+                <CircleAlertIcon size={14} />
                 <span>
                   {t('detail.error')}：{item.event.content}
                 </span>

@@ -4,9 +4,9 @@ import { Link, useLocation } from 'react-router-dom';
 import { useAuth } from '../app/auth/index.ts';
 import { PANEL_LIMIT, trajectoriesApi, type TrajectoryFile } from '../api/trajectories.ts';
 import { useTimeText } from '../cognition/hooks.ts';
-import { Icon } from '../components/Icon.tsx';
 import { recentFiles, shortTitle } from './list.ts';
-import '../styles/cli.css';
+import './cli.css';
+import { TerminalIcon } from '../ui/icons.ts';
 
 /** The CLI sub-panel (spec 02 §2): totals, active sessions and the three most recent trajectories. */
 export function TrajectoriesPanel() {
@@ -62,7 +62,7 @@ export function TrajectoriesPanel() {
           {recentFiles(data.files).map((file) => (
             <li key={file.file_id}>
               <Link to={`/cli/trajectories?file_id=${encodeURIComponent(file.file_id)}`} title={file.title}>
-                <Icon name="terminal" size={14} />
+                <TerminalIcon size={14} />
                 <span className="cli-recent-title">{shortTitle(file.title)}</span>
                 <span className="cli-recent-meta">
                   {time(file.updated_at)} · {t('panel.events', { count: file.trajectory_count })}

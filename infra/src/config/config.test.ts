@@ -12,6 +12,11 @@ test('defaults make a working embedded configuration', (t) => {
   t.is(config.ROLE, 'all');
 });
 
+test('DATABASE_URL takes postgres:// and postgresql:// URLs', (t) => {
+  t.is(parseConfig({ DATABASE_URL: 'postgres://u@db:5432/app' }).DATABASE_URL, 'postgres://u@db:5432/app');
+  t.is(parseConfig({ DATABASE_URL: 'postgresql://db/app' }).DATABASE_URL, 'postgresql://db/app');
+});
+
 test('empty strings count as unset', (t) => {
   t.is(parseConfig({ REDIS_URL: '', LLM_BASE_URL: '' }).REDIS_URL, undefined);
 });
@@ -22,6 +27,8 @@ for (const [variable, value] of [
   ['REDIS_URL', 'http://localhost:6379'],
   ['MONGO_URL', 'not a url'],
   ['EVENTSTORE_URL', 'postgres://x'],
+  ['DATABASE_URL', 'mysql://db/x'],
+  ['QUEUE_PREFIX', 'a:b'],
   ['JWT_SECRET', 'short'],
   ['TIME_ZONE', 'Mars/Olympus'],
   ['LOG_LEVEL', 'loud'],

@@ -33,10 +33,18 @@ export const configSchema = z
     DATA_DIR: z.string().default('./data'),
     JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
     JWT_TTL_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
+    /** PostgreSQL for the event log and the read models, unless EVENTSTORE_URL or MONGO_URL names another engine for one of them. */
+    DATABASE_URL: optional(url(['postgres:', 'postgresql:'])),
     EVENTSTORE_URL: optional(url(['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrentdb+discover:'])),
     MONGO_URL: optional(url(['mongodb:', 'mongodb+srv:'])),
     MONGO_DB: z.string().default('scriptorium'),
+    /** Run the read models on a standalone MongoDB, whose batches are not atomic: a retried batch counts its $inc and $push twice. */
+    MONGO_ALLOW_STANDALONE: flag(false),
     REDIS_URL: optional(url(['redis:', 'rediss:'])),
+    /** BullMQ's Redis key prefix: deployments (or test runs) sharing one Redis keep apart by it. */
+    QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, _ or -').default('bull'),
+    /** How long a dead worker's BullMQ job stays locked before another worker takes it over (and how often that is checked). */
+    QUEUE_LOCK_SECONDS: seconds(30),
     LLM_BASE_URL: optional(url(['http:', 'https:'])),
     LLM_API_KEY: optional(z.string()),
     LLM_MODEL: optional(z.string()),
@@ -63,6 +71,20 @@ export const configSchema = z
     /** Failed logins allowed per user name and address within the window; an address alone gets five times as many. */
     LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
     LOGIN_WINDOW_SECONDS: seconds(900),
+    /** Cap of the delay an account's failures put on its sign-ins (doubling past LOGIN_MAX_FAILURES); 0 turns it off. */
+    LOGIN_MAX_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
+    /** Accounts one address may register within REGISTER_WINDOW_SECONDS. */
+    REGISTER_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(5),
+    REGISTER_WINDOW_SECONDS: seconds(3600),
+    /** Behind one reverse proxy that appends X-Forwarded-For and sets X-Forwarded-Proto: believe those headers. */
+    TRUST_PROXY: flag(false),
+    /** Addresses that may read /metrics without the token (comma-separated). */
+    METRICS_ALLOW: z
+      .string()
+      .default('127.0.0.1,::1')
+      .transform((list) => list.split(',').map((address) => address.trim()).filter(Boolean)),
+    /** A bearer token that opens /metrics from anywhere (for a Prometheus elsewhere). */
+    METRICS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters')),
     ROLE: z.enum(['all', 'api', 'projector', 'worker']).default('all'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TIME_ZONE: z.string().default('Asia/Shanghai').refine((zone) => {

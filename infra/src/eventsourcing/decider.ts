@@ -28,13 +28,20 @@ export interface Decider<State, Cmd extends Command, Event extends DomainEvent> 
   decide(command: Cmd, state: State): Event | Event[];
 }
 
-export type DomainErrorKind = 'invalid' | 'not_found' | 'forbidden' | 'conflict' | 'unauthorized' | 'budget_exhausted';
+/** `budget_busy`: quota remains, but calls already running hold all of it for now. */
+export type DomainErrorKind = 'invalid' | 'not_found' | 'forbidden' | 'conflict' | 'unauthorized' | 'budget_exhausted' | 'budget_busy';
 
-/** A refusal by the domain; the HTTP layer maps `kind` to the error catalogue's status. */
+/**
+ * A refusal by the domain; the HTTP layer maps `kind` to the error catalogue's status. `code` and
+ * `params` say what was refused in a way any language can render; the message is the Chinese text
+ * the kernel's catalogue gives for them (build one with the kernel's `refuse`).
+ */
 export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
+    readonly code: string,
     message: string,
+    readonly params: Readonly<Record<string, string | number>> = {},
     readonly field?: string,
   ) {
     super(message);

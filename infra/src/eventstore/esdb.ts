@@ -8,6 +8,8 @@ import {
   NO_STREAM,
   START,
   STREAM_EXISTS,
+  AccessDeniedError,
+  NotFoundError,
   StreamNotFoundError,
   WrongExpectedVersionError,
   excludeSystemEvents,
@@ -19,6 +21,7 @@ import {
   type Position,
   type ReadPosition,
   type ResolvedEvent,
+  type StreamingRead,
 } from '@eventstore/db-client';
 import {
   WrongExpectedRevisionError,
@@ -52,11 +55,46 @@ const PAGE_SIZE = 512;
 /** Buffered subscription events before the gRPC stream is paused, and the level at which it resumes. */
 const HIGH_WATER = 1024;
 const LOW_WATER = 256;
+/**
+ * How many events beyond a batch's own a retry check reads from the stream's end. A retry follows its
+ * first attempt within seconds (a timed-out call, a redelivered job), so its events sit at or near the
+ * end; a bounded look keeps a conflict on a long stream from reading all of it.
+ */
+const RETRY_LOOKBACK = 64;
+/**
+ * Reads that may follow a write (a handler's load, a retry check, the read-back of an append) ask the
+ * leader: a follower may not have replicated the write yet and would answer with the stream before it.
+ */
+const LEADER = { requiresLeader: true } as const;
+
+/** What the adapter uses of the client: a fake with these methods stands in for a server in unit tests. */
+export type EsdbClient = Pick<EventStoreDBClient, 'appendToStream' | 'readStream' | 'readAll' | 'subscribeToAll' | 'dispose'>;
+
+export interface EsdbOptions {
+  /** Delay before resubscribing after the n-th consecutive drop (from 0); the default doubles from 100 ms up to 10 s. */
+  resubscribeDelayMs?: (attempt: number) => number;
+}
+
+const defaultResubscribeDelay = (attempt: number) => Math.min(10_000, 100 * 2 ** attempt);
 
 const isSystem = (streamId: string, type: string) => streamId.startsWith('$') || type.startsWith('$');
 
 const fromPosition = (after: number): ReadPosition =>
   after <= 0 ? START : { commit: BigInt(after), prepare: BigInt(after) };
+
+/**
+ * A read's items; leaving early (a break, a return, a throw) cancels the gRPC call, which destroying
+ * the client's stream (what a `for await` does on the way out) leaves open on the channel.
+ */
+async function* drain<E>(read: StreamingRead<E>): AsyncGenerator<E> {
+  let finished = false;
+  try {
+    for await (const item of read) yield item as E;
+    finished = true;
+  } finally {
+    if (!finished) await read.cancel();
+  }
+}
 
 /**
  * The client serialises events inside the gRPC call it has already opened, where a throw leaves the
@@ -104,12 +142,14 @@ function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedE
 
 /** The scale-out event store: EventStoreDB / KurrentDB over gRPC. */
 export class EsdbEventStore implements EventStore {
-  readonly #client: EventStoreDBClient;
+  readonly #client: EsdbClient;
+  readonly #resubscribeDelayMs: (attempt: number) => number;
   readonly #subscriptions = new Set<EsdbSubscription>();
   #closed = false;
 
-  constructor(connectionString: string) {
-    this.#client = EventStoreDBClient.connectionString(connectionString);
+  constructor(connection: string | EsdbClient, options: EsdbOptions = {}) {
+    this.#client = typeof connection === 'string' ? EventStoreDBClient.connectionString(connection) : connection;
+    this.#resubscribeDelayMs = options.resubscribeDelayMs ?? defaultResubscribeDelay;
   }
 
   async appendToStream(
@@ -123,6 +163,14 @@ export class EsdbEventStore implements EventStore {
       jsonEvent({ id: event.id ?? randomUUID(), type: event.type, data: serialisable(event.data), metadata: serialisable(event.metadata) }),
     );
     const ids = prepared.map((event) => event.id);
+    // The server recognises a retry only by ids past the expected revision (or, for "any", while they
+    // are in its recent-writes cache): a retry at the stream's current revision, or with "any" after
+    // the cache has moved on, would write the events a second time. Only caller-chosen ids can repeat
+    // an earlier attempt, so only such a batch pays for looking at the stream's end first.
+    if (events.every((event) => event.id !== undefined)) {
+      const retried = await this.#findRetry(streamId, ids);
+      if (retried) return retried;
+    }
     try {
       const result = await this.#client.appendToStream(streamId, prepared, { expectedRevision: toEsdbRevision(expected) });
       const revision = Number(result.nextExpectedRevision);
@@ -137,8 +185,7 @@ export class EsdbEventStore implements EventStore {
       return { nextExpectedRevision: revision, position: last.position };
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
-      // ESDB recognises a retry only when the expected revision is the one the first attempt used
-      // (or, for "any", while the ids are in its recent-writes cache); any other retry lands here.
+      // The first attempt may have landed between the look above and this append.
       const retried = await this.#findRetry(streamId, ids);
       if (retried) return retried;
       const actual = error.actualVersion === NO_STREAM ? 'no_stream' : Number(error.actualVersion);
@@ -146,11 +193,11 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
-  /** Newest first, since a retry usually follows its first attempt closely; stops once every id is seen. */
+  /** Whether every id is among the stream's last events; answers with the newest of them, as SQLite does. */
   async #findRetry(streamId: string, ids: string[]): Promise<AppendResult | undefined> {
     const missing = new Set(ids);
     let last: RecordedEvent | undefined;
-    for await (const event of this.#events(streamId, { direction: 'backwards' })) {
+    for await (const event of this.#events(streamId, { direction: 'backwards', maxCount: ids.length + RETRY_LOOKBACK })) {
       if (!missing.delete(event.id)) continue;
       last ??= event;
       if (missing.size === 0) return { nextExpectedRevision: last.revision, position: last.position };
@@ -169,22 +216,19 @@ export class EsdbEventStore implements EventStore {
     if (options.maxCount !== undefined && options.maxCount <= 0) return;
     const backwards = options.direction === 'backwards';
     const read = this.#client.readStream(streamId, {
+      ...LEADER,
       direction: backwards ? BACKWARDS : FORWARDS,
       fromRevision: options.fromRevision === undefined ? (backwards ? END : START) : BigInt(options.fromRevision),
       ...(options.maxCount === undefined ? {} : { maxCount: options.maxCount }),
     });
-    let finished = false;
     try {
-      for await (const resolved of read) {
+      for await (const resolved of drain(read)) {
         const event = toRecorded(resolved);
         if (event) yield event;
       }
-      finished = true;
     } catch (error) {
       if (error instanceof StreamNotFoundError) return;
       throw error;
-    } finally {
-      if (!finished) await read.cancel();
     }
   }
 
@@ -194,7 +238,7 @@ export class EsdbEventStore implements EventStore {
     let cursor = options.after ?? 0;
     while (events.length < wanted) {
       let seen = 0;
-      for await (const resolved of this.#client.readAll({ fromPosition: fromPosition(cursor), maxCount: PAGE_SIZE })) {
+      for await (const resolved of drain(this.#client.readAll({ ...LEADER, fromPosition: fromPosition(cursor), maxCount: PAGE_SIZE }))) {
         seen += 1;
         const raw = resolved.event;
         if (raw?.position === undefined) continue;
@@ -210,9 +254,12 @@ export class EsdbEventStore implements EventStore {
   }
 
   subscribeToAll(options: { after?: number } = {}): AllSubscription {
-    const after = options.after ?? 0;
-    const source = this.#client.subscribeToAll({ fromPosition: fromPosition(after), filter: excludeSystemEvents() });
-    const subscription = new EsdbSubscription(source, after, (sub) => this.#subscriptions.delete(sub));
+    const subscription = new EsdbSubscription(
+      (after) => this.#client.subscribeToAll({ fromPosition: fromPosition(after), filter: excludeSystemEvents() }),
+      options.after ?? 0,
+      this.#resubscribeDelayMs,
+      (sub) => this.#subscriptions.delete(sub),
+    );
     this.#subscriptions.add(subscription);
     return subscription;
   }
@@ -223,7 +270,7 @@ export class EsdbEventStore implements EventStore {
     let below = Number.POSITIVE_INFINITY;
     for (;;) {
       let oldest: Position | undefined;
-      for await (const resolved of this.#client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: PAGE_SIZE })) {
+      for await (const resolved of drain(this.#client.readAll({ ...LEADER, direction: BACKWARDS, fromPosition: from, maxCount: PAGE_SIZE }))) {
         const event = resolved.event;
         if (event === undefined) continue;
         const position = Number(event.position.commit);
@@ -239,7 +286,7 @@ export class EsdbEventStore implements EventStore {
   }
 
   async ping(): Promise<void> {
-    for await (const _ of this.#client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) break;
+    for await (const _ of drain(this.#client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 }))) break;
   }
 
   async close(): Promise<void> {
@@ -250,45 +297,90 @@ export class EsdbEventStore implements EventStore {
   }
 }
 
+/** Refusals a new subscription would meet again: anything else (a restart, a leader change, a lost keepalive, "consumer too slow") is worth a resubscription. */
+const isPermanent = (error: unknown) => error instanceof AccessDeniedError || error instanceof NotFoundError;
+
 /**
- * ESDB's catch-up subscription already switches from catch-up to live server-side without gap or
- * duplicate; this wrapper maps events, drops system ones and anything at or before `after`, and
- * ends the iteration on close() (cancelling the gRPC call does not end the client's stream).
+ * ESDB's catch-up subscription switches from catch-up to live server-side without gap or duplicate;
+ * this wrapper maps events, drops system ones and anything at or before `after`, and ends the
+ * iteration on close() (cancelling the gRPC call does not end the client's stream).
+ *
+ * The server drops a subscription on a restart, a leader change, a lost keepalive or a consumer too
+ * slow for its live buffer; the wrapper then subscribes again, after a growing delay, from the last
+ * event it took in, so its reader sees neither the drop nor a duplicate. An event it cannot map ends
+ * the iteration with that error, after the events before it and before any that follow.
  */
 class EsdbSubscription implements AllSubscription {
-  readonly #source: AllStreamSubscription;
+  readonly #open: (after: number) => AllStreamSubscription;
+  readonly #delayMs: (attempt: number) => number;
   readonly #onClose: (subscription: EsdbSubscription) => void;
   readonly #buffer: RecordedEvent[] = [];
+  #source: AllStreamSubscription | undefined;
   #after: number;
+  #drops = 0;
+  #retry: NodeJS.Timeout | undefined;
   #failure: unknown;
-  #ended = false;
   #closed = false;
   #wake: (() => void) | undefined;
 
-  constructor(source: AllStreamSubscription, after: number, onClose: (subscription: EsdbSubscription) => void) {
-    this.#source = source;
+  constructor(
+    open: (after: number) => AllStreamSubscription,
+    after: number,
+    delayMs: (attempt: number) => number,
+    onClose: (subscription: EsdbSubscription) => void,
+  ) {
+    this.#open = open;
     this.#after = after;
+    this.#delayMs = delayMs;
     this.#onClose = onClose;
+    this.#connect();
+  }
+
+  #connect(): void {
+    const source = this.#open(this.#after);
+    this.#source = source;
     source.on('data', (resolved: AllStreamResolvedEvent) => {
+      // A dropped source can still flush what it had buffered: its successor reads that again.
+      if (source !== this.#source) return;
+      let event: RecordedEvent | undefined;
       try {
-        const event = toRecorded(resolved);
-        if (event === undefined || event.position <= this.#after) return;
-        this.#after = event.position;
-        this.#buffer.push(event);
-        if (this.#buffer.length >= HIGH_WATER) source.pause();
+        event = toRecorded(resolved);
       } catch (error) {
-        this.#failure ??= error;
+        this.#fail(error);
+        return;
       }
+      this.#drops = 0;
+      if (event === undefined || event.position <= this.#after) return;
+      this.#after = event.position;
+      this.#buffer.push(event);
+      if (this.#buffer.length >= HIGH_WATER) source.pause();
       this.#resume();
     });
-    source.on('error', (error: unknown) => {
-      this.#failure ??= error;
-      this.#resume();
-    });
-    source.on('end', () => {
-      this.#ended = true;
-      this.#resume();
-    });
+    source.on('error', (error: unknown) => this.#dropped(source, error));
+    source.on('end', () => this.#dropped(source, undefined));
+  }
+
+  #dropped(source: AllStreamSubscription, error: unknown): void {
+    if (source !== this.#source || this.#closed) return;
+    if (isPermanent(error)) {
+      this.#fail(error);
+      return;
+    }
+    this.#source = undefined;
+    void source.unsubscribe().catch(() => undefined);
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined;
+      if (!this.#closed) this.#connect();
+    }, this.#delayMs(this.#drops++));
+  }
+
+  /** Nothing after the failure is taken in: the reader gets what came before it, then the error. */
+  #fail(error: unknown): void {
+    this.#failure ??= error;
+    const source = this.#source;
+    this.#source = undefined;
+    void source?.unsubscribe().catch(() => undefined);
+    this.#resume();
   }
 
   #resume(): void {
@@ -303,12 +395,11 @@ class EsdbSubscription implements AllSubscription {
         if (this.#closed) return;
         const event = this.#buffer.shift();
         if (event !== undefined) {
-          if (this.#buffer.length <= LOW_WATER && this.#source.isPaused()) this.#source.resume();
+          if (this.#buffer.length <= LOW_WATER && this.#source?.isPaused()) this.#source.resume();
           yield event;
           continue;
         }
         if (this.#failure !== undefined) throw this.#failure;
-        if (this.#ended) return;
         await new Promise<void>((resolve) => (this.#wake = resolve));
       }
     } finally {
@@ -320,7 +411,10 @@ class EsdbSubscription implements AllSubscription {
     if (this.#closed) return;
     this.#closed = true;
     this.#onClose(this);
+    clearTimeout(this.#retry);
     this.#resume();
-    await this.#source.unsubscribe();
+    const source = this.#source;
+    this.#source = undefined;
+    await source?.unsubscribe();
   }
 }

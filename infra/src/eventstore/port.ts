@@ -40,6 +40,20 @@ export interface RecordedEvent<Type extends string = string, Data = unknown> {
  */
 export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
 
+/** Whether a stream at `current` (null: no stream) is what an append expected. */
+export function revisionMatches(expected: ExpectedRevision, current: number | null): boolean {
+  switch (expected) {
+    case 'any':
+      return true;
+    case 'no_stream':
+      return current === null;
+    case 'stream_exists':
+      return current !== null;
+    default:
+      return current === expected;
+  }
+}
+
 export interface AppendResult {
   /** Revision of the stream's last event after the append. */
   nextExpectedRevision: number;

@@ -1,17 +1,7 @@
 import { newId } from '../eventsourcing/ids.ts';
 import Database from 'better-sqlite3';
-import {
-  WrongExpectedRevisionError,
-  type AllSubscription,
-  type AppendResult,
-  type EventMetadata,
-  type EventStore,
-  type ExpectedRevision,
-  type NewEvent,
-  type ReadAllOptions,
-  type ReadStreamOptions,
-  type RecordedEvent,
-} from './port.ts';
+import { revisionMatches, WrongExpectedRevisionError, type AllSubscription, type AppendResult, type EventMetadata, type EventStore, type ExpectedRevision, type NewEvent, type ReadAllOptions, type ReadStreamOptions, type RecordedEvent } from './port.ts';
+import { Subscriptions } from './subscription.ts';
 
 interface EventRow {
   position: number;
@@ -31,8 +21,6 @@ interface IdRow {
 
 /** How often a waiting subscription looks for commits made by other connections (other processes). */
 const POLL_INTERVAL_MS = 75;
-/** Rows per catch-up read: large enough to amortise the query, small enough to keep the event loop responsive. */
-const PAGE_SIZE = 256;
 /** SQLite reads a negative LIMIT as "no limit". */
 const NO_LIMIT = -1;
 const MAX_REVISION = Number.MAX_SAFE_INTEGER;
@@ -67,6 +55,15 @@ function isUniqueIdViolation(error: unknown): boolean {
   return error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE' && error.message.includes('events.id');
 }
 
+/*
+ * Why positions read "after p" are final here (what the shared paged subscription rests on):
+ * positions come from AUTOINCREMENT inside write transactions, and write transactions run one at a
+ * time under the database's single write lock, so a transaction that took position p committed (or
+ * rolled back, handing p to the next writer) before any later writer took a position. A reader's
+ * snapshot therefore always holds a prefix of the log: once it has seen p, no position below p can
+ * appear later, and resuming from the last delivered position cannot skip anything.
+ */
+
 /**
  * The embedded event store: one SQLite file in WAL mode with `synchronous=FULL`, so a commit is in the
  * WAL on disk before `appendToStream` resolves. Several processes may open the same file: writers are
@@ -74,8 +71,8 @@ function isUniqueIdViolation(error: unknown): boolean {
  */
 export class SqliteEventStore implements EventStore {
   readonly #db: Database.Database;
-  readonly #subscriptions = new Set<SqliteSubscription>();
-  #poller: NodeJS.Timeout | undefined;
+  // The poll catches commits made through other connections, which no in-process notification reaches.
+  readonly #subscriptions: Subscriptions = new Subscriptions({ readPage: (after, limit) => this.#readPage(after, limit) }, () => this.#subscriptions.wake(this.#head.get() ?? 0), POLL_INTERVAL_MS);
   #closed = false;
 
   readonly #selectById: Database.Statement<[string], IdRow>;
@@ -121,7 +118,7 @@ export class SqliteEventStore implements EventStore {
     // IMMEDIATE takes the write lock before the revision is read, so another process cannot slip an
     // event in between the expected-revision check and the insert.
     const result = this.#appendTx.immediate(streamId, events, options.expectedRevision ?? 'any');
-    this.#wakeSubscriptions(result.position);
+    this.#subscriptions.wake(result.position);
     return result;
   }
 
@@ -130,7 +127,7 @@ export class SqliteEventStore implements EventStore {
     if (retried) return retried;
 
     const current = this.#selectStreamHead.get(streamId) ?? null;
-    if (!matches(expected, current)) throw new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
+    if (!revisionMatches(expected, current)) throw new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
 
     let revision = current ?? -1;
     let position = 0;
@@ -192,37 +189,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   subscribeToAll(options: { after?: number } = {}): AllSubscription {
-    const subscription = new SqliteSubscription(options.after ?? 0, {
-      readPage: (after) => this.#readPage(after, PAGE_SIZE),
-      detach: (sub) => this.#detach(sub),
-    });
-    if (this.#closed) {
-      void subscription.close();
-      return subscription;
-    }
-    this.#subscriptions.add(subscription);
-    this.#poller ??= setInterval(() => this.#poll(), POLL_INTERVAL_MS);
-    return subscription;
-  }
-
-  #detach(subscription: SqliteSubscription): void {
-    this.#subscriptions.delete(subscription);
-    if (this.#subscriptions.size === 0 && this.#poller !== undefined) {
-      clearInterval(this.#poller);
-      this.#poller = undefined;
-    }
-  }
-
-  /** Catches commits made through other connections, which no in-process notification reaches. */
-  #poll(): void {
-    let waiting = false;
-    for (const subscription of this.#subscriptions) waiting ||= subscription.waiting;
-    if (!waiting) return;
-    this.#wakeSubscriptions(this.#head.get() ?? 0);
-  }
-
-  #wakeSubscriptions(head: number): void {
-    for (const subscription of this.#subscriptions) subscription.wake(head);
+    return this.#subscriptions.open(options.after ?? 0, this.#closed);
   }
 
   async headPosition(): Promise<number> {
@@ -236,86 +203,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.all([...this.#subscriptions].map((subscription) => subscription.close()));
+    await this.#subscriptions.closeAll();
     this.#db.close();
-  }
-}
-
-function matches(expected: ExpectedRevision, current: number | null): boolean {
-  switch (expected) {
-    case 'any':
-      return true;
-    case 'no_stream':
-      return current === null;
-    case 'stream_exists':
-      return current !== null;
-    default:
-      return current === expected;
-  }
-}
-
-interface SubscriptionSource {
-  readPage(after: number): RecordedEvent[];
-  detach(subscription: SqliteSubscription): void;
-}
-
-/**
- * Catch-up and live are one loop: read the next page after the last delivered position, and when a
- * page comes back empty, sleep until a commit is announced (same process) or seen by the poller
- * (other processes). There is no hand-over between a catch-up phase and a live phase, hence nothing
- * to miss or repeat between them.
- *
- * That a position read "after" is final rests on SQLite: positions come from AUTOINCREMENT inside
- * write transactions, and write transactions run one at a time under the database's single write
- * lock, so a transaction that took position p committed (or rolled back, handing p to the next
- * writer) before any later writer took a position. A reader's snapshot therefore always holds a
- * prefix of the log: once it has seen p, no position below p can appear later, and resuming from
- * the last delivered position cannot skip anything.
- */
-class SqliteSubscription implements AllSubscription {
-  #after: number;
-  #closed = false;
-  #wake: (() => void) | undefined;
-  readonly #source: SubscriptionSource;
-
-  constructor(after: number, source: SubscriptionSource) {
-    this.#after = after;
-    this.#source = source;
-  }
-
-  get waiting(): boolean {
-    return this.#wake !== undefined;
-  }
-
-  wake(head: number): void {
-    if (this.#wake === undefined || (!this.#closed && head <= this.#after)) return;
-    const resume = this.#wake;
-    this.#wake = undefined;
-    resume();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
-    try {
-      while (!this.#closed) {
-        const page = this.#source.readPage(this.#after);
-        if (page.length === 0) {
-          await new Promise<void>((resolve) => (this.#wake = resolve));
-          continue;
-        }
-        for (const event of page) {
-          if (this.#closed) return;
-          this.#after = event.position;
-          yield event;
-        }
-      }
-    } finally {
-      this.#source.detach(this);
-    }
-  }
-
-  async close(): Promise<void> {
-    this.#closed = true;
-    this.wake(Number.POSITIVE_INFINITY);
-    this.#source.detach(this);
   }
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createReadStore } from './index.ts';
 import { MongoReadStore } from './mongo.ts';
+import { PostgresReadStore } from './postgres.ts';
 import { SqliteReadStore } from './sqlite.ts';
 
 test('without MONGO_URL the store is SQLite at DATA_DIR/read.sqlite3', async (t) => {
@@ -19,4 +20,13 @@ test('with MONGO_URL the store is MongoDB (constructing it does not connect)', a
   const store = createReadStore({ MONGO_URL: 'mongodb://127.0.0.1:1/', MONGO_DB: 'x', DATA_DIR: '/nonexistent' });
   t.true(store instanceof MongoReadStore);
   await store.close();
+});
+
+test('with DATABASE_URL the store is PostgreSQL, unless MONGO_URL names MongoDB (constructing neither connects)', async (t) => {
+  const postgres = createReadStore({ DATABASE_URL: 'postgres://127.0.0.1:1/x', DATA_DIR: '/nonexistent' });
+  t.true(postgres instanceof PostgresReadStore);
+  await postgres.close();
+  const mongo = createReadStore({ DATABASE_URL: 'postgres://127.0.0.1:1/x', MONGO_URL: 'mongodb://127.0.0.1:1/', DATA_DIR: '/nonexistent' });
+  t.true(mongo instanceof MongoReadStore);
+  await mongo.close();
 });

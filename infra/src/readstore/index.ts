@@ -1,16 +1,23 @@
 import { join } from 'node:path';
 import { MongoReadStore } from './mongo.ts';
 import type { ReadStore } from './port.ts';
+import { PostgresReadStore } from './postgres.ts';
 import { SqliteReadStore } from './sqlite.ts';
 
 export interface ReadStoreConfig {
   MONGO_URL?: string | undefined;
   MONGO_DB?: string | undefined;
+  MONGO_ALLOW_STANDALONE?: boolean | undefined;
+  DATABASE_URL?: string | undefined;
   DATA_DIR: string;
 }
 
-/** MongoDB when MONGO_URL is set, else the embedded SQLite file in DATA_DIR. */
+/**
+ * MongoDB when MONGO_URL is set (it names an engine for the read models alone, so it wins over
+ * DATABASE_URL), else PostgreSQL when DATABASE_URL is set, else the embedded SQLite file in DATA_DIR.
+ */
 export function createReadStore(config: ReadStoreConfig): ReadStore {
-  if (config.MONGO_URL) return new MongoReadStore(config.MONGO_URL, config.MONGO_DB ?? 'scriptorium');
+  if (config.MONGO_URL) return new MongoReadStore(config.MONGO_URL, config.MONGO_DB ?? 'scriptorium', { allowStandalone: config.MONGO_ALLOW_STANDALONE ?? false });
+  if (config.DATABASE_URL) return new PostgresReadStore(config.DATABASE_URL);
   return new SqliteReadStore(join(config.DATA_DIR, 'read.sqlite3'));
 }

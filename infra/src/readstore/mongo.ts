@@ -2,13 +2,14 @@
  * The scale-out ReadStore on MongoDB: the port is Mongo's own syntax, so this is a mapping plus the
  * shared checks that keep projections within what the SQLite adapter also does.
  *
- * Transactions need a replica set or a sharded cluster. On a standalone server `transaction` runs the
- * work without one: writes apply as they go and the checkpoint is written last, so an interrupted
- * batch is replayed, and projections are idempotent by position for that reason.
+ * Transactions need a replica set (one member is enough) or a sharded cluster. A standalone server is
+ * refused unless `allowStandalone` (MONGO_ALLOW_STANDALONE) says otherwise: there `transaction` runs
+ * the work without one, writes apply as they go and the checkpoint is written last, so a batch
+ * interrupted before its checkpoint is applied again, and every `$inc` and `$push` in it counts twice.
  */
 import { MongoClient, MongoServerError, type ClientSession, type Collection as MongoCollection, type Db, type Filter as MongoFilter, type UpdateFilter } from 'mongodb';
 import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type IndexSpec, type ReadStore, type ReadStoreTx, type Update } from './port.ts';
-import { checkCollectionName, checkFilter, checkId, checkPaging, checkPosition, indexName, normalizeUpdate } from './shared.ts';
+import { checkCollectionName, checkDoc, checkFilter, checkId, checkPaging, checkPosition, indexName, normalizeUpdate } from './shared.ts';
 
 /** The session option for each call; throws once a transaction handle has outlived its transaction. */
 type SessionOption = () => { session?: ClientSession };
@@ -23,7 +24,43 @@ function duplicateKey(error: unknown, collection: string): DuplicateKeyError | u
   return new DuplicateKeyError(collection, /index: (\S+)/.exec(error.message)?.[1] ?? 'unique index');
 }
 
-class MongoReadCollection<T extends Doc> implements Collection<T> {
+/**
+ * A unique index constrains a document only where every indexed field holds a value other than null,
+ * as SQLite's and PostgreSQL's do. Each field's clause is a `$gte` from the least value of each type
+ * (and the two container types), because the planner proves that an equality on the field implies a
+ * `$gte` on a value of the same type, and so uses the index for lookups; `$exists` would let null in,
+ * and `$type` or `$ne` would leave the index unused (or, for `$ne`, are not allowed).
+ */
+export function uniquePartialFilter(fields: Record<string, 1 | -1>): Record<string, unknown> {
+  const present = (path: string) => ({
+    $or: [
+      { [path]: { $gte: '' } },
+      { [path]: { $gte: Number.NEGATIVE_INFINITY } },
+      { [path]: { $gte: false } },
+      { [path]: { $type: 'object' } },
+      { [path]: { $type: 'array' } },
+    ],
+  });
+  return { $and: Object.keys(fields).map(present) };
+}
+
+/** What `hello` says of the deployment: whether it runs transactions, or an error when the store must not run on it. */
+export function checkDeployment(hello: { setName?: unknown; msg?: unknown }, allowStandalone: boolean): boolean {
+  // Replica-set members report `setName`, mongos reports `isdbgrid`; a standalone server neither.
+  if (typeof hello.setName === 'string' || hello.msg === 'isdbgrid') return true;
+  if (allowStandalone) return false;
+  throw new Error(
+    'MongoDB is a standalone server: without transactions a retried batch applies its $inc and $push twice. ' +
+      'Run it as a replica set (one member is enough: mongod --replSet rs0, then rs.initiate()), or set MONGO_ALLOW_STANDALONE=true to accept that.',
+  );
+}
+
+export interface MongoReadStoreOptions {
+  /** Run on a standalone server, whose batches are not atomic (see above). */
+  allowStandalone?: boolean;
+}
+
+export class MongoReadCollection<T extends Doc> implements Collection<T> {
   constructor(
     private readonly collection: MongoCollection<Doc>,
     private readonly name: string,
@@ -55,7 +92,10 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
       if (options.limit === 0) return [];
       let cursor = this.collection.find(filter as MongoFilter<Doc>, session);
       // The id breaks ties so that skip/limit pages are stable, as in the SQLite adapter.
-      if (options.sort && Object.keys(options.sort).length > 0) cursor = cursor.sort({ ...options.sort, ...('_id' in options.sort ? {} : { _id: 1 }) });
+      // A sort no index serves is done in memory, and past 100 MB fails unless it may spill to disk.
+      if (options.sort && Object.keys(options.sort).length > 0) {
+        cursor = cursor.sort({ ...options.sort, ...('_id' in options.sort ? {} : { _id: 1 }) }).allowDiskUse();
+      }
       if (options.skip) cursor = cursor.skip(options.skip);
       if (options.limit !== undefined) cursor = cursor.limit(options.limit);
       return (await cursor.toArray()) as T[];
@@ -71,7 +111,7 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
 
   put(doc: T): Promise<void> {
     return this.run(async (session) => {
-      await this.collection.replaceOne({ _id: checkId(doc._id) }, doc, { ...session, upsert: true });
+      await this.collection.replaceOne({ _id: checkDoc(doc) }, doc, { ...session, upsert: true });
     });
   }
 
@@ -104,17 +144,10 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
     });
   }
 
-  /**
-   * A unique index leaves out documents that lack one of its fields, as SQLite's does (NULLs are
-   * distinct there). `$exists` rather than a type filter, because the planner can prove an equality
-   * query implies it and so use the index for lookups.
-   */
   ensureIndex(spec: IndexSpec): Promise<void> {
     return this.run(async (session) => {
       const name = indexName(spec);
-      const partial = spec.unique
-        ? { partialFilterExpression: { $and: Object.keys(spec.fields).map((path) => ({ [path]: { $exists: true } })) } }
-        : {};
+      const partial = spec.unique ? { partialFilterExpression: uniquePartialFilter(spec.fields) } : {};
       await this.collection.createIndex(spec.fields, { ...session, name, unique: spec.unique ?? false, ...partial });
     });
   }
@@ -123,20 +156,21 @@ class MongoReadCollection<T extends Doc> implements Collection<T> {
 export class MongoReadStore implements ReadStore {
   private readonly client: MongoClient;
   private readonly db: Db;
+  private readonly allowStandalone: boolean;
   private transactions: Promise<boolean> | undefined;
 
-  constructor(url: string, dbName: string) {
-    // JSON (the SQLite adapter) drops undefined fields; without this Mongo would store them as null.
-    this.client = new MongoClient(url, { ignoreUndefined: true });
+  constructor(url: string, dbName: string, options: MongoReadStoreOptions = {}) {
+    this.client = new MongoClient(url);
     this.db = this.client.db(dbName);
+    this.allowStandalone = options.allowStandalone ?? false;
   }
 
-  /** Replica-set members report `setName`, mongos reports `isdbgrid`; a standalone server neither. */
+  /** Whether batches are atomic; refuses a standalone server unless it is allowed. */
   supportsTransactions(): Promise<boolean> {
     this.transactions ??= this.db
       .admin()
       .command({ hello: 1 })
-      .then((hello) => typeof hello.setName === 'string' || hello.msg === 'isdbgrid')
+      .then((hello) => checkDeployment(hello, this.allowStandalone))
       .catch((error: unknown) => {
         this.transactions = undefined;
         throw error;
@@ -201,8 +235,10 @@ export class MongoReadStore implements ReadStore {
     for (const name of collections) await this.db.collection(name).drop();
   }
 
+  /** Also answers whether the deployment is one the store runs on, so /healthz shows a refused standalone server. */
   async ping(): Promise<void> {
     await this.db.command({ ping: 1 });
+    await this.supportsTransactions();
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,9 @@
 /**
- * Checks both adapters run before touching their engine, so that a filter, update or name that one
- * engine would reject is rejected by the other too, with the same message.
+ * Checks every adapter runs before touching its engine, so that a filter, update or name that one
+ * engine would reject is rejected by the others too, with the same message; and the update
+ * semantics the SQL adapters apply in code, as Mongo applies them on the server.
  */
-import type { Filter, FindOptions, IndexSpec, Scalar, Update } from './port.ts';
+import type { Doc, Filter, FindOptions, IndexSpec, Scalar, Update } from './port.ts';
 
 const COLLECTION_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
@@ -27,6 +28,36 @@ export function splitPath(path: string): string[] {
 
 export function checkId(id: unknown): string {
   if (typeof id !== 'string' || id === '') throw new Error('a document needs a non-empty string _id');
+  return id;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isRecord = (value: object) => [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
+
+/**
+ * Documents hold JSON values only, because the engines part ways on anything else: JSON text drops
+ * `undefined` and functions, turns NaN and Infinity into null and a Date into a string, and cannot
+ * hold a BigInt, while BSON keeps each of them as something else again. So every adapter refuses
+ * them all, with this message, before writing anything.
+ */
+export function checkJson(value: unknown, path: string, ancestors: object[] = []): void {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
+  if (typeof value === 'number' && Number.isFinite(value)) return;
+  const refuse = (what: string) => new Error(`${path || 'document'}: ${what} is not a JSON value`);
+  if (typeof value !== 'object') throw refuse(typeof value === 'number' ? String(value) : typeof value);
+  if (!Array.isArray(value) && !isRecord(value)) throw refuse(`a ${value.constructor?.name ?? 'non-plain'} object`);
+  if (ancestors.includes(value)) throw refuse('a cycle');
+  const inner = [...ancestors, value];
+  const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
+  for (const [key, item] of entries) checkJson(item, path === '' ? String(key) : `${path}.${key}`, inner);
+}
+
+/** A whole document: a string id and JSON values. */
+export function checkDoc(doc: Doc): string {
+  const id = checkId(doc._id);
+  checkJson(doc, '');
   return id;
 }
 
@@ -99,6 +130,7 @@ export function normalizeUpdate(update: Update): Update {
       if (operator === '$inc' && !(typeof value === 'number' && Number.isFinite(value))) {
         throw new Error(`$inc on ${path} needs a finite number`);
       }
+      if (operator !== '$unset') checkJson(value, path);
       paths.push(path);
     }
     Object.assign(normalized, { [operator]: fields });
@@ -111,4 +143,49 @@ export function normalizeUpdate(update: Update): Update {
   }
   if (new Set(paths).size !== paths.length) throw new Error('the same path appears under two update operators');
   return normalized;
+}
+
+/** The object holding the path's last segment; `create` makes missing parents as Mongo does. */
+function parentOf(doc: Record<string, unknown>, segments: string[], create: boolean): Record<string, unknown> | undefined {
+  let node = doc;
+  for (const segment of segments.slice(0, -1)) {
+    const next = node[segment];
+    if (isPlainObject(next)) node = next;
+    else if (next === undefined && create) node = node[segment] = {};
+    else if (create) throw new Error(`cannot create a field inside ${segment}: it is not an object`);
+    else return undefined;
+  }
+  return node;
+}
+
+/** Applies a normalized update to a parsed document, as Mongo would. */
+export function applyUpdate(doc: Doc, update: Update, inserting: boolean): Doc {
+  const each = (fields: Record<string, unknown> | undefined, apply: (parent: Record<string, unknown>, key: string, value: unknown, path: string) => void) => {
+    for (const [path, value] of Object.entries(fields ?? {})) {
+      const segments = splitPath(path);
+      apply(parentOf(doc, segments, true)!, segments.at(-1)!, value, path);
+    }
+  };
+  const set = (parent: Record<string, unknown>, key: string, value: unknown) => {
+    parent[key] = value;
+  };
+  if (inserting) each(update.$setOnInsert, set);
+  each(update.$set, set);
+  each(update.$inc, (parent, key, amount, path) => {
+    const current = parent[key];
+    if (current !== undefined && typeof current !== 'number') throw new Error(`cannot $inc ${path}: not a number`);
+    parent[key] = (current ?? 0) + (amount as number);
+  });
+  each(update.$push, (parent, key, value, path) => {
+    const current = parent[key];
+    if (current === undefined) parent[key] = [value];
+    else if (Array.isArray(current)) current.push(value);
+    else throw new Error(`cannot $push to ${path}: not an array`);
+  });
+  for (const path of Object.keys(update.$unset ?? {})) {
+    const segments = splitPath(path);
+    const parent = parentOf(doc, segments, false);
+    if (parent) delete parent[segments.at(-1)!];
+  }
+  return doc;
 }

@@ -9,19 +9,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
-import {
-  DuplicateKeyError,
-  type Collection,
-  type Doc,
-  type Filter,
-  type FindOptions,
-  type IndexSpec,
-  type ReadStore,
-  type ReadStoreTx,
-  type Scalar,
-  type Update,
-} from './port.ts';
-import { checkCollectionName, checkFilter, checkId, checkPaging, checkPosition, indexName, isScalar, normalizeUpdate, splitPath } from './shared.ts';
+import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type IndexSpec, type ReadStore, type ReadStoreTx, type Scalar, type Update } from './port.ts';
+import { applyUpdate, checkCollectionName, checkDoc, checkFilter, checkId, checkPaging, checkPosition, indexName, isScalar, normalizeUpdate, splitPath } from './shared.ts';
 
 type Exec = <R>(fn: () => R) => Promise<R>;
 
@@ -105,54 +94,6 @@ function compileSort(sort: Record<string, 1 | -1> | undefined): string {
   const keys = Object.entries(sort).map(([path, direction]) => `${fieldSql(path).value} ${direction === 1 ? 'ASC' : 'DESC'}`);
   if (!('_id' in sort)) keys.push('id ASC');
   return ` ORDER BY ${keys.join(', ')}`;
-}
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The object holding the path's last segment; `create` makes missing parents as Mongo does. */
-function parentOf(doc: Record<string, unknown>, segments: string[], create: boolean): Record<string, unknown> | undefined {
-  let node = doc;
-  for (const segment of segments.slice(0, -1)) {
-    const next = node[segment];
-    if (isPlainObject(next)) node = next;
-    else if (next === undefined && create) node = node[segment] = {};
-    else if (create) throw new Error(`cannot create a field inside ${segment}: it is not an object`);
-    else return undefined;
-  }
-  return node;
-}
-
-/** Applies a normalized update to a parsed document, as Mongo would. */
-export function applyUpdate(doc: Doc, update: Update, inserting: boolean): Doc {
-  const each = (fields: Record<string, unknown> | undefined, apply: (parent: Record<string, unknown>, key: string, value: unknown, path: string) => void) => {
-    for (const [path, value] of Object.entries(fields ?? {})) {
-      const segments = splitPath(path);
-      apply(parentOf(doc, segments, true)!, segments.at(-1)!, value, path);
-    }
-  };
-  const set = (parent: Record<string, unknown>, key: string, value: unknown) => {
-    parent[key] = value;
-  };
-  if (inserting) each(update.$setOnInsert, set);
-  each(update.$set, set);
-  each(update.$inc, (parent, key, amount, path) => {
-    const current = parent[key];
-    if (current !== undefined && typeof current !== 'number') throw new Error(`cannot $inc ${path}: not a number`);
-    parent[key] = (current ?? 0) + (amount as number);
-  });
-  each(update.$push, (parent, key, value, path) => {
-    const current = parent[key];
-    if (current === undefined) parent[key] = [value];
-    else if (Array.isArray(current)) current.push(value);
-    else throw new Error(`cannot $push to ${path}: not an array`);
-  });
-  for (const path of Object.keys(update.$unset ?? {})) {
-    const segments = splitPath(path);
-    const parent = parentOf(doc, segments, false);
-    if (parent) delete parent[segments.at(-1)!];
-  }
-  return doc;
 }
 
 function duplicateKey(error: unknown, table: string): DuplicateKeyError | undefined {
@@ -264,7 +205,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     return this.run((table) => {
       this.engine
         .statement(`INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`)
-        .run(checkId(doc._id), JSON.stringify(doc));
+        .run(checkDoc(doc), JSON.stringify(doc));
     });
   }
 

@@ -1,42 +1,12 @@
 import type { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHandler';
 import type { EventStore } from '@scriptorium/infra/eventstore/port';
 import type { Logger } from '@scriptorium/infra/log';
-import type { BudgetGuard } from '@scriptorium/backend/domain/budget/guard';
-import type { ModelProvider } from '../model/port.ts';
+import type { BudgetGuard } from '@scriptorium/domain/budget/guard';
+import type { PageFetcherPort } from '@scriptorium/infra/fetch/port';
+import type { SearchPort } from '@scriptorium/infra/search/port';
+import type { ModelProvider } from '@scriptorium/infra/model/port';
 import type { MaterialPort } from './material.ts';
-import type { ToolRegistry } from '../tools/registry.ts';
-
-export interface SearchHit {
-  title: string;
-  url: string;
-  snippet: string;
-  /** Where the hit came from: `web`, or the kind of local material (note, upload, cognition…). */
-  source: string;
-  /** The local document's id, for hits from the user's own material. */
-  id?: string;
-}
-
-export interface SearchOptions {
-  limit: number;
-  signal?: AbortSignal;
-  userId: string;
-}
-
-/** Web search (SearXNG) and the search over a user's own material answer alike. */
-export interface SearchPort {
-  search(query: string, options: SearchOptions): Promise<SearchHit[]>;
-}
-
-export interface FetchedPage {
-  url: string;
-  title: string;
-  text: string;
-  excerpt: string;
-}
-
-export interface PageFetcherPort {
-  fetch(url: string, options: { signal?: AbortSignal }): Promise<FetchedPage>;
-}
+import type { ToolRegistry } from '@scriptorium/domain/tools/registry';
 
 /** What every agent job is given: the log, the deciders' handler, the model and the budget. */
 export interface AgentDeps {

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
-import type { ConversationEvent } from '@scriptorium/backend/domain/conversation/conversation';
-import type { ChatMessage } from '../model/port.ts';
+import type { ConversationEvent } from '@scriptorium/domain/conversation/conversation';
+import type { ChatMessage } from '@scriptorium/infra/model/port';
 
 const ANSWER_TYPES = new Set(['chat_chunk', 'content']);
 

@@ -1,4 +1,4 @@
-import { COGNITION_JOB } from '@scriptorium/backend/domain/cognition/extractionDecide';
+import { COGNITION_JOB } from '@scriptorium/domain/cognition/extractionDecide';
 import type { JobHandler } from '@scriptorium/infra/queue/port';
 import type { AgentDeps } from './deps.ts';
 import { runCognitionExtraction } from './cognition_extract/agent.ts';
@@ -6,6 +6,8 @@ import { runDeepCognition } from './deep_cognition/agent.ts';
 import { runDirectWriting } from './direct_writing_agent/agent.ts';
 import { runPoeLlm } from './poe_llm/agent.ts';
 import { runTargetedEdit } from './targeted_edit/agent.ts';
+import { runEngineerDemo } from './engineer_demo/agent.ts';
+import { DEMO_JOB } from '@scriptorium/domain/engineer/demo';
 
 /** Job name (the agent) → handler. */
 export function agentHandlers(deps: AgentDeps): Map<string, JobHandler<unknown>> {
@@ -15,5 +17,6 @@ export function agentHandlers(deps: AgentDeps): Map<string, JobHandler<unknown>>
     ['targeted_edit', (job) => runTargetedEdit(deps, job)],
     ['direct_writing_agent', (job) => runDirectWriting(deps, job)],
     [COGNITION_JOB, (job) => runCognitionExtraction(deps, job)],
+    [DEMO_JOB, (job) => runEngineerDemo(deps, job)],
   ]);
 }

@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '@scriptorium/infra/blob/port';
 import type { EventStore } from '@scriptorium/infra/eventstore/port';
-import { contextStream, evolve as evolveContexts, initialState as noContexts, type ContextEvent } from '@scriptorium/backend/domain/context/context';
-import { evolveContent, initialContent, noteContentStream, type NoteContentEvent } from '@scriptorium/backend/domain/notes/content';
-import { evolve as evolveNotebook, initialState as emptyNotebook, notebookStream, type NotebookEvent } from '@scriptorium/backend/domain/notes/notes';
+import { contextStream, evolve as evolveContexts, initialState as noContexts, type ContextEvent } from '@scriptorium/domain/context/context';
+import { evolveContent, initialContent, noteContentStream, type NoteContentEvent } from '@scriptorium/domain/notes/content';
+import { evolve as evolveNotebook, initialState as emptyNotebook, notebookStream, type NotebookEvent } from '@scriptorium/domain/notes/notes';
 
 /** A file or note the user attached to a research session, with its text. */
 export interface AttachedMaterial {

@@ -1,14 +1,19 @@
-import { deterministicId } from '@scriptorium/infra/eventsourcing/ids';
-import type { NewEvent } from '@scriptorium/infra/eventstore/port';
-import { conversationStream, type ConversationEvent, type ReplyOutcome } from '@scriptorium/backend/domain/conversation/conversation';
-import { conversationDecider } from '@scriptorium/backend/domain/conversation/decide';
-import type { AgentJobData } from '@scriptorium/backend/domain/conversation/jobs';
-import type { Usage } from '../model/port.ts';
+import { conversationStream, type ReplyOutcome } from '@scriptorium/domain/conversation/conversation';
+import { conversationDecider, type RecordReplyItem, type ReplyItem } from '@scriptorium/domain/conversation/decide';
+import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
+import type { Usage } from '@scriptorium/infra/model/port';
+import type { ChunkedType, OutputType, PayloadOf } from '@scriptorium/domain/protocol/content';
+import { progressLevel, progressText, type Progress } from '@scriptorium/domain/protocol/progress';
 import type { AgentDeps } from './deps.ts';
 
-/** Text is appended at least this often while streaming… */
-export const FLUSH_INTERVAL_MS = 50;
-/** …or as soon as this many characters are waiting. */
+/**
+ * At most one text event per this many ms while a reply streams (a frame at 60 Hz): text that comes
+ * after a quiet spell goes out straight away, text that comes sooner waits for the rest of the interval and
+ * for the append before it, so a fast model does not cost an append per token, nor queue appends
+ * behind a slow disk…
+ */
+export const FLUSH_INTERVAL_MS = 16;
+/** …unless this many characters are waiting, which go out at once to keep events small. */
 export const FLUSH_CHARS = 256;
 
 export interface ReplyWriterStart {
@@ -26,8 +31,12 @@ export class ReplyWriter {
   private seq: number;
   private usageRecords: number;
   private pendingText = '';
-  private pendingType = '';
+  private pendingType: ChunkedType = 'content';
   private timer: NodeJS.Timeout | undefined;
+  /** When text was last appended (performance.now()), for the interval between text events. */
+  private lastFlush = Number.NEGATIVE_INFINITY;
+  /** Appends chained and not yet settled: text that comes meanwhile is coalesced into the next event. */
+  private appending = 0;
   private chain: Promise<void> = Promise.resolve();
   private failure: unknown;
 
@@ -41,22 +50,27 @@ export class ReplyWriter {
   }
 
   /** Streams text of one content type (chat_chunk, content, think…). */
-  text(contentType: string, text: string): void {
+  text(contentType: ChunkedType, text: string): void {
     this.raise();
     if (!text) return;
     if (this.pendingText && this.pendingType !== contentType) this.flushNow();
     this.pendingType = contentType;
     this.pendingText += text;
     if (this.pendingText.length >= FLUSH_CHARS) this.flushNow();
-    else this.timer ??= setTimeout(() => this.flushNow(), FLUSH_INTERVAL_MS);
+    else this.schedule();
   }
 
   /** A structured item; any text waiting goes first so the order is what the agent produced. */
-  async output(contentType: string, payload: Record<string, unknown>): Promise<void> {
+  async output<T extends OutputType>(contentType: T, payload: PayloadOf<T>): Promise<void> {
     this.flushNow();
     const seq = this.seq++;
     this.append(`seq-${seq}`, { type: 'AgentOutputRecorded', data: { ...this.ids(), contentType, seq, payload } });
     await this.settled();
+  }
+
+  /** Progress as its code for the client to word, with the text that goes beside it. */
+  progress(progress: Progress): Promise<void> {
+    return this.output('info', { content: progressText(progress), level: progressLevel(progress.code), progress });
   }
 
   async tokens(usage: Usage): Promise<void> {
@@ -109,27 +123,39 @@ export class ReplyWriter {
     if (!this.pendingText) return;
     const text = this.pendingText;
     this.pendingText = '';
+    this.lastFlush = performance.now();
     const seq = this.seq++;
     this.append(`seq-${seq}`, { type: 'MessageChunksAppended', data: { ...this.ids(), contentType: this.pendingType, seq, text } });
+  }
+
+  /** Sends the waiting text once the interval since the last text event has passed and no append is under way. */
+  private schedule(): void {
+    if (!this.pendingText || this.timer || this.appending > 0) return;
+    // Even after a quiet spell it waits for the timer's turn: text the model sent in one read all
+    // arrives before then and goes out as one event.
+    const wait = this.lastFlush + FLUSH_INTERVAL_MS - performance.now();
+    this.timer = setTimeout(() => this.flushNow(), Math.max(0, wait));
   }
 
   private ids() {
     return { sessionId: this.job.sessionId, messageId: this.job.replyId, agent: this.job.agent };
   }
 
-  private append(key: string, event: ConversationEvent): void {
-    const newEvent: NewEvent = {
-      id: deterministicId(this.job.replyId, key),
-      type: event.type,
-      data: event.data,
-      metadata: { at: this.deps.clock().toISOString(), userId: this.job.userId, correlationId: this.job.replyId, causationId: this.job.replyId },
-    };
+  /**
+   * Through the conversation's rules like every command; the command id `(replyId, key)` makes the
+   * event's id deterministic, so a job that runs again appends nothing twice.
+   */
+  private append(key: string, item: ReplyItem): void {
+    const command: RecordReplyItem = { type: 'RecordReplyItem', data: { item }, metadata: { now: this.deps.clock(), userId: this.job.userId, correlationId: this.job.replyId } };
+    this.appending += 1;
     this.chain = this.chain.then(async () => {
-      if (this.failure) return;
       try {
-        await this.deps.events.appendToStream(conversationStream(this.job.sessionId), [newEvent], { expectedRevision: 'any' });
+        if (!this.failure) await this.deps.commands.handle(conversationDecider, conversationStream(this.job.sessionId), command, { commandId: `${this.job.replyId}:${key}` });
       } catch (error) {
         this.failure = error;
+      } finally {
+        this.appending -= 1;
+        this.schedule();
       }
     });
   }

@@ -1,6 +1,6 @@
-import { conversationStream } from '@scriptorium/backend/domain/conversation/conversation';
-import { conversationDecider } from '@scriptorium/backend/domain/conversation/decide';
-import type { AgentJobData } from '@scriptorium/backend/domain/conversation/jobs';
+import { conversationStream } from '@scriptorium/domain/conversation/conversation';
+import { conversationDecider } from '@scriptorium/domain/conversation/decide';
+import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
 import type { AgentDeps } from './deps.ts';
 import type { ReplyWriter } from './replyWriter.ts';
 

@@ -3,17 +3,22 @@
  * to the user's account, where /cli/trajectories lists it.
  *
  *   scriptorium login [--server URL] [--username NAME]      (password: prompt or SCRIPTORIUM_PASSWORD)
- *   scriptorium chat  [--project NAME]                      (a line asks; `!cmd` runs a command; /exit ends)
+ *   scriptorium chat  [--project NAME]                      (a line asks; `!cmd` runs a command; /help; /exit or Ctrl-C ends)
  *   scriptorium run   [--project NAME] -- <command…>         (runs one command and records it)
+ *
+ * Each session is also an AI-engineer session, watched live at /engineer/<id>; commands sent from
+ * the browser there are polled and run here, and their results posted back.
  *   scriptorium whoami | logout
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { OpenAICompatibleProvider } from '../model/openai.ts';
+import { OpenAICompatibleProvider } from '@scriptorium/infra/model/openai';
+import type { EngineerCommandDto, EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
+import { EngineerRecorder, POLL_MS } from './engineer.ts';
 import { RecordedSession } from './session.ts';
 
 interface Saved {
@@ -70,43 +75,124 @@ async function login(args: string[]): Promise<void> {
   out(`已登录 ${server}，用户 ${username}\n`);
 }
 
-async function upload(saved: Saved, session: RecordedSession, sessionId: string, project: string): Promise<void> {
+async function upload(saved: Saved, session: RecordedSession, sessionId: string, project: string, title?: string): Promise<void> {
   try {
     const response = await api(saved, '/engineer/trajectory/files', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ metadata: { session_id: sessionId, project_name: project }, events: session.events }),
+      body: JSON.stringify({ metadata: { session_id: sessionId, project_name: project }, events: session.events, ...(title !== undefined && { title }) }),
     });
-    if (!response.ok) process.stderr.write(`scriptorium: 轨迹上传失败（HTTP ${response.status}）\n`);
+    if (!response.ok) warn(`轨迹上传失败（HTTP ${response.status}）`);
   } catch (error) {
-    process.stderr.write(`scriptorium: 轨迹上传失败：${error instanceof Error ? error.message : String(error)}\n`);
+    warn(`轨迹上传失败：${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
-function openSession(saved: Saved): RecordedSession {
+const warn = (message: string) => process.stderr.write(`scriptorium: ${message}\n`);
+
+/** A recorded session mirrored live into an engineer session the browser can watch and steer. */
+function openSession(saved: Saved, session: { title: string; task_description: string }): { session: RecordedSession; engineer: EngineerRecorder; sessionId: string } {
+  const sessionId = randomUUID();
+  const engineer = new EngineerRecorder((path, init) => api(saved, path, init), sessionId, `cli-${hostname()}-${process.pid}`, session, warn);
   const model = new OpenAICompatibleProvider({ baseUrl: new URL('/backend/engineer/v1', saved.server).toString(), model: 'scriptorium', apiKey: saved.token, maxAttempts: 2 });
-  return new RecordedSession({ write: out, clock: () => new Date() }, model);
+  return { session: new RecordedSession({ write: out, clock: () => new Date(), recorded: (event) => void engineer.record(event) }, model), engineer, sessionId };
 }
+
+const HELP = `Scriptorium 命令行助手
+
+  scriptorium login [--server URL] [--username 名称]   登录（密码：提示输入或 SCRIPTORIUM_PASSWORD）
+  scriptorium chat  [--project 名称]                  对话：直接输入问题；!命令 运行命令；/help 帮助；/exit 结束
+  scriptorium run   [--project 名称] -- <命令…>        运行一条命令并记录
+  scriptorium whoami | logout
+
+每个会话都会记录为轨迹（/cli/trajectories），并作为工程会话实时显示在 /engineer，可在浏览器中发送命令。
+`;
+const CHAT_HELP = `直接输入问题；!命令 运行命令（如 !npm test）；/help 显示本帮助；/exit 结束会话（Ctrl-C 亦可）。\n`;
 
 async function chat(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { project: { type: 'string' } } });
   const saved = loadSaved();
   const project = values.project ?? basename(process.cwd());
-  const sessionId = randomUUID();
-  const session = openSession(saved);
-  out(`Scriptorium 命令行助手（${project}）。直接输入问题；!命令 运行命令；/exit 结束。\n`);
-  const rl = createInterface({ input: process.stdin, terminal: false });
-  for await (const raw of rl) {
+  const { session, engineer, sessionId } = openSession(saved, { title: `${project} · 对话`, task_description: `scriptorium chat（${project}）` });
+  out(`Scriptorium 命令行助手（${project}）。直接输入问题；!命令 运行命令；/help 帮助；/exit 结束。\n`);
+  out(`实时查看：${new URL(`/engineer/${sessionId}`, saved.server)}\n`);
+  const tty = process.stdin.isTTY === true;
+  const rl = createInterface({ input: process.stdin, output: tty ? process.stdout : undefined, terminal: tty, prompt: 'scriptorium> ' });
+  const showPrompt = () => tty && rl.prompt();
+
+  // Typed lines and browser commands take turns, one at a time, in arrival order.
+  let turn: Promise<unknown> = Promise.resolve();
+  const take = (work: () => Promise<unknown>) => (turn = turn.then(work).catch((error) => warn(error instanceof Error ? error.message : String(error))));
+  let ending: EngineerSessionStatus | null = null;
+  let finished!: () => void;
+  const done = new Promise<void>((resolve) => (finished = resolve));
+  const finish = (status: EngineerSessionStatus) => {
+    if (ending) return;
+    ending = status;
+    rl.close();
+    finished();
+  };
+
+  let lastSeq = 0;
+  const poll = setInterval(() => {
+    if (ending) return;
+    take(async () => {
+      for (const command of await engineer.commands(lastSeq)) {
+        lastSeq = command.seq;
+        if (ending) return;
+        await runBrowserCommand(session, engineer, command, () => finish('stopped'));
+      }
+      showPrompt();
+    });
+  }, POLL_MS);
+
+  rl.on('line', (raw) => {
     const line = raw.trim();
-    if (!line) continue;
-    if (line === '/exit' || line === '/quit') break;
-    if (line.startsWith('!')) await session.run(line.slice(1).trim());
-    else await session.ask(line);
-    await upload(saved, session, sessionId, project);
-  }
+    if (line === '/exit' || line === '/quit') return finish('completed');
+    if (line === '/help') {
+      out(CHAT_HELP);
+      return showPrompt();
+    }
+    if (!line) return showPrompt();
+    take(async () => {
+      if (line.startsWith('!')) await session.run(line.slice(1).trim());
+      else await session.ask(line);
+      await upload(saved, session, sessionId, project);
+      showPrompt();
+    });
+  });
+  rl.on('close', () => finish('completed'));
+  // Ctrl-C ends the session as finished rather than leaving it running in the browser.
+  rl.on('SIGINT', () => finish('completed'));
+  process.once('SIGINT', () => finish('completed'));
+  showPrompt();
+
+  await done;
+  clearInterval(poll);
+  await turn;
   session.end();
+  await engineer.end(ending ?? 'completed');
   await upload(saved, session, sessionId, project);
-  out(`会话已记录，共 ${session.events.length} 个事件：${new URL('/cli/trajectories', saved.server)}\n`);
+  await engineer.flush();
+  process.stdin.destroy();
+  out(`\n会话已记录，共 ${session.events.length} 个事件：${new URL('/cli/trajectories', saved.server)}\n`);
+}
+
+/** Runs what the browser sent and answers its result once: a shell command, a message to the assistant, or stop. */
+async function runBrowserCommand(session: RecordedSession, engineer: EngineerRecorder, command: EngineerCommandDto, stop: () => void): Promise<void> {
+  out(`\n[浏览器] ${command.command_type === 'run' ? `$ ${command.content}` : command.content || command.command_type}\n`);
+  if (command.command_type === 'run') {
+    const exitCode = await session.run(command.content);
+    const output = session.events.at(-1)?.content ?? '';
+    await engineer.result(command.id, { status: exitCode === 0 ? 'completed' : 'failed', result: output, error_message: exitCode === 0 ? null : `退出码 ${exitCode}` });
+  } else if (command.command_type === 'message') {
+    await session.ask(command.content);
+    const answer = session.events.findLast((event) => event.event_type === 'assistant_response')?.content ?? '';
+    await engineer.result(command.id, { status: 'completed', result: answer, error_message: null });
+  } else {
+    await engineer.result(command.id, { status: 'completed', result: '', error_message: null });
+    stop();
+  }
 }
 
 async function run(args: string[]): Promise<void> {
@@ -116,10 +202,12 @@ async function run(args: string[]): Promise<void> {
   if (!command) fail('用法：scriptorium run [--project 名称] -- <命令>');
   const saved = loadSaved();
   const project = values.project ?? basename(process.cwd());
-  const session = openSession(saved);
+  const { session, engineer, sessionId } = openSession(saved, { title: command, task_description: `scriptorium run（${project}）` });
   const exitCode = await session.run(command);
   session.end();
-  await upload(saved, session, randomUUID(), project);
+  await engineer.end(exitCode === 0 ? 'completed' : 'failed');
+  await upload(saved, session, sessionId, project, command);
+  await engineer.flush();
   process.exitCode = exitCode;
 }
 
@@ -142,5 +230,8 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
 
 const [name, ...rest] = process.argv.slice(2);
 const command = name ? commands[name] : undefined;
-if (!command) fail(`用法：scriptorium <${Object.keys(commands).join('|')}>`);
+// Help never needs a server or a login; `run -- cmd --help` is the command's own flag.
+const before = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+if (name === 'help' || name === '--help' || name === '-h' || before.includes('--help') || before.includes('-h')) out(HELP);
+else if (!command) fail(`用法：scriptorium <${Object.keys(commands).join('|')}>（scriptorium --help 查看帮助）`);
 else await command(rest);

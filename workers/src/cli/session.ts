@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import type { TrajectoryEvent } from '@scriptorium/backend/protocol/trajectories';
-import type { ChatMessage, ModelProvider } from '../model/port.ts';
+import type { TrajectoryEvent } from '@scriptorium/domain/protocol/trajectories';
+import type { ChatMessage, ModelProvider } from '@scriptorium/infra/model/port';
 
 /** Output kept per command: enough to see what happened, small enough to upload. */
 export const MAX_OUTPUT_CHARS = 20_000;
@@ -8,6 +8,8 @@ export const MAX_OUTPUT_CHARS = 20_000;
 export interface SessionIo {
   write(text: string): void;
   clock(): Date;
+  /** Sees each event as it is recorded (the live engineer session). */
+  recorded?(event: TrajectoryEvent): void;
 }
 
 /**
@@ -27,7 +29,9 @@ export class RecordedSession {
   }
 
   private record(event: Omit<TrajectoryEvent, 'timestamp'>): void {
-    this.events.push({ ...event, timestamp: this.io.clock().toISOString() });
+    const recorded = { ...event, timestamp: this.io.clock().toISOString() };
+    this.events.push(recorded);
+    this.io.recorded?.(recorded);
   }
 
   get ended(): boolean {
@@ -78,6 +82,7 @@ export class RecordedSession {
     });
     const clipped = output.length > MAX_OUTPUT_CHARS ? `${output.slice(0, MAX_OUTPUT_CHARS)}\n…（输出已截断）` : output;
     this.record({ event_type: 'command_output', content: clipped, exit_code: exitCode });
+    if (exitCode !== 0) this.io.write(`[退出码 ${exitCode}]\n`);
     this.history.push({ role: 'user', content: `我运行了 \`${command}\`，退出码 ${exitCode}，输出：\n${clipped.slice(-4000)}` });
     return exitCode;
   }

@@ -2,12 +2,12 @@ import type { Readable } from 'node:stream';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
 import type { BlobStore } from '@scriptorium/infra/blob/port';
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
-import type { CognitionEvent } from '@scriptorium/backend/domain/cognition/cognition';
-import type { ContextEvent } from '@scriptorium/backend/domain/context/context';
-import type { NoteContentEvent } from '@scriptorium/backend/domain/notes/content';
-import type { NotebookEvent } from '@scriptorium/backend/domain/notes/notes';
-import type { Reaction } from '@scriptorium/backend/domain/tasks/reactor';
-import type { LocalCorpus } from './local.ts';
+import type { CognitionEvent } from '@scriptorium/domain/cognition/cognition';
+import type { ContextEvent } from '@scriptorium/domain/context/context';
+import type { NoteContentEvent } from '@scriptorium/domain/notes/content';
+import type { NotebookEvent } from '@scriptorium/domain/notes/notes';
+import type { Reaction } from '@scriptorium/infra/eventsourcing/reactor';
+import type { LocalCorpus } from '@scriptorium/infra/search/local';
 
 async function readText(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];

@@ -53,6 +53,7 @@ test('login stores the token, then loads the client user', async (t) => {
     updated_at: '2025-01-02T03:04:05Z',
     is_active: true,
     is_admin: false,
+    is_auditor: false,
     email_verified: false,
   });
   t.deepEqual(store.getSnapshot(), { status: 'authenticated', user });

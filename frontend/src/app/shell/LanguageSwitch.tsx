@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { Icon } from '../../components/Icon.tsx';
 import { setLanguage } from '../../i18n/index.ts';
 import { normaliseLanguage, type Language } from '../../i18n/language.ts';
+import { GlobeIcon } from '../../ui/icons.ts';
 
 const LANGUAGES: ReadonlyArray<Language> = ['zh', 'en'];
 
@@ -20,7 +20,7 @@ export function LanguageSwitch({ compact = false }: { compact?: boolean }) {
   }
   return (
     <div className="language-switch" role="group" aria-label={t('language.label')}>
-      <Icon name="globe" size={16} />
+      <GlobeIcon size={16} />
       {LANGUAGES.map((language) => (
         <button key={language} type="button" className={language === current ? 'active' : undefined} aria-pressed={language === current} onClick={() => setLanguage(language)}>
           {t(`language.${language}`)}

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { Logo } from '../../components/Icon.tsx';
+import { Logo } from '../../components/Logo.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { Sidebar } from './Sidebar.tsx';
 

@@ -1,17 +1,18 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
-import { Icon, Logo, type IconName } from '../../components/Icon.tsx';
+import { Logo } from '../../components/Logo.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { SessionSidebar } from '../../panels/SessionSidebar.tsx';
 import { isNavEntryActive, navTarget, subPanelFor, type NavEntryId } from './navigation.ts';
 import { SubPanel } from './SubPanel.tsx';
 import { UserStatusButton } from './UserStatus.tsx';
+import { ChevronsLeftIcon, ChevronsRightIcon, FileTextIcon, LightbulbIcon, MessageSquareIcon, TerminalIcon, type IconComponent } from '../../ui/icons.ts';
 
-const ENTRIES: ReadonlyArray<{ id: NavEntryId; icon: IconName }> = [
-  { id: 'conversation', icon: 'chat' },
-  { id: 'notes', icon: 'note' },
-  { id: 'cognition', icon: 'cognition' },
-  { id: 'cliTrajectories', icon: 'terminal' },
+const ENTRIES: ReadonlyArray<{ id: NavEntryId; icon: IconComponent }> = [
+  { id: 'conversation', icon: MessageSquareIcon },
+  { id: 'notes', icon: FileTextIcon },
+  { id: 'cognition', icon: LightbulbIcon },
+  { id: 'cliTrajectories', icon: TerminalIcon },
 ];
 
 export function Sidebar({ expanded, onToggle }: { expanded: boolean; onToggle: () => void }) {
@@ -26,11 +27,11 @@ export function Sidebar({ expanded, onToggle }: { expanded: boolean; onToggle: (
           {expanded && <span className="brand-name">{t('app.name')}</span>}
         </Link>
         <button className="icon-button" type="button" onClick={onToggle} title={toggleLabel} aria-label={toggleLabel} aria-expanded={expanded}>
-          <Icon name={expanded ? 'collapse' : 'expand'} size={18} />
+          {expanded ? <ChevronsLeftIcon size={18} /> : <ChevronsRightIcon size={18} />}
         </button>
       </div>
       <nav className="sidebar-nav" aria-label={t('nav.label')}>
-        {ENTRIES.map(({ id, icon }) => {
+        {ENTRIES.map(({ id, icon: Glyph }) => {
           const active = isNavEntryActive(id, pathname);
           const label = t(`nav.${id}`);
           return (
@@ -42,7 +43,7 @@ export function Sidebar({ expanded, onToggle }: { expanded: boolean; onToggle: (
               title={expanded ? undefined : label}
               aria-label={expanded ? undefined : label}
             >
-              <Icon name={icon} size={20} />
+              <Glyph size={20} />
               {expanded && <span>{label}</span>}
             </Link>
           );

@@ -1,12 +1,14 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import type { ClientUser } from '../../api/user.ts';
-import { Icon, Logo } from '../../components/Icon.tsx';
+import { Logo } from '../../components/Logo.tsx';
 import { PageLoading } from '../../components/PageState.tsx';
 import { useAuth } from '../auth/index.ts';
 import { fullPath } from '../guard.ts';
 import { initials } from './navigation.ts';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { LogInIcon, UserIcon } from '../../ui/icons.ts';
 
 // The signed-in panel (quota, tasks, feedback, verification) is its own chunk: most visits never open it.
 const AccountPanel = lazy(() => import('../../account/AccountPanel.tsx'));
@@ -24,7 +26,7 @@ export function UserStatusButton({ expanded }: { expanded: boolean }) {
           <span className="avatar">{initials(user.name)}</span>
         ) : (
           <span className="avatar avatar-empty">
-            <Icon name="user" size={18} />
+            <UserIcon size={18} />
           </span>
         )}
         {expanded && (
@@ -41,30 +43,8 @@ export function UserStatusButton({ expanded }: { expanded: boolean }) {
 
 function UserStatusDialog({ user, onClose }: { user: ClientUser | null; onClose: () => void }) {
   const { t } = useTranslation('account');
-  const ref = useRef<HTMLDialogElement>(null);
-
-  // A modal <dialog> brings focus trapping, Escape and the backdrop for free.
-  useEffect(() => {
-    const dialog = ref.current;
-    dialog?.showModal();
-    return () => dialog?.close();
-  }, []);
-
   return (
-    <dialog
-      ref={ref}
-      className={`dialog user-dialog${user ? ' user-dialog-wide' : ''}`}
-      aria-label={t('dialog.label')}
-      onClose={(event) => {
-        if (event.target === event.currentTarget) onClose();
-      }}
-      onClick={(event) => {
-        if (event.target === event.currentTarget) onClose();
-      }}
-    >
-      <button className="icon-button dialog-close" type="button" onClick={onClose} aria-label={t('dialog.close')} title={t('dialog.close')}>
-        <Icon name="close" size={18} />
-      </button>
+    <Dialog title={t('dialog.label')} hideTitle onClose={onClose} className={`user-dialog${user ? ' user-dialog-wide' : ''}`}>
       {user ? (
         <Suspense fallback={<PageLoading />}>
           <AccountPanel user={user} onClose={onClose} />
@@ -72,7 +52,7 @@ function UserStatusDialog({ user, onClose }: { user: ClientUser | null; onClose:
       ) : (
         <SignedOut onClose={onClose} />
       )}
-    </dialog>
+    </Dialog>
   );
 }
 
@@ -87,7 +67,7 @@ function SignedOut({ onClose }: { onClose: () => void }) {
       <p className="muted">{t('welcome.text')}</p>
       <div className="dialog-actions dialog-actions-center">
         <Link className="button button-primary" to={`/login?redirect=${redirect}`} onClick={onClose}>
-          <Icon name="logIn" size={16} />
+          <LogInIcon size={16} />
           {t('welcome.login')}
         </Link>
       </div>

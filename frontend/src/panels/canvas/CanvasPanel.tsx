@@ -2,20 +2,36 @@ import { useSelector } from '@xstate/react';
 import { baseKeymap } from 'prosemirror-commands';
 import { history, redo, undo } from 'prosemirror-history';
 import { keymap } from 'prosemirror-keymap';
-import { EditorState, Plugin, PluginKey } from 'prosemirror-state';
+import { EditorState, Plugin, PluginKey, type Transaction } from 'prosemirror-state';
 import { Decoration, DecorationSet, EditorView } from 'prosemirror-view';
 import 'prosemirror-view/style/prosemirror.css';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { canvasMarkdown, downloadBlob, markdownToPdf, sharedCanvasPdf } from '../../api/research.ts';
-import { toApiError } from '../../api/client.ts';
-import { Icon } from '../../components/Icon.tsx';
+import type { ResearchSessionRef } from '../../machines/researchSession.ts';
 import { editState, shownVersion } from '../../machines/writing.ts';
-import { shareIdOf } from '../../research/sessions.ts';
-import { researchStore, type ResearchSession } from '../../research/store.ts';
-import { parseCanvas, serializeCanvas, snippetIn } from './canvasMarkdown.ts';
+import { parseCanvas, serializeCanvas, snippetAt } from './canvasMarkdown.ts';
+import { Select } from '../../ui/Select.tsx';
+import { CheckIcon, CircleAlertIcon, DownloadIcon, PenLineIcon, SparklesIcon, SquarePenIcon, XIcon } from '../../ui/icons.ts';
 
-const fileName = (title: string, version: number) => `${(title || 'report').replace(/[\\/:*?"<>|]+/g, '_')}-v${version}`;
+/** Marks transactions that carry streamed text: they are the agent's writing, not a hand edit. */
+const STREAMED = 'canvas-streamed';
+
+/**
+ * The transaction that turns the editor's document into `markdown`'s, touching only what differs: a
+ * streamed chunk changes the end of the report, so only its last blocks are redrawn.
+ */
+function streamTransaction(state: EditorState, markdown: string): Transaction | null {
+  const next = parseCanvas(markdown);
+  const start = state.doc.content.findDiffStart(next.content);
+  if (start === null) return null;
+  let { a: endA, b: endB } = state.doc.content.findDiffEnd(next.content)!;
+  const overlap = start - Math.min(endA, endB);
+  if (overlap > 0) {
+    endA += overlap;
+    endB += overlap;
+  }
+  return state.tr.replace(start, endA, next.slice(start, endB)).setMeta(STREAMED, true).setMeta('addToHistory', false);
+}
 
 /**
  * Marks the passage a targeted edit will change while the instruction is typed: the editor's own
@@ -43,36 +59,38 @@ interface Selection {
 }
 
 /** The canvas editor (dccanvas): versions, live writing, hand edits saved as versions, targeted edits and exports. */
-export default function CanvasPanel({ session, readOnly }: { session: ResearchSession; readOnly: boolean }) {
+export default function CanvasPanel({ session, readOnly }: { session: ResearchSessionRef; readOnly: boolean }) {
   const { t, i18n } = useTranslation();
-  const context = useSelector(session.writing, (snapshot) => snapshot.context);
-  const edit = useSelector(session.writing, editState);
+  const { writing, targetedEdit, canvasExport } = session.getSnapshot().children as Required<ReturnType<ResearchSessionRef['getSnapshot']>['children']>;
+  const context = useSelector(writing, (snapshot) => snapshot.context);
+  const edit = useSelector(writing, editState);
+  const editing = useSelector(targetedEdit, (snapshot) => ({ pending: snapshot.matches('pending'), error: snapshot.context.error }), (a, b) => a.pending === b.pending && a.error === b.error);
+  const exporting = useSelector(canvasExport, (snapshot) => snapshot.context);
   const shown = shownVersion(context);
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const lastMarkdown = useRef<string | null>(null);
   const [selection, setSelection] = useState<Selection | null>(null);
   const [instruction, setInstruction] = useState('');
-  const [pendingEdit, setPendingEdit] = useState<string | null>(null);
-  const [exporting, setExporting] = useState<'pdf' | 'markdown' | null>(null);
-  const [exportError, setExportError] = useState<string | null>(null);
   const editable = !readOnly && shown !== null && !shown.streaming;
   const editableRef = useRef(editable);
   editableRef.current = editable;
 
   const save = (): boolean => {
     const editor = view.current;
-    if (!editor || !editableRef.current || !session.writing.getSnapshot().matches({ edit: 'dirty' })) return false;
+    const state = writing.getSnapshot();
+    if (!editor || !editableRef.current || !(state.matches({ edit: 'dirty' }) || state.matches({ edit: 'confirmingSwitch' }))) return false;
     const markdown = serializeCanvas(editor.state.doc);
     // The saved version comes back with this text: the editor keeps its cursor.
     lastMarkdown.current = markdown;
-    session.writing.send({ type: 'edit.saved', content: markdown });
+    writing.send({ type: 'edit.saved', content: markdown });
     return true;
   };
   const saveRef = useRef(save);
   saveRef.current = save;
-  /** Shows a version's text afresh (set up with the editor). */
+  /** Shows a version's text afresh, or applies the streamed text to it (both set up with the editor). */
   const reset = useRef<(markdown: string) => void>(() => undefined);
+  const stream = useRef<(markdown: string) => void>(() => undefined);
 
   useEffect(() => {
     const element = host.current;
@@ -98,78 +116,72 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
           const box = element.getBoundingClientRect();
           setSelection({ from, to, top: coords.bottom - box.top + element.scrollTop + 6, left: Math.max(0, Math.min(coords.left - box.left, box.width - 392)) });
         }
-        if (transaction.docChanged) session.writing.send({ type: 'version.edited' });
+        if (transaction.docChanged && !transaction.getMeta(STREAMED)) writing.send({ type: 'version.edited' });
       },
     });
     view.current = editor;
+    // Streamed text is applied once per frame, however many chunks arrived in it.
+    let frame: number | null = null;
+    const cancelFrame = () => {
+      if (frame !== null) cancelAnimationFrame(frame);
+      frame = null;
+    };
     reset.current = (markdown: string) => {
+      cancelFrame();
       lastMarkdown.current = markdown;
       editor.updateState(stateFor(markdown));
       setSelection(null);
     };
+    stream.current = (markdown: string) => {
+      lastMarkdown.current = markdown;
+      frame ??= requestAnimationFrame(() => {
+        frame = null;
+        const transaction = streamTransaction(editor.state, lastMarkdown.current ?? '');
+        if (transaction) editor.dispatch(transaction);
+        const scroller = element.closest('.canvas-scroll');
+        if (scroller) scroller.scrollTop = scroller.scrollHeight;
+      });
+    };
     return () => {
+      cancelFrame();
       editor.destroy();
       view.current = null;
     };
-  }, [session.writing]);
+  }, [writing]);
 
   const content = shown?.content ?? '';
+  const streamingVersion = shown?.streaming ? shown.version : null;
+  const streamedVersion = useRef<number | null>(null);
   useEffect(() => {
     // The user's own saved edit coming back must not reset the cursor.
     if (content === lastMarkdown.current) return;
-    reset.current(content);
-    if (shown?.streaming) view.current?.dom.parentElement?.scrollTo({ top: view.current.dom.scrollHeight });
-  }, [content, shown?.version, shown?.streaming]);
+    // Streamed text of the version being written goes in as transactions; anything else starts afresh.
+    if (streamingVersion !== null && streamedVersion.current === streamingVersion) stream.current(content);
+    else reset.current(content);
+    streamedVersion.current = streamingVersion;
+  }, [content, shown?.version, streamingVersion]);
 
   useEffect(() => {
     view.current?.setProps({ editable: () => editableRef.current });
   }, [editable]);
 
-  // A targeted edit is answered in the conversation under its request id: a new version, or why not.
-  const answer = pendingEdit ? session.conversation.messages.find((message) => message.id === pendingEdit)?.contents.find((item) => item.content_type === 'targeted_edit_result' || item.content_type === 'error') : undefined;
+  // A refused or failed edit stops marking its passage.
   useEffect(() => {
-    if (!answer) return;
-    setPendingEdit(null);
-    if (answer.content_type === 'error') {
-      setExportError(String(answer.error_message ?? ''));
-      view.current?.dispatch(view.current.state.tr.setMeta(target, null));
-    }
-  }, [answer]);
+    if (editing.error) view.current?.dispatch(view.current.state.tr.setMeta(target, null));
+  }, [editing.error]);
 
-  const submitEdit = async () => {
+  const submitEdit = () => {
     const editor = view.current;
-    if (!selection || !shown || !editor) return;
-    const snippet = snippetIn(shown.content, editor.state.doc, selection.from, selection.to);
-    const requestId = await researchStore.targetedEdit(instruction, snippet);
-    if (requestId) {
-      setPendingEdit(requestId);
-      setExportError(null);
-      setInstruction('');
-      setSelection(null);
-    }
+    if (!selection || !shown || !editor || instruction.trim() === '') return;
+    const { snippet, offset } = snippetAt(shown.content, editor.state.doc, selection.from, selection.to);
+    session.send({ type: 'edit.request', text: instruction, snippet, offset, version: shown.version });
+    setInstruction('');
+    setSelection(null);
   };
 
-  const exportFile = async (kind: 'pdf' | 'markdown') => {
+  const exportFile = (kind: 'pdf' | 'markdown') => {
     if (!shown) return;
-    setExporting(kind);
-    setExportError(null);
-    try {
-      const name = fileName(shown.title, shown.version);
-      if (kind === 'pdf') {
-        const shareId = readOnly ? shareIdOf(session.id) : null;
-        downloadBlob(shareId ? await sharedCanvasPdf(shareId, shown.version) : await markdownToPdf(shown.content, `${name}.pdf`), `${name}.pdf`);
-      }
-      // A shared canvas has no owner's download; its text is the same as the server's.
-      else if (readOnly) downloadBlob(new Blob([shown.content], { type: 'text/markdown;charset=utf-8' }), `${name}.md`);
-      else {
-        const file = await canvasMarkdown(session.id, shown.version);
-        downloadBlob(file.blob, file.filename ?? `${name}.md`);
-      }
-    } catch (error) {
-      setExportError(toApiError(error).userMessage);
-    } finally {
-      setExporting(null);
-    }
+    canvasExport.send({ type: 'export.start', request: { kind, sessionId: session.getSnapshot().context.id, readOnly, version: shown.version, title: shown.title, content: shown.content } });
   };
 
   const formatTime = (timestamp: string) => {
@@ -177,11 +189,11 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
     return Number.isNaN(date.getTime()) ? '' : new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'short', timeStyle: 'short' }).format(date);
   };
 
-  const alert = context.saveError ? t('canvas.saveFailed', { message: context.saveError }) : exportError;
+  const alert = context.saveError ? t('canvas.saveFailed', { message: context.saveError }) : editing.error ? t('canvas.editFailed', { message: editing.error }) : exporting.error;
   return (
     <div className="canvas-panel">
       <header className="panel-header">
-        <Icon name="pen" size={16} />
+        <PenLineIcon size={16} />
         <strong className="canvas-title" title={shown?.title || t('canvas.untitled')}>
           {shown?.title || t('canvas.untitled')}
         </strong>
@@ -191,44 +203,56 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
             {t('writing.inProgress')}
           </span>
         )}
-        {pendingEdit !== null && (
+        {editing.pending && (
           <span className="badge badge-primary">
             <span className="spinner spinner-small" />
             {t('canvas.editSubmitted')}
           </span>
         )}
         <span className="toolbar-spacer" />
-        <label className="version-select">
-          <span className="sr-only">{t('canvas.versions')}</span>
-          <select
-            value={context.draft ? 'draft' : String(context.currentVersion ?? '')}
-            disabled={context.versions.length === 0 || context.draft !== null || edit === 'saving'}
-            onChange={(event) => session.writing.send({ type: 'version.selected', version: Number(event.target.value) })}
-            aria-label={t('canvas.versions')}
-          >
-            {context.draft && <option value="draft">{t('canvas.draft', { version: context.draft.version })}</option>}
-            {[...context.versions].reverse().map((version) => (
-              <option key={version.version} value={version.version}>
-                {t('canvas.versionLabel', { version: version.version, time: formatTime(version.timestamp) })}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="button" className="button button-secondary button-small" disabled={!shown || shown.streaming || exporting !== null} onClick={() => void exportFile('markdown')}>
-          {exporting === 'markdown' ? <span className="spinner spinner-small" /> : <Icon name="download" size={14} />}
+        <Select
+          className="version-select"
+          label={t('canvas.versions')}
+          value={context.draft ? 'draft' : String(context.currentVersion ?? '')}
+          disabled={context.versions.length === 0 || context.draft !== null || edit === 'saving'}
+          onChange={(value) => writing.send({ type: 'version.selected', version: Number(value) })}
+          options={[
+            ...(context.draft ? [{ value: 'draft', label: t('canvas.draft', { version: context.draft.version }) }] : []),
+            ...[...context.versions].reverse().map((version) => ({ value: String(version.version), label: t('canvas.versionLabel', { version: version.version, time: formatTime(version.timestamp) }) })),
+          ]}
+        />
+        <button type="button" className="button button-secondary button-small" disabled={!shown || shown.streaming || exporting.kind !== null} onClick={() => exportFile('markdown')}>
+          {exporting.kind === 'markdown' ? <span className="spinner spinner-small" /> : <DownloadIcon size={14} />}
           Markdown
         </button>
-        <button type="button" className="button button-secondary button-small" disabled={!shown || shown.streaming || exporting !== null} onClick={() => void exportFile('pdf')}>
-          {exporting === 'pdf' ? <span className="spinner spinner-small" /> : <Icon name="download" size={14} />}
+        <button type="button" className="button button-secondary button-small" disabled={!shown || shown.streaming || exporting.kind !== null} onClick={() => exportFile('pdf')}>
+          {exporting.kind === 'pdf' ? <span className="spinner spinner-small" /> : <DownloadIcon size={14} />}
           PDF
         </button>
-        <button type="button" className="icon-button" aria-label={t('user.close')} title={t('user.close')} onClick={() => researchStore.showCanvas(false)}>
-          <Icon name="close" size={16} />
+        <button type="button" className="icon-button" aria-label={t('user.close')} title={t('user.close')} onClick={() => session.send({ type: 'panel.canvas', open: false })}>
+          <XIcon size={16} />
         </button>
       </header>
-      {edit !== 'clean' && (
+      {edit === 'confirmingSwitch' && (
+        <div className="canvas-savebar" role="alertdialog" aria-label={t('canvas.switchTitle', { version: context.pendingVersion ?? 0 })}>
+          <CircleAlertIcon size={14} />
+          <span>{t('canvas.switchTitle', { version: context.pendingVersion ?? 0 })}</span>
+          <span className="toolbar-spacer" />
+          <button type="button" className="button button-secondary button-small" onClick={() => writing.send({ type: 'switch.cancelled' })}>
+            {t('canvas.switchCancel')}
+          </button>
+          <button type="button" className="button button-secondary button-small" onClick={() => writing.send({ type: 'edit.discarded' })}>
+            {t('canvas.switchDiscard')}
+          </button>
+          <button type="button" className="button button-primary button-small" onClick={() => save()}>
+            <CheckIcon size={14} />
+            {t('canvas.switchSave')}
+          </button>
+        </div>
+      )}
+      {(edit === 'dirty' || edit === 'saving') && (
         <div className="canvas-savebar">
-          <Icon name="edit" size={14} />
+          <SquarePenIcon size={14} />
           <span>{t('canvas.unsaved')}</span>
           <span className="toolbar-spacer" />
           <button
@@ -236,21 +260,21 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
             className="button button-secondary button-small"
             disabled={edit === 'saving'}
             onClick={() => {
-              session.writing.send({ type: 'edit.discarded' });
+              writing.send({ type: 'edit.discarded' });
               reset.current(content);
             }}
           >
             {t('canvas.discard')}
           </button>
           <button type="button" className="button button-primary button-small" disabled={edit === 'saving'} onClick={() => save()} title="Ctrl/⌘ + S">
-            {edit === 'saving' ? <span className="spinner spinner-small" /> : <Icon name="check" size={14} />}
+            {edit === 'saving' ? <span className="spinner spinner-small" /> : <CheckIcon size={14} />}
             {t(edit === 'saving' ? 'canvas.saving' : 'canvas.save')}
           </button>
         </div>
       )}
       {alert && (
         <div className="composer-alert" role="alert">
-          <Icon name="alert" size={14} />
+          <CircleAlertIcon size={14} />
           {alert}
         </div>
       )}
@@ -263,10 +287,10 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
             style={{ top: selection.top, left: selection.left }}
             onSubmit={(event) => {
               event.preventDefault();
-              void submitEdit();
+              submitEdit();
             }}
           >
-            <Icon name="sparkles" size={14} />
+            <SparklesIcon size={14} />
             <input
               value={instruction}
               onChange={(event) => setInstruction(event.target.value)}

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { parseCanvas, serializeCanvas, snippetIn } from './canvasMarkdown.ts';
+import { parseCanvas, serializeCanvas, snippetAt, snippetIn } from './canvasMarkdown.ts';
 
 const report = [
   '# 固态电池研究报告',
@@ -43,4 +43,19 @@ test('a selection is sent as the markdown holds it', (t) => {
   t.is(snippetIn(report, doc, from, from + 8), '固态电池用固态电');
   const bold = find('更好');
   t.is(snippetIn(report, doc, from, bold + 2), '固态电池用固态电解质取代了液态电解液，**安全性**更好');
+});
+
+test('a selection of text that occurs twice is located at the occurrence selected', (t) => {
+  const report = '# 报告\n\n固态电池更安全。\n\n- **要点**：固态电池更安全。\n';
+  const doc = parseCanvas(report);
+  const positions: number[] = [];
+  doc.descendants((node, pos) => {
+    if (node.isText && node.text!.includes('固态电池更安全')) positions.push(pos + node.text!.indexOf('固态电池更安全'));
+  });
+  t.is(positions.length, 2);
+  const first = snippetAt(report, doc, positions[0]!, positions[0]! + 7);
+  const second = snippetAt(report, doc, positions[1]!, positions[1]! + 7);
+  t.is(first.snippet, '固态电池更安全');
+  t.is(first.offset, report.indexOf('固态电池更安全'));
+  t.is(second.offset, report.lastIndexOf('固态电池更安全'));
 });

@@ -37,3 +37,28 @@ export function snippetIn(markdown: string, doc: Node, from: number, to: number)
   const written = canvasSerializer.serialize(doc.cut(from, to)).trim();
   return written !== '' && markdown.includes(written) ? written : plain;
 }
+
+/** Start of the `nth` (0-based) occurrence of `needle` in `text`, or -1. */
+function nthIndex(text: string, needle: string, nth: number): number {
+  let at = -1;
+  for (let seen = 0; seen <= nth; seen++) {
+    at = text.indexOf(needle, at + 1);
+    if (at === -1) return -1;
+  }
+  return at;
+}
+
+/**
+ * The selection's snippet and where it starts in the markdown. Equal text may occur more than once
+ * in a report: the occurrence counts in the shown text and in the markdown run in the same order, so
+ * the selection's count before it picks the one the user meant.
+ */
+export function snippetAt(markdown: string, doc: Node, from: number, to: number): { snippet: string; offset: number } {
+  const snippet = snippetIn(markdown, doc, from, to);
+  const plain = doc.textBetween(from, to, '\n\n');
+  const before = doc.textBetween(0, from, '\n\n');
+  let nth = 0;
+  for (let at = (before + plain).indexOf(plain); at !== -1 && at < before.length; at = (before + plain).indexOf(plain, at + 1)) nth++;
+  const offset = nthIndex(markdown, snippet, nth);
+  return { snippet, offset: offset === -1 ? markdown.indexOf(snippet) : offset };
+}

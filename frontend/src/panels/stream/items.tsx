@@ -1,16 +1,22 @@
-import { useState } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ClarificationAnswer, ClarificationQuestion, PlanStep, WebResult } from '@scriptorium/backend/protocol/research';
-import type { WireContent } from '@scriptorium/backend/protocol/ws';
-import { Icon } from '../../components/Icon.tsx';
+import type { ContentOf, WireContent } from '@scriptorium/domain/protocol/content';
+import type { ClarificationAnswer, ClarificationQuestion, FeedbackOption, PlanStep } from '@scriptorium/domain/protocol/research';
 import { Markdown } from '../../components/Markdown.tsx';
 import { splitReportContent } from '../../research/editReport.ts';
 import type { Source } from '../../research/markdown.ts';
-import { progressText } from '../../research/progress.ts';
-import { researchStore } from '../../research/store.ts';
+import { infoText } from '../../research/progress.ts';
+import { planProgressMachine } from '../../machines/planProgress.ts';
+import type { PendingCommand } from '../../machines/researchSession.ts';
+import { useSessionRef } from '../../research/sessionContext.ts';
+import { CheckIcon, ChevronDownIcon, ChevronRightIcon, CircleAlertIcon, CompassIcon, FileIcon, GlobeIcon, InfoIcon, LightbulbIcon, ListChecksIcon, SearchIcon, SendIcon, SparklesIcon, SquarePenIcon } from '../../ui/icons.ts';
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-const list = <T,>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
+/** Browsing and scraping items of one round, shown as one card. */
+export const BROWSING_TYPES = ['web_browsing_start', 'web_browsing_in_progress', 'web_browsing_result', 'web_browsing_llm_end', 'web_scraping_start', 'web_scraping_end'] as const;
+export const TOOL_TYPES = ['platform_tools_start', 'platform_tools_results', 'platform_tools_end'] as const;
+export type BrowsingItem = ContentOf<(typeof BROWSING_TYPES)[number]>;
+export type ToolItem = ContentOf<(typeof TOOL_TYPES)[number]>;
 
 export function ThinkView({ content, streaming }: { content: string; streaming: boolean }) {
   const { t } = useTranslation();
@@ -18,31 +24,35 @@ export function ThinkView({ content, streaming }: { content: string; streaming: 
   return (
     <div className={`think${open ? ' open' : ''}`}>
       <button type="button" className="think-toggle" onClick={() => setOpen((value) => !value)} aria-expanded={open}>
-        <Icon name={open ? 'chevronDown' : 'chevronRight'} size={14} />
-        <Icon name="cognition" size={14} />
+        {open ? <ChevronDownIcon size={14} /> : <ChevronRightIcon size={14} />}
+        <LightbulbIcon size={14} />
         {t(streaming ? 'stream.thinking' : 'stream.thought')}
         {streaming && <span className="dots" aria-hidden="true" />}
       </button>
-      {open && <div className="think-body">{content}</div>}
+      {open && <Markdown className="think-body" text={content} />}
     </div>
   );
 }
 
-export function PlanView({ steps }: { steps: PlanStep[] }) {
+/** A plan and its steps' status; `states` is every state it went through, played one at a time. */
+export function PlanView({ states }: { states: PlanStep[][] }) {
   const { t } = useTranslation();
+  const progress = useActorRef(planProgressMachine, { input: { states } });
+  useEffect(() => progress.send({ type: 'plan.updated', states }), [progress, states]);
+  const steps = useSelector(progress, (snapshot) => snapshot.context.shown);
   return (
     <div className="card plan">
       <div className="card-title">
-        <Icon name="plan" size={16} />
+        <ListChecksIcon size={16} />
         {t('stream.planGenerated')}
       </div>
       <ol className="plan-steps">
         {steps.map((step) => (
           <li key={step.step} className={`plan-step ${step.status}`}>
             <span className="plan-mark" aria-label={t(`stream.stepStatus.${step.status}`)}>
-              {step.status === 'completed' ? <Icon name="check" size={12} /> : step.status === 'in_progress' ? <span className="spinner spinner-small" /> : step.step}
+              {step.status === 'completed' ? <CheckIcon size={12} /> : step.status === 'in_progress' ? <span className="spinner spinner-small" /> : step.step}
             </span>
-            <span>{step.description}</span>
+            <Markdown inline text={step.description} />
           </li>
         ))}
       </ol>
@@ -56,7 +66,7 @@ export function PlanStepView({ index, steps }: { index: number; steps: PlanStep[
   const step = steps[index];
   return (
     <div className="progress-line plan-progress">
-      <Icon name={step ? 'plan' : 'check'} size={14} />
+      {step ? <ListChecksIcon size={14} /> : <CheckIcon size={14} />}
       <span>{step ? t('stream.planStep', { index: index + 1, total: steps.length, description: step.description }) : t('stream.planDone', { total: steps.length })}</span>
     </div>
   );
@@ -66,7 +76,7 @@ export function SearchQueriesView({ queries }: { queries: string[] }) {
   const { t } = useTranslation();
   return (
     <div className="progress-line">
-      <Icon name="search" size={14} />
+      <SearchIcon size={14} />
       <span>{t('stream.searching')}</span>
       <span className="query-chips">
         {queries.map((query) => (
@@ -79,15 +89,15 @@ export function SearchQueriesView({ queries }: { queries: string[] }) {
   );
 }
 
-export function SearchResultsView({ content }: { content: WireContent }) {
+export function SearchResultsView({ content }: { content: ContentOf<'web_search_results'> }) {
   const { t } = useTranslation();
-  const results = list<WebResult>(content.results);
+  const results = content.results;
   const [expanded, setExpanded] = useState(false);
   const shown = expanded ? results : results.slice(0, 4);
   return (
     <div className="card results">
       <div className="card-title">
-        <Icon name="globe" size={16} />
+        <GlobeIcon size={16} />
         {t('stream.searchResults', { count: results.length })}
       </div>
       <ul className="result-list">
@@ -98,7 +108,7 @@ export function SearchResultsView({ content }: { content: WireContent }) {
               {result.title || result.url}
             </a>
             <span className="result-url">{hostOf(result.url)}</span>
-            {result.has_useful_info && result.useful_info_summary ? <p className="result-summary">{result.useful_info_summary}</p> : result.snippet && <p className="result-snippet">{result.snippet}</p>}
+            {result.has_useful_info && result.useful_info_summary ? <Markdown inline className="result-summary" text={result.useful_info_summary} /> : result.snippet && <Markdown inline className="result-snippet" text={result.snippet} />}
           </li>
         ))}
       </ul>
@@ -120,7 +130,7 @@ const hostOf = (url: string) => {
 };
 
 /** web_browsing_* and web_scraping_* of one message, as one progress card. */
-export function BrowsingView({ items }: { items: WireContent[] }) {
+export function BrowsingView({ items }: { items: BrowsingItem[] }) {
   const { t } = useTranslation();
   const finished = items.some((item) => item.content_type === 'web_browsing_llm_end');
   const scrapingEnd = items.findLast((item) => item.content_type === 'web_scraping_end');
@@ -130,24 +140,24 @@ export function BrowsingView({ items }: { items: WireContent[] }) {
   return (
     <div className="card browsing">
       <div className="card-title">
-        {finished ? <Icon name="check" size={16} /> : <span className="spinner spinner-small" />}
+        {finished ? <CheckIcon size={16} /> : <span className="spinner spinner-small" />}
         {finished ? t('stream.browsingFinished') : t('stream.browsing')}
       </div>
       {!finished && current && (
         <p className="muted small">
-          {t('stream.browsingProgress', { index: Number(current.index ?? 0) + 1, total: Number(current.total ?? 0) })} {text(current.title) || text(current.url)}
+          {t('stream.browsingProgress', { index: current.index + 1, total: current.total })} {current.title || current.url}
         </p>
       )}
-      {scraping && <p className="muted small">{scrapingEnd ? t('stream.scrapedCount', { count: Number(scrapingEnd.count ?? 0) }) : t('stream.scraping')}</p>}
+      {scraping && <p className="muted small">{scrapingEnd ? t('stream.scrapedCount', { count: scrapingEnd.count }) : t('stream.scraping')}</p>}
       {results.length > 0 && (
         <ul className="browse-list">
           {results.map((result, index) => (
             <li key={index} className={result.ok ? 'ok' : 'failed'}>
-              <Icon name={result.ok ? 'check' : 'alert'} size={12} />
-              <a href={text(result.url)} target="_blank" rel="noopener noreferrer">
-                {text(result.title) || text(result.url)}
+              {result.ok ? <CheckIcon size={12} /> : <CircleAlertIcon size={12} />}
+              <a href={result.url} target="_blank" rel="noopener noreferrer">
+                {result.title || result.url}
               </a>
-              {result.ok === true && text(result.summary) && <p className="result-summary">{text(result.summary)}</p>}
+              {result.ok && result.summary && <Markdown inline className="result-summary" text={result.summary} />}
             </li>
           ))}
         </ul>
@@ -156,18 +166,18 @@ export function BrowsingView({ items }: { items: WireContent[] }) {
   );
 }
 
-export function PlatformToolsView({ items }: { items: WireContent[] }) {
+export function PlatformToolsView({ items }: { items: ToolItem[] }) {
   const { t } = useTranslation();
   const start = items.find((item) => item.content_type === 'platform_tools_start');
   const result = items.findLast((item) => item.content_type === 'platform_tools_results');
   const ended = items.some((item) => item.content_type === 'platform_tools_end');
-  const sources = list<{ title: string; url?: string; tool: string }>(result?.sources);
-  const status = (result?.sources_status ?? {}) as Record<string, 'ok' | 'error'>;
-  const tools = list<string>(result?.tools ?? start?.tools);
+  const sources = result?.sources ?? [];
+  const status = result?.sources_status ?? {};
+  const tools = result?.tools ?? start?.tools ?? [];
   return (
     <div className="card tools">
       <div className="card-title">
-        {ended ? <Icon name="check" size={16} /> : <span className="spinner spinner-small" />}
+        {ended ? <CheckIcon size={16} /> : <span className="spinner spinner-small" />}
         {ended ? t('stream.toolsCompleted') : t('stream.toolsRunning')}
       </div>
       <div className="tool-chips">
@@ -177,12 +187,12 @@ export function PlatformToolsView({ items }: { items: WireContent[] }) {
           </span>
         ))}
       </div>
-      {result && <p className="muted small">{t('stream.toolsSummary', { tools: Number(result.tool_count ?? tools.length), results: Number(result.total_results ?? 0) })}</p>}
+      {result && <p className="muted small">{t('stream.toolsSummary', { tools: result.tool_count, results: result.total_results })}</p>}
       {sources.length > 0 && (
         <ul className="browse-list">
           {sources.slice(0, 8).map((source, index) => (
             <li key={index}>
-              <Icon name="file" size={12} />
+              <FileIcon size={12} />
               {source.url ? (
                 <a href={source.url} target="_blank" rel="noopener noreferrer">
                   {source.title}
@@ -199,11 +209,13 @@ export function PlatformToolsView({ items }: { items: WireContent[] }) {
   );
 }
 
-export function ClarificationView({ questions, answered, readOnly }: { questions: ClarificationQuestion[]; answered: ClarificationAnswer[] | null; readOnly: boolean }) {
+export function ClarificationView({ questions, answered, pending, readOnly }: { questions: ClarificationQuestion[]; answered: ClarificationAnswer[] | null; pending: PendingCommand | null; readOnly: boolean }) {
   const { t } = useTranslation();
+  const session = useSessionRef();
   const [selected, setSelected] = useState<Record<string, string[]>>({});
   const [texts, setTexts] = useState<Record<string, string>>({});
-  const [submitted, setSubmitted] = useState<ClarificationAnswer[] | null>(null);
+  // Sent and not refused: shown as answered until the conversation has the answer.
+  const submitted = pending?.error === null && pending.command.kind === 'clarification_answer' ? pending.command.answers : null;
   const done = answered ?? submitted;
   const toggle = (question: ClarificationQuestion, option: string) =>
     setSelected((current) => {
@@ -223,13 +235,15 @@ export function ClarificationView({ questions, answered, readOnly }: { questions
     return (
       <div className="card clarification done">
         <div className="card-title">
-          <Icon name="check" size={16} />
+          <CheckIcon size={16} />
           {t('stream.clarificationDone')}
         </div>
         <dl className="answers">
           {done.map((answer) => (
             <div key={answer.id}>
-              <dt>{answer.question || questions.find((question) => question.id === answer.id)?.question_content}</dt>
+              <dt>
+                <Markdown inline text={answer.question || questions.find((question) => question.id === answer.id)?.question_content || ''} />
+              </dt>
               <dd>{[...answer.selectedOptions, answer.textInput].filter(Boolean).join('；') || t('stream.noAnswer')}</dd>
             </div>
           ))}
@@ -243,18 +257,17 @@ export function ClarificationView({ questions, answered, readOnly }: { questions
       onSubmit={(event) => {
         event.preventDefault();
         if (!complete || readOnly) return;
-        setSubmitted(answers);
-        void researchStore.answerClarification(answers);
+        session?.send({ type: 'clarification.answer', answers });
       }}
     >
       <div className="card-title">
-        <Icon name="info" size={16} />
+        <InfoIcon size={16} />
         {t('stream.clarificationTitle')}
       </div>
       {questions.map((question, index) => (
         <fieldset key={question.id} className="question" disabled={readOnly}>
           <legend>
-            {index + 1}. {question.question_content}
+            {index + 1}. <Markdown inline text={question.question_content} />
           </legend>
           {question.question_options.length > 0 && (
             <div className="options">
@@ -279,7 +292,7 @@ export function ClarificationView({ questions, answered, readOnly }: { questions
       {!readOnly && (
         <div className="card-actions">
           <button className="button button-primary button-small" type="submit" disabled={!complete}>
-            <Icon name="send" size={14} />
+            <SendIcon size={14} />
             {t('stream.submitAnswers')}
           </button>
         </div>
@@ -288,23 +301,22 @@ export function ClarificationView({ questions, answered, readOnly }: { questions
   );
 }
 
-export function FeedbackRequestView({ chosen, readOnly }: { chosen: { option: string; text?: string } | null; readOnly: boolean }) {
+export function FeedbackRequestView({ chosen, pending, readOnly }: { chosen: { option: FeedbackOption; text?: string } | null; pending: PendingCommand | null; readOnly: boolean }) {
   const { t } = useTranslation();
+  const session = useSessionRef();
   const [manual, setManual] = useState(false);
   const [value, setValue] = useState('');
-  const [sent, setSent] = useState<{ option: string; text?: string } | null>(null);
+  // Sent and not refused: shown as chosen; a refusal (out of budget…) offers the choice again.
+  const sent = pending?.error === null && pending.command.kind === 'feedback_response' ? { option: pending.command.option, ...(pending.command.text !== undefined && { text: pending.command.text }) } : null;
   const done = chosen ?? sent;
-  const choose = (option: 'continue' | 'satisfied' | 'manual_feedback', feedback?: string) => {
-    setSent({ option, ...(feedback !== undefined && { text: feedback }) });
-    void researchStore.feedback(option, feedback);
-  };
+  const choose = (option: FeedbackOption, feedback?: string) => session?.send({ type: 'feedback.give', option, ...(feedback !== undefined && { text: feedback }) });
   // A shared conversation cannot answer; an open question is nothing to show there.
   if (!done && readOnly) return null;
   if (done) {
     return (
       <div className="feedback-done">
-        <Icon name="check" size={14} />
-        {t(`stream.feedback.${done.option as 'continue'}`)}
+        <CheckIcon size={14} />
+        {t(`stream.feedback.${done.option}`)}
         {done.text && <span className="muted">：{done.text}</span>}
       </div>
     );
@@ -341,20 +353,21 @@ export function FeedbackRequestView({ chosen, readOnly }: { chosen: { option: st
   );
 }
 
-export function ArtifactCard({ content, complete }: { content: WireContent; complete: boolean }) {
+export function ArtifactCard({ content }: { content: ContentOf<'artifact_start' | 'artifact_complete'> }) {
   const { t } = useTranslation();
-  const filename = text(content.filename);
+  const session = useSessionRef();
+  const { filename } = content;
   return (
     <div className="artifact-card" data-guide="artifacts">
       <span className="artifact-icon">
-        <Icon name="file" size={18} />
+        <FileIcon size={18} />
       </span>
       <div className="artifact-meta">
         <strong>{filename}</strong>
-        <span className="muted small">{complete ? t(content.filetype === 'html' ? 'stream.artifactHtml' : 'stream.artifactMarkdown') : t('stream.artifactGenerating')}</span>
+        <span className="muted small">{content.content_type === 'artifact_complete' ? t(content.filetype === 'html' ? 'stream.artifactHtml' : 'stream.artifactMarkdown') : t('stream.artifactGenerating')}</span>
       </div>
-      {complete ? (
-        <button type="button" className="button button-secondary button-small" onClick={() => researchStore.showArtifact({ filename, content: text(content.content), filetype: content.filetype === 'html' ? 'html' : 'markdown', messageId: text(content.message_id) })}>
+      {content.content_type === 'artifact_complete' ? (
+        <button type="button" className="button button-secondary button-small" onClick={() => session?.send({ type: 'panel.artifact', artifact: { filename, content: content.content, filetype: content.filetype, messageId: content.message_id } })}>
           {t('stream.open')}
         </button>
       ) : (
@@ -368,24 +381,25 @@ export function ArtifactCard({ content, complete }: { content: WireContent; comp
  * The report as it went into the canvas. Folded by default: the canvas beside the chat shows the
  * same text, and the whole report again in the conversation would push everything else away.
  */
-export function EditReportView({ content }: { content: WireContent }) {
+export function EditReportView({ content }: { content: ContentOf<'edit_report'> }) {
   const { t } = useTranslation();
+  const session = useSessionRef();
   const [open, setOpen] = useState(false);
-  const blocks = list<{ id: string; content: string; destination: string }>(content.content);
+  const blocks = content.content;
   const chars = blocks.reduce((sum, block) => sum + block.content.length, 0);
   return (
     <div className="card edit-report">
       <div className="card-title">
-        <Icon name="edit" size={16} />
-        {t('stream.editReport', { title: text(content.title), version: Number(content.version ?? 0) })}
+        <SquarePenIcon size={16} />
+        {t('stream.editReport', { title: content.title, version: content.version })}
       </div>
       <div className="edit-report-actions">
         <span className="muted">{t('stream.editReportSize', { blocks: blocks.length, chars })}</span>
-        <button type="button" className="button button-secondary button-small" onClick={() => researchStore.showCanvas(true)}>
+        <button type="button" className="button button-secondary button-small" onClick={() => session?.send({ type: 'panel.canvas', open: true })}>
           {t('stream.openCanvas')}
         </button>
         <button type="button" className="link-button edit-report-toggle" onClick={() => setOpen((value) => !value)} aria-expanded={open}>
-          <Icon name={open ? 'chevronDown' : 'chevronRight'} size={14} />
+          {open ? <ChevronDownIcon size={14} /> : <ChevronRightIcon size={14} />}
           {t(open ? 'stream.foldReport' : 'stream.unfoldReport')}
         </button>
       </div>
@@ -402,14 +416,14 @@ export function EditReportView({ content }: { content: WireContent }) {
   );
 }
 
-export function CognitionView({ content }: { content: WireContent }) {
+export function CognitionView({ content }: { content: ContentOf<'cognition_recommendation'> }) {
   const { t } = useTranslation();
-  const items = list<{ id: string; title: string; summary: string }>(content.items);
+  const items = content.items;
   if (items.length === 0) return null;
   return (
     <div className="card cognition">
       <div className="card-title">
-        <Icon name="sparkles" size={16} />
+        <SparklesIcon size={16} />
         {t('stream.cognitionTitle')}
       </div>
       <ul className="cognition-list">
@@ -418,7 +432,7 @@ export function CognitionView({ content }: { content: WireContent }) {
             <a href={`/cognition?id=${encodeURIComponent(item.id)}`} target="_blank" rel="noopener noreferrer">
               {item.title}
             </a>
-            <p className="muted small">{item.summary}</p>
+            <Markdown inline className="muted small" text={item.summary} />
           </li>
         ))}
       </ul>
@@ -426,39 +440,43 @@ export function CognitionView({ content }: { content: WireContent }) {
   );
 }
 
-export function WritingNoticeView({ content }: { content: WireContent }) {
+export function WritingNoticeView({ content }: { content: ContentOf<'writing_start' | 'writing_end'> }) {
   const { t } = useTranslation();
+  const session = useSessionRef();
   if (content.content_type === 'writing_start') {
     return (
-      <button type="button" className="writing-notice" onClick={() => researchStore.showCanvas(true)}>
+      <button type="button" className="writing-notice" onClick={() => session?.send({ type: 'panel.canvas', open: true })}>
         <span className="spinner spinner-small" />
         {t('writing.inProgress')}
-        <span className="muted small">{t('writing.version', { version: Number(content.version ?? 0) })}</span>
+        <span className="muted small">{t('writing.version', { version: content.version })}</span>
       </button>
     );
   }
-  const saved = content.saved !== false;
-  const interrupted = content.interrupted === true;
+  const { saved, interrupted } = content;
   return (
-    <button type="button" className={`writing-notice${interrupted ? ' warning' : ''}`} disabled={!saved} onClick={() => researchStore.showCanvas(true)}>
-      <Icon name={interrupted ? 'alert' : saved ? 'check' : 'info'} size={14} />
+    <button type="button" className={`writing-notice${interrupted ? ' warning' : ''}`} disabled={!saved} onClick={() => session?.send({ type: 'panel.canvas', open: true })}>
+      {interrupted ? <CircleAlertIcon size={14} /> : saved ? <CheckIcon size={14} /> : <InfoIcon size={14} />}
       {t(interrupted ? 'writing.interrupted' : saved ? 'writing.done' : 'writing.discarded')}
-      {saved && <span className="muted small">{t('writing.openVersion', { version: Number(content.version ?? 0) })}</span>}
+      {saved && <span className="muted small">{t('writing.openVersion', { version: content.version })}</span>}
     </button>
   );
 }
 
-export function TargetedEditView({ content }: { content: WireContent }) {
+export function TargetedEditView({ content }: { content: ContentOf<'targeted_edit_result'> }) {
   const { t } = useTranslation();
   return (
     <div className="card targeted-edit">
       <div className="card-title">
-        <Icon name="check" size={16} />
-        {t('stream.targetedEditDone', { version: Number(content.version ?? 0) })}
+        <CheckIcon size={16} />
+        {t('stream.targetedEditDone', { version: content.version })}
       </div>
       <div className="diff">
-        <del>{text(content.original_snippet)}</del>
-        <ins>{text(content.edited_snippet)}</ins>
+        <del>
+          <Markdown inline text={content.original_snippet} />
+        </del>
+        <ins>
+          <Markdown inline text={content.edited_snippet} />
+        </ins>
       </div>
     </div>
   );
@@ -468,30 +486,32 @@ export function ErrorItem({ message }: { message: string }) {
   const { t } = useTranslation();
   return (
     <div className="stream-error" role="alert">
-      <Icon name="alert" size={16} />
+      <CircleAlertIcon size={16} />
       <span>{message || t('stream.unknownError')}</span>
     </div>
   );
 }
 
-export function InfoItem({ content }: { content: WireContent }) {
+export function InfoItem({ content }: { content: ContentOf<'info'> }) {
   const { t } = useTranslation();
-  const said = text(content.content) || text(content.message);
-  const progress = progressText(said);
   return (
     <div className={`info-item${content.level === 'warning' ? ' warning' : ''}`}>
-      <Icon name={content.level === 'warning' ? 'alert' : 'info'} size={14} />
-      <span>{progress ? t(progress.key, { count: progress.params?.count ?? 0 }) : said}</span>
+      {content.level === 'warning' ? <CircleAlertIcon size={14} /> : <InfoIcon size={14} />}
+      <Markdown inline text={infoText(t, content)} />
     </div>
   );
 }
 
-export function StatusGoalView({ content }: { content: WireContent }) {
+export function StatusGoalView({ content }: { content: ContentOf<'status_and_goal'> }) {
   return (
     <div className="status-goal">
-      <Icon name="compass" size={14} />
-      <span>{text(content.status)}</span>
-      {text(content.goal) && <span className="muted">— {text(content.goal)}</span>}
+      <CompassIcon size={14} />
+      <Markdown inline text={content.status} />
+      {content.goal && (
+        <span className="muted">
+          — <Markdown inline text={content.goal} />
+        </span>
+      )}
     </div>
   );
 }
@@ -499,8 +519,8 @@ export function StatusGoalView({ content }: { content: WireContent }) {
 export const sourcesOf = (contents: WireContent[]): Source[] => {
   const sources: Source[] = [];
   for (const item of contents) {
-    if (item.content_type === 'web_search_results') for (const result of list<WebResult>(item.results)) sources.push({ title: result.title, url: result.url });
-    if (item.content_type === 'platform_tools_results') for (const source of list<{ title: string; url?: string }>(item.sources)) if (source.url) sources.push({ title: source.title, url: source.url });
+    if (item.content_type === 'web_search_results') for (const result of item.results) sources.push({ title: result.title, url: result.url });
+    if (item.content_type === 'platform_tools_results') for (const source of item.sources) if (source.url) sources.push({ title: source.title, url: source.url });
   }
   return sources;
 };

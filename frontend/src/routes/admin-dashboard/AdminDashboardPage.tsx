@@ -1,10 +1,11 @@
 import { useTranslation } from 'react-i18next';
+import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { api } from '../../api/client.ts';
-import { Icon } from '../../components/Icon.tsx';
 import { BarChart } from '../manage/BarChart.tsx';
-import { TableState, useDateFormat, useLoad, useNumberFormat } from '../manage/shared.tsx';
+import { TableState, useDateFormat, useNumberFormat } from '../manage/shared.tsx';
 import '../../account/account.css';
 import '../manage/manage.css';
+import { RefreshCwIcon } from '../../ui/icons.ts';
 
 interface Dashboard {
   generated_at: string;
@@ -20,7 +21,7 @@ export default function AdminDashboardPage() {
   const { t } = useTranslation('account');
   const number = useNumberFormat();
   const date = useDateFormat();
-  const load = useLoad(() => api.get<Dashboard>('/auth/admin/dashboard'), 'dashboard');
+  const load = useApiQuery({ queryKey: queryKeys.manage('dashboard'), queryFn: () => api.get<Dashboard>('/auth/admin/dashboard') });
   const data = load.data;
   const cards: Array<[string, number | undefined]> = data
     ? [
@@ -54,8 +55,8 @@ export default function AdminDashboardPage() {
             {data && ` ${t('dashboard.generatedAt', { time: date(data.generated_at) })}`}
           </p>
         </div>
-        <button type="button" className="button button-secondary button-small" onClick={load.reload} disabled={load.loading}>
-          <Icon name="refresh" size={14} />
+        <button type="button" className="button button-secondary button-small" onClick={() => void load.refetch()} disabled={load.isFetching}>
+          <RefreshCwIcon size={14} />
           {t('dashboard.refresh')}
         </button>
       </header>
@@ -63,7 +64,7 @@ export default function AdminDashboardPage() {
         {!data ? (
           <table className="data-table">
             <tbody>
-              <TableState loading={load.loading} empty error={load.error} columns={1} />
+              <TableState loading={load.isFetching} empty error={load.error} columns={1} />
             </tbody>
           </table>
         ) : (

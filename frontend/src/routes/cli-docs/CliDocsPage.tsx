@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import '../../styles/cli.css';
+import '../../trajectories/cli.css';
 
 const COMMANDS = [
   ['login [--server URL] [--username NAME]', 'SCRIPTORIUM_PASSWORD / SCRIPTORIUM_CONFIG'],
@@ -40,7 +40,8 @@ const API = [
 export default function CliDocsPage() {
   const { t } = useTranslation('cli');
   return (
-    <div className="cli-landing cli-docs">
+    // The page and its code blocks scroll, and there is no link in them to reach by keyboard.
+    <div className="cli-landing cli-docs" tabIndex={0}>
       <h1>{t('docs.title')}</h1>
       <section className="cli-card">
         <h2>{t('docs.commands')}</h2>
@@ -60,7 +61,7 @@ export default function CliDocsPage() {
       <section className="cli-card">
         <h2>{t('docs.format')}</h2>
         <p>{t('docs.formatText')}</p>
-        <pre>
+        <pre tabIndex={0}>
           <code>{EXAMPLE}</code>
         </pre>
         <h3>{t('docs.fields')}</h3>
@@ -80,7 +81,7 @@ export default function CliDocsPage() {
       <section className="cli-card">
         <h2>{t('docs.api')}</h2>
         <p>{t('docs.apiText')}</p>
-        <pre>
+        <pre tabIndex={0}>
           <code>{API.join('\n')}</code>
         </pre>
       </section>

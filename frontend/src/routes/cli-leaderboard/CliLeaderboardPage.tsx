@@ -5,7 +5,7 @@ import { api, toApiError, type ApiError } from '../../api/client.ts';
 import { useTimeText } from '../../cognition/hooks.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { CliHero } from '../../trajectories/CliHero.tsx';
-import '../../styles/cli.css';
+import '../../trajectories/cli.css';
 
 interface Leader {
   rank: number;

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { browserTokens } from '../../api/token.ts';
 import { CliHero } from '../../trajectories/CliHero.tsx';
-import '../../styles/cli.css';
+import '../../trajectories/cli.css';
 
 type State = { kind: 'idle' | 'connecting' | 'open' } | { kind: 'closed'; code: number; reason: string };
 interface Entry {

@@ -5,11 +5,12 @@ import { toApiError, type ApiError } from '../../api/client.ts';
 import { downloadPath, downloadTrajectory, PANEL_LIMIT, trajectoriesApi, type TrajectoryEvent, type TrajectoryFile } from '../../api/trajectories.ts';
 import { useTimeText } from '../../cognition/hooks.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Icon } from '../../components/Icon.tsx';
 import { filterFiles, shortTitle } from '../../trajectories/list.ts';
 import { ShareTrajectoryButton } from '../../trajectories/ShareTrajectoryDialog.tsx';
 import { Timeline } from '../../trajectories/Timeline.tsx';
-import '../../styles/cli.css';
+import '../../trajectories/cli.css';
+import { DownloadIcon, TerminalIcon } from '../../ui/icons.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 
 /** /cli/trajectories: the user's recorded CLI sessions; `?file_id=` selects one. */
 export default function CliTrajectoriesPage() {
@@ -22,6 +23,7 @@ export default function CliTrajectoriesPage() {
   const [query, setQuery] = useState('');
   const [favoritesOnly, setFavoritesOnly] = useState(false);
   const [detail, setDetail] = useState<(TrajectoryFile & { events: TrajectoryEvent[] }) | null>(null);
+  const [deleting, setDeleting] = useState<TrajectoryFile | null>(null);
 
   useEffect(() => {
     trajectoriesApi.list(PANEL_LIMIT, 0).then(
@@ -55,7 +57,6 @@ export default function CliTrajectoriesPage() {
     }
   };
   const remove = async (file: TrajectoryFile) => {
-    if (!window.confirm(t('detail.confirmDelete'))) return;
     try {
       await trajectoriesApi.remove(file.file_id);
       setFiles((current) => current?.filter((item) => item.file_id !== file.file_id) ?? null);
@@ -95,7 +96,7 @@ export default function CliTrajectoriesPage() {
             !error && <span className="spinner" />
           ) : files.length === 0 ? (
             <div className="cli-empty">
-              <Icon name="terminal" size={24} />
+              <TerminalIcon size={24} />
               <p>{t('list.empty')}</p>
               <p className="muted">{t('list.emptyHint')}</p>
             </div>
@@ -143,11 +144,11 @@ export default function CliTrajectoriesPage() {
                 <h2 title={detail.title}>{shortTitle(detail.title)}</h2>
                 <div className="cli-detail-actions">
                   <button type="button" className="button button-secondary button-small" onClick={() => void download(detail)}>
-                    <Icon name="download" size={14} />
+                    <DownloadIcon size={14} />
                     {t('detail.download')}
                   </button>
                   <ShareTrajectoryButton fileId={detail.file_id} />
-                  <button type="button" className="button button-secondary button-small danger" onClick={() => void remove(current ?? detail)}>
+                  <button type="button" className="button button-secondary button-small danger" onClick={() => setDeleting(current ?? detail)}>
                     {t('detail.delete')}
                   </button>
                 </div>
@@ -175,6 +176,7 @@ export default function CliTrajectoriesPage() {
           )}
         </section>
       </div>
+      {deleting && <ConfirmDialog title={t('detail.deleteTitle')} text={t('detail.deleteText')} confirmLabel={t('detail.delete')} onConfirm={() => remove(deleting)} onClose={() => setDeleting(null)} />}
     </div>
   );
 }

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { Icon, type IconName } from '../../components/Icon.tsx';
 import { CliHero } from '../../trajectories/CliHero.tsx';
-import '../../styles/cli.css';
+import '../../trajectories/cli.css';
+import { ArrowRightIcon, HistoryIcon, Share2Icon, ShieldIcon, TerminalIcon, type IconComponent } from '../../ui/icons.ts';
 
 const STEPS: Array<{ key: 'login' | 'chat' | 'run'; command: string }> = [
   { key: 'login', command: 'npm run cli -- login --server http://localhost:8080' },
@@ -10,10 +10,10 @@ const STEPS: Array<{ key: 'login' | 'chat' | 'run'; command: string }> = [
   { key: 'run', command: 'npm run cli -- run -- npm test' },
 ];
 
-const FEATURES: Array<{ key: 'record' | 'budget' | 'share'; icon: IconName }> = [
-  { key: 'record', icon: 'history' },
-  { key: 'budget', icon: 'shield' },
-  { key: 'share', icon: 'share' },
+const FEATURES: Array<{ key: 'record' | 'budget' | 'share'; icon: IconComponent }> = [
+  { key: 'record', icon: HistoryIcon },
+  { key: 'budget', icon: ShieldIcon },
+  { key: 'share', icon: Share2Icon },
 ];
 
 /** /cli: what the command-line assistant is and how to start, for anyone. */
@@ -38,7 +38,7 @@ export default function CliPage() {
       <section className="cli-features">
         {FEATURES.map((feature) => (
           <div key={feature.key} className="cli-card">
-            <Icon name={feature.icon} size={18} />
+            <feature.icon size={18} />
             <h3>{t(`landing.features.${feature.key}.title`)}</h3>
             <p className="muted">{t(`landing.features.${feature.key}.text`)}</p>
           </div>
@@ -47,7 +47,11 @@ export default function CliPage() {
       <div className="cli-landing-actions">
         <Link className="button button-primary" to="/cli/trajectories">
           {t('landing.toTrajectories')}
-          <Icon name="arrowRight" size={16} />
+          <ArrowRightIcon size={16} />
+        </Link>
+        <Link className="button button-secondary" to="/engineer">
+          <TerminalIcon size={16} />
+          {t('landing.toSessions')}
         </Link>
         <Link className="button button-secondary" to="/cli/docs">
           {t('landing.toDocs')}

@@ -4,14 +4,13 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { deleteCollection, getCollection, removeFromCollection, type CollectionDetail } from '../../api/cognition.ts';
 import { toApiError, type ApiError } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Icon } from '../../components/Icon.tsx';
 import { PageLoading, PageState } from '../../components/PageState.tsx';
 import { CognitionCard } from '../../cognition/CognitionCard.tsx';
 import { CollectionDialog } from '../../cognition/CollectionDialog.tsx';
 import { errorMessage } from '../../cognition/errors.ts';
 import { useTimeText } from '../../cognition/hooks.ts';
-import { CognitionIcon } from '../../cognition/icons.tsx';
-import { ConfirmDialog } from '../../cognition/Modal.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { ArrowLeftIcon, BookmarkIcon, FolderIcon, FolderMinusIcon, LightbulbIcon, RefreshCwIcon, SquarePenIcon, Trash2Icon } from '../../ui/icons.ts';
 
 /** The route reads the id from the path and hands it down as a prop, as the spec describes. */
 export default function CognitionCollectionPage() {
@@ -53,7 +52,7 @@ function CollectionDetailView({ id }: { id: string }) {
   if (loaded.status === 'loading') return <PageLoading />;
   if (loaded.status === 'missing')
     return (
-      <PageState icon="folder" tone="danger" title={t('collection.notFound')} actions={back}>
+      <PageState icon={FolderIcon} tone="danger" title={t('collection.notFound')} actions={back}>
         <p>{t('collection.notFoundText')}</p>
       </PageState>
     );
@@ -63,7 +62,7 @@ function CollectionDetailView({ id }: { id: string }) {
         <div className="cog-empty">
           <ErrorBanner error={loaded.error} />
           <button type="button" className="button button-secondary" onClick={() => setAttempt((value) => value + 1)}>
-            <Icon name="refresh" size={16} />
+            <RefreshCwIcon size={16} />
             {t('platform.retry')}
           </button>
         </div>
@@ -90,13 +89,13 @@ function CollectionDetailView({ id }: { id: string }) {
     <div className="cog-page">
       <nav className="cog-breadcrumb">
         <Link to="/cognition/library?tab=collections">
-          <CognitionIcon name="arrowLeft" size={15} />
+          <ArrowLeftIcon size={15} />
           {t('collection.back')}
         </Link>
       </nav>
       <header className="cog-collection-head">
         <span className="cog-collection-icon cog-collection-icon-large">
-          <Icon name="folder" size={26} />
+          <FolderIcon size={26} />
         </span>
         <div className="cog-collection-head-text">
           <h1>{collection.name}</h1>
@@ -108,11 +107,11 @@ function CollectionDetailView({ id }: { id: string }) {
         </div>
         <div className="cog-collection-head-actions">
           <button type="button" className="button button-secondary" onClick={() => setDialog('edit')}>
-            <Icon name="edit" size={16} />
+            <SquarePenIcon size={16} />
             {t('collection.edit')}
           </button>
           <button type="button" className="button button-ghost-danger" onClick={() => setDialog('delete')}>
-            <CognitionIcon name="trash" size={16} />
+            <Trash2Icon size={16} />
             {t('collection.delete')}
           </button>
         </div>
@@ -125,12 +124,12 @@ function CollectionDetailView({ id }: { id: string }) {
       {collection.items.length === 0 ? (
         <div className="cog-empty">
           <span className="cog-empty-icon">
-            <CognitionIcon name="bookmark" size={28} />
+            <BookmarkIcon size={28} />
           </span>
           <h2>{t('collection.empty')}</h2>
           <p>{t('collection.emptyText')}</p>
           <Link to="/cognition" className="button button-primary">
-            <Icon name="cognition" size={16} />
+            <LightbulbIcon size={16} />
             {t('collection.browse')}
           </Link>
         </div>
@@ -142,7 +141,7 @@ function CollectionDetailView({ id }: { id: string }) {
               item={item}
               actions={
                 <button type="button" className="button button-secondary button-small" disabled={removing !== null} onClick={() => remove(item.id)}>
-                  {removing === item.id ? <span className="spinner spinner-small" /> : <CognitionIcon name="folderMinus" size={14} />}
+                  {removing === item.id ? <span className="spinner spinner-small" /> : <FolderMinusIcon size={14} />}
                   {t('collection.remove')}
                 </button>
               }
@@ -155,8 +154,8 @@ function CollectionDetailView({ id }: { id: string }) {
         <ConfirmDialog
           title={t('deleteCollection.title')}
           text={t('deleteCollection.text', { name: collection.name })}
-          confirm={t('deleteCollection.confirm')}
-          cancel={t('deleteCollection.cancel')}
+          confirmLabel={t('deleteCollection.confirm')}
+          cancelLabel={t('deleteCollection.cancel')}
           onClose={() => setDialog(null)}
           onConfirm={() => deleteCollection(collection.id).then(() => navigate('/cognition/library?tab=collections', { replace: true }))}
         />

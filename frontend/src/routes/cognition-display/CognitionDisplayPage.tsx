@@ -4,16 +4,15 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { deleteCognition, getCognition, recordCognitionView, updateCognition, type Cognition } from '../../api/cognition.ts';
 import { toApiError, type ApiError } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Icon } from '../../components/Icon.tsx';
 import { PageLoading, PageState } from '../../components/PageState.tsx';
 import { CognitionArticle } from '../../cognition/CognitionArticle.tsx';
 import { CollectDialog } from '../../cognition/CollectDialog.tsx';
 import { EditDialog } from '../../cognition/EditDialog.tsx';
 import { errorMessage } from '../../cognition/errors.ts';
 import { useExactTime, useSignInFirst, useTimeText } from '../../cognition/hooks.ts';
-import { CognitionIcon } from '../../cognition/icons.tsx';
-import { ConfirmDialog } from '../../cognition/Modal.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ShareCognitionDialog } from '../../cognition/ShareCognitionDialog.tsx';
+import { ArrowLeftIcon, FolderPlusIcon, LightbulbIcon, RefreshCwIcon, Share2Icon, SquarePenIcon, Trash2Icon } from '../../ui/icons.ts';
 
 type Loaded = { status: 'loading' } | { status: 'ready'; cognition: Cognition } | { status: 'missing' } | { status: 'failed'; error: ApiError };
 
@@ -25,7 +24,7 @@ export default function CognitionDisplayPage() {
   if (!id)
     return (
       <PageState
-        icon="cognition"
+        icon={LightbulbIcon}
         title={t('display.missingId')}
         actions={
           <Link to="/cognition" className="button button-primary">
@@ -79,7 +78,7 @@ function CognitionDisplay({ id }: { id: string }) {
     case 'missing':
       return (
         <PageState
-          icon="cognition"
+          icon={LightbulbIcon}
           tone="danger"
           title={t('display.notFound')}
           actions={
@@ -97,7 +96,7 @@ function CognitionDisplay({ id }: { id: string }) {
           <div className="cog-empty">
             <ErrorBanner error={loaded.error} />
             <button type="button" className="button button-secondary" onClick={() => setAttempt((value) => value + 1)}>
-              <Icon name="refresh" size={16} />
+              <RefreshCwIcon size={16} />
               {t('platform.retry')}
             </button>
           </div>
@@ -139,7 +138,7 @@ function Display({ cognition, onChange }: { cognition: Cognition; onChange: (cog
     <div className="cog-page cog-display">
       <nav className="cog-breadcrumb">
         <Link to="/cognition">
-          <CognitionIcon name="arrowLeft" size={15} />
+          <ArrowLeftIcon size={15} />
           {t('platform.title')}
         </Link>
       </nav>
@@ -173,19 +172,19 @@ function Display({ cognition, onChange }: { cognition: Cognition; onChange: (cog
               )}
               <div className="cog-aside-actions">
                 <button type="button" className="button button-primary" onClick={() => setOpen('share')}>
-                  <Icon name="share" size={16} />
+                  <Share2Icon size={16} />
                   {t('display.share')}
                 </button>
                 <button type="button" className="button button-secondary" onClick={() => setOpen('collect')}>
-                  <CognitionIcon name="folderPlus" size={16} />
+                  <FolderPlusIcon size={16} />
                   {t('display.addToCollection')}
                 </button>
                 <button type="button" className="button button-secondary" onClick={() => setOpen('edit')}>
-                  <Icon name="edit" size={16} />
+                  <SquarePenIcon size={16} />
                   {t('display.edit')}
                 </button>
                 <button type="button" className="button button-ghost-danger" onClick={() => setOpen('delete')}>
-                  <CognitionIcon name="trash" size={16} />
+                  <Trash2Icon size={16} />
                   {t('display.delete')}
                 </button>
               </div>
@@ -194,7 +193,7 @@ function Display({ cognition, onChange }: { cognition: Cognition; onChange: (cog
           {!cognition.mine && (
             <section className="cog-aside-card">
               <button type="button" className="button button-primary button-block" onClick={() => requireSignIn(() => setOpen('collect'))}>
-                <CognitionIcon name="folderPlus" size={16} />
+                <FolderPlusIcon size={16} />
                 {t(signedIn ? 'display.addToCollection' : 'display.signInToCollect')}
               </button>
             </section>
@@ -233,8 +232,8 @@ function Display({ cognition, onChange }: { cognition: Cognition; onChange: (cog
         <ConfirmDialog
           title={t('remove.title')}
           text={t('remove.text', { title: cognition.title })}
-          confirm={t('remove.confirm')}
-          cancel={t('remove.cancel')}
+          confirmLabel={t('remove.confirm')}
+          cancelLabel={t('remove.cancel')}
           onClose={() => setOpen(null)}
           onConfirm={() => deleteCognition(cognition.id).then(() => navigate('/cognition/library', { replace: true }))}
         />

@@ -4,15 +4,15 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { deleteCollection, listCollections, type Collection } from '../../api/cognition.ts';
 import { toApiError, type ApiError } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Icon } from '../../components/Icon.tsx';
 import { CardSkeletons, CognitionCard } from '../../cognition/CognitionCard.tsx';
 import { CollectionDialog } from '../../cognition/CollectionDialog.tsx';
 import { filterCollections } from '../../cognition/collections.ts';
 import { useTimeText } from '../../cognition/hooks.ts';
-import { CognitionIcon } from '../../cognition/icons.tsx';
-import { ConfirmDialog } from '../../cognition/Modal.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { SearchField } from '../../cognition/SearchField.tsx';
 import { useCognitionList } from '../../cognition/useCognitionList.ts';
+import { ChevronDownIcon, FileTextIcon, FolderIcon, FolderPlusIcon, LightbulbIcon, RefreshCwIcon, SearchIcon, SquarePenIcon, Trash2Icon } from '../../ui/icons.ts';
+import { Tabs } from '../../ui/Tabs.tsx';
 
 type Tab = 'mine' | 'collections';
 
@@ -40,28 +40,29 @@ export default function CognitionLibraryPage() {
           <p>{t('library.subtitle')}</p>
         </div>
       </header>
-      <div className="cog-library-bar">
-        <div className="cog-tabs" role="tablist" aria-label={t('library.tabs')}>
-          {(['mine', 'collections'] as const).map((value) => (
-            <button key={value} type="button" role="tab" id={`cog-tab-${value}`} aria-selected={tab === value} aria-controls={`cog-tabpanel-${value}`} className={tab === value ? 'active' : ''} onClick={() => update({ tab: value === 'mine' ? null : value, q: null })}>
-              {value === 'mine' ? <Icon name="cognition" size={16} /> : <Icon name="folder" size={16} />}
-              {t(value === 'mine' ? 'library.tabMine' : 'library.tabCollections')}
-            </button>
-          ))}
-        </div>
-        <SearchField
-          key={tab}
-          className="cog-search-inline"
-          live
-          applied={q}
-          label={t(tab === 'mine' ? 'library.searchMine' : 'library.searchCollections')}
-          placeholder={t(tab === 'mine' ? 'library.searchMine' : 'library.searchCollections')}
-          onSearch={(query) => update({ q: query })}
-        />
-      </div>
-      <div role="tabpanel" id={`cog-tabpanel-${tab}`} aria-labelledby={`cog-tab-${tab}`}>
+      <Tabs
+        value={tab}
+        onChange={(value) => update({ tab: value === 'mine' ? null : value, q: null })}
+        label={t('library.tabs')}
+        className="cog-library-tabs"
+        tabs={[
+          { value: 'mine', label: t('library.tabMine'), icon: <LightbulbIcon size={16} /> },
+          { value: 'collections', label: t('library.tabCollections'), icon: <FolderIcon size={16} /> },
+        ]}
+        toolbar={
+          <SearchField
+            key={tab}
+            className="cog-search-inline"
+            live
+            applied={q}
+            label={t(tab === 'mine' ? 'library.searchMine' : 'library.searchCollections')}
+            placeholder={t(tab === 'mine' ? 'library.searchMine' : 'library.searchCollections')}
+            onSearch={(query) => update({ q: query })}
+          />
+        }
+      >
         {tab === 'mine' ? <MyCognitions q={q} /> : <MyCollections q={q} />}
-      </div>
+      </Tabs>
     </div>
   );
 }
@@ -75,7 +76,7 @@ function MyCognitions({ q }: { q: string }) {
       <div className="cog-empty">
         <ErrorBanner error={list.error} />
         <button type="button" className="button button-secondary" onClick={list.reload}>
-          <Icon name="refresh" size={16} />
+          <RefreshCwIcon size={16} />
           {t('platform.retry')}
         </button>
       </div>
@@ -84,13 +85,13 @@ function MyCognitions({ q }: { q: string }) {
     return (
       <div className="cog-empty">
         <span className="cog-empty-icon">
-          <Icon name={q ? 'search' : 'cognition'} size={28} />
+          {q ? <SearchIcon size={28} /> : <LightbulbIcon size={28} />}
         </span>
         <h2>{t(q ? 'platform.noResultsTitle' : 'platform.emptyMineTitle')}</h2>
         <p>{t(q ? 'platform.noResultsText' : 'platform.emptyMineText')}</p>
         {!q && (
           <Link to="/note" className="button button-primary">
-            <Icon name="note" size={16} />
+            <FileTextIcon size={16} />
             {t('platform.goNotes')}
           </Link>
         )}
@@ -108,7 +109,7 @@ function MyCognitions({ q }: { q: string }) {
       {list.hasMore && (
         <div className="cog-more">
           <button type="button" className="button button-secondary" onClick={list.loadMore} disabled={list.loadingMore}>
-            {list.loadingMore ? <span className="spinner spinner-small" /> : <Icon name="chevronDown" size={16} />}
+            {list.loadingMore ? <span className="spinner spinner-small" /> : <ChevronDownIcon size={16} />}
             {t('platform.loadMore')}
           </button>
         </div>
@@ -147,7 +148,7 @@ function MyCollections({ q }: { q: string }) {
       <div className="cog-empty">
         <ErrorBanner error={state.error} />
         <button type="button" className="button button-secondary" onClick={() => setAttempt((value) => value + 1)}>
-          <Icon name="refresh" size={16} />
+          <RefreshCwIcon size={16} />
           {t('platform.retry')}
         </button>
       </div>
@@ -159,26 +160,26 @@ function MyCollections({ q }: { q: string }) {
       {state.collections.length === 0 ? (
         <div className="cog-empty">
           <span className="cog-empty-icon">
-            <Icon name="folder" size={28} />
+            <FolderIcon size={28} />
           </span>
           <h2>{t('library.emptyCollections')}</h2>
           <p>{t('library.emptyCollectionsText')}</p>
           <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
-            <CognitionIcon name="folderPlus" size={16} />
+            <FolderPlusIcon size={16} />
             {t('library.newCollection')}
           </button>
         </div>
       ) : (
         <div className="cog-collection-grid">
           <button type="button" className="cog-collection-new" onClick={() => setEditing('new')}>
-            <CognitionIcon name="folderPlus" size={22} />
+            <FolderPlusIcon size={22} />
             <span>{t('library.newCollection')}</span>
           </button>
           {shown.map((collection) => (
             <article key={collection.id} className="cog-collection-card">
               <Link to={`/cognition/library/${encodeURIComponent(collection.id)}`} className="cog-collection-main" aria-label={t('library.open', { name: collection.name })}>
                 <span className="cog-collection-icon">
-                  <Icon name="folder" size={20} />
+                  <FolderIcon size={20} />
                 </span>
                 <strong className="cog-collection-name">{collection.name}</strong>
                 <span className={`cog-collection-description${collection.description ? '' : ' is-empty'}`}>{collection.description || t('collection.noDescription')}</span>
@@ -189,10 +190,10 @@ function MyCollections({ q }: { q: string }) {
               </Link>
               <div className="cog-collection-tools">
                 <button type="button" className="icon-button" title={t('library.rename')} aria-label={`${t('library.rename')} ${collection.name}`} onClick={() => setEditing(collection)}>
-                  <Icon name="edit" size={16} />
+                  <SquarePenIcon size={16} />
                 </button>
                 <button type="button" className="icon-button icon-button-danger" title={t('library.delete')} aria-label={`${t('library.delete')} ${collection.name}`} onClick={() => setDeleting(collection)}>
-                  <CognitionIcon name="trash" size={16} />
+                  <Trash2Icon size={16} />
                 </button>
               </div>
             </article>
@@ -205,8 +206,8 @@ function MyCollections({ q }: { q: string }) {
         <ConfirmDialog
           title={t('deleteCollection.title')}
           text={t('deleteCollection.text', { name: deleting.name })}
-          confirm={t('deleteCollection.confirm')}
-          cancel={t('deleteCollection.cancel')}
+          confirmLabel={t('deleteCollection.confirm')}
+          cancelLabel={t('deleteCollection.cancel')}
           onClose={() => setDeleting(null)}
           onConfirm={() =>
             deleteCollection(deleting.id).then(() =>

@@ -1,13 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Icon } from '../../components/Icon.tsx';
 import { CardSkeletons, CognitionCard } from '../../cognition/CognitionCard.tsx';
 import { useSignInFirst } from '../../cognition/hooks.ts';
 import { synthesis, useSynthesis } from '../../cognition/platformStore.ts';
 import { canTick } from '../../cognition/synthesis.ts';
 import { SynthesisBar } from '../../cognition/SynthesisBar.tsx';
 import { useCognitionList, type CognitionList } from '../../cognition/useCognitionList.ts';
+import { ChevronDownIcon, FileTextIcon, LightbulbIcon, RefreshCwIcon, SearchIcon } from '../../ui/icons.ts';
 
 type Scope = 'public' | 'mine';
 
@@ -55,7 +55,7 @@ export default function CognitionPage() {
       <div className="cog-list-bar">
         {q !== '' ? (
           <p className="cog-results-for">
-            <Icon name="search" size={15} />
+            <SearchIcon size={15} />
             <span>{t('platform.resultsFor', { query: q })}</span>
             {!list.loading && <span className="cog-count">{t('platform.total', { count: list.total })}</span>}
             <button type="button" className="link-button" onClick={clearSearch}>
@@ -83,7 +83,7 @@ function CognitionResults({ list, q, scope, selecting }: { list: CognitionList; 
       <div className="cog-empty">
         <ErrorBanner error={list.error} />
         <button type="button" className="button button-secondary" onClick={list.reload}>
-          <Icon name="refresh" size={16} />
+          <RefreshCwIcon size={16} />
           {t('platform.retry')}
         </button>
       </div>
@@ -93,13 +93,13 @@ function CognitionResults({ list, q, scope, selecting }: { list: CognitionList; 
     return (
       <div className="cog-empty">
         <span className="cog-empty-icon">
-          <Icon name={searching ? 'search' : 'cognition'} size={28} />
+          {searching ? <SearchIcon size={28} /> : <LightbulbIcon size={28} />}
         </span>
         <h2>{t(searching ? 'platform.noResultsTitle' : scope === 'mine' ? 'platform.emptyMineTitle' : 'platform.emptyTitle')}</h2>
         <p>{t(searching ? 'platform.noResultsText' : scope === 'mine' ? 'platform.emptyMineText' : 'platform.emptyText')}</p>
         {!searching && (
           <Link to="/note" className="button button-primary">
-            <Icon name="note" size={16} />
+            <FileTextIcon size={16} />
             {t('platform.goNotes')}
           </Link>
         )}
@@ -130,7 +130,7 @@ function CognitionResults({ list, q, scope, selecting }: { list: CognitionList; 
       <div className="cog-more">
         {list.hasMore ? (
           <button type="button" className="button button-secondary" onClick={list.loadMore} disabled={list.loadingMore}>
-            {list.loadingMore ? <span className="spinner spinner-small" /> : <Icon name="chevronDown" size={16} />}
+            {list.loadingMore ? <span className="spinner spinner-small" /> : <ChevronDownIcon size={16} />}
             {t('platform.loadMore')}
           </button>
         ) : (

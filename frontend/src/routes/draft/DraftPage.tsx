@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { auth, useAuth } from '../../app/auth/index.ts';
-import { Icon } from '../../components/Icon.tsx';
 import { PageState } from '../../components/PageState.tsx';
+import { ArrowRightIcon, CheckIcon, FileTextIcon, LockIcon, LogOutIcon } from '../../ui/icons.ts';
 
 /**
  * The spec's guard sends inactive accounts and signed-in users who open login or register here, but
@@ -16,12 +16,12 @@ export default function DraftPage() {
   if (user && !user.is_active) {
     return (
       <PageState
-        icon="lock"
+        icon={LockIcon}
         tone="danger"
         title={t('draft.inactiveTitle')}
         actions={
           <button className="button button-secondary" type="button" onClick={() => auth.logout()}>
-            <Icon name="logOut" size={16} />
+            <LogOutIcon size={16} />
             {t('user.logout')}
           </button>
         }
@@ -34,13 +34,13 @@ export default function DraftPage() {
   if (user) {
     return (
       <PageState
-        icon="check"
+        icon={CheckIcon}
         title={t('draft.signedInTitle')}
         actions={
           <>
             <Link className="button button-primary" to="/research">
               {t('draft.toResearch')}
-              <Icon name="arrowRight" size={16} />
+              <ArrowRightIcon size={16} />
             </Link>
             <button
               className="button button-secondary"
@@ -62,7 +62,7 @@ export default function DraftPage() {
 
   return (
     <PageState
-      icon="note"
+      icon={FileTextIcon}
       title={t('draft.sharedTitle')}
       actions={
         <>

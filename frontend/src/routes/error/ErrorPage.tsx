@@ -1,19 +1,19 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { Icon } from '../../components/Icon.tsx';
 import { PageState } from '../../components/PageState.tsx';
+import { CircleAlertIcon, RefreshCwIcon } from '../../ui/icons.ts';
 
 export default function ErrorPage() {
   const { t } = useTranslation();
   return (
     <PageState
-      icon="alert"
+      icon={CircleAlertIcon}
       tone="danger"
       title={t('errorPage.title')}
       actions={
         <>
           <button className="button button-primary" type="button" onClick={() => window.location.reload()}>
-            <Icon name="refresh" size={16} />
+            <RefreshCwIcon size={16} />
             {t('errorPage.reload')}
           </button>
           <Link className="button button-secondary" to="/research">

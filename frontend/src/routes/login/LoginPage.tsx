@@ -6,7 +6,7 @@ import { auth } from '../../app/auth/index.ts';
 import { afterLoginPath } from '../../app/guard.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { Field } from '../../components/Field.tsx';
-import { Logo } from '../../components/Icon.tsx';
+import { Logo } from '../../components/Logo.tsx';
 
 export default function LoginPage() {
   const { t } = useTranslation();

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
+import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../../api/client.ts';
-import { Icon } from '../../components/Icon.tsx';
 import { adminApi, type InviteCode, type InviteFilter } from './api.ts';
-import { Notice, Pager, TableState, useDateFormat, useLoad, type NoticeState } from './shared.tsx';
+import { Notice, Pager, TableState, useDateFormat, type NoticeState } from './shared.tsx';
+import { CheckIcon, CopyIcon, PlusIcon } from '../../ui/icons.ts';
 
 // The spec's default page of invite codes.
 const PAGE_SIZE = 10;
@@ -19,7 +20,7 @@ export function InvitesTab() {
   const [notice, setNotice] = useState<NoticeState>(null);
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
   const [copied, setCopied] = useState<string | null>(null);
-  const invites = useLoad(() => adminApi.invites(skip, PAGE_SIZE, status), `${skip}:${status}`);
+  const invites = useApiQuery({ queryKey: queryKeys.manage('invites', `${skip}:${status}`), queryFn: () => adminApi.invites(skip, PAGE_SIZE, status) });
   const rows = invites.data?.invite_codes ?? [];
 
   async function generate(event: FormEvent) {
@@ -31,7 +32,7 @@ export function InvitesTab() {
       setFresh(new Set(result.invite_codes.map((invite) => invite.code)));
       setNotice({ kind: 'success', text: t('manage.invites.generated', { count: result.count }) });
       setSkip(0);
-      invites.reload();
+      void invites.refetch();
     } catch (error) {
       setNotice({ kind: 'error', error: toApiError(error) });
     } finally {
@@ -58,7 +59,7 @@ export function InvitesTab() {
             <input className="input input-narrow" type="number" min={1} max={100} value={count} onChange={(event) => setCount(event.target.value)} required />
           </label>
           <button className="button button-primary button-small" type="submit" disabled={busy}>
-            <Icon name="plus" size={14} />
+            <PlusIcon size={14} />
             {t('manage.invites.generate')}
           </button>
         </form>
@@ -93,7 +94,7 @@ export function InvitesTab() {
             </tr>
           </thead>
           <tbody>
-            <TableState loading={invites.loading} empty={rows.length === 0} error={invites.error} columns={6} />
+            <TableState loading={invites.isFetching} empty={rows.length === 0} error={invites.error} columns={6} />
             {rows.map((invite) => (
               <tr key={invite.code} className={fresh.has(invite.code) ? 'row-fresh' : undefined}>
                 <td>
@@ -107,7 +108,7 @@ export function InvitesTab() {
                 <td>{date(invite.used_at)}</td>
                 <td className="col-actions">
                   <button className="button button-secondary button-small" type="button" onClick={() => copy(invite)} aria-label={`${t('manage.invites.copy')} ${invite.code}`}>
-                    <Icon name={copied === invite.code ? 'check' : 'copy'} size={14} />
+                    {copied === invite.code ? <CheckIcon size={14} /> : <CopyIcon size={14} />}
                     {copied === invite.code ? t('manage.invites.copied') : t('manage.invites.copy')}
                   </button>
                 </td>

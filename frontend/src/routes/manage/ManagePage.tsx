@@ -1,24 +1,28 @@
 import { useTranslation } from 'react-i18next';
+import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { Link, useSearchParams } from 'react-router-dom';
-import { AccountIcon, type AccountIconName } from '../../account/icons.tsx';
 import { adminApi } from './api.ts';
+import { AuditReadsTab, ReadModelsTab } from './AuditTabs.tsx';
 import { InvitesTab } from './InvitesTab.tsx';
 import { FeedbackTab, MailTab, OutboxTab } from './MessagesTabs.tsx';
-import { useLoad } from './shared.tsx';
 import { UsageTab } from './UsageTab.tsx';
 import { UsersTab } from './UsersTab.tsx';
 import '../../account/account.css';
 import './manage.css';
+import { ChartColumnIcon, DatabaseIcon, EyeIcon, HistoryIcon, InboxIcon, LightbulbIcon, MessageCircleIcon, TicketIcon, UsersIcon, type IconComponent } from '../../ui/icons.ts';
+import { Tabs } from '../../ui/Tabs.tsx';
 
-type Tab = 'users' | 'invites' | 'usage' | 'mail' | 'feedback' | 'outbox';
+type Tab = 'users' | 'invites' | 'usage' | 'mail' | 'feedback' | 'outbox' | 'auditReads' | 'readModels';
 
-const TABS: ReadonlyArray<{ id: Tab; icon: AccountIconName }> = [
-  { id: 'users', icon: 'users' },
-  { id: 'invites', icon: 'ticket' },
-  { id: 'usage', icon: 'chart' },
-  { id: 'mail', icon: 'message' },
-  { id: 'feedback', icon: 'bulb' },
-  { id: 'outbox', icon: 'inbox' },
+const TABS: ReadonlyArray<{ id: Tab; icon: IconComponent }> = [
+  { id: 'users', icon: UsersIcon },
+  { id: 'invites', icon: TicketIcon },
+  { id: 'usage', icon: ChartColumnIcon },
+  { id: 'mail', icon: MessageCircleIcon },
+  { id: 'feedback', icon: LightbulbIcon },
+  { id: 'outbox', icon: InboxIcon },
+  { id: 'auditReads', icon: HistoryIcon },
+  { id: 'readModels', icon: DatabaseIcon },
 ];
 
 /** The admin console. The route is marked admin-only; the server refuses every call to anyone else. */
@@ -26,7 +30,7 @@ export default function ManagePage() {
   const { t } = useTranslation('account');
   const [params, setParams] = useSearchParams();
   // The outbox only means something when the server keeps mail instead of sending it (development).
-  const outbox = useLoad(() => adminApi.outbox(0, 1), 'transport');
+  const outbox = useApiQuery({ queryKey: queryKeys.manage('outbox', 'transport'), queryFn: () => adminApi.outbox(0, 1) });
   const devMail = outbox.data?.transport === 'outbox';
   const tabs = TABS.filter((tab) => tab.id !== 'outbox' || devMail);
   const requested = params.get('tab');
@@ -39,27 +43,29 @@ export default function ManagePage() {
           <h1>{t('manage.title')}</h1>
           <p className="muted">{t('manage.subtitle')}</p>
         </div>
-        <Link to="/admin/dashboard" className="button button-secondary button-small">
-          <AccountIcon name="chart" size={14} />
-          {t('dashboard.title')}
-        </Link>
+        <div className="manage-head-links">
+          <Link to="/audit" className="button button-secondary button-small">
+            <EyeIcon size={14} />
+            {t('manage.auditLink')}
+          </Link>
+          <Link to="/admin/dashboard" className="button button-secondary button-small">
+            <ChartColumnIcon size={14} />
+            {t('dashboard.title')}
+          </Link>
+        </div>
       </header>
-      <nav className="manage-tabs" role="tablist" aria-label={t('manage.title')}>
-        {tabs.map((tab) => (
-          <button key={tab.id} type="button" role="tab" aria-selected={active === tab.id} className={active === tab.id ? 'active' : undefined} onClick={() => setParams({ tab: tab.id }, { replace: true })}>
-            <AccountIcon name={tab.icon} size={16} />
-            {t(`manage.tabs.${tab.id}`)}
-          </button>
-        ))}
-      </nav>
-      <div role="tabpanel" className="manage-body">
-        {active === 'users' && <UsersTab />}
-        {active === 'invites' && <InvitesTab />}
-        {active === 'usage' && <UsageTab />}
-        {active === 'mail' && <MailTab />}
-        {active === 'feedback' && <FeedbackTab />}
-        {active === 'outbox' && <OutboxTab />}
-      </div>
+      <Tabs value={active} onChange={(tab) => setParams({ tab }, { replace: true })} label={t('manage.title')} tabs={tabs.map((tab) => ({ value: tab.id, label: t(`manage.tabs.${tab.id}`), icon: <tab.icon size={16} /> }))}>
+        <div className="manage-body">
+          {active === 'users' && <UsersTab />}
+          {active === 'invites' && <InvitesTab />}
+          {active === 'usage' && <UsageTab />}
+          {active === 'mail' && <MailTab />}
+          {active === 'feedback' && <FeedbackTab />}
+          {active === 'outbox' && <OutboxTab />}
+          {active === 'auditReads' && <AuditReadsTab />}
+          {active === 'readModels' && <ReadModelsTab />}
+        </div>
+      </Tabs>
     </div>
   );
 }

@@ -1,10 +1,11 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Icon } from '../../components/Icon.tsx';
 import { adminApi, type FeedbackItem, type OutboxMail } from './api.ts';
-import { Notice, Pager, useDateFormat, useLoad, type Load, type NoticeState } from './shared.tsx';
+import { Notice, Pager, useDateFormat, type Load, type NoticeState } from './shared.tsx';
+import { InfoIcon, RefreshCwIcon, SendIcon } from '../../ui/icons.ts';
 
 const PAGE_SIZE = 20;
 const FEEDBACK_TYPES: ReadonlyArray<FeedbackItem['feedback_type']> = ['bug', 'feature', 'general'];
@@ -48,7 +49,7 @@ export function MailTab() {
       </label>
       <div className="form-actions">
         <button className="button button-primary" type="submit" disabled={busy || blank}>
-          <Icon name="send" size={15} />
+          <SendIcon size={15} />
           {busy ? t('manage.mail.sending') : t('manage.mail.send')}
         </button>
       </div>
@@ -59,7 +60,7 @@ export function MailTab() {
 function MessageList<T>({ load, items, empty, render }: { load: Load<unknown>; items: T[]; empty: string; render: (item: T) => ReactNode }) {
   const { t } = useTranslation('account');
   if (load.error && items.length === 0) return <ErrorBanner error={load.error} />;
-  if (items.length === 0) return <p className="muted table-message">{load.loading ? t('manage.common.loading') : empty}</p>;
+  if (items.length === 0) return <p className="muted table-message">{load.isFetching ? t('manage.common.loading') : empty}</p>;
   return <ul className="message-list">{items.map(render)}</ul>;
 }
 
@@ -68,7 +69,7 @@ export function FeedbackTab() {
   const date = useDateFormat();
   const [type, setType] = useState<FeedbackItem['feedback_type'] | ''>('');
   const [skip, setSkip] = useState(0);
-  const feedback = useLoad(() => adminApi.feedback(skip, PAGE_SIZE, type || undefined), `${skip}:${type}`);
+  const feedback = useApiQuery({ queryKey: queryKeys.manage('feedback', `${skip}:${type}`), queryFn: () => adminApi.feedback(skip, PAGE_SIZE, type || undefined) });
   return (
     <div className="manage-panel">
       <div className="manage-toolbar">
@@ -88,8 +89,8 @@ export function FeedbackTab() {
             </button>
           ))}
         </div>
-        <button className="button button-secondary button-small toolbar-end" type="button" onClick={feedback.reload}>
-          <Icon name="refresh" size={14} />
+        <button className="button button-secondary button-small toolbar-end" type="button" onClick={() => void feedback.refetch()}>
+          <RefreshCwIcon size={14} />
           {t('manage.common.refresh')}
         </button>
       </div>
@@ -118,16 +119,16 @@ export function OutboxTab() {
   const { t } = useTranslation('account');
   const date = useDateFormat();
   const [skip, setSkip] = useState(0);
-  const outbox = useLoad(() => adminApi.outbox(skip, PAGE_SIZE), String(skip));
+  const outbox = useApiQuery({ queryKey: queryKeys.manage('outbox', String(skip)), queryFn: () => adminApi.outbox(skip, PAGE_SIZE) });
   return (
     <div className="manage-panel">
       <div className="manage-toolbar">
         <p className="dev-note">
-          <Icon name="info" size={15} />
+          <InfoIcon size={15} />
           {t('manage.outbox.note')}
         </p>
-        <button className="button button-secondary button-small toolbar-end" type="button" onClick={outbox.reload}>
-          <Icon name="refresh" size={14} />
+        <button className="button button-secondary button-small toolbar-end" type="button" onClick={() => void outbox.refetch()}>
+          <RefreshCwIcon size={14} />
           {t('manage.common.refresh')}
         </button>
       </div>

@@ -1,8 +1,9 @@
 import { useState } from 'react';
+import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { useTranslation } from 'react-i18next';
 import { adminApi } from './api.ts';
 import { BarChart } from './BarChart.tsx';
-import { Pager, TableState, useDateFormat, useLoad, useNumberFormat } from './shared.tsx';
+import { Pager, TableState, useDateFormat, useNumberFormat } from './shared.tsx';
 import { LevelBadge } from './UsersTab.tsx';
 
 const PAGE_SIZE = 20;
@@ -17,9 +18,9 @@ export function UsageTab() {
   const [view, setView] = useState<'users' | 'sessions'>('users');
   const [skip, setSkip] = useState(0);
   const [sessionSkip, setSessionSkip] = useState(0);
-  const overview = useLoad(() => adminApi.tokenOverview(skip, PAGE_SIZE), String(skip));
-  const tokens = useLoad(() => adminApi.allTokenUsage(0, CHART_USERS), 'top');
-  const sessions = useLoad(() => (view === 'sessions' ? adminApi.sessionsTokenUsage(sessionSkip, SESSION_PAGE) : Promise.resolve(null)), `${view}:${sessionSkip}`);
+  const overview = useApiQuery({ queryKey: queryKeys.manage('overview', String(skip)), queryFn: () => adminApi.tokenOverview(skip, PAGE_SIZE) });
+  const tokens = useApiQuery({ queryKey: queryKeys.manage('tokens', 'top'), queryFn: () => adminApi.allTokenUsage(0, CHART_USERS) });
+  const sessions = useApiQuery({ queryKey: queryKeys.manage('sessions', `${view}:${sessionSkip}`), queryFn: () => (view === 'sessions' ? adminApi.sessionsTokenUsage(sessionSkip, SESSION_PAGE) : Promise.resolve(null)) });
   const top = (tokens.data?.users ?? []).map((user) => ({ label: user.username ?? user.user_id.slice(0, 8), value: user.total_tokens }));
   const rows = overview.data?.users ?? [];
   const sessionRows = sessions.data?.sessions ?? [];
@@ -43,7 +44,7 @@ export function UsageTab() {
 
       <section className="chart-card">
         <h3>{t('manage.usage.chartTitle', { count: CHART_USERS })}</h3>
-        {top.some((point) => point.value > 0) ? <BarChart points={top} label={t('manage.usage.chartTitle', { count: CHART_USERS })} format={number} /> : <p className="muted table-message">{tokens.loading ? t('manage.common.loading') : t('manage.usage.chartEmpty')}</p>}
+        {top.some((point) => point.value > 0) ? <BarChart points={top} label={t('manage.usage.chartTitle', { count: CHART_USERS })} format={number} /> : <p className="muted table-message">{tokens.isFetching ? t('manage.common.loading') : t('manage.usage.chartEmpty')}</p>}
       </section>
 
       <div className="manage-toolbar">
@@ -71,7 +72,7 @@ export function UsageTab() {
                 </tr>
               </thead>
               <tbody>
-                <TableState loading={overview.loading} empty={rows.length === 0} error={overview.error} columns={5} />
+                <TableState loading={overview.isFetching} empty={rows.length === 0} error={overview.error} columns={5} />
                 {rows.map((row) => (
                   <tr key={row.id}>
                     <td>
@@ -106,7 +107,7 @@ export function UsageTab() {
                 </tr>
               </thead>
               <tbody>
-                <TableState loading={sessions.loading} empty={sessionRows.length === 0} error={sessions.error} columns={6} />
+                <TableState loading={sessions.isFetching} empty={sessionRows.length === 0} error={sessions.error} columns={6} />
                 {sessionRows.map((session) => (
                   <tr key={session.session_id}>
                     <td>

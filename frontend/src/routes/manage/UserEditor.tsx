@@ -1,17 +1,19 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../../api/client.ts';
-import { Icon } from '../../components/Icon.tsx';
 import { adminApi, LEVELS, type Level, type UserRow } from './api.ts';
 import { BarChart } from './BarChart.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
 import { fromLocalInput, parseNumber, toLocalInput } from './model.ts';
-import { Notice, useLoad, useNumberFormat, type NoticeState } from './shared.tsx';
+import { Notice, useNumberFormat, type NoticeState } from './shared.tsx';
+import { PlusIcon, RefreshCwIcon } from '../../ui/icons.ts';
+import { Select } from '../../ui/Select.tsx';
 
 /** One user's level, limits and quota, with the last 30 days of usage. */
 export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChanged: () => void; onClose: () => void }) {
   const { t } = useTranslation('account');
   const number = useNumberFormat();
-  const ref = useRef<HTMLDialogElement>(null);
   const [row, setRow] = useState(user);
   const [level, setLevel] = useState<Level>((LEVELS as readonly string[]).includes(user.user_level) ? (user.user_level as Level) : 'basic');
   const [expiry, setExpiry] = useState(toLocalInput(user.membership_expires_at));
@@ -19,13 +21,7 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
   const [extra, setExtra] = useState('');
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<NoticeState>(null);
-  const usage = useLoad(() => adminApi.userUsage(user.id), user.id);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    dialog?.showModal();
-    return () => dialog?.close();
-  }, []);
+  const usage = useApiQuery({ queryKey: queryKeys.manage('usage', user.id), queryFn: () => adminApi.userUsage(user.id) });
 
   async function save(event: FormEvent | null, action: () => Promise<UserRow>) {
     event?.preventDefault();
@@ -47,27 +43,14 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
   const daily = [...(usage.data?.daily ?? [])].reverse().map((day) => ({ label: day.day.slice(5), value: day.total_tokens }));
 
   return (
-    <dialog ref={ref} className="dialog manage-dialog" aria-label={t('manage.users.editor.title', { name: user.username })} onClose={onClose} onClick={(event) => event.target === event.currentTarget && onClose()}>
-      <button className="icon-button dialog-close" type="button" onClick={onClose} aria-label={t('manage.common.close')}>
-        <Icon name="close" size={18} />
-      </button>
-      <h2 className="manage-dialog-title">{t('manage.users.editor.title', { name: user.username })}</h2>
-      <p className="muted manage-dialog-sub">
-        {t('manage.users.editor.current', { limit: number(row.token_level_limit), used: number(row.today_usage), extra: number(row.extra_budget), total: number(row.total_available) })}
-      </p>
+    <Dialog title={t('manage.users.editor.title', { name: user.username })} description={t('manage.users.editor.current', { limit: number(row.token_level_limit), used: number(row.today_usage), extra: number(row.extra_budget), total: number(row.total_available) })} onClose={onClose} className="manage-dialog">
       <Notice notice={notice} onDismiss={() => setNotice(null)} />
 
       <form className="editor-row" onSubmit={(event) => save(event, () => adminApi.setLevel(user.id, level, fromLocalInput(expiry)))}>
-        <label className="editor-field">
+        <div className="editor-field">
           <span>{t('manage.users.editor.level')}</span>
-          <select className="select" value={level} onChange={(event) => setLevel(event.target.value as Level)}>
-            {LEVELS.map((value) => (
-              <option key={value} value={value}>
-                {t(`group.${value}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+          <Select value={level} onChange={setLevel} label={t('manage.users.editor.level')} options={LEVELS.map((value) => ({ value, label: t(`group.${value}`) }))} />
+        </div>
         <label className="editor-field editor-grow">
           <span>{t('manage.users.editor.expiry')}</span>
           <input className="input" type="datetime-local" value={expiry} onChange={(event) => setExpiry(event.target.value)} title={t('manage.users.editor.expiryHint')} />
@@ -102,7 +85,7 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
           <input className="input" type="number" min={0} step="any" value={extra} onChange={(event) => setExtra(event.target.value)} required />
         </label>
         <button className="button button-secondary" type="submit" disabled={busy}>
-          <Icon name="plus" size={14} />
+          <PlusIcon size={14} />
           {t('manage.users.editor.addExtra')}
         </button>
       </form>
@@ -113,15 +96,15 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
           <p className="muted">{t('manage.users.editor.refreshHint')}</p>
         </div>
         <button className="button button-secondary" type="button" disabled={busy} onClick={() => save(null, () => adminApi.refreshTokens(user.id))}>
-          <Icon name="refresh" size={14} />
+          <RefreshCwIcon size={14} />
           {t('manage.users.batch.refresh')}
         </button>
       </div>
 
       <section className="editor-usage">
         <h3>{t('manage.users.editor.usage')}</h3>
-        {daily.length > 0 ? <BarChart points={daily} label={t('manage.usage.daily')} format={number} /> : <p className="muted table-message">{usage.loading ? t('manage.common.loading') : t('manage.usage.chartEmpty')}</p>}
+        {daily.length > 0 ? <BarChart points={daily} label={t('manage.usage.daily')} format={number} /> : <p className="muted table-message">{usage.isFetching ? t('manage.common.loading') : t('manage.usage.chartEmpty')}</p>}
       </section>
-    </dialog>
+    </Dialog>
   );
 }

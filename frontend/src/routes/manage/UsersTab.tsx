@@ -1,13 +1,15 @@
 import { useState, type FormEvent } from 'react';
+import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { useTranslation } from 'react-i18next';
 import { groupOf } from '../../account/quota.ts';
 import { toApiError } from '../../api/client.ts';
 import { initials } from '../../app/shell/navigation.ts';
-import { Icon } from '../../components/Icon.tsx';
 import { adminApi, LEVELS, type Level, type UserRow } from './api.ts';
 import { fromLocalInput, parseNumber, toggle, togglePage } from './model.ts';
-import { Notice, Pager, TableState, useDateFormat, useLoad, useNumberFormat, type NoticeState } from './shared.tsx';
+import { Notice, Pager, TableState, useDateFormat, useNumberFormat, type NoticeState } from './shared.tsx';
 import { UserEditor } from './UserEditor.tsx';
+import { CheckIcon, RefreshCwIcon, SearchIcon, SquarePenIcon } from '../../ui/icons.ts';
+import { Select } from '../../ui/Select.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -18,6 +20,15 @@ export function LevelBadge({ level }: { level: string }) {
   const { t } = useTranslation('account');
   const group = groupOf(level);
   return <span className={`account-group account-group-${group}`}>{t(`group.${group}`)}</span>;
+}
+
+function Switch({ checked, disabled, label, onChange }: { checked: boolean; disabled: boolean; label: string; onChange: () => void }) {
+  return (
+    <label className="switch" title={label}>
+      <input type="checkbox" checked={checked} disabled={disabled} onChange={onChange} aria-label={label} />
+      <span className="switch-track" aria-hidden="true" />
+    </label>
+  );
 }
 
 export function UsersTab() {
@@ -33,8 +44,9 @@ export function UsersTab() {
   const [busy, setBusy] = useState(false);
   const [batch, setBatch] = useState<{ action: BatchAction; value: string; level: Level; expiry: string }>({ action: 'limit', value: '', level: 'premium', expiry: '' });
 
-  const users = useLoad(
-    () =>
+  const users = useApiQuery({
+    queryKey: queryKeys.manage('users', skip, filters),
+    queryFn: () =>
       adminApi.users({
         skip,
         limit: PAGE_SIZE,
@@ -42,8 +54,7 @@ export function UsersTab() {
         level: filters.level || undefined,
         is_active: filters.active === '' ? undefined : filters.active === 'true',
       }),
-    JSON.stringify({ skip, filters }),
-  );
+  });
   const rows = users.data?.users ?? [];
   const pageIds = rows.map((row) => row.id);
   const allOnPage = pageIds.length > 0 && pageIds.every((id) => selection.has(id));
@@ -59,7 +70,7 @@ export function UsersTab() {
     try {
       await action();
       setNotice({ kind: 'success', text: success });
-      users.reload();
+      void users.refetch();
     } catch (error) {
       setNotice({ kind: 'error', error: toApiError(error) });
     } finally {
@@ -100,24 +111,27 @@ export function UsersTab() {
             applyFilters({ search: searchText.trim() });
           }}
         >
-          <Icon name="search" size={16} />
+          <SearchIcon size={16} />
           <input type="search" value={searchText} onChange={(event) => setSearchText(event.target.value)} placeholder={t('manage.users.search')} aria-label={t('manage.users.search')} />
         </form>
-        <select className="select" value={filters.level} onChange={(event) => applyFilters({ level: event.target.value as Level | '' })} aria-label={t('manage.users.columns.level')}>
-          <option value="">{t('manage.users.allLevels')}</option>
-          {LEVELS.map((level) => (
-            <option key={level} value={level}>
-              {t(`group.${level}`)}
-            </option>
-          ))}
-        </select>
-        <select className="select" value={filters.active} onChange={(event) => applyFilters({ active: event.target.value as '' | 'true' | 'false' })} aria-label={t('manage.users.columns.active')}>
-          <option value="">{t('manage.users.allStates')}</option>
-          <option value="true">{t('manage.users.activeOnly')}</option>
-          <option value="false">{t('manage.users.inactiveOnly')}</option>
-        </select>
-        <button className="button button-secondary button-small toolbar-end" type="button" onClick={users.reload}>
-          <Icon name="refresh" size={14} />
+        <Select
+          value={filters.level}
+          onChange={(level) => applyFilters({ level })}
+          label={t('manage.users.columns.level')}
+          options={[{ value: '' as const, label: t('manage.users.allLevels') }, ...LEVELS.map((level) => ({ value: level, label: t(`group.${level}`) }))]}
+        />
+        <Select
+          value={filters.active}
+          onChange={(active) => applyFilters({ active })}
+          label={t('manage.users.columns.active')}
+          options={[
+            { value: '' as const, label: t('manage.users.allStates') },
+            { value: 'true' as const, label: t('manage.users.activeOnly') },
+            { value: 'false' as const, label: t('manage.users.inactiveOnly') },
+          ]}
+        />
+        <button className="button button-secondary button-small toolbar-end" type="button" onClick={() => void users.refetch()}>
+          <RefreshCwIcon size={14} />
           {t('manage.common.refresh')}
         </button>
       </div>
@@ -125,13 +139,12 @@ export function UsersTab() {
       {selection.size > 0 && (
         <form className="batch-bar" onSubmit={runBatch}>
           <strong>{t('manage.users.selected', { count: selection.size })}</strong>
-          <select className="select" value={batch.action} onChange={(event) => setBatch((current) => ({ ...current, action: event.target.value as BatchAction, value: '' }))} aria-label={t('manage.users.columns.actions')}>
-            {BATCH_ACTIONS.map((action) => (
-              <option key={action} value={action}>
-                {t(`manage.users.batch.${action}`)}
-              </option>
-            ))}
-          </select>
+          <Select
+            value={batch.action}
+            onChange={(action) => setBatch((current) => ({ ...current, action, value: '' }))}
+            label={t('manage.users.columns.actions')}
+            options={BATCH_ACTIONS.map((action) => ({ value: action, label: t(`manage.users.batch.${action}`) }))}
+          />
           {needsAmount && (
             <input
               className="input input-narrow"
@@ -146,13 +159,7 @@ export function UsersTab() {
           )}
           {batch.action === 'level' && (
             <>
-              <select className="select" value={batch.level} onChange={(event) => setBatch((current) => ({ ...current, level: event.target.value as Level }))} aria-label={t('manage.users.editor.level')}>
-                {LEVELS.map((level) => (
-                  <option key={level} value={level}>
-                    {t(`group.${level}`)}
-                  </option>
-                ))}
-              </select>
+              <Select value={batch.level} onChange={(level) => setBatch((current) => ({ ...current, level }))} label={t('manage.users.editor.level')} options={LEVELS.map((level) => ({ value: level, label: t(`group.${level}`) }))} />
               <input
                 className="input"
                 type="datetime-local"
@@ -187,12 +194,13 @@ export function UsersTab() {
               <th className="num">{t('manage.users.columns.today')}</th>
               <th className="num">{t('manage.users.columns.extra')}</th>
               <th>{t('manage.users.columns.expiry')}</th>
+              <th>{t('manage.users.columns.auditor')}</th>
               <th>{t('manage.users.columns.active')}</th>
               <th className="col-actions">{t('manage.users.columns.actions')}</th>
             </tr>
           </thead>
           <tbody>
-            <TableState loading={users.loading} empty={rows.length === 0} error={users.error} columns={9} />
+            <TableState loading={users.isFetching} empty={rows.length === 0} error={users.error} columns={10} />
             {rows.map((row) => (
               <tr key={row.id} className={selection.has(row.id) ? 'row-selected' : undefined}>
                 <td className="col-check">
@@ -207,7 +215,8 @@ export function UsersTab() {
                       <div className="user-cell-name">
                         {row.username}
                         {row.is_admin && <span className="mini-badge mini-badge-primary">{t('manage.users.adminBadge')}</span>}
-                        {row.email_verified && <Icon name="check" size={13} className="verified-mark" />}
+                        {row.is_auditor && <span className="mini-badge">{t('manage.users.auditorBadge')}</span>}
+                        {row.email_verified && <CheckIcon size={13} className="verified-mark" />}
                       </div>
                       <div className="user-cell-email">{row.email}</div>
                     </div>
@@ -221,20 +230,24 @@ export function UsersTab() {
                 <td className="num">{number(row.extra_budget)}</td>
                 <td>{date(row.membership_expires_at)}</td>
                 <td>
-                  <label className="switch" title={t(row.is_active ? 'manage.users.deactivate' : 'manage.users.activate')}>
-                    <input
-                      type="checkbox"
-                      checked={row.is_active}
-                      disabled={busy}
-                      onChange={() => run(() => adminApi.setActive(row.id, !row.is_active), t('manage.common.saved'))}
-                      aria-label={t(row.is_active ? 'manage.users.deactivate' : 'manage.users.activate')}
-                    />
-                    <span className="switch-track" aria-hidden="true" />
-                  </label>
+                  <Switch
+                    checked={row.is_auditor}
+                    disabled={busy || row.is_admin}
+                    label={t(row.is_auditor ? 'manage.users.revokeAuditor' : 'manage.users.grantAuditor', { name: row.username })}
+                    onChange={() => run(() => adminApi.setAuditor(row.id, !row.is_auditor), t('manage.common.saved'))}
+                  />
+                </td>
+                <td>
+                  <Switch
+                    checked={row.is_active}
+                    disabled={busy}
+                    label={t(row.is_active ? 'manage.users.deactivate' : 'manage.users.activate')}
+                    onChange={() => run(() => adminApi.setActive(row.id, !row.is_active), t('manage.common.saved'))}
+                  />
                 </td>
                 <td className="col-actions">
                   <button className="button button-secondary button-small" type="button" onClick={() => setEditing(row)} aria-label={`${t('manage.users.edit')} ${row.username}`}>
-                    <Icon name="edit" size={14} />
+                    <SquarePenIcon size={14} />
                     {t('manage.users.edit')}
                   </button>
                 </td>
@@ -248,7 +261,7 @@ export function UsersTab() {
       {editing && (
         <UserEditor
           user={editing}
-          onChanged={users.reload}
+          onChanged={() => void users.refetch()}
           onClose={() => setEditing(null)}
         />
       )}

@@ -12,6 +12,7 @@ export interface UserRow extends TokenInfo {
   nickname?: string;
   is_active: boolean;
   is_admin: boolean;
+  is_auditor: boolean;
   email_verified: boolean;
   created_at: string;
 }
@@ -90,6 +91,32 @@ export interface UserQuery {
   is_active?: boolean | undefined;
 }
 
+export interface AuditRead {
+  id: string;
+  auditor_id: string;
+  auditor: string;
+  stream_id: string;
+  action: 'events' | 'export' | 'search';
+  after: number | null;
+  count: number | null;
+  at: string;
+}
+
+export interface ReadModel {
+  name: string;
+  collections: string[];
+  checkpoint: number;
+  failing: string | null;
+}
+
+export interface VerifyReport {
+  projection: string;
+  position: number;
+  documents: number;
+  differences: Array<{ collection: string; id: string; kind: 'missing' | 'extra' | 'changed'; live: unknown; shadow: unknown }>;
+  truncated: boolean;
+}
+
 type Batch = { updated: number; users: UserRow[] };
 
 export const adminApi = {
@@ -116,5 +143,10 @@ export const adminApi = {
   sendEmail: (to_email: string, subject: string, content: string) => api.post<{ message: string }>('/auth/admin/send-email', { json: { to_email, subject, content } }),
   feedback: (skip: number, limit: number, feedback_type?: FeedbackItem['feedback_type']) =>
     api.get<Page & { feedback: FeedbackItem[] }>('/auth/admin/feedback', { query: { skip, limit, feedback_type } }),
+  setAuditor: (id: string, auditor: boolean) => api.post<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/auditor`, { json: { auditor } }),
+  auditReads: (skip: number, limit: number) => api.get<Page & { reads: AuditRead[] }>('/auth/admin/audit-reads', { query: { skip, limit } }),
+  readModels: () => api.get<{ head: number; rebuild_here: boolean; projections: ReadModel[] }>('/auth/admin/projections'),
+  rebuild: (name: string) => api.post<{ name: string; head: number }>(`/auth/admin/projections/${encodeURIComponent(name)}/rebuild`),
+  verify: (name: string) => api.post<VerifyReport>(`/auth/admin/projections/${encodeURIComponent(name)}/verify`),
   outbox: (skip: number, limit: number) => api.get<Page & { transport: 'smtp' | 'outbox'; mails: OutboxMail[] }>('/auth/admin/outbox', { query: { skip, limit } }),
 };

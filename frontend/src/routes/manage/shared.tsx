@@ -1,31 +1,13 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toApiError, type ApiError } from '../../api/client.ts';
+import type { ApiError } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Icon } from '../../components/Icon.tsx';
 import { pageInfo } from './model.ts';
+import { CheckIcon, CircleAlertIcon, XIcon } from '../../ui/icons.ts';
 
-export type Load<T> = { data: T | null; error: ApiError | null; loading: boolean; reload: () => void };
-
-/** Runs a read whenever its key changes (the key stands for everything `read` closes over); a stale answer is dropped. */
-export function useLoad<T>(read: () => Promise<T>, key: string): Load<T> {
-  const [state, setState] = useState<{ data: T | null; error: ApiError | null; loading: boolean }>({ data: null, error: null, loading: true });
-  const [version, setVersion] = useState(0);
-  const run = useCallback(read, [key]);
-  useEffect(() => {
-    let current = true;
-    setState((previous) => ({ ...previous, loading: true }));
-    run().then(
-      (data) => current && setState({ data, error: null, loading: false }),
-      (error: unknown) => current && setState((previous) => ({ ...previous, error: toApiError(error), loading: false })),
-    );
-    return () => {
-      current = false;
-    };
-  }, [run, version]);
-  const reload = useCallback(() => setVersion((value) => value + 1), []);
-  return { ...state, reload };
-}
+/** A read model of the console, as the query client holds it. */
+export type Load<T> = UseQueryResult<T, ApiError>;
 
 export function Pager({ total, skip, limit, onSkip }: { total: number; skip: number; limit: number; onSkip: (skip: number) => void }) {
   const { t } = useTranslation('account');
@@ -53,18 +35,18 @@ export function Notice({ notice, onDismiss }: { notice: NoticeState; onDismiss: 
       <div className="manage-notice">
         <ErrorBanner error={notice.error} />
         <button className="icon-button" type="button" onClick={onDismiss} aria-label={t('manage.common.close')}>
-          <Icon name="close" size={16} />
+          <XIcon size={16} />
         </button>
       </div>
     );
   return (
     <div className="manage-notice">
       <p className={`account-notice account-notice-${notice.kind === 'success' ? 'success' : 'error'}`} role="status">
-        <Icon name={notice.kind === 'success' ? 'check' : 'alert'} size={15} />
+        {notice.kind === 'success' ? <CheckIcon size={15} /> : <CircleAlertIcon size={15} />}
         {notice.text}
       </p>
       <button className="icon-button" type="button" onClick={onDismiss} aria-label={t('manage.common.close')}>
-        <Icon name="close" size={16} />
+        <XIcon size={16} />
       </button>
     </div>
   );

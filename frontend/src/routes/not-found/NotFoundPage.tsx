@@ -1,13 +1,14 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { PageState } from '../../components/PageState.tsx';
+import { CompassIcon } from '../../ui/icons.ts';
 
 export default function NotFoundPage() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   return (
     <PageState
-      icon="compass"
+      icon={CompassIcon}
       badge="404"
       title={t('errorPage.notFoundTitle')}
       actions={

@@ -2,11 +2,11 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../app/auth/index.ts';
-import { Icon } from '../../components/Icon.tsx';
 import { NoteEditor } from '../../notes/NoteEditor.tsx';
 import { NoteSidebar } from '../../notes/NoteSidebar.tsx';
 import { notesStore, useNotes } from '../../notes/store.ts';
-import '../../styles/notes.css';
+import '../../notes/notes.css';
+import { FileTextIcon, PlusIcon } from '../../ui/icons.ts';
 
 /**
  * /note: the current note's editor; the tree is the route's sub-panel in the app sidebar. Inside
@@ -29,7 +29,7 @@ export default function NotePage() {
   const editor =
     auth.status !== 'authenticated' ? (
       <div className="note-main-empty">
-        <Icon name="note" size={28} />
+        <FileTextIcon size={28} />
         <p>{t('signIn')}</p>
         <Link className="button button-primary" to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`}>
           {t('login')}
@@ -39,10 +39,10 @@ export default function NotePage() {
       <NoteEditor key={state.currentId} noteId={state.currentId} />
     ) : (
       <div className="note-main-empty">
-        <Icon name="note" size={28} />
+        <FileTextIcon size={28} />
         <p>{state.notes && state.notes.length === 0 ? t('emptyHint') : t('editor.pick')}</p>
         <button type="button" className="button button-primary" onClick={() => void notesStore.create(t('newNote'))}>
-          <Icon name="plus" size={16} />
+          <PlusIcon size={16} />
           {t('add')}
         </button>
       </div>

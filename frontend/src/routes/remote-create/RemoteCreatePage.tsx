@@ -5,8 +5,8 @@ import { toApiError, type ApiError } from '../../api/client.ts';
 import { agentsApi, type ToolDescriptor } from '../../api/agents.ts';
 import { ToolTester } from '../../agents/ToolTester.tsx';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Icon } from '../../components/Icon.tsx';
-import '../../styles/agents.css';
+import '../../agents/agents.css';
+import { ArrowRightIcon } from '../../ui/icons.ts';
 
 /** /remote/create: a new agent, or `?id=` to edit one; its tools can be tried right here. */
 export default function RemoteCreatePage() {
@@ -59,7 +59,7 @@ export default function RemoteCreatePage() {
   return (
     <div className="agent-page">
       <Link className="link-button agent-back" to="/remote">
-        <Icon name="arrowRight" size={12} className="flip" />
+        <ArrowRightIcon size={12} className="flip" />
         {t('form.back')}
       </Link>
       <h1>{editing ? t('form.editTitle') : t('form.createTitle')}</h1>

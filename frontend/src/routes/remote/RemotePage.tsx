@@ -6,8 +6,9 @@ import { agentsApi, type AgentDto, type ToolDescriptor, type ToolRun } from '../
 import { ToolTester } from '../../agents/ToolTester.tsx';
 import { useTimeText } from '../../cognition/hooks.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Icon } from '../../components/Icon.tsx';
-import '../../styles/agents.css';
+import '../../agents/agents.css';
+import { PlusIcon, SparklesIcon } from '../../ui/icons.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 
 /** /remote: agent monitoring — each agent, its tools and how its tool runs went; `?agent=` opens one. */
 export default function RemotePage() {
@@ -17,6 +18,7 @@ export default function RemotePage() {
   const selectedId = params.get('agent');
   const [agents, setAgents] = useState<AgentDto[] | null>(null);
   const [tools, setTools] = useState<ToolDescriptor[]>([]);
+  const [deleting, setDeleting] = useState<AgentDto | null>(null);
   const [runs, setRuns] = useState<ToolRun[]>([]);
   const [error, setError] = useState<ApiError | null>(null);
 
@@ -44,7 +46,6 @@ export default function RemotePage() {
 
   const selected = agents?.find((agent) => agent.id === selectedId) ?? null;
   const remove = async (agent: AgentDto) => {
-    if (!window.confirm(t('monitor.confirmDelete', { name: agent.name }))) return;
     try {
       await agentsApi.remove(agent.id);
       setParams({});
@@ -62,7 +63,7 @@ export default function RemotePage() {
           <p className="muted">{t('monitor.subtitle')}</p>
         </div>
         <Link className="button button-primary button-small" to="/remote/create">
-          <Icon name="plus" size={14} />
+          <PlusIcon size={14} />
           {t('monitor.create')}
         </Link>
       </header>
@@ -71,7 +72,7 @@ export default function RemotePage() {
         !error && <span className="spinner" />
       ) : agents.length === 0 ? (
         <div className="agent-card agent-empty">
-          <Icon name="sparkles" size={26} />
+          <SparklesIcon size={26} />
           <p>{t('monitor.empty')}</p>
           <p className="muted">{t('monitor.emptyHint')}</p>
           <Link className="button button-primary" to="/remote/create">
@@ -112,7 +113,7 @@ export default function RemotePage() {
                   <Link className="button button-secondary button-small" to={`/remote/create?id=${encodeURIComponent(selected.id)}`}>
                     {t('monitor.edit')}
                   </Link>
-                  <button type="button" className="button button-secondary button-small danger" onClick={() => void remove(selected)}>
+                  <button type="button" className="button button-secondary button-small danger" onClick={() => setDeleting(selected)}>
                     {t('monitor.delete')}
                   </button>
                 </header>
@@ -148,6 +149,9 @@ export default function RemotePage() {
             </div>
           )}
         </div>
+      )}
+      {deleting && (
+        <ConfirmDialog title={t('monitor.deleteTitle', { name: deleting.name })} text={t('monitor.deleteText')} confirmLabel={t('monitor.delete')} onConfirm={() => remove(deleting)} onClose={() => setDeleting(null)} />
       )}
     </div>
   );

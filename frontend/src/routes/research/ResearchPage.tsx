@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../app/auth/index.ts';
 import { ResearchView } from '../../panels/ResearchView.tsx';
-import { researchStore, useActiveSession } from '../../research/store.ts';
+import { researchWorkspace, resetResearch, useActiveSession } from '../../research/live.ts';
 
 /** /research: restores or creates the signed-in user's sessions and keeps conversation_id in the URL. */
 export default function ResearchPage() {
@@ -13,23 +13,22 @@ export default function ResearchPage() {
 
   useEffect(() => {
     if (!user) {
-      researchStore.reset();
+      resetResearch();
       return;
     }
-    void researchStore.start(urlId);
+    if (researchWorkspace.getSnapshot().matches('idle')) researchWorkspace.send({ type: 'research.start', urlId });
     // Startup reads the URL once; later URL changes come from switching, handled below.
   }, [user]);
 
   // A conversation_id typed or linked while the page is open selects (and if needed restores) it.
   useEffect(() => {
-    if (user && urlId && researchStore.getSnapshot().started && urlId !== researchStore.getSnapshot().activeId) {
-      void researchStore.loadRemote(urlId, true).catch((error: unknown) => researchStore.fail(error));
-    }
+    const { context } = researchWorkspace.getSnapshot();
+    if (user && urlId && researchWorkspace.getSnapshot().matches('running') && urlId !== context.activeId) researchWorkspace.send({ type: 'session.open', id: urlId });
   }, [urlId]);
 
-  const activeId = session?.id ?? null;
+  const activeId = session?.getSnapshot().context.id ?? null;
   useEffect(() => {
-    if (!activeId || session?.readOnly) return;
+    if (!activeId) return;
     if (params.get('conversation_id') !== activeId) {
       const next = new URLSearchParams(params);
       next.set('conversation_id', activeId);
@@ -37,5 +36,5 @@ export default function ResearchPage() {
     }
   }, [activeId]);
 
-  return <ResearchView session={session?.readOnly ? null : session} signedIn={user !== null} readOnly={false} />;
+  return <ResearchView session={session} signedIn={user !== null} readOnly={false} />;
 }

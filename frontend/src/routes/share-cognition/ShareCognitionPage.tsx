@@ -4,10 +4,10 @@ import { Link, useParams } from 'react-router-dom';
 import { getCognition, type Cognition } from '../../api/cognition.ts';
 import { toApiError, type ApiError } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Icon } from '../../components/Icon.tsx';
 import { PageLoading, PageState } from '../../components/PageState.tsx';
 import { CognitionArticle } from '../../cognition/CognitionArticle.tsx';
 import { displayPath } from '../../cognition/CognitionCard.tsx';
+import { ArrowRightIcon, LightbulbIcon, LockIcon, Share2Icon } from '../../ui/icons.ts';
 
 type Loaded = { status: 'loading' } | { status: 'ready'; cognition: Cognition } | { status: 'missing' } | { status: 'failed'; error: ApiError };
 
@@ -39,11 +39,11 @@ export default function ShareCognitionPage() {
     case 'missing':
       return (
         <PageState
-          icon="lock"
+          icon={LockIcon}
           title={t('sharePage.notFound')}
           actions={
             <Link to="/cognition" className="button button-primary">
-              <Icon name="cognition" size={16} />
+              <LightbulbIcon size={16} />
               {t('sharePage.explore')}
             </Link>
           }
@@ -62,12 +62,12 @@ export default function ShareCognitionPage() {
         <div className="cog-share-page">
           <div className="cog-share-banner">
             <span>
-              <Icon name="share" size={15} />
+              <Share2Icon size={15} />
               {t('sharePage.sharedBy', { owner: loaded.cognition.owner })}
             </span>
             <Link to={displayPath(loaded.cognition.id)} className="button button-secondary button-small">
               {t('sharePage.openInApp')}
-              <Icon name="arrowRight" size={14} />
+              <ArrowRightIcon size={14} />
             </Link>
           </div>
           <div className="cog-share-sheet">

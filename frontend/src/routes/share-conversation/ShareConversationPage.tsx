@@ -1,78 +1,61 @@
-import { useEffect, useState } from 'react';
+import { useActorRef } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
-import { ApiError, toApiError } from '../../api/client.ts';
+import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { research, type SharedConversationDto } from '../../api/research.ts';
-import { Icon } from '../../components/Icon.tsx';
 import { PageLoading, PageState } from '../../components/PageState.tsx';
 import { ResearchView } from '../../panels/ResearchView.tsx';
-import { researchStore, useResearch } from '../../research/store.ts';
+import { liveSessionMachine, useSession } from '../../research/live.ts';
 import { sharedSessionId } from '../../research/sessions.ts';
-
-type Load = { state: 'loading' } | { state: 'ready'; share: SharedConversationDto; sessionId: string } | { state: 'missing' } | { state: 'failed'; status: number };
+import { ArrowRightIcon, InfoIcon, LinkIcon } from '../../ui/icons.ts';
 
 /** /share/conversation/:shareId — the research view, read-only, for anyone with the link. */
 export default function ShareConversationPage() {
   const { t } = useTranslation();
   const { shareId = '' } = useParams();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-  const { sessions } = useResearch();
+  const shared = useApiQuery({ queryKey: queryKeys.sharedConversation(shareId), queryFn: () => research.shared(shareId), retry: false });
 
-  useEffect(() => {
-    let live = true;
-    let opened: string | null = null;
-    research
-      .shared(shareId)
-      .then((share) => {
-        if (!live) return;
-        // The owner may have this session open too; the shared copy must not replace it.
-        const sessionId = sharedSessionId(share.share_id);
-        const history = { position: share.position ?? 0, messages: share.messages };
-        researchStore.openShared({ ...share.session, session_id: sessionId }, history, share.canvas);
-        opened = sessionId;
-        setLoad({ state: 'ready', share, sessionId });
-      })
-      .catch((error: unknown) => {
-        if (!live) return;
-        const failure = toApiError(error);
-        setLoad(failure instanceof ApiError && (failure.status === 404 || failure.status === 410) ? { state: 'missing' } : { state: 'failed', status: failure.status });
-      });
-    return () => {
-      live = false;
-      if (opened) researchStore.closeShared(opened);
-    };
-  }, [shareId]);
-
-  if (load.state === 'loading') return <PageLoading />;
-  if (load.state === 'missing' || load.state === 'failed') {
+  if (shared.isPending) return <PageLoading />;
+  if (shared.isError) {
+    const missing = shared.error.status === 404 || shared.error.status === 410;
     return (
       <PageState
-        icon="link"
+        icon={LinkIcon}
         tone="danger"
-        title={load.state === 'missing' ? t('shared.missingTitle') : t('shared.failedTitle')}
+        title={missing ? t('shared.missingTitle') : t('shared.failedTitle')}
         actions={
           <Link className="button button-primary" to="/research">
-            <Icon name="arrowRight" size={16} />
+            <ArrowRightIcon size={16} />
             {t('shared.toResearch')}
           </Link>
         }
       >
-        <p>{load.state === 'missing' ? t('shared.missingText') : `${t('shared.loadFailed')} ${load.status || ''}`.trim()}</p>
+        <p>{missing ? t('shared.missingText') : `${t('shared.loadFailed')} ${shared.error.status || ''}`.trim()}</p>
       </PageState>
     );
   }
-  const session = sessions.find((candidate) => candidate.id === load.sessionId) ?? null;
-  const { share } = load;
+  return <SharedConversation key={shareId} share={shared.data} />;
+}
+
+/** The shared session as a read-only session actor of its own: the owner's open sessions are not touched. */
+function SharedConversation({ share }: { share: SharedConversationDto }) {
+  const { t } = useTranslation();
+  // The owner may have this session open too; the shared copy has an id of its own.
+  const sessionId = sharedSessionId(share.share_id);
+  const session = useActorRef(liveSessionMachine, {
+    input: { id: sessionId, readOnly: true, loaded: { dto: { ...share.session, session_id: sessionId }, history: { position: share.position ?? 0, messages: share.messages }, canvas: share.canvas } },
+  });
+  const context = useSession(session);
   return (
     <div className="shared-page">
       {share.description && (
         <div className="shared-banner">
-          <Icon name="info" size={14} />
+          <InfoIcon size={14} />
           <span>{share.description}</span>
           {share.expires_at && <span className="muted small">· {t('shared.expires', { date: new Date(share.expires_at).toLocaleDateString() })}</span>}
         </div>
       )}
-      <ResearchView session={session} signedIn={false} readOnly heading={share.title || session?.title || session?.name} />
+      <ResearchView session={session} signedIn={false} readOnly heading={share.title || context?.title || context?.name} />
     </div>
   );
 }

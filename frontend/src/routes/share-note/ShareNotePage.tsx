@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { notesApi } from '../../api/notes.ts';
-import { Icon } from '../../components/Icon.tsx';
 import { Markdown } from '../../components/Markdown.tsx';
-import { useShared } from '../../components/useShared.ts';
+import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { PageLoading, ShareGone } from '../../components/PageState.tsx';
 import { buildTree, type TreeNode } from '../../notes/tree.ts';
-import '../../styles/notes.css';
+import '../../notes/notes.css';
+import { FileTextIcon, FolderIcon } from '../../ui/icons.ts';
 
 /**
  * /share/:token (and /share/folder/:token): a shared note, read-only, for anyone with the link.
@@ -16,11 +16,12 @@ import '../../styles/notes.css';
 export default function ShareNotePage() {
   const { t, i18n } = useTranslation('notes');
   const { token = '' } = useParams();
-  const shared = useShared(() => notesApi.shared(token), token);
+  const query = useApiQuery({ queryKey: queryKeys.shared('note', token), queryFn: () => notesApi.shared(token), retry: false });
   const [openId, setOpenId] = useState<string | null>(null);
 
-  if (shared === null) return <PageLoading />;
-  if (shared === 'missing') return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toApp')} />;
+  if (query.isPending) return <PageLoading />;
+  if (query.isError) return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toApp')} />;
+  const shared = query.data;
 
   const pages = [{ id: shared.id, name: shared.name, content: shared.content, updated_at: shared.updated_at, parent_id: null, order: 0 }, ...shared.children];
   const shown = pages.find((page) => page.id === openId) ?? pages[0]!;
@@ -30,7 +31,7 @@ export default function ShareNotePage() {
     <article className="shared-note">
       <header>
         <span className="chip">
-          <Icon name={shared.children.length > 0 ? 'folder' : 'note'} size={12} />
+          {shared.children.length > 0 ? <FolderIcon size={12} /> : <FileTextIcon size={12} />}
           {t('shared.by', { owner: shared.owner })}
         </span>
         <h1>{shown.name}</h1>
@@ -59,7 +60,7 @@ function FolderTree({ nodes, openId, onOpen }: { nodes: readonly TreeNode[]; ope
       {nodes.map((node) => (
         <li key={node.note.id}>
           <button type="button" className={node.note.id === openId ? 'active' : undefined} aria-current={node.note.id === openId} onClick={() => onOpen(node.note.id)}>
-            <Icon name={node.children.length > 0 ? 'folder' : 'note'} size={14} />
+            {node.children.length > 0 ? <FolderIcon size={14} /> : <FileTextIcon size={14} />}
             <span>{node.note.name}</span>
           </button>
           {node.children.length > 0 && <FolderTree nodes={node.children} openId={openId} onOpen={onOpen} />}

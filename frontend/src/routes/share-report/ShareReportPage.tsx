@@ -4,10 +4,10 @@ import { Link, useParams } from 'react-router-dom';
 import { toApiError, type ApiError } from '../../api/client.ts';
 import { downloadBlob, research, sharedCanvasPdf } from '../../api/research.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Icon } from '../../components/Icon.tsx';
 import { Markdown } from '../../components/Markdown.tsx';
-import { useShared } from '../../components/useShared.ts';
+import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { PageLoading, PageState, ShareGone } from '../../components/PageState.tsx';
+import { DownloadIcon, FileIcon } from '../../ui/icons.ts';
 
 /**
  * /share/report/:shareId: only the report of a shared conversation (its canvas's latest version),
@@ -16,18 +16,19 @@ import { PageLoading, PageState, ShareGone } from '../../components/PageState.ts
 export default function ShareReportPage() {
   const { t, i18n } = useTranslation();
   const { shareId = '' } = useParams();
-  const shared = useShared(() => research.shared(shareId), shareId);
+  const query = useApiQuery({ queryKey: queryKeys.shared('report', shareId), queryFn: () => research.shared(shareId), retry: false });
   const [error, setError] = useState<ApiError | null>(null);
 
 
-  if (shared === null) return <PageLoading />;
-  if (shared === 'missing') return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toResearch')} />;
+  if (query.isPending) return <PageLoading />;
+  if (query.isError) return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toResearch')} />;
+  const shared = query.data;
   const conversationLink = `/share/conversation/${encodeURIComponent(shareId)}`;
   const version = shared.canvas?.versions.find((candidate) => candidate.version === shared.canvas?.currentVersion) ?? shared.canvas?.versions.at(-1);
   if (!version) {
     return (
       <PageState
-        icon="file"
+        icon={FileIcon}
         title={t('shared.noReport')}
         actions={
           <Link className="button button-primary" to={conversationLink}>
@@ -51,7 +52,7 @@ export default function ShareReportPage() {
     <article className="shared-note shared-report">
       <header>
         <span className="chip">
-          <Icon name="file" size={12} />
+          <FileIcon size={12} />
           {t('shared.reportBadge')}
         </span>
         <p className="muted">
@@ -59,7 +60,7 @@ export default function ShareReportPage() {
         </p>
         <div className="shared-report-actions">
           <button type="button" className="button button-secondary button-small" onClick={() => void pdf()}>
-            <Icon name="download" size={14} />
+            <DownloadIcon size={14} />
             {t('shared.pdf')}
           </button>
           <Link className="button button-secondary button-small" to={conversationLink}>

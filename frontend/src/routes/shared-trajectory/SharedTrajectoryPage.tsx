@@ -4,31 +4,32 @@ import { useParams } from 'react-router-dom';
 import { toApiError, type ApiError } from '../../api/client.ts';
 import { downloadPath, downloadTrajectory, trajectoriesApi } from '../../api/trajectories.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Icon } from '../../components/Icon.tsx';
-import { useShared } from '../../components/useShared.ts';
+import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { PageLoading, ShareGone } from '../../components/PageState.tsx';
 import { shortTitle } from '../../trajectories/list.ts';
 import { Timeline } from '../../trajectories/Timeline.tsx';
-import '../../styles/cli.css';
+import '../../trajectories/cli.css';
+import { DownloadIcon, TerminalIcon } from '../../ui/icons.ts';
 
 /** /shared/trajectory/:token: a shared CLI session, read-only, downloadable when its owner allowed it. */
 export default function SharedTrajectoryPage() {
   const { t, i18n } = useTranslation('cli');
   const { token = '' } = useParams();
-  const shared = useShared(() => trajectoriesApi.shared(token), token);
+  const query = useApiQuery({ queryKey: queryKeys.shared('trajectory', token), queryFn: () => trajectoriesApi.shared(token), retry: false });
   const [error, setError] = useState<ApiError | null>(null);
 
 
-  if (shared === null) return <PageLoading />;
-  if (shared === 'missing') {
+  if (query.isPending) return <PageLoading />;
+  if (query.isError) {
     return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toApp')} />;
   }
+  const shared = query.data;
   const date = (iso: string) => new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium' }).format(new Date(iso));
   return (
     <article className="cli-shared">
       <header>
         <span className="chip">
-          <Icon name="terminal" size={12} />
+          <TerminalIcon size={12} />
           {t('shared.badge')}
         </span>
         <h1 title={shared.title}>{shortTitle(shared.title)}</h1>
@@ -41,7 +42,7 @@ export default function SharedTrajectoryPage() {
             className="button button-secondary button-small"
             onClick={() => downloadTrajectory(downloadPath.shared(token), shared.filename).catch((failure: unknown) => setError(toApiError(failure)))}
           >
-            <Icon name="download" size={14} />
+            <DownloadIcon size={14} />
             {t('detail.download')}
           </button>
         )}

@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../app/auth/index.ts';
-import { Icon, Logo } from '../../components/Icon.tsx';
+import { Logo } from '../../components/Logo.tsx';
+import { ArrowRightIcon } from '../../ui/icons.ts';
 
 export default function WelcomePage() {
   const { t } = useTranslation();
@@ -16,7 +17,7 @@ export default function WelcomePage() {
       <div className="page-state-actions">
         <Link className="button button-primary" to="/research">
           {t('welcome.start')}
-          <Icon name="arrowRight" size={16} />
+          <ArrowRightIcon size={16} />
         </Link>
         {!user && (
           <>

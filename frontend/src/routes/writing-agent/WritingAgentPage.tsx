@@ -4,9 +4,9 @@ import { useNavigate } from 'react-router-dom';
 import { api, toApiError } from '../../api/client.ts';
 import { research, uploadFile } from '../../api/research.ts';
 import { clientId } from '../../api/socket.ts';
-import { Icon } from '../../components/Icon.tsx';
 import { checkBrief, MAX_BRIEF, MAX_MATERIAL, sessionName, uploadTypeOf, type BriefProblem } from './brief.ts';
 import './writing.css';
+import { CircleAlertIcon, FileIcon, FileTextIcon, PaperclipIcon, PenLineIcon, SparklesIcon, WifiOffIcon } from '../../ui/icons.ts';
 
 type Length = 'short' | 'medium' | 'long';
 type Style = 'academic' | 'professional' | 'popular';
@@ -112,7 +112,7 @@ export default function WritingAgentPage() {
     <div className="writing-page">
       <header className="writing-head">
         <span className="writing-head-icon">
-          <Icon name="pen" size={22} />
+          <PenLineIcon size={22} />
         </span>
         <div>
           <h1>{t('title')}</h1>
@@ -121,7 +121,7 @@ export default function WritingAgentPage() {
       </header>
       {offline && (
         <p className="writing-offline">
-          <Icon name="wifiOff" size={14} />
+          <WifiOffIcon size={14} />
           {t('offline')}
         </p>
       )}
@@ -172,7 +172,7 @@ export default function WritingAgentPage() {
                 <li key={note.id}>
                   <label>
                     <input type="checkbox" checked={chosenNotes.has(note.id)} onChange={() => toggleNote(note.id)} />
-                    <Icon name="note" size={14} />
+                    <FileTextIcon size={14} />
                     <span>{note.name}</span>
                   </label>
                 </li>
@@ -182,7 +182,7 @@ export default function WritingAgentPage() {
           <h3>{t('material.files')}</h3>
           <div className="writing-files">
             <button type="button" className="button button-secondary button-small" onClick={() => fileInput.current?.click()}>
-              <Icon name="paperclip" size={14} />
+              <PaperclipIcon size={14} />
               {t('material.chooseFiles')}
             </button>
             <span className="muted small">{t('material.filesHint')}</span>
@@ -192,7 +192,7 @@ export default function WritingAgentPage() {
             <ul className="writing-file-list">
               {files.map((file) => (
                 <li key={`${file.name}-${file.size}`}>
-                  <Icon name="file" size={14} />
+                  <FileIcon size={14} />
                   <span>{file.name}</span>
                   <button type="button" className="link-button" onClick={() => setFiles((current) => current.filter((known) => known !== file))}>
                     {t('material.remove')}
@@ -206,7 +206,7 @@ export default function WritingAgentPage() {
 
         {error && (
           <p className="writing-error" role="alert">
-            <Icon name="alert" size={14} />
+            <CircleAlertIcon size={14} />
             {error}
           </p>
         )}
@@ -217,7 +217,7 @@ export default function WritingAgentPage() {
             </span>
           )}
           <button type="submit" className="button button-primary" disabled={step !== null}>
-            <Icon name="sparkles" size={16} />
+            <SparklesIcon size={16} />
             {t('submit')}
           </button>
         </div>

@@ -1,23 +1,22 @@
 import { z } from 'zod';
-import { BUDGET_EXHAUSTED } from '@scriptorium/backend/domain/budget/guard';
-import { cognitionStream, readableBy, type CognitionBody, type CognitionSource } from '@scriptorium/backend/domain/cognition/cognition';
-import { cognitionDecider } from '@scriptorium/backend/domain/cognition/decide';
-import { extractionStream, type Extraction } from '@scriptorium/backend/domain/cognition/extraction';
-import { extractionDecider, type CognitionJobData, type ExtractionCommand } from '@scriptorium/backend/domain/cognition/extractionDecide';
-import { noteContentStream } from '@scriptorium/backend/domain/notes/content';
-import { noteContentDecider } from '@scriptorium/backend/domain/notes/contentDecide';
-import { notebookDecider } from '@scriptorium/backend/domain/notes/decide';
-import { notebookStream } from '@scriptorium/backend/domain/notes/notes';
+import { cognitionStream, readableBy, type CognitionBody, type CognitionSource } from '@scriptorium/domain/cognition/cognition';
+import { cognitionDecider } from '@scriptorium/domain/cognition/decide';
+import { extractionStream, type Extraction } from '@scriptorium/domain/cognition/extraction';
+import { extractionDecider, type CognitionJobData, type ExtractionCommand } from '@scriptorium/domain/cognition/extractionDecide';
+import { noteContentStream } from '@scriptorium/domain/notes/content';
+import { noteContentDecider } from '@scriptorium/domain/notes/contentDecide';
+import { notebookDecider } from '@scriptorium/domain/notes/decide';
+import { notebookStream } from '@scriptorium/domain/notes/notes';
 import { deterministicId } from '@scriptorium/infra/eventsourcing/ids';
 import type { JobContext } from '@scriptorium/infra/queue/port';
-import { FetchError } from '../../browse/errors.ts';
-import type { ContextDocument } from '../../model/port.ts';
-import { estimateTokens } from '../../model/tokens.ts';
-import { Allowance, BudgetExhaustedError } from '../allowance.ts';
+import { FetchError } from '@scriptorium/infra/fetch/errors';
+import type { ContextDocument } from '@scriptorium/infra/model/port';
+import { estimateTokens } from '@scriptorium/infra/model/tokens';
+import { Allowance, BudgetExhaustedError } from '@scriptorium/domain/budget/allowance';
 import type { AgentDeps } from '../deps.ts';
 import { extractJson } from '../deep_cognition/run.ts';
 import { languageOf } from '../deep_cognition/text.ts';
-import { failureText } from '../poe_llm/agent.ts';
+import { failureText } from '@scriptorium/domain/conversation/failures';
 import { offlineCognition, TooLittleMaterial, type Material } from './offline.ts';
 
 const jobData = z.object({ extractionId: z.string().min(1), userId: z.string().min(1) });
@@ -130,7 +129,7 @@ export async function runCognitionExtraction(deps: AgentDeps, job: JobContext<un
 }
 
 function reasonOf(error: unknown): string {
-  if (error instanceof BudgetExhaustedError) return BUDGET_EXHAUSTED;
+  if (error instanceof BudgetExhaustedError) return error.detail;
   if (error instanceof ExtractionRefused || error instanceof TooLittleMaterial || error instanceof FetchError) return error.message;
   return failureText(error);
 }

@@ -1,4 +1,4 @@
-import type { CognitionBody } from '@scriptorium/backend/domain/cognition/cognition';
+import type { CognitionBody } from '@scriptorium/domain/cognition/cognition';
 import { clip, keyPhrases, languageOf, sentencesOf, termsOf, type Language } from '../deep_cognition/text.ts';
 
 /** One piece of material a cognition is drawn from, numbered as it will be cited. */

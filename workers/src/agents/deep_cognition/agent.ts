@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { conversationStream, type OpenSession } from '@scriptorium/backend/domain/conversation/conversation';
-import { conversationDecider } from '@scriptorium/backend/domain/conversation/decide';
-import type { AgentJobData } from '@scriptorium/backend/domain/conversation/jobs';
-import type { ClarificationQuestion } from '@scriptorium/backend/protocol/research';
+import { conversationStream, type OpenSession } from '@scriptorium/domain/conversation/conversation';
+import { conversationDecider } from '@scriptorium/domain/conversation/decide';
+import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
+import type { ClarificationQuestion } from '@scriptorium/domain/protocol/research';
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { JobContext } from '@scriptorium/infra/queue/port';
-import { Allowance } from '../allowance.ts';
+import { Allowance } from '@scriptorium/domain/budget/allowance';
 import type { AgentDeps } from '../deps.ts';
 import { writerStart } from '../history.ts';
 import { jobData as replyJobData } from '../poe_llm/agent.ts';
@@ -28,9 +28,9 @@ import {
 } from './prompts.ts';
 import { checkpoint, command, completeJson, streamModel, type Run } from './run.ts';
 import { SourceBook, parseReport } from './sources.ts';
-import { afterWriting, browseRound, chooseSearch, finishWriting, info, readAttached, saveCutShort, searchRound, sentencesIn, startWriting, stop, writeExtract } from './steps.ts';
+import { afterWriting, browseRound, chooseSearch, finishWriting, readAttached, saveCutShort, searchRound, sentencesIn, startWriting, stop, writeExtract } from './steps.ts';
 import { replyRecord, stageTrace, type ReplyRecord, type StageTrace } from './trace.ts';
-import { runPlatformTools } from '../../tools/registry.ts';
+import { runPlatformTools } from '@scriptorium/domain/tools/registry';
 import { assignExtracts, type ExtractSection } from './extracts.ts';
 import { clip, languageOf } from './text.ts';
 
@@ -86,11 +86,10 @@ export async function runDeepCognition(deps: AgentDeps, job: JobContext<unknown>
 
 async function start(run: Run, session: OpenSession, record: ReplyRecord, events: RecordedEvent[], trace: StageTrace): Promise<void> {
   const { data, deps, writer } = run;
-  const zh = run.language === 'zh';
   if (data.continues) {
     // Resuming a paused reply: the scope the user settled still holds; the research runs again.
     const earlier = replyRecord(events, data.continues, data.replyTo);
-    await info(run, zh ? '继续上次中断的研究：沿用已确认的研究范围，重新检索并撰写报告' : 'Resuming the interrupted research with the scope already settled');
+    await writer.progress({ code: 'research.resuming', params: {} });
     await research(run, session, { ...record, answers: earlier.answers }, trace);
     return;
   }
@@ -122,7 +121,7 @@ async function start(run: Run, session: OpenSession, record: ReplyRecord, events
   }
 
   checkpoint(run);
-  await info(run, 'Making Clarification Questions .....');
+  await run.writer.progress({ code: 'research.clarifying', params: {} });
   let questions = rules.clarificationQuestions(analysis);
   if (!deps.model.offline) {
     const asked = await completeJson(run, clarifySchema, [
@@ -141,7 +140,7 @@ async function start(run: Run, session: OpenSession, record: ReplyRecord, events
       );
     }
   }
-  await info(run, 'Clarification Questions Generated');
+  await run.writer.progress({ code: 'research.clarified', params: {} });
   await command(run, 'clarify', { type: 'AskClarification', data: { messageId: data.replyId, questions } });
 }
 
@@ -244,7 +243,7 @@ async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): P
   const recorded = trace.plan ?? (run.data.continues ? record.plan : null);
   if (recorded) return recorded.map((description) => ({ description, queries: byRules.find((step) => step.description === description)?.queries ?? [description] }));
 
-  await info(run, 'Planing .....');
+  await run.writer.progress({ code: 'research.planning', params: {} });
   let planned = byRules;
   if (!run.deps.model.offline) {
     const scope = rules.answerLines(record.answers, run.language).join('\n');
@@ -277,7 +276,7 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
 
   const steps = trace.plan ?? rules.steps(analysis, kind, feedback.text);
   if (!trace.plan) {
-    await info(run, 'Planing .....');
+    await run.writer.progress({ code: 'research.planning', params: {} });
     await command(run, 'plan', { type: 'ProposePlan', data: { messageId: data.replyId, steps } });
   }
   await command(run, 'step:0', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: 0 } });

@@ -11,14 +11,16 @@ import { SqliteEventStore } from '@scriptorium/infra/eventstore/sqlite';
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import { createLogger } from '@scriptorium/infra/log';
 import type { JobContext } from '@scriptorium/infra/queue/port';
-import type { BudgetGuard } from '@scriptorium/backend/domain/budget/guard';
-import { conversationStream, type AgentName, type Conversation, type ConversationEvent } from '@scriptorium/backend/domain/conversation/conversation';
-import { conversationDecider, type ConversationCommand } from '@scriptorium/backend/domain/conversation/decide';
-import type { AgentJobData } from '@scriptorium/backend/domain/conversation/jobs';
-import type { ClarificationAnswer } from '@scriptorium/backend/protocol/research';
-import { OfflineProvider } from '../../model/offline.ts';
-import { ModelError, type ModelDelta, type ModelProvider, type ModelRequest } from '../../model/port.ts';
-import type { AgentDeps, FetchedPage, PageFetcherPort, SearchHit, SearchPort } from '../deps.ts';
+import type { BudgetGuard } from '@scriptorium/domain/budget/guard';
+import { conversationStream, type AgentName, type Conversation, type ConversationEvent } from '@scriptorium/domain/conversation/conversation';
+import { conversationDecider, type ConversationCommand } from '@scriptorium/domain/conversation/decide';
+import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
+import type { ClarificationAnswer } from '@scriptorium/domain/protocol/research';
+import { OfflineProvider } from '@scriptorium/infra/model/offline';
+import { ModelError, type ModelDelta, type ModelProvider, type ModelRequest } from '@scriptorium/infra/model/port';
+import type { AgentDeps } from '../deps.ts';
+import type { FetchedPage, PageFetcherPort } from '@scriptorium/infra/fetch/port';
+import type { HitSource, SearchHit, SearchPort } from '@scriptorium/infra/search/port';
 import { ANALYSE_PROMPT, BROWSE_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT } from './prompts.ts';
 import { coverage, termsOf } from './text.ts';
 
@@ -26,7 +28,7 @@ export interface CorpusPage {
   title: string;
   url: string;
   text: string;
-  source?: string;
+  source?: HitSource;
 }
 
 /** Searches by term overlap and serves the same pages, like a tiny web. */
@@ -90,6 +92,8 @@ export interface Harness {
   /** Answers the pending questions with their first option; returns the research job's id. */
   answerAll(sessionId: string): Promise<string>;
   feedback(sessionId: string, option: 'continue' | 'satisfied' | 'manual_feedback', text?: string): Promise<string>;
+  /** Records a targeted edit request, as the api does before its job is queued. */
+  requestEdit(sessionId: string, requestId: string, instruction: string, snippet: string): Promise<void>;
   run(handler: (deps: AgentDeps, job: JobContext<unknown>) => Promise<void>, name: string, jobId: string, data: unknown, signal?: AbortSignal): Promise<void>;
   log(sessionId: string): Promise<RecordedEvent[]>;
   state(sessionId: string): Promise<{ state: Conversation; revision: number }>;
@@ -107,7 +111,7 @@ export async function harness(options: { model?: ModelProvider; remainingTokens?
     commands,
     model: options.model ?? new OfflineProvider(),
     // The agents read the remaining budget and hold some of it per reply; the budget's own rules are tested with it.
-    budget: { remainingTokens: async () => remaining(), hold: async () => remaining() > 0 } as unknown as BudgetGuard,
+    budget: { remainingTokens: async () => remaining(), hold: async () => (remaining() > 0 ? 'held' : 'exhausted') } as unknown as BudgetGuard,
     log: createLogger('silent', 'test'),
     clock: () => new Date(),
     localSearch: corpus,
@@ -149,6 +153,9 @@ export async function harness(options: { model?: ModelProvider; remainingTokens?
       const jobId = crypto.randomUUID();
       await handle(sessionId, { type: 'GiveFeedback', data: { actorId: userId, option, ...(text !== undefined && { text }), jobId } });
       return jobId;
+    },
+    async requestEdit(sessionId, requestId, instruction, snippet) {
+      await handle(sessionId, { type: 'RequestTargetedEdit', data: { actorId: userId, requestId, instruction, snippet } });
     },
     async run(handler, name, jobId, data, signal = new AbortController().signal) {
       await handler(deps, { id: jobId, name, data, attempt: 1, signal, progress: async () => {} });

@@ -3,8 +3,8 @@
  * which questions to ask, the plan, the search queries, which results look useful and what a page
  * says about the question. Deterministic, rule-based and labelled as such wherever a user sees it.
  */
-import type { ClarificationAnswer, ClarificationQuestion, WebResult } from '@scriptorium/backend/protocol/research';
-import type { SearchHit } from '../deps.ts';
+import type { ClarificationAnswer, ClarificationQuestion, WebResult } from '@scriptorium/domain/protocol/research';
+import type { SearchHit } from '@scriptorium/infra/search/port';
 import { clip, coverage, keyPhrases, languageOf, sentencesOf, termsOf, type Language } from './text.ts';
 
 export interface QuestionAnalysis {

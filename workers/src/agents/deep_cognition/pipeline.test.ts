@@ -1,7 +1,8 @@
 import test from 'ava';
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
-import { BUDGET_EXHAUSTED } from '@scriptorium/backend/domain/budget/guard';
-import { toWire, WRITING_INTERRUPTED } from '@scriptorium/backend/domain/conversation/wire';
+import { BUDGET_EXHAUSTED } from '@scriptorium/domain/budget/guard';
+import { toWire, WRITING_INTERRUPTED } from '@scriptorium/domain/conversation/wire';
+import type { OutputType } from '@scriptorium/domain/protocol/content';
 import { runDeepCognition } from './agent.ts';
 import { asEvents, harness, itemTypes, ScriptedModel, SECTION_PROSE, until, type Reply } from './harness.ts';
 
@@ -10,7 +11,7 @@ const SPECIFIC = '对比2020年以来中国固态电池的技术路线和产业�
 
 const job = (reply: Reply, stage?: 'research' | 'revise') => ({ ...reply, ...(stage && { stage }) });
 const of = <T extends string>(log: RecordedEvent[], type: T) => asEvents(log).filter((event) => event.type === type) as Array<Extract<ReturnType<typeof asEvents>[number], { type: T }>>;
-const outputs = (log: RecordedEvent[], contentType: string) =>
+const outputs = (log: RecordedEvent[], contentType: OutputType) =>
   asEvents(log).flatMap((event) => (event.type === 'AgentOutputRecorded' && event.data.contentType === contentType ? [event.data.payload] : []));
 const written = (log: RecordedEvent[], replyId: string) =>
   asEvents(log)
@@ -34,6 +35,7 @@ test('a vague question: think, status, clarifying questions, then the job ends a
     'ClarificationAsked',
   ]);
   t.deepEqual(outputs(log, 'info').map((item) => item.content), ['Making Clarification Questions .....', 'Clarification Questions Generated']);
+  t.deepEqual(outputs(log, 'info').map((item) => item.progress), [{ code: 'research.clarifying', params: {} }, { code: 'research.clarified', params: {} }], 'progress travels as codes beside the text');
   t.true(String(asEvents(log).find((event) => event.type === 'MessageChunksAppended')?.data.text).includes('离线模式'), 'the rule-based analysis says so');
   const [asked] = of(log, 'ClarificationAsked');
   t.true(asked!.data.questions.length >= 2);
@@ -119,6 +121,7 @@ test('search off: the local material is searched, and the report says where it l
   await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
   const log = await h.log(sessionId);
   t.true(outputs(log, 'info').some((item) => String(item.content).startsWith('联网搜索已关闭：改为检索你的本地资料')));
+  t.true(outputs(log, 'info').some((item) => JSON.stringify(item.progress) === JSON.stringify({ code: 'research.localSearch', params: { reason: 'off' } })));
 });
 
 test('feedback: manual feedback and continue each write a new version and ask again; the seqs of later jobs do not collide', async (t) => {
@@ -240,7 +243,7 @@ test('a budget that runs out mid-report: a 402 error item, the partial version k
   const reply = await h.post(sessionId, SPECIFIC);
   await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
   const log = await h.log(sessionId);
-  t.deepEqual(outputs(log, 'error'), [{ error_message: BUDGET_EXHAUSTED, status: 402 }]);
+  t.deepEqual(outputs(log, 'error'), [{ error_message: BUDGET_EXHAUSTED, code: 'budget.exhausted', status: 402 }]);
   const [saved] = of(log, 'WritingVersionSaved');
   t.true(saved!.data.interrupted);
   t.is(saved!.data.content, written(log, reply.replyId));

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import { conversationStream } from '@scriptorium/backend/domain/conversation/conversation';
-import { conversationDecider, type ConversationCommand } from '@scriptorium/backend/domain/conversation/decide';
-import type { AgentJobData } from '@scriptorium/backend/domain/conversation/jobs';
+import { conversationStream } from '@scriptorium/domain/conversation/conversation';
+import { conversationDecider, type ConversationCommand } from '@scriptorium/domain/conversation/decide';
+import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
 import type { JobContext } from '@scriptorium/infra/queue/port';
-import { estimateTokens } from '../../model/tokens.ts';
-import type { ChatMessage, ModelRequest } from '../../model/port.ts';
-import type { Allowance } from '../allowance.ts';
+import { estimateTokens } from '@scriptorium/infra/model/tokens';
+import type { ChatMessage, ModelRequest } from '@scriptorium/infra/model/port';
+import type { Allowance } from '@scriptorium/domain/budget/allowance';
 import type { AgentDeps } from '../deps.ts';
 import type { ReplyWriter } from '../replyWriter.ts';
 import { CitationLinker, type Language } from './text.ts';

@@ -1,4 +1,4 @@
-import type { ContextDocument } from '../../model/port.ts';
+import type { ContextDocument } from '@scriptorium/infra/model/port';
 import { clip, type Language } from './text.ts';
 
 export interface Source {

@@ -3,13 +3,12 @@
  * follows it. Each records what it did as it goes, so the user sees every step and a re-run of the
  * job can tell what is done.
  */
-import { BUDGET_EXHAUSTED } from '@scriptorium/backend/domain/budget/guard';
-import { conversationStream, type OpenSession } from '@scriptorium/backend/domain/conversation/conversation';
-import { conversationDecider } from '@scriptorium/backend/domain/conversation/decide';
-import { CANVAS_ID, type WebResult } from '@scriptorium/backend/protocol/research';
-import { BudgetExhaustedError } from '../allowance.ts';
-import type { SearchHit, SearchPort } from '../deps.ts';
-import { failureText } from '../poe_llm/agent.ts';
+import { conversationStream, type OpenSession } from '@scriptorium/domain/conversation/conversation';
+import { conversationDecider } from '@scriptorium/domain/conversation/decide';
+import { CANVAS_ID, type WebResult } from '@scriptorium/domain/protocol/research';
+import { BudgetExhaustedError } from '@scriptorium/domain/budget/allowance';
+import type { SearchHit, SearchPort } from '@scriptorium/infra/search/port';
+import { failureItem } from '@scriptorium/domain/conversation/failures';
 import { bestSentences, judge, pageSummary } from './heuristics.ts';
 import { BROWSE_PROMPT, JUDGE_PROMPT, browseSchema, judgeSchema } from './prompts.ts';
 import { checkpoint, command, completeJson, Draft, offlineWork, type Run } from './run.ts';
@@ -21,10 +20,6 @@ const RESULTS_PER_QUERY = 6;
 const RESULTS_PER_ROUND = 8;
 const PAGES_PER_ROUND = 3;
 
-export async function info(run: Run, content: string, level: 'info' | 'warning' = 'info'): Promise<void> {
-  await run.writer.output('info', { content, level });
-}
-
 export interface Searcher {
   port: SearchPort;
   kind: 'web' | 'local';
@@ -33,19 +28,16 @@ export interface Searcher {
 /** Web search when the session has it on and one is configured, else the user's own material. */
 export async function chooseSearch(run: Run, session: OpenSession): Promise<Searcher | null> {
   const { webSearch, localSearch } = run.deps;
-  const zh = run.language === 'zh';
   if (session.searchEnabled && webSearch) {
-    await info(run, zh ? '联网搜索已开启：从网络检索资料' : 'Web search is on: searching the web');
+    await run.writer.progress({ code: 'research.webSearch', params: {} });
     return { port: webSearch, kind: 'web' };
   }
-  const why = session.searchEnabled
-    ? zh ? '未配置网络搜索' : 'No web search is configured'
-    : zh ? '联网搜索已关闭' : 'Web search is off';
+  const reason = session.searchEnabled ? 'unconfigured' : 'off';
   if (localSearch) {
-    await info(run, zh ? `${why}：改为检索你的本地资料（笔记、上传文件、认知库和以往来源）` : `${why}: searching your own notes, uploads, cognition and earlier sources instead`);
+    await run.writer.progress({ code: 'research.localSearch', params: { reason } });
     return { port: localSearch, kind: 'local' };
   }
-  await info(run, zh ? `${why}，也没有可检索的本地资料：报告只能说明缺少资料` : `${why} and there is no local material to search: the report can only say so`, 'warning');
+  await run.writer.progress({ code: 'research.noMaterial', params: { reason } });
   return null;
 }
 
@@ -62,7 +54,7 @@ export async function searchRound(run: Run, searcher: Searcher | null, queries: 
     } catch (error) {
       checkpoint(run);
       run.deps.log.warn({ err: error, query, replyId: run.data.replyId }, 'a search failed');
-      await info(run, run.language === 'zh' ? `搜索“${query}”失败，已跳过` : `The search for "${query}" failed and was skipped`, 'warning');
+      await run.writer.progress({ code: 'research.searchFailed', params: { query } });
     }
   }
   const unique = hits.filter((hit, index) => hits.findIndex((other) => other.url === hit.url) === index).slice(0, RESULTS_PER_ROUND);
@@ -221,7 +213,7 @@ async function recommendations(run: Run, question: string): Promise<Array<{ id: 
 /** A re-run of a job that died while writing: the model would not write the same words again, so keep what it wrote. */
 export async function saveCutShort(run: Run, text: string): Promise<void> {
   await command(run, 'write:end', { type: 'FinishWriting', data: { messageId: run.data.replyId, content: text, interrupted: true } });
-  await info(run, run.language === 'zh' ? '上次运行在写作过程中中断，已保存已写出的部分，不再重复写作' : 'The previous run stopped while writing; what it wrote is saved and is not written again', 'warning');
+  await run.writer.progress({ code: 'research.cutShortSaved', params: {} });
   await run.writer.complete('interrupted');
 }
 
@@ -238,19 +230,20 @@ export async function stop(run: Run, error: unknown): Promise<void> {
     await command(run, 'write:end', { type: 'FinishWriting', data: { messageId: data.replyId, content: run.draft?.content ?? '', interrupted: true } });
   }
   if (error instanceof BudgetExhaustedError) {
-    await writer.output('error', { error_message: BUDGET_EXHAUSTED, status: 402 });
-    await writer.complete('failed', BUDGET_EXHAUSTED);
+    const item = failureItem(error);
+    await writer.output('error', item);
+    await writer.complete('failed', item.error_message);
     return;
   }
   if (run.job.signal.aborted) {
-    await info(run, run.language === 'zh' ? '研究已中断，已完成的部分已保存' : 'The research was interrupted; what was done is saved', 'warning');
+    await writer.progress({ code: 'research.interrupted', params: {} });
     await writer.complete('interrupted');
     return;
   }
   deps.log.warn({ err: error, sessionId: data.sessionId, replyId: data.replyId }, 'research failed');
-  const message = failureText(error);
-  await writer.output('error', { error_message: message });
-  await writer.complete('failed', message);
+  const item = failureItem(error);
+  await writer.output('error', item);
+  await writer.complete('failed', item.error_message);
 }
 
 /**
@@ -265,6 +258,5 @@ export async function readAttached(run: Run, sources: SourceBook): Promise<void>
   const attached = await material.attached(run.data.sessionId, run.data.userId);
   if (attached.length === 0) return;
   for (const doc of attached) sources.add({ title: doc.title, url: `${doc.kind}:${doc.id}`, text: doc.text });
-  const titles = attached.map((doc) => doc.title).join(run.language === 'zh' ? '、' : ', ');
-  await info(run, run.language === 'zh' ? `已读取你为本次研究添加的 ${attached.length} 份资料：${titles}` : `Read the ${attached.length} item(s) you attached to this research: ${titles}`);
+  await run.writer.progress({ code: 'research.attachedRead', params: { count: attached.length, titles: attached.map((doc) => doc.title) } });
 }

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
-import type { ConversationEvent, FeedbackOption } from '@scriptorium/backend/domain/conversation/conversation';
-import type { ClarificationAnswer, WebResult } from '@scriptorium/backend/protocol/research';
+import type { ConversationEvent, FeedbackOption } from '@scriptorium/domain/conversation/conversation';
+import type { ClarificationAnswer, WebResult } from '@scriptorium/domain/protocol/research';
 
 /** What the log holds of one job (one stage) of a research reply: what a re-run resumes from. */
 export interface StageTrace {

@@ -1,8 +1,8 @@
-import { conversationStream } from '@scriptorium/backend/domain/conversation/conversation';
-import { conversationDecider } from '@scriptorium/backend/domain/conversation/decide';
-import type { AgentJobData } from '@scriptorium/backend/domain/conversation/jobs';
+import { conversationStream } from '@scriptorium/domain/conversation/conversation';
+import { conversationDecider } from '@scriptorium/domain/conversation/decide';
+import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
 import type { JobContext } from '@scriptorium/infra/queue/port';
-import { Allowance } from '../allowance.ts';
+import { Allowance } from '@scriptorium/domain/budget/allowance';
 import type { AgentDeps } from '../deps.ts';
 import { conversationHistory, writerStart } from '../history.ts';
 import { jobData } from '../poe_llm/agent.ts';

@@ -1,11 +1,11 @@
+import { failureItem } from '@scriptorium/domain/conversation/failures';
 import { z } from 'zod';
-import { conversationStream } from '@scriptorium/backend/domain/conversation/conversation';
-import { conversationDecider } from '@scriptorium/backend/domain/conversation/decide';
-import type { AgentJobData } from '@scriptorium/backend/domain/conversation/jobs';
-import { BUDGET_EXHAUSTED } from '@scriptorium/backend/domain/budget/guard';
+import { conversationStream } from '@scriptorium/domain/conversation/conversation';
+import { conversationDecider } from '@scriptorium/domain/conversation/decide';
+import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
 import type { JobContext } from '@scriptorium/infra/queue/port';
-import { ModelError, type ChatMessage, type ModelRequest } from '../../model/port.ts';
-import { Allowance, BudgetExhaustedError } from '../allowance.ts';
+import type { ChatMessage, ModelRequest } from '@scriptorium/infra/model/port';
+import { Allowance, BudgetExhaustedError } from '@scriptorium/domain/budget/allowance';
 import type { AgentDeps } from '../deps.ts';
 import { conversationHistory, replyTrace } from '../history.ts';
 import { ReplyWriter } from '../replyWriter.ts';
@@ -27,28 +27,6 @@ export const jobData = z.object({
   continues: z.string().optional(),
 });
 
-/** Messages a user reads when a reply fails; the log keeps the technical reason. */
-export function failureText(error: unknown): string {
-  if (error instanceof ModelError) {
-    switch (error.kind) {
-      case 'rate_limited':
-        return '模型服务繁忙，请稍后重试';
-      case 'timeout':
-        return '模型响应超时，请稍后重试';
-      case 'auth':
-        return '模型服务认证失败，请联系管理员检查配置';
-      case 'bad_response':
-        return '模型返回了无法解析的数据';
-      case 'network':
-      case 'server':
-        return '模型服务暂时不可用，请稍后重试';
-      case 'aborted':
-        return '已停止生成';
-    }
-  }
-  return '生成回复时出错';
-}
-
 /**
  * The general chat agent: streams the model's answer as chat_chunk, turns `<artifact>` blocks into
  * artifact_start/artifact_complete, records token usage, and names the session after the first exchange.
@@ -63,7 +41,7 @@ export async function runPoeLlm(deps: AgentDeps, job: JobContext<unknown>): Prom
   const writer = new ReplyWriter(deps, data);
   if (replyTrace(events, data.replyId).written > 0) {
     // An earlier run died mid-reply. The model would not say the same words again, so keep what was written.
-    await writer.output('info', { content: '回复在生成过程中中断，已保留已生成的内容' });
+    await writer.progress({ code: 'chat.cutShortKept', params: {} });
     await writer.complete('interrupted');
     return;
   }
@@ -78,8 +56,9 @@ export async function runPoeLlm(deps: AgentDeps, job: JobContext<unknown>): Prom
     request = await new Allowance(deps, data.userId, { sessionId: data.sessionId, messageId: data.replyId }).ensure({ messages });
   } catch (error) {
     if (!(error instanceof BudgetExhaustedError)) throw error;
-    await writer.output('error', { error_message: BUDGET_EXHAUSTED, status: 402 });
-    await writer.complete('failed', BUDGET_EXHAUSTED);
+    const item = failureItem(error);
+    await writer.output('error', item);
+    await writer.complete('failed', item.error_message);
     return;
   }
   const question = messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
@@ -114,14 +93,14 @@ export async function runPoeLlm(deps: AgentDeps, job: JobContext<unknown>): Prom
   } catch (error) {
     await route(splitter.end());
     if (job.signal.aborted) {
-      await writer.output('info', { content: '已暂停生成，已保存已生成的内容' });
+      await writer.progress({ code: 'chat.paused', params: {} });
       await writer.complete('interrupted');
       return;
     }
     deps.log.warn({ err: error, sessionId: data.sessionId, replyId: data.replyId }, 'chat reply failed');
-    const message = failureText(error);
-    await writer.output('error', { error_message: message });
-    await writer.complete('failed', message);
+    const item = failureItem(error);
+    await writer.output('error', item);
+    await writer.complete('failed', item.error_message);
     return;
   }
   await writer.complete('completed');

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { runDeepCognition } from '../deep_cognition/agent.ts';
-import { asEvents, harness, ScriptedModel } from '../deep_cognition/harness.ts';
+import { asEvents, harness, ScriptedModel, type Harness } from '../deep_cognition/harness.ts';
 import { runTargetedEdit } from './agent.ts';
 import { cleanEdited, offlineEdit } from './rewrite.ts';
 
@@ -17,20 +17,17 @@ async function withReport(model?: ScriptedModel) {
   return { h, sessionId, current: state.canvas.current };
 }
 
-const edit = (sessionId: string, userId: string, requestId: string, instruction: string, snippet: string, fromVersion: number) => ({
-  sessionId,
-  userId,
-  requestId,
-  instruction,
-  snippet,
-  fromVersion,
-});
+/** Records the request as the api does (its job is only ever queued from that event) and returns the job. */
+async function edit(h: Harness, sessionId: string, requestId: string, instruction: string, snippet: string, fromVersion: number) {
+  await h.requestEdit(sessionId, requestId, instruction, snippet);
+  return { sessionId, userId: h.userId, requestId, instruction, snippet, fromVersion };
+}
 
 test('offline: a replacement in the selected sentence changes that sentence only, as a new version', async (t) => {
   const { h, sessionId, current } = await withReport();
   t.teardown(() => h.close());
   t.true(current.content.includes(SENTENCE));
-  const job = edit(sessionId, h.userId, 'req-1', '把“液态电解液”改为“传统液态电解液”', SENTENCE, current.version);
+  const job = await edit(h, sessionId, 'req-1', '把“液态电解液”改为“传统液态电解液”', SENTENCE, current.version);
   await h.run(runTargetedEdit, 'targeted_edit', 'edit:req-1', job);
   const log = await h.log(sessionId);
   const [applied] = asEvents(log).filter((event) => event.type === 'TargetedEditApplied');
@@ -51,7 +48,7 @@ test('offline: a replacement in the selected sentence changes that sentence only
 test('offline: an instruction the rules cannot carry out is refused with what they can do', async (t) => {
   const { h, sessionId, current } = await withReport();
   t.teardown(() => h.close());
-  await h.run(runTargetedEdit, 'targeted_edit', 'edit:req-2', edit(sessionId, h.userId, 'req-2', '写得更生动一些', SENTENCE, current.version));
+  await h.run(runTargetedEdit, 'targeted_edit', 'edit:req-2', await edit(h, sessionId, 'req-2', '写得更生动一些', SENTENCE, current.version));
   const events = asEvents(await h.log(sessionId));
   t.false(events.some((event) => event.type === 'TargetedEditApplied'));
   const error = events.find((event) => event.type === 'AgentOutputRecorded' && event.data.contentType === 'error');
@@ -62,8 +59,10 @@ test('offline: an instruction the rules cannot carry out is refused with what th
 test('a snippet that vanished meanwhile is an error item, and nothing changes', async (t) => {
   const { h, sessionId, current } = await withReport();
   t.teardown(() => h.close());
-  await h.run(runTargetedEdit, 'targeted_edit', 'edit:a', edit(sessionId, h.userId, 'a', '删除这句', SENTENCE, current.version));
-  await h.run(runTargetedEdit, 'targeted_edit', 'edit:b', edit(sessionId, h.userId, 'b', '加粗', SENTENCE, current.version));
+  const first = await edit(h, sessionId, 'a', '删除这句', SENTENCE, current.version);
+  const second = await edit(h, sessionId, 'b', '加粗', SENTENCE, current.version);
+  await h.run(runTargetedEdit, 'targeted_edit', 'edit:a', first);
+  await h.run(runTargetedEdit, 'targeted_edit', 'edit:b', second);
   const events = asEvents(await h.log(sessionId));
   t.is(events.filter((event) => event.type === 'TargetedEditApplied').length, 1);
   const error = events.find((event) => event.type === 'AgentOutputRecorded' && event.data.messageId === 'b');
@@ -77,7 +76,7 @@ test('with a model: the edited snippet is what the model wrote, cleaned, and its
   const snippet = current.content.match(/固态电池用固态电解质取代了液态电解液，能量密度和安全性更高\[\[1\]\]\([^)]+\)。/)?.[0];
   t.truthy(snippet);
   model.complete = async () => ({ text: '“固态电池以固态电解质替代液态电解液，因而更安全[1]。”', usage: { promptTokens: 50, completionTokens: 12, model: 'scripted', estimated: false } });
-  await h.run(runTargetedEdit, 'targeted_edit', 'edit:m', edit(sessionId, h.userId, 'm', '改写得更简洁', snippet!, current.version));
+  await h.run(runTargetedEdit, 'targeted_edit', 'edit:m', await edit(h, sessionId, 'm', '改写得更简洁', snippet!, current.version));
   const events = asEvents(await h.log(sessionId));
   const applied = events.find((event) => event.type === 'TargetedEditApplied');
   t.like(applied?.data, { editedSnippet: '固态电池以固态电解质替代液态电解液，因而更安全[1]。' });

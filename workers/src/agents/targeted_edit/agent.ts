@@ -1,15 +1,14 @@
 import { z } from 'zod';
-import { conversationStream, type ConversationEvent } from '@scriptorium/backend/domain/conversation/conversation';
-import { conversationDecider } from '@scriptorium/backend/domain/conversation/decide';
-import type { TargetedEditJobData } from '@scriptorium/backend/domain/conversation/jobs';
-import { BUDGET_EXHAUSTED } from '@scriptorium/backend/domain/budget/guard';
+import { conversationStream, type ConversationEvent } from '@scriptorium/domain/conversation/conversation';
+import { conversationDecider } from '@scriptorium/domain/conversation/decide';
+import type { TargetedEditJobData } from '@scriptorium/domain/conversation/jobs';
 import { DomainError } from '@scriptorium/infra/eventsourcing/decider';
 import type { JobContext } from '@scriptorium/infra/queue/port';
-import type { ModelRequest } from '../../model/port.ts';
-import { Allowance, BudgetExhaustedError } from '../allowance.ts';
+import type { ModelRequest } from '@scriptorium/infra/model/port';
+import { Allowance, BudgetExhaustedError } from '@scriptorium/domain/budget/allowance';
 import type { AgentDeps } from '../deps.ts';
 import { writerStart } from '../history.ts';
-import { failureText } from '../poe_llm/agent.ts';
+import { failureItem } from '@scriptorium/domain/conversation/failures';
 import { ReplyWriter } from '../replyWriter.ts';
 import { EDIT_PROMPT } from '../deep_cognition/prompts.ts';
 import { languageOf } from '../deep_cognition/text.ts';
@@ -22,6 +21,7 @@ export const editJobData = z.object({
   instruction: z.string().min(1),
   snippet: z.string().min(1),
   fromVersion: z.number().int().min(1),
+  offset: z.number().int().min(0).optional(),
 });
 
 /** Characters of the report on each side of the selection that the model sees, so the edit fits its place. */
@@ -43,14 +43,16 @@ export async function runTargetedEdit(deps: AgentDeps, job: JobContext<unknown>)
   if (events.some((recorded) => mine({ type: recorded.type, data: recorded.data } as ConversationEvent))) return;
 
   const writer = new ReplyWriter(deps, { sessionId: data.sessionId, userId: data.userId, agent: 'targeted_edit', replyId: data.requestId }, writerStart(events, data.requestId));
-  const refuse = async (message: string, status?: number) => {
-    await writer.output('error', { error_message: message, request_id: data.requestId, ...(status !== undefined && { status }) });
+  // Texts the agent words in the session's language need no code; a catalogue failure brings its own.
+  const refuse = async (item: string | { error_message: string; code?: string; status?: number }) => {
+    await writer.output('error', { ...(typeof item === 'string' ? { error_message: item } : item), request_id: data.requestId });
   };
   const { state } = await deps.commands.load(conversationDecider, stream);
   if (state.status === 'none') return;
   const current = state.canvas.current;
   const zh = languageOf(current?.content ?? data.instruction) === 'zh';
-  if (!current || current.version !== data.fromVersion || !current.content.includes(data.snippet)) {
+  const at = data.offset ?? current?.content.indexOf(data.snippet) ?? -1;
+  if (!current || current.version !== data.fromVersion || at < 0 || !current.content.startsWith(data.snippet, at)) {
     await refuse(zh ? '选中的文本已不在当前版本中（报告可能已更新），请重新选择后再试' : 'The selected text is no longer in the current version; select it again and retry');
     return;
   }
@@ -64,7 +66,6 @@ export async function runTargetedEdit(deps: AgentDeps, job: JobContext<unknown>)
     }
     edited = result.text;
   } else {
-    const at = current.content.indexOf(data.snippet);
     const before = current.content.slice(Math.max(0, at - SURROUNDING), at);
     const after = current.content.slice(at + data.snippet.length, at + data.snippet.length + SURROUNDING);
     let request: ModelRequest;
@@ -79,7 +80,7 @@ export async function runTargetedEdit(deps: AgentDeps, job: JobContext<unknown>)
       });
     } catch (error) {
       if (!(error instanceof BudgetExhaustedError)) throw error;
-      await refuse(BUDGET_EXHAUSTED, 402);
+      await refuse(failureItem(error));
       return;
     }
     try {
@@ -88,7 +89,7 @@ export async function runTargetedEdit(deps: AgentDeps, job: JobContext<unknown>)
       edited = cleanEdited(completion.text, data.snippet);
     } catch (error) {
       deps.log.warn({ err: error, requestId: data.requestId }, 'targeted edit failed');
-      await refuse(job.signal.aborted ? (zh ? '修改被中断，请重试' : 'The edit was interrupted; please retry') : failureText(error));
+      await refuse(job.signal.aborted ? (zh ? '修改被中断，请重试' : 'The edit was interrupted; please retry') : failureItem(error));
       return;
     }
   }
@@ -99,7 +100,7 @@ export async function runTargetedEdit(deps: AgentDeps, job: JobContext<unknown>)
       stream,
       {
         type: 'ApplyTargetedEdit',
-        data: { actorId: data.userId, requestId: data.requestId, instruction: data.instruction, snippet: data.snippet, editedSnippet: edited, fromVersion: data.fromVersion },
+        data: { actorId: data.userId, requestId: data.requestId, instruction: data.instruction, snippet: data.snippet, editedSnippet: edited, fromVersion: data.fromVersion, ...(data.offset !== undefined && { offset: data.offset }) },
         metadata: { now: deps.clock(), userId: data.userId, correlationId: data.requestId },
       },
       { commandId: `edit:${data.requestId}` },

@@ -1,0 +1,133 @@
+import Router from '@koa/router';
+import type { ParameterizedContext as Context } from 'koa';
+import { z } from 'zod';
+import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
+import type { Filter } from '@scriptorium/infra/readstore/port';
+import { CHATS, type ChatDoc } from '@scriptorium/projections/chats';
+import { TRAJECTORIES, type TrajectoryDoc } from '@scriptorium/projections/trajectories';
+import { USERS, type UserDoc } from '@scriptorium/projections/users';
+import { auditStream, type AuditAction } from '@scriptorium/domain/audit/audit';
+import { auditDecider } from '@scriptorium/domain/audit/decide';
+import { toWire } from '@scriptorium/domain/conversation/wire';
+import type { Services } from '../services.ts';
+import { requireAuditor, type CurrentUser } from './authenticate.ts';
+import { contract } from './contract.ts';
+import { parseParams, parseQuery } from './validate.ts';
+
+/** Pages small enough to fold without a pause, large enough that 50,000 events are 50 requests. */
+export const AUDIT_PAGE = 1000;
+
+const streamParam = z.object({ stream: z.string().regex(/^[a-z]+-[A-Za-z0-9_.:-]+$/).max(200) });
+const eventsQuery = z.object({
+  /** Revision to start from (inclusive), so pages follow each other without a gap. */
+  from: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(AUDIT_PAGE).default(AUDIT_PAGE),
+});
+const searchQuery = z.object({
+  q: z.string().trim().max(200).optional(),
+  user: z.string().trim().max(64).optional(),
+  /** Days (YYYY-MM-DD), inclusive, on the creation date. */
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+  kind: z.enum(['all', 'conversation', 'trajectory', 'user']).default('all'),
+});
+
+/** What the timeline shows of one event; `wire` is what a client was sent for it (conversations only). */
+export function auditRow(event: RecordedEvent) {
+  const { at, userId, correlationId, causationId } = event.metadata;
+  return {
+    position: event.position,
+    revision: event.revision,
+    id: event.id,
+    type: event.type,
+    at,
+    actor: userId ?? null,
+    correlation_id: correlationId ?? null,
+    causation_id: causationId ?? null,
+    size: Buffer.byteLength(JSON.stringify(event.data)),
+    data: event.data,
+    wire: event.streamId.startsWith('conversation-') ? toWire(event) : null,
+  };
+}
+
+/** How many candidates a search reads before matching the text, newest first. */
+const SEARCH_SCAN = 500;
+const SEARCH_LIMIT = 50;
+
+/** Read-only routes for auditors and administrators; every one records what was read. */
+export function auditRoutes(services: Services): Router {
+  const router = new Router();
+
+  async function recorded(ctx: Context, read: (auditor: CurrentUser) => { streamId: string; action: AuditAction; after?: number; count?: number }) {
+    const auditor = await requireAuditor(services, ctx);
+    const now = services.clock();
+    await services.commands.handle(auditDecider, auditStream(auditor.id, now.toISOString().slice(0, 10)), {
+      type: 'RecordAuditRead',
+      data: { auditorId: auditor.id, ...read(auditor) },
+      metadata: { now, userId: auditor.id },
+    });
+    return auditor;
+  }
+
+  router.get('/audit/search', contract({ access: 'auditor', summary: 'Find conversations, trajectories and users by id, owner, title or date', query: searchQuery }), async (ctx) => {
+    const query = parseQuery(ctx, searchQuery);
+    await recorded(ctx, () => ({ streamId: JSON.stringify(query), action: 'search' }));
+    const term = query.q?.toLowerCase() ?? '';
+    const owner = query.user ? await services.readStore.collection<UserDoc>(USERS).findOne({ username_lower: query.user.toLowerCase() }) : null;
+    if (query.user && !owner) {
+      ctx.body = { conversations: [], trajectories: [], users: [] };
+      return;
+    }
+    const created: Filter = query.from || query.to ? { created_at: { ...(query.from && { $gte: query.from }), ...(query.to && { $lt: `${query.to}T24` }) } } : {};
+    const matches = (...fields: Array<string | null>) => !term || fields.some((field) => field?.toLowerCase().includes(term));
+    const wants = (kind: string) => query.kind === 'all' || query.kind === kind;
+    const [chats, trajectories, users] = await Promise.all([
+      wants('conversation') ? services.readStore.collection<ChatDoc>(CHATS).find({ ...created, ...(owner && { user_id: owner._id }) }, { sort: { created_at: -1 }, limit: SEARCH_SCAN }) : [],
+      wants('trajectory') ? services.readStore.collection<TrajectoryDoc>(TRAJECTORIES).find({ ...created, ...(owner && { owner_id: owner._id }) }, { sort: { created_at: -1 }, limit: SEARCH_SCAN }) : [],
+      wants('user') ? services.readStore.collection<UserDoc>(USERS).find({ ...created, ...(owner && { _id: owner._id }) }, { sort: { created_at: -1 }, limit: SEARCH_SCAN }) : [],
+    ]);
+    ctx.body = {
+      conversations: chats
+        .filter((chat) => matches(chat._id, chat.title, chat.name))
+        .slice(0, SEARCH_LIMIT)
+        .map((chat) => ({ stream: `conversation-${chat._id}`, id: chat._id, user_id: chat.user_id, title: chat.title ?? chat.name, created_at: chat.created_at, canvas_version: chat.canvas_version })),
+      trajectories: trajectories
+        .filter((file) => matches(file._id, file.title, file.project_name))
+        .slice(0, SEARCH_LIMIT)
+        .map((file) => ({ stream: `trajectory-${file._id}`, id: file._id, user_id: file.owner_id, title: file.title, created_at: file.created_at })),
+      users: users
+        .filter((user) => matches(user._id, user.username, user.nickname))
+        .slice(0, SEARCH_LIMIT)
+        .map((user) => ({ stream: `user-${user._id}`, id: user._id, username: user.username, nickname: user.nickname, created_at: user.created_at })),
+    };
+  });
+
+  router.get('/audit/streams/:stream/events', contract({ access: 'auditor', summary: "A page of one stream's events, each with what a client was sent for it", params: streamParam, query: eventsQuery }), async (ctx) => {
+    const { stream } = parseParams(ctx.params, streamParam);
+    const query = parseQuery(ctx, eventsQuery);
+    await recorded(ctx, () => ({ streamId: stream, action: 'events', after: query.from, count: query.limit }));
+    const [events, [last]] = await Promise.all([
+      services.events.readStream(stream, { fromRevision: query.from, maxCount: query.limit }),
+      services.events.readStream(stream, { direction: 'backwards', maxCount: 1 }),
+    ]);
+    const total = last ? last.revision + 1 : 0;
+    const next = query.from + events.length;
+    ctx.body = { stream, total, events: events.map(auditRow), next: next < total ? next : null };
+  });
+
+  router.get('/audit/streams/:stream/export.jsonl', contract({ access: 'auditor', summary: 'The whole stream, one event a line', params: streamParam, produces: 'application/x-ndjson' }), async (ctx) => {
+    const { stream } = parseParams(ctx.params, streamParam);
+    await recorded(ctx, () => ({ streamId: stream, action: 'export' }));
+    const lines: string[] = [];
+    for (let from = 0; ; from += AUDIT_PAGE) {
+      const page = await services.events.readStream(stream, { fromRevision: from, maxCount: AUDIT_PAGE });
+      for (const event of page) lines.push(JSON.stringify(event));
+      if (page.length < AUDIT_PAGE) break;
+    }
+    ctx.set('Content-Disposition', `attachment; filename="${stream}.jsonl"`);
+    ctx.type = 'application/x-ndjson';
+    ctx.body = lines.map((line) => `${line}\n`).join('');
+  });
+
+  return router;
+}

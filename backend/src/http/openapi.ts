@@ -1,0 +1,189 @@
+import { createReadStream } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Router from '@koa/router';
+import { z } from 'zod';
+import { contract, contractOf, type Contract } from './contract.ts';
+import { parseParams } from './validate.ts';
+
+/** A JSON Schema or a piece of the OpenAPI document; both are plain JSON here. */
+type Json = Record<string, unknown>;
+
+/** What every refusal looks like, and what a 422 carries instead: FastAPI's list, so the client joins `loc` and `msg`. */
+const errorParams = z.record(z.string(), z.union([z.string(), z.number()])).optional();
+const errorBody = z
+  .object({ detail: z.string(), code: z.string(), params: errorParams })
+  .meta({ description: 'A refusal: the catalogue code (stable, for the client to word in its language), its parameters, and the Chinese text' });
+const validationBody = z
+  .object({ detail: z.array(z.object({ loc: z.array(z.union([z.string(), z.number().int()])), msg: z.string(), type: z.string(), code: z.string(), params: errorParams })) })
+  .meta({ description: 'Each field that failed validation, located as body, query or path followed by the field' });
+
+const REFUSALS: Record<number, string> = {
+  400: 'The body is not valid JSON or not a complete form',
+  401: 'No valid bearer token',
+  402: 'The token budget is exhausted',
+  403: 'Not allowed: an inactive account, not an administrator, or not the owner',
+  404: 'Not found, or not yours',
+  409: 'Conflicts with the current state',
+  413: 'The body is too large',
+  415: 'The body is of a type the route does not take',
+  429: 'Too many attempts; Retry-After says when to try again',
+  501: 'The service behind this route is not configured',
+  502: 'The service behind this route failed',
+  503: 'Temporarily unavailable',
+};
+
+const jsonSchema = (schema: z.ZodType): Json => {
+  // Requests are described as the client sends them: before defaults and transforms apply.
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
+  return rest;
+};
+
+const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+const operationId = (method: string, path: string) =>
+  method + path.replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase());
+
+/** The first path part that names a subject, not a version or a mount point. */
+const tagOf = (path: string) => path.split('/').find((part) => part && !['backend', 'api', 'conversation', 'v1', 'v2'].includes(part) && !part.startsWith(':')) ?? 'root';
+
+/** Path parameters a route does not validate are still in its path, as plain strings. */
+const pathStrings = (path: string): Json => ({ properties: Object.fromEntries([...path.matchAll(/:(\w+)/g)].map(([, name]) => [name, { type: 'string' }])) });
+
+function parameters(where: 'path' | 'query', schema: z.ZodType | undefined, path: string): Json[] {
+  const json: Json = schema ? jsonSchema(schema) : where === 'path' ? pathStrings(path) : {};
+  const properties = (json.properties ?? {}) as Record<string, Json>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => ({ name, in: where, required: where === 'path' || required.has(name), schema: property }));
+}
+
+function requestBody(declared: Contract): Json | undefined {
+  if (declared.multipart) {
+    const fields = jsonSchema(declared.multipart);
+    const schema = { ...fields, properties: { ...(fields.properties as object), file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: [...((fields.required as string[]) ?? []), 'file'] };
+    return { required: true, content: { 'multipart/form-data': { schema } } };
+  }
+  if (!declared.body) return undefined;
+  const schema = jsonSchema(declared.body);
+  return { required: true, content: { 'application/json': { schema }, ...(declared.form && { 'application/x-www-form-urlencoded': { schema } }) } };
+}
+
+function responses(path: string, declared: Contract): Json {
+  const success = declared.produces
+    ? { [declared.produces]: { schema: { type: 'string', contentMediaType: declared.produces } } }
+    : { 'application/json': { schema: declared.response ? jsonSchema(declared.response) : {} } };
+  const statuses = new Set(declared.refusals ?? []);
+  // A path parameter names something, which may not exist or not be the caller's.
+  if (/:\w/.test(path)) statuses.add(404);
+  if (declared.body || declared.multipart) statuses.add(400);
+  if (declared.access !== 'public' && declared.access !== 'optional') [401, 403].forEach((status) => statuses.add(status));
+  const validated = Boolean(declared.params || declared.query || declared.body || declared.multipart);
+  const refusals = [...statuses].sort((a, b) => a - b).map((status) => [String(status), { $ref: `#/components/responses/${status}` }]);
+  return {
+    200: { description: 'OK', content: success },
+    ...Object.fromEntries(refusals),
+    ...(validated && { 422: { $ref: '#/components/responses/422' } }),
+    500: { $ref: '#/components/responses/500' },
+  };
+}
+
+function operation(method: string, path: string, declared: Contract): Json {
+  const security = { public: [], user: [{ bearer: [] }], admin: [{ bearer: [] }], auditor: [{ bearer: [] }], optional: [{}, { bearer: [] }] }[declared.access];
+  const parameterList = [...parameters('path', declared.params, path), ...parameters('query', declared.query, path)];
+  const body = requestBody(declared);
+  return {
+    operationId: operationId(method, path),
+    tags: [tagOf(path)],
+    ...(declared.summary && { summary: declared.summary }),
+    ...(declared.access === 'admin' && { description: 'Administrators only.' }),
+    ...(declared.access === 'auditor' && { description: 'Auditors and administrators only; every call is recorded as an audit read.' }),
+    security,
+    ...(parameterList.length > 0 && { parameters: parameterList }),
+    ...(body && { requestBody: body }),
+    responses: responses(path, declared),
+  };
+}
+
+/** Routes of a router as "METHOD /path"; HEAD is implied by GET. */
+export function routesOf(router: Router): Array<{ method: string; path: string; declared: Contract | undefined }> {
+  return router.stack.flatMap((layer) =>
+    layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method: method.toLowerCase(), path: String(layer.path), declared: contractOf(layer) })),
+  );
+}
+
+/** The OpenAPI 3.1 document of a router; a route without a contract is a programming error, refused here. */
+export function openApiDocument(router: Router): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const { method, path, declared } of routesOf(router)) {
+    if (!declared) throw new Error(`${method.toUpperCase()} ${path} has no contract: declare one with contract({...}) beside the route`);
+    (paths[toOpenApiPath(path)] ??= {})[method] = operation(method, path, declared);
+  }
+  const refusal = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Scriptorium API', version: '1', description: 'Every refusal is `{detail, code, params?}` with the catalogue status; a 422 lists each failing field with its own code.' },
+    servers: [{ url: '/' }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      schemas: { Error: jsonSchema(errorBody), ValidationError: jsonSchema(validationBody) },
+      responses: {
+        ...Object.fromEntries(Object.entries(REFUSALS).map(([status, description]) => [status, refusal(description)])),
+        422: { description: 'Validation failed', content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationError' } } } },
+        500: refusal('Internal error; details are only in the server log'),
+      },
+    },
+  };
+}
+
+const SWAGGER_UI = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+/** The only files the docs page loads, all from this origin: the product runs offline under a strict CSP. */
+const DOCS_ASSETS: Record<string, { file: string; type: string }> = {
+  'swagger-ui.css': { file: join(SWAGGER_UI, 'swagger-ui.css'), type: 'text/css; charset=utf-8' },
+  'swagger-ui-bundle.js': { file: join(SWAGGER_UI, 'swagger-ui-bundle.js'), type: 'application/javascript; charset=utf-8' },
+  'init.js': { file: fileURLToPath(new URL('./docs-init.js', import.meta.url)), type: 'application/javascript; charset=utf-8' },
+};
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Scriptorium API</title>
+<link rel="stylesheet" href="/backend/docs/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/backend/docs/swagger-ui-bundle.js"></script>
+<script src="/backend/docs/init.js"></script>
+</body>
+</html>
+`;
+
+/** `/openapi.json` and the page rendering it; the document is built once, from the router it is mounted on, on first request. */
+export function openApiRoutes(api: Router): Router {
+  const router = new Router();
+  let document: Json | undefined;
+
+  router.get('/openapi.json', contract({ access: 'public', summary: 'This document' }), (ctx) => {
+    document ??= openApiDocument(api);
+    ctx.body = document;
+  });
+
+  router.get('/docs', contract({ access: 'public', summary: 'The document rendered for people', produces: 'text/html' }), (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = DOCS_PAGE;
+  });
+
+  const asset = z.object({ asset: z.enum(Object.keys(DOCS_ASSETS) as [string, ...string[]]) });
+  router.get('/docs/:asset', contract({ access: 'public', summary: "The docs page's script and style", params: asset, produces: 'application/octet-stream' }), (ctx) => {
+    const found = DOCS_ASSETS[parseParams(ctx.params, asset).asset]!;
+    ctx.type = found.type;
+    // The bundle is large and changes only with the package, unlike everything else under /backend.
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.body = createReadStream(found.file);
+  });
+
+  return router;
+}

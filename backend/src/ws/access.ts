@@ -1,0 +1,33 @@
+import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
+import type { UserEvent } from '@scriptorium/domain/user/user';
+import type { Identity } from './hub.ts';
+
+/** Sockets kept by who they speak for: the conversation hub and the engineer session gateway. */
+export interface SocketRegistry<Socket> {
+  where(predicate: (identity: Identity) => boolean): Socket[];
+  reauthenticate(sockets: Iterable<Socket>, reason: string): void;
+}
+
+/**
+ * Sockets are authorised when they open and re-authorised by the user's events as they reach the
+ * log: a logout closes the sockets of that token, a deactivation all of the user's, a password
+ * change those signed in before it. Every api process sees every event, so it works across them.
+ */
+export function closeRevokedSockets<Socket>(hub: SocketRegistry<Socket>, recorded: RecordedEvent): void {
+  if (!recorded.streamId.startsWith('user-')) return;
+  const event = { type: recorded.type, data: recorded.data } as UserEvent;
+  switch (event.type) {
+    case 'AccessTokenRevoked':
+      hub.reauthenticate(hub.where((connection) => connection.tokenHash === event.data.tokenHash), 'signed out');
+      return;
+    case 'UserDeactivated':
+      hub.reauthenticate(hub.where((connection) => connection.userId === event.data.userId), 'account deactivated');
+      return;
+    case 'UserPasswordChanged': {
+      const changedAt = Date.parse(event.data.changedAt);
+      hub.reauthenticate(hub.where((connection) => connection.userId === event.data.userId && connection.issuedAt <= changedAt), 'password changed');
+      return;
+    }
+    default:
+  }
+}

@@ -1,0 +1,295 @@
+import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
+import type { ClarificationAnswer, ClarificationQuestion, WebResult } from '../protocol/research.ts';
+import type { ChunkedType, OutputType } from '../protocol/content.ts';
+import { AGENTS, type AgentName } from '../protocol/agents.ts';
+
+/** Agents a session can address (spec §3); the protocol owns the list. `none` only subscribes. */
+export { AGENTS, type AgentName };
+
+/** 0: the general chat agent; 1 (default): the deep-cognition research agent. */
+export type CollaborationMode = 0 | 1;
+export const agentForMode = (mode: CollaborationMode): AgentName => (mode === 0 ? 'poe_llm' : 'deep_cognition');
+
+export type LayoutPreset = 'home-welcome' | 'chat-interface-only';
+/** waiting: the reply needs the user (clarification answers or feedback) before it goes on. */
+export type Activity = 'idle' | 'processing' | 'paused' | 'waiting';
+export type ReplyOutcome = 'completed' | 'interrupted' | 'failed';
+export type Lifecycle = 'active' | 'archived';
+
+export type SessionCreated = DomainEvent<
+  'SessionCreated',
+  { sessionId: string; ownerId: string; clientId: string; name: string; collaborationMode: CollaborationMode; searchEnabled: boolean; layoutPreset: LayoutPreset; createdAt: string }
+>;
+export type SessionRenamed = DomainEvent<'SessionRenamed', { sessionId: string; name: string; at: string }>;
+export type SessionTitleChanged = DomainEvent<'SessionTitleChanged', { sessionId: string; title: string; source: 'user' | 'generated'; at: string }>;
+export type CollaborationModeSet = DomainEvent<'CollaborationModeSet', { sessionId: string; mode: CollaborationMode; at: string }>;
+export type SearchToggled = DomainEvent<'SearchToggled', { sessionId: string; enabled: boolean; at: string }>;
+export type SessionLifecycleChanged = DomainEvent<'SessionLifecycleChanged', { sessionId: string; lifecycle: Lifecycle; at: string }>;
+export type UserMessagePosted = DomainEvent<
+  'UserMessagePosted',
+  { sessionId: string; messageId: string; content: string; agent: AgentName; clientId?: string; at: string }
+>;
+export type AgentReplyStarted = DomainEvent<
+  'AgentReplyStarted',
+  { sessionId: string; messageId: string; agent: AgentName; replyTo: string; jobId: string; at: string; continues?: string }
+>;
+/** A batch of streamed text: appended by the worker with a deterministic id per batch. */
+export type MessageChunksAppended = DomainEvent<
+  'MessageChunksAppended',
+  { sessionId: string; messageId: string; agent: AgentName; contentType: ChunkedType; seq: number; text: string }
+>;
+/** A structured item an agent emitted (artifact, info, plan…), shown as its content_type. */
+export type AgentOutputRecorded = DomainEvent<
+  'AgentOutputRecorded',
+  /** `payload` is `PayloadOf<contentType>` as the agent wrote it then; older entries may lack newer optional fields. */
+  { sessionId: string; messageId: string; agent: AgentName; contentType: OutputType; seq: number; payload: Record<string, unknown> }
+>;
+export type AgentReplyCompleted = DomainEvent<
+  'AgentReplyCompleted',
+  { sessionId: string; messageId: string; agent: AgentName; outcome: ReplyOutcome; error?: string; at: string }
+>;
+export type AgentStatusChanged = DomainEvent<'AgentStatusChanged', { sessionId: string; agent: AgentName; status: 'processing' | 'paused'; at: string }>;
+/** Every model call's usage. Calls outside a session (query refinement) go to `usage-<userId>` with no session. */
+export type TokensConsumed = DomainEvent<
+  'TokensConsumed',
+  { userId: string; sessionId: string | null; messageId: string | null; prompt: number; completion: number; model: string; at: string }
+>;
+
+/** The research agent's steps that the session must remember (what it waits for, the canvas). */
+export type ResearchStage = 'research' | 'revise';
+export type ClarificationAsked = DomainEvent<'ClarificationAsked', { sessionId: string; messageId: string; questions: ClarificationQuestion[]; at: string }>;
+export type ClarificationAnswered = DomainEvent<'ClarificationAnswered', { sessionId: string; messageId: string; answers: ClarificationAnswer[]; at: string }>;
+export type StageStarted = DomainEvent<'StageStarted', { sessionId: string; messageId: string; stage: ResearchStage; jobId: string; at: string }>;
+export type PlanProposed = DomainEvent<'PlanProposed', { sessionId: string; messageId: string; steps: string[]; at: string }>;
+export type PlanStepMarked = DomainEvent<'PlanStepMarked', { sessionId: string; messageId: string; steps: string[]; index: number; at: string }>;
+export type SearchResultsRecorded = DomainEvent<'SearchResultsRecorded', { sessionId: string; messageId: string; queries: string[]; results: WebResult[]; at: string }>;
+export type WritingStarted = DomainEvent<'WritingStarted', { sessionId: string; messageId: string; agent: AgentName; artifactId: string; version: number; title: string; at: string }>;
+export type WritingVersionSaved = DomainEvent<
+  'WritingVersionSaved',
+  { sessionId: string; messageId: string; agent: AgentName; artifactId: string; version: number; title: string; content: string; interrupted: boolean; at: string }
+>;
+export type WritingVersionDiscarded = DomainEvent<
+  'WritingVersionDiscarded',
+  { sessionId: string; messageId: string; agent: AgentName; artifactId: string; version: number; at: string }
+>;
+export type FeedbackRequested = DomainEvent<'FeedbackRequested', { sessionId: string; messageId: string; artifactId: string; version: number; at: string }>;
+export type FeedbackGiven = DomainEvent<'FeedbackGiven', { sessionId: string; messageId: string; option: FeedbackOption; text?: string; at: string }>;
+/** The user asked for a targeted edit: the event the edit's job is queued from. */
+export type TargetedEditRequested = DomainEvent<
+  'TargetedEditRequested',
+  { sessionId: string; requestId: string; userId: string; instruction: string; snippet: string; fromVersion: number; offset?: number; at: string }
+>;
+export type TargetedEditApplied = DomainEvent<
+  'TargetedEditApplied',
+  {
+    sessionId: string;
+    requestId: string;
+    artifactId: string;
+    fromVersion: number;
+    version: number;
+    title: string;
+    instruction: string;
+    originalSnippet: string;
+    editedSnippet: string;
+    fullContent: string;
+    at: string;
+  }
+>;
+/** The user edited the canvas by hand and saved it: a new version like any other. */
+export type CanvasEdited = DomainEvent<
+  'CanvasEdited',
+  { sessionId: string; artifactId: string; fromVersion: number; version: number; title: string; content: string; at: string }
+>;
+/** The user's verdict on a report version (`report_feedback`), kept for the people improving the agents. */
+export type ReportRated = DomainEvent<
+  'ReportRated',
+  { sessionId: string; userId: string; version: number; rating: 'helpful' | 'not_helpful'; comment?: string; at: string }
+>;
+export type FeedbackOption = 'continue' | 'satisfied' | 'manual_feedback';
+
+export type ConversationEvent =
+  | SessionCreated
+  | SessionRenamed
+  | SessionTitleChanged
+  | CollaborationModeSet
+  | SearchToggled
+  | SessionLifecycleChanged
+  | UserMessagePosted
+  | AgentReplyStarted
+  | MessageChunksAppended
+  | AgentOutputRecorded
+  | AgentReplyCompleted
+  | AgentStatusChanged
+  | TokensConsumed
+  | ClarificationAsked
+  | ClarificationAnswered
+  | StageStarted
+  | PlanProposed
+  | PlanStepMarked
+  | SearchResultsRecorded
+  | WritingStarted
+  | WritingVersionSaved
+  | WritingVersionDiscarded
+  | FeedbackRequested
+  | FeedbackGiven
+  | TargetedEditRequested
+  | TargetedEditApplied
+  | CanvasEdited
+  | ReportRated;
+
+export interface CanvasState {
+  versions: number;
+  current: { version: number; title: string; content: string } | null;
+  writing: { version: number; title: string; messageId: string; agent: AgentName } | null;
+}
+
+export interface ActiveReply {
+  messageId: string;
+  agent: AgentName;
+  jobId: string;
+  replyTo: string;
+  /** The interrupted reply whose text this one continues, when it was resumed. */
+  continues?: string;
+  /** The research stage its current job runs; absent for the first job. */
+  stage?: ResearchStage;
+}
+
+export interface OpenSession {
+  status: 'open';
+  sessionId: string;
+  ownerId: string;
+  name: string;
+  title: string | null;
+  collaborationMode: CollaborationMode;
+  searchEnabled: boolean;
+  layoutPreset: LayoutPreset;
+  lifecycle: Lifecycle;
+  activity: Activity;
+  activeReply: ActiveReply | null;
+  /** The last reply that a pause or crash cut short: what resume continues. */
+  interruptedReply: ActiveReply | null;
+  /** What the active reply waits for from the user, if anything. */
+  awaiting: null | 'clarification' | 'feedback';
+  pendingQuestions: ClarificationQuestion[];
+  canvas: CanvasState;
+  /** Targeted edits asked for, by request id: a request is recorded once however often it is sent. */
+  editRequests: string[];
+  userMessages: number;
+  agentReplies: number;
+}
+
+export type Conversation = { status: 'none' } | OpenSession;
+
+export const initialState = (): Conversation => ({ status: 'none' });
+
+export function evolve(state: Conversation, event: ConversationEvent): Conversation {
+  if (event.type === 'SessionCreated') {
+    const { sessionId, ownerId, name, collaborationMode, searchEnabled, layoutPreset } = event.data;
+    return {
+      status: 'open',
+      sessionId,
+      ownerId,
+      name,
+      title: null,
+      collaborationMode,
+      searchEnabled,
+      layoutPreset,
+      lifecycle: 'active',
+      activity: 'idle',
+      activeReply: null,
+      interruptedReply: null,
+      awaiting: null,
+      pendingQuestions: [],
+      canvas: { versions: 0, current: null, writing: null },
+      editRequests: [],
+      userMessages: 0,
+      agentReplies: 0,
+    };
+  }
+  if (state.status === 'none') return state;
+  switch (event.type) {
+    case 'SessionRenamed':
+      return { ...state, name: event.data.name };
+    case 'SessionTitleChanged':
+      return { ...state, title: event.data.title };
+    case 'CollaborationModeSet':
+      return { ...state, collaborationMode: event.data.mode };
+    case 'SearchToggled':
+      return { ...state, searchEnabled: event.data.enabled };
+    case 'SessionLifecycleChanged':
+      return { ...state, lifecycle: event.data.lifecycle };
+    case 'UserMessagePosted':
+      return { ...state, userMessages: state.userMessages + 1 };
+    case 'AgentReplyStarted':
+      return {
+        ...state,
+        activity: 'processing',
+        activeReply: {
+          messageId: event.data.messageId,
+          agent: event.data.agent,
+          jobId: event.data.jobId,
+          replyTo: event.data.replyTo,
+          ...(event.data.continues !== undefined && { continues: event.data.continues }),
+        },
+        interruptedReply: null,
+      };
+    case 'AgentReplyCompleted': {
+      const ended = state.activeReply?.messageId === event.data.messageId ? state.activeReply : null;
+      return {
+        ...state,
+        activity: event.data.outcome === 'interrupted' ? 'paused' : 'idle',
+        activeReply: ended ? null : state.activeReply,
+        interruptedReply: event.data.outcome === 'interrupted' ? ended : null,
+        awaiting: ended ? null : state.awaiting,
+        pendingQuestions: ended ? [] : state.pendingQuestions,
+        canvas: ended ? { ...state.canvas, writing: null } : state.canvas,
+        agentReplies: state.agentReplies + 1,
+      };
+    }
+    case 'ClarificationAsked':
+      return { ...state, activity: 'waiting', awaiting: 'clarification', pendingQuestions: event.data.questions };
+    case 'ClarificationAnswered':
+      return { ...state, awaiting: null, pendingQuestions: [] };
+    case 'StageStarted':
+      return { ...state, activity: 'processing', activeReply: state.activeReply && { ...state.activeReply, jobId: event.data.jobId, stage: event.data.stage } };
+    case 'WritingStarted':
+      return { ...state, canvas: { ...state.canvas, writing: { version: event.data.version, title: event.data.title, messageId: event.data.messageId, agent: event.data.agent } } };
+    case 'WritingVersionSaved':
+      return {
+        ...state,
+        canvas: { versions: event.data.version, current: { version: event.data.version, title: event.data.title, content: event.data.content }, writing: null },
+      };
+    case 'WritingVersionDiscarded':
+      return { ...state, canvas: { ...state.canvas, writing: null } };
+    case 'TargetedEditRequested':
+      return { ...state, editRequests: [...state.editRequests, event.data.requestId] };
+    case 'TargetedEditApplied':
+      return {
+        ...state,
+        canvas: { ...state.canvas, versions: event.data.version, current: { version: event.data.version, title: event.data.title, content: event.data.fullContent } },
+      };
+    case 'CanvasEdited':
+      return {
+        ...state,
+        canvas: { ...state.canvas, versions: event.data.version, current: { version: event.data.version, title: event.data.title, content: event.data.content } },
+      };
+    case 'FeedbackRequested':
+      return { ...state, activity: 'waiting', awaiting: 'feedback' };
+    case 'FeedbackGiven':
+      return { ...state, awaiting: null };
+    case 'MessageChunksAppended':
+    case 'AgentOutputRecorded':
+    case 'AgentStatusChanged':
+    case 'TokensConsumed':
+    case 'ReportRated':
+    case 'PlanProposed':
+    case 'PlanStepMarked':
+    case 'SearchResultsRecorded':
+      return state;
+    default:
+      return assertNever(event);
+  }
+}
+
+export const conversationStream = (sessionId: string): string => `conversation-${sessionId}`;
+export const CONVERSATION_PREFIX = 'conversation-';

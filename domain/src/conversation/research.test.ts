@@ -1,0 +1,152 @@
+import test from 'ava';
+import { at, deciderSpec } from '@scriptorium/infra/eventsourcing/testing';
+import type { ConversationEvent } from './conversation.ts';
+import { conversationDecider } from './decide.ts';
+
+const spec = deciderSpec(conversationDecider);
+const T = '2026-03-01T08:00:00.000Z';
+const meta = at(T);
+const question = { id: 'q1', question_content: '关注哪个地区？', question_options: ['中国', '全球'], question_type: 'single' as const, section_id: 'scope' };
+
+const started: ConversationEvent[] = [
+  { type: 'SessionCreated', data: { sessionId: 's1', ownerId: 'u1', clientId: 'c', name: 'n', collaborationMode: 1, searchEnabled: true, layoutPreset: 'home-welcome', createdAt: T } },
+  { type: 'UserMessagePosted', data: { sessionId: 's1', messageId: 'm1', content: '光伏', agent: 'deep_cognition', at: T } },
+  { type: 'AgentReplyStarted', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', replyTo: 'm1', jobId: 'r1', at: T } },
+];
+const asked: ConversationEvent = { type: 'ClarificationAsked', data: { sessionId: 's1', messageId: 'r1', questions: [question], at: T } };
+const writing: ConversationEvent = { type: 'WritingStarted', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', artifactId: 'dccanvas', version: 1, title: '报告', at: T } };
+const report = '光伏产业在过去十年快速增长。中国的组件产量占全球八成以上。成本下降推动了装机。';
+const saved: ConversationEvent = {
+  type: 'WritingVersionSaved',
+  data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', artifactId: 'dccanvas', version: 1, title: '报告', content: report.repeat(2), interrupted: false, at: T },
+};
+
+test('asking questions makes the reply wait with the status paused', (t) => {
+  spec(started)
+    .when({ type: 'AskClarification', data: { messageId: 'r1', questions: [question] }, metadata: meta })
+    .then(t, [asked, { type: 'AgentStatusChanged', data: { sessionId: 's1', agent: 'deep_cognition', status: 'paused', at: T } }]);
+});
+
+test('answers go on to the research stage; unknown question ids are refused', (t) => {
+  const answer = { id: 'q1', question: '关注哪个地区？', selectedOptions: ['中国'], textInput: '', question_type: 'single' as const };
+  spec([...started, asked])
+    .when({ type: 'AnswerClarification', data: { actorId: 'u1', answers: [answer], jobId: 'j2' }, metadata: meta })
+    .then(t, [
+      { type: 'ClarificationAnswered', data: { sessionId: 's1', messageId: 'r1', answers: [answer], at: T } },
+      { type: 'StageStarted', data: { sessionId: 's1', messageId: 'r1', stage: 'research', jobId: 'j2', at: T } },
+      { type: 'AgentStatusChanged', data: { sessionId: 's1', agent: 'deep_cognition', status: 'processing', at: T } },
+    ]);
+  spec([...started, asked]).when({ type: 'AnswerClarification', data: { actorId: 'u1', answers: [{ ...answer, id: 'q9' }], jobId: 'j2' }, metadata: meta }).thenThrows(t, 'invalid');
+  spec(started).when({ type: 'AnswerClarification', data: { actorId: 'u1', answers: [answer], jobId: 'j2' }, metadata: meta }).thenThrows(t, 'conflict');
+  spec([...started, asked]).when({ type: 'AnswerClarification', data: { actorId: 'u2', answers: [answer], jobId: 'j2' }, metadata: meta }).thenThrows(t, 'not_found');
+});
+
+test('a new message is refused while questions wait for answers', (t) => {
+  spec([...started, asked]).when({ type: 'PostUserMessage', data: { actorId: 'u1', messageId: 'm2', replyId: 'r2', content: 'x' }, metadata: meta }).thenThrows(t, 'conflict', '请先回答澄清问题');
+});
+
+test('a finished version under 50 characters is discarded unless interrupted', (t) => {
+  const short = '太短了';
+  spec([...started, writing])
+    .when({ type: 'FinishWriting', data: { messageId: 'r1', content: short, interrupted: false }, metadata: meta })
+    .then(t, [{ type: 'WritingVersionDiscarded', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', artifactId: 'dccanvas', version: 1, at: T } }]);
+  spec([...started, writing])
+    .when({ type: 'FinishWriting', data: { messageId: 'r1', content: short, interrupted: true }, metadata: meta })
+    .then(t, [{ type: 'WritingVersionSaved', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', artifactId: 'dccanvas', version: 1, title: '报告', content: short, interrupted: true, at: T } }]);
+  spec([...started, writing])
+    .when({ type: 'FinishWriting', data: { messageId: 'r1', content: report.repeat(2), interrupted: false }, metadata: meta })
+    .then(t, [saved]);
+});
+
+test('versions number on from the last saved one', (t) => {
+  spec([...started, writing, saved])
+    .when({ type: 'StartWriting', data: { messageId: 'r1', title: '修订' }, metadata: meta })
+    .then(t, [{ type: 'WritingStarted', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', artifactId: 'dccanvas', version: 2, title: '修订', at: T } }]);
+});
+
+test('feedback: satisfied completes the reply, manual feedback needs text and starts a revision', (t) => {
+  const requested: ConversationEvent = { type: 'FeedbackRequested', data: { sessionId: 's1', messageId: 'r1', artifactId: 'dccanvas', version: 1, at: T } };
+  const given = [...started, writing, saved, requested];
+  spec(given)
+    .when({ type: 'GiveFeedback', data: { actorId: 'u1', option: 'satisfied', jobId: 'j3' }, metadata: meta })
+    .then(t, [
+      { type: 'FeedbackGiven', data: { sessionId: 's1', messageId: 'r1', option: 'satisfied', at: T } },
+      { type: 'AgentReplyCompleted', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', outcome: 'completed', at: T } },
+      { type: 'AgentStatusChanged', data: { sessionId: 's1', agent: 'deep_cognition', status: 'paused', at: T } },
+    ]);
+  spec(given).when({ type: 'GiveFeedback', data: { actorId: 'u1', option: 'manual_feedback', text: ' ', jobId: 'j3' }, metadata: meta }).thenThrows(t, 'invalid');
+  spec(given)
+    .when({ type: 'GiveFeedback', data: { actorId: 'u1', option: 'manual_feedback', text: '加上成本数据', jobId: 'j3' }, metadata: meta })
+    .then(t, [
+      { type: 'FeedbackGiven', data: { sessionId: 's1', messageId: 'r1', option: 'manual_feedback', text: '加上成本数据', at: T } },
+      { type: 'StageStarted', data: { sessionId: 's1', messageId: 'r1', stage: 'revise', jobId: 'j3', at: T } },
+      { type: 'AgentStatusChanged', data: { sessionId: 's1', agent: 'deep_cognition', status: 'processing', at: T } },
+    ]);
+});
+
+test('reply items are recorded while the reply runs; after it ended only spent tokens are', (t) => {
+  const chunk: ConversationEvent = { type: 'MessageChunksAppended', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', contentType: 'content', seq: 3, text: '正文' } };
+  const tokens: ConversationEvent = { type: 'TokensConsumed', data: { userId: 'u1', sessionId: 's1', messageId: 'r1', prompt: 10, completion: 5, model: 'm', at: T } };
+  const ended: ConversationEvent = { type: 'AgentReplyCompleted', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', outcome: 'interrupted', at: T } };
+  spec(started).when({ type: 'RecordReplyItem', data: { item: chunk }, metadata: meta }).then(t, [chunk]);
+  spec([...started, ended]).when({ type: 'RecordReplyItem', data: { item: chunk }, metadata: meta }).then(t, []);
+  spec([...started, ended]).when({ type: 'RecordReplyItem', data: { item: tokens }, metadata: meta }).then(t, [tokens]);
+});
+
+test('a targeted edit is recorded as requested once, on the current version, before any job runs', (t) => {
+  const snippet = '中国的组件产量占全球八成以上。';
+  const request = { actorId: 'u1', requestId: 'e1', instruction: ' 更精确 ', snippet };
+  const requested: ConversationEvent = { type: 'TargetedEditRequested', data: { sessionId: 's1', requestId: 'e1', userId: 'u1', instruction: '更精确', snippet, fromVersion: 1, at: T } };
+  spec([...started, writing, saved]).when({ type: 'RequestTargetedEdit', data: request, metadata: meta }).then(t, [requested]);
+  spec([...started, writing, saved, requested]).when({ type: 'RequestTargetedEdit', data: request, metadata: meta }).then(t, []);
+  spec([...started, writing, saved]).when({ type: 'RequestTargetedEdit', data: { ...request, requestId: 'e2', snippet: '不存在的句子' }, metadata: meta }).thenThrows(t, 'invalid', '选中的文本不在当前版本中');
+  spec([...started]).when({ type: 'RequestTargetedEdit', data: request, metadata: meta }).thenThrows(t, 'conflict', '画布中还没有报告');
+  spec([...started, writing, saved]).when({ type: 'RequestTargetedEdit', data: { ...request, actorId: 'u2' }, metadata: meta }).thenThrows(t, 'not_found', '会话不存在');
+});
+
+test('a targeted edit replaces only the snippet, as a new version', (t) => {
+  const snippet = '中国的组件产量占全球八成以上。';
+  spec([...started, writing, saved])
+    .when({ type: 'ApplyTargetedEdit', data: { actorId: 'u1', requestId: 'e1', instruction: '更精确', snippet, editedSnippet: '中国组件产量约占全球 80%。', fromVersion: 1 }, metadata: meta })
+    .then(t, [
+      {
+        type: 'TargetedEditApplied',
+        data: {
+          sessionId: 's1',
+          requestId: 'e1',
+          artifactId: 'dccanvas',
+          fromVersion: 1,
+          version: 2,
+          title: '报告',
+          instruction: '更精确',
+          originalSnippet: snippet,
+          editedSnippet: '中国组件产量约占全球 80%。',
+          fullContent: report.replace(snippet, '中国组件产量约占全球 80%。') + report,
+          at: T,
+        },
+      },
+    ]);
+  spec([...started, writing, saved])
+    .when({ type: 'ApplyTargetedEdit', data: { actorId: 'u1', requestId: 'e1', instruction: 'x', snippet: '不存在的句子', editedSnippet: 'y', fromVersion: 1 }, metadata: meta })
+    .thenThrows(t, 'invalid', '选中的文本不在当前版本中');
+  spec([...started])
+    .when({ type: 'ApplyTargetedEdit', data: { actorId: 'u1', requestId: 'e1', instruction: 'x', snippet: 'a', editedSnippet: 'y', fromVersion: 1 }, metadata: meta })
+    .thenThrows(t, 'conflict');
+});
+
+test('a hand edit of the canvas is saved as the next version, on the latest version only', (t) => {
+  spec([...started, writing, saved])
+    .when({ type: 'EditCanvas', data: { actorId: 'u1', content: '改写后的报告', fromVersion: 1 }, metadata: meta })
+    .then(t, [{ type: 'CanvasEdited', data: { sessionId: 's1', artifactId: 'dccanvas', fromVersion: 1, version: 2, title: '报告', content: '改写后的报告', at: T } }]);
+  spec([...started, writing, saved]).when({ type: 'EditCanvas', data: { actorId: 'u1', content: 'x', fromVersion: 0 }, metadata: meta }).thenThrows(t, 'conflict');
+  spec([...started, writing, saved]).when({ type: 'EditCanvas', data: { actorId: 'u1', content: report.repeat(2), fromVersion: 1 }, metadata: meta }).then(t, []);
+  spec([...started, writing, saved]).when({ type: 'EditCanvas', data: { actorId: 'u2', content: 'x', fromVersion: 1 }, metadata: meta }).thenThrows(t, 'not_found');
+});
+
+test('a report version can be rated by its owner; an unknown version is refused', (t) => {
+  spec([...started, writing, saved])
+    .when({ type: 'RateReport', data: { actorId: 'u1', version: 1, rating: 'helpful', comment: ' 很好 ' }, metadata: meta })
+    .then(t, [{ type: 'ReportRated', data: { sessionId: 's1', userId: 'u1', version: 1, rating: 'helpful', comment: '很好', at: T } }]);
+  spec([...started, writing, saved]).when({ type: 'RateReport', data: { actorId: 'u1', version: 2, rating: 'helpful' }, metadata: meta }).thenThrows(t, 'invalid');
+  spec([...started, writing, saved]).when({ type: 'RateReport', data: { actorId: 'u2', version: 1, rating: 'helpful' }, metadata: meta }).thenThrows(t, 'not_found');
+});

@@ -1,0 +1,69 @@
+import test from 'ava';
+import { at, deciderSpec } from '@scriptorium/infra/eventsourcing/testing';
+import type { EngineerNode } from '../protocol/engineer.ts';
+import { engineerDecider, type EngineerCommand } from './decide.ts';
+import type { EngineerEvent } from './session.ts';
+
+const spec = deciderSpec(engineerDecider);
+const T1 = '2026-11-20T09:00:00.000Z';
+const base = { sessionId: 's1', ownerId: 'u1', at: T1 };
+const created: EngineerEvent = { type: 'EngineerSessionCreated', data: { ...base, title: '修复登录', taskDescription: '401', source: 'cli' } };
+const node = (id: string, parent: string | null = null): EngineerNode => ({ id, parent_id: parent, status: 'completed', timestamp: T1, node_type: 'thought', payload: { text: id } });
+const when = <C extends EngineerCommand>(type: C['type'], data: Omit<C['data'], 'sessionId'>) => ({ type, data: { sessionId: 's1', ...data }, metadata: at(T1) }) as EngineerCommand;
+const issued = (commandId: string, seq: number, clientId: string | null = null): EngineerEvent => ({ type: 'EngineerCommandIssued', data: { ...base, commandId, seq, commandType: 'run', content: 'ls', clientId } });
+
+test('a session starts running; creating it again is nothing, and another user cannot claim its id', (t) => {
+  spec([]).when(when('CreateEngineerSession', { ownerId: 'u1', title: ' 修复登录 ', taskDescription: '401', source: 'cli' })).then(t, [created]);
+  spec([created]).when(when('CreateEngineerSession', { ownerId: 'u1', title: '修复登录', taskDescription: '401', source: 'cli' })).then(t, []);
+  spec([created]).when(when('CreateEngineerSession', { ownerId: 'u2', title: 'x', taskDescription: '', source: 'api' })).thenThrows(t, 'not_found');
+  spec([]).when(when('CreateEngineerSession', { ownerId: 'u1', title: '  ', taskDescription: '', source: 'api' })).thenThrows(t, 'invalid');
+});
+
+test('nodes sent again are skipped; a parent must come first; status may travel with a batch', (t) => {
+  const first: EngineerEvent = { type: 'EngineerNodesAppended', data: { ...base, nodes: [node('a'), node('b', 'a')] } };
+  spec([created]).when(when('AppendEngineerNodes', { actorId: 'u1', nodes: [node('a'), node('b', 'a')] })).then(t, [first]);
+  spec([created, first])
+    .when(when('AppendEngineerNodes', { actorId: 'u1', nodes: [node('a'), node('c', 'b')], status: 'waiting_input' }))
+    .then(t, [
+      { type: 'EngineerNodesAppended', data: { ...base, nodes: [node('c', 'b')] } },
+      { type: 'EngineerStatusChanged', data: { ...base, status: 'waiting_input' } },
+    ]);
+  spec([created, first]).when(when('AppendEngineerNodes', { actorId: 'u1', nodes: [node('a'), node('b', 'a')] })).then(t, []);
+  spec([created]).when(when('AppendEngineerNodes', { actorId: 'u1', nodes: [node('x', 'ghost')] })).thenThrows(t, 'invalid', '父节点不存在：ghost');
+  spec([created]).when(when('AppendEngineerNodes', { actorId: 'u2', nodes: [node('a')] })).thenThrows(t, 'not_found');
+});
+
+test('an ended session keeps its end and takes no more nodes or commands', (t) => {
+  const ended: EngineerEvent = { type: 'EngineerStatusChanged', data: { ...base, status: 'completed' } };
+  spec([created, ended]).when(when('ChangeEngineerStatus', { actorId: 'u1', status: 'completed' })).then(t, []);
+  spec([created, ended]).when(when('ChangeEngineerStatus', { actorId: 'u1', status: 'stopped' })).thenThrows(t, 'conflict');
+  spec([created, ended]).when(when('AppendEngineerNodes', { actorId: 'u1', nodes: [node('a')] })).thenThrows(t, 'conflict');
+  spec([created, ended]).when(when('IssueEngineerCommand', { actorId: 'u1', commandId: 'c1', commandType: 'run', content: 'ls', clientId: null })).thenThrows(t, 'conflict');
+});
+
+test('commands are numbered; a message wakes a session waiting for input', (t) => {
+  const waiting: EngineerEvent = { type: 'EngineerStatusChanged', data: { ...base, status: 'waiting_input' } };
+  spec([created, issued('c1', 1)]).when(when('IssueEngineerCommand', { actorId: 'u1', commandId: 'c2', commandType: 'run', content: 'ls', clientId: null })).then(t, [issued('c2', 2)]);
+  spec([created, issued('c1', 1)]).when(when('IssueEngineerCommand', { actorId: 'u1', commandId: 'c1', commandType: 'run', content: 'ls', clientId: null })).then(t, []);
+  spec([created, waiting])
+    .when(when('IssueEngineerCommand', { actorId: 'u1', commandId: 'i1', commandType: 'message', content: '继续', clientId: null }))
+    .then(t, [
+      { type: 'EngineerCommandIssued', data: { ...base, commandId: 'i1', seq: 1, commandType: 'message', content: '继续', clientId: null } },
+      { type: 'EngineerStatusChanged', data: { ...base, status: 'running' } },
+    ]);
+});
+
+test('each client is handed a command once, and never one addressed to another client', (t) => {
+  const delivered: EngineerEvent = { type: 'EngineerCommandDelivered', data: { ...base, commandId: 'c1', clientId: 'cli-a' } };
+  spec([created, issued('c1', 1), issued('c2', 2, 'cli-b')]).when(when('DeliverEngineerCommands', { actorId: 'u1', clientId: 'cli-a', commandIds: ['c1', 'c2'] })).then(t, [delivered]);
+  spec([created, issued('c1', 1), delivered]).when(when('DeliverEngineerCommands', { actorId: 'u1', clientId: 'cli-a', commandIds: ['c1'] })).then(t, []);
+});
+
+test('a result is recorded once: the same again is a retry, another is a conflict', (t) => {
+  const result = { commandId: 'c1', status: 'completed' as const, result: 'ok', errorMessage: null };
+  const recorded: EngineerEvent = { type: 'EngineerCommandResultRecorded', data: { ...base, ...result } };
+  spec([created, issued('c1', 1)]).when(when('RecordEngineerCommandResult', { actorId: 'u1', ...result })).then(t, [recorded]);
+  spec([created, issued('c1', 1), recorded]).when(when('RecordEngineerCommandResult', { actorId: 'u1', ...result })).then(t, []);
+  spec([created, issued('c1', 1), recorded]).when(when('RecordEngineerCommandResult', { actorId: 'u1', ...result, status: 'failed' })).thenThrows(t, 'conflict');
+  spec([created]).when(when('RecordEngineerCommandResult', { actorId: 'u1', ...result })).thenThrows(t, 'not_found');
+});

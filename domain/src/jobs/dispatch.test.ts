@@ -1,0 +1,36 @@
+import test from 'ava';
+import { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHandler';
+import type { EventStore, RecordedEvent } from '@scriptorium/infra/eventstore/port';
+import { SqliteEventStore } from '@scriptorium/infra/eventstore/sqlite';
+import type { JobQueue } from '@scriptorium/infra/queue/port';
+import { conversationStream, type ConversationEvent } from '../conversation/conversation.ts';
+import { jobDispatch } from './dispatch.ts';
+
+const T = '2026-03-01T08:00:00.000Z';
+const created: ConversationEvent = {
+  type: 'SessionCreated',
+  data: { sessionId: 's1', ownerId: 'u1', clientId: 'c1', name: '会话', collaborationMode: 1, searchEnabled: false, layoutPreset: 'home-welcome', createdAt: T },
+};
+const replyStarted: ConversationEvent = { type: 'AgentReplyStarted', data: { sessionId: 's1', messageId: 'r1', agent: 'poe_llm', replyTo: 'm1', jobId: 'r1', at: T } };
+const replyDone: ConversationEvent = { type: 'AgentReplyCompleted', data: { sessionId: 's1', messageId: 'r1', agent: 'poe_llm', outcome: 'completed', at: T } };
+
+/** Given these events in one conversation, the jobs dispatch queues for each of them. */
+async function dispatched(t: { teardown(fn: () => Promise<void>): void }, events: ConversationEvent[]) {
+  const store: EventStore = new SqliteEventStore(':memory:');
+  t.teardown(() => store.close());
+  await store.appendToStream(conversationStream('s1'), events.map((event) => ({ ...event, metadata: { userId: 'u1', at: T } })), { expectedRevision: 'no_stream' });
+  const queued: Array<{ name: string; data: unknown; jobId: string | undefined }> = [];
+  const queue = { enqueue: async (_queue: string, name: string, data: unknown, options?: { jobId?: string }) => (queued.push({ name, data, jobId: options?.jobId }), { id: options?.jobId ?? '', created: true }) } as unknown as JobQueue;
+  const reaction = jobDispatch({ commands: new CommandHandler(store), queue });
+  const recorded: RecordedEvent[] = await store.readAll({ after: 0 });
+  for (const event of recorded) if (reaction.handles.includes(event.type)) await reaction.react(event);
+  return queued;
+}
+
+test('a reply that started is queued under its job id', async (t) => {
+  t.deepEqual(await dispatched(t, [created, replyStarted]), [{ name: 'poe_llm', data: { sessionId: 's1', userId: 'u1', agent: 'poe_llm', replyId: 'r1', replyTo: 'm1' }, jobId: 'r1' }]);
+});
+
+test('a reply that has already ended is not queued again when its event is replayed', async (t) => {
+  t.deepEqual(await dispatched(t, [created, replyStarted, replyDone]), []);
+});

@@ -1,0 +1,425 @@
+/**
+ * Every refusal the server can give, by a stable code. The Chinese text is what the wire carries as
+ * `detail` (the spec's catalogue, byte for byte); the English text is what a client shows in English.
+ * Placeholders are `{name}`; `errorText` fills them, and the types make a caller pass exactly those.
+ */
+
+interface Texts {
+  zh: string;
+  en: string;
+}
+
+export const ERROR_TEXTS = {
+  // The spec's catalogue (§8) and the request as a whole.
+  'http.bad_request': { zh: '请求错误', en: 'Bad request' },
+  'http.not_found': { zh: '资源未找到', en: 'Resource not found' },
+  'http.internal': { zh: '服务器内部错误', en: 'Internal server error' },
+  'storage.full': { zh: '服务器存储空间已满，暂时无法保存，请联系管理员', en: 'The server’s storage is full, so nothing could be saved; please contact an administrator' },
+  'http.invalid_json': { zh: '请求体不是有效的 JSON', en: 'The request body is not valid JSON' },
+  'http.body_too_large': { zh: '请求体过大', en: 'The request body is too large' },
+  'http.unsupported_media_type': { zh: '不支持的请求内容类型', en: 'Unsupported content type' },
+  'auth.unauthenticated': { zh: '认证失败，请重新登录', en: 'Authentication failed, please log in again' },
+  'auth.forbidden': { zh: '权限不足，无法访问', en: 'You do not have permission to access this' },
+  'budget.exhausted': { zh: 'Token使用额度已用尽，请联系管理员进行充值', en: 'Your token allowance is used up; please ask an administrator to top it up' },
+  'budget.busy': { zh: '额度正被进行中的请求占用，请稍后再试', en: 'What is left of your allowance is held by calls still running; try again shortly' },
+
+  // Validation: every zod issue gets one of these, with the issue's bounds as params.
+  'validation.failed': { zh: '请求数据验证失败', en: 'The request data is invalid' },
+  'validation.required': { zh: '缺少必填字段', en: 'This field is required' },
+  'validation.invalid_type': { zh: '类型不正确，应为 {expected}', en: 'Wrong type, expected {expected}' },
+  'validation.too_small': { zh: '不能小于 {min}', en: 'Must be at least {min}' },
+  'validation.too_small_string': { zh: '至少 {min} 个字符', en: 'Must be at least {min} characters' },
+  'validation.too_small_array': { zh: '至少 {min} 项', en: 'Must have at least {min} items' },
+  'validation.too_small_exclusive': { zh: '必须大于 {min}', en: 'Must be greater than {min}' },
+  'validation.too_big': { zh: '不能大于 {max}', en: 'Must be at most {max}' },
+  'validation.too_big_exclusive': { zh: '必须小于 {max}', en: 'Must be less than {max}' },
+  'validation.too_big_string': { zh: '最多 {max} 个字符', en: 'Must be at most {max} characters' },
+  'validation.too_big_array': { zh: '最多 {max} 项', en: 'Must have at most {max} items' },
+  'validation.invalid_value': { zh: '只能是 {values}', en: 'Must be one of {values}' },
+  'validation.invalid_format': { zh: '格式不正确（{format}）', en: 'Invalid format ({format})' },
+  'validation.not_multiple_of': { zh: '必须是 {divisor} 的倍数', en: 'Must be a multiple of {divisor}' },
+  'validation.unrecognized_keys': { zh: '不认识的字段：{keys}', en: 'Unknown fields: {keys}' },
+  'validation.invalid_key': { zh: '字段名不正确', en: 'Invalid field name' },
+  'validation.invalid_union': { zh: '不符合任何一种允许的格式', en: 'Matches none of the allowed shapes' },
+  'validation.invalid_element': { zh: '包含不正确的元素', en: 'Contains an invalid element' },
+  'validation.custom': { zh: '数据不正确', en: 'Invalid value' },
+
+  // Paging, for every listing.
+  'paging.skip_integer': { zh: 'skip 需为整数', en: 'skip must be a whole number' },
+  'paging.skip_negative': { zh: 'skip 不能小于 {min}', en: 'skip cannot be less than {min}' },
+  'paging.limit_integer': { zh: 'limit 需为整数', en: 'limit must be a whole number' },
+  'paging.limit_too_small': { zh: 'limit 至少为 {min}', en: 'limit must be at least {min}' },
+  'paging.limit_too_large': { zh: 'limit 最多为 {max}', en: 'limit can be at most {max}' },
+
+  // Accounts and sign-in.
+  'auth.invalid_credentials': { zh: '用户名或密码错误', en: 'Wrong user name or password' },
+  'auth.too_many_attempts': { zh: '登录尝试过于频繁，请 {minutes} 分钟后再试', en: 'Too many sign-in attempts; try again in {minutes} minutes' },
+  'auth.too_many_registrations': { zh: '注册过于频繁，请 {minutes} 分钟后再试', en: 'Too many accounts registered from this address; try again in {minutes} minutes' },
+  'auth.account_inactive': { zh: '账户已停用，请联系管理员', en: 'This account is deactivated; please contact an administrator' },
+  'auth.account_syncing': { zh: '账户已创建，正在同步，请稍后重试', en: 'The account was created and is syncing; please try again shortly' },
+  'auth.username_taken': { zh: '用户名已被注册', en: 'This user name is already taken' },
+  'auth.email_taken': { zh: '该邮箱已被注册', en: 'This e-mail address is already registered' },
+  'auth.email_changed': { zh: '该邮箱已不是此账户的邮箱', en: 'This e-mail address no longer belongs to this account' },
+  'auth.code_missing': { zh: '验证码无效，请先获取验证码', en: 'Invalid code; please request a verification code first' },
+  'auth.code_expired': { zh: '验证码已过期，请重新获取', en: 'The verification code has expired; please request a new one' },
+  'auth.code_locked': { zh: '验证码错误次数过多，请重新获取', en: 'Too many wrong codes; please request a new one' },
+  'auth.code_wrong': { zh: '验证码错误，还可尝试 {left} 次', en: 'Wrong verification code; {left} attempts left' },
+  'auth.resend_too_soon': { zh: '请在 {seconds} 秒后再重新发送验证码', en: 'Please wait {seconds} seconds before sending another code' },
+  'auth.invite_required': { zh: '请输入邀请码', en: 'Please enter an invite code' },
+  'auth.email_code_required': { zh: '请输入邮箱验证码', en: 'Please enter the e-mail verification code' },
+  'auth.invite_invalid': { zh: '邀请码无效', en: 'Invalid invite code' },
+  'auth.invite_used': { zh: '邀请码已被使用', en: 'This invite code has already been used' },
+  'auth.invite_exists': { zh: '邀请码已存在', en: 'This invite code already exists' },
+  'auth.username_required': { zh: '请输入用户名', en: 'Please enter a user name' },
+  'auth.username_forbidden_characters': { zh: '用户名不能包含控制字符、方向控制字符或无效字符', en: 'A user name cannot contain control characters, direction controls or invalid characters' },
+  'auth.username_invalid': { zh: '用户名需为 3–32 个字符，只能包含文字、数字、下划线、点或连字符', en: 'A user name has 3–32 characters: letters, digits, underscores, dots or hyphens' },
+  'auth.email_required': { zh: '请输入邮箱', en: 'Please enter an e-mail address' },
+  'auth.email_too_long': { zh: '邮箱过长', en: 'The e-mail address is too long' },
+  'auth.email_invalid': { zh: '邮箱格式不正确', en: 'This is not a valid e-mail address' },
+  'auth.nickname_empty': { zh: '昵称不能为空', en: 'The nickname cannot be empty' },
+  'auth.nickname_too_long': { zh: '昵称最多 {max} 个字符', en: 'A nickname can be at most {max} characters' },
+  'auth.password_required': { zh: '请输入密码', en: 'Please enter a password' },
+  'auth.password_too_short': { zh: '密码至少 {min} 个字符', en: 'A password needs at least {min} characters' },
+  'auth.password_too_long': { zh: '密码最多 {max} 个字符', en: 'A password can be at most {max} characters' },
+  'auth.code_required': { zh: '请输入 6 位验证码', en: 'Please enter the 6-digit code' },
+  'auth.code_format': { zh: '请输入 6 位数字验证码', en: 'The code is 6 digits' },
+  'auth.nothing_to_change': { zh: '没有要修改的字段', en: 'There is nothing to change' },
+  'mail.send_failed': { zh: '邮件发送失败，请稍后重试', en: 'The e-mail could not be sent; please try again later' },
+  'user.not_found': { zh: '未找到用户信息', en: 'User not found' },
+  'user.not_found_some': { zh: '未找到用户信息：{ids}', en: 'Users not found: {ids}' },
+  'user.cannot_deactivate_self': { zh: '不能停用自己的账户', en: 'You cannot deactivate your own account' },
+  'admin.projection_unknown': { zh: '未找到读模型：{name}', en: 'No read model named {name}' },
+  'admin.rebuild_elsewhere': { zh: '读模型由单独的投影进程维护，请在那里运行 npm run projections -- rebuild', en: 'Read models are kept by a separate projector; run npm run projections -- rebuild there' },
+  'admin.users_required': { zh: '请选择用户', en: 'Please choose users' },
+  'admin.users_empty': { zh: '请至少选择一个用户', en: 'Please choose at least one user' },
+  'admin.users_too_many': { zh: '一次最多 {max} 个用户', en: 'At most {max} users at a time' },
+  'admin.is_active_invalid': { zh: 'is_active 需为 true 或 false', en: 'is_active must be true or false' },
+  'admin.level_invalid': { zh: '等级只能是 basic、premium、vip 或 admin', en: 'The level must be basic, premium, vip or admin' },
+  'admin.daily_limit_required': { zh: '请输入每日额度', en: 'Please enter the daily allowance' },
+  'admin.daily_limit_integer': { zh: '每日额度需为整数', en: 'The daily allowance must be a whole number' },
+  'admin.daily_limit_negative': { zh: '每日额度不能小于 {min}', en: 'The daily allowance cannot be less than {min}' },
+  'admin.daily_limit_too_large': { zh: '每日额度过大', en: 'The daily allowance is too large' },
+  'admin.invite_count_required': { zh: '请输入生成数量', en: 'Please enter how many codes to generate' },
+  'admin.invite_count_integer': { zh: '数量需为整数', en: 'The number must be a whole number' },
+  'admin.invite_count_too_small': { zh: '至少生成 {min} 个', en: 'Generate at least {min}' },
+  'admin.invite_count_too_large': { zh: '一次最多生成 {max} 个', en: 'Generate at most {max} at a time' },
+  'admin.invite_status_invalid': { zh: 'status 只能是 all、unused 或 used', en: 'status must be all, unused or used' },
+  'admin.mail_to_required': { zh: '请输入收件人', en: 'Please enter a recipient' },
+  'admin.mail_subject_required': { zh: '请输入主题', en: 'Please enter a subject' },
+  'admin.mail_subject_empty': { zh: '主题不能为空', en: 'The subject cannot be empty' },
+  'admin.mail_subject_too_long': { zh: '主题最多 {max} 个字符', en: 'The subject can be at most {max} characters' },
+  'admin.mail_content_required': { zh: '请输入内容', en: 'Please enter the content' },
+  'admin.mail_content_empty': { zh: '内容不能为空', en: 'The content cannot be empty' },
+  'admin.mail_content_too_long': { zh: '内容最多 {max} 个字符', en: 'The content can be at most {max} characters' },
+  'admin.user_id_mismatch': { zh: 'user_id 与路径中的用户不一致', en: 'user_id does not match the user in the path' },
+  'budget.amount_required': { zh: '请输入追加额度', en: 'Please enter the amount to add' },
+  'budget.amount_positive': { zh: '追加额度必须大于 0', en: 'The amount to add must be greater than 0' },
+  'budget.amount_too_large': { zh: '追加额度过大', en: 'The amount to add is too large' },
+  'budget.expiry_in_past': { zh: '会员到期时间必须晚于当前时间', en: 'The membership expiry must be in the future' },
+  'budget.expiry_invalid': { zh: '会员到期时间格式不正确', en: 'The membership expiry is not a valid time' },
+  'preferences.model_unavailable': { zh: '不可用的模型: {model}', en: 'Model not available: {model}' },
+  'preferences.model_required': { zh: '请选择模型', en: 'Please choose a model' },
+
+  // Conversations, replies and the canvas.
+  'conversation.not_found': { zh: '会话不存在', en: 'Conversation not found' },
+  'conversation.exists': { zh: '会话已存在', en: 'The conversation already exists' },
+  'conversation.id_invalid': { zh: '会话 ID 格式不正确', en: 'The conversation ID is malformed' },
+  'conversation.client_id_invalid': { zh: 'client_id 格式不正确', en: 'client_id is malformed' },
+  'conversation.mode_invalid': { zh: 'mode 只能是 0 或 1', en: 'mode must be 0 or 1' },
+  'conversation.status_invalid': { zh: 'status 只能是 active 或 archived', en: 'status must be active or archived' },
+  'conversation.search_enabled_required': { zh: '请提供 search_enabled', en: 'search_enabled is required' },
+  'conversation.agent_invalid': { zh: 'agent 只能是 {values}', en: 'agent must be one of {values}' },
+  'conversation.action_invalid': { zh: 'action 只能是 pause、resume 或 send', en: 'action must be pause, resume or send' },
+  'conversation.name_required': { zh: '请输入名称', en: 'Please enter a name' },
+  'conversation.name_empty': { zh: '会话名称不能为空', en: 'The conversation name cannot be empty' },
+  'conversation.name_too_long': { zh: '名称最多 {max} 个字符', en: 'The name can be at most {max} characters' },
+  'conversation.title_required': { zh: '请输入标题', en: 'Please enter a title' },
+  'conversation.title_empty': { zh: '标题不能为空', en: 'The title cannot be empty' },
+  'conversation.title_too_long': { zh: '标题最多 {max} 个字符', en: 'The title can be at most {max} characters' },
+  'conversation.message_required': { zh: '请输入消息', en: 'Please enter a message' },
+  'conversation.message_empty': { zh: '消息不能为空', en: 'The message cannot be empty' },
+  'conversation.message_too_long': { zh: '消息最长 {max} 个字符', en: 'A message can be at most {max} characters' },
+  'conversation.busy': { zh: '正在处理上一条消息，请稍候或先暂停', en: 'The previous message is still being handled; please wait or pause it first' },
+  'conversation.awaiting_clarification': { zh: '请先回答澄清问题', en: 'Please answer the clarifying questions first' },
+  'conversation.nothing_to_resume': { zh: '没有可以继续的回复', en: 'There is no reply to resume' },
+  'conversation.reply_ended': { zh: '该回复已结束', en: 'This reply has already ended' },
+  'conversation.questions_empty': { zh: '澄清问题不能为空', en: 'The clarifying questions cannot be empty' },
+  'conversation.no_pending_questions': { zh: '当前没有待回答的澄清问题', en: 'There are no clarifying questions to answer' },
+  'conversation.unknown_question': { zh: '未知的问题: {id}', en: 'Unknown question: {id}' },
+  'conversation.answers_empty': { zh: '请至少回答一个问题', en: 'Please answer at least one question' },
+  'conversation.plan_empty': { zh: '研究计划不能为空', en: 'The research plan cannot be empty' },
+  'conversation.plan_step_not_found': { zh: '计划步骤不存在', en: 'Plan step not found' },
+  'conversation.writing': { zh: '正在写作中', en: 'Writing is in progress' },
+  'conversation.writing_save_later': { zh: '正在写作中，请稍后再保存', en: 'Writing is in progress; please save later' },
+  'conversation.no_report_for_feedback': { zh: '还没有可供反馈的报告', en: 'There is no report to give feedback on yet' },
+  'conversation.no_pending_feedback': { zh: '当前没有待反馈的报告', en: 'No report is waiting for feedback' },
+  'conversation.feedback_text_required': { zh: '请填写修改意见', en: 'Please write what should change' },
+  'conversation.feedback_option_invalid': { zh: 'option 只能是 continue、satisfied 或 manual_feedback', en: 'option must be continue, satisfied or manual_feedback' },
+  'conversation.feedback_empty': { zh: '反馈不能为空', en: 'The feedback cannot be empty' },
+  'conversation.rating_version_required': { zh: '请提供报告版本', en: 'The report version is required' },
+  'conversation.rating_invalid': { zh: 'rating 只能是 helpful 或 not_helpful', en: 'rating must be helpful or not_helpful' },
+  'conversation.rating_comment_too_long': { zh: '意见最长 {max} 个字符', en: 'A comment can be at most {max} characters' },
+  'conversation.no_report': { zh: '画布中还没有报告', en: 'The canvas has no report yet' },
+  'conversation.edit_needs_text': { zh: '修改指令和选中文本都不能为空', en: 'Both the instruction and the selected text are required' },
+  'conversation.edit_request_id_invalid': { zh: 'request_id 格式不正确', en: 'request_id is malformed' },
+  'conversation.edit_text_required': { zh: '请输入修改指令', en: 'Please enter an instruction' },
+  'conversation.edit_text_empty': { zh: '修改指令不能为空', en: 'The instruction cannot be empty' },
+  'conversation.edit_snippet_required': { zh: '请选择要修改的文本', en: 'Please select the text to change' },
+  'conversation.edit_snippet_empty': { zh: '选中的文本不能为空', en: 'The selected text cannot be empty' },
+  'conversation.edit_stale_selection': { zh: '报告已有新版本，请重新选择要修改的文本', en: 'The report has a newer version; please select the text again' },
+  'conversation.edit_stale_version': { zh: '报告已有新版本，请在最新版本上修改', en: 'The report has a newer version; please edit the latest one' },
+  'conversation.snippet_not_found': { zh: '选中的文本不在当前版本中', en: 'The selected text is not in the current version' },
+  'conversation.snippet_moved': { zh: '选中的文本已不在原来的位置，请重新选择', en: 'The selected text is no longer where it was; please select it again' },
+  'conversation.report_empty': { zh: '报告内容不能为空', en: 'The report cannot be empty' },
+  'conversation.report_required': { zh: '请提供报告内容', en: 'The report content is required' },
+  'conversation.report_too_long': { zh: '报告过长', en: 'The report is too long' },
+  'conversation.from_version_required': { zh: '请提供 from_version', en: 'from_version is required' },
+  'conversation.version_not_found': { zh: '该版本不存在', en: 'This version does not exist' },
+  'conversation.report_version_not_found': { zh: '报告版本不存在', en: 'Report version not found' },
+  'conversation.queue_unavailable': { zh: '任务队列不可用，请稍后重试', en: 'The job queue is unavailable; please try again later' },
+  'context.not_found': { zh: '上下文不存在', en: 'Context not found' },
+  'context.exists': { zh: '上下文已存在', en: 'This context is already added' },
+  'context.id_required': { zh: '请提供 context_id', en: 'context_id is required' },
+  'context.too_many': { zh: '每个会话最多添加 {max} 个上下文，请先删除不需要的', en: 'A conversation can have at most {max} contexts; please remove some first' },
+  'context.instructions_too_long': { zh: '补充要求最长 {max} 个字符', en: 'Additional instructions can be at most {max} characters' },
+  'context.round_integer': { zh: 'round 必须是整数', en: 'round must be a whole number' },
+  'context.length_invalid': { zh: 'length 只能是 short、medium 或 long', en: 'length must be short, medium or long' },
+  'context.style_invalid': { zh: 'style 只能是 academic、professional 或 popular', en: 'style must be academic, professional or popular' },
+  'context.language_invalid': { zh: 'language 只能是 zh 或 en', en: 'language must be zh or en' },
+
+  // Agent failures recorded into a reply.
+  'agent.model_busy': { zh: '模型服务繁忙，请稍后重试', en: 'The model service is busy; please try again later' },
+  'agent.model_timeout': { zh: '模型响应超时，请稍后重试', en: 'The model took too long to answer; please try again later' },
+  'agent.model_auth': { zh: '模型服务认证失败，请联系管理员检查配置', en: 'The model service rejected our credentials; please ask an administrator to check the configuration' },
+  'agent.model_bad_response': { zh: '模型返回了无法解析的数据', en: 'The model returned data that could not be read' },
+  'agent.model_unavailable': { zh: '模型服务暂时不可用，请稍后重试', en: 'The model service is unavailable; please try again later' },
+  'agent.stopped': { zh: '已停止生成', en: 'Generation stopped' },
+  'agent.failed': { zh: '生成回复时出错', en: 'Something went wrong while generating the reply' },
+
+  // The socket.
+  'socket.binary': { zh: '只接受 JSON 文本消息', en: 'Only JSON text messages are accepted' },
+  'socket.invalid_json': { zh: '消息不是有效的 JSON', en: 'The message is not valid JSON' },
+  'socket.not_object': { zh: '消息必须是 JSON 对象', en: 'The message must be a JSON object' },
+  'socket.invalid_message': { zh: '消息格式不正确: {issues}', en: 'Malformed message: {issues}' },
+  'socket.unsupported_type': { zh: '不支持的消息类型: {type}', en: 'Unsupported message type: {type}' },
+  'socket.session_id_invalid': { zh: 'session_id 格式不正确', en: 'session_id is malformed' },
+  'socket.agent_invalid': { zh: 'agent 不正确', en: 'Unknown agent' },
+  'socket.file_url_invalid': { zh: 'file_url 不是上传文件的地址', en: 'file_url is not the address of an uploaded file' },
+  'socket.failed': { zh: '消息处理失败', en: 'The message could not be handled' },
+  'socket.rate_limited': { zh: '消息过于频繁，请稍后再试', en: 'Too many messages; please slow down' },
+
+  // Notes.
+  'notes.not_found': { zh: '笔记不存在', en: 'Note not found' },
+  'notes.id_invalid': { zh: '笔记 ID 格式不正确', en: 'The note ID is malformed' },
+  'notes.name_required': { zh: '请提供笔记名称', en: 'The note name is required' },
+  'notes.content_required': { zh: '请提供笔记内容', en: 'The note content is required' },
+  'notes.revision_required': { zh: '请提供编辑起点的 revision', en: 'The revision the edit starts from is required' },
+  'notes.position_invalid': { zh: 'position 只能是 before、after 或 inside', en: 'position must be before, after or inside' },
+  'notes.name_empty': { zh: '笔记名称不能为空', en: 'The note name cannot be empty' },
+  'notes.name_too_long': { zh: '笔记名称最多 {max} 个字符', en: 'A note name can be at most {max} characters' },
+  'notes.content_too_long': { zh: '笔记最长 {max} 个字符', en: 'A note can be at most {max} characters' },
+  'notes.too_many': { zh: '笔记最多 {max} 篇，请先删除不需要的笔记', en: 'You can have at most {max} notes; please delete some first' },
+  'notes.move_into_itself': { zh: '不能把笔记移动到它自己或它的子笔记下', en: 'A note cannot be moved into itself or one of its children' },
+  'notes.edited_elsewhere': { zh: '笔记已在别处修改，请刷新后再编辑', en: 'The note was changed elsewhere; please reload before editing' },
+
+  // Sharing.
+  'share.gone': { zh: '分享不存在或已过期', en: 'This share does not exist or has expired' },
+  'share.token_invalid': { zh: '分享链接格式不正确', en: 'The share link is malformed' },
+  'share.exists': { zh: '分享已存在', en: 'The share already exists' },
+  'share.expiry_range': { zh: '有效期需为 1 到 {max} 天', en: 'The validity must be between 1 and {max} days' },
+  'share.include_private_invalid': { zh: 'include_private 需为 true 或 false', en: 'include_private must be true or false' },
+  'share.expiry_whole_days': { zh: '有效期需为整数天', en: 'The validity must be a whole number of days' },
+  'share.expiry_too_short': { zh: '有效期至少 {min} 天', en: 'The validity must be at least {min} days' },
+  'share.expiry_too_long': { zh: '有效期最多 {max} 天', en: 'The validity can be at most {max} days' },
+  'share.title_too_long': { zh: '标题最多 {max} 个字符', en: 'The title can be at most {max} characters' },
+  'share.description_too_long': { zh: '描述最多 {max} 个字符', en: 'The description can be at most {max} characters' },
+  'share.download_not_allowed': { zh: '分享者未允许下载', en: 'The owner of this share does not allow downloads' },
+
+  // Files, uploads and exports.
+  'files.not_found': { zh: '文件不存在', en: 'File not found' },
+  'files.id_invalid': { zh: '文件 ID 格式不正确', en: 'The file ID is malformed' },
+  'files.too_large': { zh: '文件大小不能超过 {mb} MB', en: 'A file can be at most {mb} MB' },
+  'files.form_malformed': { zh: '上传的表单不完整或格式错误', en: 'The upload form is incomplete or malformed' },
+  'files.one_file_only': { zh: '每次只能上传一个文件，字段名为 file', en: 'Upload one file at a time, in the field named file' },
+  'files.form_too_large': { zh: '表单字段过多或过长', en: 'Too many or too long form fields' },
+  'files.missing': { zh: '请选择要上传的文件', en: 'Please choose a file to upload' },
+  'files.empty': { zh: '文件是空的', en: 'The file is empty' },
+  'files.no_text': { zh: '文件中没有可提取的文字', en: 'The file contains no text that can be extracted' },
+  'files.pdf_no_text': { zh: '未能从 PDF 中提取到文字（扫描版 PDF 需先做文字识别）', en: 'No text could be extracted from the PDF (a scanned PDF needs text recognition first)' },
+  'files.doc_unsupported': { zh: '不支持旧版 Word（.doc）文件，请另存为 .docx 后上传', en: 'Old Word (.doc) files are not supported; please save as .docx and upload again' },
+  'files.extension_unsupported': { zh: '不支持 .{extension} 文件。支持的格式：TXT、Markdown、PDF、DOCX、HTML', en: '.{extension} files are not supported. Supported formats: TXT, Markdown, PDF, DOCX, HTML' },
+  'files.type_unknown': { zh: '无法识别的文件类型。支持的格式：TXT、Markdown、PDF、DOCX、HTML', en: 'Unrecognised file type. Supported formats: TXT, Markdown, PDF, DOCX, HTML' },
+  'files.encoding': { zh: '无法识别文本编码，请另存为 UTF-8 后再上传', en: 'The text encoding could not be recognised; please save as UTF-8 and upload again' },
+  'files.html_encoding': { zh: '无法识别网页的文字编码，请另存为 UTF-8 后再上传', en: 'The web page encoding could not be recognised; please save as UTF-8 and upload again' },
+  'files.type_mismatch': { zh: '文件内容与扩展名不符：名为 {claimed}，内容却是{actual}', en: 'The file content does not match its extension: named {claimed}, but the content is {actual}' },
+  'files.pdf_encrypted': { zh: 'PDF 已加密，请先移除密码再上传', en: 'The PDF is encrypted; please remove the password before uploading' },
+  'files.pdf_corrupt': { zh: 'PDF 文件已损坏，无法读取', en: 'The PDF file is damaged and cannot be read' },
+  'files.docx_corrupt': { zh: 'DOCX 文件已损坏，无法读取', en: 'The DOCX file is damaged and cannot be read' },
+  'files.docx_too_large': { zh: 'DOCX 解压后过大，无法处理', en: 'The DOCX file is too large once unpacked' },
+  'files.archive_corrupt': { zh: '文件已损坏，无法读取其中的内容', en: 'The file is damaged and its content cannot be read' },
+  'files.unreadable': { zh: '文件无法读取', en: 'The file cannot be read' },
+  'exports.no_font': {
+    zh: 'PDF 导出暂不可用：服务器上没有中文字体。请安装 fonts-noto-cjk，或用环境变量 PDF_FONT_PATH 指定一个含中文字形的字体文件（字体集 .ttc 还需用 PDF_FONT_NAME 指定字体名）',
+    en: 'PDF export is unavailable: the server has no Chinese font. Install fonts-noto-cjk, or set PDF_FONT_PATH to a font file with Chinese glyphs (a .ttc collection also needs PDF_FONT_NAME)',
+  },
+  'exports.markdown_too_large': { zh: 'Markdown 内容不能超过 {mb} MB', en: 'Markdown content can be at most {mb} MB' },
+  'exports.markdown_required': { zh: '请提供 markdown_content', en: 'markdown_content is required' },
+  'exports.markdown_empty': { zh: '内容不能为空', en: 'The content cannot be empty' },
+  'engineer.role_invalid': { zh: 'role 只能是 system、user 或 assistant', en: 'role must be system, user or assistant' },
+  'engineer.messages_required': { zh: '请提供 messages', en: 'messages is required' },
+  'engineer.messages_empty': { zh: 'messages 不能为空', en: 'messages cannot be empty' },
+
+  // Speech.
+  'speech.not_configured': { zh: '语音识别未配置（需要设置 ASR_BASE_URL）', en: 'Speech recognition is not configured (ASR_BASE_URL is not set)' },
+  'speech.file_missing': { zh: '请上传音频文件', en: 'Please upload an audio file' },
+  'speech.too_large': { zh: '音频不能超过 10 MB', en: 'Audio can be at most 10 MB' },
+  'speech.audio_only': { zh: '只支持音频文件', en: 'Only audio files are supported' },
+  'speech.unavailable': { zh: '语音识别服务不可用', en: 'The speech recognition service is unavailable' },
+  'speech.failed': { zh: '语音识别失败（{status}）', en: 'Speech recognition failed ({status})' },
+  'speech.bad_response': { zh: '语音识别返回了无法解析的结果', en: 'Speech recognition returned a result that could not be read' },
+  'speech.no_speech': { zh: '没有识别到语音内容', en: 'No speech was recognised' },
+
+  // Cognition, collections and extraction.
+  'cognition.not_found': { zh: '认知不存在', en: 'Cognition not found' },
+  'cognition.id_invalid': { zh: '认知 ID 格式不正确', en: 'The cognition ID is malformed' },
+  'cognition.query_too_long': { zh: '搜索词最多 {max} 个字符', en: 'The search can be at most {max} characters' },
+  'cognition.scope_invalid': { zh: 'scope 只能是 public 或 mine', en: 'scope must be public or mine' },
+  'cognition.nothing_to_change': { zh: '请至少修改一项', en: 'Please change at least one field' },
+  'cognition.title_empty': { zh: '标题不能为空', en: 'The title cannot be empty' },
+  'cognition.title_too_long': { zh: '标题最多 {max} 个字符', en: 'The title can be at most {max} characters' },
+  'cognition.summary_too_long': { zh: '摘要最多 {max} 个字符', en: 'The summary can be at most {max} characters' },
+  'cognition.too_many_tags': { zh: '标签最多 {max} 个', en: 'At most {max} tags' },
+  'cognition.tag_too_long': { zh: '每个标签最多 {max} 个字符', en: 'Each tag can be at most {max} characters' },
+  'collection.not_found': { zh: '收藏夹不存在', en: 'Collection not found' },
+  'collection.id_invalid': { zh: '收藏夹 ID 格式不正确', en: 'The collection ID is malformed' },
+  'collection.name_required': { zh: '请提供收藏夹名称', en: 'The collection name is required' },
+  'collection.name_empty': { zh: '收藏夹名称不能为空', en: 'The collection name cannot be empty' },
+  'collection.name_too_long': { zh: '收藏夹名称最多 {max} 个字符', en: 'A collection name can be at most {max} characters' },
+  'collection.description_too_long': { zh: '描述最多 {max} 个字符', en: 'The description can be at most {max} characters' },
+  'collection.full': { zh: '每个收藏夹最多 {max} 条认知', en: 'A collection can hold at most {max} cognitions' },
+  'extraction.not_found': { zh: '提取任务不存在', en: 'Extraction not found' },
+  'extraction.id_invalid': { zh: '提取任务 ID 格式不正确', en: 'The extraction ID is malformed' },
+  'extraction.note_ids_required': { zh: '请提供 note_ids', en: 'note_ids is required' },
+  'extraction.cognition_ids_required': { zh: '请提供 cognition_ids', en: 'cognition_ids is required' },
+  'extraction.url_invalid': { zh: '请输入以 http:// 或 https:// 开头的网页地址', en: 'Please enter a web address starting with http:// or https://' },
+  'extraction.url_too_long': { zh: '网页地址过长', en: 'The web address is too long' },
+  'extraction.select_first': { zh: '请先选择文档', en: 'Please select documents first' },
+  'extraction.too_many_notes': { zh: '最多只能选择5个文档进行认知提取', en: 'Select at most 5 documents to extract cognitions from' },
+  'extraction.url_required': { zh: '请提供网页地址', en: 'Please give a web page address' },
+  'extraction.too_few_cognitions': { zh: '至少选择 {min} 条认知进行综合', en: 'Select at least {min} cognitions to synthesise' },
+  'extraction.too_many_cognitions': { zh: '最多选择 {max} 条认知进行综合', en: 'Select at most {max} cognitions to synthesise' },
+
+  // Agents, tasks, trajectories, feedback.
+  'agents.not_found': { zh: '智能体不存在', en: 'Agent not found' },
+  'agents.id_invalid': { zh: '智能体 ID 格式不正确', en: 'The agent ID is malformed' },
+  'agents.name_required': { zh: '请提供智能体名称', en: 'The agent name is required' },
+  'agents.instructions_required': { zh: '请提供工作说明', en: 'The instructions are required' },
+  'agents.tool_required': { zh: '请提供 tool', en: 'tool is required' },
+  'agents.name_empty': { zh: '智能体名称不能为空', en: 'The agent name cannot be empty' },
+  'agents.name_too_long': { zh: '智能体名称最多 {max} 个字符', en: 'An agent name can be at most {max} characters' },
+  'agents.description_too_long': { zh: '简介最多 {max} 个字符', en: 'The description can be at most {max} characters' },
+  'agents.instructions_empty': { zh: '请写下智能体的工作说明', en: 'Please write the agent’s instructions' },
+  'agents.instructions_too_long': { zh: '工作说明最多 {max} 个字符', en: 'Instructions can be at most {max} characters' },
+  'agents.unknown_tools': { zh: '没有这些工具：{tools}', en: 'These tools do not exist: {tools}' },
+  'agents.unknown_tool': { zh: '没有名为 {name} 的工具（可用：{available}）', en: 'There is no tool named {name} (available: {available})' },
+  'agents.tool_timeout': { zh: '工具运行超过 {seconds} 秒，已停止', en: 'The tool ran longer than {seconds} seconds and was stopped' },
+  'agents.time_zone_unknown': { zh: '未知的时区', en: 'Unknown time zone' },
+  'tasks.not_found': { zh: '任务不存在', en: 'Task not found' },
+  'tasks.target_required': { zh: '请提供 target_id', en: 'target_id is required' },
+  'tasks.target_empty': { zh: 'target_id 不能为空', en: 'target_id cannot be empty' },
+  'tasks.target_too_long': { zh: 'target_id 过长', en: 'target_id is too long' },
+  'tasks.action_invalid': { zh: 'action_type 只能是 {values}', en: 'action_type must be one of {values}' },
+  'tasks.not_completed': { zh: '任务尚未完成，暂时不能领取奖励', en: 'The task is not completed yet, so its reward cannot be claimed' },
+  'tasks.reward_claimed': { zh: '奖励已领取，不能重复领取', en: 'The reward has already been claimed' },
+  'trajectories.not_found': { zh: '轨迹文件不存在', en: 'Trajectory not found' },
+  'trajectories.id_invalid': { zh: '轨迹文件 ID 格式不正确', en: 'The trajectory ID is malformed' },
+  'trajectories.session_required': { zh: '请提供 session_id', en: 'session_id is required' },
+  'trajectories.events_required': { zh: '请提供 events', en: 'events is required' },
+  'trajectories.events_empty': { zh: 'events 不能为空', en: 'events cannot be empty' },
+  'trajectories.event_type_invalid': { zh: 'event_type 只能是 {values}', en: 'event_type must be one of {values}' },
+  'trajectories.timestamp_invalid': { zh: 'timestamp 需为 ISO 8601 时间', en: 'timestamp must be an ISO 8601 time' },
+  'trajectories.favorite_required': { zh: '请提供 favorite', en: 'favorite is required' },
+  'trajectories.expiry_too_short': { zh: '有效期至少 {min} 秒', en: 'The validity must be at least {min} seconds' },
+  'trajectories.expiry_too_long': { zh: '有效期最多 3650 天', en: 'The validity can be at most 3650 days' },
+  'trajectories.file_id_mismatch': { zh: 'file_id 与路径不一致', en: 'file_id does not match the path' },
+  'trajectories.too_many_events': { zh: '每个轨迹最多 {max} 个事件', en: 'A trajectory can have at most {max} events' },
+  'engineer.not_found': { zh: '工程会话不存在', en: 'Engineer session not found' },
+  'engineer.node_not_found': { zh: '节点不存在', en: 'Node not found' },
+  'engineer.command_not_found': { zh: '命令不存在', en: 'Command not found' },
+  'engineer.session_ended': { zh: '会话已结束，不能再写入', en: 'This session has ended and takes no more writes' },
+  'engineer.parent_unknown': { zh: '父节点不存在：{id}', en: 'Unknown parent node: {id}' },
+  'engineer.too_many_nodes': { zh: '每个会话最多 {max} 个节点', en: 'A session can have at most {max} nodes' },
+  'engineer.result_recorded': { zh: '该命令已有不同的结果', en: 'This command already has a different result' },
+  'engineer.title_empty': { zh: '请填写会话标题', en: 'Please give the session a title' },
+  'engineer.input_empty': { zh: '输入不能为空', en: 'The input cannot be empty' },
+  'engineer.sandbox_unavailable': { zh: '沙箱不可用，命令没有运行：{reason}', en: 'The sandbox is unavailable, so the command did not run: {reason}' },
+  'engineer.id_invalid': { zh: '会话 ID 格式不正确', en: 'Invalid session id' },
+  'engineer.node_id_invalid': { zh: '节点 ID 只能包含字母、数字和 _.:-，最多 100 个字符', en: 'A node id may hold letters, digits and _.:- only, at most 100 characters' },
+  'engineer.command_id_invalid': { zh: '命令 ID 格式不正确', en: 'Invalid command id' },
+  'engineer.client_id_invalid': { zh: 'client_id 格式不正确', en: 'Invalid client_id' },
+  'engineer.title_required': { zh: '请提供 title', en: 'Please give a title' },
+  'engineer.nodes_required': { zh: '请提供 nodes', en: 'Please give nodes' },
+  'engineer.task_required': { zh: '请提供 task_description', en: 'Please give a task_description' },
+  'engineer.time_invalid': { zh: '需为 ISO 8601 时间', en: 'Must be an ISO 8601 time' },
+  'engineer.bad_cursor': { zh: '分页游标无效', en: 'Invalid paging cursor' },
+  'feedback.text_empty': { zh: '反馈内容不能为空', en: 'The feedback cannot be empty' },
+  'feedback.type_invalid': { zh: '反馈类型只能是 bug、feature 或 general', en: 'The feedback type must be bug, feature or general' },
+  'feedback.text_required': { zh: '请输入反馈内容', en: 'Please write your feedback' },
+  'feedback.text_too_long': { zh: '反馈内容最多 {max} 个字符', en: 'Feedback can be at most {max} characters' },
+} as const satisfies Record<string, Texts>;
+
+export type ErrorCode = keyof typeof ERROR_TEXTS;
+export type Lang = keyof Texts;
+
+/**
+ * Param values that are words rather than names or numbers: the wire carries the key, and each
+ * language words it, so a Chinese word never lands in an English sentence.
+ */
+export const PARAM_WORDS = {
+  'files.type_mismatch': { actual: { text: { zh: '文本', en: 'text' }, other: { zh: '其他格式', en: 'another format' } } },
+} as const satisfies Partial<Record<ErrorCode, Record<string, Record<string, Texts>>>>;
+
+/** A code's params with its word-valued params worded in `lang`; any other value passes as it is. */
+export function localParams(code: string, params: Readonly<Record<string, string | number>>, lang: Lang): Record<string, string | number> {
+  const words: Partial<Record<string, Record<string, Texts>>> = Object.hasOwn(PARAM_WORDS, code) ? PARAM_WORDS[code as keyof typeof PARAM_WORDS] : {};
+  return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, words[name]?.[value]?.[lang] ?? value]));
+}
+
+type Placeholders<Text extends string> = Text extends `${string}{${infer Name}}${infer Rest}` ? Name | Placeholders<Rest> : never;
+
+/** The params a code's text interpolates: none for a plain text, each placeholder otherwise. */
+export type ErrorParams<Code extends ErrorCode> = [Placeholders<(typeof ERROR_TEXTS)[Code]['zh']>] extends [never]
+  ? Record<never, never>
+  : Record<Placeholders<(typeof ERROR_TEXTS)[Code]['zh']>, string | number>;
+
+/** Arguments after a code: its params (optional when its text has no placeholder), then `Tail`. */
+export type ParamsThen<Code extends ErrorCode, Tail extends unknown[] = []> = [keyof ErrorParams<Code>] extends [never]
+  ? [params?: ErrorParams<Code>, ...Tail]
+  : [params: ErrorParams<Code>, ...Tail];
+
+/** A code with its params, as it travels on the wire; `params` is left out when there are none. */
+export interface CodedError {
+  code: string;
+  params?: Record<string, string | number>;
+}
+
+export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && Object.hasOwn(ERROR_TEXTS, code);
+
+/** Fills `{name}` from params; a missing param stays visible rather than becoming "undefined". */
+export function fillPlaceholders(text: string, params: Readonly<Record<string, string | number>> = {}): string {
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
+}
+
+export function errorText<Code extends ErrorCode>(code: Code, ...[params, lang = 'zh']: ParamsThen<Code, [lang?: Lang]>): string {
+  return anyErrorText(code, params, lang);
+}
+
+/** `errorText` for a code known only at run time (read from the wire, or passed on by a typed caller). */
+export function anyErrorText(code: ErrorCode, params: Readonly<Record<string, string | number>> = {}, lang: Lang = 'zh'): string {
+  return fillPlaceholders(ERROR_TEXTS[code][lang], localParams(code, params, lang));
+}
+
+/** The wire form of a code and its params: `params` only when a text has something to fill. */
+export function coded(code: string, params: Readonly<Record<string, string | number>> = {}): CodedError {
+  return Object.keys(params).length > 0 ? { code, params: { ...params } } : { code };
+}

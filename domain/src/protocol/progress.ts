@@ -1,0 +1,56 @@
+/**
+ * What an agent reports while it works, as a code with parameters: the client words it in the
+ * user's language (i18n key `progress.<code>`), so no one has to read meaning back out of a sentence.
+ * Each code also has the text that travels beside it — the spec's string where the spec gives one,
+ * otherwise the Chinese sentence — for readers without the catalogue (older clients, the log).
+ */
+import { z } from 'zod';
+
+const none = z.object({});
+const reason = z.object({ reason: z.enum(['unconfigured', 'off']) });
+
+const catalogue = {
+  'research.planning': { params: none, level: 'info', text: () => 'Planing .....' },
+  'research.clarifying': { params: none, level: 'info', text: () => 'Making Clarification Questions .....' },
+  'research.clarified': { params: none, level: 'info', text: () => 'Clarification Questions Generated' },
+  'research.webSearch': { params: none, level: 'info', text: () => '联网搜索已开启：从网络检索资料' },
+  'research.localSearch': { params: reason, level: 'info', text: (p: z.infer<typeof reason>) => `${whyText[p.reason]}：改为检索你的本地资料（笔记、上传文件、认知库和以往来源）` },
+  'research.noMaterial': { params: reason, level: 'warning', text: (p: z.infer<typeof reason>) => `${whyText[p.reason]}，也没有可检索的本地资料：报告只能说明缺少资料` },
+  'research.searchFailed': { params: z.object({ query: z.string() }), level: 'warning', text: (p: { query: string }) => `搜索“${p.query}”失败，已跳过` },
+  'research.resuming': { params: none, level: 'info', text: () => '继续上次中断的研究：沿用已确认的研究范围，重新检索并撰写报告' },
+  'research.attachedRead': {
+    params: z.object({ count: z.number().int(), titles: z.array(z.string()) }),
+    level: 'info',
+    text: (p: { count: number; titles: string[] }) => `已读取你为本次研究添加的 ${p.count} 份资料：${p.titles.join('、')}`,
+  },
+  'research.cutShortSaved': { params: none, level: 'warning', text: () => '上次运行在写作过程中中断，已保存已写出的部分，不再重复写作' },
+  'research.interrupted': { params: none, level: 'warning', text: () => '研究已中断，已完成的部分已保存' },
+  'chat.cutShortKept': { params: none, level: 'info', text: () => '回复在生成过程中中断，已保留已生成的内容' },
+  'chat.paused': { params: none, level: 'info', text: () => '已暂停生成，已保存已生成的内容' },
+} as const;
+
+const whyText = { unconfigured: '未配置网络搜索', off: '联网搜索已关闭' } as const;
+
+type Catalogue = typeof catalogue;
+export type ProgressCode = keyof Catalogue;
+export const PROGRESS_CODES = Object.keys(catalogue) as ProgressCode[];
+
+export type Progress = { [C in ProgressCode]: { code: C; params: z.infer<Catalogue[C]['params']> } }[ProgressCode];
+export type ProgressParams<C extends ProgressCode> = z.infer<Catalogue[C]['params']>;
+
+const options = PROGRESS_CODES.map((code) => z.object({ code: z.literal(code), params: catalogue[code].params }));
+// zod cannot see that each code goes with its own params, so the union's type is stated.
+export const progressSchema = z.discriminatedUnion('code', options as [(typeof options)[number], ...typeof options]) as unknown as z.ZodType<Progress>;
+
+export const progressLevel = (code: ProgressCode): 'info' | 'warning' => catalogue[code].level;
+
+export function progressText(progress: Progress): string {
+  return (catalogue[progress.code].text as (params: Progress['params']) => string)(progress.params);
+}
+
+/**
+ * Log entries written before codes existed carry only the spec's fixed strings; the same strings
+ * name their codes again, so old and new research show alike.
+ */
+export const codeOfSpecText = (text: string): ProgressCode | undefined =>
+  PROGRESS_CODES.find((code) => catalogue[code].params === none && (catalogue[code].text as () => string)() === text.trim());

@@ -1,0 +1,27 @@
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', 'frontend/dist/**', 'data/**', 'tests/e2e/screenshots/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.name='window'][callee.property.name=/^(confirm|alert)$/]", message: 'Use the ConfirmDialog or a toast, not a blocking browser dialog.' },
+      ],
+    },
+  },
+  {
+    // Tests read untyped JSON answers and reach into fixtures; the types there would only restate the assertions.
+    files: ['tests/**/*.ts', '**/*.test.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['frontend/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+);

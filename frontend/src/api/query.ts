@@ -1,0 +1,41 @@
+import { QueryClient, useQuery, type QueryKey, type UseQueryOptions, type UseQueryResult } from '@tanstack/react-query';
+import { toApiError, type ApiError } from './client.ts';
+
+/** Failures the client caused (or a missing resource) are answers: asking again changes nothing. */
+const worthRetrying = (failureCount: number, error: ApiError): boolean => failureCount < 2 && (error.status === 0 || error.status >= 500);
+
+/** The page's one query client: every read model the screens show is cached here. */
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 10_000,
+      refetchOnWindowFocus: false,
+      retry: (failureCount, error) => worthRetrying(failureCount, toApiError(error)),
+    },
+  },
+});
+
+/**
+ * A read through the query client whose failure is already described by the error catalogue: every
+ * screen reads `error.userMessage` / `error.status`, none translates errors itself.
+ */
+export function useApiQuery<T, D = T, K extends QueryKey = QueryKey>(options: Omit<UseQueryOptions<T, ApiError, D, K>, 'queryFn'> & { queryFn: () => Promise<T> }): UseQueryResult<D, ApiError> {
+  const { queryFn, ...rest } = options;
+  return useQuery<T, ApiError, D, K>({
+    ...rest,
+    queryFn: () => queryFn().catch((error: unknown) => Promise.reject(toApiError(error))),
+  });
+}
+
+/** Query keys, so a change in one place refreshes every screen that shows it. */
+export const queryKeys = {
+  cloudHistory: ['research', 'cloud-history'] as const,
+  models: ['research', 'models'] as const,
+  speech: ['research', 'speech-status'] as const,
+  sharedConversation: (shareId: string) => ['share', 'conversation', shareId] as const,
+  shared: (kind: string, id: string) => ['share', kind, id] as const,
+  account: (part: string) => ['account', part] as const,
+  manage: (...parts: unknown[]) => ['manage', ...parts] as const,
+  cognitions: (scope: string, q: string) => ['cognitions', scope, q] as const,
+  engineer: (...parts: unknown[]) => ['engineer', ...parts] as const,
+};

@@ -1,0 +1,84 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ENDED_STATUSES, type EngineerCommandDto, type EngineerCommandType, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
+import { engineerApi } from '../api/engineer.ts';
+import { toApiError } from '../api/client.ts';
+import { Select } from '../ui/Select.tsx';
+import { SendIcon } from '../ui/icons.ts';
+
+/**
+ * Steers the agent: input goes over the socket (the spec's `user_input`), a command to run or a
+ * stop over HTTP; what happens to each shows in the list as the agent takes it and answers.
+ */
+export function CommandBox({ sessionId, status, commands, sendInput }: { sessionId: string; status: EngineerSessionStatus | null; commands: readonly EngineerCommandDto[]; sendInput: (text: string) => boolean }) {
+  const { t } = useTranslation('engineer');
+  const [kind, setKind] = useState<EngineerCommandType>('message');
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ended = status !== null && ENDED_STATUSES.includes(status);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const content = text.trim();
+    if (kind !== 'stop' && content === '') return;
+    setBusy(true);
+    setError(null);
+    try {
+      if (kind === 'message' && sendInput(content)) setText('');
+      else {
+        await engineerApi.send(sessionId, kind, content);
+        // The agent hears the stop as a command; the session ends now even if no agent is listening.
+        if (kind === 'stop') await engineerApi.stop(sessionId);
+        setText('');
+      }
+    } catch (failure) {
+      setError(toApiError(failure).userMessage);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="engineer-commands">
+      <h3>{t('commands.title')}</h3>
+      {commands.length === 0 ? (
+        <p className="muted">{t('commands.none')}</p>
+      ) : (
+        <ol className="engineer-command-list">
+          {commands.slice(-5).map((command) => (
+            <li key={command.id}>
+              <span className="engineer-type">{t(`box.${command.command_type}`)}</span>
+              <code>{command.content}</code>
+              <span className={`engineer-node-status is-${command.result?.status ?? 'pending'}`}>
+                {command.result ? t(`nodeStatus.${command.result.status}`) : command.delivered_to.length > 0 ? t('commands.delivered') : t('commands.waiting')}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+      {ended ? (
+        <p className="muted">{t('box.ended')}</p>
+      ) : (
+        <form className="engineer-box" onSubmit={(event) => void submit(event)}>
+          <Select<EngineerCommandType>
+            label={t('box.kind')}
+            value={kind}
+            onChange={setKind}
+            options={(['message', 'run', 'stop'] as const).map((value) => ({ value, label: t(`box.${value}`) }))}
+          />
+          <input className="input" aria-label={t(`box.placeholder.${kind}`)} placeholder={t(`box.placeholder.${kind}`)} value={text} disabled={kind === 'stop'} onChange={(event) => setText(event.target.value)} />
+          <button type="submit" className="button button-primary" disabled={busy || (kind !== 'stop' && text.trim() === '')}>
+            <SendIcon size={16} />
+            {kind === 'stop' ? t('box.stopConfirm') : t('box.send')}
+          </button>
+        </form>
+      )}
+      {error && (
+        <p role="alert" className="engineer-error">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

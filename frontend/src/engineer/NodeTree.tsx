@@ -1,0 +1,95 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { EngineerNode } from '@scriptorium/domain/protocol/engineer';
+import { ChevronDownIcon, ChevronRightIcon } from '../ui/icons.ts';
+import { nodeSummary, visibleRows } from './tree.ts';
+
+const ROW_HEIGHT = 34;
+
+/** The session's steps as a tree; only the rows in view are in the page, so a long session scrolls as lightly as a short one. */
+export function NodeTree({ nodes, selected, onSelect }: { nodes: ReadonlyMap<string, EngineerNode>; selected: string | null; onSelect: (id: string) => void }) {
+  const { t } = useTranslation('engineer');
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const rows = useMemo(() => visibleRows(nodes, collapsed), [nodes, collapsed]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const toggle = (id: string) =>
+    setCollapsed((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+
+  // One tab stop: arrows move the selection (and scroll it into view), left and right fold and unfold.
+  const current = rows.findIndex((row) => row.node.id === selected);
+  function onKeyDown(event: KeyboardEvent) {
+    const row = rows[current];
+    const move = (index: number) => {
+      const target = rows[Math.max(0, Math.min(rows.length - 1, index))]!;
+      onSelect(target.node.id);
+      virtual.scrollToIndex(rows.indexOf(target));
+    };
+    if (event.key === 'ArrowDown') move(current + 1);
+    else if (event.key === 'ArrowUp') move(current < 0 ? 0 : current - 1);
+    else if (event.key === 'Home') move(0);
+    else if (event.key === 'End') move(rows.length - 1);
+    else if (row && (event.key === 'ArrowRight' || event.key === 'ArrowLeft') && row.hasChildren && row.expanded === (event.key === 'ArrowLeft')) toggle(row.node.id);
+    else return;
+    event.preventDefault();
+  }
+
+  if (rows.length === 0) return <p className="engineer-empty muted">{t('noNodes')}</p>;
+  return (
+    <div
+      ref={scroller}
+      className="engineer-tree"
+      role="tree"
+      tabIndex={0}
+      aria-label={t('nodes_other', { count: rows.length })}
+      aria-activedescendant={current >= 0 ? `engineer-node-${current}` : undefined}
+      onKeyDown={onKeyDown}
+    >
+      <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+        {virtual.getVirtualItems().map((item) => {
+          const row = rows[item.index]!;
+          const { node } = row;
+          return (
+            <div
+              key={node.id}
+              id={`engineer-node-${item.index}`}
+              role="treeitem"
+              aria-level={row.depth + 1}
+              aria-selected={selected === node.id}
+              aria-expanded={row.hasChildren ? row.expanded : undefined}
+              data-node-type={node.node_type}
+              className={`engineer-row${selected === node.id ? ' is-selected' : ''}`}
+              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, paddingLeft: 8 + row.depth * 18 }}
+              onClick={() => onSelect(node.id)}
+            >
+              {row.hasChildren ? (
+                <button
+                  type="button"
+                  className="engineer-toggle"
+                  aria-label={row.expanded ? t('toggle.collapse') : t('toggle.expand')}
+                  onClick={(event) => {
+                    event.stopPropagation();
+                    toggle(node.id);
+                  }}
+                >
+                  {row.expanded ? <ChevronDownIcon size={14} /> : <ChevronRightIcon size={14} />}
+                </button>
+              ) : (
+                <span className="engineer-toggle" />
+              )}
+              <span className={`engineer-type engineer-type-${node.node_type}`}>{t(`nodeType.${node.node_type}`)}</span>
+              <span className="engineer-summary">{nodeSummary(node)}</span>
+              {node.status !== 'completed' && <span className={`engineer-node-status is-${node.status}`}>{t(`nodeStatus.${node.status}`)}</span>}
+              <time className="engineer-time muted">{new Date(node.timestamp).toLocaleTimeString()}</time>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import test from 'ava';
+import type { EngineerNode } from '@scriptorium/domain/protocol/engineer';
+import { engineerSocketUrl, nodeSummary, visibleRows } from './tree.ts';
+
+const node = (id: string, second: number, parent: string | null = null): EngineerNode => ({ id, parent_id: parent, status: 'completed', timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString(), node_type: 'thought', payload: { text: id } });
+const map = (...nodes: EngineerNode[]) => new Map(nodes.map((one) => [one.id, one]));
+
+test('rows go depth first, oldest first, and skip what is collapsed', (t) => {
+  const nodes = map(node('b', 5), node('a', 1), node('a2', 3, 'a'), node('a1', 2, 'a'), node('a1x', 4, 'a1'), node('orphan', 6, 'missing'));
+  t.deepEqual(visibleRows(nodes, new Set()).map((row) => `${row.depth}${row.node.id}`), ['0a', '1a1', '2a1x', '1a2', '0b', '0orphan']);
+  const collapsed = visibleRows(nodes, new Set(['a1']));
+  t.deepEqual(collapsed.map((row) => row.node.id), ['a', 'a1', 'a2', 'b', 'orphan']);
+  t.like(collapsed[1], { hasChildren: true, expanded: false });
+});
+
+test('a chain deeper than the call stack still flattens', (t) => {
+  const chain = Array.from({ length: 20_000 }, (_, index) => node(`n${index}`, index, index === 0 ? null : `n${index - 1}`));
+  t.is(visibleRows(map(...chain), new Set()).at(-1)!.depth, 19_999);
+});
+
+test('a command reads as a shell line; a file change by what happened to which path', (t) => {
+  t.is(nodeSummary({ ...node('c', 0), node_type: 'command', payload: { command: 'npm test' } }), '$ npm test');
+  t.is(nodeSummary({ ...node('f', 0), node_type: 'file_change', payload: { path: 'a.ts', change: 'modify' } }), 'modify a.ts');
+});
+
+test('the socket uses port 8002 from the development ports, the page host otherwise', (t) => {
+  t.is(engineerSocketUrl({ protocol: 'http:', hostname: 'localhost', host: 'localhost:5173', port: '5173' }, 's1', 'tok', null), 'ws://localhost:8002/backend/api/ai-engineer/ws/sessions/s1?token=tok');
+  t.is(engineerSocketUrl({ protocol: 'https:', hostname: 'x.org', host: 'x.org', port: '' }, 's1', 'tok', 42), 'wss://x.org/backend/api/ai-engineer/ws/sessions/s1?token=tok&last_position=42');
+});

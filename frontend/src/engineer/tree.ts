@@ -1,0 +1,66 @@
+import type { EngineerNode } from '@scriptorium/domain/protocol/engineer';
+
+export interface TreeRow {
+  node: EngineerNode;
+  depth: number;
+  hasChildren: boolean;
+  expanded: boolean;
+}
+
+const byTime = (a: EngineerNode, b: EngineerNode) => Date.parse(a.timestamp) - Date.parse(b.timestamp) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * The rows a tree shows, depth first and oldest first at every level (how the work unfolded),
+ * skipping the children of collapsed nodes. A node whose parent is not loaded shows at the root.
+ */
+export function visibleRows(nodes: ReadonlyMap<string, EngineerNode>, collapsed: ReadonlySet<string>): TreeRow[] {
+  const children = new Map<string | null, EngineerNode[]>();
+  for (const node of nodes.values()) {
+    const parent = node.parent_id !== null && nodes.has(node.parent_id) ? node.parent_id : null;
+    let list = children.get(parent);
+    if (!list) children.set(parent, (list = []));
+    list.push(node);
+  }
+  for (const list of children.values()) list.sort(byTime);
+  const rows: TreeRow[] = [];
+  // An explicit stack: a session's chain of steps can be deeper than the call stack.
+  const stack: Array<{ node: EngineerNode; depth: number }> = (children.get(null) ?? []).map((node) => ({ node, depth: 0 })).reverse();
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    const kids = children.get(node.id) ?? [];
+    const expanded = !collapsed.has(node.id);
+    rows.push({ node, depth, hasChildren: kids.length > 0, expanded });
+    if (expanded) for (let index = kids.length - 1; index >= 0; index--) stack.push({ node: kids[index]!, depth: depth + 1 });
+  }
+  return rows;
+}
+
+/** A line that says what a node is about, whatever its type. */
+export function nodeSummary(node: EngineerNode): string {
+  switch (node.node_type) {
+    case 'message':
+    case 'thought':
+      return node.title ?? node.payload.text;
+    case 'tool_call':
+      return node.title ?? node.payload.name;
+    case 'command':
+      return `$ ${node.payload.command}`;
+    case 'output':
+      return node.title ?? node.payload.text;
+    case 'file_change':
+      return `${node.payload.change} ${node.payload.path}`;
+    case 'error':
+      return node.payload.message;
+  }
+}
+
+/**
+ * The socket's address: the page's own host, except on the Vite development ports, where the
+ * api listens on 8002 (spec 02 §7).
+ */
+export function engineerSocketUrl(location: Pick<Location, 'protocol' | 'hostname' | 'host' | 'port'>, sessionId: string, token: string, lastPosition: number | null): string {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const host = location.port === '5173' || location.port === '5175' ? `${location.hostname}:8002` : location.host;
+  const query = new URLSearchParams({ token, ...(lastPosition !== null && { last_position: String(lastPosition) }) });
+  return `${scheme}://${host}/backend/api/ai-engineer/ws/sessions/${encodeURIComponent(sessionId)}?${query}`;
+}

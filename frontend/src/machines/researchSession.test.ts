@@ -1,0 +1,157 @@
+import test from 'ava';
+import { createActor, fromCallback, fromPromise, SimulatedClock, type EventObject } from 'xstate';
+import type { WireContent } from '@scriptorium/domain/protocol/content';
+import type { ServerMessage } from '@scriptorium/domain/protocol/ws';
+import type { SessionCommand } from '../research/commands.ts';
+import { sessionDto } from './fixtures.ts';
+import { researchSessionMachine, type LoadedSession, type SettingChange } from './researchSession.ts';
+
+
+const empty = (id: string): LoadedSession => ({ dto: sessionDto(id), history: { position: 0, messages: [] }, canvas: null });
+
+let position = 0;
+/** A stream item as the server sends it; fields the item type needs come from `fields`. */
+const content = (fields: Record<string, unknown> & { content_type: string; message_id: string }): ServerMessage => ({
+  type: 'message',
+  session_id: 's-1',
+  position: ++position,
+  content: { agent: 'deep_cognition', timestamp: '2025-06-01T00:00:00Z', updated_at: '2025-06-01T00:00:00Z', ...fields } as WireContent,
+});
+
+/** A session whose deliveries are recorded; `refuse` decides which commands fail on delivery. */
+function session(options: { loaded?: LoadedSession; load?: () => Promise<LoadedSession>; save?: (change: SettingChange) => Promise<unknown>; refuse?: (command: SessionCommand) => string | null } = {}) {
+  const delivered: SessionCommand[] = [];
+  const machine = researchSessionMachine.provide({
+    // Alone, with no workspace above it to tell.
+    actions: { failed: () => undefined },
+    actors: {
+      loadSession: fromPromise<LoadedSession, { id: string }>(() => (options.load ?? (() => Promise.resolve(empty('s-1'))))()),
+      deliver: fromCallback<EventObject, { id: string; sessionId: string; command: SessionCommand }>(({ input, sendBack }) => {
+        delivered.push(input.command);
+        const refusal = options.refuse?.(input.command) ?? null;
+        sendBack(refusal === null ? { type: 'command.delivered', id: input.id } : { type: 'command.refused', id: input.id, message: refusal });
+      }),
+      saveSetting: fromPromise<unknown, { sessionId: string; change: SettingChange }>(({ input }) => (options.save ?? (() => Promise.resolve()))(input.change)),
+    },
+  });
+  const actor = createActor(machine, { clock: new SimulatedClock(), input: { id: 's-1', ...(options.loaded && { loaded: options.loaded }) } }).start();
+  return { actor, delivered };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+const OUT_OF_BUDGET = 'Token使用额度已用尽，请联系管理员进行充值';
+
+test('a session is loaded, then ready and subscribed', async (t) => {
+  const { actor } = session({ load: async () => ({ ...empty('s-1'), dto: sessionDto('s-1', { name: '电池', message_count: 2 }) }) });
+  t.true(actor.getSnapshot().matches('loading'));
+  await tick();
+  t.true(actor.getSnapshot().matches({ ready: { link: 'subscribed' } }));
+  t.is(actor.getSnapshot().context.name, '电池');
+  t.is(actor.getSnapshot().context.layoutPreset, 'chat-interface-only', 'a session with messages opens on the chat');
+});
+
+test('a session that cannot be loaded ends as failed', async (t) => {
+  const { actor } = session({ load: () => Promise.reject(new Error('会话不存在')) });
+  await tick();
+  t.true(actor.getSnapshot().matches('failed'));
+});
+
+test('a read-only session is never subscribed', (t) => {
+  const machine = researchSessionMachine;
+  const actor = createActor(machine, { input: { id: 'share-1', readOnly: true, loaded: empty('share-1') } }).start();
+  t.true(actor.getSnapshot().matches({ ready: { link: 'none' } }));
+  actor.send({ type: 'conversation.send', text: '你好' });
+  t.deepEqual(actor.getSnapshot().context.outbox, [], 'sending is disabled');
+});
+
+test('out of budget: the question stays with the server\'s words under it until the next try', (t) => {
+  const { actor, delivered } = session({ loaded: empty('s-1') });
+  actor.send({ type: 'conversation.send', text: '  固态电池  ' });
+  t.deepEqual(delivered, [{ kind: 'user_input', agent: 'deep_cognition', content: '固态电池' }]);
+  t.is(actor.getSnapshot().context.outbox.length, 1, 'shown while on its way');
+  // The socket refuses it (the server checks the budget before writing anything).
+  actor.send({ type: 'socket.message', message: { type: 'error', error_message: OUT_OF_BUDGET, code: 'budget.exhausted', session_id: 's-1', content_type: 'user_input' } });
+  const [pending] = actor.getSnapshot().context.outbox;
+  t.is(pending?.error, OUT_OF_BUDGET);
+  t.deepEqual(pending?.command, { kind: 'user_input', agent: 'deep_cognition', content: '固态电池' });
+});
+
+test('a question shown while on its way goes once the conversation has it', (t) => {
+  const { actor } = session({ loaded: empty('s-1') });
+  actor.send({ type: 'conversation.send', text: '固态电池' });
+  actor.send({ type: 'socket.message', message: content({ agent: 'user', content_type: 'user_input', message_id: 'm-1', content: '固态电池' }) });
+  t.deepEqual(actor.getSnapshot().context.outbox, []);
+  t.is(actor.getSnapshot().context.conversation.messages.length, 1);
+});
+
+test('continue editing refused over HTTP stops with the message', (t) => {
+  const { actor } = session({ loaded: empty('s-1'), refuse: (command) => (command.kind === 'feedback_response' ? OUT_OF_BUDGET : null) });
+  actor.send({ type: 'feedback.give', option: 'continue' });
+  t.is(actor.getSnapshot().context.outbox[0]?.error, OUT_OF_BUDGET);
+});
+
+test('a pending targeted edit stops with the refusal instead of waiting forever', (t) => {
+  const { actor, delivered } = session({ loaded: empty('s-1') });
+  actor.send({ type: 'edit.request', text: '改写', snippet: '电池', offset: 12, version: 2 });
+  const edit = actor.getSnapshot().children.targetedEdit!;
+  t.true(edit.getSnapshot().matches('pending'));
+  t.like(delivered[0], { kind: 'targeted_edit', request: { text: '改写', snippet: '电池', offset: 12, version: 2 } });
+  actor.send({ type: 'socket.message', message: { type: 'error', error_message: OUT_OF_BUDGET, code: 'budget.exhausted', session_id: 's-1', content_type: 'targeted_edit' } });
+  t.true(edit.getSnapshot().matches('failed'));
+  t.is(edit.getSnapshot().context.error, OUT_OF_BUDGET);
+});
+
+test('a targeted edit ends when its answer arrives: a new version, or the agent\'s reason', (t) => {
+  const { actor, delivered } = session({ loaded: empty('s-1') });
+  actor.send({ type: 'edit.request', text: '改写', snippet: '电池', offset: 0, version: 1 });
+  const edit = actor.getSnapshot().children.targetedEdit!;
+  const requestId = (delivered[0] as Extract<SessionCommand, { kind: 'targeted_edit' }>).request.request_id;
+  actor.send({ type: 'socket.message', message: content({ agent: 'targeted_edit', content_type: 'error', message_id: requestId, error_message: '选中的文本已不在当前版本中' }) });
+  t.true(edit.getSnapshot().matches('failed'));
+  t.is(edit.getSnapshot().context.error, '选中的文本已不在当前版本中');
+  t.deepEqual(actor.getSnapshot().context.outbox, []);
+});
+
+test('a blank targeted edit is not sent', (t) => {
+  const { actor, delivered } = session({ loaded: empty('s-1') });
+  actor.send({ type: 'edit.request', text: '  ', snippet: '电池', offset: 0, version: 1 });
+  t.deepEqual(delivered, []);
+  t.true(actor.getSnapshot().children.targetedEdit!.getSnapshot().matches('idle'));
+});
+
+test('renaming shows the new name at once and keeps it once saved', async (t) => {
+  const saved: SettingChange[] = [];
+  const { actor } = session({ loaded: empty('s-1'), save: async (change) => void saved.push(change) });
+  actor.send({ type: 'settings.rename', input: '  电池综述 ' });
+  t.true(actor.getSnapshot().matches({ ready: { settings: 'saving' } }));
+  t.is(actor.getSnapshot().context.title, '电池综述', 'the label (title first) changes at once');
+  await tick();
+  t.true(actor.getSnapshot().matches({ ready: { settings: 'idle' } }));
+  t.deepEqual(saved, [{ field: 'title', value: '电池综述' }]);
+  t.is(actor.getSnapshot().context.title, '电池综述');
+  actor.send({ type: 'settings.rename', input: '   ' });
+  t.true(actor.getSnapshot().matches({ ready: { settings: 'idle' } }), 'a blank rename cancels');
+});
+
+test('a rename the server refuses puts the old name back and says why', async (t) => {
+  const { actor } = session({ loaded: { ...empty('s-1'), dto: sessionDto('s-1', { title: '旧标题' }) }, save: () => Promise.reject(new Error('标题最多 200 个字符')) });
+  actor.send({ type: 'settings.rename', input: '新标题' });
+  await tick();
+  t.is(actor.getSnapshot().context.title, '旧标题');
+  t.is(actor.getSnapshot().context.error, '标题最多 200 个字符');
+});
+
+test('metadata updates of the session arrive through its subscription', (t) => {
+  const { actor } = session({ loaded: empty('s-1') });
+  actor.send({ type: 'socket.message', message: { type: 'metadata_update', session_id: 's-1', position: 50, updated_fields: { title: '固态电池综述' } } });
+  t.is(actor.getSnapshot().context.title, '固态电池综述');
+  t.is(actor.getSnapshot().context.conversation.position, 50);
+});
+
+test('writing in the stream opens the canvas and fills the writing child', (t) => {
+  const { actor } = session({ loaded: empty('s-1') });
+  actor.send({ type: 'socket.message', message: content({ content_type: 'writing_start', message_id: 'r-1', artifact_id: 'dccanvas', version: 1, title: '报告' }) });
+  t.is(actor.getSnapshot().context.panel, 'canvas');
+  actor.send({ type: 'socket.message', message: content({ content_type: 'writing_content', message_id: 'r-1', artifact_id: 'dccanvas', content: '第一段' }) });
+  t.is(actor.getSnapshot().children.writing!.getSnapshot().context.draft?.content, '第一段');
+});

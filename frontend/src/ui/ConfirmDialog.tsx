@@ -1,0 +1,83 @@
+import { AlertDialog } from 'radix-ui';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toApiError } from '../api/client.ts';
+import { TriangleAlertIcon } from './icons.ts';
+import './ui.css';
+
+export interface ConfirmDialogProps {
+  open?: boolean;
+  title: string;
+  text: ReactNode;
+  confirmLabel: string;
+  cancelLabel?: string;
+  /** `danger` for what cannot be taken back. */
+  tone?: 'danger' | 'primary';
+  /** A returned promise keeps the dialog open, busy, until it settles; a failure is shown in place. */
+  onConfirm: () => Promise<unknown> | void;
+  onClose: () => void;
+}
+
+/**
+ * A question that must be answered before going on (an alert dialog: focus starts on Cancel, a click
+ * outside does not dismiss it), in place of the browser's blocking confirm box.
+ */
+export function ConfirmDialog({ open = true, title, text, confirmLabel, cancelLabel, tone = 'danger', onConfirm, onClose }: ConfirmDialogProps) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirm = () => {
+    const pending = onConfirm();
+    if (!pending) return onClose();
+    setBusy(true);
+    setError(null);
+    pending.then(
+      () => {
+        setBusy(false);
+        onClose();
+      },
+      (failure: unknown) => {
+        const known = toApiError(failure);
+        setBusy(false);
+        setError(known.detail || known.userMessage);
+      },
+    );
+  };
+  return (
+    <AlertDialog.Root open={open} onOpenChange={(next) => !next && !busy && onClose()}>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="dialog-overlay" />
+        <AlertDialog.Content className="dialog dialog-confirm" onEscapeKeyDown={(event) => busy && event.preventDefault()}>
+          <div className="dialog-head">
+            <span className={`dialog-icon dialog-icon-${tone}`}>
+              <TriangleAlertIcon size={20} />
+            </span>
+            <div>
+              <AlertDialog.Title className="dialog-title">{title}</AlertDialog.Title>
+              <AlertDialog.Description className="dialog-description">{text}</AlertDialog.Description>
+            </div>
+          </div>
+          {error && (
+            <p className="dialog-error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="dialog-actions">
+            <AlertDialog.Cancel className="button button-secondary" disabled={busy}>
+              {cancelLabel ?? t('ui.cancel')}
+            </AlertDialog.Cancel>
+            <button
+              type="button"
+              className={`button ${tone === 'danger' ? 'button-danger' : 'button-primary'}`}
+              disabled={busy}
+              onClick={confirm}
+            >
+              {busy && <span className="spinner spinner-small" />}
+              {confirmLabel}
+            </button>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  );
+}

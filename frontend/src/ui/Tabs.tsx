@@ -1,0 +1,35 @@
+import { Tabs as Primitive } from 'radix-ui';
+import type { ReactNode } from 'react';
+import './ui.css';
+
+export interface TabItem<T extends string> {
+  value: T;
+  label: string;
+  icon?: ReactNode;
+}
+
+/**
+ * Tabs whose value usually lives in the URL: arrow keys move between them (and select, as the panel
+ * is cheap to swap), and the panel shows `children` for the selected one only. `toolbar` sits at the
+ * end of the tab row (a search field, say).
+ */
+export function Tabs<T extends string>({ value, onChange, tabs, label, toolbar, className = '', children }: { value: T; onChange: (value: T) => void; tabs: readonly TabItem<T>[]; label: string; toolbar?: ReactNode; className?: string; children: ReactNode }) {
+  return (
+    <Primitive.Root value={value} onValueChange={(next) => onChange(next as T)} className={`tabs ${className}`}>
+      <div className="tabs-bar">
+        <Primitive.List className="tabs-list" aria-label={label}>
+          {tabs.map((tab) => (
+            <Primitive.Trigger key={tab.value} value={tab.value} className="tabs-trigger">
+              {tab.icon}
+              {tab.label}
+            </Primitive.Trigger>
+          ))}
+        </Primitive.List>
+        {toolbar}
+      </div>
+      <Primitive.Content value={value} className="tabs-panel">
+        {children}
+      </Primitive.Content>
+    </Primitive.Root>
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * What the worker's flush policy costs a token and saves the log: replies streamed by a model server
+ * in its own process at three paces (a fast model, one just slower than the 16 ms flush interval,
+ * one that pauses to think), each read (a) straight from the model provider and (b) end to end at a
+ * socket. Prints per-token latency p50/p95 for both (model write → arrival; the baseline (a) is what
+ * the HTTP hop alone costs), what the app adds, text events per reply and the most events that
+ * reached the socket within any 16 ms (socket arrival times, so jitter can only crowd them, not space
+ * them out). Targets: added p95 ≤ 25 ms, one event per 16 ms per reply.
+ * Run: npx tsx tests/bench/tokenLatency.ts
+ */
+import { pathToFileURL } from 'node:url';
+import { FLUSH_INTERVAL_MS } from '@scriptorium/workers/agents/replyWriter';
+import { answerTokens, direct, endToEnd, ms, percentile, question, withStreamingApp, type Sample } from './streaming.ts';
+
+const PACES = [
+  { delayMs: 2, tokens: 600 },
+  { delayMs: 20, tokens: 120 },
+  { delayMs: 60, tokens: 40 },
+];
+const RUNS = 3;
+
+/** The most of `times` (sorted) that fall within any window of `windowMs`. */
+function densest(times: number[], windowMs: number): number {
+  let most = 0;
+  let from = 0;
+  for (let to = 0; to < times.length; to++) {
+    while (times[to]! - times[from]! >= windowMs) from++;
+    most = Math.max(most, to - from + 1);
+  }
+  return most;
+}
+
+export function run(): Promise<void> {
+  return withStreamingApp('bench_token_latency', async (server, user, socket) => {
+    await endToEnd(user, socket, server, question('warm-up', 100), answerTokens(100));
+    console.log(`token latency: model write → socket, ${RUNS} replies per pace, tokens pooled; flush interval ${FLUSH_INTERVAL_MS} ms`);
+    for (const { delayMs, tokens: count } of PACES) {
+      const tokens = answerTokens(count);
+      const directSamples: Sample[] = [];
+      const endToEndSamples: Sample[] = [];
+      for (let i = 1; i <= RUNS; i++) {
+        // Interleaved, so that whatever the machine does meanwhile weighs on both paths alike.
+        directSamples.push(await direct(server, question(`direct ${delayMs} ms ${i}`, count), tokens));
+        endToEndSamples.push(await endToEnd(user, socket, server, question(`socket ${delayMs} ms ${i}`, count), tokens, delayMs));
+      }
+      const a = directSamples.flatMap((sample) => sample.latencies);
+      const b = endToEndSamples.flatMap((sample) => sample.latencies);
+      const events = endToEndSamples.map((sample) => sample.events!.length);
+      const crowded = Math.max(...endToEndSamples.map((sample) => densest(sample.events!, FLUSH_INTERVAL_MS)));
+      console.log(`  ${count} tokens ${delayMs} ms apart:`);
+      console.log(`    (a) direct:     p50 ${ms(percentile(a, 50), 1)}, p95 ${ms(percentile(a, 95), 1)}`);
+      console.log(`    (b) at socket:  p50 ${ms(percentile(b, 50), 1)}, p95 ${ms(percentile(b, 95), 1)}`);
+      console.log(`    added by the app (b − a): p50 ${ms(percentile(b, 50) - percentile(a, 50), 1)}, p95 ${ms(percentile(b, 95) - percentile(a, 95), 1)} (target p95 ≤ 25 ms)`);
+      console.log(`    text events per reply: ${events.join(', ')} (${(count / Math.max(...events)).toFixed(1)}+ tokens each); most within ${FLUSH_INTERVAL_MS} ms at the socket: ${crowded}`);
+    }
+  });
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await run();

@@ -1,0 +1,117 @@
+/**
+ * axe-core on every screen, signed out, signed in and as the administrator, with the user status
+ * dialog and a note's menu open too: any serious or critical violation fails, listed with its
+ * elements. Serves frontend/dist: run `npm run build` first.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import test from 'ava';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
+import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
+
+const ADMIN = { username: 'chief', password: 'admin-password-1' };
+
+let app: TestApp;
+let browser: Browser;
+test.before(async () => {
+  app = await startTestApp({ ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ADMIN_EMAIL: 'chief@example.com' });
+  browser = await launchBrowser();
+});
+test.after.always(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+const SIGNED_OUT = ['/research', '/login', '/register', '/cli', '/cli/docs', '/cli-leaderboard', '/cognition', '/cognition/display', '/welcome', '/error', '/share/missing-token', '/nowhere'];
+const SIGNED_IN = ['/research', '/note', '/cognition', '/cognition/library', '/cognition/library?tab=collections', '/cli/test', '/cli/trajectories', '/ai-first/writing-agent', '/remote', '/remote/create', '/draft', '/engineer'];
+const ADMIN_ONLY = ['/manage', '/manage?tab=invites', '/manage?tab=usage', '/manage?tab=feedback', '/admin/dashboard'];
+
+type Found = { screen: string; id: string; impact: string; help: string; nodes: string[] };
+
+async function audit(page: Page, screen: string): Promise<Found[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({ screen, id: violation.id, impact: violation.impact!, help: violation.help, nodes: violation.nodes.map((node) => `${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ') ?? ''}`) }));
+}
+
+/** Opens a screen and waits for the route's chunk and its first requests. */
+async function visit(page: Page, path: string) {
+  await page.goto(`${app.url}${path}`, { waitUntil: 'networkidle' });
+  await page.locator('main, .page, .share-page, [role="main"]').first().waitFor({ timeout: 15_000 }).catch(() => undefined);
+  await page.waitForTimeout(300);
+}
+
+async function auditAll(page: Page, paths: readonly string[], who: string): Promise<Found[]> {
+  const found: Found[] = [];
+  for (const path of paths) {
+    await visit(page, path);
+    found.push(...(await audit(page, `${who} ${path}`)));
+  }
+  return found;
+}
+
+function report(t: { log(...values: unknown[]): void; deepEqual(actual: unknown, expected: unknown, message?: string): void }, found: Found[]) {
+  for (const violation of found) t.log(`${violation.screen}: [${violation.impact}] ${violation.id} — ${violation.help}\n  ${violation.nodes.join('\n  ')}`);
+  t.deepEqual(
+    found.map((violation) => `${violation.screen} ${violation.id}`),
+    [],
+    'no serious or critical axe violations',
+  );
+}
+
+test('signed out, every screen passes axe in Chinese and in English', async (t) => {
+  t.timeout(240_000);
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  const found = await auditAll(page, SIGNED_OUT, 'zh signed out');
+  await visit(page, '/research');
+  await page.locator('.user-button').click();
+  await page.getByRole('dialog').waitFor();
+  found.push(...(await audit(page, 'zh signed out: user dialog')));
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => localStorage.setItem('app_language', 'en'));
+  found.push(...(await auditAll(page, SIGNED_OUT, 'en signed out')));
+  report(t, found);
+});
+
+test('signed in, every screen passes axe, with a note tree, its menu and the status dialog open', async (t) => {
+  t.timeout(300_000);
+  const user = await signUp(app.url, 'axe_reader');
+  const created = await user.request('POST', '/backend/api/notes', { name: '储能调研' });
+  t.true(created.status < 300, JSON.stringify(created.body));
+  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
+  const found = await auditAll(page, SIGNED_IN, 'zh signed in');
+
+  await visit(page, '/note');
+  const row = page.locator('.note-row').filter({ hasText: '储能调研' });
+  await row.hover();
+  await row.getByRole('button', { name: '更多操作' }).click();
+  await page.getByRole('menu').waitFor();
+  found.push(...(await audit(page, 'zh /note: note menu')));
+  await screenshot(page, 'a11y-note-menu');
+  await page.keyboard.press('Escape');
+
+  await page.locator('.user-button').click();
+  await page.getByRole('dialog').waitFor();
+  await page.locator('.account-panel, .quota-card').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+  found.push(...(await audit(page, 'zh signed in: user dialog')));
+  await screenshot(page, 'a11y-user-dialog');
+  await page.keyboard.press('Escape');
+
+  await page.evaluate(() => localStorage.setItem('app_language', 'en'));
+  found.push(...(await auditAll(page, SIGNED_IN, 'en signed in')));
+  report(t, found);
+  t.deepEqual(pageErrors, []);
+});
+
+test('the administrator screens pass axe', async (t) => {
+  t.timeout(180_000);
+  const login = await client(app.url).request('POST', '/backend/auth/login', ADMIN, { form: true });
+  const { page } = await signedInPage(t, browser, login.body.access_token as string);
+  const found = await auditAll(page, ADMIN_ONLY, 'zh admin');
+  await page.evaluate(() => localStorage.setItem('app_language', 'en'));
+  found.push(...(await auditAll(page, ADMIN_ONLY, 'en admin')));
+  report(t, found);
+});

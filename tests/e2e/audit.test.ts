@@ -1,0 +1,97 @@
+/**
+ * Auditors in a real browser: an admin makes a user an auditor on /manage; the auditor opens /audit,
+ * finds another user's research session, scrubs to before the second canvas version, compares v1
+ * and v2 and exports the stream as JSONL. Screenshots in zh and en. Serves frontend/dist: run
+ * `npm run build` first.
+ */
+import { readFileSync } from 'node:fs';
+import test from 'ava';
+import type { Browser } from 'playwright-core';
+import { Corpus, SOLID_STATE } from '@scriptorium/workers/agents/deep_cognition/harness';
+import { CLIENT_BUILT, launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
+import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { startResearch, watchedSession } from '../support/research.ts';
+
+let app: TestApp;
+let browser: Browser;
+let adminToken: string;
+let sessionId: string;
+
+const arrives = (replyId: string, type: string, nth = 1) => {
+  let seen = 0;
+  return (m: any) => m.type === 'message' && m.content.message_id === replyId && m.content.content_type === type && ++seen === nth;
+};
+
+test.before(async () => {
+  const corpus = new Corpus([...SOLID_STATE]);
+  app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password' }, { agents: { webSearch: corpus, localSearch: corpus, fetcher: corpus } });
+  browser = await launchBrowser();
+  adminToken = (await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true })).body.access_token;
+  const writer = await signUp(app.url, 'writer');
+  const watched = await watchedSession(app.url, writer, 'client-writer');
+  sessionId = watched.sessionId;
+  const { replyId } = await startResearch(writer, watched.socket, sessionId, '对比2020年以来中国固态电池的技术路线和产业化进展，写一份决策参考报告');
+  await watched.socket.next(arrives(replyId, 'feedback_request'), 60_000);
+  await writer.request('POST', `/backend/conversation/research/${sessionId}/feedback`, { option: 'manual_feedback', text: '补充固态电池成本方面的内容' });
+  await watched.socket.next(arrives(replyId, 'feedback_request', 2), 60_000);
+  watched.socket.close();
+  await app.settle();
+});
+test.after.always(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+const TEXTS = {
+  zh: { open: '打开', search: '搜索', jsonl: '导出 JSONL', scrub: '回放位置', diff: '版本对比', version: '版本 1' },
+  en: { open: 'Open', search: 'Search', jsonl: 'Export JSONL', scrub: 'Replay position', diff: 'Compare versions', version: 'Version 1' },
+} as const;
+
+for (const language of ['zh', 'en'] as const) {
+  test.serial(`an admin makes a user an auditor, who replays another user's session (${language})`, async (t) => {
+    if (!CLIENT_BUILT) return t.pass('frontend/dist is missing: run npm run build');
+    const text = TEXTS[language];
+    const name = `inspector-${language}`;
+    const inspector = await signUp(app.url, name);
+
+    const admin = await signedInPage(t, browser, adminToken);
+    await admin.page.addInitScript((lang) => localStorage.setItem('app_language', lang), language);
+    await admin.page.goto(`${app.url}/manage?tab=users`, { waitUntil: 'networkidle' });
+    await admin.page.getByLabel(language === 'zh' ? `设为审计员：${name}` : `Make ${name} an auditor`).click({ force: true }); // the switch's track covers its checkbox, as a switch does
+    await admin.page.getByLabel(language === 'zh' ? `取消审计员：${name}` : `Revoke auditor role of ${name}`).waitFor();
+    await screenshot(admin.page, `audit-grant-${language}`);
+
+    const { page, pageErrors } = await signedInPage(t, browser, inspector.token!, { acceptDownloads: true });
+    await page.addInitScript((lang) => localStorage.setItem('app_language', lang), language);
+    await page.goto(`${app.url}/audit`, { waitUntil: 'networkidle' });
+    await page.getByLabel(language === 'zh' ? '用户名' : 'User name').fill('writer');
+    await page.getByRole('button', { name: text.search, exact: true }).click();
+    await page.getByRole('button', { name: new RegExp(`^${text.open}`) }).first().click();
+    await page.getByText(`conversation-${sessionId}`).first().waitFor();
+    const rows = await app.services.events.readStream(`conversation-${sessionId}`);
+    await page.getByText(language === 'zh' ? `已载入 ${rows.length} / ${rows.length} 个事件` : `${rows.length} of ${rows.length} events loaded`).waitFor();
+
+    // Before the second version starts: one version on the canvas.
+    const secondStart = rows.filter((row) => row.type === 'WritingStarted')[1]!;
+    const slider = page.getByLabel(text.scrub);
+    await slider.fill(String(secondStart.revision));
+    await page.locator('.audit-canvas .mini-badge', { hasText: text.version }).waitFor();
+    await screenshot(page, `audit-scrubbed-${language}`);
+
+    await page.getByRole('region', { name: text.diff }).waitFor();
+    const diffText = page.locator('.audit-diff-text');
+    t.true((await diffText.locator('ins').count()) > 0, 'v2 adds to v1');
+    await diffText.scrollIntoViewIfNeeded();
+    await screenshot(page, `audit-diff-${language}`);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: text.jsonl }).click()]);
+    const lines = readFileSync((await download.path())!, 'utf8').trim().split('\n');
+    t.is(lines.length, rows.length);
+    t.is(JSON.parse(lines[0]!).streamId, `conversation-${sessionId}`);
+    t.deepEqual(pageErrors, []);
+
+    const reads = await client(app.url, adminToken).request('GET', `/backend/auth/admin/audit-reads?auditor_id=${inspector.userId}`);
+    t.true(reads.body.reads.some((read: { action: string }) => read.action === 'export'));
+    t.true(reads.body.reads.some((read: { action: string; stream_id: string }) => read.action === 'events' && read.stream_id === `conversation-${sessionId}`));
+  });
+}

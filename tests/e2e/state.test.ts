@@ -1,0 +1,216 @@
+/**
+ * The research view's state defects, each as a user meets it in a real browser: the signed-out page
+ * at once, renaming, sessions after a reload, the layout, version switching with unsaved edits,
+ * targeted edits of repeated text, voice input without a recogniser, and running out of budget.
+ * Serves frontend/dist: run `npm run build` first.
+ */
+import test from 'ava';
+import type { Browser, Page } from 'playwright-core';
+import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
+import { sessionWithReport } from '../support/research.ts';
+
+let app: TestApp;
+let browser: Browser;
+let admin: Client;
+
+test.before(async () => {
+  app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password' });
+  admin = client(app.url, (await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true })).body.access_token);
+  browser = await launchBrowser();
+});
+
+test.after.always(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+
+/** Picks a canvas version from the version list, as a user does. */
+async function chooseVersion(page: Page, version: number): Promise<void> {
+  await page.getByRole('combobox', { name: '版本' }).click();
+  await page.getByRole('option', { name: new RegExp(`^v${version} `) }).click();
+}
+const shownVersion = async (page: Page) => (await page.locator('.version-select').innerText()).match(/v(\d+)/)?.[1];
+const sessionIdOf = (page: Page) => new URL(page.url()).searchParams.get('conversation_id')!;
+
+/** A signed-in page on /research with its default session and the first-visit tips switched off. */
+async function research(t: Parameters<typeof signedInPage>[0], user: Client) {
+  const opened = await signedInPage(t, browser, user.token!);
+  await opened.page.addInitScript(() => localStorage.setItem('guidance_enabled', 'false'));
+  await opened.page.goto(`${app.url}/research`);
+  await opened.page.waitForURL(/conversation_id=/, { timeout: 15_000 });
+  await opened.page.getByText('已连接').waitFor();
+  return opened;
+}
+
+test.serial('signed out, /research shows its content within a second', async (t) => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  // Warm the server's and the browser's caches, then measure a plain visit.
+  await page.goto(`${app.url}/research`, { waitUntil: 'networkidle' });
+  const started = Date.now();
+  await page.goto(`${app.url}/research`);
+  await page.getByRole('heading', { name: '今天想研究什么？' }).waitFor();
+  const elapsed = Date.now() - started;
+  t.log(`signed-out /research shown after ${elapsed} ms`);
+  t.true(elapsed < 1_000);
+});
+
+test.serial('a rename shows at once in the sidebar and the header, and after a reload', async (t) => {
+  const user = await signUp(app.url, `namer${Date.now().toString(36)}`);
+  const { page, pageErrors } = await research(t, user);
+  const row = page.locator('.session-list:not(.cloud) .session-item').first();
+  await row.getByRole('button', { name: '重命名' }).click();
+  await row.getByRole('textbox', { name: '重命名' }).fill('电池安全综述');
+  await page.keyboard.press('Enter');
+  await page.locator('.workspace-title', { hasText: '电池安全综述' }).waitFor({ timeout: 1_000 });
+  await row.locator('.session-label', { hasText: '电池安全综述' }).waitFor({ timeout: 1_000 });
+  await screenshot(page, 'state-renamed');
+  await page.reload();
+  await page.locator('.workspace-title', { hasText: '电池安全综述' }).waitFor({ timeout: 15_000 });
+  t.is(await page.locator('.session-list:not(.cloud) .session-label').first().innerText(), '电池安全综述');
+  t.deepEqual(pageErrors, []);
+});
+
+test.serial('after a reload every open session is open again, and reloads make no empty sessions', async (t) => {
+  const user = await signUp(app.url, `keeper${Date.now().toString(36)}`);
+  const { page, pageErrors } = await research(t, user);
+  const first = sessionIdOf(page);
+  await page.getByRole('button', { name: '新会话' }).click();
+  await page.waitForURL((url) => url.searchParams.get('conversation_id') !== first);
+  const second = sessionIdOf(page);
+  const open = page.locator('.session-list:not(.cloud) .session-item');
+  t.is(await open.count(), 2);
+  for (let reload = 0; reload < 3; reload++) {
+    await page.reload();
+    await page.getByText('已连接').waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('.session-list:not(.cloud) .session-item:not(.restoring)').length === 2);
+  }
+  t.is(sessionIdOf(page), second, 'the session shown before is shown again');
+  const { total } = (await user.request('GET', '/backend/conversation/api/chats/my?skip=0&limit=100')).body;
+  t.is(total, 2, 'only the two sessions the user made');
+  await screenshot(page, 'state-sessions-restored');
+  t.deepEqual(pageErrors, []);
+});
+
+test.serial('presets change the layout, and an unlocked panel can be dragged to a drop zone', async (t) => {
+  const user = await signUp(app.url, `docker${Date.now().toString(36)}`);
+  const { page, pageErrors } = await research(t, user);
+  const welcome = page.getByRole('heading', { name: '今天想研究什么？' });
+  await welcome.waitFor();
+  await page.getByRole('button', { name: '切换为仅对话布局' }).click();
+  await welcome.waitFor({ state: 'detached' });
+  await page.locator('.chat-stream').waitFor();
+  await screenshot(page, 'state-preset-chat');
+  await page.getByRole('button', { name: '切换为欢迎布局' }).click();
+  await welcome.waitFor();
+
+  // Notes beside the chat, then unlock and drag the notes panel's tab to the left drop zone.
+  await page.getByRole('button', { name: '切换为仅对话布局' }).click();
+  await page.getByRole('button', { name: '笔记面板' }).click();
+  await page.getByRole('button', { name: '解锁布局（可拖动面板）' }).click();
+  const tab = page.locator('.lm_tab', { hasText: '笔记' });
+  await tab.waitFor();
+  const before = (await page.locator('.lm_stack', { has: tab }).boundingBox())!;
+  const layout = (await page.locator('.workspace-layout').boundingBox())!;
+  const tabBox = (await tab.boundingBox())!;
+  await page.mouse.move(tabBox.x + tabBox.width / 2, tabBox.y + tabBox.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(tabBox.x + 40, tabBox.y + 40, { steps: 5 });
+  await page.mouse.move(layout.x + 30, layout.y + layout.height / 2, { steps: 10 });
+  await screenshot(page, 'state-drag-zone');
+  await page.mouse.up();
+  const after = (await page.locator('.lm_stack', { has: page.locator('.lm_tab', { hasText: '笔记' }) }).boundingBox())!;
+  t.true(after.x < before.x, `the notes panel moved to the left (${before.x} → ${after.x})`);
+  await screenshot(page, 'state-dragged');
+  t.deepEqual(pageErrors, []);
+});
+
+test.serial('switching version with unsaved edits asks; a targeted edit changes the occurrence selected', async (t) => {
+  const user = await signUp(app.url, `editor${Date.now().toString(36)}`);
+  const id = await sessionWithReport(user);
+  const v1 = (await user.request('GET', `/backend/conversation/research/${id}/canvas`)).body.versions[0];
+  const twice = '固态电池的安全性更好。';
+  const v2content = `${v1.content.trimEnd()}\n\n${twice}\n\n- 要点：${twice}\n`;
+  t.is((await user.request('PUT', `/backend/conversation/research/${id}/canvas`, { content: v2content, from_version: 1 })).status, 200);
+
+  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
+  await page.addInitScript(() => localStorage.setItem('guidance_enabled', 'false'));
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+  await page.goto(`${app.url}/research?conversation_id=${id}`);
+  const doc = page.locator('.canvas-doc .ProseMirror');
+  await doc.waitFor({ timeout: 15_000 });
+  await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v2'));
+
+  // Hand edits, then another version: the page asks first.
+  await doc.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('（草稿）');
+  await chooseVersion(page, 1);
+  const ask = page.getByRole('alertdialog');
+  await ask.waitFor();
+  await screenshot(page, 'state-switch-ask');
+  await ask.getByRole('button', { name: '取消' }).click();
+  t.is(await shownVersion(page), '2', 'cancel stays on the edited version');
+  t.true((await doc.innerText()).includes('（草稿）'), 'with the edits');
+  await chooseVersion(page, 1);
+  await ask.getByRole('button', { name: '放弃修改并切换' }).click();
+  t.is(await shownVersion(page), '1');
+  t.false((await doc.innerText()).includes('（草稿）'));
+  await chooseVersion(page, 2);
+
+  // Select the second of two equal sentences and edit it.
+  await page.evaluate((wanted) => {
+    const root = document.querySelector('.canvas-doc .ProseMirror')!;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const found: Array<{ node: Node; at: number }> = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.textContent!.indexOf(wanted);
+      if (at !== -1) found.push({ node, at });
+    }
+    const last = found.at(-1)!;
+    const range = document.createRange();
+    range.setStart(last.node, last.at);
+    range.setEnd(last.node, last.at + wanted.length);
+    (root as HTMLElement).focus();
+    window.getSelection()!.removeAllRanges();
+    window.getSelection()!.addRange(range);
+  }, twice);
+  const popover = page.locator('form.edit-popover');
+  await popover.getByRole('textbox').fill('把“安全性”改为“热稳定性”');
+  await popover.getByRole('button', { name: '修改' }).click();
+  await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v3'), undefined, { timeout: 30_000 });
+  const v3 = (await user.request('GET', `/backend/conversation/research/${id}/canvas`)).body.versions.at(-1);
+  t.is(v3.content, `${v1.content.trimEnd()}\n\n${twice}\n\n- 要点：${twice.replace('安全性', '热稳定性')}\n`, 'only the selected occurrence changed');
+
+  // No speech engine here: the page asked whether there is one, and never called it.
+  t.true(requests.includes('/backend/conversation/api/v2/asr/status'));
+  t.false(requests.some((path) => path.includes('/asr/short')));
+  t.is(await page.getByRole('button', { name: '语音输入' }).count(), 0);
+
+  // Out of budget: the question stays, the server's words under it; a targeted edit stops with them.
+  t.is((await admin.request('PUT', `/backend/auth/admin/users/${(user as Client & { userId: string }).userId}/token-limit`, { token_level_limit: 0 })).status, 200);
+  await page.getByRole('textbox', { name: '输入消息' }).fill('再补充一段成本分析');
+  await page.keyboard.press('Enter');
+  await page.locator('.message-user .bubble', { hasText: '再补充一段成本分析' }).waitFor();
+  await page.locator('.stream-error', { hasText: 'Token使用额度已用尽' }).waitFor();
+  await page.evaluate(() => {
+    const root = document.querySelector('.canvas-doc .ProseMirror')!;
+    const text = [...root.querySelectorAll('p')].find((paragraph) => (paragraph.textContent ?? '').length > 6)!.firstChild!;
+    const range = document.createRange();
+    range.setStart(text, 0);
+    range.setEnd(text, 4);
+    (root as HTMLElement).focus();
+    window.getSelection()!.removeAllRanges();
+    window.getSelection()!.addRange(range);
+  });
+  await popover.getByRole('textbox').fill('改得更简洁');
+  await popover.getByRole('button', { name: '修改' }).click();
+  await page.locator('.canvas-panel [role="alert"]', { hasText: 'Token使用额度已用尽' }).waitFor();
+  t.is(await page.getByText('修改已提交').count(), 0, 'no endless spinner');
+  await screenshot(page, 'state-out-of-budget');
+  t.deepEqual(pageErrors, []);
+});

@@ -1,0 +1,55 @@
+import test from 'ava';
+import { userDecider, userStream } from '@scriptorium/domain/user/decide';
+import { CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
+import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { openSocket, type TestSocket } from '../support/socket.ts';
+
+let app: TestApp;
+test.before(async () => {
+  app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password' });
+});
+test.after.always(() => app?.stop());
+
+/** The close the server sends, or a failure if the socket is still open after a while. */
+const closeOf = (socket: TestSocket) =>
+  Promise.race([socket.closed, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the socket stayed open')), 10_000))]);
+
+async function signedInSocket(name: string) {
+  const user = await signUp(app.url, name);
+  const socket = await openSocket(app.url, `client-${name}`, user.token);
+  await socket.next((m) => m.type === 'heartbeat');
+  return { user, socket };
+}
+
+test('logging out closes the sockets opened with that token, and only those', async (t) => {
+  const { user, socket } = await signedInSocket('sockout');
+  const other = await client(app.url).request('POST', '/backend/auth/login', { username: 'sockout', password: 'correct horse battery' }, { form: true });
+  const otherSocket = await openSocket(app.url, 'client-sockout-2', other.body.access_token);
+  t.teardown(() => otherSocket.close());
+  t.is((await user.request('POST', '/backend/auth/logout')).status, 200);
+  t.like(await closeOf(socket), { code: CLOSE_UNAUTHORIZED, reason: 'signed out' });
+  otherSocket.send({ type: 'ping' });
+  await otherSocket.next((m) => m.type === 'heartbeat' && otherSocket.received.filter((x) => x.type === 'heartbeat').length > 1);
+  t.pass('the other sign-in keeps its socket');
+});
+
+test('an administrator deactivating the account closes its sockets', async (t) => {
+  const { user, socket } = await signedInSocket('sockoff');
+  const admin = client(app.url, (await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true })).body.access_token);
+  t.is((await admin.request('PUT', `/backend/auth/admin/users/${user.userId}/active`, { is_active: false })).status, 200);
+  t.like(await closeOf(socket), { code: CLOSE_UNAUTHORIZED, reason: 'account deactivated' });
+});
+
+test('a password change closes the sockets opened before it', async (t) => {
+  const { user, socket } = await signedInSocket('sockpass');
+  await app.services.commands.handle(userDecider, userStream(user.userId), { type: 'ChangePassword', data: { passwordHash: 'x' }, metadata: { now: new Date(Date.now() + 1000), userId: user.userId } });
+  t.like(await closeOf(socket), { code: CLOSE_UNAUTHORIZED, reason: 'password changed' });
+});
+
+test('a socket closes when its token expires', async (t) => {
+  const short = await startTestApp({ JWT_TTL_SECONDS: '2' });
+  t.teardown(() => short.stop());
+  const user = await signUp(short.url, 'sockexpiry');
+  const socket = await openSocket(short.url, 'client-expiry', user.token);
+  t.like(await closeOf(socket), { code: CLOSE_UNAUTHORIZED });
+});

@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { z } from 'zod';
+import type { JobContext } from '@scriptorium/infra/queue/port';
+import { runSandboxed, SandboxUnavailable } from '@scriptorium/infra/sandbox/bwrap';
+import type { DemoJobData } from '@scriptorium/domain/engineer/demo';
+import { engineerDecider } from '@scriptorium/domain/engineer/decide';
+import { EngineerService } from '@scriptorium/domain/engineer/service';
+import { engineerStream, type EngineerNodesAppended } from '@scriptorium/domain/engineer/session';
+import { errorText } from '@scriptorium/domain/protocol/errors';
+import type { EngineerNode } from '@scriptorium/domain/protocol/engineer';
+import { completeAccounted } from '@scriptorium/domain/usage/accounted';
+import type { AgentDeps } from '../deps.ts';
+import { extractJson } from '../deep_cognition/run.ts';
+import { offlinePlan, PLAN_PROMPT, planSchema, type DemoStep } from './plan.ts';
+
+const jobData = z.object({ sessionId: z.string().min(1), ownerId: z.string().min(1), taskDescription: z.string() }) satisfies z.ZodType<DemoJobData>;
+
+/** Files of the workspace by path, with a fingerprint of their content, to tell what a step changed. */
+function snapshot(root: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) files.set(relative(root, path), `${statSync(path).size}:${statSync(path).mtimeMs}`);
+    }
+  };
+  walk(root);
+  return files;
+}
+
+function changes(before: Map<string, string>, after: Map<string, string>): Array<{ path: string; change: 'create' | 'modify' | 'delete' }> {
+  const changed: Array<{ path: string; change: 'create' | 'modify' | 'delete' }> = [];
+  for (const [path, print] of after) if (before.get(path) !== print) changed.push({ path, change: before.has(path) ? 'modify' : 'create' });
+  for (const path of before.keys()) if (!after.has(path)) changed.push({ path, change: 'delete' });
+  return changed;
+}
+
+/**
+ * The demo execution: plan (with the model, or the labelled offline template), then each step as a
+ * thought, a command run in the bubblewrap sandbox, its output and the files it changed. Node ids
+ * follow the step, so a re-run job skips what the log holds; it checks the session between steps
+ * and ends when a user stopped it.
+ */
+export async function runEngineerDemo(deps: AgentDeps, job: JobContext<unknown>): Promise<void> {
+  const { sessionId, ownerId, taskDescription } = jobData.parse(job.data);
+  const engineer = new EngineerService(deps);
+  // Nodes order by time then id; a millisecond of its own for each keeps them in the order of the work.
+  let last = 0;
+  const now = () => new Date((last = Math.max(deps.clock().getTime(), last + 1))).toISOString();
+  const recorded = async () => {
+    const events = await deps.events.readStream(engineerStream(sessionId));
+    return events.flatMap((event) => (event.type === 'EngineerNodesAppended' ? (event.data as EngineerNodesAppended['data']).nodes : []));
+  };
+  const running = async () => (await deps.commands.load(engineerDecider, engineerStream(sessionId))).state.status === 'running';
+  if (!(await running())) return;
+
+  const done = await recorded();
+  const planNode = done.find((node) => node.id === 'plan');
+  let steps = planNode?.node_type === 'tool_call' ? (planNode.payload.arguments.steps as DemoStep[] | undefined) : undefined;
+  if (!steps) {
+    const planned = await plan(deps, ownerId, sessionId, taskDescription);
+    await engineer.appendNodes(ownerId, sessionId, [
+      { id: 'task', node_type: 'message', parent_id: null, status: 'completed', timestamp: now(), payload: { role: 'user', text: taskDescription } },
+      { id: 'plan', node_type: 'tool_call', parent_id: 'task', status: 'completed', timestamp: now(), title: planned.offline ? '离线演示模板' : '计划', payload: { name: 'plan', arguments: { steps: planned.steps, offline: planned.offline } }, ...(planned.tokens !== undefined && { tokens: planned.tokens }) },
+    ]);
+    steps = planned.steps;
+  }
+
+  const workspace = join(tmpdir(), 'scriptorium-demo', sessionId);
+  mkdirSync(workspace, { recursive: true });
+  const seen = new Set(done.map((node) => node.id));
+  for (const [index, step] of steps.entries()) {
+    if (seen.has(`step-${index}-out`)) continue;
+    if (!(await running())) return;
+    const id = `step-${index}`;
+    await engineer.appendNodes(ownerId, sessionId, [
+      { id: `${id}-thought`, node_type: 'thought', parent_id: 'plan', status: 'completed', timestamp: now(), payload: { text: step.thought } },
+      { id: `${id}-cmd`, node_type: 'command', parent_id: `${id}-thought`, status: 'completed', timestamp: now(), payload: { command: step.command, cwd: '/workspace' } },
+    ]);
+    const before = snapshot(workspace);
+    try {
+      const result = await runSandboxed(workspace, step.command);
+      const text = `${result.output}${result.truncated ? '\n…（输出已截断）' : ''}${result.timedOut ? '\n（超时，已停止）' : ''}`;
+      const files = changes(before, snapshot(workspace)).map(({ path, change }): EngineerNode => ({
+        id: `${id}-file-${createHash('sha1').update(path).digest('hex').slice(0, 12)}`,
+        node_type: 'file_change',
+        parent_id: `${id}-cmd`,
+        status: 'completed',
+        timestamp: now(),
+        payload: { path, change },
+      }));
+      await engineer.appendNodes(ownerId, sessionId, [
+        { id: `${id}-out`, node_type: 'output', parent_id: `${id}-cmd`, status: result.exitCode === 0 ? 'completed' : 'failed', timestamp: now(), payload: { stream: 'combined', text, exit_code: result.exitCode } },
+        ...files,
+      ]);
+    } catch (error) {
+      if (!(error instanceof SandboxUnavailable)) throw error;
+      await engineer.appendNodes(ownerId, sessionId, [{ id: `${id}-out`, node_type: 'error', parent_id: `${id}-cmd`, status: 'failed', timestamp: now(), payload: { message: errorText('engineer.sandbox_unavailable', { reason: error.message }), code: 'engineer.sandbox_unavailable' } }], 'failed');
+      return;
+    }
+  }
+  if (await running()) await engineer.setStatus(ownerId, sessionId, 'completed');
+}
+
+/** The steps: the model's when one is configured and answers well, the offline template otherwise. */
+async function plan(deps: AgentDeps, ownerId: string, sessionId: string, task: string): Promise<{ steps: DemoStep[]; offline: boolean; tokens?: number }> {
+  if (deps.model.offline) return { steps: offlinePlan(task), offline: true };
+  try {
+    const completion = await completeAccounted(deps, deps.model, ownerId, `engineer-demo:${sessionId}:plan`, { messages: [{ role: 'system', content: PLAN_PROMPT }, { role: 'user', content: task }] });
+    const parsed = planSchema.safeParse(extractJson(completion.text));
+    if (parsed.success) return { steps: parsed.data.steps, offline: false, tokens: completion.usage.promptTokens + completion.usage.completionTokens };
+  } catch (error) {
+    deps.log.warn({ err: error, sessionId }, 'demo plan failed; using the offline template');
+  }
+  return { steps: offlinePlan(task), offline: true };
+}

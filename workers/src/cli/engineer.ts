@@ -1,0 +1,99 @@
+import type { EngineerCommandDto, EngineerNodeInput, EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
+import type { TrajectoryEvent } from '@scriptorium/domain/protocol/trajectories';
+
+/** How often a live session asks the server for commands sent from the browser. */
+export const POLL_MS = 1000;
+
+export type Api = (path: string, init?: RequestInit) => Promise<Response>;
+const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/**
+ * Mirrors a CLI session into an AI-engineer session the browser watches live: each trajectory
+ * event becomes a node (a question is a root, the answer and the commands it led to hang under it,
+ * a command's output under the command). Sends go one at a time in order; a server without the
+ * feature or a lost connection costs a warning, never the session.
+ */
+export class EngineerRecorder {
+  private chain: Promise<unknown>;
+  private count = 0;
+  private question: string | null = null;
+  private command: string | null = null;
+  private warned = false;
+
+  constructor(
+    private readonly api: Api,
+    readonly sessionId: string,
+    readonly clientId: string,
+    session: { title: string; task_description: string },
+    private readonly warn: (message: string) => void,
+  ) {
+    this.chain = this.send('/sessions', json({ ...session, session_id: sessionId, source: 'cli' }));
+  }
+
+  private async send(path: string, init?: RequestInit): Promise<Response | null> {
+    try {
+      const response = await this.api(`/api/ai-engineer${path}`, init);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return response;
+    } catch (error) {
+      if (!this.warned) this.warn(`工程会话同步失败：${error instanceof Error ? error.message : String(error)}`);
+      this.warned = true;
+      return null;
+    }
+  }
+
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(work);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  private append(nodes: EngineerNodeInput[], status?: EngineerSessionStatus): Promise<unknown> {
+    return this.enqueue(() => this.send(`/sessions/${this.sessionId}/nodes`, json({ nodes, ...(status && { status }) })));
+  }
+
+  /** The node a trajectory event becomes, if any; node ids count up, so a resent batch is recognised. */
+  record(event: TrajectoryEvent): Promise<unknown> {
+    const id = `n${++this.count}`;
+    const base = { id, timestamp: event.timestamp };
+    switch (event.event_type) {
+      case 'user_query':
+        this.question = id;
+        this.command = null;
+        return this.append([{ ...base, node_type: 'message', payload: { role: 'user', text: event.query ?? '' } }]);
+      case 'assistant_response':
+        return this.append([{ ...base, node_type: 'message', parent_id: this.question, payload: { role: 'assistant', text: event.content ?? '' }, ...(event.tokens !== undefined && { tokens: event.tokens }) }]);
+      case 'command':
+        this.command = id;
+        return this.append([{ ...base, node_type: 'command', parent_id: this.question, title: event.command, payload: { command: event.command ?? '', cwd: process.cwd() } }]);
+      case 'command_output':
+        return this.append([
+          { ...base, node_type: 'output', parent_id: this.command, status: event.exit_code === 0 ? 'completed' : 'failed', payload: { text: event.content ?? '', exit_code: event.exit_code ?? null } },
+        ]);
+      case 'error':
+        return this.append([{ ...base, node_type: 'error', parent_id: this.question, status: 'failed', payload: { message: event.content ?? '' } }]);
+      default:
+        this.count--;
+        return Promise.resolve();
+    }
+  }
+
+  end(status: EngineerSessionStatus = 'completed'): Promise<unknown> {
+    return this.append([], status);
+  }
+
+  /** Commands from the browser after `after`, each handed to this client once. */
+  async commands(after: number): Promise<EngineerCommandDto[]> {
+    const response = await this.enqueue(() => this.send(`/sessions/${this.sessionId}/commands?client_id=${encodeURIComponent(this.clientId)}&after=${after}`));
+    return response ? ((await response.json()) as { commands: EngineerCommandDto[] }).commands : [];
+  }
+
+  result(commandId: string, outcome: { status: 'completed' | 'failed'; result: string; error_message: string | null }): Promise<unknown> {
+    return this.enqueue(() => this.send(`/sessions/${this.sessionId}/commands/${commandId}/result`, json(outcome)));
+  }
+
+  /** Waits until everything queued has been sent. */
+  flush(): Promise<unknown> {
+    return this.chain;
+  }
+}
