@@ -10,11 +10,17 @@ export interface Product {
   exited: Promise<number | null>;
 }
 
-/** `npm start`'s server as a separate process (all roles, embedded adapters) on a free port. */
-export function startProduct(dataDir: string, env: Record<string, string> = {}): Promise<Product> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'backend/src/main.ts'], {
+/**
+ * `npm start`'s server as a separate process (all roles, embedded adapters) on a free port. The
+ * external services CI exports for the suites that want them are cleared, so this process keeps its
+ * log and read models in `dataDir` and shares nothing with the processes of other tests.
+ */
+export function startProduct(dataDir: string, env: Record<string, string> = {}, options: { wrap?: (argv: string[]) => string[] } = {}): Promise<Product> {
+  // `wrap` runs the server under another command (a private mount namespace, say) that execs it.
+  const [command, ...args] = (options.wrap ?? ((argv) => argv))([process.execPath, '--import', 'tsx', 'backend/src/main.ts']);
+  const child = spawn(command!, args, {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', LLM_BASE_URL: '', REDIS_URL: '', TIME_ZONE: 'UTC', ...env },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', LLM_BASE_URL: '', REDIS_URL: '', DATABASE_URL: '', EVENTSTORE_URL: '', MONGO_URL: '', SMTP_URL: '', SEARCH_URL: '', TIME_ZONE: 'UTC', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -31,5 +37,41 @@ export function startProduct(dataDir: string, env: Record<string, string> = {}):
     };
     child.stdout!.on('data', onData);
     void exited.then((code) => reject(new Error(`product exited with ${code} before listening`)));
+  });
+}
+
+export interface RoleProcess {
+  child: ChildProcess;
+  /** Set for the api role. */
+  url?: string;
+  /** Everything the process printed on stdout so far (pino JSON lines). */
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/**
+ * One role (`--role api|projector|worker`) as its own process. An api resolves once it listens; the
+ * other roles at once, since they have nothing to listen on.
+ */
+export function startRole(role: 'api' | 'projector' | 'worker', env: Record<string, string>): Promise<RoleProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'backend/src/main.ts', '--role', role], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', TIME_ZONE: 'UTC', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  let buffer = '';
+  child.stdout!.on('data', (chunk: Buffer) => (buffer += chunk.toString()));
+  const process_: RoleProcess = { child, output: () => buffer, exited };
+  if (role !== 'api') return Promise.resolve(process_);
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = /listening on http:\/\/localhost:(\d+)/.exec(buffer);
+      if (!match) return;
+      child.stdout!.off('data', check);
+      resolve({ ...process_, url: `http://127.0.0.1:${match[1]}` });
+    };
+    child.stdout!.on('data', check);
+    void exited.then((code) => reject(new Error(`${role} exited with ${code} before listening`)));
   });
 }
