@@ -21,6 +21,8 @@ export interface UserDoc extends Doc {
   is_auditor?: boolean;
   email_verified: boolean;
   invite_code: string | null;
+  /** Tokens issued before this no longer sign the user in (missing until the first change). */
+  password_changed_at?: string;
 }
 
 /** Tokens given back by a logout, until they would have expired anyway. */
@@ -85,7 +87,7 @@ export const usersProjection: Projection = {
         return;
       }
       case 'UserPasswordChanged':
-        await users.update(event.data.userId, { $set: { updated_at: event.data.changedAt } });
+        await users.update(event.data.userId, { $set: { updated_at: event.data.changedAt, password_changed_at: event.data.changedAt } });
         return;
       case 'AdminRoleGranted':
         await users.update(event.data.userId, { $set: { is_admin: true, updated_at: event.data.grantedAt } });

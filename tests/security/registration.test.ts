@@ -37,3 +37,15 @@ test('user names are normalised; control, bidi and broken characters are refused
   t.is((await anonymous.request('POST', '/backend/auth/login', { username: 'mary', password: 'correct horse battery' }, { form: true })).status, 200);
   t.is((await anonymous.request('POST', '/backend/auth/register', account('иван', n++))).status, 200, 'other scripts are welcome');
 });
+
+test('look-alike names registering at the same moment: exactly one gets the name, the other is refused and leaves its address free', async (t) => {
+  const app = await startTestApp();
+  t.teardown(() => app.stop());
+  const anonymous = client(app.url);
+  const names = ['racer', 'rаcer', 'rácer', 'ｒａｃｅr', 'rac\u0435r'];
+  const answers = await Promise.all(names.map((name, i) => anonymous.request('POST', '/backend/auth/register', account(name, 100 + i))));
+  t.is(answers.filter((answer) => answer.status === 200).length, 1, answers.map((answer) => answer.status).join(' '));
+  for (const refused of answers.filter((answer) => answer.status !== 200)) t.like(refused.body, { code: 'auth.username_taken' });
+  const loser = answers.findIndex((answer) => answer.status !== 200);
+  t.is((await anonymous.request('POST', '/backend/auth/register', account('someone-else', 100 + loser))).status, 200, 'the refused registration gave its address back');
+});

@@ -1,8 +1,10 @@
 import test from 'ava';
+import { hashPassword } from '@scriptorium/infra/auth/passwords';
 import { userDecider, userStream } from '@scriptorium/domain/user/decide';
 import { CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
 import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { openSocket, type TestSocket } from '../support/socket.ts';
+import { until } from '../support/readModels.ts';
 
 let app: TestApp;
 test.before(async () => {
@@ -40,10 +42,15 @@ test('an administrator deactivating the account closes its sockets', async (t) =
   t.like(await closeOf(socket), { code: CLOSE_UNAUTHORIZED, reason: 'account deactivated' });
 });
 
-test('a password change closes the sockets opened before it', async (t) => {
+test('a password change closes the sockets opened before it and ends the old sign-ins; the new password signs in', async (t) => {
   const { user, socket } = await signedInSocket('sockpass');
-  await app.services.commands.handle(userDecider, userStream(user.userId), { type: 'ChangePassword', data: { passwordHash: 'x' }, metadata: { now: new Date(Date.now() + 1000), userId: user.userId } });
+  const passwordHash = await hashPassword('a brand new passphrase');
+  await app.services.commands.handle(userDecider, userStream(user.userId), { type: 'ChangePassword', data: { passwordHash }, metadata: { now: new Date(), userId: user.userId } });
   t.like(await closeOf(socket), { code: CLOSE_UNAUTHORIZED, reason: 'password changed' });
+  await until('the old token is refused', 10_000, async () => (await user.request('GET', '/backend/auth/me')).status === 401);
+  const login = await client(app.url).request('POST', '/backend/auth/login', { username: 'sockpass', password: 'a brand new passphrase' }, { form: true });
+  t.is(login.status, 200);
+  t.is((await client(app.url, login.body.access_token).request('GET', '/backend/auth/me')).status, 200, 'a sign-in after the change is kept');
 });
 
 test('a socket closes when its token expires', async (t) => {

@@ -5,8 +5,16 @@ import { TokenService } from './tokens.ts';
 const secret = 'a-test-secret-that-is-long-enough-for-hs256';
 const tokens = new TokenService(secret, 60);
 
-test('an issued token verifies to its claims', (t) => {
-  t.deepEqual(tokens.verify(tokens.issue({ sub: 'u1', username: 'lin' })), { sub: 'u1', username: 'lin' });
+test('an issued token verifies to its claims and the millisecond it was issued', (t) => {
+  const issuedAt = Date.UTC(2026, 10, 24, 8, 0, 0, 123);
+  const clocked = new TokenService(secret, 60, () => issuedAt);
+  t.deepEqual(clocked.verify(clocked.issue({ sub: 'u1', username: 'lin' })), { sub: 'u1', username: 'lin', issuedAt });
+});
+
+test('a token without the millisecond claim dates from its whole-second iat', (t) => {
+  const iat = Math.floor(Date.now() / 1000);
+  const older = jwt.sign({ typ: 'access', username: 'lin', iat }, secret, { algorithm: 'HS256', subject: 'u1', expiresIn: 60 });
+  t.is(tokens.verify(older)?.issuedAt, iat * 1000);
 });
 
 test('a token signed with another secret is refused', (t) => {

@@ -22,14 +22,20 @@ export const tokenHash = (token: string): string => createHash('sha256').update(
 
 export const unauthorized = () => httpError(401, 'auth.unauthenticated', {}, { 'WWW-Authenticate': 'Bearer' });
 
-/** The token's user from the read model, active or not; null when the token is absent, invalid or logged out. */
+/**
+ * The token's user from the read model, active or not; null when the token is absent, invalid,
+ * logged out, or older than the user's last password change (a changed password ends every sign-in
+ * made with the old one).
+ */
 async function resolveToken(services: Services, token: string | undefined): Promise<CurrentUser | null> {
   if (!token) return null;
   const claims = services.tokens.verify(token);
   if (!claims) return null;
   if (await services.readStore.collection<RevokedTokenDoc>(REVOKED_TOKENS).get(tokenHash(token))) return null;
   const doc = await services.readStore.collection<UserDoc>(USERS).get(claims.sub);
-  return doc ? { id: doc._id, doc, token } : null;
+  if (!doc) return null;
+  if (doc.password_changed_at && claims.issuedAt < Date.parse(doc.password_changed_at)) return null;
+  return { id: doc._id, doc, token };
 }
 
 /** Resolves a token to an active user (what the socket accepts); null otherwise. */

@@ -2,6 +2,7 @@ import test from 'ava';
 import { at, deciderSpec } from '@scriptorium/infra/eventsourcing/testing';
 import { userDecider, type RegisterUser } from './decide.ts';
 import { emailClaimDecider } from './emailClaim.ts';
+import { nameClaimDecider } from './nameClaim.ts';
 import type { UserEvent } from './user.ts';
 
 const spec = deciderSpec(userDecider);
@@ -106,6 +107,23 @@ test('an e-mail address is held by one user at a time', (t) => {
   claims([reserved, released])
     .when({ type: 'ReserveEmail', data: { email: 'a@x.com', userId: 'u2' }, metadata: at('2026-01-01T00:00:00Z') })
     .then(t, [{ type: 'EmailReserved', data: { email: 'a@x.com', userId: 'u2' } }]);
+});
+
+const names = deciderSpec(nameClaimDecider);
+
+test('a name skeleton is held by one user at a time, so look-alike names racing cannot both register', (t) => {
+  const reserved = { type: 'UsernameKeyReserved' as const, data: { usernameKey: 'lin', userId: 'u1' } };
+  names([]).when({ type: 'ReserveUsernameKey', data: { usernameKey: 'lin', userId: 'u1' }, metadata: at('2026-01-01T00:00:00Z') }).then(t, [reserved]);
+  names([reserved]).when({ type: 'ReserveUsernameKey', data: { usernameKey: 'lin', userId: 'u1' }, metadata: at('2026-01-01T00:00:00Z') }).then(t, []);
+  names([reserved])
+    .when({ type: 'ReserveUsernameKey', data: { usernameKey: 'lin', userId: 'u2' }, metadata: at('2026-01-01T00:00:00Z') })
+    .thenThrows(t, 'conflict');
+  names([reserved]).when({ type: 'ReleaseUsernameKey', data: { usernameKey: 'lin', userId: 'u2' }, metadata: at('2026-01-01T00:00:00Z') }).then(t, []);
+  const released = { type: 'UsernameKeyReleased' as const, data: { usernameKey: 'lin', userId: 'u1' } };
+  names([reserved]).when({ type: 'ReleaseUsernameKey', data: { usernameKey: 'lin', userId: 'u1' }, metadata: at('2026-01-01T00:00:00Z') }).then(t, [released]);
+  names([reserved, released])
+    .when({ type: 'ReserveUsernameKey', data: { usernameKey: 'lin', userId: 'u2' }, metadata: at('2026-01-01T00:00:00Z') })
+    .then(t, [{ type: 'UsernameKeyReserved', data: { usernameKey: 'lin', userId: 'u2' } }]);
 });
 
 test('an admin grants and revokes the auditor role; granting it twice records nothing', (t) => {
