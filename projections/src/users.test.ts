@@ -50,7 +50,7 @@ test('a verification counts only for the address the user still has', async (t) 
 
 test('a password change, an admin grant, a deactivation and a reactivation each touch the user', async (t) => {
   const user = spec.given(registered('u1'));
-  await user.when({ type: 'UserPasswordChanged', data: { userId: 'u1', passwordHash: 'argon2id$other', changedAt: T2 } }).thenDoc(t, USERS, 'u1', { updated_at: T2 });
+  await user.when({ type: 'UserPasswordChanged', data: { userId: 'u1', passwordHash: 'argon2id$other', changedAt: T2 } }).thenDoc(t, USERS, 'u1', { updated_at: T2, password_changed_at: T2 });
   await user.when({ type: 'AdminRoleGranted', data: { userId: 'u1', grantedAt: T2 } }).thenDoc(t, USERS, 'u1', { is_admin: true, updated_at: T2 });
   const deactivated = user.when({ type: 'UserDeactivated', data: { userId: 'u1', by: 'admin', at: T2 } });
   await deactivated.thenDoc(t, USERS, 'u1', { is_active: false, updated_at: T2 });
