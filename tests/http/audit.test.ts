@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import test from 'ava';
 import { createActor } from 'xstate';
 import { Corpus, SOLID_STATE } from '@scriptorium/workers/agents/deep_cognition/harness';
-import { Replay, type AuditRow } from '../../frontend/src/audit/replay.ts';
+import { Replay, viewMarkdown, type AuditRow } from '../../frontend/src/audit/replay.ts';
+import { accountEn } from '../../frontend/src/i18n/account.en.ts';
 import { writingEvent, writingMachine } from '../../frontend/src/machines/writing.ts';
 import { applyMessage, emptyConversation } from '../../frontend/src/research/conversation.ts';
 import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
@@ -148,4 +150,56 @@ test.serial('a read model is rebuilt with progress and verified against a shadow
   const after = await admin.request('GET', '/backend/auth/admin/projections');
   t.is(after.body.projections.find((row: { name: string }) => row.name === 'chats').checkpoint, after.body.head);
   t.deepEqual((await admin.request('POST', '/backend/auth/admin/projections/chats/verify')).body.differences, [], 'the rebuild repaired it');
+});
+
+/** `npm run audit` as a child process, signed in through the environment. */
+function auditCli(args: string[], token: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'frontend/cli/audit.ts', ...args], {
+    cwd: new URL('../../', import.meta.url),
+    env: { ...process.env, SCRIPTORIUM_SERVER: app.url, SCRIPTORIUM_TOKEN: token, SCRIPTORIUM_CONFIG: '/nonexistent' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+test.serial('the audit CLI prints the timeline, the JSONL export, and the view at a position as the page folds it', async (t) => {
+  const token = auditor.token!;
+  const events = await app.services.events.readStream(stream());
+  const timeline = await auditCli([stream()], token);
+  t.is(timeline.code, 0, timeline.stderr);
+  const lines = timeline.stdout.trim().split('\n');
+  t.is(lines.length, events.length);
+  t.deepEqual(lines[0]!.split('\t').slice(0, 2).concat(lines[0]!.split('\t')[3]!), [String(events[0]!.position), '0', 'SessionCreated']);
+
+  const jsonl = await auditCli([stream(), '--jsonl'], token);
+  t.deepEqual(jsonl.stdout.trim().split('\n').map((line) => JSON.parse(line).id), events.map((event) => event.id));
+
+  const beforeSecondVersion = events.filter((event) => event.type === 'WritingVersionSaved')[1]!.position - 1;
+  const replay = new Replay(stream());
+  for (let from: number | null = 0; from !== null; ) {
+    const page: { body: { events: AuditRow[]; next: number | null } } = await auditor.request('GET', `/backend/audit/streams/${stream()}/events?from=${from}`);
+    replay.append(page.body.events);
+    from = page.body.next;
+  }
+  const at = await auditCli([stream(), '--at', String(beforeSecondVersion), '--lang', 'en'], token);
+  t.is(at.code, 0, at.stderr);
+  t.true(at.stdout.startsWith(`# Audit replay: ${stream()}`), at.stdout.slice(0, 80));
+  t.true(at.stdout.includes('对比2020年以来中国固态电池的技术路线'), 'the question is in the chat');
+  const rows = replay.rows.filter((row) => row.position <= beforeSecondVersion);
+  const view = replay.viewAt(rows.length);
+  t.is(view.writing.context.versions.length, 1, 'one version saved before the second');
+  const { audit } = accountEn;
+  const labels = { ...audit.markdown, chat: audit.view.chat, plan: audit.view.plan, canvas: audit.view.canvas, noCanvas: audit.view.noCanvas, status: audit.status };
+  t.is(at.stdout, viewMarkdown(view, stream(), rows.at(-1), labels), 'the page and the CLI fold to the same view');
+
+  const refused = await auditCli([stream()], writer.token!);
+  t.is(refused.code, 1);
+  t.regex(refused.stderr, /auth\.forbidden/);
+  const bad = await auditCli([stream(), '--at', 'soon'], token);
+  t.is(bad.code, 1);
+  t.regex(bad.stderr, /--at must be a whole number/);
 });
