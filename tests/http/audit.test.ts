@@ -94,6 +94,17 @@ test.serial('every audit read is recorded and listed for admins, newest first', 
   t.like(reads.body.reads[0], { auditor: 'inspector', auditor_id: auditor.userId });
 });
 
+test.serial('engineer sessions are found by title and owner, and their stream reads as a timeline', async (t) => {
+  const engineer = await writer.request('POST', '/backend/api/ai-engineer/sessions', { title: '修复登录页的样式', task_description: 'CSS 回归' });
+  t.is(engineer.status, 201);
+  await app.settle();
+  const found = await auditor.request('GET', '/backend/audit/search?q=登录页&kind=engineer');
+  t.deepEqual(found.body.engineer_sessions.map((row: { stream: string; user_id: string }) => [row.stream, row.user_id]), [[`engineer-${engineer.body.id}`, writer.userId]]);
+  t.deepEqual(found.body.conversations, [], 'only the kind asked for');
+  const timeline = await auditor.request('GET', `/backend/audit/streams/engineer-${engineer.body.id}/events`);
+  t.like(timeline.body.events[0], { type: 'EngineerSessionCreated', actor: writer.userId, wire: null });
+});
+
 test.serial("the view folded at any position equals what the live client had shown by then", async (t) => {
   const replay = new Replay(stream());
   for (let from: number | null = 0; from !== null; ) {

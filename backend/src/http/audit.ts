@@ -4,11 +4,13 @@ import { z } from 'zod';
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Filter } from '@scriptorium/infra/readstore/port';
 import { CHATS, type ChatDoc } from '@scriptorium/projections/chats';
+import { ENGINEER_SESSIONS, type EngineerSessionDoc } from '@scriptorium/projections/engineer';
 import { TRAJECTORIES, type TrajectoryDoc } from '@scriptorium/projections/trajectories';
 import { USERS, type UserDoc } from '@scriptorium/projections/users';
 import { auditStream, type AuditAction } from '@scriptorium/domain/audit/audit';
 import { auditDecider } from '@scriptorium/domain/audit/decide';
 import { toWire } from '@scriptorium/domain/conversation/wire';
+import { engineerStream } from '@scriptorium/domain/engineer/session';
 import type { Services } from '../services.ts';
 import { requireAuditor, type CurrentUser } from './authenticate.ts';
 import { contract } from './contract.ts';
@@ -29,7 +31,7 @@ const searchQuery = z.object({
   /** Days (YYYY-MM-DD), inclusive, on the creation date. */
   from: z.iso.date().optional(),
   to: z.iso.date().optional(),
-  kind: z.enum(['all', 'conversation', 'trajectory', 'user']).default('all'),
+  kind: z.enum(['all', 'conversation', 'engineer', 'trajectory', 'user']).default('all'),
 });
 
 /** What the timeline shows of one event; `wire` is what a client was sent for it (conversations only). */
@@ -69,20 +71,21 @@ export function auditRoutes(services: Services): Router {
     return auditor;
   }
 
-  router.get('/audit/search', contract({ access: 'auditor', summary: 'Find conversations, trajectories and users by id, owner, title or date', query: searchQuery }), async (ctx) => {
+  router.get('/audit/search', contract({ access: 'auditor', summary: 'Find conversations, engineer sessions, trajectories and users by id, owner, title or date', query: searchQuery }), async (ctx) => {
     const query = parseQuery(ctx, searchQuery);
     await recorded(ctx, () => ({ streamId: JSON.stringify(query), action: 'search' }));
     const term = query.q?.toLowerCase() ?? '';
     const owner = query.user ? await services.readStore.collection<UserDoc>(USERS).findOne({ username_lower: query.user.toLowerCase() }) : null;
     if (query.user && !owner) {
-      ctx.body = { conversations: [], trajectories: [], users: [] };
+      ctx.body = { conversations: [], engineer_sessions: [], trajectories: [], users: [] };
       return;
     }
     const created: Filter = query.from || query.to ? { created_at: { ...(query.from && { $gte: query.from }), ...(query.to && { $lt: `${query.to}T24` }) } } : {};
     const matches = (...fields: Array<string | null>) => !term || fields.some((field) => field?.toLowerCase().includes(term));
     const wants = (kind: string) => query.kind === 'all' || query.kind === kind;
-    const [chats, trajectories, users] = await Promise.all([
+    const [chats, engineerSessions, trajectories, users] = await Promise.all([
       wants('conversation') ? services.readStore.collection<ChatDoc>(CHATS).find({ ...created, ...(owner && { user_id: owner._id }) }, { sort: { created_at: -1 }, limit: SEARCH_SCAN }) : [],
+      wants('engineer') ? services.readStore.collection<EngineerSessionDoc>(ENGINEER_SESSIONS).find({ ...created, ...(owner && { owner_id: owner._id }) }, { sort: { created_at: -1 }, limit: SEARCH_SCAN }) : [],
       wants('trajectory') ? services.readStore.collection<TrajectoryDoc>(TRAJECTORIES).find({ ...created, ...(owner && { owner_id: owner._id }) }, { sort: { created_at: -1 }, limit: SEARCH_SCAN }) : [],
       wants('user') ? services.readStore.collection<UserDoc>(USERS).find({ ...created, ...(owner && { _id: owner._id }) }, { sort: { created_at: -1 }, limit: SEARCH_SCAN }) : [],
     ]);
@@ -91,6 +94,10 @@ export function auditRoutes(services: Services): Router {
         .filter((chat) => matches(chat._id, chat.title, chat.name))
         .slice(0, SEARCH_LIMIT)
         .map((chat) => ({ stream: `conversation-${chat._id}`, id: chat._id, user_id: chat.user_id, title: chat.title ?? chat.name, created_at: chat.created_at, canvas_version: chat.canvas_version })),
+      engineer_sessions: engineerSessions
+        .filter((session) => matches(session._id, session.title, session.task_description))
+        .slice(0, SEARCH_LIMIT)
+        .map((session) => ({ stream: engineerStream(session._id), id: session._id, user_id: session.owner_id, title: session.title, created_at: session.created_at })),
       trajectories: trajectories
         .filter((file) => matches(file._id, file.title, file.project_name))
         .slice(0, SEARCH_LIMIT)

@@ -154,7 +154,7 @@ export const accountEn: AccountMessages = {
       from: 'From',
       to: 'To',
       kind: 'Kind',
-      kinds: { all: 'All', conversation: 'Research sessions', trajectory: 'CLI trajectories', user: 'Users' },
+      kinds: { all: 'All', conversation: 'Research sessions', engineer: 'AI engineer sessions', trajectory: 'CLI trajectories', user: 'Users' },
       submit: 'Search',
       empty: 'Nothing matches',
       open: 'Open {{title}}',

@@ -153,7 +153,7 @@ export const accountZh = {
       from: '起始日期',
       to: '结束日期',
       kind: '类型',
-      kinds: { all: '全部', conversation: '研究会话', trajectory: 'CLI 轨迹', user: '用户' },
+      kinds: { all: '全部', conversation: '研究会话', engineer: 'AI 工程师会话', trajectory: 'CLI 轨迹', user: '用户' },
       submit: '搜索',
       empty: '没有找到匹配的记录',
       open: '打开 {{title}}',

@@ -17,7 +17,7 @@ import '../../account/account.css';
 import '../manage/manage.css';
 import './audit.css';
 
-type Kind = 'all' | 'conversation' | 'trajectory' | 'user';
+type Kind = 'all' | 'conversation' | 'engineer' | 'trajectory' | 'user';
 interface Found {
   stream: string;
   id: string;
@@ -28,6 +28,7 @@ interface Found {
 }
 interface SearchResult {
   conversations: Found[];
+  engineer_sessions: Found[];
   trajectories: Found[];
   users: Found[];
 }
@@ -91,7 +92,7 @@ function SearchPanel({ onOpen }: { onOpen: (stream: string) => void }) {
       <input className="input" type={type} value={form[name]} onChange={(event) => setForm((current) => ({ ...current, [name]: event.target.value }))} />
     </label>
   );
-  const found = result ? [...result.conversations, ...result.trajectories, ...result.users] : [];
+  const found = result ? [...result.conversations, ...result.engineer_sessions, ...result.trajectories, ...result.users] : [];
   return (
     <section className="audit-search" aria-label={t('audit.search.label')}>
       <form className="audit-search-form" onSubmit={search}>
@@ -101,7 +102,7 @@ function SearchPanel({ onOpen }: { onOpen: (stream: string) => void }) {
         {field('to', 'date')}
         <label className="editor-field">
           <span>{t('audit.search.kind')}</span>
-          <Select<Kind> value={form.kind} onChange={(kind) => setForm((current) => ({ ...current, kind }))} label={t('audit.search.kind')} options={(['all', 'conversation', 'trajectory', 'user'] as const).map((kind) => ({ value: kind, label: t(`audit.search.kinds.${kind}`) }))} />
+          <Select<Kind> value={form.kind} onChange={(kind) => setForm((current) => ({ ...current, kind }))} label={t('audit.search.kind')} options={(['all', 'conversation', 'engineer', 'trajectory', 'user'] as const).map((kind) => ({ value: kind, label: t(`audit.search.kinds.${kind}`) }))} />
         </label>
         <button className="button button-primary" type="submit">
           <SearchIcon size={15} />
