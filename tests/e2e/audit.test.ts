@@ -4,6 +4,7 @@
  * and v2 and exports the stream as JSONL. Screenshots in zh and en. Serves frontend/dist: run
  * `npm run build` first.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import type { Browser } from 'playwright-core';
@@ -95,3 +96,61 @@ for (const language of ['zh', 'en'] as const) {
     t.true(reads.body.reads.some((read: { action: string; stream_id: string }) => read.action === 'events' && read.stream_id === `conversation-${sessionId}`));
   });
 }
+
+/** A long research session: one question and a reply streamed in this many pieces (plus the framing events). */
+const LONG_SESSION_EVENTS = 50_000;
+
+test.serial('a session of 50,000 events loads page by page, scrubs to its middle and shows the view there; the page stays responsive', async (t) => {
+  if (!CLIENT_BUILT) return t.pass('frontend/dist is missing: run npm run build');
+  t.timeout(300_000);
+  const owner = await signUp(app.url, 'longwriter');
+  const sessionId = randomUUID();
+  const stream = `conversation-${sessionId}`;
+  const at = new Date().toISOString();
+  const metadata = { at, userId: owner.userId };
+  const base = { sessionId, agent: 'deep_cognition' as const };
+  const framing = [
+    { type: 'SessionCreated', data: { sessionId, ownerId: owner.userId, clientId: 'client-long', name: '长会话', collaborationMode: 0, searchEnabled: true, layoutPreset: 'default', createdAt: at } },
+    { type: 'UserMessagePosted', data: { ...base, messageId: 'q1', content: '写一份很长的回答', at } },
+    { type: 'AgentReplyStarted', data: { ...base, messageId: 'a1', replyTo: 'q1', jobId: 'job-long', at } },
+  ];
+  const pieces = LONG_SESSION_EVENTS - framing.length - 1;
+  const piece = (seq: number) => ({ type: 'MessageChunksAppended', data: { ...base, messageId: 'a1', contentType: 'chat_chunk', seq, text: `第${seq}段。` } });
+  await app.services.events.appendToStream(stream, framing.map((event) => ({ ...event, metadata })), { expectedRevision: 'no_stream' });
+  for (let seq = 0; seq < pieces; seq += 5000) {
+    const batch = Array.from({ length: Math.min(5000, pieces - seq) }, (_, offset) => ({ ...piece(seq + offset), metadata }));
+    await app.services.events.appendToStream(stream, batch);
+  }
+  await app.services.events.appendToStream(stream, [{ type: 'AgentReplyCompleted', data: { ...base, messageId: 'a1', outcome: 'completed', at }, metadata }]);
+  t.is((await app.services.events.readStream(stream, { direction: 'backwards', maxCount: 1 }))[0]!.revision, LONG_SESSION_EVENTS - 1);
+
+  const { page, pageErrors } = await signedInPage(t, browser, adminToken);
+  // Long tasks are what a user feels as a frozen page: record them for the log (no threshold here; benchmarks hold timings).
+  await page.addInitScript(() => {
+    (window as unknown as { longTasks: number[] }).longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) (window as unknown as { longTasks: number[] }).longTasks.push(entry.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(`${app.url}/audit`, { waitUntil: 'networkidle' });
+  await page.getByLabel('用户名').fill('longwriter');
+  await page.getByRole('button', { name: '搜索', exact: true }).click();
+  await page.getByRole('button', { name: /^打开/ }).first().click();
+  // The title the session gets from its first question is one more event of the stream.
+  const events = await app.services.events.readStream(stream);
+  t.true(events.length >= LONG_SESSION_EVENTS);
+  await page.getByText(`已载入 ${events.length} / ${events.length} 个事件`).waitFor({ timeout: 240_000 });
+
+  const middle = LONG_SESSION_EVENTS / 2;
+  const shownPieces = events.slice(0, middle).filter((event) => event.type === 'MessageChunksAppended');
+  const lastPiece = (shownPieces.at(-1)!.data as { seq: number }).seq;
+  await page.getByLabel('回放位置').fill(String(middle));
+  await page.locator('.audit-chat').getByText(new RegExp(`第${lastPiece}段。$`)).waitFor();
+  t.is(await page.locator('.audit-chat').getByText(`第${lastPiece + 1}段。`).count(), 0, 'nothing after the position is shown');
+  await page.locator('.audit-timeline [aria-current="step"]').waitFor();
+  t.is(await page.locator('.audit-timeline [aria-current="step"]').getAttribute('aria-label'), `回放到事件 ${middle - 1}（${events[middle - 1]!.type}）`, 'the timeline follows the position');
+  await screenshot(page, 'audit-long-session');
+  const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
+  t.log(`50,000 events: ${longTasks.length} long tasks, the longest ${Math.round(Math.max(0, ...longTasks))} ms`);
+  t.deepEqual(pageErrors, []);
+});

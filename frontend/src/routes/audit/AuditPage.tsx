@@ -137,6 +137,12 @@ function Timeline({ rows, count, onJump }: { rows: AuditRow[]; count: number; on
   }, [rows.length, type, text]); // eslint-disable-line react-hooks/exhaustive-deps -- rows grows in place
   const parent = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  // Scrubbing or playing moves the timeline with it, so the current event is always in sight.
+  useEffect(() => {
+    if (count === 0) return;
+    const at = shown.findIndex((index) => index >= count - 1);
+    if (at !== -1) virtualizer.scrollToIndex(at, { align: 'auto' });
+  }, [count, shown, virtualizer]);
   return (
     <section className="audit-timeline" aria-label={t('audit.timeline.title')}>
       <h2>{t('audit.timeline.title')}</h2>
