@@ -96,6 +96,18 @@ test('the official client reads every refusal: a bad key, a bad body naming its 
   const hot = await t.throwsAsync(sdk.chat.completions.create({ ...ask, temperature: 2.5 }), { instanceOf: BadRequestError });
   t.like(hot, { param: 'temperature', code: 'validation.too_big' });
 
+  // Whatever the client sends, the answer is in OpenAI's shape: an unknown path, another method, a body that is not JSON.
+  const unknown = await user.request('POST', '/backend/engineer/v1/embeddings', { input: 'x' });
+  t.is(unknown.status, 404);
+  t.like(unknown.body.error, { type: 'invalid_request_error', code: 'http.not_found', param: null });
+  const wrongMethod = await user.request('GET', '/backend/engineer/v1/chat/completions');
+  t.is(wrongMethod.status, 405);
+  t.is(wrongMethod.headers.get('allow'), 'POST');
+  t.like(wrongMethod.body.error, { message: '该路径不支持此请求方法', code: 'http.method_not_allowed' });
+  const notJson = await user.request('POST', '/backend/engineer/v1/chat/completions', undefined, { raw: '{"messages": [', headers: { 'content-type': 'application/json' } });
+  t.is(notJson.status, 400);
+  t.like(notJson.body.error, { type: 'invalid_request_error', code: 'http.invalid_json' });
+
   const admin = client(app.url, (await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true })).body.access_token);
   t.is((await admin.request('PUT', `/backend/auth/admin/users/${user.userId}/token-limit`, { token_level_limit: 0 })).status, 200);
   for (const stream of [false, true]) {

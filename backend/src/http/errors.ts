@@ -76,7 +76,11 @@ export function errorMiddleware(shapes: Record<string, RefusalShape> = {}) {
   return async (ctx: Context, next: Next): Promise<void> => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/backend')) answer(ctx, plain(404, 'http.not_found'));
+      if (ctx.body === undefined && ctx.path.startsWith('/backend')) {
+        if (ctx.status === 404) answer(ctx, plain(404, 'http.not_found'));
+        // The router's own answer to a known path asked with another method; its Allow header stays.
+        else if (ctx.status === 405) answer(ctx, plain(405, 'http.method_not_allowed'));
+      }
     } catch (error) {
       const refusal = toResponse(error);
       if (refusal.status >= 500) ctx.state.log?.error({ err: error }, 'request failed');

@@ -13,6 +13,7 @@ export const ERROR_TEXTS = {
   // The spec's catalogue (§8) and the request as a whole.
   'http.bad_request': { zh: '请求错误', en: 'Bad request' },
   'http.not_found': { zh: '资源未找到', en: 'Resource not found' },
+  'http.method_not_allowed': { zh: '该路径不支持此请求方法', en: 'This path does not take this method' },
   'http.internal': { zh: '服务器内部错误', en: 'Internal server error' },
   'storage.full': { zh: '服务器存储空间已满，暂时无法保存，请联系管理员', en: 'The server’s storage is full, so nothing could be saved; please contact an administrator' },
   'http.invalid_json': { zh: '请求体不是有效的 JSON', en: 'The request body is not valid JSON' },
