@@ -34,7 +34,7 @@ test('an OpenAI client streams from the engineer endpoint with the user’s toke
   t.is((await chargedFor(app, user.userId)).length, 2);
 });
 
-test('without a model the offline engine answers; bad requests and missing tokens are refused; an empty budget is 402', async (t) => {
+test('without a model the offline engine answers; bad requests and missing tokens are refused in OpenAI’s shape; an empty budget is 402', async (t) => {
   const app = await startTestApp({ TOKENS_PER_COIN: '1' });
   t.teardown(() => app.stop());
   const user = await signUp(app.url, 'offlineengineer');
@@ -42,13 +42,18 @@ test('without a model the offline engine answers; bad requests and missing token
   t.is(answer.status, 200);
   t.is(answer.body.model, 'offline');
   t.is((await client(app.url).request('POST', '/backend/engineer/v1/chat/completions', { messages: [{ role: 'user', content: 'x' }] })).status, 401);
-  t.is((await user.request('POST', '/backend/engineer/v1/chat/completions', { messages: [] })).status, 422);
-  t.is((await user.request('POST', '/backend/engineer/v1/chat/completions', { messages: [{ role: 'tool', content: 'x' }] })).status, 422);
+  // OpenAI's status and shape for a bad body, naming the parameter.
+  const empty = await user.request('POST', '/backend/engineer/v1/chat/completions', { messages: [] });
+  t.is(empty.status, 400);
+  t.deepEqual(empty.body, { error: { message: 'messages: messages 不能为空', type: 'invalid_request_error', code: 'engineer.messages_empty', param: 'messages' } });
+  const tool = await user.request('POST', '/backend/engineer/v1/chat/completions', { messages: [{ role: 'tool', content: 'x' }] });
+  t.is(tool.status, 400);
+  t.like(tool.body.error, { type: 'invalid_request_error', code: 'engineer.role_invalid', param: 'messages.[0].role' });
   for (let round = 0; round < 20; round++) {
     await app.settle();
     const next = await user.request('POST', '/backend/engineer/v1/chat/completions', { messages: [{ role: 'user', content: `第 ${round} 个问题：请详细解释事件溯源与 CQRS。` }] });
     if (next.status === 402) {
-      t.is(next.body.detail, 'Token使用额度已用尽，请联系管理员进行充值');
+      t.deepEqual(next.body, { error: { message: 'Token使用额度已用尽，请联系管理员进行充值', type: 'insufficient_quota', code: 'insufficient_quota', param: null } });
       return;
     }
   }

@@ -36,8 +36,8 @@ test('holds are sized by the call: small calls share the last 2,000 tokens; whil
   const refused = await Promise.all(Array.from({ length: 3 }, () => large.request('POST', '/backend/engineer/v1/chat/completions', body())));
   for (const response of refused) {
     t.is(response.status, 429);
-    t.like(response.body, { code: 'budget.busy', detail: '额度正被进行中的请求占用，请稍后再试' });
-    t.not(response.body.detail, EXHAUSTED);
+    t.like(response.body.error, { code: 'rate_limit_exceeded', message: '额度正被进行中的请求占用，请稍后再试' });
+    t.not(response.body.error.message, EXHAUSTED);
   }
   await running.text();
 });

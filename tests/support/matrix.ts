@@ -180,6 +180,9 @@ export const TABLE: Record<string, Entry> = {
   'PATCH /backend/api/cognition/:id': { ...cognition, body: () => ({ title: '改' }) },
   'DELETE /backend/api/cognition/:id': cognition,
   'POST /backend/engineer/v1/chat/completions': { body: () => ({ messages: [{ role: 'user', content: '你好' }] }) },
+  'GET /backend/engineer/v1/models': {},
+  // The test app runs the offline engine, the one model it serves.
+  'GET /backend/engineer/v1/models/:id': { params: () => ({ id: 'offline' }) },
   'GET /backend/api/agents': {},
   'POST /backend/api/agents': { body: () => ({ name: '助手', instructions: '简短' }) },
   'POST /backend/api/agents/tools/test': { body: (w) => ({ tool: 'calculator', args: { expression: '1+1' }, agent_id: w.agentId }), owned: true },

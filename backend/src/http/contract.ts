@@ -22,6 +22,8 @@ export interface Contract {
   produces?: string;
   /** Statuses the handler refuses with beyond what access and schemas imply. */
   refusals?: number[];
+  /** Refusals in OpenAI's `{error: {…}}` shape, a bad body as 400 (the OpenAI-compatible routes); the api's own shape otherwise. */
+  errors?: 'openai';
 }
 
 const CONTRACT = Symbol('contract');

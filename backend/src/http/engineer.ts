@@ -3,44 +3,88 @@ import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { failureCode, failureText } from '@scriptorium/domain/conversation/failures';
-import type { Usage } from '@scriptorium/infra/model/port';
+import type { ChatMessage, ModelDelta, Usage } from '@scriptorium/infra/model/port';
+import { stopAt, type StopOutcome } from '@scriptorium/infra/model/stop';
 import { openModelCall } from '@scriptorium/domain/usage/accounted';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
 import { httpError } from './errors.ts';
-import { parseBody } from './validate.ts';
+import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
 
+const textPart = z.object({ type: z.literal('text'), text: z.string().max(200_000) });
+const content = z.union([z.string().max(200_000), z.array(textPart).min(1).max(100)], { error: 'engineer.content_invalid' });
+const stopSequence = z.string().min(1, 'engineer.stop_invalid').max(200, 'engineer.stop_invalid');
+
+// Fields OpenAI's clients send that change nothing here (`user`, `seed`, `top_p`…) are accepted and ignored.
 const completionBody = z.object({
   model: z.string().max(200).optional(),
   messages: z
-    .array(z.object({ role: z.enum(['system', 'user', 'assistant'], { error: 'engineer.role_invalid' }), content: z.string().max(200_000) }), { error: 'engineer.messages_required' })
+    .array(z.object({ role: z.enum(['system', 'developer', 'user', 'assistant'], { error: 'engineer.role_invalid' }), content, name: z.string().max(200).optional() }), { error: 'engineer.messages_required' })
     .min(1, 'engineer.messages_empty')
     .max(200),
-  stream: z.boolean().default(false),
-  max_tokens: z.number().int().min(1).max(32_000).optional(),
-  temperature: z.number().min(0).max(2).optional(),
-  stream_options: z.object({ include_usage: z.boolean().optional() }).optional(),
+  stream: z.boolean().nullish(),
+  stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
+  max_tokens: z.number().int().min(1).max(32_000).nullish(),
+  max_completion_tokens: z.number().int().min(1).max(32_000).nullish(),
+  temperature: z.number().min(0).max(2).nullish(),
+  stop: z.union([stopSequence, z.array(stopSequence).max(4, 'engineer.stop_invalid')], { error: 'engineer.stop_invalid' }).nullish(),
+  n: z.literal(1, { error: 'engineer.n_unsupported' }).nullish(),
 });
+
+const modelObject = z.object({ id: z.string(), object: z.literal('model'), created: z.number().int(), owned_by: z.string() });
+const modelList = z.object({ object: z.literal('list'), data: z.array(modelObject) });
+const modelIdParam = z.object({ id: z.string().min(1).max(200) });
+
+type CompletionBody = z.infer<typeof completionBody>;
+
+/** OpenAI's message forms as the model port takes them: `developer` is the system role of newer models, text parts one text. */
+const chatMessages = (messages: CompletionBody['messages']): ChatMessage[] =>
+  messages.map((message) => ({
+    role: message.role === 'developer' ? 'system' : message.role,
+    content: typeof message.content === 'string' ? message.content : message.content.map((part) => part.text).join('\n'),
+  }));
+
+const stopsOf = (stop: CompletionBody['stop']): string[] => (stop == null ? [] : typeof stop === 'string' ? [stop] : stop);
+
+const usageBody = (usage: Usage) => ({ prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens });
 
 const sse = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
 
 /**
- * The OpenAI-compatible chat endpoint the command-line tool talks to (any OpenAI client works):
- * the user's own model (or the offline engine) behind the user's budget. Each call holds budget
- * before it starts, is capped to what is free, and records its usage like every other call.
+ * The OpenAI-compatible api the command-line tool talks to (any OpenAI client works): the user's own
+ * model (or the offline engine) behind the user's budget. Each call holds budget before it starts,
+ * is capped to what is free, and records its usage like every other call. Refusals take OpenAI's
+ * shape (`./openai.ts`).
  */
 export function engineerRoutes(services: Services): Router {
   const router = new Router();
+  // One model serves every request, whatever `model` a client names; its "created" is when this api started.
+  const served = { id: services.model.name, object: 'model' as const, created: Math.floor(services.clock().getTime() / 1000), owned_by: 'scriptorium' };
 
-  router.post('/engineer/v1/chat/completions', contract({ access: 'user', body: completionBody, refusals: [402, 502] }), async (ctx) => {
+  router.get('/engineer/v1/models', contract({ access: 'user', errors: 'openai', summary: 'The models a completion can name (OpenAI list shape)', response: modelList }), async (ctx) => {
+    await requireUser(services, ctx);
+    ctx.body = { object: 'list', data: [served] };
+  });
+
+  router.get('/engineer/v1/models/:id', contract({ access: 'user', errors: 'openai', summary: 'One model (OpenAI model object)', params: modelIdParam, response: modelObject }), async (ctx) => {
+    await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, modelIdParam);
+    if (id !== served.id) throw httpError(404, 'engineer.model_not_found', { model: id });
+    ctx.body = served;
+  });
+
+  router.post('/engineer/v1/chat/completions', contract({ access: 'user', errors: 'openai', body: completionBody, refusals: [402, 429, 502] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, completionBody);
     const callId = `chatcmpl-${randomBytes(12).toString('hex')}`;
+    const stops = stopsOf(body.stop);
+    const maxTokens = body.max_completion_tokens ?? body.max_tokens;
     const { request, settle } = await openModelCall(services, user.id, callId, {
-      messages: body.messages,
-      ...(body.max_tokens !== undefined && { maxTokens: body.max_tokens }),
-      ...(body.temperature !== undefined && { temperature: body.temperature }),
+      messages: chatMessages(body.messages),
+      ...(maxTokens != null && { maxTokens }),
+      ...(body.temperature != null && { temperature: body.temperature }),
+      ...(stops.length > 0 && { stop: stops }),
     });
     const created = Math.floor(services.clock().getTime() / 1000);
     const model = services.model.name;
@@ -48,49 +92,59 @@ export function engineerRoutes(services: Services): Router {
     ctx.req.on('close', () => {
       if (!ctx.res.writableFinished) abort.abort();
     });
+    const stopped: StopOutcome = { stopped: false };
+    const deltas = (): AsyncIterable<ModelDelta> => stopAt(services.model.stream({ ...request, signal: abort.signal }), stops, stopped);
+    // A reply that used all the tokens it was allowed was cut by the cap, not ended by the model.
+    const finishReason = (usage: Usage | null) => (!stopped.stopped && usage && request.maxTokens !== undefined && usage.completionTokens >= request.maxTokens ? 'length' : 'stop');
 
     if (!body.stream) {
+      let text = '';
+      let usage: Usage | null = null;
       try {
-        const completion = await services.model.complete({ ...request, signal: abort.signal });
-        await settle(completion.usage, 'completed');
-        ctx.body = {
-          id: callId,
-          object: 'chat.completion',
-          created,
-          model,
-          choices: [{ index: 0, message: { role: 'assistant', content: completion.text }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: completion.usage.promptTokens, completion_tokens: completion.usage.completionTokens, total_tokens: completion.usage.promptTokens + completion.usage.completionTokens },
-        };
+        for await (const delta of deltas()) {
+          if (delta.type === 'text') text += delta.text;
+          else usage = delta;
+        }
+        await settle(usage, 'completed');
       } catch (error) {
-        await settle(null, 'failed');
+        await settle(usage, 'failed');
         services.log.warn({ err: error, callId }, 'engineer chat completion failed');
         throw httpError(502, failureCode(error));
       }
+      ctx.body = {
+        id: callId,
+        object: 'chat.completion',
+        created,
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content: text }, logprobs: null, finish_reason: finishReason(usage) }],
+        ...(usage && { usage: usageBody(usage) }),
+      };
       return;
     }
 
+    const includeUsage = body.stream_options?.include_usage === true;
     const out = new PassThrough();
     ctx.type = 'text/event-stream';
     ctx.set('Cache-Control', 'no-cache');
     ctx.body = out;
-    const chunk = (delta: Record<string, unknown>, finish: string | null) => sse({ id: callId, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    // With include_usage OpenAI sends `usage: null` on every chunk but the last, which carries it with no choices.
+    const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+      sse({ id: callId, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(includeUsage && { usage: null }) });
     void (async () => {
       let usage: Usage | null = null;
       try {
         out.write(chunk({ role: 'assistant', content: '' }, null));
-        for await (const delta of services.model.stream({ ...request, signal: abort.signal })) {
+        for await (const delta of deltas()) {
           if (delta.type === 'text') out.write(chunk({ content: delta.text }, null));
           else usage = delta;
         }
-        out.write(chunk({}, 'stop'));
-        if (usage && body.stream_options?.include_usage) {
-          out.write(sse({ id: callId, object: 'chat.completion.chunk', created, model, choices: [], usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens } }));
-        }
+        out.write(chunk({}, finishReason(usage)));
+        if (usage && includeUsage) out.write(sse({ id: callId, object: 'chat.completion.chunk', created, model, choices: [], usage: usageBody(usage) }));
         out.write('data: [DONE]\n\n');
         await settle(usage, 'completed');
       } catch (error) {
         services.log.warn({ err: error, callId }, 'engineer chat completion failed');
-        if (!out.destroyed) out.write(sse({ error: { message: failureText(error), type: 'server_error' } }));
+        if (!out.destroyed) out.write(sse({ error: { message: failureText(error), type: 'server_error', code: failureCode(error), param: null } }));
         await settle(usage, 'failed').catch((settleError) => services.log.error({ err: settleError, callId }, 'could not record the failed call'));
       } finally {
         out.end();

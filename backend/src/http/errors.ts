@@ -1,5 +1,5 @@
 import { DomainError, type DomainErrorKind } from '@scriptorium/infra/eventsourcing/decider';
-import { anyErrorText, coded, errorText, type CodedError, type ErrorCode, type ErrorParams, type ParamsThen } from '@scriptorium/domain/protocol/errors';
+import { anyErrorText, coded, type CodedError, type ErrorCode, type ErrorParams, type ParamsThen } from '@scriptorium/domain/protocol/errors';
 import { validationIssue, type ValidationIssue } from '@scriptorium/domain/protocol/validation';
 import type { Next, ParameterizedContext as Context } from 'koa';
 import { z } from 'zod';
@@ -48,28 +48,46 @@ export const validationError = (issues: z.core.$ZodIssue[], location: 'body' | '
     'validation.failed',
   );
 
-interface Refusal extends CodedError {
+/** A failure as the api answers it, before a family of routes gives it its shape. */
+export interface Refusal extends CodedError {
   status: number;
   detail: string | ValidationIssue[];
   headers: Record<string, string>;
 }
 
-/** Turns every failure into `{detail, code, params?}` with a catalogue status; internals never reach the client. */
-export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
-  try {
-    await next();
-    if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/backend')) {
-      ctx.status = 404;
-      ctx.body = { detail: errorText('http.not_found'), code: 'http.not_found' };
-    }
-  } catch (error) {
-    const { status, detail, headers, ...code } = toResponse(error);
-    if (status >= 500) ctx.state.log?.error({ err: error }, 'request failed');
-    else ctx.state.log?.info({ status, detail, code: code.code }, 'request refused');
+/** How a family of routes words its refusals, for clients that expect another shape than `{detail, code}`. */
+export type RefusalShape = (refusal: Refusal) => { status: number; body: unknown };
+
+const standardShape: RefusalShape = ({ status, detail, headers: _headers, ...code }) => ({ status, body: { detail, ...code } });
+
+/**
+ * Turns every failure into `{detail, code, params?}` with a catalogue status; internals never reach the
+ * client. `shapes` maps a path prefix to another wording of the same refusal (the OpenAI-compatible
+ * routes answer in OpenAI's shape, which its clients read).
+ */
+export function errorMiddleware(shapes: Record<string, RefusalShape> = {}) {
+  const shapeOf = (path: string) => Object.entries(shapes).find(([prefix]) => path.startsWith(prefix))?.[1] ?? standardShape;
+  const answer = (ctx: Context, refusal: Refusal) => {
+    const { status, body } = shapeOf(ctx.path)(refusal);
     ctx.status = status;
-    ctx.set(headers);
-    ctx.body = { detail, ...code };
-  }
+    ctx.set(refusal.headers);
+    ctx.body = body;
+  };
+  return async (ctx: Context, next: Next): Promise<void> => {
+    try {
+      await next();
+      if (ctx.body === undefined && ctx.path.startsWith('/backend')) {
+        if (ctx.status === 404) answer(ctx, plain(404, 'http.not_found'));
+        // The router's own answer to a known path asked with another method; its Allow header stays.
+        else if (ctx.status === 405) answer(ctx, plain(405, 'http.method_not_allowed'));
+      }
+    } catch (error) {
+      const refusal = toResponse(error);
+      if (refusal.status >= 500) ctx.state.log?.error({ err: error }, 'request failed');
+      else ctx.state.log?.info({ status: refusal.status, detail: refusal.detail, code: refusal.code }, 'request refused');
+      answer(ctx, refusal);
+    }
+  };
 }
 
 const plain = <Code extends ErrorCode>(status: number, code: Code): Refusal => ({ status, detail: anyErrorText(code), headers: {}, code });

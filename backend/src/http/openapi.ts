@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { contract, contractOf, type Contract } from './contract.ts';
 import { parseParams } from './validate.ts';
+import { openAiErrorBody } from './openai.ts';
 
 /** A JSON Schema or a piece of the OpenAPI document; both are plain JSON here. */
 type Json = Record<string, unknown>;
@@ -79,6 +80,11 @@ function responses(path: string, declared: Contract): Json {
   if (declared.body || declared.multipart) statuses.add(400);
   if (declared.access !== 'public' && declared.access !== 'optional') [401, 403].forEach((status) => statuses.add(status));
   const validated = Boolean(declared.params || declared.query || declared.body || declared.multipart);
+  if (declared.errors === 'openai') {
+    if (validated) statuses.add(400);
+    const refusal = (status: number) => [String(status), { $ref: `#/components/responses/OpenAI${status}` }];
+    return { 200: { description: 'OK', content: success }, ...Object.fromEntries([...statuses, 500].sort((a, b) => a - b).map(refusal)) };
+  }
   const refusals = [...statuses].sort((a, b) => a - b).map((status) => [String(status), { $ref: `#/components/responses/${status}` }]);
   return {
     200: { description: 'OK', content: success },
@@ -120,16 +126,19 @@ export function openApiDocument(router: Router): Json {
     (paths[toOpenApiPath(path)] ??= {})[method] = operation(method, path, declared);
   }
   const refusal = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+  const openAiRefusal = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/OpenAIError' } } } });
+  const openAiRefusals = { ...REFUSALS, 400: 'The body is not valid JSON, or a parameter is invalid (named in `param`)', 500: 'Internal error; details are only in the server log' };
   return {
     openapi: '3.1.0',
-    info: { title: 'Scriptorium API', version: '1', description: 'Every refusal is `{detail, code, params?}` with the catalogue status; a 422 lists each failing field with its own code.' },
+    info: { title: 'Scriptorium API', version: '1', description: 'Every refusal is `{detail, code, params?}` with the catalogue status; a 422 lists each failing field with its own code. The OpenAI-compatible routes (`/backend/engineer/v1/…`) refuse in OpenAI’s shape `{error: {message, type, code, param}}` instead.' },
     servers: [{ url: '/' }],
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: { Error: jsonSchema(errorBody), ValidationError: jsonSchema(validationBody) },
+      schemas: { Error: jsonSchema(errorBody), ValidationError: jsonSchema(validationBody), OpenAIError: jsonSchema(openAiErrorBody) },
       responses: {
         ...Object.fromEntries(Object.entries(REFUSALS).map(([status, description]) => [status, refusal(description)])),
+        ...Object.fromEntries(Object.entries(openAiRefusals).map(([status, description]) => [`OpenAI${status}`, openAiRefusal(description)])),
         422: { description: 'Validation failed', content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationError' } } } },
         500: refusal('Internal error; details are only in the server log'),
       },

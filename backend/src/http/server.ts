@@ -20,6 +20,7 @@ import { agentRoutes } from './agents.ts';
 import { cognitionRoutes } from './cognition.ts';
 import { dashboardRoutes } from './dashboard.ts';
 import { engineerRoutes } from './engineer.ts';
+import { OPENAI_PREFIX, openAiRefusal } from './openai.ts';
 import { trajectoryRoutes } from './trajectories.ts';
 import { aiEngineerRoutes } from './aiEngineer.ts';
 import { EngineerService } from '@scriptorium/domain/engineer/service';
@@ -93,7 +94,7 @@ export async function createApi(services: Services, progress: ProjectionProgress
     }
   });
   app.use(securityHeaders());
-  app.use(errorMiddleware);
+  app.use(errorMiddleware({ [OPENAI_PREFIX]: openAiRefusal }));
   app.use(async (ctx, next) => {
     if (ctx.path.startsWith('/backend')) ctx.set('Cache-Control', 'no-store');
     await next();

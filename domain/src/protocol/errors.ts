@@ -13,6 +13,7 @@ export const ERROR_TEXTS = {
   // The spec's catalogue (§8) and the request as a whole.
   'http.bad_request': { zh: '请求错误', en: 'Bad request' },
   'http.not_found': { zh: '资源未找到', en: 'Resource not found' },
+  'http.method_not_allowed': { zh: '该路径不支持此请求方法', en: 'This path does not take this method' },
   'http.internal': { zh: '服务器内部错误', en: 'Internal server error' },
   'storage.full': { zh: '服务器存储空间已满，暂时无法保存，请联系管理员', en: 'The server’s storage is full, so nothing could be saved; please contact an administrator' },
   'http.invalid_json': { zh: '请求体不是有效的 JSON', en: 'The request body is not valid JSON' },
@@ -265,9 +266,13 @@ export const ERROR_TEXTS = {
   'exports.markdown_too_large': { zh: 'Markdown 内容不能超过 {mb} MB', en: 'Markdown content can be at most {mb} MB' },
   'exports.markdown_required': { zh: '请提供 markdown_content', en: 'markdown_content is required' },
   'exports.markdown_empty': { zh: '内容不能为空', en: 'The content cannot be empty' },
-  'engineer.role_invalid': { zh: 'role 只能是 system、user 或 assistant', en: 'role must be system, user or assistant' },
+  'engineer.role_invalid': { zh: 'role 只能是 system、developer、user 或 assistant', en: 'role must be system, developer, user or assistant' },
   'engineer.messages_required': { zh: '请提供 messages', en: 'messages is required' },
   'engineer.messages_empty': { zh: 'messages 不能为空', en: 'messages cannot be empty' },
+  'engineer.content_invalid': { zh: 'content 须为字符串，或只含 text 片段（{type: "text", text}）的数组', en: 'content must be a string or an array of text parts ({type: "text", text})' },
+  'engineer.stop_invalid': { zh: 'stop 须为非空字符串，或最多 4 个非空字符串的数组', en: 'stop must be a non-empty string or an array of at most 4 non-empty strings' },
+  'engineer.n_unsupported': { zh: '只支持 n = 1', en: 'Only n = 1 is supported' },
+  'engineer.model_not_found': { zh: '模型不存在：{model}', en: 'No such model: {model}' },
 
   // Speech.
   'speech.not_configured': { zh: '语音识别未配置（需要设置 ASR_BASE_URL）', en: 'Speech recognition is not configured (ASR_BASE_URL is not set)' },

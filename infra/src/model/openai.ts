@@ -119,6 +119,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
       stream_options: { include_usage: true },
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
+      ...(request.stop?.length ? { stop: request.stop } : {}),
     });
     let text = '';
     for (let attempt = 1; ; attempt++) {

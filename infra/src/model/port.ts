@@ -28,6 +28,11 @@ export interface ModelRequest {
   messages: ChatMessage[];
   temperature?: number;
   maxTokens?: number;
+  /**
+   * Sequences the model should stop before. Servers that take `stop` are sent it; a caller that must
+   * be sure of the cut (not every server honours it, the offline engine does not) reads through `stopAt`.
+   */
+  stop?: string[];
   signal?: AbortSignal;
   context?: ContextDocument[];
 }

@@ -28,6 +28,7 @@ const EXAMPLE = `{"event_type":"session_start","timestamp":"2026-11-20T09:00:00.
 
 const API = [
   'POST /backend/engineer/v1/chat/completions',
+  'GET  /backend/engineer/v1/models[/{id}]',
   'POST /backend/engineer/trajectory/files',
   'GET  /backend/engineer/trajectory/files?limit=50&offset=0',
   'GET  /backend/engineer/trajectory/files/{id}[/download]',
