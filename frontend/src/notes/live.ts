@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { createActor, fromPromise } from 'xstate';
 import { hashKey, type UseQueryResult } from '@tanstack/react-query';
 import type { ApiError } from '../api/client.ts';
+import { auth } from '../app/auth/index.ts';
 import { notesApi, type NoteSummary } from '../api/notes.ts';
 import { queryClient, queryKeys, useApiQuery } from '../api/query.ts';
 import { notesMachine, type NotesContext, type NoteWrite, type NoteWriteResult, type TreeUpdate } from './notesMachine.ts';
@@ -71,6 +72,19 @@ notesActor.subscribe(({ context }) => {
   }
   if (context.selected !== remembered.selected) localStorage.setItem(SELECTED_NOTES_KEY, JSON.stringify([...context.selected]));
   remembered = context;
+});
+
+// Another user's notes must never show: when the signed-in user goes, so do the cached tree and what
+// was remembered of it.
+let owner = auth.getSnapshot().context.user?.id ?? null;
+auth.subscribe(({ context }) => {
+  const user = context.user?.id ?? null;
+  if (user === owner) return;
+  if (owner !== null) {
+    queryClient.removeQueries({ queryKey: queryKeys.notes });
+    for (const key of [NOTE_TREE_KEY, CURRENT_NOTE_KEY, SELECTED_NOTES_KEY]) localStorage.removeItem(key);
+  }
+  owner = user;
 });
 
 /** The tree, from the query cache; the last one seen (local storage) paints at once while it loads. */
