@@ -39,7 +39,7 @@ export default function AccountPanel({ user, onClose }: { user: ClientUser; onCl
     setLeaving(true);
     // The server revokes the token; if it cannot be reached the browser still forgets it.
     await accountApi.logout().catch(() => undefined);
-    auth.logout();
+    auth.send({ type: 'auth.logout' });
     onClose();
   }
 

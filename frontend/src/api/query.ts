@@ -38,4 +38,5 @@ export const queryKeys = {
   manage: (...parts: unknown[]) => ['manage', ...parts] as const,
   cognitions: (scope: string, q: string) => ['cognitions', scope, q] as const,
   engineer: (...parts: unknown[]) => ['engineer', ...parts] as const,
+  notes: ['notes'] as const,
 };

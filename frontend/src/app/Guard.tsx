@@ -5,9 +5,9 @@ import { Navigate, useLocation, useMatches } from 'react-router-dom';
 import { PageLoading, PageState } from '../components/PageState.tsx';
 import { recordPageView } from '../api/research.ts';
 import { isSettled } from '../machines/bootstrap.ts';
-import { auth, useAuth } from './auth/index.ts';
+import { auth, useAuth, verify } from './auth/index.ts';
 import { bootstrap } from './bootstrap.ts';
-import type { AuthStatus } from './auth/store.ts';
+import type { AuthStatus } from './auth/machine.ts';
 import { guardNavigation, type RouteAccess } from './guard.ts';
 import { ShieldIcon } from '../ui/icons.ts';
 
@@ -46,8 +46,8 @@ export function Guard({ children }: { children: ReactNode }) {
   }, [location.pathname]);
 
   useEffect(() => {
-    // On failure the store turns `expired` and the next decision redirects; nothing to handle here.
-    if (ready && decision.kind === 'verify') auth.verify().catch(() => undefined);
+    // On failure the auth actor turns `expired` and the next decision redirects; nothing to handle here.
+    if (ready && decision.kind === 'verify') verify().catch(() => undefined);
   }, [ready, decision.kind]);
 
   const allowed = ready && decision.kind === 'allow';
@@ -56,7 +56,7 @@ export function Guard({ children }: { children: ReactNode }) {
   }, [allowed, route.name, location.pathname]);
 
   useEffect(() => {
-    if (status === 'expired' && decision.kind !== 'redirect') auth.acknowledgeExpiry();
+    if (status === 'expired' && decision.kind !== 'redirect') auth.send({ type: 'auth.expiryAcknowledged' });
   }, [status, decision.kind]);
 
   // The spec's guard waits until the startup tasks are ready.

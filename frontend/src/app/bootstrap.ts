@@ -1,7 +1,8 @@
 import { createActor } from 'xstate';
 import { socketClient } from '../api/socket.ts';
 import { bootstrapMachine, type BootstrapTask } from '../machines/bootstrap.ts';
-import { auth } from './auth/index.ts';
+import { auth, verify } from './auth/index.ts';
+import { authStatus } from './auth/machine.ts';
 
 /** Spec §4: paths where the real-time connection is never opened at startup. */
 const REALTIME_EXCLUDED: ReadonlySet<string> = new Set(['/login', '/register', '/welcome', '/auth', '/error', '/']);
@@ -15,8 +16,8 @@ const tasks: BootstrapTask[] = [
     retries: 2,
     // Only a stored token needs checking; a 401 is an answer, not a failure to retry.
     run: async () => {
-      if (auth.getSnapshot().status !== 'pending') return;
-      await auth.verify().catch(() => undefined);
+      if (authStatus(auth.getSnapshot()) !== 'pending') return;
+      await verify().catch(() => undefined);
     },
   },
   {
@@ -29,7 +30,7 @@ const tasks: BootstrapTask[] = [
     // anyway failed at once and was retried with backoff, holding a signed-out /research for seconds.
     optional: true,
     run: async () => {
-      if (auth.getSnapshot().status === 'authenticated') await socketClient.connect();
+      if (authStatus(auth.getSnapshot()) === 'authenticated') await socketClient.connect();
     },
   },
 ];

@@ -1,4 +1,4 @@
-import type { AuthStatus } from './auth/store.ts';
+import type { AuthStatus } from './auth/machine.ts';
 
 /** Route names the spec's guard lets through without login, whatever their requiresAuth says. */
 const OPEN_ROUTES: ReadonlySet<string> = new Set(['index', 'login', 'register', 'welcome', 'shared-note', 'shared-folder', 'shared-cognition', 'cognition']);

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { ExtractionDialog } from './ExtractionDialog.tsx';
 import { useSignInFirst } from './hooks.ts';
-import { synthesis, useSynthesis } from './platformStore.ts';
+import { synthesisMode, useSynthesisOn } from './synthesisMode.ts';
 import { SearchField } from './SearchField.tsx';
 import { UrlExtractDialog } from './UrlExtractDialog.tsx';
 import { useCognitionExtraction } from './useCognitionExtraction.ts';
@@ -18,14 +18,14 @@ export function CognitionSidePanel() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const onPlatform = pathname === PLATFORM_PATH;
-  const mode = useSynthesis();
+  const synthesizing = useSynthesisOn();
   const extraction = useCognitionExtraction();
   const [askingUrl, setAskingUrl] = useState(false);
   const libraryHint = useId();
 
   useEffect(() => {
     // Synthesis is a way of picking cards on the platform; it does not follow the reader elsewhere.
-    if (!onPlatform) synthesis.stop();
+    if (!onPlatform) synthesisMode.send({ type: 'synthesis.stop' });
   }, [onPlatform]);
 
   return (
@@ -35,13 +35,13 @@ export function CognitionSidePanel() {
         <PanelAction icon={<GlobeIcon size={17} />} label={t('panel.urlExtract')} hint={t('panel.urlExtractHint')} onClick={() => requireSignIn(() => setAskingUrl(true))} />
         <PanelAction
           icon={<LayersIcon size={17} />}
-          label={t(mode.on ? 'panel.cancelSynthesis' : 'panel.synthesize')}
+          label={t(synthesizing ? 'panel.cancelSynthesis' : 'panel.synthesize')}
           hint={t('panel.synthesizeHint')}
-          pressed={mode.on}
+          pressed={synthesizing}
           onClick={() =>
             requireSignIn(() => {
-              if (!mode.on && !onPlatform) navigate(PLATFORM_PATH);
-              synthesis.toggleMode();
+              if (!synthesizing && !onPlatform) navigate(PLATFORM_PATH);
+              synthesisMode.send({ type: 'synthesis.toggle' });
             })
           }
         />

@@ -1,20 +1,20 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExtractionDialog } from './ExtractionDialog.tsx';
-import { synthesis, useSynthesis } from './platformStore.ts';
 import { synthesisReadiness } from './synthesis.ts';
+import { synthesisMode, useSynthesisPicks } from './synthesisMode.ts';
 import { useCognitionExtraction } from './useCognitionExtraction.ts';
 import { LayersIcon, SparklesIcon, XIcon } from '../ui/icons.ts';
 
 /** Shown in synthesis mode: the picks so far, what is still needed, and the button once 2..5 are chosen. */
 export function SynthesisBar() {
   const { t } = useTranslation('cognition');
-  const { selected } = useSynthesis();
+  const selected = useSynthesisPicks();
   const extraction = useCognitionExtraction();
   const readiness = synthesisReadiness(selected.length);
   const hint =
     readiness.kind === 'empty' ? t('synthesis.hintEmpty') : readiness.kind === 'tooFew' ? t('synthesis.hintTooFew', { count: readiness.missing }) : readiness.kind === 'ready' ? t('synthesis.hintReady') : t('synthesis.full');
-  const onOpened = useCallback(() => synthesis.stop(), []);
+  const onOpened = useCallback(() => synthesisMode.send({ type: 'synthesis.stop' }), []);
 
   return (
     <div className="cog-synthesis-bar" role="region" aria-label={t('synthesis.label')}>
@@ -31,7 +31,7 @@ export function SynthesisBar() {
         {selected.map((item) => (
           <li key={item.id} className="cog-pick">
             <span className="cog-pick-title">{item.title}</span>
-            <button type="button" className="cog-pick-remove" aria-label={t('synthesis.remove', { title: item.title })} onClick={() => synthesis.toggle(item)}>
+            <button type="button" className="cog-pick-remove" aria-label={t('synthesis.remove', { title: item.title })} onClick={() => synthesisMode.send({ type: 'synthesis.pick', item })}>
               <XIcon size={12} />
             </button>
           </li>
@@ -39,7 +39,7 @@ export function SynthesisBar() {
       </ul>
       <div className="cog-synthesis-actions">
         {selected.length > 0 && (
-          <button type="button" className="button button-secondary button-small" onClick={() => synthesis.clear()}>
+          <button type="button" className="button button-secondary button-small" onClick={() => synthesisMode.send({ type: 'synthesis.clear' })}>
             {t('synthesis.clear')}
           </button>
         )}

@@ -8,7 +8,7 @@ import { notesApi, type NoteDetail } from '../api/notes.ts';
 import { parseCanvas, serializeCanvas } from '../panels/canvas/canvasMarkdown.ts';
 import { notePlugins } from './editorSetup.ts';
 import { ShareNoteButton } from './ShareNoteDialog.tsx';
-import { notesStore, useNotes } from './store.ts';
+import { noteTouched, useNoteTree } from './live.ts';
 import { CheckIcon, RefreshCwIcon } from '../ui/icons.ts';
 
 /** Typing pauses this long before the note is saved. */
@@ -30,7 +30,7 @@ export function NoteEditor({ noteId }: { noteId: string }) {
   const [empty, setEmpty] = useState(false);
   const [reloads, setReloads] = useState(0);
   const flush = useRef<() => Promise<void>>(async () => undefined);
-  const listed = useNotes().notes?.find((candidate) => candidate.id === noteId);
+  const listed = useNoteTree(true).data?.find((candidate) => candidate.id === noteId);
 
   useEffect(() => {
     let alive = true;
@@ -68,7 +68,7 @@ export function NoteEditor({ noteId }: { noteId: string }) {
         .then((result) => {
           revision = result.revision;
           saved = content;
-          notesStore.touched(note.id, result.updated_at);
+          noteTouched(note.id, result.updated_at);
           setSave(serializeCanvas(view.state.doc) === saved ? { kind: 'saved' } : { kind: 'dirty' });
         })
         .catch((error: unknown) => {

@@ -10,7 +10,8 @@ import { CheckIcon, ChevronDownIcon, ChevronRightIcon, EllipsisIcon, FileTextIco
 import { ContextMenuArea, Menu, type MenuItem } from '../ui/Menu.tsx';
 import { useToast } from '../ui/Toast.tsx';
 import { Tooltip } from '../ui/Tooltip.tsx';
-import { notesStore, useNotes } from './store.ts';
+import { notesActor, useNoteTree, useNotesUi, useSelecting } from './live.ts';
+import { hiddenNotes, UNDO_WINDOW_MS } from './notesMachine.ts';
 import { buildTree, canDrop, cleanName, descendants, dropPosition, hiddenIds, visibleRows, type TreeNode } from './tree.ts';
 import './notes.css';
 
@@ -29,17 +30,16 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
   const auth = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
-  const state = useNotes();
+  const state = useNotesUi();
+  const selecting = useSelecting();
   const extraction = useCognitionExtraction();
   const toast = useToast();
   const [drag, setDrag] = useState<Drag>(null);
   const [focusedId, setFocusedId] = useState<string | null>(null);
   const treeRef = useRef<HTMLUListElement>(null);
   const signedIn = auth.status === 'authenticated';
-
-  useEffect(() => {
-    if (signedIn) void notesStore.load();
-  }, [signedIn]);
+  const tree = useNoteTree(signedIn);
+  const send = notesActor.send.bind(notesActor);
 
   if (auth.status === 'pending') return <span className="spinner spinner-small" />;
   if (!signedIn) {
@@ -53,38 +53,42 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
     );
   }
 
-  const notes = state.notes ?? [];
-  const hidden = hiddenIds(notes, state.pendingDelete);
-  const tree = buildTree(notes.filter((note) => !hidden.has(note.id)));
-  const rows = visibleRows(tree, state.expanded);
+  const notes = tree.data ?? [];
+  const hidden = hiddenNotes(notes, state);
+  const roots = buildTree(notes.filter((note) => !hidden.has(note.id)));
+  const rows = visibleRows(roots, state.expanded);
   const tabStop = rows.some((row) => row.id === focusedId) ? focusedId : (rows.find((row) => row.id === state.currentId)?.id ?? rows[0]?.id ?? null);
   const check = noteExtractionCheck(state.selected.size);
 
-  const create = async (parentId: string | null) => {
-    await notesStore.create(t('newNote'), parentId);
+  const create = (parentId: string | null) => {
+    send({ type: 'notes.create', name: t('newNote'), parentId, notes });
     if (!compact && !location.pathname.startsWith('/note')) navigate('/note');
   };
   const openNote = (id: string) => {
-    notesStore.open(id);
+    send({ type: 'notes.open', id, notes });
     if (!compact && !location.pathname.startsWith('/note')) navigate('/note');
   };
   const focusRow = (id: string) => {
     setFocusedId(id);
     treeRef.current?.querySelector<HTMLElement>(`[data-note-id="${CSS.escape(id)}"]`)?.focus();
   };
-  // The server cannot restore a note, so nothing is sent until the toast has gone without an undo.
+  // The server cannot restore a note: the machine sends the delete once the undo window has passed,
+  // and the toast offering the undo counts (and pauses) with it.
   const remove = (note: NoteSummary) => {
     const below = descendants(notes, note.id).size;
-    notesStore.scheduleRemove(note.id);
+    send({ type: 'notes.delete', id: note.id, notes });
     toast({
       title: below > 0 ? t('deletedTree', { name: note.name, count: below }) : t('deleted', { name: note.name }),
-      action: { label: tu('ui.undo'), altText: t('undoDelete', { name: note.name }), onAction: () => notesStore.cancelRemove(note.id) },
-      onClosed: (reason) => reason === 'dismissed' && void notesStore.remove(note.id),
+      duration: UNDO_WINDOW_MS,
+      action: { label: tu('ui.undo'), altText: t('undoDelete', { name: note.name }), onAction: () => send({ type: 'notes.undo', id: note.id }) },
+      onPause: () => send({ type: 'notes.deleteHold', id: note.id }),
+      onResume: () => send({ type: 'notes.deleteResume', id: note.id }),
+      onClosed: (reason) => reason === 'dismissed' && send({ type: 'notes.deleteNow', id: note.id }),
     });
   };
   const menuItems = (note: NoteSummary): MenuItem[] => [
-    { label: t('menu.addChild'), icon: <PlusIcon size={14} />, onSelect: () => void notesStore.create(t('newNote'), note.id) },
-    { label: t('menu.rename'), icon: <PenLineIcon size={14} />, onSelect: () => notesStore.startRename(note.id) },
+    { label: t('menu.addChild'), icon: <PlusIcon size={14} />, onSelect: () => send({ type: 'notes.create', name: t('newNote'), parentId: note.id, notes }) },
+    { label: t('menu.rename'), icon: <PenLineIcon size={14} />, onSelect: () => send({ type: 'notes.renameStart', id: note.id }) },
     { label: t('menu.delete'), icon: <Trash2Icon size={14} />, danger: true, onSelect: () => remove(note) },
   ];
   const extract = () => {
@@ -120,15 +124,15 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
       case 'End':
         return act(() => to(rows.at(-1)));
       case 'ArrowRight':
-        return act(() => row.hasChildren && (expanded ? to(rows[index + 1]) : notesStore.toggleExpanded(row.id)));
+        return act(() => row.hasChildren && (expanded ? to(rows[index + 1]) : send({ type: 'notes.toggleExpanded', id: row.id })));
       case 'ArrowLeft':
-        return act(() => (row.hasChildren && expanded ? notesStore.toggleExpanded(row.id) : row.parentId !== null && to(rows.find((candidate) => candidate.id === row.parentId))));
+        return act(() => (row.hasChildren && expanded ? send({ type: 'notes.toggleExpanded', id: row.id }) : row.parentId !== null && to(rows.find((candidate) => candidate.id === row.parentId))));
       case 'Enter':
         return act(() => openNote(row.id));
       case 'F2':
-        return act(() => notesStore.startRename(row.id));
+        return act(() => send({ type: 'notes.renameStart', id: row.id }));
       case ' ':
-        return state.selecting ? act(() => notesStore.toggleSelected(row.id, !state.selected.has(row.id))) : undefined;
+        return selecting ? act(() => send({ type: 'notes.toggleSelected', id: row.id, on: !state.selected.has(row.id), notes })) : undefined;
       case 'Delete':
         return act(() => {
           const gone = hiddenIds(notes, new Set([row.id]));
@@ -145,29 +149,29 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
     const current = drag;
     setDrag(null);
     if (!current) return;
-    if (targetId === null) void notesStore.move(current.id, null, 'inside');
-    else if (canDrop(notes, current.id, targetId)) void notesStore.move(current.id, targetId, current.position);
+    if (targetId === null) send({ type: 'notes.move', id: current.id, targetId: null, position: 'inside' });
+    else if (canDrop(notes, current.id, targetId)) send({ type: 'notes.move', id: current.id, targetId, position: current.position });
   };
 
-  const rowProps = { drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId };
+  const rowProps = { notes, selecting, drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId };
   return (
     <div className={`note-sidebar${compact ? ' compact' : ''}`}>
       <div className="note-toolbar">
-        <button type="button" className="button button-secondary button-small" onClick={() => void create(null)}>
+        <button type="button" className="button button-secondary button-small" onClick={() => create(null)}>
           <PlusIcon size={14} />
           {t('add')}
         </button>
         <button
           type="button"
-          className={`button button-small ${state.selecting ? 'button-primary' : 'button-secondary'}`}
-          aria-pressed={state.selecting}
-          onClick={() => notesStore.setSelecting(!state.selecting, extraction.busy)}
+          className={`button button-small ${selecting ? 'button-primary' : 'button-secondary'}`}
+          aria-pressed={selecting}
+          onClick={() => send(selecting ? { type: 'notes.selectEnd', keep: extraction.busy } : { type: 'notes.selectStart' })}
         >
           <CheckIcon size={14} />
-          {state.selecting ? t('cancelSelect') : t('selectNotes')}
+          {selecting ? t('cancelSelect') : t('selectNotes')}
         </button>
       </div>
-      {state.selecting && (
+      {selecting && (
         <div className="note-selection">
           <span>{t('selected', { count: state.selected.size })}</span>
           <div className="note-selection-actions">
@@ -184,27 +188,35 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
           </div>
         </div>
       )}
-      {state.error && (
+      {tree.error && (
         <p className="note-error" role="alert">
-          {state.error.userMessage}
-          <button type="button" className="link-button" aria-label={state.notes === null ? undefined : tu('ui.dismiss')} onClick={() => (state.notes === null ? void notesStore.load() : notesStore.dismissError())}>
-            {state.notes === null ? t('retry') : '×'}
+          {tree.error.userMessage}
+          <button type="button" className="link-button" onClick={() => void tree.refetch()}>
+            {t('retry')}
           </button>
         </p>
       )}
-      {state.notes === null ? (
-        state.loading && <span className="spinner spinner-small" />
-      ) : tree.length === 0 ? (
+      {state.error && (
+        <p className="note-error" role="alert">
+          {state.error}
+          <button type="button" className="link-button" aria-label={tu('ui.dismiss')} onClick={() => send({ type: 'notes.errorDismissed' })}>
+            ×
+          </button>
+        </p>
+      )}
+      {tree.data === undefined ? (
+        tree.isFetching && <span className="spinner spinner-small" />
+      ) : roots.length === 0 ? (
         <div className="note-empty">
           <p>{t('empty')}</p>
           <p className="muted">{t('emptyHint')}</p>
-          <button type="button" className="button button-primary button-small" onClick={() => void create(null)}>
+          <button type="button" className="button button-primary button-small" onClick={() => create(null)}>
             {t('createFirst')}
           </button>
         </div>
       ) : (
-        <ul ref={treeRef} className="note-tree" role="tree" aria-label={t('title')} aria-multiselectable={state.selecting || undefined} onKeyDown={onTreeKey} onDragOver={(event) => event.preventDefault()} onDrop={(event) => onDrop(event, null)}>
-          {tree.map((node) => (
+        <ul ref={treeRef} className="note-tree" role="tree" aria-label={t('title')} aria-multiselectable={selecting || undefined} onKeyDown={onTreeKey} onDragOver={(event) => event.preventDefault()} onDrop={(event) => onDrop(event, null)}>
+          {roots.map((node) => (
             <NoteRow key={node.note.id} node={node} depth={0} {...rowProps} />
           ))}
         </ul>
@@ -215,6 +227,8 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
 }
 
 interface RowProps {
+  notes: readonly NoteSummary[];
+  selecting: boolean;
   node: TreeNode;
   depth: number;
   drag: Drag;
@@ -228,14 +242,14 @@ interface RowProps {
 }
 
 function NoteRow(props: RowProps) {
-  const { node, depth, drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId } = props;
+  const { notes, selecting, node, depth, drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId } = props;
   const { t } = useTranslation('notes');
-  const state = useNotes();
+  const state = useNotesUi();
+  const send = notesActor.send.bind(notesActor);
   const { note, children } = node;
   const open = state.expanded.has(note.id);
   const editing = state.editingId === note.id;
   const active = state.currentId === note.id;
-  const notes = state.notes ?? [];
   const droppable = drag !== null && canDrop(notes, drag.id, note.id);
   const over = drag?.over === note.id && droppable ? drag.position : null;
   const items = menuItems(note);
@@ -249,7 +263,7 @@ function NoteRow(props: RowProps) {
         aria-label={note.name}
         aria-level={depth + 1}
         aria-expanded={children.length > 0 ? open : undefined}
-        aria-selected={state.selecting ? state.selected.has(note.id) : active}
+        aria-selected={selecting ? state.selected.has(note.id) : active}
         onFocus={(event) => event.target === event.currentTarget && setFocusedId(note.id)}
       >
         <div
@@ -272,21 +286,21 @@ function NoteRow(props: RowProps) {
           }}
           onDrop={(event) => onDrop(event, droppable ? note.id : null)}
         >
-          <button type="button" tabIndex={-1} className={`note-twisty${children.length === 0 ? ' leaf' : ''}`} aria-label={open ? t('collapse') : t('expand')} aria-hidden={children.length === 0 || undefined} onClick={() => notesStore.toggleExpanded(note.id)}>
+          <button type="button" tabIndex={-1} className={`note-twisty${children.length === 0 ? ' leaf' : ''}`} aria-label={open ? t('collapse') : t('expand')} aria-hidden={children.length === 0 || undefined} onClick={() => send({ type: 'notes.toggleExpanded', id: note.id })}>
             {children.length > 0 && (open ? <ChevronDownIcon size={12} /> : <ChevronRightIcon size={12} />)}
           </button>
-          {state.selecting && <input type="checkbox" tabIndex={-1} aria-label={note.name} checked={state.selected.has(note.id)} onChange={(event) => notesStore.toggleSelected(note.id, event.target.checked)} />}
+          {selecting && <input type="checkbox" tabIndex={-1} aria-label={note.name} checked={state.selected.has(note.id)} onChange={(event) => send({ type: 'notes.toggleSelected', id: note.id, on: event.target.checked, notes })} />}
           {editing ? (
             <RenameInput
               initial={note.name}
               onDone={(name, byKey) => {
-                if (name === null || name === note.name) notesStore.startRename(null);
-                else void notesStore.rename(note.id, name);
+                if (name === null || name === note.name) send({ type: 'notes.renameCancel' });
+                else send({ type: 'notes.rename', id: note.id, name, before: note.name });
                 if (byKey) focusRow(note.id);
               }}
             />
           ) : (
-            <button type="button" tabIndex={-1} className="note-name" onClick={() => openNote(note.id)} onDoubleClick={() => notesStore.startRename(note.id)} title={note.name}>
+            <button type="button" tabIndex={-1} className="note-name" onClick={() => openNote(note.id)} onDoubleClick={() => send({ type: 'notes.renameStart', id: note.id })} title={note.name}>
               <FileTextIcon size={14} />
               <span>{note.name}</span>
             </button>

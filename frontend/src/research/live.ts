@@ -1,5 +1,4 @@
 import { useSelector } from '@xstate/react';
-import { useSyncExternalStore } from 'react';
 import { createActor, fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { ServerMessage } from '@scriptorium/domain/protocol/ws';
 import { queryClient, queryKeys } from '../api/query.ts';
@@ -142,14 +141,7 @@ export const useResearchSessions = (): ResearchSessionRef[] => useSelector(resea
 export const useActiveSession = (): ResearchSessionRef | null =>
   useSelector(researchWorkspace, (snapshot) => snapshot.context.sessions.find((ref) => ref.getSnapshot().context.id === snapshot.context.activeId) ?? null);
 
-const noSubscription = () => () => undefined;
-
 /** A session's snapshot (or null without a session); re-renders on each change of it. */
-export function useSessionSnapshot(session: ResearchSessionRef | null): ResearchSessionSnapshot | null {
-  return useSyncExternalStore(
-    session ? (listener) => session.subscribe(listener).unsubscribe : noSubscription,
-    () => session?.getSnapshot() ?? null,
-  );
-}
+export const useSessionSnapshot = (session: ResearchSessionRef | null): ResearchSessionSnapshot | null => useSelector(session ?? undefined, (snapshot) => snapshot ?? null);
 
 export const useSession = (session: ResearchSessionRef | null): ResearchSessionContext | null => useSessionSnapshot(session)?.context ?? null;

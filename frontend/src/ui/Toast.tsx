@@ -12,6 +12,9 @@ export interface ToastOptions {
   action?: { label: string; altText: string; onAction: () => void };
   /** Milliseconds; Radix pauses the count while the pointer or focus is on the toast. */
   duration?: number;
+  /** While the pointer or focus is on the toast its count stops; whoever counts alongside should too. */
+  onPause?: () => void;
+  onResume?: () => void;
   /** After the toast is gone for any reason: timed out, dismissed or its action taken. */
   onClosed?: (reason: 'action' | 'dismissed') => void;
 }
@@ -45,7 +48,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       <Primitive.Provider swipeDirection="right" label={t('ui.notification')}>
         {children}
         {toasts.map((toast) => (
-          <Primitive.Root key={toast.id} className={`toast toast-${toast.tone ?? 'info'}`} open={toast.open} duration={toast.duration ?? 5000} onOpenChange={(open) => !open && close(toast)}>
+          <Primitive.Root key={toast.id} className={`toast toast-${toast.tone ?? 'info'}`} open={toast.open} duration={toast.duration ?? 5000} onPause={toast.onPause} onResume={toast.onResume} onOpenChange={(open) => !open && close(toast)}>
             <div className="toast-text">
               <Primitive.Title className="toast-title">{toast.title}</Primitive.Title>
               {toast.description && <Primitive.Description className="toast-description">{toast.description}</Primitive.Description>}

@@ -1,11 +1,30 @@
-import { useSyncExternalStore } from 'react';
+import { useSelector } from '@xstate/react';
+import { createActor, fromPromise } from 'xstate';
 import { login as loginCall, fetchMe } from '../../api/auth.ts';
 import { onUnauthorized } from '../../api/client.ts';
 import { browserTokens } from '../../api/token.ts';
-import { AuthStore, type AuthSnapshot } from './store.ts';
+import type { ClientUser, MeDto } from '../../api/user.ts';
+import { authMachine, authView, logIn, sameView, verifyUser, type AuthView } from './machine.ts';
 
-export const auth = new AuthStore({ tokens: browserTokens, login: loginCall, fetchMe, now: Date.now });
+/** The page's one auth actor; outside React read it with `auth.getSnapshot()`, tell it with `auth.send()`. */
+export const auth = createActor(
+  authMachine.provide({
+    actors: {
+      signIn: fromPromise<string, { username: string; password: string }>(({ input }) => loginCall(input.username, input.password)),
+      fetchUser: fromPromise<MeDto, void>(() => fetchMe()),
+    },
+    guards: { hasToken: () => browserTokens.get() !== null },
+    actions: {
+      storeToken: (_, { token }: { token: string }) => browserTokens.set(token),
+      clearToken: () => browserTokens.clear(),
+    },
+  }),
+).start();
 
-onUnauthorized(() => auth.tokenRevoked());
+onUnauthorized(() => auth.send({ type: 'auth.tokenRevoked' }));
 
-export const useAuth = (): AuthSnapshot => useSyncExternalStore(auth.subscribe, auth.getSnapshot);
+export const login = (username: string, password: string): Promise<ClientUser> => logIn(auth, username, password);
+
+export const verify = (): Promise<ClientUser> => verifyUser(auth);
+
+export const useAuth = (): AuthView => useSelector(auth, authView, sameView);

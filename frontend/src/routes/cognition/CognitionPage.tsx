@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { CardSkeletons, CognitionCard } from '../../cognition/CognitionCard.tsx';
 import { useSignInFirst } from '../../cognition/hooks.ts';
-import { synthesis, useSynthesis } from '../../cognition/platformStore.ts';
+import { synthesisMode, useSynthesisOn, useSynthesisPicks } from '../../cognition/synthesisMode.ts';
 import { canTick } from '../../cognition/synthesis.ts';
 import { SynthesisBar } from '../../cognition/SynthesisBar.tsx';
 import { useCognitionList, type CognitionList } from '../../cognition/useCognitionList.ts';
@@ -20,7 +20,7 @@ export default function CognitionPage() {
   // "Mine" is offered so one's own private cognitions can be picked for a synthesis too.
   const scope: Scope = signedIn && params.get('scope') === 'mine' ? 'mine' : 'public';
   const list = useCognitionList(scope, q);
-  const mode = useSynthesis();
+  const synthesizing = useSynthesisOn();
 
   const setScope = (next: Scope) => {
     const updated = new URLSearchParams(params);
@@ -35,7 +35,7 @@ export default function CognitionPage() {
   };
 
   return (
-    <div className={`cog-page${mode.on ? ' has-synthesis-bar' : ''}`}>
+    <div className={`cog-page${synthesizing ? ' has-synthesis-bar' : ''}`}>
       <header className="cog-hero">
         <div className="cog-hero-text">
           <h1>{t('platform.title')}</h1>
@@ -67,15 +67,15 @@ export default function CognitionPage() {
         )}
       </div>
 
-      <CognitionResults list={list} q={q} scope={scope} selecting={mode.on} />
-      {mode.on && <SynthesisBar />}
+      <CognitionResults list={list} q={q} scope={scope} selecting={synthesizing} />
+      {synthesizing && <SynthesisBar />}
     </div>
   );
 }
 
 function CognitionResults({ list, q, scope, selecting }: { list: CognitionList; q: string; scope: Scope; selecting: boolean }) {
   const { t } = useTranslation('cognition');
-  const { selected } = useSynthesis();
+  const selected = useSynthesisPicks();
 
   if (list.loading) return <CardSkeletons />;
   if (list.error && list.items.length === 0)
@@ -119,7 +119,7 @@ function CognitionResults({ list, q, scope, selecting }: { list: CognitionList; 
                 ? {
                     selected: selected.some((entry) => entry.id === item.id),
                     enabled: canTick(selected, item.id),
-                    onToggle: () => synthesis.toggle(item),
+                    onToggle: () => synthesisMode.send({ type: 'synthesis.pick', item }),
                   }
                 : undefined
             }

@@ -20,7 +20,7 @@ export default function DraftPage() {
         tone="danger"
         title={t('draft.inactiveTitle')}
         actions={
-          <button className="button button-secondary" type="button" onClick={() => auth.logout()}>
+          <button className="button button-secondary" type="button" onClick={() => auth.send({ type: 'auth.logout' })}>
             <LogOutIcon size={16} />
             {t('user.logout')}
           </button>
@@ -46,7 +46,7 @@ export default function DraftPage() {
               className="button button-secondary"
               type="button"
               onClick={() => {
-                auth.logout();
+                auth.send({ type: 'auth.logout' });
                 navigate('/login');
               }}
             >

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toApiError, type ApiError } from '../../api/client.ts';
-import { auth } from '../../app/auth/index.ts';
+import { login } from '../../app/auth/index.ts';
 import { afterLoginPath } from '../../app/guard.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { Field } from '../../components/Field.tsx';
@@ -32,7 +32,7 @@ export default function LoginPage() {
     setBusy(true);
     setError(null);
     try {
-      await auth.login(name, password);
+      await login(name, password);
       navigate(afterLoginPath(redirect), { replace: true });
     } catch (caught) {
       setError(toApiError(caught));

@@ -4,7 +4,7 @@ import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../app/auth/index.ts';
 import { NoteEditor } from '../../notes/NoteEditor.tsx';
 import { NoteSidebar } from '../../notes/NoteSidebar.tsx';
-import { notesStore, useNotes } from '../../notes/store.ts';
+import { cachedTree, notesActor, useNoteTree, useNotesUi } from '../../notes/live.ts';
 import '../../notes/notes.css';
 import { FileTextIcon, PlusIcon } from '../../ui/icons.ts';
 
@@ -18,12 +18,14 @@ export default function NotePage() {
   const location = useLocation();
   const [params] = useSearchParams();
   const auth = useAuth();
-  const state = useNotes();
+  const state = useNotesUi();
+  const tree = useNoteTree(auth.status === 'authenticated');
   const embedded = !location.pathname.startsWith('/note');
   const requested = params.get('id');
 
+  const notes = tree.data;
   useEffect(() => {
-    if (requested && !embedded) notesStore.open(requested);
+    if (requested && !embedded) notesActor.send({ type: 'notes.open', id: requested, notes: cachedTree() });
   }, [requested, embedded]);
 
   const editor =
@@ -40,8 +42,8 @@ export default function NotePage() {
     ) : (
       <div className="note-main-empty">
         <FileTextIcon size={28} />
-        <p>{state.notes && state.notes.length === 0 ? t('emptyHint') : t('editor.pick')}</p>
-        <button type="button" className="button button-primary" onClick={() => void notesStore.create(t('newNote'))}>
+        <p>{notes && notes.length === 0 ? t('emptyHint') : t('editor.pick')}</p>
+        <button type="button" className="button button-primary" onClick={() => notesActor.send({ type: 'notes.create', name: t('newNote'), parentId: null, notes: notes ?? [] })}>
           <PlusIcon size={16} />
           {t('add')}
         </button>

@@ -5,7 +5,7 @@ import { accountApi, type RegistrationSettings } from '../../account/api.ts';
 import { EmailCodeField } from '../../account/EmailCodeField.tsx';
 import { register } from '../../api/auth.ts';
 import { toApiError, type ApiError } from '../../api/client.ts';
-import { auth } from '../../app/auth/index.ts';
+import { login } from '../../app/auth/index.ts';
 import { afterLoginPath } from '../../app/guard.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { Field } from '../../components/Field.tsx';
@@ -82,7 +82,7 @@ export default function RegisterPage() {
         ...(form.emailCode !== '' && { email_verification_code: form.emailCode }),
       });
       // The new account signs in straight away: asking for the password again adds nothing.
-      await auth.login(username, form.password);
+      await login(username, form.password);
       navigate(afterLoginPath(redirect), { replace: true });
     } catch (caught) {
       const apiError = toApiError(caught);
