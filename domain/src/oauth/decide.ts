@@ -13,8 +13,12 @@ export type ExchangeCode = Command<
   { codeHash: string; clientId: string; redirectUri: string; codeVerifier: string; refreshHash: string; refreshTtlSeconds: number }
 >;
 export type RotateRefresh = Command<'RotateRefresh', { presentedHash: string; clientId: string; refreshHash: string; refreshTtlSeconds: number }>;
-/** By the user from the status dialog (`actorId` must own it), or by the client through RFC 7009 (`clientId` must match). */
-export type RevokeGrant = Command<'RevokeGrant', { by: 'user'; actorId: string } | { by: 'client'; clientId: string }>;
+/**
+ * By the user from the status dialog (`actorId` must own it), or by the client through RFC 7009: its
+ * `clientId` must match, and `presentedHash` be one of the grant's refresh tokens (absent when it
+ * presented an access token, whose signature the caller checked).
+ */
+export type RevokeGrant = Command<'RevokeGrant', { by: 'user'; actorId: string } | { by: 'client'; clientId: string; presentedHash?: string }>;
 export type OAuthCommand = IssueCode | ExchangeCode | RotateRefresh | RevokeGrant;
 
 const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
@@ -60,7 +64,9 @@ export const rotateRefresh = (command: RotateRefresh, state: Grant): OAuthEvent[
 
 export const revokeGrant = (command: RevokeGrant, state: Grant): OAuthEvent[] => {
   const by = command.data;
-  const owns = state.status !== 'none' && (by.by === 'user' ? state.userId === by.actorId : state.clientId === by.clientId);
+  const holds = (hash: string | undefined) =>
+    hash === undefined || (state.status === 'active' && same(state.refreshHash, hash)) || (state.status !== 'none' && state.status !== 'issued' && state.retiredRefreshHashes.some((old) => same(old, hash)));
+  const owns = state.status !== 'none' && (by.by === 'user' ? state.userId === by.actorId : state.clientId === by.clientId && holds(by.presentedHash));
   if (state.status === 'none' || !owns) throw refuse('not_found', 'oauth.grant_gone');
   if (state.status === 'revoked') return [];
   return [{ type: 'OAuthGrantRevoked', data: { grantId: state.grantId, userId: state.userId, reason: by.by, revokedAt: command.metadata.now.toISOString() } }];

@@ -82,6 +82,10 @@ test('the user or the client revokes, once; nobody else finds it', (t) => {
     .when({ type: 'RevokeGrant', data: { by: 'client', clientId: 'scriptorium-cli' }, metadata: at('2026-03-02T00:00:00Z') })
     .then(t, [{ type: 'OAuthGrantRevoked', data: { grantId: G, userId: 'u1', reason: 'client', revokedAt: '2026-03-02T00:00:00.000Z' } }]);
   spec([issued, exchanged]).when({ type: 'RevokeGrant', data: { by: 'client', clientId: 'other' }, metadata: at('2026-03-02T00:00:00Z') }).thenThrows(t, 'not_found');
+  spec([issued, exchanged]).when({ type: 'RevokeGrant', data: { by: 'client', clientId: 'scriptorium-cli', presentedHash: 'guess' }, metadata: at('2026-03-02T00:00:00Z') }).thenThrows(t, 'not_found');
+  spec([issued, exchanged])
+    .when({ type: 'RevokeGrant', data: { by: 'client', clientId: 'scriptorium-cli', presentedHash: 'r1' }, metadata: at('2026-03-02T00:00:00Z') })
+    .then(t, [{ type: 'OAuthGrantRevoked', data: { grantId: G, userId: 'u1', reason: 'client', revokedAt: '2026-03-02T00:00:00.000Z' } }]);
   // After a revocation the refresh tokens it held are refused as revoked.
   spec([issued, exchanged, byUser]).when(rotate('r1')).thenThrows(t, 'invalid', '授权已撤销，请重新登录');
 });
