@@ -129,7 +129,8 @@ test.serial('a code used twice is refused, and the tokens of its first exchange 
 });
 
 test.serial('an unregistered redirect or client gets an error page, never a redirect', async (t) => {
-  for (const params of [{ redirect_uri: 'http://evil.example/callback' }, { redirect_uri: 'http://localhost:53682/callback' }, { client_id: 'nobody' }, { client_id: 'web-app', redirect_uri: 'https://app.example/cb/other' }]) {
+  const unregistered: Record<string, string>[] = [{ redirect_uri: 'http://evil.example/callback' }, { redirect_uri: 'http://localhost:53682/callback' }, { client_id: 'nobody' }, { client_id: 'web-app', redirect_uri: 'https://app.example/cb/other' }];
+  for (const params of unregistered) {
     const started = await start(params);
     const shown = await alice.request('GET', `/backend/oauth/authorize?${new URLSearchParams(started.params)}`);
     t.is(shown.status, 400);
