@@ -126,8 +126,10 @@ function InvalidRequest({ error }: { error: ApiError }) {
         </Link>
       }
     >
-      <ErrorBanner error={error} />
-      <p>{t('oauth.invalidText')}</p>
+      <div className="oauth-invalid">
+        <ErrorBanner error={error} />
+        <p>{t('oauth.invalidText')}</p>
+      </div>
     </PageState>
   );
 }
