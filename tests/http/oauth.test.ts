@@ -1,5 +1,7 @@
 import test from 'ava';
 import * as oauth from 'oauth4webapi';
+import { hashPassword } from '@scriptorium/infra/auth/passwords';
+import { userDecider, userStream } from '@scriptorium/domain/user/decide';
 import { client as httpClient, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
 
 /**
@@ -230,4 +232,19 @@ test.serial('the token endpoint answers in RFC 6749 §5.2 shape', async (t) => {
   const refused = await post({ grant_type: 'refresh_token', refresh_token: 'x', client_id: 'scriptorium-cli' });
   t.is(refused.headers.get('cache-control'), 'no-store');
   t.regex(refused.body.error_description, /^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/, 'the description is in the characters RFC 6749 allows');
+});
+
+test.serial('a password changed after the approval ends the grant, as it ends every sign-in', async (t) => {
+  const carol = await signUp(app.url, 'carol');
+  const before = await signedIn(carol);
+  const passwordHash = await hashPassword('a new password for carol');
+  await app.services.commands.handle(userDecider, userStream(carol.userId), { type: 'ChangePassword', data: { passwordHash }, metadata: { now: new Date() } });
+  await app.settle();
+  t.is((await me(before.access_token)).status, 401);
+  t.like(await refusal(refresh(before.refresh_token!)), { error: 'invalid_grant', code: 'oauth.grant_revoked' });
+  const login = await httpClient(app.url).request('POST', '/backend/auth/login', { username: 'carol', password: 'a new password for carol' }, { form: true });
+  const again = httpClient(app.url, login.body.access_token);
+  const after = await signedIn(again);
+  const listed = (await again.request('GET', '/backend/oauth/grants')).body.grants;
+  t.deepEqual(listed.map((row: { id: string }) => row.id), [JSON.parse(Buffer.from(after.access_token.split('.')[1]!, 'base64url').toString()).grant], 'only the grant approved since is listed');
 });

@@ -19,7 +19,7 @@ test('a token without the millisecond claim dates from its whole-second iat', (t
 
 test("a token issued to an OAuth app carries its client and grant, for the app's own lifetime", (t) => {
   const issued = tokens.issue({ sub: 'u1', username: 'lin', clientId: 'scriptorium-cli', grantId: 'g1' }, 3600);
-  t.deepEqual(tokens.verify(issued), { sub: 'u1', username: 'lin', clientId: 'scriptorium-cli', grantId: 'g1' });
+  t.like(tokens.verify(issued), { sub: 'u1', username: 'lin', clientId: 'scriptorium-cli', grantId: 'g1' });
   const { iat, exp, client_id } = jwt.decode(issued) as { iat: number; exp: number; client_id: string };
   t.is(exp - iat, 3600);
   t.is(client_id, 'scriptorium-cli');

@@ -205,6 +205,9 @@ export function oauthRoutes(services: Services, progress: ProjectionProgress): R
     return user;
   }
 
+  /** A password changed after the user approved ends the grant, as it ends every sign-in made before it. */
+  const changedPasswordSince = (user: UserDoc, approvedAt: string) => user.password_changed_at !== undefined && Date.parse(user.password_changed_at) > Date.parse(approvedAt);
+
   async function tokens(user: UserDoc, client: OAuthClient, grantId: string, refreshToken: string, position: number) {
     // The access token is checked against the grant's read model: answer once it says active.
     await progress.waitFor(position);
@@ -232,6 +235,7 @@ export function oauthRoutes(services: Services, progress: ProjectionProgress): R
       const { state } = await services.commands.load(grantDecider, grantStream(grantId));
       if (state.status === 'none') throw new OAuthRefusal('oauth.invalid_grant');
       const user = await activeUser(state.userId);
+      if (changedPasswordSince(user, state.issuedAt)) throw new OAuthRefusal('oauth.grant_revoked');
       const refreshToken = newSecret(grantId);
       const refreshHash = hashSecret(refreshToken);
       const data = { clientId: client.id, refreshHash, refreshTtlSeconds: config.OAUTH_REFRESH_TTL_SECONDS };
@@ -281,7 +285,7 @@ export function oauthRoutes(services: Services, progress: ProjectionProgress): R
     const user = await requireUser(services, ctx);
     const docs = await grants().find({ user_id: user.id, status: 'active' }, { sort: { last_used_at: -1 }, limit: 200 });
     ctx.body = {
-      grants: docs.map((doc) => {
+      grants: docs.filter((doc) => !changedPasswordSince(user.doc, doc.issued_at)).map((doc) => {
         const client = clients.find(doc.client_id);
         return { id: doc._id, client_id: doc.client_id, client_name: client?.name ?? doc.client_id, client_name_en: client?.nameEn ?? client?.name ?? doc.client_id, scope: doc.scope, granted_at: doc.granted_at, last_used_at: doc.last_used_at };
       }),

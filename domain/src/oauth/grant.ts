@@ -24,6 +24,8 @@ interface GrantDetails {
   scope: string;
   redirectUri: string;
   codeHash: string;
+  /** When the user approved: a password changed later ends the grant as it ends every sign-in. */
+  issuedAt: string;
 }
 
 export type Grant =
@@ -35,15 +37,15 @@ export type Grant =
 export const initialState = (): Grant => ({ status: 'none' });
 
 const details = (state: Exclude<Grant, { status: 'none' }>): GrantDetails => {
-  const { grantId, userId, clientId, scope, redirectUri, codeHash } = state;
-  return { grantId, userId, clientId, scope, redirectUri, codeHash };
+  const { grantId, userId, clientId, scope, redirectUri, codeHash, issuedAt } = state;
+  return { grantId, userId, clientId, scope, redirectUri, codeHash, issuedAt };
 };
 
 export function evolve(state: Grant, event: OAuthEvent): Grant {
   switch (event.type) {
     case 'OAuthCodeIssued': {
-      const { grantId, userId, clientId, scope, redirectUri, codeHash, codeChallenge, expiresAt } = event.data;
-      return { status: 'issued', grantId, userId, clientId, scope, redirectUri, codeHash, codeChallenge, codeExpiresAt: expiresAt };
+      const { grantId, userId, clientId, scope, redirectUri, codeHash, codeChallenge, issuedAt, expiresAt } = event.data;
+      return { status: 'issued', grantId, userId, clientId, scope, redirectUri, codeHash, codeChallenge, issuedAt, codeExpiresAt: expiresAt };
     }
     case 'OAuthCodeExchanged':
       if (state.status !== 'issued') return state;
