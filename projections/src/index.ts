@@ -12,6 +12,7 @@ import { feedbackProjection } from './feedback.ts';
 import { invitesProjection } from './invites.ts';
 import { messagesProjection } from './messages.ts';
 import { notesProjection } from './notes.ts';
+import { oauthGrantsProjection } from './oauthGrants.ts';
 import { outboxProjection } from './outbox.ts';
 import { sharesProjection } from './shares.ts';
 import { contextsProjection } from './contexts.ts';
@@ -45,4 +46,5 @@ export const createProjections = (settings: ProjectionSettings): Projection[] =>
   cliLeaderboardProjection,
   auditReadsProjection,
   engineerProjection,
+  oauthGrantsProjection,
 ];

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { signUp, startTestApp } from '../support/app.ts';
+import { signUp, startTestApp, type Client } from '../support/app.ts';
 
 const MAIN = join(import.meta.dirname, '../../workers/src/cli/main.ts');
 
@@ -41,10 +41,10 @@ test('the CLI logs in, chats, runs a command, and each session arrives as a traj
   t.teardown(() => rmSync(home, { recursive: true, force: true }));
   const env = { SCRIPTORIUM_CONFIG: join(home, 'config.json') };
 
-  const denied = await cli(['login', '--server', app.url, '--username', 'terminal'], { ...env, SCRIPTORIUM_PASSWORD: 'wrong' });
+  const denied = await cli(['login', '--password', '--server', app.url, '--username', 'terminal'], { ...env, SCRIPTORIUM_PASSWORD: 'wrong' });
   t.is(denied.code, 1);
   t.regex(denied.stderr, /用户名或密码错误/);
-  const login = await cli(['login', '--server', app.url, '--username', 'terminal'], { ...env, SCRIPTORIUM_PASSWORD: 'terminal-password' });
+  const login = await cli(['login', '--password', '--server', app.url, '--username', 'terminal'], { ...env, SCRIPTORIUM_PASSWORD: 'terminal-password' });
   t.is(login.code, 0, login.stderr);
   t.is(statSync(env.SCRIPTORIUM_CONFIG).mode & 0o777, 0o600, 'the token is readable by its owner only');
   t.regex((await cli(['whoami'], env)).stdout, /terminal @/);
@@ -81,7 +81,7 @@ test("every chat and run is a live engineer session; the browser's commands run 
   const env = { SCRIPTORIUM_CONFIG: join(home, 'config.json') };
   t.regex((await cli(['--help'], env)).stdout, /scriptorium chat/, 'help needs no login');
   t.regex((await cli(['chat', '--help'], env)).stdout, /scriptorium run/);
-  t.is((await cli(['login', '--server', app.url, '--username', 'live'], { ...env, SCRIPTORIUM_PASSWORD: 'live-password' })).code, 0);
+  t.is((await cli(['login', '--password', '--server', app.url, '--username', 'live'], { ...env, SCRIPTORIUM_PASSWORD: 'live-password' })).code, 0);
 
   const ran = await cli(['run', '--', 'false'], env);
   t.is(ran.code, 1);
@@ -122,10 +122,63 @@ test('Ctrl-C ends a chat as a completed session', async (t) => {
   const home = mkdtempSync(join(tmpdir(), 'scriptorium-cli-'));
   t.teardown(() => rmSync(home, { recursive: true, force: true }));
   const env = { SCRIPTORIUM_CONFIG: join(home, 'config.json') };
-  await cli(['login', '--server', app.url, '--username', 'interrupt'], { ...env, SCRIPTORIUM_PASSWORD: 'interrupt-password' });
+  await cli(['login', '--password', '--server', app.url, '--username', 'interrupt'], { ...env, SCRIPTORIUM_PASSWORD: 'interrupt-password' });
   const { child, exited } = spawnCli(['chat'], env);
   const session = await until(async () => (await user.request('GET', '/backend/api/ai-engineer/sessions')).body.sessions[0]);
   child.kill('SIGINT');
   t.is((await exited).code, 0);
   t.is((await user.request('GET', `/backend/api/ai-engineer/sessions/${session.id}`)).body.status, 'completed');
+});
+
+/** The test plays the browser: it opens the printed address as a signed-in user, answers the consent page and follows the redirect. */
+async function playBrowser(output: { stdout: string }, user: Client, decision: 'approve' | 'deny'): Promise<Response> {
+  const printed = await until(async () => /https?:\/\/\S+\/oauth\/authorize\?\S+/.exec(output.stdout)?.[0]);
+  const params = Object.fromEntries(new URL(printed).searchParams);
+  const answered = await user.request('POST', '/backend/oauth/authorize', { ...params, decision });
+  if (answered.status !== 200) throw new Error(`consent: ${answered.status} ${JSON.stringify(answered.body)}`);
+  return fetch(answered.body.redirect_to);
+}
+
+test('login signs in through the browser with PKCE, refreshes an expired token, and logout revokes the grant', async (t) => {
+  const app = await startTestApp();
+  t.teardown(() => app.stop());
+  const user = await signUp(app.url, 'browser', 'browser-password');
+  const home = mkdtempSync(join(tmpdir(), 'scriptorium-cli-'));
+  t.teardown(() => rmSync(home, { recursive: true, force: true }));
+  const env = { SCRIPTORIUM_CONFIG: join(home, 'config.json') };
+
+  const denied = spawnCli(['login', '--server', app.url, '--no-browser'], env);
+  t.is((await playBrowser(denied.output, user, 'deny')).status, 400);
+  const refused = await denied.exited;
+  t.is(refused.code, 1);
+  t.regex(refused.stderr, /已在浏览器中拒绝授权/);
+
+  const login = spawnCli(['login', '--server', app.url, '--no-browser'], env);
+  const landing = await playBrowser(login.output, user, 'approve');
+  t.is(landing.status, 200);
+  t.regex(await landing.text(), /命令行助手已登录/);
+  const done = await login.exited;
+  t.is(done.code, 0, done.stderr);
+  t.regex(done.stdout, /请在浏览器中打开以下地址/);
+  t.regex(done.stdout, /已登录 .*用户 browser/);
+  t.is(statSync(env.SCRIPTORIUM_CONFIG).mode & 0o777, 0o600);
+  const saved = JSON.parse(readFileSync(env.SCRIPTORIUM_CONFIG, 'utf8'));
+  t.like(saved, { server: app.url, username: 'browser', token_endpoint: `${app.url}/backend/oauth/token` });
+  t.truthy(saved.refresh_token);
+  t.like(JSON.parse(Buffer.from(saved.token.split('.')[1], 'base64url').toString()), { client_id: 'scriptorium-cli' });
+  const [grant] = (await user.request('GET', '/backend/oauth/grants')).body.grants;
+  t.like(grant, { client_id: 'scriptorium-cli' });
+
+  // An access token past its expiry is renewed with the refresh token, which rotates.
+  writeFileSync(env.SCRIPTORIUM_CONFIG, JSON.stringify({ ...saved, expires_at: new Date(Date.now() - 1000).toISOString() }));
+  t.regex((await cli(['whoami'], env)).stdout, /browser @/);
+  const renewed = JSON.parse(readFileSync(env.SCRIPTORIUM_CONFIG, 'utf8'));
+  t.not(renewed.refresh_token, saved.refresh_token);
+  t.not(renewed.token, saved.token);
+  t.true(Date.parse(renewed.expires_at) > Date.now());
+
+  t.is((await cli(['logout'], env)).code, 0);
+  t.deepEqual((await user.request('GET', '/backend/oauth/grants')).body.grants, [], 'logout revokes the grant on the server');
+  const stale = await fetch(`${app.url}/backend/auth/me`, { headers: { authorization: `Bearer ${renewed.token}` } });
+  t.is(stale.status, 401);
 });

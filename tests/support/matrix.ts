@@ -66,6 +66,14 @@ export const TABLE: Record<string, Entry> = {
   'POST /backend/auth/resend-verification-email': { body: () => ({ email: `resend-${Math.random().toString(36).slice(2)}@example.com` }) },
   'POST /backend/auth/verify-email': { body: () => ({ email: 'nobody@example.com', code: '123456' }), recordsRefusal: true },
   'GET /backend/auth/admin/users': {},
+  // The consent page's calls: a denial appends nothing, so every caller may send it; the redirect is a loopback one.
+  'GET /backend/oauth/authorize': { query: () => ({ response_type: 'code', client_id: 'scriptorium-cli', redirect_uri: 'http://127.0.0.1:9/callback', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }) },
+  'POST /backend/oauth/authorize': { body: () => ({ response_type: 'code', client_id: 'scriptorium-cli', redirect_uri: 'http://127.0.0.1:9/callback', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', decision: 'deny' }) },
+  // Public clients authenticate by their id alone; a made-up refresh token is refused with invalid_grant.
+  'POST /backend/oauth/token': { body: () => ({ grant_type: 'refresh_token', refresh_token: `${'0'.repeat(32)}.${'A'.repeat(43)}`, client_id: 'scriptorium-cli' }) },
+  'POST /backend/oauth/revoke': { body: () => ({ token: 'unknown', client_id: 'scriptorium-cli' }) },
+  'GET /backend/oauth/grants': {},
+  'DELETE /backend/oauth/grants/:id': { params: (w) => ({ id: w.oauthGrantId }), owned: true },
   'PUT /backend/auth/admin/users/:id/active': { ...aliceUser, body: () => ({ is_active: true }) },
   'POST /backend/auth/admin/users/batch-active': { body: (_w, ids) => ({ user_ids: [ids.alice], is_active: true }) },
   'GET /backend/auth/admin/users/token-overview': {},

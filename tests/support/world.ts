@@ -1,5 +1,6 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Client } from './app.ts';
+import { client, type Client } from './app.ts';
 import { cognitionFromNotes } from './cognition.ts';
 
 // The kernel's limits are below some of the contracts' zod limits (cognition title 120 against 240,
@@ -8,7 +9,7 @@ import { cognitionFromNotes } from './cognition.ts';
 /**
  * One user's whole world, made through the API: a session with a written canvas version, an uploaded
  * context, a note (shared), a cognition in a collection, an agent, a trajectory (shared), a session
- * share, a feedback. Every field the user types is `text`, so the XSS suite can fill the world with
+ * share, a feedback, an authorised app. Every field the user types is `text`, so the XSS suite can fill the world with
  * payloads and the authorisation matrix with plain words; the ids fill the routes' path parameters.
  */
 export interface World {
@@ -32,6 +33,8 @@ export interface World {
   engineerSessionId: string;
   engineerNodeId: string;
   engineerCommandId: string;
+  /** An app the user authorised (the CLI, through the PKCE flow). */
+  oauthGrantId: string;
 }
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 9, minute)).toISOString();
@@ -82,6 +85,18 @@ export async function upload(baseUrl: string, token: string | undefined, path: s
 
 export const ZH_TEXT = readFileSync(new URL('../fixtures/zh.txt', import.meta.url));
 
+/** The user approves the command-line assistant on the consent page and the code is exchanged; the grant's id. */
+async function authorisedApp(baseUrl: string, user: Client): Promise<string> {
+  const verifier = randomBytes(32).toString('base64url');
+  const redirect = 'http://127.0.0.1:9/callback';
+  const params = { response_type: 'code', client_id: 'scriptorium-cli', redirect_uri: redirect, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', decision: 'approve' };
+  const answered = await ok('oauth consent', user.request('POST', '/backend/oauth/authorize', params));
+  const code = new URL(answered.redirect_to).searchParams.get('code')!;
+  const form = { grant_type: 'authorization_code', code, redirect_uri: redirect, code_verifier: verifier, client_id: 'scriptorium-cli' };
+  const tokens = await ok('oauth token', client(baseUrl).request('POST', '/backend/oauth/token', form, { form: true }));
+  return JSON.parse(Buffer.from(String(tokens.access_token).split('.')[1]!, 'base64url').toString()).grant as string;
+}
+
 export async function buildWorld(baseUrl: string, user: Client, text: string): Promise<World> {
   const sessionId = (await ok('session', user.request('POST', '/backend/conversation/api/v2/research/create_session', { client_id: 'world', name: text.slice(0, 100) }))).session_id as string;
   await ok('title', user.request('PUT', `/backend/conversation/api/v2/sessions/${sessionId}/title`, { title: text.slice(0, 200) }));
@@ -118,7 +133,9 @@ export async function buildWorld(baseUrl: string, user: Client, text: string): P
   const engineerNodeId = `node-${sessionId}`;
   await ok('engineer node', user.request('POST', `/backend/api/ai-engineer/sessions/${engineer.id}/nodes`, { nodes: [{ id: engineerNodeId, node_type: 'message', timestamp: at(1), payload: { role: 'user', text } }] }));
   const engineerCommand = await ok('engineer command', user.request('POST', `/backend/api/ai-engineer/sessions/${engineer.id}/commands`, { command_type: 'message', content: text.slice(0, 200) }));
+  const oauthGrantId = await authorisedApp(baseUrl, user);
   return {
+    oauthGrantId,
     sessionId,
     replyId,
     canvasVersion,

@@ -17,6 +17,14 @@ test('a token without the millisecond claim dates from its whole-second iat', (t
   t.is(tokens.verify(older)?.issuedAt, iat * 1000);
 });
 
+test("a token issued to an OAuth app carries its client and grant, for the app's own lifetime", (t) => {
+  const issued = tokens.issue({ sub: 'u1', username: 'lin', clientId: 'scriptorium-cli', grantId: 'g1' }, 3600);
+  t.like(tokens.verify(issued), { sub: 'u1', username: 'lin', clientId: 'scriptorium-cli', grantId: 'g1' });
+  const { iat, exp, client_id } = jwt.decode(issued) as { iat: number; exp: number; client_id: string };
+  t.is(exp - iat, 3600);
+  t.is(client_id, 'scriptorium-cli');
+});
+
 test('a token signed with another secret is refused', (t) => {
   t.is(new TokenService('another-secret-that-is-long-enough-xxxx', 60).verify(tokens.issue({ sub: 'u1', username: 'lin' })), null);
 });

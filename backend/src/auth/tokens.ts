@@ -4,6 +4,9 @@ import jwt from 'jsonwebtoken';
 export interface AccessClaims {
   sub: string;
   username: string;
+  /** Set on tokens issued to an OAuth client (RFC 9068's `client_id`), with the grant that issued them. */
+  clientId?: string;
+  grantId?: string;
 }
 
 export interface VerifiedClaims extends AccessClaims {
@@ -27,12 +30,14 @@ export class TokenService {
     this.secret = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
-  issue(claims: AccessClaims): string {
+  /** `ttlSeconds`: an OAuth client's shorter lifetime; a signed-in browser gets the configured one. */
+  issue(claims: AccessClaims, ttlSeconds = this.ttlSeconds): string {
     const issuedAt = this.now();
-    return jwt.sign({ username: claims.username, typ: 'access', iat: Math.floor(issuedAt / 1000), iat_ms: issuedAt }, this.secret, {
+    const oauth = claims.clientId !== undefined ? { client_id: claims.clientId, grant: claims.grantId } : {};
+    return jwt.sign({ username: claims.username, typ: 'access', iat: Math.floor(issuedAt / 1000), iat_ms: issuedAt, ...oauth }, this.secret, {
       algorithm: 'HS256',
       subject: claims.sub,
-      expiresIn: this.ttlSeconds,
+      expiresIn: ttlSeconds,
       // Two sign-ins in the same second must still get different tokens: a logout revokes one of them.
       jwtid: randomUUID(),
     });
@@ -44,7 +49,8 @@ export class TokenService {
       const payload = jwt.verify(token, this.secret, { algorithms: ['HS256'] });
       if (typeof payload === 'string' || payload.typ !== 'access' || typeof payload.sub !== 'string') return null;
       const issuedAt = typeof payload.iat_ms === 'number' ? payload.iat_ms : (payload.iat ?? 0) * 1000;
-      return { sub: payload.sub, username: String(payload.username ?? ''), issuedAt };
+      const oauth = typeof payload.client_id === 'string' && typeof payload.grant === 'string' ? { clientId: payload.client_id, grantId: payload.grant } : {};
+      return { sub: payload.sub, username: String(payload.username ?? ''), issuedAt, ...oauth };
     } catch {
       return null;
     }

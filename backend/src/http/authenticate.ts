@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ParameterizedContext as Context } from 'koa';
 import type { Services } from '../services.ts';
+import { OAUTH_GRANTS, type OAuthGrantDoc } from '@scriptorium/projections/oauthGrants';
 import { REVOKED_TOKENS, USERS, type RevokedTokenDoc, type UserDoc } from '@scriptorium/projections/users';
 import { httpError } from './errors.ts';
 
@@ -32,6 +33,8 @@ async function resolveToken(services: Services, token: string | undefined): Prom
   const claims = services.tokens.verify(token);
   if (!claims) return null;
   if (await services.readStore.collection<RevokedTokenDoc>(REVOKED_TOKENS).get(tokenHash(token))) return null;
+  // A token issued to an OAuth client lives only as long as the grant behind it.
+  if (claims.grantId !== undefined && (await services.readStore.collection<OAuthGrantDoc>(OAUTH_GRANTS).get(claims.grantId))?.status !== 'active') return null;
   const doc = await services.readStore.collection<UserDoc>(USERS).get(claims.sub);
   if (!doc) return null;
   if (doc.password_changed_at && claims.issuedAt < Date.parse(doc.password_changed_at)) return null;

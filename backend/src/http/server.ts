@@ -31,6 +31,7 @@ import { adminRoutes } from './admin.ts';
 import { auditRoutes } from './audit.ts';
 import { projectionRoutes } from './projections.ts';
 import { authRoutes } from './auth.ts';
+import { oauthMetadataRoutes, oauthRoutes } from './oauth.ts';
 import { tokenHash, userFromToken } from './authenticate.ts';
 import { errorMiddleware } from './errors.ts';
 import { securityHeaders } from './security.ts';
@@ -103,6 +104,7 @@ export async function createApi(services: Services, progress: ProjectionProgress
 
   const api = new Router({ prefix: '/backend' });
   api.use(authRoutes(services, progress).routes());
+  api.use(oauthRoutes(services, progress).routes());
   api.use(adminRoutes(services, progress).routes());
   api.use(projectionRoutes(services, options.runner).routes());
   api.use(auditRoutes(services).routes());
@@ -124,6 +126,7 @@ export async function createApi(services: Services, progress: ProjectionProgress
   api.use(openApiRoutes(api).routes());
   app.use(api.routes()).use(api.allowedMethods());
   app.use(healthRoutes(services).routes());
+  app.use(oauthMetadataRoutes(services).routes());
   app.use(staticFrontend(options.distDir ?? DIST));
 
   app.ws.use(async (ctx) => {

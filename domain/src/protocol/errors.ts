@@ -236,6 +236,25 @@ export const ERROR_TEXTS = {
   'share.description_too_long': { zh: '描述最多 {max} 个字符', en: 'The description can be at most {max} characters' },
   'share.download_not_allowed': { zh: '分享者未允许下载', en: 'The owner of this share does not allow downloads' },
 
+  // OAuth (the consent page, the token and revocation endpoints). English texts stay ASCII: they are
+  // the RFC 6749 error_description, which allows nothing else.
+  'oauth.invalid_request': { zh: 'OAuth 请求缺少参数或参数无效', en: 'The OAuth request is missing a parameter or has an invalid one' },
+  'oauth.invalid_client': { zh: '未登记的应用（client_id 无效）', en: 'Unknown client: the client_id is not registered' },
+  'oauth.invalid_redirect': { zh: '回调地址未在该应用登记', en: 'The redirect_uri is not registered for this client' },
+  'oauth.unsupported_response_type': { zh: '只支持 response_type=code', en: 'Only response_type=code is supported' },
+  'oauth.pkce_required': { zh: '需要 PKCE：code_challenge 与 code_challenge_method=S256', en: 'PKCE is required: code_challenge with code_challenge_method=S256' },
+  'oauth.invalid_scope': { zh: '申请的权限范围无效', en: 'The requested scope is not supported' },
+  'oauth.unsupported_grant_type': { zh: '只支持 authorization_code 与 refresh_token', en: 'Only the authorization_code and refresh_token grants are supported' },
+  'oauth.invalid_grant': { zh: '授权码或刷新令牌无效', en: 'The authorization code or refresh token is invalid' },
+  'oauth.code_expired': { zh: '授权码已过期，请重新授权', en: 'The authorization code has expired; authorize again' },
+  'oauth.code_reused': { zh: '授权码已被使用，由它签发的令牌已全部吊销', en: 'The authorization code was already used; the tokens it issued are revoked' },
+  'oauth.redirect_mismatch': { zh: 'redirect_uri 与授权请求时不一致', en: 'The redirect_uri differs from the one in the authorization request' },
+  'oauth.pkce_mismatch': { zh: 'code_verifier 与 code_challenge 不符', en: 'The code_verifier does not match the code_challenge' },
+  'oauth.refresh_expired': { zh: '刷新令牌已过期，请重新登录', en: 'The refresh token has expired; sign in again' },
+  'oauth.grant_revoked': { zh: '授权已撤销，请重新登录', en: 'The authorization was revoked; sign in again' },
+  'oauth.account_inactive': { zh: '账户已停用，无法签发令牌', en: 'The account is deactivated; no token can be issued' },
+  'oauth.grant_gone': { zh: '授权不存在或已撤销', en: 'This authorization does not exist or was revoked' },
+
   // Files, uploads and exports.
   'files.not_found': { zh: '文件不存在', en: 'File not found' },
   'files.id_invalid': { zh: '文件 ID 格式不正确', en: 'The file ID is malformed' },

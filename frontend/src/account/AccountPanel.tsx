@@ -6,6 +6,7 @@ import { toClientUser, type ClientUser, type MeDto } from '../api/user.ts';
 import { auth } from '../app/auth/index.ts';
 import { initials } from '../app/shell/navigation.ts';
 import { accountApi } from './api.ts';
+import { AuthorisedApps } from './AuthorisedApps.tsx';
 import { EmailVerificationModal } from './EmailVerificationModal.tsx';
 import { FeedbackSection } from './FeedbackSection.tsx';
 import { QuotaCard, UsageStats } from './QuotaCard.tsx';
@@ -104,6 +105,8 @@ export default function AccountPanel({ user, onClose }: { user: ClientUser; onCl
         </div>
         <TasksPanel tasks={tasks} onClaimed={reloadTasks} />
       </div>
+
+      <AuthorisedApps />
 
       <FeedbackSection />
 

@@ -79,7 +79,7 @@ export const cliEn: CliMessages = {
     subtitle: 'Ask questions and run commands in your terminal; every session is kept as a trajectory you can read, favourite and share on the web.',
     install: 'Get started',
     steps: {
-      login: 'Sign in (user name and password; the token is kept in ~/.scriptorium/config.json)',
+      login: 'Sign in: approve in the browser (OAuth + PKCE); the tokens are kept in ~/.scriptorium/config.json and renew themselves. On a machine without a browser add --password to type your user name and password',
       chat: 'Start a session: type a question; start a line with ! to run a command; /exit ends it',
       run: 'Record one command and its output',
     },

@@ -78,7 +78,7 @@ export const cliZh = {
     subtitle: '在终端里提问、运行命令；每次会话都会记录为轨迹，回到网页随时查看、收藏和分享。',
     install: '开始使用',
     steps: {
-      login: '登录（输入用户名和密码，令牌保存在 ~/.scriptorium/config.json）',
+      login: '登录：在浏览器中确认授权（OAuth + PKCE），令牌保存在 ~/.scriptorium/config.json 并自动续期；没有浏览器的机器加 --password 输入用户名和密码',
       chat: '开始会话：直接输入问题；以 ! 开头运行命令；/exit 结束',
       run: '记录一条命令及其输出',
     },

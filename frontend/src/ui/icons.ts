@@ -35,6 +35,7 @@ export {
   HourglassIcon,
   InboxIcon,
   InfoIcon,
+  KeyRoundIcon,
   LayersIcon,
   LibraryIcon,
   LightbulbIcon,

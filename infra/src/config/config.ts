@@ -85,6 +85,37 @@ export const configSchema = z
       .transform((list) => list.split(',').map((address) => address.trim()).filter(Boolean)),
     /** A bearer token that opens /metrics from anywhere (for a Prometheus elsewhere). */
     METRICS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters')),
+    /** The origin users reach the server at (the OAuth issuer, RFC 8414); absent: the origin each request came to. */
+    PUBLIC_URL: optional(url(['http:', 'https:']).transform((value) => new URL(value).origin)),
+    /** How long an OAuth authorisation code may wait for its exchange (RFC 6749 §4.1.2: short-lived). */
+    OAUTH_CODE_TTL_SECONDS: seconds(60),
+    /** Lifetime of an access token issued to an OAuth client; its refresh token buys the next one. */
+    OAUTH_ACCESS_TTL_SECONDS: seconds(3600),
+    /** A refresh token unused for this long expires; each use rotates it and starts the time again. */
+    OAUTH_REFRESH_TTL_SECONDS: seconds(30 * 86_400),
+    /** Public OAuth clients beyond the command-line assistant, as JSON: [{"id","name","name_en"?,"redirect_uris":[…],"native"?}]. */
+    OAUTH_CLIENTS: z
+      .string()
+      .default('[]')
+      .transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be a JSON array of clients' });
+          return z.NEVER;
+        }
+      })
+      .pipe(
+        z.array(
+          z.object({
+            id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'client ids are 1-64 letters, digits, . _ or -'),
+            name: z.string().min(1).max(80),
+            name_en: z.string().min(1).max(80).optional(),
+            redirect_uris: z.array(url(['http:', 'https:']).refine((value) => !value.includes('#'), 'a redirect URI has no fragment')).min(1),
+            native: z.boolean().default(false),
+          }),
+        ),
+      ),
     ROLE: z.enum(['all', 'api', 'projector', 'worker']).default('all'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TIME_ZONE: z.string().default('Asia/Shanghai').refine((zone) => {

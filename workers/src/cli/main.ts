@@ -2,7 +2,8 @@
  * The Scriptorium command-line assistant. Every session is recorded as a trajectory and uploaded
  * to the user's account, where /cli/trajectories lists it.
  *
- *   scriptorium login [--server URL] [--username NAME]      (password: prompt or SCRIPTORIUM_PASSWORD)
+ *   scriptorium login [--server URL] [--no-browser]         (OAuth in the browser: PKCE, a loopback redirect)
+ *   scriptorium login --password [--server URL] [--username NAME]   (headless: prompt or SCRIPTORIUM_PASSWORD)
  *   scriptorium chat  [--project NAME]                      (a line asks; `!cmd` runs a command; /help; /exit or Ctrl-C ends)
  *   scriptorium run   [--project NAME] -- <command…>         (runs one command and records it)
  *
@@ -11,7 +12,7 @@
  *   scriptorium whoami | logout
  */
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -19,12 +20,18 @@ import { parseArgs } from 'node:util';
 import { OpenAICompatibleProvider } from '@scriptorium/infra/model/openai';
 import type { EngineerCommandDto, EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
 import { EngineerRecorder, POLL_MS } from './engineer.ts';
+import { authorize, discover, OAuthFailure, refresh, revoke, type Tokens } from './oauth.ts';
 import { RecordedSession } from './session.ts';
 
 interface Saved {
   server: string;
   username: string;
   token: string;
+  /** Signed in through OAuth: the refresh token and where to use it; the access token's expiry. */
+  refresh_token?: string;
+  expires_at?: string;
+  token_endpoint?: string;
+  revocation_endpoint?: string;
 }
 
 const configPath = () => process.env.SCRIPTORIUM_CONFIG ?? join(homedir(), '.scriptorium', 'config.json');
@@ -42,8 +49,43 @@ function loadSaved(): Saved {
   }
 }
 
-async function api(saved: Pick<Saved, 'server' | 'token'>, path: string, init: RequestInit = {}): Promise<Response> {
-  const response = await fetch(new URL(`/backend${path}`, saved.server), { ...init, headers: { ...init.headers, authorization: `Bearer ${saved.token}` } });
+function save(saved: Saved): void {
+  mkdirSync(dirname(configPath()), { recursive: true, mode: 0o700 });
+  writeFileSync(configPath(), JSON.stringify(saved), { mode: 0o600 });
+  chmodSync(configPath(), 0o600);
+}
+
+const withTokens = (saved: Saved, tokens: Tokens, now = Date.now()): Saved => ({
+  ...saved,
+  token: tokens.access_token,
+  refresh_token: tokens.refresh_token,
+  expires_at: new Date(now + tokens.expires_in * 1000).toISOString(),
+});
+
+/** Trades the refresh token for new tokens (it rotates, so the new one is saved at once). */
+async function renew(saved: Saved): Promise<void> {
+  if (!saved.refresh_token || !saved.token_endpoint) fail('登录已失效，请重新运行 scriptorium login');
+  const tokens = await refresh(saved.token_endpoint, saved.refresh_token).catch((error: unknown) =>
+    fail(error instanceof OAuthFailure ? `${error.message}；请重新运行 scriptorium login` : '登录已失效，请重新运行 scriptorium login'),
+  );
+  Object.assign(saved, withTokens(saved, tokens));
+  save(saved);
+}
+
+/** An access token that will outlive the next request: renewed a minute before it expires. */
+async function fresh(saved: Saved): Promise<void> {
+  if (saved.refresh_token && saved.expires_at && Date.parse(saved.expires_at) - Date.now() < 60_000) await renew(saved);
+}
+
+async function api(saved: Saved, path: string, init: RequestInit = {}): Promise<Response> {
+  await fresh(saved);
+  const send = () => fetch(new URL(`/backend${path}`, saved.server), { ...init, headers: { ...init.headers, authorization: `Bearer ${saved.token}` } });
+  let response = await send();
+  // The server may have ended the token early (a restart of the clock, a revoked grant): one renewal, then give up.
+  if (response.status === 401 && saved.refresh_token) {
+    await renew(saved);
+    response = await send();
+  }
   if (response.status === 401) fail('登录已失效，请重新运行 scriptorium login');
   return response;
 }
@@ -62,16 +104,36 @@ async function prompt(question: string, secret = false): Promise<string> {
 }
 
 async function login(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { server: { type: 'string' }, username: { type: 'string' } } });
+  const { values } = parseArgs({
+    args,
+    options: { server: { type: 'string' }, username: { type: 'string' }, password: { type: 'boolean', default: false }, browser: { type: 'boolean', default: true } },
+    allowNegative: true,
+  });
   const server = values.server ?? process.env.SCRIPTORIUM_SERVER ?? 'http://localhost:8080';
-  const username = values.username ?? process.env.SCRIPTORIUM_USERNAME ?? (await prompt('用户名: '));
+  if (values.password) return passwordLogin(server, values.username);
+  try {
+    const metadata = await discover(server);
+    const tokens = await authorize(metadata, { openBrowser: values.browser, say: out });
+    const me = (await fetch(new URL('/backend/auth/me', server), { headers: { authorization: `Bearer ${tokens.access_token}` } }).then((response) => response.json())) as { username?: string };
+    const saved = withTokens(
+      { server, username: me.username ?? '', token: '', token_endpoint: metadata.token_endpoint, ...(metadata.revocation_endpoint && { revocation_endpoint: metadata.revocation_endpoint }) },
+      tokens,
+    );
+    save(saved);
+    out(`已登录 ${server}，用户 ${saved.username}\n`);
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The old prompt, for machines with no browser to hand: the token is a browser session's, without refresh. */
+async function passwordLogin(server: string, name: string | undefined): Promise<void> {
+  const username = name ?? process.env.SCRIPTORIUM_USERNAME ?? (await prompt('用户名: '));
   const password = process.env.SCRIPTORIUM_PASSWORD ?? (await prompt('密码: ', true));
   const response = await fetch(new URL('/backend/auth/login', server), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username, password }) });
   const body = (await response.json().catch(() => ({}))) as { access_token?: string; detail?: unknown };
   if (!response.ok || !body.access_token) fail(typeof body.detail === 'string' ? body.detail : `登录失败（HTTP ${response.status}）`);
-  mkdirSync(dirname(configPath()), { recursive: true, mode: 0o700 });
-  writeFileSync(configPath(), JSON.stringify({ server, username, token: body.access_token } satisfies Saved), { mode: 0o600 });
-  chmodSync(configPath(), 0o600);
+  save({ server, username, token: body.access_token });
   out(`已登录 ${server}，用户 ${username}\n`);
 }
 
@@ -94,13 +156,21 @@ const warn = (message: string) => process.stderr.write(`scriptorium: ${message}\
 function openSession(saved: Saved, session: { title: string; task_description: string }): { session: RecordedSession; engineer: EngineerRecorder; sessionId: string } {
   const sessionId = randomUUID();
   const engineer = new EngineerRecorder((path, init) => api(saved, path, init), sessionId, `cli-${hostname()}-${process.pid}`, session, warn);
-  const model = new OpenAICompatibleProvider({ baseUrl: new URL('/backend/engineer/v1', saved.server).toString(), model: 'scriptorium', apiKey: saved.token, maxAttempts: 2 });
+  // Each model call carries the token as it is then: a long chat outlives an OAuth access token.
+  const authorised: typeof fetch = async (input, init) => {
+    await fresh(saved);
+    const headers = new Headers(init?.headers);
+    headers.set('authorization', `Bearer ${saved.token}`);
+    return fetch(input, { ...init, headers });
+  };
+  const model = new OpenAICompatibleProvider({ baseUrl: new URL('/backend/engineer/v1', saved.server).toString(), model: 'scriptorium', fetch: authorised, maxAttempts: 2 });
   return { session: new RecordedSession({ write: out, clock: () => new Date(), recorded: (event) => void engineer.record(event) }, model), engineer, sessionId };
 }
 
 const HELP = `Scriptorium 命令行助手
 
-  scriptorium login [--server URL] [--username 名称]   登录（密码：提示输入或 SCRIPTORIUM_PASSWORD）
+  scriptorium login [--server URL] [--no-browser]     在浏览器中授权登录（OAuth，打印授权地址）
+  scriptorium login --password [--username 名称]      用户名和密码登录（无浏览器时；密码：提示输入或 SCRIPTORIUM_PASSWORD）
   scriptorium chat  [--project 名称]                  对话：直接输入问题；!命令 运行命令；/help 帮助；/exit 结束
   scriptorium run   [--project 名称] -- <命令…>        运行一条命令并记录
   scriptorium whoami | logout
@@ -223,6 +293,12 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   run,
   whoami,
   logout: async () => {
+    const saved = existsSync(configPath()) ? loadSaved() : undefined;
+    // The grant ends on the server too, so the refresh token left in a backup is worth nothing.
+    if (saved?.refresh_token && saved.revocation_endpoint) {
+      const revoked = await revoke(saved.revocation_endpoint, saved.refresh_token).catch(() => false);
+      if (!revoked) warn('服务器未确认吊销令牌，可在网页的账户面板中撤销授权');
+    }
     rmSync(configPath(), { force: true });
     out('已退出登录\n');
   },

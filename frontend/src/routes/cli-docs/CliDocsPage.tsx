@@ -2,7 +2,8 @@ import { useTranslation } from 'react-i18next';
 import '../../trajectories/cli.css';
 
 const COMMANDS = [
-  ['login [--server URL] [--username NAME]', 'SCRIPTORIUM_PASSWORD / SCRIPTORIUM_CONFIG'],
+  ['login [--server URL] [--no-browser]', 'OAuth 2.0 · PKCE S256 · http://127.0.0.1:<port>/callback'],
+  ['login --password [--username NAME]', 'SCRIPTORIUM_PASSWORD / SCRIPTORIUM_CONFIG'],
   ['chat [--project NAME]', '!<command> · /exit'],
   ['run [--project NAME] -- <command…>', 'exit code = the command’s'],
   ['whoami', ''],
@@ -27,6 +28,9 @@ const EXAMPLE = `{"event_type":"session_start","timestamp":"2026-11-20T09:00:00.
 {"event_type":"session_end","timestamp":"2026-11-20T09:02:00.000Z"}`;
 
 const API = [
+  'GET  /.well-known/oauth-authorization-server',
+  'POST /backend/oauth/token',
+  'POST /backend/oauth/revoke',
   'POST /backend/engineer/v1/chat/completions',
   'GET  /backend/engineer/v1/models[/{id}]',
   'POST /backend/engineer/trajectory/files',

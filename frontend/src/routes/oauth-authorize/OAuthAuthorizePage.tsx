@@ -1,5 +1,135 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router-dom';
+import { toApiError, type ApiError } from '../../api/client.ts';
+import { AUTHORIZE_PARAMS, leaveFor, oauthApi, type AuthorizeParams, type OAuthClientDto } from '../../api/oauth.ts';
+import { useApiQuery } from '../../api/query.ts';
+import { useAuth } from '../../app/auth/index.ts';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { Logo } from '../../components/Logo.tsx';
+import { PageLoading, PageState } from '../../components/PageState.tsx';
+import { ArrowRightIcon, CoinsIcon, KeyRoundIcon, LockIcon, ShieldIcon, TerminalIcon } from '../../ui/icons.ts';
+import './oauth.css';
 
+/** Where the browser goes back to, as a person reads it: the host and port, which for a native app is this computer. */
+const targetOf = (redirectUri: string) => new URL(redirectUri).host;
+
+/** The consent screen of the authorisation server (RFC 6749 §4.1): names the app and what it may do; the answer goes back to the app. */
 export default function OAuthAuthorizePage() {
-  return <ComingSoon screen="oauthAuthorize" />;
+  const [search] = useSearchParams();
+  const params = useMemo<AuthorizeParams>(() => Object.fromEntries(AUTHORIZE_PARAMS.flatMap((name) => (search.has(name) ? [[name, search.get(name)!]] : []))), [search]);
+  const request = useApiQuery({ queryKey: ['oauth', 'authorize', params], queryFn: () => oauthApi.request(params), staleTime: Infinity, gcTime: 0, retry: false });
+  const [leaving, setLeaving] = useState(false);
+  const redirectTo = request.data?.status === 'error' ? request.data.redirect_to : null;
+
+  // A request whose client and redirect check out but which is otherwise wrong goes back to the app at once, as the RFC says.
+  useEffect(() => {
+    if (redirectTo) leaveFor(redirectTo);
+  }, [redirectTo]);
+
+  if (request.isPending) return <PageLoading />;
+  if (request.error) return <InvalidRequest error={request.error} />;
+  if (request.data.status === 'error' || leaving) return <Returning />;
+  return <Consent params={params} client={request.data.client} redirectUri={request.data.redirect_uri} native={request.data.native} onLeave={() => setLeaving(true)} />;
+}
+
+function Consent({ params, client, redirectUri, native, onLeave }: { params: AuthorizeParams; client: OAuthClientDto; redirectUri: string; native: boolean; onLeave: () => void }) {
+  const { t, i18n } = useTranslation('account');
+  const { user } = useAuth();
+  const [busy, setBusy] = useState<'approve' | 'deny' | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const name = i18n.language === 'en' ? client.name_en : client.name;
+
+  async function answer(decision: 'approve' | 'deny') {
+    setBusy(decision);
+    setError(null);
+    try {
+      const { redirect_to } = await oauthApi.answer(params, decision);
+      onLeave();
+      leaveFor(redirect_to);
+    } catch (caught) {
+      setError(toApiError(caught));
+      setBusy(null);
+    }
+  }
+
+  return (
+    <div className="auth-page">
+      <section className="auth-card auth-card-wide oauth-card" aria-labelledby="oauth-title">
+        <div className="auth-head">
+          <div className="oauth-pair" aria-hidden="true">
+            <Logo size={40} />
+            <span className="oauth-pair-link" />
+            <span className="oauth-app-icon">{native ? <TerminalIcon size={22} /> : <KeyRoundIcon size={22} />}</span>
+          </div>
+          <h1 id="oauth-title">{t('oauth.title', { client: name })}</h1>
+          <p>{t('oauth.subtitle')}</p>
+          {user && <span className="chip">{t('oauth.signedInAs', { name: user.name })}</span>}
+        </div>
+        {error && <ErrorBanner error={error} />}
+        <div className="oauth-scopes">
+          <h2>{t('oauth.mayTitle')}</h2>
+          <ul>
+            <li>
+              <ShieldIcon size={18} />
+              <span>{t('oauth.may.act')}</span>
+            </li>
+            <li>
+              <CoinsIcon size={18} />
+              <span>{t('oauth.may.budget')}</span>
+            </li>
+            <li>
+              <KeyRoundIcon size={18} />
+              <span>{t('oauth.may.stay')}</span>
+            </li>
+          </ul>
+        </div>
+        <p className="oauth-note">
+          <LockIcon size={14} />
+          <span>{t('oauth.never')}</span>
+        </p>
+        <p className="oauth-return">{t(native ? 'oauth.returnLocal' : 'oauth.returnRemote', { target: targetOf(redirectUri) })}</p>
+        <div className="oauth-actions">
+          <button className="button button-secondary" type="button" onClick={() => answer('deny')} disabled={busy !== null}>
+            {t('oauth.deny')}
+          </button>
+          <button className="button button-primary" type="button" onClick={() => answer('approve')} disabled={busy !== null} autoFocus>
+            {busy === 'approve' ? t('oauth.returning') : t('oauth.approve')}
+          </button>
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function Returning() {
+  const { t } = useTranslation('account');
+  return (
+    <div className="page-loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <span>{t('oauth.returning')}</span>
+    </div>
+  );
+}
+
+function InvalidRequest({ error }: { error: ApiError }) {
+  const { t } = useTranslation('account');
+  return (
+    <PageState
+      icon={KeyRoundIcon}
+      tone="danger"
+      title={t('oauth.invalidTitle')}
+      actions={
+        <Link className="button button-primary" to="/">
+          <ArrowRightIcon size={16} />
+          {t('oauth.home')}
+        </Link>
+      }
+    >
+      <div className="oauth-invalid">
+        <ErrorBanner error={error} />
+        <p>{t('oauth.invalidText')}</p>
+      </div>
+    </PageState>
+  );
 }
