@@ -287,6 +287,9 @@ export const accountEn: AccountMessages = {
         activate: 'Activate',
         deactivate: 'Deactivate',
         done: '{{count}} users updated',
+        dailyLimit: 'Daily limit',
+        keepLimits: "Keep each user's daily limit",
+        levelDefault: "Apply the level's default {{limit}}",
       },
       editor: {
         title: 'Edit user · {{name}}',
@@ -302,6 +305,12 @@ export const accountEn: AccountMessages = {
         refreshHint: "Resets today's usage so the daily limit is available again",
         current: 'Now: daily limit {{limit}}, used today {{used}}, extra budget {{extra}}, total available {{total}}',
         usage: 'Last 30 days',
+        limitQuestion: {
+          title: 'What about the daily limit?',
+          text: "New level: {{level}}, whose default daily limit is {{levelLimit}}. {{name}}'s current daily limit is {{current}}. Apply the level's default, or keep the current limit?",
+          apply: 'Apply default {{limit}}',
+          keep: 'Keep current {{limit}}',
+        },
       },
     },
     invites: {

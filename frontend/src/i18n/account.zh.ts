@@ -286,6 +286,9 @@ export const accountZh = {
         activate: '启用',
         deactivate: '停用',
         done: '已更新 {{count}} 个用户',
+        dailyLimit: '每日额度',
+        keepLimits: '保留各自的每日额度',
+        levelDefault: '应用等级默认额度 {{limit}}',
       },
       editor: {
         title: '编辑用户 · {{name}}',
@@ -301,6 +304,12 @@ export const accountZh = {
         refreshHint: '将今日已用清零，立即恢复每日额度',
         current: '当前：每日额度 {{limit}}，今日已用 {{used}}，额外额度 {{extra}}，总可用 {{total}}',
         usage: '近 30 天用量',
+        limitQuestion: {
+          title: '每日额度如何处理？',
+          text: '新等级：{{level}}，默认每日额度为 {{levelLimit}}。{{name}} 当前的每日额度是 {{current}}。要应用该等级的默认额度，还是保留当前额度？',
+          apply: '应用默认额度 {{limit}}',
+          keep: '保留当前额度 {{limit}}',
+        },
       },
     },
     invites: {
