@@ -56,10 +56,10 @@ export const accountEn: AccountMessages = {
     empty: 'No tasks today',
     loadFailed: 'Could not load tasks',
     catalogue: {
-      view_cognition: { name: 'Browse cognition', description: 'View 3 different cognition entries today' },
-      create_note: { name: 'Take a note', description: 'Create 1 note today' },
-      complete_research: { name: 'Finish a research', description: 'Complete 1 deep research today' },
-      ai_chat: { name: 'Chat with AI', description: 'Finish 3 conversations with the AI assistant today' },
+      view_cognition: { name: 'Browse cognition', description_one: 'View {{count}} cognition entry today', description_other: 'View {{count}} different cognition entries today' },
+      create_note: { name: 'Take a note', description_one: 'Create {{count}} note today', description_other: 'Create {{count}} notes today' },
+      complete_research: { name: 'Finish a research', description_one: 'Complete {{count}} deep research today', description_other: 'Complete {{count}} deep researches today' },
+      ai_chat: { name: 'Chat with AI', description_one: 'Finish {{count}} conversation with the AI assistant today', description_other: 'Finish {{count}} conversations with the AI assistant today' },
     },
   },
   feedback: {
@@ -104,6 +104,7 @@ export const accountEn: AccountMessages = {
     done: 'Done',
     messages: {
       sent: 'verification code sent to your email',
+      alreadySent: 'a code was sent a moment ago; enter the one in that e-mail',
       sendFailed: 'send failed, please retry later',
       invalidCode: 'invalid code',
       verifyFailed: 'verification failed, please retry later',

@@ -55,10 +55,10 @@ export const accountZh = {
     empty: '今日暂无任务',
     loadFailed: '任务加载失败',
     catalogue: {
-      view_cognition: { name: '浏览认知', description: '今日浏览 3 条不同的认知' },
-      create_note: { name: '记录笔记', description: '今日新建 1 篇笔记' },
-      complete_research: { name: '完成研究', description: '今日完成 1 次深度研究' },
-      ai_chat: { name: 'AI 对话', description: '今日与 AI 助手完成 3 次对话' },
+      view_cognition: { name: '浏览认知', description_one: '今日浏览 {{count}} 条不同的认知', description_other: '今日浏览 {{count}} 条不同的认知' },
+      create_note: { name: '记录笔记', description_one: '今日新建 {{count}} 篇笔记', description_other: '今日新建 {{count}} 篇笔记' },
+      complete_research: { name: '完成研究', description_one: '今日完成 {{count}} 次深度研究', description_other: '今日完成 {{count}} 次深度研究' },
+      ai_chat: { name: 'AI 对话', description_one: '今日与 AI 助手完成 {{count}} 次对话', description_other: '今日与 AI 助手完成 {{count}} 次对话' },
     },
   },
   feedback: {
@@ -103,6 +103,7 @@ export const accountZh = {
     done: '完成',
     messages: {
       sent: '验证码已发送到您的邮箱',
+      alreadySent: '验证码刚刚已发送，请输入邮件中的验证码',
       sendFailed: '发送失败，请稍后重试',
       invalidCode: '验证码无效',
       verifyFailed: '验证失败，请稍后重试',
