@@ -5,6 +5,7 @@ import { agentsApi, type ToolDescriptor, type ToolTestResult } from '../api/agen
 import { exampleArgs, parseArgs } from './toolArgs.ts';
 import { SparklesIcon } from '../ui/icons.ts';
 import { Select } from '../ui/Select.tsx';
+import '../ui/ui.css';
 
 /** Runs one of the agent's tools with typed-in arguments and shows what came back. */
 export function ToolTester({ tools, agentId, onRan }: { tools: readonly ToolDescriptor[]; agentId?: string; onRan?: () => void }) {
@@ -41,7 +42,7 @@ export function ToolTester({ tools, agentId, onRan }: { tools: readonly ToolDesc
   };
 
   return (
-    <section className="agent-card agent-tester">
+    <section className="surface-card agent-tester">
       <h2>{t('tester.title')}</h2>
       <p className="muted">{t('tester.hint')}</p>
       <label htmlFor={`${ids}-tool`}>{t('tester.tool')}</label>

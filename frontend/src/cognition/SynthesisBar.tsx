@@ -5,6 +5,7 @@ import { synthesis, useSynthesis } from './platformStore.ts';
 import { synthesisReadiness } from './synthesis.ts';
 import { useCognitionExtraction } from './useCognitionExtraction.ts';
 import { LayersIcon, SparklesIcon, XIcon } from '../ui/icons.ts';
+import './cognition.css';
 
 /** Shown in synthesis mode: the picks so far, what is still needed, and the button once 2..5 are chosen. */
 export function SynthesisBar() {

@@ -11,6 +11,7 @@ import { useSession, useResearchSessions } from '../research/live.ts';
 import { SessionRefContext } from '../research/sessionContext.ts';
 import { ShareButton } from '../share/ShareDialog.tsx';
 import { FileTextIcon, FolderIcon, LockIcon, LockOpenIcon, PanelsTopLeftIcon, WifiOffIcon } from '../ui/icons.ts';
+import './research.css';
 
 // golden-layout and the panels load as their own chunk; the canvas editor is a further chunk inside.
 const Workspace = lazy(() => import('./Workspace.tsx'));

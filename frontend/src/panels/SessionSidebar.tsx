@@ -10,6 +10,7 @@ import { isRestoring, type ResearchSessionRef } from '../machines/researchSessio
 import { CLOUD_HISTORY_PAGE, researchWorkspace, useSessionSnapshot } from '../research/live.ts';
 import { canClose } from '../research/sessions.ts';
 import { HistoryIcon, LightbulbIcon, LockIcon, MessageSquareIcon, PlusIcon, SquarePenIcon, XIcon } from '../ui/icons.ts';
+import './research.css';
 
 /** Open sessions and cloud history; collapsed, the open sessions as icons only. */
 const shortDate = (timestamp: string, language: string) => {

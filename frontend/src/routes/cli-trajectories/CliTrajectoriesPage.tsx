@@ -11,6 +11,7 @@ import { Timeline } from '../../trajectories/Timeline.tsx';
 import '../../trajectories/cli.css';
 import { DownloadIcon, TerminalIcon } from '../../ui/icons.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import '../../ui/ui.css';
 
 /** /cli/trajectories: the user's recorded CLI sessions; `?file_id=` selects one. */
 export default function CliTrajectoriesPage() {
@@ -78,7 +79,7 @@ export default function CliTrajectoriesPage() {
 
   return (
     <div className="cli-page">
-      <header className="cli-page-head">
+      <header className="cli-page-head page-head">
         <h1>{t('list.title')}</h1>
         <p className="muted">{t('list.subtitle')}</p>
       </header>
