@@ -47,9 +47,9 @@ export function ToolTester({ tools, agentId, onRan }: { tools: readonly ToolDesc
       <p className="muted">{t('tester.hint')}</p>
       <label htmlFor={`${ids}-tool`}>{t('tester.tool')}</label>
       <Select id={`${ids}-tool`} value={name} onChange={setName} options={tools.map((candidate) => ({ value: candidate.name, label: candidate.name }))} />
-      <p className="muted small">{tool.description}</p>
+      <p className="muted small">{t(`tools.${tool.name}`, { defaultValue: tool.description })}</p>
       <label htmlFor={`${ids}-args`}>{t('tester.args')}</label>
-      <textarea id={`${ids}-args`} rows={5} value={text} spellCheck={false} className="agent-json" aria-invalid={parsed.ok ? undefined : true} onChange={(event) => setText(event.target.value)} />
+      <textarea id={`${ids}-args`} rows={5} value={text} spellCheck={false} className="input agent-json" aria-invalid={parsed.ok ? undefined : true} onChange={(event) => setText(event.target.value)} />
       {!parsed.ok && <p className="field-error">{t('tester.invalidArgs')}</p>}
       <div className="agent-actions">
         <button type="button" className="button button-primary button-small" disabled={busy || !parsed.ok} onClick={() => void run()}>

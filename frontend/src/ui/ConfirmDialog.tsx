@@ -49,7 +49,7 @@ export function ConfirmDialog({ open = true, title, text, confirmLabel, cancelLa
     <AlertDialog.Root open={open} onOpenChange={(next) => !next && !busy && onClose()}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="dialog-overlay" />
-        <AlertDialog.Content className="dialog dialog-confirm" onEscapeKeyDown={(event) => busy && event.preventDefault()}>
+        <AlertDialog.Content className={`dialog dialog-confirm${alternative ? ' dialog-confirm-wide' : ''}`} onEscapeKeyDown={(event) => busy && event.preventDefault()}>
           <div className="dialog-head">
             <span className={`dialog-icon dialog-icon-${tone}`}>
               <TriangleAlertIcon size={20} />

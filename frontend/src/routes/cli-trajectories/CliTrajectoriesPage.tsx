@@ -87,7 +87,7 @@ export default function CliTrajectoriesPage() {
       <div className="cli-layout">
         <section className="cli-list-pane" aria-label={t('list.title')}>
           <div className="cli-list-tools">
-            <input type="search" value={query} placeholder={t('list.search')} aria-label={t('list.search')} onChange={(event) => setQuery(event.target.value)} />
+            <input className="input" type="search" value={query} placeholder={t('list.search')} aria-label={t('list.search')} onChange={(event) => setQuery(event.target.value)} />
             <label className="cli-fav-filter">
               <input type="checkbox" checked={favoritesOnly} onChange={(event) => setFavoritesOnly(event.target.checked)} />
               {t('list.favorites')}

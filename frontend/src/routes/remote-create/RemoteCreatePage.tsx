@@ -70,11 +70,11 @@ export default function RemoteCreatePage() {
       <div className="agent-columns">
         <form className="surface-card agent-form" onSubmit={(event) => void submit(event)}>
           <label htmlFor={`${ids}-name`}>{t('form.name')}</label>
-          <input id={`${ids}-name`} value={name} maxLength={60} required placeholder={t('form.namePlaceholder')} onChange={(event) => setName(event.target.value)} />
+          <input className="input" id={`${ids}-name`} value={name} maxLength={60} required placeholder={t('form.namePlaceholder')} onChange={(event) => setName(event.target.value)} />
           <label htmlFor={`${ids}-description`}>{t('form.description')}</label>
-          <input id={`${ids}-description`} value={description} maxLength={300} placeholder={t('form.descriptionPlaceholder')} onChange={(event) => setDescription(event.target.value)} />
+          <input className="input" id={`${ids}-description`} value={description} maxLength={300} placeholder={t('form.descriptionPlaceholder')} onChange={(event) => setDescription(event.target.value)} />
           <label htmlFor={`${ids}-instructions`}>{t('form.instructions')}</label>
-          <textarea id={`${ids}-instructions`} rows={6} value={instructions} maxLength={4000} required placeholder={t('form.instructionsPlaceholder')} onChange={(event) => setInstructions(event.target.value)} />
+          <textarea className="input" id={`${ids}-instructions`} rows={6} value={instructions} maxLength={4000} required placeholder={t('form.instructionsPlaceholder')} onChange={(event) => setInstructions(event.target.value)} />
           <fieldset>
             <legend>{t('form.tools')}</legend>
             {tools.map((tool) => (
@@ -82,7 +82,7 @@ export default function RemoteCreatePage() {
                 <input type="checkbox" checked={chosen.includes(tool.name)} onChange={() => toggle(tool.name)} />
                 <span>
                   <code>{tool.name}</code>
-                  <small className="muted">{tool.description}</small>
+                  <small className="muted">{t(`tools.${tool.name}`, { defaultValue: tool.description })}</small>
                 </span>
               </label>
             ))}

@@ -132,6 +132,7 @@ export default function WritingAgentPage() {
             {t('brief.label')}
           </label>
           <textarea
+            className="input"
             id={briefId}
             rows={6}
             value={brief}
@@ -156,7 +157,7 @@ export default function WritingAgentPage() {
           <label htmlFor={instructionsId} className="writing-label small">
             {t('preference.instructions')}
           </label>
-          <input id={instructionsId} value={instructions} maxLength={500} placeholder={t('preference.instructionsPlaceholder')} onChange={(event) => setInstructions(event.target.value)} />
+          <input className="input" id={instructionsId} value={instructions} maxLength={500} placeholder={t('preference.instructionsPlaceholder')} onChange={(event) => setInstructions(event.target.value)} />
         </section>
 
         <section className="surface-card writing-card">
