@@ -1,10 +1,6 @@
 import './i18n/index.ts';
 import './styles/tokens.css';
 import './styles/base.css';
-import './styles/shell.css';
-import './styles/pages.css';
-import './styles/research.css';
-import './styles/cognition.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';

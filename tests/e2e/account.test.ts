@@ -120,6 +120,13 @@ test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims 
   t.true(await modal.getByRole('button', { name: /秒后可重新发送/ }).isDisabled(), 'resend waits for the countdown');
   t.regex((await modal.getByRole('button', { name: /秒后可重新发送/ }).innerText()).trim(), /^1[12]\d 秒后可重新发送$/);
   const code = await mailedCode(email);
+  // Closed and opened again within the countdown: the code already mailed still verifies.
+  await page.keyboard.press('Escape');
+  await modal.waitFor({ state: 'detached' });
+  await dialog.getByRole('button', { name: '验证邮箱' }).click();
+  await modal.getByText('验证码刚刚已发送，请输入邮件中的验证码').waitFor();
+  t.true(await modal.getByRole('button', { name: /秒后可重新发送/ }).isDisabled(), 'the countdown resumes');
+  await screenshot(page, 'account-verify-reopened');
   const input = modal.getByLabel('验证码');
   await input.fill(`${code.slice(0, 5)}x`);
   t.is(await input.inputValue(), code.slice(0, 5), 'digits only');
@@ -176,6 +183,9 @@ test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims 
   const english = page.getByRole('dialog', { name: 'Account status' });
   await english.getByText("Today's quota").waitFor();
   await english.locator('.task').first().waitFor();
+  for (const name of ['Browse cognition', 'Take a note', 'Finish a research', 'Chat with AI']) t.true(await english.getByText(name, { exact: true }).isVisible(), `${name} in English`);
+  t.true(await english.getByText('View 3 different cognition entries today').isVisible());
+  t.is(await english.getByText('浏览认知').count(), 0, 'no task in Chinese');
   await screenshot(page, 'account-dialog-en');
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: '中文' }).click();
@@ -214,10 +224,20 @@ test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims 
   await editor.getByRole('button', { name: '追加' }).click();
   await editor.getByText(/额外额度 50/).waitFor();
   await screenshot(admin, 'manage-user-editor');
+  // A new level asks whether its default limit replaces the one just set; keeping it keeps 500.
+  await editor.getByRole('combobox', { name: '等级' }).click();
+  await admin.getByRole('option', { name: 'VIP 用户' }).click();
+  await editor.getByRole('button', { name: '更新等级' }).click();
+  const question = admin.getByRole('alertdialog', { name: '每日额度如何处理？' });
+  await question.getByText(/默认每日额度为 1,000/).waitFor();
+  await screenshot(admin, 'manage-level-limit-question');
+  await question.getByRole('button', { name: '保留当前额度 500' }).click();
+  await question.waitFor({ state: 'detached' });
+  await editor.getByText(/当前：每日额度 500/).waitFor();
   await editor.getByRole('button', { name: '关闭' }).first().click();
   const row = admin.getByRole('row', { name: new RegExp(username) });
   await row.getByRole('cell', { name: '500', exact: true }).waitFor();
-  t.pass();
+  t.true(await row.getByText('VIP 用户').isVisible(), 'the level changed');
 
   await admin.getByRole('tab', { name: 'Token 用量' }).click();
   await admin.getByText('用户用量总览').or(admin.getByText('本页今日已用')).first().waitFor();

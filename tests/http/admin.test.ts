@@ -88,6 +88,23 @@ test.serial('single budget edits: limit, extra budget, level, refresh', async (t
   t.like((await admin.request('GET', `/backend/auth/admin/users/${eve.userId}/token-info`)).body, { user_level: 'premium' });
 });
 
+test.serial('a level change keeps a hand-set daily limit when asked to, and applies the level default otherwise', async (t) => {
+  const lev = await signUp(app.url, 'levi');
+  await admin.request('PUT', `/backend/auth/admin/users/${lev.userId}/token-limit`, { token_level_limit: 250 });
+  const kept = await admin.request('PUT', `/backend/auth/admin/users/${lev.userId}/level`, { user_id: lev.userId, level: 'vip', membership_expires_at: null, daily_limit: 'keep' });
+  t.like(kept.body, { user_level: 'vip', token_level_limit: 250 });
+  const applied = await admin.request('PUT', `/backend/auth/admin/users/${lev.userId}/level`, { user_id: lev.userId, level: 'premium', membership_expires_at: null, daily_limit: 'level_default' });
+  t.like(applied.body, { user_level: 'premium', token_level_limit: 300 });
+  await admin.request('PUT', `/backend/auth/admin/users/${lev.userId}/token-limit`, { token_level_limit: 260 });
+  const batch = await admin.request('POST', '/backend/auth/admin/users/batch-update-level', [{ user_id: lev.userId, level: 'vip', membership_expires_at: null, daily_limit: 'keep' }]);
+  t.like(batch.body.users[0], { user_level: 'vip', token_level_limit: 260 });
+  const before = await eventCount();
+  const refused = await admin.request('PUT', `/backend/auth/admin/users/${lev.userId}/level`, { level: 'basic', daily_limit: 'maybe' });
+  t.is(refused.status, 422);
+  t.is(refused.body.detail[0].code, 'admin.daily_limit_choice_invalid');
+  t.is(await eventCount(), before);
+});
+
 test.serial('invalid edits are 422 and unknown users 404, and change nothing', async (t) => {
   const fay = await signUp(app.url, 'fay');
   const before = await eventCount();

@@ -41,6 +41,11 @@ test.serial('the day’s tasks are assigned once per user and day', async (t) =>
   t.like(again.body, { created: false });
   const init = await user.request('POST', '/backend/api/tasks/init');
   t.is(init.body.total_tasks_available, 4);
+  t.deepEqual(
+    init.body.tasks.map((item: { task_id: string; task_type: string }) => [item.task_type, item.task_id.startsWith(`${item.task_type}-`)]),
+    [['view_cognition', true], ['create_note', true], ['complete_research', true], ['ai_chat', true]],
+    'each task names its catalogue type, which a client words in its own language',
+  );
   t.is(await eventCount(), before);
 });
 

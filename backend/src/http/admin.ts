@@ -11,7 +11,7 @@ import { INVITE_CODES, type InviteCodeDoc } from '@scriptorium/projections/invit
 import { AUDIT_READS, type AuditReadDoc } from '@scriptorium/projections/auditReads';
 import { MAIL_OUTBOX, type OutboxMailDoc } from '@scriptorium/projections/outbox';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
-import { LEVELS } from '@scriptorium/domain/budget/budget';
+import { DAILY_LIMIT_CHOICES, LEVELS } from '@scriptorium/domain/protocol/levels';
 import type { BudgetCommand } from '@scriptorium/domain/budget/decide';
 import type { BudgetCommandInput } from '@scriptorium/domain/budget/guard';
 import { FEEDBACK_TYPES } from '@scriptorium/domain/feedback/feedback';
@@ -39,7 +39,12 @@ const expiresAt = z
   .nullable()
   .optional()
   .transform((value) => value ?? null);
-const levelItem = z.object({ user_id: z.string().min(1).max(64), level, membership_expires_at: expiresAt });
+/**
+ * `daily_limit` (ours; the spec's payload has no such field): whether the new level's default limit
+ * replaces the user's current one. Left out, the level's default applies, as the spec's callers expect.
+ */
+const dailyLimitChoice = z.enum(DAILY_LIMIT_CHOICES, { error: 'admin.daily_limit_choice_invalid' }).default('level_default');
+const levelItem = z.object({ user_id: z.string().min(1).max(64), level, membership_expires_at: expiresAt, daily_limit: dailyLimitChoice });
 const boolQuery = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 /** Prefix search, the one kind of text match every read store answers from an index. */
@@ -204,7 +209,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     const body = parseBody(ctx, levelBody);
     if (body.user_id !== undefined && body.user_id !== id) throw invalidField(['user_id'], 'admin.user_id_mismatch');
     checkFuture(body.membership_expires_at);
-    const [row] = await change(actor, await existing([id]), () => ({ type: 'SetLevel', data: { level: body.level, membershipExpiresAt: body.membership_expires_at, by: actor.id } }));
+    const [row] = await change(actor, await existing([id]), () => ({ type: 'SetLevel', data: { level: body.level, membershipExpiresAt: body.membership_expires_at, dailyLimit: body.daily_limit, by: actor.id } }));
     ctx.body = row;
   });
 
@@ -232,7 +237,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     const byUser = new Map(items.map((item) => [item.user_id, item]));
     const users = await change(actor, await existing([...byUser.keys()]), (userId) => {
       const item = byUser.get(userId)!;
-      return { type: 'SetLevel', data: { level: item.level, membershipExpiresAt: item.membership_expires_at, by: actor.id } };
+      return { type: 'SetLevel', data: { level: item.level, membershipExpiresAt: item.membership_expires_at, dailyLimit: item.daily_limit, by: actor.id } };
     });
     ctx.body = { updated: users.length, users };
   });

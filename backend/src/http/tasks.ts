@@ -32,7 +32,9 @@ export function taskRoutes(services: Services, progress: ProjectionProgress): Ro
   async function summary(userId: string) {
     const day = tasks.today();
     const doc = await services.readStore.collection<DailyTasksDoc>(DAILY_TASKS).get(dailyTasksId(userId, day));
-    const items = (doc?.tasks ?? unassigned()).map((task) => ({ ...task, task_id: publicTaskId(task.task_id, day) }));
+    // `task_type` (the catalogue's id, as in /api/tasks/types) lets a client word a task in its own
+    // language; `name` and `description` stay the catalogue's Chinese, as the spec shows them.
+    const items = (doc?.tasks ?? unassigned()).map((task) => ({ ...task, task_type: task.task_id, task_id: publicTaskId(task.task_id, day) }));
     return {
       date: day,
       completed_tasks_today: items.filter((task) => task.is_completed).length,

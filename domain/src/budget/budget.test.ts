@@ -124,11 +124,27 @@ test('a level sets its daily limit; raising the limit afterwards is kept', (t) =
     type: 'MembershipLevelSet',
     data: { userId: 'u1', day: '2026-03-01', at: '2026-03-01T02:00:00.000Z', level: 'vip', membershipExpiresAt: '2026-04-01T00:00:00.000Z', tokenLevelLimit: 1000, by: 'admin' },
   };
-  spec([]).when({ type: 'SetLevel', data: { ...user, level: 'vip', membershipExpiresAt: '2026-04-01T00:00:00.000Z', by: 'admin' }, metadata: at(T0) }).then(t, [vip]);
+  spec([]).when({ type: 'SetLevel', data: { ...user, level: 'vip', membershipExpiresAt: '2026-04-01T00:00:00.000Z', dailyLimit: 'level_default', by: 'admin' }, metadata: at(T0) }).then(t, [vip]);
   spec([vip])
     .when({ type: 'SetTokenLimit', data: { ...user, tokenLevelLimit: 1500, by: 'admin' }, metadata: at(T0) })
     .then(t, [{ type: 'TokenLimitSet', data: { userId: 'u1', day: '2026-03-01', at: '2026-03-01T02:00:00.000Z', tokenLevelLimit: 1500, by: 'admin' } }]);
-  spec([]).when({ type: 'SetLevel', data: { ...user, level: 'premium', membershipExpiresAt: '2026-02-01T00:00:00.000Z', by: 'admin' }, metadata: at(T0) }).thenThrows(t, 'invalid');
+  spec([]).when({ type: 'SetLevel', data: { ...user, level: 'premium', membershipExpiresAt: '2026-02-01T00:00:00.000Z', dailyLimit: 'level_default', by: 'admin' }, metadata: at(T0) }).thenThrows(t, 'invalid');
+});
+
+test('a level change keeps a hand-set daily limit when the admin says so, and the event records the limit that results', (t) => {
+  const custom: BudgetEvent = { type: 'TokenLimitSet', data: { userId: 'u1', day: '2026-03-01', at: '2026-03-01T01:00:00.000Z', tokenLevelLimit: 250, by: 'admin' } };
+  const setVip = (dailyLimit: 'keep' | 'level_default'): BudgetCommand => ({
+    type: 'SetLevel',
+    data: { ...user, level: 'vip', membershipExpiresAt: null, dailyLimit, by: 'admin' },
+    metadata: at(T0),
+  });
+  const levelSet = (tokenLevelLimit: number): BudgetEvent => ({
+    type: 'MembershipLevelSet',
+    data: { userId: 'u1', day: '2026-03-01', at: '2026-03-01T02:00:00.000Z', level: 'vip', membershipExpiresAt: null, tokenLevelLimit, by: 'admin' },
+  });
+  spec([custom]).when(setVip('keep')).then(t, [levelSet(250)]);
+  spec([custom]).when(setVip('level_default')).then(t, [levelSet(1000)]);
+  t.like(tokenInfo(fold([custom, levelSet(250)]), 'u1', new Date(T0), settings), { user_level: 'vip', token_level_limit: 250 });
 });
 
 test('an expired membership falls back to basic, when read and at the next decision', (t) => {

@@ -1,4 +1,5 @@
 import { errorText } from '../protocol/errors.ts';
+import { LEVEL_DAILY_LIMITS, type Level } from '../protocol/levels.ts';
 import { refuse } from '../refuse.ts';
 import { assertNever, type DomainError, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
 
@@ -13,11 +14,7 @@ import { assertNever, type DomainError, type DomainEvent } from '@scriptorium/in
  * more than the budget has.
  */
 
-export const LEVELS = ['basic', 'premium', 'vip', 'admin'] as const;
-export type Level = (typeof LEVELS)[number];
-
-/** Daily limit a level starts with, in coins; the spec's default (basic) is 100. */
-export const LEVEL_DAILY_LIMITS: Record<Level, number> = { basic: 100, premium: 300, vip: 1000, admin: 10000 };
+export { LEVELS, LEVEL_DAILY_LIMITS, type Level } from '../protocol/levels.ts';
 /** The spec's text for 402. */
 export const BUDGET_EXHAUSTED = errorText('budget.exhausted');
 

@@ -1,3 +1,4 @@
+import type { DailyLimitChoice } from '../protocol/levels.ts';
 import { refuse } from '../refuse.ts';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
 import {
@@ -24,7 +25,8 @@ interface Target {
 
 export type SetTokenLimit = Command<'SetTokenLimit', Target & { tokenLevelLimit: number; by: string }>;
 export type AddExtraBudget = Command<'AddExtraBudget', Target & { amount: number; by: string }>;
-export type SetLevel = Command<'SetLevel', Target & { level: Level; membershipExpiresAt: string | null; by: string }>;
+/** `dailyLimit` says whether the new level's default limit replaces the user's current one. */
+export type SetLevel = Command<'SetLevel', Target & { level: Level; membershipExpiresAt: string | null; dailyLimit: DailyLimitChoice; by: string }>;
 export type RefreshQuota = Command<'RefreshQuota', Target & { by: string }>;
 export type HoldBudget = Command<
   'HoldBudget',
@@ -98,14 +100,17 @@ export const addExtraBudget = (command: AddExtraBudget, state: Budget): BudgetEv
 };
 
 export const setLevel = (command: SetLevel, state: Budget): BudgetEvent[] => {
-  const { level, by } = command.data;
+  const { level, dailyLimit, by } = command.data;
   // Basic is what an expired membership falls back to; an expiry on it would mean nothing.
   const membershipExpiresAt = level === 'basic' ? null : command.data.membershipExpiresAt;
   if (membershipExpiresAt !== null && Date.parse(membershipExpiresAt) <= command.metadata.now.getTime()) {
     throw refuse('invalid', 'budget.expiry_in_past', {}, 'membership_expires_at');
   }
-  return withTransitions(state, command, () => [
-    { type: 'MembershipLevelSet', data: { ...stamp(command), level, membershipExpiresAt, tokenLevelLimit: LEVEL_DAILY_LIMITS[level], by } },
+  return withTransitions(state, command, (current) => [
+    {
+      type: 'MembershipLevelSet',
+      data: { ...stamp(command), level, membershipExpiresAt, tokenLevelLimit: dailyLimit === 'keep' ? current.tokenLevelLimit : LEVEL_DAILY_LIMITS[level], by },
+    },
   ]);
 };
 

@@ -96,6 +96,7 @@ export const ERROR_TEXTS = {
   'admin.users_too_many': { zh: '一次最多 {max} 个用户', en: 'At most {max} users at a time' },
   'admin.is_active_invalid': { zh: 'is_active 需为 true 或 false', en: 'is_active must be true or false' },
   'admin.level_invalid': { zh: '等级只能是 basic、premium、vip 或 admin', en: 'The level must be basic, premium, vip or admin' },
+  'admin.daily_limit_choice_invalid': { zh: 'daily_limit 只能是 level_default 或 keep', en: 'daily_limit must be level_default or keep' },
   'admin.daily_limit_required': { zh: '请输入每日额度', en: 'Please enter the daily allowance' },
   'admin.daily_limit_integer': { zh: '每日额度需为整数', en: 'The daily allowance must be a whole number' },
   'admin.daily_limit_negative': { zh: '每日额度不能小于 {min}', en: 'The daily allowance cannot be less than {min}' },

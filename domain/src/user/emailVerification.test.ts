@@ -8,7 +8,7 @@ const issued: VerificationEvent = {
   type: 'VerificationCodeIssued',
   data: { email: 'a@x.com', codeHash: 'right', issuedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-01T00:10:00.000Z', attempts: 3 },
 };
-const failed = (attemptsLeft: number): VerificationEvent => ({ type: 'VerificationAttemptFailed', data: { email: 'a@x.com', attemptsLeft, at: '2026-01-01T00:01:00.000Z' } });
+const failed = (attemptsLeft: number, time = '2026-01-01T00:01:00.000Z'): VerificationEvent => ({ type: 'VerificationAttemptFailed', data: { email: 'a@x.com', attemptsLeft, at: time } });
 
 test('a code is issued with its expiry and attempts', (t) => {
   spec([])
@@ -39,6 +39,18 @@ test('the right code is accepted, and stays good until it expires', (t) => {
   spec([issued]).when({ type: 'CheckCode', data: { codeHash: 'right' }, metadata: at('2026-01-01T00:01:00Z') }).then(t, [accepted]);
   spec([issued, accepted]).when({ type: 'CheckCode', data: { codeHash: 'right' }, metadata: at('2026-01-01T00:05:00Z') }).then(t, []);
   spec([issued, accepted]).when({ type: 'CheckCode', data: { codeHash: 'right' }, metadata: at('2026-01-01T00:10:00Z') }).thenThrows(t, 'invalid', '验证码已过期，请重新获取');
+});
+
+test('a new code leaves the one mailed before it good until that one expires', (t) => {
+  const next: VerificationEvent = { type: 'VerificationCodeIssued', data: { ...issued.data, codeHash: 'next', issuedAt: '2026-01-01T00:03:00.000Z', expiresAt: '2026-01-01T00:13:00.000Z' } };
+  const acceptedAt = (time: string): VerificationEvent => ({ type: 'VerificationCodeAccepted', data: { email: 'a@x.com', at: time } });
+  spec([issued, next]).when({ type: 'CheckCode', data: { codeHash: 'right' }, metadata: at('2026-01-01T00:04:00Z') }).then(t, [acceptedAt('2026-01-01T00:04:00.000Z')]);
+  spec([issued, next]).when({ type: 'CheckCode', data: { codeHash: 'next' }, metadata: at('2026-01-01T00:04:00Z') }).then(t, [acceptedAt('2026-01-01T00:04:00.000Z')]);
+  spec([issued, next]).when({ type: 'CheckCode', data: { codeHash: 'right' }, metadata: at('2026-01-01T00:10:00Z') }).thenThrows(t, 'invalid', '验证码已过期，请重新获取');
+  spec([issued, next]).when({ type: 'CheckCode', data: { codeHash: 'next' }, metadata: at('2026-01-01T00:10:00Z') }).then(t, [acceptedAt('2026-01-01T00:10:00.000Z')]);
+  const third: VerificationEvent = { type: 'VerificationCodeIssued', data: { ...issued.data, codeHash: 'third', issuedAt: '2026-01-01T00:06:00.000Z', expiresAt: '2026-01-01T00:16:00.000Z' } };
+  spec([issued, next, third]).when({ type: 'CheckCode', data: { codeHash: 'right' }, metadata: at('2026-01-01T00:07:00Z') }).then(t, [failed(2, '2026-01-01T00:07:00.000Z')]);
+  spec([issued, failed(2), failed(1), failed(0), next]).when({ type: 'CheckCode', data: { codeHash: 'right' }, metadata: at('2026-01-01T00:01:00Z') }).then(t, [failed(2)]);
 });
 
 test('a wrong code spends an attempt; when none are left only a new code helps', (t) => {

@@ -7,6 +7,10 @@ import { normaliseEmail } from './emailClaim.ts';
  * E-mail codes: one stream per address (`emailcode-…`) holds the current code, its expiry, the
  * attempts left and when it was sent, so the resend countdown and the attempt limit hold across
  * processes. The log keeps only an HMAC of the code, never the code.
+ *
+ * A new code does not void the one mailed before it: mails arrive late and out of order, and a user
+ * who reopened the verification window still has the first mail in front of them. The previous code
+ * stays good until its own expiry; only the last two are kept, and they share the attempts.
  */
 
 export type VerificationCodeIssued = DomainEvent<
@@ -26,6 +30,8 @@ interface IssuedCode {
   issuedAt: string;
   expiresAt: string;
   attemptsLeft: number;
+  /** The code mailed before this one, while a check may still take it. */
+  previous: { codeHash: string; expiresAt: string } | null;
 }
 
 export type Verification =
@@ -61,7 +67,9 @@ export function evolve(state: Verification, event: VerificationEvent): Verificat
   switch (event.type) {
     case 'VerificationCodeIssued': {
       const { email, codeHash, issuedAt, expiresAt, attempts } = event.data;
-      return { status: 'pending', email, codeHash, issuedAt, expiresAt, attemptsLeft: attempts };
+      // A locked code stays void: a new one must not bring back what too many wrong tries closed.
+      const previous = state.status === 'pending' || state.status === 'accepted' ? { codeHash: state.codeHash, expiresAt: state.expiresAt } : null;
+      return { status: 'pending', email, codeHash, issuedAt, expiresAt, attemptsLeft: attempts, previous };
     }
     case 'VerificationCodeWithdrawn':
       return { status: 'none' };
@@ -102,9 +110,12 @@ export const checkCode = (command: CheckCode, state: Verification): Verification
   if (state.status === 'none') throw new CodeRejected('auth.code_missing');
   if (state.status === 'locked') throw new CodeRejected('auth.code_locked');
   if (now.getTime() >= Date.parse(state.expiresAt)) throw new CodeRejected('auth.code_expired');
-  if (state.codeHash !== command.data.codeHash) {
+  const given = command.data.codeHash;
+  const expiresAt = given === state.codeHash ? state.expiresAt : given === state.previous?.codeHash ? state.previous.expiresAt : null;
+  if (expiresAt === null) {
     return [{ type: 'VerificationAttemptFailed', data: { email: state.email, attemptsLeft: state.attemptsLeft - 1, at: now.toISOString() } }];
   }
+  if (now.getTime() >= Date.parse(expiresAt)) throw new CodeRejected('auth.code_expired');
   if (state.status === 'accepted') return [];
   return [{ type: 'VerificationCodeAccepted', data: { email: state.email, at: now.toISOString() } }];
 };

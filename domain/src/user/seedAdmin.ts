@@ -20,7 +20,7 @@ export async function seedAdmin(
   if (state.status === 'unregistered') {
     await registerAccount(commands, { username: admin.username, email: admin.email, nickname: admin.username, passwordHash: await hashPassword(admin.password), isAdmin: true }, metadata);
     // The administrator's group label and daily limit are the admin level's; later changes by hand stay.
-    await deps.budget.run(userId, { type: 'SetLevel', data: { userId, today: deps.budget.today(), level: 'admin', membershipExpiresAt: null, by: userId } }, { commandId: 'seed-admin-level' });
+    await deps.budget.run(userId, { type: 'SetLevel', data: { userId, today: deps.budget.today(), level: 'admin', membershipExpiresAt: null, dailyLimit: 'level_default', by: userId } }, { commandId: 'seed-admin-level' });
     return 'created';
   }
   let changed = false;

@@ -16,7 +16,7 @@ export function EmailCodeField({ email, value, onChange, error, required }: { em
   const [snapshot, send] = useMachine(machine);
   const { secondsLeft, message } = snapshot.context;
   const noEmail = email.trim() === '';
-  const status = message ? (message.key === 'sendFailed' ? (message.detail ?? t('verify.messages.sendFailed')) : t('verify.messages.sent')) : null;
+  const status = message ? (message.key === 'sendFailed' ? (message.detail ?? t('verify.messages.sendFailed')) : t(`verify.messages.${message.key}`)) : null;
   const shownError = error ?? (message?.key === 'sendFailed' ? status : undefined);
 
   return (
@@ -49,7 +49,7 @@ export function EmailCodeField({ email, value, onChange, error, required }: { em
         </button>
       </div>
       <p id={`${id}-status`} className={shownError ? 'field-error' : 'field-hint'} role={shownError ? 'alert' : 'status'}>
-        {shownError ?? (message?.key === 'sent' ? status : null)}
+        {shownError ?? (message && message.key !== 'sendFailed' ? status : null)}
       </p>
     </div>
   );

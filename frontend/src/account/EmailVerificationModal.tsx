@@ -7,7 +7,10 @@ import { accountApi } from './api.ts';
 import { CODE_LENGTH, emailVerificationMachine, isCompleteCode } from './machines/emailVerification.ts';
 import { CheckIcon, CircleAlertIcon, MailIcon } from '../ui/icons.ts';
 
-/** The e-mail verification modal (max width 500): a code is requested as it opens. */
+/**
+ * The e-mail verification modal (max width 500): a code is requested as it opens; reopened within
+ * the resend countdown, it keeps the code already mailed (see the machine).
+ */
 export function EmailVerificationModal({ email, onVerified, onClose }: { email: string; onVerified: () => void; onClose: () => void }) {
   const { t } = useTranslation('account');
   const codeId = useId();
@@ -31,7 +34,7 @@ export function EmailVerificationModal({ email, onVerified, onClose }: { email: 
     if (verified) onVerified();
   }, [verified, onVerified]);
 
-  const tone = message && (message.key === 'sent' || message.key === 'verified') ? 'success' : 'error';
+  const tone = message && (message.key === 'sent' || message.key === 'alreadySent' || message.key === 'verified') ? 'success' : 'error';
   const messageText = message ? (message.key === 'sendFailed' || message.key === 'invalidCode' ? (message.detail ?? t(`verify.messages.${message.key}`)) : t(`verify.messages.${message.key}`)) : null;
 
   return (

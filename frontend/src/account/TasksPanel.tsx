@@ -88,14 +88,14 @@ export function TasksPanel({ tasks, onClaimed }: { tasks: UseQueryResult<TaskSum
                   <li key={task.task_id} className={`task task-${stage}`}>
                     <div className="task-main">
                       <div className="task-title-row">
-                        <span className="task-name">{t(`tasks.catalogue.${task.task_id}.name`, { defaultValue: task.name })}</span>
+                        <span className="task-name">{t(`tasks.catalogue.${task.task_type}.name`, { defaultValue: task.name })}</span>
                         <span className="task-reward">
                           <CoinsIcon size={13} />
                           {t('tasks.reward', { coins: task.coin_reward })}
                         </span>
                       </div>
                       {/* Known tasks read in the user's language; a task the client does not know yet shows the server's text. */}
-                      <p className="task-description">{t(`tasks.catalogue.${task.task_id}.description`, { defaultValue: task.description })}</p>
+                      <p className="task-description">{t(`tasks.catalogue.${task.task_type}.description`, { count: task.target_progress, defaultValue: task.description })}</p>
                       <div className="task-progress">
                         <span className="task-progress-bar">
                           <span style={{ width: `${(current / target) * 100}%` }} />

@@ -16,6 +16,8 @@ export interface TokenInfo {
 
 export interface Task {
   task_id: string;
+  /** The catalogue's id (the public `task_id` adds the day): what the client words the task by. */
+  task_type: string;
   name: string;
   description: string;
   coin_reward: number;

@@ -5,6 +5,7 @@ import { agentsApi, type ToolDescriptor, type ToolTestResult } from '../api/agen
 import { exampleArgs, parseArgs } from './toolArgs.ts';
 import { SparklesIcon } from '../ui/icons.ts';
 import { Select } from '../ui/Select.tsx';
+import '../ui/ui.css';
 
 /** Runs one of the agent's tools with typed-in arguments and shows what came back. */
 export function ToolTester({ tools, agentId, onRan }: { tools: readonly ToolDescriptor[]; agentId?: string; onRan?: () => void }) {
@@ -41,14 +42,14 @@ export function ToolTester({ tools, agentId, onRan }: { tools: readonly ToolDesc
   };
 
   return (
-    <section className="agent-card agent-tester">
+    <section className="surface-card agent-tester">
       <h2>{t('tester.title')}</h2>
       <p className="muted">{t('tester.hint')}</p>
       <label htmlFor={`${ids}-tool`}>{t('tester.tool')}</label>
       <Select id={`${ids}-tool`} value={name} onChange={setName} options={tools.map((candidate) => ({ value: candidate.name, label: candidate.name }))} />
-      <p className="muted small">{tool.description}</p>
+      <p className="muted small">{t(`tools.${tool.name}`, { defaultValue: tool.description })}</p>
       <label htmlFor={`${ids}-args`}>{t('tester.args')}</label>
-      <textarea id={`${ids}-args`} rows={5} value={text} spellCheck={false} className="agent-json" aria-invalid={parsed.ok ? undefined : true} onChange={(event) => setText(event.target.value)} />
+      <textarea id={`${ids}-args`} rows={5} value={text} spellCheck={false} className="input agent-json" aria-invalid={parsed.ok ? undefined : true} onChange={(event) => setText(event.target.value)} />
       {!parsed.ok && <p className="field-error">{t('tester.invalidArgs')}</p>}
       <div className="agent-actions">
         <button type="button" className="button button-primary button-small" disabled={busy || !parsed.ok} onClick={() => void run()}>

@@ -13,6 +13,7 @@ export class ApiError extends Error {
   readonly detail: string | undefined;
   readonly fieldErrors: Readonly<Record<string, string>>;
   readonly code: string | undefined;
+  readonly params: Readonly<Record<string, string | number>> | undefined;
 
   constructor(description: ErrorDescription) {
     super(description.userMessage);
@@ -23,6 +24,7 @@ export class ApiError extends Error {
     this.detail = description.detail;
     this.fieldErrors = description.fieldErrors;
     this.code = description.code;
+    this.params = description.params;
   }
 }
 

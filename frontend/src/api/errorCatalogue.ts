@@ -37,6 +37,8 @@ export interface ErrorDescription {
   fieldErrors: Record<string, string>;
   /** The server's refusal code, when it gave one. */
   code?: string;
+  /** The refusal's parameters (a countdown's seconds, a limit), for a screen that acts on them. */
+  params?: Record<string, string | number>;
 }
 
 interface ValidationIssue {
@@ -81,8 +83,9 @@ const codeOf = (body: unknown): string | undefined => {
 export function describeHttpError(status: number, body: unknown, translate: Translate, render: RenderCode): ErrorDescription {
   const detail = textDetail(body, render);
   const code = codeOf(body);
+  const params = typeof body === 'object' && body !== null ? (body as { params?: unknown }).params : undefined;
   const fallback = detail ?? translate('errors.defaultMessage');
-  const base = { status, ...(detail !== undefined && { detail }), ...(code !== undefined && { code }), fieldErrors: {} };
+  const base = { status, ...(detail !== undefined && { detail }), ...(code !== undefined && { code }), ...(isParams(params) && { params }), fieldErrors: {} };
   switch (status) {
     case 400:
       return { ...base, title: translate('errors.badRequest'), userMessage: fallback };

@@ -9,6 +9,7 @@ import { anchorCitations, sourceAnchor, sourceHref, type CitedSource } from './c
 import { SOURCE_ICON } from './CognitionCard.tsx';
 import { useExactTime, useTimeText } from './hooks.ts';
 import { ExternalLinkIcon, EyeIcon, FileIcon, FileTextIcon, GlobeIcon, LightbulbIcon, LockIcon, QuoteIcon, SparklesIcon, TagIcon, type IconComponent } from '../ui/icons.ts';
+import './cognition.css';
 
 const SOURCE_KIND_ICON: Record<CitedSource['kind'], IconComponent> = { note: FileTextIcon, url: GlobeIcon, cognition: LightbulbIcon };
 

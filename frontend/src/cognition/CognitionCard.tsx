@@ -5,6 +5,7 @@ import type { CognitionSummary, SourceKind } from '../api/cognition.ts';
 import { initials } from '../app/shell/navigation.ts';
 import { useExactTime, useTimeText } from './hooks.ts';
 import { EyeIcon, FileTextIcon, GlobeIcon, LockIcon, SparklesIcon, type IconComponent } from '../ui/icons.ts';
+import './cognition.css';
 
 const TAGS_SHOWN = 3;
 

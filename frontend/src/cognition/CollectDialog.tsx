@@ -5,6 +5,7 @@ import { checkCollectionName } from './edit.ts';
 import { errorMessage } from './errors.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { CheckIcon, FolderIcon, PlusIcon } from '../ui/icons.ts';
+import './cognition.css';
 
 /** Puts one cognition into any of the reader's collections, or into a new one made on the spot. */
 export function CollectDialog({ cognition, onClose }: { cognition: { id: string; title: string }; onClose: () => void }) {

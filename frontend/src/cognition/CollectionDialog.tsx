@@ -6,6 +6,7 @@ import { checkCollectionName } from './edit.ts';
 import { errorMessage } from './errors.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { TextAreaField } from './TextAreaField.tsx';
+import './cognition.css';
 
 /** Creates a collection, or edits one's name and description when `collection` is given. */
 export function CollectionDialog({ collection, onSaved, onClose }: { collection?: Collection; onSaved: (saved: Collection) => void; onClose: () => void }) {

@@ -6,6 +6,7 @@ import { checkEdit, tagsText, type EditError, type EditForm } from './edit.ts';
 import { errorMessage } from './errors.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { TextAreaField } from './TextAreaField.tsx';
+import './cognition.css';
 
 export function EditDialog({ cognition, onSaved, onClose }: { cognition: Cognition; onSaved: (updated: Cognition) => void; onClose: () => void }) {
   const { t } = useTranslation('cognition');

@@ -5,6 +5,7 @@ import { displayPath } from './CognitionCard.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import type { CognitionExtraction } from './useCognitionExtraction.ts';
 import { ArrowRightIcon, CheckIcon, CircleAlertIcon, RefreshCwIcon, SparklesIcon, XIcon } from '../ui/icons.ts';
+import './cognition.css';
 
 type Step = 'submit' | 'extract' | 'done';
 const STEPS: readonly Step[] = ['submit', 'extract', 'done'];

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { normaliseQuery, searchStep, type SearchInput } from './search.ts';
 import { SearchIcon, XIcon } from '../ui/icons.ts';
+import './cognition.css';
 
 /**
  * A search box: Enter searches, typing searches after a pause when `live`, the clear button empties

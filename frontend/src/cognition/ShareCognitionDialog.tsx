@@ -4,6 +4,8 @@ import { shareLink, updateCognition, type Cognition } from '../api/cognition.ts'
 import { errorMessage } from './errors.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { CheckIcon, CircleAlertIcon, CopyIcon, GlobeIcon, LinkIcon, LockIcon, Share2Icon } from '../ui/icons.ts';
+import '../share/share.css';
+import './cognition.css';
 
 type Notice = { tone: 'success' | 'error'; text: string } | null;
 

@@ -8,6 +8,7 @@ import { SearchField } from './SearchField.tsx';
 import { UrlExtractDialog } from './UrlExtractDialog.tsx';
 import { useCognitionExtraction } from './useCognitionExtraction.ts';
 import { GlobeIcon, LayersIcon, LibraryIcon, LogInIcon } from '../ui/icons.ts';
+import './cognition.css';
 
 const PLATFORM_PATH = '/cognition';
 

@@ -5,6 +5,7 @@ import { synthesisReadiness } from './synthesis.ts';
 import { synthesisMode, useSynthesisPicks } from './synthesisMode.ts';
 import { useCognitionExtraction } from './useCognitionExtraction.ts';
 import { LayersIcon, SparklesIcon, XIcon } from '../ui/icons.ts';
+import './cognition.css';
 
 /** Shown in synthesis mode: the picks so far, what is still needed, and the button once 2..5 are chosen. */
 export function SynthesisBar() {

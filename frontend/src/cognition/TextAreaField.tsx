@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import './cognition.css';
 
 export function TextAreaField({ label, value, onChange, error, rows = 4, placeholder, hint }: { label: string; value: string; onChange: (value: string) => void; error?: string | undefined; rows?: number; placeholder?: string; hint?: string }) {
   const id = useId();

@@ -4,6 +4,7 @@ import { Field } from '../components/Field.tsx';
 import { checkPageUrl } from './edit.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { GlobeIcon, SparklesIcon } from '../ui/icons.ts';
+import './cognition.css';
 
 /** Asks for the page to extract from; the extraction itself is shown by ExtractionDialog. */
 export function UrlExtractDialog({ onSubmit, onClose }: { onSubmit: (url: string) => void; onClose: () => void }) {

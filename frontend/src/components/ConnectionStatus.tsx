@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { socketClient } from '../api/socket.ts';
 import { connectionStatus } from '../machines/connection.ts';
+import './connection.css';
 
 /** Spec §2: 已连接 / 连接中... / 已断开 / 连接失败. */
 export function ConnectionStatus() {

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fillingIn, FORMS_IN_USE, GUIDANCE_ITEMS, markSeen, pendingTips, setGuidanceEnabled, type GuidanceItem } from '../research/guidance.ts';
 import { InfoIcon, SparklesIcon } from '../ui/icons.ts';
+import './guidance.css';
 
 const nextTip = (): GuidanceItem | null => pendingTips(GUIDANCE_ITEMS, localStorage, (selector) => document.querySelector(selector) !== null)[0] ?? null;
 const userIsFillingIn = () => fillingIn(document.activeElement, document.querySelectorAll(FORMS_IN_USE).length);

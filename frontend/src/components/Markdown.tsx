@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { linkCitations, renderInlineMarkdown, renderMarkdown, type Source } from '../research/markdown.ts';
+import './markdown.css';
 
 /**
  * Sanitised markdown; links (citations included) open in a new tab without access to this page.

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { ArrowRightIcon, LinkIcon, type IconComponent } from '../ui/icons.ts';
+import './pageState.css';
 
 /** The one layout for every full-page message: coming soon, not found, forbidden, failures. */
 export function PageState({ icon: Glyph, badge, title, children, actions, tone = 'primary' }: { icon: IconComponent; badge?: string; title: string; children?: ReactNode; actions?: ReactNode; tone?: 'primary' | 'danger' }) {

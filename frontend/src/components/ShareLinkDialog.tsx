@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Dialog } from '../ui/Dialog.tsx';
 import { CopyIcon } from '../ui/icons.ts';
+import '../share/share.css';
 
 export interface ShareOutcome {
   tone: 'ok' | 'error';

@@ -56,10 +56,10 @@ export const accountEn: AccountMessages = {
     empty: 'No tasks today',
     loadFailed: 'Could not load tasks',
     catalogue: {
-      view_cognition: { name: 'Browse cognition', description: 'View 3 different cognition entries today' },
-      create_note: { name: 'Take a note', description: 'Create 1 note today' },
-      complete_research: { name: 'Finish a research', description: 'Complete 1 deep research today' },
-      ai_chat: { name: 'Chat with AI', description: 'Finish 3 conversations with the AI assistant today' },
+      view_cognition: { name: 'Browse cognition', description_one: 'View {{count}} cognition entry today', description_other: 'View {{count}} different cognition entries today' },
+      create_note: { name: 'Take a note', description_one: 'Create {{count}} note today', description_other: 'Create {{count}} notes today' },
+      complete_research: { name: 'Finish a research', description_one: 'Complete {{count}} deep research today', description_other: 'Complete {{count}} deep researches today' },
+      ai_chat: { name: 'Chat with AI', description_one: 'Finish {{count}} conversation with the AI assistant today', description_other: 'Finish {{count}} conversations with the AI assistant today' },
     },
   },
   feedback: {
@@ -134,6 +134,7 @@ export const accountEn: AccountMessages = {
     done: 'Done',
     messages: {
       sent: 'verification code sent to your email',
+      alreadySent: 'a code was sent a moment ago; enter the one in that e-mail',
       sendFailed: 'send failed, please retry later',
       invalidCode: 'invalid code',
       verifyFailed: 'verification failed, please retry later',
@@ -307,7 +308,8 @@ export const accountEn: AccountMessages = {
       revokeAuditor: 'Revoke auditor role of {{name}}',
       activate: 'Activate account',
       deactivate: 'Deactivate account',
-      selected: '{{count}} users selected',
+      selected_one: '{{count}} user selected',
+      selected_other: '{{count}} users selected',
       clearSelection: 'Clear selection',
       batch: {
         limit: 'Set daily limit',
@@ -316,7 +318,11 @@ export const accountEn: AccountMessages = {
         refresh: 'Refresh quota',
         activate: 'Activate',
         deactivate: 'Deactivate',
-        done: '{{count}} users updated',
+        done_one: '{{count}} user updated',
+        done_other: '{{count}} users updated',
+        dailyLimit: 'Daily limit',
+        keepLimits: "Keep each user's daily limit",
+        levelDefault: "Apply the level's default {{limit}}",
       },
       editor: {
         title: 'Edit user · {{name}}',
@@ -332,6 +338,12 @@ export const accountEn: AccountMessages = {
         refreshHint: "Resets today's usage so the daily limit is available again",
         current: 'Now: daily limit {{limit}}, used today {{used}}, extra budget {{extra}}, total available {{total}}',
         usage: 'Last 30 days',
+        limitQuestion: {
+          title: 'What about the daily limit?',
+          text: "New level: {{level}}, whose default daily limit is {{levelLimit}}. {{name}}'s current daily limit is {{current}}. Apply the level's default, or keep the current limit?",
+          apply: 'Apply default {{limit}}',
+          keep: 'Keep current {{limit}}',
+        },
       },
     },
     invites: {

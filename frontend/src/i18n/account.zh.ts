@@ -55,10 +55,10 @@ export const accountZh = {
     empty: '今日暂无任务',
     loadFailed: '任务加载失败',
     catalogue: {
-      view_cognition: { name: '浏览认知', description: '今日浏览 3 条不同的认知' },
-      create_note: { name: '记录笔记', description: '今日新建 1 篇笔记' },
-      complete_research: { name: '完成研究', description: '今日完成 1 次深度研究' },
-      ai_chat: { name: 'AI 对话', description: '今日与 AI 助手完成 3 次对话' },
+      view_cognition: { name: '浏览认知', description_one: '今日浏览 {{count}} 条不同的认知', description_other: '今日浏览 {{count}} 条不同的认知' },
+      create_note: { name: '记录笔记', description_one: '今日新建 {{count}} 篇笔记', description_other: '今日新建 {{count}} 篇笔记' },
+      complete_research: { name: '完成研究', description_one: '今日完成 {{count}} 次深度研究', description_other: '今日完成 {{count}} 次深度研究' },
+      ai_chat: { name: 'AI 对话', description_one: '今日与 AI 助手完成 {{count}} 次对话', description_other: '今日与 AI 助手完成 {{count}} 次对话' },
     },
   },
   feedback: {
@@ -133,6 +133,7 @@ export const accountZh = {
     done: '完成',
     messages: {
       sent: '验证码已发送到您的邮箱',
+      alreadySent: '验证码刚刚已发送，请输入邮件中的验证码',
       sendFailed: '发送失败，请稍后重试',
       invalidCode: '验证码无效',
       verifyFailed: '验证失败，请稍后重试',
@@ -306,7 +307,8 @@ export const accountZh = {
       revokeAuditor: '取消审计员：{{name}}',
       activate: '启用账户',
       deactivate: '停用账户',
-      selected: '已选择 {{count}} 个用户',
+      selected_one: '已选择 {{count}} 个用户',
+      selected_other: '已选择 {{count}} 个用户',
       clearSelection: '取消选择',
       batch: {
         limit: '设置每日额度',
@@ -315,7 +317,11 @@ export const accountZh = {
         refresh: '刷新额度',
         activate: '启用',
         deactivate: '停用',
-        done: '已更新 {{count}} 个用户',
+        done_one: '已更新 {{count}} 个用户',
+        done_other: '已更新 {{count}} 个用户',
+        dailyLimit: '每日额度',
+        keepLimits: '保留各自的每日额度',
+        levelDefault: '应用等级默认额度 {{limit}}',
       },
       editor: {
         title: '编辑用户 · {{name}}',
@@ -331,6 +337,12 @@ export const accountZh = {
         refreshHint: '将今日已用清零，立即恢复每日额度',
         current: '当前：每日额度 {{limit}}，今日已用 {{used}}，额外额度 {{extra}}，总可用 {{total}}',
         usage: '近 30 天用量',
+        limitQuestion: {
+          title: '每日额度如何处理？',
+          text: '新等级：{{level}}，默认每日额度为 {{levelLimit}}。{{name}} 当前的每日额度是 {{current}}。要应用该等级的默认额度，还是保留当前额度？',
+          apply: '应用默认额度 {{limit}}',
+          keep: '保留当前额度 {{limit}}',
+        },
       },
     },
     invites: {

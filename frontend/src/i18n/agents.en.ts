@@ -46,4 +46,11 @@ export const agentsEn: AgentsMessages = {
     run: 'Run',
     result: 'Result',
   },
+  tools: {
+    calculator: 'Evaluates an arithmetic expression: + - * / % (remainder) ^ (power), brackets, decimals, the functions sqrt, log (base 10, or log(x, base)), ln, abs, round(x, digits) and the constants pi and e.',
+    unit_convert: 'Converts units of length (nm to km, in, ft, yd, mi, nmi and the Chinese cun, chi, zhang, li), mass (mg to t, oz, lb, liang, jin), time (ms to week) and temperature (°C, °F, K). Names in English or Chinese work too.',
+    current_time: 'Tells the current date and time, in an IANA time zone if one is given (e.g. Asia/Shanghai, America/New_York, UTC); Asia/Shanghai by default.',
+    word_count: 'Counts the words of a text (each Chinese, Japanese or Korean character is one word; English words and numbers count as words), and its characters with and without spaces and its paragraphs.',
+    local_search: "Searches the user's own material: notes, uploaded files, cognition entries and sources of earlier research. It finds only that user's content.",
+  },
 };

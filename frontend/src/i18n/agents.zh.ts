@@ -45,6 +45,14 @@ export const agentsZh = {
     run: '运行',
     result: '结果',
   },
+  // The platform tools, worded by name (the server's own description stands for a tool not listed here).
+  tools: {
+    calculator: '计算算术表达式。支持 + - * / %（取余）^（乘方）、括号、小数，以及函数 sqrt、log（以 10 为底，或 log(x, 底数)）、ln、abs、round(x, 小数位数) 和常量 pi、e。',
+    unit_convert: '换算长度、质量、时间和温度单位。长度：nm、μm、mm、cm、m、km、in、ft、yd、mi、nmi、寸、尺、丈、里；质量：mg、g、kg、t、oz、lb、两、斤；时间：ms、s、min、h、d、week；温度：°C、°F、K。也接受中英文名称，如 公里、斤、小时、摄氏度。',
+    current_time: '查询当前日期和时间。可指定 IANA 时区（如 Asia/Shanghai、America/New_York、UTC），默认 Asia/Shanghai。',
+    word_count: '统计文本字数：中文、日文、韩文每个字计一个字，英文和数字按词计；同时给出不含空白的字符数、含空白的字符数和段落数。',
+    local_search: '检索当前用户自己的资料：笔记、上传的文件、认知库条目和以往研究用过的资料来源。只能查到该用户本人的内容。',
+  },
 } as const;
 
 type Widen<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

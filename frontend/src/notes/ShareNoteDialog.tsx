@@ -5,6 +5,7 @@ import { notesApi, type NoteDetail } from '../api/notes.ts';
 import { copyText, ShareLinkDialog, ShareLinkField, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
 import { LinkIcon, Share2Icon } from '../ui/icons.ts';
 import { Select } from '../ui/Select.tsx';
+import '../share/share.css';
 
 const EXPIRY_DAYS = [null, 7, 30] as const;
 

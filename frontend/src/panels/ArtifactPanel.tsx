@@ -7,6 +7,7 @@ import { copyText, ShareLinkDialog, ShareLinkField, type ShareOutcome } from '..
 import type { OpenArtifact } from '../machines/researchSession.ts';
 import { useSessionRef } from '../research/sessionContext.ts';
 import { DownloadIcon, FileIcon, Share2Icon, XIcon } from '../ui/icons.ts';
+import './research.css';
 
 /** A generated file: HTML runs in a sandbox with no access to this page; markdown is rendered. */
 export function ArtifactPanel({ artifact, sessionId }: { artifact: OpenArtifact; sessionId: string | null }) {

@@ -29,6 +29,7 @@ import {
   WritingNoticeView,
 } from './stream/items.tsx';
 import { CheckIcon, LightbulbIcon, PauseIcon, SparklesIcon } from '../ui/icons.ts';
+import './research.css';
 
 const HIDDEN: ReadonlySet<ContentType> = new Set(['message_start', 'think_end', 'status', 'writing_content', 'clarification_answer', 'feedback_response', 'user_input']);
 

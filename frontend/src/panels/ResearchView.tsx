@@ -11,6 +11,8 @@ import { useSession, useResearchSessions } from '../research/live.ts';
 import { SessionRefContext } from '../research/sessionContext.ts';
 import { ShareButton } from '../share/ShareDialog.tsx';
 import { FileTextIcon, FolderIcon, LockIcon, LockOpenIcon, PanelsTopLeftIcon, WifiOffIcon } from '../ui/icons.ts';
+import { useSessionLabel } from '../research/useSessionLabel.ts';
+import './research.css';
 
 // golden-layout and the panels load as their own chunk; the canvas editor is a further chunk inside.
 const Workspace = lazy(() => import('./Workspace.tsx'));
@@ -24,7 +26,8 @@ export function ResearchView({ session: ref, signedIn, readOnly, heading }: { se
   const offline = models.data?.offline ?? false;
   const [locked, setLocked] = useState(true);
   const [notes, setNotes] = useState(false);
-  const title = heading ?? (session ? session.title || session.name || t('sessions.unnamed') : t('research.eyebrow'));
+  const label = useSessionLabel();
+  const title = heading ?? (session ? label(session) : t('research.eyebrow'));
   const known = ref !== null && sessions.includes(ref);
   const hasVersions = useSelector(ref?.getSnapshot().children.writing ?? undefined, (snapshot) => (snapshot?.context.versions.length ?? 0) > 0);
 

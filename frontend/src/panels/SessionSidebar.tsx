@@ -10,6 +10,8 @@ import { isRestoring, type ResearchSessionRef } from '../machines/researchSessio
 import { CLOUD_HISTORY_PAGE, researchWorkspace, useSessionSnapshot } from '../research/live.ts';
 import { canClose } from '../research/sessions.ts';
 import { HistoryIcon, LightbulbIcon, LockIcon, MessageSquareIcon, PlusIcon, SquarePenIcon, XIcon } from '../ui/icons.ts';
+import { useSessionLabel } from '../research/useSessionLabel.ts';
+import './research.css';
 
 /** Open sessions and cloud history; collapsed, the open sessions as icons only. */
 const shortDate = (timestamp: string, language: string) => {
@@ -31,6 +33,7 @@ export function SessionSidebar({ collapsed }: { collapsed: boolean }) {
   const [editing, setEditing] = useState<{ id: string; value: string } | null>(null);
   const closable = canClose(sessions.map((session) => session.id));
   const create = () => researchWorkspace.send({ type: 'session.create' });
+  const label = useSessionLabel();
 
   if (!user) {
     if (collapsed) return null;
@@ -90,7 +93,7 @@ export function SessionSidebar({ collapsed }: { collapsed: boolean }) {
           {cloud.data.map((chat) => (
             <li key={chat.id} className={`session-item${chat.id === activeId ? ' active' : ''}`}>
               <button type="button" className="session-select" onClick={() => researchWorkspace.send({ type: 'session.open', id: chat.id })} title={chat.title ?? chat.prompt ?? ''}>
-                <span className="session-label">{chat.title || chat.prompt || t('sessions.unnamed')}</span>
+                <span className="session-label">{chat.title ? label({ title: chat.title, name: '' }) : chat.prompt || t('sessions.unnamed')}</span>
                 <time className="muted small" dateTime={chat.created_at}>
                   {shortDate(chat.created_at, i18n.language)}
                 </time>
@@ -103,13 +106,9 @@ export function SessionSidebar({ collapsed }: { collapsed: boolean }) {
   );
 }
 
-/** The label a session goes by: its title, else its name. */
-const labelOf = (context: { title: string | null; name: string }, unnamed: string) => context.title || context.name || unnamed;
-
 function SessionIcon({ session, active }: { session: ResearchSessionRef; active: boolean }) {
-  const { t } = useTranslation();
   const snapshot = useSessionSnapshot(session)!;
-  const label = labelOf(snapshot.context, t('sessions.unnamed'));
+  const label = useSessionLabel()(snapshot.context);
   const restoring = isRestoring(snapshot);
   return (
     <button type="button" className={`session-icon${active ? ' active' : ''}`} title={label} aria-label={label} disabled={restoring} onClick={() => researchWorkspace.send({ type: 'session.switch', id: session.id })}>
@@ -122,7 +121,7 @@ function SessionRow({ session, active, closable, editing, onEdit }: { session: R
   const { t } = useTranslation();
   const snapshot = useSessionSnapshot(session)!;
   const { context } = snapshot;
-  const label = labelOf(context, t('sessions.unnamed'));
+  const label = useSessionLabel()(context);
   const restoring = isRestoring(snapshot);
   const commit = () => {
     if (editing !== null) session.send({ type: 'settings.rename', input: editing });

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { LightbulbIcon, ListChecksIcon, PenLineIcon, SearchIcon, SparklesIcon, TerminalIcon, type IconComponent } from '../ui/icons.ts';
+import './research.css';
 
 const FEATURES: ReadonlyArray<{ key: 'clarify' | 'search' | 'write'; icon: IconComponent }> = [
   { key: 'clarify', icon: ListChecksIcon },

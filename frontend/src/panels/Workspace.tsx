@@ -15,6 +15,7 @@ import { layoutConfig, type PanelType } from './layoutConfig.ts';
 import { PopoutWindow } from './PopoutWindow.tsx';
 import { WelcomeGuide } from './WelcomeGuide.tsx';
 import { ExternalLinkIcon } from '../ui/icons.ts';
+import './research.css';
 
 const CanvasPanel = lazy(() => import('./canvas/CanvasPanel.tsx'));
 const NotePage = lazy(() => import('../routes/note/NotePage.tsx'));

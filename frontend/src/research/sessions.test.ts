@@ -1,5 +1,5 @@
 import test from 'ava';
-import { canClose, closeTarget, readOpenIds, renamed, startupPlan } from './sessions.ts';
+import { canClose, closeTarget, readOpenIds, renamed, sessionLabel, startupPlan } from './sessions.ts';
 
 test('the last session cannot be closed', (t) => {
   t.false(canClose(['a']));
@@ -40,4 +40,12 @@ test('a blank rename cancels', (t) => {
   t.is(renamed('旧名', '   '), null);
   t.is(renamed('旧名', '旧名'), null);
   t.is(renamed('旧名', ' 新名 '), '新名');
+});
+
+test('a session still under the default name reads in the reader’s language; a chosen name stays', (t) => {
+  const words = { defaultNames: ['默认会话', 'Default session'], defaultName: 'Default session', unnamed: 'Untitled' };
+  t.is(sessionLabel({ title: null, name: '默认会话' }, words), 'Default session');
+  t.is(sessionLabel({ title: '电池研究', name: '默认会话' }, words), '电池研究');
+  t.is(sessionLabel({ title: null, name: '我的会话' }, words), '我的会话');
+  t.is(sessionLabel({ title: null, name: '' }, words), 'Untitled');
 });

@@ -61,3 +61,22 @@ export const renamed = (current: string, input: string): string | null => {
 export const sharedSessionId = (shareId: string): string => `share-${shareId}`;
 
 export const shareIdOf = (sessionId: string): string | null => (sessionId.startsWith('share-') ? sessionId.slice('share-'.length) : null);
+
+export interface LabelWords {
+  /** The default session name in every language the client speaks: what it may have named a session. */
+  defaultNames: readonly string[];
+  /** The default name in the reader's language. */
+  defaultName: string;
+  unnamed: string;
+}
+
+/**
+ * The label a session goes by: its title, else its name. A session still called by the default name
+ * the client gave it (in whichever language it was created) reads in the reader's language; a name a
+ * user typed stays as typed.
+ */
+export function sessionLabel(session: { title: string | null; name: string }, words: LabelWords): string {
+  const label = session.title || session.name;
+  if (!label) return words.unnamed;
+  return words.defaultNames.includes(label) ? words.defaultName : label;
+}

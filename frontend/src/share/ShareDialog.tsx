@@ -5,6 +5,7 @@ import type { ShareDialogEvent } from '../machines/shareDialog.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Select } from '../ui/Select.tsx';
 import { CheckIcon, CircleAlertIcon, CopyIcon, FileIcon, LinkIcon, Share2Icon } from '../ui/icons.ts';
+import './share.css';
 
 const EXPIRY_CHOICES: ReadonlyArray<number | null> = [null, 1, 7, 30];
 

@@ -5,6 +5,7 @@ import { trajectoriesApi } from '../api/trajectories.ts';
 import { copyText, ShareLinkDialog, ShareLinkField, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
 import { LinkIcon, Share2Icon } from '../ui/icons.ts';
 import { Select } from '../ui/Select.tsx';
+import '../share/share.css';
 
 const DAY = 86_400;
 const EXPIRIES = [null, 1, 7, 30] as const;

@@ -15,6 +15,8 @@ export interface ConfirmDialogProps {
   tone?: 'danger' | 'primary';
   /** A returned promise keeps the dialog open, busy, until it settles; a failure is shown in place. */
   onConfirm: () => Promise<unknown> | void;
+  /** A second way to go on, for a question with two answers besides Cancel; runs like `onConfirm`. */
+  alternative?: { label: string; onConfirm: () => Promise<unknown> | void };
   onClose: () => void;
 }
 
@@ -22,12 +24,12 @@ export interface ConfirmDialogProps {
  * A question that must be answered before going on (an alert dialog: focus starts on Cancel, a click
  * outside does not dismiss it), in place of the browser's blocking confirm box.
  */
-export function ConfirmDialog({ open = true, title, text, confirmLabel, cancelLabel, tone = 'danger', onConfirm, onClose }: ConfirmDialogProps) {
+export function ConfirmDialog({ open = true, title, text, confirmLabel, cancelLabel, tone = 'danger', onConfirm, alternative, onClose }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const confirm = () => {
-    const pending = onConfirm();
+  const run = (action: () => Promise<unknown> | void) => {
+    const pending = action();
     if (!pending) return onClose();
     setBusy(true);
     setError(null);
@@ -47,7 +49,7 @@ export function ConfirmDialog({ open = true, title, text, confirmLabel, cancelLa
     <AlertDialog.Root open={open} onOpenChange={(next) => !next && !busy && onClose()}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="dialog-overlay" />
-        <AlertDialog.Content className="dialog dialog-confirm" onEscapeKeyDown={(event) => busy && event.preventDefault()}>
+        <AlertDialog.Content className={`dialog dialog-confirm${alternative ? ' dialog-confirm-wide' : ''}`} onEscapeKeyDown={(event) => busy && event.preventDefault()}>
           <div className="dialog-head">
             <span className={`dialog-icon dialog-icon-${tone}`}>
               <TriangleAlertIcon size={20} />
@@ -66,11 +68,16 @@ export function ConfirmDialog({ open = true, title, text, confirmLabel, cancelLa
             <AlertDialog.Cancel className="button button-secondary" disabled={busy}>
               {cancelLabel ?? t('ui.cancel')}
             </AlertDialog.Cancel>
+            {alternative && (
+              <button type="button" className="button button-secondary" disabled={busy} onClick={() => run(alternative.onConfirm)}>
+                {alternative.label}
+              </button>
+            )}
             <button
               type="button"
               className={`button ${tone === 'danger' ? 'button-danger' : 'button-primary'}`}
               disabled={busy}
-              onClick={confirm}
+              onClick={() => run(onConfirm)}
             >
               {busy && <span className="spinner spinner-small" />}
               {confirmLabel}

@@ -43,3 +43,10 @@ test('a failed request keeps the server message and lets the user retry', async 
   await waitFor(actor, (s) => s.matches('ready') && s.context.message !== null);
   t.deepEqual(actor.getSnapshot().context.message, { key: 'sendFailed', detail: '请 60 秒后再试' });
 });
+
+test('a form opened again within the countdown keeps the code already mailed', async (t) => {
+  const { actor } = start(() => Promise.reject(Object.assign(new Error('x'), { status: 429, code: 'auth.resend_too_soon', params: { seconds: 40 } })));
+  actor.send({ type: 'code.send', email: 'new@example.com' });
+  await waitFor(actor, (s) => s.matches('coolingDown'));
+  t.deepEqual(actor.getSnapshot().context, { secondsLeft: 40, message: { key: 'alreadySent' } });
+});

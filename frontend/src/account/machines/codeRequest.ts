@@ -1,10 +1,11 @@
 import { assign, fromPromise, setup } from 'xstate';
+import { waitSeconds } from './emailVerification.ts';
 
 export const RESEND_SECONDS = 120;
 const TICK_MS = 1000;
 
 /** i18n keys under `account:verify.messages`; `detail` is the server's own words when it gave any. */
-export type CodeRequestMessage = { key: 'sent' | 'sendFailed'; detail?: string };
+export type CodeRequestMessage = { key: 'sent' | 'alreadySent' | 'sendFailed'; detail?: string };
 
 export interface CodeRequestContext {
   secondsLeft: number;
@@ -34,9 +35,11 @@ export const codeRequestMachine = setup({
   guards: {
     hasEmail: ({ event }) => event.email.trim() !== '',
     countdownOver: ({ context }) => context.secondsLeft <= 1,
+    alreadySent: ({ event }) => waitSeconds((event as { error?: unknown }).error) !== null,
   },
   actions: {
     startCountdown: assign({ secondsLeft: RESEND_SECONDS, message: { key: 'sent' } as CodeRequestMessage }),
+    resumeCountdown: assign({ secondsLeft: ({ event }) => waitSeconds((event as { error?: unknown }).error) ?? 0, message: { key: 'alreadySent' } as CodeRequestMessage }),
     tick: assign({ secondsLeft: ({ context }) => context.secondsLeft - 1 }),
     endCountdown: assign({ secondsLeft: 0 }),
     clearMessage: assign({ message: null }),
@@ -60,7 +63,11 @@ export const codeRequestMachine = setup({
         src: 'sendCode',
         input: ({ event }) => ({ email: (event as CodeRequestEvent).email.trim() }),
         onDone: { target: 'coolingDown', actions: 'startCountdown' },
-        onError: { target: 'ready', actions: 'reportFailure' },
+        // The page was left and opened again within the countdown: the code already mailed stands.
+        onError: [
+          { guard: 'alreadySent', target: 'coolingDown', actions: 'resumeCountdown' },
+          { target: 'ready', actions: 'reportFailure' },
+        ],
       },
     },
     coolingDown: {

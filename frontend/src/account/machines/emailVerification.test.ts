@@ -70,6 +70,20 @@ test('a failed send shows the server message and allows a resend at once', async
   t.deepEqual(bare.actor.getSnapshot().context.message, { key: 'sendFailed' });
 });
 
+test('reopened within the countdown, the modal keeps the code already mailed and resumes the countdown', async (t) => {
+  const tooSoon = Object.assign(new Error('x'), { status: 429, code: 'auth.resend_too_soon', params: { seconds: 97 } });
+  const { actor, clock, calls } = start({ send: () => Promise.reject(tooSoon) });
+  await waitFor(actor, (s) => s.matches({ delivery: 'coolingDown' }));
+  t.is(calls.sends.length, 1);
+  t.deepEqual(actor.getSnapshot().context.message, { key: 'alreadySent' });
+  t.is(actor.getSnapshot().context.secondsLeft, 97);
+  for (let second = 0; second < 97; second += 1) clock.increment(1000);
+  t.true(actor.getSnapshot().matches({ delivery: 'ready' }));
+  const other = start({ send: () => Promise.reject(Object.assign(new Error('x'), { status: 429, code: 'auth.too_many_attempts', params: { minutes: 3 } })) });
+  await waitFor(other.actor, (s) => s.matches({ delivery: 'ready' }));
+  t.is(other.actor.getSnapshot().context.message?.key, 'sendFailed', 'only the resend countdown means a code stands');
+});
+
 test('verify goes only at exactly six digits; otherwise it asks for the code', async (t) => {
   const { actor, calls } = start();
   await waitFor(actor, (s) => s.matches({ delivery: 'coolingDown' }));

@@ -5,7 +5,7 @@ export const RESEND_SECONDS = 120;
 const TICK_MS = 1000;
 
 /** i18n keys under `account:verify.messages`; `detail` is the server's own words when it gave any. */
-export type VerificationMessage = { key: 'sent' | 'sendFailed' | 'invalidCode' | 'verifyFailed' | 'enterCode' | 'verified'; detail?: string };
+export type VerificationMessage = { key: 'sent' | 'alreadySent' | 'sendFailed' | 'invalidCode' | 'verifyFailed' | 'enterCode' | 'verified'; detail?: string };
 
 export interface VerificationContext {
   email: string;
@@ -36,6 +36,12 @@ const withDetail = (key: VerificationMessage['key'], error: unknown): Verificati
   return detail === undefined ? { key } : { key, detail };
 };
 
+/** The seconds a "too soon" refusal asks to wait: a code was mailed moments ago and still stands. */
+export const waitSeconds = (error: unknown): number | null => {
+  const { code, params } = (error ?? {}) as { code?: unknown; params?: { seconds?: unknown } };
+  return code === 'auth.resend_too_soon' && typeof params?.seconds === 'number' && params.seconds > 0 ? Math.ceil(params.seconds) : null;
+};
+
 /** A refused code is the server saying no (400/422); anything else means the call itself failed. */
 const codeRefused = (error: unknown): boolean => {
   const status = (error as Failure | null)?.status;
@@ -44,7 +50,9 @@ const codeRefused = (error: unknown): boolean => {
 
 /**
  * The e-mail verification modal: opening it requests a code, which starts the 120-second resend
- * countdown; verifying runs alongside, enabled only at exactly six digits.
+ * countdown; verifying runs alongside, enabled only at exactly six digits. Reopened within the
+ * countdown, the server refuses a new code (429 `auth.resend_too_soon`): the code already mailed is
+ * the one to enter, so that is what the modal says, and the countdown resumes where the server has it.
  */
 export const emailVerificationMachine = setup({
   types: {
@@ -65,10 +73,12 @@ export const emailVerificationMachine = setup({
     countdownOver: ({ context }) => context.secondsLeft <= 1,
     codeComplete: ({ context }) => isCompleteCode(context.code),
     codeRefused: ({ event }) => codeRefused((event as { error?: unknown }).error),
+    alreadySent: ({ event }) => waitSeconds((event as { error?: unknown }).error) !== null,
   },
   actions: {
     setCode: assign({ code: ({ context, event }) => (event.type === 'code.change' ? sanitiseCode(event.value) : context.code) }),
     startCountdown: assign({ secondsLeft: RESEND_SECONDS, message: { key: 'sent' } as VerificationMessage }),
+    resumeCountdown: assign({ secondsLeft: ({ event }) => waitSeconds((event as { error?: unknown }).error) ?? 0, message: { key: 'alreadySent' } as VerificationMessage }),
     tick: assign({ secondsLeft: ({ context }) => context.secondsLeft - 1 }),
     endCountdown: assign({ secondsLeft: 0 }),
     reportSendFailure: assign({ message: ({ event }) => withDetail('sendFailed', (event as { error?: unknown }).error) }),
@@ -91,7 +101,10 @@ export const emailVerificationMachine = setup({
             src: 'sendCode',
             input: ({ context }) => ({ email: context.email, resend: false }),
             onDone: { target: 'coolingDown', actions: 'startCountdown' },
-            onError: { target: 'ready', actions: 'reportSendFailure' },
+            onError: [
+              { guard: 'alreadySent', target: 'coolingDown', actions: 'resumeCountdown' },
+              { target: 'ready', actions: 'reportSendFailure' },
+            ],
           },
         },
         resending: {
@@ -99,7 +112,10 @@ export const emailVerificationMachine = setup({
             src: 'sendCode',
             input: ({ context }) => ({ email: context.email, resend: true }),
             onDone: { target: 'coolingDown', actions: 'startCountdown' },
-            onError: { target: 'ready', actions: 'reportSendFailure' },
+            onError: [
+              { guard: 'alreadySent', target: 'coolingDown', actions: 'resumeCountdown' },
+              { target: 'ready', actions: 'reportSendFailure' },
+            ],
           },
         },
         coolingDown: {

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import { Logo } from '../../components/Logo.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { Sidebar } from './Sidebar.tsx';
+import './shell.css';
 
 export function AppShell({ children }: { children: ReactNode }) {
   const [expanded, setExpanded] = useState(true);

@@ -12,6 +12,7 @@ import { editState, shownVersion } from '../../machines/writing.ts';
 import { parseCanvas, serializeCanvas, snippetAt } from './canvasMarkdown.ts';
 import { Select } from '../../ui/Select.tsx';
 import { CheckIcon, CircleAlertIcon, DownloadIcon, PenLineIcon, SparklesIcon, SquarePenIcon, XIcon } from '../../ui/icons.ts';
+import '../../components/markdown.css';
 
 /** Marks transactions that carry streamed text: they are the agent's writing, not a hand edit. */
 const STREAMED = 'canvas-streamed';

@@ -16,6 +16,7 @@ import { Select } from '../../ui/Select.tsx';
 import '../../account/account.css';
 import '../manage/manage.css';
 import './audit.css';
+import '../../panels/research.css';
 
 type Kind = 'all' | 'conversation' | 'engineer' | 'trajectory' | 'user';
 interface Found {

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import '../../trajectories/cli.css';
+import '../../ui/ui.css';
 
 const COMMANDS = [
   ['login [--server URL] [--no-browser]', 'OAuth 2.0 · PKCE S256 · http://127.0.0.1:<port>/callback'],
@@ -48,7 +49,7 @@ export default function CliDocsPage() {
     // The page and its code blocks scroll, and there is no link in them to reach by keyboard.
     <div className="cli-landing cli-docs" tabIndex={0}>
       <h1>{t('docs.title')}</h1>
-      <section className="cli-card">
+      <section className="surface-card cli-card">
         <h2>{t('docs.commands')}</h2>
         <table className="cli-table">
           <tbody>
@@ -63,7 +64,7 @@ export default function CliDocsPage() {
           </tbody>
         </table>
       </section>
-      <section className="cli-card">
+      <section className="surface-card cli-card">
         <h2>{t('docs.format')}</h2>
         <p>{t('docs.formatText')}</p>
         <pre tabIndex={0}>
@@ -83,7 +84,7 @@ export default function CliDocsPage() {
           </tbody>
         </table>
       </section>
-      <section className="cli-card">
+      <section className="surface-card cli-card">
         <h2>{t('docs.api')}</h2>
         <p>{t('docs.apiText')}</p>
         <pre tabIndex={0}>

@@ -6,6 +6,7 @@ import { useTimeText } from '../../cognition/hooks.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { CliHero } from '../../trajectories/CliHero.tsx';
 import '../../trajectories/cli.css';
+import '../../ui/ui.css';
 
 interface Leader {
   rank: number;
@@ -30,7 +31,7 @@ export default function CliLeaderboardPage() {
     <div className="cli-landing">
       <CliHero title={t('leaderboard.title')} subtitle={t('leaderboard.subtitle')} />
       {error && <ErrorBanner error={error} />}
-      <section className="cli-card">
+      <section className="surface-card cli-card">
         {!board ? (
           !error && <span className="spinner" />
         ) : board.leaders.length === 0 ? (

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { browserTokens } from '../../api/token.ts';
 import { CliHero } from '../../trajectories/CliHero.tsx';
 import '../../trajectories/cli.css';
+import '../../ui/ui.css';
 
 type State = { kind: 'idle' | 'connecting' | 'open' } | { kind: 'closed'; code: number; reason: string };
 interface Entry {
@@ -56,7 +57,7 @@ export default function CliTestPage() {
   return (
     <div className="cli-landing">
       <CliHero title={t('socketTest.title')} subtitle={t('socketTest.subtitle')} />
-      <section className="cli-card cli-socket">
+      <section className="surface-card cli-card cli-socket">
         <div className="cli-socket-bar">
           <span className={`cli-socket-state ${state.kind}`} role="status">
             {state.kind === 'closed' ? t('socketTest.closedWith', { code: state.code, reason: state.reason ? `, ${state.reason}` : '' }) : t(`socketTest.state.${state.kind}`)}

@@ -11,6 +11,7 @@ import { Timeline } from '../../trajectories/Timeline.tsx';
 import '../../trajectories/cli.css';
 import { DownloadIcon, TerminalIcon } from '../../ui/icons.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import '../../ui/ui.css';
 
 /** /cli/trajectories: the user's recorded CLI sessions; `?file_id=` selects one. */
 export default function CliTrajectoriesPage() {
@@ -78,7 +79,7 @@ export default function CliTrajectoriesPage() {
 
   return (
     <div className="cli-page">
-      <header className="cli-page-head">
+      <header className="cli-page-head page-head">
         <h1>{t('list.title')}</h1>
         <p className="muted">{t('list.subtitle')}</p>
       </header>
@@ -86,7 +87,7 @@ export default function CliTrajectoriesPage() {
       <div className="cli-layout">
         <section className="cli-list-pane" aria-label={t('list.title')}>
           <div className="cli-list-tools">
-            <input type="search" value={query} placeholder={t('list.search')} aria-label={t('list.search')} onChange={(event) => setQuery(event.target.value)} />
+            <input className="input" type="search" value={query} placeholder={t('list.search')} aria-label={t('list.search')} onChange={(event) => setQuery(event.target.value)} />
             <label className="cli-fav-filter">
               <input type="checkbox" checked={favoritesOnly} onChange={(event) => setFavoritesOnly(event.target.checked)} />
               {t('list.favorites')}

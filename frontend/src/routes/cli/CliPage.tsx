@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { CliHero } from '../../trajectories/CliHero.tsx';
 import '../../trajectories/cli.css';
 import { ArrowRightIcon, HistoryIcon, Share2Icon, ShieldIcon, TerminalIcon, type IconComponent } from '../../ui/icons.ts';
+import '../../ui/ui.css';
 
 const STEPS: Array<{ key: 'login' | 'chat' | 'run'; command: string }> = [
   { key: 'login', command: 'npm run cli -- login --server http://localhost:8080' },
@@ -22,7 +23,7 @@ export default function CliPage() {
   return (
     <div className="cli-landing">
       <CliHero title={t('landing.title')} subtitle={t('landing.subtitle')} />
-      <section className="cli-card">
+      <section className="surface-card cli-card">
         <h2>{t('landing.install')}</h2>
         <ol className="cli-steps">
           {STEPS.map((step) => (
@@ -37,7 +38,7 @@ export default function CliPage() {
       </section>
       <section className="cli-features">
         {FEATURES.map((feature) => (
-          <div key={feature.key} className="cli-card">
+          <div key={feature.key} className="surface-card cli-card">
             <feature.icon size={18} />
             <h3>{t(`landing.features.${feature.key}.title`)}</h3>
             <p className="muted">{t(`landing.features.${feature.key}.text`)}</p>

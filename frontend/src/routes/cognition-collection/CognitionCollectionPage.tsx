@@ -11,6 +11,7 @@ import { errorMessage } from '../../cognition/errors.ts';
 import { useTimeText } from '../../cognition/hooks.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ArrowLeftIcon, BookmarkIcon, FolderIcon, FolderMinusIcon, LightbulbIcon, RefreshCwIcon, SquarePenIcon, Trash2Icon } from '../../ui/icons.ts';
+import '../../cognition/cognition.css';
 
 /** The route reads the id from the path and hands it down as a prop, as the spec describes. */
 export default function CognitionCollectionPage() {

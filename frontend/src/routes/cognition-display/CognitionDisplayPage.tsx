@@ -13,6 +13,7 @@ import { useExactTime, useSignInFirst, useTimeText } from '../../cognition/hooks
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ShareCognitionDialog } from '../../cognition/ShareCognitionDialog.tsx';
 import { ArrowLeftIcon, FolderPlusIcon, LightbulbIcon, RefreshCwIcon, Share2Icon, SquarePenIcon, Trash2Icon } from '../../ui/icons.ts';
+import '../../cognition/cognition.css';
 
 type Loaded = { status: 'loading' } | { status: 'ready'; cognition: Cognition } | { status: 'missing' } | { status: 'failed'; error: ApiError };
 

@@ -13,6 +13,7 @@ import { SearchField } from '../../cognition/SearchField.tsx';
 import { useCognitionList } from '../../cognition/useCognitionList.ts';
 import { ChevronDownIcon, FileTextIcon, FolderIcon, FolderPlusIcon, LightbulbIcon, RefreshCwIcon, SearchIcon, SquarePenIcon, Trash2Icon } from '../../ui/icons.ts';
 import { Tabs } from '../../ui/Tabs.tsx';
+import '../../cognition/cognition.css';
 
 type Tab = 'mine' | 'collections';
 

@@ -8,6 +8,7 @@ import { canTick } from '../../cognition/synthesis.ts';
 import { SynthesisBar } from '../../cognition/SynthesisBar.tsx';
 import { useCognitionList, type CognitionList } from '../../cognition/useCognitionList.ts';
 import { ChevronDownIcon, FileTextIcon, LightbulbIcon, RefreshCwIcon, SearchIcon } from '../../ui/icons.ts';
+import '../../cognition/cognition.css';
 
 type Scope = 'public' | 'mine';
 

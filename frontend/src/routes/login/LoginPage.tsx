@@ -7,6 +7,7 @@ import { afterLoginPath } from '../../app/guard.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { Field } from '../../components/Field.tsx';
 import { Logo } from '../../components/Logo.tsx';
+import './auth.css';
 
 export default function LoginPage() {
   const { t } = useTranslation();

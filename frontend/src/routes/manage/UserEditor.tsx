@@ -2,8 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../../api/client.ts';
-import { adminApi, LEVELS, type Level, type UserRow } from './api.ts';
+import { adminApi, LEVEL_DAILY_LIMITS, LEVELS, type DailyLimitChoice, type Level, type UserRow } from './api.ts';
 import { BarChart } from './BarChart.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { fromLocalInput, parseNumber, toLocalInput } from './model.ts';
 import { Notice, useNumberFormat, type NoticeState } from './shared.tsx';
@@ -21,6 +22,8 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
   const [extra, setExtra] = useState('');
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<NoticeState>(null);
+  // A level change that would move the daily limit waits here for the admin to say apply or keep.
+  const [limitQuestion, setLimitQuestion] = useState(false);
   const usage = useApiQuery({ queryKey: queryKeys.manage('usage', user.id), queryFn: () => adminApi.userUsage(user.id) });
 
   async function save(event: FormEvent | null, action: () => Promise<UserRow>) {
@@ -40,13 +43,22 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
     }
   }
 
+  const setLevelWith = (dailyLimit: DailyLimitChoice) => save(null, () => adminApi.setLevel(user.id, level, fromLocalInput(expiry), dailyLimit));
+  const levelDefault = LEVEL_DAILY_LIMITS[level];
+
+  function submitLevel(event: FormEvent) {
+    event.preventDefault();
+    if (row.token_level_limit === levelDefault) void setLevelWith('level_default');
+    else setLimitQuestion(true);
+  }
+
   const daily = [...(usage.data?.daily ?? [])].reverse().map((day) => ({ label: day.day.slice(5), value: day.total_tokens }));
 
   return (
     <Dialog title={t('manage.users.editor.title', { name: user.username })} description={t('manage.users.editor.current', { limit: number(row.token_level_limit), used: number(row.today_usage), extra: number(row.extra_budget), total: number(row.total_available) })} onClose={onClose} className="manage-dialog">
       <Notice notice={notice} onDismiss={() => setNotice(null)} />
 
-      <form className="editor-row" onSubmit={(event) => save(event, () => adminApi.setLevel(user.id, level, fromLocalInput(expiry)))}>
+      <form className="editor-row" onSubmit={submitLevel}>
         <div className="editor-field">
           <span>{t('manage.users.editor.level')}</span>
           <Select value={level} onChange={setLevel} label={t('manage.users.editor.level')} options={LEVELS.map((value) => ({ value, label: t(`group.${value}`) }))} />
@@ -100,6 +112,18 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
           {t('manage.users.batch.refresh')}
         </button>
       </div>
+
+      {limitQuestion && (
+        <ConfirmDialog
+          tone="primary"
+          title={t('manage.users.editor.limitQuestion.title')}
+          text={t('manage.users.editor.limitQuestion.text', { level: t(`group.${level}`), levelLimit: number(levelDefault), name: user.username, current: number(row.token_level_limit) })}
+          confirmLabel={t('manage.users.editor.limitQuestion.apply', { limit: number(levelDefault) })}
+          alternative={{ label: t('manage.users.editor.limitQuestion.keep', { limit: number(row.token_level_limit) }), onConfirm: () => setLevelWith('keep') }}
+          onConfirm={() => setLevelWith('level_default')}
+          onClose={() => setLimitQuestion(false)}
+        />
+      )}
 
       <section className="editor-usage">
         <h3>{t('manage.users.editor.usage')}</h3>

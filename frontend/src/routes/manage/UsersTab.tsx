@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { groupOf } from '../../account/quota.ts';
 import { toApiError } from '../../api/client.ts';
 import { initials } from '../../app/shell/navigation.ts';
-import { adminApi, LEVELS, type Level, type UserRow } from './api.ts';
+import { adminApi, LEVEL_DAILY_LIMITS, LEVELS, type DailyLimitChoice, type Level, type UserRow } from './api.ts';
 import { fromLocalInput, parseNumber, toggle, togglePage } from './model.ts';
 import { Notice, Pager, TableState, useDateFormat, useNumberFormat, type NoticeState } from './shared.tsx';
 import { UserEditor } from './UserEditor.tsx';
@@ -42,7 +42,7 @@ export function UsersTab() {
   const [editing, setEditing] = useState<UserRow | null>(null);
   const [notice, setNotice] = useState<NoticeState>(null);
   const [busy, setBusy] = useState(false);
-  const [batch, setBatch] = useState<{ action: BatchAction; value: string; level: Level; expiry: string }>({ action: 'limit', value: '', level: 'premium', expiry: '' });
+  const [batch, setBatch] = useState<{ action: BatchAction; value: string; level: Level; expiry: string; dailyLimit: DailyLimitChoice }>({ action: 'limit', value: '', level: 'premium', expiry: '', dailyLimit: 'keep' });
 
   const users = useApiQuery({
     queryKey: queryKeys.manage('users', skip, filters),
@@ -89,7 +89,7 @@ export function UsersTab() {
       case 'extra':
         return run(() => adminApi.batchExtraBudget(ids, amount), done);
       case 'level':
-        return run(() => adminApi.batchLevel(ids.map((user_id) => ({ user_id, level: batch.level, membership_expires_at: fromLocalInput(batch.expiry) }))), done);
+        return run(() => adminApi.batchLevel(ids.map((user_id) => ({ user_id, level: batch.level, membership_expires_at: fromLocalInput(batch.expiry), daily_limit: batch.dailyLimit }))), done);
       case 'refresh':
         return run(() => adminApi.batchRefresh(ids), done);
       case 'activate':
@@ -167,6 +167,15 @@ export function UsersTab() {
                 onChange={(event) => setBatch((current) => ({ ...current, expiry: event.target.value }))}
                 aria-label={t('manage.users.editor.expiry')}
                 title={t('manage.users.editor.expiryHint')}
+              />
+              <Select
+                value={batch.dailyLimit}
+                onChange={(dailyLimit) => setBatch((current) => ({ ...current, dailyLimit }))}
+                label={t('manage.users.batch.dailyLimit')}
+                options={[
+                  { value: 'keep' as const, label: t('manage.users.batch.keepLimits') },
+                  { value: 'level_default' as const, label: t('manage.users.batch.levelDefault', { limit: number(LEVEL_DAILY_LIMITS[batch.level]) }) },
+                ]}
               />
             </>
           )}

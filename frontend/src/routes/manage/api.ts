@@ -1,8 +1,8 @@
 import type { TokenInfo } from '../../account/api.ts';
 import { api } from '../../api/client.ts';
+import type { DailyLimitChoice, Level } from '@scriptorium/domain/protocol/levels';
 
-export const LEVELS = ['basic', 'premium', 'vip', 'admin'] as const;
-export type Level = (typeof LEVELS)[number];
+export { LEVELS, LEVEL_DAILY_LIMITS, type DailyLimitChoice, type Level } from '@scriptorium/domain/protocol/levels';
 
 /** A user row of the admin calls: the account and its token info as of now. */
 export interface UserRow extends TokenInfo {
@@ -124,12 +124,12 @@ export const adminApi = {
   tokenInfo: (id: string) => api.get<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/token-info`),
   setTokenLimit: (id: string, token_level_limit: number) => api.put<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/token-limit`, { json: { token_level_limit } }),
   addExtraBudget: (id: string, amount: number) => api.post<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/extra-budget`, { json: { amount } }),
-  setLevel: (id: string, level: Level, membership_expires_at: string | null) =>
-    api.put<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/level`, { json: { user_id: id, level, membership_expires_at } }),
+  setLevel: (id: string, level: Level, membership_expires_at: string | null, daily_limit: DailyLimitChoice) =>
+    api.put<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/level`, { json: { user_id: id, level, membership_expires_at, daily_limit } }),
   refreshTokens: (id: string) => api.post<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/refresh-tokens`),
   setActive: (id: string, is_active: boolean) => api.put<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/active`, { json: { is_active } }),
   batchRefresh: (user_ids: string[]) => api.post<Batch>('/auth/admin/users/batch-refresh-tokens', { json: { user_ids } }),
-  batchLevel: (items: Array<{ user_id: string; level: Level; membership_expires_at: string | null }>) => api.post<Batch>('/auth/admin/users/batch-update-level', { json: items }),
+  batchLevel: (items: Array<{ user_id: string; level: Level; membership_expires_at: string | null; daily_limit: DailyLimitChoice }>) => api.post<Batch>('/auth/admin/users/batch-update-level', { json: items }),
   batchTokenLimit: (user_ids: string[], token_level_limit: number) => api.put<Batch>('/auth/admin/users/batch-token-limit', { json: { user_ids, token_level_limit } }),
   batchExtraBudget: (user_ids: string[], amount: number) => api.post<Batch>('/auth/admin/users/batch-extra-budget', { json: { user_ids, amount } }),
   batchActive: (user_ids: string[], is_active: boolean) => api.post<Batch>('/auth/admin/users/batch-active', { json: { user_ids, is_active } }),

@@ -10,6 +10,7 @@ import { afterLoginPath } from '../../app/guard.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { Field } from '../../components/Field.tsx';
 import { Logo } from '../../components/Logo.tsx';
+import '../login/auth.css';
 
 interface Form {
   username: string;

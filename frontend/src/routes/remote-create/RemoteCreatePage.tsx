@@ -7,6 +7,7 @@ import { ToolTester } from '../../agents/ToolTester.tsx';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import '../../agents/agents.css';
 import { ArrowRightIcon } from '../../ui/icons.ts';
+import '../../ui/ui.css';
 
 /** /remote/create: a new agent, or `?id=` to edit one; its tools can be tried right here. */
 export default function RemoteCreatePage() {
@@ -62,16 +63,18 @@ export default function RemoteCreatePage() {
         <ArrowRightIcon size={12} className="flip" />
         {t('form.back')}
       </Link>
-      <h1>{editing ? t('form.editTitle') : t('form.createTitle')}</h1>
+      <header className="page-head">
+        <h1>{editing ? t('form.editTitle') : t('form.createTitle')}</h1>
+      </header>
       {error && <ErrorBanner error={error} />}
       <div className="agent-columns">
-        <form className="agent-card agent-form" onSubmit={(event) => void submit(event)}>
+        <form className="surface-card agent-form" onSubmit={(event) => void submit(event)}>
           <label htmlFor={`${ids}-name`}>{t('form.name')}</label>
-          <input id={`${ids}-name`} value={name} maxLength={60} required placeholder={t('form.namePlaceholder')} onChange={(event) => setName(event.target.value)} />
+          <input className="input" id={`${ids}-name`} value={name} maxLength={60} required placeholder={t('form.namePlaceholder')} onChange={(event) => setName(event.target.value)} />
           <label htmlFor={`${ids}-description`}>{t('form.description')}</label>
-          <input id={`${ids}-description`} value={description} maxLength={300} placeholder={t('form.descriptionPlaceholder')} onChange={(event) => setDescription(event.target.value)} />
+          <input className="input" id={`${ids}-description`} value={description} maxLength={300} placeholder={t('form.descriptionPlaceholder')} onChange={(event) => setDescription(event.target.value)} />
           <label htmlFor={`${ids}-instructions`}>{t('form.instructions')}</label>
-          <textarea id={`${ids}-instructions`} rows={6} value={instructions} maxLength={4000} required placeholder={t('form.instructionsPlaceholder')} onChange={(event) => setInstructions(event.target.value)} />
+          <textarea className="input" id={`${ids}-instructions`} rows={6} value={instructions} maxLength={4000} required placeholder={t('form.instructionsPlaceholder')} onChange={(event) => setInstructions(event.target.value)} />
           <fieldset>
             <legend>{t('form.tools')}</legend>
             {tools.map((tool) => (
@@ -79,7 +82,7 @@ export default function RemoteCreatePage() {
                 <input type="checkbox" checked={chosen.includes(tool.name)} onChange={() => toggle(tool.name)} />
                 <span>
                   <code>{tool.name}</code>
-                  <small className="muted">{tool.description}</small>
+                  <small className="muted">{t(`tools.${tool.name}`, { defaultValue: tool.description })}</small>
                 </span>
               </label>
             ))}

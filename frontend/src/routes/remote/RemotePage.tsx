@@ -9,6 +9,7 @@ import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import '../../agents/agents.css';
 import { PlusIcon, SparklesIcon } from '../../ui/icons.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import '../../ui/ui.css';
 
 /** /remote: agent monitoring — each agent, its tools and how its tool runs went; `?agent=` opens one. */
 export default function RemotePage() {
@@ -57,7 +58,7 @@ export default function RemotePage() {
 
   return (
     <div className="agent-page">
-      <header className="agent-head">
+      <header className="agent-head page-head">
         <div>
           <h1>{t('monitor.title')}</h1>
           <p className="muted">{t('monitor.subtitle')}</p>
@@ -71,7 +72,7 @@ export default function RemotePage() {
       {agents === null ? (
         !error && <span className="spinner" />
       ) : agents.length === 0 ? (
-        <div className="agent-card agent-empty">
+        <div className="surface-card agent-empty">
           <SparklesIcon size={26} />
           <p>{t('monitor.empty')}</p>
           <p className="muted">{t('monitor.emptyHint')}</p>
@@ -81,10 +82,10 @@ export default function RemotePage() {
         </div>
       ) : (
         <div className="agent-columns">
-          <ul className="agent-list">
+          <ul className="card-list">
             {agents.map((agent) => (
               <li key={agent.id}>
-                <button type="button" className={`agent-card agent-item${agent.id === selectedId ? ' active' : ''}`} aria-current={agent.id === selectedId} onClick={() => setParams({ agent: agent.id })}>
+                <button type="button" className={`surface-card agent-item${agent.id === selectedId ? ' active' : ''}`} aria-current={agent.id === selectedId} onClick={() => setParams({ agent: agent.id })}>
                   <span className="agent-item-head">
                     <strong>{agent.name}</strong>
                     <span className={`agent-dot ${agent.tests === 0 ? 'idle' : agent.failed_tests > 0 ? 'warn' : 'ok'}`} aria-hidden="true" />
@@ -107,7 +108,7 @@ export default function RemotePage() {
           </ul>
           {selected && (
             <div className="agent-detail">
-              <section className="agent-card">
+              <section className="surface-card">
                 <header className="agent-detail-head">
                   <h2>{selected.name}</h2>
                   <Link className="button button-secondary button-small" to={`/remote/create?id=${encodeURIComponent(selected.id)}`}>

@@ -5,6 +5,8 @@ import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { PageLoading, ShareGone } from '../../components/PageState.tsx';
 import { ArtifactBody } from '../../panels/ArtifactPanel.tsx';
 import { FileIcon } from '../../ui/icons.ts';
+import '../../panels/research.css';
+import '../../share/share.css';
 
 /** /share/artifact/:shareId: one generated file, full page; HTML runs sandboxed, Markdown is rendered. */
 export default function ShareArtifactPage() {

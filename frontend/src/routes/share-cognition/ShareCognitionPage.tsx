@@ -8,6 +8,7 @@ import { PageLoading, PageState } from '../../components/PageState.tsx';
 import { CognitionArticle } from '../../cognition/CognitionArticle.tsx';
 import { displayPath } from '../../cognition/CognitionCard.tsx';
 import { ArrowRightIcon, LightbulbIcon, LockIcon, Share2Icon } from '../../ui/icons.ts';
+import '../../cognition/cognition.css';
 
 type Loaded = { status: 'loading' } | { status: 'ready'; cognition: Cognition } | { status: 'missing' } | { status: 'failed'; error: ApiError };
 

@@ -8,6 +8,7 @@ import { ResearchView } from '../../panels/ResearchView.tsx';
 import { liveSessionMachine, useSession } from '../../research/live.ts';
 import { sharedSessionId } from '../../research/sessions.ts';
 import { ArrowRightIcon, InfoIcon, LinkIcon } from '../../ui/icons.ts';
+import '../../panels/research.css';
 
 /** /share/conversation/:shareId — the research view, read-only, for anyone with the link. */
 export default function ShareConversationPage() {

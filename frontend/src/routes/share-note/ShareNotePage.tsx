@@ -8,6 +8,7 @@ import { PageLoading, ShareGone } from '../../components/PageState.tsx';
 import { buildTree, type TreeNode } from '../../notes/tree.ts';
 import '../../notes/notes.css';
 import { FileTextIcon, FolderIcon } from '../../ui/icons.ts';
+import '../../share/share.css';
 
 /**
  * /share/:token (and /share/folder/:token): a shared note, read-only, for anyone with the link.

@@ -8,6 +8,7 @@ import { Markdown } from '../../components/Markdown.tsx';
 import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { PageLoading, PageState, ShareGone } from '../../components/PageState.tsx';
 import { DownloadIcon, FileIcon } from '../../ui/icons.ts';
+import '../../share/share.css';
 
 /**
  * /share/report/:shareId: only the report of a shared conversation (its canvas's latest version),

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { useAuth } from '../../app/auth/index.ts';
 import { Logo } from '../../components/Logo.tsx';
 import { ArrowRightIcon } from '../../ui/icons.ts';
+import '../../components/pageState.css';
 
 export default function WelcomePage() {
   const { t } = useTranslation();

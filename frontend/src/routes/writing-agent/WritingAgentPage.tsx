@@ -7,6 +7,7 @@ import { clientId } from '../../api/socket.ts';
 import { checkBrief, MAX_BRIEF, MAX_MATERIAL, sessionName, uploadTypeOf, type BriefProblem } from './brief.ts';
 import './writing.css';
 import { CircleAlertIcon, FileIcon, FileTextIcon, PaperclipIcon, PenLineIcon, SparklesIcon, WifiOffIcon } from '../../ui/icons.ts';
+import '../../ui/ui.css';
 
 type Length = 'short' | 'medium' | 'long';
 type Style = 'academic' | 'professional' | 'popular';
@@ -110,7 +111,7 @@ export default function WritingAgentPage() {
 
   return (
     <div className="writing-page">
-      <header className="writing-head">
+      <header className="writing-head page-head">
         <span className="writing-head-icon">
           <PenLineIcon size={22} />
         </span>
@@ -126,11 +127,12 @@ export default function WritingAgentPage() {
         </p>
       )}
       <form className="writing-form" onSubmit={(event) => void submit(event)} noValidate>
-        <section className="writing-card">
+        <section className="surface-card writing-card">
           <label htmlFor={briefId} className="writing-label">
             {t('brief.label')}
           </label>
           <textarea
+            className="input"
             id={briefId}
             rows={6}
             value={brief}
@@ -145,7 +147,7 @@ export default function WritingAgentPage() {
           </div>
         </section>
 
-        <section className="writing-card">
+        <section className="surface-card writing-card">
           <h2>{t('preference.title')}</h2>
           <div className="writing-options">
             <Choice label={t('preference.length')} options={LENGTHS} value={length} onChange={setLength} text={(value) => t(`preference.lengths.${value}`)} />
@@ -155,10 +157,10 @@ export default function WritingAgentPage() {
           <label htmlFor={instructionsId} className="writing-label small">
             {t('preference.instructions')}
           </label>
-          <input id={instructionsId} value={instructions} maxLength={500} placeholder={t('preference.instructionsPlaceholder')} onChange={(event) => setInstructions(event.target.value)} />
+          <input className="input" id={instructionsId} value={instructions} maxLength={500} placeholder={t('preference.instructionsPlaceholder')} onChange={(event) => setInstructions(event.target.value)} />
         </section>
 
-        <section className="writing-card">
+        <section className="surface-card writing-card">
           <h2>{t('material.title')}</h2>
           <p className="muted small">{t('material.hint')}</p>
           <h3>{t('material.notes')}</h3>
