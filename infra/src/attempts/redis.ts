@@ -14,6 +14,9 @@ export class RedisAttemptLog implements AttemptLog {
     private readonly prefix = 'scriptorium:attempts:',
   ) {
     this.#redis = new Redis(url, { maxRetriesPerRequest: 2 });
+    // A lost connection fails the commands waiting on it, which is where callers hear of it; without
+    // a listener ioredis would also print every reconnect attempt as an unhandled error.
+    this.#redis.on('error', () => undefined);
   }
 
   async recent(keys: readonly string[], now: number, windowMs: number): Promise<number[][]> {
