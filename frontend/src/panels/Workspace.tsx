@@ -1,6 +1,6 @@
 import 'golden-layout/dist/css/goldenlayout-base.css';
 import 'golden-layout/dist/css/themes/goldenlayout-light-theme.css';
-import { GoldenLayout } from 'golden-layout';
+import { GoldenLayout, LayoutConfig } from 'golden-layout';
 import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +11,7 @@ import { ArtifactPanel } from './ArtifactPanel.tsx';
 import { ChatStream } from './ChatStream.tsx';
 import { Composer } from './Composer.tsx';
 import { emptyConversation } from '../research/conversation.ts';
-import { layoutConfig, type PanelType } from './layoutConfig.ts';
+import { arrangedLayout, arrangementKey, panelSet, type Arrangement, type PanelType } from './layoutConfig.ts';
 import { PopoutWindow } from './PopoutWindow.tsx';
 import { WelcomeGuide } from './WelcomeGuide.tsx';
 import { ExternalLinkIcon } from '../ui/icons.ts';
@@ -19,6 +19,16 @@ import './research.css';
 
 const CanvasPanel = lazy(() => import('./canvas/CanvasPanel.tsx'));
 const NotePage = lazy(() => import('../routes/note/NotePage.tsx'));
+
+/** The arrangement kept for a session; anything unreadable counts as none. Panel types and sizes only, no content. */
+function readArrangement(sessionId: string): Arrangement | null {
+  try {
+    const kept = JSON.parse(localStorage.getItem(arrangementKey(sessionId)) ?? 'null') as Arrangement | null;
+    return kept && typeof kept.panels === 'string' && typeof kept.root === 'object' ? kept : null;
+  } catch {
+    return null;
+  }
+}
 
 const PANEL_TYPES: readonly PanelType[] = ['welcome-guide', 'conversation', 'canvas', 'artifact', 'note-page'];
 /** Spec §2: a popped-out panel opens at an explicit position and size. */
@@ -87,14 +97,26 @@ export default function Workspace({ session: ref, signedIn, readOnly, locked, no
     };
   }, []);
 
+  const sessionId = session?.id ?? null;
   useLayoutEffect(() => {
+    const current = layout.current;
+    if (!current) return;
     loading.current = true;
     try {
-      layout.current?.loadLayout(layoutConfig({ preset, side, notes, locked, titles }));
+      current.loadLayout(arrangedLayout({ preset, side, notes, locked, titles }, sessionId ? readArrangement(sessionId) : null));
     } finally {
       loading.current = false;
     }
-  }, [preset, side, notes, locked, titles, restored]);
+    if (!sessionId || locked) return;
+    // Only what the user drags is kept: loads above happen with `loading` set and are not saved.
+    const keep = () => {
+      if (loading.current || current.isSubWindow) return;
+      const config = LayoutConfig.fromResolved(current.saveLayout());
+      if (config.root) localStorage.setItem(arrangementKey(sessionId), JSON.stringify({ panels: panelSet(config), root: config.root } satisfies Arrangement));
+    };
+    current.on('stateChanged', keep);
+    return () => current.off('stateChanged', keep);
+  }, [preset, side, notes, locked, titles, restored, sessionId]);
 
   useEffect(() => {
     if (popped && popped !== 'conversation' && popped !== side && !(popped === 'note-page' && notes)) setPopped(null);

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { layoutConfig, stageOf } from './layoutConfig.ts';
+import type { ComponentItemConfig } from 'golden-layout';
+import { arrangedLayout, layoutConfig, panelSet, stageOf } from './layoutConfig.ts';
 
 const titles = { 'welcome-guide': 'W', conversation: 'C', canvas: 'E', artifact: 'A', 'note-page': 'N' };
 
@@ -30,4 +31,24 @@ test('locked layouts cannot be rearranged; unlocked ones show headers', (t) => {
   t.is(unlocked.header?.show, 'top');
   // Dragging a panel out of its stack needs it closable in golden-layout.
   t.true((unlocked.root as { content: Array<{ isClosable: boolean }> }).content.every((item) => item.isClosable));
+});
+
+test('a kept arrangement of the same panels replaces the preset, locked or not as the layout is now', (t) => {
+  const input = { preset: 'home-welcome' as const, side: 'canvas' as const, notes: false, locked: false, titles };
+  const preset = layoutConfig(input);
+  const swapped = { type: 'row' as const, content: [...(preset.root as { content: ComponentItemConfig[] }).content].reverse() };
+  const kept = { panels: panelSet(preset), root: swapped };
+  const unlocked = arrangedLayout(input, kept).root as { content: ComponentItemConfig[] };
+  t.deepEqual(unlocked.content.map((item) => [item.componentType, item.isClosable]), [['canvas', true], ['conversation', true]]);
+  const locked = arrangedLayout({ ...input, locked: true }, kept).root as { content: ComponentItemConfig[] };
+  t.deepEqual(locked.content.map((item) => item.isClosable), [false, false]);
+  t.false(arrangedLayout({ ...input, locked: true }, kept).settings?.reorderEnabled);
+});
+
+test('an arrangement of other panels (another stage) is not used', (t) => {
+  const stageOne = layoutConfig({ preset: 'home-welcome', side: null, notes: false, locked: false, titles });
+  const kept = { panels: panelSet(stageOne), root: stageOne.root! };
+  const stageTwo = { preset: 'home-welcome' as const, side: 'canvas' as const, notes: false, locked: false, titles };
+  t.deepEqual(arrangedLayout(stageTwo, kept), layoutConfig(stageTwo));
+  t.is(panelSet(layoutConfig(stageTwo)), 'canvas,conversation');
 });

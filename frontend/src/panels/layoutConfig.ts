@@ -1,4 +1,4 @@
-import type { ComponentItemConfig, LayoutConfig, RowOrColumnItemConfig } from 'golden-layout';
+import type { ComponentItemConfig, ItemConfig, LayoutConfig, RootItemConfig, RowOrColumnItemConfig } from 'golden-layout';
 import type { LayoutPreset } from '../api/research.ts';
 
 export type PanelType = 'welcome-guide' | 'conversation' | 'canvas' | 'artifact' | 'note-page';
@@ -46,3 +46,45 @@ export function layoutConfig(input: LayoutInput): LayoutConfig {
 
 /** Stage 2 starts when an editor or an artifact is shown. */
 export const stageOf = (side: LayoutInput['side']): 1 | 2 => (side ? 2 : 1);
+
+/**
+ * A layout the user arranged by hand (unlocked, panels dragged) is kept per session, for the same set
+ * of panels it was made with: a reload shows it again, and a stage change (another panel set) starts
+ * from the preset instead.
+ */
+export interface Arrangement {
+  panels: string;
+  root: RootItemConfig;
+}
+
+export const ARRANGEMENT_KEY_PREFIX = 'research_layout:';
+export const arrangementKey = (sessionId: string): string => `${ARRANGEMENT_KEY_PREFIX}${sessionId}`;
+
+/** The panels a layout shows, as one comparable string. */
+export function panelSet(config: LayoutConfig): string {
+  const found: string[] = [];
+  const walk = (item: ItemConfig | undefined): void => {
+    if (!item) return;
+    if (item.type === 'component') found.push(String((item as ComponentItemConfig).componentType));
+    else for (const child of (item as RowOrColumnItemConfig).content ?? []) walk(child as ItemConfig);
+  };
+  walk(config.root);
+  return found.sort().join(',');
+}
+
+/** Makes every panel of a kept arrangement closable (draggable) or not, as the lock says now. */
+function relock(item: ItemConfig, locked: boolean, titles: LayoutInput['titles']): ItemConfig {
+  if (item.type === 'component') {
+    const panel = item as ComponentItemConfig;
+    return { ...panel, isClosable: !locked, title: titles[panel.componentType as PanelType] ?? panel.title };
+  }
+  const parent = item as RowOrColumnItemConfig;
+  return { ...parent, content: (parent.content ?? []).map((child) => relock(child as ItemConfig, locked, titles)) } as ItemConfig;
+}
+
+/** The preset's layout, or the user's own arrangement of the same panels when one is kept. */
+export function arrangedLayout(input: LayoutInput, kept: Arrangement | null): LayoutConfig {
+  const preset = layoutConfig(input);
+  if (!kept || kept.panels !== panelSet(preset)) return preset;
+  return { ...preset, root: relock(kept.root, input.locked, input.titles) as RootItemConfig };
+}
