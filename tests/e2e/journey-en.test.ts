@@ -7,7 +7,7 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
-import { CLIENT_BUILT, launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
+import { CLIENT_BUILT, launchBrowser, screenshot, selectInCanvas, signedInPage } from '../support/browser.ts';
 import { sessionWithReport } from '../support/research.ts';
 
 let app: TestApp;
@@ -46,22 +46,7 @@ test('in English: edit the second of two equal sentences, rename, move the canva
   await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v2'));
 
   // The second "Solid-state cells are safer." is selected and rewritten; the first stays.
-  await page.evaluate((wanted) => {
-    const root = document.querySelector('.canvas-doc .ProseMirror')!;
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    const found: Array<{ node: Node; at: number }> = [];
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const at = node.textContent!.indexOf(wanted);
-      if (at !== -1) found.push({ node, at });
-    }
-    const last = found.at(-1)!;
-    const range = document.createRange();
-    range.setStart(last.node, last.at);
-    range.setEnd(last.node, last.at + wanted.length);
-    (root as HTMLElement).focus();
-    window.getSelection()!.removeAllRanges();
-    window.getSelection()!.addRange(range);
-  }, twice);
+  await selectInCanvas(page, twice, { last: true });
   const popover = page.locator('form.edit-popover');
   await popover.getByRole('textbox').fill('replace "safer" with "more stable"');
   await popover.getByRole('button', { name: 'Edit' }).click();

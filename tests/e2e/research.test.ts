@@ -15,6 +15,7 @@ import { PageFetcher } from '@scriptorium/infra/fetch/fetcher';
 import type { SearchHit } from '@scriptorium/infra/search/port';
 import { client, startTestApp, type TestApp } from '../support/app.ts';
 import { startWebServer, type WebServer } from '../support/webServer.ts';
+import { selectInCanvas } from '../support/browser.ts';
 
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const FIRST_LOAD_BUDGET_GZIP = 350 * 1024;
@@ -189,26 +190,6 @@ async function register(page: Page, prefix: string): Promise<string> {
 
 const sessionIdOf = (page: Page) => new URL(page.url()).searchParams.get('conversation_id')!;
 
-/** Selects `text` inside the canvas editor as a user dragging over it would. */
-async function selectInCanvas(page: Page, text: string): Promise<void> {
-  await page.evaluate((wanted) => {
-    const root = document.querySelector('.canvas-doc .ProseMirror')!;
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const at = node.textContent!.indexOf(wanted);
-      if (at === -1) continue;
-      const range = document.createRange();
-      range.setStart(node, at);
-      range.setEnd(node, at + wanted.length);
-      (root as HTMLElement).focus();
-      const selection = window.getSelection()!;
-      selection.removeAllRanges();
-      selection.addRange(range);
-      return;
-    }
-    throw new Error(`not in the canvas: ${wanted}`);
-  }, text);
-}
 
 test.serial('deep research: clarify, plan, search, canvas with citations, feedback, targeted edit, exports, socket drop, reload, share', async (t) => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', acceptDownloads: true });

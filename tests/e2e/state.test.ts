@@ -7,7 +7,7 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
-import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
+import { launchBrowser, screenshot, selectInCanvas, signedInPage } from '../support/browser.ts';
 import { sessionWithReport } from '../support/research.ts';
 
 let app: TestApp;
@@ -163,22 +163,7 @@ test.serial('switching version with unsaved edits asks; a targeted edit changes 
   await chooseVersion(page, 2);
 
   // Select the second of two equal sentences and edit it.
-  await page.evaluate((wanted) => {
-    const root = document.querySelector('.canvas-doc .ProseMirror')!;
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    const found: Array<{ node: Node; at: number }> = [];
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const at = node.textContent!.indexOf(wanted);
-      if (at !== -1) found.push({ node, at });
-    }
-    const last = found.at(-1)!;
-    const range = document.createRange();
-    range.setStart(last.node, last.at);
-    range.setEnd(last.node, last.at + wanted.length);
-    (root as HTMLElement).focus();
-    window.getSelection()!.removeAllRanges();
-    window.getSelection()!.addRange(range);
-  }, twice);
+  await selectInCanvas(page, twice, { last: true });
   const popover = page.locator('form.edit-popover');
   await popover.getByRole('textbox').fill('把“安全性”改为“热稳定性”');
   await popover.getByRole('button', { name: '修改' }).click();

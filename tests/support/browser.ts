@@ -38,3 +38,30 @@ export async function signedInPage(
   page.on('pageerror', (error) => pageErrors.push(error.message));
   return { page, pageErrors };
 }
+
+/**
+ * Selects `text` inside the canvas editor as a user dragging over it would: its first occurrence, or
+ * its last with `{ last: true }` (to edit the second of two equal sentences).
+ */
+export async function selectInCanvas(page: Page, text: string, options: { last?: boolean } = {}): Promise<void> {
+  await page.evaluate(
+    ({ wanted, last }) => {
+      const root = document.querySelector('.canvas-doc .ProseMirror')!;
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      const found: Array<{ node: Node; at: number }> = [];
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.textContent!.indexOf(wanted);
+        if (at !== -1) found.push({ node, at });
+      }
+      const chosen = last ? found.at(-1) : found[0];
+      if (!chosen) throw new Error(`not in the canvas: ${wanted}`);
+      const range = document.createRange();
+      range.setStart(chosen.node, chosen.at);
+      range.setEnd(chosen.node, chosen.at + wanted.length);
+      (root as HTMLElement).focus();
+      window.getSelection()!.removeAllRanges();
+      window.getSelection()!.addRange(range);
+    },
+    { wanted: text, last: options.last ?? false },
+  );
+}
