@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { ResearchSessionRef } from '../../machines/researchSession.ts';
 import { editState, shownVersion } from '../../machines/writing.ts';
 import { parseCanvas, serializeCanvas, snippetAt } from './canvasMarkdown.ts';
+import { markdownEditing } from './markdownInput.ts';
 import { Select } from '../../ui/Select.tsx';
 import { CheckIcon, CircleAlertIcon, DownloadIcon, PenLineIcon, SparklesIcon, SquarePenIcon, XIcon } from '../../ui/icons.ts';
 import '../../components/markdown.css';
@@ -99,7 +100,7 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
     const stateFor = (markdown: string) =>
       EditorState.create({
         doc: parseCanvas(markdown),
-        plugins: [targetPlugin, history(), keymap({ 'Mod-z': undo, 'Mod-y': redo, 'Shift-Mod-z': redo, 'Mod-s': () => saveRef.current() }), keymap(baseKeymap)],
+        plugins: [targetPlugin, ...markdownEditing(), history(), keymap({ 'Mod-z': undo, 'Mod-y': redo, 'Shift-Mod-z': redo, 'Mod-s': () => saveRef.current() }), keymap(baseKeymap)],
       });
     const editor = new EditorView(element, {
       state: stateFor(''),

@@ -1,7 +1,14 @@
 import { defaultMarkdownParser, defaultMarkdownSerializer, MarkdownSerializer } from 'prosemirror-markdown';
-import type { Node } from 'prosemirror-model';
+import { Fragment, type Node } from 'prosemirror-model';
 
 const CITATION = /(\[\d{1,3}\])/;
+
+/**
+ * Markdown folds any run of blank lines into one break, so an empty paragraph the user typed would
+ * vanish on save. It is written as a line holding a no-break space, which every Markdown reader
+ * shows as an empty paragraph, and read back as an empty paragraph.
+ */
+const BLANK_LINE = '\u00a0';
 
 /**
  * Markdown as the agents write it, so a saved hand edit differs from the version before only where
@@ -11,6 +18,11 @@ const CITATION = /(\[\d{1,3}\])/;
 export const canvasSerializer = new MarkdownSerializer(
   {
     ...defaultMarkdownSerializer.nodes,
+    paragraph(state, node) {
+      if (node.childCount === 0) state.write(BLANK_LINE);
+      else state.renderInline(node);
+      state.closeBlock(node);
+    },
     bullet_list(state, node) {
       state.renderList(node, '  ', () => '- ');
     },
@@ -22,9 +34,25 @@ export const canvasSerializer = new MarkdownSerializer(
   defaultMarkdownSerializer.marks,
 );
 
-export const parseCanvas = (markdown: string): Node => defaultMarkdownParser.parse(markdown);
+function emptyBlankLines(node: Node): Node {
+  if (node.type.name === 'paragraph') return node.textContent === BLANK_LINE ? node.type.create(node.attrs) : node;
+  if (node.isTextblock || node.isLeaf) return node;
+  const children: Node[] = [];
+  node.forEach((child) => children.push(emptyBlankLines(child)));
+  return node.copy(Fragment.from(children));
+}
 
-export const serializeCanvas = (doc: Node): string => canvasSerializer.serialize(doc);
+export const parseCanvas = (markdown: string): Node => emptyBlankLines(defaultMarkdownParser.parse(markdown));
+
+/** Empty paragraphs at the very end are the editor's (a new document has one), not lines the user kept. */
+function withoutTrailingBlankLines(doc: Node): Node {
+  const children: Node[] = [];
+  doc.forEach((child) => children.push(child));
+  while (children.length > 0 && children.at(-1)!.type.name === 'paragraph' && children.at(-1)!.childCount === 0) children.pop();
+  return children.length === doc.childCount ? doc : doc.copy(Fragment.from(children));
+}
+
+export const serializeCanvas = (doc: Node): string => canvasSerializer.serialize(withoutTrailingBlankLines(doc));
 
 /**
  * The text of a selection as it is written in the version's markdown. The server finds the snippet
