@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import type { Cognition } from '../api/cognition.ts';
 import { initials } from '../app/shell/navigation.ts';
 import { Markdown } from '../components/Markdown.tsx';
+import { cardText } from './cardText.ts';
 import { anchorCitations, sourceAnchor, sourceHref, type CitedSource } from './citations.ts';
 import { SOURCE_ICON } from './CognitionCard.tsx';
 import { useExactTime, useTimeText } from './hooks.ts';
@@ -55,7 +56,11 @@ export function CognitionArticle({ cognition }: { cognition: Cognition }) {
           )}
         </div>
         <h1>{cognition.title}</h1>
-        {cognition.summary && <p className="cog-article-summary">{cognition.summary}</p>}
+        {cognition.summary && (
+          <p className="cog-article-summary">
+            <Markdown inline text={cardText(cognition.summary)} />
+          </p>
+        )}
         <div className="cog-article-meta">
           <span className="cog-owner">
             <span className="cog-avatar" aria-hidden="true">
@@ -95,7 +100,9 @@ export function CognitionArticle({ cognition }: { cognition: Cognition }) {
             {cognition.insights.map((insight, index) => (
               <li key={index}>
                 <span className="cog-insight-n">{index + 1}</span>
-                <p>{insight}</p>
+                <p>
+                  <Markdown inline text={cardText(insight)} />
+                </p>
               </li>
             ))}
           </ol>

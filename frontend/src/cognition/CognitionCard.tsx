@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { CognitionSummary, SourceKind } from '../api/cognition.ts';
 import { initials } from '../app/shell/navigation.ts';
+import { Markdown } from '../components/Markdown.tsx';
+import { cardText } from './cardText.ts';
 import { useExactTime, useTimeText } from './hooks.ts';
 import { EyeIcon, FileTextIcon, GlobeIcon, LockIcon, SparklesIcon, type IconComponent } from '../ui/icons.ts';
 import './cognition.css';
@@ -64,7 +66,7 @@ export function CognitionCard({ item, selection, actions }: { item: CognitionSum
         )}
       </div>
       <h3 className="cog-card-title">{selecting ? item.title : <Link to={displayPath(item.id)}>{item.title}</Link>}</h3>
-      <p className={`cog-card-summary${item.summary ? '' : ' is-empty'}`}>{item.summary || t('card.noSummary')}</p>
+      <p className={`cog-card-summary${item.summary ? '' : ' is-empty'}`}>{item.summary ? <Markdown inline text={cardText(item.summary)} /> : t('card.noSummary')}</p>
       {item.tags.length > 0 && (
         <ul className="cog-tags" aria-label={t('display.tags')}>
           {item.tags.slice(0, TAGS_SHOWN).map((tag) => (

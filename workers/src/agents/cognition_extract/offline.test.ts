@@ -1,4 +1,5 @@
 import test from 'ava';
+import { EDITOR_NOTE, MARKDOWN_DEBRIS } from '../deep_cognition/harness.ts';
 import { centralSentences, offlineCognition, TooLittleMaterial, topTags, type Material } from './offline.ts';
 
 const NOTES: Material[] = [
@@ -37,4 +38,14 @@ test('material with no sentences to draw on is refused with a clear reason', (t)
 
 test('tags are the phrases named more than once', (t) => {
   t.deepEqual(topTags([{ n: 1, title: 'a', text: 'only once here' }]), []);
+});
+
+test('a note saved with Markdown gives insights, summary and body as text: no escapes, markup or stray list markers', (t) => {
+  const cognition = offlineCognition([{ n: 1, title: '钠电池走访', text: EDITOR_NOTE }, NOTES[1]!], '钠电池走访 等 2 篇笔记');
+  for (const text of [cognition.summary, ...cognition.insights]) {
+    t.false(MARKDOWN_DEBRIS.test(text) || text.includes(']('), text);
+  }
+  t.false(MARKDOWN_DEBRIS.test(cognition.content), cognition.content);
+  t.true(cognition.insights.some((insight) => insight.startsWith('重点：钠离子电池在零下二十度')));
+  t.false(cognition.tags.some((tag) => /example|https/.test(tag)));
 });

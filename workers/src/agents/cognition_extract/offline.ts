@@ -1,5 +1,5 @@
 import type { CognitionBody } from '@scriptorium/domain/cognition/cognition';
-import { clip, keyPhrases, languageOf, sentencesOf, termsOf, type Language } from '../deep_cognition/text.ts';
+import { clip, keyPhrases, languageOf, markdownText, sentencesOf, termsOf, type Language } from '../deep_cognition/text.ts';
 
 /** One piece of material a cognition is drawn from, numbered as it will be cited. */
 export interface Material {
@@ -63,7 +63,7 @@ function overlap(a: Set<string>, b: Set<string>): number {
 export function topTags(material: readonly Material[], max = 5): string[] {
   const counts = new Map<string, { phrase: string; count: number }>();
   for (const doc of material) {
-    for (const phrase of keyPhrases(`${doc.title}\n${doc.text}`, Number.POSITIVE_INFINITY)) {
+    for (const phrase of keyPhrases(`${doc.title}\n${markdownText(doc.text)}`, Number.POSITIVE_INFINITY)) {
       if (Array.from(phrase).length > 12) continue;
       const key = phrase.toLowerCase();
       const known = counts.get(key);

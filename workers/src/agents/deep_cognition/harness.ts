@@ -62,6 +62,17 @@ export class Corpus implements SearchPort, PageFetcherPort {
   }
 }
 
+/**
+ * A note exactly as the notes editor saved it before it understood typed Markdown: the user's `**`,
+ * `- `, `# `, `1. ` and link were escaped as literal text (serializeCanvas of those paragraphs).
+ */
+export const EDITOR_NOTE =
+  '# 钠离子电池走访\n\n\\*\\*重点\\*\\*：钠离子电池在零下二十度仍能正常放电，低温性能好。\n\n\\- 钠离子电池的成本比磷酸铁锂低两到三成，储能电站更看重成本。\n\n' +
+  '\\# 储能电站的招标开始要求钠离子电池的低温性能指标。\n\n1\\. 钠离子电池有望在储能电站率先规模应用，见\\[报告\\](https://example.com/r)。';
+
+/** What a reader must never see in text drawn from Markdown: escapes, bold markers, a list marker left before an item. */
+export const MARKDOWN_DEBRIS = /\\[*#[\]_`\-.]|\*\*|^\s*(?:[-*+]|\d+\.)\s+(?:[-*+]|\d+\.)\s/m;
+
 export const SOLID_STATE: CorpusPage[] = [
   {
     title: '固态电池技术原理概述',

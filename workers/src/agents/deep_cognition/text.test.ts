@@ -1,7 +1,8 @@
 import test from 'ava';
 import { analyseQuestion, clarificationQuestions, judge, plan } from './heuristics.ts';
 import { parseReport, SourceBook } from './sources.ts';
-import { CitationLinker, keyPhrases, languageOf, splitEditReport } from './text.ts';
+import { EDITOR_NOTE, MARKDOWN_DEBRIS } from './harness.ts';
+import { CitationLinker, keyPhrases, languageOf, markdownText, sentencesOf, splitEditReport } from './text.ts';
 
 test('edit report: up to 1,500 characters is one block', (t) => {
   const text = '字'.repeat(1500);
@@ -119,4 +120,11 @@ test('the user’s own material links to its page or is labelled, and reads back
   t.is(again.add({ title: '调研.pdf', url: 'upload:c-9', text: '全文' }), 2, 'an upload attached again is the source it was');
   t.is(again.add({ title: '走访记录', url: 'note:n-1', text: '全文' }), 1);
   t.is(again.size, 3);
+});
+
+test('Markdown reads as its text: no markup, escapes or list markers, and plain text is left as it was', (t) => {
+  t.is(markdownText('## 标题\n\n- **要点**：见[报告](https://example.com)\n- 1. 嵌套 `code`\n\n> 引文'), '标题\n要点：见报告\n嵌套 code\n引文');
+  t.is(markdownText(EDITOR_NOTE), '钠离子电池走访\n重点：钠离子电池在零下二十度仍能正常放电，低温性能好。\n钠离子电池的成本比磷酸铁锂低两到三成，储能电站更看重成本。\n储能电站的招标开始要求钠离子电池的低温性能指标。\n钠离子电池有望在储能电站率先规模应用，见报告。');
+  t.is(markdownText('A page, read as text.\nIts second line: C:\\data, 3 < 4.'), 'A page, read as text.\nIts second line: C:\\data, 3 < 4.');
+  t.false(sentencesOf(EDITOR_NOTE).some((sentence) => MARKDOWN_DEBRIS.test(sentence) || sentence.includes('](')));
 });

@@ -1,3 +1,6 @@
+import MarkdownIt from 'markdown-it';
+import type Token from 'markdown-it/lib/token.mjs';
+
 /**
  * Text helpers of the research agents: language, key phrases and term overlap (what the offline
  * heuristics rank by), the edit-report split rule and citation links.
@@ -81,11 +84,45 @@ export function coverage(queryTerms: readonly string[], text: string): number {
 
 const terminators = /([。！？!?]+["”’」』）)]*|\.(?=\s|$)["”’)]*)/u;
 
-/** Sentences of a page or snippet: split at sentence ends and line breaks, headings and stubs dropped. */
+const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
+
+/** Markdown punctuation after a backslash: how the notes editor saved Markdown a user typed before it understood it. */
+const ESCAPED = /\\([\\`*_{}[\]()#+\-.!>|~])/g;
+
+/** A list, heading or quote marker at the start of a line, as writers and models leave them. */
+export const LINE_MARKER = /^\s*(?:(?:#{1,6}|[-*+•]|\d+[.)、]|>)\s+)+/u;
+
+function inlineText(children: readonly Token[]): string {
+  return children
+    .map((child) => {
+      if (child.type === 'text' || child.type === 'code_inline') return child.content;
+      if (child.type === 'softbreak' || child.type === 'hardbreak') return '\n';
+      if (child.type === 'image') return inlineText(child.children ?? []);
+      return '';
+    })
+    .join('');
+}
+
+/**
+ * The readable text of Markdown (notes, uploads, cognitions, reports): one line per paragraph, item,
+ * heading or line break, without markup, escapes or list markers, so what is quoted from it reads
+ * as prose wherever it is shown. Text that is not Markdown comes out as it was. Escaped punctuation
+ * is read as the Markdown its writer typed (`\*\*重点\*\*` is bold); fenced code is not prose.
+ */
+export function markdownText(text: string): string {
+  const lines: string[] = [];
+  for (const token of markdown.parse(text.replace(ESCAPED, '$1'), {})) {
+    if (token.type === 'inline') lines.push(inlineText(token.children ?? []));
+    else if (token.type === 'code_block') lines.push(token.content);
+  }
+  return lines.map((line) => line.replace(LINE_MARKER, '')).join('\n');
+}
+
+/** Sentences of a page, snippet or Markdown text: split at sentence ends and line breaks, headings and stubs dropped. */
 export function sentencesOf(text: string): string[] {
   const out: string[] = [];
-  for (const rawLine of text.split(/\r?\n/)) {
-    const line = rawLine.replace(/^\s*(?:#{1,6}\s+|[-*+•]\s+|\d+[.)、]\s+|>\s*)/, '').trim();
+  for (const rawLine of markdownText(text).split(/\r?\n/)) {
+    const line = rawLine.replace(LINE_MARKER, '').trim();
     if (!line) continue;
     const parts = line.split(terminators);
     for (let i = 0; i < parts.length; i += 2) {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { asEvents, harness, ScriptedModel, SECTION_PROSE } from '../deep_cognition/harness.ts';
+import { asEvents, EDITOR_NOTE, harness, MARKDOWN_DEBRIS, ScriptedModel, SECTION_PROSE } from '../deep_cognition/harness.ts';
 import { runDirectWriting } from './agent.ts';
 
 test('offline: the brief is written into the canvas from the user’s material, cited, with no questions or feedback', async (t) => {
@@ -32,4 +32,17 @@ test('with a model: the model writes the report and it is saved as written', asy
   t.true(saved?.type === 'WritingVersionSaved' && saved.data.content.startsWith(SECTION_PROSE.slice(0, 20)));
   t.is(model.requests.length, 1);
   t.true(model.requests[0]!.messages.some((message) => message.role === 'user' && message.content === '写一篇关于固态电池的短文'));
+});
+
+test('offline: quotes from a note saved as Markdown read as text in the report', async (t) => {
+  const h = await harness();
+  t.teardown(() => h.close());
+  h.corpus.add({ title: '钠电池走访', url: 'note:note-1', text: EDITOR_NOTE, source: 'note' });
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, '写一篇关于钠离子电池储能电站的短文', 'direct_writing_agent');
+  await h.run(runDirectWriting, 'direct_writing_agent', reply.replyId, reply);
+  const saved = asEvents(await h.log(sessionId)).find((event) => event.type === 'WritingVersionSaved');
+  if (saved?.type !== 'WritingVersionSaved') return t.fail('no version');
+  t.true(saved.data.content.includes('- 重点：钠离子电池在零下二十度仍能正常放电'), saved.data.content);
+  t.false(MARKDOWN_DEBRIS.test(saved.data.content), saved.data.content);
 });
