@@ -69,6 +69,7 @@ test.serial('nobody else sees, downloads, favourites, shares or deletes a userâ€
     ['GET', `/backend/engineer/trajectory/files/${fileId}/download`, undefined],
     ['PUT', `/backend/engineer/trajectory/files/${fileId}/favorite`, { favorite: true }],
     ['POST', '/backend/engineer/trajectory/share', { file_id: fileId }],
+    ['GET', `/backend/engineer/trajectory/files/${fileId}/shares`, undefined],
     ['DELETE', `/backend/engineer/trajectory/files/${fileId}`, undefined],
   ] as const) {
     t.is((await other.request(method, path, body)).status, 404, `${method} ${path}`);
@@ -97,15 +98,29 @@ test.serial('a shared trajectory opens for anyone, downloads only when allowed, 
   const downloadable = await user.request('POST', '/backend/engineer/trajectory/share', { file_id: fileId, share_settings: { allow_download: true } });
   t.is((await fetch(`${app.url}/backend/engineer/trajectory/shared/${downloadable.body.token}/download`)).status, 200);
 
+  // Its owner finds every live link later, newest first, and can revoke any of them.
+  const listed = await user.request('GET', `/backend/engineer/trajectory/files/${fileId}/shares`);
+  t.is(listed.status, 200);
+  t.deepEqual(
+    listed.body.shares.map((share: { token: string; allow_download: boolean; share_url: string }) => [share.token, share.allow_download, share.share_url]),
+    [
+      [downloadable.body.token, true, `/shared/trajectory/${downloadable.body.token}`],
+      [viewOnly.body.token, false, `/shared/trajectory/${viewOnly.body.token}`],
+    ],
+  );
+  t.is(listed.body.shares[1].expires_at, viewOnly.body.expires_at);
+
   const realClock = app.services.clock;
   app.services.clock = () => new Date(Date.now() + 2 * 3600_000);
   try {
     t.is((await client(app.url).request('GET', `/backend/engineer/trajectory/shared/${viewOnly.body.token}`)).status, 404, 'expired');
     t.is((await client(app.url).request('GET', `/backend/engineer/trajectory/shared/${downloadable.body.token}`)).status, 200, 'no expiry');
+    t.deepEqual((await user.request('GET', `/backend/engineer/trajectory/files/${fileId}/shares`)).body.shares.map((share: { token: string }) => share.token), [downloadable.body.token], 'an expired link is not listed');
   } finally {
     app.services.clock = realClock;
   }
   t.is((await user.request('DELETE', `/backend/engineer/trajectory/share/${viewOnly.body.token}`)).status, 200);
+  t.deepEqual((await user.request('GET', `/backend/engineer/trajectory/files/${fileId}/shares`)).body.shares.map((share: { token: string }) => share.token), [downloadable.body.token], 'a revoked link is not listed');
   t.is((await user.request('DELETE', `/backend/engineer/trajectory/files/${fileId}`)).status, 200);
   const gone = await client(app.url).request('GET', `/backend/engineer/trajectory/shared/${downloadable.body.token}`);
   t.is(gone.status, 404);

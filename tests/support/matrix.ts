@@ -204,6 +204,7 @@ export const TABLE: Record<string, Entry> = {
   'GET /backend/engineer/trajectory/files/:id/favorite': trajectory,
   'PUT /backend/engineer/trajectory/files/:id/favorite': { ...trajectory, body: () => ({ favorite: true }) },
   'DELETE /backend/engineer/trajectory/files/:id': trajectory,
+  'GET /backend/engineer/trajectory/files/:id/shares': trajectory,
   'POST /backend/engineer/trajectory/share': { body: (w) => ({ file_id: w.trajectoryId }), owned: true },
   'DELETE /backend/engineer/trajectory/share/:token': { params: (w) => ({ token: w.trajectoryShareToken }), owned: true },
   'GET /backend/engineer/leaderboard': {},

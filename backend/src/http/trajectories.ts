@@ -196,6 +196,20 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     ctx.body = { deleted: true };
   });
 
+  /** The links that open a trajectory now, newest first, so its owner can copy or revoke one at any time. */
+  router.get('/engineer/trajectory/files/:id/shares', contract({ access: 'user', params: idParam }), async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, idParam);
+    await owned(user.id, id);
+    const now = services.clock().getTime();
+    const shares = await services.readStore.collection<TrajectoryShareDoc>(TRAJECTORY_SHARES).find({ file_id: id }, { sort: { created_at: -1 } });
+    ctx.body = {
+      shares: shares
+        .filter((share) => share.expires_at === null || Date.parse(share.expires_at) > now)
+        .map((share) => ({ token: share._id, share_url: `/shared/trajectory/${share._id}`, allow_download: share.allow_download, expires_at: share.expires_at, created_at: share.created_at })),
+    };
+  });
+
   router.post('/engineer/trajectory/share', contract({ access: 'user', body: shareBody }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, shareBody);

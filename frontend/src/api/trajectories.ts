@@ -26,6 +26,15 @@ export interface SharedTrajectory extends Omit<TrajectoryFile, 'favorite'> {
   expires_at: string | null;
 }
 
+/** A live link to one of the user's trajectories (expired and revoked ones are not listed). */
+export interface TrajectoryShare {
+  token: string;
+  share_url: string;
+  allow_download: boolean;
+  expires_at: string | null;
+  created_at: string;
+}
+
 /** The panel reads everything at once (spec §9: limit 10000). */
 export const PANEL_LIMIT = 10_000;
 
@@ -38,6 +47,7 @@ export const trajectoriesApi = {
   remove: (id: string) => api.delete<{ deleted: boolean }>(file(id)),
   share: (id: string, allowDownload: boolean, expiresIn: number | null) =>
     api.post<{ token: string; share_url: string; expires_at: string | null }>('/engineer/trajectory/share', { json: { file_id: id, share_settings: { allow_download: allowDownload }, expires_in: expiresIn } }),
+  shares: (id: string) => api.get<{ shares: TrajectoryShare[] }>(`${file(id)}/shares`),
   revoke: (token: string) => api.delete<{ revoked: boolean }>(`/engineer/trajectory/share/${encodeURIComponent(token)}`),
   shared: (token: string) => api.get<SharedTrajectory>(`/engineer/trajectory/shared/${encodeURIComponent(token)}`),
 };

@@ -1,22 +1,85 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../api/client.ts';
-import { trajectoriesApi } from '../api/trajectories.ts';
-import { copyText, ShareLinkDialog, ShareLinkField, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
-import { LinkIcon, Share2Icon } from '../ui/icons.ts';
+import { queryClient, queryKeys, useApiQuery } from '../api/query.ts';
+import { trajectoriesApi, type TrajectoryShare } from '../api/trajectories.ts';
+import { copyText, ShareLinkDialog, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
+import { CopyIcon, LinkIcon, Share2Icon } from '../ui/icons.ts';
 import { Select } from '../ui/Select.tsx';
+import { useToast } from '../ui/Toast.tsx';
 import '../share/share.css';
 
 const DAY = 86_400;
 const EXPIRIES = [null, 1, 7, 30] as const;
 
-/** Creates a read-only link to a trajectory (download allowed or not, with an expiry), copies or revokes it. */
+const linkOf = (share: TrajectoryShare) => `${window.location.origin}${share.share_url}`;
+
+/** The trajectory's live links, as the server has them; every screen that shows them reads this one query. */
+export function useTrajectoryShares(fileId: string) {
+  return useApiQuery({ queryKey: queryKeys.trajectoryShares(fileId), queryFn: () => trajectoriesApi.shares(fileId).then((body) => body.shares) });
+}
+
+/**
+ * The links that open a trajectory now, each with copy and revoke: in its share dialog and on the
+ * trajectory page, so a link can be withdrawn whenever its owner decides, not only right after
+ * creating it. `empty` is what shows when there is none.
+ */
+export function TrajectoryShareList({ fileId, onOutcome, empty = null }: { fileId: string; onOutcome: (outcome: ShareOutcome) => void; empty?: ReactNode }) {
+  const { t, i18n } = useTranslation('cli');
+  const shares = useTrajectoryShares(fileId);
+  const [revoking, setRevoking] = useState<string | null>(null);
+  const date = (iso: string) => new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium' }).format(new Date(iso));
+
+  const revoke = async (token: string) => {
+    setRevoking(token);
+    try {
+      await trajectoriesApi.revoke(token);
+      queryClient.setQueryData<TrajectoryShare[]>(queryKeys.trajectoryShares(fileId), (current) => current?.filter((share) => share.token !== token));
+      onOutcome({ tone: 'ok', text: t('share.revoked') });
+    } catch (error) {
+      onOutcome({ tone: 'error', text: toApiError(error).userMessage });
+    } finally {
+      setRevoking(null);
+    }
+  };
+
+  if (shares.isPending) return <span className="spinner spinner-small" />;
+  if (shares.isError) return <p className="share-link-outcome error">{shares.error.userMessage}</p>;
+  if (shares.data.length === 0) return empty;
+  return (
+    <ul className="share-list">
+      {shares.data.map((share) => (
+        <li key={share.token}>
+          <input readOnly value={linkOf(share)} aria-label={t('share.link')} onFocus={(event) => event.currentTarget.select()} />
+          <div className="share-list-row">
+            <span className="muted small">
+              {[share.expires_at ? t('share.expiresAt', { date: date(share.expires_at) }) : t('share.never'), t(share.allow_download ? 'share.downloadAllowed' : 'share.viewOnly')].join(' · ')}
+            </span>
+            <button type="button" className="button button-secondary button-small" disabled={revoking !== null} onClick={() => void revoke(share.token)}>
+              {revoking === share.token && <span className="spinner spinner-small" />}
+              {t('share.revoke')}
+            </button>
+            <button
+              type="button"
+              className="button button-secondary button-small"
+              onClick={() => void copyText(linkOf(share)).then((ok) => onOutcome(ok ? { tone: 'ok', text: t('share.copied') } : { tone: 'error', text: t('share.copyFailed') }))}
+            >
+              <CopyIcon size={14} />
+              {t('share.copy')}
+            </button>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Opens the trajectory's share dialog: its live links (copy, revoke), then a form for a new one (download allowed or not, expiry). */
 export function ShareTrajectoryButton({ fileId }: { fileId: string }) {
   const { t } = useTranslation('cli');
   const [open, setOpen] = useState(false);
   const [allowDownload, setAllowDownload] = useState(true);
   const [days, setDays] = useState<(typeof EXPIRIES)[number]>(7);
-  const [share, setShare] = useState<{ token: string; url: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<ShareOutcome | null>(null);
 
@@ -24,23 +87,11 @@ export function ShareTrajectoryButton({ fileId }: { fileId: string }) {
     setBusy(true);
     setOutcome(null);
     try {
-      const created = await trajectoriesApi.share(fileId, allowDownload, days === null ? null : days * DAY);
-      setShare({ token: created.token, url: `${window.location.origin}${created.share_url}` });
+      await trajectoriesApi.share(fileId, allowDownload, days === null ? null : days * DAY);
+      await queryClient.invalidateQueries({ queryKey: queryKeys.trajectoryShares(fileId) });
       setOutcome({ tone: 'ok', text: t('share.created') });
     } catch (error) {
       setOutcome({ tone: 'error', text: toApiError(error).detail ?? t('share.createFailed') });
-    } finally {
-      setBusy(false);
-    }
-  };
-  const revoke = async (token: string) => {
-    setBusy(true);
-    try {
-      await trajectoriesApi.revoke(token);
-      setShare(null);
-      setOutcome({ tone: 'ok', text: t('share.revoked') });
-    } catch (error) {
-      setOutcome({ tone: 'error', text: toApiError(error).userMessage });
     } finally {
       setBusy(false);
     }
@@ -52,7 +103,6 @@ export function ShareTrajectoryButton({ fileId }: { fileId: string }) {
         type="button"
         className="button button-secondary button-small"
         onClick={() => {
-          setShare(null);
           setOutcome(null);
           setOpen(true);
         }}
@@ -61,40 +111,43 @@ export function ShareTrajectoryButton({ fileId }: { fileId: string }) {
         {t('detail.share')}
       </button>
       <ShareLinkDialog open={open} onClose={() => setOpen(false)} title={t('share.title')} subtitle={t('share.subtitle')} outcome={outcome}>
-        {share ? (
-          <ShareLinkField
-            url={share.url}
-            label={t('share.link')}
-            copyLabel={t('share.copy')}
-            revokeLabel={t('share.revoke')}
-            busy={busy}
-            onRevoke={() => void revoke(share.token)}
-            onCopy={() => void copyText(share.url).then((ok) => setOutcome(ok ? { tone: 'ok', text: t('share.copied') } : { tone: 'error', text: t('share.copyFailed') }))}
+        <h3 className="share-list-heading">{t('share.current')}</h3>
+        <TrajectoryShareList fileId={fileId} onOutcome={setOutcome} empty={<p className="muted small">{t('share.none')}</p>} />
+        <h3 className="share-list-heading">{t('share.new')}</h3>
+        <label className="share-link-check">
+          <input type="checkbox" checked={allowDownload} onChange={(event) => setAllowDownload(event.target.checked)} />
+          {t('share.allowDownload')}
+        </label>
+        <div className="share-link-field">
+          <span>{t('share.expiry')}</span>
+          <Select
+            label={t('share.expiry')}
+            value={days === null ? '' : String(days)}
+            onChange={(value) => setDays(value === '' ? null : (Number(value) as 1 | 7 | 30))}
+            options={EXPIRIES.map((option) => ({ value: option === null ? '' : String(option), label: option === null ? t('share.never') : t('share.days', { count: option }) }))}
           />
-        ) : (
-          <>
-            <label className="share-link-check">
-              <input type="checkbox" checked={allowDownload} onChange={(event) => setAllowDownload(event.target.checked)} />
-              {t('share.allowDownload')}
-            </label>
-            <div className="share-link-field">
-              <span>{t('share.expiry')}</span>
-              <Select
-                label={t('share.expiry')}
-                value={days === null ? '' : String(days)}
-                onChange={(value) => setDays(value === '' ? null : (Number(value) as 1 | 7 | 30))}
-                options={EXPIRIES.map((option) => ({ value: option === null ? '' : String(option), label: option === null ? t('share.never') : t('share.days', { count: option }) }))}
-              />
-            </div>
-            <div className="share-link-actions">
-              <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => void create()}>
-                {busy ? <span className="spinner spinner-small" /> : <LinkIcon size={14} />}
-                {t('share.create')}
-              </button>
-            </div>
-          </>
-        )}
+        </div>
+        <div className="share-link-actions">
+          <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => void create()}>
+            {busy ? <span className="spinner spinner-small" /> : <LinkIcon size={14} />}
+            {t('share.create')}
+          </button>
+        </div>
       </ShareLinkDialog>
     </>
+  );
+}
+
+/** On the trajectory page: its live links, when it has any, to copy or revoke without opening the dialog. */
+export function TrajectorySharesSection({ fileId }: { fileId: string }) {
+  const { t } = useTranslation('cli');
+  const toast = useToast();
+  const shares = useTrajectoryShares(fileId);
+  if (!shares.data || shares.data.length === 0) return null;
+  return (
+    <section className="cli-shares" aria-labelledby="cli-shares-heading">
+      <h3 id="cli-shares-heading">{t('detail.shares', { count: shares.data.length })}</h3>
+      <TrajectoryShareList fileId={fileId} onOutcome={(outcome) => toast({ title: outcome.text, tone: outcome.tone === 'ok' ? 'success' : 'error' })} />
+    </section>
   );
 }

@@ -6,7 +6,7 @@ import { downloadPath, downloadTrajectory, PANEL_LIMIT, trajectoriesApi, type Tr
 import { useTimeText } from '../../cognition/hooks.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { filterFiles, shortTitle } from '../../trajectories/list.ts';
-import { ShareTrajectoryButton } from '../../trajectories/ShareTrajectoryDialog.tsx';
+import { ShareTrajectoryButton, TrajectorySharesSection } from '../../trajectories/ShareTrajectoryDialog.tsx';
 import { Timeline } from '../../trajectories/Timeline.tsx';
 import '../../trajectories/cli.css';
 import { DownloadIcon, TerminalIcon } from '../../ui/icons.ts';
@@ -172,6 +172,7 @@ export default function CliTrajectoriesPage() {
                   <dd>{time(detail.updated_at)}</dd>
                 </div>
               </dl>
+              <TrajectorySharesSection fileId={detail.file_id} />
               <Timeline events={detail.events} />
             </article>
           )}
