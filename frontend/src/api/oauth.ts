@@ -28,6 +28,12 @@ export const oauthApi = {
   answer: (params: AuthorizeParams, decision: 'approve' | 'deny') => api.post<{ redirect_to: string }>('/oauth/authorize', { json: { ...params, decision } }),
   apps: () => api.get<{ grants: AuthorisedApp[] }>('/oauth/grants'),
   revoke: (id: string) => api.delete<unknown>(`/oauth/grants/${encodeURIComponent(id)}`),
+  /** RFC 8414 metadata, outside `/backend`: its issuer is the address users reach the server at (PUBLIC_URL when set). */
+  metadata: async (): Promise<{ issuer: string }> => {
+    const response = await fetch('/.well-known/oauth-authorization-server', { headers: { Accept: 'application/json' } });
+    if (!response.ok) throw new Error(`oauth metadata: ${response.status}`);
+    return (await response.json()) as { issuer: string };
+  },
 };
 
 /** Leaves the app for the client's redirect; the one place the page navigates away from the product. */

@@ -39,4 +39,6 @@ export const queryKeys = {
   cognitions: (scope: string, q: string) => ['cognitions', scope, q] as const,
   engineer: (...parts: unknown[]) => ['engineer', ...parts] as const,
   notes: ['notes'] as const,
+  oauthMetadata: ['oauth', 'metadata'] as const,
+  trajectoryShares: (fileId: string) => ['trajectories', fileId, 'shares'] as const,
 };

@@ -1,32 +1,39 @@
+import { TRAJECTORY_EVENT_TYPES } from '@scriptorium/domain/protocol/trajectories';
 import { useTranslation } from 'react-i18next';
 import '../../trajectories/cli.css';
 import '../../ui/ui.css';
 
+/** The commands as typed, each with the key of what it does (`docs.commandText.*`). */
 const COMMANDS = [
-  ['login [--server URL] [--no-browser]', 'OAuth 2.0 · PKCE S256 · http://127.0.0.1:<port>/callback'],
-  ['login --password [--username NAME]', 'SCRIPTORIUM_PASSWORD / SCRIPTORIUM_CONFIG'],
-  ['chat [--project NAME]', '!<command> · /exit'],
-  ['run [--project NAME] -- <command…>', 'exit code = the command’s'],
-  ['whoami', ''],
-  ['logout', ''],
+  ['login [--server URL] [--no-browser]', 'login'],
+  ['login --password [--username NAME]', 'password'],
+  ['chat [--project NAME]', 'chat'],
+  ['run [--project NAME] -- <command…>', 'run'],
+  ['whoami', 'whoami'],
+  ['logout', 'logout'],
 ] as const;
 
+/** Each field of a trajectory line with the key of its description (`docs.fieldText.*`). */
 const FIELDS = [
-  ['event_type', 'session_start · user_query · assistant_response · command · command_output · tool_call · tool_result · error · session_end'],
-  ['timestamp', 'ISO 8601'],
-  ['query', 'user_query'],
-  ['content', 'assistant_response · command_output · tool_call · tool_result · error'],
+  ['event_type', 'eventType'],
+  ['timestamp', 'timestamp'],
+  ['query', 'query'],
+  ['content', 'content'],
   ['command', 'command'],
-  ['exit_code', 'command_output'],
-  ['model, tokens', 'assistant_response'],
+  ['exit_code', 'exitCode'],
+  ['model, tokens', 'model'],
 ] as const;
 
-const EXAMPLE = `{"event_type":"session_start","timestamp":"2026-11-20T09:00:00.000Z"}
-{"event_type":"user_query","timestamp":"2026-11-20T09:00:05.000Z","query":"为什么登录接口返回 401？"}
-{"event_type":"assistant_response","timestamp":"2026-11-20T09:00:09.000Z","content":"令牌过期了……","model":"offline","tokens":180}
-{"event_type":"command","timestamp":"2026-11-20T09:01:00.000Z","command":"npm test"}
-{"event_type":"command_output","timestamp":"2026-11-20T09:01:30.000Z","content":"716 passed","exit_code":0}
-{"event_type":"session_end","timestamp":"2026-11-20T09:02:00.000Z"}`;
+/** A sample trajectory in the reader's language: every line is one event as JSON. */
+const example = (query: string, answer: string) =>
+  [
+    { event_type: 'session_start', timestamp: '2026-11-20T09:00:00.000Z' },
+    { event_type: 'user_query', timestamp: '2026-11-20T09:00:05.000Z', query },
+    { event_type: 'assistant_response', timestamp: '2026-11-20T09:00:09.000Z', content: answer, model: 'offline', tokens: 180 },
+    { event_type: 'command', timestamp: '2026-11-20T09:01:00.000Z', command: 'npm test' },
+    { event_type: 'command_output', timestamp: '2026-11-20T09:01:30.000Z', content: '716 passed', exit_code: 0 },
+    { event_type: 'session_end', timestamp: '2026-11-20T09:02:00.000Z' },
+  ].map((event) => JSON.stringify(event));
 
 const API = [
   'GET  /.well-known/oauth-authorization-server',
@@ -38,7 +45,9 @@ const API = [
   'GET  /backend/engineer/trajectory/files?limit=50&offset=0',
   'GET  /backend/engineer/trajectory/files/{id}[/download]',
   'PUT  /backend/engineer/trajectory/files/{id}/favorite',
+  'GET  /backend/engineer/trajectory/files/{id}/shares',
   'POST /backend/engineer/trajectory/share',
+  'DELETE /backend/engineer/trajectory/share/{token}',
   'GET  /backend/engineer/trajectory/shared/{token}[/download]',
 ];
 
@@ -53,12 +62,12 @@ export default function CliDocsPage() {
         <h2>{t('docs.commands')}</h2>
         <table className="cli-table">
           <tbody>
-            {COMMANDS.map(([command, note]) => (
+            {COMMANDS.map(([command, key]) => (
               <tr key={command}>
                 <td>
                   <code>npm run cli -- {command}</code>
                 </td>
-                <td className="muted">{note}</td>
+                <td className="muted">{t(`docs.commandText.${key}`)}</td>
               </tr>
             ))}
           </tbody>
@@ -67,18 +76,22 @@ export default function CliDocsPage() {
       <section className="surface-card cli-card">
         <h2>{t('docs.format')}</h2>
         <p>{t('docs.formatText')}</p>
-        <pre tabIndex={0}>
-          <code>{EXAMPLE}</code>
+        <pre tabIndex={0} className="cli-jsonl">
+          <code>
+            {example(t('docs.sampleQuery'), t('docs.sampleAnswer')).map((line) => (
+              <span key={line}>{line}</span>
+            ))}
+          </code>
         </pre>
         <h3>{t('docs.fields')}</h3>
         <table className="cli-table">
           <tbody>
-            {FIELDS.map(([field, where]) => (
+            {FIELDS.map(([field, key]) => (
               <tr key={field}>
                 <td>
                   <code>{field}</code>
                 </td>
-                <td className="muted">{where}</td>
+                <td className="muted">{t(`docs.fieldText.${key}`, { types: TRAJECTORY_EVENT_TYPES.join(' · ') })}</td>
               </tr>
             ))}
           </tbody>

@@ -1,15 +1,23 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { oauthApi } from '../../api/oauth.ts';
+import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { CliHero } from '../../trajectories/CliHero.tsx';
 import '../../trajectories/cli.css';
 import { ArrowRightIcon, HistoryIcon, Share2Icon, ShieldIcon, TerminalIcon, type IconComponent } from '../../ui/icons.ts';
 import '../../ui/ui.css';
 
-const STEPS: Array<{ key: 'login' | 'chat' | 'run'; command: string }> = [
-  { key: 'login', command: 'npm run cli -- login --server http://localhost:8080' },
-  { key: 'chat', command: 'npm run cli -- chat --project my-app' },
-  { key: 'run', command: 'npm run cli -- run -- npm test' },
+const STEPS: Array<{ key: 'login' | 'chat' | 'run'; command: (server: string) => string }> = [
+  { key: 'login', command: (server) => `npm run cli -- login --server ${server}` },
+  { key: 'chat', command: () => 'npm run cli -- chat --project my-app' },
+  { key: 'run', command: () => 'npm run cli -- run -- npm test' },
 ];
+
+/** Where the CLI should sign in: the server's public address (its OAuth issuer, PUBLIC_URL when set), else this page's origin. */
+function useServerAddress(): string {
+  const metadata = useApiQuery({ queryKey: queryKeys.oauthMetadata, queryFn: oauthApi.metadata, staleTime: Number.POSITIVE_INFINITY, retry: false });
+  return metadata.data?.issuer ?? window.location.origin;
+}
 
 const FEATURES: Array<{ key: 'record' | 'budget' | 'share'; icon: IconComponent }> = [
   { key: 'record', icon: HistoryIcon },
@@ -20,6 +28,7 @@ const FEATURES: Array<{ key: 'record' | 'budget' | 'share'; icon: IconComponent 
 /** /cli: what the command-line assistant is and how to start, for anyone. */
 export default function CliPage() {
   const { t } = useTranslation('cli');
+  const server = useServerAddress();
   return (
     <div className="cli-landing">
       <CliHero title={t('landing.title')} subtitle={t('landing.subtitle')} />
@@ -30,7 +39,7 @@ export default function CliPage() {
             <li key={step.key}>
               <p>{t(`landing.steps.${step.key}`)}</p>
               <pre>
-                <code>{step.command}</code>
+                <code>{step.command(server)}</code>
               </pre>
             </li>
           ))}
