@@ -39,6 +39,8 @@ export const notesEn: NotesMessages = {
     button: 'Share',
     title: 'Share note',
     subtitle: 'Anyone with the link can read this note.',
+    subtitleWithChildren_one: 'Anyone with the link can read this note and the note below it; notes added below it later are shared too.',
+    subtitleWithChildren_other: 'Anyone with the link can read this note and all {{count}} notes below it; notes added below it later are shared too.',
     expiry: 'Expires',
     never: 'Never',
     days: '{{count}} days',
@@ -56,8 +58,6 @@ export const notesEn: NotesMessages = {
   shared: {
     by: 'A note shared by {{owner}}',
     updated: 'Updated {{time}}',
-    missingTitle: 'This share does not exist or has expired',
-    missingText: 'The link may have been revoked or may be past its expiry. Ask whoever shared it for a new one.',
     toApp: 'Open Scriptorium',
   },
 };

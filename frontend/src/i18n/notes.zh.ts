@@ -38,6 +38,8 @@ export const notesZh = {
     button: '分享',
     title: '分享笔记',
     subtitle: '拿到链接的人都能以只读方式查看这篇笔记。',
+    subtitleWithChildren_one: '拿到链接的人都能以只读方式查看这篇笔记，以及它下面的 {{count}} 篇子笔记；之后添加到它下面的笔记也会一并分享。',
+    subtitleWithChildren_other: '拿到链接的人都能以只读方式查看这篇笔记，以及它下面的全部 {{count}} 篇子笔记；之后添加到它下面的笔记也会一并分享。',
     expiry: '有效期',
     never: '永久有效',
     days: '{{count}} 天',
@@ -55,8 +57,6 @@ export const notesZh = {
   shared: {
     by: '{{owner}} 分享的笔记',
     updated: '更新于 {{time}}',
-    missingTitle: '分享不存在或已过期',
-    missingText: '这个链接可能已被取消或已超过有效期。请向分享者索取新的链接。',
     toApp: '打开 Scriptorium',
   },
 } as const;

@@ -1,6 +1,7 @@
 import { EditorState } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import 'prosemirror-view/style/prosemirror.css';
+import '../components/markdown.css';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../api/client.ts';
@@ -137,7 +138,7 @@ export function NoteEditor({ noteId }: { noteId: string }) {
       </header>
       <div className="note-editor-body">
         {empty && <div className="note-placeholder">{t('editor.placeholder')}</div>}
-        <div ref={host} className="note-doc" />
+        <div ref={host} className="note-doc markdown" />
       </div>
     </div>
   );

@@ -5,11 +5,13 @@ import { notesApi, type NoteDetail } from '../api/notes.ts';
 import { copyText, ShareLinkDialog, ShareLinkField, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
 import { LinkIcon, Share2Icon } from '../ui/icons.ts';
 import { Select } from '../ui/Select.tsx';
+import { useNoteTree } from './live.ts';
+import { descendants } from './tree.ts';
 import '../share/share.css';
 
 const EXPIRY_DAYS = [null, 7, 30] as const;
 
-/** Share, copy and revoke the link to one note (`/share/{token}`, public and read-only). */
+/** Share, copy and revoke the link to one note and the notes below it (`/share/{token}`, public and read-only). */
 export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; beforeShare: () => Promise<void> }) {
   const { t, i18n } = useTranslation('notes');
   const [open, setOpen] = useState(false);
@@ -19,6 +21,9 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
   const [outcome, setOutcome] = useState<ShareOutcome | null>(null);
 
   useEffect(() => setShare(note.share), [note]);
+  // The link opens the notes below this one too (the server reads them when it is opened), so the dialog says so.
+  const tree = useNoteTree(true).data;
+  const below = tree ? descendants(tree, note.id).size : 0;
 
   const attempt = async (action: () => Promise<void>) => {
     setBusy(true);
@@ -59,7 +64,7 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
         <Share2Icon size={14} />
         {t('share.button')}
       </button>
-      <ShareLinkDialog open={open} onClose={() => setOpen(false)} title={t('share.title')} subtitle={t('share.subtitle')} outcome={outcome}>
+      <ShareLinkDialog open={open} onClose={() => setOpen(false)} title={t('share.title')} subtitle={below > 0 ? t('share.subtitleWithChildren', { count: below }) : t('share.subtitle')} outcome={outcome}>
         {share ? (
           <ShareLinkField
             url={link}
