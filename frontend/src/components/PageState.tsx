@@ -1,7 +1,8 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
-import { ArrowRightIcon, LinkIcon, type IconComponent } from '../ui/icons.ts';
+import { Navigate } from 'react-router-dom';
+import type { IconComponent } from '../ui/icons.ts';
+import { useToast } from '../ui/Toast.tsx';
 import './pageState.css';
 
 /** The one layout for every full-page message: coming soon, not found, forbidden, failures. */
@@ -29,21 +30,20 @@ export function PageLoading() {
   );
 }
 
-/** What a public link shows when its share is gone (revoked, expired or never there). */
-export function ShareGone({ title, text, action }: { title: string; text: string; action: string }) {
-  return (
-    <PageState
-      icon={LinkIcon}
-      tone="danger"
-      title={title}
-      actions={
-        <Link className="button button-primary" to="/">
-          <ArrowRightIcon size={16} />
-          {action}
-        </Link>
-      }
-    >
-      <p>{text}</p>
-    </PageState>
-  );
+/**
+ * A shared route that fails to load redirects to / (spec 01, navigation guard). The page it would
+ * have been is gone, so a toast says why: the share is missing (revoked, expired, never there) or
+ * loading failed, with the status (spec 01 §8: 获取分享内容失败 plus the status).
+ */
+export function ShareGone({ status, title, text }: { status: number; title?: string; text?: string }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const told = useRef(false);
+  useEffect(() => {
+    if (told.current) return;
+    told.current = true;
+    const missing = status === 404 || status === 410 || status === 422;
+    toast(missing ? { title: title ?? t('shared.missingTitle'), description: text ?? t('shared.missingText'), tone: 'error' } : { title: `${t('shared.loadFailed')} ${status || ''}`.trim(), tone: 'error' });
+  }, [status, title, text, t, toast]);
+  return <Navigate to="/" replace />;
 }

@@ -234,7 +234,6 @@ export const cognitionEn: CognitionMessages = {
   sharePage: {
     notFound: 'This cognition does not exist or is not public',
     notFoundText: 'The link may have expired, or the author stopped sharing it.',
-    explore: 'Browse the cognition platform',
     sharedBy: 'Shared by {{owner}}',
     openInApp: 'Open on the cognition platform',
   },

@@ -233,7 +233,6 @@ export const cognitionZh = {
   sharePage: {
     notFound: '该认知不存在或未公开',
     notFoundText: '分享链接可能已失效，或者作者取消了公开。',
-    explore: '浏览认知平台',
     sharedBy: '{{owner}} 分享的认知',
     openInApp: '在认知平台中打开',
   },

@@ -327,8 +327,6 @@ export const en: Messages = {
     loadFailed: 'Failed to load the shared content',
     missingTitle: 'This share does not exist or has expired',
     missingText: 'The link may have been deleted or has passed its expiry date. Ask the person who shared it for a new one.',
-    failedTitle: 'The share could not be opened',
-    toResearch: 'Start my own research',
     noReport: 'No report yet',
     noReportText: 'This conversation has no report in its canvas yet.',
     toConversation: 'See the whole conversation',

@@ -326,8 +326,6 @@ export const zh = {
     loadFailed: '获取分享内容失败',
     missingTitle: '分享不存在或已过期',
     missingText: '这个链接可能已被删除或已超过有效期。请向分享者索取新的链接。',
-    failedTitle: '无法打开分享',
-    toResearch: '开始我自己的研究',
     noReport: '报告还没有写出来',
     noReportText: '这段对话还没有写入画布的报告。',
     toConversation: '查看完整对话',

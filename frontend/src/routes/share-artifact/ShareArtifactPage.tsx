@@ -1,4 +1,3 @@
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import { research } from '../../api/research.ts';
 import { queryKeys, useApiQuery } from '../../api/query.ts';
@@ -10,13 +9,12 @@ import '../../share/share.css';
 
 /** /share/artifact/:shareId: one generated file, full page; HTML runs sandboxed, Markdown is rendered. */
 export default function ShareArtifactPage() {
-  const { t } = useTranslation();
   const { shareId = '' } = useParams();
   const query = useApiQuery({ queryKey: queryKeys.shared('artifact', shareId), queryFn: () => research.sharedArtifact(shareId), retry: false });
 
 
   if (query.isPending) return <PageLoading />;
-  if (query.isError) return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toResearch')} />;
+  if (query.isError) return <ShareGone status={query.error.status} />;
   const shared = query.data;
   return (
     <div className="shared-artifact">

@@ -3,11 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { getCognition, type Cognition } from '../../api/cognition.ts';
 import { toApiError, type ApiError } from '../../api/client.ts';
-import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { PageLoading, PageState } from '../../components/PageState.tsx';
+import { PageLoading, ShareGone } from '../../components/PageState.tsx';
 import { CognitionArticle } from '../../cognition/CognitionArticle.tsx';
 import { displayPath } from '../../cognition/CognitionCard.tsx';
-import { ArrowRightIcon, LightbulbIcon, LockIcon, Share2Icon } from '../../ui/icons.ts';
+import { ArrowRightIcon, Share2Icon } from '../../ui/icons.ts';
 import '../../cognition/cognition.css';
 
 type Loaded = { status: 'loading' } | { status: 'ready'; cognition: Cognition } | { status: 'missing' } | { status: 'failed'; error: ApiError };
@@ -38,26 +37,9 @@ export default function ShareCognitionPage() {
     case 'loading':
       return <PageLoading />;
     case 'missing':
-      return (
-        <PageState
-          icon={LockIcon}
-          title={t('sharePage.notFound')}
-          actions={
-            <Link to="/cognition" className="button button-primary">
-              <LightbulbIcon size={16} />
-              {t('sharePage.explore')}
-            </Link>
-          }
-        >
-          <p>{t('sharePage.notFoundText')}</p>
-        </PageState>
-      );
+      return <ShareGone status={404} title={t('sharePage.notFound')} text={t('sharePage.notFoundText')} />;
     case 'failed':
-      return (
-        <div className="cog-share-page">
-          <ErrorBanner error={loaded.error} />
-        </div>
-      );
+      return <ShareGone status={loaded.error.status} />;
     case 'ready':
       return (
         <div className="cog-share-page">

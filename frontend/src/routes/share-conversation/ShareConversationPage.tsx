@@ -1,40 +1,22 @@
 import { useActorRef } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { research, type SharedConversationDto } from '../../api/research.ts';
-import { PageLoading, PageState } from '../../components/PageState.tsx';
+import { PageLoading, ShareGone } from '../../components/PageState.tsx';
 import { ResearchView } from '../../panels/ResearchView.tsx';
 import { liveSessionMachine, useSession } from '../../research/live.ts';
 import { sharedSessionId } from '../../research/sessions.ts';
-import { ArrowRightIcon, InfoIcon, LinkIcon } from '../../ui/icons.ts';
+import { InfoIcon } from '../../ui/icons.ts';
 import '../../panels/research.css';
 
 /** /share/conversation/:shareId — the research view, read-only, for anyone with the link. */
 export default function ShareConversationPage() {
-  const { t } = useTranslation();
   const { shareId = '' } = useParams();
   const shared = useApiQuery({ queryKey: queryKeys.sharedConversation(shareId), queryFn: () => research.shared(shareId), retry: false });
 
   if (shared.isPending) return <PageLoading />;
-  if (shared.isError) {
-    const missing = shared.error.status === 404 || shared.error.status === 410;
-    return (
-      <PageState
-        icon={LinkIcon}
-        tone="danger"
-        title={missing ? t('shared.missingTitle') : t('shared.failedTitle')}
-        actions={
-          <Link className="button button-primary" to="/research">
-            <ArrowRightIcon size={16} />
-            {t('shared.toResearch')}
-          </Link>
-        }
-      >
-        <p>{missing ? t('shared.missingText') : `${t('shared.loadFailed')} ${shared.error.status || ''}`.trim()}</p>
-      </PageState>
-    );
-  }
+  if (shared.isError) return <ShareGone status={shared.error.status} />;
   return <SharedConversation key={shareId} share={shared.data} />;
 }
 

@@ -21,7 +21,7 @@ export default function ShareNotePage() {
   const [openId, setOpenId] = useState<string | null>(null);
 
   if (query.isPending) return <PageLoading />;
-  if (query.isError) return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toApp')} />;
+  if (query.isError) return <ShareGone status={query.error.status} />;
   const shared = query.data;
 
   const pages = [{ id: shared.id, name: shared.name, content: shared.content, updated_at: shared.updated_at, parent_id: null, order: 0 }, ...shared.children];

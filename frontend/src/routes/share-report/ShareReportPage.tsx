@@ -22,7 +22,7 @@ export default function ShareReportPage() {
 
 
   if (query.isPending) return <PageLoading />;
-  if (query.isError) return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toResearch')} />;
+  if (query.isError) return <ShareGone status={query.error.status} />;
   const shared = query.data;
   const conversationLink = `/share/conversation/${encodeURIComponent(shareId)}`;
   const version = shared.canvas?.versions.find((candidate) => candidate.version === shared.canvas?.currentVersion) ?? shared.canvas?.versions.at(-1);

@@ -21,7 +21,7 @@ export default function SharedTrajectoryPage() {
 
   if (query.isPending) return <PageLoading />;
   if (query.isError) {
-    return <ShareGone title={t('shared.missingTitle')} text={t('shared.missingText')} action={t('shared.toApp')} />;
+    return <ShareGone status={query.error.status} />;
   }
   const shared = query.data;
   const date = (iso: string) => new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium' }).format(new Date(iso));
