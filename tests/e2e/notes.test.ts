@@ -46,7 +46,7 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
 
   await newNote(page, '储能调研');
   await page.keyboard.press('Escape');
-  await write(page, '# 钠离子电池\n走访的三座储能电站都在评估钠离子电池。钠离子电池在零下二十度仍能正常放电。');
+  await write(page, '# 钠离子电池\n走访的三座**储能电站**都在评估钠离子电池。钠离子电池在零下二十度仍能正常放电。');
   await newNote(page, '读书摘录');
   await write(page, '钠离子电池的成本比磷酸铁锂低两到三成，储能电站更看重成本。');
 
@@ -105,8 +105,25 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   await page.getByRole('button', { name: '撤销' }).click();
   await tree.getByRole('treeitem', { name: '留下的草稿' }).waitFor();
 
+  // Markdown typed as in any note app becomes formatting, and the blank lines typed stay.
+  await newNote(page, '格式试写');
+  await page.keyboard.press('Escape');
+  await write(page, '**加粗** 和 `代码` 与 [链接](https://example.com/a) 完\n\n\n隔两行\n- 列表项');
+
   // Reload: the tree and the text are there.
   await page.reload({ waitUntil: 'networkidle' });
+  await page.locator('.note-row').filter({ hasText: '格式试写' }).getByRole('button', { name: '格式试写' }).click();
+  const doc = page.locator('.note-doc .ProseMirror');
+  await doc.locator('strong').filter({ hasText: '加粗' }).waitFor();
+  t.is(await doc.locator('code').innerText(), '代码');
+  t.is(await doc.locator('a').getAttribute('href'), 'https://example.com/a');
+  t.is(await doc.locator('ul li').innerText(), '列表项');
+  t.is(await doc.evaluate((element) => [...element.querySelectorAll(':scope > p')].filter((p) => p.textContent === '').length), 2, 'two blank lines kept');
+  const formatted = (await user.request('GET', '/backend/api/notes')).body.notes.find((note: { name: string }) => note.name === '格式试写');
+  const saved = (await user.request('GET', `/backend/api/notes/${formatted.id}`)).body.content as string;
+  t.true(saved.startsWith('**加粗** 和 `代码` 与 [链接](https://example.com/a) 完'), saved);
+  t.false(saved.includes('\\'), 'nothing escaped');
+  await screenshot(page, 'notes-markdown');
   await page.locator('.note-row').filter({ hasText: '储能调研' }).getByRole('button', { name: '储能调研' }).click();
   await page.locator('.note-doc h1').filter({ hasText: '钠离子电池' }).waitFor();
   t.true((await page.locator('.note-doc').innerText()).includes('零下二十度'), 'the text was saved');
@@ -126,12 +143,14 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   // The notes page stays on screen until the display's chunk loads, and it holds the same text.
   await page.locator('.cog-insights li').first().waitFor();
   t.true((await page.locator('.cog-insights').innerText()).includes('零下二十度'), 'the insights come from the notes');
+  t.notRegex(await page.locator('.cog-article').innerText(), /\\[*#[\]\-.]|\*\*|^\s*[-*]\s/m, 'no Markdown debris shown');
   await screenshot(page, 'notes-cognition');
 
   // Share a note and open it signed out.
   await page.goto(`${app.url}/note`, { waitUntil: 'networkidle' });
   await page.locator('.note-row').filter({ hasText: '储能调研' }).getByRole('button', { name: '储能调研' }).click();
   await page.locator('.note-editor-head').getByRole('button', { name: '分享' }).click();
+  await page.getByRole('dialog', { name: '分享笔记' }).getByText('以及它下面的全部 2 篇子笔记；之后添加到它下面的笔记也会一并分享').waitFor();
   await page.getByRole('button', { name: '创建分享链接' }).click();
   const link = await page.getByRole('textbox', { name: '分享链接' }).inputValue();
   t.regex(link, /\/share\/[A-Za-z0-9_-]+$/);
@@ -149,6 +168,30 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   await screenshot(shared, 'notes-shared');
   await shared.goto(link.replace('/share/', '/share/folder/'), { waitUntil: 'networkidle' });
   await shared.locator('.shared-folder-tree').getByRole('button', { name: '走访名单' }).waitFor();
+  // A revoked link goes to / (spec 01), saying why.
+  await page.getByRole('button', { name: '取消分享' }).click();
+  await page.getByText('已取消分享，原链接失效').waitFor();
+  await shared.goto(link, { waitUntil: 'networkidle' });
+  await shared.waitForURL(`${app.url}/research`);
+  await shared.locator('.toast-title', { hasText: '分享不存在或已过期' }).waitFor();
+  await screenshot(shared, 'notes-shared-revoked');
+  await page.keyboard.press('Escape');
+
+  // The same screens in English.
+  await page.evaluate(() => localStorage.setItem('app_language', 'en'));
+  await page.reload({ waitUntil: 'networkidle' });
+  await page.locator('.note-editor-head').getByRole('button', { name: 'Share' }).click();
+  await page.getByRole('dialog', { name: 'Share note' }).getByText('all 2 notes below it; notes added below it later are shared too').waitFor();
+  await screenshot(page, 'notes-share-en');
+  await page.keyboard.press('Escape');
+  await page.locator('.note-row').filter({ hasText: '格式试写' }).getByRole('button', { name: '格式试写' }).click();
+  await page.locator('.note-doc strong').filter({ hasText: '加粗' }).waitFor();
+  await screenshot(page, 'notes-markdown-en');
+  await page.goto(`${app.url}/share/no-such-share-token`, { waitUntil: 'networkidle' });
+  await page.waitForURL(/\/research/);
+  await page.locator('.toast-title', { hasText: 'This share does not exist or has expired' }).waitFor();
+  await screenshot(page, 'notes-shared-revoked-en');
+  await page.evaluate(() => localStorage.setItem('app_language', 'zh'));
 
   // The same notes beside a research conversation, in the workspace's note panel.
   await page.goto(`${app.url}/research`, { waitUntil: 'networkidle' });

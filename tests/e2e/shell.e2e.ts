@@ -87,17 +87,11 @@ try {
   await page.getByRole('heading', { name: '登录 Scriptorium' }).waitFor();
   await shoot(page, 'login');
 
-  // Public pages that are not built yet say so, naming themselves.
-  await page.goto(`${base}/cli/docs`, { waitUntil: 'networkidle' });
-  await page.getByRole('heading', { name: 'CLI 文档' }).waitFor();
-  check(await page.getByText('即将上线').isVisible(), 'unbuilt screen says it is coming');
-  await shoot(page, 'coming-soon');
-
-  // Shared pages are full-screen.
+  // A shared page that does not load goes to / (spec 01), saying why.
   await page.goto(`${base}/share/report/abc`, { waitUntil: 'networkidle' });
-  await page.getByRole('heading', { name: '分享的报告' }).waitFor();
-  check((await page.locator('aside.sidebar').count()) === 0, 'shared page has no sidebar');
-  await shoot(page, 'share-fullscreen');
+  await page.waitForURL(`${base}/research`);
+  check(await page.locator('.toast-title', { hasText: '分享不存在或已过期' }).isVisible(), 'the redirect says why');
+  await shoot(page, 'share-gone');
 
   await page.goto(`${base}/register`, { waitUntil: 'networkidle' });
   await page.getByRole('heading', { name: '创建账户' }).waitFor();

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import test from 'ava';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
+import { launchBrowser, screenshot, SCREENSHOTS, signedInPage } from '../support/browser.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -46,6 +46,7 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
   await panel.getByText('轨迹总数').waitFor();
   t.deepEqual(await panel.locator('.cli-panel-stats strong').allInnerTexts(), ['2', '1']);
   t.is(await panel.locator('.cli-recent li').count(), 2);
+  t.is(await page.locator('.cli-steps code').first().innerText(), `npm run cli -- login --server ${app.url}`, 'the address this server is reached at');
   await screenshot(page, 'trajectories-landing');
 
   await panel.getByRole('link', { name: /为什么登录接口返回 401？/ }).click();
@@ -68,9 +69,11 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
   const lines = (await readFile((await file.path())!, 'utf8')).trim().split('\n');
   t.is(lines.length, 6);
 
-  await detail.getByRole('button', { name: '分享' }).click();
-  const dialog = page.locator('.share-link-dialog');
+  await detail.getByRole('button', { name: '分享', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: '分享轨迹' });
+  await dialog.getByText('这条轨迹还没有分享链接。').waitFor();
   await dialog.getByRole('button', { name: '创建分享链接' }).click();
+  await dialog.getByText('分享链接创建成功').waitFor();
   const link = await dialog.getByRole('textbox', { name: '分享链接' }).inputValue();
   t.regex(link, /\/shared\/trajectory\/[A-Za-z0-9_-]+$/);
   await screenshot(page, 'trajectories-share');
@@ -84,10 +87,46 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
   t.is((await readFile((await sharedFile.path())!, 'utf8')).trim().split('\n').length, 6);
   await screenshot(shared, 'trajectories-shared');
 
-  await dialog.getByRole('button', { name: '取消分享' }).click();
+  // Later: the link is still there, in the dialog and on the page, and can be revoked from either.
+  await page.keyboard.press('Escape');
+  await page.reload({ waitUntil: 'networkidle' });
+  const shares = detail.locator('.cli-shares');
+  await shares.getByRole('heading', { name: '分享链接（1）' }).waitFor();
+  t.is(await shares.getByRole('textbox', { name: '分享链接' }).inputValue(), link);
+  t.true(await shares.getByText('可下载文件').isVisible());
+  await screenshot(page, 'trajectories-shares-page');
+  await detail.getByRole('button', { name: '分享', exact: true }).click();
+  t.is(await dialog.getByRole('textbox', { name: '分享链接' }).inputValue(), link, 'the dialog shows the existing link');
+  await dialog.getByRole('checkbox', { name: '允许下载轨迹文件' }).uncheck();
+  await dialog.getByRole('button', { name: '创建分享链接' }).click();
+  await dialog.getByRole('textbox', { name: '分享链接' }).nth(1).waitFor();
+  await screenshot(page, 'trajectories-share-existing');
+  const viewOnly = await dialog.getByRole('textbox', { name: '分享链接' }).first().inputValue();
+  await dialog.locator('.share-list li').filter({ has: page.locator(`input[value="${viewOnly}"]`) }).getByRole('button', { name: '取消分享' }).click();
   await dialog.getByText('已取消分享，原链接失效').waitFor();
+  t.is(await dialog.getByRole('textbox', { name: '分享链接' }).count(), 1);
+  await page.keyboard.press('Escape');
+  await shares.getByRole('button', { name: '取消分享' }).click();
+  await page.getByText('已取消分享，原链接失效').first().waitFor();
+  await shares.waitFor({ state: 'detached' });
+
+  // A revoked link goes to / (spec 01), saying why.
   await shared.reload({ waitUntil: 'networkidle' });
-  await shared.getByRole('heading', { name: '分享不存在或已过期' }).waitFor();
+  await shared.waitForURL(`${app.url}/research`);
+  await shared.locator('.toast-title', { hasText: '分享不存在或已过期' }).waitFor();
+  await screenshot(shared, 'trajectories-shared-revoked');
+
+  // The same screens in English.
+  await user.request('POST', '/backend/engineer/trajectory/share', { file_id: new URL(page.url()).searchParams.get('file_id'), share_settings: { allow_download: false }, expires_in: 7 * 86_400 });
+  await page.evaluate(() => localStorage.setItem('app_language', 'en'));
+  await page.reload({ waitUntil: 'networkidle' });
+  await shares.getByRole('heading', { name: 'Share link (1)' }).waitFor();
+  await screenshot(page, 'trajectories-shares-page-en');
+  await detail.getByRole('button', { name: 'Share', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Share trajectory' }).getByText('View only').waitFor();
+  await screenshot(page, 'trajectories-share-existing-en');
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => localStorage.setItem('app_language', 'zh'));
 
   // The socket test page: heartbeats arrive, a malformed message gets an error and the socket stays up.
   await page.goto(`${app.url}/cli/test`, { waitUntil: 'networkidle' });
@@ -104,4 +143,31 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
   await shared.getByRole('cell', { name: 'terminaluser' }).waitFor();
   await screenshot(shared, 'trajectories-leaderboard');
   t.deepEqual(pageErrors, []);
+});
+
+test('the CLI docs are in the reader’s language and nothing is cut off, at 1440 and 1024 wide', async (t) => {
+  for (const language of ['zh', 'en'] as const) {
+    for (const width of [1440, 1024]) {
+      const context = await browser.newContext({ viewport: { width, height: 2000 }, locale: 'zh-CN' });
+      await context.addInitScript((chosen) => localStorage.setItem('app_language', chosen), language);
+      const page = await context.newPage();
+      await page.goto(`${app.url}/cli/docs`, { waitUntil: 'networkidle' });
+      await page.getByRole('heading', { name: language === 'zh' ? 'CLI 文档' : 'CLI documentation', level: 1 }).waitFor();
+      const cut = await page.evaluate(() =>
+        [...document.querySelectorAll('.cli-docs *')].filter((element) => element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).overflowX !== 'visible').map((element) => element.textContent?.slice(0, 60)),
+      );
+      t.deepEqual(cut, [], `${language} ${width}: nothing scrolls sideways`);
+      const notes = await page.locator('.cli-table td.muted').allInnerTexts();
+      for (const note of notes) t.is(/\p{Script=Han}/u.test(note), language === 'zh', `${language}: ${note}`);
+      const sample = await page.locator('.cli-jsonl').innerText();
+      t.is(/\p{Script=Han}/u.test(sample), language === 'zh', `${language}: the sample`);
+      await page.screenshot({ path: `${SCREENSHOTS}cli-docs-${language}-${width}.png` });
+      if (width === 1024) {
+        await page.goto(`${app.url}/cli`, { waitUntil: 'networkidle' });
+        await page.locator('.cli-steps code').first().waitFor();
+        await page.screenshot({ path: `${SCREENSHOTS}cli-landing-${language}-${width}.png` });
+      }
+      await context.close();
+    }
+  }
 });
