@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toApiError } from '../api/client.ts';
 import { agentsApi, type ToolDescriptor, type ToolTestResult } from '../api/agents.ts';
+import { useApiMutation } from '../api/query.ts';
 import { exampleArgs, parseArgs } from './toolArgs.ts';
 import { SparklesIcon } from '../ui/icons.ts';
 import { Select } from '../ui/Select.tsx';
@@ -15,8 +15,15 @@ export function ToolTester({ tools, agentId, onRan }: { tools: readonly ToolDesc
   const tool = tools.find((candidate) => candidate.name === name);
   const [text, setText] = useState('');
   const [result, setResult] = useState<ToolTestResult | { ok: false; error: string } | null>(null);
-  const [busy, setBusy] = useState(false);
   const parsed = parseArgs(text);
+  const test = useApiMutation({
+    mutationFn: ({ tool, args }: { tool: string; args: Record<string, unknown> }) => agentsApi.testTool(tool, args, agentId),
+    onSuccess: (answer) => {
+      setResult(answer);
+      onRan?.();
+    },
+    onError: (error) => setResult({ ok: false, error: error.userMessage }),
+  });
 
   useEffect(() => {
     if (!tools.some((candidate) => candidate.name === name)) setName(tools[0]?.name ?? '');
@@ -28,17 +35,8 @@ export function ToolTester({ tools, agentId, onRan }: { tools: readonly ToolDesc
   }, [tool?.name]);
 
   if (!tool) return null;
-  const run = async () => {
-    if (!parsed.ok) return;
-    setBusy(true);
-    try {
-      setResult(await agentsApi.testTool(tool.name, parsed.args, agentId));
-      onRan?.();
-    } catch (error) {
-      setResult({ ok: false, error: toApiError(error).userMessage });
-    } finally {
-      setBusy(false);
-    }
+  const run = () => {
+    if (parsed.ok) test.mutate({ tool: tool.name, args: parsed.args });
   };
 
   return (
@@ -52,8 +50,8 @@ export function ToolTester({ tools, agentId, onRan }: { tools: readonly ToolDesc
       <textarea id={`${ids}-args`} rows={5} value={text} spellCheck={false} className="input agent-json" aria-invalid={parsed.ok ? undefined : true} onChange={(event) => setText(event.target.value)} />
       {!parsed.ok && <p className="field-error">{t('tester.invalidArgs')}</p>}
       <div className="agent-actions">
-        <button type="button" className="button button-primary button-small" disabled={busy || !parsed.ok} onClick={() => void run()}>
-          {busy ? <span className="spinner spinner-small" /> : <SparklesIcon size={14} />}
+        <button type="button" className="button button-primary button-small" disabled={test.isPending || !parsed.ok} onClick={run}>
+          {test.isPending ? <span className="spinner spinner-small" /> : <SparklesIcon size={14} />}
           {t('tester.run')}
         </button>
       </div>

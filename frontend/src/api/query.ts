@@ -1,4 +1,4 @@
-import { QueryClient, useQuery, type QueryKey, type UseQueryOptions, type UseQueryResult } from '@tanstack/react-query';
+import { QueryClient, useMutation, useQuery, type QueryKey, type UseMutationOptions, type UseMutationResult, type UseQueryOptions, type UseQueryResult } from '@tanstack/react-query';
 import { toApiError, type ApiError } from './client.ts';
 
 /** Failures the client caused (or a missing resource) are answers: asking again changes nothing. */
@@ -27,6 +27,18 @@ export function useApiQuery<T, D = T, K extends QueryKey = QueryKey>(options: Om
   });
 }
 
+/**
+ * A write whose failure is described by the error catalogue, as `useApiQuery` does for reads; its
+ * pending state and error are the query client's, so no screen keeps a busy flag or an error by hand.
+ */
+export function useApiMutation<T, V = void, C = unknown>(options: Omit<UseMutationOptions<T, ApiError, V, C>, 'mutationFn'> & { mutationFn: (variables: V) => Promise<T> }): UseMutationResult<T, ApiError, V, C> {
+  const { mutationFn, ...rest } = options;
+  return useMutation<T, ApiError, V, C>({
+    ...rest,
+    mutationFn: (variables) => mutationFn(variables).catch((error: unknown) => Promise.reject(toApiError(error))),
+  });
+}
+
 /** Query keys, so a change in one place refreshes every screen that shows it. */
 export const queryKeys = {
   cloudHistory: ['research', 'cloud-history'] as const,
@@ -36,9 +48,19 @@ export const queryKeys = {
   shared: (kind: string, id: string) => ['share', kind, id] as const,
   account: (part: string) => ['account', part] as const,
   manage: (...parts: unknown[]) => ['manage', ...parts] as const,
-  cognitions: (scope: string, q: string) => ['cognitions', scope, q] as const,
+  /** Without arguments, every list of cognitions (to mark them all stale after a change). */
+  cognitions: (...parts: [] | [scope: string, q: string]) => ['cognitions', ...parts] as const,
+  cognition: (id: string) => ['cognition', id] as const,
+  collections: ['collections'] as const,
+  collection: (id: string) => ['collection', id] as const,
+  agents: ['agents'] as const,
+  agent: (id: string) => ['agents', id] as const,
+  auditSearch: (filters: Record<string, string>) => ['audit', 'search', filters] as const,
+  registrationSettings: ['registration-settings'] as const,
   engineer: (...parts: unknown[]) => ['engineer', ...parts] as const,
   notes: ['notes'] as const,
   oauthMetadata: ['oauth', 'metadata'] as const,
   trajectoryShares: (fileId: string) => ['trajectories', fileId, 'shares'] as const,
+  /** Apart from the tree's key, so the tree's refreshes never reload an open editor. */
+  note: (id: string) => ['note', id] as const,
 };

@@ -1,67 +1,54 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { addToCollection, createCollection, listCollections, type Collection } from '../api/cognition.ts';
+import { addToCollection, createCollection, type Collection } from '../api/cognition.ts';
+import { useApiMutation } from '../api/query.ts';
 import { checkCollectionName } from './edit.ts';
-import { errorMessage } from './errors.ts';
+import { FormError } from './FormParts.tsx';
+import { addedToCollection, collectionSaved, useCollections } from './queries.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { CheckIcon, FolderIcon, PlusIcon } from '../ui/icons.ts';
 import './cognition.css';
 
+/** Where the cognition goes: a collection already there, or one to make first under this name. */
+type Target = Collection | { name: string };
+
 /** Puts one cognition into any of the reader's collections, or into a new one made on the spot. */
 export function CollectDialog({ cognition, onClose }: { cognition: { id: string; title: string }; onClose: () => void }) {
   const { t } = useTranslation('cognition');
-  const [collections, setCollections] = useState<Collection[] | null>(null);
+  const list = useCollections();
   const [added, setAdded] = useState<ReadonlySet<string>>(new Set());
-  const [pending, setPending] = useState<string | null>(null);
   const [name, setName] = useState('');
-  const [failure, setFailure] = useState<string | null>(null);
+  const [nameProblem, setNameProblem] = useState<string | null>(null);
+  const collect = useApiMutation({
+    mutationFn: async (target: Target) => {
+      const collection = 'id' in target ? target : await createCollection(target.name);
+      if (!('id' in target)) {
+        collectionSaved(collection);
+        setName('');
+      }
+      return addToCollection(collection.id, cognition.id);
+    },
+    onSuccess: (updated) => {
+      setAdded((previous) => new Set(previous).add(updated.id));
+      addedToCollection(updated);
+    },
+  });
+  const pending = collect.isPending ? ('id' in collect.variables ? collect.variables.id : 'new') : null;
+  // A list that could not be read shows as empty, with the reason below.
+  const collections = list.isPending ? null : (list.data ?? []);
 
-  useEffect(() => {
-    let current = true;
-    listCollections().then(
-      (answer) => current && setCollections(answer.collections),
-      (error: unknown) => {
-        if (!current) return;
-        setCollections([]);
-        setFailure(errorMessage(error));
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, []);
-
-  const add = (collection: Collection) => {
-    setPending(collection.id);
-    setFailure(null);
-    return addToCollection(collection.id, cognition.id).then(
-      (updated) => {
-        setPending(null);
-        setAdded((previous) => new Set(previous).add(collection.id));
-        setCollections((previous) => [updated, ...(previous ?? []).filter((entry) => entry.id !== updated.id)]);
-      },
-      (error: unknown) => {
-        setPending(null);
-        setFailure(errorMessage(error));
-      },
-    );
+  const add = (target: Target) => {
+    setNameProblem(null);
+    collect.mutate(target);
   };
 
   const createAndAdd = () => {
     const checked = checkCollectionName(name);
-    if (!checked.ok) return setFailure(t(`collectionDialog.errors.${checked.error}`));
-    setPending('new');
-    setFailure(null);
-    createCollection(checked.name).then(
-      (created) => {
-        setName('');
-        return add(created);
-      },
-      (error: unknown) => {
-        setPending(null);
-        setFailure(errorMessage(error));
-      },
-    );
+    if (!checked.ok) {
+      collect.reset();
+      return setNameProblem(t(`collectionDialog.errors.${checked.error}`));
+    }
+    add({ name: checked.name });
   };
 
   return (
@@ -88,7 +75,7 @@ export function CollectDialog({ cognition, onClose }: { cognition: { id: string;
                   className={`button button-small ${done ? 'button-secondary' : 'button-primary'}`}
                   disabled={done || pending !== null}
                   aria-label={`${t(done ? 'collect.added' : 'collect.add')} ${collection.name}`}
-                  onClick={() => void add(collection)}
+                  onClick={() => add(collection)}
                 >
                   {pending === collection.id ? <span className="spinner spinner-small" /> : done ? <CheckIcon size={14} /> : <PlusIcon size={14} />}
                   {t(done ? 'collect.added' : 'collect.add')}
@@ -111,11 +98,7 @@ export function CollectDialog({ cognition, onClose }: { cognition: { id: string;
           {t('collect.create')}
         </button>
       </form>
-      {failure && (
-        <p className="cog-form-error" role="alert">
-          {failure}
-        </p>
-      )}
+      <FormError message={nameProblem} error={collect.error ?? list.error} />
       <div className="dialog-actions">
         <button type="button" className="button button-primary" onClick={onClose}>
           {t('collect.done')}

@@ -1,25 +1,32 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createCollection, updateCollection, type Collection } from '../api/cognition.ts';
+import { useApiMutation } from '../api/query.ts';
 import { Field } from '../components/Field.tsx';
 import { checkCollectionName } from './edit.ts';
-import { errorMessage } from './errors.ts';
+import { FormActions, FormError } from './FormParts.tsx';
+import { collectionSaved } from './queries.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { TextAreaField } from './TextAreaField.tsx';
 import './cognition.css';
 
-/** Creates a collection, or edits one's name and description when `collection` is given. */
-export function CollectionDialog({ collection, onSaved, onClose }: { collection?: Collection; onSaved: (saved: Collection) => void; onClose: () => void }) {
+/** Creates a collection, or edits one's name and description when `collection` is given; the cache gets the answer. */
+export function CollectionDialog({ collection, onClose }: { collection?: Collection; onClose: () => void }) {
   const { t } = useTranslation('cognition');
   const [name, setName] = useState(collection?.name ?? '');
   const [description, setDescription] = useState(collection?.description ?? '');
   const [nameError, setNameError] = useState<'nameRequired' | 'nameTooLong' | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const save = useApiMutation({
+    mutationFn: (input: { name: string; description: string }) => (collection ? updateCollection(collection.id, input) : createCollection(input.name, input.description)),
+    onSuccess: (saved) => {
+      collectionSaved(saved);
+      onClose();
+    },
+  });
   const title = t(collection ? 'collectionDialog.renameTitle' : 'collectionDialog.createTitle');
 
   return (
-    <Dialog title={title} onClose={onClose} busy={busy} className="cog-form-dialog">
+    <Dialog title={title} onClose={onClose} busy={save.isPending} className="cog-form-dialog">
       <form
         className="cog-form"
         noValidate
@@ -27,19 +34,7 @@ export function CollectionDialog({ collection, onSaved, onClose }: { collection?
           event.preventDefault();
           const checked = checkCollectionName(name);
           if (!checked.ok) return setNameError(checked.error);
-          setBusy(true);
-          setFailure(null);
-          const saving = collection ? updateCollection(collection.id, { name: checked.name, description: description.trim() }) : createCollection(checked.name, description.trim());
-          saving.then(
-            (saved) => {
-              onSaved(saved);
-              onClose();
-            },
-            (error: unknown) => {
-              setBusy(false);
-              setFailure(errorMessage(error));
-            },
-          );
+          save.mutate({ name: checked.name, description: description.trim() });
         }}
       >
         <Field
@@ -53,20 +48,8 @@ export function CollectionDialog({ collection, onSaved, onClose }: { collection?
           }}
         />
         <TextAreaField label={t('collectionDialog.description')} value={description} placeholder={t('collectionDialog.descriptionPlaceholder')} rows={3} onChange={setDescription} />
-        {failure && (
-          <p className="cog-form-error" role="alert">
-            {failure}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button button-secondary" onClick={onClose} disabled={busy}>
-            {t('collectionDialog.cancel')}
-          </button>
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {busy && <span className="spinner spinner-small" />}
-            {t(collection ? 'collectionDialog.save' : 'collectionDialog.create')}
-          </button>
-        </div>
+        <FormError error={save.error} />
+        <FormActions busy={save.isPending} cancelLabel={t('collectionDialog.cancel')} submitLabel={t(collection ? 'collectionDialog.save' : 'collectionDialog.create')} onCancel={onClose} />
       </form>
     </Dialog>
   );

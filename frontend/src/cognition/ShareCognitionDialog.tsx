@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { shareLink, updateCognition, type Cognition } from '../api/cognition.ts';
+import { shareLink, type Cognition } from '../api/cognition.ts';
 import { errorMessage } from './errors.ts';
+import { useUpdateCognition } from './queries.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { CheckIcon, CircleAlertIcon, CopyIcon, GlobeIcon, LinkIcon, LockIcon, Share2Icon } from '../ui/icons.ts';
 import '../share/share.css';
@@ -10,10 +11,11 @@ import './cognition.css';
 type Notice = { tone: 'success' | 'error'; text: string } | null;
 
 /** Sharing a cognition is making it public (contract); the dialog does that and hands out the link. */
-export function ShareCognitionDialog({ cognition, onChanged, onClose }: { cognition: Cognition; onChanged: (updated: Cognition) => void; onClose: () => void }) {
+export function ShareCognitionDialog({ cognition, onClose }: { cognition: Cognition; onClose: () => void }) {
   const { t } = useTranslation('cognition');
-  const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice>(null);
+  const update = useUpdateCognition(cognition.id);
+  const busy = update.isPending;
   const link = shareLink(cognition.id);
 
   // Pages served over plain http (not localhost) have no clipboard; the link stays selectable.
@@ -24,17 +26,14 @@ export function ShareCognitionDialog({ cognition, onChanged, onClose }: { cognit
     );
 
   const setPublic = (value: boolean) => {
-    setBusy(true);
     setNotice(null);
-    updateCognition(cognition.id, { public: value }).then(
-      (updated) => {
-        setBusy(false);
-        onChanged(updated);
-        if (value) void copy();
-      },
-      (error: unknown) => {
-        setBusy(false);
-        setNotice({ tone: 'error', text: errorMessage(error) ?? '' });
+    update.mutate(
+      { public: value },
+      {
+        onSuccess: () => {
+          if (value) void copy();
+        },
+        onError: (error) => setNotice({ tone: 'error', text: errorMessage(error) ?? '' }),
       },
     );
   };

@@ -5,7 +5,8 @@ import '../components/markdown.css';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../api/client.ts';
-import { notesApi, type NoteDetail } from '../api/notes.ts';
+import { notesApi } from '../api/notes.ts';
+import { queryKeys, useApiQuery } from '../api/query.ts';
 import { parseCanvas, serializeCanvas } from '../panels/canvas/canvasMarkdown.ts';
 import { notePlugins } from './editorSetup.ts';
 import { ShareNoteButton } from './ShareNoteDialog.tsx';
@@ -25,30 +26,19 @@ type SaveState = { kind: 'saved' } | { kind: 'dirty' } | { kind: 'saving' } | { 
 export function NoteEditor({ noteId }: { noteId: string }) {
   const { t, i18n } = useTranslation('notes');
   const host = useRef<HTMLDivElement>(null);
-  const [note, setNote] = useState<NoteDetail | null>(null);
-  const [missing, setMissing] = useState(false);
+  // Read afresh at every opening and never kept once closed: from the moment it is loaded the editor
+  // owns the text (its saves move the revision on), so a cached copy would only be an older one; and
+  // nothing refreshes it behind the editor's back, since a new copy rebuilds the editor.
+  const loaded = useApiQuery({ queryKey: queryKeys.note(noteId), queryFn: () => notesApi.get(noteId), staleTime: 0, gcTime: 0, refetchOnReconnect: false });
+  const note = loaded.data;
   const [save, setSave] = useState<SaveState>({ kind: 'saved' });
   const [empty, setEmpty] = useState(false);
-  const [reloads, setReloads] = useState(0);
   const flush = useRef<() => Promise<void>>(async () => undefined);
   const listed = useNoteTree(true).data?.find((candidate) => candidate.id === noteId);
 
   useEffect(() => {
-    let alive = true;
-    setNote(null);
-    setMissing(false);
-    setSave({ kind: 'saved' });
-    notesApi.get(noteId).then(
-      (loaded) => alive && setNote(loaded),
-      () => alive && setMissing(true),
-    );
-    return () => {
-      alive = false;
-    };
-  }, [noteId, reloads]);
-
-  useEffect(() => {
     if (!note || !host.current) return;
+    setSave({ kind: 'saved' });
     let revision = note.revision;
     let saved = note.content;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -113,8 +103,8 @@ export function NoteEditor({ noteId }: { noteId: string }) {
     };
   }, [note]);
 
-  if (missing) return <p className="note-editor-message muted">{t('editor.missing')}</p>;
-  if (!note) return <p className="note-editor-message muted">{t('editor.loading')}</p>;
+  if (loaded.isPending) return <p className="note-editor-message muted">{t('editor.loading')}</p>;
+  if (!note) return <p className="note-editor-message muted">{t('editor.missing')}</p>;
 
   const formatTime = (iso: string) => new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   return (
@@ -127,7 +117,7 @@ export function NoteEditor({ noteId }: { noteId: string }) {
           {save.kind === 'failed' ? t('editor.saveFailed', { message: save.message }) : save.kind === 'conflict' ? t('editor.conflict') : t(`editor.${save.kind === 'dirty' ? 'unsaved' : save.kind}`)}
         </span>
         {save.kind === 'conflict' && (
-          <button type="button" className="button button-secondary button-small" onClick={() => setReloads((count) => count + 1)}>
+          <button type="button" className="button button-secondary button-small" onClick={() => void loaded.refetch()}>
             <RefreshCwIcon size={14} />
             {t('editor.reload')}
           </button>

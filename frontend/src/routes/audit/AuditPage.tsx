@@ -1,8 +1,10 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { keepPreviousData } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import diff from 'fast-diff';
 import { api, toApiError, type ApiError } from '../../api/client.ts';
+import { queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { downloadBlob } from '../../api/research.ts';
 import { currentPlan, Replay, viewMarkdown, type AuditRow, type ReplayView } from '../../audit/replay.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
@@ -42,7 +44,12 @@ interface EventsPage {
 const PLAY_MS = 120;
 const ROW_HEIGHT = 34;
 
-/** Loads a stream page by page into a replay, folding as it goes so a long session never blocks the page. */
+/**
+ * Loads a stream page by page into a replay, folding as it goes so a long session never blocks the page.
+ * It stays outside the query cache on purpose: the pages are not a read model to cache but input to
+ * one mutable `Replay` that the player shows while it grows, and a cached copy would only hold a
+ * second full copy of the stream's events.
+ */
 function useStream(stream: string | null) {
   const [state, setState] = useState<{ replay: Replay; loaded: number; total: number; error: ApiError | null }>({ replay: new Replay(stream ?? ''), loaded: 0, total: 0, error: null });
   useEffect(() => {
@@ -72,20 +79,24 @@ function useStream(stream: string | null) {
   return state;
 }
 
+type SearchForm = { q: string; user: string; from: string; to: string; kind: Kind };
+
+const searchStreams = (form: SearchForm) => api.get<SearchResult>('/audit/search', { query: { q: form.q || undefined, user: form.user || undefined, from: form.from || undefined, to: form.to || undefined, kind: form.kind } });
+
 function SearchPanel({ onOpen }: { onOpen: (stream: string) => void }) {
   const { t } = useTranslation('account');
-  const [form, setForm] = useState({ q: '', user: '', from: '', to: '', kind: 'all' as Kind });
-  const [result, setResult] = useState<SearchResult | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
+  const [form, setForm] = useState<SearchForm>({ q: '', user: '', from: '', to: '', kind: 'all' });
+  const [applied, setApplied] = useState<SearchForm | null>(null);
+  // Every search is sent (the streams may have grown since; staleTime 0), and the last results stay in
+  // sight while the next one runs.
+  const search = useApiQuery({ queryKey: queryKeys.auditSearch(applied ?? {}), queryFn: () => searchStreams(applied ?? form), enabled: applied !== null, staleTime: 0, placeholderData: keepPreviousData });
+  const result = search.data ?? null;
+  const error = search.isFetching ? null : search.error;
 
-  async function search(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    setError(null);
-    try {
-      setResult(await api.get<SearchResult>('/audit/search', { query: { q: form.q || undefined, user: form.user || undefined, from: form.from || undefined, to: form.to || undefined, kind: form.kind } }));
-    } catch (failure) {
-      setError(toApiError(failure));
-    }
+    if (applied && JSON.stringify(applied) === JSON.stringify(form)) void search.refetch();
+    else setApplied({ ...form });
   }
   const field = (name: 'q' | 'user' | 'from' | 'to', type = 'text') => (
     <label className="editor-field">
@@ -96,7 +107,7 @@ function SearchPanel({ onOpen }: { onOpen: (stream: string) => void }) {
   const found = result ? [...result.conversations, ...result.engineer_sessions, ...result.trajectories, ...result.users] : [];
   return (
     <section className="audit-search" aria-label={t('audit.search.label')}>
-      <form className="audit-search-form" onSubmit={search}>
+      <form className="audit-search-form" onSubmit={submit}>
         {field('q')}
         {field('user')}
         {field('from', 'date')}
@@ -241,7 +252,10 @@ export default function AuditPage() {
   const { replay, loaded, total, error } = useStream(stream);
   const [count, setCount] = useState(0);
   const [playing, setPlaying] = useState(false);
-  const [exportError, setExportError] = useState<ApiError | null>(null);
+  const exportJsonl = useApiMutation({
+    mutationFn: (name: string) => api.get<string>(`/audit/streams/${encodeURIComponent(name)}/export.jsonl`),
+    onSuccess: (text, name) => downloadBlob(new Blob([text], { type: 'application/x-ndjson' }), `${name}.jsonl`),
+  });
 
   useEffect(() => setCount(0), [stream]);
   useEffect(() => {
@@ -259,15 +273,6 @@ export default function AuditPage() {
   const row = count > 0 ? replay.rows[count - 1] : undefined;
   const conversation = stream?.startsWith('conversation-') ?? false;
 
-  async function exportJsonl() {
-    if (!stream) return;
-    setExportError(null);
-    try {
-      downloadBlob(new Blob([await api.get<string>(`/audit/streams/${encodeURIComponent(stream)}/export.jsonl`)], { type: 'application/x-ndjson' }), `${stream}.jsonl`);
-    } catch (failure) {
-      setExportError(toApiError(failure));
-    }
-  }
   function exportMarkdown() {
     if (!stream) return;
     const labels = { ...t('audit.markdown', { returnObjects: true }), chat: t('audit.view.chat'), plan: t('audit.view.plan'), canvas: t('audit.view.canvas'), noCanvas: t('audit.view.noCanvas'), status: t('audit.status', { returnObjects: true }) };
@@ -290,7 +295,7 @@ export default function AuditPage() {
             <span className="muted" role="status">
               {t('audit.loading', { loaded, total })}
             </span>
-            <button className="button button-secondary button-small" type="button" onClick={() => void exportJsonl()}>
+            <button className="button button-secondary button-small" type="button" onClick={() => exportJsonl.mutate(stream)}>
               <DownloadIcon size={14} />
               {t('audit.export.jsonl')}
             </button>
@@ -302,7 +307,7 @@ export default function AuditPage() {
             )}
           </div>
           {error && <ErrorBanner error={error} />}
-          {exportError && <ErrorBanner error={exportError} />}
+          {exportJsonl.error && <ErrorBanner error={exportJsonl.error} />}
           <div className="audit-player">
             <button className="icon-button" type="button" onClick={() => setCount((value) => Math.max(0, value - 1))} disabled={count === 0} aria-label={t('audit.player.back')}>
               <StepBackIcon size={16} />

@@ -1,16 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { deleteCollection, getCollection, removeFromCollection, type CollectionDetail } from '../../api/cognition.ts';
-import { toApiError, type ApiError } from '../../api/client.ts';
-import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { deleteCollection, removeFromCollection } from '../../api/cognition.ts';
+import { useApiMutation } from '../../api/query.ts';
 import { PageLoading, PageState } from '../../components/PageState.tsx';
 import { CognitionCard } from '../../cognition/CognitionCard.tsx';
 import { CollectionDialog } from '../../cognition/CollectionDialog.tsx';
-import { errorMessage } from '../../cognition/errors.ts';
+import { FormError, LoadFailed } from '../../cognition/FormParts.tsx';
+import { collectionDeleted, isMissing, removedFromCollection, useCollection } from '../../cognition/queries.ts';
 import { useTimeText } from '../../cognition/hooks.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { ArrowLeftIcon, BookmarkIcon, FolderIcon, FolderMinusIcon, LightbulbIcon, RefreshCwIcon, SquarePenIcon, Trash2Icon } from '../../ui/icons.ts';
+import { ArrowLeftIcon, BookmarkIcon, FolderIcon, FolderMinusIcon, LightbulbIcon, SquarePenIcon, Trash2Icon } from '../../ui/icons.ts';
 import '../../cognition/cognition.css';
 
 /** The route reads the id from the path and hands it down as a prop, as the spec describes. */
@@ -19,30 +19,21 @@ export default function CognitionCollectionPage() {
   return <CollectionDetailView key={id} id={id} />;
 }
 
-type Loaded = { status: 'loading' } | { status: 'ready'; collection: CollectionDetail } | { status: 'missing' } | { status: 'failed'; error: ApiError };
-
 function CollectionDetailView({ id }: { id: string }) {
   const { t } = useTranslation('cognition');
   const navigate = useNavigate();
   const timeText = useTimeText();
-  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+  const loaded = useCollection(id);
   const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
-  const [removing, setRemoving] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    getCollection(id, controller.signal).then(
-      (collection) => setLoaded({ status: 'ready', collection }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        const apiError = toApiError(error);
-        setLoaded(apiError.status === 404 || apiError.status === 422 ? { status: 'missing' } : { status: 'failed', error: apiError });
-      },
-    );
-    return () => controller.abort();
-  }, [id, attempt]);
+  const remove = useApiMutation({ mutationFn: (cognitionId: string) => removeFromCollection(id, cognitionId), onSuccess: removedFromCollection });
+  const deleteIt = useApiMutation({
+    mutationFn: () => deleteCollection(id),
+    onSuccess: () => {
+      navigate('/cognition/library?tab=collections', { replace: true });
+      collectionDeleted(id);
+    },
+  });
+  const removing = remove.isPending ? remove.variables : null;
 
   const back = (
     <Link to="/cognition/library?tab=collections" className="button button-primary">
@@ -50,42 +41,21 @@ function CollectionDetailView({ id }: { id: string }) {
     </Link>
   );
 
-  if (loaded.status === 'loading') return <PageLoading />;
-  if (loaded.status === 'missing')
+  if (loaded.isPending) return <PageLoading />;
+  if (isMissing(loaded.error))
     return (
       <PageState icon={FolderIcon} tone="danger" title={t('collection.notFound')} actions={back}>
         <p>{t('collection.notFoundText')}</p>
       </PageState>
     );
-  if (loaded.status === 'failed')
+  if (loaded.isError)
     return (
       <div className="cog-page">
-        <div className="cog-empty">
-          <ErrorBanner error={loaded.error} />
-          <button type="button" className="button button-secondary" onClick={() => setAttempt((value) => value + 1)}>
-            <RefreshCwIcon size={16} />
-            {t('platform.retry')}
-          </button>
-        </div>
+        <LoadFailed error={loaded.error} onRetry={() => void loaded.refetch()} />
       </div>
     );
 
-  const { collection } = loaded;
-  const remove = (cognitionId: string) => {
-    setRemoving(cognitionId);
-    setFailure(null);
-    removeFromCollection(collection.id, cognitionId).then(
-      (updated) => {
-        setRemoving(null);
-        setLoaded({ status: 'ready', collection: { ...collection, ...updated, items: collection.items.filter((item) => item.id !== cognitionId) } });
-      },
-      (error: unknown) => {
-        setRemoving(null);
-        setFailure(errorMessage(error));
-      },
-    );
-  };
-
+  const collection = loaded.data;
   return (
     <div className="cog-page">
       <nav className="cog-breadcrumb">
@@ -117,11 +87,7 @@ function CollectionDetailView({ id }: { id: string }) {
           </button>
         </div>
       </header>
-      {failure && (
-        <p className="cog-form-error" role="alert">
-          {failure}
-        </p>
-      )}
+      <FormError error={remove.error} />
       {collection.items.length === 0 ? (
         <div className="cog-empty">
           <span className="cog-empty-icon">
@@ -141,7 +107,7 @@ function CollectionDetailView({ id }: { id: string }) {
               key={item.id}
               item={item}
               actions={
-                <button type="button" className="button button-secondary button-small" disabled={removing !== null} onClick={() => remove(item.id)}>
+                <button type="button" className="button button-secondary button-small" disabled={removing !== null} onClick={() => remove.mutate(item.id)}>
                   {removing === item.id ? <span className="spinner spinner-small" /> : <FolderMinusIcon size={14} />}
                   {t('collection.remove')}
                 </button>
@@ -150,7 +116,7 @@ function CollectionDetailView({ id }: { id: string }) {
           ))}
         </div>
       )}
-      {dialog === 'edit' && <CollectionDialog collection={collection} onSaved={(saved) => setLoaded({ status: 'ready', collection: { ...collection, ...saved } })} onClose={() => setDialog(null)} />}
+      {dialog === 'edit' && <CollectionDialog collection={collection} onClose={() => setDialog(null)} />}
       {dialog === 'delete' && (
         <ConfirmDialog
           title={t('deleteCollection.title')}
@@ -158,7 +124,7 @@ function CollectionDetailView({ id }: { id: string }) {
           confirmLabel={t('deleteCollection.confirm')}
           cancelLabel={t('deleteCollection.cancel')}
           onClose={() => setDialog(null)}
-          onConfirm={() => deleteCollection(collection.id).then(() => navigate('/cognition/library?tab=collections', { replace: true }))}
+          onConfirm={() => deleteIt.mutateAsync()}
         />
       )}
     </div>

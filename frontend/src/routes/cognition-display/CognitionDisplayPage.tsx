@@ -1,21 +1,19 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { deleteCognition, getCognition, recordCognitionView, updateCognition, type Cognition } from '../../api/cognition.ts';
-import { toApiError, type ApiError } from '../../api/client.ts';
-import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { deleteCognition, recordCognitionView, type Cognition } from '../../api/cognition.ts';
+import { queryClient, queryKeys, useApiMutation } from '../../api/query.ts';
 import { PageLoading, PageState } from '../../components/PageState.tsx';
 import { CognitionArticle } from '../../cognition/CognitionArticle.tsx';
 import { CollectDialog } from '../../cognition/CollectDialog.tsx';
 import { EditDialog } from '../../cognition/EditDialog.tsx';
-import { errorMessage } from '../../cognition/errors.ts';
+import { FormError, LoadFailed } from '../../cognition/FormParts.tsx';
+import { cognitionDeleted, isMissing, useCognition, useUpdateCognition } from '../../cognition/queries.ts';
 import { useExactTime, useSignInFirst, useTimeText } from '../../cognition/hooks.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ShareCognitionDialog } from '../../cognition/ShareCognitionDialog.tsx';
-import { ArrowLeftIcon, FolderPlusIcon, LightbulbIcon, RefreshCwIcon, Share2Icon, SquarePenIcon, Trash2Icon } from '../../ui/icons.ts';
+import { ArrowLeftIcon, FolderPlusIcon, LightbulbIcon, Share2Icon, SquarePenIcon, Trash2Icon } from '../../ui/icons.ts';
 import '../../cognition/cognition.css';
-
-type Loaded = { status: 'loading' } | { status: 'ready'; cognition: Cognition } | { status: 'missing' } | { status: 'failed'; error: ApiError };
 
 /** Cognition display (/cognition/display?id=…): public cognitions for anyone, private ones for their owner. */
 export default function CognitionDisplayPage() {
@@ -42,98 +40,59 @@ export default function CognitionDisplayPage() {
 function CognitionDisplay({ id }: { id: string }) {
   const { t } = useTranslation('cognition');
   const { signedIn } = useSignInFirst();
-  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  const viewed = useRef<string | null>(null);
+  const loaded = useCognition(id);
+  // The count is read again after the view is recorded: only the server knows whether this reader had been counted before.
+  const view = useApiMutation({ mutationFn: () => recordCognitionView(id), onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.cognition(id) }) });
 
+  const ready = loaded.isSuccess;
+  const { mutate: recordView, isIdle: notViewed } = view;
   useEffect(() => {
-    const controller = new AbortController();
-    getCognition(id, controller.signal).then(
-      (cognition) => setLoaded({ status: 'ready', cognition }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        const apiError = toApiError(error);
-        setLoaded(apiError.status === 404 || apiError.status === 422 ? { status: 'missing' } : { status: 'failed', error: apiError });
-      },
+    // One view per opening by a signed-in reader (it counts for the daily task 浏览认知).
+    if (ready && signedIn && notViewed) recordView();
+  }, [ready, signedIn, notViewed, recordView]);
+
+  if (loaded.isPending) return <PageLoading />;
+  if (isMissing(loaded.error))
+    return (
+      <PageState
+        icon={LightbulbIcon}
+        tone="danger"
+        title={t('display.notFound')}
+        actions={
+          <Link to="/cognition" className="button button-primary">
+            {t('display.back')}
+          </Link>
+        }
+      >
+        <p>{t('display.notFoundText')}</p>
+      </PageState>
     );
-    return () => controller.abort();
-  }, [id, attempt]);
-
-  const ready = loaded.status === 'ready';
-  useEffect(() => {
-    // One view per opening by a signed-in reader (it counts for the daily task 浏览认知); then the
-    // count is read again, since only the server knows whether this reader had been counted before.
-    if (!ready || !signedIn || viewed.current === id) return;
-    viewed.current = id;
-    recordCognitionView(id)
-      .then(() => getCognition(id))
-      .then(
-        (cognition) => setLoaded((current) => (current.status === 'ready' ? { status: 'ready', cognition: { ...current.cognition, view_count: cognition.view_count } } : current)),
-        () => undefined,
-      );
-  }, [ready, signedIn, id]);
-
-  switch (loaded.status) {
-    case 'loading':
-      return <PageLoading />;
-    case 'missing':
-      return (
-        <PageState
-          icon={LightbulbIcon}
-          tone="danger"
-          title={t('display.notFound')}
-          actions={
-            <Link to="/cognition" className="button button-primary">
-              {t('display.back')}
-            </Link>
-          }
-        >
-          <p>{t('display.notFoundText')}</p>
-        </PageState>
-      );
-    case 'failed':
-      return (
-        <div className="cog-page">
-          <div className="cog-empty">
-            <ErrorBanner error={loaded.error} />
-            <button type="button" className="button button-secondary" onClick={() => setAttempt((value) => value + 1)}>
-              <RefreshCwIcon size={16} />
-              {t('platform.retry')}
-            </button>
-          </div>
-        </div>
-      );
-    case 'ready':
-      return <Display cognition={loaded.cognition} onChange={(cognition) => setLoaded({ status: 'ready', cognition })} />;
-  }
+  if (loaded.isError)
+    return (
+      <div className="cog-page">
+        <LoadFailed error={loaded.error} onRetry={() => void loaded.refetch()} />
+      </div>
+    );
+  return <Display cognition={loaded.data} />;
 }
 
 type Open = 'share' | 'edit' | 'delete' | 'collect' | null;
 
-function Display({ cognition, onChange }: { cognition: Cognition; onChange: (cognition: Cognition) => void }) {
+function Display({ cognition }: { cognition: Cognition }) {
   const { t } = useTranslation('cognition');
   const navigate = useNavigate();
   const { signedIn, requireSignIn } = useSignInFirst();
   const timeText = useTimeText();
   const exactTime = useExactTime();
   const [open, setOpen] = useState<Open>(null);
-  const [switching, setSwitching] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-
-  const setPublic = (value: boolean) => {
-    setSwitching(true);
-    setFailure(null);
-    updateCognition(cognition.id, { public: value }).then(
-      (updated) => {
-        setSwitching(false);
-        onChange(updated);
-      },
-      (error: unknown) => {
-        setSwitching(false);
-        setFailure(errorMessage(error));
-      },
-    );
-  };
+  const visibility = useUpdateCognition(cognition.id);
+  const remove = useApiMutation({
+    mutationFn: () => deleteCognition(cognition.id),
+    onSuccess: () => {
+      navigate('/cognition/library', { replace: true });
+      cognitionDeleted(cognition.id);
+    },
+  });
 
   return (
     <div className="cog-page cog-display">
@@ -160,17 +119,13 @@ function Display({ cognition, onChange }: { cognition: Cognition; onChange: (cog
                   aria-checked={cognition.public}
                   aria-label={t(cognition.public ? 'display.makePrivate' : 'display.makePublic')}
                   title={t(cognition.public ? 'display.makePrivate' : 'display.makePublic')}
-                  disabled={switching}
-                  onClick={() => setPublic(!cognition.public)}
+                  disabled={visibility.isPending}
+                  onClick={() => visibility.mutate({ public: !cognition.public })}
                 >
                   <span />
                 </button>
               </div>
-              {failure && (
-                <p className="cog-form-error" role="alert">
-                  {failure}
-                </p>
-              )}
+              <FormError error={visibility.error} />
               <div className="cog-aside-actions">
                 <button type="button" className="button button-primary" onClick={() => setOpen('share')}>
                   <Share2Icon size={16} />
@@ -226,8 +181,8 @@ function Display({ cognition, onChange }: { cognition: Cognition; onChange: (cog
           </section>
         </aside>
       </div>
-      {open === 'share' && <ShareCognitionDialog cognition={cognition} onChanged={onChange} onClose={() => setOpen(null)} />}
-      {open === 'edit' && <EditDialog cognition={cognition} onSaved={onChange} onClose={() => setOpen(null)} />}
+      {open === 'share' && <ShareCognitionDialog cognition={cognition} onClose={() => setOpen(null)} />}
+      {open === 'edit' && <EditDialog cognition={cognition} onClose={() => setOpen(null)} />}
       {open === 'collect' && <CollectDialog cognition={cognition} onClose={() => setOpen(null)} />}
       {open === 'delete' && (
         <ConfirmDialog
@@ -236,7 +191,7 @@ function Display({ cognition, onChange }: { cognition: Cognition; onChange: (cog
           confirmLabel={t('remove.confirm')}
           cancelLabel={t('remove.cancel')}
           onClose={() => setOpen(null)}
-          onConfirm={() => deleteCognition(cognition.id).then(() => navigate('/cognition/library', { replace: true }))}
+          onConfirm={() => remove.mutateAsync()}
         />
       )}
     </div>

@@ -1,17 +1,19 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import { deleteCollection, listCollections, type Collection } from '../../api/cognition.ts';
-import { toApiError, type ApiError } from '../../api/client.ts';
+import { deleteCollection, type Collection } from '../../api/cognition.ts';
+import { useApiMutation } from '../../api/query.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { CardSkeletons, CognitionCard } from '../../cognition/CognitionCard.tsx';
 import { CollectionDialog } from '../../cognition/CollectionDialog.tsx';
 import { filterCollections } from '../../cognition/collections.ts';
+import { LoadFailed } from '../../cognition/FormParts.tsx';
+import { collectionDeleted, useCollections } from '../../cognition/queries.ts';
 import { useTimeText } from '../../cognition/hooks.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { SearchField } from '../../cognition/SearchField.tsx';
 import { useCognitionList } from '../../cognition/useCognitionList.ts';
-import { ChevronDownIcon, FileTextIcon, FolderIcon, FolderPlusIcon, LightbulbIcon, RefreshCwIcon, SearchIcon, SquarePenIcon, Trash2Icon } from '../../ui/icons.ts';
+import { ChevronDownIcon, FileTextIcon, FolderIcon, FolderPlusIcon, LightbulbIcon, SearchIcon, SquarePenIcon, Trash2Icon } from '../../ui/icons.ts';
 import { Tabs } from '../../ui/Tabs.tsx';
 import '../../cognition/cognition.css';
 
@@ -72,16 +74,7 @@ function MyCognitions({ q }: { q: string }) {
   const { t } = useTranslation('cognition');
   const list = useCognitionList('mine', q);
   if (list.loading) return <CardSkeletons />;
-  if (list.error && list.items.length === 0)
-    return (
-      <div className="cog-empty">
-        <ErrorBanner error={list.error} />
-        <button type="button" className="button button-secondary" onClick={list.reload}>
-          <RefreshCwIcon size={16} />
-          {t('platform.retry')}
-        </button>
-      </div>
-    );
+  if (list.error && list.items.length === 0) return <LoadFailed error={list.error} onRetry={list.reload} />;
   if (list.items.length === 0)
     return (
       <div className="cog-empty">
@@ -119,46 +112,22 @@ function MyCognitions({ q }: { q: string }) {
   );
 }
 
-type Collections = { status: 'loading' } | { status: 'ready'; collections: Collection[] } | { status: 'failed'; error: ApiError };
-
 function MyCollections({ q }: { q: string }) {
   const { t } = useTranslation('cognition');
   const timeText = useTimeText();
-  const [state, setState] = useState<Collections>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+  const list = useCollections();
   const [editing, setEditing] = useState<Collection | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Collection | null>(null);
+  const remove = useApiMutation({ mutationFn: (id: string) => deleteCollection(id), onSuccess: (_, id) => collectionDeleted(id) });
 
-  useEffect(() => {
-    let current = true;
-    listCollections().then(
-      (answer) => current && setState({ status: 'ready', collections: answer.collections }),
-      (error: unknown) => current && setState({ status: 'failed', error: toApiError(error) }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [attempt]);
+  if (list.isPending) return <CardSkeletons count={3} />;
+  if (list.isError) return <LoadFailed error={list.error} onRetry={() => void list.refetch()} />;
 
-  const saved = (collection: Collection) =>
-    setState((previous) => (previous.status === 'ready' ? { status: 'ready', collections: [collection, ...previous.collections.filter((entry) => entry.id !== collection.id)] } : previous));
-
-  if (state.status === 'loading') return <CardSkeletons count={3} />;
-  if (state.status === 'failed')
-    return (
-      <div className="cog-empty">
-        <ErrorBanner error={state.error} />
-        <button type="button" className="button button-secondary" onClick={() => setAttempt((value) => value + 1)}>
-          <RefreshCwIcon size={16} />
-          {t('platform.retry')}
-        </button>
-      </div>
-    );
-
-  const shown = filterCollections(state.collections, q);
+  const collections = list.data;
+  const shown = filterCollections(collections, q);
   return (
     <>
-      {state.collections.length === 0 ? (
+      {collections.length === 0 ? (
         <div className="cog-empty">
           <span className="cog-empty-icon">
             <FolderIcon size={28} />
@@ -201,8 +170,8 @@ function MyCollections({ q }: { q: string }) {
           ))}
         </div>
       )}
-      {state.collections.length > 0 && shown.length === 0 && <p className="cog-count cog-count-spaced">{t('library.noCollectionMatch')}</p>}
-      {editing && <CollectionDialog {...(editing !== 'new' && { collection: editing })} onSaved={saved} onClose={() => setEditing(null)} />}
+      {collections.length > 0 && shown.length === 0 && <p className="cog-count cog-count-spaced">{t('library.noCollectionMatch')}</p>}
+      {editing && <CollectionDialog {...(editing !== 'new' && { collection: editing })} onClose={() => setEditing(null)} />}
       {deleting && (
         <ConfirmDialog
           title={t('deleteCollection.title')}
@@ -210,11 +179,7 @@ function MyCollections({ q }: { q: string }) {
           confirmLabel={t('deleteCollection.confirm')}
           cancelLabel={t('deleteCollection.cancel')}
           onClose={() => setDeleting(null)}
-          onConfirm={() =>
-            deleteCollection(deleting.id).then(() =>
-              setState((previous) => (previous.status === 'ready' ? { status: 'ready', collections: previous.collections.filter((entry) => entry.id !== deleting.id) } : previous)),
-            )
-          }
+          onConfirm={() => remove.mutateAsync(deleting.id)}
         />
       )}
     </>

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toApiError } from '../../api/client.ts';
-import { adminApi, type ReadModel, type VerifyReport } from './api.ts';
-import { queryKeys, useApiQuery } from '../../api/query.ts';
+import { adminApi } from './api.ts';
+import { queryClient, queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
+import { caughtUp, restarted } from './model.ts';
 import { Notice, Pager, TableState, useDateFormat, useNumberFormat, type NoticeState } from './shared.tsx';
 import { DatabaseIcon, RefreshCwIcon, ShieldIcon } from '../../ui/icons.ts';
 
@@ -56,48 +56,42 @@ export function ReadModelsTab() {
   const { t } = useTranslation('account');
   const number = useNumberFormat();
   const [rebuilding, setRebuilding] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<NoticeState>(null);
-  const [report, setReport] = useState<VerifyReport | null>(null);
-  const models = useApiQuery({ queryKey: queryKeys.manage('read-models'), queryFn: () => adminApi.readModels() });
+  // A rebuild runs in the projector; its checkpoint climbing to the head is the progress, read every second.
+  const models = useApiQuery({ queryKey: queryKeys.manage('read-models'), queryFn: () => adminApi.readModels(), refetchInterval: rebuilding ? PROGRESS_MS : false });
   const head = models.data?.head ?? 0;
-  const current = models.data?.projections.find((model) => model.name === rebuilding);
-  const { refetch } = models;
-  const reload = () => void refetch();
+  const done = rebuilding !== null && caughtUp(models.data, rebuilding);
 
-  // A rebuild runs in the projector; its checkpoint climbing to the head is the progress.
   useEffect(() => {
-    if (!rebuilding) return;
-    if (current && current.checkpoint >= head) {
-      setRebuilding(null);
-      setNotice({ kind: 'success', text: t('manage.common.saved') });
-      return;
-    }
-    const timer = setTimeout(() => void refetch(), PROGRESS_MS);
-    return () => clearTimeout(timer);
-  }, [rebuilding, current, head, refetch, t]);
+    if (!done) return;
+    setRebuilding(null);
+    setNotice({ kind: 'success', text: t('manage.common.saved') });
+  }, [done, t]);
 
-  async function act(model: ReadModel, action: 'rebuild' | 'verify') {
-    setBusy(true);
-    setNotice(null);
-    setReport(null);
-    try {
-      if (action === 'rebuild') {
-        await adminApi.rebuild(model.name);
-        setRebuilding(model.name);
-        reload();
-      } else {
-        const result = await adminApi.verify(model.name);
-        setReport(result);
-        const values = { name: model.name, position: result.position, documents: result.documents, count: result.differences.length };
-        setNotice(result.differences.length === 0 ? { kind: 'success', text: t('manage.readModels.verified', values) } : { kind: 'warning', text: t('manage.readModels.differs', values) });
-      }
-    } catch (error) {
-      setNotice({ kind: 'error', error: toApiError(error) });
-    } finally {
-      setBusy(false);
-    }
-  }
+  const verify = useApiMutation({
+    mutationFn: (name: string) => adminApi.verify(name),
+    onMutate: () => setNotice(null),
+    onSuccess: (report, name) => {
+      const values = { name, position: report.position, documents: report.documents, count: report.differences.length };
+      setNotice(report.differences.length === 0 ? { kind: 'success', text: t('manage.readModels.verified', values) } : { kind: 'warning', text: t('manage.readModels.differs', values) });
+    },
+    onError: (error) => setNotice({ kind: 'error', error }),
+  });
+  const rebuild = useApiMutation({
+    mutationFn: (name: string) => adminApi.rebuild(name),
+    onMutate: () => {
+      setNotice(null);
+      verify.reset();
+    },
+    onSuccess: (started) => {
+      // The server's answer puts the checkpoint back, so the rebuild is not taken as over before it is polled.
+      queryClient.setQueryData<typeof models.data>(queryKeys.manage('read-models'), (list) => list && restarted(list, started.name, started.checkpoint, started.head));
+      setRebuilding(started.name);
+    },
+    onError: (error) => setNotice({ kind: 'error', error }),
+  });
+  const report = verify.data ?? null;
+  const busy = verify.isPending || rebuild.isPending;
 
   const rows = models.data?.projections ?? [];
   return (
@@ -140,11 +134,11 @@ export function ReadModelsTab() {
                   <progress max={Math.max(head, 1)} value={Math.min(model.checkpoint, head)} aria-label={model.name === rebuilding ? t('manage.readModels.rebuilding', { name: model.name }) : model.name} />
                 </td>
                 <td className="col-actions">
-                  <button className="button button-secondary button-small" type="button" disabled={busy || rebuilding !== null || !models.data?.rebuild_here} onClick={() => void act(model, 'rebuild')} aria-label={t('manage.readModels.rebuild', { name: model.name })}>
+                  <button className="button button-secondary button-small" type="button" disabled={busy || rebuilding !== null || !models.data?.rebuild_here} onClick={() => rebuild.mutate(model.name)} aria-label={t('manage.readModels.rebuild', { name: model.name })}>
                     <RefreshCwIcon size={14} />
                     {t('manage.readModels.rebuild', { name: '' })}
                   </button>
-                  <button className="button button-secondary button-small" type="button" disabled={busy || rebuilding !== null} onClick={() => void act(model, 'verify')} aria-label={t('manage.readModels.verify', { name: model.name })}>
+                  <button className="button button-secondary button-small" type="button" disabled={busy || rebuilding !== null} onClick={() => verify.mutate(model.name)} aria-label={t('manage.readModels.verify', { name: model.name })}>
                     <ShieldIcon size={14} />
                     {t('manage.readModels.verify', { name: '' })}
                   </button>

@@ -146,7 +146,7 @@ export const adminApi = {
   setAuditor: (id: string, auditor: boolean) => api.post<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/auditor`, { json: { auditor } }),
   auditReads: (skip: number, limit: number) => api.get<Page & { reads: AuditRead[] }>('/auth/admin/audit-reads', { query: { skip, limit } }),
   readModels: () => api.get<{ head: number; rebuild_here: boolean; projections: ReadModel[] }>('/auth/admin/projections'),
-  rebuild: (name: string) => api.post<{ name: string; head: number }>(`/auth/admin/projections/${encodeURIComponent(name)}/rebuild`),
+  rebuild: (name: string) => api.post<{ name: string; head: number; checkpoint: number }>(`/auth/admin/projections/${encodeURIComponent(name)}/rebuild`),
   verify: (name: string) => api.post<VerifyReport>(`/auth/admin/projections/${encodeURIComponent(name)}/verify`),
   outbox: (skip: number, limit: number) => api.get<Page & { transport: 'smtp' | 'outbox'; mails: OutboxMail[] }>('/auth/admin/outbox', { query: { skip, limit } }),
 };

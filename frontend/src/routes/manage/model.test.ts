@@ -1,5 +1,5 @@
 import test from 'ava';
-import { barLayout, fromLocalInput, niceCeiling, pageInfo, parseNumber, toggle, togglePage, toLocalInput } from './model.ts';
+import { barLayout, caughtUp, fromLocalInput, niceCeiling, pageInfo, parseNumber, restarted, toggle, togglePage, toLocalInput } from './model.ts';
 
 test('paging', (t) => {
   t.deepEqual(pageInfo(0, 0, 10), { page: 1, pages: 1, hasPrev: false, hasNext: false });
@@ -54,4 +54,19 @@ test('selection toggles one id or a whole page', (t) => {
   t.deepEqual([...toggle(new Set(['a']), 'a')], []);
   t.deepEqual([...togglePage(new Set(['x']), ['a', 'b'])].sort(), ['a', 'b', 'x']);
   t.deepEqual([...togglePage(new Set(['a', 'b', 'x']), ['a', 'b'])], ['x']);
+});
+
+test('a rebuild is over once its checkpoint reaches the head, not before and not for an unknown name', (t) => {
+  const list = { head: 10, projections: [{ name: 'users', checkpoint: 4 }, { name: 'chats', checkpoint: 10 }] };
+  t.false(caughtUp(list, 'users'));
+  t.true(caughtUp(list, 'chats'));
+  t.false(caughtUp(list, 'missing'));
+  t.false(caughtUp(undefined, 'chats'));
+});
+
+test('a started rebuild shows its read model back at the server checkpoint, so it is not over at once', (t) => {
+  const list = { head: 10, projections: [{ name: 'users', checkpoint: 10 }, { name: 'chats', checkpoint: 10 }] };
+  const after = restarted(list, 'users', 0, 12);
+  t.deepEqual(after, { head: 12, projections: [{ name: 'users', checkpoint: 0 }, { name: 'chats', checkpoint: 10 }] });
+  t.false(caughtUp(after, 'users'));
 });

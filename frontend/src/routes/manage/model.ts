@@ -88,3 +88,19 @@ export function togglePage(selection: ReadonlySet<string>, pageIds: readonly str
   }
   return next;
 }
+
+export interface ReadModelList {
+  head: number;
+  projections: readonly { name: string; checkpoint: number }[];
+}
+
+/** A rebuild is over when its read model's checkpoint has reached the head of the log. */
+export function caughtUp(list: ReadModelList | undefined, name: string): boolean {
+  const model = list?.projections.find((candidate) => candidate.name === name);
+  return model !== undefined && list !== undefined && model.checkpoint >= list.head;
+}
+
+/** The list as the server answered a rebuild: that read model starts again from its new checkpoint. */
+export function restarted<T extends ReadModelList>(list: T, name: string, checkpoint: number, head: number): T {
+  return { ...list, head: Math.max(list.head, head), projections: list.projections.map((model) => (model.name === name ? { ...model, checkpoint } : model)) };
+}

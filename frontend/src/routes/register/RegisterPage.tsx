@@ -1,10 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { accountApi, type RegistrationSettings } from '../../account/api.ts';
 import { EmailCodeField } from '../../account/EmailCodeField.tsx';
 import { register } from '../../api/auth.ts';
-import { toApiError, type ApiError } from '../../api/client.ts';
+import type { ApiError } from '../../api/client.ts';
+import { queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { login } from '../../app/auth/index.ts';
 import { afterLoginPath } from '../../app/guard.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
@@ -29,23 +30,47 @@ const REQUIRED: ReadonlyArray<Exclude<FieldName, 'inviteCode' | 'emailCode'>> = 
 // 422 locations name the wire fields; the form names some of them differently.
 const FIELD_OF_WIRE: Record<string, FieldName> = { invite_code: 'inviteCode', email_verification_code: 'emailCode' };
 
+/** A refusal's 422 field messages, under the form's names. */
+function fieldErrorsOf(apiError: ApiError, form: Form): Partial<Record<FieldName, string>> {
+  const mapped: Partial<Record<FieldName, string>> = {};
+  for (const [wire, message] of Object.entries(apiError.fieldErrors)) {
+    const field = FIELD_OF_WIRE[wire] ?? (wire in form ? (wire as FieldName) : undefined);
+    if (field) mapped[field] = message;
+  }
+  return mapped;
+}
+
 export default function RegisterPage() {
   const { t } = useTranslation();
   const { t: tAccount } = useTranslation('account');
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [form, setForm] = useState<Form>({ username: '', email: '', nickname: '', password: '', confirmPassword: '', inviteCode: '', emailCode: '' });
-  // The server says whether invite codes and e-mail codes are required; until it answers, neither is.
-  const [settings, setSettings] = useState<RegistrationSettings>({ invite_code_required: false, email_verification_required: false });
+  // The server says whether invite codes and e-mail codes are required; until it answers (or if it cannot), neither is.
+  const settings: RegistrationSettings = useApiQuery({ queryKey: queryKeys.registrationSettings, queryFn: accountApi.registrationSettings }).data ?? { invite_code_required: false, email_verification_required: false };
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<FieldName, string>>>({});
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
 
   const redirect = params.get('redirect');
 
-  useEffect(() => {
-    accountApi.registrationSettings().then(setSettings, () => undefined);
-  }, []);
+  const signUp = useApiMutation({
+    mutationFn: async (username: string) => {
+      await register({
+        username,
+        email: form.email.trim(),
+        nickname: form.nickname.trim(),
+        password: form.password,
+        ...(form.inviteCode.trim() !== '' && { invite_code: form.inviteCode.trim() }),
+        ...(form.emailCode !== '' && { email_verification_code: form.emailCode }),
+      });
+      // The new account signs in straight away: asking for the password again adds nothing.
+      await login(username, form.password);
+    },
+    onSuccess: () => navigate(afterLoginPath(redirect), { replace: true }),
+    onError: (apiError) => setFieldErrors(fieldErrorsOf(apiError, form)),
+  });
+  const error = signUp.error;
+  // Still busy after success: the page stays until the navigation replaces it.
+  const busy = signUp.isPending || signUp.isSuccess;
 
   const bind = (name: FieldName) => ({
     name,
@@ -65,37 +90,13 @@ export default function RegisterPage() {
     return errors;
   }
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     const errors = validate();
     setFieldErrors(errors);
-    setError(null);
+    signUp.reset();
     if (Object.keys(errors).length > 0) return;
-    setBusy(true);
-    const username = form.username.trim();
-    try {
-      await register({
-        username,
-        email: form.email.trim(),
-        nickname: form.nickname.trim(),
-        password: form.password,
-        ...(form.inviteCode.trim() !== '' && { invite_code: form.inviteCode.trim() }),
-        ...(form.emailCode !== '' && { email_verification_code: form.emailCode }),
-      });
-      // The new account signs in straight away: asking for the password again adds nothing.
-      await login(username, form.password);
-      navigate(afterLoginPath(redirect), { replace: true });
-    } catch (caught) {
-      const apiError = toApiError(caught);
-      const mapped: Partial<Record<FieldName, string>> = {};
-      for (const [wire, message] of Object.entries(apiError.fieldErrors)) {
-        const field = FIELD_OF_WIRE[wire] ?? (wire in form ? (wire as FieldName) : undefined);
-        if (field) mapped[field] = message;
-      }
-      setFieldErrors(mapped);
-      setError(apiError);
-      setBusy(false);
-    }
+    signUp.mutate(form.username.trim());
   }
 
   return (

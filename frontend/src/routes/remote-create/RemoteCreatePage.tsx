@@ -1,60 +1,51 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { toApiError, type ApiError } from '../../api/client.ts';
-import { agentsApi, type ToolDescriptor } from '../../api/agents.ts';
+import { agentsApi, type AgentDto, type AgentInput } from '../../api/agents.ts';
+import type { ApiError } from '../../api/client.ts';
+import { queryClient, queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { ToolTester } from '../../agents/ToolTester.tsx';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { PageLoading } from '../../components/PageState.tsx';
 import '../../agents/agents.css';
 import { ArrowRightIcon } from '../../ui/icons.ts';
 import '../../ui/ui.css';
 
 /** /remote/create: a new agent, or `?id=` to edit one; its tools can be tried right here. */
 export default function RemoteCreatePage() {
-  const { t } = useTranslation('agents');
-  const navigate = useNavigate();
   const [params] = useSearchParams();
   const editing = params.get('id');
-  const ids = useId();
-  const [tools, setTools] = useState<ToolDescriptor[]>([]);
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [instructions, setInstructions] = useState('');
-  const [chosen, setChosen] = useState<string[]>([]);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const agent = useApiQuery({ queryKey: queryKeys.agent(editing ?? ''), queryFn: () => agentsApi.get(editing ?? ''), enabled: editing !== null });
+  // The form starts from the agent being edited, so it waits for it (a failed read starts it empty, with the reason).
+  if (editing !== null && agent.isPending) return <PageLoading />;
+  return <AgentForm key={editing ?? ''} editing={editing} agent={agent.data} loadError={agent.error} />;
+}
 
-  useEffect(() => {
-    agentsApi.list().then(
-      (body) => setTools(body.tools),
-      (failure: unknown) => setError(toApiError(failure)),
-    );
-    if (!editing) return;
-    agentsApi.get(editing).then(
-      (agent) => {
-        setName(agent.name);
-        setDescription(agent.description);
-        setInstructions(agent.instructions);
-        setChosen(agent.tools);
-      },
-      (failure: unknown) => setError(toApiError(failure)),
-    );
-  }, [editing]);
+function AgentForm({ editing, agent, loadError }: { editing: string | null; agent: AgentDto | undefined; loadError: ApiError | null }) {
+  const { t } = useTranslation('agents');
+  const navigate = useNavigate();
+  const ids = useId();
+  const list = useApiQuery({ queryKey: queryKeys.agents, queryFn: agentsApi.list });
+  const tools = list.data?.tools ?? [];
+  const [name, setName] = useState(agent?.name ?? '');
+  const [description, setDescription] = useState(agent?.description ?? '');
+  const [instructions, setInstructions] = useState(agent?.instructions ?? '');
+  const [chosen, setChosen] = useState<string[]>(agent?.tools ?? []);
+  const save = useApiMutation({
+    mutationFn: (input: AgentInput) => (editing ? agentsApi.update(editing, input) : agentsApi.create(input)),
+    onSuccess: (saved) => {
+      // The monitoring page reads the list (and this agent) again when it opens.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.agents, refetchType: 'none' });
+      navigate(`/remote?agent=${encodeURIComponent(saved.id)}`);
+    },
+  });
+  const busy = save.isPending;
+  const error = save.error ?? list.error ?? loadError;
 
   const toggle = (tool: string) => setChosen((current) => (current.includes(tool) ? current.filter((known) => known !== tool) : [...current, tool]));
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const input = { name, description, instructions, tools: chosen };
-      const saved = editing ? await agentsApi.update(editing, input) : await agentsApi.create(input);
-      navigate(`/remote?agent=${encodeURIComponent(saved.id)}`);
-    } catch (failure) {
-      setError(toApiError(failure));
-    } finally {
-      setBusy(false);
-    }
+    save.mutate({ name, description, instructions, tools: chosen });
   };
 
   return (
@@ -68,7 +59,7 @@ export default function RemoteCreatePage() {
       </header>
       {error && <ErrorBanner error={error} />}
       <div className="agent-columns">
-        <form className="surface-card agent-form" onSubmit={(event) => void submit(event)}>
+        <form className="surface-card agent-form" onSubmit={submit}>
           <label htmlFor={`${ids}-name`}>{t('form.name')}</label>
           <input className="input" id={`${ids}-name`} value={name} maxLength={60} required placeholder={t('form.namePlaceholder')} onChange={(event) => setName(event.target.value)} />
           <label htmlFor={`${ids}-description`}>{t('form.description')}</label>

@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import { toApiError, type ApiError } from '../../api/client.ts';
-import { agentsApi, type AgentDto, type ToolDescriptor, type ToolRun } from '../../api/agents.ts';
+import { agentsApi, type AgentDto } from '../../api/agents.ts';
+import { queryClient, queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { ToolTester } from '../../agents/ToolTester.tsx';
 import { useTimeText } from '../../cognition/hooks.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
@@ -17,44 +17,24 @@ export default function RemotePage() {
   const time = useTimeText();
   const [params, setParams] = useSearchParams();
   const selectedId = params.get('agent');
-  const [agents, setAgents] = useState<AgentDto[] | null>(null);
-  const [tools, setTools] = useState<ToolDescriptor[]>([]);
   const [deleting, setDeleting] = useState<AgentDto | null>(null);
-  const [runs, setRuns] = useState<ToolRun[]>([]);
-  const [error, setError] = useState<ApiError | null>(null);
-
-  const load = useCallback(() => {
-    agentsApi.list().then(
-      (body) => {
-        setAgents(body.agents);
-        setTools(body.tools);
-      },
-      (failure: unknown) => setError(toApiError(failure)),
-    );
-  }, []);
-  const loadRuns = useCallback(() => {
-    if (!selectedId) return;
-    agentsApi.get(selectedId).then(
-      (agent) => setRuns(agent.recent_tests),
-      (failure: unknown) => setError(toApiError(failure)),
-    );
-  }, [selectedId]);
-  useEffect(load, [load]);
-  useEffect(() => {
-    setRuns([]);
-    loadRuns();
-  }, [loadRuns]);
-
-  const selected = agents?.find((agent) => agent.id === selectedId) ?? null;
-  const remove = async (agent: AgentDto) => {
-    try {
-      await agentsApi.remove(agent.id);
+  const list = useApiQuery({ queryKey: queryKeys.agents, queryFn: agentsApi.list });
+  const detail = useApiQuery({ queryKey: queryKeys.agent(selectedId ?? ''), queryFn: () => agentsApi.get(selectedId ?? ''), enabled: selectedId !== null });
+  // A tool run or a deletion changes the counts in the list and the runs of the agent shown.
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.agents });
+  const remove = useApiMutation({
+    mutationFn: (agent: AgentDto) => agentsApi.remove(agent.id),
+    onSuccess: () => {
       setParams({});
-      load();
-    } catch (failure) {
-      setError(toApiError(failure));
-    }
-  };
+      refresh();
+    },
+  });
+
+  const agents = list.data?.agents ?? null;
+  const tools = list.data?.tools ?? [];
+  const runs = detail.data?.recent_tests ?? [];
+  const error = remove.error ?? list.error ?? detail.error;
+  const selected = agents?.find((agent) => agent.id === selectedId) ?? null;
 
   return (
     <div className="agent-page">
@@ -142,17 +122,14 @@ export default function RemotePage() {
               <ToolTester
                 tools={tools.filter((tool) => selected.tools.includes(tool.name))}
                 agentId={selected.id}
-                onRan={() => {
-                  loadRuns();
-                  load();
-                }}
+                onRan={refresh}
               />
             </div>
           )}
         </div>
       )}
       {deleting && (
-        <ConfirmDialog title={t('monitor.deleteTitle', { name: deleting.name })} text={t('monitor.deleteText')} confirmLabel={t('monitor.delete')} onConfirm={() => remove(deleting)} onClose={() => setDeleting(null)} />
+        <ConfirmDialog title={t('monitor.deleteTitle', { name: deleting.name })} text={t('monitor.deleteText')} confirmLabel={t('monitor.delete')} onConfirm={() => remove.mutateAsync(deleting).catch(() => undefined)} onClose={() => setDeleting(null)} />
       )}
     </div>
   );

@@ -1,9 +1,11 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { api, toApiError } from '../../api/client.ts';
+import { api } from '../../api/client.ts';
+import { queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { research, uploadFile } from '../../api/research.ts';
 import { clientId } from '../../api/socket.ts';
+import { useNoteTree } from '../../notes/live.ts';
 import { checkBrief, MAX_BRIEF, MAX_MATERIAL, sessionName, uploadTypeOf, type BriefProblem } from './brief.ts';
 import './writing.css';
 import { CircleAlertIcon, FileIcon, FileTextIcon, PaperclipIcon, PenLineIcon, SparklesIcon, WifiOffIcon } from '../../ui/icons.ts';
@@ -13,12 +15,6 @@ type Length = 'short' | 'medium' | 'long';
 type Style = 'academic' | 'professional' | 'popular';
 type Language = 'zh' | 'en';
 type Step = 'session' | 'preference' | 'notes' | 'files' | 'start';
-
-interface NoteItem {
-  id: string;
-  name: string;
-  parent_id: string | null;
-}
 
 const LENGTHS: Length[] = ['short', 'medium', 'long'];
 const STYLES: Style[] = ['academic', 'professional', 'popular'];
@@ -40,24 +36,14 @@ export default function WritingAgentPage() {
   const [style, setStyle] = useState<Style>('professional');
   const [language, setLanguage] = useState<Language>(i18n.language === 'en' ? 'en' : 'zh');
   const [instructions, setInstructions] = useState('');
-  const [notes, setNotes] = useState<NoteItem[] | null>(null);
   const [chosenNotes, setChosenNotes] = useState<ReadonlySet<string>>(new Set());
   const [files, setFiles] = useState<File[]>([]);
   const [touched, setTouched] = useState(false);
   const [step, setStep] = useState<Step | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [offline, setOffline] = useState(false);
-
-  useEffect(() => {
-    api
-      .get<{ notes: NoteItem[] }>('/api/notes')
-      .then((body) => setNotes(body.notes))
-      .catch(() => setNotes([]));
-    research
-      .models()
-      .then((models) => setOffline(models.offline))
-      .catch(() => setOffline(false));
-  }, []);
+  // The note tree and the model list are the ones the notes page and the research view cache.
+  const tree = useNoteTree(true);
+  const notes = tree.isPending ? null : (tree.data ?? []);
+  const offline = useApiQuery({ queryKey: queryKeys.models, queryFn: research.models }).data?.offline ?? false;
 
   const problem = checkBrief(brief, chosenNotes.size + files.length);
   const briefProblem = (found: BriefProblem | null): string | null => {
@@ -80,12 +66,8 @@ export default function WritingAgentPage() {
     if (fileInput.current) fileInput.current.value = '';
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setTouched(true);
-    if (problem || step) return;
-    setError(null);
-    try {
+  const launch = useApiMutation({
+    mutationFn: async () => {
       setStep('session');
       const session = await research.createSession({ client_id: clientId(), name: sessionName(brief), mode: 1, search_enabled: false, layout_preset: 'chat-interface-only' });
       const conversationId = session.session_id;
@@ -99,12 +81,19 @@ export default function WritingAgentPage() {
       await api.post(`/conversation/sessions/${encodeURIComponent(conversationId)}/dispatch`, {
         json: { agent: 'direct_writing_agent', action: 'send', params: { text: brief.trim(), client_id: clientId() }, run_async: true },
       });
-      navigate(`/research?conversation_id=${encodeURIComponent(conversationId)}`);
-    } catch (failure) {
-      setError(t('failed', { message: toApiError(failure).userMessage }));
-      setStep(null);
-    }
+      return conversationId;
+    },
+    onSuccess: (conversationId) => navigate(`/research?conversation_id=${encodeURIComponent(conversationId)}`),
+    onError: () => setStep(null),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (problem || step) return;
+    launch.mutate();
   };
+  const error = launch.error ? t('failed', { message: launch.error.userMessage }) : null;
 
   const shownProblem = touched ? briefProblem(problem) : null;
   const briefLength = Array.from(brief.trim()).length;
@@ -126,7 +115,7 @@ export default function WritingAgentPage() {
           {t('offline')}
         </p>
       )}
-      <form className="writing-form" onSubmit={(event) => void submit(event)} noValidate>
+      <form className="writing-form" onSubmit={submit} noValidate>
         <section className="surface-card writing-card">
           <label htmlFor={briefId} className="writing-label">
             {t('brief.label')}
