@@ -74,16 +74,13 @@ notesActor.subscribe(({ context }) => {
   remembered = context;
 });
 
-// Another user's notes must never show: when the signed-in user goes, so do the cached tree and what
-// was remembered of it.
+// Another user's notes must never show: when the signed-in user goes, so does what was remembered of
+// the tree (the cached tree goes with the rest of the query cache, app/auth).
 let owner = auth.getSnapshot().context.user?.id ?? null;
 auth.subscribe(({ context }) => {
   const user = context.user?.id ?? null;
   if (user === owner) return;
-  if (owner !== null) {
-    queryClient.removeQueries({ queryKey: queryKeys.notes });
-    for (const key of [NOTE_TREE_KEY, CURRENT_NOTE_KEY, SELECTED_NOTES_KEY]) localStorage.removeItem(key);
-  }
+  if (owner !== null) for (const key of [NOTE_TREE_KEY, CURRENT_NOTE_KEY, SELECTED_NOTES_KEY]) localStorage.removeItem(key);
   owner = user;
 });
 

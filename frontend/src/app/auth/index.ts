@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { createActor, fromPromise } from 'xstate';
 import { login as loginCall, fetchMe } from '../../api/auth.ts';
 import { onUnauthorized } from '../../api/client.ts';
+import { queryClient } from '../../api/query.ts';
 import { browserTokens } from '../../api/token.ts';
 import type { ClientUser, MeDto } from '../../api/user.ts';
 import { authMachine, authView, logIn, sameView, verifyUser, type AuthView } from './machine.ts';
@@ -22,6 +23,16 @@ export const auth = createActor(
 ).start();
 
 onUnauthorized(() => auth.send({ type: 'auth.tokenRevoked' }));
+
+// Another user's data must never show: when the signed-in user goes (signed out, or another signs in
+// in this tab), everything the query cache holds goes with them.
+let owner = auth.getSnapshot().context.user?.id ?? null;
+auth.subscribe(({ context }) => {
+  const user = context.user?.id ?? null;
+  if (user === owner) return;
+  if (owner !== null) queryClient.removeQueries();
+  owner = user;
+});
 
 export const login = (username: string, password: string): Promise<ClientUser> => logIn(auth, username, password);
 
