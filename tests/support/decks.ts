@@ -1,4 +1,7 @@
-import PptxGenJS from 'pptxgenjs';
+import pptxgen from 'pptxgenjs';
+
+// The package's types are read as CommonJS (its default is `.default`), while Node loads its ES build, whose default is the class.
+const PptxGenJS = pptxgen as unknown as typeof pptxgen.default;
 
 /** A 1×1 PNG, enough for an image part and a picture on a slide. */
 const PIXEL = 'image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';

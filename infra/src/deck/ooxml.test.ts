@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import JSZip from 'jszip';
 import { buildDeck } from '../../../tests/support/decks.ts';
 import { MAX_SLIDES, OoxmlDeckReader, PPTX_MIME } from './ooxml.ts';
@@ -6,7 +6,7 @@ import { DeckError } from './port.ts';
 
 const reader = new OoxmlDeckReader();
 const pptx = (bytes: Uint8Array, filename = 'deck.pptx', mimeType = PPTX_MIME) => reader.read(bytes, { filename, mimeType });
-const refusal = async (t: import('ava').ExecutionContext, promise: Promise<unknown>, code: string) => {
+const refusal = async (t: ExecutionContext, promise: Promise<unknown>, code: string) => {
   const error = await t.throwsAsync(promise, { instanceOf: DeckError });
   t.is(error?.code, code);
   return error;
