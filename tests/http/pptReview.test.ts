@@ -1,8 +1,8 @@
 import test from 'ava';
 import JSZip from 'jszip';
 import { signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
-import { buildDeck, SAMPLE_DECK } from '../support/decks.ts';
-import { startMockOpenAI, type ChatBody } from '../support/mockOpenAI.ts';
+import { buildDeck, mockSlideReviewer, SAMPLE_DECK } from '../support/decks.ts';
+import { startMockOpenAI } from '../support/mockOpenAI.ts';
 import { upload } from '../support/world.ts';
 
 const send = (app: TestApp, user: Client, name: string, bytes: Uint8Array, language = 'zh') => upload(app.url, user.token, '/backend/api/ppt/reviews', { language }, { name, bytes });
@@ -88,18 +88,8 @@ test('files that are not a readable .pptx are refused with their code and nothin
   t.deepEqual((await user.request('GET', '/backend/api/ppt/reviews')).body.reviews, []);
 });
 
-/** Answers each slide's review from what the request asks: slide 2 malformed once, slide 3 always. */
-function mockReviewer(body: ChatBody): string {
-  const prompt = body.messages?.find((message) => message.role === 'user')?.content ?? '';
-  const retried = (body.messages?.length ?? 0) > 2;
-  const slide = Number(/Review slide (\d+)/.exec(prompt)?.[1]);
-  if (slide === 3 || (slide === 2 && !retried)) return 'Sure! Here is my review: the slide is fine.';
-  const aspect = { rating: 'fair', points: [`Slide ${slide}: lead with the result`] };
-  return '```json\n' + JSON.stringify({ score: 70 + slide, clarity: aspect, structure: { rating: 'good', points: [] }, consistency: { rating: 'good', points: [] }, spelling: { rating: 'good', points: [] }, rewrite: `Slide ${slide} rewritten\n- One point` }) + '\n```';
-}
-
 test('with a model, each slide’s answer is validated, a malformed one asked again once, then the slide marked failed; every call is charged', async (t) => {
-  const upstream = await startMockOpenAI({ reply: mockReviewer });
+  const upstream = await startMockOpenAI({ reply: mockSlideReviewer({ malformedOnce: [2], malformed: [3] }) });
   t.teardown(() => upstream.close());
   const app = await startTestApp({ LLM_BASE_URL: upstream.url, LLM_MODEL: 'mock-model' });
   t.teardown(() => app.stop());
@@ -122,7 +112,7 @@ test('with a model, each slide’s answer is validated, a malformed one asked ag
 });
 
 test('a review that runs out of budget stops with the catalogue’s reason, and the next upload is refused with 402 before anything is stored', async (t) => {
-  const upstream = await startMockOpenAI({ reply: mockReviewer });
+  const upstream = await startMockOpenAI({ reply: mockSlideReviewer({ malformedOnce: [2], malformed: [3] }) });
   t.teardown(() => upstream.close());
   // One token a coin: the default allowance covers about one slide's call.
   const app = await startTestApp({ LLM_BASE_URL: upstream.url, LLM_MODEL: 'mock-model', TOKENS_PER_COIN: '1' });

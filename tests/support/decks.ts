@@ -1,4 +1,5 @@
 import pptxgen from 'pptxgenjs';
+import type { ChatBody } from './mockOpenAI.ts';
 
 // The package's types are read as CommonJS (its default is `.default`), while Node loads its ES build, whose default is the class.
 const PptxGenJS = pptxgen as unknown as typeof pptxgen.default;
@@ -52,3 +53,22 @@ export const SAMPLE_DECK: SlideSpec[] = [
     notes: '强调时间表。',
   },
 ];
+
+/**
+ * A mock model's answer to the review worker's request for one slide: a valid review in a fenced
+ * JSON block, or prose where JSON is asked for (always for slides in `malformed`, on the first try
+ * for those in `malformedOnce`).
+ */
+export function mockSlideReviewer(faults: { malformedOnce?: number[]; malformed?: number[] } = {}): (body: ChatBody) => string {
+  return (body) => {
+    const prompt = body.messages?.find((message) => message.role === 'user')?.content ?? '';
+    const retried = (body.messages?.length ?? 0) > 2;
+    const slide = Number(/(?:Review slide|请评审第) (\d+)/.exec(prompt)?.[1]);
+    if (faults.malformed?.includes(slide) || (faults.malformedOnce?.includes(slide) && !retried)) return 'Sure! Here is my review: the slide is fine.';
+    const zh = prompt.includes('请评审');
+    const aspect = { rating: 'fair', points: [zh ? `第 ${slide} 页：先讲结论，再给数据` : `Slide ${slide}: lead with the result`] };
+    const good = { rating: 'good', points: [] };
+    const rewrite = zh ? `第 ${slide} 页改写\n- 一个要点` : `Slide ${slide} rewritten\n- One point`;
+    return '```json\n' + JSON.stringify({ score: 70 + slide, clarity: aspect, structure: good, consistency: good, spelling: good, rewrite }) + '\n```';
+  };
+}

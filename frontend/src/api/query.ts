@@ -41,4 +41,5 @@ export const queryKeys = {
   notes: ['notes'] as const,
   oauthMetadata: ['oauth', 'metadata'] as const,
   trajectoryShares: (fileId: string) => ['trajectories', fileId, 'shares'] as const,
+  ppt: (...parts: unknown[]) => ['ppt', ...parts] as const,
 };
