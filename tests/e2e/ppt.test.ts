@@ -6,6 +6,7 @@
  * catalogue's text; the review is exported as Markdown. Serves frontend/dist: run `npm run build` first.
  */
 import { readFileSync } from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { CLIENT_BUILT, screenshot, signedInPage } from '../support/browser.ts';
@@ -100,6 +101,8 @@ test.serial('a deck dropped on the page is reviewed by the offline engine, label
   t.true(await page.getByText('Possibly typed twice: "at"').isVisible());
   t.true(await page.getByText('No title: the audience cannot tell what this slide is for').isVisible());
   await screenshot(page, 'ppt-review-en');
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  t.deepEqual(violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`), [], 'the review page passes axe');
 
   await page.getByRole('button', { name: 'Export' }).click();
   const download = page.waitForEvent('download');

@@ -65,13 +65,13 @@ export default function PptPage() {
         <p className="muted">{t('subtitle')}</p>
       </header>
       <div className="ppt-layout">
-        <aside className="ppt-side">
+        <section className="ppt-side" aria-label={t('list.title')}>
           <UploadZone busy={uploading} onFile={(file) => void upload(file)} />
           {uploadError && <ErrorBanner error={uploadError} />}
           <h2 className="ppt-side-title">{t('list.title')}</h2>
           {list.error ? <ErrorBanner error={list.error} /> : list.data ? <ReviewList reviews={list.data.reviews} selectedId={reviewId} /> : <span className="spinner" />}
-        </aside>
-        <main className="ppt-main">
+        </section>
+        <section className="ppt-main" aria-label={t('title')}>
           {reviewId && (
             <Link className="link-button ppt-back" to="/ppt">
               <ArrowLeftIcon size={14} />
@@ -87,7 +87,7 @@ export default function PptPage() {
           ) : (
             <span className="spinner" />
           )}
-        </main>
+        </section>
       </div>
     </div>
   );
