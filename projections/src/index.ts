@@ -8,6 +8,7 @@ import { chatsProjection } from './chats.ts';
 import { cliLeaderboardProjection } from './cliLeaderboard.ts';
 import { engineerProjection } from './engineer.ts';
 import { dailyTasksProjection } from './tasks.ts';
+import { deckReviewsProjection } from './deckReviews.ts';
 import { feedbackProjection } from './feedback.ts';
 import { invitesProjection } from './invites.ts';
 import { messagesProjection } from './messages.ts';
@@ -47,4 +48,5 @@ export const createProjections = (settings: ProjectionSettings): Projection[] =>
   auditReadsProjection,
   engineerProjection,
   oauthGrantsProjection,
+  deckReviewsProjection,
 ];

@@ -25,7 +25,7 @@ test.after.always(async () => {
 const SIGNED_OUT = ['/research', '/login', '/register', '/cli', '/cli/docs', '/cli-leaderboard', '/cognition', '/cognition/display', '/welcome', '/error', '/share/missing-token', '/nowhere'];
 /** The OAuth consent screen for the command-line assistant (a loopback redirect; nothing is approved). */
 const CONSENT = `/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: 'scriptorium-cli', redirect_uri: 'http://127.0.0.1:9/callback', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })}`;
-const SIGNED_IN = ['/research', '/note', '/cognition', '/cognition/library', '/cognition/library?tab=collections', '/cli/test', '/cli/trajectories', '/ai-first/writing-agent', '/remote', '/remote/create', '/draft', '/engineer', CONSENT];
+const SIGNED_IN = ['/research', '/note', '/cognition', '/cognition/library', '/cognition/library?tab=collections', '/cli/test', '/cli/trajectories', '/ai-first/writing-agent', '/remote', '/remote/create', '/draft', '/engineer', '/ppt', CONSENT];
 const ADMIN_ONLY = ['/manage', '/manage?tab=invites', '/manage?tab=usage', '/manage?tab=feedback', '/admin/dashboard'];
 
 type Found = { screen: string; id: string; impact: string; help: string; nodes: string[] };

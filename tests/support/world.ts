@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { client, type Client } from './app.ts';
 import { cognitionFromNotes } from './cognition.ts';
+import { buildDeck } from './decks.ts';
 
 // The kernel's limits are below some of the contracts' zod limits (cognition title 120 against 240,
 // collection name 100 against 200, agent name 60 against 120): the world stays within the kernel's.
@@ -35,6 +36,8 @@ export interface World {
   engineerCommandId: string;
   /** An app the user authorised (the CLI, through the PKCE flow). */
   oauthGrantId: string;
+  /** A presentation review, finished (by the offline engine when no model is configured). */
+  deckReviewId: string;
 }
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 9, minute)).toISOString();
@@ -134,7 +137,18 @@ export async function buildWorld(baseUrl: string, user: Client, text: string): P
   await ok('engineer node', user.request('POST', `/backend/api/ai-engineer/sessions/${engineer.id}/nodes`, { nodes: [{ id: engineerNodeId, node_type: 'message', timestamp: at(1), payload: { role: 'user', text } }] }));
   const engineerCommand = await ok('engineer command', user.request('POST', `/backend/api/ai-engineer/sessions/${engineer.id}/commands`, { command_type: 'message', content: text.slice(0, 200) }));
   const oauthGrantId = await authorisedApp(baseUrl, user);
+  const deck = await upload(baseUrl, user.token, '/backend/api/ppt/reviews', { language: 'zh' }, { name: 'world.pptx', bytes: await buildDeck([{ title: text.slice(0, 200), bullets: [text.slice(0, 500)], notes: text.slice(0, 500) }]) });
+  if (deck.status !== 202) throw new Error(`deck review: ${deck.status} ${JSON.stringify(deck.body).slice(0, 300)}`);
+  const deckReviewId = deck.body.review_id as string;
+  // Finished before the world is used, so no review job appends while a suite compares the log.
+  for (let tries = 0; ; tries++) {
+    const status = (await ok('deck review', user.request('GET', `/backend/api/ppt/reviews/${deckReviewId}`))).status;
+    if (status === 'completed' || status === 'failed') break;
+    if (tries > 1500) throw new Error('the world’s deck review did not finish');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   return {
+    deckReviewId,
     oauthGrantId,
     sessionId,
     replyId,

@@ -4,9 +4,10 @@ import type { JobQueue } from '@scriptorium/infra/queue/port';
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
 import { conversationStream } from '@scriptorium/domain/conversation/conversation';
 import { conversationDecider } from '@scriptorium/domain/conversation/decide';
-import { enqueueJob, extractionJob, replyJob } from '@scriptorium/domain/jobs/dispatch';
+import { deckReviewJob, enqueueJob, extractionJob, replyJob } from '@scriptorium/domain/jobs/dispatch';
 import { CHATS, type ChatDoc } from '@scriptorium/projections/chats';
 import { EXTRACTIONS, type ExtractionDoc } from '@scriptorium/projections/cognitions';
+import { DECK_REVIEWS, type DeckReviewDoc } from '@scriptorium/projections/deckReviews';
 
 /**
  * Re-queues the job of every reply the log says is still running. The in-process queue forgets its
@@ -34,5 +35,16 @@ export async function requeueRunningExtractions(deps: { readStore: ReadStore; qu
     if ((await enqueueJob(deps.queue, extractionJob(extraction._id, extraction.user_id))).created) requeued++;
   }
   if (requeued > 0) deps.log.info({ requeued }, 'requeued cognition extractions interrupted by a restart');
+  return requeued;
+}
+
+/** Re-queues every presentation review the log says is uploaded or under way; it resumes at its first slide without a result. */
+export async function requeueRunningDeckReviews(deps: { readStore: ReadStore; queue: JobQueue; log: Logger }): Promise<number> {
+  const open = await deps.readStore.collection<DeckReviewDoc>(DECK_REVIEWS).find({ status: { $in: ['uploaded', 'reviewing'] } });
+  let requeued = 0;
+  for (const review of open) {
+    if ((await enqueueJob(deps.queue, deckReviewJob({ reviewId: review._id, userId: review.user_id }))).created) requeued++;
+  }
+  if (requeued > 0) deps.log.info({ requeued }, 'requeued presentation reviews interrupted by a restart');
   return requeued;
 }

@@ -16,6 +16,7 @@ import { conversationRoutes } from './conversation.ts';
 import { shareRoutes } from './share.ts';
 import { contextFiles, fileRoutes } from './files.ts';
 import { exportRoutes } from './exports.ts';
+import { deckReviewRoutes } from './deckReviews.ts';
 import { agentRoutes } from './agents.ts';
 import { cognitionRoutes } from './cognition.ts';
 import { dashboardRoutes } from './dashboard.ts';
@@ -116,6 +117,7 @@ export async function createApi(services: Services, progress: ProjectionProgress
   api.use(shareRoutes(services, conversations, progress).routes());
   api.use(fileRoutes(services, conversations, fileOptions, contexts).routes());
   api.use(exportRoutes(services).routes());
+  api.use(deckReviewRoutes(services, progress).routes());
   api.use(speechRoutes(services, conversations, progress).routes());
   api.use(noteRoutes(services, progress).routes());
   api.use(cognitionRoutes(services, progress).routes());

@@ -34,3 +34,20 @@ test('a reply that started is queued under its job id', async (t) => {
 test('a reply that has already ended is not queued again when its event is replayed', async (t) => {
   t.deepEqual(await dispatched(t, [created, replyStarted, replyDone]), []);
 });
+
+test('an uploaded deck queues its review once, and a review that already ended queues nothing', async (t) => {
+  const uploaded = { type: 'DeckUploaded', data: { reviewId: 'd1', userId: 'u1', filename: 'q.pptx', size: 1, sha256: 'x', blobKey: 'decks/u1/d1.pptx', language: 'zh', slides: [{ n: 1, title: null, paragraphs: [], notes: '', images: 0 }], at: T } };
+  const failed = { type: 'DeckReviewFailed', data: { reviewId: 'd1', userId: 'u1', code: null, reason: 'x', at: T } };
+  const run = async (events: Array<{ type: string; data: Record<string, unknown> }>) => {
+    const store: EventStore = new SqliteEventStore(':memory:');
+    t.teardown(() => store.close());
+    await store.appendToStream('deckreview-d1', events.map((event) => ({ ...event, metadata: { userId: 'u1', at: T } })), { expectedRevision: 'no_stream' });
+    const queued: Array<{ name: string; data: unknown; jobId: string | undefined }> = [];
+    const queue = { enqueue: async (_queue: string, name: string, data: unknown, options?: { jobId?: string }) => (queued.push({ name, data, jobId: options?.jobId }), { id: options?.jobId ?? '', created: true }) } as unknown as JobQueue;
+    const reaction = jobDispatch({ commands: new CommandHandler(store), queue });
+    for (const event of await store.readAll({ after: 0 })) if (reaction.handles.includes(event.type)) await reaction.react(event);
+    return queued;
+  };
+  t.deepEqual(await run([uploaded]), [{ name: 'deck_review', data: { reviewId: 'd1', userId: 'u1' }, jobId: 'deck-review:d1' }]);
+  t.deepEqual(await run([uploaded, failed]), []);
+});

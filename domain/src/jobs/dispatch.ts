@@ -8,6 +8,8 @@ import { conversationStream, type OpenSession, type TargetedEditRequested } from
 import { conversationDecider } from '../conversation/decide.ts';
 import { AGENT_QUEUE, type AgentJobData, type TargetedEditJobData } from '../conversation/jobs.ts';
 import { DEMO_JOB, type DemoJobData } from '../engineer/demo.ts';
+import { DECK_REVIEW_JOB, deckReviewDecider, deckReviewJobId, type DeckReviewJobData } from '../deckreview/decide.ts';
+import { deckReviewStream, type DeckUploaded } from '../deckreview/deckreview.ts';
 import { engineerDecider } from '../engineer/decide.ts';
 import { engineerStream, type EngineerSessionCreated } from '../engineer/session.ts';
 
@@ -47,6 +49,8 @@ export function targetedEditJob(request: TargetedEditRequested['data']): QueuedJ
   return { name: 'targeted_edit', data: { sessionId, userId, requestId, instruction, snippet, fromVersion, ...(offset !== undefined && { offset }) }, jobId: `edit:${requestId}` };
 }
 
+export const deckReviewJob = (data: DeckReviewJobData): QueuedJob<DeckReviewJobData> => ({ name: DECK_REVIEW_JOB, data, jobId: deckReviewJobId(data.reviewId) });
+
 export const demoJob = (data: DemoJobData): QueuedJob<DemoJobData> => ({ name: DEMO_JOB, data, jobId: `engineer-demo:${data.sessionId}` });
 
 /**
@@ -66,7 +70,7 @@ export function jobDispatch(deps: { commands: CommandHandler; queue: JobQueue })
 
   return {
     name: 'job-dispatch',
-    handles: ['AgentReplyStarted', 'StageStarted', 'TargetedEditRequested', 'CognitionExtractionRequested', 'EngineerSessionCreated'],
+    handles: ['AgentReplyStarted', 'StageStarted', 'TargetedEditRequested', 'CognitionExtractionRequested', 'EngineerSessionCreated', 'DeckUploaded'],
     async react(event: RecordedEvent) {
       switch (event.type) {
         case 'AgentReplyStarted':
@@ -90,6 +94,12 @@ export function jobDispatch(deps: { commands: CommandHandler; queue: JobQueue })
           if (source !== 'demo') return;
           const { state } = await deps.commands.load(engineerDecider, engineerStream(sessionId));
           if (state.status === 'running') await enqueue(demoJob({ sessionId, ownerId, taskDescription }));
+          return;
+        }
+        case 'DeckUploaded': {
+          const { reviewId, userId } = event.data as DeckUploaded['data'];
+          const { state } = await deps.commands.load(deckReviewDecider, deckReviewStream(reviewId));
+          if (state.status === 'uploaded' || state.status === 'reviewing') await enqueue(deckReviewJob({ reviewId, userId }));
           return;
         }
       }

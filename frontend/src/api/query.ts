@@ -63,4 +63,5 @@ export const queryKeys = {
   trajectoryShares: (fileId: string) => ['trajectories', fileId, 'shares'] as const,
   /** Apart from the tree's key, so the tree's refreshes never reload an open editor. */
   note: (id: string) => ['note', id] as const,
+  ppt: (...parts: unknown[]) => ['ppt', ...parts] as const,
 };

@@ -11,6 +11,8 @@ import { engineerEn } from './engineer.en.ts';
 import { engineerZh } from './engineer.zh.ts';
 import { notesEn } from './notes.en.ts';
 import { notesZh } from './notes.zh.ts';
+import { pptEn } from './ppt.en.ts';
+import { pptZh } from './ppt.zh.ts';
 import { refusalResources } from './refusals.ts';
 import { writingEn } from './writing.en.ts';
 import { writingZh } from './writing.zh.ts';
@@ -18,6 +20,6 @@ import { zh } from './zh.ts';
 
 /** Every namespace in both languages: what i18next loads, what /demo/i18n lays side by side, what the key test checks. */
 export const resources = {
-  zh: { translation: zh, account: accountZh, cognition: cognitionZh, writing: writingZh, notes: notesZh, cli: cliZh, agents: agentsZh, engineer: engineerZh, refusals: refusalResources('zh') },
-  en: { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn, notes: notesEn, cli: cliEn, agents: agentsEn, engineer: engineerEn, refusals: refusalResources('en') },
+  zh: { translation: zh, account: accountZh, cognition: cognitionZh, writing: writingZh, notes: notesZh, cli: cliZh, agents: agentsZh, engineer: engineerZh, ppt: pptZh, refusals: refusalResources('zh') },
+  en: { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn, notes: notesEn, cli: cliEn, agents: agentsEn, engineer: engineerEn, ppt: pptEn, refusals: refusalResources('en') },
 };

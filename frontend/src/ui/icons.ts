@@ -33,6 +33,7 @@ export {
   GlobeIcon,
   HistoryIcon,
   HourglassIcon,
+  ImageIcon,
   InboxIcon,
   InfoIcon,
   KeyRoundIcon,

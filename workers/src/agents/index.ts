@@ -8,6 +8,8 @@ import { runPoeLlm } from './poe_llm/agent.ts';
 import { runTargetedEdit } from './targeted_edit/agent.ts';
 import { runEngineerDemo } from './engineer_demo/agent.ts';
 import { DEMO_JOB } from '@scriptorium/domain/engineer/demo';
+import { DECK_REVIEW_JOB } from '@scriptorium/domain/deckreview/decide';
+import { runDeckReview } from './deck_review/agent.ts';
 
 /** Job name (the agent) → handler. */
 export function agentHandlers(deps: AgentDeps): Map<string, JobHandler<unknown>> {
@@ -18,5 +20,6 @@ export function agentHandlers(deps: AgentDeps): Map<string, JobHandler<unknown>>
     ['direct_writing_agent', (job) => runDirectWriting(deps, job)],
     [COGNITION_JOB, (job) => runCognitionExtraction(deps, job)],
     [DEMO_JOB, (job) => runEngineerDemo(deps, job)],
+    [DECK_REVIEW_JOB, (job) => runDeckReview(deps, job)],
   ]);
 }

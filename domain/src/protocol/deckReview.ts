@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/**
+ * The wire shapes of a presentation review, shared by the api, the worker and the client: a deck's
+ * slides as read from the file, each slide's review (what the model must answer, checked with these
+ * schemas), and the review as the page and the exports show it.
+ */
+
+export const DECK_REVIEW_STATUSES = ['uploaded', 'reviewing', 'completed', 'failed'] as const;
+export type DeckReviewStatus = (typeof DECK_REVIEW_STATUSES)[number];
+/** `offline`: the rule-based review the product gives when no model is configured. */
+export const REVIEW_ENGINES = ['model', 'offline'] as const;
+export type ReviewEngine = (typeof REVIEW_ENGINES)[number];
+export const REVIEW_LANGUAGES = ['zh', 'en'] as const;
+export type ReviewLanguage = (typeof REVIEW_LANGUAGES)[number];
+export const REVIEW_ASPECTS = ['clarity', 'structure', 'consistency', 'spelling'] as const;
+export type ReviewAspect = (typeof REVIEW_ASPECTS)[number];
+export const RATINGS = ['good', 'fair', 'poor'] as const;
+export type Rating = (typeof RATINGS)[number];
+
+export const REVIEW_LIMITS = { point: 400, points: 6, rewrite: 3000, reasons: 8, reason: 400 } as const;
+
+const point = z.string().trim().min(1).max(REVIEW_LIMITS.point);
+export const aspectReviewSchema = z.object({
+  rating: z.enum(RATINGS),
+  points: z.array(point).max(REVIEW_LIMITS.points),
+});
+export type AspectReview = z.infer<typeof aspectReviewSchema>;
+
+/** One slide's review: a score, four aspects each with a rating and its points, and a suggested rewrite. */
+export const slideReviewSchema = z.object({
+  score: z.number().int().min(0).max(100),
+  clarity: aspectReviewSchema,
+  structure: aspectReviewSchema,
+  consistency: aspectReviewSchema,
+  spelling: aspectReviewSchema,
+  /** The slide rewritten: a title line, then one line per point. Empty when the slide is fine as it is. */
+  rewrite: z.string().trim().max(REVIEW_LIMITS.rewrite),
+});
+export type SlideReview = z.infer<typeof slideReviewSchema>;
+
+/** What a slide holds, as read from the file. */
+export interface SlideContent {
+  n: number;
+  title: string | null;
+  paragraphs: string[];
+  notes: string;
+  images: number;
+}
+
+export type SlideReviewStatus = 'pending' | 'reviewed' | 'failed';
+
+export interface DeckSlideDto extends SlideContent {
+  status: SlideReviewStatus;
+  review: SlideReview | null;
+  /** Why the slide could not be reviewed. */
+  failure: string | null;
+}
+
+export interface DeckReviewSummaryDto {
+  review_id: string;
+  filename: string;
+  status: DeckReviewStatus;
+  /** Known once the review starts. */
+  engine: ReviewEngine | null;
+  language: ReviewLanguage;
+  slide_count: number;
+  reviewed_count: number;
+  failed_count: number;
+  score: number | null;
+  /** Why the whole review stopped, in the catalogue's words. */
+  error: { code: string | null; detail: string } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeckReviewDto extends DeckReviewSummaryDto {
+  reasons: string[];
+  slides: DeckSlideDto[];
+}
+
+/** A review that may still change: the page keeps reading it. */
+export const isUnderway = (status: DeckReviewStatus): boolean => status === 'uploaded' || status === 'reviewing';

@@ -1,0 +1,25 @@
+import type { DeckReviewDto, DeckReviewSummaryDto, ReviewLanguage } from '@scriptorium/domain/protocol/deckReview';
+import { api } from './client.ts';
+import { attachmentName } from './disposition.ts';
+import { rawRequest } from './research.ts';
+
+const path = (reviewId: string) => `/api/ppt/reviews/${encodeURIComponent(reviewId)}`;
+
+export type ExportFormat = 'md' | 'pdf';
+
+export const pptApi = {
+  list: () => api.get<{ reviews: DeckReviewSummaryDto[] }>('/api/ppt/reviews'),
+  get: (reviewId: string) => api.get<DeckReviewDto>(path(reviewId)),
+  /** Refusals (not a .pptx, damaged, too large, no budget) come back as the catalogue's errors, before anything is kept. */
+  async upload(file: File, language: ReviewLanguage): Promise<DeckReviewDto> {
+    const form = new FormData();
+    form.set('language', language);
+    form.set('file', file);
+    const response = await rawRequest('/api/ppt/reviews', { method: 'POST', body: form });
+    return (await response.json()) as DeckReviewDto;
+  },
+  async export(reviewId: string, format: ExportFormat): Promise<{ blob: Blob; filename: string | null }> {
+    const response = await rawRequest(`${path(reviewId)}/export?format=${format}`, { method: 'GET' });
+    return { blob: await response.blob(), filename: attachmentName(response.headers.get('Content-Disposition')) };
+  },
+};

@@ -1,0 +1,72 @@
+import type { pptZh } from './ppt.zh.ts';
+
+/** The PPT review page (/ppt). */
+export const pptEn: typeof pptZh = {
+  title: 'Presentation review',
+  subtitle: 'Upload a .pptx deck: every slide is checked for clarity, structure, consistency and spelling, with a suggested rewrite and an overall score.',
+  upload: {
+    drop: 'Drop a .pptx file here',
+    or: 'or',
+    choose: 'Choose a file',
+    hint: '.pptx only, up to 20 MB and 200 slides',
+    uploading: 'Uploading and reading the slides…',
+    dropping: 'Release to upload',
+  },
+  list: {
+    title: 'My reviews',
+    empty: 'No reviews yet: upload a presentation to start.',
+    slides_one: '{{count}} slide',
+    slides_other: '{{count}} slides',
+  },
+  status: {
+    uploaded: 'Queued',
+    reviewing: 'Reviewing',
+    completed: 'Completed',
+    failed: 'Failed',
+  },
+  engine: {
+    model: 'Reviewed by the model',
+    offline: 'Reviewed by the offline engine',
+    offlineNote: 'No model is configured: this review is rule-based checks by the offline engine (amount of text, titles, case and punctuation, duplicates, notes, repeated words); it does not read for meaning.',
+  },
+  review: {
+    pick: 'Pick a review on the left, or upload a new presentation.',
+    progress: '{{done}} of {{total}} slides reviewed',
+    score: 'Overall score',
+    reasons: 'Why',
+    export: 'Export',
+    markdown: 'Markdown',
+    pdf: 'PDF',
+    exporting: 'Exporting…',
+    back: 'Back to the list',
+    notFound: 'This review does not exist or is no longer visible.',
+  },
+  slide: {
+    label: 'Slide {{n}}',
+    untitled: '(no title)',
+    noText: 'No text',
+    notesText: 'Speaker notes: {{notes}}',
+    more_one: '{{count}} more paragraph',
+    more_other: '{{count}} more paragraphs',
+    noNotes: 'No notes',
+    images_one: '{{count}} image',
+    images_other: '{{count}} images',
+    pending: 'Waiting for its review…',
+    failed: 'Not reviewed',
+    rewrite: 'Suggested rewrite',
+    noRewrite: 'This slide needs no rewrite',
+    score: '{{score}} points',
+    noPoints: 'No issues',
+  },
+  aspects: {
+    clarity: 'Clarity',
+    structure: 'Structure',
+    consistency: 'Consistency',
+    spelling: 'Spelling',
+  },
+  ratings: {
+    good: 'good',
+    fair: 'fair',
+    poor: 'poor',
+  },
+};
