@@ -4,7 +4,7 @@ import { createLogger } from '@scriptorium/infra/log';
 import { createProjections } from '@scriptorium/projections/index';
 import { ProjectionRunner, RemoteProjectionProgress } from '@scriptorium/projections/runner';
 import { startWorkers } from '@scriptorium/workers/index';
-import { requeueRunningDeckReviews, requeueRunningExtractions, requeueRunningReplies } from '@scriptorium/workers/recovery';
+import { requeueRunningDeckReviews, requeueRunningDemos, requeueRunningExtractions, requeueRunningReplies } from '@scriptorium/workers/recovery';
 import { startResearchTools } from '@scriptorium/workers/research';
 import { seedAdmin } from '@scriptorium/domain/user/seedAdmin';
 import { startProcessManagers } from './processes.ts';
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     // The read models must have caught up before they can say which replies were running.
     void progress
       .waitFor(await services.events.headPosition(), 120_000)
-      .then(() => Promise.all([requeueRunningReplies(services), requeueRunningExtractions(services), requeueRunningDeckReviews(services)]))
+      .then(() => Promise.all([requeueRunningReplies(services), requeueRunningExtractions(services), requeueRunningDeckReviews(services), requeueRunningDemos(services)]))
       .catch((error) => log.error({ err: error }, 'could not requeue interrupted replies'));
   }
   if (roles.includes('api')) {

@@ -1,10 +1,16 @@
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import test from 'ava';
-import { sandboxProblem } from '@scriptorium/infra/sandbox/bwrap';
+import { AGENT_QUEUE } from '@scriptorium/domain/conversation/jobs';
+import { demoJobId } from '@scriptorium/domain/jobs/dispatch';
+import { defaultSandbox, Sandbox } from '@scriptorium/infra/sandbox/bwrap';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { startMockOpenAI } from '../support/mockOpenAI.ts';
 
-const problem = await sandboxProblem();
+const problem = await defaultSandbox.problem();
 const sandboxed = problem === null ? test.serial : test.serial.skip;
-if (problem !== null) console.log(`demo tests skipped: ${problem}`);
+if (problem !== null) console.log(`demo tests skipped: ${problem.message}`);
 
 let app: TestApp;
 test.before(async () => {
@@ -67,4 +73,80 @@ sandboxed("a stopped demo stays stopped; another user's demo and a session that 
   const plain = (await user.request('POST', `${base}/sessions`, { title: '普通会话' })).body.id;
   t.is((await user.request('GET', `${base}/demo/executions/${plain}`)).status, 404);
   t.is((await user.request('POST', `${base}/start-demo`, { task_description: '  ' })).status, 422);
+});
+
+test.serial('where bwrap is missing the demo says so in a coded error node, fails, and runs nothing unsandboxed', async (t) => {
+  const missing = join(tmpdir(), 'no-such-dir', 'bwrap');
+  const bare = await startTestApp({}, { agents: { sandbox: new Sandbox({ bwrapPath: missing }) } });
+  try {
+    const user = await signUp(bare.url, 'nobwrap');
+    const id = (await user.request('POST', `${base}/start-demo`, { task_description: '写一个文件' })).body.execution_id;
+    const done = await until(async () => {
+      const execution = (await user.request('GET', `${base}/demo/executions/${id}`)).body;
+      return execution.status === 'running' ? undefined : execution;
+    });
+    t.is(done.status, 'failed');
+    const error = (await user.request('GET', `${base}/sessions/${id}/nodes/step-0-out`)).body;
+    t.like(error, { node_type: 'error', status: 'failed', payload: { code: 'engineer.sandbox_missing' } });
+    t.is(error.payload.message, `沙箱不可用：没有找到 bubblewrap（${missing}），命令没有运行`);
+    const terminals = (await user.request('GET', `${base}/demo/executions/${id}/terminals`)).body.terminals;
+    t.like(terminals, [{ status: 'failed', exit_code: null }]);
+    t.is(terminals.length, 1, 'no step after the refused one');
+    t.false(existsSync(join(tmpdir(), 'scriptorium-demo', id, 'TASK.md')), 'the first step did not run outside a sandbox');
+  } finally {
+    await bare.stop();
+  }
+});
+
+/** A model that plans the given shell steps, so a demo can be steered into each limit. */
+const planning = (commands: string[]) => startMockOpenAI({ reply: JSON.stringify({ steps: commands.map((command, index) => ({ thought: `步骤 ${index + 1}`, command })) }) });
+
+sandboxed('a step past a sandbox limit is stopped with a coded error under its command, and the demo goes on', async (t) => {
+  const model = await planning(['yes', 'echo begun; sleep 30', 'python3 -c "bytearray(600*1024*1024)"', 'i=0; while [ $i -lt 100 ]; do sleep 20 & i=$((i+1)); done; wait', 'echo after']);
+  const limited = await startTestApp({ LLM_BASE_URL: model.url, LLM_MODEL: 'planner' }, { agents: { sandbox: new Sandbox({ limits: { timeoutMs: 1500, maxOutputBytes: 2048, processes: 16 } }) } });
+  try {
+    const user = await signUp(limited.url, 'limits');
+    const id = (await user.request('POST', `${base}/start-demo`, { task_description: '把每个限制都碰一下' })).body.execution_id;
+    const done = await until(async () => {
+      const execution = (await user.request('GET', `${base}/demo/executions/${id}`)).body;
+      return execution.status === 'running' ? undefined : execution;
+    });
+    t.like(done, { status: 'completed', offline: false, steps: 5 });
+    const node = async (nodeId: string) => (await user.request('GET', `${base}/sessions/${id}/nodes/${nodeId}`)).body;
+    t.like(await node('step-0-limit'), { node_type: 'error', parent_id: 'step-0-cmd', payload: { code: 'engineer.sandbox_output', message: '命令输出超过限制（2 KB），已停止' } });
+    t.is((await node('step-0-out')).payload.text.length, 2048);
+    t.like(await node('step-1-limit'), { payload: { code: 'engineer.sandbox_time', message: '命令超过时间限制（1.5 秒），已停止' } });
+    t.is((await node('step-1-out')).payload.text, 'begun\n');
+    t.like(await node('step-2-limit'), { payload: { code: 'engineer.sandbox_memory', message: '命令超过内存限制（512 MB），已停止' } });
+    t.like(await node('step-3-limit'), { payload: { code: 'engineer.sandbox_processes', message: '命令超过进程数限制（16 个），已停止' } });
+    t.like(await node('step-4-out'), { status: 'completed', payload: { text: 'after\n', exit_code: 0 } });
+    t.is((await user.request('GET', `${base}/sessions/${id}/nodes/step-4-limit`)).status, 404, 'a step within every limit has no limit node');
+  } finally {
+    await limited.stop();
+    await model.close();
+  }
+});
+
+sandboxed('stopping a demo aborts its job and kills the command it is running', async (t) => {
+  const model = await planning(['sleep 60', 'echo never']);
+  const patient = await startTestApp({ LLM_BASE_URL: model.url, LLM_MODEL: 'planner' }, { agents: { sandbox: new Sandbox({ limits: { timeoutMs: 120_000 } }) } });
+  try {
+    const user = await signUp(patient.url, 'stopper');
+    const id = (await user.request('POST', `${base}/start-demo`, { task_description: '等很久' })).body.execution_id;
+    await until(async () => ((await user.request('GET', `${base}/sessions/${id}/nodes/step-0-cmd`)).status === 200 ? true : undefined));
+    const stoppedAt = Date.now();
+    t.like((await user.request('POST', `${base}/executions/${id}/stop`)).body, { status: 'stopped' });
+    const job = await until(async () => {
+      const info = await patient.services.queue.getJob(AGENT_QUEUE, demoJobId(id));
+      return info && info.state !== 'active' ? info : undefined;
+    }, 10_000);
+    t.is(job.state, 'cancelled');
+    t.true(Date.now() - stoppedAt < 10_000, 'the sleep was killed, not waited for');
+    const nodes = (await user.request('GET', `${base}/demo/executions/${id}/nodes`)).body.nodes.map((node: { id: string }) => node.id);
+    t.false(nodes.includes('step-0-out'), 'a stopped session takes no more nodes');
+    t.false(nodes.includes('step-1-cmd'));
+  } finally {
+    await patient.stop();
+    await model.close();
+  }
 });

@@ -4,10 +4,11 @@ import type { JobQueue } from '@scriptorium/infra/queue/port';
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
 import { conversationStream } from '@scriptorium/domain/conversation/conversation';
 import { conversationDecider } from '@scriptorium/domain/conversation/decide';
-import { deckReviewJob, enqueueJob, extractionJob, replyJob } from '@scriptorium/domain/jobs/dispatch';
+import { deckReviewJob, demoJob, enqueueJob, extractionJob, replyJob } from '@scriptorium/domain/jobs/dispatch';
 import { CHATS, type ChatDoc } from '@scriptorium/projections/chats';
 import { EXTRACTIONS, type ExtractionDoc } from '@scriptorium/projections/cognitions';
 import { DECK_REVIEWS, type DeckReviewDoc } from '@scriptorium/projections/deckReviews';
+import { ENGINEER_SESSIONS, type EngineerSessionDoc } from '@scriptorium/projections/engineer';
 
 /**
  * Re-queues the job of every reply the log says is still running. The in-process queue forgets its
@@ -46,5 +47,20 @@ export async function requeueRunningDeckReviews(deps: { readStore: ReadStore; qu
     if ((await enqueueJob(deps.queue, deckReviewJob({ reviewId: review._id, userId: review.user_id }))).created) requeued++;
   }
   if (requeued > 0) deps.log.info({ requeued }, 'requeued presentation reviews interrupted by a restart');
+  return requeued;
+}
+
+/**
+ * Re-queues every demo execution the log says is still running, for the same reason. The re-run
+ * skips the steps whose output is recorded and runs the first one without output again, in the
+ * same workspace.
+ */
+export async function requeueRunningDemos(deps: { readStore: ReadStore; queue: JobQueue; log: Logger }): Promise<number> {
+  const open = await deps.readStore.collection<EngineerSessionDoc>(ENGINEER_SESSIONS).find({ source: 'demo', status: 'running' });
+  let requeued = 0;
+  for (const session of open) {
+    if ((await enqueueJob(deps.queue, demoJob({ sessionId: session._id, ownerId: session.owner_id, taskDescription: session.task_description }))).created) requeued++;
+  }
+  if (requeued > 0) deps.log.info({ requeued }, 'requeued demo executions interrupted by a restart');
   return requeued;
 }

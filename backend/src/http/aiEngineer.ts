@@ -14,7 +14,9 @@ import {
   type EngineerNodeDoc,
   type EngineerSessionDoc,
 } from '@scriptorium/projections/engineer';
+import { AGENT_QUEUE } from '@scriptorium/domain/conversation/jobs';
 import type { EngineerService } from '@scriptorium/domain/engineer/service';
+import { demoJobId } from '@scriptorium/domain/jobs/dispatch';
 import { COMMAND_TYPES, ENGINEER_LIMITS, engineerNodeSchema, NODE_STATUSES, NODE_TYPES, RESULT_STATUSES, SESSION_STATUSES, type EngineerNode } from '@scriptorium/domain/protocol/engineer';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
@@ -275,7 +277,10 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
     const user = await requireUser(services, ctx);
     const { id: sessionId } = parseParams(ctx.params, sessionParam);
     const position = await engineer.setStatus(user.id, sessionId, 'stopped');
-    ctx.body = sessionDto(await owned(user.id, sessionId, position));
+    const session = await owned(user.id, sessionId, position);
+    // The demo's job sees its signal abort, which kills the command it is running rather than let it run to its time limit.
+    if (session.source === 'demo') await services.queue.cancel(AGENT_QUEUE, demoJobId(sessionId));
+    ctx.body = sessionDto(session);
   });
 
   /** Starts the demo agent on a task: a session whose creation queues the job (domain/src/jobs/dispatch.ts). */

@@ -51,7 +51,8 @@ export function targetedEditJob(request: TargetedEditRequested['data']): QueuedJ
 
 export const deckReviewJob = (data: DeckReviewJobData): QueuedJob<DeckReviewJobData> => ({ name: DECK_REVIEW_JOB, data, jobId: deckReviewJobId(data.reviewId) });
 
-export const demoJob = (data: DemoJobData): QueuedJob<DemoJobData> => ({ name: DEMO_JOB, data, jobId: `engineer-demo:${data.sessionId}` });
+export const demoJobId = (sessionId: string): string => `engineer-demo:${sessionId}`;
+export const demoJob = (data: DemoJobData): QueuedJob<DemoJobData> => ({ name: DEMO_JOB, data, jobId: demoJobId(data.sessionId) });
 
 /**
  * The outbox of every agent job: a command appends the event that asks for work, and this process

@@ -1,109 +1,200 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { chownSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 
-/** Bounds of one sandboxed command. */
+/**
+ * The bounds of one sandboxed command (docs/decisions.md, "Sandbox limits"). A command that passes
+ * one is stopped and its result names the limit.
+ */
+/** Wall-clock time before the command and everything it started are killed. */
+export const SANDBOX_TIME_LIMIT_MS = 10_000;
+/** Output kept (stdout and stderr together); one byte more and the command is killed. */
+export const SANDBOX_OUTPUT_LIMIT_BYTES = 64 * 1024;
+/** Address space of each process of the command (`RLIMIT_AS`). */
+export const SANDBOX_MEMORY_LIMIT_BYTES = 512 * 1024 * 1024;
+/** Processes and threads the command may have at once (`RLIMIT_NPROC`, beyond those its user already has). */
+export const SANDBOX_PROCESS_LIMIT = 64;
+
 export interface SandboxLimits {
   timeoutMs: number;
-  /** Address space for the command and its children (`ulimit -v`). */
-  memoryBytes: number;
-  /** Output kept; the rest is dropped and the result says so. */
   maxOutputBytes: number;
+  memoryBytes: number;
+  processes: number;
 }
 
-export const DEFAULT_LIMITS: SandboxLimits = { timeoutMs: 10_000, memoryBytes: 512 * 1024 * 1024, maxOutputBytes: 64 * 1024 };
+export const SANDBOX_LIMITS: SandboxLimits = { timeoutMs: SANDBOX_TIME_LIMIT_MS, maxOutputBytes: SANDBOX_OUTPUT_LIMIT_BYTES, memoryBytes: SANDBOX_MEMORY_LIMIT_BYTES, processes: SANDBOX_PROCESS_LIMIT };
+
+/** Which bound stopped a command; `stopped` is its caller's abort (a user stopped the session). */
+export type SandboxLimit = 'time' | 'output' | 'memory' | 'processes' | 'stopped';
 
 export interface SandboxResult {
   exitCode: number;
   output: string;
-  truncated: boolean;
-  timedOut: boolean;
+  /** Null when the command ended by itself. */
+  limit: SandboxLimit | null;
 }
 
-/** Why commands cannot run sandboxed here: an operator reads it in the session. */
-export class SandboxUnavailable extends Error {}
+/** `missing`: no bwrap at the path; `refused`: bwrap is there but cannot build a sandbox (no user namespaces…). */
+export type SandboxProblemKind = 'missing' | 'refused';
 
-const BWRAP = '/usr/bin/bwrap';
+/** Why commands cannot run sandboxed here; nothing is run unsandboxed instead. */
+export class SandboxUnavailable extends Error {
+  constructor(
+    readonly kind: SandboxProblemKind,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
 
 /**
- * The filesystem a command sees: the system read-only, its workspace the only writable path
- * (mounted at /workspace), a private /tmp, no network (`--unshare-all` drops it with the other
- * namespaces) and no environment but PATH and HOME.
+ * The kernel's words when a bound enforced by a resource limit is hit: the command sees a refused
+ * allocation or fork and says so; the sandbox stops it there rather than let it limp on.
  */
-function bwrapArgs(workspace: string, command: string, memoryBytes: number): string[] {
-  const merged = (path: string) => (existsSync(`/usr${path}`) ? ['--symlink', `usr${path}`, path] : []);
-  return [
-    '--unshare-all',
-    '--die-with-parent',
-    '--new-session',
-    '--ro-bind', '/usr', '/usr',
-    ...merged('/bin'),
-    ...merged('/lib'),
-    ...merged('/lib64'),
-    ...merged('/sbin'),
-    '--proc', '/proc',
-    '--dev', '/dev',
-    '--tmpfs', '/tmp',
-    '--bind', workspace, '/workspace',
-    '--chdir', '/workspace',
-    '--clearenv',
-    '--setenv', 'PATH', '/usr/local/bin:/usr/bin:/bin',
-    '--setenv', 'HOME', '/workspace',
-    '/bin/sh', '-c', `ulimit -v ${Math.floor(memoryBytes / 1024)}; ${command}`,
-  ];
-}
+const EXHAUSTED: Array<[SandboxLimit, RegExp]> = [
+  ['processes', /Cannot fork|fork: (retry: )?Resource temporarily unavailable|can't fork|BlockingIOError: \[Errno 11\]/],
+  ['memory', /Cannot allocate memory|MemoryError|out of memory|std::bad_alloc|memory exhausted/i],
+];
 
-function spawnCollect(args: string[], limits: SandboxLimits): Promise<SandboxResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BWRAP, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    const keep = (chunk: Buffer) => {
-      if (size >= limits.maxOutputBytes) {
-        truncated = true;
-        return;
-      }
-      chunks.push(chunk.subarray(0, limits.maxOutputBytes - size));
-      truncated ||= chunk.length > limits.maxOutputBytes - size;
-      size += Math.min(chunk.length, limits.maxOutputBytes - size);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, limits.timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(new SandboxUnavailable(error.message));
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ exitCode: code ?? (signal ? 137 : 1), output: Buffer.concat(chunks).toString('utf8'), truncated, timedOut });
-    });
-  });
-}
+/** The user commands run as when the server is root, since a resource limit does not bind root: nobody. */
+const NOBODY = 65534;
 
-let probed: Promise<string | null> | undefined;
-
-/** Null when bubblewrap can run here; otherwise why not (not installed, no user namespaces…). Probed once. */
-export function sandboxProblem(): Promise<string | null> {
-  probed ??= (async () => {
-    if (!existsSync(BWRAP)) return 'bubblewrap (bwrap) is not installed';
+/** Tasks (processes and threads) the user `uid` has now, which `RLIMIT_NPROC` counts against the limit too. */
+function tasksOf(uid: number): number {
+  let count = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
     try {
-      const probe = await spawnCollect(bwrapArgs('/tmp', 'true', DEFAULT_LIMITS.memoryBytes), DEFAULT_LIMITS);
-      return probe.exitCode === 0 ? null : probe.output.trim() || `bwrap exited with ${probe.exitCode}`;
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      if (Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]) === uid) count += Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1);
+    } catch {
+      // The process ended while we looked.
     }
-  })();
-  return probed;
+  }
+  return count;
 }
 
-/** Runs a shell command in `workspace` inside bubblewrap, within the limits; throws SandboxUnavailable where bwrap cannot run. */
-export async function runSandboxed(workspace: string, command: string, limits: SandboxLimits = DEFAULT_LIMITS): Promise<SandboxResult> {
-  const problem = await sandboxProblem();
-  if (problem !== null) throw new SandboxUnavailable(problem);
-  return spawnCollect(bwrapArgs(workspace, command, limits.memoryBytes), limits);
+/**
+ * Runs shell commands in bubblewrap: the system read-only, one workspace the only writable path
+ * (mounted at /workspace), a private /tmp, no network (`--unshare-all` drops it with the other
+ * namespaces), no environment but PATH and HOME, and the four limits above. The bwrap binary is
+ * injectable so the paths where it is missing or refused can be tested.
+ */
+export class Sandbox {
+  private probed: Promise<SandboxUnavailable | null> | undefined;
+  readonly bwrapPath: string;
+  readonly limits: SandboxLimits;
+
+  constructor(options: { bwrapPath?: string; limits?: Partial<SandboxLimits> } = {}) {
+    this.bwrapPath = options.bwrapPath ?? '/usr/bin/bwrap';
+    this.limits = { ...SANDBOX_LIMITS, ...options.limits };
+  }
+
+  /** Null when commands can run sandboxed here; otherwise why not. Probed once, by running `true` the way every command runs. */
+  problem(): Promise<SandboxUnavailable | null> {
+    this.probed ??= (async () => {
+      if (!existsSync(this.bwrapPath)) return new SandboxUnavailable('missing', `bubblewrap (bwrap) is not installed at ${this.bwrapPath}`);
+      try {
+        const probe = await this.spawn('/tmp', 'true', this.limits);
+        return probe.exitCode === 0 ? null : new SandboxUnavailable('refused', probe.output.trim() || `bwrap exited with ${probe.exitCode}`);
+      } catch (error) {
+        return error instanceof SandboxUnavailable ? error : new SandboxUnavailable('refused', String(error));
+      }
+    })();
+    return this.probed;
+  }
+
+  /** Runs `command` in `workspace`; throws SandboxUnavailable (and runs nothing) where bwrap cannot. */
+  async run(workspace: string, command: string, options: { signal?: AbortSignal } = {}): Promise<SandboxResult> {
+    const problem = await this.problem();
+    if (problem !== null) throw problem;
+    if (process.getuid?.() === 0) chownSync(workspace, NOBODY, NOBODY);
+    return this.spawn(workspace, command, this.limits, options.signal);
+  }
+
+  /**
+   * `prlimit` sets the process bound on what it starts; `setpriv` ties it to this process's life
+   * and, as root, drops to nobody, since root passes any `RLIMIT_NPROC`. The shell inside sets the address space, so bwrap itself
+   * is not bound by it.
+   */
+  private argv(workspace: string, command: string, limits: SandboxLimits): string[] {
+    const root = process.getuid?.() === 0;
+    const uid = root ? NOBODY : process.getuid!();
+    const merged = (path: string) => (existsSync(`/usr${path}`) ? ['--symlink', `usr${path}`, path] : []);
+    return [
+      'prlimit',
+      `--nproc=${limits.processes + tasksOf(uid)}`,
+      '--',
+      'setpriv',
+      // A worker killed outright takes its commands with it, since the time limit's timer dies with it
+      // (from the moment setpriv has run: a kill in the first milliseconds of a spawn escapes this).
+      '--pdeathsig', 'KILL',
+      ...(root ? [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups'] : []),
+      '--',
+      this.bwrapPath,
+      '--unshare-all',
+      '--die-with-parent',
+      '--new-session',
+      '--ro-bind', '/usr', '/usr',
+      ...merged('/bin'),
+      ...merged('/lib'),
+      ...merged('/lib64'),
+      ...merged('/sbin'),
+      '--proc', '/proc',
+      '--dev', '/dev',
+      '--tmpfs', '/tmp',
+      '--bind', workspace, '/workspace',
+      '--chdir', '/workspace',
+      '--clearenv',
+      '--setenv', 'PATH', '/usr/local/bin:/usr/bin:/bin',
+      '--setenv', 'HOME', '/workspace',
+      '/bin/sh', '-c', `ulimit -v ${Math.floor(limits.memoryBytes / 1024)}; ${command}`,
+    ];
+  }
+
+  private spawn(workspace: string, command: string, limits: SandboxLimits, signal?: AbortSignal): Promise<SandboxResult> {
+    const [program, ...args] = this.argv(workspace, command, limits);
+    return new Promise((resolve, reject) => {
+      const child = spawn(program!, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let limit: SandboxLimit | null = null;
+      // bwrap's --die-with-parent takes the sandbox down with it; the group kill covers prlimit and setpriv before they exec.
+      const stop = (why: SandboxLimit) => {
+        limit ??= why;
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      };
+      const keep = (chunk: Buffer) => {
+        if (limit === 'output') return;
+        const room = limits.maxOutputBytes - size;
+        chunks.push(chunk.subarray(0, room));
+        size += Math.min(chunk.length, room);
+        if (chunk.length > room) return stop('output');
+        const text = chunk.toString('utf8');
+        for (const [bound, words] of EXHAUSTED) if (words.test(text)) return stop(bound);
+      };
+      child.stdout.on('data', keep);
+      child.stderr.on('data', keep);
+      const timer = setTimeout(() => stop('time'), limits.timeoutMs);
+      const onAbort = () => stop('stopped');
+      if (signal?.aborted) onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      child.on('error', (error) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        reject(new SandboxUnavailable('missing', error.message));
+      });
+      child.on('close', (code, killed) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve({ exitCode: code ?? (killed ? 137 : 1), output: Buffer.concat(chunks).toString('utf8'), limit });
+      });
+    });
+  }
 }
+
+/** The sandbox of this machine's bubblewrap, for callers given no other. */
+export const defaultSandbox = new Sandbox();

@@ -7,6 +7,7 @@ import type { SearchPort } from '@scriptorium/infra/search/port';
 import type { ModelProvider } from '@scriptorium/infra/model/port';
 import type { MaterialPort } from './material.ts';
 import type { ToolRegistry } from '@scriptorium/domain/tools/registry';
+import type { Sandbox } from '@scriptorium/infra/sandbox/bwrap';
 
 /** What every agent job is given: the log, the deciders' handler, the model and the budget. */
 export interface AgentDeps {
@@ -26,4 +27,6 @@ export interface AgentDeps {
   material?: MaterialPort;
   /** The platform's own tools (the user's material, clock, calculator…); absent means none are run. */
   tools?: ToolRegistry;
+  /** Where the demo runs its commands; absent means this machine's bubblewrap at /usr/bin/bwrap. */
+  sandbox?: Sandbox;
 }

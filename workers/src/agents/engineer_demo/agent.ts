@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import type { JobContext } from '@scriptorium/infra/queue/port';
-import { runSandboxed, SandboxUnavailable } from '@scriptorium/infra/sandbox/bwrap';
+import { defaultSandbox, SandboxUnavailable, type Sandbox, type SandboxLimit, type SandboxResult } from '@scriptorium/infra/sandbox/bwrap';
 import type { DemoJobData } from '@scriptorium/domain/engineer/demo';
 import { engineerDecider } from '@scriptorium/domain/engineer/decide';
 import { EngineerService } from '@scriptorium/domain/engineer/service';
 import { engineerStream, type EngineerNodesAppended } from '@scriptorium/domain/engineer/session';
-import { errorText } from '@scriptorium/domain/protocol/errors';
+import { errorText, type ErrorCode } from '@scriptorium/domain/protocol/errors';
 import type { EngineerNode } from '@scriptorium/domain/protocol/engineer';
 import { completeAccounted } from '@scriptorium/domain/usage/accounted';
 import type { AgentDeps } from '../deps.ts';
@@ -47,6 +47,7 @@ function changes(before: Map<string, string>, after: Map<string, string>): Array
  */
 export async function runEngineerDemo(deps: AgentDeps, job: JobContext<unknown>): Promise<void> {
   const { sessionId, ownerId, taskDescription } = jobData.parse(job.data);
+  const sandbox = deps.sandbox ?? defaultSandbox;
   const engineer = new EngineerService(deps);
   // Nodes order by time then id; a millisecond of its own for each keeps them in the order of the work.
   let last = 0;
@@ -82,26 +83,31 @@ export async function runEngineerDemo(deps: AgentDeps, job: JobContext<unknown>)
       { id: `${id}-cmd`, node_type: 'command', parent_id: `${id}-thought`, status: 'completed', timestamp: now(), payload: { command: step.command, cwd: '/workspace' } },
     ]);
     const before = snapshot(workspace);
+    let result: SandboxResult;
     try {
-      const result = await runSandboxed(workspace, step.command);
-      const text = `${result.output}${result.truncated ? '\n…（输出已截断）' : ''}${result.timedOut ? '\n（超时，已停止）' : ''}`;
-      const files = changes(before, snapshot(workspace)).map(({ path, change }): EngineerNode => ({
-        id: `${id}-file-${createHash('sha1').update(path).digest('hex').slice(0, 12)}`,
-        node_type: 'file_change',
-        parent_id: `${id}-cmd`,
-        status: 'completed',
-        timestamp: now(),
-        payload: { path, change },
-      }));
-      await engineer.appendNodes(ownerId, sessionId, [
-        { id: `${id}-out`, node_type: 'output', parent_id: `${id}-cmd`, status: result.exitCode === 0 ? 'completed' : 'failed', timestamp: now(), payload: { stream: 'combined', text, exit_code: result.exitCode } },
-        ...files,
-      ]);
+      result = await sandbox.run(workspace, step.command, { signal: job.signal });
     } catch (error) {
       if (!(error instanceof SandboxUnavailable)) throw error;
-      await engineer.appendNodes(ownerId, sessionId, [{ id: `${id}-out`, node_type: 'error', parent_id: `${id}-cmd`, status: 'failed', timestamp: now(), payload: { message: errorText('engineer.sandbox_unavailable', { reason: error.message }), code: 'engineer.sandbox_unavailable' } }], 'failed');
+      const { code, params } = unavailable(error, sandbox);
+      await engineer.appendNodes(ownerId, sessionId, [{ id: `${id}-out`, node_type: 'error', parent_id: `${id}-cmd`, status: 'failed', timestamp: now(), payload: { message: errorText(code, params), code } }], 'failed');
       return;
     }
+    // Stopped by the user (the session is ended and takes no more nodes) or by the worker closing (recovery runs the step again).
+    if (result.limit === 'stopped') return;
+    const files = changes(before, snapshot(workspace)).map(({ path, change }): EngineerNode => ({
+      id: `${id}-file-${createHash('sha1').update(path).digest('hex').slice(0, 12)}`,
+      node_type: 'file_change',
+      parent_id: `${id}-cmd`,
+      status: 'completed',
+      timestamp: now(),
+      payload: { path, change },
+    }));
+    const bound = result.limit === null ? null : limitMessage(result.limit, sandbox);
+    await engineer.appendNodes(ownerId, sessionId, [
+      { id: `${id}-out`, node_type: 'output', parent_id: `${id}-cmd`, status: result.exitCode === 0 && bound === null ? 'completed' : 'failed', timestamp: now(), payload: { stream: 'combined', text: result.output, exit_code: result.exitCode } },
+      ...(bound ? [{ id: `${id}-limit`, node_type: 'error', parent_id: `${id}-cmd`, status: 'failed', timestamp: now(), payload: { message: errorText(bound.code, bound.params), code: bound.code } } satisfies EngineerNode] : []),
+      ...files,
+    ]);
   }
   if (await running()) await engineer.setStatus(ownerId, sessionId, 'completed');
 }
@@ -117,4 +123,26 @@ async function plan(deps: AgentDeps, ownerId: string, sessionId: string, task: s
     deps.log.warn({ err: error, sessionId }, 'demo plan failed; using the offline template');
   }
   return { steps: offlinePlan(task), offline: true };
+}
+
+type Coded = { code: ErrorCode; params: Record<string, string | number> };
+
+/** Why nothing ran, in the catalogue's words: bwrap missing, or there but refused by the kernel. */
+function unavailable(error: SandboxUnavailable, sandbox: Sandbox): Coded {
+  return error.kind === 'missing' ? { code: 'engineer.sandbox_missing', params: { path: sandbox.bwrapPath } } : { code: 'engineer.sandbox_refused', params: { reason: error.reason } };
+}
+
+/** Which limit stopped a command, with the limit's value, for the error node under it. */
+function limitMessage(limit: Exclude<SandboxLimit, 'stopped'>, sandbox: Sandbox): Coded {
+  const { limits } = sandbox;
+  switch (limit) {
+    case 'time':
+      return { code: 'engineer.sandbox_time', params: { seconds: limits.timeoutMs / 1000 } };
+    case 'output':
+      return { code: 'engineer.sandbox_output', params: { kb: limits.maxOutputBytes / 1024 } };
+    case 'memory':
+      return { code: 'engineer.sandbox_memory', params: { mb: limits.memoryBytes / 1024 / 1024 } };
+    case 'processes':
+      return { code: 'engineer.sandbox_processes', params: { count: limits.processes } };
+  }
 }
