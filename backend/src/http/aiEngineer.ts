@@ -64,7 +64,8 @@ const nodesQuery = z.object({
 const cursorQuery = z.object({
   cursor: z.string().max(400).optional(),
   direction: z.enum(['up', 'down']).default('down'),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(PAGE_SIZE),
+  /** Up to a batch's worth, so a screen walking a long session asks as few times as an agent wrote. */
+  limit: z.coerce.number().int().min(1).max(ENGINEER_LIMITS.batch).default(PAGE_SIZE),
 });
 const commandBody = z.object({ command_type: z.enum(COMMAND_TYPES), content: z.string().max(ENGINEER_LIMITS.command).default(''), client_id: clientId.nullable().default(null) });
 const commandsQuery = z.object({ client_id: clientId.optional(), after: z.coerce.number().int().min(0).default(0) });

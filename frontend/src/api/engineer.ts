@@ -22,26 +22,24 @@ export interface EngineerStats {
   duration_seconds: number;
 }
 
-type TreeNode = EngineerNode & { children: TreeNode[] };
+/** One page of the cursor walk (spec 02 §9): nodes newest first within the page. */
+export interface EngineerNodePage {
+  nodes: EngineerNode[];
+  has_more: boolean;
+  next_cursor: string | null;
+  prev_cursor: string | null;
+}
+
+/** The cursor's largest page: a page as large as a batch an agent may send. */
+export const NODE_PAGE = 500;
 
 const session = (id: string) => `/api/ai-engineer/sessions/${encodeURIComponent(id)}`;
-
-/** Flattens the server's nested tree into nodes by id, the shape the live view merges socket batches into. */
-export function flattenTree(tree: TreeNode[]): EngineerNode[] {
-  const out: EngineerNode[] = [];
-  const stack = [...tree];
-  while (stack.length > 0) {
-    const { children, ...node } = stack.pop()!;
-    out.push(node as EngineerNode);
-    stack.push(...children);
-  }
-  return out;
-}
 
 export const engineerApi = {
   list: (status: EngineerSessionStatus | '') => api.get<{ sessions: EngineerSession[]; total: number }>('/api/ai-engineer/sessions', { query: { status: status || undefined } }),
   get: (id: string) => api.get<EngineerSession>(session(id)),
-  tree: (id: string) => api.get<{ session: EngineerSession; tree: TreeNode[]; truncated: boolean }>(`${session(id)}/tree`),
+  /** Newer nodes than `cursor` (the oldest first when none): `up` walks the session from its start. */
+  newer: (id: string, cursor: string | null) => api.get<EngineerNodePage>(`${session(id)}/nodes/cursor`, { query: { direction: 'up', limit: NODE_PAGE, cursor: cursor ?? undefined } }),
   stats: (id: string) => api.get<EngineerStats>(`${session(id)}/nodes/stats`),
   commands: (id: string) => api.get<{ commands: EngineerCommandDto[] }>(`${session(id)}/commands`),
   send: (id: string, commandType: EngineerCommandType, content: string) => api.post<EngineerCommandDto>(`${session(id)}/commands`, { json: { command_type: commandType, content } }),

@@ -1,4 +1,4 @@
-import { QueryClient, useMutation, useQuery, type QueryKey, type UseMutationOptions, type UseMutationResult, type UseQueryOptions, type UseQueryResult } from '@tanstack/react-query';
+import { QueryClient, useInfiniteQuery, useMutation, useQuery, type InfiniteData, type QueryKey, type UseInfiniteQueryOptions, type UseInfiniteQueryResult, type UseMutationOptions, type UseMutationResult, type UseQueryOptions, type UseQueryResult } from '@tanstack/react-query';
 import { toApiError, type ApiError } from './client.ts';
 
 /** Failures the client caused (or a missing resource) are answers: asking again changes nothing. */
@@ -36,6 +36,17 @@ export function useApiMutation<T, V = void, C = unknown>(options: Omit<UseMutati
   return useMutation<T, ApiError, V, C>({
     ...rest,
     mutationFn: (variables) => mutationFn(variables).catch((error: unknown) => Promise.reject(toApiError(error))),
+  });
+}
+
+/** `useApiQuery` for a read that comes in pages (a cursor walk), each page's failure described the same way. */
+export function useApiInfiniteQuery<T, P, K extends QueryKey = QueryKey>(
+  options: Omit<UseInfiniteQueryOptions<T, ApiError, InfiniteData<T, P>, K, P>, 'queryFn'> & { queryFn: (pageParam: P) => Promise<T> },
+): UseInfiniteQueryResult<InfiniteData<T, P>, ApiError> {
+  const { queryFn, ...rest } = options;
+  return useInfiniteQuery<T, ApiError, InfiniteData<T, P>, K, P>({
+    ...rest,
+    queryFn: ({ pageParam }) => queryFn(pageParam as P).catch((error: unknown) => Promise.reject(toApiError(error))),
   });
 }
 

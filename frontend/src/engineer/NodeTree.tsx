@@ -1,19 +1,37 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EngineerNode } from '@scriptorium/domain/protocol/engineer';
 import { ChevronDownIcon, ChevronRightIcon } from '../ui/icons.ts';
 import { nodeSummary, visibleRows } from './tree.ts';
 
 const ROW_HEIGHT = 34;
+/** The next page is asked for while this many rows are still below the view, so scrolling rarely meets the end. */
+const PREFETCH_ROWS = 150;
 
-/** The session's steps as a tree; only the rows in view are in the page, so a long session scrolls as lightly as a short one. */
-export function NodeTree({ nodes, selected, onSelect }: { nodes: ReadonlyMap<string, EngineerNode>; selected: string | null; onSelect: (id: string) => void }) {
+interface History {
+  more: boolean;
+  loading: boolean;
+  loadMore: () => void;
+}
+
+/**
+ * The session's steps as a tree; only the rows in view are in the page, so a long session scrolls as
+ * lightly as a short one, and the next page of nodes is read as the end of what is loaded comes near.
+ */
+export function NodeTree({ nodes, history, selected, onSelect }: { nodes: ReadonlyMap<string, EngineerNode>; history: History; selected: string | null; onSelect: (id: string) => void }) {
   const { t } = useTranslation('engineer');
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const rows = useMemo(() => visibleRows(nodes, collapsed), [nodes, collapsed]);
   const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  // One row more while pages remain: it says so, and seeing it (or nearly) asks for the next page.
+  const count = rows.length + (history.more ? 1 : 0);
+  const virtual = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const lastShown = virtual.getVirtualItems().at(-1)?.index ?? -1;
+  const { more, loading, loadMore } = history;
+  useEffect(() => {
+    if (more && !loading && lastShown >= rows.length - PREFETCH_ROWS) loadMore();
+  }, [more, loading, lastShown, rows.length, loadMore]);
   const toggle = (id: string) =>
     setCollapsed((current) => {
       const next = new Set(current);
@@ -39,7 +57,7 @@ export function NodeTree({ nodes, selected, onSelect }: { nodes: ReadonlyMap<str
     event.preventDefault();
   }
 
-  if (rows.length === 0) return <p className="engineer-empty muted">{t('noNodes')}</p>;
+  if (rows.length === 0) return <p className="engineer-empty muted">{t(history.more ? 'loadingNodes' : 'noNodes')}</p>;
   return (
     <div
       ref={scroller}
@@ -52,7 +70,14 @@ export function NodeTree({ nodes, selected, onSelect }: { nodes: ReadonlyMap<str
     >
       <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
         {virtual.getVirtualItems().map((item) => {
-          const row = rows[item.index]!;
+          const row = rows[item.index];
+          if (!row) {
+            return (
+              <div key="more" className="engineer-row engineer-more muted" aria-hidden="true" style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}>
+                {t('loadingNodes')}
+              </div>
+            );
+          }
           const { node } = row;
           return (
             <div

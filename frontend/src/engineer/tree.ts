@@ -7,7 +7,14 @@ export interface TreeRow {
   expanded: boolean;
 }
 
-const byTime = (a: EngineerNode, b: EngineerNode) => Date.parse(a.timestamp) - Date.parse(b.timestamp) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/** Each node's time, parsed once: a long session's rows are rebuilt as every page arrives, from the same node objects. */
+const times = new WeakMap<EngineerNode, number>();
+function timeOf(node: EngineerNode): number {
+  let time = times.get(node);
+  if (time === undefined) times.set(node, (time = Date.parse(node.timestamp)));
+  return time;
+}
+const byTime = (a: EngineerNode, b: EngineerNode) => timeOf(a) - timeOf(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * The rows a tree shows, depth first and oldest first at every level (how the work unfolded),

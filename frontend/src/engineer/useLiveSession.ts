@@ -1,27 +1,41 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { EngineerCommandDto, EngineerNode, EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
-import { engineerApi, flattenTree } from '../api/engineer.ts';
+import { engineerApi, type EngineerNodePage } from '../api/engineer.ts';
+import { queryKeys, useApiInfiniteQuery } from '../api/query.ts';
 import { LiveSession, type LiveState } from './live.ts';
 
 export interface LiveView {
+  /** Every node known so far, oldest first: the pages walked from the session's start, then what the socket brought beyond them. */
   nodes: ReadonlyMap<string, EngineerNode>;
   commands: readonly EngineerCommandDto[];
   status: EngineerSessionStatus | null;
-  truncated: boolean;
+  /** The walk through the session's earlier nodes: more pages to read, one being read, and how to ask for the next. */
+  history: { more: boolean; loading: boolean; loadMore: () => void };
   live: LiveState;
   failed: boolean;
   sendInput(text: string): boolean;
 }
 
+interface SocketView {
+  nodes: ReadonlyMap<string, EngineerNode>;
+  commands: readonly EngineerCommandDto[];
+  status: EngineerSessionStatus | null;
+  live: LiveState;
+  failed: boolean;
+  subscribed: boolean;
+}
+
 const upsert = (commands: readonly EngineerCommandDto[], id: string, change: (command: EngineerCommandDto) => EngineerCommandDto) => commands.map((command) => (command.id === id ? change(command) : command));
 
 /**
- * A session as it is now and as it changes: the socket opens first and says from which position
- * it is live, then the tree and the commands load; what the socket brings merges by id, so a node
- * both loaded and streamed shows once.
+ * A session as it is now and as it changes. The socket opens first and says from which position it
+ * is live; then the earlier nodes are read page by page with the cursor, oldest first, as the tree
+ * is scrolled towards its end, so a session of 100 000 nodes costs what is looked at. What the
+ * socket brings is kept beside the pages and merged by id, so a node both read and streamed shows
+ * once, and nothing already read is fetched again.
  */
 export function useLiveSession(sessionId: string | undefined, onStatus: () => void): LiveView | null {
-  const [view, setView] = useState<Omit<LiveView, 'sendInput'> | null>(null);
+  const [view, setView] = useState<SocketView | null>(null);
   const [connection, setConnection] = useState<LiveSession | null>(null);
   // The latest callback, read when a status arrives, so a new function each render does not reopen the socket.
   const statusChanged = useRef(onStatus);
@@ -31,14 +45,12 @@ export function useLiveSession(sessionId: string | undefined, onStatus: () => vo
 
   useEffect(() => {
     if (!sessionId) return;
-    setView({ nodes: new Map(), commands: [], status: null, truncated: false, live: 'connecting', failed: false });
+    setView({ nodes: new Map(), commands: [], status: null, live: 'connecting', failed: false, subscribed: false });
     let loaded = false;
-    const merge = (nodes: EngineerNode[]) => setView((current) => current && { ...current, nodes: new Map([...current.nodes, ...nodes.map((node): [string, EngineerNode] => [node.id, node])]) });
-    const load = async () => {
+    const loadCommands = async () => {
       try {
-        const [tree, commands] = await Promise.all([engineerApi.tree(sessionId), engineerApi.commands(sessionId)]);
-        merge(flattenTree(tree.tree));
-        setView((current) => current && { ...current, status: current.status ?? tree.session.status, truncated: tree.truncated, commands: commands.commands });
+        const { commands } = await engineerApi.commands(sessionId);
+        setView((current) => current && { ...current, commands: [...commands, ...current.commands.filter((command) => !commands.some((known) => known.id === command.id))] });
       } catch {
         setView((current) => current && { ...current, failed: true });
       }
@@ -48,11 +60,16 @@ export function useLiveSession(sessionId: string | undefined, onStatus: () => vo
       (message) => {
         switch (message.type) {
           case 'subscribed':
-            if (!loaded) void load();
+            if (!loaded) void loadCommands();
             loaded = true;
-            return;
+            return setView((current) => current && (current.subscribed ? current : { ...current, subscribed: true }));
           case 'nodes':
-            return merge(message.nodes);
+            return setView((current) => {
+              if (!current) return current;
+              const nodes = new Map(current.nodes);
+              for (const node of message.nodes) nodes.set(node.id, node);
+              return { ...current, nodes };
+            });
           case 'status':
             setView((current) => current && { ...current, status: message.status });
             return statusChanged.current();
@@ -75,6 +92,41 @@ export function useLiveSession(sessionId: string | undefined, onStatus: () => vo
     return () => live.close();
   }, [sessionId]);
 
+  // Read once the socket is live, so that what the walk does not reach the socket brings.
+  const history = useApiInfiniteQuery<EngineerNodePage, string | null>({
+    queryKey: queryKeys.engineer('nodes', sessionId),
+    queryFn: (cursor) => engineerApi.newer(sessionId!, cursor),
+    initialPageParam: null,
+    // Walking up, `prev_cursor` names the newest node of the page while newer ones remain.
+    getNextPageParam: (page) => page.prev_cursor ?? undefined,
+    enabled: sessionId !== undefined && view?.subscribed === true,
+    // Pages already read stay right (nodes never change) and the socket brings the rest; a session opened again starts afresh.
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+  const { data, hasNextPage, isFetching, fetchNextPage } = history;
+
+  const streamed = view?.nodes;
+  const nodes = useMemo(() => {
+    const all = new Map<string, EngineerNode>();
+    for (const page of data?.pages ?? []) for (let index = page.nodes.length - 1; index >= 0; index--) all.set(page.nodes[index]!.id, page.nodes[index]!);
+    for (const node of streamed?.values() ?? []) if (!all.has(node.id)) all.set(node.id, node);
+    return all;
+  }, [data, streamed]);
+  const started = data !== undefined;
+  const loadMore = useCallback(() => {
+    if (started) void fetchNextPage();
+  }, [started, fetchNextPage]);
+
   if (!sessionId || !view) return null;
-  return { ...view, sendInput: (text) => connection?.sendInput(text) ?? false };
+  return {
+    nodes,
+    commands: view.commands,
+    status: view.status,
+    // Until the first page is in, the session's start is still to come.
+    history: { more: !started || hasNextPage, loading: !started || isFetching, loadMore },
+    live: view.live,
+    failed: view.failed || history.isError,
+    sendInput: (text) => connection?.sendInput(text) ?? false,
+  };
 }

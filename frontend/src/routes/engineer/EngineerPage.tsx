@@ -14,8 +14,6 @@ import '../../engineer/engineer.css';
 import { Select } from '../../ui/Select.tsx';
 import { TerminalIcon } from '../../ui/icons.ts';
 
-const TREE_LIMIT = 10_000;
-
 function StatusBadge({ status }: { status: EngineerSessionStatus }) {
   const { t } = useTranslation('engineer');
   return <span className={`engineer-status is-${status}`}>{t(`status.${status}`)}</span>;
@@ -94,9 +92,9 @@ function SessionView({ sessionId, session }: { sessionId: string; session: Engin
       </header>
       {session?.task_description && <p className="muted engineer-task">{session.task_description}</p>}
       <Stats sessionId={sessionId} running={status === 'running' || status === 'waiting_input'} />
-      {live.truncated && <p className="muted">{t('truncated', { count: TREE_LIMIT })}</p>}
+      {live.history.more && session && session.node_count > live.nodes.size && <p className="muted engineer-loaded">{t('loaded', { loaded: live.nodes.size, total: session.node_count })}</p>}
       <div className="engineer-body">
-        <NodeTree nodes={live.nodes} selected={selected} onSelect={setSelected} />
+        <NodeTree nodes={live.nodes} history={live.history} selected={selected} onSelect={setSelected} />
         <NodeDetail node={selected === null ? null : (live.nodes.get(selected) ?? null)} />
       </div>
       <CommandBox sessionId={sessionId} status={status} commands={live.commands} sendInput={live.sendInput} />
