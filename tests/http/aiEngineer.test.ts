@@ -57,6 +57,26 @@ test.serial('a session records a tree of nodes, pages it by page and cursor, and
   t.deepEqual(newer.body.nodes.map((node: any) => node.id), ['n4', 'n3'], 'up gives the next newer nodes, still newest first');
   t.is((await user.request('GET', `${base}/sessions/${id}/nodes/cursor?cursor=bm9wZQ`)).status, 422);
 
+  // How the screen reads a session: `up` from no cursor starts at the oldest, `prev_cursor` walks on to the newest.
+  const walked: string[] = [];
+  let upward: string | null = null;
+  do {
+    const response: any = await user.request('GET', `${base}/sessions/${id}/nodes/cursor?direction=up&limit=500${upward ? `&cursor=${upward}` : ''}`);
+    walked.push(...response.body.nodes.map((node: any) => node.id).reverse());
+    upward = response.body.prev_cursor;
+  } while (upward);
+  t.is(walked.length, 122);
+  t.deepEqual([walked[0], walked.at(-1)], ['n0', 'out'], 'oldest first, to the newest');
+  const small: string[] = [];
+  upward = null;
+  do {
+    const response: any = await user.request('GET', `${base}/sessions/${id}/nodes/cursor?direction=up&limit=50${upward ? `&cursor=${upward}` : ''}`);
+    small.push(...response.body.nodes.map((node: any) => node.id).reverse());
+    upward = response.body.prev_cursor;
+  } while (upward);
+  t.deepEqual(small, walked, 'the same walk in pages of 50');
+  t.is((await user.request('GET', `${base}/sessions/${id}/nodes/cursor?limit=501`)).status, 422, 'a page is at most a batch');
+
   const stats = await user.request('GET', `${base}/sessions/${id}/nodes/stats`);
   t.like(stats.body, { total_nodes: 122, tokens: 10, by_type: { message: 1, thought: 119, command: 1, output: 1, error: 0 }, by_status: { completed: 121, failed: 1 }, duration_seconds: 201 });
 
@@ -123,6 +143,13 @@ test.serial("another user's session is not found, and bad input is a 422 with a 
     ['POST', `${base}/sessions/${id}/commands`, { command_type: 'run', content: 'rm -rf /' }],
     ['POST', `${base}/sessions/${id}/user-input`, { text: 'hi' }],
     ['POST', `${base}/executions/${id}/stop`],
+    ['GET', `${base}/sessions/${id}/nodes/some-node`],
+    ['POST', `${base}/sessions/${id}/commands/00000000-0000-4000-8000-000000000000/result`, { status: 'completed', result: 'ok' }],
+    ['GET', `${base}/demo/executions/${id}`],
+    ['GET', `${base}/demo/executions/${id}/files`],
+    ['GET', `${base}/demo/executions/${id}/terminals`],
+    ['GET', `${base}/demo/executions/${id}/actions`],
+    ['GET', `${base}/demo/executions/${id}/nodes`],
   ] as const) {
     const response = await other.request(method, path, body);
     t.is(response.status, 404, `${method} ${path}`);

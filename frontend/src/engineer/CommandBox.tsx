@@ -51,7 +51,7 @@ export function CommandBox({ sessionId, status, commands, sendInput }: { session
               <span className="engineer-type">{t(`box.${command.command_type}`)}</span>
               <code>{command.content}</code>
               <span className={`engineer-node-status is-${command.result?.status ?? 'pending'}`}>
-                {command.result ? t(`nodeStatus.${command.result.status}`) : command.delivered_to.length > 0 ? t('commands.delivered') : t('commands.waiting')}
+                {command.result ? t(`nodeStatus.${command.result.status}`) : ended ? t('commands.unanswered') : command.delivered_to.length > 0 ? t('commands.delivered') : t('commands.waiting')}
               </span>
             </li>
           ))}

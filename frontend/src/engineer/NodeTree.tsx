@@ -108,7 +108,7 @@ export function NodeTree({ nodes, history, selected, onSelect }: { nodes: Readon
                 <span className="engineer-toggle" />
               )}
               <span className={`engineer-type engineer-type-${node.node_type}`}>{t(`nodeType.${node.node_type}`)}</span>
-              <span className="engineer-summary">{nodeSummary(node)}</span>
+              <span className="engineer-summary">{nodeSummary(node) || <span className="muted">{t('detail.noOutput')}</span>}</span>
               {node.status !== 'completed' && <span className={`engineer-node-status is-${node.status}`}>{t(`nodeStatus.${node.status}`)}</span>}
               <time className="engineer-time muted">{new Date(node.timestamp).toLocaleTimeString()}</time>
             </div>

@@ -47,7 +47,7 @@ export const engineerEn: EngineerMessages = {
     ended: 'The session has ended; nothing more can be sent.',
     stopConfirm: 'Stop the session',
   },
-  commands: { title: 'Commands', waiting: 'Waiting', delivered: 'Delivered', none: 'No commands yet' },
+  commands: { title: 'Commands', waiting: 'Waiting', delivered: 'Delivered', unanswered: 'Not run', none: 'No commands yet' },
   toggle: { expand: 'Expand', collapse: 'Collapse' },
   demo: {
     title: 'Demo',

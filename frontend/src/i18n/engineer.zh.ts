@@ -46,7 +46,7 @@ export const engineerZh = {
     ended: '会话已结束，不能再发送。',
     stopConfirm: '停止会话',
   },
-  commands: { title: '命令', waiting: '等待执行', delivered: '已送达', none: '还没有命令' },
+  commands: { title: '命令', waiting: '等待执行', delivered: '已送达', unanswered: '未执行', none: '还没有命令' },
   toggle: { expand: '展开', collapse: '折叠' },
   demo: {
     title: '演示',
