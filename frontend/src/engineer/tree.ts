@@ -14,7 +14,23 @@ function timeOf(node: EngineerNode): number {
   if (time === undefined) times.set(node, (time = Date.parse(node.timestamp)));
   return time;
 }
-const byTime = (a: EngineerNode, b: EngineerNode) => timeOf(a) - timeOf(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/** UTC times written the same way (what agents send) order as text; others are compared as times. */
+const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+function byTime(a: EngineerNode, b: EngineerNode): number {
+  const x = a.timestamp;
+  const y = b.timestamp;
+  const order = x.length === 24 && y.length === 24 && CANONICAL.test(x) && CANONICAL.test(y) ? (x < y ? -1 : x > y ? 1 : 0) : timeOf(a) - timeOf(b);
+  return order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+/** Sorts a list of siblings unless it is in order already, as a walk from the oldest node leaves it. */
+function inOrder(list: EngineerNode[]): void {
+  for (let index = 1; index < list.length; index++) {
+    if (byTime(list[index - 1]!, list[index]!) > 0) {
+      list.sort(byTime);
+      return;
+    }
+  }
+}
 
 /**
  * The rows a tree shows, depth first and oldest first at every level (how the work unfolded),
@@ -28,7 +44,7 @@ export function visibleRows(nodes: ReadonlyMap<string, EngineerNode>, collapsed:
     if (!list) children.set(parent, (list = []));
     list.push(node);
   }
-  for (const list of children.values()) list.sort(byTime);
+  for (const list of children.values()) inOrder(list);
   const rows: TreeRow[] = [];
   // An explicit stack: a session's chain of steps can be deeper than the call stack.
   const stack: Array<{ node: EngineerNode; depth: number }> = (children.get(null) ?? []).map((node) => ({ node, depth: 0 })).reverse();
