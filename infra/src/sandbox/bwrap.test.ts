@@ -27,7 +27,7 @@ sandboxed('the workspace is the only writable path, and it is where the command 
 sandboxed('there is no network', async (t) => {
   using ws = workspace();
   const result = await sandbox.run(ws.dir, "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '");
-  t.is(result.output, 'lo\n', 'only the loopback interface of a namespace of its own');
+  t.is(result.output, 'lo\n', `only the loopback interface of a namespace of its own: ${JSON.stringify(result)}`);
 });
 
 test('the limits are the named constants unless a caller narrows them', (t) => {
@@ -56,7 +56,7 @@ sandboxed('a command past the output limit is killed and keeps exactly the limit
 sandboxed('a command past the memory limit is refused its allocation and stopped', async (t) => {
   using ws = workspace();
   const result = await sandbox.run(ws.dir, 'python3 -c "x = bytearray(600*1024*1024); print(\'allocated\')"');
-  t.is(result.limit, 'memory');
+  t.is(result.limit, 'memory', JSON.stringify(result));
   t.notRegex(result.output, /allocated/);
   t.not(result.exitCode, 0);
 });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chownSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /**
@@ -55,8 +56,14 @@ const EXHAUSTED: Array<[SandboxLimit, RegExp]> = [
   ['memory', /Cannot allocate memory|MemoryError|out of memory|std::bad_alloc|memory exhausted/i],
 ];
 
-/** The user commands run as when the server is root, since a resource limit does not bind root: nobody. */
-const NOBODY = 65534;
+/**
+ * As root (whom a resource limit does not bind) each workspace's commands run as a user id of their
+ * own, outside /etc/passwd, so the processes of one sandbox never count against another's limit and
+ * the files a step leaves are its next step's to change.
+ */
+const SANDBOX_UIDS = { first: 1_000_000, count: 65_536 };
+const uidFor = (workspace: string) => SANDBOX_UIDS.first + (createHash('sha256').update(workspace).digest().readUInt32BE(0) % SANDBOX_UIDS.count);
+const runningAsRoot = () => process.getuid?.() === 0;
 
 /** Tasks (processes and threads) the user `uid` has now, which `RLIMIT_NPROC` counts against the limit too. */
 function tasksOf(uid: number): number {
@@ -107,18 +114,18 @@ export class Sandbox {
   async run(workspace: string, command: string, options: { signal?: AbortSignal } = {}): Promise<SandboxResult> {
     const problem = await this.problem();
     if (problem !== null) throw problem;
-    if (process.getuid?.() === 0) chownSync(workspace, NOBODY, NOBODY);
+    if (runningAsRoot()) chownSync(workspace, uidFor(workspace), uidFor(workspace));
     return this.spawn(workspace, command, this.limits, options.signal);
   }
 
   /**
    * `prlimit` sets the process bound on what it starts; `setpriv` ties it to this process's life
-   * and, as root, drops to nobody, since root passes any `RLIMIT_NPROC`. The shell inside sets the address space, so bwrap itself
-   * is not bound by it.
+   * and, as root, drops to the workspace's own user. The shell inside sets the address space, so
+   * bwrap itself is not bound by it.
    */
   private argv(workspace: string, command: string, limits: SandboxLimits): string[] {
-    const root = process.getuid?.() === 0;
-    const uid = root ? NOBODY : process.getuid!();
+    const root = runningAsRoot();
+    const uid = root ? uidFor(workspace) : process.getuid!();
     const merged = (path: string) => (existsSync(`/usr${path}`) ? ['--symlink', `usr${path}`, path] : []);
     return [
       'prlimit',
@@ -128,7 +135,7 @@ export class Sandbox {
       // A worker killed outright takes its commands with it, since the time limit's timer dies with it
       // (from the moment setpriv has run: a kill in the first milliseconds of a spawn escapes this).
       '--pdeathsig', 'KILL',
-      ...(root ? [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups'] : []),
+      ...(root ? [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups'] : []),
       '--',
       this.bwrapPath,
       '--unshare-all',
