@@ -4,6 +4,7 @@ import { auditReadsProjection } from './auditReads.ts';
 import { agentsProjection } from './agents.ts';
 import { canvasProjection } from './canvas.ts';
 import { cognitionsProjection } from './cognitions.ts';
+import { collabDocsProjection } from './collabDocs.ts';
 import { chatsProjection } from './chats.ts';
 import { cliLeaderboardProjection } from './cliLeaderboard.ts';
 import { engineerProjection } from './engineer.ts';
@@ -49,4 +50,5 @@ export const createProjections = (settings: ProjectionSettings): Projection[] =>
   engineerProjection,
   oauthGrantsProjection,
   deckReviewsProjection,
+  collabDocsProjection,
 ];

@@ -1,0 +1,96 @@
+import test from 'ava';
+import { Transform } from 'prosemirror-transform';
+import { at, deciderSpec } from '@scriptorium/infra/eventsourcing/testing';
+import { COLLAB_SNAPSHOT_EVERY } from '../protocol/collab.ts';
+import { collabSchema, emptyCollabDoc } from '../protocol/collabSchema.ts';
+import { applySteps, evolve, initialState, type CollabDocEvent } from './collabdoc.ts';
+import { collabDecider, type CollabDocCommand } from './decide.ts';
+import { rebuild } from './service.ts';
+
+const spec = deciderSpec(collabDecider);
+const T1 = '2026-11-24T09:00:00.000Z';
+const D = 'd'.repeat(32);
+const when = <C extends CollabDocCommand>(type: C['type'], data: Omit<C['data'], 'docId'>) => ({ type, data: { docId: D, ...data }, metadata: at(T1) }) as CollabDocCommand;
+const created: CollabDocEvent = { type: 'CollabDocCreated', data: { docId: D, ownerId: 'owner', title: '周报', at: T1 } };
+const invited = (role: 'edit' | 'read', tokenHash = `hash-${role}`): CollabDocEvent => ({ type: 'CollabInviteCreated', data: { docId: D, inviteId: `i-${role}`, tokenHash, role, createdBy: 'owner', at: T1 } });
+const joined = (userId: string, role: 'edit' | 'read'): CollabDocEvent => ({ type: 'CollabMemberJoined', data: { docId: D, userId, role, inviteId: `i-${role}`, at: T1 } });
+/** Steps typing `text` at `pos` of the document the given steps lead to. */
+const typing = (before: unknown[], text: string, pos = 1): unknown[] =>
+  new Transform(applySteps(emptyCollabDoc(), before)).insert(pos, collabSchema.text(text)).steps.map((step) => step.toJSON());
+const accepted = (userId: string, version: number, steps: unknown[], clientId = 'c1'): CollabDocEvent => ({ type: 'CollabStepsAccepted', data: { docId: D, userId, clientId, version, steps, at: T1 } });
+
+test('a document is created with a trimmed title; again is nothing; another user cannot claim its id', (t) => {
+  spec([]).when(when('CreateCollabDoc', { ownerId: 'owner', title: ' 周报 ' })).then(t, [created]);
+  spec([created]).when(when('CreateCollabDoc', { ownerId: 'owner', title: '周报' })).then(t, []);
+  spec([created]).when(when('CreateCollabDoc', { ownerId: 'other', title: 'x' })).thenThrows(t, 'not_found');
+  spec([]).when(when('CreateCollabDoc', { ownerId: 'owner', title: '  ' })).thenThrows(t, 'invalid', '请填写文档标题');
+});
+
+test('a batch on the current version is accepted as the schema reads it', (t) => {
+  const steps = typing([], '你好');
+  spec([created]).when(when('SubmitCollabSteps', { userId: 'owner', clientId: 'c1', version: 0, steps })).then(t, [accepted('owner', 0, steps)]);
+  const more = typing(steps, '!', 3);
+  spec([created, accepted('owner', 0, steps)]).when(when('SubmitCollabSteps', { userId: 'owner', clientId: 'c2', version: 1, steps: more })).then(t, [accepted('owner', 1, more, 'c2')]);
+});
+
+test('a batch on an older version is refused with the current one, so the client rebases; a future version is refused too', (t) => {
+  const first = typing([], 'a');
+  spec([created, accepted('owner', 0, first)])
+    .when(when('SubmitCollabSteps', { userId: 'owner', clientId: 'c2', version: 0, steps: typing([], 'b') }))
+    .thenThrows(t, 'conflict', '文档已更新到版本 1，请先同步');
+  spec([created]).when(when('SubmitCollabSteps', { userId: 'owner', clientId: 'c2', version: 4, steps: first })).thenThrows(t, 'invalid');
+});
+
+test('a step that does not parse or does not apply refuses the whole batch', (t) => {
+  const good = typing([], 'a');
+  spec([created]).when(when('SubmitCollabSteps', { userId: 'owner', clientId: 'c1', version: 0, steps: [...good, { stepType: 'teleport' }] })).thenThrows(t, 'invalid', '第 1 个步骤无法应用到当前文档');
+  // Text straight into the document node breaks the schema (`block+`).
+  const broken = { stepType: 'replace', from: 0, to: 0, slice: { content: [{ type: 'text', text: 'x' }] } };
+  spec([created]).when(when('SubmitCollabSteps', { userId: 'owner', clientId: 'c1', version: 0, steps: [broken] })).thenThrows(t, 'invalid');
+  spec([created]).when(when('SubmitCollabSteps', { userId: 'owner', clientId: 'c1', version: 0, steps: [{ stepType: 'replace', from: 50, to: 50, slice: { content: [{ type: 'text', text: 'x' }] } }] })).thenThrows(t, 'invalid');
+  spec([created]).when(when('SubmitCollabSteps', { userId: 'owner', clientId: 'c1', version: 0, steps: [{ stepType: 'replace', from: 1, to: 1, slice: { content: [{ type: 'image' }] } }] })).thenThrows(t, 'invalid');
+});
+
+test('readers cannot submit, editors can, strangers see no document', (t) => {
+  const steps = typing([], 'x');
+  const given = [created, invited('read'), invited('edit'), joined('reader', 'read'), joined('editor', 'edit')];
+  spec(given).when(when('SubmitCollabSteps', { userId: 'reader', clientId: 'c', version: 0, steps })).thenThrows(t, 'forbidden', '你只有查看权限，不能编辑此文档');
+  spec(given).when(when('SubmitCollabSteps', { userId: 'editor', clientId: 'c', version: 0, steps })).then(t, [accepted('editor', 0, steps, 'c')]);
+  spec(given).when(when('SubmitCollabSteps', { userId: 'stranger', clientId: 'c', version: 0, steps })).thenThrows(t, 'not_found');
+});
+
+test('the batch that crosses a multiple of the snapshot interval records the whole document', (t) => {
+  let steps: unknown[] = [];
+  for (let index = 0; index < COLLAB_SNAPSHOT_EVERY - 1; index++) steps = [...steps, ...typing(steps, 'a')];
+  const before = [created, accepted('owner', 0, steps)];
+  const last = typing(steps, 'bc');
+  const doc = applySteps(emptyCollabDoc(), [...steps, ...last]);
+  spec(before)
+    .when(when('SubmitCollabSteps', { userId: 'owner', clientId: 'c1', version: steps.length, steps: last }))
+    .then(t, [accepted('owner', steps.length, last), { type: 'CollabDocSnapshotted', data: { docId: D, version: COLLAB_SNAPSHOT_EVERY, doc: doc.toJSON(), at: T1 } }]);
+});
+
+test('only the owner invites; a link lets its holder join with its role, once; an edit link upgrades a reader', (t) => {
+  spec([created]).when(when('CreateCollabInvite', { actorId: 'owner', inviteId: 'i-read', tokenHash: 'hash-read', role: 'read' })).then(t, [invited('read')]);
+  spec([created, invited('edit'), joined('editor', 'edit')]).when(when('CreateCollabInvite', { actorId: 'editor', inviteId: 'x', tokenHash: 'h', role: 'edit' })).thenThrows(t, 'forbidden');
+  spec([created]).when(when('CreateCollabInvite', { actorId: 'stranger', inviteId: 'x', tokenHash: 'h', role: 'edit' })).thenThrows(t, 'not_found');
+  spec([created, invited('read')]).when(when('JoinCollabDoc', { userId: 'u2', tokenHash: 'hash-read' })).then(t, [joined('u2', 'read')]);
+  spec([created, invited('read'), joined('u2', 'read')]).when(when('JoinCollabDoc', { userId: 'u2', tokenHash: 'hash-read' })).then(t, []);
+  spec([created, invited('read'), invited('edit'), joined('u2', 'read')]).when(when('JoinCollabDoc', { userId: 'u2', tokenHash: 'hash-edit' })).then(t, [joined('u2', 'edit')]);
+  spec([created, invited('read'), invited('edit'), joined('u2', 'edit')]).when(when('JoinCollabDoc', { userId: 'u2', tokenHash: 'hash-read' })).then(t, []);
+  spec([created, invited('read')]).when(when('JoinCollabDoc', { userId: 'owner', tokenHash: 'hash-read' })).then(t, []);
+  spec([created]).when(when('JoinCollabDoc', { userId: 'u2', tokenHash: 'forged' })).thenThrows(t, 'not_found', '邀请链接无效');
+});
+
+test('any version is rebuilt from the batches, cutting inside a batch where the version falls', (t) => {
+  const a = typing([], 'ab');
+  const b = typing(a, 'cd', 3);
+  const batches = [{ version: 0, steps: a }, { version: 1, steps: b }];
+  const state = [created, accepted('owner', 0, a), accepted('owner', 1, b)].reduce(evolve, initialState());
+  t.is(state.status === 'open' && state.doc.textContent, 'abcd');
+  t.is(rebuild({ version: 0, doc: emptyCollabDoc() }, batches).doc.textContent, 'abcd');
+  t.is(rebuild({ version: 0, doc: emptyCollabDoc() }, batches, 1).doc.textContent, 'ab');
+  t.deepEqual(rebuild({ version: 0, doc: emptyCollabDoc() }, batches, 0).version, 0);
+  const fromSnapshot = rebuild({ version: 1, doc: applySteps(emptyCollabDoc(), a) }, batches);
+  t.deepEqual([fromSnapshot.version, fromSnapshot.doc.textContent], [2, 'abcd']);
+});

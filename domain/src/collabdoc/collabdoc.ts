@@ -1,0 +1,81 @@
+import type { Node } from 'prosemirror-model';
+import { Step } from 'prosemirror-transform';
+import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
+import type { CollabAccess, CollabRole } from '../protocol/collab.ts';
+import { collabSchema, emptyCollabDoc } from '../protocol/collabSchema.ts';
+
+/**
+ * One shared document (`collabdoc-<docId>`), edited live by its members through prosemirror-collab
+ * with this stream as the central authority: each accepted batch of steps is one event, so the log is
+ * the document's history and any version can be rebuilt from it. Invitations (by link, with edit or
+ * read rights) and the members who accepted them live here too, since they decide who may submit.
+ */
+
+export const COLLAB_PREFIX = 'collabdoc-';
+export const collabStream = (docId: string): string => `${COLLAB_PREFIX}${docId}`;
+
+export type CollabDocCreated = DomainEvent<'CollabDocCreated', { docId: string; ownerId: string; title: string; at: string }>;
+/** Steps (ProseMirror `Step.toJSON()`) taking the document from `version` to `version + steps.length`. */
+export type CollabStepsAccepted = DomainEvent<'CollabStepsAccepted', { docId: string; userId: string; clientId: string; version: number; steps: unknown[]; at: string }>;
+/** The whole document at `version` (`Node.toJSON()`), recorded every `COLLAB_SNAPSHOT_EVERY` steps. */
+export type CollabDocSnapshotted = DomainEvent<'CollabDocSnapshotted', { docId: string; version: number; doc: unknown; at: string }>;
+/** Only the SHA-256 of the link's secret is recorded. */
+export type CollabInviteCreated = DomainEvent<'CollabInviteCreated', { docId: string; inviteId: string; tokenHash: string; role: CollabRole; createdBy: string; at: string }>;
+export type CollabMemberJoined = DomainEvent<'CollabMemberJoined', { docId: string; userId: string; role: CollabRole; inviteId: string; at: string }>;
+
+export type CollabDocEvent = CollabDocCreated | CollabStepsAccepted | CollabDocSnapshotted | CollabInviteCreated | CollabMemberJoined;
+
+export const COLLAB_EVENT_TYPES = ['CollabDocCreated', 'CollabStepsAccepted', 'CollabDocSnapshotted', 'CollabInviteCreated', 'CollabMemberJoined'] as const satisfies readonly CollabDocEvent['type'][];
+
+export type CollabDoc =
+  | { status: 'none' }
+  | {
+      status: 'open';
+      ownerId: string;
+      title: string;
+      /** Steps accepted so far: the version prosemirror-collab clients count in. */
+      version: number;
+      doc: Node;
+      members: Readonly<Record<string, CollabRole>>;
+      /** By token hash. */
+      invites: Readonly<Record<string, { inviteId: string; role: CollabRole }>>;
+    };
+
+export const initialState = (): CollabDoc => ({ status: 'none' });
+
+/** Applies recorded steps; they were checked before they were recorded, so a failure here is a corrupt log. */
+export function applySteps(doc: Node, steps: readonly unknown[]): Node {
+  let current = doc;
+  for (const json of steps) {
+    const result = Step.fromJSON(collabSchema, json).apply(current);
+    if (!result.doc) throw new Error(`a recorded step does not apply: ${result.failed}`);
+    current = result.doc;
+  }
+  return current;
+}
+
+export function evolve(state: CollabDoc, event: CollabDocEvent): CollabDoc {
+  if (event.type === 'CollabDocCreated') {
+    return { status: 'open', ownerId: event.data.ownerId, title: event.data.title, version: 0, doc: emptyCollabDoc(), members: {}, invites: {} };
+  }
+  if (state.status === 'none') return state;
+  switch (event.type) {
+    case 'CollabStepsAccepted':
+      return { ...state, doc: applySteps(state.doc, event.data.steps), version: event.data.version + event.data.steps.length };
+    case 'CollabDocSnapshotted':
+      return state;
+    case 'CollabInviteCreated':
+      return { ...state, invites: { ...state.invites, [event.data.tokenHash]: { inviteId: event.data.inviteId, role: event.data.role } } };
+    case 'CollabMemberJoined':
+      return { ...state, members: { ...state.members, [event.data.userId]: event.data.role } };
+    default:
+      return assertNever(event);
+  }
+}
+
+/** What `userId` may do with the document; null for someone who is not a member (they see nothing). */
+export function accessOf(state: CollabDoc, userId: string): CollabAccess | null {
+  if (state.status === 'none') return null;
+  if (state.ownerId === userId) return 'owner';
+  return state.members[userId] ?? null;
+}

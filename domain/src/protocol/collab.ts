@@ -1,0 +1,148 @@
+import { z } from 'zod';
+
+/**
+ * Live collaboration on a shared ProseMirror document (prosemirror-collab, central authority): the
+ * wire shapes shared by the api, the socket gateway and the client. A document's version is the
+ * number of steps the server accepted; a batch submitted at an older version is refused and the
+ * client rebases on the steps it missed, which the socket sends from the log.
+ */
+
+export const COLLAB_ROLES = ['edit', 'read'] as const;
+export type CollabRole = (typeof COLLAB_ROLES)[number];
+/** What a user may do with a document: its owner and editors submit steps, readers only watch. */
+export type CollabAccess = 'owner' | CollabRole;
+
+export const COLLAB_LIMITS = {
+  title: 200,
+  /** Steps in one submitted batch: prosemirror-collab sends what piled up while a batch was in flight. */
+  batch: 500,
+  /** The document's content size (ProseMirror positions), about as many characters. */
+  docSize: 500_000,
+  clientId: 64,
+  /** Versions served by one page of history. */
+  historyPage: 500,
+} as const;
+
+/** Every this many steps the decider records the whole document, so loading and replay start there. */
+export const COLLAB_SNAPSHOT_EVERY = 100;
+/** A member silent this long (no ping, no selection) leaves the presence list. */
+export const COLLAB_PRESENCE_TIMEOUT_MS = 15_000;
+/** How often a client says it is still here. */
+export const COLLAB_PING_MS = 5_000;
+/** Presence colours: the client maps an index to a design token (`--collab-N`). */
+export const COLLAB_COLOURS = 8;
+
+export const collabDocIdSchema = z.string().regex(/^[a-f0-9]{32}$/, 'collab.id_invalid');
+
+export const createCollabDocSchema = z.object({ title: z.string().trim().min(1, 'collab.title_empty').max(COLLAB_LIMITS.title, 'collab.title_too_long') }).strict();
+export const createCollabInviteSchema = z.object({ role: z.enum(COLLAB_ROLES, 'collab.role_invalid') }).strict();
+export const acceptCollabInviteSchema = z.object({ token: z.string().regex(/^[a-f0-9]{32}\.[A-Za-z0-9_-]{43}$/, 'collab.invite_invalid') }).strict();
+
+export interface CollabMemberDto {
+  user_id: string;
+  name: string;
+  access: CollabAccess;
+  joined_at: string;
+}
+
+export interface CollabDocSummaryDto {
+  id: string;
+  title: string;
+  owner_id: string;
+  access: CollabAccess;
+  version: number;
+  member_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A document as the editor opens it: its content at `version`, from which the socket resumes. */
+export interface CollabDocDto extends CollabDocSummaryDto {
+  members: CollabMemberDto[];
+  doc: unknown;
+}
+
+export interface CollabInviteDto {
+  token: string;
+  role: CollabRole;
+  created_at: string;
+}
+
+/** One accepted batch as the history lists it: versions `version` to `version + steps`. */
+export interface CollabHistoryEntryDto {
+  version: number;
+  steps: number;
+  user_id: string;
+  name: string;
+  at: string;
+}
+
+export interface CollabHistoryDto {
+  version: number;
+  entries: CollabHistoryEntryDto[];
+}
+
+export interface CollabVersionDto {
+  version: number;
+  doc: unknown;
+}
+
+export const selectionSchema = z.object({ anchor: z.number().int().min(0), head: z.number().int().min(0) }).strict();
+export type CollabSelection = z.infer<typeof selectionSchema>;
+
+/** What a client may send on a document's socket. */
+export const collabClientMessageSchema = z.discriminatedUnion('type', [
+  z
+    .object({
+      type: z.literal('collab.steps'),
+      version: z.number().int().min(0),
+      steps: z.array(z.record(z.string(), z.unknown())).min(1).max(COLLAB_LIMITS.batch),
+      client_id: z.string().min(1).max(COLLAB_LIMITS.clientId),
+    })
+    .strict(),
+  z.object({ type: z.literal('collab.presence'), version: z.number().int().min(0), selection: selectionSchema.nullable() }).strict(),
+  z.object({ type: z.literal('ping') }).strict(),
+  z.object({ type: z.literal('heartbeat') }).strict(),
+]);
+export type CollabClientMessage = z.infer<typeof collabClientMessageSchema>;
+
+export interface CollabPeer {
+  /** One entry per open editor: a user with two tabs shows two cursors. */
+  session: string;
+  user_id: string;
+  name: string;
+  colour: number;
+  access: CollabAccess;
+  version: number;
+  selection: CollabSelection | null;
+}
+
+/**
+ * What the document's socket sends. `collab.steps` comes from the log only (its author's own batch
+ * too, which is how prosemirror-collab confirms it); `collab.accepted` and `collab.rejected` answer
+ * the sender of one batch.
+ */
+export type CollabSocketMessage =
+  | { type: 'collab.ready'; doc_id: string; version: number; access: CollabAccess; session: string }
+  | { type: 'collab.steps'; doc_id: string; version: number; steps: unknown[]; client_id: string; user_id: string }
+  | { type: 'collab.accepted'; doc_id: string; version: number }
+  | { type: 'collab.rejected'; doc_id: string; version: number; code: string; error_message: string; params?: Record<string, string | number> }
+  | { type: 'collab.presence'; doc_id: string; peers: CollabPeer[] }
+  | { type: 'heartbeat'; timestamp: string }
+  | { type: 'error'; error_message: string; code: string; params?: Record<string, string | number> };
+
+const coded = { code: z.string(), error_message: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() };
+const peerSchema = z.object({ session: z.string(), user_id: z.string(), name: z.string(), colour: z.number().int(), access: z.enum(['owner', 'edit', 'read']), version: z.number().int(), selection: selectionSchema.nullable() });
+
+/** The client parses every server message with this, as it does the other sockets. */
+export const collabSocketMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('collab.ready'), doc_id: z.string(), version: z.number().int(), access: z.enum(['owner', 'edit', 'read']), session: z.string() }),
+  z.object({ type: z.literal('collab.steps'), doc_id: z.string(), version: z.number().int(), steps: z.array(z.unknown()), client_id: z.string(), user_id: z.string() }),
+  z.object({ type: z.literal('collab.accepted'), doc_id: z.string(), version: z.number().int() }),
+  z.object({ type: z.literal('collab.rejected'), doc_id: z.string(), version: z.number().int(), ...coded }),
+  z.object({ type: z.literal('collab.presence'), doc_id: z.string(), peers: z.array(peerSchema) }),
+  z.object({ type: z.literal('heartbeat'), timestamp: z.string() }),
+  z.object({ type: z.literal('error'), ...coded }),
+]) satisfies z.ZodType<CollabSocketMessage>;
+
+export const collabSocketPath = (docId: string): string => `/backend/api/collab/ws/${docId}`;

@@ -1,0 +1,44 @@
+import test from 'ava';
+import type { CollabDocEvent } from '@scriptorium/domain/collabdoc/collabdoc';
+import { COLLAB_DOCS, COLLAB_MEMBERS, COLLAB_SNAPSHOTS, collabDocsProjection } from './collabDocs.ts';
+import { T1, T2, T3 } from './fixtures.ts';
+import { projectionSpec } from './testing.ts';
+
+const spec = projectionSpec<CollabDocEvent>(collabDocsProjection);
+const D = 'd'.repeat(32);
+const streamId = `collabdoc-${D}`;
+const created: CollabDocEvent & { streamId: string } = { type: 'CollabDocCreated', data: { docId: D, ownerId: 'u1', title: '周报', at: T1 }, streamId };
+const step = { stepType: 'replace', from: 1, to: 1, slice: { content: [{ type: 'text', text: 'a' }] } };
+const accepted = (version: number, count: number, at = T2) => ({ type: 'CollabStepsAccepted' as const, data: { docId: D, userId: 'u1', clientId: 'c', version, steps: Array.from({ length: count }, () => step), at }, streamId });
+const joined = (userId: string, role: 'edit' | 'read', at = T2) => ({ type: 'CollabMemberJoined' as const, data: { docId: D, userId, role, inviteId: 'i', at }, streamId });
+
+test('a new document lists its owner as its one member, at version 0', async (t) => {
+  await spec.given(created).thenDoc(t, COLLAB_DOCS, D, { title: '周报', owner_id: 'u1', version: 0, member_count: 1, updated_at: T1 });
+  await spec.given(created).then(t, COLLAB_MEMBERS, [{ doc_id: D, user_id: 'u1', access: 'owner', joined_at: T1 }]);
+});
+
+test('accepted steps move the version on by their count', async (t) => {
+  await spec.given(created, accepted(0, 3)).when(accepted(3, 2, T3)).thenDoc(t, COLLAB_DOCS, D, { version: 5, updated_at: T3 });
+});
+
+test('members are listed by user; an upgraded reader keeps the day they joined', async (t) => {
+  const scenario = spec.given(created, joined('u2', 'read', T2)).when(joined('u3', 'edit', T2), joined('u2', 'edit', T3));
+  await scenario.then(t, COLLAB_MEMBERS, [{ user_id: 'u2', access: 'edit', joined_at: T2 }], { filter: { user_id: 'u2' } });
+  await scenario.thenDoc(t, COLLAB_DOCS, D, { member_count: 3 });
+});
+
+test('snapshots keep the version, the stream revision to read on from, and the document', async (t) => {
+  const doc = { type: 'doc', content: [{ type: 'paragraph' }] };
+  await spec
+    .given(created, accepted(0, 100))
+    .when({ type: 'CollabDocSnapshotted', data: { docId: D, version: 100, doc, at: T2 }, streamId })
+    .then(t, COLLAB_SNAPSHOTS, [{ _id: `${D}:100`, doc_id: D, version: 100, revision: 2, doc }]);
+});
+
+test('a replayed batch leaves the same documents', async (t) => {
+  await spec
+    .given(created)
+    .when(accepted(0, 2), joined('u2', 'read'))
+    .replayed()
+    .thenDoc(t, COLLAB_DOCS, D, { version: 2, member_count: 2 });
+});

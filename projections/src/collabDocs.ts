@@ -1,0 +1,89 @@
+import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
+import type { Doc } from '@scriptorium/infra/readstore/port';
+import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
+import type { CollabDocEvent } from '@scriptorium/domain/collabdoc/collabdoc';
+import type { CollabAccess } from '@scriptorium/domain/protocol/collab';
+import type { Projection } from './projection.ts';
+
+/**
+ * Shared documents: one document each (title, owner, current version, member count), one per member
+ * (what "my documents" lists, by user), and the snapshots the decider records every
+ * `COLLAB_SNAPSHOT_EVERY` steps, from which opening a document or replaying its history starts
+ * instead of folding every step since the beginning.
+ */
+export interface CollabDocDoc extends Doc {
+  title: string;
+  owner_id: string;
+  version: number;
+  member_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CollabMemberDoc extends Doc {
+  doc_id: string;
+  user_id: string;
+  access: CollabAccess;
+  joined_at: string;
+}
+
+export interface CollabSnapshotDoc extends Doc {
+  doc_id: string;
+  version: number;
+  /** The stream revision of the snapshot event: the steps after it are read from the next one. */
+  revision: number;
+  doc: unknown;
+}
+
+export const COLLAB_DOCS = 'collab_docs';
+export const COLLAB_MEMBERS = 'collab_members';
+export const COLLAB_SNAPSHOTS = 'collab_snapshots';
+
+export const collabMemberId = (docId: string, userId: string): string => `${docId}:${userId}`;
+
+export const collabDocsProjection: Projection = {
+  name: 'collabDocs',
+  collections: [COLLAB_DOCS, COLLAB_MEMBERS, COLLAB_SNAPSHOTS],
+  handles: ['CollabDocCreated', 'CollabStepsAccepted', 'CollabDocSnapshotted', 'CollabMemberJoined'] satisfies CollabDocEvent['type'][],
+  async setup(store) {
+    await store.collection(COLLAB_MEMBERS).ensureIndex({ fields: { user_id: 1 } });
+    await store.collection(COLLAB_MEMBERS).ensureIndex({ fields: { doc_id: 1 } });
+    await store.collection(COLLAB_SNAPSHOTS).ensureIndex({ fields: { doc_id: 1, version: -1 } });
+  },
+  async apply(recorded: RecordedEvent, tx) {
+    const docs = tx.collection<CollabDocDoc>(COLLAB_DOCS);
+    const members = tx.collection<CollabMemberDoc>(COLLAB_MEMBERS);
+    const event = { type: recorded.type, data: recorded.data } as CollabDocEvent;
+    switch (event.type) {
+      case 'CollabDocCreated': {
+        const { docId, ownerId, title, at } = event.data;
+        await docs.put({ _id: docId, title, owner_id: ownerId, version: 0, member_count: 1, created_at: at, updated_at: at });
+        await members.put({ _id: collabMemberId(docId, ownerId), doc_id: docId, user_id: ownerId, access: 'owner', joined_at: at });
+        return;
+      }
+      case 'CollabStepsAccepted': {
+        const { docId, version, steps, at } = event.data;
+        await docs.update(docId, { $set: { version: version + steps.length, updated_at: at } });
+        return;
+      }
+      case 'CollabDocSnapshotted': {
+        const { docId, version, doc } = event.data;
+        await tx.collection<CollabSnapshotDoc>(COLLAB_SNAPSHOTS).put({ _id: `${docId}:${version}`, doc_id: docId, version, revision: recorded.revision, doc });
+        return;
+      }
+      case 'CollabMemberJoined': {
+        const { docId, userId, role, at } = event.data;
+        const id = collabMemberId(docId, userId);
+        // An upgraded reader keeps the day it first joined.
+        const joinedAt = (await members.get(id))?.joined_at ?? at;
+        await members.put({ _id: id, doc_id: docId, user_id: userId, access: role, joined_at: joinedAt });
+        await docs.update(docId, { $set: { member_count: await members.count({ doc_id: docId }) } });
+        return;
+      }
+      case 'CollabInviteCreated':
+        return;
+      default:
+        assertNever(event);
+    }
+  },
+};
