@@ -44,6 +44,7 @@ const engineer = { params: (w: World) => ({ id: w.engineerSessionId }), owned: t
  * log before and after each refusal, so her own call may answer 404 ("not a demo") here.
  */
 const demo = { params: (w: World) => ({ id: w.engineerSessionId }), owned: true, mayBeMissing: true };
+const collabDoc = { params: (w: World) => ({ id: w.collabDocId }), owned: true };
 const aliceUser = { params: (_w: World, ids: Ids) => ({ id: ids.alice }) };
 const inSession = (extra: Record<string, unknown> = {}) => ({ body: (w: World) => ({ session_id: w.sessionId, ...extra }), owned: true });
 const inConversation = (extra: Record<string, unknown> = {}) => ({ body: (w: World) => ({ conversation_id: w.sessionId, ...extra }), owned: true });
@@ -249,5 +250,13 @@ export const TABLE: Record<string, Entry> = {
   'GET /backend/api/ai-engineer/demo/executions/:id/actions': demo,
   'GET /backend/api/ai-engineer/demo/executions/:id/terminals': demo,
   'GET /backend/api/ai-engineer/demo/executions/:id/files': demo,
+  'POST /backend/api/collab/docs': { body: () => ({ title: 'matrix' }) },
+  'GET /backend/api/collab/docs': {},
+  'GET /backend/api/collab/docs/:id': collabDoc,
+  'POST /backend/api/collab/docs/:id/invites': { ...collabDoc, body: () => ({ role: 'read' }) },
+  // The link is the capability: whoever holds it joins (that other document of alice's), as a reader.
+  'POST /backend/api/collab/invites/accept': { body: (w: World) => ({ token: w.collabInviteToken }) },
+  'GET /backend/api/collab/docs/:id/history': collabDoc,
+  'GET /backend/api/collab/docs/:id/versions/:version': { params: (w: World) => ({ id: w.collabDocId, version: '0' }), owned: true },
 };
 

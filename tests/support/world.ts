@@ -38,6 +38,10 @@ export interface World {
   oauthGrantId: string;
   /** A presentation review, finished (by the offline engine when no model is configured). */
   deckReviewId: string;
+  /** A shared document of the user's. */
+  collabDocId: string;
+  /** A read link to another of her documents: whoever accepts it joins that one, never `collabDocId`. */
+  collabInviteToken: string;
 }
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 9, minute)).toISOString();
@@ -147,9 +151,14 @@ export async function buildWorld(baseUrl: string, user: Client, text: string): P
     if (tries > 1500) throw new Error('the world’s deck review did not finish');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  const collabDoc = await ok('collab doc', user.request('POST', '/backend/api/collab/docs', { title: text.slice(0, 200) }));
+  const invitedDoc = await ok('collab doc', user.request('POST', '/backend/api/collab/docs', { title: text.slice(0, 200) }));
+  const collabInvite = await ok('collab invite', user.request('POST', `/backend/api/collab/docs/${invitedDoc.id}/invites`, { role: 'read' }));
   return {
     deckReviewId,
     oauthGrantId,
+    collabDocId: collabDoc.id,
+    collabInviteToken: collabInvite.token,
     sessionId,
     replyId,
     canvasVersion,

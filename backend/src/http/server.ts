@@ -12,6 +12,9 @@ import { ConversationService } from '@scriptorium/domain/conversation/service';
 import { ConversationGateway } from '../ws/conversations.ts';
 import { SocketHub } from '../ws/hub.ts';
 import { EngineerGateway } from '../ws/engineer.ts';
+import { CollabGateway } from '../ws/collab.ts';
+import { CollabService } from '@scriptorium/domain/collabdoc/service';
+import { collabRoutes } from './collab.ts';
 import { conversationRoutes } from './conversation.ts';
 import { shareRoutes } from './share.ts';
 import { contextFiles, fileRoutes } from './files.ts';
@@ -45,6 +48,7 @@ import { usageRoutes } from './usage.ts';
 const DIST = fileURLToPath(new URL('../../../frontend/dist', import.meta.url));
 const SOCKET_PATH = /^\/backend\/conversation\/ws\/([A-Za-z0-9_-]{1,100})$/;
 const ENGINEER_SOCKET_PATH = /^\/backend\/api\/ai-engineer\/ws\/sessions\/([A-Za-z0-9_-]{1,100})$/;
+const COLLAB_SOCKET_PATH = /^\/backend\/api\/collab\/ws\/([a-f0-9]{32})$/;
 
 export interface Api {
   app: websockify.App;
@@ -70,6 +74,9 @@ export async function createApi(services: Services, progress: ProjectionProgress
   await gateway.start();
   const engineerGateway = new EngineerGateway(services.events, services.commands, engineer, services.log);
   await engineerGateway.start();
+  const collab = new CollabService(services);
+  const collabGateway = new CollabGateway(services.events, services.readStore, collab, services.log);
+  await collabGateway.start();
 
   // Koa reports what fails after the response began (mostly a client that went away mid-stream)
   // here; without a listener it prints to stderr outside the structured log.
@@ -125,6 +132,7 @@ export async function createApi(services: Services, progress: ProjectionProgress
   api.use(agentRoutes(services, progress).routes());
   api.use(trajectoryRoutes(services, progress).routes());
   api.use(aiEngineerRoutes(services, engineer, progress).routes());
+  api.use(collabRoutes(services, collab, progress).routes());
   api.use(openApiRoutes(api).routes());
   app.use(api.routes()).use(api.allowedMethods());
   app.use(healthRoutes(services).routes());
@@ -135,7 +143,8 @@ export async function createApi(services: Services, progress: ProjectionProgress
     const socket = ctx.websocket;
     const match = SOCKET_PATH.exec(ctx.path);
     const engineerMatch = ENGINEER_SOCKET_PATH.exec(ctx.path);
-    if (!match && !engineerMatch) {
+    const collabMatch = COLLAB_SOCKET_PATH.exec(ctx.path);
+    if (!match && !engineerMatch && !collabMatch) {
       socket.close(CLOSE_NOT_FOUND, 'unknown socket path');
       return;
     }
@@ -153,7 +162,10 @@ export async function createApi(services: Services, progress: ProjectionProgress
     }
     const { iat, exp } = jwt.decode(user.token) as { iat: number; exp: number };
     const identity = { userId: user.id, tokenHash: tokenHash(user.token), issuedAt: iat * 1000, expiresAt: exp * 1000 };
-    if (engineerMatch) {
+    if (collabMatch) {
+      const version = Number.parseInt(new URLSearchParams(ctx.querystring).get('version') ?? '', 10);
+      await collabGateway.accept(socket, { ...identity, clientId: `collab-${randomUUID()}` }, collabMatch[1]!, Number.isSafeInteger(version) && version >= 0 ? version : 0);
+    } else if (engineerMatch) {
       const lastPosition = Number.parseInt(new URLSearchParams(ctx.querystring).get('last_position') ?? '', 10);
       await engineerGateway.accept(socket, { ...identity, clientId: `engineer-${randomUUID()}` }, engineerMatch[1]!, Number.isSafeInteger(lastPosition) && lastPosition >= 0 ? lastPosition : undefined);
     } else hub.accept(socket, ctx.req, { ...identity, clientId: match![1]! });
@@ -170,6 +182,7 @@ export async function createApi(services: Services, progress: ProjectionProgress
       hub.closeAll();
       await gateway.stop();
       await engineerGateway.stop();
+      await collabGateway.stop();
     },
   };
 }

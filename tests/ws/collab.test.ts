@@ -1,0 +1,159 @@
+import test from 'ava';
+import { signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { CollabPeer } from '../support/collabPeer.ts';
+import { openSocketAt } from '../support/socket.ts';
+
+let app: TestApp;
+test.before(async () => {
+  app = await startTestApp();
+});
+test.after.always(async () => {
+  await app?.stop();
+});
+
+const base = '/backend/api/collab';
+
+async function sharedDoc(owner: Client, title: string, guest?: { client: Client; role: 'edit' | 'read' }) {
+  const id = (await owner.request('POST', `${base}/docs`, { title })).body.id as string;
+  if (guest) {
+    const { token } = (await owner.request('POST', `${base}/docs/${id}/invites`, { role: guest.role })).body;
+    const accepted = await guest.client.request('POST', `${base}/invites/accept`, { token });
+    if (accepted.status !== 200) throw new Error(`accept: ${accepted.status}`);
+  }
+  return id;
+}
+
+async function peer(client: Client & { token: string }, id: string, clientId: string) {
+  const opened = (await client.request('GET', `${base}/docs/${id}`)).body;
+  const created = new CollabPeer(app.url, id, client.token, opened.doc, opened.version, clientId);
+  await created.connect();
+  return created;
+}
+
+const serverVersion = (client: Client, id: string) => async () => (await client.request('GET', `${base}/docs/${id}/history`)).body.version as number;
+const count = (text: string, part: string) => text.split(part).length - 1;
+
+test.serial('two editors typing at once: one batch is refused as behind, rebased and resent; both end with the same document, and the log is its history', async (t) => {
+  const alice = await signUp(app.url, 'collab_a1');
+  const bob = await signUp(app.url, 'collab_b1');
+  const id = await sharedDoc(alice, '同时编辑', { client: bob, role: 'edit' });
+  const a = await peer(alice, id, 'alice-1');
+  const b = await peer(bob, id, 'bob-1');
+
+  for (let round = 0; round < 5; round++) {
+    a.type(`A${round} `);
+    b.type(`B${round} `, 1);
+    // Both send on the same version before either hears of the other.
+    a.pump();
+    b.pump();
+  }
+  const version = serverVersion(alice, id);
+  await Promise.all([a.settle(version), b.settle(version)]);
+  await Promise.all([a.settle(version), b.settle(version)]);
+
+  t.true([...a.rejections, ...b.rejections].some((rejected) => rejected.code === 'collab.version_behind'), 'the batch on the older version was refused');
+  t.is(a.text, b.text);
+  t.true(a.state.doc.eq(b.state.doc));
+  for (let round = 0; round < 5; round++) {
+    t.is(count(a.text, `A${round} `), 1);
+    t.is(count(a.text, `B${round} `), 1);
+  }
+  const opened = (await alice.request('GET', `${base}/docs/${id}`)).body;
+  t.is(opened.version, a.version);
+  t.deepEqual(opened.doc, a.state.doc.toJSON(), 'the document the server rebuilds from the log is what both editors show');
+  const history = (await alice.request('GET', `${base}/docs/${id}/history`)).body;
+  t.is(history.entries.reduce((sum: number, entry: { steps: number }) => sum + entry.steps, 0), a.version, 'every step is in one accepted batch');
+  t.deepEqual(new Set(history.entries.map((entry: { user_id: string }) => entry.user_id)), new Set([alice.userId, bob.userId]), 'each batch names who typed it');
+  let next = 0;
+  for (const entry of history.entries) {
+    t.is(entry.version, next, 'batches follow each other with no gap and no overlap');
+    next += entry.steps;
+  }
+  const middle = (await alice.request('GET', `${base}/docs/${id}/versions/${history.entries[1].version}`)).body;
+  t.is(middle.version, history.entries[1].version);
+  a.close();
+  b.close();
+});
+
+test.serial('an editor dropped mid-edit rejoins from its version: its batch the server accepted is not doubled, what it typed offline is not lost', async (t) => {
+  const alice = await signUp(app.url, 'collab_a2');
+  const bob = await signUp(app.url, 'collab_b2');
+  const id = await sharedDoc(alice, '断线重连', { client: bob, role: 'edit' });
+  const a = await peer(alice, id, 'alice-2');
+  const b = await peer(bob, id, 'bob-2');
+  const version = serverVersion(alice, id);
+
+  a.type('first ');
+  a.pump();
+  // The server accepts the batch, but the answer and the steps never reach alice: her connection drops.
+  a.paused = true;
+  while ((await version()) < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+  a.close();
+  a.paused = false;
+  t.is(a.version, 0, 'alice never heard that her batch was accepted');
+  a.type('offline ');
+  b.type('bob ', 1);
+  await b.settle(version);
+
+  await a.connect();
+  await a.settle(version);
+  await b.settle(version);
+  t.is(a.text, b.text);
+  t.is(count(a.text, 'first '), 1, 'the accepted batch came back as her own and was confirmed, not applied twice');
+  t.is(count(a.text, 'offline '), 1);
+  t.is(count(a.text, 'bob '), 1);
+  t.deepEqual((await alice.request('GET', `${base}/docs/${id}`)).body.doc, a.state.doc.toJSON());
+  a.close();
+  b.close();
+});
+
+test.serial('a reader sees steps but has its own refused with a coded error, and nothing is appended', async (t) => {
+  const alice = await signUp(app.url, 'collab_a3');
+  const carol = await signUp(app.url, 'collab_c3');
+  const id = await sharedDoc(alice, '只读', { client: carol, role: 'read' });
+  const a = await peer(alice, id, 'alice-3');
+  const c = await peer(carol, id, 'carol-3');
+  const version = serverVersion(alice, id);
+  a.type('hello');
+  await a.settle(version);
+  await c.settle(version);
+  t.is(c.text, 'hello');
+  c.type(' carol');
+  c.pump();
+  const rejected = await c.socket!.next((message) => message.type === 'collab.rejected');
+  t.like(rejected, { code: 'collab.read_only', version: 1 });
+  t.is(await version(), 1);
+  t.is((await alice.request('GET', `${base}/docs/${id}`)).body.doc.content[0].content[0].text, 'hello');
+  a.close();
+  c.close();
+});
+
+test.serial('presence lists who is here with their selection, and drops who leaves', async (t) => {
+  const alice = await signUp(app.url, 'collab_a4');
+  const bob = await signUp(app.url, 'collab_b4');
+  const id = await sharedDoc(alice, '在线', { client: bob, role: 'edit' });
+  const a = await peer(alice, id, 'alice-4');
+  const b = await peer(bob, id, 'bob-4');
+  b.socket!.send({ type: 'collab.presence', version: 0, selection: { anchor: 1, head: 1 } });
+  const seen = await a.socket!.next((message) => message.type === 'collab.presence' && message.peers.some((p: any) => p.user_id === bob.userId && p.selection?.head === 1));
+  t.is(seen.peers.length, 2);
+  t.true(seen.peers.every((p: any) => Number.isInteger(p.colour)));
+  b.close();
+  const left = await a.socket!.next((message) => message.type === 'collab.presence' && message.peers.length === 1);
+  t.is(left.peers[0].user_id, alice.userId);
+  a.close();
+});
+
+test.serial('a stranger, a forged link and no token are refused', async (t) => {
+  const alice = await signUp(app.url, 'collab_a5');
+  const eve = await signUp(app.url, 'collab_e5');
+  const id = await sharedDoc(alice, '私有');
+  t.is((await eve.request('GET', `${base}/docs/${id}`)).status, 404);
+  t.is((await (await openSocketAt(app.url, `${base}/ws/${id}`, eve.token)).closed).code, 4404);
+  t.is((await (await openSocketAt(app.url, `${base}/ws/${id}`)).closed).code, 4401);
+  const forged = await eve.request('POST', `${base}/invites/accept`, { token: `${id}.${'A'.repeat(43)}` });
+  t.like(forged, { status: 404, body: { code: 'collab.invite_invalid' } });
+  const invite = await eve.request('POST', `${base}/docs/${id}/invites`, { role: 'edit' });
+  t.is(invite.status, 404);
+  t.deepEqual((await eve.request('GET', `${base}/docs`)).body.docs, []);
+});
