@@ -1,0 +1,141 @@
+import test from 'ava';
+import { createActor, fromCallback, SimulatedClock } from 'xstate';
+import { COLLAB_PING_MS } from '@scriptorium/domain/protocol/collab';
+import { CLOSE_NOT_FOUND } from '@scriptorium/domain/protocol/ws';
+import { collabConnection, collabMachine, type CollabSend } from './collab.ts';
+import { HEARTBEAT_WATCHDOG_MS, reconnectDelay } from './connection.ts';
+
+/** A fake socket and editor: counts opens, records what was sent and submitted, answers rechecks with the editor's state. */
+function harness(editor = { version: 0, sendable: false }) {
+  const log = { opened: 0, closed: 0, sent: [] as unknown[], submitted: [] as number[], applied: [] as Array<{ version: number; clientId: string }> };
+  const clock = new SimulatedClock();
+  const machine = collabMachine.provide({
+    actors: {
+      socket: fromCallback<CollabSend>(({ receive }) => {
+        log.opened += 1;
+        receive((event) => log.sent.push(event.data));
+        return () => {
+          log.closed += 1;
+        };
+      }),
+    },
+    actions: {
+      submit: () => {
+        log.submitted.push(editor.version);
+      },
+      applySteps: (_, params) => {
+        log.applied.push({ version: params.version, clientId: params.clientId });
+        editor.version = params.version + params.steps.length;
+      },
+      recheck: () => {
+        if (editor.sendable) queueMicrotask(() => actor.send({ type: 'collab.changed', version: editor.version }));
+      },
+    },
+  });
+  const actor = createActor(machine, { clock }).start();
+  const ready = (access: 'owner' | 'edit' | 'read' = 'edit') => actor.send({ type: 'collab.ready', version: editor.version, access, session: 's1' });
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+  return { actor, clock, log, editor, ready, tick, snapshot: () => actor.getSnapshot() };
+}
+
+test('connecting applies what the socket missed, then goes live; a change is submitted and nothing more until it is answered', (t) => {
+  const { actor, log, ready, snapshot } = harness();
+  t.true(snapshot().matches({ open: 'connecting' }));
+  actor.send({ type: 'collab.steps', version: 0, steps: [{}, {}], clientId: 'other' });
+  ready();
+  t.true(snapshot().matches({ open: { live: { flow: 'idle' } } }));
+  actor.send({ type: 'collab.changed', version: 2 });
+  t.true(snapshot().matches({ open: { live: { flow: 'sending' } } }));
+  actor.send({ type: 'collab.changed', version: 2 });
+  t.deepEqual(log.submitted, [2], 'one batch in flight at a time');
+  t.deepEqual(log.applied, [{ version: 0, clientId: 'other' }]);
+  actor.send({ type: 'collab.accepted', version: 3 });
+  t.true(snapshot().matches({ open: { live: { flow: 'idle' } } }));
+  t.is(snapshot().context.waitFor, 3);
+});
+
+test('a batch refused as behind is resent only once the editor has caught up with the version named', (t) => {
+  const { actor, log, editor, ready, snapshot } = harness();
+  ready();
+  actor.send({ type: 'collab.changed', version: 0 });
+  actor.send({ type: 'collab.rejected', version: 2, code: 'collab.version_behind', params: { version: 2 } });
+  t.true(snapshot().matches({ open: { live: { flow: 'idle' } } }));
+  actor.send({ type: 'collab.changed', version: 0 });
+  t.deepEqual(log.submitted, [0], 'not resent on the old version');
+  actor.send({ type: 'collab.steps', version: 0, steps: [{}, {}], clientId: 'other' });
+  actor.send({ type: 'collab.changed', version: editor.version });
+  t.deepEqual(log.submitted, [0, 2], 'resent once rebased');
+  t.is(snapshot().context.refusal, null, 'being behind is routine, not shown');
+});
+
+test('a read-only refusal makes the editor a reader and submits nothing more', (t) => {
+  const { actor, log, ready, snapshot } = harness();
+  ready('edit');
+  actor.send({ type: 'collab.changed', version: 0 });
+  actor.send({ type: 'collab.rejected', version: 0, code: 'collab.read_only' });
+  t.is(snapshot().context.access, 'read');
+  t.deepEqual(snapshot().context.refusal, { code: 'collab.read_only' });
+  actor.send({ type: 'collab.changed', version: 0 });
+  t.deepEqual(log.submitted, [0]);
+});
+
+test('a reader never submits', (t) => {
+  const { actor, log, ready } = harness();
+  ready('read');
+  actor.send({ type: 'collab.changed', version: 0 });
+  t.deepEqual(log.submitted, []);
+});
+
+test('pings while idle; a silent socket is presumed dead and reconnects after the delay', (t) => {
+  const { clock, log, ready, snapshot } = harness();
+  ready();
+  clock.increment(COLLAB_PING_MS);
+  t.deepEqual(log.sent, [{ type: 'ping' }]);
+  clock.increment(HEARTBEAT_WATCHDOG_MS - COLLAB_PING_MS);
+  t.is(collabConnection(snapshot()), 'offline');
+  t.is(log.closed, 1, 'leaving live closes the socket');
+  clock.increment(reconnectDelay(1));
+  t.is(collabConnection(snapshot()), 'connecting');
+  t.is(log.opened, 2);
+});
+
+test('heartbeats keep the socket alive', (t) => {
+  const { actor, clock, ready } = harness();
+  ready();
+  for (let index = 0; index < 5; index++) {
+    clock.increment(HEARTBEAT_WATCHDOG_MS - 1);
+    actor.send({ type: 'collab.heartbeat' });
+  }
+  t.true(actor.getSnapshot().matches({ open: 'live' }));
+});
+
+test('going offline drops the socket; coming back online reconnects at once and resubmits what is pending', async (t) => {
+  const { actor, log, editor, ready, tick, snapshot } = harness({ version: 0, sendable: true });
+  ready();
+  await tick();
+  t.deepEqual(log.submitted, [0], 'pending steps go out as soon as it is live');
+  actor.send({ type: 'collab.offline' });
+  t.is(collabConnection(snapshot()), 'offline');
+  actor.send({ type: 'collab.online' });
+  t.is(collabConnection(snapshot()), 'connecting');
+  // The batch in flight when the connection dropped was accepted: it comes back as ours.
+  actor.send({ type: 'collab.steps', version: 0, steps: [{}], clientId: 'me' });
+  editor.sendable = false;
+  ready();
+  await tick();
+  t.deepEqual(log.submitted, [0]);
+  t.is(log.opened, 2);
+});
+
+test('a document that is gone closes for good; presence is cleared when the socket drops', (t) => {
+  const { actor, ready, snapshot } = harness();
+  ready();
+  actor.send({ type: 'collab.presence', peers: [{ session: 's2', user_id: 'u2', name: 'B', colour: 1, access: 'edit', version: 0, selection: null }] });
+  t.is(snapshot().context.peers.length, 1);
+  actor.send({ type: 'collab.closed', code: 1006 });
+  t.deepEqual(snapshot().context.peers, []);
+  actor.send({ type: 'collab.retry' });
+  actor.send({ type: 'collab.closed', code: CLOSE_NOT_FOUND });
+  t.is(collabConnection(snapshot()), 'closed');
+  t.is(snapshot().context.closedBy, 'not_found');
+});
