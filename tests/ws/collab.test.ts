@@ -23,9 +23,9 @@ async function sharedDoc(owner: Client, title: string, guest?: { client: Client;
   return id;
 }
 
-async function peer(client: Client & { token: string }, id: string, clientId: string) {
+async function peer(client: Client, id: string, clientId: string) {
   const opened = (await client.request('GET', `${base}/docs/${id}`)).body;
-  const created = new CollabPeer(app.url, id, client.token, opened.doc, opened.version, clientId);
+  const created = new CollabPeer(app.url, id, client.token!, opened.doc, opened.version, clientId);
   await created.connect();
   return created;
 }

@@ -96,11 +96,13 @@ export class CollabGateway implements SocketRegistry<Editor> {
     const { userId } = identity;
     // Frames are handled one at a time, in order, as the hub does: a batch is decided before the next is read.
     let queue = Promise.resolve();
-    let editor: Editor | undefined;
+    // Frames that arrive before the socket is caught up wait, then run in order.
+    const joined: { editor: Editor | null } = { editor: null };
     const held: Array<[Buffer, boolean]> = [];
     socket.on('message', (raw: Buffer, isBinary: boolean) => {
+      const { editor } = joined;
       if (!editor) held.push([raw, isBinary]);
-      else queue = queue.then(() => this.receive(editor!, isBinary ? null : raw.toString()));
+      else queue = queue.then(() => this.receive(editor, isBinary ? null : raw.toString()));
     });
     let access: CollabAccess;
     let current: number;
@@ -152,7 +154,7 @@ export class CollabGateway implements SocketRegistry<Editor> {
       created.catchingUp = false;
     }
     send(socket, { type: 'collab.ready', doc_id: docId, version: created.version, access, session: created.session });
-    editor = created;
+    joined.editor = created;
     this.broadcastPresence(docId);
     for (const [raw, isBinary] of held) queue = queue.then(() => this.receive(created, isBinary ? null : raw.toString()));
   }

@@ -69,6 +69,7 @@ export const queryKeys = {
   auditSearch: (filters: Record<string, string>) => ['audit', 'search', filters] as const,
   registrationSettings: ['registration-settings'] as const,
   engineer: (...parts: unknown[]) => ['engineer', ...parts] as const,
+  collab: (...parts: unknown[]) => ['collab', ...parts] as const,
   notes: ['notes'] as const,
   oauthMetadata: ['oauth', 'metadata'] as const,
   trajectoryShares: (fileId: string) => ['trajectories', fileId, 'shares'] as const,

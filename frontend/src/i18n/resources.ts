@@ -6,6 +6,8 @@ import { cliEn } from './cli.en.ts';
 import { cliZh } from './cli.zh.ts';
 import { cognitionEn } from './cognition.en.ts';
 import { cognitionZh } from './cognition.zh.ts';
+import { collabEn } from './collab.en.ts';
+import { collabZh } from './collab.zh.ts';
 import { en } from './en.ts';
 import { engineerEn } from './engineer.en.ts';
 import { engineerZh } from './engineer.zh.ts';
@@ -22,4 +24,6 @@ import { zh } from './zh.ts';
 export const resources = {
   zh: { translation: zh, account: accountZh, cognition: cognitionZh, writing: writingZh, notes: notesZh, cli: cliZh, agents: agentsZh, engineer: engineerZh, ppt: pptZh, refusals: refusalResources('zh') },
   en: { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn, notes: notesEn, cli: cliEn, agents: agentsEn, engineer: engineerEn, ppt: pptEn, refusals: refusalResources('en') },
+  zh: { translation: zh, account: accountZh, cognition: cognitionZh, writing: writingZh, notes: notesZh, cli: cliZh, agents: agentsZh, engineer: engineerZh, collab: collabZh, refusals: refusalResources('zh') },
+  en: { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn, notes: notesEn, cli: cliEn, agents: agentsEn, engineer: engineerEn, collab: collabEn, refusals: refusalResources('en') },
 };

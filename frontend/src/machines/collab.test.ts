@@ -2,12 +2,15 @@ import test from 'ava';
 import { createActor, fromCallback, SimulatedClock } from 'xstate';
 import { COLLAB_PING_MS } from '@scriptorium/domain/protocol/collab';
 import { CLOSE_NOT_FOUND } from '@scriptorium/domain/protocol/ws';
-import { collabConnection, collabMachine, type CollabSend } from './collab.ts';
+import { collabConnection, collabMachine, PRESENCE_THROTTLE_MS, type CollabSend } from './collab.ts';
 import { HEARTBEAT_WATCHDOG_MS, reconnectDelay } from './connection.ts';
 
 /** A fake socket and editor: counts opens, records what was sent and submitted, answers rechecks with the editor's state. */
 function harness(editor = { version: 0, sendable: false }) {
-  const log = { opened: 0, closed: 0, sent: [] as unknown[], submitted: [] as number[], applied: [] as Array<{ version: number; clientId: string }> };
+  const log = { opened: 0, closed: 0, sent: [] as any[], applied: [] as Array<{ version: number; clientId: string }> };
+  /** The versions batches were submitted at. */
+  const submitted = () => log.sent.filter((message) => message.type === 'collab.steps').map((message) => message.version as number);
+  const changed = (version = editor.version) => ({ type: 'collab.changed' as const, version, steps: [{ stepType: 'replace' }], clientId: 'me' });
   const clock = new SimulatedClock();
   const machine = collabMachine.provide({
     actors: {
@@ -20,34 +23,31 @@ function harness(editor = { version: 0, sendable: false }) {
       }),
     },
     actions: {
-      submit: () => {
-        log.submitted.push(editor.version);
-      },
       applySteps: (_, params) => {
         log.applied.push({ version: params.version, clientId: params.clientId });
         editor.version = params.version + params.steps.length;
       },
       recheck: () => {
-        if (editor.sendable) queueMicrotask(() => actor.send({ type: 'collab.changed', version: editor.version }));
+        if (editor.sendable) queueMicrotask(() => actor.send(changed()));
       },
     },
   });
   const actor = createActor(machine, { clock }).start();
   const ready = (access: 'owner' | 'edit' | 'read' = 'edit') => actor.send({ type: 'collab.ready', version: editor.version, access, session: 's1' });
   const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-  return { actor, clock, log, editor, ready, tick, snapshot: () => actor.getSnapshot() };
+  return { actor, clock, log, editor, ready, tick, submitted, changed, snapshot: () => actor.getSnapshot() };
 }
 
 test('connecting applies what the socket missed, then goes live; a change is submitted and nothing more until it is answered', (t) => {
-  const { actor, log, ready, snapshot } = harness();
+  const { actor, log, ready, snapshot, submitted, changed } = harness();
   t.true(snapshot().matches({ open: 'connecting' }));
   actor.send({ type: 'collab.steps', version: 0, steps: [{}, {}], clientId: 'other' });
   ready();
   t.true(snapshot().matches({ open: { live: { flow: 'idle' } } }));
-  actor.send({ type: 'collab.changed', version: 2 });
+  actor.send(changed(2));
   t.true(snapshot().matches({ open: { live: { flow: 'sending' } } }));
-  actor.send({ type: 'collab.changed', version: 2 });
-  t.deepEqual(log.submitted, [2], 'one batch in flight at a time');
+  actor.send(changed(2));
+  t.deepEqual(submitted(), [2], 'one batch in flight at a time');
   t.deepEqual(log.applied, [{ version: 0, clientId: 'other' }]);
   actor.send({ type: 'collab.accepted', version: 3 });
   t.true(snapshot().matches({ open: { live: { flow: 'idle' } } }));
@@ -55,42 +55,42 @@ test('connecting applies what the socket missed, then goes live; a change is sub
 });
 
 test('a batch refused as behind is resent only once the editor has caught up with the version named', (t) => {
-  const { actor, log, editor, ready, snapshot } = harness();
+  const { actor, editor, ready, snapshot, submitted, changed } = harness();
   ready();
-  actor.send({ type: 'collab.changed', version: 0 });
+  actor.send(changed(0));
   actor.send({ type: 'collab.rejected', version: 2, code: 'collab.version_behind', params: { version: 2 } });
   t.true(snapshot().matches({ open: { live: { flow: 'idle' } } }));
-  actor.send({ type: 'collab.changed', version: 0 });
-  t.deepEqual(log.submitted, [0], 'not resent on the old version');
+  actor.send(changed(0));
+  t.deepEqual(submitted(), [0], 'not resent on the old version');
   actor.send({ type: 'collab.steps', version: 0, steps: [{}, {}], clientId: 'other' });
-  actor.send({ type: 'collab.changed', version: editor.version });
-  t.deepEqual(log.submitted, [0, 2], 'resent once rebased');
+  actor.send(changed(editor.version));
+  t.deepEqual(submitted(), [0, 2], 'resent once rebased');
   t.is(snapshot().context.refusal, null, 'being behind is routine, not shown');
 });
 
 test('a read-only refusal makes the editor a reader and submits nothing more', (t) => {
-  const { actor, log, ready, snapshot } = harness();
+  const { actor, ready, snapshot, submitted, changed } = harness();
   ready('edit');
-  actor.send({ type: 'collab.changed', version: 0 });
+  actor.send(changed(0));
   actor.send({ type: 'collab.rejected', version: 0, code: 'collab.read_only' });
   t.is(snapshot().context.access, 'read');
   t.deepEqual(snapshot().context.refusal, { code: 'collab.read_only' });
-  actor.send({ type: 'collab.changed', version: 0 });
-  t.deepEqual(log.submitted, [0]);
+  actor.send(changed(0));
+  t.deepEqual(submitted(), [0]);
 });
 
 test('a reader never submits', (t) => {
-  const { actor, log, ready } = harness();
+  const { actor, ready, submitted, changed } = harness();
   ready('read');
-  actor.send({ type: 'collab.changed', version: 0 });
-  t.deepEqual(log.submitted, []);
+  actor.send(changed(0));
+  t.deepEqual(submitted(), []);
 });
 
 test('pings while idle; a silent socket is presumed dead and reconnects after the delay', (t) => {
   const { clock, log, ready, snapshot } = harness();
   ready();
   clock.increment(COLLAB_PING_MS);
-  t.deepEqual(log.sent, [{ type: 'ping' }]);
+  t.deepEqual(log.sent, [{ type: 'collab.presence', version: 0, selection: null }, { type: 'ping' }]);
   clock.increment(HEARTBEAT_WATCHDOG_MS - COLLAB_PING_MS);
   t.is(collabConnection(snapshot()), 'offline');
   t.is(log.closed, 1, 'leaving live closes the socket');
@@ -110,10 +110,10 @@ test('heartbeats keep the socket alive', (t) => {
 });
 
 test('going offline drops the socket; coming back online reconnects at once and resubmits what is pending', async (t) => {
-  const { actor, log, editor, ready, tick, snapshot } = harness({ version: 0, sendable: true });
+  const { actor, log, editor, ready, tick, snapshot, submitted } = harness({ version: 0, sendable: true });
   ready();
   await tick();
-  t.deepEqual(log.submitted, [0], 'pending steps go out as soon as it is live');
+  t.deepEqual(submitted(), [0], 'pending steps go out as soon as it is live');
   actor.send({ type: 'collab.offline' });
   t.is(collabConnection(snapshot()), 'offline');
   actor.send({ type: 'collab.online' });
@@ -123,7 +123,7 @@ test('going offline drops the socket; coming back online reconnects at once and 
   editor.sendable = false;
   ready();
   await tick();
-  t.deepEqual(log.submitted, [0]);
+  t.deepEqual(submitted(), [0]);
   t.is(log.opened, 2);
 });
 
@@ -138,4 +138,15 @@ test('a document that is gone closes for good; presence is cleared when the sock
   actor.send({ type: 'collab.closed', code: CLOSE_NOT_FOUND });
   t.is(collabConnection(snapshot()), 'closed');
   t.is(snapshot().context.closedBy, 'not_found');
+});
+
+test('selections are sent at most every throttle interval, the latest one', (t) => {
+  const { actor, clock, log, ready } = harness();
+  ready();
+  log.sent.length = 0;
+  actor.send({ type: 'collab.select', version: 0, selection: { anchor: 1, head: 1 } });
+  actor.send({ type: 'collab.select', version: 0, selection: { anchor: 1, head: 2 } });
+  t.deepEqual(log.sent, []);
+  clock.increment(PRESENCE_THROTTLE_MS);
+  t.deepEqual(log.sent, [{ type: 'collab.presence', version: 0, selection: { anchor: 1, head: 2 } }]);
 });

@@ -18,8 +18,8 @@ export type CollabEvent =
   | { type: 'collab.presence'; peers: CollabPeer[] }
   | { type: 'collab.heartbeat' }
   | { type: 'collab.closed'; code: number }
-  /** The editor holds steps not yet confirmed; `version` is the one it stands on. */
-  | { type: 'collab.changed'; version: number }
+  /** The editor holds steps not yet confirmed (prosemirror-collab's `sendableSteps`): the batch to submit. */
+  | { type: 'collab.changed'; version: number; steps: unknown[]; clientId: string }
   | { type: 'collab.select'; version: number; selection: CollabSelection | null }
   | { type: 'collab.offline' }
   | { type: 'collab.online' }
@@ -33,10 +33,15 @@ export interface CollabContext {
   /** Our own presence entry, so the editor does not draw its own cursor. */
   session: string | null;
   peers: CollabPeer[];
+  /** Our selection as last said by the editor, sent once the presence throttle lets it go. */
+  selection: { version: number; selection: CollabSelection | null } | null;
   refusal: CollabRefusal | null;
   /** Why the socket is closed for good: the document is gone for this user, or the sign-in is. */
   closedBy: 'not_found' | 'unauthorized' | null;
 }
+
+/** Selections move with every key: they are sent at most this often. */
+export const PRESENCE_THROTTLE_MS = 120;
 
 export type CollabSend = { type: 'collab.send'; data: unknown };
 
@@ -62,6 +67,7 @@ export const collabMachine = setup({
     connectTimeout: CONNECT_TIMEOUT_MS,
     heartbeatWatchdog: HEARTBEAT_WATCHDOG_MS,
     ping: COLLAB_PING_MS,
+    presenceThrottle: PRESENCE_THROTTLE_MS,
     reconnectDelay: ({ context }) => reconnectDelay(context.attempts),
   },
   guards: {
@@ -88,16 +94,20 @@ export const collabMachine = setup({
     closedNotFound: assign({ closedBy: 'not_found' as const }),
     closedUnauthorized: assign({ closedBy: 'unauthorized' as const }),
     ping: sendTo('socket', { type: 'collab.send', data: { type: 'ping' } } satisfies CollabSend),
-    presence: sendTo('socket', ({ event }) => ({ type: 'collab.send', data: event.type === 'collab.select' ? { type: 'collab.presence', version: event.version, selection: event.selection } : { type: 'ping' } }) satisfies CollabSend),
+    keepSelection: assign({ selection: ({ context, event }) => (event.type === 'collab.select' ? { version: event.version, selection: event.selection } : context.selection) }),
+    presence: sendTo('socket', ({ context }) => ({ type: 'collab.send', data: { type: 'collab.presence', version: context.selection?.version ?? 0, selection: context.selection?.selection ?? null } }) satisfies CollabSend),
+    submit: sendTo('socket', ({ event }) => ({
+      type: 'collab.send',
+      data: event.type === 'collab.changed' ? { type: 'collab.steps', version: event.version, steps: event.steps, client_id: event.clientId } : { type: 'ping' },
+    }) satisfies CollabSend),
     // Effects on the editor, provided by the live wiring.
-    submit: () => undefined,
     applySteps: (_, _params: { version: number; steps: unknown[]; clientId: string }) => undefined,
     /** Asks the editor to say again whether it holds sendable steps (it answers with `collab.changed`). */
     recheck: () => undefined,
   },
 }).createMachine({
   id: 'collab',
-  context: { attempts: 0, waitFor: 0, access: null, session: null, peers: [], refusal: null, closedBy: null },
+  context: { attempts: 0, waitFor: 0, access: null, session: null, peers: [], selection: null, refusal: null, closedBy: null },
   initial: 'open',
   states: {
     // One socket for the whole stay: it opens in `connecting` and lives on through `live`.
@@ -111,6 +121,7 @@ export const collabMachine = setup({
           { target: 'offline' },
         ],
         'collab.offline': 'offline',
+        'collab.select': { actions: 'keepSelection' },
       },
       states: {
         connecting: {
@@ -122,10 +133,10 @@ export const collabMachine = setup({
           },
         },
         live: {
-          entry: 'recheck',
+          // Pending steps go out at once, and our selection is said (then at most every `PRESENCE_THROTTLE_MS` while it moves).
+          entry: ['recheck', 'presence'],
           exit: 'clearPeers',
           type: 'parallel',
-          on: { 'collab.select': { actions: 'presence' } },
           states: {
             flow: {
               initial: 'idle',
@@ -142,6 +153,16 @@ export const collabMachine = setup({
                       { target: 'idle', actions: ['rejectedAt', 'recheck'] },
                     ],
                   },
+                },
+              },
+            },
+            presence: {
+              initial: 'quiet',
+              states: {
+                quiet: { on: { 'collab.select': { target: 'holding', actions: 'keepSelection' } } },
+                holding: {
+                  on: { 'collab.select': { actions: 'keepSelection' } },
+                  after: { presenceThrottle: { target: 'quiet', actions: 'presence' } },
                 },
               },
             },

@@ -1,5 +1,188 @@
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { COLLAB_LIMITS, type CollabDocDto, type CollabDocSummaryDto } from '@scriptorium/domain/protocol/collab';
+import { toApiError, type ApiError } from '../../api/client.ts';
+import { collabApi } from '../../api/collab.ts';
+import { queryKeys, useApiQuery } from '../../api/query.ts';
+import { CollabEditor, PresenceAvatars } from '../../collab/CollabEditor.tsx';
+import { HistoryPanel } from '../../collab/HistoryPanel.tsx';
+import { InviteDialog } from '../../collab/InviteDialog.tsx';
+import '../../collab/collab.css';
+import { ErrorBanner } from '../../components/ErrorBanner.tsx';
+import { PageLoading } from '../../components/PageState.tsx';
+import { HistoryIcon, PenLineIcon, PlusIcon, UserPlusIcon, UsersIcon } from '../../ui/icons.ts';
 
+function CreateForm({ onCreated }: { onCreated: (doc: CollabDocSummaryDto) => void }) {
+  const { t } = useTranslation('collab');
+  const [title, setTitle] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onCreated(await collabApi.create(title));
+      setTitle('');
+    } catch (caught) {
+      setError(toApiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <form className="collab-create" onSubmit={(event) => void submit(event)}>
+      <label className="field">
+        <span>{t('create.label')}</span>
+        <input value={title} maxLength={COLLAB_LIMITS.title} placeholder={t('create.placeholder')} onChange={(event) => setTitle(event.target.value)} required />
+      </label>
+      <button type="submit" className="button button-primary button-small" disabled={busy || title.trim() === ''}>
+        <PlusIcon size={14} />
+        {t('create.submit')}
+      </button>
+      {error && <ErrorBanner error={error} />}
+    </form>
+  );
+}
+
+function DocList({ docs, selected }: { docs: CollabDocSummaryDto[] | undefined; selected: string | undefined }) {
+  const { t } = useTranslation('collab');
+  const queries = useQueryClient();
+  const navigate = useNavigate();
+  return (
+    <nav className="collab-docs" aria-label={t('mine')}>
+      <CreateForm
+        onCreated={(doc) => {
+          void queries.invalidateQueries({ queryKey: queryKeys.collab('docs') });
+          navigate(`/collaboration/${doc.id}`);
+        }}
+      />
+      <h2>{t('mine')}</h2>
+      {docs?.length === 0 && (
+        <div className="collab-empty">
+          <p>{t('empty')}</p>
+          <p className="muted">{t('emptyHint')}</p>
+        </div>
+      )}
+      <ul>
+        {docs?.map((doc) => (
+          <li key={doc.id}>
+            <Link to={`/collaboration/${doc.id}`} className={doc.id === selected ? 'is-selected' : ''} aria-current={doc.id === selected ? 'page' : undefined}>
+              <strong>{doc.title}</strong>
+              <span className="collab-doc-meta">
+                <span className={`collab-access is-${doc.access}`}>{t(`access.${doc.access}`)}</span>
+                <span className="muted">{t('members', { count: doc.member_count })}</span>
+                <span className="muted">{t('version', { version: doc.version })}</span>
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function DocView({ doc }: { doc: CollabDocDto }) {
+  const { t } = useTranslation('collab');
+  const [inviting, setInviting] = useState(false);
+  const [history, setHistory] = useState(false);
+  return (
+    <CollabEditor
+      doc={doc}
+      replacement={history ? <HistoryPanel docId={doc.id} /> : undefined}
+      header={({ peers, session }) => (
+        <>
+          <h2 className="collab-doc-title">{doc.title}</h2>
+          <span className={`collab-access is-${doc.access}`}>{t(`access.${doc.access}`)}</span>
+          <PresenceAvatars peers={peers} session={session} />
+          <span className="collab-head-actions">
+            <button type="button" className={`button button-secondary button-small${history ? ' active' : ''}`} aria-pressed={history} onClick={() => setHistory(!history)}>
+              {history ? <PenLineIcon size={14} /> : <HistoryIcon size={14} />}
+              {history ? t('history.close') : t('history.open')}
+            </button>
+            {doc.access === 'owner' && (
+              <button type="button" className="button button-primary button-small" onClick={() => setInviting(true)}>
+                <UserPlusIcon size={14} />
+                {t('invite.open')}
+              </button>
+            )}
+          </span>
+          {inviting && <InviteDialog docId={doc.id} members={doc.members} open onClose={() => setInviting(false)} />}
+        </>
+      )}
+    />
+  );
+}
+
+function OpenDoc({ docId }: { docId: string }) {
+  const { t } = useTranslation('collab');
+  // Opened once per visit: the socket carries every change after the version it was opened at.
+  const doc = useApiQuery({ queryKey: queryKeys.collab('doc', docId), queryFn: () => collabApi.get(docId), staleTime: Infinity, gcTime: 0 });
+  if (doc.isPending) return <PageLoading />;
+  if (doc.error)
+    return (
+      <div className="collab-empty">
+        <p>{t('loadFailed')}</p>
+        <ErrorBanner error={doc.error} />
+      </div>
+    );
+  return <DocView key={docId} doc={doc.data} />;
+}
+
+/** Opening an invitation link: join, then open the document. */
+function JoinInvite({ token }: { token: string }) {
+  const { t } = useTranslation('collab');
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const [error, setError] = useState<ApiError | null>(null);
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    collabApi.accept(token).then(
+      (doc) => {
+        void queries.invalidateQueries({ queryKey: queryKeys.collab('docs') });
+        navigate(`/collaboration/${doc.id}`, { replace: true });
+      },
+      (caught: unknown) => setError(toApiError(caught)),
+    );
+  }, [token, navigate, queries]);
+  return (
+    <div className="collab-empty" role="status">
+      {error ? (
+        <>
+          <p>{t('joinFailed')}</p>
+          <ErrorBanner error={error} />
+        </>
+      ) : (
+        <p>{t('joining')}</p>
+      )}
+    </div>
+  );
+}
+
+/** /collaboration/:docId?: my shared documents, one open in the live editor; `?invite=` joins one. */
 export default function CollaborationPage() {
-  return <ComingSoon screen="collaboration" />;
+  const { t } = useTranslation('collab');
+  const { docId } = useParams();
+  const [search] = useSearchParams();
+  const invite = search.get('invite');
+  const docs = useApiQuery({ queryKey: queryKeys.collab('docs'), queryFn: () => collabApi.list(), refetchInterval: 10_000 }).data?.docs;
+  return (
+    <div className="collab-page">
+      <header className="collab-title">
+        <UsersIcon size={20} />
+        <div>
+          <h1>{t('title')}</h1>
+          <p className="muted">{t('subtitle')}</p>
+        </div>
+      </header>
+      <div className="collab-layout">
+        <DocList docs={docs} selected={docId} />
+        <section className="collab-main">{invite ? <JoinInvite token={invite} /> : docId ? <OpenDoc key={docId} docId={docId} /> : <p className="collab-empty muted">{t('pick')}</p>}</section>
+      </div>
+    </div>
+  );
 }

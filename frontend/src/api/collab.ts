@@ -1,0 +1,18 @@
+import type { CollabDocDto, CollabDocSummaryDto, CollabHistoryDto, CollabInviteDto, CollabRole, CollabVersionDto } from '@scriptorium/domain/protocol/collab';
+import { api } from './client.ts';
+
+const doc = (id: string) => `/api/collab/docs/${encodeURIComponent(id)}`;
+
+/** Shared documents (`/collaboration`): the steps themselves go over the document's socket (`collab/live.ts`). */
+export const collabApi = {
+  list: () => api.get<{ docs: CollabDocSummaryDto[] }>('/api/collab/docs'),
+  create: (title: string) => api.post<CollabDocSummaryDto>('/api/collab/docs', { json: { title } }),
+  get: (id: string) => api.get<CollabDocDto>(doc(id)),
+  invite: (id: string, role: CollabRole) => api.post<CollabInviteDto>(`${doc(id)}/invites`, { json: { role } }),
+  accept: (token: string) => api.post<CollabDocSummaryDto>('/api/collab/invites/accept', { json: { token } }),
+  history: (id: string) => api.get<CollabHistoryDto>(`${doc(id)}/history`),
+  version: (id: string, version: number) => api.get<CollabVersionDto>(`${doc(id)}/versions/${version}`),
+};
+
+/** The link an invitation travels as: opening it signed in joins the document. */
+export const inviteUrl = (origin: string, token: string): string => `${origin}/collaboration?invite=${encodeURIComponent(token)}`;

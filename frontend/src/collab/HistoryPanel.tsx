@@ -1,0 +1,67 @@
+import { keepPreviousData } from '@tanstack/react-query';
+import { DOMSerializer, Node } from 'prosemirror-model';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { collabSchema } from '@scriptorium/domain/protocol/collabSchema';
+import { collabApi } from '../api/collab.ts';
+import { queryKeys, useApiQuery } from '../api/query.ts';
+import { ErrorBanner } from '../components/ErrorBanner.tsx';
+
+const serializer = DOMSerializer.fromSchema(collabSchema);
+
+/** A document as it was, drawn with the editor's own schema (so it looks as it did), not editable. */
+function Rendered({ doc }: { doc: unknown }) {
+  const target = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const node = Node.fromJSON(collabSchema, doc);
+    target.current!.replaceChildren(serializer.serializeFragment(node.content));
+  }, [doc]);
+  return <div ref={target} className="collab-prose collab-history-doc" />;
+}
+
+/**
+ * History replay: a slider over every version and the list of accepted batches (who, when, how many
+ * steps); the server rebuilds the document at the chosen version from the log (from the nearest
+ * snapshot), so this shows exactly what the editors had then.
+ */
+export function HistoryPanel({ docId }: { docId: string }) {
+  const { t, i18n } = useTranslation('collab');
+  const history = useApiQuery({ queryKey: queryKeys.collab('history', docId), queryFn: () => collabApi.history(docId), staleTime: 0 });
+  const latest = history.data?.version ?? 0;
+  const [chosen, setChosen] = useState<number | null>(null);
+  const version = chosen ?? latest;
+  const rebuilt = useApiQuery({ queryKey: queryKeys.collab('version', docId, version), queryFn: () => collabApi.version(docId, version), enabled: history.isSuccess, placeholderData: keepPreviousData, staleTime: Infinity });
+  const time = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'short', timeStyle: 'medium' });
+
+  if (history.error) return <ErrorBanner error={history.error} />;
+  return (
+    <section className="collab-history" aria-label={t('history.title')}>
+      <div className="collab-history-controls">
+        <label className="collab-history-slider">
+          <span>{t('history.at', { version, latest })}</span>
+          <input type="range" min={0} max={latest} value={version} aria-label={t('history.slider')} onChange={(event) => setChosen(Number(event.target.value))} disabled={latest === 0} />
+        </label>
+        {history.data?.entries.length === 0 && <p className="muted">{t('history.empty')}</p>}
+        <ol className="collab-history-list">
+          {history.data?.entries.map((entry) => {
+            const end = entry.version + entry.steps;
+            return (
+              <li key={entry.version}>
+                <button type="button" className={end === version ? 'is-current' : ''} aria-current={end === version ? 'step' : undefined} onClick={() => setChosen(end)}>
+                  <span>{t('history.entry', { name: entry.name, steps: entry.steps })}</span>
+                  <span className="muted">
+                    {t('version', { version: end })} · {time.format(new Date(entry.at))}
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+      </div>
+      <div className="collab-history-view" aria-busy={rebuilt.isFetching}>
+        {rebuilt.error && <ErrorBanner error={rebuilt.error} />}
+        {rebuilt.data ? <Rendered doc={rebuilt.data.doc} /> : <p className="muted">{t('history.loading')}</p>}
+      </div>
+    </section>
+  );
+}
