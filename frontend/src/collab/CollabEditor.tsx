@@ -82,6 +82,7 @@ export function CollabEditor({ doc, header, replacement }: { doc: CollabDocDto; 
   const session = useSelector(actor, (snapshot) => snapshot.context.session);
   const refusal = useSelector(actor, (snapshot) => snapshot.context.refusal);
   const [pending, setPending] = useState(0);
+  const [version, setVersion] = useState(doc.version);
   const readOnly = access === 'read';
   const readOnlyRef = useRef(readOnly);
   readOnlyRef.current = readOnly;
@@ -101,6 +102,7 @@ export function CollabEditor({ doc, header, replacement }: { doc: CollabDocDto; 
         const next = view.state.apply(tr);
         view.updateState(next);
         setPending(sendableSteps(next)?.steps.length ?? 0);
+        setVersion(getVersion(next));
         if (tr.docChanged) announce(view, actor);
         if (tr.docChanged || tr.selectionSet) actor.send({ type: 'collab.select', version: getVersion(next), selection: { anchor: next.selection.anchor, head: next.selection.head } });
       },
@@ -138,6 +140,7 @@ export function CollabEditor({ doc, header, replacement }: { doc: CollabDocDto; 
     <div className="collab-editor">
       <div className="collab-editor-head">
         {header({ actor, peers, session })}
+        <span className="muted collab-version">{t('version', { version })}</span>
         <ConnectionBadge actor={actor} />
         {pending > 0 && <span className="muted collab-pending">{t('pending', { count: pending })}</span>}
       </div>

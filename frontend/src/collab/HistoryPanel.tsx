@@ -1,11 +1,12 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { DOMSerializer, Node } from 'prosemirror-model';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { collabSchema } from '@scriptorium/domain/protocol/collabSchema';
 import { collabApi } from '../api/collab.ts';
 import { queryKeys, useApiQuery } from '../api/query.ts';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';
+import { groupHistory } from './history.ts';
 
 const serializer = DOMSerializer.fromSchema(collabSchema);
 
@@ -20,8 +21,8 @@ function Rendered({ doc }: { doc: unknown }) {
 }
 
 /**
- * History replay: a slider over every version and the list of accepted batches (who, when, how many
- * steps); the server rebuilds the document at the chosen version from the log (from the nearest
+ * History replay: a slider over every version and the list of edits (a member's accepted batches
+ * close together, with who, when and how many steps); the server rebuilds the document at the chosen version from the log (from the nearest
  * snapshot), so this shows exactly what the editors had then.
  */
 export function HistoryPanel({ docId }: { docId: string }) {
@@ -31,6 +32,7 @@ export function HistoryPanel({ docId }: { docId: string }) {
   const [chosen, setChosen] = useState<number | null>(null);
   const version = chosen ?? latest;
   const rebuilt = useApiQuery({ queryKey: queryKeys.collab('version', docId, version), queryFn: () => collabApi.version(docId, version), enabled: history.isSuccess, placeholderData: keepPreviousData, staleTime: Infinity });
+  const groups = useMemo(() => groupHistory(history.data?.entries ?? []), [history.data]);
   const time = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'short', timeStyle: 'medium' });
 
   if (history.error) return <ErrorBanner error={history.error} />;
@@ -43,14 +45,14 @@ export function HistoryPanel({ docId }: { docId: string }) {
         </label>
         {history.data?.entries.length === 0 && <p className="muted">{t('history.empty')}</p>}
         <ol className="collab-history-list">
-          {history.data?.entries.map((entry) => {
-            const end = entry.version + entry.steps;
+          {groups.map((group) => {
+            const current = version > group.from && version <= group.to;
             return (
-              <li key={entry.version}>
-                <button type="button" className={end === version ? 'is-current' : ''} aria-current={end === version ? 'step' : undefined} onClick={() => setChosen(end)}>
-                  <span>{t('history.entry', { name: entry.name, steps: entry.steps })}</span>
+              <li key={group.from}>
+                <button type="button" className={current ? 'is-current' : ''} aria-current={current ? 'step' : undefined} onClick={() => setChosen(group.to)}>
+                  <span>{t('history.entry', { name: group.name, count: group.steps })}</span>
                   <span className="muted">
-                    {t('version', { version: end })} · {time.format(new Date(entry.at))}
+                    {t('version', { version: group.to })} · {time.format(new Date(group.at))}
                   </span>
                 </button>
               </li>

@@ -2,7 +2,7 @@ import type { collabZh } from './collab.zh.ts';
 
 export const collabEn: typeof collabZh = {
   title: 'Live collaboration',
-  subtitle: 'Several people edit one document at once and see each other’s cursors; every change is recorded, so any version can be replayed.',
+  subtitle: "Several people edit one document at once and see each other's cursors; every change is recorded, so any version can be replayed.",
   mine: 'My documents',
   empty: 'No shared documents yet',
   emptyHint: 'Create a document, then invite colleagues to edit it with a link.',
@@ -49,7 +49,6 @@ export const collabEn: typeof collabZh = {
     copied: 'Link copied',
     copyFailed: 'Could not copy; select the link and copy it by hand',
     members: 'Members',
-    ownerOnly: 'Only the document’s owner can invite members.',
   },
   joining: 'Joining the document…',
   joinFailed: 'Could not join the document',
@@ -59,7 +58,8 @@ export const collabEn: typeof collabZh = {
     title: 'History replay',
     slider: 'Version',
     at: 'Version {{version}} of {{latest}}',
-    entry: '{{name}} · {{steps}} steps',
+    entry_one: '{{name}} · {{count}} step',
+    entry_other: '{{name}} · {{count}} steps',
     empty: 'No changes yet.',
     loading: 'Rebuilding this version…',
   },

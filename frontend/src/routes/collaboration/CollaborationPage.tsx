@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { COLLAB_LIMITS, type CollabDocDto, type CollabDocSummaryDto } from '@scriptorium/domain/protocol/collab';
+import { COLLAB_LIMITS, type CollabDocDto, type CollabDocSummaryDto, type CollabPeer } from '@scriptorium/domain/protocol/collab';
 import { toApiError, type ApiError } from '../../api/client.ts';
 import { collabApi } from '../../api/collab.ts';
 import { queryKeys, useApiQuery } from '../../api/query.ts';
@@ -74,7 +74,6 @@ function DocList({ docs, selected }: { docs: CollabDocSummaryDto[] | undefined; 
               <span className="collab-doc-meta">
                 <span className={`collab-access is-${doc.access}`}>{t(`access.${doc.access}`)}</span>
                 <span className="muted">{t('members', { count: doc.member_count })}</span>
-                <span className="muted">{t('version', { version: doc.version })}</span>
               </span>
             </Link>
           </li>
@@ -82,6 +81,16 @@ function DocList({ docs, selected }: { docs: CollabDocSummaryDto[] | undefined; 
       </ul>
     </nav>
   );
+}
+
+/** Someone new here may have just joined by a link: the list's member counts are read again. */
+function MembersRefresh({ peers }: { peers: CollabPeer[] }) {
+  const queries = useQueryClient();
+  const present = [...new Set(peers.map((peer) => peer.user_id))].sort().join(',');
+  useEffect(() => {
+    if (present !== '') void queries.invalidateQueries({ queryKey: queryKeys.collab('docs') });
+  }, [present, queries]);
+  return null;
 }
 
 function DocView({ doc }: { doc: CollabDocDto }) {
@@ -94,6 +103,7 @@ function DocView({ doc }: { doc: CollabDocDto }) {
       replacement={history ? <HistoryPanel docId={doc.id} /> : undefined}
       header={({ peers, session }) => (
         <>
+          <MembersRefresh peers={peers} />
           <h2 className="collab-doc-title">{doc.title}</h2>
           <span className={`collab-access is-${doc.access}`}>{t(`access.${doc.access}`)}</span>
           <PresenceAvatars peers={peers} session={session} />

@@ -1,0 +1,158 @@
+/**
+ * Live collaboration in real browsers: two signed-in users (two browser contexts) type into one
+ * document and see each other's text and carets live; one drops off the network, keeps typing,
+ * rejoins, and nothing is lost or doubled; an invitation link with read rights gives a read-only
+ * editor; history replays an earlier version. Screenshots in zh and en. Serves frontend/dist: run
+ * `npm run build` first.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import test from 'ava';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
+import { signUp, startTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+let browser: Browser;
+test.before(async () => {
+  app = await startTestApp();
+  browser = await launchBrowser();
+});
+test.after.always(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+/** The editor's text without the remote carets' name labels (widgets inside the editable DOM). */
+const editorText = (page: Page) =>
+  page.locator('.collab-prose[contenteditable]').evaluate((element) => {
+    const copy = element.cloneNode(true) as HTMLElement;
+    for (const caret of copy.querySelectorAll('.collab-caret')) caret.remove();
+    return copy.textContent ?? '';
+  });
+
+async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`not within ${timeoutMs} ms: ${what}`);
+}
+
+const count = (text: string, part: string) => text.split(part).length - 1;
+
+async function typeAtEnd(page: Page, text: string) {
+  await page.locator('.collab-prose[contenteditable]').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(text, { delay: 15 });
+}
+
+test.serial('two browsers type into one document and see each other live; one drops off, types on, rejoins, and nothing is lost or doubled', async (t) => {
+  const alice = await signUp(app.url, 'collab_alice');
+  const bob = await signUp(app.url, 'collab_bob');
+  const a = await signedInPage(t, browser, alice.token!);
+  const b = await signedInPage(t, browser, bob.token!);
+
+  await a.page.goto(`${app.url}/collaboration`, { waitUntil: 'networkidle' });
+  await a.page.getByText('还没有共享文档').waitFor();
+  await a.page.getByLabel('文档标题').fill('季度计划');
+  await a.page.getByRole('button', { name: '新建文档' }).click();
+  await a.page.waitForURL(/\/collaboration\/[a-f0-9]{32}$/);
+  const docId = a.page.url().split('/').at(-1)!;
+  await a.page.locator('.collab-connection.is-live').waitFor();
+
+  await a.page.getByRole('button', { name: '邀请' }).click();
+  const dialog = a.page.getByRole('dialog', { name: '邀请协作者' });
+  await dialog.getByRole('radio', { name: '可编辑' }).click();
+  await dialog.getByRole('button', { name: '生成链接' }).click();
+  const link = await dialog.getByRole('textbox', { name: '邀请链接' }).inputValue();
+  t.regex(link, /\/collaboration\?invite=/);
+  await screenshot(a.page, 'collab-invite');
+  await a.page.keyboard.press('Escape');
+
+  await b.page.goto(link, { waitUntil: 'networkidle' });
+  await b.page.waitForURL(new RegExp(`/collaboration/${docId}$`));
+  await b.page.locator('.collab-connection.is-live').waitFor();
+  await a.page.locator('.collab-avatar[data-user="collab_bob"]').waitFor();
+
+  await typeAtEnd(a.page, 'Alice 写下第一段。');
+  await eventually(async () => (await editorText(b.page)).includes('Alice 写下第一段。'), 'bob sees alice typing');
+  // Both type at once: each batch on an older version is refused, rebased and resent.
+  await Promise.all([typeAtEnd(a.page, ' 甲甲甲'), typeAtEnd(b.page, ' 乙乙乙')]);
+  await eventually(async () => {
+    const [one, two] = await Promise.all([editorText(a.page), editorText(b.page)]);
+    return one === two && one.includes('甲甲甲') && one.includes('乙乙乙');
+  }, 'both editors converge after typing at once');
+  await a.page.locator('.collab-caret', { hasText: 'collab_bob' }).waitFor();
+  // Presence is throttled: the caret settles where bob stopped a moment after the text does.
+  await a.page.waitForTimeout(500);
+  await screenshot(a.page, 'collab-editor');
+
+  // Bob's network goes away; he keeps typing, Alice too.
+  await b.page.context().setOffline(true);
+  await b.page.locator('.collab-connection.is-offline').waitFor();
+  await typeAtEnd(b.page, ' 离线时写的');
+  await typeAtEnd(a.page, ' 在线时写的');
+  await b.page.getByText(/处修改待同步/).waitFor();
+  await screenshot(b.page, 'collab-offline');
+  t.false((await editorText(b.page)).includes('在线时写的'), 'offline, bob does not see alice yet');
+
+  await b.page.context().setOffline(false);
+  await b.page.locator('.collab-connection.is-live').waitFor();
+  await eventually(async () => {
+    const [one, two] = await Promise.all([editorText(a.page), editorText(b.page)]);
+    return one === two && one.includes('离线时写的') && one.includes('在线时写的');
+  }, 'bob rejoins and both editors converge');
+  const final = await editorText(a.page);
+  for (const part of ['Alice 写下第一段。', '甲甲甲', '乙乙乙', '离线时写的', '在线时写的']) t.is(count(final, part), 1, `${part} once`);
+  const server = (await alice.request('GET', `/backend/api/collab/docs/${docId}`)).body;
+  t.is(JSON.stringify(server.doc).includes('离线时写的'), true, 'the server holds what bob typed offline');
+
+  await a.page.getByRole('button', { name: '历史' }).click();
+  const history = a.page.getByRole('region', { name: '历史回放' });
+  await history.getByRole('slider').fill('1');
+  await eventually(async () => (await history.locator('.collab-history-doc').innerText()).trim() === 'A', 'version 1 shows the first letter typed');
+  await history.getByRole('listitem').first().getByRole('button').click();
+  await eventually(async () => (await history.locator('.collab-history-doc').innerText()).trim() === 'Alice 写下第一段。', "the first edit is alice's first sentence");
+  t.true((await history.getByRole('listitem').count()) >= 4, 'edits by alice and bob, before and after the drop');
+  await history.getByRole('listitem').last().getByRole('button').click();
+  await eventually(async () => (await history.locator('.collab-history-doc').innerText()).includes('在线时写的'), 'the last version shows everything');
+  await history.getByRole('listitem').nth(2).getByRole('button').click();
+  await screenshot(a.page, 'collab-history');
+  const { violations } = await new AxeBuilder({ page: a.page }).analyze();
+  t.deepEqual(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`), []);
+  t.deepEqual([...a.pageErrors, ...b.pageErrors], []);
+});
+
+test.serial('a read link gives a read-only editor that follows live edits; the screens in English', async (t) => {
+  const owner = await signUp(app.url, 'collab_owner');
+  const reader = await signUp(app.url, 'collab_reader');
+  const id = (await owner.request('POST', '/backend/api/collab/docs', { title: 'Launch checklist' })).body.id;
+  const { token } = (await owner.request('POST', `/backend/api/collab/docs/${id}/invites`, { role: 'read' })).body;
+  const o = await signedInPage(t, browser, owner.token!);
+  const r = await signedInPage(t, browser, reader.token!);
+  await r.page.addInitScript(() => localStorage.setItem('app_language', 'en'));
+  await o.page.addInitScript(() => localStorage.setItem('app_language', 'en'));
+
+  await r.page.goto(`${app.url}/collaboration?invite=${token}`, { waitUntil: 'networkidle' });
+  await r.page.waitForURL(new RegExp(`/collaboration/${id}$`));
+  await r.page.getByText('Read only: you see changes live but cannot edit.').waitFor();
+  await r.page.locator('.collab-connection.is-live').waitFor();
+  t.is(await r.page.locator('.collab-prose').first().getAttribute('contenteditable'), 'false');
+  t.is(await r.page.getByRole('toolbar').count(), 0);
+
+  await o.page.goto(`${app.url}/collaboration/${id}`, { waitUntil: 'networkidle' });
+  await o.page.locator('.collab-connection.is-live').waitFor();
+  await typeAtEnd(o.page, 'Ship on Friday');
+  await eventually(async () => (await r.page.locator('.collab-prose').first().innerText()).includes('Ship on Friday'), 'the reader sees the owner typing');
+  await r.page.locator('.collab-prose').first().click();
+  await r.page.keyboard.type('nope');
+  t.false((await r.page.locator('.collab-prose').first().innerText()).includes('nope'));
+  await screenshot(r.page, 'collab-readonly-en');
+  await o.page.locator('.collab-avatar[data-user="collab_reader"]').waitFor();
+  await screenshot(o.page, 'collab-editor-en');
+  await o.page.goto(`${app.url}/collaboration`, { waitUntil: 'networkidle' });
+  await o.page.getByText('Pick a document on the left, or create one.').waitFor();
+  await screenshot(o.page, 'collab-list-en');
+  t.deepEqual([...o.pageErrors, ...r.pageErrors], []);
+});
