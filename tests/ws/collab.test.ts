@@ -157,3 +157,31 @@ test.serial('a stranger, a forged link and no token are refused', async (t) => {
   t.is(invite.status, 404);
   t.deepEqual((await eve.request('GET', `${base}/docs`)).body.docs, []);
 });
+
+test.serial('past a snapshot, opening, catching up from an old version and replaying all start from it and agree with the log', async (t) => {
+  const alice = await signUp(app.url, 'collab_a6');
+  const id = await sharedDoc(alice, '长文档');
+  const a = await peer(alice, id, 'alice-6');
+  const version = serverVersion(alice, id);
+  for (let index = 0; index < 130; index++) {
+    a.type(String(index % 10));
+    await a.settle(version);
+  }
+  t.is(a.version, 130);
+  const opened = (await alice.request('GET', `${base}/docs/${id}`)).body;
+  t.deepEqual([opened.version, opened.doc], [130, a.state.doc.toJSON()]);
+  const at110 = (await alice.request('GET', `${base}/docs/${id}/versions/110`)).body;
+  t.is(at110.doc.content[0].content[0].text, a.text.slice(0, 110));
+  t.is((await alice.request('GET', `${base}/docs/${id}/versions/131`)).status, 422);
+
+  // An editor left at version 110 catches up from the snapshot at 100: exactly the 20 steps after it.
+  const late = new CollabPeer(app.url, id, alice.token!, at110.doc, 110, 'alice-late');
+  await late.connect();
+  await late.settle(version);
+  t.is(late.text, a.text);
+  t.is(late.socket!.received.filter((message) => message.type === 'collab.steps').reduce((sum, message) => sum + message.steps.length, 0), 20);
+  const history = (await alice.request('GET', `${base}/docs/${id}/history?after=120`)).body;
+  t.deepEqual(history.entries.map((entry: { version: number }) => entry.version), [120, 121, 122, 123, 124, 125, 126, 127, 128, 129]);
+  a.close();
+  late.close();
+});

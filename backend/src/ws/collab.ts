@@ -23,6 +23,10 @@ import { closeRevokedSockets, type SocketRegistry } from './access.ts';
 import type { Identity } from './hub.ts';
 import { followLog, type LogFeed } from './logFeed.ts';
 
+/** Frames a socket may have waiting: more closes it. */
+const MAX_PENDING_FRAMES = 64;
+const CLOSE_POLICY = 1008;
+
 /** Closed when a member goes silent past the presence timeout: its editor reconnects and resumes. */
 const CLOSE_SILENT = 4408;
 
@@ -99,10 +103,17 @@ export class CollabGateway implements SocketRegistry<Editor> {
     // Frames that arrive before the socket is caught up wait, then run in order.
     const joined: { editor: Editor | null } = { editor: null };
     const held: Array<[Buffer, boolean]> = [];
+    let pending = 0;
+    const handle = (editor: Editor, raw: Buffer, isBinary: boolean) => {
+      // An honest editor has one batch in flight and throttled presence: a backlog this deep is a flood.
+      if (++pending > MAX_PENDING_FRAMES) return socket.close(CLOSE_POLICY, 'too many frames');
+      queue = queue.then(() => this.receive(editor, isBinary ? null : raw.toString())).finally(() => pending--);
+    };
     socket.on('message', (raw: Buffer, isBinary: boolean) => {
       const { editor } = joined;
-      if (!editor) held.push([raw, isBinary]);
-      else queue = queue.then(() => this.receive(editor, isBinary ? null : raw.toString()));
+      if (!editor) {
+        if (held.push([raw, isBinary]) > MAX_PENDING_FRAMES) socket.close(CLOSE_POLICY, 'too many frames');
+      } else handle(editor, raw, isBinary);
     });
     let access: CollabAccess;
     let current: number;
@@ -156,7 +167,7 @@ export class CollabGateway implements SocketRegistry<Editor> {
     send(socket, { type: 'collab.ready', doc_id: docId, version: created.version, access, session: created.session });
     joined.editor = created;
     this.broadcastPresence(docId);
-    for (const [raw, isBinary] of held) queue = queue.then(() => this.receive(created, isBinary ? null : raw.toString()));
+    for (const [raw, isBinary] of held) handle(created, raw, isBinary);
   }
 
   reauthenticate(editors: Iterable<Editor>, reason: string): void {
