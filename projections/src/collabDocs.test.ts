@@ -13,7 +13,7 @@ const accepted = (version: number, count: number, at = T2) => ({ type: 'CollabSt
 const joined = (userId: string, role: 'edit' | 'read', at = T2) => ({ type: 'CollabMemberJoined' as const, data: { docId: D, userId, role, inviteId: 'i', at }, streamId });
 
 test('a new document lists its owner as its one member, at version 0', async (t) => {
-  await spec.given(created).thenDoc(t, COLLAB_DOCS, D, { title: '周报', owner_id: 'u1', version: 0, member_count: 1, updated_at: T1 });
+  await spec.given(created).thenDoc(t, COLLAB_DOCS, D, { title: '周报', report: null, owner_id: 'u1', version: 0, member_count: 1, updated_at: T1 });
   await spec.given(created).then(t, COLLAB_MEMBERS, [{ doc_id: D, user_id: 'u1', access: 'owner', joined_at: T1 }]);
 });
 
@@ -41,4 +41,10 @@ test('a replayed batch leaves the same documents', async (t) => {
     .when(accepted(0, 2), joined('u2', 'read'))
     .replayed()
     .thenDoc(t, COLLAB_DOCS, D, { version: 2, member_count: 2 });
+});
+
+test("a report's co-edit names its session and the canvas version it started from", async (t) => {
+  await spec
+    .given({ type: 'CollabDocCreated', data: { docId: D, ownerId: 'u1', title: '报告', report: { sessionId: 's1', version: 3 }, at: T1 }, streamId })
+    .thenDoc(t, COLLAB_DOCS, D, { report: { session_id: 's1', version: 3 } });
 });

@@ -13,6 +13,7 @@ import type { Projection } from './projection.ts';
  */
 export interface CollabDocDoc extends Doc {
   title: string;
+  report: { session_id: string; version: number } | null;
   owner_id: string;
   version: number;
   member_count: number;
@@ -56,8 +57,8 @@ export const collabDocsProjection: Projection = {
     const event = { type: recorded.type, data: recorded.data } as CollabDocEvent;
     switch (event.type) {
       case 'CollabDocCreated': {
-        const { docId, ownerId, title, at } = event.data;
-        await docs.put({ _id: docId, title, owner_id: ownerId, version: 0, member_count: 1, created_at: at, updated_at: at });
+        const { docId, ownerId, title, report, at } = event.data;
+        await docs.put({ _id: docId, title, report: report ? { session_id: report.sessionId, version: report.version } : null, owner_id: ownerId, version: 0, member_count: 1, created_at: at, updated_at: at });
         await members.put({ _id: collabMemberId(docId, ownerId), doc_id: docId, user_id: ownerId, access: 'owner', joined_at: at });
         return;
       }

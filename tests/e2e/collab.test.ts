@@ -10,6 +10,8 @@ import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { sessionWithReport } from '../support/research.ts';
+import { reportToDoc } from '../../frontend/src/collab/markdown.ts';
 
 let app: TestApp;
 let browser: Browser;
@@ -155,4 +157,35 @@ test.serial('a read link gives a read-only editor that follows live edits; the s
   await o.page.getByText('Pick a document on the left, or create one.').waitFor();
   await screenshot(o.page, 'collab-list-en');
   t.deepEqual([...o.pageErrors, ...r.pageErrors], []);
+});
+
+test.serial("a research session's owner opens the report to co-editing; a collaborator adds to it live and the owner saves it as the report's next version", async (t) => {
+  const owner = await signUp(app.url, 'report_owner');
+  const helper = await signUp(app.url, 'report_helper');
+  const sessionId = await sessionWithReport(owner);
+  const report = (await owner.request('GET', `/backend/conversation/research/${sessionId}/canvas`)).body.versions[0];
+  const o = await signedInPage(t, browser, owner.token!);
+  await o.page.addInitScript(() => localStorage.setItem('guidance_enabled', 'false'));
+  await o.page.goto(`${app.url}/research?conversation_id=${sessionId}`);
+  await o.page.locator('.canvas-doc .ProseMirror').waitFor({ timeout: 15_000 });
+  await o.page.getByRole('button', { name: '协作编辑' }).click();
+  await o.page.waitForURL(/\/collaboration\/[a-f0-9]{32}$/, { timeout: 15_000 });
+  const docId = o.page.url().split('/').at(-1)!;
+  await o.page.locator('.collab-connection.is-live').waitFor();
+  t.is(await editorText(o.page), reportToDoc(report.content).textContent, 'the shared document starts as the report');
+
+  const { token } = (await owner.request('POST', `/backend/api/collab/docs/${docId}/invites`, { role: 'edit' })).body;
+  const h = await signedInPage(t, browser, helper.token!);
+  await h.page.goto(`${app.url}/collaboration?invite=${token}`, { waitUntil: 'networkidle' });
+  await h.page.locator('.collab-connection.is-live').waitFor();
+  await typeAtEnd(h.page, '协作者补充的一句。');
+  await eventually(async () => (await editorText(o.page)).includes('协作者补充的一句。'), 'the owner sees the collaborator typing');
+  await o.page.getByRole('button', { name: '保存到报告' }).click();
+  await o.page.getByText('已保存为报告的第 2 版').waitFor();
+  await screenshot(o.page, 'collab-report');
+  const canvas = (await owner.request('GET', `/backend/conversation/research/${sessionId}/canvas`)).body;
+  t.is(canvas.versions.length, 2);
+  t.true(String(canvas.versions[1].content).includes('协作者补充的一句。'));
+  t.is(await h.page.getByRole('button', { name: '保存到报告' }).count(), 0, 'only the owner writes back to the report');
+  t.deepEqual([...o.pageErrors, ...h.pageErrors], []);
 });

@@ -185,3 +185,25 @@ test.serial('past a snapshot, opening, catching up from an old version and repla
   a.close();
   late.close();
 });
+
+test.serial("co-editing a report: only the session's owner may start it, with the report's content, which opens at version 0", async (t) => {
+  const alice = await signUp(app.url, 'collab_a7');
+  const eve = await signUp(app.url, 'collab_e7');
+  const sessionId = (await alice.request('POST', '/backend/conversation/api/v2/research/create_session', { client_id: 'collab-7', name: '报告' })).body.session_id as string;
+  const doc = { type: 'doc', content: [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: '固态电池' }] }, { type: 'paragraph', content: [{ type: 'text', text: '安全性更好 [1]' }] }] };
+  const report = { session_id: sessionId, version: 1 };
+  t.like(await eve.request('POST', `${base}/docs`, { title: '偷看', report, doc }), { status: 404 });
+  t.is((await alice.request('POST', `${base}/docs`, { title: '报告', report })).status, 422);
+  t.like(await alice.request('POST', `${base}/docs`, { title: '报告', report, doc: { type: 'doc', content: [{ type: 'text', text: 'x' }] } }), { status: 422, body: { code: 'collab.doc_invalid' } });
+  const created = await alice.request('POST', `${base}/docs`, { title: '报告', report, doc });
+  t.like(created, { status: 201, body: { report, version: 0 } });
+  const opened = (await alice.request('GET', `${base}/docs/${created.body.id}`)).body;
+  t.is(opened.version, 0);
+  t.is(opened.doc.content[1].content[0].text, '安全性更好 [1]');
+  const a = await peer(alice, created.body.id, 'alice-7');
+  a.type(' 补充', a.state.doc.content.size - 1);
+  await a.settle(serverVersion(alice, created.body.id));
+  t.is((await alice.request('GET', `${base}/docs/${created.body.id}/versions/0`)).body.doc.content[1].content[0].text, '安全性更好 [1]');
+  t.is((await alice.request('GET', `${base}/docs/${created.body.id}`)).body.doc.content[1].content[0].text, '安全性更好 [1] 补充');
+  a.close();
+});

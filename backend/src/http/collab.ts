@@ -21,6 +21,7 @@ import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
 import { contract } from './contract.ts';
 import { httpError } from './errors.ts';
+import { ownedChat } from './ownedChat.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 
 const docParam = z.object({ id: collabDocIdSchema });
@@ -45,6 +46,7 @@ export async function nearestSnapshot(readStore: ReadStore, docId: string, versi
 const summary = (doc: CollabDocDoc, member: CollabMemberDoc): CollabDocSummaryDto => ({
   id: doc._id,
   title: doc.title,
+  report: doc.report ?? null,
   owner_id: doc.owner_id,
   access: member.access,
   version: doc.version,
@@ -72,10 +74,13 @@ export function collabRoutes(services: Services, collab: CollabService, progress
     return { doc, member };
   }
 
-  router.post('/docs', contract({ access: 'user', body: createCollabDocSchema }), async (ctx) => {
+  router.post('/docs', contract({ access: 'user', body: createCollabDocSchema, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const { title } = parseBody(ctx, createCollabDocSchema);
-    const { docId, position } = await collab.create(user.id, title);
+    const { title, report, doc: content } = parseBody(ctx, createCollabDocSchema);
+    // Only a session's owner opens its report to co-editing.
+    if (report) await ownedChat(services.readStore, user.id, report.session_id);
+    const start = report && content ? { report: { sessionId: report.session_id, version: report.version }, doc: content } : undefined;
+    const { docId, position } = await collab.create(user.id, title, start);
     const { doc, member } = await membership(user.id, docId, position);
     ctx.status = 201;
     ctx.body = summary(doc, member);

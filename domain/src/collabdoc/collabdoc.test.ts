@@ -94,3 +94,18 @@ test('any version is rebuilt from the batches, cutting inside a batch where the 
   const fromSnapshot = rebuild({ version: 1, doc: applySteps(emptyCollabDoc(), a) }, batches);
   t.deepEqual([fromSnapshot.version, fromSnapshot.doc.textContent], [2, 'abcd']);
 });
+
+test("a report's canvas starts the document with its content, recorded as the snapshot at version 0; content outside the schema is refused", (t) => {
+  const initial = collabSchema.node('doc', null, [collabSchema.node('heading', { level: 1 }, [collabSchema.text('钠电池')]), collabSchema.node('paragraph', null, [collabSchema.text('成本更低')])]).toJSON();
+  const report = { sessionId: 's1', version: 2 };
+  const events: CollabDocEvent[] = [
+    { type: 'CollabDocCreated', data: { docId: D, ownerId: 'owner', title: '报告', report, at: T1 } },
+    { type: 'CollabDocSnapshotted', data: { docId: D, version: 0, doc: initial, at: T1 } },
+  ];
+  spec([]).when(when('CreateCollabDoc', { ownerId: 'owner', title: '报告', report, initial })).then(t, events);
+  const state = events.reduce(evolve, initialState());
+  t.is(state.status === 'open' && state.doc.textContent, '钠电池成本更低');
+  t.is(state.status === 'open' && state.version, 0);
+  spec([]).when(when('CreateCollabDoc', { ownerId: 'owner', title: '报告', report, initial: { type: 'doc', content: [{ type: 'text', text: 'loose' }] } })).thenThrows(t, 'invalid', '文档内容不符合共享文档的格式');
+  spec([]).when(when('CreateCollabDoc', { ownerId: 'owner', title: '报告', report, initial: { type: 'paragraph' } })).thenThrows(t, 'invalid');
+});

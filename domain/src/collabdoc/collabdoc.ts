@@ -1,4 +1,4 @@
-import type { Node } from 'prosemirror-model';
+import { Node } from 'prosemirror-model';
 import { Step } from 'prosemirror-transform';
 import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
 import type { CollabAccess, CollabRole } from '../protocol/collab.ts';
@@ -14,7 +14,13 @@ import { collabSchema, emptyCollabDoc } from '../protocol/collabSchema.ts';
 export const COLLAB_PREFIX = 'collabdoc-';
 export const collabStream = (docId: string): string => `${COLLAB_PREFIX}${docId}`;
 
-export type CollabDocCreated = DomainEvent<'CollabDocCreated', { docId: string; ownerId: string; title: string; at: string }>;
+/** A research report's canvas being co-edited: its session and the canvas version the document started from. */
+export interface ReportSource {
+  sessionId: string;
+  version: number;
+}
+/** `report`: set when the document started as a report's canvas (its content then comes as the snapshot at version 0). */
+export type CollabDocCreated = DomainEvent<'CollabDocCreated', { docId: string; ownerId: string; title: string; report?: ReportSource; at: string }>;
 /** Steps (ProseMirror `Step.toJSON()`) taking the document from `version` to `version + steps.length`. */
 export type CollabStepsAccepted = DomainEvent<'CollabStepsAccepted', { docId: string; userId: string; clientId: string; version: number; steps: unknown[]; at: string }>;
 /** The whole document at `version` (`Node.toJSON()`), recorded every `COLLAB_SNAPSHOT_EVERY` steps. */
@@ -62,8 +68,9 @@ export function evolve(state: CollabDoc, event: CollabDocEvent): CollabDoc {
   switch (event.type) {
     case 'CollabStepsAccepted':
       return { ...state, doc: applySteps(state.doc, event.data.steps), version: event.data.version + event.data.steps.length };
+    // Equal to the document the steps led to, except at version 0 of a document that started with content.
     case 'CollabDocSnapshotted':
-      return state;
+      return { ...state, doc: Node.fromJSON(collabSchema, event.data.doc) };
     case 'CollabInviteCreated':
       return { ...state, invites: { ...state.invites, [event.data.tokenHash]: { inviteId: event.data.inviteId, role: event.data.role } } };
     case 'CollabMemberJoined':

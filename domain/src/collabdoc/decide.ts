@@ -1,14 +1,15 @@
-import type { Node } from 'prosemirror-model';
+import { Node } from 'prosemirror-model';
 import { Step } from 'prosemirror-transform';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
 import { COLLAB_LIMITS, COLLAB_SNAPSHOT_EVERY, type CollabRole } from '../protocol/collab.ts';
 import { collabSchema } from '../protocol/collabSchema.ts';
 import { refuse } from '../refuse.ts';
-import { accessOf, evolve, initialState, type CollabDoc, type CollabDocEvent } from './collabdoc.ts';
+import { accessOf, evolve, initialState, type CollabDoc, type CollabDocEvent, type ReportSource } from './collabdoc.ts';
 
 type Open = Extract<CollabDoc, { status: 'open' }>;
 
-export type CreateCollabDoc = Command<'CreateCollabDoc', { docId: string; ownerId: string; title: string }>;
+/** `initial`: the content it starts with (a report's canvas), as `Node.toJSON()`; empty when not given. */
+export type CreateCollabDoc = Command<'CreateCollabDoc', { docId: string; ownerId: string; title: string; report?: ReportSource; initial?: unknown }>;
 export type SubmitCollabSteps = Command<'SubmitCollabSteps', { docId: string; userId: string; clientId: string; version: number; steps: unknown[] }>;
 export type CreateCollabInvite = Command<'CreateCollabInvite', { docId: string; actorId: string; inviteId: string; tokenHash: string; role: CollabRole }>;
 export type JoinCollabDoc = Command<'JoinCollabDoc', { docId: string; userId: string; tokenHash: string }>;
@@ -30,7 +31,22 @@ export const createCollabDoc = (command: CreateCollabDoc, state: CollabDoc): Col
   const title = command.data.title.trim();
   if (title === '') throw refuse('invalid', 'collab.title_empty', {}, 'title');
   if (title.length > COLLAB_LIMITS.title) throw refuse('invalid', 'collab.title_too_long', {}, 'title');
-  return [{ type: 'CollabDocCreated', data: { docId, ownerId, title, at: command.metadata.now.toISOString() } }];
+  const at = command.metadata.now.toISOString();
+  const { report, initial } = command.data;
+  const created: CollabDocEvent = { type: 'CollabDocCreated', data: { docId, ownerId, title, ...(report && { report }), at } };
+  if (initial === undefined) return [created];
+  const doc = (() => {
+    try {
+      const parsed = Node.fromJSON(collabSchema, initial);
+      parsed.check();
+      return parsed.type === collabSchema.topNodeType ? parsed : null;
+    } catch {
+      return null;
+    }
+  })();
+  if (!doc) throw refuse('invalid', 'collab.doc_invalid', {}, 'doc');
+  if (doc.content.size > COLLAB_LIMITS.docSize) throw refuse('invalid', 'collab.doc_too_large', { max: COLLAB_LIMITS.docSize }, 'doc');
+  return [created, { type: 'CollabDocSnapshotted', data: { docId, version: 0, doc: doc.toJSON(), at } }];
 };
 
 /**

@@ -5,7 +5,7 @@ import type { EventStore } from '@scriptorium/infra/eventstore/port';
 import type { CollabAccess, CollabRole } from '../protocol/collab.ts';
 import { collabSchema, emptyCollabDoc } from '../protocol/collabSchema.ts';
 import { refuse } from '../refuse.ts';
-import { accessOf, applySteps, collabStream, type CollabDocEvent, type CollabStepsAccepted } from './collabdoc.ts';
+import { accessOf, applySteps, collabStream, type CollabDocEvent, type CollabStepsAccepted, type ReportSource } from './collabdoc.ts';
 import { collabDecider, type CollabDocCommand } from './decide.ts';
 
 /** Where a rebuild may start: a recorded snapshot (the read model keeps them) and the stream revision it was recorded at. */
@@ -29,9 +29,10 @@ export class CollabService {
     return this.services.commands.handle(collabDecider, collabStream(docId), { ...command, metadata } as CollabDocCommand);
   }
 
-  async create(ownerId: string, title: string): Promise<{ docId: string; position: number }> {
+  /** `start`: a report's canvas to co-edit, its content already in the shared schema. */
+  async create(ownerId: string, title: string, start?: { report: ReportSource; doc: unknown }): Promise<{ docId: string; position: number }> {
     const docId = randomUUID().replaceAll('-', '');
-    const { position } = await this.run(ownerId, docId, { type: 'CreateCollabDoc', data: { docId, ownerId, title } });
+    const { position } = await this.run(ownerId, docId, { type: 'CreateCollabDoc', data: { docId, ownerId, title, ...(start && { report: start.report, initial: start.doc }) } });
     return { docId, position };
   }
 
@@ -73,11 +74,18 @@ export class CollabService {
 
   /**
    * The document at `version` (the latest when not given), rebuilt from the log: from the snapshot
-   * when one is given (the nearest at or before `version`), else from the empty document.
+   * when one is given (the nearest at or before `version`), else from the stream's start, taking any
+   * snapshot on the way (a document that started with content has one at version 0).
    */
-  async docAt(docId: string, snapshot: CollabSnapshot | null, version?: number): Promise<{ version: number; doc: Node }> {
-    const start = snapshot ? { version: snapshot.version, doc: Node.fromJSON(collabSchema, snapshot.doc) } : { version: 0, doc: emptyCollabDoc() };
-    return rebuild(start, await this.batches(docId, snapshot ? snapshot.revision + 1 : 0), version);
+  async docAt(docId: string, snapshot: CollabSnapshot | null, version = Number.POSITIVE_INFINITY): Promise<{ version: number; doc: Node }> {
+    let at = snapshot ? { version: snapshot.version, doc: Node.fromJSON(collabSchema, snapshot.doc) } : { version: 0, doc: emptyCollabDoc() };
+    const recorded = await this.services.events.readStream(collabStream(docId), { fromRevision: snapshot ? snapshot.revision + 1 : 0 });
+    for (const event of recorded) {
+      const typed = { type: event.type, data: event.data } as CollabDocEvent;
+      if (typed.type === 'CollabDocSnapshotted' && typed.data.version <= version && typed.data.version >= at.version) at = { version: typed.data.version, doc: Node.fromJSON(collabSchema, typed.data.doc) };
+      else if (typed.type === 'CollabStepsAccepted') at = rebuild(at, [typed.data], version);
+    }
+    return at;
   }
 }
 

@@ -34,7 +34,15 @@ export const COLLAB_COLOURS = 8;
 
 export const collabDocIdSchema = z.string().regex(/^[a-f0-9]{32}$/, 'collab.id_invalid');
 
-export const createCollabDocSchema = z.object({ title: z.string().trim().min(1, 'collab.title_empty').max(COLLAB_LIMITS.title, 'collab.title_too_long') }).strict();
+/** A document starts empty, or as a research report's canvas to co-edit: its session, version and content (already in `collabSchema`). */
+export const createCollabDocSchema = z
+  .object({
+    title: z.string().trim().min(1, 'collab.title_empty').max(COLLAB_LIMITS.title, 'collab.title_too_long'),
+    report: z.object({ session_id: z.string().min(1).max(100), version: z.number().int().min(1) }).strict().optional(),
+    doc: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict()
+  .refine((body) => (body.report === undefined) === (body.doc === undefined), { path: ['doc'], message: 'collab.doc_invalid' });
 export const createCollabInviteSchema = z.object({ role: z.enum(COLLAB_ROLES, 'collab.role_invalid') }).strict();
 export const acceptCollabInviteSchema = z.object({ token: z.string().regex(/^[a-f0-9]{32}\.[A-Za-z0-9_-]{43}$/, 'collab.invite_invalid') }).strict();
 
@@ -48,6 +56,8 @@ export interface CollabMemberDto {
 export interface CollabDocSummaryDto {
   id: string;
   title: string;
+  /** The research report this document co-edits, when it started as one. */
+  report: { session_id: string; version: number } | null;
   owner_id: string;
   access: CollabAccess;
   version: number;

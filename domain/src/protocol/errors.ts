@@ -427,6 +427,7 @@ export const ERROR_TEXTS = {
   'collab.version_invalid': { zh: '版本号需为不小于 0 的整数', en: 'The version must be a whole number of at least 0' },
   'collab.batch_size': { zh: '每批需要 1 到 {max} 个步骤', en: 'A batch needs 1 to {max} steps' },
   'collab.step_invalid': { zh: '第 {index} 个步骤无法应用到当前文档', en: 'Step {index} cannot be applied to the current document' },
+  'collab.doc_invalid': { zh: '文档内容不符合共享文档的格式', en: 'The content does not fit the shared document format' },
   'collab.doc_too_large': { zh: '文档过大（最多 {max} 个字符）', en: 'The document is too large (at most {max} characters)' },
   'collab.presence_timeout': { zh: '连接长时间无响应，已断开', en: 'The connection was silent too long and was closed' },
   'feedback.text_empty': { zh: '反馈内容不能为空', en: 'The feedback cannot be empty' },

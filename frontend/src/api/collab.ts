@@ -6,7 +6,8 @@ const doc = (id: string) => `/api/collab/docs/${encodeURIComponent(id)}`;
 /** Shared documents (`/collaboration`): the steps themselves go over the document's socket (`collab/live.ts`). */
 export const collabApi = {
   list: () => api.get<{ docs: CollabDocSummaryDto[] }>('/api/collab/docs'),
-  create: (title: string) => api.post<CollabDocSummaryDto>('/api/collab/docs', { json: { title } }),
+  /** `start`: a research report's version to co-edit, its content already in the shared schema. */
+  create: (title: string, start?: { report: { session_id: string; version: number }; doc: unknown }) => api.post<CollabDocSummaryDto>('/api/collab/docs', { json: { title, ...start } }),
   get: (id: string) => api.get<CollabDocDto>(doc(id)),
   invite: (id: string, role: CollabRole) => api.post<CollabInviteDto>(`${doc(id)}/invites`, { json: { role } }),
   accept: (token: string) => api.post<CollabDocSummaryDto>('/api/collab/invites/accept', { json: { token } }),

@@ -71,7 +71,7 @@ function ConnectionBadge({ actor }: { actor: CollabActor }) {
  * a toolbar. `header` renders the page's controls with the live state; `replacement` (the history)
  * shows in place of the editor while the editor stays connected underneath, so nothing typed is dropped.
  */
-export function CollabEditor({ doc, header, replacement }: { doc: CollabDocDto; header: (live: { actor: CollabActor; peers: CollabPeer[]; session: string | null }) => ReactNode; replacement?: ReactNode }) {
+export function CollabEditor({ doc, header, replacement }: { doc: CollabDocDto; header: (live: { actor: CollabActor; peers: CollabPeer[]; session: string | null; currentDoc: () => Node | null }) => ReactNode; replacement?: ReactNode }) {
   const { t } = useTranslation('collab');
   const mount = useRef<HTMLDivElement>(null);
   const viewRef = useRef<EditorView | null>(null);
@@ -139,7 +139,7 @@ export function CollabEditor({ doc, header, replacement }: { doc: CollabDocDto; 
   return (
     <div className="collab-editor">
       <div className="collab-editor-head">
-        {header({ actor, peers, session })}
+        {header({ actor, peers, session, currentDoc: () => viewRef.current?.state.doc ?? null })}
         <span className="muted collab-version">{t('version', { version })}</span>
         <ConnectionBadge actor={actor} />
         {pending > 0 && <span className="muted collab-pending">{t('pending', { count: pending })}</span>}

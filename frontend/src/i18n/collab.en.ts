@@ -50,6 +50,12 @@ export const collabEn: typeof collabZh = {
     copyFailed: 'Could not copy; select the link and copy it by hand',
     members: 'Members',
   },
+  report: {
+    badge: 'Report',
+    save: 'Save to report',
+    saving: 'Saving…',
+    saved: 'Saved as version {{version}} of the report',
+  },
   joining: 'Joining the document…',
   joinFailed: 'Could not join the document',
   history: {

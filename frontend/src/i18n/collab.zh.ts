@@ -49,6 +49,12 @@ export const collabZh = {
     copyFailed: '无法复制，请手动选择链接复制',
     members: '成员',
   },
+  report: {
+    badge: '报告',
+    save: '保存到报告',
+    saving: '正在保存……',
+    saved: '已保存为报告的第 {{version}} 版',
+  },
   joining: '正在加入文档……',
   joinFailed: '无法加入文档',
   history: {

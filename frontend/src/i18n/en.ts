@@ -260,6 +260,9 @@ export const en: Messages = {
     popIn: 'Bring it back here',
   },
   canvas: {
+    coEdit: 'Co-edit',
+    coEditHint: 'Open this version of the report to collaborators and edit it together live',
+    coEditFailed: 'Could not start co-editing: {{message}}',
     untitled: 'Untitled report',
     versions: 'Versions',
     draft: 'Version {{version}} (writing)',

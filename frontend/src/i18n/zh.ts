@@ -259,6 +259,9 @@ export const zh = {
     popIn: '收回到此处',
   },
   canvas: {
+    coEdit: '协作编辑',
+    coEditHint: '把这一版报告开放给协作者，一起实时编辑',
+    coEditFailed: '无法开始协作编辑：{{message}}',
     untitled: '未命名报告',
     versions: '版本',
     draft: '第 {{version}} 版（写作中）',

@@ -12,7 +12,10 @@ import { editState, shownVersion } from '../../machines/writing.ts';
 import { parseCanvas, serializeCanvas, snippetAt } from './canvasMarkdown.ts';
 import { markdownEditing } from './markdownInput.ts';
 import { Select } from '../../ui/Select.tsx';
-import { CheckIcon, CircleAlertIcon, DownloadIcon, PenLineIcon, SparklesIcon, SquarePenIcon, XIcon } from '../../ui/icons.ts';
+import { CheckIcon, CircleAlertIcon, DownloadIcon, PenLineIcon, SparklesIcon, SquarePenIcon, UsersIcon, XIcon } from '../../ui/icons.ts';
+import { toApiError } from '../../api/client.ts';
+import { collabApi } from '../../api/collab.ts';
+import { COLLAB_LIMITS } from '@scriptorium/domain/protocol/collab';
 import '../../components/markdown.css';
 
 /** Marks transactions that carry streamed text: they are the agent's writing, not a hand edit. */
@@ -74,6 +77,8 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
   const lastMarkdown = useRef<string | null>(null);
   const [selection, setSelection] = useState<Selection | null>(null);
   const [instruction, setInstruction] = useState('');
+  const [coEditing, setCoEditing] = useState(false);
+  const [coEditError, setCoEditError] = useState<string | null>(null);
   const editable = !readOnly && shown !== null && !shown.streaming;
   const editableRef = useRef(editable);
   editableRef.current = editable;
@@ -191,7 +196,22 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
     return Number.isNaN(date.getTime()) ? '' : new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'short', timeStyle: 'short' }).format(date);
   };
 
-  const alert = context.saveError ? t('canvas.saveFailed', { message: context.saveError }) : editing.error ? t('canvas.editFailed', { message: editing.error }) : exporting.error;
+  /** Opens the shown version to live co-editing: a shared document that starts as its content, opened in /collaboration. */
+  async function coEdit() {
+    if (!shown) return;
+    setCoEditing(true);
+    setCoEditError(null);
+    try {
+      const { reportToDoc } = await import('../../collab/markdown.ts');
+      const created = await collabApi.create((shown.title || t('canvas.untitled')).slice(0, COLLAB_LIMITS.title), { report: { session_id: session.getSnapshot().context.id, version: shown.version }, doc: reportToDoc(shown.content).toJSON() });
+      location.assign(`/collaboration/${created.id}`);
+    } catch (error) {
+      setCoEditError(toApiError(error).userMessage);
+      setCoEditing(false);
+    }
+  }
+
+  const alert = coEditError ? t('canvas.coEditFailed', { message: coEditError }) : context.saveError ? t('canvas.saveFailed', { message: context.saveError }) : editing.error ? t('canvas.editFailed', { message: editing.error }) : exporting.error;
   return (
     <div className="canvas-panel">
       <header className="panel-header">
@@ -223,6 +243,12 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
             ...[...context.versions].reverse().map((version) => ({ value: String(version.version), label: t('canvas.versionLabel', { version: version.version, time: formatTime(version.timestamp) }) })),
           ]}
         />
+        {!readOnly && (
+          <button type="button" className="button button-secondary button-small" title={t('canvas.coEditHint')} disabled={!shown || shown.streaming || coEditing} onClick={() => void coEdit()}>
+            {coEditing ? <span className="spinner spinner-small" /> : <UsersIcon size={14} />}
+            {t('canvas.coEdit')}
+          </button>
+        )}
         <button type="button" className="button button-secondary button-small" disabled={!shown || shown.streaming || exporting.kind !== null} onClick={() => exportFile('markdown')}>
           {exporting.kind === 'markdown' ? <span className="spinner spinner-small" /> : <DownloadIcon size={14} />}
           Markdown

@@ -12,7 +12,10 @@ import { InviteDialog } from '../../collab/InviteDialog.tsx';
 import '../../collab/collab.css';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { PageLoading } from '../../components/PageState.tsx';
-import { HistoryIcon, PenLineIcon, PlusIcon, UserPlusIcon, UsersIcon } from '../../ui/icons.ts';
+import { FileTextIcon, HistoryIcon, PenLineIcon, PlusIcon, UserPlusIcon, UsersIcon } from '../../ui/icons.ts';
+import type { Node } from 'prosemirror-model';
+import { research } from '../../api/research.ts';
+import { docToReport } from '../../collab/markdown.ts';
 
 function CreateForm({ onCreated }: { onCreated: (doc: CollabDocSummaryDto) => void }) {
   const { t } = useTranslation('collab');
@@ -72,6 +75,7 @@ function DocList({ docs, selected }: { docs: CollabDocSummaryDto[] | undefined; 
             <Link to={`/collaboration/${doc.id}`} className={doc.id === selected ? 'is-selected' : ''} aria-current={doc.id === selected ? 'page' : undefined}>
               <strong>{doc.title}</strong>
               <span className="collab-doc-meta">
+                {doc.report && <span className="collab-access is-report">{t('report.badge')}</span>}
                 <span className={`collab-access is-${doc.access}`}>{t(`access.${doc.access}`)}</span>
                 <span className="muted">{t('members', { count: doc.member_count })}</span>
               </span>
@@ -93,6 +97,38 @@ function MembersRefresh({ peers }: { peers: CollabPeer[] }) {
   return null;
 }
 
+/** The owner of a co-edited report writes the shared document back into the report's canvas, as its next version. */
+function SaveToReport({ sessionId, currentDoc }: { sessionId: string; currentDoc: () => Node | null }) {
+  const { t } = useTranslation('collab');
+  const [state, setState] = useState<{ kind: 'idle' } | { kind: 'saving' } | { kind: 'saved'; version: number } | { kind: 'failed'; error: ApiError }>({ kind: 'idle' });
+  async function save() {
+    const doc = currentDoc();
+    if (!doc) return;
+    setState({ kind: 'saving' });
+    try {
+      const canvas = await research.canvas(sessionId);
+      const saved = await research.saveCanvas(sessionId, { content: docToReport(doc), from_version: canvas.currentVersion ?? 1 });
+      setState({ kind: 'saved', version: saved.currentVersion ?? 0 });
+    } catch (error) {
+      setState({ kind: 'failed', error: toApiError(error) });
+    }
+  }
+  return (
+    <>
+      <button type="button" className="button button-secondary button-small" disabled={state.kind === 'saving'} onClick={() => void save()}>
+        <FileTextIcon size={14} />
+        {state.kind === 'saving' ? t('report.saving') : t('report.save')}
+      </button>
+      {state.kind === 'saved' && (
+        <span className="collab-saved" role="status">
+          {t('report.saved', { version: state.version })}
+        </span>
+      )}
+      {state.kind === 'failed' && <ErrorBanner error={state.error} />}
+    </>
+  );
+}
+
 function DocView({ doc }: { doc: CollabDocDto }) {
   const { t } = useTranslation('collab');
   const [inviting, setInviting] = useState(false);
@@ -101,10 +137,11 @@ function DocView({ doc }: { doc: CollabDocDto }) {
     <CollabEditor
       doc={doc}
       replacement={history ? <HistoryPanel docId={doc.id} /> : undefined}
-      header={({ peers, session }) => (
+      header={({ peers, session, currentDoc }) => (
         <>
           <MembersRefresh peers={peers} />
           <h2 className="collab-doc-title">{doc.title}</h2>
+          {doc.report && <span className="collab-access is-report">{t('report.badge')}</span>}
           <span className={`collab-access is-${doc.access}`}>{t(`access.${doc.access}`)}</span>
           <PresenceAvatars peers={peers} session={session} />
           <span className="collab-head-actions">
@@ -112,6 +149,7 @@ function DocView({ doc }: { doc: CollabDocDto }) {
               {history ? <PenLineIcon size={14} /> : <HistoryIcon size={14} />}
               {history ? t('history.close') : t('history.open')}
             </button>
+            {doc.report && doc.access === 'owner' && <SaveToReport sessionId={doc.report.session_id} currentDoc={currentDoc} />}
             {doc.access === 'owner' && (
               <button type="button" className="button button-primary button-small" onClick={() => setInviting(true)}>
                 <UserPlusIcon size={14} />
