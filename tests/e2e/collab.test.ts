@@ -32,14 +32,18 @@ const editorText = (page: Page) =>
     return copy.textContent ?? '';
   });
 
-async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 15_000, explain?: () => Promise<string>): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (await check()) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`not within ${timeoutMs} ms: ${what}`);
+  throw new Error(`not within ${timeoutMs} ms: ${what}${explain ? `; ${await explain()}` : ''}`);
 }
+
+/** What each editor shows and how it is connected, for a failure message. */
+const states = async (...pages: Page[]) =>
+  JSON.stringify(await Promise.all(pages.map(async (page) => ({ text: await editorText(page), connection: await page.locator('.collab-connection').getAttribute('data-connection'), pending: await page.locator('.collab-pending').textContent().catch(() => null) }))));
 
 const count = (text: string, part: string) => text.split(part).length - 1;
 
@@ -83,8 +87,9 @@ test.serial('two browsers type into one document and see each other live; one dr
   await Promise.all([typeAtEnd(a.page, ' 甲甲甲'), typeAtEnd(b.page, ' 乙乙乙')]);
   await eventually(async () => {
     const [one, two] = await Promise.all([editorText(a.page), editorText(b.page)]);
-    return one === two && one.includes('甲甲甲') && one.includes('乙乙乙');
-  }, 'both editors converge after typing at once');
+    // Typed at the same spot at the same time, the two runs may interleave: what matters is that each character is there once.
+    return one === two && count(one, '甲') === 3 && count(one, '乙') === 3;
+  }, 'both editors converge after typing at once', 15_000, () => states(a.page, b.page));
   await a.page.locator('.collab-caret', { hasText: 'collab_bob' }).waitFor();
   // Presence is throttled: the caret settles where bob stopped a moment after the text does.
   await a.page.waitForTimeout(500);
@@ -104,9 +109,10 @@ test.serial('two browsers type into one document and see each other live; one dr
   await eventually(async () => {
     const [one, two] = await Promise.all([editorText(a.page), editorText(b.page)]);
     return one === two && one.includes('离线时写的') && one.includes('在线时写的');
-  }, 'bob rejoins and both editors converge');
+  }, 'bob rejoins and both editors converge', 15_000, () => states(a.page, b.page));
   const final = await editorText(a.page);
-  for (const part of ['Alice 写下第一段。', '甲甲甲', '乙乙乙', '离线时写的', '在线时写的']) t.is(count(final, part), 1, `${part} once`);
+  for (const part of ['Alice 写下第一段。', '离线时写的', '在线时写的']) t.is(count(final, part), 1, `${part} once`);
+  t.deepEqual([count(final, '甲'), count(final, '乙')], [3, 3]);
   const server = (await alice.request('GET', `/backend/api/collab/docs/${docId}`)).body;
   t.is(JSON.stringify(server.doc).includes('离线时写的'), true, 'the server holds what bob typed offline');
 
@@ -115,7 +121,8 @@ test.serial('two browsers type into one document and see each other live; one dr
   await history.getByRole('slider').fill('1');
   await eventually(async () => (await history.locator('.collab-history-doc').innerText()).trim() === 'A', 'version 1 shows the first letter typed');
   await history.getByRole('listitem').first().getByRole('button').click();
-  await eventually(async () => (await history.locator('.collab-history-doc').innerText()).trim() === 'Alice 写下第一段。', "the first edit is alice's first sentence");
+  // Alice's first edit runs on into her next words if bob's came only after them.
+  await eventually(async () => (await history.locator('.collab-history-doc').innerText()).trim().startsWith('Alice 写下第一段。'), "the first edit is alice's first sentence");
   t.true((await history.getByRole('listitem').count()) >= 4, 'edits by alice and bob, before and after the drop');
   await history.getByRole('listitem').last().getByRole('button').click();
   await eventually(async () => (await history.locator('.collab-history-doc').innerText()).includes('在线时写的'), 'the last version shows everything');

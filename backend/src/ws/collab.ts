@@ -238,11 +238,12 @@ export class CollabGateway implements SocketRegistry<Editor> {
           const { version } = await this.collab.submit(editor.identity.userId, docId, { clientId: data.client_id, version: data.version, steps: data.steps });
           send(socket, { type: 'collab.accepted', doc_id: docId, version });
         } catch (failure) {
+          const { version } = await this.collab.access(editor.identity.userId, docId).catch(() => ({ version: data.version }));
+          // The sender always hears back, so its editor never waits on a batch nobody will answer.
           if (!(failure instanceof DomainError) || !isErrorCode(failure.code)) {
             this.log.warn({ err: failure, docId }, 'collab steps failed');
-            return error('socket.failed');
+            return send(socket, { type: 'collab.rejected', doc_id: docId, version, error_message: anyErrorText('socket.failed'), code: 'socket.failed' });
           }
-          const { version } = await this.collab.access(editor.identity.userId, docId).catch(() => ({ version: data.version }));
           send(socket, { type: 'collab.rejected', doc_id: docId, version, error_message: failure.message, ...coded(failure.code, failure.params) });
         }
         return;

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CollabMemberDto, CollabRole } from '@scriptorium/domain/protocol/collab';
-import { toApiError } from '../api/client.ts';
 import { collabApi, inviteUrl } from '../api/collab.ts';
+import { useApiMutation } from '../api/query.ts';
 import { copyText, ShareLinkDialog, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
 import { CopyIcon } from '../ui/icons.ts';
 
@@ -10,25 +10,13 @@ import { CopyIcon } from '../ui/icons.ts';
 export function InviteDialog({ docId, members, open, onClose }: { docId: string; members: CollabMemberDto[]; open: boolean; onClose: () => void }) {
   const { t } = useTranslation('collab');
   const [role, setRole] = useState<CollabRole>('edit');
-  const [link, setLink] = useState<{ role: CollabRole; url: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<ShareOutcome | null>(null);
-
-  async function create() {
-    setBusy(true);
-    setOutcome(null);
-    try {
-      const invite = await collabApi.invite(docId, role);
-      setLink({ role: invite.role, url: inviteUrl(location.origin, invite.token) });
-    } catch (error) {
-      setOutcome({ tone: 'error', text: toApiError(error).userMessage });
-    } finally {
-      setBusy(false);
-    }
-  }
+  const [copied, setCopied] = useState<ShareOutcome | null>(null);
+  const invite = useApiMutation({ mutationFn: (chosen: CollabRole) => collabApi.invite(docId, chosen), onMutate: () => setCopied(null) });
+  const link = invite.data ? { role: invite.data.role, url: inviteUrl(location.origin, invite.data.token) } : null;
+  const outcome: ShareOutcome | null = invite.error ? { tone: 'error', text: invite.error.userMessage } : copied;
 
   async function copy(url: string) {
-    setOutcome((await copyText(url)) ? { tone: 'ok', text: t('invite.copied') } : { tone: 'error', text: t('invite.copyFailed') });
+    setCopied((await copyText(url)) ? { tone: 'ok', text: t('invite.copied') } : { tone: 'error', text: t('invite.copyFailed') });
   }
 
   return (
@@ -42,7 +30,7 @@ export function InviteDialog({ docId, members, open, onClose }: { docId: string;
             </button>
           ))}
         </div>
-        <button type="button" className="button button-primary button-small" onClick={() => void create()} disabled={busy}>
+        <button type="button" className="button button-primary button-small" onClick={() => invite.mutate(role)} disabled={invite.isPending}>
           {t('invite.create')}
         </button>
       </div>

@@ -150,3 +150,16 @@ test('selections are sent at most every throttle interval, the latest one', (t) 
   clock.increment(PRESENCE_THROTTLE_MS);
   t.deepEqual(log.sent, [{ type: 'collab.presence', version: 0, selection: { anchor: 1, head: 2 } }]);
 });
+
+test('a batch the server failed on is resent after reconnecting, with the backoff', (t) => {
+  const { actor, clock, log, ready, snapshot, submitted, changed } = harness();
+  ready();
+  actor.send(changed(0));
+  actor.send({ type: 'collab.rejected', version: 0, code: 'socket.failed' });
+  t.is(collabConnection(snapshot()), 'offline');
+  clock.increment(reconnectDelay(1));
+  t.is(log.opened, 2);
+  ready();
+  actor.send(changed(0));
+  t.deepEqual(submitted(), [0, 0]);
+});

@@ -76,6 +76,8 @@ export const collabMachine = setup({
     unauthorized: ({ event }) => event.type === 'collab.closed' && event.code === CLOSE_UNAUTHORIZED,
     attemptsExhausted: ({ context }) => context.attempts >= MAX_RECONNECT_ATTEMPTS,
     readOnlyRefusal: ({ event }) => event.type === 'collab.rejected' && event.code === 'collab.read_only',
+    /** The server failed on its side: reconnecting (with its backoff) resends the batch, rather than hammering it at once. */
+    serverFailed: ({ event }) => event.type === 'collab.rejected' && event.code === 'socket.failed',
   },
   actions: {
     ready: assign(({ event }) => (event.type === 'collab.ready' ? { access: event.access, session: event.session, attempts: 0, waitFor: 0 } : {})),
@@ -149,6 +151,7 @@ export const collabMachine = setup({
                   on: {
                     'collab.accepted': { target: 'idle', actions: ['acceptedAt', 'recheck'] },
                     'collab.rejected': [
+                      { guard: 'serverFailed', target: '#collab.offline' },
                       { guard: 'readOnlyRefusal', target: 'idle', actions: ['rejectedAt', 'becomeReader'] },
                       { target: 'idle', actions: ['rejectedAt', 'recheck'] },
                     ],

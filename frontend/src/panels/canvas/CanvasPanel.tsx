@@ -13,8 +13,8 @@ import { parseCanvas, serializeCanvas, snippetAt } from './canvasMarkdown.ts';
 import { markdownEditing } from './markdownInput.ts';
 import { Select } from '../../ui/Select.tsx';
 import { CheckIcon, CircleAlertIcon, DownloadIcon, PenLineIcon, SparklesIcon, SquarePenIcon, UsersIcon, XIcon } from '../../ui/icons.ts';
-import { toApiError } from '../../api/client.ts';
 import { collabApi } from '../../api/collab.ts';
+import { useApiMutation } from '../../api/query.ts';
 import { COLLAB_LIMITS } from '@scriptorium/domain/protocol/collab';
 import '../../components/markdown.css';
 
@@ -77,8 +77,6 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
   const lastMarkdown = useRef<string | null>(null);
   const [selection, setSelection] = useState<Selection | null>(null);
   const [instruction, setInstruction] = useState('');
-  const [coEditing, setCoEditing] = useState(false);
-  const [coEditError, setCoEditError] = useState<string | null>(null);
   const editable = !readOnly && shown !== null && !shown.streaming;
   const editableRef = useRef(editable);
   editableRef.current = editable;
@@ -197,21 +195,16 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
   };
 
   /** Opens the shown version to live co-editing: a shared document that starts as its content, opened in /collaboration. */
-  async function coEdit() {
-    if (!shown) return;
-    setCoEditing(true);
-    setCoEditError(null);
-    try {
+  const coEdit = useApiMutation({
+    mutationFn: async (version: { version: number; title: string; content: string }) => {
       const { reportToDoc } = await import('../../collab/markdown.ts');
-      const created = await collabApi.create((shown.title || t('canvas.untitled')).slice(0, COLLAB_LIMITS.title), { report: { session_id: session.getSnapshot().context.id, version: shown.version }, doc: reportToDoc(shown.content).toJSON() });
-      location.assign(`/collaboration/${created.id}`);
-    } catch (error) {
-      setCoEditError(toApiError(error).userMessage);
-      setCoEditing(false);
-    }
-  }
+      const start = { report: { session_id: session.getSnapshot().context.id, version: version.version }, doc: reportToDoc(version.content).toJSON() };
+      return collabApi.create((version.title || t('canvas.untitled')).slice(0, COLLAB_LIMITS.title), start);
+    },
+    onSuccess: (created) => location.assign(`/collaboration/${created.id}`),
+  });
 
-  const alert = coEditError ? t('canvas.coEditFailed', { message: coEditError }) : context.saveError ? t('canvas.saveFailed', { message: context.saveError }) : editing.error ? t('canvas.editFailed', { message: editing.error }) : exporting.error;
+  const alert = coEdit.error ? t('canvas.coEditFailed', { message: coEdit.error.userMessage }) : context.saveError ? t('canvas.saveFailed', { message: context.saveError }) : editing.error ? t('canvas.editFailed', { message: editing.error }) : exporting.error;
   return (
     <div className="canvas-panel">
       <header className="panel-header">
@@ -244,8 +237,8 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
           ]}
         />
         {!readOnly && (
-          <button type="button" className="button button-secondary button-small" title={t('canvas.coEditHint')} disabled={!shown || shown.streaming || coEditing} onClick={() => void coEdit()}>
-            {coEditing ? <span className="spinner spinner-small" /> : <UsersIcon size={14} />}
+          <button type="button" className="button button-secondary button-small" title={t('canvas.coEditHint')} disabled={!shown || shown.streaming || coEdit.isPending || coEdit.isSuccess} onClick={() => shown && coEdit.mutate(shown)}>
+            {coEdit.isPending ? <span className="spinner spinner-small" /> : <UsersIcon size={14} />}
             {t('canvas.coEdit')}
           </button>
         )}

@@ -1,11 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { COLLAB_LIMITS, type CollabDocDto, type CollabDocSummaryDto, type CollabPeer } from '@scriptorium/domain/protocol/collab';
-import { toApiError, type ApiError } from '../../api/client.ts';
 import { collabApi } from '../../api/collab.ts';
-import { queryKeys, useApiQuery } from '../../api/query.ts';
+import { queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { CollabEditor, PresenceAvatars } from '../../collab/CollabEditor.tsx';
 import { HistoryPanel } from '../../collab/HistoryPanel.tsx';
 import { InviteDialog } from '../../collab/InviteDialog.tsx';
@@ -20,32 +19,28 @@ import { docToReport } from '../../collab/markdown.ts';
 function CreateForm({ onCreated }: { onCreated: (doc: CollabDocSummaryDto) => void }) {
   const { t } = useTranslation('collab');
   const [title, setTitle] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onCreated(await collabApi.create(title));
+  const create = useApiMutation({
+    mutationFn: (name: string) => collabApi.create(name),
+    onSuccess: (doc) => {
       setTitle('');
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
+      onCreated(doc);
+    },
+  });
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    create.mutate(title);
   }
   return (
-    <form className="collab-create" onSubmit={(event) => void submit(event)}>
+    <form className="collab-create" onSubmit={submit}>
       <label className="field">
         <span>{t('create.label')}</span>
         <input value={title} maxLength={COLLAB_LIMITS.title} placeholder={t('create.placeholder')} onChange={(event) => setTitle(event.target.value)} required />
       </label>
-      <button type="submit" className="button button-primary button-small" disabled={busy || title.trim() === ''}>
+      <button type="submit" className="button button-primary button-small" disabled={create.isPending || title.trim() === ''}>
         <PlusIcon size={14} />
         {t('create.submit')}
       </button>
-      {error && <ErrorBanner error={error} />}
+      {create.error && <ErrorBanner error={create.error} />}
     </form>
   );
 }
@@ -100,31 +95,32 @@ function MembersRefresh({ peers }: { peers: CollabPeer[] }) {
 /** The owner of a co-edited report writes the shared document back into the report's canvas, as its next version. */
 function SaveToReport({ sessionId, currentDoc }: { sessionId: string; currentDoc: () => Node | null }) {
   const { t } = useTranslation('collab');
-  const [state, setState] = useState<{ kind: 'idle' } | { kind: 'saving' } | { kind: 'saved'; version: number } | { kind: 'failed'; error: ApiError }>({ kind: 'idle' });
-  async function save() {
-    const doc = currentDoc();
-    if (!doc) return;
-    setState({ kind: 'saving' });
-    try {
+  const save = useApiMutation({
+    mutationFn: async (doc: Node) => {
       const canvas = await research.canvas(sessionId);
-      const saved = await research.saveCanvas(sessionId, { content: docToReport(doc), from_version: canvas.currentVersion ?? 1 });
-      setState({ kind: 'saved', version: saved.currentVersion ?? 0 });
-    } catch (error) {
-      setState({ kind: 'failed', error: toApiError(error) });
-    }
-  }
+      return research.saveCanvas(sessionId, { content: docToReport(doc), from_version: canvas.currentVersion ?? 1 });
+    },
+  });
   return (
     <>
-      <button type="button" className="button button-secondary button-small" disabled={state.kind === 'saving'} onClick={() => void save()}>
+      <button
+        type="button"
+        className="button button-secondary button-small"
+        disabled={save.isPending}
+        onClick={() => {
+          const doc = currentDoc();
+          if (doc) save.mutate(doc);
+        }}
+      >
         <FileTextIcon size={14} />
-        {state.kind === 'saving' ? t('report.saving') : t('report.save')}
+        {save.isPending ? t('report.saving') : t('report.save')}
       </button>
-      {state.kind === 'saved' && (
+      {save.isSuccess && (
         <span className="collab-saved" role="status">
-          {t('report.saved', { version: state.version })}
+          {t('report.saved', { version: save.data.currentVersion ?? 0 })}
         </span>
       )}
-      {state.kind === 'failed' && <ErrorBanner error={state.error} />}
+      {save.error && <ErrorBanner error={save.error} />}
     </>
   );
 }
@@ -184,25 +180,24 @@ function JoinInvite({ token }: { token: string }) {
   const { t } = useTranslation('collab');
   const navigate = useNavigate();
   const queries = useQueryClient();
-  const [error, setError] = useState<ApiError | null>(null);
-  const started = useRef(false);
+  const join = useApiMutation({
+    mutationFn: (invite: string) => collabApi.accept(invite),
+    onSuccess: (doc) => {
+      void queries.invalidateQueries({ queryKey: queryKeys.collab('docs') });
+      navigate(`/collaboration/${doc.id}`, { replace: true });
+    },
+  });
+  const { mutate, isIdle } = join;
+  // Opening the link is the user's answer: it joins once, as soon as the page shows.
   useEffect(() => {
-    if (started.current) return;
-    started.current = true;
-    collabApi.accept(token).then(
-      (doc) => {
-        void queries.invalidateQueries({ queryKey: queryKeys.collab('docs') });
-        navigate(`/collaboration/${doc.id}`, { replace: true });
-      },
-      (caught: unknown) => setError(toApiError(caught)),
-    );
-  }, [token, navigate, queries]);
+    if (isIdle) mutate(token);
+  }, [isIdle, mutate, token]);
   return (
     <div className="collab-empty" role="status">
-      {error ? (
+      {join.error ? (
         <>
           <p>{t('joinFailed')}</p>
-          <ErrorBanner error={error} />
+          <ErrorBanner error={join.error} />
         </>
       ) : (
         <p>{t('joining')}</p>
