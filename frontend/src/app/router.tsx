@@ -40,8 +40,6 @@ const SCREENS: ReadonlyArray<{ path: string; access: RouteAccess; load: Load }> 
   { path: '/admin/dashboard', access: { name: 'admin-dashboard', requiresAuth: true, requiresAdmin: true }, load: () => import('../routes/admin-dashboard/AdminDashboardPage.tsx') },
   { path: '/demo/i18n', access: { name: 'demo-i18n' }, load: () => import('../routes/demo-i18n/DemoI18nPage.tsx') },
   { path: '/ppt/:reviewId?', access: { name: 'ppt' }, load: () => import('../routes/ppt/PptPage.tsx') },
-  { path: '/collaboration', access: { name: 'collaboration' }, load: () => import('../routes/collaboration/CollaborationPage.tsx') },
-  { path: '/ppt', access: { name: 'ppt' }, load: () => import('../routes/ppt/PptPage.tsx') },
   { path: '/collaboration/:docId?', access: { name: 'collaboration' }, load: () => import('../routes/collaboration/CollaborationPage.tsx') },
   { path: '/remote', access: { name: 'remote', requiresAuth: true }, load: () => import('../routes/remote/RemotePage.tsx') },
   { path: '/remote/create', access: { name: 'remote-create', requiresAuth: true }, load: () => import('../routes/remote-create/RemoteCreatePage.tsx') },

@@ -22,8 +22,6 @@ import { zh } from './zh.ts';
 
 /** Every namespace in both languages: what i18next loads, what /demo/i18n lays side by side, what the key test checks. */
 export const resources = {
-  zh: { translation: zh, account: accountZh, cognition: cognitionZh, writing: writingZh, notes: notesZh, cli: cliZh, agents: agentsZh, engineer: engineerZh, ppt: pptZh, refusals: refusalResources('zh') },
-  en: { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn, notes: notesEn, cli: cliEn, agents: agentsEn, engineer: engineerEn, ppt: pptEn, refusals: refusalResources('en') },
-  zh: { translation: zh, account: accountZh, cognition: cognitionZh, writing: writingZh, notes: notesZh, cli: cliZh, agents: agentsZh, engineer: engineerZh, collab: collabZh, refusals: refusalResources('zh') },
-  en: { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn, notes: notesEn, cli: cliEn, agents: agentsEn, engineer: engineerEn, collab: collabEn, refusals: refusalResources('en') },
+  zh: { translation: zh, account: accountZh, cognition: cognitionZh, writing: writingZh, notes: notesZh, cli: cliZh, agents: agentsZh, engineer: engineerZh, ppt: pptZh, collab: collabZh, refusals: refusalResources('zh') },
+  en: { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn, notes: notesEn, cli: cliEn, agents: agentsEn, engineer: engineerEn, ppt: pptEn, collab: collabEn, refusals: refusalResources('en') },
 };
