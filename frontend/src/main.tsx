@@ -1,4 +1,4 @@
-import './i18n/index.ts';
+import { i18nReady } from './i18n/index.ts';
 import './styles/tokens.css';
 import './styles/base.css';
 import { StrictMode } from 'react';
@@ -8,8 +8,11 @@ import { App } from './app/App.tsx';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// Rendered once the stored language is there: at once in Chinese, after one small chunk in English.
+void i18nReady.then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

@@ -104,10 +104,7 @@ export const CONTENT_TYPES = contentSchemas.map((schema) => schema.shape.content
 /** The fields an agent gives for an item; the conversation adds the envelope. */
 export type PayloadOf<T extends ContentType> = Omit<ContentOf<T>, keyof typeof envelope | 'content_type'>;
 
-/** Text streamed in pieces (`MessageChunksAppended`): consecutive pieces of one type join into one item. */
-export const CHUNKED_TYPES = ['chat_chunk', 'content', 'think', 'writing_content'] as const;
-export type ChunkedType = (typeof CHUNKED_TYPES)[number];
-export const isChunk = (item: WireContent): item is ContentOf<ChunkedType> => (CHUNKED_TYPES as readonly string[]).includes(item.content_type);
+export { CHUNKED_TYPES, isChunk, type ChunkedType } from './chunks.ts';
 
 /** Items agents record as they are (`AgentOutputRecorded`); the rest have events of their own. */
 export const OUTPUT_TYPES = [

@@ -7,12 +7,7 @@ import { AGENTS } from './agents.ts';
 import { wireContentSchema } from './content.ts';
 import { clarificationAnswerSchema, FEEDBACK_OPTIONS } from './research.ts';
 
-export const HEARTBEAT_INTERVAL_MS = 3000;
-
-export const CLOSE_UNAUTHORIZED = 4401;
-export const CLOSE_NOT_FOUND = 4404;
-/** 1012 (service restart), not 1001: the spec's client does not reconnect after 1000/1001, and after a restart it should. */
-export const CLOSE_SHUTTING_DOWN = 1012;
+export { CLOSE_NOT_FOUND, CLOSE_SHUTTING_DOWN, CLOSE_UNAUTHORIZED, HEARTBEAT_INTERVAL_MS } from './socketCodes.ts';
 
 // Server → client.
 

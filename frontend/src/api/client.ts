@@ -1,5 +1,4 @@
-import { currentLanguage, i18n } from '../i18n/index.ts';
-import { isErrorCode, localParams } from '@scriptorium/domain/protocol/errors';
+import { i18n, refusalInReadersLanguage } from '../i18n/index.ts';
 import { describeHttpError, describeNoResponse, describeRequestFailure, refusalText, type ErrorDescription, type RenderCode, type Translate } from './errorCatalogue.ts';
 import { browserTokens } from './token.ts';
 
@@ -33,14 +32,8 @@ export class ApiError extends Error {
 // of the catalogue passes exactly what its own key interpolates.
 export const translate: Translate = (key, params) => i18n.t(key, params as { status: number; message: string });
 
-/**
- * A refusal code in the user's language, from the kernel catalogue registered as the `refusals`
- * namespace. Chinese readers get the server's text as sent: it is the same catalogue's rendering.
- */
-export const renderCode: RenderCode = (code, params) => {
-  const lang = currentLanguage();
-  return isErrorCode(code) && lang !== 'zh' ? i18n.t(`refusals:${code}`, localParams(code, params, lang)) : undefined;
-};
+/** A refusal code in the user's language, from the kernel catalogue (`refusalInReadersLanguage`). */
+export const renderCode: RenderCode = refusalInReadersLanguage;
 
 export const refusalMessage = (refusal: Parameters<typeof refusalText>[0]): string => refusalText(refusal, renderCode);
 

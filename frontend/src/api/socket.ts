@@ -1,5 +1,5 @@
 import { createActor, fromCallback, type Actor } from 'xstate';
-import { serverMessageSchema, type ClientEnvelope, type ClientPayload, type ServerMessage, type WireAgent } from '@scriptorium/domain/protocol/ws';
+import type { ClientEnvelope, ClientPayload, ServerMessage, WireAgent } from '@scriptorium/domain/protocol/ws';
 import { connectionMachine, connectionStatus, type ConnectionStatus } from '../machines/connection.ts';
 import { API_BASE, signedOutByServer } from './client.ts';
 import { browserTokens } from './token.ts';
@@ -43,28 +43,43 @@ export class SocketClient {
     const machine = connectionMachine.provide({
       actors: {
         socket: fromCallback<{ type: 'socket.send'; data: unknown }>(({ sendBack, receive }) => {
-          const token = browserTokens.get() ?? '';
-          const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-          const socket = new WebSocket(`${scheme}://${location.host}${API_BASE}/conversation/ws/${encodeURIComponent(clientId())}?token=${encodeURIComponent(token)}`);
-          this.socket = socket;
-          socket.onopen = () => sendBack({ type: 'socket.opened' });
-          socket.onclose = (event) => sendBack({ type: 'socket.closed', code: event.code });
-          socket.onerror = () => sendBack({ type: 'socket.error' });
-          socket.onmessage = (event) => {
-            let data: unknown;
-            try {
-              data = JSON.parse(String(event.data));
-            } catch {
-              console.warn('unreadable socket message ignored');
-              return;
-            }
-            // A message this client does not understand is dropped here, so nothing past this point sees one.
-            const parsed = serverMessageSchema.safeParse(data);
-            if (parsed.success) sendBack({ type: 'socket.message', data: parsed.data });
-            else console.warn('socket message outside the protocol ignored', parsed.error.issues, data);
-          };
-          receive((event) => socket.send(String(event.data)));
+          let socket: WebSocket | null = null;
+          let stopped = false;
+          // The schemas, and zod with them, load with the first connection rather than with the page:
+          // the socket opens once they are here, so no message ever waits for them.
+          import('@scriptorium/domain/protocol/ws').then(
+            ({ serverMessageSchema }) => {
+              if (stopped) return;
+              const token = browserTokens.get() ?? '';
+              const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+              socket = new WebSocket(`${scheme}://${location.host}${API_BASE}/conversation/ws/${encodeURIComponent(clientId())}?token=${encodeURIComponent(token)}`);
+              this.socket = socket;
+              socket.onopen = () => sendBack({ type: 'socket.opened' });
+              socket.onclose = (event) => sendBack({ type: 'socket.closed', code: event.code });
+              socket.onerror = () => sendBack({ type: 'socket.error' });
+              socket.onmessage = (event) => {
+                let data: unknown;
+                try {
+                  data = JSON.parse(String(event.data));
+                } catch {
+                  console.warn('unreadable socket message ignored');
+                  return;
+                }
+                // A message this client does not understand is dropped here, so nothing past this point sees one.
+                const parsed = serverMessageSchema.safeParse(data);
+                if (parsed.success) sendBack({ type: 'socket.message', data: parsed.data });
+                else console.warn('socket message outside the protocol ignored', parsed.error.issues, data);
+              };
+            },
+            // The chunk did not load (offline, or a deploy replaced it): retried like a failed connection.
+            () => {
+              if (!stopped) sendBack({ type: 'socket.error' });
+            },
+          );
+          receive((event) => socket?.send(String(event.data)));
           return () => {
+            stopped = true;
+            if (!socket) return;
             socket.onopen = socket.onclose = socket.onerror = socket.onmessage = null;
             if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.close(1000);
             if (this.socket === socket) this.socket = null;

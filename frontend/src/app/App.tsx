@@ -2,17 +2,14 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
 import { queryClient } from '../api/query.ts';
 import { ToastProvider } from '../ui/Toast.tsx';
-import { TooltipProvider } from '../ui/Tooltip.tsx';
 import { router } from './router.tsx';
 
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <TooltipProvider delayDuration={400}>
-        <ToastProvider>
-          <RouterProvider router={router} />
-        </ToastProvider>
-      </TooltipProvider>
+      <ToastProvider>
+        <RouterProvider router={router} />
+      </ToastProvider>
     </QueryClientProvider>
   );
 }

@@ -1,5 +1,5 @@
 import { initialTransition, transition, type SnapshotFrom } from 'xstate';
-import { isChunk } from '@scriptorium/domain/protocol/content';
+import { isChunk } from '@scriptorium/domain/protocol/chunks';
 import type { PlanStep } from '@scriptorium/domain/protocol/research';
 import type { MetadataUpdateMessage, SessionMessage } from '@scriptorium/domain/protocol/ws';
 import { shownVersion, writingEvent, writingMachine } from '../machines/writing.ts';

@@ -1,4 +1,5 @@
 import type { Messages } from './zh.ts';
+import { DEFAULT_SESSION_NAMES } from './sessionNames.ts';
 
 export const en: Messages = {
   app: {
@@ -134,7 +135,7 @@ export const en: Messages = {
     },
   },
   session: {
-    defaultName: 'Default session',
+    defaultName: DEFAULT_SESSION_NAMES.en,
   },
   agents: {
     deep_cognition: 'Deep research agent',

@@ -1,4 +1,5 @@
-import { ERROR_TEXTS, type Lang } from '@scriptorium/domain/protocol/errors';
+import i18next from 'i18next';
+import { ERROR_TEXTS, isErrorCode, localParams, type Lang } from '@scriptorium/domain/protocol/errors';
 
 /**
  * The kernel's error catalogue as an i18next namespace: one source of truth for the server's Chinese
@@ -12,4 +13,12 @@ export function refusalResources(lang: Lang): Record<string, Record<string, stri
     (resources[area] ??= {})[what] = texts[lang].replace(/\{(\w+)\}/g, '{{$1}}');
   }
   return resources;
+}
+
+/**
+ * A refusal code in a language other than Chinese, from the `refusals` namespace; undefined for a code
+ * the catalogue lacks. Loaded with that language (`index.ts`), so the catalogue is not in the first load.
+ */
+export function renderRefusal(code: string, params: Record<string, string | number>, lang: Lang): string | undefined {
+  return isErrorCode(code) ? i18next.t(`refusals:${code}`, { ...localParams(code, params, lang), lng: lang }) : undefined;
 }

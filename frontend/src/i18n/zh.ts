@@ -1,3 +1,5 @@
+import { DEFAULT_SESSION_NAMES } from './sessionNames.ts';
+
 /** Chinese is the source language: its shape is the type every other language must match. */
 export const zh = {
   app: {
@@ -132,7 +134,7 @@ export const zh = {
     },
   },
   session: {
-    defaultName: '默认会话',
+    defaultName: DEFAULT_SESSION_NAMES.zh,
   },
   agents: {
     deep_cognition: '深度研究智能体',

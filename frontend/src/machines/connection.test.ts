@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createActor, fromCallback, SimulatedClock } from 'xstate';
-import { CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
+import { CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/socketCodes';
 import { connectionMachine, connectionStatus, HEARTBEAT_WATCHDOG_MS, MAX_RECONNECT_ATTEMPTS, reconnectDelay } from './connection.ts';
 
 /** A fake socket: counts opens, records what was sent, and lets the test answer for the server. */

@@ -1,5 +1,5 @@
 import { assign, fromCallback, sendTo, setup, type SnapshotFrom } from 'xstate';
-import { CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
+import { CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/socketCodes';
 
 /** Spec §4 and §9: reconnect 2 s × 1.5ⁿ capped at 30 s, at most 10 attempts. */
 export const RECONNECT_BASE_MS = 2_000;

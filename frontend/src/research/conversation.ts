@@ -1,4 +1,5 @@
-import { isChunk, type WireContent } from '@scriptorium/domain/protocol/content';
+import { isChunk } from '@scriptorium/domain/protocol/chunks';
+import type { WireContent } from '@scriptorium/domain/protocol/content';
 import type { MetadataUpdateMessage, SessionMessage, SubscribedMessage } from '@scriptorium/domain/protocol/ws';
 
 export type MessageStatus = 'streaming' | 'completed' | 'interrupted' | 'failed';

@@ -1,9 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { en } from '../i18n/en.ts';
-import { zh } from '../i18n/zh.ts';
+import { DEFAULT_SESSION_NAMES } from '../i18n/sessionNames.ts';
 import { sessionLabel } from './sessions.ts';
 
-const DEFAULT_NAMES = [zh.session.defaultName, en.session.defaultName];
+const DEFAULT_NAMES = Object.values(DEFAULT_SESSION_NAMES);
 
 /** `sessionLabel` in the reader's language. */
 export function useSessionLabel(): (session: { title: string | null; name: string }) => string {
