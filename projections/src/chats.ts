@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
-import type { Doc } from '@scriptorium/infra/readstore/port';
+import type { Doc, ReadStoreTx } from '@scriptorium/infra/readstore/port';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
 import type { Activity, CollaborationMode, ConversationEvent, LayoutPreset, Lifecycle } from '@scriptorium/domain/conversation/conversation';
 import type { ClarificationQuestion } from '@scriptorium/domain/protocol/research';
@@ -54,105 +54,105 @@ export const chatsProjection: Projection = {
   async setup(store) {
     await store.collection(CHATS).ensureIndex({ fields: { user_id: 1, created_at: -1 } });
   },
-  async apply(recorded: RecordedEvent, tx) {
-    const chats = tx.collection<ChatDoc>(CHATS);
-    const event = { type: recorded.type, data: recorded.data } as ConversationEvent;
-    const touch = { updated_at: recorded.metadata.at, last_position: recorded.position };
-    const chat = event.type === 'SessionCreated' || event.type === 'TokensConsumed' ? null : await chats.get(event.data.sessionId);
-    // A batch replayed after a crash (standalone Mongo) resumes where the session is, so no message is counted twice.
-    if (chat && recorded.position <= chat.last_position) return;
-    switch (event.type) {
-      case 'SessionCreated': {
-        const { sessionId, ownerId, name, collaborationMode, searchEnabled, layoutPreset, createdAt } = event.data;
-        await chats.put({
-          _id: sessionId,
-          user_id: ownerId,
-          name,
-          title: null,
-          prompt: null,
-          created_at: createdAt,
-          updated_at: createdAt,
-          collaboration_mode: collaborationMode,
-          search_enabled: searchEnabled,
-          layout_preset: layoutPreset,
-          lifecycle: 'active',
-          activity: 'idle',
-          active_reply: null,
-          message_count: 0,
-          last_position: recorded.position,
-          pending_questions: [],
-          canvas_version: 0,
-        });
-        return;
-      }
-      case 'SessionRenamed':
-        await chats.update(event.data.sessionId, { $set: { name: event.data.name, ...touch } });
-        return;
-      case 'SessionTitleChanged':
-        await chats.update(event.data.sessionId, { $set: { title: event.data.title, ...touch } });
-        return;
-      case 'CollaborationModeSet':
-        await chats.update(event.data.sessionId, { $set: { collaboration_mode: event.data.mode, ...touch } });
-        return;
-      case 'SearchToggled':
-        await chats.update(event.data.sessionId, { $set: { search_enabled: event.data.enabled, ...touch } });
-        return;
-      case 'SessionLifecycleChanged':
-        await chats.update(event.data.sessionId, { $set: { lifecycle: event.data.lifecycle, ...touch } });
-        return;
-      case 'UserMessagePosted': {
-        await chats.update(event.data.sessionId, {
-          $set: { ...touch, ...(chat?.prompt === null && { prompt: event.data.content.slice(0, 500) }) },
-          $inc: { message_count: 1 },
-        });
-        return;
-      }
-      case 'AgentReplyStarted':
-        await chats.update(event.data.sessionId, {
-          $set: { ...touch, activity: 'processing', active_reply: { message_id: event.data.messageId, agent: event.data.agent, job_id: event.data.jobId } },
-        });
-        return;
-      case 'AgentReplyCompleted':
-        await chats.update(event.data.sessionId, {
-          $set: { ...touch, activity: event.data.outcome === 'interrupted' ? 'paused' : 'idle', active_reply: null, pending_questions: [] },
-          $inc: { message_count: 1 },
-        });
-        return;
-      case 'ClarificationAsked':
-        await chats.update(event.data.sessionId, { $set: { ...touch, activity: 'waiting', pending_questions: event.data.questions } });
-        return;
-      case 'ClarificationAnswered':
-        await chats.update(event.data.sessionId, { $set: { ...touch, pending_questions: [] } });
-        return;
-      case 'FeedbackRequested':
-        await chats.update(event.data.sessionId, { $set: { ...touch, activity: 'waiting' } });
-        return;
-      case 'StageStarted': {
-        await chats.update(event.data.sessionId, {
-          $set: { ...touch, activity: 'processing', ...(chat?.active_reply && { active_reply: { ...chat.active_reply, job_id: event.data.jobId } }) },
-        });
-        return;
-      }
-      case 'WritingVersionSaved':
-      case 'TargetedEditApplied':
-      case 'CanvasEdited':
-        await chats.update(event.data.sessionId, { $set: { ...touch, canvas_version: event.data.version } });
-        return;
-      case 'FeedbackGiven':
-      case 'ReportRated':
-      case 'MessageChunksAppended':
-      case 'AgentOutputRecorded':
-      case 'AgentStatusChanged':
-      case 'TokensConsumed':
-      case 'PlanProposed':
-      case 'PlanStepMarked':
-      case 'SearchResultsRecorded':
-      case 'WritingStarted':
-      case 'WritingVersionDiscarded':
-      case 'TargetedEditRequested':
-        return;
-      default:
-        assertNever(event);
-    }
+  apply(recorded: RecordedEvent, tx) {
+    return applyChats([recorded], tx);
   },
+  applyBatch: applyChats,
 };
+
+/**
+ * Applies a batch with each touched session read once and written once: a reply's events all touch
+ * its session, and reading, re-parsing and rewriting the document per event made `chats` one of the
+ * slowest parts of a rebuild.
+ */
+async function applyChats(batch: RecordedEvent[], tx: ReadStoreTx): Promise<void> {
+  const chats = tx.collection<ChatDoc>(CHATS);
+  const loaded = new Map<string, ChatDoc | null>();
+  const dirty = new Set<string>();
+  for (const recorded of batch) {
+    const event = { type: recorded.type, data: recorded.data } as ConversationEvent;
+    if (event.type === 'TokensConsumed') continue;
+    const id = event.data.sessionId;
+    if (!loaded.has(id) && event.type !== 'SessionCreated') loaded.set(id, await chats.get(id));
+    const chat = loaded.get(id) ?? null;
+    // A batch replayed after a crash (standalone Mongo) resumes where the session is, so no message is counted twice.
+    if (event.type !== 'SessionCreated' && (!chat || recorded.position <= chat.last_position)) continue;
+    const next = evolveChat(chat, event, recorded);
+    if (next === chat) continue;
+    loaded.set(id, next);
+    dirty.add(id);
+  }
+  for (const id of dirty) await chats.put(loaded.get(id)!);
+}
+
+/** The session after one event; the same document when the event does not concern it. */
+function evolveChat(chat: ChatDoc | null, event: Exclude<ConversationEvent, { type: 'TokensConsumed' }>, recorded: RecordedEvent): ChatDoc | null {
+  if (event.type === 'SessionCreated') {
+    const { sessionId, ownerId, name, collaborationMode, searchEnabled, layoutPreset, createdAt } = event.data;
+    return {
+      _id: sessionId,
+      user_id: ownerId,
+      name,
+      title: null,
+      prompt: null,
+      created_at: createdAt,
+      updated_at: createdAt,
+      collaboration_mode: collaborationMode,
+      search_enabled: searchEnabled,
+      layout_preset: layoutPreset,
+      lifecycle: 'active',
+      activity: 'idle',
+      active_reply: null,
+      message_count: 0,
+      last_position: recorded.position,
+      pending_questions: [],
+      canvas_version: 0,
+    };
+  }
+  if (!chat) return chat;
+  const touched = (changes: Partial<ChatDoc>): ChatDoc => ({ ...chat, ...changes, updated_at: recorded.metadata.at, last_position: recorded.position });
+  switch (event.type) {
+    case 'SessionRenamed':
+      return touched({ name: event.data.name });
+    case 'SessionTitleChanged':
+      return touched({ title: event.data.title });
+    case 'CollaborationModeSet':
+      return touched({ collaboration_mode: event.data.mode });
+    case 'SearchToggled':
+      return touched({ search_enabled: event.data.enabled });
+    case 'SessionLifecycleChanged':
+      return touched({ lifecycle: event.data.lifecycle });
+    case 'UserMessagePosted':
+      return touched({ ...(chat.prompt === null && { prompt: event.data.content.slice(0, 500) }), message_count: chat.message_count + 1 });
+    case 'AgentReplyStarted':
+      return touched({ activity: 'processing', active_reply: { message_id: event.data.messageId, agent: event.data.agent, job_id: event.data.jobId } });
+    case 'AgentReplyCompleted':
+      return touched({ activity: event.data.outcome === 'interrupted' ? 'paused' : 'idle', active_reply: null, pending_questions: [], message_count: chat.message_count + 1 });
+    case 'ClarificationAsked':
+      return touched({ activity: 'waiting', pending_questions: event.data.questions });
+    case 'ClarificationAnswered':
+      return touched({ pending_questions: [] });
+    case 'FeedbackRequested':
+      return touched({ activity: 'waiting' });
+    case 'StageStarted':
+      return touched({ activity: 'processing', ...(chat.active_reply && { active_reply: { ...chat.active_reply, job_id: event.data.jobId } }) });
+    case 'WritingVersionSaved':
+    case 'TargetedEditApplied':
+    case 'CanvasEdited':
+      return touched({ canvas_version: event.data.version });
+    case 'FeedbackGiven':
+    case 'ReportRated':
+    case 'MessageChunksAppended':
+    case 'AgentOutputRecorded':
+    case 'AgentStatusChanged':
+    case 'PlanProposed':
+    case 'PlanStepMarked':
+    case 'SearchResultsRecorded':
+    case 'WritingStarted':
+    case 'WritingVersionDiscarded':
+    case 'TargetedEditRequested':
+      return chat;
+    default:
+      return assertNever(event);
+  }
+}

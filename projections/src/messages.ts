@@ -71,9 +71,24 @@ async function applyMessages(batch: RecordedEvent[], tx: ReadStoreTx): Promise<v
   };
   for (const recorded of batch) {
     const event = { type: recorded.type, data: recorded.data } as ConversationEvent;
+    const at = recorded.metadata.at;
+    // Most of a log is chunks that continue their message's last item: they join it in place,
+    // without building the wire item they would be on their own.
+    if (event.type === 'MessageChunksAppended') {
+      const message = await load(event.data.messageId);
+      if (!message || recorded.position <= message.last_position) continue;
+      const last = message.contents[message.contents.length - 1];
+      if (last && isChunk(last) && last.content_type === event.data.contentType) {
+        last.content += event.data.text;
+        last.updated_at = at;
+        message.updated_at = at;
+        message.last_position = recorded.position;
+        dirty.add(message._id);
+        continue;
+      }
+    }
     const wire = toWire(recorded);
     if (!wire || wire.type !== 'message') continue;
-    const at = recorded.metadata.at;
     if (event.type === 'UserMessagePosted' || event.type === 'AgentReplyStarted') {
       const isUser = event.type === 'UserMessagePosted';
       loaded.set(event.data.messageId, {
@@ -103,13 +118,7 @@ async function applyMessages(batch: RecordedEvent[], tx: ReadStoreTx): Promise<v
     }
     const message = await load(messageId);
     if (!message || recorded.position <= message.last_position) continue;
-    const contents = message.contents;
-    const last = contents[contents.length - 1];
-    if (event.type === 'MessageChunksAppended' && last && isChunk(last) && last.content_type === event.data.contentType) {
-      contents[contents.length - 1] = { ...last, content: `${last.content}${event.data.text}`, updated_at: at };
-    } else {
-      contents.push(wire.content);
-    }
+    message.contents.push(wire.content);
     if (event.type === 'AgentReplyCompleted') message.status = event.data.outcome;
     message.updated_at = at;
     message.last_position = recorded.position;

@@ -18,10 +18,12 @@ export interface RunnerStatus {
 
 /**
  * Applies `$all` strictly in order to every projection. Each batch is one read-store transaction that
- * also moves the projection's checkpoint, so a crash leaves either the whole batch or none of it.
+ * also moves the projections' checkpoints, so a crash leaves either the whole batch or none of it.
  */
 export class ProjectionRunner extends LogFollower<Projection> implements ProjectionProgress {
   private readonly failing = new Map<string, string>();
+  /** Each projection's event types as a set: the runner filters every batch by them. */
+  private readonly handled: Map<string, ReadonlySet<string>>;
 
   constructor(
     events: EventStore,
@@ -30,6 +32,7 @@ export class ProjectionRunner extends LogFollower<Projection> implements Project
     log: Logger,
   ) {
     super(events, projections, log, { batch: 500, retryMs: 1000, label: 'projection' });
+    this.handled = new Map(projections.map((projection) => [projection.name, new Set(projection.handles)]));
   }
 
   protected async loadCheckpoints(): Promise<void> {
@@ -62,21 +65,35 @@ export class ProjectionRunner extends LogFollower<Projection> implements Project
     };
   }
 
-  protected async applyBatch(projection: Projection, batch: RecordedEvent[]): Promise<void> {
-    const checkpoint = this.checkpoints.get(projection.name) ?? 0;
+  /**
+   * One transaction for every projection: a commit per projection per batch cost more than most
+   * projections' own work. A projection that fails rolls the whole batch back and is named in the
+   * status; the batch is retried from the same event, as before.
+   */
+  protected async applyBatch(batch: RecordedEvent[]): Promise<void> {
     const last = batch[batch.length - 1]!.position;
-    if (last <= checkpoint) return;
-    const relevant = batch.filter((event) => event.position > checkpoint && projection.handles.includes(event.type));
-    try {
-      await this.store.transaction(async (tx) => {
-        await applyToProjection(projection, relevant, tx);
+    const types = new Set(batch.map((event) => event.type));
+    const moved: string[] = [];
+    await this.store.transaction(async (tx) => {
+      for (const projection of this.handlers) {
+        const checkpoint = this.checkpoints.get(projection.name) ?? 0;
+        if (last <= checkpoint) continue;
+        // Most projections handle none of a batch's types (a log is mostly a few conversation events).
+        const handles = this.handled.get(projection.name)!;
+        const relevant = [...handles].some((type) => types.has(type)) ? batch.filter((event) => event.position > checkpoint && handles.has(event.type)) : [];
+        try {
+          await applyToProjection(projection, relevant, tx);
+        } catch (error) {
+          this.failing.set(projection.name, error instanceof Error ? error.message : String(error));
+          throw error;
+        }
         await tx.setCheckpoint(projection.name, last);
-      });
-      this.failing.delete(projection.name);
-      this.checkpoints.set(projection.name, last);
-    } catch (error) {
-      this.failing.set(projection.name, error instanceof Error ? error.message : String(error));
-      throw error;
+        moved.push(projection.name);
+      }
+    });
+    for (const name of moved) {
+      this.failing.delete(name);
+      this.checkpoints.set(name, last);
     }
   }
 }

@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
-import type { Doc } from '@scriptorium/infra/readstore/port';
+import type { Doc, ReadStoreTx } from '@scriptorium/infra/readstore/port';
 import { dayKey } from '@scriptorium/infra/time';
 import type { TokensConsumed } from '@scriptorium/domain/conversation/conversation';
-import { countOnce, type Projection } from './projection.ts';
+import { BatchCounter, type Projection } from './projection.ts';
 
 interface Usage {
   prompt_tokens: number;
@@ -35,6 +35,28 @@ export const SESSION_USAGE = 'token_usage_sessions';
 export const dailyUsageId = (userId: string, day: string): string => `${userId}:${day}`;
 
 export function tokenUsageProjection(timeZone: string): Projection {
+  /** Each usage document is read and written once per batch: a rebuild counts hundreds of calls into the same few. */
+  async function applyUsage(batch: RecordedEvent[], tx: ReadStoreTx): Promise<void> {
+    const daily = new BatchCounter(tx.collection(DAILY_USAGE));
+    const users = new BatchCounter(tx.collection(USER_USAGE));
+    const sessions = new BatchCounter(tx.collection(SESSION_USAGE));
+    for (const recorded of batch) {
+      const { userId, sessionId, prompt, completion, model, at } = recorded.data as TokensConsumed['data'];
+      const day = dayKey(at, timeZone);
+      const increment = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, calls: 1 };
+      await daily.count(dailyUsageId(userId, day), recorded.position, { $inc: increment, $set: { user_id: userId, day, updated_at: at } }, { upsert: true });
+      await users.count(userId, recorded.position, { $inc: increment, $set: { last_day: day, updated_at: at } }, { upsert: true });
+      if (sessionId === null) continue;
+      await sessions.count(
+        sessionId,
+        recorded.position,
+        { $inc: { ...increment, [`models.${model.replace(/[.$]/g, '_')}`]: prompt + completion }, $set: { user_id: userId, session_id: sessionId, updated_at: at } },
+        { upsert: true },
+      );
+    }
+    for (const counter of [daily, users, sessions]) await counter.flush();
+  }
+
   return {
     name: 'token_usage',
     collections: [DAILY_USAGE, USER_USAGE, SESSION_USAGE],
@@ -44,20 +66,9 @@ export function tokenUsageProjection(timeZone: string): Projection {
       await store.collection(SESSION_USAGE).ensureIndex({ fields: { user_id: 1, updated_at: -1 } });
       await store.collection(SESSION_USAGE).ensureIndex({ fields: { updated_at: -1 } });
     },
-    async apply(recorded: RecordedEvent, tx) {
-      const { userId, sessionId, prompt, completion, model, at } = (recorded.data as TokensConsumed['data']);
-      const day = dayKey(at, timeZone);
-      const increment = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, calls: 1 };
-      await countOnce(tx.collection(DAILY_USAGE), dailyUsageId(userId, day), recorded.position, { $inc: increment, $set: { user_id: userId, day, updated_at: at } }, { upsert: true });
-      await countOnce(tx.collection(USER_USAGE), userId, recorded.position, { $inc: increment, $set: { last_day: day, updated_at: at } }, { upsert: true });
-      if (sessionId === null) return;
-      await countOnce(
-        tx.collection(SESSION_USAGE),
-        sessionId,
-        recorded.position,
-        { $inc: { ...increment, [`models.${model.replace(/[.$]/g, '_')}`]: prompt + completion }, $set: { user_id: userId, session_id: sessionId, updated_at: at } },
-        { upsert: true },
-      );
+    apply(recorded: RecordedEvent, tx) {
+      return applyUsage([recorded], tx);
     },
+    applyBatch: applyUsage,
   };
 }

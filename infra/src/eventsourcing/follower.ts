@@ -31,8 +31,8 @@ export abstract class LogFollower<Handler extends LogHandler> {
 
   /** Reads each handler's checkpoint into `checkpoints` (and prepares what it needs). */
   protected abstract loadCheckpoints(): Promise<void>;
-  /** Applies the batch to one handler and records its new checkpoint, both in `checkpoints` and durably. */
-  protected abstract applyBatch(handler: Handler, batch: RecordedEvent[]): Promise<void>;
+  /** Applies the batch to every handler and records their new checkpoints, both in `checkpoints` and durably. */
+  protected abstract applyBatch(batch: RecordedEvent[]): Promise<void>;
 
   async start(): Promise<void> {
     await this.load();
@@ -115,7 +115,7 @@ export abstract class LogFollower<Handler extends LogHandler> {
   private async step(): Promise<number> {
     const batch = await this.events.readAll({ after: this.position(), maxCount: this.settings.batch });
     if (batch.length === 0) return 0;
-    for (const handler of this.handlers) await this.applyBatch(handler, batch);
+    await this.applyBatch(batch);
     const position = this.position();
     const ready = this.waiters.filter((waiter) => waiter.position <= position);
     this.waiters = this.waiters.filter((waiter) => waiter.position > position);

@@ -40,7 +40,11 @@ export class Reactor extends LogFollower<Reaction> {
     return super.waitFor(position, timeoutMs);
   }
 
-  protected async applyBatch(reaction: Reaction, batch: RecordedEvent[]): Promise<void> {
+  protected async applyBatch(batch: RecordedEvent[]): Promise<void> {
+    for (const reaction of this.handlers) await this.react(reaction, batch);
+  }
+
+  private async react(reaction: Reaction, batch: RecordedEvent[]): Promise<void> {
     let checkpoint = this.checkpoints.get(reaction.name) ?? 0;
     const last = batch[batch.length - 1]!.position;
     if (last <= checkpoint) return;

@@ -107,6 +107,8 @@ class Engine {
   readonly db: Database.Database;
   private readonly tables = new Set<string>();
   private statements = new Map<string, Database.Statement>();
+  /** better-sqlite3 builds a wrapper per `transaction()` call; one that runs whatever it is given is built once. */
+  private readonly wrapped: Database.Transaction<(fn: () => unknown) => unknown>;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -114,6 +116,7 @@ class Engine {
     // Read models are rebuilt from the event log, so a commit lost to a power cut costs nothing.
     this.db.pragma('synchronous = NORMAL');
     this.db.exec('CREATE TABLE IF NOT EXISTS _checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL)');
+    this.wrapped = this.db.transaction((fn: () => unknown) => fn());
   }
 
   statement(sql: string): Database.Statement {
@@ -143,7 +146,12 @@ class Engine {
 
   /** All or nothing: a transaction of its own, or a savepoint inside the caller's. */
   atomically<R>(fn: () => R): R {
-    return this.db.transaction(fn).immediate();
+    return this.wrapped.immediate(fn) as R;
+  }
+
+  /** One read, then one write: atomic as it is inside the caller's transaction, which holds the write lock. */
+  readThenWrite<R>(fn: () => R): R {
+    return this.db.inTransaction ? fn() : this.atomically(fn);
   }
 }
 
@@ -212,7 +220,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   update(id: string, update: Update, options: { upsert?: boolean } = {}): Promise<boolean> {
     return this.run((table) => {
       const normalized = normalizeUpdate(update);
-      return this.engine.atomically(() => {
+      return this.engine.readThenWrite(() => {
         const current = this.load(table, id);
         if (current === null) {
           if (!options.upsert) return false;
