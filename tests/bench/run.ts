@@ -6,6 +6,7 @@ import { run as canvas } from './canvas.ts';
 import { run as engineerNodes } from './engineerNodes.ts';
 import { run as eventstore } from './eventstore.ts';
 import { run as fanout } from './fanout.ts';
+import { run as lighthouse } from './lighthouse.ts';
 import { run as postgres } from './postgres.ts';
 import { run as projections } from './projections.ts';
 import { run as streaming } from './streaming.ts';
@@ -20,6 +21,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['postgres', postgres],
   ['canvas', canvas],
   ['engineer nodes', engineerNodes],
+  ['lighthouse', lighthouse],
 ];
 
 let failed = 0;

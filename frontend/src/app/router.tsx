@@ -1,5 +1,5 @@
 import { lazy, type ComponentType } from 'react';
-import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, matchRoutes, Navigate, useLocation, type RouteObject } from 'react-router-dom';
 import { DRAFT_PATH, HOME_PATH, type RouteAccess } from './guard.ts';
 import { RootLayout } from './RootLayout.tsx';
 import { RouteError } from './RouteError.tsx';
@@ -82,5 +82,10 @@ const routes: RouteObject[] = [
     ],
   },
 ];
+
+// The first URL's screen starts loading now, beside the entry's own chunks, rather than once the
+// shell has rendered and suspended on it: a round trip less before the page shows its content.
+const firstScreen = matchRoutes(routes, window.location)?.at(-1)?.route.path;
+void SCREENS.find((screen) => screen.path === firstScreen)?.load();
 
 export const router = createBrowserRouter(routes);
