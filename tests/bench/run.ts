@@ -7,6 +7,7 @@ import { run as engineerNodes } from './engineerNodes.ts';
 import { run as eventstore } from './eventstore.ts';
 import { run as fanout } from './fanout.ts';
 import { run as lighthouse } from './lighthouse.ts';
+import { run as load } from './load.ts';
 import { run as postgres } from './postgres.ts';
 import { run as projections } from './projections.ts';
 import { run as streaming } from './streaming.ts';
@@ -18,6 +19,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['streaming', streaming],
   ['token latency', tokenLatency],
   ['fanout', fanout],
+  ['load', load],
   ['postgres', postgres],
   ['canvas', canvas],
   ['engineer nodes', engineerNodes],
