@@ -73,6 +73,9 @@ export const queryKeys = {
   notes: ['notes'] as const,
   oauthMetadata: ['oauth', 'metadata'] as const,
   trajectoryShares: (fileId: string) => ['trajectories', fileId, 'shares'] as const,
+  trajectories: ['trajectories', 'list'] as const,
+  trajectory: (fileId: string) => ['trajectories', fileId, 'detail'] as const,
+  leaderboard: ['engineer', 'leaderboard'] as const,
   /** Apart from the tree's key, so the tree's refreshes never reload an open editor. */
   note: (id: string) => ['note', id] as const,
   ppt: (...parts: unknown[]) => ['ppt', ...parts] as const,

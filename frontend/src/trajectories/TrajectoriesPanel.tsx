@@ -1,10 +1,9 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { useAuth } from '../app/auth/index.ts';
-import { PANEL_LIMIT, trajectoriesApi, type TrajectoryFile } from '../api/trajectories.ts';
 import { useTimeText } from '../cognition/hooks.ts';
 import { recentFiles, shortTitle } from './list.ts';
+import { useTrajectoryList } from './queries.ts';
 import './cli.css';
 import { TerminalIcon } from '../ui/icons.ts';
 
@@ -12,23 +11,11 @@ import { TerminalIcon } from '../ui/icons.ts';
 export function TrajectoriesPanel() {
   const { t } = useTranslation('cli');
   const auth = useAuth();
-  const location = useLocation();
   const time = useTimeText();
-  const [data, setData] = useState<{ files: TrajectoryFile[]; total: number; active: number } | null>(null);
   const signedIn = auth.status === 'authenticated';
-
-  useEffect(() => {
-    if (!signedIn) return;
-    let live = true;
-    trajectoriesApi.list(PANEL_LIMIT, 0).then(
-      (body) => live && setData({ files: body.files, total: body.total, active: body.active_sessions }),
-      () => live && setData({ files: [], total: 0, active: 0 }),
-    );
-    return () => {
-      live = false;
-    };
-    // Re-read when the user moves between CLI pages: a favourite or a delete there changes this.
-  }, [signedIn, location.pathname, location.search]);
+  // The page's favourites and deletes update this through the shared cache; a failed read shows as empty.
+  const list = useTrajectoryList(signedIn);
+  const data = list.data ? { files: list.data.files, total: list.data.total, active: list.data.active_sessions } : list.isError ? { files: [], total: 0, active: 0 } : null;
 
   if (auth.status === 'pending') return <span className="spinner spinner-small" />;
   if (!signedIn) {

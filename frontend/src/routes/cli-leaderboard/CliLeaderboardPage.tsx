@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { api, toApiError, type ApiError } from '../../api/client.ts';
+import { api } from '../../api/client.ts';
+import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { useTimeText } from '../../cognition/hooks.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { CliHero } from '../../trajectories/CliHero.tsx';
@@ -20,12 +20,12 @@ interface Leader {
 export default function CliLeaderboardPage() {
   const { t } = useTranslation('cli');
   const time = useTimeText();
-  const [board, setBoard] = useState<{ leaders: Leader[]; total_users: number } | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-
-  useEffect(() => {
-    api.get<{ leaders: Leader[]; total_users: number }>('/engineer/leaderboard', { query: { limit: 50 } }).then(setBoard, (failure: unknown) => setError(toApiError(failure)));
-  }, []);
+  const leaderboard = useApiQuery({
+    queryKey: queryKeys.leaderboard,
+    queryFn: () => api.get<{ leaders: Leader[]; total_users: number }>('/engineer/leaderboard', { query: { limit: 50 } }),
+  });
+  const board = leaderboard.data ?? null;
+  const error = leaderboard.error;
 
   return (
     <div className="cli-landing">

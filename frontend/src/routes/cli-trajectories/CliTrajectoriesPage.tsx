@@ -1,11 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { toApiError, type ApiError } from '../../api/client.ts';
-import { downloadPath, downloadTrajectory, PANEL_LIMIT, trajectoriesApi, type TrajectoryEvent, type TrajectoryFile } from '../../api/trajectories.ts';
+import { downloadPath, downloadTrajectory, type TrajectoryFile } from '../../api/trajectories.ts';
 import { useTimeText } from '../../cognition/hooks.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { filterFiles, shortTitle } from '../../trajectories/list.ts';
+import { useRemoveTrajectory, useSetFavorite, useTrajectory, useTrajectoryList } from '../../trajectories/queries.ts';
 import { ShareTrajectoryButton, TrajectorySharesSection } from '../../trajectories/ShareTrajectoryDialog.tsx';
 import { Timeline } from '../../trajectories/Timeline.tsx';
 import '../../trajectories/cli.css';
@@ -19,58 +20,32 @@ export default function CliTrajectoriesPage() {
   const time = useTimeText();
   const [params, setParams] = useSearchParams();
   const selectedId = params.get('file_id');
-  const [files, setFiles] = useState<TrajectoryFile[] | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
+  const list = useTrajectoryList();
+  const files = list.data?.files ?? null;
+  const [downloadError, setDownloadError] = useState<ApiError | null>(null);
   const [query, setQuery] = useState('');
   const [favoritesOnly, setFavoritesOnly] = useState(false);
-  const [detail, setDetail] = useState<(TrajectoryFile & { events: TrajectoryEvent[] }) | null>(null);
+  const shownFile = useTrajectory(selectedId);
+  const detail = shownFile.data ?? null;
   const [deleting, setDeleting] = useState<TrajectoryFile | null>(null);
-
-  useEffect(() => {
-    trajectoriesApi.list(PANEL_LIMIT, 0).then(
-      (body) => setFiles(body.files),
-      (failure: unknown) => setError(toApiError(failure)),
-    );
-  }, []);
-
-  useEffect(() => {
-    setDetail(null);
-    if (!selectedId) return;
-    let live = true;
-    trajectoriesApi.get(selectedId).then(
-      (loaded) => live && setDetail(loaded),
-      (failure: unknown) => live && setError(toApiError(failure)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [selectedId]);
+  const favorite = useSetFavorite();
+  const removal = useRemoveTrajectory();
+  const error = list.error ?? shownFile.error ?? favorite.error ?? removal.error ?? downloadError;
 
   const select = (id: string | null) => setParams(id ? { file_id: id } : {}, { replace: false });
-  const setFavorite = async (file: TrajectoryFile) => {
-    const favorite = !file.favorite;
-    setFiles((current) => current?.map((item) => (item.file_id === file.file_id ? { ...item, favorite } : item)) ?? null);
-    try {
-      await trajectoriesApi.setFavorite(file.file_id, favorite);
-    } catch (failure) {
-      setFiles((current) => current?.map((item) => (item.file_id === file.file_id ? { ...item, favorite: !favorite } : item)) ?? null);
-      setError(toApiError(failure));
-    }
-  };
+  const setFavorite = (file: TrajectoryFile) => favorite.mutate({ fileId: file.file_id, favorite: !file.favorite });
   const remove = async (file: TrajectoryFile) => {
-    try {
-      await trajectoriesApi.remove(file.file_id);
-      setFiles((current) => current?.filter((item) => item.file_id !== file.file_id) ?? null);
-      select(null);
-    } catch (failure) {
-      setError(toApiError(failure));
-    }
+    await removal.mutateAsync(file.file_id).then(
+      () => select(null),
+      () => undefined,
+    );
   };
   const download = async (file: TrajectoryFile) => {
+    setDownloadError(null);
     try {
       await downloadTrajectory(downloadPath.own(file.file_id), file.filename);
     } catch (failure) {
-      setError(toApiError(failure));
+      setDownloadError(toApiError(failure));
     }
   };
 
@@ -125,7 +100,7 @@ export default function CliTrajectoriesPage() {
                     aria-pressed={file.favorite}
                     aria-label={file.favorite ? t('list.unfavorite') : t('list.favorite')}
                     title={file.favorite ? t('list.unfavorite') : t('list.favorite')}
-                    onClick={() => void setFavorite(file)}
+                    onClick={() => setFavorite(file)}
                   >
                     {file.favorite ? '★' : '☆'}
                   </button>
