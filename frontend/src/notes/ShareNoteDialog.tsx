@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toApiError } from '../api/client.ts';
 import { notesApi, type NoteDetail } from '../api/notes.ts';
+import { useApiMutation } from '../api/query.ts';
 import { copyText, ShareLinkDialog, ShareLinkField, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
 import { LinkIcon, Share2Icon } from '../ui/icons.ts';
 import { Select } from '../ui/Select.tsx';
@@ -17,7 +17,6 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
   const [open, setOpen] = useState(false);
   const [share, setShare] = useState(note.share);
   const [expiry, setExpiry] = useState<(typeof EXPIRY_DAYS)[number]>(null);
-  const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<ShareOutcome | null>(null);
 
   useEffect(() => setShare(note.share), [note]);
@@ -25,29 +24,29 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
   const tree = useNoteTree(true).data;
   const below = tree ? descendants(tree, note.id).size : 0;
 
-  const attempt = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setOutcome(null);
-    try {
-      await action();
-    } catch (error) {
-      setOutcome({ tone: 'error', text: toApiError(error).userMessage });
-    } finally {
-      setBusy(false);
-    }
-  };
-  const create = () =>
-    attempt(async () => {
+  const failed = (error: { userMessage: string }) => setOutcome({ tone: 'error', text: error.userMessage });
+  const sharing = useApiMutation({
+    mutationFn: async () => {
       await beforeShare();
-      setShare(await notesApi.share(note.id, expiry));
+      return notesApi.share(note.id, expiry);
+    },
+    onMutate: () => setOutcome(null),
+    onSuccess: (created) => {
+      setShare(created);
       setOutcome({ tone: 'ok', text: t('share.created') });
-    });
-  const revoke = () =>
-    attempt(async () => {
-      await notesApi.revokeShare(note.id);
+    },
+    onError: failed,
+  });
+  const revoking = useApiMutation({
+    mutationFn: () => notesApi.revokeShare(note.id),
+    onMutate: () => setOutcome(null),
+    onSuccess: () => {
       setShare(null);
       setOutcome({ tone: 'ok', text: t('share.revoked') });
-    });
+    },
+    onError: failed,
+  });
+  const busy = sharing.isPending || revoking.isPending;
   const link = share ? `${window.location.origin}${share.path}` : '';
   const date = (iso: string) => new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium' }).format(new Date(iso));
 
@@ -72,7 +71,7 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
             copyLabel={t('share.copy')}
             revokeLabel={t('share.revoke')}
             busy={busy}
-            onRevoke={() => void revoke()}
+            onRevoke={() => revoking.mutate()}
             onCopy={() => void copyText(link).then((ok) => setOutcome(ok ? { tone: 'ok', text: t('share.copied') } : { tone: 'error', text: t('share.copyFailed') }))}
             note={share.expires_at && <p className="muted small">{t('share.expires', { date: date(share.expires_at) })}</p>}
           />
@@ -88,7 +87,7 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
               />
             </div>
             <div className="share-link-actions">
-              <button type="button" className="button button-primary button-small" onClick={() => void create()} disabled={busy}>
+              <button type="button" className="button button-primary button-small" onClick={() => sharing.mutate()} disabled={busy}>
                 {busy ? <span className="spinner spinner-small" /> : <LinkIcon size={14} />}
                 {t('share.create')}
               </button>
