@@ -8,6 +8,7 @@ import { queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { CollabEditor, PresenceAvatars } from '../../collab/CollabEditor.tsx';
 import { HistoryPanel } from '../../collab/HistoryPanel.tsx';
 import { InviteDialog } from '../../collab/InviteDialog.tsx';
+import '../../ui/listDetail.css';
 import '../../collab/collab.css';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { PageLoading } from '../../components/PageState.tsx';
@@ -50,7 +51,7 @@ function DocList({ docs, selected }: { docs: CollabDocSummaryDto[] | undefined; 
   const queries = useQueryClient();
   const navigate = useNavigate();
   return (
-    <nav className="collab-docs" aria-label={t('mine')}>
+    <nav className="list-detail-list collab-docs" aria-label={t('mine')}>
       <CreateForm
         onCreated={(doc) => {
           void queries.invalidateQueries({ queryKey: queryKeys.collab('docs') });
@@ -214,15 +215,15 @@ export default function CollaborationPage() {
   const invite = search.get('invite');
   const docs = useApiQuery({ queryKey: queryKeys.collab('docs'), queryFn: () => collabApi.list(), refetchInterval: 10_000 }).data?.docs;
   return (
-    <div className="collab-page">
-      <header className="collab-title">
+    <div className="list-detail-page">
+      <header className="list-detail-title">
         <UsersIcon size={20} />
         <div>
           <h1>{t('title')}</h1>
           <p className="muted">{t('subtitle')}</p>
         </div>
       </header>
-      <div className="collab-layout">
+      <div className="list-detail-layout">
         <DocList docs={docs} selected={docId} />
         <section className="collab-main">{invite ? <JoinInvite token={invite} /> : docId ? <OpenDoc key={docId} docId={docId} /> : <p className="collab-empty muted">{t('pick')}</p>}</section>
       </div>

@@ -10,6 +10,7 @@ import { DemoLauncher } from '../../engineer/DemoLauncher.tsx';
 import { NodeDetail } from '../../engineer/NodeDetail.tsx';
 import { NodeTree } from '../../engineer/NodeTree.tsx';
 import { useLiveSession } from '../../engineer/useLiveSession.ts';
+import '../../ui/listDetail.css';
 import '../../engineer/engineer.css';
 import { Select } from '../../ui/Select.tsx';
 import { TerminalIcon } from '../../ui/icons.ts';
@@ -23,7 +24,7 @@ function SessionList({ sessions, selected, filter, onFilter }: { sessions: Engin
   const { t } = useTranslation('engineer');
   const queries = useQueryClient();
   return (
-    <nav className="engineer-sessions" aria-label={t('title')}>
+    <nav className="list-detail-list engineer-sessions" aria-label={t('title')}>
       <DemoLauncher onStarted={() => void queries.invalidateQueries({ queryKey: queryKeys.engineer('sessions') })} />
       <Select<EngineerSessionStatus | ''> label={t('filter')} value={filter} onChange={onFilter} options={[{ value: '', label: t('all') }, ...SESSION_STATUSES.map((value) => ({ value, label: t(`status.${value}`) }))]} />
       {sessions?.length === 0 && (
@@ -110,15 +111,15 @@ export default function EngineerPage() {
   const sessions = useApiQuery({ queryKey: queryKeys.engineer('sessions', filter), queryFn: () => engineerApi.list(filter), refetchInterval: 5000 }).data?.sessions;
   const current = useApiQuery({ queryKey: queryKeys.engineer('session', sessionId), queryFn: () => engineerApi.get(sessionId!), enabled: sessionId !== undefined }).data;
   return (
-    <div className="engineer-page">
-      <header className="engineer-title">
+    <div className="list-detail-page">
+      <header className="list-detail-title">
         <TerminalIcon size={20} />
         <div>
           <h1>{t('title')}</h1>
           <p className="muted">{t('subtitle')}</p>
         </div>
       </header>
-      <div className="engineer-layout">
+      <div className="list-detail-layout engineer-layout">
         <SessionList sessions={sessions} selected={sessionId} filter={filter} onFilter={setFilter} />
         {sessionId ? <SessionView key={sessionId} sessionId={sessionId} session={current} /> : <p className="engineer-empty muted">{t('pick')}</p>}
       </div>
