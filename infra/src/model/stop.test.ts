@@ -34,6 +34,15 @@ test('a prefix of a stop sequence that is not followed through is passed on', as
   t.false(result.outcome.stopped);
 });
 
+test('a shorter stop found inside a longer one that began earlier waits for the longer one (fast-check found it)', async (t) => {
+  const longer = await run(['c', 'a', 'a'], ['caa', 'a']);
+  t.is(longer.text, '');
+  t.true(longer.outcome.stopped);
+  const notLonger = await run(['c', 'a', 'b'], ['caa', 'a']);
+  t.is(notLonger.text, 'c');
+  t.true(notLonger.outcome.stopped);
+});
+
 test('no sequences: the stream is unchanged', async (t) => {
   t.is((await run(['x', 'y'], [])).text, 'xy');
 });

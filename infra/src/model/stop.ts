@@ -20,10 +20,18 @@ export async function* stopAt(stream: AsyncIterable<ModelDelta>, stops: readonly
     return;
   }
   let pending = '';
+  // Text held back and not yet passed on, cut at its first stop sequence if it holds one.
+  function* settle(): Generator<ModelDelta> {
+    if (outcome.stopped || !pending) return;
+    const cut = firstStop(pending, sequences);
+    if (cut !== -1) outcome.stopped = true;
+    const text = cut === -1 ? pending : pending.slice(0, cut);
+    pending = '';
+    if (text) yield { type: 'text', text };
+  }
   for await (const delta of stream) {
     if (delta.type !== 'text') {
-      if (!outcome.stopped && pending) yield { type: 'text', text: pending };
-      pending = '';
+      yield* settle();
       yield delta;
       continue;
     }
@@ -31,9 +39,8 @@ export async function* stopAt(stream: AsyncIterable<ModelDelta>, stops: readonly
     pending += delta.text;
     const cut = firstStop(pending, sequences);
     if (cut !== -1) {
-      outcome.stopped = true;
-      if (cut > 0) yield { type: 'text', text: pending.slice(0, cut) };
-      pending = '';
+      // A longer sequence that began earlier may still be arriving ("caa" and "a" in "ca…"): wait for it.
+      if (!startsBefore(pending, cut, sequences)) yield* settle();
       continue;
     }
     const keep = heldBack(pending, sequences);
@@ -42,7 +49,16 @@ export async function* stopAt(stream: AsyncIterable<ModelDelta>, stops: readonly
       pending = pending.slice(pending.length - keep);
     }
   }
-  if (!outcome.stopped && pending) yield { type: 'text', text: pending };
+  yield* settle();
+}
+
+/** Whether some sequence could still match at a position before `cut`, given more text. */
+function startsBefore(text: string, cut: number, sequences: readonly string[]): boolean {
+  for (let at = 0; at < cut; at++) {
+    const rest = text.slice(at);
+    if (sequences.some((sequence) => sequence.length > rest.length && sequence.startsWith(rest))) return true;
+  }
+  return false;
 }
 
 function firstStop(text: string, sequences: readonly string[]): number {
