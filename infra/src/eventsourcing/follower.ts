@@ -1,6 +1,14 @@
 import type { EventStore, RecordedEvent } from '../eventstore/port.ts';
 import type { Logger } from '../log.ts';
 
+/** A follower could not reach a position because its batches keep failing; `cause` is the last failure. */
+export class FollowerStalled extends Error {
+  constructor(label: string, position: number, cause: unknown) {
+    super(`${label} is stalled before position ${position}`, { cause });
+    this.name = 'FollowerStalled';
+  }
+}
+
 /** Something that follows the log: a projection or a process manager. */
 export interface LogHandler {
   name: string;
@@ -21,6 +29,8 @@ export abstract class LogFollower<Handler extends LogHandler> {
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private subscription: { close(): Promise<void> } | undefined;
+  /** Why the last batch failed, until a batch succeeds: a waiter that times out meanwhile is told why. */
+  private failure: unknown;
 
   constructor(
     protected readonly events: EventStore,
@@ -59,15 +69,20 @@ export abstract class LogFollower<Handler extends LogHandler> {
     this.waiters = [];
   }
 
-  /** Resolves true once every handler is at or past `position`, false on timeout. */
+  /**
+   * Resolves true once every handler is at or past `position`, false on timeout. If batches are
+   * failing when the time runs out, rejects with a `FollowerStalled` whose cause is the batch's error:
+   * a caller about to read its own write must not report "not found" when the truth is, say, a full disk.
+   */
   waitFor(position: number, timeoutMs = 5000): Promise<boolean> {
     if (this.position() >= position) return Promise.resolve(true);
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const waiter = { position, resolve };
       this.waiters.push(waiter);
       setTimeout(() => {
         this.waiters = this.waiters.filter((candidate) => candidate !== waiter);
-        resolve(false);
+        if (this.failure === undefined) resolve(false);
+        else reject(new FollowerStalled(this.settings.label, position, this.failure));
       }, timeoutMs).unref();
     });
   }
@@ -103,7 +118,9 @@ export abstract class LogFollower<Handler extends LogHandler> {
       let applied = 0;
       try {
         applied = await this.step();
+        this.failure = undefined;
       } catch (error) {
+        this.failure = error;
         this.log.error({ err: error }, `${this.settings.label} batch failed; retrying from the same event`);
         await this.sleep(this.settings.retryMs);
         continue;

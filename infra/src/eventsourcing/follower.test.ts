@@ -1,0 +1,54 @@
+import test from 'ava';
+import { pino } from 'pino';
+import { SqliteEventStore } from '../eventstore/sqlite.ts';
+import type { RecordedEvent } from '../eventstore/port.ts';
+import { FollowerStalled, LogFollower, type LogHandler } from './follower.ts';
+
+const silent = pino({ level: 'silent' });
+
+/** A follower whose batches fail with `failWith` while it is set, as a read store on a full disk does. */
+class Flaky extends LogFollower<LogHandler> {
+  failWith: Error | undefined;
+  constructor(events: SqliteEventStore) {
+    super(events, [{ name: 'only', handles: ['Numbered'] }], silent, { batch: 10, retryMs: 20, label: 'flaky' });
+  }
+  protected async loadCheckpoints(): Promise<void> {
+    this.checkpoints.set('only', 0);
+  }
+  protected async applyBatch(batch: RecordedEvent[]): Promise<void> {
+    if (this.failWith) throw this.failWith;
+    this.checkpoints.set('only', batch[batch.length - 1]!.position);
+  }
+}
+
+const numbered = (n: number) => [{ type: 'Numbered', data: { n }, metadata: {} }];
+
+test('a waiter is told why when batches keep failing, and waits normally once they succeed again', async (t) => {
+  const events = new SqliteEventStore(':memory:');
+  const follower = new Flaky(events);
+  const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+  follower.failWith = full;
+  await follower.start();
+  t.teardown(async () => {
+    await follower.stop();
+    await events.close();
+  });
+
+  const { position } = await events.appendToStream('n-1', numbered(1));
+  const stalled = await t.throwsAsync(follower.waitFor(position, 200), { instanceOf: FollowerStalled });
+  t.is(stalled?.cause, full, 'the batch error is the cause, so the api can answer 507 storage.full');
+
+  follower.failWith = undefined;
+  t.true(await follower.waitFor(position, 2000));
+});
+
+test('a waiter that times out while nothing fails is answered false, as before', async (t) => {
+  const events = new SqliteEventStore(':memory:');
+  const follower = new Flaky(events);
+  await follower.start();
+  t.teardown(async () => {
+    await follower.stop();
+    await events.close();
+  });
+  t.false(await follower.waitFor(1_000, 50));
+});
