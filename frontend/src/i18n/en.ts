@@ -96,11 +96,6 @@ export const en: Messages = {
     remote: 'Agent monitoring',
     remoteCreate: 'Create an agent',
   },
-  comingSoon: {
-    badge: 'Coming soon',
-    text: 'The “{{name}}” screen is being built and will be here soon.',
-    back: 'Back to research',
-  },
   i18nDemo: {
     intro: 'Every namespace side by side in Chinese and English, filtered by namespace or searched, with a report of keys missing in either language. Switching the language changes this page and the whole interface at once.',
     languageNow: 'Interface language',

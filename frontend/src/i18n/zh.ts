@@ -96,11 +96,6 @@ export const zh = {
     remote: '智能体监控',
     remoteCreate: '创建智能体',
   },
-  comingSoon: {
-    badge: '即将上线',
-    text: '「{{name}}」页面正在建设中，很快就会与你见面。',
-    back: '返回研究',
-  },
   i18nDemo: {
     intro: '所有命名空间的中英文文案并排列出，可按命名空间筛选或搜索，并报告任一语言缺失的键。切换语言后，本页与整个界面立即改用所选语言。',
     languageNow: '界面语言',

@@ -36,7 +36,6 @@ export {
   Heading1Icon,
   Heading2Icon,
   HistoryIcon,
-  HourglassIcon,
   ImageIcon,
   InboxIcon,
   InfoIcon,

@@ -21,7 +21,7 @@ class Flaky extends LogFollower<LogHandler> {
   }
 }
 
-const numbered = (n: number) => [{ type: 'Numbered', data: { n }, metadata: {} }];
+const numbered = (n: number) => [{ type: 'Numbered', data: { n }, metadata: { at: '2026-01-01T00:00:00.000Z' } }];
 
 test('a waiter is told why when batches keep failing, and waits normally once they succeed again', async (t) => {
   const events = new SqliteEventStore(':memory:');
