@@ -36,6 +36,22 @@ export function GuidanceTips() {
     };
   }, []);
 
+  // The user has moved on from what the tip explains (the welcome screen gave way to a conversation):
+  // it would now cover the page for nothing, so it goes, counted as seen.
+  useEffect(() => {
+    const selector = tip?.component;
+    if (!tip || !selector) return;
+    const check = () => {
+      if (document.querySelector(selector)) return;
+      markSeen(localStorage, tip.id);
+      setTip(null);
+      setCandidate(nextTip()?.id ?? null);
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [tip]);
+
   useEffect(() => {
     const next = GUIDANCE_ITEMS.find((item) => item.id === candidate);
     if (tip || !next || filling) return;

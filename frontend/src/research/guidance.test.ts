@@ -28,7 +28,7 @@ test('showOnce tips are not shown again once seen', (t) => {
 test('disabled guidance shows nothing; tips for absent elements wait', (t) => {
   const storage = memory();
   t.deepEqual(
-    pendingTips(GUIDANCE_ITEMS, storage, (selector) => selector.includes('input-mode')).map((item) => item.id),
+    pendingTips(GUIDANCE_ITEMS, storage, (selector) => selector.includes('input-mode') || selector === '.welcome-guide').map((item) => item.id),
     ['welcome', 'inputMode'],
   );
   setGuidanceEnabled(storage, false);
@@ -47,4 +47,11 @@ test('a tip waits while the user fills something in', (t) => {
   t.true(fillingIn({ tagName: 'BODY' }, 1), 'an open clarification form');
   t.false(fillingIn({ tagName: 'BUTTON' }, 0));
   t.false(fillingIn(null, 0));
+});
+
+test('the welcome tip belongs to the welcome screen: a conversation already under way gets none', (t) => {
+  t.deepEqual(
+    pendingTips(GUIDANCE_ITEMS, memory(), (selector) => selector !== '.welcome-guide').map((item) => item.id),
+    ['inputMode', 'artifacts', 'sessions'],
+  );
 });

@@ -9,7 +9,11 @@ export interface GuidanceItem {
   position: TipPosition;
   priority: 1 | 2 | 3 | 4;
   trigger: 'first-visit' | 'manual';
-  /** CSS selector of the element the tip points at; absent for centred tips. */
+  /**
+   * CSS selector of the element the tip is about: it waits until the element is on screen, points at
+   * it (unless centred), and goes away once it leaves (the welcome tip once the welcome screen gives
+   * way to a conversation), counting as seen.
+   */
   component?: string;
   showOnce: boolean;
   autoShow: boolean;
@@ -22,7 +26,7 @@ export const GUIDANCE_SEEN_KEY = 'guidance_seen';
 export const GUIDANCE_ENABLED_KEY = 'guidance_enabled';
 
 export const GUIDANCE_ITEMS: readonly GuidanceItem[] = [
-  { id: 'welcome', title: 'guidance.welcome.title', content: 'guidance.welcome.content', position: 'center', priority: 1, trigger: 'first-visit', showOnce: true, autoShow: true, size: 'large', theme: 'primary', delay: 600 },
+  { id: 'welcome', title: 'guidance.welcome.title', content: 'guidance.welcome.content', position: 'center', priority: 1, trigger: 'first-visit', component: '.welcome-guide', showOnce: true, autoShow: true, size: 'large', theme: 'primary', delay: 600 },
   { id: 'inputMode', title: 'guidance.inputMode.title', content: 'guidance.inputMode.content', position: 'top', priority: 2, trigger: 'first-visit', component: '[data-guide="input-mode"]', showOnce: true, autoShow: true, size: 'medium', theme: 'light', delay: 300 },
   { id: 'artifacts', title: 'guidance.artifacts.title', content: 'guidance.artifacts.content', position: 'bottom', priority: 3, trigger: 'first-visit', component: '[data-guide="artifacts"]', showOnce: true, autoShow: true, size: 'medium', theme: 'light', delay: 300 },
   { id: 'sessions', title: 'guidance.sessions.title', content: 'guidance.sessions.content', position: 'right', priority: 4, trigger: 'first-visit', component: '[data-guide="sessions"]', showOnce: true, autoShow: true, size: 'medium', theme: 'light', delay: 300 },
@@ -60,8 +64,11 @@ export function markSeen(storage: GuidanceStorage, id: string): void {
 
 export const setGuidanceEnabled = (storage: GuidanceStorage, enabled: boolean): void => storage.setItem(GUIDANCE_ENABLED_KEY, String(enabled));
 
-/** Forms a tip must never cover: an unanswered clarification, a targeted edit, unsaved canvas edits, a rename, a dialog. */
-export const FORMS_IN_USE = 'form.clarification, form.edit-popover, .canvas-savebar, form.session-rename, form.manual-feedback, dialog[open]';
+/**
+ * What a tip must never cover: an unanswered clarification, the open "report written, what next?"
+ * question, a targeted edit, unsaved canvas edits, a rename, a dialog.
+ */
+export const FORMS_IN_USE = 'form.clarification, .card.feedback, form.edit-popover, .canvas-savebar, form.session-rename, form.manual-feedback, dialog[open]';
 
 /** Whether the user is filling something in: typing in a field, or a form from FORMS_IN_USE is open. */
 export function fillingIn(active: { tagName: string; isContentEditable?: boolean } | null, openForms: number): boolean {

@@ -1,0 +1,52 @@
+/**
+ * First-visit tips as a new user meets them: the welcome tip on the welcome screen, gone (and counted
+ * as seen) once the first question turns the screen into a conversation, and no tip over the open
+ * "report written, what next?" question. Serves frontend/dist: run `npm run build` first.
+ */
+import test from 'ava';
+import type { Browser } from 'playwright-core';
+import { signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { CLIENT_BUILT, launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
+
+let app: TestApp;
+let browser: Browser;
+test.before(async () => {
+  app = await startTestApp();
+  browser = await launchBrowser();
+});
+test.after.always(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+test('the welcome tip leaves with the welcome screen, and no tip covers the question after a report', async (t) => {
+  if (!CLIENT_BUILT) return t.pass('frontend/dist is missing: run npm run build');
+  t.timeout(120_000);
+  const user = await signUp(app.url, 'tipreader');
+  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
+  await page.goto(`${app.url}/research`, { waitUntil: 'networkidle' });
+
+  const welcome = page.getByRole('dialog', { name: '欢迎来到 Scriptorium' });
+  await welcome.waitFor();
+  await screenshot(page, 'guidance-welcome');
+
+  await page.getByRole('textbox', { name: '输入消息' }).fill('固态电池的安全性比液态锂电池好在哪里？');
+  await page.keyboard.press('Enter');
+  await page.locator('.welcome-guide').waitFor({ state: 'detached' });
+  await welcome.waitFor({ state: 'detached' });
+  t.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('guidance_seen') ?? '[]')), ['welcome'], 'counted as seen: a new session does not greet again');
+
+  await page.getByRole('button', { name: '全球' }).click({ timeout: 60_000 });
+  await page.getByRole('button', { name: '提交回答' }).click();
+  await page.locator('.card.feedback').waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(1_000);
+  t.is(await page.locator('.guidance').count(), 0, 'no tip over the open question');
+  await screenshot(page, 'guidance-after-report');
+
+  await page.reload({ waitUntil: 'networkidle' });
+  await page.getByRole('button', { name: '新会话' }).click();
+  await page.locator('.welcome-guide').waitFor();
+  await page.waitForTimeout(1_500);
+  t.false(await welcome.isVisible(), 'the welcome tip is not shown a second time');
+  t.deepEqual(pageErrors, []);
+});
