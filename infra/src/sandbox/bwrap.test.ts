@@ -61,6 +61,17 @@ sandboxed('a command past the memory limit is refused its allocation and stopped
   t.not(result.exitCode, 0);
 });
 
+sandboxed('node runs inside the memory bound (it reserves far more address space than it uses), and node past it is stopped', async (t) => {
+  using ws = workspace();
+  const roomy = new Sandbox();
+  const ran = await roomy.run(ws.dir, `node -e "console.log(require('node:os').platform())"`);
+  t.is(ran.output, 'linux\n', JSON.stringify(ran));
+  t.is(ran.limit, null);
+  const greedy = await roomy.run(ws.dir, 'node -e "const kept = []; for (;;) kept.push(Buffer.alloc(64 * 1024 * 1024, 1))"');
+  t.is(greedy.limit, 'memory', JSON.stringify(greedy).slice(0, 400));
+  t.not(greedy.exitCode, 0);
+});
+
 sandboxed('a command past the process limit cannot fork and is stopped', async (t) => {
   using ws = workspace();
   const started = Date.now();

@@ -10,7 +10,11 @@ import { chownSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 export const SANDBOX_TIME_LIMIT_MS = 10_000;
 /** Output kept (stdout and stderr together); one byte more and the command is killed. */
 export const SANDBOX_OUTPUT_LIMIT_BYTES = 64 * 1024;
-/** Address space of each process of the command (`RLIMIT_AS`). */
+/**
+ * Writable memory of each process of the command (`RLIMIT_DATA`: heap and private writable mappings).
+ * Not the address space: V8 and other runtimes reserve gigabytes of it up front without using it, so
+ * `node` could not even start under an address-space bound of this size.
+ */
 export const SANDBOX_MEMORY_LIMIT_BYTES = 512 * 1024 * 1024;
 /** Processes and threads the command may have at once (`RLIMIT_NPROC`, beyond those its user already has). */
 export const SANDBOX_PROCESS_LIMIT = 64;
@@ -53,7 +57,7 @@ export class SandboxUnavailable extends Error {
  */
 const EXHAUSTED: Array<[SandboxLimit, RegExp]> = [
   ['processes', /Cannot fork|fork: (retry: )?Resource temporarily unavailable|can't fork|BlockingIOError: \[Errno 11\]/],
-  ['memory', /Cannot allocate memory|MemoryError|out of memory|std::bad_alloc|memory exhausted/i],
+  ['memory', /Cannot allocate memory|MemoryError|out of memory|std::bad_alloc|memory exhausted|Array buffer allocation failed/i],
 ];
 
 /**
@@ -120,7 +124,7 @@ export class Sandbox {
 
   /**
    * `prlimit` sets the process bound on what it starts; `setpriv` ties it to this process's life
-   * and, as root, drops to the workspace's own user. The shell inside sets the address space, so
+   * and, as root, drops to the workspace's own user. The shell inside sets the memory bound, so
    * bwrap itself is not bound by it.
    */
   private argv(workspace: string, command: string, limits: SandboxLimits): string[] {
@@ -154,7 +158,7 @@ export class Sandbox {
       '--clearenv',
       '--setenv', 'PATH', '/usr/local/bin:/usr/bin:/bin',
       '--setenv', 'HOME', '/workspace',
-      '/bin/sh', '-c', `ulimit -v ${Math.floor(limits.memoryBytes / 1024)}; ${command}`,
+      '/bin/sh', '-c', `ulimit -d ${Math.floor(limits.memoryBytes / 1024)}; ${command}`,
     ];
   }
 
