@@ -169,8 +169,10 @@ test.serial('a user starts the demo and watches it work in its sandbox until it 
   await page.locator('.engineer-head .engineer-status', { hasText: '已完成' }).waitFor({ timeout: 30_000 });
   await tree.getByText('离线演示模板', { exact: true }).waitFor();
   await tree.getByText('create TASK.md').waitFor();
-  await tree.getByText('$ ls -la', { exact: true }).waitFor();
-  await tree.getByRole('treeitem').filter({ hasText: /^输出\s*lo/ }).click();
+  await tree.getByText('create test/count.test.js').waitFor();
+  await tree.getByText('$ node --test --test-reporter=spec', { exact: true }).waitFor();
+  await tree.getByRole('treeitem').filter({ hasText: /^输出\s*TASK\.md: \d+ words/ }).click();
+  await page.getByRole('complementary', { name: '节点详情' }).getByText('ℹ fail 0').waitFor();
   await page.getByRole('complementary', { name: '节点详情' }).getByText('退出码 0').waitFor();
   t.is(await page.locator('.engineer-sessions li').count(), 1);
   await screenshot(page, 'engineer-demo');

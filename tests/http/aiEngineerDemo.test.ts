@@ -43,21 +43,32 @@ sandboxed('the offline demo works on a task in a sandboxed workspace and records
     const execution = (await user.request('GET', `${base}/demo/executions/${id}`)).body;
     return execution.status === 'running' ? undefined : execution;
   });
-  t.like(done, { status: 'completed', source: 'demo', offline: true, steps: 4 });
+  t.like(done, { status: 'completed', source: 'demo', offline: true, steps: 6 });
 
   const terminals = (await user.request('GET', `${base}/demo/executions/${id}/terminals`)).body.terminals;
-  t.is(terminals.length, 4);
+  t.is(terminals.length, 6);
   t.true(terminals.every((terminal: any) => terminal.exit_code === 0 && terminal.cwd === '/workspace'));
   t.regex(terminals[0].output, /'quotes'/, 'the task reaches the file intact, quotes and all');
-  t.is(terminals[3].output.trim(), 'lo', 'no network but loopback inside the sandbox');
+  t.regex(terminals[4].output, /ℹ pass 4\nℹ fail 0/, 'the function’s tests run and pass inside the sandbox');
+  t.is(terminals[5].output.trim(), 'lo', 'no network but loopback inside the sandbox');
 
   const files = (await user.request('GET', `${base}/demo/executions/${id}/files`)).body.files;
-  t.deepEqual(files.map((file: any) => [file.path, file.change]).sort(), [['TASK.md', 'create'], ['count.sh', 'create']]);
+  t.deepEqual(files.map((file: any) => [file.path, file.change]).sort(), [['TASK.md', 'create'], ['package.json', 'create'], ['src/count.js', 'create'], ['test/count.test.js', 'create']]);
   const actions = (await user.request('GET', `${base}/demo/executions/${id}/actions`)).body.actions;
   t.deepEqual(actions.slice(0, 3).map((action: any) => action.type), ['message', 'tool_call', 'thought']);
   const nodes = (await user.request('GET', `${base}/demo/executions/${id}/nodes`)).body.nodes;
   t.like(nodes.find((node: any) => node.id === 'plan'), { title: '离线演示模板' });
-  t.is((await user.request('GET', `${base}/sessions/${id}/nodes/stats`)).body.by_type.command, 4);
+  t.is((await user.request('GET', `${base}/sessions/${id}/nodes/stats`)).body.by_type.command, 6);
+});
+
+sandboxed('an English task gets the offline template in English', async (t) => {
+  const user = await signUp(app.url, 'demoenglish');
+  const id = (await user.request('POST', `${base}/start-demo`, { task_description: 'write a function and test it' })).body.execution_id;
+  await until(async () => ((await user.request('GET', `${base}/demo/executions/${id}`)).body.status === 'running' ? undefined : true));
+  const nodes = (await user.request('GET', `${base}/demo/executions/${id}/nodes`)).body.nodes;
+  t.like(nodes.find((node: any) => node.id === 'plan'), { title: 'Offline demo template' });
+  t.regex(nodes.find((node: any) => node.id === 'step-0-thought').payload.text, /^Offline demo template \(no model configured\)/);
+  t.like(nodes.find((node: any) => node.id === 'step-4-out'), { status: 'completed', payload: { exit_code: 0 } });
 });
 
 sandboxed("a stopped demo stays stopped; another user's demo and a session that is not a demo are not found", async (t) => {

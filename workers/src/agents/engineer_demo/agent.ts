@@ -14,7 +14,7 @@ import type { EngineerNode } from '@scriptorium/domain/protocol/engineer';
 import { completeAccounted } from '@scriptorium/domain/usage/accounted';
 import type { AgentDeps } from '../deps.ts';
 import { extractJson } from '../deep_cognition/run.ts';
-import { offlinePlan, PLAN_PROMPT, planSchema, type DemoStep } from './plan.ts';
+import { OFFLINE_PLAN_TITLE, offlinePlan, PLAN_PROMPT, planSchema, taskLanguage, type DemoStep } from './plan.ts';
 
 const jobData = z.object({ sessionId: z.string().min(1), ownerId: z.string().min(1), taskDescription: z.string() }) satisfies z.ZodType<DemoJobData>;
 
@@ -66,7 +66,7 @@ export async function runEngineerDemo(deps: AgentDeps, job: JobContext<unknown>)
     const planned = await plan(deps, ownerId, sessionId, taskDescription);
     await engineer.appendNodes(ownerId, sessionId, [
       { id: 'task', node_type: 'message', parent_id: null, status: 'completed', timestamp: now(), payload: { role: 'user', text: taskDescription } },
-      { id: 'plan', node_type: 'tool_call', parent_id: 'task', status: 'completed', timestamp: now(), title: planned.offline ? '离线演示模板' : '计划', payload: { name: 'plan', arguments: { steps: planned.steps, offline: planned.offline } }, ...(planned.tokens !== undefined && { tokens: planned.tokens }) },
+      { id: 'plan', node_type: 'tool_call', parent_id: 'task', status: 'completed', timestamp: now(), title: planned.offline ? OFFLINE_PLAN_TITLE[taskLanguage(taskDescription)] : taskLanguage(taskDescription) === 'zh' ? '计划' : 'Plan', payload: { name: 'plan', arguments: { steps: planned.steps, offline: planned.offline } }, ...(planned.tokens !== undefined && { tokens: planned.tokens }) },
     ]);
     steps = planned.steps;
   }
