@@ -13,6 +13,8 @@ import { createModelProvider } from '@scriptorium/infra/model/index';
 import type { ModelProvider } from '@scriptorium/infra/model/port';
 import { createAttemptLog } from '@scriptorium/infra/attempts/index';
 import type { AttemptLog } from '@scriptorium/infra/attempts/port';
+import { createPresenceChannel } from '@scriptorium/infra/presence/index';
+import type { PresenceChannel } from '@scriptorium/infra/presence/port';
 import { createBlobStore } from '@scriptorium/infra/blob/index';
 import type { BlobStore } from '@scriptorium/infra/blob/port';
 import { TokenService } from './auth/tokens.ts';
@@ -33,6 +35,8 @@ export interface Services {
   mailer: Mailer;
   /** Sign-in failures, shared by every api process when Redis is configured. */
   attempts: AttemptLog;
+  /** Who is live in a shared document, said between api processes (Redis pub/sub when configured); never in the log. */
+  presence: PresenceChannel;
   clock: () => Date;
 }
 
@@ -59,11 +63,12 @@ export async function createServices(config: Config, log: Logger): Promise<Servi
     blobs: createBlobStore(config),
     mailer: createMailer(config, { events, log, clock }),
     attempts: createAttemptLog(config),
+    presence: createPresenceChannel(config, log),
     clock,
   };
 }
 
 export async function closeServices(services: Services): Promise<void> {
-  await Promise.allSettled([services.queue.close(), services.readStore.close(), services.mailer.close(), services.attempts.close()]);
+  await Promise.allSettled([services.queue.close(), services.readStore.close(), services.mailer.close(), services.attempts.close(), services.presence.close()]);
   await services.events.close();
 }

@@ -75,7 +75,7 @@ export async function createApi(services: Services, progress: ProjectionProgress
   const engineerGateway = new EngineerGateway(services.events, services.commands, engineer, services.log);
   await engineerGateway.start();
   const collab = new CollabService(services);
-  const collabGateway = new CollabGateway(services.events, services.readStore, collab, services.log);
+  const collabGateway = new CollabGateway(services.events, services.readStore, collab, services.presence, services.log);
   await collabGateway.start();
 
   // Koa reports what fails after the response began (mostly a client that went away mid-stream)

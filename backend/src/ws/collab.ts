@@ -3,13 +3,16 @@ import type { WebSocket } from 'ws';
 import { DomainError } from '@scriptorium/infra/eventsourcing/decider';
 import type { EventStore, RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Logger } from '@scriptorium/infra/log';
+import type { PresenceAnnouncement, PresenceChannel } from '@scriptorium/infra/presence/port';
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
 import { COLLAB_PREFIX, type CollabDocEvent, type CollabStepsAccepted } from '@scriptorium/domain/collabdoc/collabdoc';
 import type { CollabService } from '@scriptorium/domain/collabdoc/service';
 import {
   COLLAB_COLOURS,
+  COLLAB_PRESENCE_THROTTLE_MS,
   COLLAB_PRESENCE_TIMEOUT_MS,
   collabClientMessageSchema,
+  collabPeerSchema,
   type CollabAccess,
   type CollabPeer,
   type CollabSelection,
@@ -47,6 +50,18 @@ interface Editor {
   lastSeen: number;
 }
 
+/** What another api process last said about one document: its whole list, until it says again or goes silent. */
+interface RemotePeers {
+  peers: CollabPeer[];
+  expiresAt: number;
+}
+
+/** When this process last said a document's list, and the later saying already due, if any. */
+interface Announcing {
+  at: number;
+  timer: NodeJS.Timeout | undefined;
+}
+
 const send = (socket: WebSocket, message: CollabSocketMessage) => {
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
 };
@@ -64,19 +79,30 @@ export function colourOf(userId: string): number {
  * api process serves every document; a socket opened with `version` first receives every batch after
  * it (what it missed while away), then live ones. Submitted batches are decided by the document's
  * aggregate; the sender hears `collab.accepted` or a coded `collab.rejected`. Presence (who is here,
- * their selection, their colour) is this process's memory only: it is not history, and a silent
- * member is dropped after `COLLAB_PRESENCE_TIMEOUT_MS`.
+ * their selection, their colour) is not history and stays out of the log: each process says its own
+ * members of a document on the presence channel when they change (at most every
+ * `COLLAB_PRESENCE_THROTTLE_MS`) and on every heartbeat, and shows its sockets its own members with
+ * what the other processes last said. A silent member, and a process silent past
+ * `COLLAB_PRESENCE_TIMEOUT_MS` (a dead one), drop out of the list.
  */
 export class CollabGateway implements SocketRegistry<Editor> {
   private readonly editors = new Map<string, Set<Editor>>();
   private processed = 0;
   private feed: LogFeed | undefined;
   private readonly heartbeat: NodeJS.Timeout;
+  /** By document, then by the process that said them. Kept only for documents with a member here. */
+  private readonly remote = new Map<string, Map<string, RemotePeers>>();
+  private readonly announcing = new Map<string, Announcing>();
+  private unlisten: (() => void) | undefined;
+  private stopped = false;
+  /** A channel that is down is logged once when it fails and once when it works again, not on every beat. */
+  private announceFailing = false;
 
   constructor(
     private readonly events: EventStore,
     private readonly readStore: ReadStore,
     private readonly collab: CollabService,
+    private readonly presence: PresenceChannel,
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
   ) {
@@ -86,11 +112,17 @@ export class CollabGateway implements SocketRegistry<Editor> {
 
   async start(): Promise<void> {
     this.processed = await this.events.headPosition();
+    this.unlisten = this.presence.listen((announcement) => this.hear(announcement));
     this.feed = followLog(this.events, this.log, 'collab', this.processed, (event) => this.publish(event));
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.heartbeat);
+    this.unlisten?.();
+    for (const { timer } of this.announcing.values()) clearTimeout(timer);
+    // The other processes drop our members now rather than after the timeout.
+    await Promise.all([...this.editors.keys()].map((docId) => this.presence.publish(docId, []).catch(() => undefined)));
     for (const set of this.editors.values()) for (const editor of set) editor.socket.close(CLOSE_SHUTTING_DOWN, 'server shutting down');
     await this.feed?.stop();
   }
@@ -152,8 +184,11 @@ export class CollabGateway implements SocketRegistry<Editor> {
     socket.on('close', () => {
       clearTimeout(expiry);
       set.delete(created);
-      if (set.size === 0 && this.editors.get(docId) === set) this.editors.delete(docId);
-      else this.broadcastPresence(docId);
+      if (set.size === 0 && this.editors.get(docId) === set) {
+        this.editors.delete(docId);
+        this.remote.delete(docId);
+        this.announce(docId);
+      } else this.presenceChanged(docId);
     });
     try {
       // From the nearest snapshot at or before the client's version: a long document is not read from its first step.
@@ -166,7 +201,7 @@ export class CollabGateway implements SocketRegistry<Editor> {
     }
     send(socket, { type: 'collab.ready', doc_id: docId, version: created.version, access, session: created.session });
     joined.editor = created;
-    this.broadcastPresence(docId);
+    this.presenceChanged(docId);
     for (const [raw, isBinary] of held) handle(created, raw, isBinary);
   }
 
@@ -187,7 +222,7 @@ export class CollabGateway implements SocketRegistry<Editor> {
     if (typed.type === 'CollabMemberJoined') {
       // An upgraded reader may edit from now on, without reconnecting.
       for (const editor of this.editors.get(docId) ?? []) if (editor.identity.userId === typed.data.userId && editor.access === 'read') editor.access = typed.data.role;
-      this.broadcastPresence(docId);
+      this.presenceChanged(docId);
       return;
     }
     for (const editor of this.editors.get(docId) ?? []) {
@@ -231,7 +266,7 @@ export class CollabGateway implements SocketRegistry<Editor> {
       case 'collab.presence':
         editor.selection = data.selection;
         editor.selectionVersion = data.version;
-        this.broadcastPresence(docId);
+        this.presenceChanged(docId);
         return;
       case 'collab.steps':
         try {
@@ -252,18 +287,106 @@ export class CollabGateway implements SocketRegistry<Editor> {
     }
   }
 
+  private localPeers(docId: string): CollabPeer[] {
+    return [...(this.editors.get(docId) ?? [])]
+      .filter((editor) => !editor.catchingUp)
+      .map((editor) => ({ session: editor.session, user_id: editor.identity.userId, name: editor.name, colour: editor.colour, access: editor.access, version: editor.selectionVersion, selection: editor.selection }));
+  }
+
+  /** A member here joined, left, moved or was upgraded: this process's sockets and the other processes hear of it. */
+  private presenceChanged(docId: string): void {
+    this.announce(docId);
+    this.broadcastPresence(docId);
+  }
+
   private broadcastPresence(docId: string): void {
     const set = this.editors.get(docId);
     if (!set) return;
-    const peers: CollabPeer[] = [...set]
-      .filter((editor) => !editor.catchingUp)
-      .map((editor) => ({ session: editor.session, user_id: editor.identity.userId, name: editor.name, colour: editor.colour, access: editor.access, version: editor.selectionVersion, selection: editor.selection }));
+    const peers = this.localPeers(docId);
+    const sessions = new Set(peers.map((peer) => peer.session));
+    for (const { peers: theirs } of this.remote.get(docId)?.values() ?? []) {
+      for (const peer of theirs) {
+        if (sessions.has(peer.session)) continue;
+        sessions.add(peer.session);
+        peers.push(peer);
+      }
+    }
     for (const editor of set) send(editor.socket, { type: 'collab.presence', doc_id: docId, peers });
+  }
+
+  /**
+   * Says this process's members of a document on the channel: at once, then at most every
+   * `COLLAB_PRESENCE_THROTTLE_MS`, the list as it is when the interval ends. An empty list (the last
+   * member here left) is said too, so the others drop them without waiting for the timeout.
+   */
+  private announce(docId: string): void {
+    if (this.stopped) return;
+    const state = this.announcing.get(docId) ?? { at: Number.NEGATIVE_INFINITY, timer: undefined };
+    if (state.timer) return;
+    const wait = state.at + COLLAB_PRESENCE_THROTTLE_MS - Date.now();
+    if (wait > 0) {
+      state.timer = setTimeout(() => {
+        state.timer = undefined;
+        this.announce(docId);
+      }, wait);
+      state.timer.unref();
+      this.announcing.set(docId, state);
+      return;
+    }
+    const peers = this.localPeers(docId);
+    state.at = Date.now();
+    if (this.editors.has(docId)) this.announcing.set(docId, state);
+    else this.announcing.delete(docId);
+    this.presence.publish(docId, peers).then(
+      () => {
+        if (this.announceFailing) this.log.info('collab presence channel publishing again');
+        this.announceFailing = false;
+      },
+      (error: unknown) => {
+        if (!this.announceFailing) this.log.warn({ err: error, docId }, 'collab presence could not be published; other api processes will drop our members until it can');
+        this.announceFailing = true;
+      },
+    );
+  }
+
+  /** Another process's list for a document: kept (replacing what it said before) only if a member here shows it. */
+  private hear({ origin, topic: docId, peers }: PresenceAnnouncement): void {
+    if (!this.editors.has(docId)) return;
+    const parsed = collabPeerSchema.array().safeParse(peers);
+    if (!parsed.success) {
+      this.log.warn({ origin, docId, issue: parsed.error.issues[0]?.message }, 'collab presence from another process dropped: malformed peers');
+      return;
+    }
+    let known = this.remote.get(docId);
+    const newcomer = !known?.has(origin);
+    if (parsed.data.length === 0) {
+      if (newcomer) return;
+      known!.delete(origin);
+      if (known!.size === 0) this.remote.delete(docId);
+    } else {
+      if (!known) this.remote.set(docId, (known = new Map()));
+      known.set(origin, { peers: parsed.data, expiresAt: this.now() + COLLAB_PRESENCE_TIMEOUT_MS });
+      // A process new to this document has not heard our members yet: it hears them now, not at our next beat.
+      if (newcomer) this.announce(docId);
+    }
+    this.broadcastPresence(docId);
   }
 
   private beat(): void {
     const timestamp = new Date().toISOString();
-    const silentSince = this.now() - COLLAB_PRESENCE_TIMEOUT_MS;
+    const now = this.now();
+    const silentSince = now - COLLAB_PRESENCE_TIMEOUT_MS;
+    for (const [docId, known] of this.remote) {
+      let dropped = false;
+      for (const [origin, { expiresAt }] of known) {
+        if (expiresAt > now) continue;
+        known.delete(origin);
+        dropped = true;
+      }
+      if (known.size === 0) this.remote.delete(docId);
+      if (dropped) this.broadcastPresence(docId);
+    }
+    for (const docId of this.editors.keys()) this.announce(docId);
     for (const set of this.editors.values()) {
       for (const editor of set) {
         if (editor.lastSeen < silentSince) editor.socket.close(CLOSE_SILENT, anyErrorText('collab.presence_timeout'));

@@ -27,6 +27,8 @@ export const COLLAB_LIMITS = {
 export const COLLAB_SNAPSHOT_EVERY = 100;
 /** A member silent this long (no ping, no selection) leaves the presence list. */
 export const COLLAB_PRESENCE_TIMEOUT_MS = 15_000;
+/** Selections move with every key: a client says its own, and an api process its members', at most this often. */
+export const COLLAB_PRESENCE_THROTTLE_MS = 120;
 /** How often a client says it is still here. */
 export const COLLAB_PING_MS = 5_000;
 /** Presence colours: the client maps an index to a design token (`--collab-N`). */
@@ -142,7 +144,8 @@ export type CollabSocketMessage =
   | { type: 'error'; error_message: string; code: string; params?: Record<string, string | number> };
 
 const coded = { code: z.string(), error_message: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() };
-const peerSchema = z.object({ session: z.string(), user_id: z.string(), name: z.string(), colour: z.number().int(), access: z.enum(['owner', 'edit', 'read']), version: z.number().int(), selection: selectionSchema.nullable() });
+/** One presence entry, as the client reads it and as an api process checks another's before showing it. */
+export const collabPeerSchema = z.object({ session: z.string(), user_id: z.string(), name: z.string(), colour: z.number().int(), access: z.enum(['owner', 'edit', 'read']), version: z.number().int(), selection: selectionSchema.nullable() });
 
 /** The client parses every server message with this, as it does the other sockets. */
 export const collabSocketMessageSchema = z.discriminatedUnion('type', [
@@ -150,7 +153,7 @@ export const collabSocketMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('collab.steps'), doc_id: z.string(), version: z.number().int(), steps: z.array(z.unknown()), client_id: z.string(), user_id: z.string() }),
   z.object({ type: z.literal('collab.accepted'), doc_id: z.string(), version: z.number().int() }),
   z.object({ type: z.literal('collab.rejected'), doc_id: z.string(), version: z.number().int(), ...coded }),
-  z.object({ type: z.literal('collab.presence'), doc_id: z.string(), peers: z.array(peerSchema) }),
+  z.object({ type: z.literal('collab.presence'), doc_id: z.string(), peers: z.array(collabPeerSchema) }),
   z.object({ type: z.literal('heartbeat'), timestamp: z.string() }),
   z.object({ type: z.literal('error'), ...coded }),
 ]) satisfies z.ZodType<CollabSocketMessage>;

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { createActor, fromCallback, SimulatedClock } from 'xstate';
-import { COLLAB_PING_MS } from '@scriptorium/domain/protocol/collab';
+import { COLLAB_PING_MS, COLLAB_PRESENCE_THROTTLE_MS } from '@scriptorium/domain/protocol/collab';
 import { CLOSE_NOT_FOUND } from '@scriptorium/domain/protocol/ws';
-import { collabConnection, collabMachine, PRESENCE_THROTTLE_MS, type CollabSend } from './collab.ts';
+import { collabConnection, collabMachine, type CollabSend } from './collab.ts';
 import { HEARTBEAT_WATCHDOG_MS, reconnectDelay } from './connection.ts';
 
 /** A fake socket and editor: counts opens, records what was sent and submitted, answers rechecks with the editor's state. */
@@ -147,7 +147,7 @@ test('selections are sent at most every throttle interval, the latest one', (t) 
   actor.send({ type: 'collab.select', version: 0, selection: { anchor: 1, head: 1 } });
   actor.send({ type: 'collab.select', version: 0, selection: { anchor: 1, head: 2 } });
   t.deepEqual(log.sent, []);
-  clock.increment(PRESENCE_THROTTLE_MS);
+  clock.increment(COLLAB_PRESENCE_THROTTLE_MS);
   t.deepEqual(log.sent, [{ type: 'collab.presence', version: 0, selection: { anchor: 1, head: 2 } }]);
 });
 

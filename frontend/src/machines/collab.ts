@@ -1,5 +1,5 @@
 import { assign, fromCallback, sendTo, setup, type SnapshotFrom } from 'xstate';
-import { COLLAB_PING_MS, type CollabAccess, type CollabPeer, type CollabSelection } from '@scriptorium/domain/protocol/collab';
+import { COLLAB_PING_MS, COLLAB_PRESENCE_THROTTLE_MS, type CollabAccess, type CollabPeer, type CollabSelection } from '@scriptorium/domain/protocol/collab';
 import { CLOSE_NOT_FOUND, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
 import { CONNECT_TIMEOUT_MS, HEARTBEAT_WATCHDOG_MS, MAX_RECONNECT_ATTEMPTS, reconnectDelay } from './connection.ts';
 
@@ -40,9 +40,6 @@ export interface CollabContext {
   closedBy: 'not_found' | 'unauthorized' | null;
 }
 
-/** Selections move with every key: they are sent at most this often. */
-export const PRESENCE_THROTTLE_MS = 120;
-
 export type CollabSend = { type: 'collab.send'; data: unknown };
 
 /**
@@ -67,7 +64,7 @@ export const collabMachine = setup({
     connectTimeout: CONNECT_TIMEOUT_MS,
     heartbeatWatchdog: HEARTBEAT_WATCHDOG_MS,
     ping: COLLAB_PING_MS,
-    presenceThrottle: PRESENCE_THROTTLE_MS,
+    presenceThrottle: COLLAB_PRESENCE_THROTTLE_MS,
     reconnectDelay: ({ context }) => reconnectDelay(context.attempts),
   },
   guards: {
@@ -135,7 +132,7 @@ export const collabMachine = setup({
           },
         },
         live: {
-          // Pending steps go out at once, and our selection is said (then at most every `PRESENCE_THROTTLE_MS` while it moves).
+          // Pending steps go out at once, and our selection is said (then at most every `COLLAB_PRESENCE_THROTTLE_MS` while it moves).
           entry: ['recheck', 'presence'],
           exit: 'clearPeers',
           type: 'parallel',

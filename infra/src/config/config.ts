@@ -41,7 +41,7 @@ export const configSchema = z
     /** Run the read models on a standalone MongoDB, whose batches are not atomic: a retried batch counts its $inc and $push twice. */
     MONGO_ALLOW_STANDALONE: flag(false),
     REDIS_URL: optional(url(['redis:', 'rediss:'])),
-    /** BullMQ's Redis key prefix: deployments (or test runs) sharing one Redis keep apart by it. */
+    /** BullMQ's Redis key prefix, and the collab presence channel's suffix: deployments (or test runs) sharing one Redis keep apart by it. */
     QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, _ or -').default('bull'),
     /** How long a dead worker's BullMQ job stays locked before another worker takes it over (and how often that is checked). */
     QUEUE_LOCK_SECONDS: seconds(30),
