@@ -2,7 +2,7 @@ import test from 'ava';
 import { analyseQuestion, clarificationQuestions, judge, plan } from './heuristics.ts';
 import { parseReport, SourceBook } from './sources.ts';
 import { EDITOR_NOTE, MARKDOWN_DEBRIS } from './harness.ts';
-import { CitationLinker, keyPhrases, languageOf, markdownText, sentencesOf, splitEditReport } from './text.ts';
+import { CitationLinker, clip, keyPhrases, languageOf, markdownText, sentencesOf, splitEditReport } from './text.ts';
 
 test('edit report: up to 1,500 characters is one block', (t) => {
   const text = '字'.repeat(1500);
@@ -127,4 +127,11 @@ test('Markdown reads as its text: no markup, escapes or list markers, and plain 
   t.is(markdownText(EDITOR_NOTE), '钠离子电池走访\n重点：钠离子电池在零下二十度仍能正常放电，低温性能好。\n钠离子电池的成本比磷酸铁锂低两到三成，储能电站更看重成本。\n储能电站的招标开始要求钠离子电池的低温性能指标。\n钠离子电池有望在储能电站率先规模应用，见报告。');
   t.is(markdownText('A page, read as text.\nIts second line: C:\\data, 3 < 4.'), 'A page, read as text.\nIts second line: C:\\data, 3 < 4.');
   t.false(sentencesOf(EDITOR_NOTE).some((sentence) => MARKDOWN_DEBRIS.test(sentence) || sentence.includes('](')));
+});
+
+test('clip cuts English at a word boundary and Chinese at the character', (t) => {
+  t.is(clip('Why are solid-state batteries safer than liquid lithium-ion cells', 40), 'Why are solid-state batteries safer…');
+  t.is(clip('固态电池的安全性比液态锂电池好在哪里以及它的成本如何变化', 10), '固态电池的安全性比…');
+  t.is(clip('Supercalifragilisticexpialidocious words', 12), 'Supercalifr…', 'no space near the cut: cut at the character');
+  t.is(clip('short', 40), 'short');
 });

@@ -135,7 +135,11 @@ export function sentencesOf(text: string): string[] {
 
 export function clip(text: string, max: number): string {
   const chars = Array.from(text.trim());
-  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+  if (chars.length <= max) return chars.join('');
+  const kept = chars.slice(0, max - 1).join('');
+  // A cut inside a word reads as a typo ("safer tha…"): back up to the last space when one is near.
+  const space = kept.lastIndexOf(' ');
+  return `${space >= kept.length * 0.6 ? kept.slice(0, space).trimEnd() : kept}…`;
 }
 
 /** Spec §4 and §9: up to 1,500 characters, or any text with a section heading, is one block. */
