@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { ANALYSE_PROMPT, PLAN_PROMPT } from '@scriptorium/workers/agents/deep_cognition/prompts';
 import { client, signUp } from '../support/app.ts';
-import { startMockOpenAI, type ChatBody } from '../support/mockOpenAI.ts';
+import { startMockOpenAI } from '../support/mockOpenAI.ts';
+import { straightResearch } from '../support/researchModel.ts';
 import { startProduct } from '../support/product.ts';
 import { openSocket } from '../support/socket.ts';
 
@@ -15,12 +15,7 @@ test('kill -9 while the report is being written: after the restart the partial v
   const mock = await startMockOpenAI({
     scenario: 'slow',
     delayMs: 3,
-    reply: (body: ChatBody) => {
-      const system = body.messages?.[0]?.content ?? '';
-      if (system === ANALYSE_PROMPT) return JSON.stringify({ analysis: '问题已经具体', status: '开始研究', goal: '写报告', needs_clarification: false });
-      if (system === PLAN_PROMPT) return JSON.stringify({ steps: [{ description: '技术路线', queries: ['固态电池 技术'] }] });
-      return PROSE;
-    },
+    reply: straightResearch({ description: '技术路线', queries: ['固态电池 技术'] }, PROSE),
   });
   const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-research-crash-'));
   const env = { LLM_BASE_URL: mock.url, LLM_MODEL: 'slow' };

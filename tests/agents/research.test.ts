@@ -3,9 +3,10 @@ import type { ContentType } from '@scriptorium/domain/protocol/content';
 import { serverMessageSchema } from '@scriptorium/domain/protocol/ws';
 import { BUDGET_EXHAUSTED } from '@scriptorium/domain/budget/guard';
 import { Corpus, SOLID_STATE } from '@scriptorium/workers/agents/deep_cognition/harness';
-import { ANALYSE_PROMPT, BROWSE_PROMPT, JUDGE_PROMPT, PLAN_PROMPT } from '@scriptorium/workers/agents/deep_cognition/prompts';
+import { BROWSE_PROMPT, JUDGE_PROMPT } from '@scriptorium/workers/agents/deep_cognition/prompts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
-import { startMockOpenAI, type ChatBody } from '../support/mockOpenAI.ts';
+import { startMockOpenAI } from '../support/mockOpenAI.ts';
+import { straightResearch } from '../support/researchModel.ts';
 import { openSocket, streamedText, type TestSocket } from '../support/socket.ts';
 
 const VAGUE = '帮我研究一下固态电池';
@@ -118,14 +119,7 @@ test.serial('a pause while the model writes: the partial version is kept with th
   const mock = await startMockOpenAI({
     scenario: 'slow',
     delayMs: 2,
-    reply: (body: ChatBody) => {
-      const system = body.messages?.[0]?.content ?? '';
-      if (system === ANALYSE_PROMPT) return JSON.stringify({ analysis: '问题已经具体', status: '开始研究', goal: '写报告', needs_clarification: false });
-      if (system === PLAN_PROMPT) return JSON.stringify({ steps: [{ description: '技术路线', queries: ['固态电池 技术'] }] });
-      if (system === JUDGE_PROMPT) return JSON.stringify({ results: [{ index: 1, has_useful_info: true, useful_info_summary: '相关' }] });
-      if (system === BROWSE_PROMPT) return JSON.stringify({ pages: [{ index: 1, summary: '介绍了固态电池' }] });
-      return prose;
-    },
+    reply: straightResearch({ description: '技术路线', queries: ['固态电池 技术'] }, prose, { [JUDGE_PROMPT]: JSON.stringify({ results: [{ index: 1, has_useful_info: true, useful_info_summary: '相关' }] }), [BROWSE_PROMPT]: JSON.stringify({ pages: [{ index: 1, summary: '介绍了固态电池' }] }) }),
   });
   const corpus = new Corpus([...SOLID_STATE]);
   const app = await startTestApp({ LLM_BASE_URL: mock.url, LLM_MODEL: 'slow' }, { agents: { webSearch: corpus, fetcher: corpus } });

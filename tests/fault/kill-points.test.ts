@@ -14,9 +14,9 @@ import { SqliteEventStore } from '@scriptorium/infra/eventstore/sqlite';
 import { createLogger } from '@scriptorium/infra/log';
 import { SqliteReadStore } from '@scriptorium/infra/readstore/sqlite';
 import { ProjectionRunner } from '@scriptorium/projections/runner';
-import { ANALYSE_PROMPT, PLAN_PROMPT } from '@scriptorium/workers/agents/deep_cognition/prompts';
 import { client, signUp } from '../support/app.ts';
-import { startMockOpenAI, type ChatBody } from '../support/mockOpenAI.ts';
+import { startMockOpenAI } from '../support/mockOpenAI.ts';
+import { straightResearch } from '../support/researchModel.ts';
 import { startProduct } from '../support/product.ts';
 import { dump, projections, until } from '../support/readModels.ts';
 import { openSocket } from '../support/socket.ts';
@@ -38,12 +38,7 @@ for (const seed of SEEDS) {
     const mock = await startMockOpenAI({
       scenario: 'slow',
       delayMs: 3,
-      reply: (body: ChatBody) => {
-        const system = body.messages?.[0]?.content ?? '';
-        if (system === ANALYSE_PROMPT) return JSON.stringify({ analysis: '问题已经具体', status: '开始研究', goal: '写报告', needs_clarification: false });
-        if (system === PLAN_PROMPT) return JSON.stringify({ steps: [{ description: '重建', queries: ['事件溯源 重建'] }] });
-        return PROSE;
-      },
+      reply: straightResearch({ description: '重建', queries: ['事件溯源 重建'] }, PROSE),
     });
     const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-kill-points-'));
     const env = { LLM_BASE_URL: mock.url, LLM_MODEL: 'slow', JWT_SECRET: `kill-points-secret-${seed}-0123456789abcdef0123456789` };

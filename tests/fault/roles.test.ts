@@ -14,11 +14,11 @@ import { PostgresEventStore } from '@scriptorium/infra/eventstore/postgres';
 import { createLogger } from '@scriptorium/infra/log';
 import { PostgresReadStore } from '@scriptorium/infra/readstore/postgres';
 import { ProjectionRunner } from '@scriptorium/projections/runner';
-import { ANALYSE_PROMPT, PLAN_PROMPT } from '@scriptorium/workers/agents/deep_cognition/prompts';
 import { createScratchDatabase, postgresAnswers, postgresUrl } from '../contract/postgres.ts';
 import { deleteKeys, redisAnswers, redisUrl } from '../contract/redis.ts';
 import { signUp } from '../support/app.ts';
-import { startMockOpenAI, type ChatBody } from '../support/mockOpenAI.ts';
+import { startMockOpenAI } from '../support/mockOpenAI.ts';
+import { straightResearch } from '../support/researchModel.ts';
 import { startRole, type RoleProcess } from '../support/product.ts';
 import { openSocket } from '../support/socket.ts';
 import { dump, projections, until } from '../support/readModels.ts';
@@ -40,12 +40,7 @@ if (!postgresUp || !redisUp) {
     const mock = await startMockOpenAI({
       scenario: 'slow',
       delayMs: 5,
-      reply: (body: ChatBody) => {
-        const system = body.messages?.[0]?.content ?? '';
-        if (system === ANALYSE_PROMPT) return JSON.stringify({ analysis: '问题已经具体', status: '开始研究', goal: '写报告', needs_clarification: false });
-        if (system === PLAN_PROMPT) return JSON.stringify({ steps: [{ description: '架构', queries: ['分布式 角色'] }] });
-        return PROSE;
-      },
+      reply: straightResearch({ description: '架构', queries: ['分布式 角色'] }, PROSE),
     });
     const env = {
       DATABASE_URL: database.url,
