@@ -5,22 +5,13 @@
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import test from 'ava';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
-import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
+import type { Page } from 'playwright-core';
+import { browserSuite, screenshot, signedInPage } from '../support/browser.ts';
+import { client, signUp, startTestApp } from '../support/app.ts';
 
 const ADMIN = { username: 'chief', password: 'admin-password-1' };
 
-let app: TestApp;
-let browser: Browser;
-test.before(async () => {
-  app = await startTestApp({ ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ADMIN_EMAIL: 'chief@example.com' });
-  browser = await launchBrowser();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const suite = browserSuite(() => startTestApp({ ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ADMIN_EMAIL: 'chief@example.com' }));
 
 const SIGNED_OUT = ['/research', '/login', '/register', '/cli', '/cli/docs', '/cli-leaderboard', '/cognition', '/cognition/display', '/welcome', '/error', '/share/missing-token', '/nowhere'];
 /** The OAuth consent screen for the command-line assistant (a loopback redirect; nothing is approved). */
@@ -39,7 +30,7 @@ async function audit(page: Page, screen: string): Promise<Found[]> {
 
 /** Opens a screen and waits for the route's chunk and its first requests. */
 async function visit(page: Page, path: string) {
-  await page.goto(`${app.url}${path}`, { waitUntil: 'networkidle' });
+  await page.goto(`${suite.app.url}${path}`, { waitUntil: 'networkidle' });
   await page.locator('main, .page, .share-page, [role="main"]').first().waitFor({ timeout: 15_000 }).catch(() => undefined);
   await page.waitForTimeout(300);
 }
@@ -64,7 +55,7 @@ function report(t: { log(...values: unknown[]): void; deepEqual(actual: unknown,
 
 test('signed out, every screen passes axe in Chinese and in English', async (t) => {
   t.timeout(240_000);
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+  const context = await suite.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
   t.teardown(() => context.close());
   const page = await context.newPage();
   const found = await auditAll(page, SIGNED_OUT, 'zh signed out');
@@ -80,10 +71,10 @@ test('signed out, every screen passes axe in Chinese and in English', async (t) 
 
 test('signed in, every screen passes axe, with a note tree, its menu and the status dialog open', async (t) => {
   t.timeout(300_000);
-  const user = await signUp(app.url, 'axe_reader');
+  const user = await signUp(suite.app.url, 'axe_reader');
   const created = await user.request('POST', '/backend/api/notes', { name: '储能调研' });
   t.true(created.status < 300, JSON.stringify(created.body));
-  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
+  const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
   const found = await auditAll(page, SIGNED_IN, 'zh signed in');
 
   await visit(page, '/note');
@@ -110,8 +101,8 @@ test('signed in, every screen passes axe, with a note tree, its menu and the sta
 
 test('the administrator screens pass axe', async (t) => {
   t.timeout(180_000);
-  const login = await client(app.url).request('POST', '/backend/auth/login', ADMIN, { form: true });
-  const { page } = await signedInPage(t, browser, login.body.access_token as string);
+  const login = await client(suite.app.url).request('POST', '/backend/auth/login', ADMIN, { form: true });
+  const { page } = await signedInPage(t, suite.browser, login.body.access_token as string);
   const found = await auditAll(page, ADMIN_ONLY, 'zh admin');
   await page.evaluate(() => localStorage.setItem('app_language', 'en'));
   found.push(...(await auditAll(page, ADMIN_ONLY, 'en admin')));

@@ -3,26 +3,16 @@
  * with its arguments, and the run shown on the monitoring page. Serves frontend/dist.
  */
 import test from 'ava';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
-import { signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { browserSuite, screenshot, signedInPage } from '../support/browser.ts';
+import { signUp } from '../support/app.ts';
 
-let app: TestApp;
-let browser: Browser;
-test.before(async () => {
-  app = await startTestApp();
-  browser = await launchBrowser();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const suite = browserSuite();
 
 test('a user creates an agent, tries its calculator and sees the run on the monitoring page', async (t) => {
-  const user = await signUp(app.url, 'agentuser');
-  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
+  const user = await signUp(suite.app.url, 'agentuser');
+  const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
 
-  await page.goto(`${app.url}/research`, { waitUntil: 'networkidle' });
+  await page.goto(`${suite.app.url}/research`, { waitUntil: 'networkidle' });
   await page.getByRole('link', { name: '我的智能体' }).click();
   await page.getByText('还没有智能体').waitFor();
   await page.getByRole('link', { name: '创建智能体' }).first().click();

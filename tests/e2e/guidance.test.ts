@@ -4,27 +4,17 @@
  * "report written, what next?" question. Serves frontend/dist: run `npm run build` first.
  */
 import test from 'ava';
-import type { Browser } from 'playwright-core';
-import { signUp, startTestApp, type TestApp } from '../support/app.ts';
-import { CLIENT_BUILT, launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
+import { signUp } from '../support/app.ts';
+import { browserSuite, CLIENT_BUILT, screenshot, signedInPage } from '../support/browser.ts';
 
-let app: TestApp;
-let browser: Browser;
-test.before(async () => {
-  app = await startTestApp();
-  browser = await launchBrowser();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const suite = browserSuite();
 
 test('the welcome tip leaves with the welcome screen, and no tip covers the question after a report', async (t) => {
   if (!CLIENT_BUILT) return t.pass('frontend/dist is missing: run npm run build');
   t.timeout(120_000);
-  const user = await signUp(app.url, 'tipreader');
-  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
-  await page.goto(`${app.url}/research`, { waitUntil: 'networkidle' });
+  const user = await signUp(suite.app.url, 'tipreader');
+  const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
+  await page.goto(`${suite.app.url}/research`, { waitUntil: 'networkidle' });
 
   const welcome = page.getByRole('dialog', { name: '欢迎来到 Scriptorium' });
   await welcome.waitFor();

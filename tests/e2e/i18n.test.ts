@@ -5,38 +5,29 @@
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import test from 'ava';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
-import { signUp, startTestApp, type TestApp } from '../support/app.ts';
+import type { Page } from 'playwright-core';
+import { browserSuite, screenshot, signedInPage } from '../support/browser.ts';
+import { signUp } from '../support/app.ts';
 
-let app: TestApp;
-let browser: Browser;
-test.before(async () => {
-  app = await startTestApp();
-  browser = await launchBrowser();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const suite = browserSuite();
 
 const seriousViolations = async (page: Page) =>
   (await new AxeBuilder({ page }).analyze()).violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 
 test('signed out, the page sends to login and comes back after it', async (t) => {
-  const context = await browser.newContext({ locale: 'zh-CN' });
+  const context = await suite.browser.newContext({ locale: 'zh-CN' });
   t.teardown(() => context.close());
   const page = await context.newPage();
-  await page.goto(`${app.url}/demo/i18n`, { waitUntil: 'networkidle' });
+  await page.goto(`${suite.app.url}/demo/i18n`, { waitUntil: 'networkidle' });
   await page.waitForURL(/\/login\?redirect=%2Fdemo%2Fi18n$/);
   t.pass();
 });
 
 test('every namespace in zh and en side by side, zero keys missing, filtered and searched, and switched live to English', async (t) => {
   t.timeout(120_000);
-  const user = await signUp(app.url, 'i18nreader');
-  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
-  await page.goto(`${app.url}/demo/i18n`, { waitUntil: 'networkidle' });
+  const user = await signUp(suite.app.url, 'i18nreader');
+  const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
+  await page.goto(`${suite.app.url}/demo/i18n`, { waitUntil: 'networkidle' });
   await page.getByRole('heading', { name: '国际化演示', level: 1 }).waitFor();
 
   t.is(await page.getByTestId('missing-zh').innerText(), '0');

@@ -4,20 +4,11 @@
  * the link signed out. Serves frontend/dist: run `npm run build` first.
  */
 import test from 'ava';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
-import { signUp, startTestApp, type TestApp } from '../support/app.ts';
+import type { Page } from 'playwright-core';
+import { browserSuite, screenshot, signedInPage } from '../support/browser.ts';
+import { signUp } from '../support/app.ts';
 
-let app: TestApp;
-let browser: Browser;
-test.before(async () => {
-  app = await startTestApp();
-  browser = await launchBrowser();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const suite = browserSuite();
 
 async function newNote(page: Page, name: string) {
   await page.locator('.note-toolbar').getByRole('button', { name: '新建笔记' }).click();
@@ -36,11 +27,11 @@ async function write(page: Page, text: string) {
 }
 
 test('a new user keeps notes in a tree, writes, nests, extracts a cognition and shares a note', async (t) => {
-  const user = await signUp(app.url, 'notebook');
-  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
+  const user = await signUp(suite.app.url, 'notebook');
+  const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
   page.on('dialog', (dialog) => void dialog.accept());
 
-  await page.goto(`${app.url}/note`, { waitUntil: 'networkidle' });
+  await page.goto(`${suite.app.url}/note`, { waitUntil: 'networkidle' });
   await page.getByText('还没有笔记').waitFor();
   await screenshot(page, 'notes-empty');
 
@@ -147,7 +138,7 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   await screenshot(page, 'notes-cognition');
 
   // Share a note and open it signed out.
-  await page.goto(`${app.url}/note`, { waitUntil: 'networkidle' });
+  await page.goto(`${suite.app.url}/note`, { waitUntil: 'networkidle' });
   await page.locator('.note-row').filter({ hasText: '储能调研' }).getByRole('button', { name: '储能调研' }).click();
   await page.locator('.note-editor-head').getByRole('button', { name: '分享' }).click();
   await page.getByRole('dialog', { name: '分享笔记' }).getByText('以及它下面的全部 2 篇子笔记；之后添加到它下面的笔记也会一并分享').waitFor();
@@ -155,7 +146,7 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   const link = await page.getByRole('textbox', { name: '分享链接' }).inputValue();
   t.regex(link, /\/share\/[A-Za-z0-9_-]+$/);
   await screenshot(page, 'notes-share');
-  const visitor = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+  const visitor = await suite.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
   t.teardown(() => visitor.close());
   const shared = await visitor.newPage();
   await shared.goto(link, { waitUntil: 'networkidle' });
@@ -172,7 +163,7 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   await page.getByRole('button', { name: '取消分享' }).click();
   await page.getByText('已取消分享，原链接失效').waitFor();
   await shared.goto(link, { waitUntil: 'networkidle' });
-  await shared.waitForURL(`${app.url}/research`);
+  await shared.waitForURL(`${suite.app.url}/research`);
   await shared.locator('.toast-title', { hasText: '分享不存在或已过期' }).waitFor();
   await screenshot(shared, 'notes-shared-revoked');
   await page.keyboard.press('Escape');
@@ -187,14 +178,14 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   await page.locator('.note-row').filter({ hasText: '格式试写' }).getByRole('button', { name: '格式试写' }).click();
   await page.locator('.note-doc strong').filter({ hasText: '加粗' }).waitFor();
   await screenshot(page, 'notes-markdown-en');
-  await page.goto(`${app.url}/share/no-such-share-token`, { waitUntil: 'networkidle' });
+  await page.goto(`${suite.app.url}/share/no-such-share-token`, { waitUntil: 'networkidle' });
   await page.waitForURL(/\/research/);
   await page.locator('.toast-title', { hasText: 'This share does not exist or has expired' }).waitFor();
   await screenshot(page, 'notes-shared-revoked-en');
   await page.evaluate(() => localStorage.setItem('app_language', 'zh'));
 
   // The same notes beside a research conversation, in the workspace's note panel.
-  await page.goto(`${app.url}/research`, { waitUntil: 'networkidle' });
+  await page.goto(`${suite.app.url}/research`, { waitUntil: 'networkidle' });
   const tip = page.getByRole('button', { name: '知道了' });
   if (await tip.isVisible()) await tip.click();
   await page.getByRole('button', { name: '笔记面板' }).click();

@@ -5,20 +5,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import test from 'ava';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, screenshot, SCREENSHOTS, signedInPage } from '../support/browser.ts';
-import { signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { browserSuite, screenshot, SCREENSHOTS, signedInPage } from '../support/browser.ts';
+import { signUp } from '../support/app.ts';
 
-let app: TestApp;
-let browser: Browser;
-test.before(async () => {
-  app = await startTestApp();
-  browser = await launchBrowser();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const suite = browserSuite();
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 const session = (id: string, query: string, ended: boolean) => ({
@@ -34,19 +24,19 @@ const session = (id: string, query: string, ended: boolean) => ({
 });
 
 test('a user reads, favourites, downloads and shares the sessions the CLI recorded', async (t) => {
-  const user = await signUp(app.url, 'terminaluser');
+  const user = await signUp(suite.app.url, 'terminaluser');
   await user.request('POST', '/backend/engineer/trajectory/files', session('s-1', '为什么登录接口返回 401？', true));
   await user.request('POST', '/backend/engineer/trajectory/files', session('s-2', '怎样给投影加索引？', false));
-  const { page, pageErrors } = await signedInPage(t, browser, user.token!, { acceptDownloads: true });
+  const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!, { acceptDownloads: true });
   page.on('dialog', (dialog) => void dialog.accept());
 
-  await page.goto(`${app.url}/cli`, { waitUntil: 'networkidle' });
+  await page.goto(`${suite.app.url}/cli`, { waitUntil: 'networkidle' });
   await page.getByRole('heading', { name: 'Scriptorium 命令行助手' }).waitFor();
   const panel = page.locator('.cli-panel');
   await panel.getByText('轨迹总数').waitFor();
   t.deepEqual(await panel.locator('.cli-panel-stats strong').allInnerTexts(), ['2', '1']);
   t.is(await panel.locator('.cli-recent li').count(), 2);
-  t.is(await page.locator('.cli-steps code').first().innerText(), `npm run cli -- login --server ${app.url}`, 'the address this server is reached at');
+  t.is(await page.locator('.cli-steps code').first().innerText(), `npm run cli -- login --server ${suite.app.url}`, 'the address this server is reached at');
   await screenshot(page, 'trajectories-landing');
 
   await panel.getByRole('link', { name: /为什么登录接口返回 401？/ }).click();
@@ -78,7 +68,7 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
   t.regex(link, /\/shared\/trajectory\/[A-Za-z0-9_-]+$/);
   await screenshot(page, 'trajectories-share');
 
-  const visitor = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'zh-CN', acceptDownloads: true });
+  const visitor = await suite.browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'zh-CN', acceptDownloads: true });
   t.teardown(() => visitor.close());
   const shared = await visitor.newPage();
   await shared.goto(link, { waitUntil: 'networkidle' });
@@ -112,7 +102,7 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
 
   // A revoked link goes to / (spec 01), saying why.
   await shared.reload({ waitUntil: 'networkidle' });
-  await shared.waitForURL(`${app.url}/research`);
+  await shared.waitForURL(`${suite.app.url}/research`);
   await shared.locator('.toast-title', { hasText: '分享不存在或已过期' }).waitFor();
   await screenshot(shared, 'trajectories-shared-revoked');
 
@@ -129,7 +119,7 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
   await page.evaluate(() => localStorage.setItem('app_language', 'zh'));
 
   // The socket test page: heartbeats arrive, a malformed message gets an error and the socket stays up.
-  await page.goto(`${app.url}/cli/test`, { waitUntil: 'networkidle' });
+  await page.goto(`${suite.app.url}/cli/test`, { waitUntil: 'networkidle' });
   await page.getByRole('button', { name: '连接' }).click();
   await page.getByRole('status').filter({ hasText: '已连接' }).waitFor();
   await page.getByText('心跳 2 次').waitFor({ timeout: 15_000 });
@@ -139,7 +129,7 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
   await screenshot(page, 'trajectories-socket-test');
 
   // The leaderboard is public.
-  await shared.goto(`${app.url}/cli-leaderboard`, { waitUntil: 'networkidle' });
+  await shared.goto(`${suite.app.url}/cli-leaderboard`, { waitUntil: 'networkidle' });
   await shared.getByRole('cell', { name: 'terminaluser' }).waitFor();
   await screenshot(shared, 'trajectories-leaderboard');
   t.deepEqual(pageErrors, []);
@@ -148,10 +138,10 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
 test('the CLI docs are in the reader’s language and nothing is cut off, at 1440 and 1024 wide', async (t) => {
   for (const language of ['zh', 'en'] as const) {
     for (const width of [1440, 1024]) {
-      const context = await browser.newContext({ viewport: { width, height: 2000 }, locale: 'zh-CN' });
+      const context = await suite.browser.newContext({ viewport: { width, height: 2000 }, locale: 'zh-CN' });
       await context.addInitScript((chosen) => localStorage.setItem('app_language', chosen), language);
       const page = await context.newPage();
-      await page.goto(`${app.url}/cli/docs`, { waitUntil: 'networkidle' });
+      await page.goto(`${suite.app.url}/cli/docs`, { waitUntil: 'networkidle' });
       await page.getByRole('heading', { name: language === 'zh' ? 'CLI 文档' : 'CLI documentation', level: 1 }).waitFor();
       const cut = await page.evaluate(() =>
         [...document.querySelectorAll('.cli-docs *')].filter((element) => element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).overflowX !== 'visible').map((element) => element.textContent?.slice(0, 60)),
@@ -163,7 +153,7 @@ test('the CLI docs are in the reader’s language and nothing is cut off, at 144
       t.is(/\p{Script=Han}/u.test(sample), language === 'zh', `${language}: the sample`);
       await page.screenshot({ path: `${SCREENSHOTS}cli-docs-${language}-${width}.png` });
       if (width === 1024) {
-        await page.goto(`${app.url}/cli`, { waitUntil: 'networkidle' });
+        await page.goto(`${suite.app.url}/cli`, { waitUntil: 'networkidle' });
         await page.locator('.cli-steps code').first().waitFor();
         await page.screenshot({ path: `${SCREENSHOTS}cli-landing-${language}-${width}.png` });
       }

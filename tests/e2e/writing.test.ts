@@ -3,30 +3,20 @@
  * straight into the canvas, citing the note. Serves frontend/dist: run `npm run build` first.
  */
 import test from 'ava';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
-import { signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { browserSuite, screenshot, signedInPage } from '../support/browser.ts';
+import { signUp } from '../support/app.ts';
 
-let app: TestApp;
-let browser: Browser;
-test.before(async () => {
-  app = await startTestApp();
-  browser = await launchBrowser();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const suite = browserSuite();
 
 test('a brief and a chosen note become a report in the canvas that cites the note', async (t) => {
-  const user = await signUp(app.url, 'writer');
+  const user = await signUp(suite.app.url, 'writer');
   const { body: note } = await user.request('POST', '/backend/api/notes', {
     name: '储能走访记录',
     content: '走访的三座储能电站都在评估钠离子电池。运维人员认为钠离子电池在零下二十度仍能正常放电。钠离子电池的成本比磷酸铁锂低两到三成。',
   });
   const noteId = note.id as string;
-  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
-  await page.goto(`${app.url}/ai-first/writing-agent`, { waitUntil: 'networkidle' });
+  const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
+  await page.goto(`${suite.app.url}/ai-first/writing-agent`, { waitUntil: 'networkidle' });
   await page.getByRole('heading', { name: '写作智能体' }).waitFor();
 
   await page.getByRole('button', { name: '开始写作' }).click();

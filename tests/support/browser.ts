@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import test from 'ava';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { startTestApp, type TestApp } from './app.ts';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../e2e/screenshots/', import.meta.url));
 export const CHROMIUM = '/usr/bin/chromium';
@@ -13,6 +15,30 @@ export function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+/**
+ * A browser test file's app and Chromium: started before its first test, closed after its last. Call
+ * it at the top of the file; `suite.app` and `suite.browser` are there once the tests run.
+ */
+export function browserSuite(start: () => Promise<TestApp> = () => startTestApp()): { readonly app: TestApp; readonly browser: Browser } {
+  const suite: { app?: TestApp; browser?: Browser } = {};
+  test.before(async () => {
+    suite.app = await start();
+    suite.browser = await launchBrowser();
+  });
+  test.after.always(async () => {
+    await suite.browser?.close();
+    await suite.app?.stop();
+  });
+  return {
+    get app() {
+      return suite.app!;
+    },
+    get browser() {
+      return suite.browser!;
+    },
+  };
 }
 
 export const screenshot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}${name}.png` });
