@@ -115,6 +115,68 @@ test("every chat and run is a live engineer session; the browser's commands run 
   t.like(nodes[3], { payload: { text: '42\n', exit_code: 0 } });
 });
 
+test('a command the assistant proposes runs only once approved: from the terminal, or from the browser where the first answer wins; a refusal runs nothing', async (t) => {
+  const app = await startTestApp();
+  t.teardown(() => app.stop());
+  const user = await signUp(app.url, 'approver', 'approver-password');
+  const home = mkdtempSync(join(tmpdir(), 'scriptorium-cli-'));
+  t.teardown(() => rmSync(home, { recursive: true, force: true }));
+  const env = { SCRIPTORIUM_CONFIG: join(home, 'config.json') };
+  t.is((await cli(['login', '--password', '--server', app.url, '--username', 'approver'], { ...env, SCRIPTORIUM_PASSWORD: 'approver-password' })).code, 0);
+  const base = '/backend/api/ai-engineer';
+
+  // Piped answers: the first proposal is approved, the second refused.
+  const piped = await cli(['chat', '--project', 'demo'], env, 'list the files\ny\n当前目录是哪里\nn\n/exit\n');
+  t.is(piped.code, 0, piped.stderr);
+  t.regex(piped.stdout, /Offline rule \(no model configured\): suggest running `ls -la`/);
+  t.regex(piped.stdout, /助手建议运行：ls -la {2}运行？\[y\/N\]/);
+  t.regex(piped.stdout, /package\.json/, 'the approved listing ran');
+  t.regex(piped.stdout, /助手建议运行：pwd/);
+  t.regex(piped.stdout, /已拒绝，命令没有运行。/);
+  const [first] = (await user.request('GET', `${base}/sessions`)).body.sessions;
+  const nodes = (await user.request('GET', `${base}/sessions/${first.id}/nodes?sort_order=asc`)).body.nodes;
+  t.deepEqual(
+    nodes.map((node: any) => node.node_type),
+    ['message', 'message', 'tool_call', 'command', 'output', 'message', 'message', 'tool_call', 'message'],
+  );
+  t.like(nodes[2], { parent_id: nodes[0].id, status: 'pending', payload: { name: 'run_command', arguments: { command: 'ls -la' } } });
+  t.like(nodes[3], { parent_id: nodes[2].id, payload: { command: 'ls -la' } });
+  t.like(nodes[8], { parent_id: nodes[7].id, payload: { role: 'system', text: '已拒绝运行（终端）' } });
+  const trajectory = (await user.request('GET', '/backend/engineer/trajectory/files')).body.files[0];
+  const events = (await user.request('GET', `/backend/engineer/trajectory/files/${trajectory.file_id}`)).body.events;
+  t.like(events.find((event: any) => event.event_type === 'tool_call'), { command: 'ls -la' });
+  t.like(events.find((event: any) => event.event_type === 'tool_result'), { content: '已批准运行（终端）' });
+
+  // From the browser: a message, its proposal approved there; the result reaches the message; a second answer is refused.
+  const { child, output, exited } = spawnCli(['chat', '--project', 'demo'], env);
+  const session = await until(async () => (await user.request('GET', `${base}/sessions?status=running`)).body.sessions[0]);
+  const message = (await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'message', content: 'list the files' })).body;
+  const proposal = await until(async () => (await user.request('GET', `${base}/sessions/${session.id}/nodes?sort_order=asc`)).body.nodes.find((node: any) => node.node_type === 'tool_call'));
+  t.is((await user.request('GET', `${base}/sessions/${session.id}`)).body.status, 'waiting_input');
+  await until(async () => (/助手建议运行：ls -la/.test(output.stdout) ? true : undefined));
+  const unknown = await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'approve', content: 'n999' });
+  t.is(unknown.status, 422);
+  const approve = (await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'approve', content: proposal.id })).body;
+  const again = await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'reject', content: proposal.id });
+  t.is(again.status, 409);
+  t.is(again.body.code, 'engineer.proposal_answered');
+  const commands = await until(async () => {
+    const all = (await user.request('GET', `${base}/sessions/${session.id}/commands`)).body.commands;
+    return all.every((command: any) => command.result) ? all : undefined;
+  });
+  const answered = Object.fromEntries(commands.map((command: any) => [command.id, command.result]));
+  t.like(answered[message.id], { status: 'completed' });
+  t.regex(answered[message.id].result, /package\.json/, 'the listing is the message’s result in the browser');
+  t.is(answered[approve.id].result, answered[message.id].result);
+  t.regex(output.stdout, /\[浏览器\] 批准运行/);
+  t.regex(output.stdout, /package\.json/, 'and it ran in the terminal');
+  const tree = (await user.request('GET', `${base}/sessions/${session.id}/nodes?sort_order=asc`)).body.nodes;
+  t.like(tree.find((node: any) => node.node_type === 'command'), { parent_id: proposal.id, payload: { command: 'ls -la' } });
+  t.is((await user.request('GET', `${base}/sessions/${session.id}`)).body.status, 'running');
+  child.stdin.end('/exit\n');
+  t.is((await exited).code, 0);
+});
+
 test('Ctrl-C ends a chat as a completed session', async (t) => {
   const app = await startTestApp();
   t.teardown(() => app.stop());

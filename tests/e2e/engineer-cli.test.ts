@@ -1,7 +1,8 @@
 /**
  * The issue's "done means", end to end: `npm run cli -- chat` in a real terminal (a tmux pane)
- * against the started product, the session watched live at /engineer in Chromium, input and a
- * command sent back from the browser and answered in the terminal, a reload in the middle of a
+ * against the started product, the session watched live at /engineer in Chromium, "list the files"
+ * sent from the browser, the command the assistant proposes approved there and run in the terminal
+ * (another one declined in the terminal, one in English in the browser), a command sent back, a reload in the middle of a
  * stream that loses nothing, and a demo started and stopped from the screen. Serves frontend/dist:
  * run `npm run build` first. Needs tmux and bubblewrap; says so and skips without them.
  */
@@ -31,15 +32,17 @@ const ready = hasTmux && sandboxProblem === null;
 if (!hasTmux) console.log('engineer CLI test skipped: tmux is not installed (apt-get install -y tmux)');
 if (sandboxProblem) console.log(`engineer CLI test skipped: ${sandboxProblem.message}`);
 
-/** The model: a plan with a long step for the demo, short answers for the terminal's questions. */
+const lastAsked = (body: ChatBody) => body.messages?.at(-1)?.content ?? '';
+/** The model: a plan with a long step for the demo, short answers for the terminal's questions, and `ls -la` proposed for "list the files". */
 const model = await startMockOpenAI({
+  toolCalls: (body) => (body['tools'] && lastAsked(body).includes('list the files') ? [{ name: 'run_command', arguments: JSON.stringify({ command: 'ls -la' }) }] : undefined),
   reply: (body: ChatBody) => {
     const system = body.messages?.[0]?.content ?? '';
     if (system.includes('隔离的 Linux 工作区')) {
       return JSON.stringify({ steps: [{ thought: '先记下开始', command: 'echo started > started.txt' }, { thought: '一个很长的步骤', command: 'sleep 60' }, { thought: '不会到这里', command: 'echo never' }] });
     }
-    const asked = body.messages?.at(-1)?.content ?? '';
-    return asked.includes('list the files') ? 'Run `ls` to list the files here.' : `模拟回答：${asked.slice(0, 20)}`;
+    const asked = lastAsked(body);
+    return asked.includes('list the files') ? 'Let me list the files.' : `模拟回答：${asked.slice(0, 20)}`;
   },
 });
 const running = productInBrowser('engineer-cli', { LLM_BASE_URL: model.url, LLM_MODEL: 'mock' });
@@ -108,13 +111,42 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, tim
   await tree.getByText('模拟回答：事件溯源是什么？').waitFor();
   await paneShows(/模拟回答：事件溯源是什么？/);
 
-  // "list the files" from the browser: the assistant in the terminal answers it, in both places.
+  // "list the files" from the browser: the assistant proposes `ls -la`, shown in the terminal and the
+  // browser; approved in the browser, it runs in the terminal and its listing shows in both places.
   await page.getByRole('textbox', { name: '给智能体的话……' }).fill('list the files');
   await page.getByRole('button', { name: '发送' }).click();
   await paneShows(/\[浏览器\] list the files/);
-  await paneShows(/Run `ls` to list the files here\./);
-  await tree.getByText('Run `ls` to list the files here.').waitFor();
+  await paneShows(/Let me list the files\./);
+  await paneShows(/助手建议运行：ls -la {2}运行？\[y\/N\]/);
+  const proposal = page.locator('.engineer-proposal');
+  await proposal.getByText('ls -la', { exact: true }).waitFor();
+  await proposal.getByText('助手建议运行').waitFor();
+  await tree.getByRole('treeitem').filter({ hasText: /^工具调用\s*ls -la\s*待批准/ }).waitFor();
+  await page.locator('.engineer-head .engineer-status', { hasText: '等待输入' }).waitFor();
+  await screenshot(page, 'engineer-cli-proposal-zh');
+  await proposal.getByRole('button', { name: '批准运行' }).click();
+  await paneShows(/\[浏览器\] 批准运行\n(.*\n)*.*package\.json/);
+  await proposal.waitFor({ state: 'detached' });
+  await tree.getByText('$ ls -la', { exact: true }).waitFor();
+  await tree.getByRole('treeitem').filter({ hasText: /^输出[\s\S]*package\.json/ }).first().waitFor();
   await page.locator('.engineer-command-list li', { hasText: 'list the files' }).getByText('完成').waitFor();
+  await page.locator('.engineer-command-list li', { hasText: '批准运行' }).filter({ hasText: 'ls -la' }).getByText('完成').waitFor();
+  await tree.getByRole('treeitem').filter({ hasText: /^工具调用\s*ls -la\s*已批准/ }).waitFor();
+  await page.locator('.engineer-head .engineer-status', { hasText: '运行中' }).waitFor();
+  const answered = (await user.request('GET', `${base}/sessions/${sessionId}/commands`)).body.commands.find((command: { content: string }) => command.content === 'list the files');
+  t.regex(answered.result.result, /package\.json/, "the listing is the browser message's result");
+
+  // Proposed from the terminal and declined there: the browser's buttons go away as it happens.
+  type('please list the files again');
+  enter();
+  await paneShows(/助手建议运行：ls -la {2}运行？\[y\/N\]\s*$/m);
+  await proposal.getByRole('button', { name: '批准运行' }).waitFor();
+  type('n');
+  enter();
+  await paneShows(/已拒绝，命令没有运行。/);
+  await proposal.waitFor({ state: 'detached' });
+  await tree.getByText('已拒绝运行（终端）').waitFor();
+  await tree.getByRole('treeitem').filter({ hasText: /^工具调用\s*ls -la\s*已拒绝/ }).waitFor();
 
   // And the command itself: the terminal runs it, the browser shows its output.
   await page.getByRole('combobox', { name: '发送方式' }).click();
@@ -123,8 +155,8 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, tim
   await page.getByRole('button', { name: '发送' }).click();
   await paneShows(/\[浏览器\] \$ ls\n(.*\n)*.*package\.json/);
   await tree.getByText('$ ls', { exact: true }).waitFor();
-  await tree.getByRole('treeitem').filter({ hasText: /^输出[\s\S]*package\.json/ }).waitFor();
-  await page.locator('.engineer-command-list li', { hasText: 'ls' }).getByText('完成').waitFor();
+  await tree.getByRole('treeitem').filter({ hasText: /^输出[\s\S]*package\.json/ }).last().waitFor();
+  await page.locator('.engineer-command-list li', { has: page.locator('code', { hasText: /^ls$/ }) }).getByText('完成').waitFor();
   await screenshot(page, 'engineer-cli-zh');
 
   // A stream of steps from the terminal, and a reload in the middle of it.
@@ -137,12 +169,26 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, tim
   await paneShows(/tick-6\n/);
   const session = await until(async () => {
     const body = (await user.request('GET', `${base}/sessions/${sessionId}`)).body;
-    return body.node_count >= 20 ? body : undefined;
+    return body.node_count >= 27 ? body : undefined;
   });
   await page.getByRole('tree', { name: `${session.node_count} 个节点` }).waitFor();
   for (let step = 1; step <= 6; step++) await page.getByRole('tree').getByText(`$ sleep 0.3; echo tick-${step}`).waitFor();
   const nodes = (await user.request('GET', `${base}/sessions/${sessionId}/nodes/cursor?limit=200`)).body.nodes as Array<{ id: string }>;
   t.is(nodes.length, session.node_count, 'every node once after the reload');
+
+  // In English: the same proposal, declined from the browser.
+  await page.evaluate(() => localStorage.setItem('app_language', 'en'));
+  await page.reload({ waitUntil: 'networkidle' });
+  type('list the files one more time');
+  enter();
+  await proposal.getByRole('button', { name: 'Run it' }).waitFor();
+  await proposal.getByText('The assistant proposes to run').waitFor();
+  await screenshot(page, 'engineer-cli-proposal-en');
+  await proposal.getByRole('button', { name: 'Decline' }).click();
+  await paneShows(/\[浏览器\] 拒绝运行/);
+  await proposal.waitFor({ state: 'detached' });
+  await page.evaluate(() => localStorage.setItem('app_language', 'zh'));
+  await page.reload({ waitUntil: 'networkidle' });
 
   type('/exit');
   enter();

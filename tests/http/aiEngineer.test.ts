@@ -170,3 +170,28 @@ test.serial("another user's session is not found, and bad input is a 422 with a 
   t.is((await owner.request('GET', `${base}/sessions?status=sleeping`)).status, 422);
   t.is((await owner.request('POST', `${base}/sessions/${id}/user-input`, { text: '   ' })).body.detail[0].code, 'engineer.input_empty');
 });
+
+test.serial('a proposal is answered once over HTTP: approve wakes the session, a second answer is 409, an id that is no pending proposal is 422, and the answer is listed with the commands', async (t) => {
+  const user = await signUp(app.url, 'engineerproposal');
+  const id = (await user.request('POST', `${base}/sessions`, { title: '列文件', task_description: 'list the files' })).body.id;
+  const proposal = { id: 'p1', node_type: 'tool_call', status: 'pending', timestamp: at(1), title: 'ls -la', payload: { name: 'run_command', arguments: { command: 'ls -la' } } };
+  t.is((await user.request('POST', `${base}/sessions/${id}/nodes`, { nodes: [thought('t0', 0), proposal], status: 'waiting_input' })).status, 200);
+
+  const unknown = await user.request('POST', `${base}/sessions/${id}/commands`, { command_type: 'approve', content: 't0' });
+  t.is(unknown.status, 422);
+  t.like(unknown.body, { code: 'engineer.proposal_unknown' });
+  const approved = await user.request('POST', `${base}/sessions/${id}/commands`, { command_type: 'approve', content: 'p1' });
+  t.is(approved.status, 201, JSON.stringify(approved.body));
+  t.like(approved.body, { command_type: 'approve', content: 'p1' });
+  t.is((await user.request('GET', `${base}/sessions/${id}`)).body.status, 'running');
+  const second = await user.request('POST', `${base}/sessions/${id}/commands`, { command_type: 'reject', content: 'p1' });
+  t.is(second.status, 409);
+  t.like(second.body, { code: 'engineer.proposal_answered', detail: '该命令建议已有答复' });
+
+  // A proposal the agent answered itself (a node under it) takes no answer from the browser.
+  const p2 = { ...proposal, id: 'p2', timestamp: at(2) };
+  await user.request('POST', `${base}/sessions/${id}/nodes`, { nodes: [p2, { id: 'c2', node_type: 'command', parent_id: 'p2', timestamp: at(3), payload: { command: 'ls -la' } }] });
+  t.is((await user.request('POST', `${base}/sessions/${id}/commands`, { command_type: 'reject', content: 'p2' })).status, 409);
+  const listed = (await user.request('GET', `${base}/sessions/${id}/commands`)).body.commands;
+  t.deepEqual(listed.map((command: any) => [command.command_type, command.content]), [['approve', 'p1']]);
+});

@@ -46,9 +46,9 @@ test('without a model the offline engine answers; bad requests and missing token
   const empty = await user.request('POST', '/backend/engineer/v1/chat/completions', { messages: [] });
   t.is(empty.status, 400);
   t.deepEqual(empty.body, { error: { message: 'messages: messages 不能为空', type: 'invalid_request_error', code: 'engineer.messages_empty', param: 'messages' } });
-  const tool = await user.request('POST', '/backend/engineer/v1/chat/completions', { messages: [{ role: 'tool', content: 'x' }] });
-  t.is(tool.status, 400);
-  t.like(tool.body.error, { type: 'invalid_request_error', code: 'engineer.role_invalid', param: 'messages.[0].role' });
+  const legacy = await user.request('POST', '/backend/engineer/v1/chat/completions', { messages: [{ role: 'function', content: 'x' }] });
+  t.is(legacy.status, 400);
+  t.like(legacy.body.error, { type: 'invalid_request_error', code: 'engineer.role_invalid', param: 'messages.[0].role' });
   for (let round = 0; round < 20; round++) {
     await app.settle();
     const next = await user.request('POST', '/backend/engineer/v1/chat/completions', { messages: [{ role: 'user', content: `第 ${round} 个问题：请详细解释事件溯源与 CQRS。` }] });

@@ -117,3 +117,95 @@ test('the official client reads every refusal: a bad key, a bad body naming its 
     t.is((spent as APIError).error && ((spent as APIError).error as { message: string }).message, 'Token使用额度已用尽，请联系管理员进行充值');
   }
 });
+
+const runCommand = {
+  type: 'function' as const,
+  function: { name: 'run_command', description: 'Propose a shell command', parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } },
+};
+
+test('tools with the official client: with no model a labelled fixed rule proposes run_command (whole and streamed), anything else is answered in text', async (t) => {
+  const app = await startTestApp();
+  t.teardown(() => app.stop());
+  const user = await signUp(app.url, 'sdktools');
+  const sdk = openai(app, user.token!);
+
+  const whole = await sdk.chat.completions.create({ model: 'offline', messages: [{ role: 'user', content: 'list the files' }], tools: [runCommand] });
+  const choice = whole.choices[0]!;
+  t.is(choice.finish_reason, 'tool_calls');
+  t.is(choice.message.content, 'Offline rule (no model configured): suggest running `ls -la`');
+  t.is(choice.message.tool_calls!.length, 1);
+  const call = choice.message.tool_calls![0]!;
+  t.true(call.type === 'function' && call.function.name === 'run_command' && JSON.parse(call.function.arguments).command === 'ls -la');
+  t.regex(call.id, /^call_/);
+
+  const stream = await sdk.chat.completions.create({ model: 'offline', messages: [{ role: 'user', content: '再跑一遍测试' }], tools: [runCommand], stream: true });
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  t.is(chunks.flatMap((chunk) => chunk.choices.map((c) => c.delta.content ?? '')).join(''), '离线规则（未配置模型）：建议运行 `npm test`');
+  const pieces = chunks.flatMap((chunk) => chunk.choices.flatMap((c) => c.delta.tool_calls ?? []));
+  t.is(pieces.length, 1);
+  t.like(pieces[0], { index: 0, type: 'function', function: { name: 'run_command', arguments: '{"command":"npm test"}' } });
+  t.is(chunks.at(-1)!.choices[0]!.finish_reason, 'tool_calls');
+
+  // The official client's helper assembles the same call from the stream.
+  const runner = sdk.chat.completions.stream({ model: 'offline', messages: [{ role: 'user', content: 'what is the current directory?' }], tools: [runCommand] });
+  const final = await runner.finalChatCompletion();
+  t.like(final.choices[0]!.message.tool_calls![0], { function: { name: 'run_command', arguments: '{"command":"pwd"}' } });
+
+  // No rule matches, the tool is not offered, or the client says `none`: a text answer as before.
+  for (const request of [
+    { messages: [{ role: 'user' as const, content: '事件溯源是什么？' }], tools: [runCommand] },
+    { messages: [{ role: 'user' as const, content: 'list the files' }] },
+    { messages: [{ role: 'user' as const, content: 'list the files' }], tools: [runCommand], tool_choice: 'none' as const },
+  ]) {
+    const answer = await sdk.chat.completions.create({ model: 'offline', ...request });
+    t.is(answer.choices[0]!.finish_reason, 'stop');
+    t.is(answer.choices[0]!.message.tool_calls, undefined);
+    t.truthy(answer.choices[0]!.message.content);
+  }
+
+  // A conversation that carries the call and its result back is taken; a bad tool is refused naming it.
+  const followUp = await sdk.chat.completions.create({
+    model: 'offline',
+    messages: [
+      { role: 'user', content: 'list the files' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'run_command', arguments: '{"command":"ls -la"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'README.md\npackage.json' },
+    ],
+    tools: [runCommand],
+  });
+  t.is(followUp.choices[0]!.finish_reason, 'stop');
+  const bad = await t.throwsAsync(sdk.chat.completions.create({ model: 'offline', messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'has spaces' } }] }), { instanceOf: BadRequestError });
+  t.like(bad, { param: 'tools.[0].function.name' });
+});
+
+test('tools with a configured model: passed through, and the call the model streams back reaches the official client', async (t) => {
+  const upstream = await startMockOpenAI({ reply: '', toolCalls: (body) => (body.tools ? [{ name: 'run_command', arguments: '{"command":"git status"}' }] : undefined) });
+  t.teardown(() => upstream.close());
+  const app = await startTestApp({ LLM_BASE_URL: upstream.url, LLM_MODEL: 'mock-model' });
+  t.teardown(() => app.stop());
+  const user = await signUp(app.url, 'sdktoolsup');
+  const sdk = openai(app, user.token!);
+
+  for (const stream of [false, true]) {
+    const final = stream
+      ? await sdk.chat.completions.stream({ model: 'x', messages: [{ role: 'user', content: '有哪些改动？' }], tools: [runCommand] }).finalChatCompletion()
+      : await sdk.chat.completions.create({ model: 'x', messages: [{ role: 'user', content: '有哪些改动？' }], tools: [runCommand] });
+    t.deepEqual(upstream.requests.at(-1)!.body['tools'], [runCommand]);
+    t.is(final.choices[0]!.finish_reason, 'tool_calls');
+    t.like(final.choices[0]!.message.tool_calls![0], { type: 'function', function: { name: 'run_command', arguments: '{"command":"git status"}' } });
+  }
+  // Tool turns reach a model as text, since the model port carries text turns only.
+  await sdk.chat.completions.create({
+    model: 'x',
+    messages: [
+      { role: 'user', content: '有哪些改动？' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'run_command', arguments: '{"command":"git status"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'nothing to commit' },
+    ],
+  });
+  t.deepEqual(upstream.requests.at(-1)!.body.messages!.slice(1), [
+    { role: 'assistant', content: '[called run_command({"command":"git status"}) as call_1]' },
+    { role: 'user', content: '[tool result call_1]\nnothing to commit' },
+  ]);
+});

@@ -88,6 +88,8 @@ export interface MockOpenAIOptions {
   retryAfter?: string;
   /** When set, requests without `Authorization: Bearer <apiKey>` get 401. */
   apiKey?: string;
+  /** Tool calls to make after the reply's text (none when it returns nothing); streamed in pieces, finish_reason `tool_calls`. */
+  toolCalls?: (body: ChatBody) => { name: string; arguments: string }[] | undefined;
 }
 
 export interface MockOpenAI {
@@ -163,6 +165,7 @@ export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<
       const play: Play = {
         res,
         body,
+        calls: options.toolCalls?.(body) ?? [],
         scenario,
         tokens,
         perChunk: Math.max(1, numeric('x-mock-tokens-per-chunk', options.tokensPerChunk) ?? 1),
@@ -191,6 +194,7 @@ export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<
 interface Play {
   res: ServerResponse;
   body: ChatBody;
+  calls: { name: string; arguments: string }[];
   scenario: MockScenario;
   tokens: string[];
   perChunk: number;
@@ -209,7 +213,9 @@ function sendJson(res: ServerResponse, status: number, payload: unknown, headers
 }
 
 async function respond(play: Play): Promise<void> {
-  const { res, body, scenario, tokens } = play;
+  const { res, body, scenario, tokens, calls } = play;
+  const finishReason = calls.length > 0 ? 'tool_calls' : 'stop';
+  const callId = (index: number) => `call_mock_${index}`;
   const model = body.model ?? 'mock-model';
   const contents: string[] = [];
   for (let i = 0; i < tokens.length; i += play.perChunk) contents.push(tokens.slice(i, i + play.perChunk).join(''));
@@ -233,7 +239,13 @@ async function respond(play: Play): Promise<void> {
         object: 'chat.completion',
         created: 1_700_000_000,
         model,
-        choices: [{ index: 0, message: { role: 'assistant', content: tokens.join('') }, finish_reason: 'stop' }],
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: tokens.join(''), ...(calls.length > 0 && { tool_calls: calls.map((call, index) => ({ id: callId(index), type: 'function', function: call })) }) },
+            finish_reason: finishReason,
+          },
+        ],
         usage,
       });
       return;
@@ -306,7 +318,15 @@ async function respond(play: Play): Promise<void> {
     res.end();
     return;
   }
-  await send(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }]));
+  for (const [index, call] of calls.entries()) {
+    // As OpenAI streams a call: its id and name first, then the arguments in pieces.
+    await send(chunk([{ index: 0, delta: { tool_calls: [{ index, id: callId(index), type: 'function', function: { name: call.name, arguments: '' } }] }, logprobs: null, finish_reason: null }]));
+    const half = Math.ceil(call.arguments.length / 2);
+    for (const piece of [call.arguments.slice(0, half), call.arguments.slice(half)]) {
+      await send(chunk([{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, logprobs: null, finish_reason: null }]));
+    }
+  }
+  await send(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }]));
   if (body.stream_options?.include_usage && scenario !== 'no-usage') await send(chunk([], { usage }));
   await send('[DONE]');
   res.end();

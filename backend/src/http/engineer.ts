@@ -3,7 +3,10 @@ import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { failureCode, failureText } from '@scriptorium/domain/conversation/failures';
-import type { ChatMessage, ModelDelta, Usage } from '@scriptorium/infra/model/port';
+import type { ChatMessage, ModelDelta, ToolCall, ToolDefinition, Usage, UsageDelta } from '@scriptorium/infra/model/port';
+import { estimateMessageTokens, estimateTokens } from '@scriptorium/infra/model/tokens';
+import { RUN_COMMAND_TOOL } from '@scriptorium/domain/protocol/engineer';
+import { offlineProposal } from '@scriptorium/domain/engineer/proposals';
 import { stopAt, type StopOutcome } from '@scriptorium/infra/model/stop';
 import { openModelCall } from '@scriptorium/domain/usage/accounted';
 import type { Services } from '../services.ts';
@@ -16,13 +19,34 @@ const textPart = z.object({ type: z.literal('text'), text: z.string().max(200_00
 const content = z.union([z.string().max(200_000), z.array(textPart).min(1).max(100)], { error: 'engineer.content_invalid' });
 const stopSequence = z.string().min(1, 'engineer.stop_invalid').max(200, 'engineer.stop_invalid');
 
-// Fields OpenAI's clients send that change nothing here (`user`, `seed`, `top_p`…) are accepted and ignored.
+const toolCallBody = z.object({ id: z.string().max(200), type: z.literal('function'), function: z.object({ name: z.string().max(64), arguments: z.string().max(200_000) }) });
+const toolBody = z.object(
+  {
+    type: z.literal('function'),
+    function: z.object({ name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), description: z.string().max(10_000).optional(), parameters: z.record(z.string(), z.unknown()).optional(), strict: z.boolean().nullish() }),
+  },
+  { error: 'engineer.tools_invalid' },
+);
+
+// Fields OpenAI's clients send that change nothing here (`user`, `seed`, `top_p`, `parallel_tool_calls`…) are accepted and ignored.
 const completionBody = z.object({
   model: z.string().max(200).optional(),
   messages: z
-    .array(z.object({ role: z.enum(['system', 'developer', 'user', 'assistant'], { error: 'engineer.role_invalid' }), content, name: z.string().max(200).optional() }), { error: 'engineer.messages_required' })
+    .array(
+      z.object({
+        role: z.enum(['system', 'developer', 'user', 'assistant', 'tool'], { error: 'engineer.role_invalid' }),
+        // An assistant turn that only called tools has no text.
+        content: content.nullish(),
+        name: z.string().max(200).optional(),
+        tool_calls: z.array(toolCallBody).max(64).nullish(),
+        tool_call_id: z.string().max(200).optional(),
+      }),
+      { error: 'engineer.messages_required' },
+    )
     .min(1, 'engineer.messages_empty')
     .max(200),
+  tools: z.array(toolBody, { error: 'engineer.tools_invalid' }).max(64, 'engineer.tools_invalid').nullish(),
+  tool_choice: z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string().max(64) }) })], { error: 'engineer.tools_invalid' }).nullish(),
   stream: z.boolean().nullish(),
   stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
   max_tokens: z.number().int().min(1).max(32_000).nullish(),
@@ -38,12 +62,25 @@ const modelIdParam = z.object({ id: z.string().min(1).max(200) });
 
 type CompletionBody = z.infer<typeof completionBody>;
 
-/** OpenAI's message forms as the model port takes them: `developer` is the system role of newer models, text parts one text. */
+const textOf = (value: CompletionBody['messages'][number]['content']): string => (value == null ? '' : typeof value === 'string' ? value : value.map((part) => part.text).join('\n'));
+
+/**
+ * OpenAI's message forms as the model port takes them: `developer` is the system role of newer
+ * models, text parts one text. The port carries text turns only, so a turn that called tools says
+ * which in words, and a tool's result comes back as the user's turn naming the call.
+ */
 const chatMessages = (messages: CompletionBody['messages']): ChatMessage[] =>
-  messages.map((message) => ({
-    role: message.role === 'developer' ? 'system' : message.role,
-    content: typeof message.content === 'string' ? message.content : message.content.map((part) => part.text).join('\n'),
-  }));
+  messages.map((message) => {
+    const text = textOf(message.content);
+    if (message.role === 'tool') return { role: 'user', content: `[tool result ${message.tool_call_id ?? ''}]\n${text}` };
+    const calls = (message.tool_calls ?? []).map((call) => `[called ${call.function.name}(${call.function.arguments}) as ${call.id}]`);
+    return { role: message.role === 'developer' ? 'system' : message.role, content: [text, ...calls].filter(Boolean).join('\n') };
+  });
+
+const toolsOf = (body: CompletionBody): ToolDefinition[] =>
+  body.tool_choice === 'none' ? [] : (body.tools ?? []).map(({ function: { name, description, parameters } }) => ({ name, ...(description !== undefined && { description }), ...(parameters && { parameters }) }));
+
+const toolCallsBody = (calls: readonly ToolCall[]) => calls.map((call, index) => ({ index, id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } }));
 
 const stopsOf = (stop: CompletionBody['stop']): string[] => (stop == null ? [] : typeof stop === 'string' ? [stop] : stop);
 
@@ -80,11 +117,13 @@ export function engineerRoutes(services: Services): Router {
     const callId = `chatcmpl-${randomBytes(12).toString('hex')}`;
     const stops = stopsOf(body.stop);
     const maxTokens = body.max_completion_tokens ?? body.max_tokens;
+    const tools = toolsOf(body);
     const { request, settle } = await openModelCall(services, user.id, callId, {
       messages: chatMessages(body.messages),
       ...(maxTokens != null && { maxTokens }),
       ...(body.temperature != null && { temperature: body.temperature }),
       ...(stops.length > 0 && { stop: stops }),
+      ...(tools.length > 0 && { tools }),
     });
     const created = Math.floor(services.clock().getTime() / 1000);
     const model = services.model.name;
@@ -93,13 +132,18 @@ export function engineerRoutes(services: Services): Router {
       if (!ctx.res.writableFinished) abort.abort();
     });
     const stopped: StopOutcome = { stopped: false };
-    const deltas = (): AsyncIterable<ModelDelta> => stopAt(services.model.stream({ ...request, signal: abort.signal }), stops, stopped);
+    // The offline engine cannot choose a tool; for `run_command` a fixed rule on the user's last words stands in for it.
+    const last = body.messages.at(-1)!;
+    const rule = services.model.offline && tools.some((tool) => tool.name === RUN_COMMAND_TOOL) && last.role === 'user' ? offlineProposal(textOf(last.content)) : null;
+    const deltas = (): AsyncIterable<ModelDelta> =>
+      rule ? proposed(request.messages, rule, `call_${randomBytes(12).toString('hex')}`) : stopAt(services.model.stream({ ...request, signal: abort.signal }), stops, stopped);
     // A reply that used all the tokens it was allowed was cut by the cap, not ended by the model.
-    const finishReason = (usage: Usage | null) => (!stopped.stopped && usage && request.maxTokens !== undefined && usage.completionTokens >= request.maxTokens ? 'length' : 'stop');
+    const finishReason = (usage: UsageDelta | null) =>
+      usage?.toolCalls?.length ? 'tool_calls' : !stopped.stopped && usage && request.maxTokens !== undefined && usage.completionTokens >= request.maxTokens ? 'length' : 'stop';
 
     if (!body.stream) {
       let text = '';
-      let usage: Usage | null = null;
+      let usage: UsageDelta | null = null;
       try {
         for await (const delta of deltas()) {
           if (delta.type === 'text') text += delta.text;
@@ -116,7 +160,14 @@ export function engineerRoutes(services: Services): Router {
         object: 'chat.completion',
         created,
         model,
-        choices: [{ index: 0, message: { role: 'assistant', content: text }, logprobs: null, finish_reason: finishReason(usage) }],
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: usage?.toolCalls?.length && !text ? null : text, ...(usage?.toolCalls?.length && { tool_calls: toolCallsBody(usage.toolCalls).map(({ index: _, ...call }) => call) }) },
+            logprobs: null,
+            finish_reason: finishReason(usage),
+          },
+        ],
         ...(usage && { usage: usageBody(usage) }),
       };
       return;
@@ -131,13 +182,14 @@ export function engineerRoutes(services: Services): Router {
     const chunk = (delta: Record<string, unknown>, finish: string | null) =>
       sse({ id: callId, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(includeUsage && { usage: null }) });
     void (async () => {
-      let usage: Usage | null = null;
+      let usage: UsageDelta | null = null;
       try {
         out.write(chunk({ role: 'assistant', content: '' }, null));
         for await (const delta of deltas()) {
           if (delta.type === 'text') out.write(chunk({ content: delta.text }, null));
           else usage = delta;
         }
+        if (usage?.toolCalls?.length) out.write(chunk({ tool_calls: toolCallsBody(usage.toolCalls) }, null));
         out.write(chunk({}, finishReason(usage)));
         if (usage && includeUsage) out.write(sse({ id: callId, object: 'chat.completion.chunk', created, model, choices: [], usage: usageBody(usage) }));
         out.write('data: [DONE]\n\n');
@@ -153,4 +205,17 @@ export function engineerRoutes(services: Services): Router {
   });
 
   return router;
+}
+
+/** The offline rule's reply as a model stream: its label as text, then the call on the usage delta. */
+async function* proposed(messages: readonly ChatMessage[], rule: NonNullable<ReturnType<typeof offlineProposal>>, id: string): AsyncGenerator<ModelDelta> {
+  yield { type: 'text', text: rule.text };
+  yield {
+    type: 'usage',
+    promptTokens: estimateMessageTokens(messages),
+    completionTokens: estimateTokens(rule.text + rule.arguments),
+    model: 'offline',
+    estimated: true,
+    toolCalls: [{ id, name: RUN_COMMAND_TOOL, arguments: rule.arguments }],
+  };
 }

@@ -73,14 +73,23 @@ export const changeEngineerStatus = (command: ChangeEngineerStatus, state: Engin
   return statusChange(open(state, command.data.actorId), command, command.data.status);
 };
 
-/** A message answers a session waiting for input, so it runs again. */
+/**
+ * A message or an answer to a proposal moves a session waiting for input on, so it runs again. A
+ * proposal takes one answer: the first, from the browser or the terminal, wins and a later one is refused.
+ */
 export const issueEngineerCommand = (command: IssueEngineerCommand, state: EngineerSession): EngineerEvent[] => {
   const session = open(state, command.data.actorId);
   const { commandId, commandType, content, clientId } = command.data;
   if (session.commands[commandId]) return [];
+  const answer = commandType === 'approve' || commandType === 'reject';
+  if (answer) {
+    const proposal = session.proposals.get(content);
+    if (proposal === undefined) throw refuse('invalid', 'engineer.proposal_unknown', { id: content }, 'content');
+    if (proposal === 'answered') throw refuse('conflict', 'engineer.proposal_answered');
+  }
   return [
     { type: 'EngineerCommandIssued', data: { ...base(command, session.ownerId), commandId, seq: session.commandCount + 1, commandType, content, clientId } },
-    ...(commandType === 'message' && session.status === 'waiting_input' ? statusChange(session, command, 'running') : []),
+    ...((commandType === 'message' || answer) && session.status === 'waiting_input' ? statusChange(session, command, 'running') : []),
   ];
 };
 

@@ -67,3 +67,22 @@ test('a result is recorded once: the same again is a retry, another is a conflic
   spec([created, issued('c1', 1), recorded]).when(when('RecordEngineerCommandResult', { actorId: 'u1', ...result, status: 'failed' })).thenThrows(t, 'conflict');
   spec([created]).when(when('RecordEngineerCommandResult', { actorId: 'u1', ...result })).thenThrows(t, 'not_found');
 });
+
+test('a proposal takes one answer: approve or reject wakes the session, a second answer or one recorded by the agent is refused, an unknown id is invalid', (t) => {
+  const proposal: EngineerNode = { id: 'p1', parent_id: null, status: 'pending', timestamp: T1, node_type: 'tool_call', payload: { name: 'run_command', arguments: { command: 'ls -la' } } };
+  const proposed: EngineerEvent = { type: 'EngineerNodesAppended', data: { ...base, nodes: [proposal] } };
+  const waiting: EngineerEvent = { type: 'EngineerStatusChanged', data: { ...base, status: 'waiting_input' } };
+  const answer = (commandId: string, commandType: 'approve' | 'reject', content = 'p1') => when('IssueEngineerCommand', { actorId: 'u1', commandId, commandType, content, clientId: null });
+  const approved: EngineerEvent = { type: 'EngineerCommandIssued', data: { ...base, commandId: 'a1', seq: 1, commandType: 'approve', content: 'p1', clientId: null } };
+  spec([created, proposed, waiting]).when(answer('a1', 'approve')).then(t, [approved, { type: 'EngineerStatusChanged', data: { ...base, status: 'running' } }]);
+  spec([created, proposed]).when(answer('r1', 'reject')).then(t, [{ type: 'EngineerCommandIssued', data: { ...base, commandId: 'r1', seq: 1, commandType: 'reject', content: 'p1', clientId: null } }]);
+  // The same command again is a retry; another answer comes second and is refused.
+  spec([created, proposed, approved]).when(answer('a1', 'approve')).then(t, []);
+  spec([created, proposed, approved]).when(answer('r1', 'reject')).thenThrows(t, 'conflict', '该命令建议已有答复');
+  // Answered in the terminal: the agent recorded the command it ran under the proposal.
+  const ran: EngineerEvent = { type: 'EngineerNodesAppended', data: { ...base, nodes: [{ ...node('c1', 'p1'), node_type: 'command', payload: { command: 'ls -la' } } as EngineerNode] } };
+  spec([created, proposed, ran]).when(answer('a2', 'approve')).thenThrows(t, 'conflict');
+  spec([created, proposed]).when(answer('x1', 'approve', 'ghost')).thenThrows(t, 'invalid', '没有待批准的命令建议：ghost');
+  // A finished tool call is no proposal.
+  spec([created, { type: 'EngineerNodesAppended', data: { ...base, nodes: [{ ...proposal, status: 'completed' }] } }]).when(answer('x2', 'approve')).thenThrows(t, 'invalid');
+});

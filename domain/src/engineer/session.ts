@@ -1,5 +1,5 @@
 import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
-import type { EngineerCommandType, EngineerNode, EngineerSessionStatus } from '../protocol/engineer.ts';
+import { RUN_COMMAND_TOOL, type EngineerCommandType, type EngineerNode, type EngineerSessionStatus } from '../protocol/engineer.ts';
 
 /**
  * One AI-engineer session (stream `engineer-<sessionId>`): the tree of steps an agent records while
@@ -56,6 +56,11 @@ export type EngineerSession =
       ownerId: string;
       /** Every node id recorded; a set so that a batch of 500 checks its duplicates in constant time each. */
       nodeIds: ReadonlySet<string>;
+      /**
+       * Every `run_command` proposal and whether it still waits: it is answered once an approve or a
+       * reject is issued for it, or a node is recorded under it (the agent's own answer from the terminal).
+       */
+      proposals: ReadonlyMap<string, 'pending' | 'answered'>;
       commands: Readonly<Record<string, CommandState>>;
       commandCount: number;
     };
@@ -64,16 +69,25 @@ export const initialState = (): EngineerSession => ({ status: 'none' });
 
 export function evolve(state: EngineerSession, event: EngineerEvent): EngineerSession {
   if (event.type === 'EngineerSessionCreated') {
-    return { status: 'running', ownerId: event.data.ownerId, nodeIds: new Set(), commands: {}, commandCount: 0 };
+    return { status: 'running', ownerId: event.data.ownerId, nodeIds: new Set(), proposals: new Map(), commands: {}, commandCount: 0 };
   }
   if (state.status === 'none') return state;
   switch (event.type) {
-    case 'EngineerNodesAppended':
-      return { ...state, nodeIds: new Set([...state.nodeIds, ...event.data.nodes.map((node) => node.id)]) };
+    case 'EngineerNodesAppended': {
+      const proposals = new Map(state.proposals);
+      for (const node of event.data.nodes) {
+        if (node.parent_id !== null && proposals.has(node.parent_id)) proposals.set(node.parent_id, 'answered');
+        if (isProposal(node)) proposals.set(node.id, 'pending');
+      }
+      return { ...state, nodeIds: new Set([...state.nodeIds, ...event.data.nodes.map((node) => node.id)]), proposals };
+    }
     case 'EngineerStatusChanged':
       return { ...state, status: event.data.status };
-    case 'EngineerCommandIssued':
-      return { ...state, commandCount: event.data.seq, commands: { ...state.commands, [event.data.commandId]: { clientId: event.data.clientId, deliveredTo: [], result: null } } };
+    case 'EngineerCommandIssued': {
+      const { commandType, content } = event.data;
+      const proposals = (commandType === 'approve' || commandType === 'reject') && state.proposals.has(content) ? new Map(state.proposals).set(content, 'answered' as const) : state.proposals;
+      return { ...state, proposals, commandCount: event.data.seq, commands: { ...state.commands, [event.data.commandId]: { clientId: event.data.clientId, deliveredTo: [], result: null } } };
+    }
     case 'EngineerCommandDelivered': {
       const command = state.commands[event.data.commandId]!;
       return { ...state, commands: { ...state.commands, [event.data.commandId]: { ...command, deliveredTo: [...command.deliveredTo, event.data.clientId] } } };
@@ -86,3 +100,6 @@ export function evolve(state: EngineerSession, event: EngineerEvent): EngineerSe
       return assertNever(event);
   }
 }
+
+/** A shell command the assistant proposes and a person has still to approve. */
+export const isProposal = (node: EngineerNode): boolean => node.node_type === 'tool_call' && node.status === 'pending' && node.payload.name === RUN_COMMAND_TOOL;

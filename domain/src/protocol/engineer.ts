@@ -15,8 +15,11 @@ export type EngineerNodeType = (typeof NODE_TYPES)[number];
 export const NODE_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
 export type EngineerNodeStatus = (typeof NODE_STATUSES)[number];
 
-export const COMMAND_TYPES = ['run', 'message', 'stop'] as const;
+/** `approve` and `reject` answer a proposal: their content is the id of a pending `run_command` tool_call node. */
+export const COMMAND_TYPES = ['run', 'message', 'stop', 'approve', 'reject'] as const;
 export type EngineerCommandType = (typeof COMMAND_TYPES)[number];
+/** The tool an assistant proposes a shell command with; its node waits (`pending`) until a person approves or rejects it. */
+export const RUN_COMMAND_TOOL = 'run_command';
 export const RESULT_STATUSES = ['completed', 'failed'] as const;
 
 /** Bounds that keep one node, one batch and one session small enough to show and to fold. */

@@ -1,18 +1,34 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ENDED_STATUSES, type EngineerCommandDto, type EngineerCommandType, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
+import { ENDED_STATUSES, type EngineerCommandDto, type EngineerCommandType, type EngineerNode, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
 import { engineerApi } from '../api/engineer.ts';
 import { toApiError } from '../api/client.ts';
 import { Select } from '../ui/Select.tsx';
 import { SendIcon } from '../ui/icons.ts';
+import { proposedCommand } from './tree.ts';
+
+/** What the box sends; a proposal's answers have their own buttons (`Proposals`). */
+type Typed = Extract<EngineerCommandType, 'message' | 'run' | 'stop'>;
 
 /**
  * Steers the agent: input goes over the socket (the spec's `user_input`), a command to run or a
  * stop over HTTP; what happens to each shows in the list as the agent takes it and answers.
  */
-export function CommandBox({ sessionId, status, commands, sendInput }: { sessionId: string; status: EngineerSessionStatus | null; commands: readonly EngineerCommandDto[]; sendInput: (text: string) => boolean }) {
+export function CommandBox({
+  sessionId,
+  status,
+  commands,
+  nodes,
+  sendInput,
+}: {
+  sessionId: string;
+  status: EngineerSessionStatus | null;
+  commands: readonly EngineerCommandDto[];
+  nodes: ReadonlyMap<string, EngineerNode>;
+  sendInput: (text: string) => boolean;
+}) {
   const { t } = useTranslation('engineer');
-  const [kind, setKind] = useState<EngineerCommandType>('message');
+  const [kind, setKind] = useState<Typed>('message');
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -49,7 +65,8 @@ export function CommandBox({ sessionId, status, commands, sendInput }: { session
           {commands.slice(-5).map((command) => (
             <li key={command.id}>
               <span className="engineer-type">{t(`box.${command.command_type}`)}</span>
-              <code>{command.content}</code>
+              {/* An approval names its proposal by node id; the person reads the command it answered. */}
+              <code>{(command.command_type === 'approve' || command.command_type === 'reject' ? proposedCommand(nodes, command.content) : null) ?? command.content}</code>
               <span className={`engineer-node-status is-${command.result?.status ?? 'pending'}`}>
                 {command.result ? t(`nodeStatus.${command.result.status}`) : ended ? t('commands.unanswered') : command.delivered_to.length > 0 ? t('commands.delivered') : t('commands.waiting')}
               </span>
@@ -61,7 +78,7 @@ export function CommandBox({ sessionId, status, commands, sendInput }: { session
         <p className="muted">{t('box.ended')}</p>
       ) : (
         <form className="engineer-box" onSubmit={(event) => void submit(event)}>
-          <Select<EngineerCommandType>
+          <Select<Typed>
             label={t('box.kind')}
             value={kind}
             onChange={setKind}

@@ -1,9 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EngineerNode } from '@scriptorium/domain/protocol/engineer';
+import { RUN_COMMAND_TOOL, type EngineerNode } from '@scriptorium/domain/protocol/engineer';
 import { ChevronDownIcon, ChevronRightIcon } from '../ui/icons.ts';
-import { nodeSummary, visibleRows } from './tree.ts';
+import { nodeSummary, proposalAnswers, visibleRows } from './tree.ts';
 
 const ROW_HEIGHT = 34;
 /** The next page is asked for while this many rows are still below the view, so scrolling rarely meets the end. */
@@ -23,6 +23,15 @@ export function NodeTree({ nodes, history, selected, onSelect }: { nodes: Readon
   const { t } = useTranslation('engineer');
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const rows = useMemo(() => visibleRows(nodes, collapsed), [nodes, collapsed]);
+  const answers = useMemo(() => proposalAnswers(nodes), [nodes]);
+  // A proposal's node stays pending once recorded; what it shows is how it was answered.
+  const statusOf = (node: EngineerNode): { className: string; label: string } | null => {
+    if (node.node_type === 'tool_call' && node.status === 'pending' && node.payload.name === RUN_COMMAND_TOOL) {
+      const answer = answers.get(node.id);
+      return answer === undefined ? { className: 'is-pending', label: t('proposal.waiting') } : { className: answer === 'approved' ? 'is-completed' : 'is-failed', label: t(`proposal.${answer}`) };
+    }
+    return node.status === 'completed' ? null : { className: `is-${node.status}`, label: t(`nodeStatus.${node.status}`) };
+  };
   const scroller = useRef<HTMLDivElement>(null);
   // One row more while pages remain: it says so, and seeing it (or nearly) asks for the next page.
   const count = rows.length + (history.more ? 1 : 0);
@@ -79,6 +88,7 @@ export function NodeTree({ nodes, history, selected, onSelect }: { nodes: Readon
             );
           }
           const { node } = row;
+          const status = statusOf(node);
           return (
             <div
               key={node.id}
@@ -109,7 +119,7 @@ export function NodeTree({ nodes, history, selected, onSelect }: { nodes: Readon
               )}
               <span className={`engineer-type engineer-type-${node.node_type}`}>{t(`nodeType.${node.node_type}`)}</span>
               <span className="engineer-summary">{nodeSummary(node) || <span className="muted">{t('detail.noOutput')}</span>}</span>
-              {node.status !== 'completed' && <span className={`engineer-node-status is-${node.status}`}>{t(`nodeStatus.${node.status}`)}</span>}
+              {status && <span className={`engineer-node-status ${status.className}`}>{status.label}</span>}
               <time className="engineer-time muted">{new Date(node.timestamp).toLocaleTimeString()}</time>
             </div>
           );

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { EngineerNode } from '@scriptorium/domain/protocol/engineer';
-import { engineerSocketUrl, nodeSummary, visibleRows } from './tree.ts';
+import { engineerSocketUrl, nodeSummary, openProposals, proposalAnswers, proposedCommand, visibleRows } from './tree.ts';
 
 const node = (id: string, second: number, parent: string | null = null): EngineerNode => ({ id, parent_id: parent, status: 'completed', timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString(), node_type: 'thought', payload: { text: id } });
 const map = (...nodes: EngineerNode[]) => new Map(nodes.map((one) => [one.id, one]));
@@ -26,4 +26,18 @@ test('a command reads as a shell line; a file change by what happened to which p
 test('the socket uses port 8002 from the development ports, the page host otherwise', (t) => {
   t.is(engineerSocketUrl({ protocol: 'http:', hostname: 'localhost', host: 'localhost:5173', port: '5173' }, 's1', 'tok', null), 'ws://localhost:8002/backend/api/ai-engineer/ws/sessions/s1?token=tok');
   t.is(engineerSocketUrl({ protocol: 'https:', hostname: 'x.org', host: 'x.org', port: '' }, 's1', 'tok', 42), 'wss://x.org/backend/api/ai-engineer/ws/sessions/s1?token=tok&last_position=42');
+});
+
+test('a proposal is open while it is pending and nothing is recorded under it', (t) => {
+  const proposal = (id: string, command: string): EngineerNode => ({ ...node(id, 1), status: 'pending', node_type: 'tool_call', payload: { name: 'run_command', arguments: { command } } });
+  const nodes = map(proposal('p1', 'ls -la'), proposal('p2', 'pwd'), { ...node('c1', 2, 'p1'), node_type: 'command', payload: { command: 'ls -la' } }, { ...proposal('p3', 'x'), status: 'completed' });
+  t.deepEqual(openProposals(nodes), [{ id: 'p2', command: 'pwd' }]);
+});
+
+test("an answered proposal reads its answer from its first child; an approval's command is found by the proposal's id", (t) => {
+  const proposal = (id: string): EngineerNode => ({ ...node(id, 1), status: 'pending', node_type: 'tool_call', payload: { name: 'run_command', arguments: { command: `cmd-${id}` } } });
+  const nodes = map(proposal('p1'), proposal('p2'), proposal('p3'), { ...node('c1', 2, 'p1'), node_type: 'command', payload: { command: 'cmd-p1' } }, { ...node('m2', 2, 'p2'), node_type: 'message', payload: { role: 'system', text: '已拒绝运行（终端）' } });
+  t.deepEqual([...proposalAnswers(nodes)], [['p1', 'approved'], ['p2', 'rejected']]);
+  t.is(proposedCommand(nodes, 'p3'), 'cmd-p3');
+  t.is(proposedCommand(nodes, 'c1'), null);
 });

@@ -1,4 +1,4 @@
-import type { EngineerNode } from '@scriptorium/domain/protocol/engineer';
+import { RUN_COMMAND_TOOL, type EngineerNode } from '@scriptorium/domain/protocol/engineer';
 
 export interface TreeRow {
   node: EngineerNode;
@@ -75,6 +75,43 @@ export function nodeSummary(node: EngineerNode): string {
     case 'error':
       return node.payload.message;
   }
+}
+
+/**
+ * Commands the assistant proposes and nobody has answered: a pending `run_command` node with nothing
+ * recorded under it yet (the agent records the command it ran, or the refusal, as its child).
+ */
+export function openProposals(nodes: ReadonlyMap<string, EngineerNode>): Array<{ id: string; command: string }> {
+  const answered = new Set<string>();
+  for (const node of nodes.values()) if (node.parent_id !== null) answered.add(node.parent_id);
+  const open: Array<{ id: string; command: string }> = [];
+  for (const node of nodes.values()) {
+    if (node.node_type !== 'tool_call' || node.status !== 'pending' || node.payload.name !== RUN_COMMAND_TOOL || answered.has(node.id)) continue;
+    const command = node.payload.arguments['command'];
+    if (typeof command === 'string') open.push({ id: node.id, command });
+  }
+  return open;
+}
+
+/**
+ * How each answered proposal was answered, read from what is recorded under it: the command that
+ * ran (approved) or a note that it was refused.
+ */
+export function proposalAnswers(nodes: ReadonlyMap<string, EngineerNode>): Map<string, 'approved' | 'rejected'> {
+  const answers = new Map<string, 'approved' | 'rejected'>();
+  for (const node of nodes.values()) {
+    const parent = node.parent_id === null ? undefined : nodes.get(node.parent_id);
+    if (!parent || parent.node_type !== 'tool_call' || parent.status !== 'pending' || parent.payload.name !== RUN_COMMAND_TOOL || answers.has(parent.id)) continue;
+    answers.set(parent.id, node.node_type === 'command' ? 'approved' : 'rejected');
+  }
+  return answers;
+}
+
+/** The proposed command a node id names, for a command list that shows approvals by what they ran. */
+export function proposedCommand(nodes: ReadonlyMap<string, EngineerNode>, id: string): string | null {
+  const node = nodes.get(id);
+  const command = node?.node_type === 'tool_call' ? node.payload.arguments['command'] : undefined;
+  return typeof command === 'string' ? command : null;
 }
 
 /**

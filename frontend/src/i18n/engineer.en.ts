@@ -46,7 +46,10 @@ export const engineerEn: EngineerMessages = {
     sent: 'Sent',
     ended: 'The session has ended; nothing more can be sent.',
     stopConfirm: 'Stop the session',
+    approve: 'Run it',
+    reject: 'Decline',
   },
+  proposal: { title: 'The assistant proposes to run', approve: 'Run it', reject: 'Decline', hint: 'It runs in your own terminal, outside any sandbox, and only once you approve it.', answered: 'Answered; waiting for the terminal…', waiting: 'Awaiting approval', approved: 'Approved', rejected: 'Declined' },
   commands: { title: 'Commands', waiting: 'Waiting', delivered: 'Delivered', unanswered: 'Not run', none: 'No commands yet' },
   toggle: { expand: 'Expand', collapse: 'Collapse' },
   demo: {

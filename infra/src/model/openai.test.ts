@@ -359,3 +359,21 @@ test('an HTML page where the API should be is a bad_response naming the URL', as
   t.like(error, { kind: 'bad_response', retryable: false });
   t.regex(error!.message, /\/portal\/chat\/completions, got text\/html/);
 });
+
+test('offers tools in the OpenAI shape and returns the calls the model streams in pieces (or sends whole) on the usage delta', async (t) => {
+  const tool = { name: 'run_command', description: 'Runs a shell command once a person approves it', parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } };
+  const toolCalls = () => [{ name: 'run_command', arguments: '{"command":"ls -la"}' }];
+  for (const scenario of ['normal', 'fragmented', 'json'] as const) {
+    const { mock, provider } = await setup(t, scenario, { reply: '我来看看。', toolCalls });
+    const { deltas, text, error } = await run(provider, { messages: [{ role: 'user', content: 'list the files' }], tools: [tool] });
+    t.is(error, undefined);
+    t.is(text, '我来看看。');
+    t.deepEqual(mock.requests[0]!.body['tools'], [{ type: 'function', function: tool }]);
+    const usage = deltas.at(-1);
+    t.like(usage, { type: 'usage', toolCalls: [{ id: 'call_mock_0', name: 'run_command', arguments: '{"command":"ls -la"}' }] }, scenario);
+  }
+  const { mock, provider } = await setup(t, 'normal');
+  const { deltas } = await run(provider);
+  t.false('tools' in mock.requests[0]!.body);
+  t.false('toolCalls' in deltas.at(-1)!);
+});

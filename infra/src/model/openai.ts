@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { collect, ModelError, type ChatMessage, type Completion, type ContextDocument, type ModelDelta, type ModelProvider, type ModelRequest } from './port.ts';
+import { collect, ModelError, type ToolCall, type ChatMessage, type Completion, type ContextDocument, type ModelDelta, type ModelProvider, type ModelRequest } from './port.ts';
 import { SseParser } from './sse.ts';
 import { estimateMessageTokens, estimateTokens } from './tokens.ts';
 
@@ -65,9 +65,16 @@ export function withContext(messages: readonly ChatMessage[], context: readonly 
   return [...messages.slice(0, at), message, ...messages.slice(at)];
 }
 
+/** A piece of a tool call: the first piece of each `index` names it, later ones add to its arguments. */
+interface ToolCallPiece {
+  index?: unknown;
+  id?: unknown;
+  function?: { name?: unknown; arguments?: unknown };
+}
+
 interface ChunkChoice {
-  delta?: { content?: unknown };
-  message?: { content?: unknown };
+  delta?: { content?: unknown; tool_calls?: unknown };
+  message?: { content?: unknown; tool_calls?: unknown };
   finish_reason?: unknown;
 }
 
@@ -82,6 +89,8 @@ interface Chunk {
 interface AttemptState {
   model: string | undefined;
   usage: { promptTokens: number; completionTokens: number } | undefined;
+  /** Tool calls by their `index`, assembled from the pieces streamed so far. */
+  calls: Map<number, ToolCall>;
 }
 
 export class OpenAICompatibleProvider implements ModelProvider {
@@ -120,10 +129,11 @@ export class OpenAICompatibleProvider implements ModelProvider {
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
       ...(request.stop?.length ? { stop: request.stop } : {}),
+      ...(request.tools?.length ? { tools: request.tools.map((tool) => ({ type: 'function', function: tool })) } : {}),
     });
     let text = '';
     for (let attempt = 1; ; attempt++) {
-      const state: AttemptState = { model: undefined, usage: undefined };
+      const state: AttemptState = { model: undefined, usage: undefined, calls: new Map() };
       try {
         for await (const piece of this.attempt(body, request.signal, state)) {
           text += piece;
@@ -145,6 +155,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
         completionTokens: state.usage?.completionTokens ?? estimateTokens(text),
         model: state.model ?? this.options.model,
         estimated: state.usage === undefined,
+        ...(state.calls.size > 0 && { toolCalls: [...state.calls.values()] }),
       };
       return;
     }
@@ -221,8 +232,10 @@ export class OpenAICompatibleProvider implements ModelProvider {
       if (contentType.includes('application/json')) {
         // A server that ignores `stream: true` answers with one completion object.
         const chunk = parseChunk(await readAll());
-        const content = chunk.choices?.[0]?.message?.content;
+        const message = chunk.choices?.[0]?.message;
+        const content = message?.content;
         absorb(chunk, state);
+        addToolCalls(message?.tool_calls, state);
         if (typeof content === 'string' && content.length > 0) yield content;
         return;
       }
@@ -261,6 +274,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
             absorb(chunk, state);
             const choice = chunk.choices?.[0];
             if (choice?.finish_reason) finished = true;
+            addToolCalls(choice?.delta?.tool_calls, state);
             const content = choice?.delta?.content;
             if (typeof content === 'string' && content.length > 0) yield content;
           }
@@ -287,6 +301,20 @@ function absorb(chunk: Chunk, state: AttemptState): void {
   if (usage && typeof usage.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number') {
     state.usage = { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens };
   }
+}
+
+/** Folds streamed tool-call pieces (or a whole completion's calls) into `state.calls`. */
+function addToolCalls(pieces: unknown, state: AttemptState): void {
+  if (!Array.isArray(pieces)) return;
+  pieces.forEach((raw: ToolCallPiece, position) => {
+    const index = typeof raw.index === 'number' ? raw.index : position;
+    const call = state.calls.get(index) ?? { id: '', name: '', arguments: '' };
+    if (typeof raw.id === 'string' && raw.id) call.id = raw.id;
+    // OpenAI names the call in its first piece only; a server that repeats the name must not double it.
+    if (typeof raw.function?.name === 'string' && !call.name) call.name = raw.function.name;
+    if (typeof raw.function?.arguments === 'string') call.arguments += raw.function.arguments;
+    state.calls.set(index, call);
+  });
 }
 
 function parseChunk(data: string): Chunk {

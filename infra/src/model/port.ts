@@ -4,7 +4,8 @@
  *
  * Contract of `stream`: zero or more `text` deltas, then exactly one `usage` delta, then the end —
  * or a thrown `ModelError`, in which case no usage delta follows. Concatenating the text deltas
- * gives the answer once; an adapter never restarts a reply it has already begun to emit.
+ * gives the answer once; an adapter never restarts a reply it has already begun to emit. Tool calls
+ * the model asked for ride on the usage delta, whole.
  */
 
 export type ChatRole = 'system' | 'user' | 'assistant';
@@ -24,6 +25,20 @@ export interface ContextDocument {
   text: string;
 }
 
+/** A function the model may call instead of answering, in OpenAI's tools protocol; `parameters` is a JSON Schema. */
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  parameters?: Record<string, unknown>;
+}
+
+/** A call the model asked for: `arguments` is the JSON text the model wrote, unparsed. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
 export interface ModelRequest {
   messages: ChatMessage[];
   temperature?: number;
@@ -35,6 +50,8 @@ export interface ModelRequest {
   stop?: string[];
   signal?: AbortSignal;
   context?: ContextDocument[];
+  /** Functions the model may call; servers are sent them, the offline engine ignores them. */
+  tools?: ToolDefinition[];
 }
 
 export interface TextDelta {
@@ -50,6 +67,8 @@ export interface UsageDelta {
   model: string;
   /** True when the server reported no usage and the numbers come from `estimateTokens`. */
   estimated: boolean;
+  /** Calls the model asked for, known whole only once the reply ends; absent when it made none. */
+  toolCalls?: ToolCall[];
 }
 
 export type ModelDelta = TextDelta | UsageDelta;
@@ -64,6 +83,7 @@ export interface Usage {
 export interface Completion {
   text: string;
   usage: Usage;
+  toolCalls?: ToolCall[];
 }
 
 export interface ModelProvider {
@@ -123,10 +143,14 @@ export class ModelError extends Error {
 export async function collect(stream: AsyncIterable<ModelDelta>): Promise<Completion> {
   let text = '';
   let usage: Usage | undefined;
+  let toolCalls: ToolCall[] | undefined;
   for await (const delta of stream) {
     if (delta.type === 'text') text += delta.text;
-    else usage = { promptTokens: delta.promptTokens, completionTokens: delta.completionTokens, model: delta.model, estimated: delta.estimated };
+    else {
+      usage = { promptTokens: delta.promptTokens, completionTokens: delta.completionTokens, model: delta.model, estimated: delta.estimated };
+      toolCalls = delta.toolCalls;
+    }
   }
   if (!usage) throw new ModelError('bad_response', 'the model stream ended without usage');
-  return { text, usage };
+  return { text, usage, ...(toolCalls && { toolCalls }) };
 }

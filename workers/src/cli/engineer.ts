@@ -1,5 +1,6 @@
-import type { EngineerCommandDto, EngineerNodeInput, EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
+import { RUN_COMMAND_TOOL, type EngineerCommandDto, type EngineerNodeInput, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
 import type { TrajectoryEvent } from '@scriptorium/domain/protocol/trajectories';
+import { APPROVED } from './session.ts';
 
 /** How often a live session asks the server for commands sent from the browser. */
 export const POLL_MS = 1000;
@@ -10,7 +11,9 @@ const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'cont
 /**
  * Mirrors a CLI session into an AI-engineer session the browser watches live: each trajectory
  * event becomes a node (a question is a root, the answer and the commands it led to hang under it,
- * a command's output under the command). Sends go one at a time in order; a server without the
+ * a command's output under the command). A proposed command is a pending `run_command` tool call
+ * that leaves the session waiting for input; its answer hangs under it: the command that ran, or a
+ * note that it was refused. Sends go one at a time in order; a server without the
  * feature or a lost connection costs a warning, never the session.
  */
 export class EngineerRecorder {
@@ -18,6 +21,9 @@ export class EngineerRecorder {
   private count = 0;
   private question: string | null = null;
   private command: string | null = null;
+  /** The proposal waiting for an answer, then the approved one whose command is next to run. */
+  private proposal: string | null = null;
+  private approved: string | null = null;
   private warned = false;
 
   constructor(
@@ -63,9 +69,28 @@ export class EngineerRecorder {
         return this.append([{ ...base, node_type: 'message', payload: { role: 'user', text: event.query ?? '' } }]);
       case 'assistant_response':
         return this.append([{ ...base, node_type: 'message', parent_id: this.question, payload: { role: 'assistant', text: event.content ?? '' }, ...(event.tokens !== undefined && { tokens: event.tokens }) }]);
-      case 'command':
+      case 'command': {
         this.command = id;
-        return this.append([{ ...base, node_type: 'command', parent_id: this.question, title: event.command, payload: { command: event.command ?? '', cwd: process.cwd() } }]);
+        const parent = this.approved ?? this.question;
+        this.approved = null;
+        return this.append([{ ...base, node_type: 'command', parent_id: parent, title: event.command, payload: { command: event.command ?? '', cwd: process.cwd() } }]);
+      }
+      case 'tool_call':
+        this.proposal = id;
+        return this.append(
+          [{ ...base, node_type: 'tool_call', parent_id: this.question, status: 'pending', title: event.command, payload: { name: RUN_COMMAND_TOOL, arguments: { command: event.command ?? '' } } }],
+          'waiting_input',
+        );
+      case 'tool_result': {
+        const proposal = this.proposal;
+        this.proposal = null;
+        if (event.content?.startsWith(APPROVED)) {
+          this.count--;
+          this.approved = proposal;
+          return this.append([], 'running');
+        }
+        return this.append([{ ...base, node_type: 'message', parent_id: proposal, payload: { role: 'system', text: event.content ?? '' } }], 'running');
+      }
       case 'command_output':
         return this.append([
           { ...base, node_type: 'output', parent_id: this.command, status: event.exit_code === 0 ? 'completed' : 'failed', payload: { text: event.content ?? '', exit_code: event.exit_code ?? null } },
@@ -76,6 +101,11 @@ export class EngineerRecorder {
         this.count--;
         return Promise.resolve();
     }
+  }
+
+  /** The id of the proposal waiting for an answer: what an `approve` or `reject` from the browser names. */
+  get pendingProposal(): string | null {
+    return this.proposal;
   }
 
   end(status: EngineerSessionStatus = 'completed'): Promise<unknown> {

@@ -5,10 +5,13 @@
  *   scriptorium login [--server URL] [--no-browser]         (OAuth in the browser: PKCE, a loopback redirect)
  *   scriptorium login --password [--server URL] [--username NAME]   (headless: prompt or SCRIPTORIUM_PASSWORD)
  *   scriptorium chat  [--project NAME]                      (a line asks; `!cmd` runs a command; /help; /exit or Ctrl-C ends)
+ *
+ * In a chat the assistant may propose a command (the `run_command` tool); it runs in the user's own
+ * shell, unsandboxed, so only once a person approves it: `y` in the terminal, or 批准运行 in the browser.
  *   scriptorium run   [--project NAME] -- <command…>         (runs one command and records it)
  *
- * Each session is also an AI-engineer session, watched live at /engineer/<id>; commands sent from
- * the browser there are polled and run here, and their results posted back.
+ * Each session is also an AI-engineer session, watched live at /engineer/<id>; commands, messages and
+ * answers to proposals sent from the browser there are polled and handled here, and their results posted back.
  *   scriptorium whoami | logout
  */
 import { randomUUID } from 'node:crypto';
@@ -21,7 +24,8 @@ import { OpenAICompatibleProvider } from '@scriptorium/infra/model/openai';
 import type { EngineerCommandDto, EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
 import { EngineerRecorder, POLL_MS } from './engineer.ts';
 import { authorize, discover, OAuthFailure, refresh, revoke, type Tokens } from './oauth.ts';
-import { RecordedSession } from './session.ts';
+import { Lines } from './lines.ts';
+import { RecordedSession, type AnsweredBy } from './session.ts';
 
 interface Saved {
   server: string;
@@ -172,12 +176,14 @@ const HELP = `Scriptorium 命令行助手
   scriptorium login [--server URL] [--no-browser]     在浏览器中授权登录（OAuth，打印授权地址）
   scriptorium login --password [--username 名称]      用户名和密码登录（无浏览器时；密码：提示输入或 SCRIPTORIUM_PASSWORD）
   scriptorium chat  [--project 名称]                  对话：直接输入问题；!命令 运行命令；/help 帮助；/exit 结束
+                                                     助手建议的命令须经你批准（终端输入 y，或在浏览器点“批准运行”）才会运行
   scriptorium run   [--project 名称] -- <命令…>        运行一条命令并记录
   scriptorium whoami | logout
 
-每个会话都会记录为轨迹（/cli/trajectories），并作为工程会话实时显示在 /engineer，可在浏览器中发送命令。
+每个会话都会记录为轨迹（/cli/trajectories），并作为工程会话实时显示在 /engineer，可在浏览器中发送消息、命令，批准或拒绝助手建议的命令。
 `;
-const CHAT_HELP = `直接输入问题；!命令 运行命令（如 !npm test）；/help 显示本帮助；/exit 结束会话（Ctrl-C 亦可）。\n`;
+const CHAT_HELP = `直接输入问题；!命令 运行命令（如 !npm test）；/help 显示本帮助；/exit 结束会话（Ctrl-C 亦可）。
+助手可能建议运行一条命令：它在你自己的 shell 中运行、不受沙箱限制，所以只有在你批准后才会运行——终端输入 y，或在浏览器中点“批准运行”；直接回车或输入其他内容即拒绝。\n`;
 
 async function chat(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { project: { type: 'string' } } });
@@ -189,6 +195,8 @@ async function chat(args: string[]): Promise<void> {
   const tty = process.stdin.isTTY === true;
   const rl = createInterface({ input: process.stdin, output: tty ? process.stdout : undefined, terminal: tty, prompt: 'scriptorium> ' });
   const showPrompt = () => tty && rl.prompt();
+  const lines = new Lines();
+  rl.on('line', (line) => lines.push(line));
 
   // Typed lines and browser commands take turns, one at a time, in arrival order.
   let turn: Promise<unknown> = Promise.resolve();
@@ -203,39 +211,90 @@ async function chat(args: string[]): Promise<void> {
     finished();
   };
 
+  // The proposal waiting for a person; the first answer, from the terminal or the browser, settles it.
+  let pending: { id: string; settle: (verdict: Verdict) => void } | null = null;
+  const approval = (id: string, command: string): Promise<Verdict> =>
+    new Promise((resolve) => {
+      out(`助手建议运行：${command}  运行？[y/N] `);
+      const typed = lines.next(true);
+      pending = {
+        id,
+        settle: (verdict) => {
+          pending = null;
+          typed.cancel();
+          resolve(verdict);
+        },
+      };
+      void typed.line.then((line) => {
+        if (pending?.id !== id) return;
+        // A piped answer is not echoed: end the question's line before what follows.
+        if (line !== null && !tty) out('\n');
+        pending.settle(line === null ? { approved: false, by: 'ended' } : { approved: /^(y|yes|是|好|运行)$/i.test(line.trim()), by: 'terminal' });
+      });
+    });
+
+  /** Asks the assistant; a command it proposes runs once a person approves it. What ran, or the answer, is the outcome. */
+  const converse = async (question: string): Promise<Outcome> => {
+    const proposal = await session.ask(question);
+    const answer = session.events.findLast((event) => event.event_type === 'assistant_response')?.content ?? '';
+    const id = engineer.pendingProposal;
+    if (!proposal || !id) return { status: 'completed', result: answer, error_message: null };
+    const verdict = await approval(id, proposal);
+    if (verdict.by === 'browser') out(`\n[浏览器] ${verdict.approved ? '批准运行' : '拒绝运行'}\n`);
+    session.answer(proposal, verdict.approved, verdict.by);
+    const outcome: Outcome = verdict.approved ? await runOutcome(session, proposal) : { status: 'completed', result: `已拒绝运行：${proposal}`, error_message: null };
+    if (!verdict.approved && verdict.by !== 'browser') out('已拒绝，命令没有运行。\n');
+    if (verdict.commandId) await engineer.result(verdict.commandId, outcome);
+    return outcome;
+  };
+
   let lastSeq = 0;
+  let polling = false;
   const poll = setInterval(() => {
-    if (ending) return;
-    take(async () => {
+    if (ending || polling) return;
+    polling = true;
+    void (async () => {
       for (const command of await engineer.commands(lastSeq)) {
         lastSeq = command.seq;
-        if (ending) return;
-        await runBrowserCommand(session, engineer, command, () => finish('stopped'));
+        if (command.command_type === 'approve' || command.command_type === 'reject') {
+          // Answers go straight to the waiting proposal, past the turn that waits for them; a late one is ignored.
+          if (pending?.id === command.content) pending.settle({ approved: command.command_type === 'approve', by: 'browser', commandId: command.id });
+          else await engineer.result(command.id, { status: 'failed', result: '', error_message: '该命令建议已有答复，这次答复被忽略' });
+          continue;
+        }
+        if (command.command_type === 'stop') pending?.settle({ approved: false, by: 'ended' });
+        take(async () => {
+          if (ending) return;
+          await runBrowserCommand(session, engineer, command, converse, () => finish('stopped'));
+          showPrompt();
+        });
       }
-      showPrompt();
-    });
+    })()
+      .catch((error) => warn(error instanceof Error ? error.message : String(error)))
+      .finally(() => (polling = false));
   }, POLL_MS);
 
-  rl.on('line', (raw) => {
-    const line = raw.trim();
-    if (line === '/exit' || line === '/quit') return finish('completed');
-    if (line === '/help') {
-      out(CHAT_HELP);
-      return showPrompt();
-    }
-    if (!line) return showPrompt();
-    take(async () => {
-      if (line.startsWith('!')) await session.run(line.slice(1).trim());
-      else await session.ask(line);
-      await upload(saved, session, sessionId, project);
+  // The chat loop: one line at a time, each waiting for the turn before it. Lines piped in before
+  // the end of input are all answered; Ctrl-C or a stop from the browser ends it at once.
+  void (async () => {
+    for (;;) {
       showPrompt();
-    });
-  });
-  rl.on('close', () => finish('completed'));
+      const line = (await lines.next().line)?.trim();
+      if (ending) return;
+      if (line === undefined || line === '/exit' || line === '/quit') return finish('completed');
+      if (line === '/help') out(CHAT_HELP);
+      if (!line || line === '/help') continue;
+      await take(async () => {
+        if (line.startsWith('!')) await session.run(line.slice(1).trim());
+        else await converse(line);
+        await upload(saved, session, sessionId, project);
+      });
+    }
+  })();
+  rl.on('close', () => lines.close());
   // Ctrl-C ends the session as finished rather than leaving it running in the browser.
   rl.on('SIGINT', () => finish('completed'));
   process.once('SIGINT', () => finish('completed'));
-  showPrompt();
 
   await done;
   clearInterval(poll);
@@ -248,18 +307,30 @@ async function chat(args: string[]): Promise<void> {
   out(`\n会话已记录，共 ${session.events.length} 个事件：${new URL('/cli/trajectories', saved.server)}\n`);
 }
 
-/** Runs what the browser sent and answers its result once: a shell command, a message to the assistant, or stop. */
-async function runBrowserCommand(session: RecordedSession, engineer: EngineerRecorder, command: EngineerCommandDto, stop: () => void): Promise<void> {
+interface Verdict {
+  approved: boolean;
+  by: AnsweredBy;
+  /** The browser's approve or reject, answered with what came of it. */
+  commandId?: string;
+}
+type Outcome = { status: 'completed' | 'failed'; result: string; error_message: string | null };
+
+/** Runs a command and says how it went, as a command's result does. */
+async function runOutcome(session: RecordedSession, command: string): Promise<Outcome> {
+  const exitCode = await session.run(command);
+  const output = session.events.at(-1)?.content ?? '';
+  return { status: exitCode === 0 ? 'completed' : 'failed', result: output, error_message: exitCode === 0 ? null : `退出码 ${exitCode}` };
+}
+
+/**
+ * Runs what the browser sent and answers its result once: a shell command, a message to the
+ * assistant (whose result is what the command it proposed printed, once approved, or its answer), or stop.
+ */
+async function runBrowserCommand(session: RecordedSession, engineer: EngineerRecorder, command: EngineerCommandDto, converse: (question: string) => Promise<Outcome>, stop: () => void): Promise<void> {
   out(`\n[浏览器] ${command.command_type === 'run' ? `$ ${command.content}` : command.content || command.command_type}\n`);
-  if (command.command_type === 'run') {
-    const exitCode = await session.run(command.content);
-    const output = session.events.at(-1)?.content ?? '';
-    await engineer.result(command.id, { status: exitCode === 0 ? 'completed' : 'failed', result: output, error_message: exitCode === 0 ? null : `退出码 ${exitCode}` });
-  } else if (command.command_type === 'message') {
-    await session.ask(command.content);
-    const answer = session.events.findLast((event) => event.event_type === 'assistant_response')?.content ?? '';
-    await engineer.result(command.id, { status: 'completed', result: answer, error_message: null });
-  } else {
+  if (command.command_type === 'run') await engineer.result(command.id, await runOutcome(session, command.content));
+  else if (command.command_type === 'message') await engineer.result(command.id, await converse(command.content));
+  else {
     await engineer.result(command.id, { status: 'completed', result: '', error_message: null });
     stop();
   }

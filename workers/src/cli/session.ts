@@ -1,9 +1,17 @@
 import { spawn } from 'node:child_process';
 import type { TrajectoryEvent } from '@scriptorium/domain/protocol/trajectories';
 import type { ChatMessage, ModelProvider } from '@scriptorium/infra/model/port';
+import { RUN_COMMAND_FUNCTION } from '@scriptorium/domain/engineer/proposals';
+import { RUN_COMMAND_TOOL } from '@scriptorium/domain/protocol/engineer';
 
 /** Output kept per command: enough to see what happened, small enough to upload. */
 export const MAX_OUTPUT_CHARS = 20_000;
+
+/** Who answered a proposal: a person in the terminal or the browser, or nobody because the session ended first. */
+export type AnsweredBy = 'terminal' | 'browser' | 'ended';
+const ANSWERERS: Record<AnsweredBy, string> = { terminal: '终端', browser: '浏览器', ended: '会话结束' };
+/** How a `tool_result` event begins, so the live session can tell an approval from a refusal. */
+export const APPROVED = '已批准运行';
 
 export interface SessionIo {
   write(text: string): void;
@@ -38,17 +46,25 @@ export class RecordedSession {
     return this.events.at(-1)?.event_type === 'session_end';
   }
 
-  /** Streams the assistant's answer to the terminal as it comes. */
-  async ask(query: string, signal?: AbortSignal): Promise<void> {
+  /**
+   * Streams the assistant's answer to the terminal as it comes. The assistant may propose a shell
+   * command (the `run_command` tool); it is returned, recorded as a proposal, and never run here:
+   * the caller asks a person first.
+   */
+  async ask(query: string, signal?: AbortSignal): Promise<string | null> {
     this.record({ event_type: 'user_query', query });
     this.history.push({ role: 'user', content: query });
     let answer = '';
+    let proposal: string | null = null;
     try {
-      for await (const delta of this.model.stream({ messages: [{ role: 'system', content: CLI_SYSTEM_PROMPT }, ...this.history], ...(signal && { signal }) })) {
+      const messages = [{ role: 'system' as const, content: CLI_SYSTEM_PROMPT }, ...this.history];
+      for await (const delta of this.model.stream({ messages, tools: [RUN_COMMAND_FUNCTION], ...(signal && { signal }) })) {
         if (delta.type === 'text') {
           answer += delta.text;
           this.io.write(delta.text);
         } else {
+          proposal = proposedCommand(delta.toolCalls);
+          if (!answer && proposal) answer = `建议运行 \`${proposal}\``;
           this.record({ event_type: 'assistant_response', content: answer, model: delta.model, tokens: delta.promptTokens + delta.completionTokens });
         }
       }
@@ -58,7 +74,16 @@ export class RecordedSession {
       const message = error instanceof Error ? error.message : String(error);
       this.record({ event_type: 'error', content: message });
       this.io.write(`\n[错误] ${message}\n`);
+      return null;
     }
+    if (proposal) this.record({ event_type: 'tool_call', content: `${RUN_COMMAND_TOOL}(${proposal})`, command: proposal });
+    return proposal;
+  }
+
+  /** Records how a proposal was answered; a refusal is told to the assistant, an approval is followed by `run`. */
+  answer(command: string, approved: boolean, by: AnsweredBy): void {
+    this.record({ event_type: 'tool_result', command, content: `${approved ? APPROVED : '已拒绝运行'}（${ANSWERERS[by]}）` });
+    if (!approved) this.history.push({ role: 'user', content: `我没有运行 \`${command}\`。` });
   }
 
   /** Runs a shell command with its output shown live and recorded (clipped). */
@@ -92,5 +117,19 @@ export class RecordedSession {
   }
 }
 
+/** The command of the first well-formed `run_command` call, if the model made one. */
+function proposedCommand(calls: readonly { name: string; arguments: string }[] | undefined): string | null {
+  for (const call of calls ?? []) {
+    if (call.name !== RUN_COMMAND_TOOL) continue;
+    try {
+      const { command } = JSON.parse(call.arguments) as { command?: unknown };
+      if (typeof command === 'string' && command.trim()) return command.trim();
+    } catch {
+      // A model that wrote broken JSON proposed nothing that could be shown for approval.
+    }
+  }
+  return null;
+}
+
 export const CLI_SYSTEM_PROMPT =
-  '你是 Scriptorium 命令行助手，帮助开发者理解代码、排查问题、给出可以直接运行的命令。回答简洁，命令放在代码块里，使用与用户相同的语言。';
+  '你是 Scriptorium 命令行助手，帮助开发者理解代码、排查问题。回答简洁，使用与用户相同的语言。需要在用户的项目目录里运行命令时，调用 run_command 提出一条命令：用户批准后才会运行，输出会在下一条消息里给你。';

@@ -9,6 +9,7 @@ import { CommandBox } from '../../engineer/CommandBox.tsx';
 import { DemoLauncher } from '../../engineer/DemoLauncher.tsx';
 import { NodeDetail } from '../../engineer/NodeDetail.tsx';
 import { NodeTree } from '../../engineer/NodeTree.tsx';
+import { Proposals } from '../../engineer/Proposals.tsx';
 import { useLiveSession } from '../../engineer/useLiveSession.ts';
 import '../../ui/listDetail.css';
 import '../../engineer/engineer.css';
@@ -98,7 +99,8 @@ function SessionView({ sessionId, session }: { sessionId: string; session: Engin
         <NodeTree nodes={live.nodes} history={live.history} selected={selected} onSelect={setSelected} />
         <NodeDetail node={selected === null ? null : (live.nodes.get(selected) ?? null)} />
       </div>
-      <CommandBox sessionId={sessionId} status={status} commands={live.commands} sendInput={live.sendInput} />
+      <Proposals sessionId={sessionId} status={status} nodes={live.nodes} commands={live.commands} />
+      <CommandBox sessionId={sessionId} status={status} commands={live.commands} nodes={live.nodes} sendInput={live.sendInput} />
     </section>
   );
 }
