@@ -11,6 +11,16 @@ test('an issued token verifies to its claims and the millisecond it was issued',
   t.deepEqual(clocked.verify(clocked.issue({ sub: 'u1', username: 'lin' })), { sub: 'u1', username: 'lin', issuedAt });
 });
 
+test('expiry is judged by the service clock: a token is good until its lifetime has passed on that clock', (t) => {
+  let now = Date.UTC(2020, 0, 1);
+  const clocked = new TokenService(secret, 60, () => now);
+  const token = clocked.issue({ sub: 'u1', username: 'lin' });
+  now += 59_000;
+  t.truthy(clocked.verify(token));
+  now += 2_000;
+  t.is(clocked.verify(token), null);
+});
+
 test('a token without the millisecond claim dates from its whole-second iat', (t) => {
   const iat = Math.floor(Date.now() / 1000);
   const older = jwt.sign({ typ: 'access', username: 'lin', iat }, secret, { algorithm: 'HS256', subject: 'u1', expiresIn: 60 });

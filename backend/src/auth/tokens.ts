@@ -46,7 +46,8 @@ export class TokenService {
   /** Returns the claims, or null for a token that is malformed, forged, expired or of another type. */
   verify(token: string): VerifiedClaims | null {
     try {
-      const payload = jwt.verify(token, this.secret, { algorithms: ['HS256'] });
+      // Expiry is judged by the same clock that issued the token.
+      const payload = jwt.verify(token, this.secret, { algorithms: ['HS256'], clockTimestamp: Math.floor(this.now() / 1000) });
       if (typeof payload === 'string' || payload.typ !== 'access' || typeof payload.sub !== 'string') return null;
       const issuedAt = typeof payload.iat_ms === 'number' ? payload.iat_ms : (payload.iat ?? 0) * 1000;
       const oauth = typeof payload.client_id === 'string' && typeof payload.grant === 'string' ? { clientId: payload.client_id, grantId: payload.grant } : {};
