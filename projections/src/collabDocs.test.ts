@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { CollabDocEvent } from '@scriptorium/domain/collabdoc/collabdoc';
-import { COLLAB_DOCS, COLLAB_MEMBERS, COLLAB_SNAPSHOTS, collabDocsProjection } from './collabDocs.ts';
+import { COLLAB_DOCS, COLLAB_INVITES, COLLAB_MEMBERS, COLLAB_SNAPSHOTS, collabDocsProjection } from './collabDocs.ts';
 import { T1, T2, T3 } from './fixtures.ts';
 import { projectionSpec } from './testing.ts';
 
@@ -47,4 +47,44 @@ test("a report's co-edit names its session and the canvas version it started fro
   await spec
     .given({ type: 'CollabDocCreated', data: { docId: D, ownerId: 'u1', title: '报告', report: { sessionId: 's1', version: 3 }, at: T1 }, streamId })
     .thenDoc(t, COLLAB_DOCS, D, { report: { session_id: 's1', version: 3 } });
+});
+
+const invited = (inviteId: string, role: 'edit' | 'read') => ({ type: 'CollabInviteCreated' as const, data: { docId: D, inviteId, tokenHash: `h-${inviteId}`, role, createdBy: 'u1', at: T1 }, streamId });
+const joinedBy = (userId: string, inviteId: string, role: 'edit' | 'read', at = T2) => ({ type: 'CollabMemberJoined' as const, data: { docId: D, userId, role, inviteId, at }, streamId });
+
+test('a rename changes the title for every member', async (t) => {
+  await spec.given(created).when({ type: 'CollabDocRenamed', data: { docId: D, title: '月报', by: 'u1', at: T3 }, streamId }).thenDoc(t, COLLAB_DOCS, D, { title: '月报', updated_at: T3 });
+});
+
+test('links are listed with who joined through each, once a person; a revoked link keeps its count and says when', async (t) => {
+  const scenario = spec
+    .given(created, invited('i1', 'read'), invited('i2', 'edit'))
+    .when(joinedBy('u2', 'i1', 'read'), joinedBy('u3', 'i1', 'read'), joinedBy('u2', 'i2', 'edit'), joinedBy('u2', 'i1', 'read', T3), { type: 'CollabInviteRevoked', data: { docId: D, inviteId: 'i1', by: 'u1', at: T3 }, streamId });
+  await scenario.then(t, COLLAB_INVITES, [
+    { _id: 'i1', doc_id: D, role: 'read', created_at: T1, joined_by: ['u2', 'u3'], revoked_at: T3 },
+    { _id: 'i2', doc_id: D, role: 'edit', created_at: T1, joined_by: ['u2'], revoked_at: null },
+  ]);
+});
+
+test('a removed or departed member is no longer listed, and the count follows; a role change keeps the day they joined', async (t) => {
+  const scenario = spec
+    .given(created, joined('u2', 'edit'), joined('u3', 'edit'), joined('u4', 'read'))
+    .when(
+      { type: 'CollabMemberRemoved', data: { docId: D, userId: 'u2', by: 'u1', at: T3 }, streamId },
+      { type: 'CollabMemberLeft', data: { docId: D, userId: 'u4', at: T3 }, streamId },
+      { type: 'CollabMemberRoleChanged', data: { docId: D, userId: 'u3', role: 'read', by: 'u1', at: T3 }, streamId },
+    );
+  await scenario.then(t, COLLAB_MEMBERS, [
+    { user_id: 'u1', access: 'owner' },
+    { user_id: 'u3', access: 'read', joined_at: T2 },
+  ], { sort: { user_id: 1 } });
+  await scenario.thenDoc(t, COLLAB_DOCS, D, { member_count: 2 });
+});
+
+test('a replayed removal leaves the same documents', async (t) => {
+  await spec
+    .given(created, invited('i1', 'edit'))
+    .when(joinedBy('u2', 'i1', 'edit'), { type: 'CollabMemberRemoved', data: { docId: D, userId: 'u2', by: 'u1', at: T3 }, streamId })
+    .replayed()
+    .thenDoc(t, COLLAB_DOCS, D, { member_count: 1 });
 });

@@ -2,7 +2,8 @@
  * Live collaboration in real browsers: two signed-in users (two browser contexts) type into one
  * document and see each other's text and carets live; one drops off the network, keeps typing,
  * rejoins, and nothing is lost or doubled; an invitation link with read rights gives a read-only
- * editor; history replays an earlier version. Screenshots in zh and en. Serves frontend/dist: run
+ * editor; history replays an earlier version; the owner renames, revokes a link and removes a member,
+ * and a member leaves. Screenshots in zh and en. Serves frontend/dist: run
  * `npm run build` first.
  */
 import { AxeBuilder } from '@axe-core/playwright';
@@ -11,7 +12,10 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { sessionWithReport } from '../support/research.ts';
+import { ERROR_TEXTS } from '@scriptorium/domain/protocol/errors';
 import { reportToDoc } from '../../frontend/src/collab/markdown.ts';
+import { collabEn } from '../../frontend/src/i18n/collab.en.ts';
+import { collabZh } from '../../frontend/src/i18n/collab.zh.ts';
 
 let app: TestApp;
 let browser: Browser;
@@ -195,4 +199,87 @@ test.serial("a research session's owner opens the report to co-editing; a collab
   t.true(String(canvas.versions[1].content).includes('协作者补充的一句。'));
   t.is(await h.page.getByRole('button', { name: '保存到报告' }).count(), 0, 'only the owner writes back to the report');
   t.deepEqual([...o.pageErrors, ...h.pageErrors], []);
+});
+
+for (const language of ['zh', 'en'] as const) {
+  test.serial(`the owner renames, revokes a link and removes a member; the member sees each live, and the revoked link is refused (${language})`, async (t) => {
+    const text = language === 'zh' ? collabZh : collabEn;
+    const errors = (code: 'collab.invite_revoked') => ERROR_TEXTS[code][language];
+    const owner = await signUp(app.url, `manage_owner_${language}`);
+    const member = await signUp(app.url, `manage_member_${language}`);
+    const late = await signUp(app.url, `manage_late_${language}`);
+    const id = (await owner.request('POST', '/backend/api/collab/docs', { title: language === 'zh' ? '项目周报' : 'Project weekly' })).body.id;
+    const { token } = (await owner.request('POST', `/backend/api/collab/docs/${id}/invites`, { role: 'edit' })).body;
+    const [o, m, l] = [await signedInPage(t, browser, owner.token!), await signedInPage(t, browser, member.token!), await signedInPage(t, browser, late.token!)];
+    for (const { page } of [o, m, l]) await page.addInitScript((chosen) => localStorage.setItem('app_language', chosen), language);
+
+    await m.page.goto(`${app.url}/collaboration?invite=${token}`, { waitUntil: 'networkidle' });
+    await m.page.waitForURL(new RegExp(`/collaboration/${id}$`));
+    await m.page.locator('.collab-connection.is-live').waitFor();
+    await o.page.goto(`${app.url}/collaboration/${id}`, { waitUntil: 'networkidle' });
+    await o.page.locator('.collab-connection.is-live').waitFor();
+    t.is(await m.page.getByRole('button', { name: text.rename.open }).count(), 0, 'only the owner renames');
+
+    // Rename: the member's header and list follow without reloading.
+    const renamed = language === 'zh' ? '项目月报' : 'Project monthly';
+    await o.page.getByRole('button', { name: text.rename.open }).click();
+    await o.page.getByRole('textbox', { name: text.rename.label }).fill(renamed);
+    await screenshot(o.page, `collab-rename-${language}`);
+    await o.page.getByRole('button', { name: text.rename.save }).click();
+    await o.page.getByRole('heading', { name: renamed }).waitFor();
+    await m.page.getByRole('heading', { name: renamed }).waitFor();
+    await m.page.locator('.collab-docs').getByText(renamed).waitFor();
+
+    // The link the member joined through, listed with its count, then revoked.
+    await o.page.getByRole('button', { name: text.invite.open, exact: true }).click();
+    const invite = o.page.getByRole('dialog', { name: text.invite.title });
+    await invite.getByText(text.links.joined_one.replace('{{count}}', '1')).waitFor();
+    await screenshot(o.page, `collab-links-${language}`);
+    await invite.getByRole('button', { name: text.links.revoke }).click();
+    await o.page.getByRole('alertdialog').getByRole('button', { name: text.links.confirm }).click();
+    await invite.getByText(text.links.empty).waitFor();
+    await o.page.keyboard.press('Escape');
+
+    await l.page.goto(`${app.url}/collaboration?invite=${token}`, { waitUntil: 'networkidle' });
+    await l.page.getByText(text.joinFailed).waitFor();
+    await l.page.getByText(errors('collab.invite_revoked')).waitFor();
+    await screenshot(l.page, `collab-link-revoked-${language}`);
+    t.is((await m.page.locator('.collab-connection').getAttribute('data-connection')), 'live', 'the member who joined through the link stays');
+
+    // Remove the member: their editor closes at once and says why; the document leaves their list.
+    await o.page.getByRole('button', { name: text.people.open, exact: true }).click();
+    const people = o.page.getByRole('dialog', { name: text.people.title });
+    await people.getByText(`manage_member_${language}`).waitFor();
+    await screenshot(o.page, `collab-members-${language}`);
+    await people.getByRole('button', { name: text.people.removeLabel.replace('{{name}}', `manage_member_${language}`) }).click();
+    await o.page.getByRole('alertdialog').getByRole('button', { name: text.people.removeConfirm }).click();
+    await eventually(async () => (await people.getByText(`manage_member_${language}`).count()) === 0, 'the member leaves the list');
+    await m.page.getByRole('alert').filter({ hasText: text.removed }).waitFor();
+    t.is(await m.page.locator('.collab-connection').getAttribute('data-connection'), 'closed');
+    t.is(await m.page.locator('.collab-prose').first().getAttribute('contenteditable'), 'false');
+    await eventually(async () => (await m.page.locator('.collab-docs').getByText(renamed).count()) === 0, "the document leaves the member's list");
+    await screenshot(m.page, `collab-removed-${language}`);
+    t.is((await member.request('GET', `/backend/api/collab/docs/${id}`)).status, 404);
+    const { violations } = await new AxeBuilder({ page: o.page }).analyze();
+    t.deepEqual(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`), []);
+    t.deepEqual([...o.pageErrors, ...m.pageErrors, ...l.pageErrors], []);
+  });
+}
+
+test.serial('a member leaves a document on their own, and it leaves their list', async (t) => {
+  const owner = await signUp(app.url, 'leave_owner');
+  const member = await signUp(app.url, 'leave_member');
+  const id = (await owner.request('POST', '/backend/api/collab/docs', { title: '要退出的文档' })).body.id;
+  const { token } = (await owner.request('POST', `/backend/api/collab/docs/${id}/invites`, { role: 'read' })).body;
+  await member.request('POST', '/backend/api/collab/invites/accept', { token });
+  const m = await signedInPage(t, browser, member.token!);
+  await m.page.goto(`${app.url}/collaboration/${id}`, { waitUntil: 'networkidle' });
+  await m.page.locator('.collab-connection.is-live').waitFor();
+  await m.page.getByRole('button', { name: collabZh.people.open, exact: true }).click();
+  await m.page.getByRole('button', { name: collabZh.people.leave }).click();
+  await m.page.getByRole('alertdialog').getByRole('button', { name: collabZh.people.leaveConfirm, exact: true }).click();
+  await m.page.waitForURL(/\/collaboration$/);
+  await m.page.getByText(collabZh.empty).waitFor();
+  t.deepEqual((await owner.request('GET', `/backend/api/collab/docs/${id}/members`)).body.members.map((one: { name: string }) => one.name), ['leave_owner']);
+  t.deepEqual(m.pageErrors, []);
 });

@@ -258,5 +258,13 @@ export const TABLE: Record<string, Entry> = {
   'POST /backend/api/collab/invites/accept': { body: (w: World) => ({ token: w.collabInviteToken }) },
   'GET /backend/api/collab/docs/:id/history': collabDoc,
   'GET /backend/api/collab/docs/:id/versions/:version': { params: (w: World) => ({ id: w.collabDocId, version: '0' }), owned: true },
+  'PATCH /backend/api/collab/docs/:id': { ...collabDoc, body: () => ({ title: 'matrix renamed' }) },
+  'GET /backend/api/collab/docs/:id/invites': collabDoc,
+  'DELETE /backend/api/collab/docs/:id/invites/:inviteId': { params: (w: World) => ({ id: w.collabDocId, inviteId: w.collabInviteId }), owned: true },
+  'GET /backend/api/collab/docs/:id/members': collabDoc,
+  // Someone who never joined: the owner's removal is answered (204) and records nothing.
+  'DELETE /backend/api/collab/docs/:id/members/:userId': { params: (w: World) => ({ id: w.collabDocId, userId: 'never-a-member' }), owned: true },
+  // Not a member either: the owner is told 404 collab.member_not_found, which is hers to see.
+  'PUT /backend/api/collab/docs/:id/members/:userId': { params: (w: World) => ({ id: w.collabDocId, userId: 'never-a-member' }), owned: true, mayBeMissing: true, body: () => ({ role: 'read' }) },
 };
 

@@ -42,6 +42,8 @@ export interface World {
   collabDocId: string;
   /** A read link to another of her documents: whoever accepts it joins that one, never `collabDocId`. */
   collabInviteToken: string;
+  /** A link to `collabDocId` nobody uses: what revoking names. */
+  collabInviteId: string;
 }
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 9, minute)).toISOString();
@@ -154,11 +156,13 @@ export async function buildWorld(baseUrl: string, user: Client, text: string): P
   const collabDoc = await ok('collab doc', user.request('POST', '/backend/api/collab/docs', { title: text.slice(0, 200) }));
   const invitedDoc = await ok('collab doc', user.request('POST', '/backend/api/collab/docs', { title: text.slice(0, 200) }));
   const collabInvite = await ok('collab invite', user.request('POST', `/backend/api/collab/docs/${invitedDoc.id}/invites`, { role: 'read' }));
+  const unusedInvite = await ok('collab invite', user.request('POST', `/backend/api/collab/docs/${collabDoc.id}/invites`, { role: 'edit' }));
   return {
     deckReviewId,
     oauthGrantId,
     collabDocId: collabDoc.id,
     collabInviteToken: collabInvite.token,
+    collabInviteId: unusedInvite.id,
     sessionId,
     replyId,
     canvasVersion,

@@ -210,3 +210,36 @@ test.serial("co-editing a report: only the session's owner may start it, with th
   t.is((await alice.request('GET', `${base}/docs/${created.body.id}`)).body.doc.content[1].content[0].text, '安全性更好 [1] 补充');
   a.close();
 });
+
+test.serial("the owner's rename reaches every member's socket; a removed member's socket closes at once with the removal code, and opening again is refused", async (t) => {
+  const alice = await signUp(app.url, 'collab_a8');
+  const bob = await signUp(app.url, 'collab_b8');
+  const carol = await signUp(app.url, 'collab_c8');
+  const id = await sharedDoc(alice, '管理', { client: bob, role: 'edit' });
+  const { token } = (await alice.request('POST', `${base}/docs/${id}/invites`, { role: 'edit' })).body;
+  await carol.request('POST', `${base}/invites/accept`, { token });
+  const a = await peer(alice, id, 'alice-8');
+  const b = await peer(bob, id, 'bob-8');
+  const c = await peer(carol, id, 'carol-8');
+
+  await alice.request('PATCH', `${base}/docs/${id}`, { title: '管理（新）' });
+  for (const one of [a, b, c]) t.like(await one.socket!.next((message) => message.type === 'collab.renamed'), { doc_id: id, title: '管理（新）' });
+
+  await alice.request('PUT', `${base}/docs/${id}/members/${carol.userId}`, { role: 'read' });
+  t.like(await c.socket!.next((message) => message.type === 'collab.access'), { doc_id: id, access: 'read' });
+
+  const { received } = a.socket!;
+  const after = received.length;
+  t.is((await alice.request('DELETE', `${base}/docs/${id}/members/${bob.userId}`)).status, 204);
+  t.deepEqual(await b.socket!.closed, { code: 4403, reason: 'removed from the document' });
+  t.is((await (await openSocketAt(app.url, `${base}/ws/${id}`, bob.token)).closed).code, 4404);
+  // The others stay, and the presence list drops bob.
+  await a.socket!.next((message) => message.type === 'collab.presence' && received.indexOf(message) >= after && message.peers.every((p: any) => p.user_id !== bob.userId));
+  a.type('still here');
+  await a.settle(serverVersion(alice, id));
+  t.is(a.rejections.length, 0);
+
+  t.is((await carol.request('DELETE', `${base}/docs/${id}/members/${carol.userId}`)).status, 204);
+  t.is((await c.socket!.closed).code, 4403);
+  a.close();
+});

@@ -1,19 +1,36 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
-import { COLLAB_DOCS, COLLAB_MEMBERS, COLLAB_SNAPSHOTS, collabMemberId, type CollabDocDoc, type CollabMemberDoc, type CollabSnapshotDoc } from '@scriptorium/projections/collabDocs';
+import {
+  COLLAB_DOCS,
+  COLLAB_INVITES,
+  COLLAB_MEMBERS,
+  COLLAB_SNAPSHOTS,
+  collabMemberId,
+  type CollabDocDoc,
+  type CollabInviteDoc,
+  type CollabMemberDoc,
+  type CollabSnapshotDoc,
+} from '@scriptorium/projections/collabDocs';
 import { USERS, type UserDoc } from '@scriptorium/projections/users';
 import type { CollabService, CollabSnapshot } from '@scriptorium/domain/collabdoc/service';
 import {
   acceptCollabInviteSchema,
+  changeCollabRoleSchema,
   collabDocIdSchema,
+  collabInviteIdSchema,
+  collabMemberIdSchema,
   createCollabDocSchema,
   createCollabInviteSchema,
+  renameCollabDocSchema,
   COLLAB_LIMITS,
   type CollabDocDto,
   type CollabDocSummaryDto,
   type CollabHistoryDto,
   type CollabInviteDto,
+  type CollabInvitesDto,
+  type CollabMemberDto,
+  type CollabMembersDto,
   type CollabVersionDto,
 } from '@scriptorium/domain/protocol/collab';
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
@@ -26,6 +43,8 @@ import { parseBody, parseParams, parseQuery } from './validate.ts';
 
 const docParam = z.object({ id: collabDocIdSchema });
 const versionParam = z.object({ id: collabDocIdSchema, version: z.coerce.number({ error: 'collab.version_invalid' }).int('collab.version_invalid').min(0, 'collab.version_invalid') });
+const inviteParam = z.object({ id: collabDocIdSchema, inviteId: collabInviteIdSchema });
+const memberParam = z.object({ id: collabDocIdSchema, userId: collabMemberIdSchema });
 const historyQuery = z.object({ after: z.coerce.number().int().min(0).default(0) });
 
 /** The names members and history show: the nickname, else the user name. */
@@ -58,8 +77,9 @@ const summary = (doc: CollabDocDoc, member: CollabMemberDoc): CollabDocSummaryDt
 /**
  * Shared documents edited live (`/collaboration`): create, list, open (the content at the latest
  * version, from the nearest snapshot and the log after it), invite by link with edit or read rights,
- * accept a link, and the history: its batches and the document rebuilt at any version. The steps
- * themselves travel over the document's socket (`ws/collab.ts`).
+ * accept a link, and the history: its batches and the document rebuilt at any version. Its owner
+ * renames it, lists and revokes its links, removes members or changes their role; a member lists the
+ * members and may leave. The steps themselves travel over the document's socket (`ws/collab.ts`).
  */
 export function collabRoutes(services: Services, collab: CollabService, progress: ProjectionProgress): Router {
   const router = new Router({ prefix: '/api/collab' });
@@ -72,6 +92,19 @@ export function collabRoutes(services: Services, collab: CollabService, progress
     const [doc, member] = await Promise.all([docs().get(docId), members().get(collabMemberId(docId, userId))]);
     if (!doc || !member) throw httpError(404, 'collab.not_found');
     return { doc, member };
+  }
+
+  /** Reads of what only the owner manages: a member is told so, anyone else that there is no such document. */
+  async function ownership(userId: string, docId: string): Promise<{ doc: CollabDocDoc; member: CollabMemberDoc }> {
+    const found = await membership(userId, docId);
+    if (found.member.access !== 'owner') throw httpError(403, 'collab.owner_only_manage');
+    return found;
+  }
+
+  async function memberList(docId: string): Promise<CollabMemberDto[]> {
+    const all = await members().find({ doc_id: docId }, { sort: { joined_at: 1 } });
+    const names = await displayNames(services.readStore, all.map((one) => one.user_id));
+    return all.map((one) => ({ user_id: one.user_id, name: names.get(one.user_id) ?? one.user_id, access: one.access, joined_at: one.joined_at }));
   }
 
   router.post('/docs', contract({ access: 'user', body: createCollabDocSchema, refusals: [404] }), async (ctx) => {
@@ -98,14 +131,8 @@ export function collabRoutes(services: Services, collab: CollabService, progress
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, docParam);
     const { doc, member } = await membership(user.id, id);
-    const [all, current] = await Promise.all([members().find({ doc_id: id }, { sort: { joined_at: 1 } }), collab.docAt(id, await nearestSnapshot(services.readStore, id))]);
-    const names = await displayNames(services.readStore, all.map((one) => one.user_id));
-    const body: CollabDocDto = {
-      ...summary(doc, member),
-      version: current.version,
-      members: all.map((one) => ({ user_id: one.user_id, name: names.get(one.user_id) ?? one.user_id, access: one.access, joined_at: one.joined_at })),
-      doc: current.doc.toJSON(),
-    };
+    const [all, current] = await Promise.all([memberList(id), collab.docAt(id, await nearestSnapshot(services.readStore, id))]);
+    const body: CollabDocDto = { ...summary(doc, member), version: current.version, members: all, doc: current.doc.toJSON() };
     ctx.body = body;
   });
 
@@ -113,9 +140,63 @@ export function collabRoutes(services: Services, collab: CollabService, progress
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, docParam);
     const { role } = parseBody(ctx, createCollabInviteSchema);
-    const { token } = await collab.invite(user.id, id, role);
-    const body: CollabInviteDto = { token, role, created_at: services.clock().toISOString() };
+    const { inviteId, token } = await collab.invite(user.id, id, role);
+    const body: CollabInviteDto = { id: inviteId, token, role, created_at: services.clock().toISOString() };
     ctx.status = 201;
+    ctx.body = body;
+  });
+
+  router.patch('/docs/:id', contract({ access: 'user', summary: "Rename a shared document (its owner's)", params: docParam, body: renameCollabDocSchema, refusals: [403, 404] }), async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, docParam);
+    const { title } = parseBody(ctx, renameCollabDocSchema);
+    const { position } = await collab.rename(user.id, id, title);
+    const { doc, member } = await membership(user.id, id, position);
+    ctx.body = summary(doc, member);
+  });
+
+  /** The live links (a revoked one is left out), with how many people joined through each. */
+  router.get('/docs/:id/invites', contract({ access: 'user', summary: "A shared document's invitation links (its owner's)", params: docParam, refusals: [403, 404] }), async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, docParam);
+    await ownership(user.id, id);
+    const invites = await services.readStore.collection<CollabInviteDoc>(COLLAB_INVITES).find({ doc_id: id, revoked_at: null }, { sort: { created_at: -1 } });
+    const body: CollabInvitesDto = { invites: invites.map((invite) => ({ id: invite._id, role: invite.role, created_at: invite.created_at, joined_count: invite.joined_by.length })) };
+    ctx.body = body;
+  });
+
+  router.delete('/docs/:id/invites/:inviteId', contract({ access: 'user', summary: 'Revoke an invitation link; who joined through it stays a member', params: inviteParam, refusals: [403, 404] }), async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id, inviteId } = parseParams(ctx.params, inviteParam);
+    const { position } = await collab.revokeInvite(user.id, id, inviteId);
+    await progress.waitFor(position);
+    ctx.status = 204;
+  });
+
+  router.get('/docs/:id/members', contract({ access: 'user', params: docParam, refusals: [404] }), async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, docParam);
+    await membership(user.id, id);
+    const body: CollabMembersDto = { members: await memberList(id) };
+    ctx.body = body;
+  });
+
+  /** The owner removes a member; a member's own id is leaving. Their open sockets on it close (`ws/collab.ts`). */
+  router.delete('/docs/:id/members/:userId', contract({ access: 'user', summary: 'Remove a member (the owner), or leave (the member)', params: memberParam, refusals: [403, 404, 409] }), async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id, userId } = parseParams(ctx.params, memberParam);
+    const { position } = await collab.removeMember(user.id, id, userId);
+    await progress.waitFor(position);
+    ctx.status = 204;
+  });
+
+  router.put('/docs/:id/members/:userId', contract({ access: 'user', summary: "Change a member's role (the owner)", params: memberParam, body: changeCollabRoleSchema, refusals: [403, 404, 409] }), async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id, userId } = parseParams(ctx.params, memberParam);
+    const { role } = parseBody(ctx, changeCollabRoleSchema);
+    const { position } = await collab.changeRole(user.id, id, userId, role);
+    await progress.waitFor(position);
+    const body: CollabMembersDto = { members: await memberList(id) };
     ctx.body = body;
   });
 

@@ -20,7 +20,7 @@ import {
 } from '@scriptorium/domain/protocol/collab';
 import { anyErrorText, coded, isErrorCode, type ErrorCode } from '@scriptorium/domain/protocol/errors';
 import { issueCode } from '@scriptorium/domain/protocol/validation';
-import { CLOSE_NOT_FOUND, CLOSE_SHUTTING_DOWN, CLOSE_UNAUTHORIZED, HEARTBEAT_INTERVAL_MS } from '@scriptorium/domain/protocol/ws';
+import { CLOSE_NOT_FOUND, CLOSE_REMOVED, CLOSE_SHUTTING_DOWN, CLOSE_UNAUTHORIZED, HEARTBEAT_INTERVAL_MS } from '@scriptorium/domain/protocol/ws';
 import { displayNames, nearestSnapshot } from '../http/collab.ts';
 import { closeRevokedSockets, type SocketRegistry } from './access.ts';
 import type { Identity } from './hub.ts';
@@ -219,13 +219,33 @@ export class CollabGateway implements SocketRegistry<Editor> {
     if (!event.streamId.startsWith(COLLAB_PREFIX)) return;
     const docId = event.streamId.slice(COLLAB_PREFIX.length);
     const typed = { type: event.type, data: event.data } as CollabDocEvent;
-    if (typed.type === 'CollabMemberJoined') {
-      // An upgraded reader may edit from now on, without reconnecting.
-      for (const editor of this.editors.get(docId) ?? []) if (editor.identity.userId === typed.data.userId && editor.access === 'read') editor.access = typed.data.role;
-      this.presenceChanged(docId);
-      return;
+    const here = [...(this.editors.get(docId) ?? [])];
+    switch (typed.type) {
+      case 'CollabMemberJoined':
+      case 'CollabMemberRoleChanged': {
+        const { userId, role } = typed.data;
+        // An upgraded reader may edit from now on, and a downgraded editor may not, without reconnecting.
+        const changed = here.filter((editor) => editor.identity.userId === userId && editor.access !== 'owner' && editor.access !== role && (typed.type === 'CollabMemberRoleChanged' || editor.access === 'read'));
+        for (const editor of changed) {
+          editor.access = role;
+          send(editor.socket, { type: 'collab.access', doc_id: docId, access: role });
+        }
+        this.presenceChanged(docId);
+        return;
+      }
+      case 'CollabMemberRemoved':
+      case 'CollabMemberLeft': {
+        // Every process follows the log, so the member's sockets close wherever they are; their client does not reconnect.
+        const reason = typed.type === 'CollabMemberRemoved' ? 'removed from the document' : 'left the document';
+        for (const editor of here) if (editor.identity.userId === typed.data.userId) editor.socket.close(CLOSE_REMOVED, reason);
+        return;
+      }
+      case 'CollabDocRenamed':
+        for (const editor of here) send(editor.socket, { type: 'collab.renamed', doc_id: docId, title: typed.data.title });
+        return;
+      default:
     }
-    for (const editor of this.editors.get(docId) ?? []) {
+    for (const editor of here) {
       if (editor.catchingUp) editor.buffer.push(event);
       else this.deliverRecorded(editor, event);
     }

@@ -109,3 +109,64 @@ test("a report's canvas starts the document with its content, recorded as the sn
   spec([]).when(when('CreateCollabDoc', { ownerId: 'owner', title: '报告', report, initial: { type: 'doc', content: [{ type: 'text', text: 'loose' }] } })).thenThrows(t, 'invalid', '文档内容不符合共享文档的格式');
   spec([]).when(when('CreateCollabDoc', { ownerId: 'owner', title: '报告', report, initial: { type: 'paragraph' } })).thenThrows(t, 'invalid');
 });
+
+const renamed = (title: string): CollabDocEvent => ({ type: 'CollabDocRenamed', data: { docId: D, title, by: 'owner', at: T1 } });
+const revoked = (role: 'edit' | 'read'): CollabDocEvent => ({ type: 'CollabInviteRevoked', data: { docId: D, inviteId: `i-${role}`, by: 'owner', at: T1 } });
+const removed = (userId: string): CollabDocEvent => ({ type: 'CollabMemberRemoved', data: { docId: D, userId, by: 'owner', at: T1 } });
+
+test('the owner renames with the rules of creating; the same title again is nothing; members and strangers cannot', (t) => {
+  const given = [created, invited('edit'), joined('editor', 'edit')];
+  spec(given).when(when('RenameCollabDoc', { actorId: 'owner', title: '  月报 ' })).then(t, [renamed('月报')]);
+  spec([...given, renamed('月报')]).when(when('RenameCollabDoc', { actorId: 'owner', title: '月报' })).then(t, []);
+  spec(given).when(when('RenameCollabDoc', { actorId: 'owner', title: ' ' })).thenThrows(t, 'invalid', '请填写文档标题');
+  spec(given).when(when('RenameCollabDoc', { actorId: 'owner', title: 'x'.repeat(201) })).thenThrows(t, 'invalid', '标题最多 200 个字符');
+  spec(given).when(when('RenameCollabDoc', { actorId: 'editor', title: '抢' })).thenThrows(t, 'forbidden', '只有文档所有者可以管理文档');
+  spec(given).when(when('RenameCollabDoc', { actorId: 'stranger', title: '抢' })).thenThrows(t, 'not_found');
+  const state = [...given, renamed('月报')].reduce(evolve, initialState());
+  t.is(state.status === 'open' && state.title, '月报');
+});
+
+test('a revoked link cannot be joined, with its own refusal; who joined through it stays; revoking again is nothing', (t) => {
+  const given = [created, invited('read'), joined('reader', 'read')];
+  spec(given).when(when('RevokeCollabInvite', { actorId: 'owner', inviteId: 'i-read' })).then(t, [revoked('read')]);
+  spec([...given, revoked('read')]).when(when('RevokeCollabInvite', { actorId: 'owner', inviteId: 'i-read' })).then(t, []);
+  spec([...given, revoked('read')]).when(when('JoinCollabDoc', { userId: 'late', tokenHash: 'hash-read' })).thenThrows(t, 'not_found', '此邀请链接已被文档所有者撤销，请向其索取新的链接');
+  spec(given).when(when('RevokeCollabInvite', { actorId: 'owner', inviteId: 'never-given' })).thenThrows(t, 'not_found', '此文档没有这个邀请链接');
+  spec(given).when(when('RevokeCollabInvite', { actorId: 'reader', inviteId: 'i-read' })).thenThrows(t, 'forbidden');
+  spec(given).when(when('RevokeCollabInvite', { actorId: 'stranger', inviteId: 'i-read' })).thenThrows(t, 'not_found');
+  const steps = typing([], 'x');
+  spec([...given, invited('edit'), joined('editor', 'edit'), revoked('edit')]).when(when('SubmitCollabSteps', { userId: 'editor', clientId: 'c', version: 0, steps })).then(t, [accepted('editor', 0, steps, 'c')]);
+});
+
+test('the owner removes a member, who then sees nothing; removing a non-member is nothing; the owner cannot be removed', (t) => {
+  const given = [created, invited('edit'), joined('editor', 'edit'), joined('other', 'edit')];
+  spec(given).when(when('RemoveCollabMember', { actorId: 'owner', userId: 'editor' })).then(t, [removed('editor')]);
+  spec([...given, removed('editor')]).when(when('RemoveCollabMember', { actorId: 'owner', userId: 'editor' })).then(t, []);
+  spec([...given, removed('editor')]).when(when('SubmitCollabSteps', { userId: 'editor', clientId: 'c', version: 0, steps: typing([], 'x') })).thenThrows(t, 'not_found', '共享文档不存在');
+  spec(given).when(when('RemoveCollabMember', { actorId: 'owner', userId: 'owner' })).thenThrows(t, 'conflict', '文档所有者不能被移除、退出或更改权限');
+  spec(given).when(when('RemoveCollabMember', { actorId: 'editor', userId: 'other' })).thenThrows(t, 'forbidden');
+  spec(given).when(when('RemoveCollabMember', { actorId: 'stranger', userId: 'editor' })).thenThrows(t, 'not_found');
+  // Removed, then back through a link that is still live: the owner revokes the link to keep them out.
+  spec([...given, removed('editor')]).when(when('JoinCollabDoc', { userId: 'editor', tokenHash: 'hash-edit' })).then(t, [joined('editor', 'edit')]);
+});
+
+test('a member leaves on their own, and again is refused as for anyone who is not a member; the owner cannot leave', (t) => {
+  const given = [created, invited('read'), joined('reader', 'read')];
+  const left: CollabDocEvent = { type: 'CollabMemberLeft', data: { docId: D, userId: 'reader', at: T1 } };
+  spec(given).when(when('RemoveCollabMember', { actorId: 'reader', userId: 'reader' })).then(t, [left]);
+  spec([...given, left]).when(when('RemoveCollabMember', { actorId: 'reader', userId: 'reader' })).thenThrows(t, 'not_found');
+  spec(given).when(when('RemoveCollabMember', { actorId: 'owner', userId: 'owner' })).thenThrows(t, 'conflict');
+  const state = [...given, left].reduce(evolve, initialState());
+  t.deepEqual(state.status === 'open' && state.members, {});
+});
+
+test("the owner changes a member's role; the same role is nothing; only members, never the owner", (t) => {
+  const given = [created, invited('edit'), joined('editor', 'edit')];
+  const changed: CollabDocEvent = { type: 'CollabMemberRoleChanged', data: { docId: D, userId: 'editor', role: 'read', by: 'owner', at: T1 } };
+  spec(given).when(when('ChangeCollabMemberRole', { actorId: 'owner', userId: 'editor', role: 'read' })).then(t, [changed]);
+  spec([...given, changed]).when(when('ChangeCollabMemberRole', { actorId: 'owner', userId: 'editor', role: 'read' })).then(t, []);
+  spec([...given, changed]).when(when('SubmitCollabSteps', { userId: 'editor', clientId: 'c', version: 0, steps: typing([], 'x') })).thenThrows(t, 'forbidden', '你只有查看权限，不能编辑此文档');
+  spec(given).when(when('ChangeCollabMemberRole', { actorId: 'owner', userId: 'nobody', role: 'read' })).thenThrows(t, 'not_found', '此用户不是文档的成员');
+  spec(given).when(when('ChangeCollabMemberRole', { actorId: 'owner', userId: 'owner', role: 'read' })).thenThrows(t, 'conflict');
+  spec(given).when(when('ChangeCollabMemberRole', { actorId: 'editor', userId: 'editor', role: 'edit' })).thenThrows(t, 'forbidden');
+});

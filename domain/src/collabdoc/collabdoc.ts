@@ -28,10 +28,40 @@ export type CollabDocSnapshotted = DomainEvent<'CollabDocSnapshotted', { docId: 
 /** Only the SHA-256 of the link's secret is recorded. */
 export type CollabInviteCreated = DomainEvent<'CollabInviteCreated', { docId: string; inviteId: string; tokenHash: string; role: CollabRole; createdBy: string; at: string }>;
 export type CollabMemberJoined = DomainEvent<'CollabMemberJoined', { docId: string; userId: string; role: CollabRole; inviteId: string; at: string }>;
+export type CollabDocRenamed = DomainEvent<'CollabDocRenamed', { docId: string; title: string; by: string; at: string }>;
+/** The link can no longer be joined; who joined through it stays a member. */
+export type CollabInviteRevoked = DomainEvent<'CollabInviteRevoked', { docId: string; inviteId: string; by: string; at: string }>;
+/** The owner took a member's access away. */
+export type CollabMemberRemoved = DomainEvent<'CollabMemberRemoved', { docId: string; userId: string; by: string; at: string }>;
+/** A member gave up their own access. */
+export type CollabMemberLeft = DomainEvent<'CollabMemberLeft', { docId: string; userId: string; at: string }>;
+/** The owner changed what a member may do, without a link. */
+export type CollabMemberRoleChanged = DomainEvent<'CollabMemberRoleChanged', { docId: string; userId: string; role: CollabRole; by: string; at: string }>;
 
-export type CollabDocEvent = CollabDocCreated | CollabStepsAccepted | CollabDocSnapshotted | CollabInviteCreated | CollabMemberJoined;
+export type CollabDocEvent =
+  | CollabDocCreated
+  | CollabStepsAccepted
+  | CollabDocSnapshotted
+  | CollabInviteCreated
+  | CollabMemberJoined
+  | CollabDocRenamed
+  | CollabInviteRevoked
+  | CollabMemberRemoved
+  | CollabMemberLeft
+  | CollabMemberRoleChanged;
 
-export const COLLAB_EVENT_TYPES = ['CollabDocCreated', 'CollabStepsAccepted', 'CollabDocSnapshotted', 'CollabInviteCreated', 'CollabMemberJoined'] as const satisfies readonly CollabDocEvent['type'][];
+export const COLLAB_EVENT_TYPES = [
+  'CollabDocCreated',
+  'CollabStepsAccepted',
+  'CollabDocSnapshotted',
+  'CollabInviteCreated',
+  'CollabMemberJoined',
+  'CollabDocRenamed',
+  'CollabInviteRevoked',
+  'CollabMemberRemoved',
+  'CollabMemberLeft',
+  'CollabMemberRoleChanged',
+] as const satisfies readonly CollabDocEvent['type'][];
 
 export type CollabDoc =
   | { status: 'none' }
@@ -43,8 +73,8 @@ export type CollabDoc =
       version: number;
       doc: Node;
       members: Readonly<Record<string, CollabRole>>;
-      /** By token hash. */
-      invites: Readonly<Record<string, { inviteId: string; role: CollabRole }>>;
+      /** By token hash; a revoked link stays, so joining it is told it was revoked. */
+      invites: Readonly<Record<string, { inviteId: string; role: CollabRole; revoked: boolean }>>;
     };
 
 export const initialState = (): CollabDoc => ({ status: 'none' });
@@ -72,9 +102,21 @@ export function evolve(state: CollabDoc, event: CollabDocEvent): CollabDoc {
     case 'CollabDocSnapshotted':
       return { ...state, doc: Node.fromJSON(collabSchema, event.data.doc) };
     case 'CollabInviteCreated':
-      return { ...state, invites: { ...state.invites, [event.data.tokenHash]: { inviteId: event.data.inviteId, role: event.data.role } } };
+      return { ...state, invites: { ...state.invites, [event.data.tokenHash]: { inviteId: event.data.inviteId, role: event.data.role, revoked: false } } };
     case 'CollabMemberJoined':
+    case 'CollabMemberRoleChanged':
       return { ...state, members: { ...state.members, [event.data.userId]: event.data.role } };
+    case 'CollabDocRenamed':
+      return { ...state, title: event.data.title };
+    case 'CollabInviteRevoked': {
+      const { inviteId } = event.data;
+      return { ...state, invites: Object.fromEntries(Object.entries(state.invites).map(([hash, invite]) => [hash, invite.inviteId === inviteId ? { ...invite, revoked: true } : invite])) };
+    }
+    case 'CollabMemberRemoved':
+    case 'CollabMemberLeft': {
+      const { [event.data.userId]: _gone, ...members } = state.members;
+      return { ...state, members };
+    }
     default:
       return assertNever(event);
   }

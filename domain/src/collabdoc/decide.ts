@@ -13,12 +13,32 @@ export type CreateCollabDoc = Command<'CreateCollabDoc', { docId: string; ownerI
 export type SubmitCollabSteps = Command<'SubmitCollabSteps', { docId: string; userId: string; clientId: string; version: number; steps: unknown[] }>;
 export type CreateCollabInvite = Command<'CreateCollabInvite', { docId: string; actorId: string; inviteId: string; tokenHash: string; role: CollabRole }>;
 export type JoinCollabDoc = Command<'JoinCollabDoc', { docId: string; userId: string; tokenHash: string }>;
-export type CollabDocCommand = CreateCollabDoc | SubmitCollabSteps | CreateCollabInvite | JoinCollabDoc;
+export type RenameCollabDoc = Command<'RenameCollabDoc', { docId: string; actorId: string; title: string }>;
+export type RevokeCollabInvite = Command<'RevokeCollabInvite', { docId: string; actorId: string; inviteId: string }>;
+/** `userId` equal to `actorId` is a member leaving; otherwise the owner removing them. */
+export type RemoveCollabMember = Command<'RemoveCollabMember', { docId: string; actorId: string; userId: string }>;
+export type ChangeCollabMemberRole = Command<'ChangeCollabMemberRole', { docId: string; actorId: string; userId: string; role: CollabRole }>;
+export type CollabDocCommand = CreateCollabDoc | SubmitCollabSteps | CreateCollabInvite | JoinCollabDoc | RenameCollabDoc | RevokeCollabInvite | RemoveCollabMember | ChangeCollabMemberRole;
 
 /** Someone who is not a member is told the document does not exist, so ids cannot be probed. */
 function visible(state: CollabDoc, userId: string): Open {
   if (state.status === 'none' || accessOf(state, userId) === null) throw refuse('not_found', 'collab.not_found');
   return state;
+}
+
+/** Managing the document (its title, links and members) is its owner's alone; a member is told so, a stranger sees nothing. */
+function owned(state: CollabDoc, actorId: string): Open {
+  const doc = visible(state, actorId);
+  if (doc.ownerId !== actorId) throw refuse('forbidden', 'collab.owner_only_manage');
+  return doc;
+}
+
+/** The same rules on creating and renaming: trimmed, not empty, at most `COLLAB_LIMITS.title`. */
+function titleOf(raw: string): string {
+  const title = raw.trim();
+  if (title === '') throw refuse('invalid', 'collab.title_empty', {}, 'title');
+  if (title.length > COLLAB_LIMITS.title) throw refuse('invalid', 'collab.title_too_long', {}, 'title');
+  return title;
 }
 
 /** Creating the same document again (a retried request) records nothing. */
@@ -28,9 +48,7 @@ export const createCollabDoc = (command: CreateCollabDoc, state: CollabDoc): Col
     if (state.ownerId !== ownerId) throw refuse('not_found', 'collab.not_found');
     return [];
   }
-  const title = command.data.title.trim();
-  if (title === '') throw refuse('invalid', 'collab.title_empty', {}, 'title');
-  if (title.length > COLLAB_LIMITS.title) throw refuse('invalid', 'collab.title_too_long', {}, 'title');
+  const title = titleOf(command.data.title);
   const at = command.metadata.now.toISOString();
   const { report, initial } = command.data;
   const created: CollabDocEvent = { type: 'CollabDocCreated', data: { docId, ownerId, title, ...(report && { report }), at } };
@@ -104,9 +122,60 @@ export const joinCollabDoc = (command: JoinCollabDoc, state: CollabDoc): CollabD
   const { docId, userId, tokenHash } = command.data;
   const invite = state.status === 'open' ? state.invites[tokenHash] : undefined;
   if (state.status === 'none' || !invite) throw refuse('not_found', 'collab.invite_invalid');
+  // Said apart from a forged link: whoever holds it was invited once, and should ask the owner again.
+  if (invite.revoked) throw refuse('not_found', 'collab.invite_revoked');
   const access = accessOf(state, userId);
   if (access === 'owner' || access === 'edit' || access === invite.role) return [];
   return [{ type: 'CollabMemberJoined', data: { docId, userId, role: invite.role, inviteId: invite.inviteId, at: command.metadata.now.toISOString() } }];
+};
+
+/** Renaming to the title it already has records nothing. */
+export const renameCollabDoc = (command: RenameCollabDoc, state: CollabDoc): CollabDocEvent[] => {
+  const { docId, actorId } = command.data;
+  const doc = owned(state, actorId);
+  const title = titleOf(command.data.title);
+  if (title === doc.title) return [];
+  return [{ type: 'CollabDocRenamed', data: { docId, title, by: actorId, at: command.metadata.now.toISOString() } }];
+};
+
+/** Revoking a revoked link records nothing; an id the document never gave out is refused, since it is surely a mistake. */
+export const revokeCollabInvite = (command: RevokeCollabInvite, state: CollabDoc): CollabDocEvent[] => {
+  const { docId, actorId, inviteId } = command.data;
+  const doc = owned(state, actorId);
+  const invite = Object.values(doc.invites).find((one) => one.inviteId === inviteId);
+  if (!invite) throw refuse('not_found', 'collab.invite_not_found');
+  if (invite.revoked) return [];
+  return [{ type: 'CollabInviteRevoked', data: { docId, inviteId, by: actorId, at: command.metadata.now.toISOString() } }];
+};
+
+/**
+ * A member leaves on their own; anyone else is removed by the owner only. The owner can do neither
+ * (the document would have nobody to manage it). Removing someone who is not a member records
+ * nothing: the owner's second click, or a member who left meanwhile, gets what they wanted.
+ */
+export const removeCollabMember = (command: RemoveCollabMember, state: CollabDoc): CollabDocEvent[] => {
+  const { docId, actorId, userId } = command.data;
+  const at = command.metadata.now.toISOString();
+  if (actorId === userId) {
+    const doc = visible(state, actorId);
+    if (doc.ownerId === actorId) throw refuse('conflict', 'collab.owner_fixed');
+    return [{ type: 'CollabMemberLeft', data: { docId, userId, at } }];
+  }
+  const doc = owned(state, actorId);
+  if (doc.ownerId === userId) throw refuse('conflict', 'collab.owner_fixed');
+  if (!doc.members[userId]) return [];
+  return [{ type: 'CollabMemberRemoved', data: { docId, userId, by: actorId, at } }];
+};
+
+/** The owner turns an editor into a reader or back; the same role again records nothing. */
+export const changeCollabMemberRole = (command: ChangeCollabMemberRole, state: CollabDoc): CollabDocEvent[] => {
+  const { docId, actorId, userId, role } = command.data;
+  const doc = owned(state, actorId);
+  if (doc.ownerId === userId) throw refuse('conflict', 'collab.owner_fixed');
+  const current = doc.members[userId];
+  if (!current) throw refuse('not_found', 'collab.member_not_found');
+  if (current === role) return [];
+  return [{ type: 'CollabMemberRoleChanged', data: { docId, userId, role, by: actorId, at: command.metadata.now.toISOString() } }];
 };
 
 export function decide(command: CollabDocCommand, state: CollabDoc): CollabDocEvent[] {
@@ -119,6 +188,14 @@ export function decide(command: CollabDocCommand, state: CollabDoc): CollabDocEv
       return createCollabInvite(command, state);
     case 'JoinCollabDoc':
       return joinCollabDoc(command, state);
+    case 'RenameCollabDoc':
+      return renameCollabDoc(command, state);
+    case 'RevokeCollabInvite':
+      return revokeCollabInvite(command, state);
+    case 'RemoveCollabMember':
+      return removeCollabMember(command, state);
+    case 'ChangeCollabMemberRole':
+      return changeCollabMemberRole(command, state);
     default:
       return assertNever(command);
   }

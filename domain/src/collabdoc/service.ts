@@ -37,10 +37,32 @@ export class CollabService {
   }
 
   /** The link's secret is shown once, here; the log keeps only its hash. */
-  async invite(actorId: string, docId: string, role: CollabRole): Promise<{ token: string; position: number }> {
+  async invite(actorId: string, docId: string, role: CollabRole): Promise<{ inviteId: string; token: string; position: number }> {
     const token = newToken(docId);
-    const { position } = await this.run(actorId, docId, { type: 'CreateCollabInvite', data: { docId, actorId, inviteId: randomUUID(), tokenHash: hashToken(token), role } });
-    return { token, position };
+    const inviteId = randomUUID();
+    const { position } = await this.run(actorId, docId, { type: 'CreateCollabInvite', data: { docId, actorId, inviteId, tokenHash: hashToken(token), role } });
+    return { inviteId, token, position };
+  }
+
+  async rename(actorId: string, docId: string, title: string): Promise<{ position: number }> {
+    const { position } = await this.run(actorId, docId, { type: 'RenameCollabDoc', data: { docId, actorId, title } });
+    return { position };
+  }
+
+  async revokeInvite(actorId: string, docId: string, inviteId: string): Promise<{ position: number }> {
+    const { position } = await this.run(actorId, docId, { type: 'RevokeCollabInvite', data: { docId, actorId, inviteId } });
+    return { position };
+  }
+
+  /** The owner removing `userId`, or `userId` leaving when it is the actor. */
+  async removeMember(actorId: string, docId: string, userId: string): Promise<{ position: number }> {
+    const { position } = await this.run(actorId, docId, { type: 'RemoveCollabMember', data: { docId, actorId, userId } });
+    return { position };
+  }
+
+  async changeRole(actorId: string, docId: string, userId: string, role: CollabRole): Promise<{ position: number }> {
+    const { position } = await this.run(actorId, docId, { type: 'ChangeCollabMemberRole', data: { docId, actorId, userId, role } });
+    return { position };
   }
 
   async accept(userId: string, token: string): Promise<{ docId: string; access: CollabAccess; position: number }> {

@@ -46,6 +46,11 @@ export const createCollabDocSchema = z
   .strict()
   .refine((body) => (body.report === undefined) === (body.doc === undefined), { path: ['doc'], message: 'collab.doc_invalid' });
 export const createCollabInviteSchema = z.object({ role: z.enum(COLLAB_ROLES, 'collab.role_invalid') }).strict();
+/** The owner's rename: the same rules as a new document's title. */
+export const renameCollabDocSchema = z.object({ title: z.string().trim().min(1, 'collab.title_empty').max(COLLAB_LIMITS.title, 'collab.title_too_long') }).strict();
+export const changeCollabRoleSchema = createCollabInviteSchema;
+export const collabInviteIdSchema = z.uuid('collab.invite_not_found');
+export const collabMemberIdSchema = z.string().min(1).max(100);
 export const acceptCollabInviteSchema = z.object({ token: z.string().regex(/^[a-f0-9]{32}\.[A-Za-z0-9_-]{43}$/, 'collab.invite_invalid') }).strict();
 
 export interface CollabMemberDto {
@@ -74,10 +79,28 @@ export interface CollabDocDto extends CollabDocSummaryDto {
   doc: unknown;
 }
 
+/** A link just created: its secret (`token`) is shown this once. */
 export interface CollabInviteDto {
+  id: string;
   token: string;
   role: CollabRole;
   created_at: string;
+}
+
+/** A live link as its owner lists it: never its secret, and how many people joined through it. */
+export interface CollabInviteSummaryDto {
+  id: string;
+  role: CollabRole;
+  created_at: string;
+  joined_count: number;
+}
+
+export interface CollabInvitesDto {
+  invites: CollabInviteSummaryDto[];
+}
+
+export interface CollabMembersDto {
+  members: CollabMemberDto[];
 }
 
 /** One accepted batch as the history lists it: versions `version` to `version + steps`. */
@@ -132,7 +155,9 @@ export interface CollabPeer {
 /**
  * What the document's socket sends. `collab.steps` comes from the log only (its author's own batch
  * too, which is how prosemirror-collab confirms it); `collab.accepted` and `collab.rejected` answer
- * the sender of one batch.
+ * the sender of one batch; `collab.renamed` tells every member the owner's new title, `collab.access`
+ * a member their new role (an edit link upgraded them, or the owner changed it). A member who is
+ * removed (or leaves) has their sockets on the document closed with `CLOSE_REMOVED`.
  */
 export type CollabSocketMessage =
   | { type: 'collab.ready'; doc_id: string; version: number; access: CollabAccess; session: string }
@@ -140,6 +165,8 @@ export type CollabSocketMessage =
   | { type: 'collab.accepted'; doc_id: string; version: number }
   | { type: 'collab.rejected'; doc_id: string; version: number; code: string; error_message: string; params?: Record<string, string | number> }
   | { type: 'collab.presence'; doc_id: string; peers: CollabPeer[] }
+  | { type: 'collab.renamed'; doc_id: string; title: string }
+  | { type: 'collab.access'; doc_id: string; access: CollabAccess }
   | { type: 'heartbeat'; timestamp: string }
   | { type: 'error'; error_message: string; code: string; params?: Record<string, string | number> };
 
@@ -154,6 +181,8 @@ export const collabSocketMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('collab.accepted'), doc_id: z.string(), version: z.number().int() }),
   z.object({ type: z.literal('collab.rejected'), doc_id: z.string(), version: z.number().int(), ...coded }),
   z.object({ type: z.literal('collab.presence'), doc_id: z.string(), peers: z.array(collabPeerSchema) }),
+  z.object({ type: z.literal('collab.renamed'), doc_id: z.string(), title: z.string() }),
+  z.object({ type: z.literal('collab.access'), doc_id: z.string(), access: z.enum(['owner', 'edit', 'read']) }),
   z.object({ type: z.literal('heartbeat'), timestamp: z.string() }),
   z.object({ type: z.literal('error'), ...coded }),
 ]) satisfies z.ZodType<CollabSocketMessage>;

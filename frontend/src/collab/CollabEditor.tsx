@@ -6,11 +6,11 @@ import { EditorView } from 'prosemirror-view';
 import 'prosemirror-view/style/prosemirror.css';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CollabDocDto, CollabPeer } from '@scriptorium/domain/protocol/collab';
+import type { CollabAccess, CollabDocDto, CollabPeer } from '@scriptorium/domain/protocol/collab';
 import { collabSchema } from '@scriptorium/domain/protocol/collabSchema';
 import { anyErrorText, isErrorCode } from '@scriptorium/domain/protocol/errors';
 import { currentLanguage } from '../i18n/index.ts';
-import { collabConnection } from '../machines/collab.ts';
+import { collabConnection, type CollabContext } from '../machines/collab.ts';
 import { BoldIcon, CodeIcon, Heading1Icon, Heading2Icon, ItalicIcon, ListIcon, ListOrderedIcon, PilcrowIcon, RefreshCwIcon, TextQuoteIcon, type IconComponent } from '../ui/icons.ts';
 import { Tooltip } from '../ui/Tooltip.tsx';
 import { editingPlugins, TOOLBAR } from './editorSetup.ts';
@@ -71,7 +71,18 @@ function ConnectionBadge({ actor }: { actor: CollabActor }) {
  * a toolbar. `header` renders the page's controls with the live state; `replacement` (the history)
  * shows in place of the editor while the editor stays connected underneath, so nothing typed is dropped.
  */
-export function CollabEditor({ doc, header, replacement }: { doc: CollabDocDto; header: (live: { actor: CollabActor; peers: CollabPeer[]; session: string | null; currentDoc: () => Node | null }) => ReactNode; replacement?: ReactNode }) {
+/** What the page's header shows live: the title and role as the socket last said them, and why the editor closed for good, if it did. */
+export interface CollabLive {
+  actor: CollabActor;
+  peers: CollabPeer[];
+  session: string | null;
+  title: string;
+  access: CollabAccess;
+  closedBy: CollabContext['closedBy'];
+  currentDoc: () => Node | null;
+}
+
+export function CollabEditor({ doc, header, replacement }: { doc: CollabDocDto; header: (live: CollabLive) => ReactNode; replacement?: ReactNode }) {
   const { t } = useTranslation('collab');
   const mount = useRef<HTMLDivElement>(null);
   const viewRef = useRef<EditorView | null>(null);
@@ -81,11 +92,16 @@ export function CollabEditor({ doc, header, replacement }: { doc: CollabDocDto; 
   const peers = useSelector(actor, (snapshot) => snapshot.context.peers);
   const session = useSelector(actor, (snapshot) => snapshot.context.session);
   const refusal = useSelector(actor, (snapshot) => snapshot.context.refusal);
+  const title = useSelector(actor, (snapshot) => snapshot.context.title) ?? doc.title;
+  const closedBy = useSelector(actor, (snapshot) => snapshot.context.closedBy);
   const [pending, setPending] = useState(0);
   const [version, setVersion] = useState(doc.version);
-  const readOnly = access === 'read';
+  // A removed member keeps what they see, but nothing more can be typed that could never be sent.
+  const readOnly = access === 'read' || closedBy !== null;
   const readOnlyRef = useRef(readOnly);
   readOnlyRef.current = readOnly;
+  const titleRef = useRef(title);
+  titleRef.current = title;
 
   // Layout effect: the view exists before the actor's socket can deliver anything into it.
   useLayoutEffect(() => {
@@ -97,7 +113,7 @@ export function CollabEditor({ doc, header, replacement }: { doc: CollabDocDto; 
     const view = new EditorView(mount.current!, {
       state,
       editable: () => !readOnlyRef.current,
-      attributes: { class: 'collab-prose', role: 'textbox', 'aria-multiline': 'true', 'aria-label': doc.title },
+      attributes: () => ({ class: 'collab-prose', role: 'textbox', 'aria-multiline': 'true', 'aria-label': titleRef.current }),
       dispatchTransaction(tr) {
         const next = view.state.apply(tr);
         view.updateState(next);
@@ -125,7 +141,7 @@ export function CollabEditor({ doc, header, replacement }: { doc: CollabDocDto; 
 
   useEffect(() => {
     viewRef.current?.setProps({});
-  }, [readOnly]);
+  }, [readOnly, title]);
 
   const run = (command: Command) => {
     const view = viewRef.current;
@@ -139,15 +155,21 @@ export function CollabEditor({ doc, header, replacement }: { doc: CollabDocDto; 
   return (
     <div className="collab-editor">
       <div className="collab-editor-head">
-        {header({ actor, peers, session, currentDoc: () => viewRef.current?.state.doc ?? null })}
+        {header({ actor, peers, session, title, access, closedBy, currentDoc: () => viewRef.current?.state.doc ?? null })}
         <span className="muted collab-version">{t('version', { version })}</span>
         <ConnectionBadge actor={actor} />
         {pending > 0 && <span className="muted collab-pending">{t('pending', { count: pending })}</span>}
       </div>
-      {readOnly && (
-        <p className="collab-notice" role="note">
-          {t('readOnly')}
+      {closedBy === 'removed' ? (
+        <p className="collab-notice is-error" role="alert">
+          {t('removed')}
         </p>
+      ) : (
+        readOnly && (
+          <p className="collab-notice" role="note">
+            {t('readOnly')}
+          </p>
+        )
       )}
       {refusalText && (
         <p className="collab-notice is-error" role="alert">

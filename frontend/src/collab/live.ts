@@ -53,6 +53,10 @@ export function collabLogic(docId: string, view: () => EditorView | null, opened
               return sendBack({ type: 'collab.rejected', version: message.version, code: message.code, ...(message.params && { params: message.params }) });
             case 'collab.presence':
               return sendBack({ type: 'collab.presence', peers: message.peers });
+            case 'collab.renamed':
+              return sendBack({ type: 'collab.renamed', title: message.title });
+            case 'collab.access':
+              return sendBack({ type: 'collab.access', access: message.access });
             case 'heartbeat':
             case 'error':
               return sendBack({ type: 'collab.heartbeat' });

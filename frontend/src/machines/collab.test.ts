@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createActor, fromCallback, SimulatedClock } from 'xstate';
 import { COLLAB_PING_MS, COLLAB_PRESENCE_THROTTLE_MS } from '@scriptorium/domain/protocol/collab';
-import { CLOSE_NOT_FOUND } from '@scriptorium/domain/protocol/ws';
+import { CLOSE_NOT_FOUND, CLOSE_REMOVED } from '@scriptorium/domain/protocol/ws';
 import { collabConnection, collabMachine, type CollabSend } from './collab.ts';
 import { HEARTBEAT_WATCHDOG_MS, reconnectDelay } from './connection.ts';
 
@@ -162,4 +162,22 @@ test('a batch the server failed on is resent after reconnecting, with the backof
   ready();
   actor.send(changed(0));
   t.deepEqual(submitted(), [0, 0]);
+});
+
+test('a rename and a role change arrive while live; a socket closed as removed stays closed and says why', (t) => {
+  const { actor, clock, log, ready, snapshot, submitted, changed } = harness();
+  ready('edit');
+  actor.send({ type: 'collab.renamed', title: '月报' });
+  t.is(snapshot().context.title, '月报');
+  actor.send({ type: 'collab.access', access: 'read' });
+  actor.send(changed(0));
+  t.deepEqual(submitted(), [], 'a reader submits nothing');
+  actor.send({ type: 'collab.access', access: 'edit' });
+  actor.send(changed(0));
+  t.deepEqual(submitted(), [0]);
+  actor.send({ type: 'collab.closed', code: CLOSE_REMOVED });
+  t.is(collabConnection(snapshot()), 'closed');
+  t.is(snapshot().context.closedBy, 'removed');
+  clock.increment(60_000);
+  t.is(log.opened, 1, 'no reconnect after a removal');
 });

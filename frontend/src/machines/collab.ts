@@ -1,6 +1,6 @@
 import { assign, fromCallback, sendTo, setup, type SnapshotFrom } from 'xstate';
 import { COLLAB_PING_MS, COLLAB_PRESENCE_THROTTLE_MS, type CollabAccess, type CollabPeer, type CollabSelection } from '@scriptorium/domain/protocol/collab';
-import { CLOSE_NOT_FOUND, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
+import { CLOSE_NOT_FOUND, CLOSE_REMOVED, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
 import { CONNECT_TIMEOUT_MS, HEARTBEAT_WATCHDOG_MS, MAX_RECONNECT_ATTEMPTS, reconnectDelay } from './connection.ts';
 
 /** A refusal shown beside the editor, by its catalogue code. */
@@ -16,6 +16,10 @@ export type CollabEvent =
   | { type: 'collab.accepted'; version: number }
   | { type: 'collab.rejected'; version: number; code: string; params?: Record<string, string | number> }
   | { type: 'collab.presence'; peers: CollabPeer[] }
+  /** The owner renamed the document. */
+  | { type: 'collab.renamed'; title: string }
+  /** Our role changed while connected (an edit link, or the owner's change). */
+  | { type: 'collab.access'; access: CollabAccess }
   | { type: 'collab.heartbeat' }
   | { type: 'collab.closed'; code: number }
   /** The editor holds steps not yet confirmed (prosemirror-collab's `sendableSteps`): the batch to submit. */
@@ -36,8 +40,10 @@ export interface CollabContext {
   /** Our selection as last said by the editor, sent once the presence throttle lets it go. */
   selection: { version: number; selection: CollabSelection | null } | null;
   refusal: CollabRefusal | null;
-  /** Why the socket is closed for good: the document is gone for this user, or the sign-in is. */
-  closedBy: 'not_found' | 'unauthorized' | null;
+  /** The title as last renamed while connected; null until then. */
+  title: string | null;
+  /** Why the socket is closed for good: the document is gone for this user, the owner removed them (or they left), or the sign-in is gone. */
+  closedBy: 'not_found' | 'removed' | 'unauthorized' | null;
 }
 
 export type CollabSend = { type: 'collab.send'; data: unknown };
@@ -70,6 +76,7 @@ export const collabMachine = setup({
   guards: {
     canSubmit: ({ context, event }) => event.type === 'collab.changed' && context.access !== 'read' && context.access !== null && event.version >= context.waitFor,
     notFound: ({ event }) => event.type === 'collab.closed' && event.code === CLOSE_NOT_FOUND,
+    removed: ({ event }) => event.type === 'collab.closed' && event.code === CLOSE_REMOVED,
     unauthorized: ({ event }) => event.type === 'collab.closed' && event.code === CLOSE_UNAUTHORIZED,
     attemptsExhausted: ({ context }) => context.attempts >= MAX_RECONNECT_ATTEMPTS,
     readOnlyRefusal: ({ event }) => event.type === 'collab.rejected' && event.code === 'collab.read_only',
@@ -91,6 +98,12 @@ export const collabMachine = setup({
     setPeers: assign({ peers: ({ context, event }) => (event.type === 'collab.presence' ? event.peers : context.peers) }),
     clearPeers: assign({ peers: [] as CollabPeer[] }),
     closedNotFound: assign({ closedBy: 'not_found' as const }),
+    closedRemoved: assign({ closedBy: 'removed' as const }),
+    rename: assign({ title: ({ context, event }) => (event.type === 'collab.renamed' ? event.title : context.title) }),
+    // An editor made a reader stops at once; a reader made an editor may submit again, whatever was refused as read-only before.
+    changeAccess: assign(({ context, event }) =>
+      event.type === 'collab.access' && event.access !== 'read' ? { access: event.access, waitFor: Number.isFinite(context.waitFor) ? context.waitFor : 0, refusal: null } : event.type === 'collab.access' ? { access: event.access } : {},
+    ),
     closedUnauthorized: assign({ closedBy: 'unauthorized' as const }),
     ping: sendTo('socket', { type: 'collab.send', data: { type: 'ping' } } satisfies CollabSend),
     keepSelection: assign({ selection: ({ context, event }) => (event.type === 'collab.select' ? { version: event.version, selection: event.selection } : context.selection) }),
@@ -106,7 +119,7 @@ export const collabMachine = setup({
   },
 }).createMachine({
   id: 'collab',
-  context: { attempts: 0, waitFor: 0, access: null, session: null, peers: [], selection: null, refusal: null, closedBy: null },
+  context: { attempts: 0, waitFor: 0, access: null, session: null, peers: [], selection: null, refusal: null, title: null, closedBy: null },
   initial: 'open',
   states: {
     // One socket for the whole stay: it opens in `connecting` and lives on through `live`.
@@ -116,6 +129,7 @@ export const collabMachine = setup({
       on: {
         'collab.closed': [
           { guard: 'notFound', target: 'closed', actions: 'closedNotFound' },
+          { guard: 'removed', target: 'closed', actions: 'closedRemoved' },
           { guard: 'unauthorized', target: 'closed', actions: 'closedUnauthorized' },
           { target: 'offline' },
         ],
@@ -177,6 +191,8 @@ export const collabMachine = setup({
                     'collab.heartbeat': { target: 'watching', reenter: true },
                     'collab.steps': { target: 'watching', reenter: true, actions: { type: 'applySteps', params: ({ event }) => ({ version: event.version, steps: event.steps, clientId: event.clientId }) } },
                     'collab.presence': { target: 'watching', reenter: true, actions: 'setPeers' },
+                    'collab.renamed': { target: 'watching', reenter: true, actions: 'rename' },
+                    'collab.access': { target: 'watching', reenter: true, actions: ['changeAccess', 'recheck'] },
                     'collab.accepted': { target: 'watching', reenter: true },
                     'collab.rejected': { target: 'watching', reenter: true },
                   },

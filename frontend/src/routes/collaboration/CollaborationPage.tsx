@@ -5,17 +5,19 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom'
 import { COLLAB_LIMITS, type CollabDocDto, type CollabDocSummaryDto, type CollabPeer } from '@scriptorium/domain/protocol/collab';
 import { collabApi } from '../../api/collab.ts';
 import { queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
-import { CollabEditor, PresenceAvatars } from '../../collab/CollabEditor.tsx';
+import { CollabEditor, PresenceAvatars, type CollabLive } from '../../collab/CollabEditor.tsx';
 import { HistoryPanel } from '../../collab/HistoryPanel.tsx';
 import { InviteDialog } from '../../collab/InviteDialog.tsx';
+import { MembersDialog } from '../../collab/MembersDialog.tsx';
 import '../../ui/listDetail.css';
 import '../../collab/collab.css';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { PageLoading } from '../../components/PageState.tsx';
-import { FileTextIcon, HistoryIcon, PenLineIcon, PlusIcon, UserPlusIcon, UsersIcon } from '../../ui/icons.ts';
+import { CheckIcon, FileTextIcon, HistoryIcon, PenLineIcon, PlusIcon, UserPlusIcon, UsersIcon, XIcon } from '../../ui/icons.ts';
 import type { Node } from 'prosemirror-model';
 import { research } from '../../api/research.ts';
 import { docToReport } from '../../collab/markdown.ts';
+import { Tooltip } from '../../ui/Tooltip.tsx';
 
 function CreateForm({ onCreated }: { onCreated: (doc: CollabDocSummaryDto) => void }) {
   const { t } = useTranslation('collab');
@@ -93,6 +95,63 @@ function MembersRefresh({ peers }: { peers: CollabPeer[] }) {
   return null;
 }
 
+/**
+ * The list follows what the socket says: a new title shows there too, and a document this member lost
+ * (removed by its owner) leaves it.
+ */
+function ListRefresh({ title, closedBy }: Pick<CollabLive, 'title' | 'closedBy'>) {
+  const queries = useQueryClient();
+  useEffect(() => {
+    void queries.invalidateQueries({ queryKey: queryKeys.collab('docs') });
+  }, [title, closedBy, queries]);
+  return null;
+}
+
+/** The title, and for its owner a rename in place (the same rules as a new title; every member sees the new one live). */
+function DocTitle({ docId, title, owner }: { docId: string; title: string; owner: boolean }) {
+  const { t } = useTranslation('collab');
+  const queries = useQueryClient();
+  const [draft, setDraft] = useState<string | null>(null);
+  const rename = useApiMutation({
+    mutationFn: (next: string) => collabApi.rename(docId, next),
+    onSuccess: () => {
+      setDraft(null);
+      void queries.invalidateQueries({ queryKey: queryKeys.collab('docs') });
+    },
+  });
+  if (draft === null)
+    return (
+      <>
+        <h2 className="collab-doc-title">{title}</h2>
+        {owner && (
+          <Tooltip label={t('rename.open')}>
+            <button type="button" className="icon-button" aria-label={t('rename.open')} onClick={() => setDraft(title)}>
+              <PenLineIcon size={14} />
+            </button>
+          </Tooltip>
+        )}
+      </>
+    );
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    rename.mutate(draft ?? '');
+  }
+  return (
+    <form className="collab-rename" onSubmit={submit}>
+      <input value={draft} maxLength={COLLAB_LIMITS.title} aria-label={t('rename.label')} autoFocus onChange={(event) => setDraft(event.target.value)} onKeyDown={(event) => event.key === 'Escape' && setDraft(null)} />
+      <button type="submit" className="button button-primary button-small" disabled={rename.isPending}>
+        <CheckIcon size={14} />
+        {t('rename.save')}
+      </button>
+      <button type="button" className="button button-secondary button-small" onClick={() => setDraft(null)}>
+        <XIcon size={14} />
+        {t('rename.cancel')}
+      </button>
+      {rename.error && <ErrorBanner error={rename.error} />}
+    </form>
+  );
+}
+
 /** The owner of a co-edited report writes the shared document back into the report's canvas, as its next version. */
 function SaveToReport({ sessionId, currentDoc }: { sessionId: string; currentDoc: () => Node | null }) {
   const { t } = useTranslation('collab');
@@ -129,32 +188,41 @@ function SaveToReport({ sessionId, currentDoc }: { sessionId: string; currentDoc
 function DocView({ doc }: { doc: CollabDocDto }) {
   const { t } = useTranslation('collab');
   const [inviting, setInviting] = useState(false);
+  const [people, setPeople] = useState(false);
   const [history, setHistory] = useState(false);
   return (
     <CollabEditor
       doc={doc}
       replacement={history ? <HistoryPanel docId={doc.id} /> : undefined}
-      header={({ peers, session, currentDoc }) => (
+      header={({ peers, session, title, access, closedBy, currentDoc }) => (
         <>
           <MembersRefresh peers={peers} />
-          <h2 className="collab-doc-title">{doc.title}</h2>
+          <ListRefresh title={title} closedBy={closedBy} />
+          <DocTitle docId={doc.id} title={title} owner={access === 'owner'} />
           {doc.report && <span className="collab-access is-report">{t('report.badge')}</span>}
-          <span className={`collab-access is-${doc.access}`}>{t(`access.${doc.access}`)}</span>
+          {closedBy !== 'removed' && <span className={`collab-access is-${access}`}>{t(`access.${access}`)}</span>}
           <PresenceAvatars peers={peers} session={session} />
-          <span className="collab-head-actions">
-            <button type="button" className={`button button-secondary button-small${history ? ' active' : ''}`} aria-pressed={history} onClick={() => setHistory(!history)}>
-              {history ? <PenLineIcon size={14} /> : <HistoryIcon size={14} />}
-              {history ? t('history.close') : t('history.open')}
-            </button>
-            {doc.report && doc.access === 'owner' && <SaveToReport sessionId={doc.report.session_id} currentDoc={currentDoc} />}
-            {doc.access === 'owner' && (
-              <button type="button" className="button button-primary button-small" onClick={() => setInviting(true)}>
-                <UserPlusIcon size={14} />
-                {t('invite.open')}
+          {closedBy === null && (
+            <span className="collab-head-actions">
+              <button type="button" className={`button button-secondary button-small${history ? ' active' : ''}`} aria-pressed={history} onClick={() => setHistory(!history)}>
+                {history ? <PenLineIcon size={14} /> : <HistoryIcon size={14} />}
+                {history ? t('history.close') : t('history.open')}
               </button>
-            )}
-          </span>
-          {inviting && <InviteDialog docId={doc.id} members={doc.members} open onClose={() => setInviting(false)} />}
+              {doc.report && access === 'owner' && <SaveToReport sessionId={doc.report.session_id} currentDoc={currentDoc} />}
+              <button type="button" className="button button-secondary button-small" onClick={() => setPeople(true)}>
+                <UsersIcon size={14} />
+                {t('people.open')}
+              </button>
+              {access === 'owner' && (
+                <button type="button" className="button button-primary button-small" onClick={() => setInviting(true)}>
+                  <UserPlusIcon size={14} />
+                  {t('invite.open')}
+                </button>
+              )}
+            </span>
+          )}
+          {inviting && <InviteDialog docId={doc.id} open onClose={() => setInviting(false)} />}
+          {people && <MembersDialog docId={doc.id} access={access} open onClose={() => setPeople(false)} />}
         </>
       )}
     />
