@@ -138,7 +138,7 @@ function DocTitle({ docId, title, owner }: { docId: string; title: string; owner
   }
   return (
     <form className="collab-rename" onSubmit={submit}>
-      <input value={draft} maxLength={COLLAB_LIMITS.title} aria-label={t('rename.label')} autoFocus onChange={(event) => setDraft(event.target.value)} onKeyDown={(event) => event.key === 'Escape' && setDraft(null)} />
+      <input className="input" value={draft} maxLength={COLLAB_LIMITS.title} aria-label={t('rename.label')} autoFocus onChange={(event) => setDraft(event.target.value)} onKeyDown={(event) => event.key === 'Escape' && setDraft(null)} />
       <button type="submit" className="button button-primary button-small" disabled={rename.isPending}>
         <CheckIcon size={14} />
         {t('rename.save')}
