@@ -40,9 +40,42 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Puts the entry's stylesheet inside index.html. A `<link rel="stylesheet">` blocks the first paint
+ * until a second round trip has brought it (about 160 ms on slow 4G), while 7 KB of brotli more in the
+ * document costs no extra round trip; the spinner and the app's first render are styled at once.
+ * The stylesheet is taken off the entry chunk once the CSS plugin has rendered it, so neither the
+ * link tag, nor the lists of what a lazy chunk loads first, nor the manifest name it.
+ */
+function inlineEntryCss(): Plugin {
+  const inlined = new Set<string>();
+  return {
+    name: 'scriptorium:inline-entry-css',
+    apply: 'build',
+    enforce: 'post',
+    renderChunk(_code, chunk) {
+      if (!chunk.isEntry || !chunk.viteMetadata) return null;
+      for (const css of chunk.viteMetadata.importedCss) inlined.add(css);
+      chunk.viteMetadata.importedCss.clear();
+      return null;
+    },
+    generateBundle(_options, bundle) {
+      const html = bundle['index.html'];
+      if (html?.type !== 'asset') throw new Error('inline-entry-css: no index.html in the bundle');
+      const styles = [...inlined].map((file) => {
+        const css = bundle[file];
+        if (css?.type !== 'asset') throw new Error(`inline-entry-css: ${file} is not in the bundle`);
+        delete bundle[file];
+        return `<style>${String(css.source).replaceAll('</style', '<\\/style')}</style>`;
+      });
+      html.source = String(html.source).replace('</head>', `${styles.join('')}</head>`);
+    },
+  };
+}
+
 export default defineConfig({
   root,
-  plugins: [react(), precompress()],
+  plugins: [react(), inlineEntryCss(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

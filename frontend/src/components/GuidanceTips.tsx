@@ -14,10 +14,15 @@ const userIsFillingIn = () => fillingIn(document.activeElement, document.querySe
  */
 export function GuidanceTips() {
   const { t } = useTranslation();
-  const [tip, setTip] = useState<GuidanceItem | null>(null);
+  const [filling, setFilling] = useState(userIsFillingIn);
+  // A tip without delay is there in the view's first paint: the welcome tip is a first visit's
+  // largest text, so a timer before it would hold back the page's largest contentful paint.
+  const [tip, setTip] = useState<GuidanceItem | null>(() => {
+    const next = nextTip();
+    return next?.delay === 0 && next.component === undefined && !filling ? next : null;
+  });
   const [anchor, setAnchor] = useState<DOMRect | null>(null);
   const [candidate, setCandidate] = useState<string | null>(() => nextTip()?.id ?? null);
-  const [filling, setFilling] = useState(userIsFillingIn);
 
   // The page changes (panels open, reports arrive, forms come and go): look again for the next tip.
   useEffect(() => {

@@ -22,7 +22,7 @@ export const GUIDANCE_SEEN_KEY = 'guidance_seen';
 export const GUIDANCE_ENABLED_KEY = 'guidance_enabled';
 
 export const GUIDANCE_ITEMS: readonly GuidanceItem[] = [
-  { id: 'welcome', title: 'guidance.welcome.title', content: 'guidance.welcome.content', position: 'center', priority: 1, trigger: 'first-visit', showOnce: true, autoShow: true, size: 'large', theme: 'primary', delay: 600 },
+  { id: 'welcome', title: 'guidance.welcome.title', content: 'guidance.welcome.content', position: 'center', priority: 1, trigger: 'first-visit', showOnce: true, autoShow: true, size: 'large', theme: 'primary', delay: 0 },
   { id: 'inputMode', title: 'guidance.inputMode.title', content: 'guidance.inputMode.content', position: 'top', priority: 2, trigger: 'first-visit', component: '[data-guide="input-mode"]', showOnce: true, autoShow: true, size: 'medium', theme: 'light', delay: 300 },
   { id: 'artifacts', title: 'guidance.artifacts.title', content: 'guidance.artifacts.content', position: 'bottom', priority: 3, trigger: 'first-visit', component: '[data-guide="artifacts"]', showOnce: true, autoShow: true, size: 'medium', theme: 'light', delay: 300 },
   { id: 'sessions', title: 'guidance.sessions.title', content: 'guidance.sessions.content', position: 'right', priority: 4, trigger: 'first-visit', component: '[data-guide="sessions"]', showOnce: true, autoShow: true, size: 'medium', theme: 'light', delay: 300 },
