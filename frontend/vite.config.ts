@@ -73,9 +73,44 @@ function inlineEntryCss(): Plugin {
   };
 }
 
+/** The landing screen (`HOME_PATH`, where `/` leads) and the page the server sends for it. */
+const LANDING = { module: 'src/routes/research/ResearchPage.tsx', page: 'research.html' };
+
+/**
+ * Writes LANDING.page: index.html that also asks at once for the landing screen's chunks, which the
+ * entry would otherwise request only once it has run (a round trip and the entry's evaluation
+ * later). The server sends it for `/research` and `/` only, so other first visits fetch nothing extra.
+ * Its stylesheets are preloaded, not linked: a link would block the first paint.
+ */
+function landingPreload(): Plugin {
+  return {
+    name: 'scriptorium:landing-preload',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+      const closure = (start: string | undefined, into = new Set<string>()): Set<string> => {
+        const chunk = chunks.find((candidate) => candidate.fileName === start);
+        if (!chunk || into.has(chunk.fileName)) return into;
+        into.add(chunk.fileName);
+        for (const imported of chunk.imports) closure(imported, into);
+        return into;
+      };
+      const entry = closure(chunks.find((chunk) => chunk.isEntry)?.fileName);
+      const screen = chunks.find((chunk) => chunk.facadeModuleId === join(root, LANDING.module));
+      const html = bundle['index.html'];
+      if (!screen || html?.type !== 'asset') throw new Error(`landing-preload: no chunk for ${LANDING.module} or no index.html`);
+      const files = [...closure(screen.fileName)].filter((file) => !entry.has(file));
+      const css = files.flatMap((file) => [...(chunks.find((chunk) => chunk.fileName === file)?.viteMetadata?.importedCss ?? [])]);
+      const links = [...files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`), ...css.map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`)];
+      this.emitFile({ type: 'asset', fileName: LANDING.page, source: String(html.source).replace('</head>', `${links.join('')}</head>`) });
+    },
+  };
+}
+
 export default defineConfig({
   root,
-  plugins: [react(), inlineEntryCss(), precompress()],
+  plugins: [react(), inlineEntryCss(), landingPreload(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
