@@ -11,6 +11,8 @@ import send from 'koa-send';
  */
 export function staticFrontend(distDir: string) {
   const hasIndex = existsSync(`${distDir}/index.html`);
+  // index.html that also preloads the landing screen's chunks (frontend/vite.config.ts, LANDING).
+  const landing = existsSync(`${distDir}/research.html`) ? 'research.html' : 'index.html';
   return async (ctx: Context, next: Next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/backend') || ctx.path === '/healthz' || ctx.path === '/metrics') return next();
     if (!hasIndex) {
@@ -39,6 +41,6 @@ export function staticFrontend(distDir: string) {
       }
     }
     ctx.set('Cache-Control', 'no-cache');
-    await send(ctx, 'index.html', { root: distDir });
+    await send(ctx, ctx.path === '/research' || ctx.path === '/' ? landing : 'index.html', { root: distDir });
   };
 }

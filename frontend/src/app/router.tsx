@@ -1,5 +1,5 @@
-import { lazy, type ComponentType } from 'react';
-import { createBrowserRouter, matchRoutes, Navigate, useLocation, type RouteObject } from 'react-router-dom';
+import { lazy, useState, type ComponentType } from 'react';
+import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router-dom';
 import { DRAFT_PATH, HOME_PATH, type RouteAccess } from './guard.ts';
 import { RootLayout } from './RootLayout.tsx';
 import { RouteError } from './RouteError.tsx';
@@ -56,8 +56,37 @@ function AuthAlias() {
   return <Navigate to={{ pathname: '/login', search }} replace />;
 }
 
+interface Chunk {
+  fetch: () => Promise<void>;
+  /** The screen's component, once its chunk has arrived. */
+  loaded?: ComponentType;
+}
+const chunks = new Map<Load, Chunk>();
+
+/** A screen's chunk, imported once whoever asks first (the first URL's preload or the route). */
+function chunk(load: Load): Chunk {
+  const known = chunks.get(load);
+  if (known) return known;
+  let pending: Promise<void> | undefined;
+  const created: Chunk = {
+    fetch: () =>
+      (pending ??= load().then((module) => {
+        created.loaded = module.default;
+      })),
+  };
+  chunks.set(load, created);
+  return created;
+}
+
 function screenRoute({ path, access, load }: (typeof SCREENS)[number]): RouteObject {
-  const Screen = lazy(load);
+  const screen = chunk(load);
+  const Lazy = lazy(() => screen.fetch().then(() => ({ default: screen.loaded! })));
+  // A screen whose chunk has arrived renders in the same pass as the shell, without a fallback;
+  // chosen once per mount, so the arrival of the chunk never remounts a screen already shown.
+  function Screen() {
+    const [Component] = useState(() => screen.loaded ?? Lazy);
+    return <Component />;
+  }
   return { path, handle: access, element: <Screen /> };
 }
 
@@ -83,9 +112,18 @@ const routes: RouteObject[] = [
   },
 ];
 
-// The first URL's screen starts loading now, beside the entry's own chunks, rather than once the
-// shell has rendered and suspended on it: a round trip less before the page shows its content.
-const firstScreen = matchRoutes(routes, window.location)?.at(-1)?.route.path;
-void SCREENS.find((screen) => screen.path === firstScreen)?.load();
-
 export const router = createBrowserRouter(routes);
+
+// The first URL's screen starts loading now, beside the entry's own chunks, rather than once the
+// shell has rendered and suspended on it: a round trip less before the page shows its content. The
+// router has matched the URL already; matching it again would rank the route table a second time.
+const firstPath = router.state.matches.at(-1)?.route.path;
+const firstScreen = SCREENS.find((screen) => screen.path === firstPath);
+
+/**
+ * Settles once the first URL's screen is there (or could not be fetched: the route's own lazy load
+ * then shows the failure). main.tsx renders after it, so the shell and the screen appear in one
+ * paint, and what the screen shows at once (the welcome tip on /research, the page's largest text)
+ * does not wait for the chunks the screen itself suspends on.
+ */
+export const firstScreenReady: Promise<void> = firstScreen ? chunk(firstScreen.load).fetch().catch(() => undefined) : Promise.resolve();

@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fillingIn, FORMS_IN_USE, GUIDANCE_ITEMS, markSeen, pendingTips, setGuidanceEnabled, type GuidanceItem } from '../research/guidance.ts';
+import { fillingIn, fitsPage, FORMS_IN_USE, GUIDANCE_ITEMS, KEEP_CLEAR, markSeen, overlaps, pendingTips, setGuidanceEnabled, type GuidanceItem, type GuidancePage } from '../research/guidance.ts';
 import { InfoIcon, SparklesIcon } from '../ui/icons.ts';
 import './guidance.css';
 
-const nextTip = (): GuidanceItem | null => pendingTips(GUIDANCE_ITEMS, localStorage, (selector) => document.querySelector(selector) !== null)[0] ?? null;
+const pageNow = (welcomeScreen: boolean): GuidancePage => ({ present: (selector) => document.querySelector(selector) !== null, welcomeScreen });
+const nextTip = (welcomeScreen: boolean): GuidanceItem | null => pendingTips(GUIDANCE_ITEMS, localStorage, pageNow(welcomeScreen))[0] ?? null;
 const userIsFillingIn = () => fillingIn(document.activeElement, document.querySelectorAll(FORMS_IN_USE).length);
 
 /**
@@ -12,19 +13,36 @@ const userIsFillingIn = () => fillingIn(document.activeElement, document.querySe
  * whose element appears later (the artifacts folder once a report exists) is shown then; none is shown
  * while the user is filling something in, so a tip never covers a form in use.
  */
-export function GuidanceTips() {
+export function GuidanceTips({ welcomeScreen }: { welcomeScreen: boolean }) {
   const { t } = useTranslation();
-  const [tip, setTip] = useState<GuidanceItem | null>(null);
-  const [anchor, setAnchor] = useState<DOMRect | null>(null);
-  const [candidate, setCandidate] = useState<string | null>(() => nextTip()?.id ?? null);
   const [filling, setFilling] = useState(userIsFillingIn);
+  // A tip without delay is there in the view's first paint: the welcome tip is a first visit's
+  // largest text, so a timer before it would hold back the page's largest contentful paint.
+  const [tip, setTip] = useState<GuidanceItem | null>(() => {
+    const next = nextTip(welcomeScreen);
+    return next?.delay === 0 && next.component === undefined && !filling ? next : null;
+  });
+  const [anchor, setAnchor] = useState<DOMRect | null>(null);
+  const [candidate, setCandidate] = useState<string | null>(() => nextTip(welcomeScreen)?.id ?? null);
+  const welcome = useRef(welcomeScreen);
+  welcome.current = welcomeScreen;
+  // A tip that would sit on an open question stays laid out but unseen, so it can be measured again.
+  const box = useRef<HTMLDivElement>(null);
+  const [covering, setCovering] = useState(false);
+  const measure = useCallback(() => {
+    const mine = box.current?.getBoundingClientRect();
+    setCovering(mine !== undefined && [...document.querySelectorAll(KEEP_CLEAR)].some((element) => overlaps(mine, element.getBoundingClientRect())));
+  }, []);
+  useLayoutEffect(measure);
 
   // The page changes (panels open, reports arrive, forms come and go): look again for the next tip.
   useEffect(() => {
     const look = () => {
-      setCandidate(nextTip()?.id ?? null);
+      setCandidate(nextTip(welcome.current)?.id ?? null);
       setFilling(userIsFillingIn());
+      measure();
     };
+    look();
     const observer = new MutationObserver(look);
     observer.observe(document.body, { childList: true, subtree: true });
     document.addEventListener('focusin', look);
@@ -34,23 +52,15 @@ export function GuidanceTips() {
       document.removeEventListener('focusin', look);
       document.removeEventListener('focusout', look);
     };
-  }, []);
+  }, [welcomeScreen, measure]);
 
-  // The user has moved on from what the tip explains (the welcome screen gave way to a conversation):
+  // The user has moved on from what the tip is about (the welcome screen gave way to a conversation):
   // it would now cover the page for nothing, so it goes, counted as seen.
   useEffect(() => {
-    const selector = tip?.component;
-    if (!tip || !selector) return;
-    const check = () => {
-      if (document.querySelector(selector)) return;
-      markSeen(localStorage, tip.id);
-      setTip(null);
-      setCandidate(nextTip()?.id ?? null);
-    };
-    const observer = new MutationObserver(check);
-    observer.observe(document.body, { childList: true, subtree: true });
-    return () => observer.disconnect();
-  }, [tip]);
+    if (!tip || fitsPage(tip, { present: () => true, welcomeScreen })) return;
+    markSeen(localStorage, tip.id);
+    setTip(null);
+  }, [tip, welcomeScreen]);
 
   useEffect(() => {
     const next = GUIDANCE_ITEMS.find((item) => item.id === candidate);
@@ -68,7 +78,7 @@ export function GuidanceTips() {
   const dismiss = () => {
     markSeen(localStorage, tip.id);
     setTip(null);
-    setCandidate(nextTip()?.id ?? null);
+    setCandidate(nextTip(welcomeScreen)?.id ?? null);
   };
   const style: React.CSSProperties = {};
   if (anchor && tip.position !== 'center') {
@@ -81,7 +91,11 @@ export function GuidanceTips() {
   }
   const centred = tip.position === 'center' || !anchor;
   return (
-    <div className={`guidance ${centred ? 'guidance-center' : ''} guidance-${tip.size} guidance-${tip.theme}`} style={centred ? undefined : style} role="dialog" aria-label={t(tip.title as 'guidance.welcome.title')}>
+    <div
+      ref={box}
+      className={`guidance ${centred ? 'guidance-center' : ''} guidance-${tip.size} guidance-${tip.theme}`}
+      style={{ ...(centred ? {} : style), ...(covering && { visibility: 'hidden' }) }}
+      role="dialog" aria-label={t(tip.title as 'guidance.welcome.title')}>
       <div className="guidance-head">
         {tip.id === 'welcome' ? <SparklesIcon size={16} /> : <InfoIcon size={16} />}
         <strong>{t(tip.title as 'guidance.welcome.title')}</strong>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from '@xstate/react';
 import { ConnectionStatus } from '../components/ConnectionStatus.tsx';
@@ -17,6 +17,27 @@ import './research.css';
 // golden-layout and the panels load as their own chunk; the canvas editor is a further chunk inside.
 const Workspace = lazy(() => import('./Workspace.tsx'));
 
+/**
+ * False until the browser has painted the view once. The workspace's chunks (about a third of what
+ * /research loads) are asked for only then, so the frame and the welcome tip are not queued behind them.
+ */
+function usePainted(): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // A frame's callback runs before its paint; the task after it runs once the frame is out. The
+    // workspace then renders as a transition, in slices, like the first screen (main.tsx).
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => startTransition(() => setPainted(true)));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  return painted;
+}
+
 /** The research screen's frame: toolbar (title, status, lock, share) and the dockable workspace. */
 export function ResearchView({ session: ref, signedIn, readOnly, heading }: { session: ResearchSessionRef | null; signedIn: boolean; readOnly: boolean; heading?: string }) {
   const { t } = useTranslation();
@@ -29,6 +50,7 @@ export function ResearchView({ session: ref, signedIn, readOnly, heading }: { se
   const label = useSessionLabel();
   const title = heading ?? (session ? label(session) : t('research.eyebrow'));
   const known = ref !== null && sessions.includes(ref);
+  const painted = usePainted();
   const hasVersions = useSelector(ref?.getSnapshot().children.writing ?? undefined, (snapshot) => (snapshot?.context.versions.length ?? 0) > 0);
 
   const toolbar = (
@@ -81,17 +103,21 @@ export function ResearchView({ session: ref, signedIn, readOnly, heading }: { se
   return (
     <SessionRefContext value={ref}>
       <Suspense fallback={<PageLoading />}>
-        <Workspace
-          session={ref}
-          signedIn={signedIn}
-          readOnly={readOnly}
-          locked={locked}
-          notes={notes}
-          toolbar={toolbar}
-          onPanelClosed={(type) => (type === 'note-page' ? setNotes(false) : ref?.send(type === 'canvas' ? { type: 'panel.canvas', open: false } : { type: 'panel.artifact', artifact: null }))}
-        />
+        {painted ? (
+          <Workspace
+            session={ref}
+            signedIn={signedIn}
+            readOnly={readOnly}
+            locked={locked}
+            notes={notes}
+            toolbar={toolbar}
+            onPanelClosed={(type) => (type === 'note-page' ? setNotes(false) : ref?.send(type === 'canvas' ? { type: 'panel.canvas', open: false } : { type: 'panel.artifact', artifact: null }))}
+          />
+        ) : (
+          <PageLoading />
+        )}
       </Suspense>
-      {!readOnly && <GuidanceTips />}
+      {!readOnly && <GuidanceTips welcomeScreen={session === null || session.layoutPreset === 'home-welcome'} />}
     </SessionRefContext>
   );
 }

@@ -1,11 +1,11 @@
 import test from 'ava';
-import { GUIDANCE_ITEMS, markSeen, pendingTips, setGuidanceEnabled, fillingIn } from './guidance.ts';
+import { GUIDANCE_ITEMS, markSeen, overlaps, pendingTips, setGuidanceEnabled, fillingIn } from './guidance.ts';
 
 const memory = () => {
   const values = new Map<string, string>();
   return { getItem: (key: string) => values.get(key) ?? null, setItem: (key: string, value: string) => void values.set(key, value) };
 };
-const everything = () => true;
+const everything = { present: () => true, welcomeScreen: true };
 
 test('first visit shows every tip in priority order', (t) => {
   t.deepEqual(
@@ -28,7 +28,7 @@ test('showOnce tips are not shown again once seen', (t) => {
 test('disabled guidance shows nothing; tips for absent elements wait', (t) => {
   const storage = memory();
   t.deepEqual(
-    pendingTips(GUIDANCE_ITEMS, storage, (selector) => selector.includes('input-mode') || selector === '.welcome-guide').map((item) => item.id),
+    pendingTips(GUIDANCE_ITEMS, storage, { present: (selector) => selector.includes('input-mode'), welcomeScreen: true }).map((item) => item.id),
     ['welcome', 'inputMode'],
   );
   setGuidanceEnabled(storage, false);
@@ -51,7 +51,14 @@ test('a tip waits while the user fills something in', (t) => {
 
 test('the welcome tip belongs to the welcome screen: a conversation already under way gets none', (t) => {
   t.deepEqual(
-    pendingTips(GUIDANCE_ITEMS, memory(), (selector) => selector !== '.welcome-guide').map((item) => item.id),
+    pendingTips(GUIDANCE_ITEMS, memory(), { present: () => true, welcomeScreen: false }).map((item) => item.id),
     ['inputMode', 'artifacts', 'sessions'],
   );
+});
+
+test('boxes overlap only when they share area; touching edges do not', (t) => {
+  const card = { left: 0, top: 100, right: 300, bottom: 200 };
+  t.true(overlaps({ left: 250, top: 150, right: 400, bottom: 300 }, card));
+  t.false(overlaps({ left: 300, top: 100, right: 400, bottom: 200 }, card), 'side by side');
+  t.false(overlaps({ left: 0, top: 200, right: 300, bottom: 260 }, card), 'just below');
 });

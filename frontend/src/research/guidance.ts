@@ -9,12 +9,13 @@ export interface GuidanceItem {
   position: TipPosition;
   priority: 1 | 2 | 3 | 4;
   trigger: 'first-visit' | 'manual';
-  /**
-   * CSS selector of the element the tip is about: it waits until the element is on screen, points at
-   * it (unless centred), and goes away once it leaves (the welcome tip once the welcome screen gives
-   * way to a conversation), counting as seen.
-   */
+  /** CSS selector of the element the tip points at; absent for centred tips. */
   component?: string;
+  /**
+   * `welcome-screen`: only while the research view shows its welcome screen; once a conversation
+   * takes its place the tip goes, counted as seen, rather than float over the conversation.
+   */
+  scope?: 'welcome-screen';
   showOnce: boolean;
   autoShow: boolean;
   size: 'small' | 'medium' | 'large';
@@ -26,7 +27,7 @@ export const GUIDANCE_SEEN_KEY = 'guidance_seen';
 export const GUIDANCE_ENABLED_KEY = 'guidance_enabled';
 
 export const GUIDANCE_ITEMS: readonly GuidanceItem[] = [
-  { id: 'welcome', title: 'guidance.welcome.title', content: 'guidance.welcome.content', position: 'center', priority: 1, trigger: 'first-visit', component: '.welcome-guide', showOnce: true, autoShow: true, size: 'large', theme: 'primary', delay: 600 },
+  { id: 'welcome', title: 'guidance.welcome.title', content: 'guidance.welcome.content', position: 'center', priority: 1, trigger: 'first-visit', scope: 'welcome-screen', showOnce: true, autoShow: true, size: 'large', theme: 'primary', delay: 0 },
   { id: 'inputMode', title: 'guidance.inputMode.title', content: 'guidance.inputMode.content', position: 'top', priority: 2, trigger: 'first-visit', component: '[data-guide="input-mode"]', showOnce: true, autoShow: true, size: 'medium', theme: 'light', delay: 300 },
   { id: 'artifacts', title: 'guidance.artifacts.title', content: 'guidance.artifacts.content', position: 'bottom', priority: 3, trigger: 'first-visit', component: '[data-guide="artifacts"]', showOnce: true, autoShow: true, size: 'medium', theme: 'light', delay: 300 },
   { id: 'sessions', title: 'guidance.sessions.title', content: 'guidance.sessions.content', position: 'right', priority: 4, trigger: 'first-visit', component: '[data-guide="sessions"]', showOnce: true, autoShow: true, size: 'medium', theme: 'light', delay: 300 },
@@ -48,13 +49,21 @@ export function seenList(storage: GuidanceStorage): string[] {
 
 export const guidanceEnabled = (storage: GuidanceStorage): boolean => storage.getItem(GUIDANCE_ENABLED_KEY) !== 'false';
 
+/** What the page shows now: which elements are there, and whether it is the welcome screen. */
+export interface GuidancePage {
+  present: (selector: string) => boolean;
+  welcomeScreen: boolean;
+}
+
+/** Whether a tip fits the page as it is: its element is there and so is its screen. */
+export const fitsPage = (item: GuidanceItem, page: GuidancePage): boolean =>
+  (item.component === undefined || page.present(item.component)) && (item.scope !== 'welcome-screen' || page.welcomeScreen);
+
 /** The tips still to show automatically, in priority order; showOnce tips already seen are skipped. */
-export function pendingTips(items: readonly GuidanceItem[], storage: GuidanceStorage, present: (selector: string) => boolean): GuidanceItem[] {
+export function pendingTips(items: readonly GuidanceItem[], storage: GuidanceStorage, page: GuidancePage): GuidanceItem[] {
   if (!guidanceEnabled(storage)) return [];
   const seen = new Set(seenList(storage));
-  return items
-    .filter((item) => item.autoShow && !(item.showOnce && seen.has(item.id)) && (item.component === undefined || present(item.component)))
-    .sort((a, b) => a.priority - b.priority);
+  return items.filter((item) => item.autoShow && !(item.showOnce && seen.has(item.id)) && fitsPage(item, page)).sort((a, b) => a.priority - b.priority);
 }
 
 export function markSeen(storage: GuidanceStorage, id: string): void {
@@ -64,11 +73,8 @@ export function markSeen(storage: GuidanceStorage, id: string): void {
 
 export const setGuidanceEnabled = (storage: GuidanceStorage, enabled: boolean): void => storage.setItem(GUIDANCE_ENABLED_KEY, String(enabled));
 
-/**
- * What a tip must never cover: an unanswered clarification, the open "report written, what next?"
- * question, a targeted edit, unsaved canvas edits, a rename, a dialog.
- */
-export const FORMS_IN_USE = 'form.clarification, .card.feedback, form.edit-popover, .canvas-savebar, form.session-rename, form.manual-feedback, dialog[open]';
+/** Forms a tip must never cover: an unanswered clarification, a targeted edit, unsaved canvas edits, a rename, a dialog. */
+export const FORMS_IN_USE = 'form.clarification, form.edit-popover, .canvas-savebar, form.session-rename, form.manual-feedback, dialog[open]';
 
 /** Whether the user is filling something in: typing in a field, or a form from FORMS_IN_USE is open. */
 export function fillingIn(active: { tagName: string; isContentEditable?: boolean } | null, openForms: number): boolean {
@@ -76,3 +82,15 @@ export function fillingIn(active: { tagName: string; isContentEditable?: boolean
   if (!active) return false;
   return ['INPUT', 'TEXTAREA', 'SELECT'].includes(active.tagName) || active.isContentEditable === true;
 }
+
+/** What a tip may sit beside but never on: the open "report written, what next?" question. */
+export const KEEP_CLEAR = '.card.feedback';
+
+export interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+export const overlaps = (a: Box, b: Box): boolean => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
