@@ -79,7 +79,10 @@ export class ProjectionRunner extends LogFollower<Projection> implements Project
     const from = this.handlers.map((projection) => this.checkpoints.get(projection.name) ?? 0);
     const relevant: RecordedEvent[][] = this.handlers.map(() => []);
     for (const event of batch) {
-      for (const index of this.handlersOf.get(event.type) ?? []) {
+      const handlers = this.handlersOf.get(event.type);
+      if (handlers === undefined) continue;
+      for (let i = 0; i < handlers.length; i++) {
+        const index = handlers[i]!;
         if (event.position > from[index]!) relevant[index]!.push(event);
       }
     }
