@@ -9,7 +9,7 @@ export interface Projection {
   /** Event types it reads; others only advance its checkpoint. */
   handles: readonly string[];
   /** Indexes; run at every start, so it must be idempotent. */
-  setup?(store: ReadStore): Promise<void>;
+  setup?(store: Pick<ReadStore, 'collection'>): Promise<void>;
   apply(event: RecordedEvent, tx: ReadStoreTx): Promise<void>;
   /** Optional: applies a batch in one go, for projections that would otherwise rewrite a document per event. */
   applyBatch?(events: RecordedEvent[], tx: ReadStoreTx): Promise<void>;

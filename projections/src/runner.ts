@@ -38,10 +38,10 @@ export class ProjectionRunner extends LogFollower<Projection> implements Project
   }
 
   protected async loadCheckpoints(): Promise<void> {
-    for (const projection of this.handlers) {
-      await projection.setup?.(this.store);
-      this.checkpoints.set(projection.name, await this.store.getCheckpoint(projection.name));
-    }
+    await this.store.setup(async (store) => {
+      for (const projection of this.handlers) await projection.setup?.(store);
+    });
+    for (const projection of this.handlers) this.checkpoints.set(projection.name, await this.store.getCheckpoint(projection.name));
   }
 
   /** Resets one read model; the running loop then rebuilds it from position 0. */

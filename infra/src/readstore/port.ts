@@ -85,6 +85,13 @@ export interface ReadStore {
    * and projections stay correct because they are idempotent by position.
    */
   transaction<R>(work: (tx: ReadStoreTx) => Promise<R>, options?: TransactionOptions): Promise<R>;
+  /**
+   * Runs start-up work that creates collections and indexes (every projection's `setup`). SQLite runs it
+   * in one transaction, so that the start of a rebuild is one commit instead of one per table and
+   * index; the other engines run it as it comes (MongoDB cannot create an index inside a transaction
+   * on a collection that holds documents).
+   */
+  setup(work: (store: Pick<ReadStore, 'collection'>) => Promise<void>): Promise<void>;
   getCheckpoint(projection: string): Promise<number>;
   /** Drops the collections and resets the checkpoint: what a rebuild starts from. */
   reset(projection: string, collections: string[]): Promise<void>;

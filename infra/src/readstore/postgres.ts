@@ -401,6 +401,10 @@ export class PostgresReadStore implements ReadStore {
     return result;
   }
 
+  setup(work: (store: Pick<ReadStore, 'collection'>) => Promise<void>): Promise<void> {
+    return work(this);
+  }
+
   async getCheckpoint(projection: string): Promise<number> {
     await this.ready();
     const row = (await this.pool.query<{ position: string }>(`SELECT position FROM ${SCHEMA}._checkpoints WHERE projection = $1`, [projection])).rows[0];

@@ -337,6 +337,10 @@ export class SqliteReadStore implements ReadStore {
     });
   }
 
+  setup(work: (store: Pick<ReadStore, 'collection'>) => Promise<void>): Promise<void> {
+    return this.transaction(work);
+  }
+
   getCheckpoint(projection: string): Promise<number> {
     return this.outside(() => {
       const row = this.engine.statement('SELECT position FROM _checkpoints WHERE projection = ?').get(projection) as { position: number } | undefined;
