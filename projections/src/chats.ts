@@ -3,7 +3,7 @@ import type { Doc, ReadStoreTx } from '@scriptorium/infra/readstore/port';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
 import type { Activity, CollaborationMode, ConversationEvent, LayoutPreset, Lifecycle } from '@scriptorium/domain/conversation/conversation';
 import type { ClarificationQuestion } from '@scriptorium/domain/protocol/research';
-import type { Projection } from './projection.ts';
+import { DocumentBatch, type Projection } from './projection.ts';
 
 /** One research session as its owner's history and the session endpoints show it. */
 export interface ChatDoc extends Doc {
@@ -66,23 +66,18 @@ export const chatsProjection: Projection = {
  * slowest parts of a rebuild.
  */
 async function applyChats(batch: RecordedEvent[], tx: ReadStoreTx): Promise<void> {
-  const chats = tx.collection<ChatDoc>(CHATS);
-  const loaded = new Map<string, ChatDoc | null>();
-  const dirty = new Set<string>();
+  const chats = new DocumentBatch<ChatDoc>(tx.collection<ChatDoc>(CHATS));
   for (const recorded of batch) {
-    const event = { type: recorded.type, data: recorded.data } as ConversationEvent;
+    const event = recorded as unknown as ConversationEvent;
     if (event.type === 'TokensConsumed') continue;
     const id = event.data.sessionId;
-    if (!loaded.has(id) && event.type !== 'SessionCreated') loaded.set(id, await chats.get(id));
-    const chat = loaded.get(id) ?? null;
+    const chat = event.type === 'SessionCreated' ? (chats.peek(id) ?? null) : (chats.peek(id) ?? (await chats.get(id)));
     // A batch replayed after a crash (standalone Mongo) resumes where the session is, so no message is counted twice.
     if (event.type !== 'SessionCreated' && (!chat || recorded.position <= chat.last_position)) continue;
     const next = evolveChat(chat, event, recorded);
-    if (next === chat) continue;
-    loaded.set(id, next);
-    dirty.add(id);
+    if (next !== chat && next !== null) chats.set(next);
   }
-  for (const id of dirty) await chats.put(loaded.get(id)!);
+  await chats.flush();
 }
 
 /** The session after one event; the same document when the event does not concern it. */

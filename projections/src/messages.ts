@@ -3,7 +3,7 @@ import type { Doc, ReadStoreTx } from '@scriptorium/infra/readstore/port';
 import type { ConversationEvent, ReplyOutcome } from '@scriptorium/domain/conversation/conversation';
 import { toWire } from '@scriptorium/domain/conversation/wire';
 import { isChunk, type WireContent } from '@scriptorium/domain/protocol/content';
-import type { Projection } from './projection.ts';
+import { DocumentBatch, type Projection } from './projection.ts';
 
 /**
  * A message of a session with everything that was streamed into it, in order. Consecutive chunks
@@ -62,20 +62,14 @@ export const messagesProjection: Projection = {
  * of chunks, and rewriting its document per chunk would make a rebuild quadratic in reply length.
  */
 async function applyMessages(batch: RecordedEvent[], tx: ReadStoreTx): Promise<void> {
-  const messages = tx.collection<MessageDoc>(MESSAGES);
-  const loaded = new Map<string, MessageDoc | null>();
-  const dirty = new Set<string>();
-  const load = async (id: string) => {
-    if (!loaded.has(id)) loaded.set(id, await messages.get(id));
-    return loaded.get(id)!;
-  };
+  const messages = new DocumentBatch<MessageDoc>(tx.collection<MessageDoc>(MESSAGES));
   for (const recorded of batch) {
-    const event = { type: recorded.type, data: recorded.data } as ConversationEvent;
+    const event = recorded as unknown as ConversationEvent;
     const at = recorded.metadata.at;
     // Most of a log is chunks that continue their message's last item: they join it in place,
     // without building the wire item they would be on their own.
     if (event.type === 'MessageChunksAppended') {
-      const message = await load(event.data.messageId);
+      const message = messages.peek(event.data.messageId) ?? (await messages.get(event.data.messageId));
       if (!message || recorded.position <= message.last_position) continue;
       const last = message.contents[message.contents.length - 1];
       if (last && isChunk(last) && last.content_type === event.data.contentType) {
@@ -83,7 +77,7 @@ async function applyMessages(batch: RecordedEvent[], tx: ReadStoreTx): Promise<v
         last.updated_at = at;
         message.updated_at = at;
         message.last_position = recorded.position;
-        dirty.add(message._id);
+        messages.set(message);
         continue;
       }
     }
@@ -91,7 +85,7 @@ async function applyMessages(batch: RecordedEvent[], tx: ReadStoreTx): Promise<v
     if (!wire || wire.type !== 'message') continue;
     if (event.type === 'UserMessagePosted' || event.type === 'AgentReplyStarted') {
       const isUser = event.type === 'UserMessagePosted';
-      loaded.set(event.data.messageId, {
+      messages.set({
         _id: event.data.messageId,
         session_id: event.data.sessionId,
         role: isUser ? 'user' : 'assistant',
@@ -104,27 +98,25 @@ async function applyMessages(batch: RecordedEvent[], tx: ReadStoreTx): Promise<v
         last_position: recorded.position,
         contents: isUser ? [wire.content] : [],
       });
-      dirty.add(event.data.messageId);
       continue;
     }
     if (event.type === 'TokensConsumed') continue;
     // Targeted edits and hand-saved versions name their message on the wire only; the history keeps them too.
     // A hand save's wire id (canvas-<version>) repeats across sessions; its document is the session's own.
     const messageId = 'messageId' in event.data ? event.data.messageId : event.type === 'CanvasEdited' ? `${event.data.sessionId}:${wire.content.message_id}` : wire.content.message_id;
-    if ((event.type === 'CanvasEdited' || event.type === 'TargetedEditApplied') && !(await load(messageId))) {
-      loaded.set(messageId, { _id: messageId, session_id: event.data.sessionId, role: 'assistant', agent: wire.content.agent, reply_to: null, status: 'completed', created_at: at, updated_at: at, order: recorded.position, last_position: recorded.position, contents: [wire.content] });
-      dirty.add(messageId);
+    const message = messages.peek(messageId) ?? (await messages.get(messageId));
+    if ((event.type === 'CanvasEdited' || event.type === 'TargetedEditApplied') && !message) {
+      messages.set({ _id: messageId, session_id: event.data.sessionId, role: 'assistant', agent: wire.content.agent, reply_to: null, status: 'completed', created_at: at, updated_at: at, order: recorded.position, last_position: recorded.position, contents: [wire.content] });
       continue;
     }
-    const message = await load(messageId);
     if (!message || recorded.position <= message.last_position) continue;
     message.contents.push(wire.content);
     if (event.type === 'AgentReplyCompleted') message.status = event.data.outcome;
     message.updated_at = at;
     message.last_position = recorded.position;
-    dirty.add(message._id);
+    messages.set(message);
   }
-  for (const id of dirty) await messages.put(loaded.get(id)!);
+  await messages.flush();
 }
 
 /** The text a reply streamed as its main answer (chat chunks or research content). */

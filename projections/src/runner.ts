@@ -22,8 +22,8 @@ export interface RunnerStatus {
  */
 export class ProjectionRunner extends LogFollower<Projection> implements ProjectionProgress {
   private readonly failing = new Map<string, string>();
-  /** Each projection's event types as a set: the runner filters every batch by them. */
-  private readonly handled: Map<string, ReadonlySet<string>>;
+  /** For each event type, the projections (their indexes in `handlers`) that handle it: a batch is sorted out in one pass. */
+  private readonly handlersOf = new Map<string, number[]>();
 
   constructor(
     events: EventStore,
@@ -31,15 +31,17 @@ export class ProjectionRunner extends LogFollower<Projection> implements Project
     projections: Projection[],
     log: Logger,
   ) {
-    super(events, projections, log, { batch: 500, retryMs: 1000, label: 'projection' });
-    this.handled = new Map(projections.map((projection) => [projection.name, new Set(projection.handles)]));
+    super(events, projections, log, { batch: 500, catchUpBatch: 2000, retryMs: 1000, label: 'projection' });
+    for (const [index, projection] of projections.entries()) {
+      for (const type of new Set(projection.handles)) this.handlersOf.set(type, [...(this.handlersOf.get(type) ?? []), index]);
+    }
   }
 
   protected async loadCheckpoints(): Promise<void> {
-    for (const projection of this.handlers) {
-      await projection.setup?.(this.store);
-      this.checkpoints.set(projection.name, await this.store.getCheckpoint(projection.name));
-    }
+    await this.store.setup(async (store) => {
+      for (const projection of this.handlers) await projection.setup?.(store);
+    });
+    for (const projection of this.handlers) this.checkpoints.set(projection.name, await this.store.getCheckpoint(projection.name));
   }
 
   /** Resets one read model; the running loop then rebuilds it from position 0. */
@@ -68,29 +70,39 @@ export class ProjectionRunner extends LogFollower<Projection> implements Project
   /**
    * One transaction for every projection: a commit per projection per batch cost more than most
    * projections' own work. A projection that fails rolls the whole batch back and is named in the
-   * status; the batch is retried from the same event, as before.
+   * status; the batch is retried from the same event, as before. While catching up, the batch is
+   * one of many in a row and the store may commit it without waiting for the disk (`bulk`).
    */
-  protected async applyBatch(batch: RecordedEvent[]): Promise<void> {
+  protected async applyBatch(batch: RecordedEvent[], catchingUp: boolean): Promise<void> {
     const last = batch[batch.length - 1]!.position;
-    const types = new Set(batch.map((event) => event.type));
-    const moved: string[] = [];
-    await this.store.transaction(async (tx) => {
-      for (const projection of this.handlers) {
-        const checkpoint = this.checkpoints.get(projection.name) ?? 0;
-        if (last <= checkpoint) continue;
-        // Most projections handle none of a batch's types (a log is mostly a few conversation events).
-        const handles = this.handled.get(projection.name)!;
-        const relevant = [...handles].some((type) => types.has(type)) ? batch.filter((event) => event.position > checkpoint && handles.has(event.type)) : [];
-        try {
-          await applyToProjection(projection, relevant, tx);
-        } catch (error) {
-          this.failing.set(projection.name, error instanceof Error ? error.message : String(error));
-          throw error;
-        }
-        await tx.setCheckpoint(projection.name, last);
-        moved.push(projection.name);
+    // Most projections handle none of a batch's types (a log is mostly a few conversation events).
+    const from = this.handlers.map((projection) => this.checkpoints.get(projection.name) ?? 0);
+    const relevant: RecordedEvent[][] = this.handlers.map(() => []);
+    for (const event of batch) {
+      const handlers = this.handlersOf.get(event.type);
+      if (handlers === undefined) continue;
+      for (let i = 0; i < handlers.length; i++) {
+        const index = handlers[i]!;
+        if (event.position > from[index]!) relevant[index]!.push(event);
       }
-    });
+    }
+    const moved: string[] = [];
+    await this.store.transaction(
+      async (tx) => {
+        for (const [index, projection] of this.handlers.entries()) {
+          if (last <= from[index]!) continue;
+          try {
+            await applyToProjection(projection, relevant[index]!, tx);
+          } catch (error) {
+            this.failing.set(projection.name, error instanceof Error ? error.message : String(error));
+            throw error;
+          }
+          await tx.setCheckpoint(projection.name, last);
+          moved.push(projection.name);
+        }
+      },
+      { bulk: catchingUp },
+    );
     for (const name of moved) {
       this.failing.delete(name);
       this.checkpoints.set(name, last);

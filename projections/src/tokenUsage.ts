@@ -2,7 +2,7 @@ import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc, ReadStoreTx } from '@scriptorium/infra/readstore/port';
 import { dayKey } from '@scriptorium/infra/time';
 import type { TokensConsumed } from '@scriptorium/domain/conversation/conversation';
-import { BatchCounter, type Projection } from './projection.ts';
+import { DocumentBatch, type Projection } from './projection.ts';
 
 interface Usage {
   prompt_tokens: number;
@@ -10,6 +10,8 @@ interface Usage {
   total_tokens: number;
   calls: number;
   updated_at: string;
+  /** The last call counted in: a batch replayed after a crash (standalone Mongo) does not count it again. */
+  last_position: number;
 }
 
 /** Usage of one user on one day (in the configured time zone): what daily budgets are checked against. */
@@ -34,27 +36,55 @@ export const SESSION_USAGE = 'token_usage_sessions';
 
 export const dailyUsageId = (userId: string, day: string): string => `${userId}:${day}`;
 
+interface Call {
+  position: number;
+  at: string;
+  prompt: number;
+  completion: number;
+}
+
+/** The document with one more call counted in, or undefined when it has counted this one already. */
+function counted<T extends Doc & Usage>(doc: T | null, id: string, call: Call, fields: Omit<T, keyof Usage | '_id'>): T | undefined {
+  if (doc !== null && call.position <= doc.last_position) return undefined;
+  return {
+    ...doc,
+    _id: id,
+    ...fields,
+    prompt_tokens: (doc?.prompt_tokens ?? 0) + call.prompt,
+    completion_tokens: (doc?.completion_tokens ?? 0) + call.completion,
+    total_tokens: (doc?.total_tokens ?? 0) + call.prompt + call.completion,
+    calls: (doc?.calls ?? 0) + 1,
+    updated_at: call.at,
+    last_position: call.position,
+  } as T;
+}
+
 export function tokenUsageProjection(timeZone: string): Projection {
   /** Each usage document is read and written once per batch: a rebuild counts hundreds of calls into the same few. */
   async function applyUsage(batch: RecordedEvent[], tx: ReadStoreTx): Promise<void> {
-    const daily = new BatchCounter(tx.collection(DAILY_USAGE));
-    const users = new BatchCounter(tx.collection(USER_USAGE));
-    const sessions = new BatchCounter(tx.collection(SESSION_USAGE));
+    const daily = new DocumentBatch<DailyUsageDoc>(tx.collection(DAILY_USAGE));
+    const users = new DocumentBatch<UserUsageDoc>(tx.collection(USER_USAGE));
+    const sessions = new DocumentBatch<SessionUsageDoc>(tx.collection(SESSION_USAGE));
     for (const recorded of batch) {
       const { userId, sessionId, prompt, completion, model, at } = recorded.data as TokensConsumed['data'];
+      const call: Call = { position: recorded.position, at, prompt, completion };
       const day = dayKey(at, timeZone);
-      const increment = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, calls: 1 };
-      await daily.count(dailyUsageId(userId, day), recorded.position, { $inc: increment, $set: { user_id: userId, day, updated_at: at } }, { upsert: true });
-      await users.count(userId, recorded.position, { $inc: increment, $set: { last_day: day, updated_at: at } }, { upsert: true });
+      const dayId = dailyUsageId(userId, day);
+      const today = counted(daily.peek(dayId) ?? (await daily.get(dayId)), dayId, call, { user_id: userId, day });
+      if (today) daily.set(today);
+      const user = counted(users.peek(userId) ?? (await users.get(userId)), userId, call, { last_day: day });
+      if (user) users.set(user);
       if (sessionId === null) continue;
-      await sessions.count(
-        sessionId,
-        recorded.position,
-        { $inc: { ...increment, [`models.${model.replace(/[.$]/g, '_')}`]: prompt + completion }, $set: { user_id: userId, session_id: sessionId, updated_at: at } },
-        { upsert: true },
-      );
+      const previous = sessions.peek(sessionId) ?? (await sessions.get(sessionId));
+      const session = counted(previous, sessionId, call, { user_id: userId, session_id: sessionId, models: { ...previous?.models } });
+      if (!session) continue;
+      const key = model.replace(/[.$]/g, '_');
+      session.models[key] = (session.models[key] ?? 0) + prompt + completion;
+      sessions.set(session);
     }
-    for (const counter of [daily, users, sessions]) await counter.flush();
+    await daily.flush();
+    await users.flush();
+    await sessions.flush();
   }
 
   return {

@@ -435,6 +435,30 @@ export function readStoreContract(name: string, factory: () => Promise<ReadStore
     t.is(await store.getCheckpoint(name('proj')), 7);
   });
 
+  contract('a bulk transaction (a rebuild) commits and rolls back like any other', async (t, { store, name, collection }) => {
+    await store.transaction(
+      async (tx) => {
+        await tx.collection(name('items')).put({ _id: 'a', n: 1 });
+        await tx.setCheckpoint(name('proj'), 5);
+      },
+      { bulk: true },
+    );
+    await t.throwsAsync(
+      store.transaction(
+        async (tx) => {
+          await tx.collection(name('items')).put({ _id: 'b', n: 1 });
+          await tx.setCheckpoint(name('proj'), 6);
+          throw new Error('projection failed');
+        },
+        { bulk: true },
+      ),
+    );
+    // The next ordinary transaction is durable again and sees the bulk one's writes.
+    await store.transaction((tx) => tx.collection(name('items')).update('a', { $inc: { n: 1 } }));
+    t.deepEqual(await collection('items').find({}), [{ _id: 'a', n: 2 }]);
+    t.is(await store.getCheckpoint(name('proj')), 5);
+  });
+
   contract(
     'transaction throw: neither the writes nor the checkpoint persist',
     async (t, { store, name, collection }) => {

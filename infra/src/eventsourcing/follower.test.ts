@@ -52,3 +52,31 @@ test('a waiter that times out while nothing fails is answered false, as before',
   });
   t.false(await follower.waitFor(1_000, 50));
 });
+
+/** Records the size of every batch it is given and whether it was told it is catching up. */
+class Recording extends LogFollower<LogHandler> {
+  readonly batches: Array<[number, boolean]> = [];
+  constructor(events: SqliteEventStore) {
+    super(events, [{ name: 'only', handles: ['Numbered'] }], silent, { batch: 10, catchUpBatch: 40, retryMs: 20, label: 'recording' });
+  }
+  protected async loadCheckpoints(): Promise<void> {
+    this.checkpoints.set('only', 0);
+  }
+  protected async applyBatch(batch: RecordedEvent[], catchingUp: boolean): Promise<void> {
+    this.batches.push([batch.length, catchingUp]);
+    this.checkpoints.set('only', batch[batch.length - 1]!.position);
+  }
+}
+
+test('behind the head, a follower reads larger pages and says it is catching up; at the head, small ones again', async (t) => {
+  const events = new SqliteEventStore(':memory:');
+  t.teardown(() => events.close());
+  for (let n = 0; n < 95; n++) await events.appendToStream(`n-${n}`, numbered(n));
+  const follower = new Recording(events);
+  await follower.catchUp();
+  // The first page is the ordinary size; a full one means more is waiting.
+  t.deepEqual(follower.batches, [[10, true], [40, true], [40, true], [5, false]]);
+  await events.appendToStream('n-95', numbered(95));
+  await follower.catchUp();
+  t.deepEqual(follower.batches.at(-1), [1, false]);
+});

@@ -31,18 +31,30 @@ export abstract class LogFollower<Handler extends LogHandler> {
   private subscription: { close(): Promise<void> } | undefined;
   /** Why the last batch failed, until a batch succeeds: a waiter that times out meanwhile is told why. */
   private failure: unknown;
+  /** The last page came back full: more of the log is waiting, so the next read asks for `catchUpBatch`. */
+  private behind = false;
 
   constructor(
     protected readonly events: EventStore,
     protected readonly handlers: Handler[],
     protected readonly log: Logger,
-    private readonly settings: { batch: number; retryMs: number; label: string },
+    private readonly settings: {
+      batch: number;
+      /** Page size while behind the head (a rebuild, a restart after downtime); `batch` when not given. */
+      catchUpBatch?: number;
+      retryMs: number;
+      label: string;
+    },
   ) {}
 
   /** Reads each handler's checkpoint into `checkpoints` (and prepares what it needs). */
   protected abstract loadCheckpoints(): Promise<void>;
-  /** Applies the batch to every handler and records their new checkpoints, both in `checkpoints` and durably. */
-  protected abstract applyBatch(batch: RecordedEvent[]): Promise<void>;
+  /**
+   * Applies the batch to every handler and records their new checkpoints, both in `checkpoints` and
+   * durably. `catchingUp`: the page came back full while the follower was behind, so more pages follow
+   * at once; whatever such a batch records may be lost to a crash, since it is read again from the log.
+   */
+  protected abstract applyBatch(batch: RecordedEvent[], catchingUp: boolean): Promise<void>;
 
   async start(): Promise<void> {
     await this.load();
@@ -130,9 +142,11 @@ export abstract class LogFollower<Handler extends LogHandler> {
   }
 
   private async step(): Promise<number> {
-    const batch = await this.events.readAll({ after: this.position(), maxCount: this.settings.batch });
+    const size = this.behind ? (this.settings.catchUpBatch ?? this.settings.batch) : this.settings.batch;
+    const batch = await this.events.readAll({ after: this.position(), maxCount: size });
+    this.behind = batch.length === size;
     if (batch.length === 0) return 0;
-    await this.applyBatch(batch);
+    await this.applyBatch(batch, this.behind);
     const position = this.position();
     const ready = this.waiters.filter((waiter) => waiter.position <= position);
     this.waiters = this.waiters.filter((waiter) => waiter.position > position);

@@ -220,6 +220,10 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
+  setup(work: (store: Pick<ReadStore, 'collection'>) => Promise<void>): Promise<void> {
+    return work(this);
+  }
+
   async getCheckpoint(projection: string): Promise<number> {
     return (await this.checkpoints().findOne({ _id: projection }))?.position ?? 0;
   }

@@ -68,6 +68,15 @@ export interface ReadStoreTx {
   setCheckpoint(projection: string, position: number): Promise<void>;
 }
 
+export interface TransactionOptions {
+  /**
+   * One of many large transactions in a row that the caller can replay from the log (a rebuild, or a
+   * projection far behind): the engine may commit it without waiting for the disk. A crash of the
+   * machine may then lose the latest such commits, each one whole, never part of one.
+   */
+  bulk?: boolean;
+}
+
 export interface ReadStore {
   collection<T extends Doc = Doc>(name: string): Collection<T>;
   /**
@@ -75,7 +84,14 @@ export interface ReadStore {
    * allows (SQLite always; MongoDB on a replica set). Where it does not, writes apply as they go
    * and projections stay correct because they are idempotent by position.
    */
-  transaction<R>(work: (tx: ReadStoreTx) => Promise<R>): Promise<R>;
+  transaction<R>(work: (tx: ReadStoreTx) => Promise<R>, options?: TransactionOptions): Promise<R>;
+  /**
+   * Runs start-up work that creates collections and indexes (every projection's `setup`). SQLite runs it
+   * in one transaction, so that the start of a rebuild is one commit instead of one per table and
+   * index; the other engines run it as it comes (MongoDB cannot create an index inside a transaction
+   * on a collection that holds documents).
+   */
+  setup(work: (store: Pick<ReadStore, 'collection'>) => Promise<void>): Promise<void>;
   getCheckpoint(projection: string): Promise<number>;
   /** Drops the collections and resets the checkpoint: what a rebuild starts from. */
   reset(projection: string, collections: string[]): Promise<void>;

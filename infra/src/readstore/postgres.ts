@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { inTransaction } from '../pgTransaction.ts';
-import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type IndexSpec, type ReadStore, type ReadStoreTx, type Scalar, type Update } from './port.ts';
+import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type IndexSpec, type ReadStore, type ReadStoreTx, type Scalar, type TransactionOptions, type Update } from './port.ts';
 import { applyUpdate, checkCollectionName, checkDoc, checkFilter, checkId, checkPaging, checkPosition, indexName, isScalar, normalizeUpdate, splitPath } from './shared.ts';
 
 const SCHEMA = 'read_models';
@@ -356,10 +356,13 @@ export class PostgresReadStore implements ReadStore {
     return new PostgresCollection<T>(this.outside, checkName(name), (sqlName) => this.resolveIndexName(sqlName));
   }
 
-  async transaction<R>(work: (tx: ReadStoreTx) => Promise<R>): Promise<R> {
+  async transaction<R>(work: (tx: ReadStoreTx) => Promise<R>, options: TransactionOptions = {}): Promise<R> {
     await this.ready();
     const created = new Set<string>();
     const result = await inTransaction(this.pool, async (client) => {
+      // The commit of a bulk batch, which is replayed from the log, does not wait for the WAL flush;
+      // PostgreSQL never applies part of a transaction, so it is lost whole or kept whole.
+      if (options.bulk) await client.query('SET LOCAL synchronous_commit = off');
       let active = true;
       const serial = new Serial();
       const scope: Scope = {
@@ -396,6 +399,10 @@ export class PostgresReadStore implements ReadStore {
     });
     for (const name of created) this.tables.add(name);
     return result;
+  }
+
+  setup(work: (store: Pick<ReadStore, 'collection'>) => Promise<void>): Promise<void> {
+    return work(this);
   }
 
   async getCheckpoint(projection: string): Promise<number> {

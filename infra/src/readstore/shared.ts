@@ -34,24 +34,54 @@ export function checkId(id: unknown): string {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const isRecord = (value: object) => [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
-
 /**
  * Documents hold JSON values only, because the engines part ways on anything else: JSON text drops
  * `undefined` and functions, turns NaN and Infinity into null and a Date into a string, and cannot
  * hold a BigInt, while BSON keeps each of them as something else again. So every adapter refuses
  * them all, with this message, before writing anything.
  */
-export function checkJson(value: unknown, path: string, ancestors: object[] = []): void {
+export function checkJson(value: unknown, path: string): void {
+  visitJson(value, path, [], []);
+}
+
+/**
+ * Every document written goes through here, so the walk allocates nothing per value: the keys leading
+ * to it and its ancestors (for cycles) are stacks, and the path is spelled out only for an error.
+ */
+function visitJson(value: unknown, path: string, keys: Array<string | number>, ancestors: object[]): void {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
-  if (typeof value === 'number' && Number.isFinite(value)) return;
-  const refuse = (what: string) => new Error(`${path || 'document'}: ${what} is not a JSON value`);
-  if (typeof value !== 'object') throw refuse(typeof value === 'number' ? String(value) : typeof value);
-  if (!Array.isArray(value) && !isRecord(value)) throw refuse(`a ${value.constructor?.name ?? 'non-plain'} object`);
-  if (ancestors.includes(value)) throw refuse('a cycle');
-  const inner = [...ancestors, value];
-  const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-  for (const [key, item] of entries) checkJson(item, path === '' ? String(key) : `${path}.${key}`, inner);
+  if (typeof value === 'number') {
+    if (Number.isFinite(value)) return;
+    throw notJson(path, keys, String(value));
+  }
+  if (typeof value !== 'object') throw notJson(path, keys, typeof value);
+  const isArray = Array.isArray(value);
+  if (!isArray) {
+    const prototype = Object.getPrototypeOf(value) as object | null;
+    if (prototype !== Object.prototype && prototype !== null) throw notJson(path, keys, `a ${value.constructor?.name ?? 'non-plain'} object`);
+  }
+  if (ancestors.includes(value)) throw notJson(path, keys, 'a cycle');
+  ancestors.push(value);
+  if (isArray) {
+    for (let index = 0; index < value.length; index++) {
+      keys.push(index);
+      visitJson(value[index], path, keys, ancestors);
+      keys.pop();
+    }
+  } else {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      keys.push(key);
+      visitJson(record[key], path, keys, ancestors);
+      keys.pop();
+    }
+  }
+  ancestors.pop();
+}
+
+function notJson(path: string, keys: Array<string | number>, what: string): Error {
+  const where = [...(path === '' ? [] : [path]), ...keys.map(String)].join('.');
+  return new Error(`${where || 'document'}: ${what} is not a JSON value`);
 }
 
 /** A whole document: a string id and JSON values. */
@@ -148,7 +178,8 @@ export function normalizeUpdate(update: Update): Update {
 /** The object holding the path's last segment; `create` makes missing parents as Mongo does. */
 function parentOf(doc: Record<string, unknown>, segments: string[], create: boolean): Record<string, unknown> | undefined {
   let node = doc;
-  for (const segment of segments.slice(0, -1)) {
+  for (let index = 0; index < segments.length - 1; index++) {
+    const segment = segments[index]!;
     const next = node[segment];
     if (isPlainObject(next)) node = next;
     else if (next === undefined && create) node = node[segment] = {};
@@ -158,30 +189,39 @@ function parentOf(doc: Record<string, unknown>, segments: string[], create: bool
   return node;
 }
 
+type FieldChange = (parent: Record<string, unknown>, key: string, value: unknown, path: string) => void;
+
+const setField: FieldChange = (parent, key, value) => {
+  parent[key] = value;
+};
+
+const incField: FieldChange = (parent, key, amount, path) => {
+  const current = parent[key];
+  if (current !== undefined && typeof current !== 'number') throw new Error(`cannot $inc ${path}: not a number`);
+  parent[key] = (current ?? 0) + (amount as number);
+};
+
+const pushField: FieldChange = (parent, key, value, path) => {
+  const current = parent[key];
+  if (current === undefined) parent[key] = [value];
+  else if (Array.isArray(current)) current.push(value);
+  else throw new Error(`cannot $push to ${path}: not an array`);
+};
+
+function changeFields(doc: Doc, fields: Record<string, unknown> | undefined, change: FieldChange): void {
+  if (fields === undefined) return;
+  for (const path of Object.keys(fields)) {
+    const segments = splitPath(path);
+    change(parentOf(doc, segments, true)!, segments[segments.length - 1]!, fields[path], path);
+  }
+}
+
 /** Applies a normalized update to a parsed document, as Mongo would. */
 export function applyUpdate(doc: Doc, update: Update, inserting: boolean): Doc {
-  const each = (fields: Record<string, unknown> | undefined, apply: (parent: Record<string, unknown>, key: string, value: unknown, path: string) => void) => {
-    for (const [path, value] of Object.entries(fields ?? {})) {
-      const segments = splitPath(path);
-      apply(parentOf(doc, segments, true)!, segments.at(-1)!, value, path);
-    }
-  };
-  const set = (parent: Record<string, unknown>, key: string, value: unknown) => {
-    parent[key] = value;
-  };
-  if (inserting) each(update.$setOnInsert, set);
-  each(update.$set, set);
-  each(update.$inc, (parent, key, amount, path) => {
-    const current = parent[key];
-    if (current !== undefined && typeof current !== 'number') throw new Error(`cannot $inc ${path}: not a number`);
-    parent[key] = (current ?? 0) + (amount as number);
-  });
-  each(update.$push, (parent, key, value, path) => {
-    const current = parent[key];
-    if (current === undefined) parent[key] = [value];
-    else if (Array.isArray(current)) current.push(value);
-    else throw new Error(`cannot $push to ${path}: not an array`);
-  });
+  if (inserting) changeFields(doc, update.$setOnInsert, setField);
+  changeFields(doc, update.$set, setField);
+  changeFields(doc, update.$inc, incField);
+  changeFields(doc, update.$push, pushField);
   for (const path of Object.keys(update.$unset ?? {})) {
     const segments = splitPath(path);
     const parent = parentOf(doc, segments, false);

@@ -9,7 +9,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
-import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type IndexSpec, type ReadStore, type ReadStoreTx, type Scalar, type Update } from './port.ts';
+import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type IndexSpec, type ReadStore, type ReadStoreTx, type Scalar, type TransactionOptions, type Update } from './port.ts';
 import { applyUpdate, checkCollectionName, checkDoc, checkFilter, checkId, checkPaging, checkPosition, indexName, isScalar, normalizeUpdate, splitPath } from './shared.ts';
 
 type Exec = <R>(fn: () => R) => Promise<R>;
@@ -105,7 +105,7 @@ function duplicateKey(error: unknown, table: string): DuplicateKeyError | undefi
 /** The connection and what is cached about it; shared by the store and every collection handle. */
 class Engine {
   readonly db: Database.Database;
-  private readonly tables = new Set<string>();
+  private readonly tables = new Map<string, string>();
   private statements = new Map<string, Database.Statement>();
   /** better-sqlite3 builds a wrapper per `transaction()` call; one that runs whatever it is given is built once. */
   private readonly wrapped: Database.Transaction<(fn: () => unknown) => unknown>;
@@ -130,12 +130,15 @@ class Engine {
     return statement;
   }
 
+  /** The collection's table, quoted for SQL; created the first time. */
   table(collection: string): string {
-    if (!this.tables.has(collection)) {
-      this.db.exec(`CREATE TABLE IF NOT EXISTS ${quoteIdent(collection)} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
-      this.tables.add(collection);
+    let quoted = this.tables.get(collection);
+    if (quoted === undefined) {
+      quoted = quoteIdent(collection);
+      this.db.exec(`CREATE TABLE IF NOT EXISTS ${quoted} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
+      this.tables.set(collection, quoted);
     }
-    return quoteIdent(collection);
+    return quoted;
   }
 
   /** After a rollback or a drop the cache may name tables that no longer exist. */
@@ -297,7 +300,7 @@ export class SqliteReadStore implements ReadStore {
     return new SqliteCollection<T>(this.engine, checkCollectionName(name), (fn) => this.outside(fn));
   }
 
-  transaction<R>(work: (tx: ReadStoreTx) => Promise<R>): Promise<R> {
+  transaction<R>(work: (tx: ReadStoreTx) => Promise<R>, options: TransactionOptions = {}): Promise<R> {
     return this.outside(async () => {
       const scope: TxScope = { active: true };
       const exec: Exec = async (fn) => {
@@ -314,8 +317,11 @@ export class SqliteReadStore implements ReadStore {
               .run(projection, position);
           }),
       };
-      this.engine.db.exec('BEGIN IMMEDIATE');
+      // A bulk batch is replayed from the log after a crash (docs/decisions.md, "Performance"): neither
+      // its commit nor the WAL checkpoints it triggers wait for the disk.
+      if (options.bulk) this.engine.db.exec('PRAGMA synchronous = OFF');
       try {
+        this.engine.db.exec('BEGIN IMMEDIATE');
         const result = await this.insideTransaction.run(scope, () => work(tx));
         scope.active = false;
         this.engine.db.exec('COMMIT');
@@ -325,8 +331,14 @@ export class SqliteReadStore implements ReadStore {
         if (this.engine.db.inTransaction) this.engine.db.exec('ROLLBACK');
         this.engine.forgetSchema();
         throw error;
+      } finally {
+        if (options.bulk) this.engine.db.exec('PRAGMA synchronous = NORMAL');
       }
     });
+  }
+
+  setup(work: (store: Pick<ReadStore, 'collection'>) => Promise<void>): Promise<void> {
+    return this.transaction(work);
   }
 
   getCheckpoint(projection: string): Promise<number> {
