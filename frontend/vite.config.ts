@@ -5,6 +5,9 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { en } from './src/i18n/en.ts';
+import { htmlLang } from './src/i18n/language.ts';
+import { zh } from './src/i18n/zh.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const brotli = promisify(brotliCompress);
@@ -73,11 +76,21 @@ function inlineEntryCss(): Plugin {
   };
 }
 
-/** The landing screen (`HOME_PATH`, where `/` leads) and the page the server sends for it. */
-const LANDING = { module: 'src/routes/research/ResearchPage.tsx', page: 'research.html' };
+/** The landing screen (`HOME_PATH`, where `/` leads) and the pages the server sends for it, by language. */
+const LANDING = { module: 'src/routes/research/ResearchPage.tsx', pages: { zh: 'research.html', en: 'research.en.html' } } as const;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
- * Writes LANDING.page: index.html that also asks at once for the landing screen's chunks, which the
+ * What the landing page shows before its scripts arrive (seconds on a slow phone): the app's name and
+ * what the screen is for, in the reader's language, instead of a bare spinner. The app replaces it
+ * on its first render.
+ */
+const landingPlaceholder = (messages: typeof zh) =>
+  `<div id="root"><div class="page-loading page-loading-landing"><span class="page-loading-name"><span class="spinner" aria-hidden="true"></span>Scriptorium</span><p>${escapeHtml(messages.research.description)}</p></div></div>`;
+
+/**
+ * Writes LANDING.pages: index.html that also asks at once for the landing screen's chunks, which the
  * entry would otherwise request only once it has run (a round trip and the entry's evaluation
  * later). The server sends it for `/research` and `/` only, so other first visits fetch nothing extra.
  * Its stylesheets are preloaded, not linked: a link would block the first paint.
@@ -103,7 +116,13 @@ function landingPreload(): Plugin {
       const files = [...closure(screen.fileName)].filter((file) => !entry.has(file));
       const css = files.flatMap((file) => [...(chunks.find((chunk) => chunk.fileName === file)?.viteMetadata?.importedCss ?? [])]);
       const links = [...files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`), ...css.map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`)];
-      this.emitFile({ type: 'asset', fileName: LANDING.page, source: String(html.source).replace('</head>', `${links.join('')}</head>`) });
+      const preloading = String(html.source).replace('</head>', `${links.join('')}</head>`);
+      const placeholder = /<div id="root">.*?<\/div><\/div>/;
+      if (!placeholder.test(preloading)) throw new Error('landing-preload: index.html has no #root placeholder');
+      for (const [language, messages] of [['zh', zh], ['en', en]] as const) {
+        const page = preloading.replace(placeholder, landingPlaceholder(messages)).replace(/<html lang="[^"]*">/, `<html lang="${htmlLang(language)}">`);
+        this.emitFile({ type: 'asset', fileName: LANDING.pages[language], source: page });
+      }
     },
   };
 }

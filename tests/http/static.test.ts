@@ -31,9 +31,10 @@ interface Raw {
 }
 
 /** Undici's fetch decodes bodies on its own; this reads the bytes as they travel. */
-function get(base: string, path: string, encoding?: string): Promise<Raw> {
+function get(base: string, path: string, encoding?: string, cookie?: string): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, base), { headers: encoding === undefined ? {} : { 'accept-encoding': encoding } }, (res) => {
+    const headers = { ...(encoding !== undefined && { 'accept-encoding': encoding }), ...(cookie !== undefined && { cookie }) };
+    const req = request(new URL(path, base), { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -100,6 +101,22 @@ test('/research and / are sent the index.html that preloads the research screen;
   const preload = `<link rel="modulepreload" crossorigin href="${asset(researchKey)}">`;
   for (const path of ['/research', '/']) t.true((await page(path)).includes(preload), path);
   for (const path of ['/note', '/index.html', '/share/abc']) t.false((await page(path)).includes(preload), path);
+});
+
+test('before its scripts run, the landing page says what it is for, in the language the reader chose', async (t) => {
+  const page = async (cookie?: string) => {
+    const response = await get(app.url, '/research', 'br', cookie);
+    t.regex(String(response.headers.vary), /Cookie/);
+    return brotliDecompressSync(response.body).toString();
+  };
+  const chinese = await page();
+  t.regex(chinese, /<html lang="zh-CN">/);
+  t.true(chinese.includes('<p>提出一个问题，研究智能体会先澄清需求'), 'the Chinese placeholder');
+  const english = await page('app_language=en');
+  t.regex(english, /<html lang="en">/);
+  t.true(english.includes('<p>Ask a question: the research agent clarifies what you need'), 'the English placeholder');
+  t.true((await page('app_language=fr')).includes('<p>提出一个问题'), 'anything else falls back to Chinese');
+  t.false(brotliDecompressSync((await get(app.url, '/note', 'br', 'app_language=en')).body).toString().includes('<p>Ask a question'), 'other routes keep the plain spinner');
 });
 
 test('the first load of /research stays within its budget and leaves golden-layout and ProseMirror to lazy chunks', async (t) => {

@@ -11,8 +11,12 @@ import send from 'koa-send';
  */
 export function staticFrontend(distDir: string) {
   const hasIndex = existsSync(`${distDir}/index.html`);
-  // index.html that also preloads the landing screen's chunks (frontend/vite.config.ts, LANDING).
-  const landing = existsSync(`${distDir}/research.html`) ? 'research.html' : 'index.html';
+  // index.html that also preloads the landing screen's chunks and says what it is for, in the reader's
+  // language (frontend/vite.config.ts, LANDING; the client keeps the choice in the `app_language` cookie).
+  const landing = (language: string | undefined) => {
+    const page = language === 'en' ? 'research.en.html' : 'research.html';
+    return existsSync(`${distDir}/${page}`) ? page : 'index.html';
+  };
   return async (ctx: Context, next: Next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/backend') || ctx.path === '/healthz' || ctx.path === '/metrics') return next();
     if (!hasIndex) {
@@ -41,6 +45,9 @@ export function staticFrontend(distDir: string) {
       }
     }
     ctx.set('Cache-Control', 'no-cache');
-    await send(ctx, ctx.path === '/research' || ctx.path === '/' ? landing : 'index.html', { root: distDir });
+    const toLanding = ctx.path === '/research' || ctx.path === '/';
+    // One URL, a body per language: a shared cache keys on the cookie too.
+    if (toLanding) ctx.vary('Cookie');
+    await send(ctx, toLanding ? landing(ctx.cookies.get('app_language')) : 'index.html', { root: distDir });
   };
 }

@@ -47,7 +47,11 @@ async function loadLanguage(language: Language): Promise<void> {
 
 async function show(language: Language): Promise<void> {
   await loadLanguage(language);
-  if (typeof document !== 'undefined') document.documentElement.lang = htmlLang(language);
+  if (typeof document !== 'undefined') {
+    document.documentElement.lang = htmlLang(language);
+    // The server picks the landing page's placeholder text by it, before any script has run.
+    document.cookie = `${LANGUAGE_STORAGE_KEY}=${language}; path=/; max-age=31536000; SameSite=Lax`;
+  }
   await i18next.changeLanguage(language);
 }
 
