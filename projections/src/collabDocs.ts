@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
-import type { CollabDocEvent } from '@scriptorium/domain/collabdoc/collabdoc';
+import { COLLAB_EVENT_TYPES, type CollabDocEvent } from '@scriptorium/domain/collabdoc/collabdoc';
 import type { CollabAccess, CollabRole } from '@scriptorium/domain/protocol/collab';
 import type { Projection } from './projection.ts';
 
@@ -57,18 +57,7 @@ export const collabMemberId = (docId: string, userId: string): string => `${docI
 export const collabDocsProjection: Projection = {
   name: 'collabDocs',
   collections: [COLLAB_DOCS, COLLAB_MEMBERS, COLLAB_SNAPSHOTS, COLLAB_INVITES],
-  handles: [
-    'CollabDocCreated',
-    'CollabStepsAccepted',
-    'CollabDocSnapshotted',
-    'CollabInviteCreated',
-    'CollabMemberJoined',
-    'CollabDocRenamed',
-    'CollabInviteRevoked',
-    'CollabMemberRemoved',
-    'CollabMemberLeft',
-    'CollabMemberRoleChanged',
-  ] satisfies CollabDocEvent['type'][],
+  handles: COLLAB_EVENT_TYPES,
   async setup(store) {
     await store.collection(COLLAB_MEMBERS).ensureIndex({ fields: { user_id: 1 } });
     await store.collection(COLLAB_MEMBERS).ensureIndex({ fields: { doc_id: 1 } });
