@@ -56,20 +56,31 @@ test.after.always(async () => {
 });
 
 /**
- * Waits until nothing more is coming: the read models and process managers have caught up and alice's
- * session has no reply running, twice in a row at the same head, since an accepted request may have
- * started a job (a reply, an extraction) that appends later.
+ * Waits until nothing more is coming: the read models and process managers have caught up, alice's
+ * session has no reply running and no demo of hers runs, twice in a row at the same head, since an
+ * accepted request may have started a job (a reply, an extraction, a demo) that appends later.
  */
 async function quiet(): Promise<number> {
   let head = -1;
   for (;;) {
     await app.settle();
     await replyEnded(client(app.url, tokens.user), world.sessionId);
+    await demosEnded();
     await app.settle();
     const now = await app.services.events.headPosition();
     if (now === head) return now;
     head = now;
     await new Promise((resolve) => setTimeout(resolve, 30));
+  }
+}
+
+/** A demo a fuzzed start-demo began keeps appending between its sandboxed steps, with quiet spells longer than a poll. */
+async function demosEnded(): Promise<void> {
+  const user = client(app.url, tokens.user);
+  for (;;) {
+    const running = (await user.request('GET', '/backend/api/ai-engineer/sessions?status=running')).body.sessions as Array<{ source: string }>;
+    if (!running.some((session) => session.source === 'demo')) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
