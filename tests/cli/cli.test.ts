@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { signUp, startTestApp, type Client } from '../support/app.ts';
+import { eventually } from '../support/poll.ts';
+
+const until = <T>(probe: () => Promise<T | undefined>) => eventually(probe, 20_000);
 
 const MAIN = join(import.meta.dirname, '../../workers/src/cli/main.ts');
 
@@ -21,16 +24,6 @@ function cli(args: string[], env: Record<string, string>, input = ''): Promise<{
   const { child, exited } = spawnCli(args, env);
   child.stdin.end(input);
   return exited;
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 test('the CLI logs in, chats, runs a command, and each session arrives as a trajectory', async (t) => {

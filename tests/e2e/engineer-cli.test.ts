@@ -17,6 +17,7 @@ import { screenshot, signedInPage } from '../support/browser.ts';
 import { productInBrowser } from '../support/browserProduct.ts';
 import { signUp } from '../support/app.ts';
 import { startMockOpenAI, type ChatBody } from '../support/mockOpenAI.ts';
+import { eventually } from '../support/poll.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const hasTmux = (() => {
@@ -50,16 +51,6 @@ test.after.always(() => model.close());
 
 const base = '/backend/api/ai-engineer';
 
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
-
 (ready ? test.serial : test.serial.skip)('a terminal chat is watched and steered from the browser; a reload loses nothing; a demo starts and stops', async (t) => {
   t.timeout(240_000);
   const { product, browser } = running;
@@ -70,7 +61,7 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, tim
   const pane = () => tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', 'cli');
   const type = (text: string) => tmux('send-keys', '-t', 'cli', '-l', text);
   const enter = () => tmux('send-keys', '-t', 'cli', 'Enter');
-  const paneShows = (pattern: RegExp, timeoutMs = 30_000) => until(() => pattern.exec(pane()) ?? undefined, timeoutMs, `the pane to show ${pattern}`);
+  const paneShows = (pattern: RegExp, timeoutMs = 30_000) => eventually(() => pattern.exec(pane()) ?? undefined, timeoutMs, `the pane to show ${pattern}`);
   t.teardown(() => {
     try {
       tmux('kill-server');
@@ -167,7 +158,7 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, tim
   await tree.getByText('$ sleep 0.3; echo tick-2').waitFor();
   await page.reload({ waitUntil: 'domcontentloaded' });
   await paneShows(/tick-6\n/);
-  const session = await until(async () => {
+  const session = await eventually(async () => {
     const body = (await user.request('GET', `${base}/sessions/${sessionId}`)).body;
     return body.node_count >= 27 ? body : undefined;
   });
@@ -217,7 +208,7 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, tim
   await page.getByRole('button', { name: '停止会话' }).click();
   await page.locator('.engineer-head .engineer-status', { hasText: '已停止' }).waitFor();
   await page.getByText('会话已结束，不能再发送。').waitFor();
-  const terminals = await until(async () => {
+  const terminals = await eventually(async () => {
     const body = (await user.request('GET', `${base}/demo/executions/${demoId}/terminals`)).body;
     return body.terminals.length === 2 ? body.terminals : undefined;
   });

@@ -6,22 +6,13 @@ import { defaultSandbox } from '@scriptorium/infra/sandbox/bwrap';
 import { client, signUp } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
 import { startProduct } from '../support/product.ts';
+import { eventually } from '../support/poll.ts';
 
 const problem = await defaultSandbox.problem();
 const sandboxed = problem === null ? test : test.skip;
 if (problem !== null) console.log(`demo crash test skipped: ${problem.message}`);
 
 const base = '/backend/api/ai-engineer';
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 sandboxed('kill -9 while a demo runs a command: after restart recovery re-queues it and it finishes every step once', async (t) => {
   t.timeout(180_000);
@@ -43,7 +34,7 @@ sandboxed('kill -9 while a demo runs a command: after restart recovery re-queues
     const user = await signUp(first.url, 'democrash');
     const id = (await user.request('POST', `${base}/start-demo`, { task_description: '写两个文件' })).body.execution_id as string;
     workspace = join(tmpdir(), 'scriptorium-demo', id);
-    await until(async () => ((await user.request('GET', `${base}/sessions/${id}/nodes/step-1-cmd`)).status === 200 ? true : undefined), 30_000);
+    await eventually(async () => ((await user.request('GET', `${base}/sessions/${id}/nodes/step-1-cmd`)).status === 200 ? true : undefined), 30_000);
     // Into the command's sleep: the first milliseconds of a spawn, before setpriv ties the command to its worker, are not what this is about.
     await new Promise((resolve) => setTimeout(resolve, 500));
     first.child.kill('SIGKILL');
@@ -54,7 +45,7 @@ sandboxed('kill -9 while a demo runs a command: after restart recovery re-queues
     const second = await startProduct(dataDir, env);
     const login = await client(second.url).request('POST', '/backend/auth/login', { username: 'democrash', password: 'correct horse battery' }, { form: true });
     const again = client(second.url, login.body.access_token);
-    const done = await until(async () => {
+    const done = await eventually(async () => {
       const execution = (await again.request('GET', `${base}/demo/executions/${id}`)).body;
       return execution.status === 'running' ? undefined : execution;
     }, 60_000);

@@ -7,6 +7,7 @@ import { demoJobId } from '@scriptorium/domain/jobs/dispatch';
 import { defaultSandbox, Sandbox } from '@scriptorium/infra/sandbox/bwrap';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
+import { eventually } from '../support/poll.ts';
 
 const problem = await defaultSandbox.problem();
 const sandboxed = problem === null ? test.serial : test.serial.skip;
@@ -22,16 +23,6 @@ test.after.always(async () => {
 
 const base = '/backend/api/ai-engineer';
 
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 sandboxed('the offline demo works on a task in a sandboxed workspace and records files, terminals and actions', async (t) => {
   const user = await signUp(app.url, 'demouser');
   const started = await user.request('POST', `${base}/start-demo`, { task_description: "统计这段任务描述的字数，别忘了 'quotes'" });
@@ -39,7 +30,7 @@ sandboxed('the offline demo works on a task in a sandboxed workspace and records
   const id = started.body.execution_id;
   t.like(started.body, { session_id: id, status: 'running' });
 
-  const done = await until(async () => {
+  const done = await eventually(async () => {
     const execution = (await user.request('GET', `${base}/demo/executions/${id}`)).body;
     return execution.status === 'running' ? undefined : execution;
   });
@@ -64,7 +55,7 @@ sandboxed('the offline demo works on a task in a sandboxed workspace and records
 sandboxed('an English task gets the offline template in English', async (t) => {
   const user = await signUp(app.url, 'demoenglish');
   const id = (await user.request('POST', `${base}/start-demo`, { task_description: 'write a function and test it' })).body.execution_id;
-  await until(async () => ((await user.request('GET', `${base}/demo/executions/${id}`)).body.status === 'running' ? undefined : true));
+  await eventually(async () => ((await user.request('GET', `${base}/demo/executions/${id}`)).body.status === 'running' ? undefined : true));
   const nodes = (await user.request('GET', `${base}/demo/executions/${id}/nodes`)).body.nodes;
   t.like(nodes.find((node: any) => node.id === 'plan'), { title: 'Offline demo template' });
   t.regex(nodes.find((node: any) => node.id === 'step-0-thought').payload.text, /^Offline demo template \(no model configured\)/);
@@ -92,7 +83,7 @@ test.serial('where bwrap is missing the demo says so in a coded error node, fail
   try {
     const user = await signUp(bare.url, 'nobwrap');
     const id = (await user.request('POST', `${base}/start-demo`, { task_description: '写一个文件' })).body.execution_id;
-    const done = await until(async () => {
+    const done = await eventually(async () => {
       const execution = (await user.request('GET', `${base}/demo/executions/${id}`)).body;
       return execution.status === 'running' ? undefined : execution;
     });
@@ -118,7 +109,7 @@ sandboxed('a step past a sandbox limit is stopped with a coded error under its c
   try {
     const user = await signUp(limited.url, 'limits');
     const id = (await user.request('POST', `${base}/start-demo`, { task_description: '把每个限制都碰一下' })).body.execution_id;
-    const done = await until(async () => {
+    const done = await eventually(async () => {
       const execution = (await user.request('GET', `${base}/demo/executions/${id}`)).body;
       return execution.status === 'running' ? undefined : execution;
     });
@@ -144,10 +135,10 @@ sandboxed('stopping a demo aborts its job and kills the command it is running', 
   try {
     const user = await signUp(patient.url, 'stopper');
     const id = (await user.request('POST', `${base}/start-demo`, { task_description: '等很久' })).body.execution_id;
-    await until(async () => ((await user.request('GET', `${base}/sessions/${id}/nodes/step-0-cmd`)).status === 200 ? true : undefined));
+    await eventually(async () => ((await user.request('GET', `${base}/sessions/${id}/nodes/step-0-cmd`)).status === 200 ? true : undefined));
     const stoppedAt = Date.now();
     t.like((await user.request('POST', `${base}/executions/${id}/stop`)).body, { status: 'stopped' });
-    const job = await until(async () => {
+    const job = await eventually(async () => {
       const info = await patient.services.queue.getJob(AGENT_QUEUE, demoJobId(id));
       return info && info.state !== 'active' ? info : undefined;
     }, 10_000);

@@ -5,6 +5,7 @@ import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { TABLE, type Ids } from '../support/matrix.ts';
 import { acceptable, declaredRoutes, fillPath, send, type Route } from '../support/routes.ts';
 import { bodyArbitrary, inputSchema, prototypeClean, queryArbitrary, type Known } from '../support/schemas.ts';
+import { eventually } from '../support/poll.ts';
 import { openSocket } from '../support/socket.ts';
 import { buildWorld, replyEnded, type World } from '../support/world.ts';
 
@@ -77,11 +78,8 @@ async function quiet(): Promise<number> {
 /** A demo a fuzzed start-demo began keeps appending between its sandboxed steps, with quiet spells longer than a poll. */
 async function demosEnded(): Promise<void> {
   const user = client(app.url, tokens.user);
-  for (;;) {
-    const running = (await user.request('GET', '/backend/api/ai-engineer/sessions?status=running')).body.sessions as Array<{ source: string }>;
-    if (!running.some((session) => session.source === 'demo')) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const demoRunning = async () => ((await user.request('GET', '/backend/api/ai-engineer/sessions?status=running')).body.sessions as Array<{ source: string }>).some((session) => session.source === 'demo');
+  await eventually(async () => ((await demoRunning()) ? undefined : true), 60_000, 'the fuzzed demos to end');
 }
 
 /** Routes whose requests carry something to fuzz. Logging out would end alice's token for the rest of the run. */

@@ -1,5 +1,6 @@
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
 import { createProjections } from '@scriptorium/projections/index';
+import { eventually } from './poll.ts';
 
 export const projections = () => createProjections({ timeZone: 'UTC' });
 
@@ -15,9 +16,5 @@ export async function dump(store: ReadStore): Promise<Record<string, unknown[]>>
 
 /** Polls `check` every 200 ms until it holds, failing after `timeoutMs`: nothing here waits unbounded. */
 export async function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await eventually(async () => ((await check()) ? true : undefined), timeoutMs, what, 200);
 }
