@@ -76,6 +76,27 @@ function inlineEntryCss(): Plugin {
   };
 }
 
+/**
+ * Marks the entry script and every preload in index.html as low priority. Nothing the first paint
+ * needs is fetched (the entry's CSS is inline, the placeholder is in the document, module scripts
+ * never block parsing), and a phone on a slow link should spend its first round trips on the document.
+ * Lighthouse's simulation treats any high-priority script that finished before the observed paint
+ * as if it had blocked it, which on a fast machine made its first-paint figure swing by a second
+ * between runs of the same build (docs/performance.md).
+ */
+function lowPriorityScripts(): Plugin {
+  return {
+    name: 'scriptorium:low-priority-scripts',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const html = bundle['index.html'];
+      if (html?.type !== 'asset') throw new Error('low-priority-scripts: no index.html in the bundle');
+      html.source = String(html.source).replace(/<(script type="module"|link rel="modulepreload"|link rel="preload")/g, '<$1 fetchpriority="low"');
+    },
+  };
+}
+
 /** The landing screen (`HOME_PATH`, where `/` leads) and the pages the server sends for it, by language. */
 const LANDING = { module: 'src/routes/research/ResearchPage.tsx', pages: { zh: 'research.html', en: 'research.en.html' } } as const;
 
@@ -115,7 +136,7 @@ function landingPreload(): Plugin {
       if (!screen || html?.type !== 'asset') throw new Error(`landing-preload: no chunk for ${LANDING.module} or no index.html`);
       const files = [...closure(screen.fileName)].filter((file) => !entry.has(file));
       const css = files.flatMap((file) => [...(chunks.find((chunk) => chunk.fileName === file)?.viteMetadata?.importedCss ?? [])]);
-      const links = [...files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`), ...css.map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`)];
+      const links = [...files.map((file) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${file}">`), ...css.map((file) => `<link rel="preload" as="style" fetchpriority="low" crossorigin href="/${file}">`)];
       const preloading = String(html.source).replace('</head>', `${links.join('')}</head>`);
       const placeholder = /<div id="root">.*?<\/div><\/div>/;
       if (!placeholder.test(preloading)) throw new Error('landing-preload: index.html has no #root placeholder');
@@ -129,12 +150,22 @@ function landingPreload(): Plugin {
 
 export default defineConfig({
   root,
-  plugins: [react(), inlineEntryCss(), landingPreload(), precompress()],
+  plugins: [react(), inlineEntryCss(), lowPriorityScripts(), landingPreload(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     // The first-load budget test walks it to find what /research loads before its lazy chunks.
     manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'index', tags: ['$initial'], priority: 2 },
+            { name: 'icons', test: /node_modules[\\/]lucide-react[\\/]/, priority: 1 },
+          ],
+        },
+      },
+    },
   },
   server: {
     // The API and its WebSocket gateway live behind /backend on the api role, as in production.

@@ -98,7 +98,7 @@ test('index.html, also for a client-side route, is compressed and revalidated on
 
 test('/research and / are sent the index.html that preloads the research screen; other routes are not', async (t) => {
   const page = async (path: string) => brotliDecompressSync((await get(app.url, path, 'br')).body).toString();
-  const preload = `<link rel="modulepreload" crossorigin href="${asset(researchKey)}">`;
+  const preload = `<link rel="modulepreload" fetchpriority="low" crossorigin href="${asset(researchKey)}">`;
   for (const path of ['/research', '/']) t.true((await page(path)).includes(preload), path);
   for (const path of ['/note', '/index.html', '/share/abc']) t.false((await page(path)).includes(preload), path);
 });

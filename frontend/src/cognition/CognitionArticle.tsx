@@ -4,13 +4,15 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { Cognition } from '../api/cognition.ts';
 import { initials } from '../app/shell/navigation.ts';
-import { Markdown } from '../components/Markdown.tsx';
+import { Markdown, preloadMarkdown } from '../components/Markdown.tsx';
 import { cardText } from './cardText.ts';
 import { anchorCitations, sourceAnchor, sourceHref, type CitedSource } from './citations.ts';
 import { SOURCE_ICON } from './CognitionCard.tsx';
 import { useExactTime, useTimeText } from './hooks.ts';
 import { ExternalLinkIcon, EyeIcon, FileIcon, FileTextIcon, GlobeIcon, LightbulbIcon, LockIcon, QuoteIcon, SparklesIcon, TagIcon, type IconComponent } from '../ui/icons.ts';
 import './cognition.css';
+
+void preloadMarkdown();
 
 const SOURCE_KIND_ICON: Record<CitedSource['kind'], IconComponent> = { note: FileTextIcon, url: GlobeIcon, cognition: LightbulbIcon };
 

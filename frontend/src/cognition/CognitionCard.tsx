@@ -3,11 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { CognitionSummary, SourceKind } from '../api/cognition.ts';
 import { initials } from '../app/shell/navigation.ts';
-import { Markdown } from '../components/Markdown.tsx';
+import { Markdown, preloadMarkdown } from '../components/Markdown.tsx';
 import { cardText } from './cardText.ts';
 import { useExactTime, useTimeText } from './hooks.ts';
 import { EyeIcon, FileTextIcon, GlobeIcon, LockIcon, SparklesIcon, type IconComponent } from '../ui/icons.ts';
 import './cognition.css';
+
+void preloadMarkdown();
 
 const TAGS_SHOWN = 3;
 

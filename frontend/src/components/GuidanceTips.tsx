@@ -29,25 +29,39 @@ export function GuidanceTips({ welcomeScreen }: { welcomeScreen: boolean }) {
   // A tip that would sit on an open question stays laid out but unseen, so it can be measured again.
   const box = useRef<HTMLDivElement>(null);
   const [covering, setCovering] = useState(false);
+  // Rectangles are read only when there is something to keep clear: reading one forces a layout,
+  // and the page's start-up changes the document hundreds of times.
   const measure = useCallback(() => {
-    const mine = box.current?.getBoundingClientRect();
-    setCovering(mine !== undefined && [...document.querySelectorAll(KEEP_CLEAR)].some((element) => overlaps(mine, element.getBoundingClientRect())));
+    const mine = box.current;
+    const clear = mine ? document.querySelectorAll(KEEP_CLEAR) : [];
+    if (!mine || clear.length === 0) return setCovering(false);
+    const rect = mine.getBoundingClientRect();
+    setCovering([...clear].some((element) => overlaps(rect, element.getBoundingClientRect())));
   }, []);
   useLayoutEffect(measure);
 
-  // The page changes (panels open, reports arrive, forms come and go): look again for the next tip.
+  // The page changes (panels open, reports arrive, forms come and go): look again for the next tip,
+  // once per frame however many changes the frame brought.
   useEffect(() => {
     const look = () => {
       setCandidate(nextTip(welcome.current)?.id ?? null);
       setFilling(userIsFillingIn());
       measure();
     };
+    let frame: number | null = null;
+    const lookNextFrame = () => {
+      frame ??= requestAnimationFrame(() => {
+        frame = null;
+        look();
+      });
+    };
     look();
-    const observer = new MutationObserver(look);
+    const observer = new MutationObserver(lookNextFrame);
     observer.observe(document.body, { childList: true, subtree: true });
     document.addEventListener('focusin', look);
     document.addEventListener('focusout', look);
     return () => {
+      if (frame !== null) cancelAnimationFrame(frame);
       observer.disconnect();
       document.removeEventListener('focusin', look);
       document.removeEventListener('focusout', look);

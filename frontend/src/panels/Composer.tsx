@@ -4,6 +4,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { queryKeys, useApiQuery } from '../api/query.ts';
 import { recognise, speechStatus, uploadFile, UPLOAD_FAILED } from '../api/research.ts';
 import { fullPath } from '../app/guard.ts';
+import { preloadMarkdown } from '../components/Markdown.tsx';
 import { clampInputHeight, INPUT_MIN_HEIGHT } from '../research/editReport.ts';
 import { isRestoring, type ResearchSessionRef } from '../machines/researchSession.ts';
 import { LOGIN_REQUIRED, useSessionSnapshot } from '../research/live.ts';
@@ -40,6 +41,8 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
     }
     ref?.send({ type: 'conversation.send', text });
     setText('');
+    // The reply is Markdown and takes a round trip at least: its renderer arrives before it does.
+    void preloadMarkdown();
   };
 
   const startDrag = (event: React.PointerEvent) => {

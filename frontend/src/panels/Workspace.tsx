@@ -1,7 +1,7 @@
 import 'golden-layout/dist/css/goldenlayout-base.css';
 import 'golden-layout/dist/css/themes/goldenlayout-light-theme.css';
 import { GoldenLayout, LayoutConfig } from 'golden-layout';
-import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { PageLoading } from '../components/PageState.tsx';
@@ -60,6 +60,8 @@ export default function Workspace({ session: ref, signedIn, readOnly, locked, no
   const [popped, setPopped] = useState<PanelType | null>(null);
   // Set while a layout loads: components released then are replaced, not closed by the user.
   const loading = useRef(false);
+  const loaded = useRef<string | null>(null);
+  const shown = useRef(false);
   const closed = useRef(onPanelClosed);
   closed.current = onPanelClosed;
   // The main panel cannot go: closing it brings the layout back.
@@ -80,16 +82,27 @@ export default function Workspace({ session: ref, signedIn, readOnly, locked, no
     for (const type of PANEL_TYPES) {
       created.registerComponentFactoryFunction(type, (container) => {
         container.element.classList.add('panel-frame');
-        setFrames((current) => ({ ...current, [type]: container.element }));
+        const show = () => setFrames((current) => ({ ...current, [type]: container.element }));
+        // The first layout's panels render in slices after golden-layout has built its frames, not
+        // in the same long task; later layouts replace panels on screen, so theirs render at once.
+        if (!shown.current) startTransition(show);
+        else show();
         container.on('beforeComponentRelease', () => {
           setFrames((current) => (current[type] === container.element ? { ...current, [type]: undefined } : current));
           if (loading.current) return;
-          if (type === 'conversation' || type === 'welcome-guide') setRestored((value) => value + 1);
-          else closed.current(type);
+          if (type === 'conversation' || type === 'welcome-guide') {
+            loaded.current = null;
+            setRestored((value) => value + 1);
+          } else closed.current(type);
         });
         return undefined;
       });
     }
+    // Anything that changes the layout outside a load (a drag, a closed panel) makes the loaded
+    // arrangement stale: the next one is loaded even if it reads the same.
+    created.on('stateChanged', () => {
+      if (!loading.current) loaded.current = null;
+    });
     layout.current = created;
     return () => {
       layout.current = null;
@@ -101,11 +114,19 @@ export default function Workspace({ session: ref, signedIn, readOnly, locked, no
   useLayoutEffect(() => {
     const current = layout.current;
     if (!current) return;
-    loading.current = true;
-    try {
-      current.loadLayout(arrangedLayout({ preset, side, notes, locked, titles }, sessionId ? readArrangement(sessionId) : null));
-    } finally {
-      loading.current = false;
+    // A new session with no kept arrangement (the first visit's, once created) is laid out as the
+    // welcome screen already was: rebuilding every panel for it would only repeat the work.
+    const config = arrangedLayout({ preset, side, notes, locked, titles }, sessionId ? readArrangement(sessionId) : null);
+    const key = JSON.stringify(config);
+    if (key !== loaded.current) {
+      loading.current = true;
+      try {
+        current.loadLayout(config);
+        loaded.current = key;
+        shown.current = true;
+      } finally {
+        loading.current = false;
+      }
     }
     if (!sessionId || locked) return;
     // Only what the user drags is kept: loads above happen with `loading` set and are not saved.
@@ -134,7 +155,14 @@ export default function Workspace({ session: ref, signedIn, readOnly, locked, no
       case 'conversation':
         return (
           <div className="panel-column">
-            {snapshot && isRestoring(snapshot) ? <PageLoading /> : <ChatStream conversation={session?.conversation ?? emptyConversation()} outbox={session?.outbox} readOnly={readOnly} />}
+            {snapshot && isRestoring(snapshot) ? (
+              <PageLoading />
+            ) : (
+              // Replies are Markdown: the first one waits here for the renderer, the composer stays.
+              <Suspense fallback={<PageLoading />}>
+                <ChatStream conversation={session?.conversation ?? emptyConversation()} outbox={session?.outbox} readOnly={readOnly} />
+              </Suspense>
+            )}
             {!readOnly && <Composer session={ref} signedIn={signedIn} />}
           </div>
         );
@@ -145,7 +173,11 @@ export default function Workspace({ session: ref, signedIn, readOnly, locked, no
           </Suspense>
         ) : null;
       case 'artifact':
-        return session?.artifact ? <ArtifactPanel artifact={session.artifact} sessionId={readOnly ? null : session.id} /> : null;
+        return session?.artifact ? (
+          <Suspense fallback={<PageLoading />}>
+            <ArtifactPanel artifact={session.artifact} sessionId={readOnly ? null : session.id} />
+          </Suspense>
+        ) : null;
       case 'note-page':
         return (
           <Suspense fallback={<PageLoading />}>

@@ -1,8 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import type { TrajectoryEvent } from '../api/trajectories.ts';
-import { Markdown } from '../components/Markdown.tsx';
+import { Markdown, preloadMarkdown } from '../components/Markdown.tsx';
 import { timeline } from './list.ts';
 import { CircleAlertIcon } from '../ui/icons.ts';
+
+void preloadMarkdown();
 
 /** A trajectory's events as a conversation with terminal blocks, read-only. */
 export function Timeline({ events }: { events: readonly TrajectoryEvent[] }) {

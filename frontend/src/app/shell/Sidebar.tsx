@@ -2,9 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { Logo } from '../../components/Logo.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
-import { SessionSidebar } from '../../panels/SessionSidebar.tsx';
 import { isNavEntryActive, navTarget, subPanelFor, type NavEntryId } from './navigation.ts';
-import { SubPanel } from './SubPanel.tsx';
+import { ResearchSessions, SubPanel } from './SubPanel.tsx';
 import { UserStatusButton } from './UserStatus.tsx';
 import { ChevronsLeftIcon, ChevronsRightIcon, FileTextIcon, LightbulbIcon, MessageSquareIcon, TerminalIcon, type IconComponent } from '../../ui/icons.ts';
 
@@ -52,7 +51,7 @@ export function Sidebar({ expanded, onToggle }: { expanded: boolean; onToggle: (
       {expanded ? (
         <SubPanel />
       ) : (
-        <div className="sidebar-spacer">{subPanelFor(pathname) === 'research' && <SessionSidebar collapsed />}</div>
+        <div className="sidebar-spacer">{subPanelFor(pathname) === 'research' && <ResearchSessions collapsed />}</div>
       )}
       <div className="sidebar-bottom">
         <LanguageSwitch compact={!expanded} />

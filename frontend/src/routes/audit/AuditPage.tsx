@@ -8,7 +8,7 @@ import { queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { downloadBlob } from '../../api/research.ts';
 import { currentPlan, Replay, viewMarkdown, type AuditRow, type ReplayView } from '../../audit/replay.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Markdown } from '../../components/Markdown.tsx';
+import { Markdown, preloadMarkdown } from '../../components/Markdown.tsx';
 import { shownVersion } from '../../machines/writing.ts';
 import { ChatStream } from '../../panels/ChatStream.tsx';
 import { PlanView } from '../../panels/stream/items.tsx';
@@ -19,6 +19,8 @@ import '../../account/account.css';
 import '../manage/manage.css';
 import './audit.css';
 import '../../panels/research.css';
+
+void preloadMarkdown();
 
 type Kind = 'all' | 'conversation' | 'engineer' | 'trajectory' | 'user';
 interface Found {

@@ -2,13 +2,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { notesApi } from '../../api/notes.ts';
-import { Markdown } from '../../components/Markdown.tsx';
+import { Markdown, preloadMarkdown } from '../../components/Markdown.tsx';
 import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { PageLoading, ShareGone } from '../../components/PageState.tsx';
 import { buildTree, type TreeNode } from '../../notes/tree.ts';
 import '../../notes/notes.css';
 import { FileTextIcon, FolderIcon } from '../../ui/icons.ts';
 import '../../share/share.css';
+
+void preloadMarkdown();
 
 /**
  * /share/:token (and /share/folder/:token): a shared note, read-only, for anyone with the link.

@@ -4,11 +4,13 @@ import { Link, useParams } from 'react-router-dom';
 import { toApiError, type ApiError } from '../../api/client.ts';
 import { downloadBlob, research, sharedCanvasPdf } from '../../api/research.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Markdown } from '../../components/Markdown.tsx';
+import { Markdown, preloadMarkdown } from '../../components/Markdown.tsx';
 import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { PageLoading, PageState, ShareGone } from '../../components/PageState.tsx';
 import { DownloadIcon, FileIcon } from '../../ui/icons.ts';
 import '../../share/share.css';
+
+void preloadMarkdown();
 
 /**
  * /share/report/:shareId: only the report of a shared conversation (its canvas's latest version),
