@@ -35,11 +35,17 @@ export interface SessionSubscription {
  * to a real WebSocket, keeps the registry of sessions to resubscribe, and routes what arrives.
  */
 export class SocketClient {
-  readonly actor: Actor<typeof connectionMachine>;
+  private connection: Actor<typeof connectionMachine> | null = null;
   private readonly sessions = new Map<string, SessionSubscription>();
   private socket: WebSocket | null = null;
 
-  constructor() {
+  /** The connection's actor, built when first asked for: pages without the socket never pay for it. */
+  get actor(): Actor<typeof connectionMachine> {
+    this.connection ??= this.startConnection();
+    return this.connection;
+  }
+
+  private startConnection(): Actor<typeof connectionMachine> {
     const machine = connectionMachine.provide({
       actors: {
         socket: fromCallback<{ type: 'socket.send'; data: unknown }>(({ sendBack, receive }) => {
@@ -94,7 +100,7 @@ export class SocketClient {
         signedOut: () => signedOutByServer(),
       },
     });
-    this.actor = createActor(machine).start();
+    return createActor(machine).start();
   }
 
   status(): ConnectionStatus {

@@ -2,9 +2,9 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
 import { queryClient } from '../api/query.ts';
 import { ToastProvider } from '../ui/Toast.tsx';
-import { router } from './router.tsx';
+import type { AppRouter } from './router.tsx';
 
-export function App() {
+export function App({ router }: { router: AppRouter }) {
   return (
     <QueryClientProvider client={queryClient}>
       <ToastProvider>

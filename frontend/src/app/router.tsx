@@ -112,18 +112,21 @@ const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
-
-// The first URL's screen starts loading now, beside the entry's own chunks, rather than once the
-// shell has rendered and suspended on it: a round trip less before the page shows its content. The
-// router has matched the URL already; matching it again would rank the route table a second time.
-const firstPath = router.state.matches.at(-1)?.route.path;
-const firstScreen = SCREENS.find((screen) => screen.path === firstPath);
+export type AppRouter = ReturnType<typeof createBrowserRouter>;
 
 /**
- * Settles once the first URL's screen is there (or could not be fetched: the route's own lazy load
- * then shows the failure). main.tsx renders after it, so the shell and the screen appear in one
- * paint, and what the screen shows at once (the welcome tip on /research, the page's largest text)
- * does not wait for the chunks the screen itself suspends on.
+ * The app's router, and a promise that settles once the first URL's screen is there (or could not
+ * be fetched: the route's own lazy load then shows the failure). main.tsx creates it in a task of its
+ * own and renders after the promise, so the shell and the screen appear in one paint, and what the
+ * screen shows at once (the welcome tip on /research, the page's largest text) does not wait for the
+ * chunks the screen itself suspends on.
  */
-export const firstScreenReady: Promise<void> = firstScreen ? chunk(firstScreen.load).fetch().catch(() => undefined) : Promise.resolve();
+export function createAppRouter(): { router: AppRouter; firstScreenReady: Promise<void> } {
+  const router = createBrowserRouter(routes);
+  // The first URL's screen starts loading now rather than once the shell has rendered and suspended
+  // on it: a round trip less before the page shows its content. The router has matched the URL
+  // already; matching it again would rank the route table a second time.
+  const firstPath = router.state.matches.at(-1)?.route.path;
+  const firstScreen = SCREENS.find((screen) => screen.path === firstPath);
+  return { router, firstScreenReady: firstScreen ? chunk(firstScreen.load).fetch().catch(() => undefined) : Promise.resolve() };
+}

@@ -1,4 +1,4 @@
-import { lazy, startTransition, Suspense, useEffect, useState } from 'react';
+import { lazy, memo, startTransition, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from '@xstate/react';
 import { ConnectionStatus } from '../components/ConnectionStatus.tsx';
@@ -38,18 +38,29 @@ function usePainted(): boolean {
   return painted;
 }
 
-/** The research screen's frame: toolbar (title, status, lock, share) and the dockable workspace. */
-export function ResearchView({ session: ref, signedIn, readOnly, heading }: { session: ResearchSessionRef | null; signedIn: boolean; readOnly: boolean; heading?: string }) {
+/**
+ * The share button, told whether the session is still open. It alone follows the list of open
+ * sessions, so a session opening or closing does not re-render the whole view.
+ */
+function OpenSessionShareButton({ session, sessionName, disabled }: { session: ResearchSessionRef; sessionName: string; disabled: boolean }) {
+  const sessions = useResearchSessions();
+  return <ShareButton session={session} sessionName={sessionName} sessionKnown={sessions.includes(session)} disabled={disabled} />;
+}
+
+/**
+ * The research screen's frame: toolbar (title, status, lock, share) and the dockable workspace.
+ * Memoised: the page re-renders at once when the shown session changes but passes the new one on
+ * deferred, and the view should not redo all its panels for the old one meanwhile.
+ */
+export const ResearchView = memo(function ResearchView({ session: ref, signedIn, readOnly, heading }: { session: ResearchSessionRef | null; signedIn: boolean; readOnly: boolean; heading?: string }) {
   const { t } = useTranslation();
   const session = useSession(ref);
-  const sessions = useResearchSessions();
   const models = useApiQuery({ queryKey: queryKeys.models, queryFn: research.models, enabled: signedIn && !readOnly });
   const offline = models.data?.offline ?? false;
   const [locked, setLocked] = useState(true);
   const [notes, setNotes] = useState(false);
   const label = useSessionLabel();
   const title = heading ?? (session ? label(session) : t('research.eyebrow'));
-  const known = ref !== null && sessions.includes(ref);
   const painted = usePainted();
   const hasVersions = useSelector(ref?.getSnapshot().children.writing ?? undefined, (snapshot) => (snapshot?.context.versions.length ?? 0) > 0);
 
@@ -96,7 +107,7 @@ export function ResearchView({ session: ref, signedIn, readOnly, heading }: { se
       <button type="button" className={`icon-button${locked ? '' : ' active'}`} title={t(locked ? 'workspace.unlock' : 'workspace.lock')} aria-label={t(locked ? 'workspace.unlock' : 'workspace.lock')} aria-pressed={!locked} onClick={() => setLocked((value) => !value)}>
         {locked ? <LockIcon size={16} /> : <LockOpenIcon size={16} />}
       </button>
-      {signedIn && !readOnly && ref && session && <ShareButton session={ref} sessionName={session.title || session.name || ''} sessionKnown={known} disabled={session.conversation.messages.length === 0} />}
+      {signedIn && !readOnly && ref && session && <OpenSessionShareButton session={ref} sessionName={session.title || session.name || ''} disabled={session.conversation.messages.length === 0} />}
     </div>
   );
 
@@ -120,4 +131,4 @@ export function ResearchView({ session: ref, signedIn, readOnly, heading }: { se
       {!readOnly && <GuidanceTips welcomeScreen={session === null || session.layoutPreset === 'home-welcome'} />}
     </SessionRefContext>
   );
-}
+});

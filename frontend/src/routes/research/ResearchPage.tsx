@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useDeferredValue, useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../app/auth/index.ts';
 import { ResearchView } from '../../panels/ResearchView.tsx';
@@ -36,5 +36,8 @@ export default function ResearchPage() {
     }
   }, [activeId]);
 
-  return <ResearchView session={session} signedIn={user !== null} readOnly={false} />;
+  // The workspace follows the shown session in a transition: a session arriving or being switched
+  // to re-renders every panel, which as an urgent update would be one long task.
+  const shown = useDeferredValue(session);
+  return <ResearchView session={shown} signedIn={user !== null} readOnly={false} />;
 }
