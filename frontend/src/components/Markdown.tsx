@@ -11,12 +11,19 @@ let renderer: Promise<typeof Renderer> | null = null;
  */
 export function preloadMarkdown(): Promise<typeof Renderer> {
   if (renderer) return renderer;
-  const loading = import('../research/markdown.ts').then((module) => {
-    // React's `use` reads a settled promise's `status` and `value`: once the renderer is here, every
-    // later Markdown renders at once instead of suspending for a microtask.
-    Object.assign(loading, { status: 'fulfilled', value: module });
-    return module;
-  });
+  const loading = import('../research/markdown.ts').then(
+    (module) => {
+      // React's `use` reads a settled promise's `status` and `value`: once the renderer is here, every
+      // later Markdown renders at once instead of suspending for a microtask.
+      Object.assign(loading, { status: 'fulfilled', value: module });
+      return module;
+    },
+    (error: unknown) => {
+      // The route's error view says the chunk did not load; the next render asks for it again.
+      renderer = null;
+      throw error;
+    },
+  );
   renderer = loading;
   return loading;
 }
