@@ -80,13 +80,13 @@ test.serial('the owner lists live links with how many joined through each and re
   t.like(malformed.body.detail[0], { loc: ['path', 'inviteId'], code: 'collab.invite_not_found' });
 });
 
-test.serial('the owner lists and removes members, who lose the document at once; a member leaves; the owner stays', async (t) => {
+test.serial('the owner lists and removes members, who lose the document at once and come back only by a new link; a member leaves; the owner stays', async (t) => {
   const owner = await signUp(app.url, 'cm_owner3');
   const editor = await signUp(app.url, 'cm_editor3');
   const reader = await signUp(app.url, 'cm_reader3');
   const stranger = await signUp(app.url, 'cm_stranger3');
   const id = (await owner.request('POST', `${base}/docs`, { title: '成员' })).body.id as string;
-  await join(owner, editor, id, 'edit');
+  const editLink = await join(owner, editor, id, 'edit');
   await join(owner, reader, id, 'read');
 
   const listed = (await reader.request('GET', `${base}/docs/${id}/members`)).body.members;
@@ -104,6 +104,12 @@ test.serial('the owner lists and removes members, who lose the document at once;
   t.like(await editor.request('GET', `${base}/docs/${id}/history`), { status: 404 });
   t.deepEqual((await editor.request('GET', `${base}/docs`)).body.docs, []);
   t.is((await owner.request('GET', `${base}/docs`)).body.docs[0].member_count, 2);
+  // The link they joined by is still live for others, not for them: only a link made after the removal.
+  t.like(await editor.request('POST', `${base}/invites/accept`, { token: editLink.token }), { status: 403, body: { code: 'collab.removed' } });
+  t.deepEqual((await editor.request('GET', `${base}/docs`)).body.docs, [], 'a refused link changes nothing');
+  await join(owner, editor, id, 'read');
+  t.like(await editor.request('GET', `${base}/docs/${id}`), { status: 200 });
+  t.is((await owner.request('DELETE', `${base}/docs/${id}/members/${editor.userId}`)).status, 204);
 
   t.like(await reader.request('PUT', `${base}/docs/${id}/members/${reader.userId}`, { role: 'edit' }), { status: 403 });
   t.like(await owner.request('PUT', `${base}/docs/${id}/members/${editor.userId}`, { role: 'edit' }), { status: 404, body: { code: 'collab.member_not_found' } });

@@ -146,8 +146,15 @@ test('the owner removes a member, who then sees nothing; removing a non-member i
   spec(given).when(when('RemoveCollabMember', { actorId: 'owner', userId: 'owner' })).thenThrows(t, 'conflict', '文档所有者不能被移除、退出或更改权限');
   spec(given).when(when('RemoveCollabMember', { actorId: 'editor', userId: 'other' })).thenThrows(t, 'forbidden');
   spec(given).when(when('RemoveCollabMember', { actorId: 'stranger', userId: 'editor' })).thenThrows(t, 'not_found');
-  // Removed, then back through a link that is still live: the owner revokes the link to keep them out.
-  spec([...given, removed('editor')]).when(when('JoinCollabDoc', { userId: 'editor', tokenHash: 'hash-edit' })).then(t, [joined('editor', 'edit')]);
+});
+
+test('a removed member comes back only through a link made after the removal; others still join through the old one', (t) => {
+  const given = [created, invited('edit'), joined('editor', 'edit'), removed('editor')];
+  spec(given).when(when('JoinCollabDoc', { userId: 'editor', tokenHash: 'hash-edit' })).thenThrows(t, 'forbidden', '文档所有者已将你移出此文档，旧的邀请链接对你不再有效，请向其索取新的链接');
+  spec(given).when(when('JoinCollabDoc', { userId: 'newcomer', tokenHash: 'hash-edit' })).then(t, [joined('newcomer', 'edit')]);
+  spec([...given, invited('read')]).when(when('JoinCollabDoc', { userId: 'editor', tokenHash: 'hash-read' })).then(t, [joined('editor', 'read')]);
+  // Back in through the new link, they may use the old one again, as any member may (an edit link upgrades).
+  spec([...given, invited('read'), joined('editor', 'read')]).when(when('JoinCollabDoc', { userId: 'editor', tokenHash: 'hash-edit' })).then(t, [joined('editor', 'edit')]);
 });
 
 test('a member leaves on their own, and again is refused as for anyone who is not a member; the owner cannot leave', (t) => {

@@ -73,8 +73,16 @@ export type CollabDoc =
       version: number;
       doc: Node;
       members: Readonly<Record<string, CollabRole>>;
-      /** By token hash; a revoked link stays, so joining it is told it was revoked. */
-      invites: Readonly<Record<string, { inviteId: string; role: CollabRole; revoked: boolean }>>;
+      /**
+       * By token hash; a revoked link stays, so joining it is told it was revoked. `order` counts the
+       * links in the order they were made.
+       */
+      invites: Readonly<Record<string, { inviteId: string; role: CollabRole; revoked: boolean; order: number }>>;
+      /**
+       * Members the owner removed, with how many links existed then: they come back only through a
+       * link made after their removal, since the owner who removed them did not mean the old ones for them.
+       */
+      removed: Readonly<Record<string, number>>;
     };
 
 export const initialState = (): CollabDoc => ({ status: 'none' });
@@ -92,7 +100,7 @@ export function applySteps(doc: Node, steps: readonly unknown[]): Node {
 
 export function evolve(state: CollabDoc, event: CollabDocEvent): CollabDoc {
   if (event.type === 'CollabDocCreated') {
-    return { status: 'open', ownerId: event.data.ownerId, title: event.data.title, version: 0, doc: emptyCollabDoc(), members: {}, invites: {} };
+    return { status: 'open', ownerId: event.data.ownerId, title: event.data.title, version: 0, doc: emptyCollabDoc(), members: {}, invites: {}, removed: {} };
   }
   if (state.status === 'none') return state;
   switch (event.type) {
@@ -101,9 +109,14 @@ export function evolve(state: CollabDoc, event: CollabDocEvent): CollabDoc {
     // Equal to the document the steps led to, except at version 0 of a document that started with content.
     case 'CollabDocSnapshotted':
       return { ...state, doc: Node.fromJSON(collabSchema, event.data.doc) };
-    case 'CollabInviteCreated':
-      return { ...state, invites: { ...state.invites, [event.data.tokenHash]: { inviteId: event.data.inviteId, role: event.data.role, revoked: false } } };
-    case 'CollabMemberJoined':
+    case 'CollabInviteCreated': {
+      const invite = { inviteId: event.data.inviteId, role: event.data.role, revoked: false, order: Object.keys(state.invites).length };
+      return { ...state, invites: { ...state.invites, [event.data.tokenHash]: invite } };
+    }
+    case 'CollabMemberJoined': {
+      const { [event.data.userId]: _welcomeBack, ...removed } = state.removed;
+      return { ...state, members: { ...state.members, [event.data.userId]: event.data.role }, removed };
+    }
     case 'CollabMemberRoleChanged':
       return { ...state, members: { ...state.members, [event.data.userId]: event.data.role } };
     case 'CollabDocRenamed':
@@ -112,7 +125,10 @@ export function evolve(state: CollabDoc, event: CollabDocEvent): CollabDoc {
       const { inviteId } = event.data;
       return { ...state, invites: Object.fromEntries(Object.entries(state.invites).map(([hash, invite]) => [hash, invite.inviteId === inviteId ? { ...invite, revoked: true } : invite])) };
     }
-    case 'CollabMemberRemoved':
+    case 'CollabMemberRemoved': {
+      const { [event.data.userId]: _gone, ...members } = state.members;
+      return { ...state, members, removed: { ...state.removed, [event.data.userId]: Object.keys(state.invites).length } };
+    }
     case 'CollabMemberLeft': {
       const { [event.data.userId]: _gone, ...members } = state.members;
       return { ...state, members };

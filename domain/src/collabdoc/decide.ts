@@ -124,6 +124,8 @@ export const joinCollabDoc = (command: JoinCollabDoc, state: CollabDoc): CollabD
   if (state.status === 'none' || !invite) throw refuse('not_found', 'collab.invite_invalid');
   // Said apart from a forged link: whoever holds it was invited once, and should ask the owner again.
   if (invite.revoked) throw refuse('not_found', 'collab.invite_revoked');
+  const removedWith = state.removed[userId];
+  if (removedWith !== undefined && invite.order < removedWith) throw refuse('forbidden', 'collab.removed');
   const access = accessOf(state, userId);
   if (access === 'owner' || access === 'edit' || access === invite.role) return [];
   return [{ type: 'CollabMemberJoined', data: { docId, userId, role: invite.role, inviteId: invite.inviteId, at: command.metadata.now.toISOString() } }];

@@ -426,6 +426,7 @@ export const ERROR_TEXTS = {
   'collab.owner_only': { zh: '只有文档所有者可以邀请成员', en: 'Only the document’s owner can invite members' },
   'collab.invite_invalid': { zh: '邀请链接无效', en: 'This invitation link is not valid' },
   'collab.invite_revoked': { zh: '此邀请链接已被文档所有者撤销，请向其索取新的链接', en: 'The document’s owner has revoked this invitation link; ask them for a new one' },
+  'collab.removed': { zh: '文档所有者已将你移出此文档，旧的邀请链接对你不再有效，请向其索取新的链接', en: 'The document’s owner removed you from this document; the old invitation links no longer work for you, so ask them for a new one' },
   'collab.invite_not_found': { zh: '此文档没有这个邀请链接', en: 'This document has no such invitation link' },
   'collab.owner_only_manage': { zh: '只有文档所有者可以管理文档', en: 'Only the document’s owner can manage it' },
   'collab.owner_fixed': { zh: '文档所有者不能被移除、退出或更改权限', en: 'The document’s owner cannot be removed, leave, or have their access changed' },

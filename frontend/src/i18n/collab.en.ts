@@ -84,7 +84,7 @@ export const collabEn: typeof collabZh = {
     remove: 'Remove',
     removeLabel: 'Remove {{name}}',
     removeTitle: 'Remove {{name}}?',
-    removeText: 'They lose access to this document at once. If they still hold an invitation link you have not revoked, they can join again, so revoke it too.',
+    removeText: 'They lose access to this document at once, and the invitation links made so far no longer work for them; only a link you make later lets them back in.',
     removeConfirm: 'Remove member',
     leave: 'Leave document',
     leaveTitle: 'Leave this document?',

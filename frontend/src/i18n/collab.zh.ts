@@ -83,7 +83,7 @@ export const collabZh = {
     remove: '移除',
     removeLabel: '移除 {{name}}',
     removeTitle: '移除 {{name}}？',
-    removeText: '对方会立即失去此文档的访问权限。若对方还持有未撤销的邀请链接，仍可再次加入，请一并撤销。',
+    removeText: '对方会立即失去此文档的访问权限，之前的邀请链接对其不再有效；只有你之后新建的链接能让其重新加入。',
     removeConfirm: '移除成员',
     leave: '退出文档',
     leaveTitle: '退出此文档？',
