@@ -252,6 +252,8 @@ for (const language of ['zh', 'en'] as const) {
     await people.getByText(`manage_member_${language}`).waitFor();
     await screenshot(o.page, `collab-members-${language}`);
     await people.getByRole('button', { name: text.people.removeLabel.replace('{{name}}', `manage_member_${language}`) }).click();
+    await o.page.getByRole('alertdialog').getByText(text.people.removeText).waitFor();
+    await screenshot(o.page, `collab-remove-confirm-${language}`);
     await o.page.getByRole('alertdialog').getByRole('button', { name: text.people.removeConfirm }).click();
     await eventually(async () => (await people.getByText(`manage_member_${language}`).count()) === 0, 'the member leaves the list');
     await m.page.getByRole('alert').filter({ hasText: text.removed }).waitFor();
