@@ -3,10 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { subPanelFor } from './navigation.ts';
 
-// Its own chunk: the search, extraction and synthesis controls load only where they are used.
 // The session list brings the research machines with it: lazy, they are evaluated with the research
 // screen, in a task of their own, rather than as part of the entry.
 const SessionSidebar = lazy(() => import('../../panels/SessionSidebar.tsx').then((module) => ({ default: module.SessionSidebar })));
+// Its own chunk: the search, extraction and synthesis controls load only where they are used.
 const CognitionSidePanel = lazy(() => import('../../cognition/SidePanel.tsx').then((module) => ({ default: module.CognitionSidePanel })));
 const TrajectoriesPanel = lazy(() => import('../../trajectories/TrajectoriesPanel.tsx').then((module) => ({ default: module.TrajectoriesPanel })));
 const NoteSidebar = lazy(() => import('../../notes/NoteSidebar.tsx').then((module) => ({ default: module.NoteSidebar })));
