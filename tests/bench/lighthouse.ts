@@ -59,7 +59,8 @@ function figures(result: RunnerResult | undefined): Figures {
 const ms = (value: number) => `${Math.round(value).toLocaleString('en-US')} ms`;
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 
-const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`LIGHTHOUSE_RUNS must be a whole number of at least 1, not ${process.env.LIGHTHOUSE_RUNS}`);
 
 /** The median run by score, and the range of all runs' scores. */
 function print(label: string, runs: Figures[]): void {
