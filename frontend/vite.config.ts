@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 import { en } from './src/i18n/en.ts';
 import { htmlLang } from './src/i18n/language.ts';
 import { zh } from './src/i18n/zh.ts';
@@ -77,7 +77,7 @@ function inlineEntryCss(): Plugin {
 }
 
 /**
- * Marks the entry script and every preload in index.html as low priority, which is true: nothing the
+ * Marks the entry script and every preload in the built pages as low priority, which is true: nothing the
  * first paint needs is fetched (the entry's CSS is inline, the placeholder is in the document, module
  * scripts never block parsing). It costs a phone nothing, since with no render-blocking resource in
  * the head Chromium holds no low-priority request back. Lighthouse's simulation treats any
@@ -91,9 +91,11 @@ function lowPriorityScripts(): Plugin {
     apply: 'build',
     enforce: 'post',
     generateBundle(_options, bundle) {
-      const html = bundle['index.html'];
-      if (html?.type !== 'asset') throw new Error('low-priority-scripts: no index.html in the bundle');
-      html.source = String(html.source).replace(/<(script type="module"|link rel="modulepreload"|link rel="preload")/g, '<$1 fetchpriority="low"');
+      const pages = Object.values(bundle).filter((file): file is Rollup.OutputAsset => file.type === 'asset' && file.fileName.endsWith('.html'));
+      if (pages.length === 0) throw new Error('low-priority-scripts: no page in the bundle');
+      for (const page of pages) {
+        page.source = String(page.source).replace(/<(script type="module"|link rel="modulepreload"|link rel="preload")/g, '<$1 fetchpriority="low"');
+      }
     },
   };
 }
@@ -137,7 +139,7 @@ function landingPreload(): Plugin {
       if (!screen || html?.type !== 'asset') throw new Error(`landing-preload: no chunk for ${LANDING.module} or no index.html`);
       const files = [...closure(screen.fileName)].filter((file) => !entry.has(file));
       const css = files.flatMap((file) => [...(chunks.find((chunk) => chunk.fileName === file)?.viteMetadata?.importedCss ?? [])]);
-      const links = [...files.map((file) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${file}">`), ...css.map((file) => `<link rel="preload" as="style" fetchpriority="low" crossorigin href="/${file}">`)];
+      const links = [...files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`), ...css.map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`)];
       const preloading = String(html.source).replace('</head>', `${links.join('')}</head>`);
       const placeholder = /<div id="root">.*?<\/div><\/div>/;
       if (!placeholder.test(preloading)) throw new Error('landing-preload: index.html has no #root placeholder');
@@ -151,7 +153,7 @@ function landingPreload(): Plugin {
 
 export default defineConfig({
   root,
-  plugins: [react(), inlineEntryCss(), lowPriorityScripts(), landingPreload(), precompress()],
+  plugins: [react(), inlineEntryCss(), landingPreload(), lowPriorityScripts(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
