@@ -204,7 +204,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
     checkpoint(run);
     // A section the budget cannot pay for does not get its heading either.
     await run.allowance.check();
-    draft.plain(`## ${step}\n\n`);
+    draft.plain(`## ${planned[index]!.heading}\n\n`);
     if (deps.model.offline) {
       await writeExtract(run, draft, sources, sections[index]!, extracts[index]!);
     } else {
@@ -241,7 +241,12 @@ async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): P
   const byRules = rules.plan(analysis, record.answers);
   // Queries are not in the log; a recorded plan searches by the rules' queries, or by its own words.
   const recorded = trace.plan ?? (run.data.continues ? record.plan : null);
-  if (recorded) return recorded.map((description) => ({ description, queries: byRules.find((step) => step.description === description)?.queries ?? [description] }));
+  if (recorded) {
+    return recorded.map((description) => {
+      const known = byRules.find((step) => step.description === description);
+      return { description, heading: known?.heading ?? description, queries: known?.queries ?? [description] };
+    });
+  }
 
   await run.writer.progress({ code: 'research.planning', params: {} });
   let planned = byRules;
@@ -251,7 +256,7 @@ async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): P
       { role: 'system', content: PLAN_PROMPT },
       { role: 'user', content: `${record.question}\n${scope}` },
     ]);
-    if (proposed) planned = proposed.steps;
+    if (proposed) planned = proposed.steps.map((step) => ({ ...step, heading: step.description }));
   }
   await command(run, 'plan', { type: 'ProposePlan', data: { messageId: run.data.replyId, steps: planned.map((step) => step.description) } });
   return planned;

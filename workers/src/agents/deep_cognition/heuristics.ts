@@ -68,6 +68,8 @@ const texts = {
       `总结「${topic}」的发展趋势与建议`,
     ],
     focusStep: (topic: string, focus: string) => `深入分析「${topic}」的${focus}`,
+    // The report's title names the topic already; its section headings say only what each part covers.
+    headings: ['基本概念与背景', '现状与最新进展', '关键问题与挑战', '发展趋势与建议'],
     aspects: ['概念 背景', '现状 进展', '挑战 问题', '趋势 展望'],
     focusAspect: (focus: string) => focus,
     deepen: ['案例 数据', '影响 评价', '对比 比较'],
@@ -99,6 +101,7 @@ const texts = {
       `Trends and recommendations for ${topic}`,
     ],
     focusStep: (topic: string, focus: string) => `${focus}: a closer look at ${topic}`,
+    headings: ['Background and key concepts', 'Current state and recent developments', 'Key problems and challenges', 'Trends and recommendations'],
     aspects: ['background concept', 'current state progress', 'challenges problems', 'trends outlook'],
     focusAspect: (focus: string) => focus,
     deepen: ['case study data', 'impact evaluation', 'comparison'],
@@ -170,6 +173,8 @@ export function answerLines(answers: readonly ClarificationAnswer[], language: L
 
 export interface PlannedStep {
   description: string;
+  /** The report's heading for the step: the description without the topic, which the title already names. */
+  heading: string;
   queries: string[];
 }
 
@@ -180,13 +185,15 @@ export function plan(analysis: QuestionAnalysis, answers: readonly Clarification
     .flatMap((answer) => answer.selectedOptions)
     .filter((option) => !unnarrowing.has(option));
   const descriptions: string[] = [...t.steps(analysis.topic)];
+  const headings: string[] = [...t.headings];
   const aspects: string[] = [...t.aspects];
   focus.slice(0, 2).forEach((option, index) => {
     descriptions.splice(2 + index, 0, t.focusStep(analysis.topic, option));
+    headings.splice(2 + index, 0, option);
     aspects.splice(2 + index, 0, t.focusAspect(option));
   });
   const base = baseQuery(analysis, answers);
-  return descriptions.map((description, index) => ({ description, queries: [`${base} ${aspects[index] ?? ''}`.trim()] }));
+  return descriptions.map((description, index) => ({ description, heading: headings[index]!, queries: [`${base} ${aspects[index] ?? ''}`.trim()] }));
 }
 
 /** The question's key phrases and the narrowing answers: what every query of the research starts from. */

@@ -87,6 +87,10 @@ test('answers lead to a plan whose steps move, searches, reading, a cited versio
   t.regex(saved!.data.content, /\[\[1\]\]\(https:\/\/example\.test\/[\w-]+\)/, 'citations link to their source');
   t.regex(saved!.data.content, /## 参考来源\n\n1\. \[.+\]\(https:\/\/example\.test\/[\w-]+\)/);
   t.true(saved!.data.content.includes('离线模式'));
+  const headings = [...saved!.data.content.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
+  t.is(headings[0], '研究问题');
+  t.true(headings.includes('基本概念与背景') && headings.includes('结论'), 'a section is headed by what it covers');
+  t.false(headings.some((heading) => heading!.includes('固态电池')), 'no section heading repeats the topic the title names');
 
   const tail = itemTypes(log, reply.replyId).filter((type) => type !== 'AgentStatusChanged').slice(-4);
   t.deepEqual(tail, ['WritingVersionSaved', 'edit_report', 'cognition_recommendation', 'FeedbackRequested']);

@@ -74,6 +74,15 @@ test('the plan takes the chosen focus as a step of its own and searches for it',
   ]);
   t.is(steps.length, 5);
   t.is(steps[2]!.description, '深入分析「固态电池」的政策与监管');
+  // The report's title names the topic; its section headings do not repeat it.
+  t.deepEqual(
+    steps.map((step) => step.heading),
+    ['基本概念与背景', '现状与最新进展', '政策与监管', '关键问题与挑战', '发展趋势与建议'],
+  );
+  t.deepEqual(
+    plan(analyseQuestion('Research solid-state batteries'), []).map((step) => step.heading),
+    ['Background and key concepts', 'Current state and recent developments', 'Key problems and challenges', 'Trends and recommendations'],
+  );
   t.is(steps[2]!.queries[0], '固态电池 中国 政策与监管');
   t.is(steps[0]!.queries[0], '固态电池 中国 概念 背景', 'a time range is no search word');
 });
