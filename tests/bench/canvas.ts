@@ -8,7 +8,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { signUp, startTestApp } from '../support/app.ts';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser } from '../support/chromium.ts';
 
 const REPORT_CHARS = 20_000;
 const CHUNK_CHARS = 50;
@@ -69,7 +69,7 @@ export async function run(): Promise<void> {
         send({ type: 'message', session_id: sessionId, position: ++position, content: { agent: 'deep_cognition', message_id: 'bench-reply', timestamp: now, updated_at: now, artifact_id: 'dccanvas', ...fields } });
       };
       stream = async (version, started) => {
-        item({ content_type: 'writing_start', version, title: '固态电池研究报告' });
+        item({ content_type: 'writing_start', version, title: '固态电池研究报告', message: '正在编辑报告...' });
         await started();
         const text = report();
         for (let at = 0; at < text.length; at += CHUNK_CHARS) {

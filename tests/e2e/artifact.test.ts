@@ -4,7 +4,8 @@
  */
 import test from 'ava';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
+import { screenshot, signedInPage } from '../support/browser.ts';
+import { launchBrowser } from '../support/chromium.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { startMockOpenAI, type MockOpenAI } from '../support/mockOpenAI.ts';
 

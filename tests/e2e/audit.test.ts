@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { Corpus, SOLID_STATE } from '@scriptorium/workers/agents/deep_cognition/harness';
-import { CLIENT_BUILT, launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
+import { CLIENT_BUILT, screenshot, signedInPage } from '../support/browser.ts';
+import { launchBrowser } from '../support/chromium.ts';
 import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { startResearch, watchedSession } from '../support/research.ts';
 

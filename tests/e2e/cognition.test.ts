@@ -9,7 +9,8 @@
 import test from 'ava';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PageFetcher } from '@scriptorium/infra/fetch/fetcher';
-import { CLIENT_BUILT, launchBrowser, screenshot } from '../support/browser.ts';
+import { CLIENT_BUILT, screenshot } from '../support/browser.ts';
+import { launchBrowser } from '../support/chromium.ts';
 import { client, startTestApp, type TestApp } from '../support/app.ts';
 import { BATTERY_NOTES, cognitionFromNotes } from '../support/cognition.ts';
 import { ARTICLE_TITLE, startWebServer, type WebServer } from '../support/webServer.ts';

@@ -9,7 +9,8 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
+import { screenshot, signedInPage } from '../support/browser.ts';
+import { launchBrowser } from '../support/chromium.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { sessionWithReport } from '../support/research.ts';
 import { ERROR_TEXTS } from '@scriptorium/domain/protocol/errors';

@@ -7,7 +7,8 @@ import { AxeBuilder } from '@axe-core/playwright';
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { engineerStream } from '@scriptorium/domain/engineer/session';
-import { launchBrowser, screenshot, signedInPage } from '../support/browser.ts';
+import { screenshot, signedInPage } from '../support/browser.ts';
+import { launchBrowser } from '../support/chromium.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;

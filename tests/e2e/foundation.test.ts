@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import test from 'ava';
-import { CLIENT_BUILT, launchBrowser, screenshot } from '../support/browser.ts';
+import { CLIENT_BUILT, screenshot } from '../support/browser.ts';
+import { launchBrowser } from '../support/chromium.ts';
 import { startProduct } from '../support/product.ts';
 
 test('a new user sees the shell in Chinese, switches to English, registers, and stays signed in across a reload and a restart', async (t) => {

@@ -7,7 +7,8 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
-import { CLIENT_BUILT, launchBrowser, screenshot, selectInCanvas, signedInPage } from '../support/browser.ts';
+import { CLIENT_BUILT, screenshot, selectInCanvas, signedInPage } from '../support/browser.ts';
+import { launchBrowser } from '../support/chromium.ts';
 import { sessionWithReport } from '../support/research.ts';
 
 let app: TestApp;

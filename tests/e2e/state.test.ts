@@ -7,7 +7,8 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
-import { launchBrowser, screenshot, selectInCanvas, signedInPage } from '../support/browser.ts';
+import { screenshot, selectInCanvas, signedInPage } from '../support/browser.ts';
+import { launchBrowser } from '../support/chromium.ts';
 import { sessionWithReport } from '../support/research.ts';
 
 let app: TestApp;

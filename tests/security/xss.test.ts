@@ -7,7 +7,8 @@
  */
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { CLIENT_BUILT, launchBrowser, signedInPage } from '../support/browser.ts';
+import { CLIENT_BUILT, signedInPage } from '../support/browser.ts';
+import { launchBrowser } from '../support/chromium.ts';
 import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { buildWorld, type World } from '../support/world.ts';
 

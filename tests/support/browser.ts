@@ -1,21 +1,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './app.ts';
+import { launchBrowser } from './chromium.ts';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../e2e/screenshots/', import.meta.url));
-export const CHROMIUM = '/usr/bin/chromium';
 export const CLIENT_BUILT = existsSync(fileURLToPath(new URL('../../frontend/dist/index.html', import.meta.url)));
-
-/** Debian's Chromium, headless, with the flags this machine's closed network needs. */
-export function launchBrowser(): Promise<Browser> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-}
+mkdirSync(SCREENSHOTS, { recursive: true });
 
 /**
  * A browser test file's app and Chromium: started before its first test, closed after its last. Call

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser } from './chromium.ts';
 import { startProduct, type Product } from './product.ts';
 
 /** The product and the browser a test file drives; set once its `before` hook has run. */
