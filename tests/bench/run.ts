@@ -3,6 +3,7 @@
  * the exit code is non-zero only when one of them throws (a broken setup or a correctness check).
  */
 import { run as canvas } from './canvas.ts';
+import { run as chatStream } from './chatStream.ts';
 import { run as engineerNodes } from './engineerNodes.ts';
 import { run as eventstore } from './eventstore.ts';
 import { run as fanout } from './fanout.ts';
@@ -22,6 +23,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['load', load],
   ['postgres', postgres],
   ['canvas', canvas],
+  ['chat stream', chatStream],
   ['engineer nodes', engineerNodes],
   ['lighthouse', lighthouse],
 ];

@@ -7,7 +7,7 @@ import { fullPath } from '../app/guard.ts';
 import { preloadMarkdown } from '../components/Markdown.tsx';
 import { clampInputHeight, INPUT_MIN_HEIGHT } from '../research/editReport.ts';
 import { isRestoring, type ResearchSessionRef } from '../machines/researchSession.ts';
-import { LOGIN_REQUIRED, useSessionSnapshot } from '../research/live.ts';
+import { LOGIN_REQUIRED, useSessionView } from '../research/live.ts';
 import { CircleAlertIcon, GlobeIcon, LightbulbIcon, MessageSquareIcon, MicIcon, PaperclipIcon, PauseIcon, SendIcon, XIcon } from '../ui/icons.ts';
 
 const INPUT_HEIGHT_KEY = 'research_input_height';
@@ -16,8 +16,15 @@ const INPUT_HEIGHT_KEY = 'research_input_height';
 export function Composer({ session: ref, signedIn }: { session: ResearchSessionRef | null; signedIn: boolean }) {
   const { t, i18n } = useTranslation();
   const location = useLocation();
-  const snapshot = useSessionSnapshot(ref);
-  const session = snapshot?.context ?? null;
+  const session = useSessionView(ref, (snapshot) => ({
+    id: snapshot.context.id,
+    error: snapshot.context.error,
+    readOnly: snapshot.context.readOnly,
+    mode: snapshot.context.mode,
+    searchEnabled: snapshot.context.searchEnabled,
+    busy: snapshot.context.conversation.busy,
+    restoring: isRestoring(snapshot),
+  }));
   const error = session?.error ?? null;
   // The server says whether speech is configured; the recogniser itself is only called to recognise.
   const speech = useApiQuery({ queryKey: queryKeys.speech, queryFn: speechStatus, enabled: signedIn, staleTime: Infinity });
@@ -30,8 +37,8 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
   const [recording, setRecording] = useState<MediaRecorder | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
-  const busy = session?.conversation.busy ?? false;
-  const disabled = session?.readOnly === true || (snapshot !== null && isRestoring(snapshot));
+  const busy = session?.busy ?? false;
+  const disabled = session?.readOnly === true || session?.restoring === true;
 
   const submit = () => {
     if (text.trim() === '') return;

@@ -7,7 +7,7 @@ import { PageLoading } from '../components/PageState.tsx';
 import { queryKeys, useApiQuery } from '../api/query.ts';
 import { research } from '../api/research.ts';
 import type { ResearchSessionRef } from '../machines/researchSession.ts';
-import { useSession, useResearchSessions } from '../research/live.ts';
+import { useResearchSessions, useSessionView } from '../research/live.ts';
 import { SessionRefContext } from '../research/sessionContext.ts';
 import { ShareButton } from '../share/ShareDialog.tsx';
 import { FileTextIcon, FolderIcon, LockIcon, LockOpenIcon, PanelsTopLeftIcon, WifiOffIcon } from '../ui/icons.ts';
@@ -54,7 +54,13 @@ function OpenSessionShareButton({ session, sessionName, disabled }: { session: R
  */
 export const ResearchView = memo(function ResearchView({ session: ref, signedIn, readOnly, heading }: { session: ResearchSessionRef | null; signedIn: boolean; readOnly: boolean; heading?: string }) {
   const { t } = useTranslation();
-  const session = useSession(ref);
+  const session = useSessionView(ref, ({ context }) => ({
+    title: context.title,
+    name: context.name,
+    layoutPreset: context.layoutPreset,
+    panel: context.panel,
+    empty: context.conversation.messages.length === 0,
+  }));
   const models = useApiQuery({ queryKey: queryKeys.models, queryFn: research.models, enabled: signedIn && !readOnly });
   const offline = models.data?.offline ?? false;
   const [locked, setLocked] = useState(true);
@@ -107,7 +113,7 @@ export const ResearchView = memo(function ResearchView({ session: ref, signedIn,
       <button type="button" className={`icon-button${locked ? '' : ' active'}`} title={t(locked ? 'workspace.unlock' : 'workspace.lock')} aria-label={t(locked ? 'workspace.unlock' : 'workspace.lock')} aria-pressed={!locked} onClick={() => setLocked((value) => !value)}>
         {locked ? <LockIcon size={16} /> : <LockOpenIcon size={16} />}
       </button>
-      {signedIn && !readOnly && ref && session && <OpenSessionShareButton session={ref} sessionName={session.title || session.name || ''} disabled={session.conversation.messages.length === 0} />}
+      {signedIn && !readOnly && ref && session && <OpenSessionShareButton session={ref} sessionName={session.title || session.name || ''} disabled={session.empty} />}
     </div>
   );
 

@@ -6,8 +6,8 @@ import { useAuth } from '../app/auth/index.ts';
 import { fullPath } from '../app/guard.ts';
 import { queryKeys, useApiQuery } from '../api/query.ts';
 import { research, type CloudChat } from '../api/research.ts';
-import { isRestoring, type ResearchSessionRef } from '../machines/researchSession.ts';
-import { CLOUD_HISTORY_PAGE, researchWorkspace, useSessionSnapshot } from '../research/live.ts';
+import { isRestoring, type ResearchSessionRef, type ResearchSessionSnapshot } from '../machines/researchSession.ts';
+import { CLOUD_HISTORY_PAGE, researchWorkspace, useSessionView } from '../research/live.ts';
 import { canClose } from '../research/sessions.ts';
 import { HistoryIcon, LightbulbIcon, LockIcon, MessageSquareIcon, PlusIcon, SquarePenIcon, XIcon } from '../ui/icons.ts';
 import { useSessionLabel } from '../research/useSessionLabel.ts';
@@ -106,10 +106,18 @@ export function SessionSidebar({ collapsed }: { collapsed: boolean }) {
   );
 }
 
+/** What a row of the list shows of its session: a reply streaming into it re-renders the row only when this changes. */
+const rowView = (snapshot: ResearchSessionSnapshot) => ({
+  title: snapshot.context.title,
+  name: snapshot.context.name,
+  mode: snapshot.context.mode,
+  busy: snapshot.context.conversation.busy,
+  restoring: isRestoring(snapshot),
+});
+
 function SessionIcon({ session, active }: { session: ResearchSessionRef; active: boolean }) {
-  const snapshot = useSessionSnapshot(session)!;
-  const label = useSessionLabel()(snapshot.context);
-  const restoring = isRestoring(snapshot);
+  const { restoring, ...context } = useSessionView(session, rowView)!;
+  const label = useSessionLabel()(context);
   return (
     <button type="button" className={`session-icon${active ? ' active' : ''}`} title={label} aria-label={label} disabled={restoring} onClick={() => researchWorkspace.send({ type: 'session.switch', id: session.id })}>
       {restoring ? <span className="spinner spinner-small" /> : [...label][0]}
@@ -119,10 +127,8 @@ function SessionIcon({ session, active }: { session: ResearchSessionRef; active:
 
 function SessionRow({ session, active, closable, editing, onEdit }: { session: ResearchSessionRef; active: boolean; closable: boolean; editing: string | null; onEdit(value: string | null): void }) {
   const { t } = useTranslation();
-  const snapshot = useSessionSnapshot(session)!;
-  const { context } = snapshot;
+  const { restoring, ...context } = useSessionView(session, rowView)!;
   const label = useSessionLabel()(context);
-  const restoring = isRestoring(snapshot);
   const commit = () => {
     if (editing !== null) session.send({ type: 'settings.rename', input: editing });
     onEdit(null);
@@ -143,7 +149,7 @@ function SessionRow({ session, active, closable, editing, onEdit }: { session: R
         <button type="button" className="session-select" disabled={restoring} aria-current={active ? 'true' : undefined} onClick={() => researchWorkspace.send({ type: 'session.switch', id: session.id })} title={label}>
           {restoring ? <span className="spinner spinner-small" /> : context.mode === 0 ? <MessageSquareIcon size={14} /> : <LightbulbIcon size={14} />}
           <span className="session-label">{label}</span>
-          {context.conversation.busy && <span className="busy-dot" aria-label={t('sessions.busy')} />}
+          {context.busy && <span className="busy-dot" aria-label={t('sessions.busy')} />}
         </button>
       )}
       <span className="session-actions">

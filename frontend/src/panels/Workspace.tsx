@@ -6,7 +6,7 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { PageLoading } from '../components/PageState.tsx';
 import { isRestoring, type ResearchSessionRef } from '../machines/researchSession.ts';
-import { useSessionSnapshot } from '../research/live.ts';
+import { useSessionView } from '../research/live.ts';
 import { ArtifactPanel } from './ArtifactPanel.tsx';
 import { ChatStream } from './ChatStream.tsx';
 import { Composer } from './Composer.tsx';
@@ -46,14 +46,26 @@ export interface WorkspaceProps {
   onPanelClosed(type: PanelType): void;
 }
 
+/** The conversation of a session: the one panel that follows every streamed chunk. */
+function SessionChatStream({ session: ref, readOnly }: { session: ResearchSessionRef | null; readOnly: boolean }) {
+  const session = useSessionView(ref, (snapshot) => ({ conversation: snapshot.context.conversation, outbox: snapshot.context.outbox }));
+  return <ChatStream conversation={session?.conversation ?? emptyConversation()} outbox={session?.outbox} readOnly={readOnly} />;
+}
+
 /**
  * The dockable research view. golden-layout owns the panel frames; React renders into them through
  * portals, so every panel keeps the app's context (router, i18n, stores).
  */
 export default function Workspace({ session: ref, signedIn, readOnly, locked, notes, toolbar, onPanelClosed }: WorkspaceProps) {
   const { t } = useTranslation();
-  const snapshot = useSessionSnapshot(ref);
-  const session = snapshot?.context ?? null;
+  const session = useSessionView(ref, (snapshot) => ({
+    id: snapshot.context.id,
+    name: snapshot.context.name,
+    panel: snapshot.context.panel,
+    layoutPreset: snapshot.context.layoutPreset,
+    artifact: snapshot.context.artifact,
+    restoring: isRestoring(snapshot),
+  }));
   const host = useRef<HTMLDivElement>(null);
   const layout = useRef<GoldenLayout | null>(null);
   const [frames, setFrames] = useState<Partial<Record<PanelType, HTMLElement>>>({});
@@ -155,12 +167,12 @@ export default function Workspace({ session: ref, signedIn, readOnly, locked, no
       case 'conversation':
         return (
           <div className="panel-column">
-            {snapshot && isRestoring(snapshot) ? (
+            {session?.restoring ? (
               <PageLoading />
             ) : (
               // Replies are Markdown: the first one waits here for the renderer, the composer stays.
               <Suspense fallback={<PageLoading />}>
-                <ChatStream conversation={session?.conversation ?? emptyConversation()} outbox={session?.outbox} readOnly={readOnly} />
+                <SessionChatStream session={ref} readOnly={readOnly} />
               </Suspense>
             )}
             {!readOnly && <Composer session={ref} signedIn={signedIn} />}

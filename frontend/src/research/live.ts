@@ -1,4 +1,4 @@
-import { useSelector } from '@xstate/react';
+import { shallowEqual, useSelector } from '@xstate/react';
 import { createActor, fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { ServerMessage } from '@scriptorium/domain/protocol/ws';
 import { queryClient, queryKeys } from '../api/query.ts';
@@ -141,7 +141,13 @@ export const useResearchSessions = (): ResearchSessionRef[] => useSelector(resea
 export const useActiveSession = (): ResearchSessionRef | null =>
   useSelector(researchWorkspace, (snapshot) => snapshot.context.sessions.find((ref) => ref.getSnapshot().context.id === snapshot.context.activeId) ?? null);
 
-/** A session's snapshot (or null without a session); re-renders on each change of it. */
-export const useSessionSnapshot = (session: ResearchSessionRef | null): ResearchSessionSnapshot | null => useSelector(session ?? undefined, (snapshot) => snapshot ?? null);
+/** A session's whole context (or null without a session); re-renders on each change of it. */
+export const useSession = (session: ResearchSessionRef | null): ResearchSessionContext | null => useSelector(session ?? undefined, (snapshot) => snapshot?.context ?? null);
 
-export const useSession = (session: ResearchSessionRef | null): ResearchSessionContext | null => useSessionSnapshot(session)?.context ?? null;
+/**
+ * The part of a session a component shows (or null without a session). It re-renders only when a
+ * field of what `select` returns changes, compared one level deep: a streamed chunk then re-renders
+ * the chat stream, not the composer, the toolbar and every panel around them.
+ */
+export const useSessionView = <T extends object>(session: ResearchSessionRef | null, select: (snapshot: ResearchSessionSnapshot) => T): T | null =>
+  useSelector(session ?? undefined, (snapshot) => (snapshot ? select(snapshot) : null), shallowEqual);

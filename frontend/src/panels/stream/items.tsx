@@ -516,11 +516,21 @@ export function StatusGoalView({ content }: { content: ContentOf<'status_and_goa
   );
 }
 
+/**
+ * The same list for the same contents: a message's contents are replaced, never changed, so a reply
+ * streaming into the conversation leaves the earlier replies' lists, and the Markdown rendered with
+ * them, as they are.
+ */
+const sourceLists = new WeakMap<WireContent[], Source[]>();
+
 export const sourcesOf = (contents: WireContent[]): Source[] => {
+  const known = sourceLists.get(contents);
+  if (known) return known;
   const sources: Source[] = [];
   for (const item of contents) {
     if (item.content_type === 'web_search_results') for (const result of item.results) sources.push({ title: result.title, url: result.url });
     if (item.content_type === 'platform_tools_results') for (const source of item.sources) if (source.url) sources.push({ title: source.title, url: source.url });
   }
+  sourceLists.set(contents, sources);
   return sources;
 };
