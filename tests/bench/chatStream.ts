@@ -33,6 +33,8 @@ interface StreamCost {
 /**
  * Counts the function components React rendered (fibers with work performed) in every commit while
  * `window.countingRenders` is set; installed before the page's scripts as React DevTools would be.
+ * A subtree React skipped keeps the child of the fiber's previous version (it was not copied), and
+ * its fibers keep the flags of their last render, so the walk does not go into it.
  */
 const RENDER_COUNTER = `(() => {
   const counted = { renders: 0 };
@@ -40,7 +42,7 @@ const RENDER_COUNTER = `(() => {
   const walk = (fiber) => {
     for (let node = fiber; node; node = node.sibling) {
       if ((node.flags & 1) !== 0 && typeof node.type === 'function') counted.renders++;
-      if (node.child) walk(node.child);
+      if (node.child && (node.alternate === null || node.child !== node.alternate.child)) walk(node.child);
     }
   };
   window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {

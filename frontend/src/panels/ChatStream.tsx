@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { memo, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContentOf, ContentType, WireContent } from '@scriptorium/domain/protocol/content';
 import { refusalMessage } from '../api/client.ts';
@@ -53,10 +53,27 @@ function laterItem<T extends ContentType>(conversation: Conversation, message: C
   return null;
 }
 
+/** What answers a form of a message: by the form's index, the later answer or null. */
+type Answers = ReadonlyMap<number, ContentOf<'clarification_answer' | 'feedback_response'> | null>;
+const NO_ANSWERS: Answers = new Map();
+const NO_PENDING: readonly PendingCommand[] = [];
+
+/** The answers to a message's forms (clarifications, feedback requests); none for a message without forms. */
+function answersOf(conversation: Conversation, message: ChatMessage): Answers {
+  let answers: Map<number, ContentOf<'clarification_answer' | 'feedback_response'> | null> | null = null;
+  message.contents.forEach((item, index) => {
+    if (item.content_type === 'clarification') (answers ??= new Map()).set(index, laterItem(conversation, message, index, 'clarification_answer'));
+    if (item.content_type === 'feedback_request') (answers ??= new Map()).set(index, laterItem(conversation, message, index, 'feedback_response'));
+  });
+  return answers ?? NO_ANSWERS;
+}
+
+const sameAnswers = (a: Answers, b: Answers): boolean => a.size === b.size && [...a].every(([index, answer]) => b.get(index) === answer);
+
 /** The newest command of a kind still waiting for its echo (or refused), if any. */
 const pendingOf = (outbox: readonly PendingCommand[], kind: PendingCommand['command']['kind']): PendingCommand | null => outbox.findLast((pending) => pending.command.kind === kind) ?? null;
 
-function renderContents(message: ChatMessage, conversation: Conversation, outbox: readonly PendingCommand[], readOnly: boolean): ReactNode[] {
+function renderContents(message: ChatMessage, answers: Answers, outbox: readonly PendingCommand[], readOnly: boolean): ReactNode[] {
   const { contents } = message;
   const streaming = message.status === 'streaming';
   const sources = sourcesOf(contents);
@@ -110,13 +127,13 @@ function renderContents(message: ChatMessage, conversation: Conversation, outbox
         return;
       }
       case 'clarification': {
-        const answer = laterItem(conversation, message, index, 'clarification_answer');
-        nodes.push(<ClarificationView key={key} questions={item.questions} answered={answer ? answer.answers : null} pending={pendingOf(outbox, 'clarification_answer')} readOnly={readOnly} />);
+        const answer = answers.get(index);
+        nodes.push(<ClarificationView key={key} questions={item.questions} answered={answer?.content_type === 'clarification_answer' ? answer.answers : null} pending={pendingOf(outbox, 'clarification_answer')} readOnly={readOnly} />);
         return;
       }
       case 'feedback_request': {
-        const answer = laterItem(conversation, message, index, 'feedback_response');
-        nodes.push(<FeedbackRequestView key={key} chosen={answer ? { option: answer.option, ...(answer.text !== undefined && { text: answer.text }) } : null} pending={pendingOf(outbox, 'feedback_response')} readOnly={readOnly} />);
+        const answer = answers.get(index);
+        nodes.push(<FeedbackRequestView key={key} chosen={answer?.content_type === 'feedback_response' ? { option: answer.option, ...(answer.text !== undefined && { text: answer.text }) } : null} pending={pendingOf(outbox, 'feedback_response')} readOnly={readOnly} />);
         return;
       }
       case 'web_search_queries':
@@ -169,6 +186,39 @@ function renderContents(message: ChatMessage, conversation: Conversation, outbox
   });
   return nodes;
 }
+
+/**
+ * A reply. Memoised: while another reply streams, this one re-renders only when its own contents, the
+ * answers to its forms or (for a reply with forms) the commands waiting for their echo change.
+ */
+const AssistantMessage = memo(
+  function AssistantMessage({ message, answers, outbox, readOnly, busy }: { message: ChatMessage; answers: Answers; outbox: readonly PendingCommand[]; readOnly: boolean; busy: boolean }) {
+    const { t } = useTranslation();
+    const nodes = renderContents(message, answers, outbox, readOnly);
+    const streaming = message.status === 'streaming';
+    if (nodes.length === 0 && !streaming) return null;
+    const visible = message.contents.some((item) => !HIDDEN.has(item.content_type) && item.content_type !== 'message_end');
+    return (
+      <div className={`message message-assistant${streaming ? ' streaming' : ''}`} data-status={message.status}>
+        <span className="assistant-avatar" aria-hidden="true">
+          {message.agent === 'deep_cognition' ? <LightbulbIcon size={16} /> : <SparklesIcon size={16} />}
+        </span>
+        <div className="assistant-body">
+          <span className="assistant-name">{t(`agents.${agentKey(message.agent)}`)}</span>
+          {nodes}
+          {streaming && !visible && busy && (
+            <div className="progress-line">
+              <span className="dots" aria-hidden="true" />
+              {t(pendingLabel(message))}
+            </div>
+          )}
+          {streaming && visible && busy && <span className="caret" aria-hidden="true" />}
+        </div>
+      </div>
+    );
+  },
+  (before, after) => before.message === after.message && before.outbox === after.outbox && before.readOnly === after.readOnly && before.busy === after.busy && sameAnswers(before.answers, after.answers),
+);
 
 /**
  * What this page sent and the conversation does not have yet: a question shows as the user's bubble
@@ -253,27 +303,16 @@ export function ChatStream({ conversation, outbox = [], readOnly }: { conversati
               </button>
             );
           }
-          const nodes = renderContents(message, conversation, outbox, readOnly);
-          const streaming = message.status === 'streaming';
-          if (nodes.length === 0 && !streaming) return null;
-          const visible = message.contents.some((item) => !HIDDEN.has(item.content_type) && item.content_type !== 'message_end');
+          const answers = answersOf(conversation, message);
           return (
-            <div key={message.id} className={`message message-assistant${streaming ? ' streaming' : ''}`} data-status={message.status}>
-              <span className="assistant-avatar" aria-hidden="true">
-                {message.agent === 'deep_cognition' ? <LightbulbIcon size={16} /> : <SparklesIcon size={16} />}
-              </span>
-              <div className="assistant-body">
-                <span className="assistant-name">{t(`agents.${agentKey(message.agent)}`)}</span>
-                {nodes}
-                {streaming && !visible && conversation.busy && (
-                  <div className="progress-line">
-                    <span className="dots" aria-hidden="true" />
-                    {t(pendingLabel(message))}
-                  </div>
-                )}
-                {streaming && visible && conversation.busy && <span className="caret" aria-hidden="true" />}
-              </div>
-            </div>
+            <AssistantMessage
+              key={message.id}
+              message={message}
+              answers={answers}
+              outbox={answers === NO_ANSWERS ? NO_PENDING : outbox}
+              readOnly={readOnly}
+              busy={message.status === 'streaming' && conversation.busy}
+            />
           );
         })}
         {outbox.map((pending) => (
