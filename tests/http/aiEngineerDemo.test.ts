@@ -75,6 +75,13 @@ sandboxed("a stopped demo stays stopped; another user's demo and a session that 
   const plain = (await user.request('POST', `${base}/sessions`, { title: '普通会话' })).body.id;
   t.is((await user.request('GET', `${base}/demo/executions/${plain}`)).status, 404);
   t.is((await user.request('POST', `${base}/start-demo`, { task_description: '  ' })).status, 422);
+  // The demo writes the task into its first command, which no NUL can pass: it used to start and never end.
+  const sessionsBefore = (await user.request('GET', `${base}/sessions`)).body.sessions.length;
+  const nul = await user.request('POST', `${base}/start-demo`, { task_description: '统计\u0000字数' });
+  t.is(nul.status, 422);
+  t.like(nul.body.detail[0], { loc: ['body', 'task_description'], code: 'engineer.task_forbidden_characters' });
+  t.is((await user.request('GET', `${base}/sessions`)).body.sessions.length, sessionsBefore, 'no session was started');
+  t.is((await user.request('POST', `${base}/start-demo`, { task_description: '第一行\n\t第二行' })).status, 201, 'line breaks and tabs are text');
 });
 
 test.serial('where bwrap is missing the demo says so in a coded error node, fails, and runs nothing unsandboxed', async (t) => {

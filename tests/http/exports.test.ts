@@ -82,6 +82,17 @@ test.serial('Markdown becomes a PDF attachment whose text is the Chinese that wa
   t.is(title, '调研报告');
 });
 
+test.serial('a file name with a lone surrogate (JSON can carry one) downloads under a readable name, not a server fault', async (t) => {
+  const user = await signUp(app.url, 'surrogates');
+  const response = await exportPdf(user.token, { markdown_content: '# 标题', filename: '报告\udfff\ud800' });
+  t.is(response.status, 200);
+  t.is(response.headers.get('content-disposition'), `attachment; filename="????.pdf"; filename*=UTF-8''${encodeURIComponent('报告\ufffd\ufffd')}.pdf`);
+  // 199 characters and an emoji: cut at 200 characters, the pair is kept whole or left out, never halved.
+  const long = await exportPdf(user.token, { markdown_content: '# 标题', filename: `${'a'.repeat(199)}😀😀` });
+  t.is(long.status, 200);
+  t.true(decodeURIComponent(/filename\*=UTF-8''(.+)$/.exec(long.headers.get('content-disposition') ?? '')![1]!).startsWith(`${'a'.repeat(199)}😀`));
+});
+
 test.serial('a long report runs over several numbered pages', async (t) => {
   const user = await signUp(app.url, 'longexporter');
   const long = Array.from({ length: 120 }, (_, index) => `第 ${index + 1} 段：投影从事件日志构建读模型，读模型可以随时重建。`).join('\n\n');

@@ -70,7 +70,16 @@ const cursorQuery = z.object({
 const commandBody = z.object({ command_type: z.enum(COMMAND_TYPES), content: z.string().max(ENGINEER_LIMITS.command).default(''), client_id: clientId.nullable().default(null) });
 const commandsQuery = z.object({ client_id: clientId.optional(), after: z.coerce.number().int().min(0).default(0) });
 const resultBody = z.object({ status: z.enum(RESULT_STATUSES), result: z.string().max(ENGINEER_LIMITS.text).default(''), error_message: z.string().max(ENGINEER_LIMITS.text).nullable().default(null) });
-const demoBody = z.object({ task_description: z.string({ error: 'engineer.task_required' }).trim().min(1, 'validation.required').max(ENGINEER_LIMITS.task) });
+/** Control characters other than tab and line breaks: the demo writes the task into its commands, and no command can carry a NUL. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const demoBody = z.object({
+  task_description: z
+    .string({ error: 'engineer.task_required' })
+    .trim()
+    .min(1, 'validation.required')
+    .max(ENGINEER_LIMITS.task)
+    .refine((task) => !CONTROL.test(task), 'engineer.task_forbidden_characters'),
+});
 /** A demo's views read at most this many nodes, oldest first. */
 const DEMO_NODES = 1000;
 const inputBody = z.object({ text: z.string({ error: 'engineer.input_empty' }).trim().min(1, 'engineer.input_empty').max(ENGINEER_LIMITS.command) });

@@ -16,6 +16,7 @@ import { requireUser } from './authenticate.ts';
 import { httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
+import { wellFormed } from './files.ts';
 
 const sessionIdParam = z.object({ id: z.uuid('conversation.id_invalid') });
 const sessionId = z.uuid('conversation.id_invalid');
@@ -417,7 +418,7 @@ export const canvasDto = (canvas: CanvasDoc | null) => ({
 
 /** RFC 6266 with a UTF-8 name, so Chinese titles survive the download. */
 export const contentDisposition = (filename: string) => {
-  const safe = filename.replace(/[\r\n"\\/]/g, '_');
+  const safe = wellFormed(filename).replace(/[\r\n"\\/]/g, '_');
   return `attachment; filename="${safe.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(safe)}`;
 };
 

@@ -126,15 +126,21 @@ async function extract(file: Pick<Express.Multer.File, 'buffer' | 'mimetype'>, f
   }
 }
 
-/** The last path part, without control or path characters, at most 200 characters with its extension kept. */
+/**
+ * The text with each lone surrogate (possible in JSON, `"\\ud800"`) replaced by U+FFFD. A header
+ * cannot carry one: `encodeURIComponent` throws on it, so a download named with it would fail.
+ */
+export const wellFormed = (text: string): string => text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+
+/** The last path part, without control or path characters, at most 200 characters (whole ones) with its extension kept. */
 export function safeFilename(original: string): string {
-  const base = original.normalize('NFC').replace(/\\/g, '/').split('/').pop() ?? '';
-  const cleaned = base.replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '').trim().replace(/^\.+/, '');
-  if (!cleaned) return 'upload';
-  if (cleaned.length <= 200) return cleaned;
+  const base = wellFormed(original).normalize('NFC').replace(/\\/g, '/').split('/').pop() ?? '';
+  const cleaned = [...base.replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '').trim().replace(/^\.+/, '')];
+  if (cleaned.length === 0) return 'upload';
+  if (cleaned.length <= 200) return cleaned.join('');
   const dot = cleaned.lastIndexOf('.');
-  const extension = dot > 0 && cleaned.length - dot <= 10 ? cleaned.slice(dot) : '';
-  return cleaned.slice(0, 200 - extension.length) + extension;
+  const extension = dot > 0 && cleaned.length - dot <= 10 ? cleaned.slice(dot) : [];
+  return [...cleaned.slice(0, 200 - extension.length), ...extension].join('');
 }
 
 const textName = (filename: string) => `${filename.replace(/\.[^.]+$/, '') || 'context'}.txt`;
@@ -358,7 +364,7 @@ export function fileRoutes(services: Services, conversations: ConversationServic
     await ownedChat(services.readStore, user.id, query.conversation_id);
     const doc = await contextDocs().get(id);
     if (!doc || doc.session_id !== query.conversation_id) throw httpError(404, 'context.not_found');
-    ctx.attachment(textName(doc.name));
+    ctx.attachment(textName(safeFilename(doc.name)));
     ctx.type = 'text/plain; charset=utf-8';
     ctx.set('X-Content-Type-Options', 'nosniff');
     if (doc.kind === 'note') {

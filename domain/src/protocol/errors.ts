@@ -393,6 +393,7 @@ export const ERROR_TEXTS = {
   'engineer.title_required': { zh: '请提供 title', en: 'Please give a title' },
   'engineer.nodes_required': { zh: '请提供 nodes', en: 'Please give nodes' },
   'engineer.task_required': { zh: '请提供 task_description', en: 'Please give a task_description' },
+  'engineer.task_forbidden_characters': { zh: '任务描述不能包含控制字符', en: 'A task description cannot contain control characters' },
   'engineer.time_invalid': { zh: '需为 ISO 8601 时间', en: 'Must be an ISO 8601 time' },
   'engineer.bad_cursor': { zh: '分页游标无效', en: 'Invalid paging cursor' },
   'deck.too_large': { zh: '演示文稿不能超过 {mb} MB', en: 'A presentation can be at most {mb} MB' },
