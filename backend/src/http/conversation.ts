@@ -16,7 +16,6 @@ import { requireUser } from './authenticate.ts';
 import { httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
-import { wellFormed } from './files.ts';
 
 const sessionIdParam = z.object({ id: z.uuid('conversation.id_invalid') });
 const sessionId = z.uuid('conversation.id_invalid');
@@ -416,9 +415,9 @@ export const canvasDto = (canvas: CanvasDoc | null) => ({
   currentVersion: canvas?.currentVersion ?? null,
 });
 
-/** RFC 6266 with a UTF-8 name, so Chinese titles survive the download. */
+/** RFC 6266 with a UTF-8 name, so Chinese titles survive the download (a lone surrogate, which `encodeURIComponent` refuses, as U+FFFD). */
 export const contentDisposition = (filename: string) => {
-  const safe = wellFormed(filename).replace(/[\r\n"\\/]/g, '_');
+  const safe = filename.toWellFormed().replace(/[\r\n"\\/]/g, '_');
   return `attachment; filename="${safe.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(safe)}`;
 };
 

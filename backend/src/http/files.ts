@@ -127,14 +127,12 @@ async function extract(file: Pick<Express.Multer.File, 'buffer' | 'mimetype'>, f
 }
 
 /**
- * The text with each lone surrogate (possible in JSON, `"\\ud800"`) replaced by U+FFFD. A header
- * cannot carry one: `encodeURIComponent` throws on it, so a download named with it would fail.
+ * The last path part, without control or path characters, at most 200 characters (whole ones) with its
+ * extension kept. Lone surrogates (JSON can carry `"\\ud800"`) become U+FFFD: a header cannot carry
+ * one, since `encodeURIComponent` throws on it.
  */
-export const wellFormed = (text: string): string => text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
-
-/** The last path part, without control or path characters, at most 200 characters (whole ones) with its extension kept. */
 export function safeFilename(original: string): string {
-  const base = wellFormed(original).normalize('NFC').replace(/\\/g, '/').split('/').pop() ?? '';
+  const base = original.toWellFormed().normalize('NFC').replace(/\\/g, '/').split('/').pop() ?? '';
   const cleaned = [...base.replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '').trim().replace(/^\.+/, '')];
   if (cleaned.length === 0) return 'upload';
   if (cleaned.length <= 200) return cleaned.join('');

@@ -28,14 +28,14 @@ export function preloadMarkdown(): Promise<typeof Renderer> {
   return loading;
 }
 
+/** One empty list for every Markdown without sources, so that its rendering is kept between renders. */
+const NO_SOURCES: readonly Renderer.Source[] = [];
+
 /**
  * Sanitised markdown; links (citations included) open in a new tab without access to this page.
  * `inline` renders one line (a card's title, a summary) inside a span, without paragraphs.
  * Suspends until the renderer is there; the nearest Suspense boundary shows meanwhile.
  */
-/** One empty list for every Markdown without sources, so that its rendering is kept between renders. */
-const NO_SOURCES: readonly Renderer.Source[] = [];
-
 export function Markdown({ text, sources = NO_SOURCES, className = '', inline = false }: { text: string; sources?: readonly Renderer.Source[]; className?: string; inline?: boolean }) {
   const { linkCitations, renderInlineMarkdown, renderMarkdown } = use(preloadMarkdown());
   const html = useMemo(() => (inline ? renderInlineMarkdown(text) : renderMarkdown(linkCitations(text, sources))), [text, sources, inline, linkCitations, renderInlineMarkdown, renderMarkdown]);

@@ -53,14 +53,15 @@ function laterItem<T extends ContentType>(conversation: Conversation, message: C
   return null;
 }
 
-/** What answers a form of a message: by the form's index, the later answer or null. */
-type Answers = ReadonlyMap<number, ContentOf<'clarification_answer' | 'feedback_response'> | null>;
+/** What answers a form of a message (null while unanswered), by the form's index. */
+type Answer = ContentOf<'clarification_answer' | 'feedback_response'> | null;
+type Answers = ReadonlyMap<number, Answer>;
 const NO_ANSWERS: Answers = new Map();
 const NO_PENDING: readonly PendingCommand[] = [];
 
 /** The answers to a message's forms (clarifications, feedback requests); none for a message without forms. */
 function answersOf(conversation: Conversation, message: ChatMessage): Answers {
-  let answers: Map<number, ContentOf<'clarification_answer' | 'feedback_response'> | null> | null = null;
+  let answers: Map<number, Answer> | null = null;
   message.contents.forEach((item, index) => {
     if (item.content_type === 'clarification') (answers ??= new Map()).set(index, laterItem(conversation, message, index, 'clarification_answer'));
     if (item.content_type === 'feedback_request') (answers ??= new Map()).set(index, laterItem(conversation, message, index, 'feedback_response'));
