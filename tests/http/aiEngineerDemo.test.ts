@@ -136,6 +136,51 @@ sandboxed('a step past a sandbox limit is stopped with a coded error under its c
   }
 });
 
+sandboxed('a planned command holding a NUL is a failed step with a coded error, and the demo goes on', async (t) => {
+  const model = await planning(['echo one', 'echo "two\u0000"', 'echo three']);
+  const planned = await startTestApp({ LLM_BASE_URL: model.url, LLM_MODEL: 'planner' });
+  try {
+    const user = await signUp(planned.url, 'nulplan');
+    const id = (await user.request('POST', `${base}/start-demo`, { task_description: '三步' })).body.execution_id;
+    const done = await eventually(async () => {
+      const execution = (await user.request('GET', `${base}/demo/executions/${id}`)).body;
+      return execution.status === 'running' ? undefined : execution;
+    });
+    t.like(done, { status: 'completed', offline: false, steps: 3 });
+    const node = async (nodeId: string) => (await user.request('GET', `${base}/sessions/${id}/nodes/${nodeId}`)).body;
+    t.like(await node('step-1-out'), { node_type: 'error', parent_id: 'step-1-cmd', status: 'failed', payload: { code: 'engineer.command_unrunnable', message: '命令中含有空字符（NUL），无法执行，已跳过' } });
+    t.like(await node('step-2-out'), { status: 'completed', payload: { text: 'three\n', exit_code: 0 } });
+  } finally {
+    await planned.stop();
+    await model.close();
+  }
+});
+
+test.serial('a demo whose work fails unexpectedly ends as failed with a coded error, not running for good', async (t) => {
+  class BrokenSandbox extends Sandbox {
+    override run(): Promise<never> {
+      return Promise.reject(new Error('the workspace disk is gone'));
+    }
+  }
+  const broken = await startTestApp({}, { agents: { sandbox: new BrokenSandbox() } });
+  try {
+    const user = await signUp(broken.url, 'brokendemo');
+    const id = (await user.request('POST', `${base}/start-demo`, { task_description: '写一个文件' })).body.execution_id;
+    const done = await eventually(async () => {
+      const execution = (await user.request('GET', `${base}/demo/executions/${id}`)).body;
+      return execution.status === 'running' ? undefined : execution;
+    });
+    t.is(done.status, 'failed');
+    t.like((await user.request('GET', `${base}/sessions/${id}/nodes/demo-failed`)).body, {
+      node_type: 'error',
+      status: 'failed',
+      payload: { code: 'engineer.demo_failed', message: '演示因内部错误中止，请重新开始' },
+    });
+  } finally {
+    await broken.stop();
+  }
+});
+
 sandboxed('stopping a demo aborts its job and kills the command it is running', async (t) => {
   const model = await planning(['sleep 60', 'echo never']);
   const patient = await startTestApp({ LLM_BASE_URL: model.url, LLM_MODEL: 'planner' }, { agents: { sandbox: new Sandbox({ limits: { timeoutMs: 120_000 } }) } });

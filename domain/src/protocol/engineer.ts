@@ -33,7 +33,8 @@ export const nodePayloadSchemas = {
   command: z.object({ command: z.string().min(1).max(ENGINEER_LIMITS.command), cwd: z.string().max(1000).optional() }).strict(),
   output: z.object({ stream: z.enum(['stdout', 'stderr', 'combined']).default('combined'), text, exit_code: z.number().int().nullable().optional() }).strict(),
   file_change: z.object({ path: z.string().min(1).max(1000), change: z.enum(['create', 'modify', 'delete']), diff: text.optional() }).strict(),
-  error: z.object({ message: text, code: z.string().max(100).optional() }).strict(),
+  // `params` fill the code's placeholders, so a reader of another language gets the catalogue's own words.
+  error: z.object({ message: text, code: z.string().max(100).optional(), params: z.record(z.string().max(100), z.union([z.string().max(1000), z.number()])).optional() }).strict(),
 } satisfies Record<EngineerNodeType, z.ZodType>;
 
 const nodeId = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'engineer.node_id_invalid');

@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { EngineerNode } from '@scriptorium/domain/protocol/engineer';
+import { refusalInReadersLanguage } from '../i18n/index.ts';
+import { errorNodeText } from './tree.ts';
 
 function Payload({ node }: { node: EngineerNode }) {
   const { t } = useTranslation('engineer');
@@ -59,7 +61,7 @@ function Payload({ node }: { node: EngineerNode }) {
         </>
       );
     case 'error':
-      return <div className="engineer-text is-error">{node.payload.message}</div>;
+      return <div className="engineer-text is-error">{errorNodeText(node.payload, refusalInReadersLanguage)}</div>;
   }
 }
 

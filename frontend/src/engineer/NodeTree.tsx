@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next';
 import { RUN_COMMAND_TOOL, type EngineerNode } from '@scriptorium/domain/protocol/engineer';
 import { ChevronDownIcon, ChevronRightIcon } from '../ui/icons.ts';
+import { refusalInReadersLanguage } from '../i18n/index.ts';
 import { nodeSummary, proposalAnswers, visibleRows } from './tree.ts';
 
 const ROW_HEIGHT = 34;
@@ -118,7 +119,7 @@ export function NodeTree({ nodes, history, selected, onSelect }: { nodes: Readon
                 <span className="engineer-toggle" />
               )}
               <span className={`engineer-type engineer-type-${node.node_type}`}>{t(`nodeType.${node.node_type}`)}</span>
-              <span className="engineer-summary">{nodeSummary(node) || <span className="muted">{t('detail.noOutput')}</span>}</span>
+              <span className="engineer-summary">{nodeSummary(node, refusalInReadersLanguage) || <span className="muted">{t('detail.noOutput')}</span>}</span>
               {status && <span className={`engineer-node-status ${status.className}`}>{status.label}</span>}
               <time className="engineer-time muted">{new Date(node.timestamp).toLocaleTimeString()}</time>
             </div>

@@ -18,9 +18,19 @@ test('a chain deeper than the call stack still flattens', (t) => {
   t.is(visibleRows(map(...chain), new Set()).at(-1)!.depth, 19_999);
 });
 
+const asRecorded = () => undefined;
+
 test('a command reads as a shell line; a file change by what happened to which path', (t) => {
-  t.is(nodeSummary({ ...node('c', 0), node_type: 'command', payload: { command: 'npm test' } }), '$ npm test');
-  t.is(nodeSummary({ ...node('f', 0), node_type: 'file_change', payload: { path: 'a.ts', change: 'modify' } }), 'modify a.ts');
+  t.is(nodeSummary({ ...node('c', 0), node_type: 'command', payload: { command: 'npm test' } }, asRecorded), '$ npm test');
+  t.is(nodeSummary({ ...node('f', 0), node_type: 'file_change', payload: { path: 'a.ts', change: 'modify' } }, asRecorded), 'modify a.ts');
+});
+
+test('an error reads in the reader’s language when its code is known, as recorded otherwise', (t) => {
+  const reword = (code: string, params: Record<string, string | number>) => (code === 'engineer.sandbox_time' ? `stopped after ${params.seconds} s` : undefined);
+  const error = (payload: { message: string; code?: string; params?: Record<string, string | number> }) => ({ ...node('e', 0), node_type: 'error' as const, payload });
+  t.is(nodeSummary(error({ message: '命令超过时间限制（10 秒），已停止', code: 'engineer.sandbox_time', params: { seconds: 10 } }), reword), 'stopped after 10 s');
+  t.is(nodeSummary(error({ message: '自定义错误', code: 'cli.custom' }), reword), '自定义错误');
+  t.is(nodeSummary(error({ message: 'plain' }), reword), 'plain');
 });
 
 test('the socket uses port 8002 from the development ports, the page host otherwise', (t) => {

@@ -58,8 +58,16 @@ export function visibleRows(nodes: ReadonlyMap<string, EngineerNode>, collapsed:
   return rows;
 }
 
+/** A catalogue code in the reader's language; undefined keeps the text the node recorded. */
+export type Reword = (code: string, params: Record<string, string | number>) => string | undefined;
+
+/** An error node's text: in the reader's language when its code is in the catalogue. */
+export function errorNodeText(payload: { message: string; code?: string | undefined; params?: Record<string, string | number> | undefined }, reword: Reword): string {
+  return (payload.code !== undefined ? reword(payload.code, payload.params ?? {}) : undefined) ?? payload.message;
+}
+
 /** A line that says what a node is about, whatever its type. */
-export function nodeSummary(node: EngineerNode): string {
+export function nodeSummary(node: EngineerNode, reword: Reword): string {
   switch (node.node_type) {
     case 'message':
     case 'thought':
@@ -73,7 +81,7 @@ export function nodeSummary(node: EngineerNode): string {
     case 'file_change':
       return `${node.payload.change} ${node.payload.path}`;
     case 'error':
-      return node.payload.message;
+      return errorNodeText(node.payload, reword);
   }
 }
 

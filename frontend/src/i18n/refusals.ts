@@ -17,8 +17,12 @@ export function refusalResources(lang: Lang): Record<string, Record<string, stri
 
 /**
  * A refusal code in a language other than Chinese, from the `refusals` namespace; undefined for a code
- * the catalogue lacks. Loaded with that language (`index.ts`), so the catalogue is not in the first load.
+ * the catalogue lacks or whose placeholders `params` does not all fill. Loaded with that language
+ * (`index.ts`), so the catalogue is not in the first load.
  */
 export function renderRefusal(code: string, params: Record<string, string | number>, lang: Lang): string | undefined {
-  return isErrorCode(code) ? i18next.t(`refusals:${code}`, { ...localParams(code, params, lang), lng: lang }) : undefined;
+  if (!isErrorCode(code)) return undefined;
+  // Without a value for each placeholder the text would show `{{name}}`: the caller's own text is better.
+  for (const [, name] of ERROR_TEXTS[code][lang].matchAll(/\{(\w+)\}/g)) if (!Object.hasOwn(params, name!)) return undefined;
+  return i18next.t(`refusals:${code}`, { ...localParams(code, params, lang), lng: lang });
 }

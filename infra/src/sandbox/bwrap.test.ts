@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { Sandbox, SANDBOX_LIMITS, SandboxUnavailable } from './bwrap.ts';
+import { Sandbox, SANDBOX_LIMITS, SandboxUnavailable, UnrunnableCommand } from './bwrap.ts';
 
 const problem = await new Sandbox().problem();
 const sandboxed = problem === null ? test : test.skip;
@@ -28,6 +28,14 @@ sandboxed('there is no network', async (t) => {
   using ws = workspace();
   const result = await sandbox.run(ws.dir, "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '");
   t.is(result.output, 'lo\n', `only the loopback interface of a namespace of its own: ${JSON.stringify(result)}`);
+});
+
+test('a command with a NUL is refused before anything runs, even where bwrap is missing', async (t) => {
+  using ws = workspace();
+  for (const candidate of [sandbox, new Sandbox({ bwrapPath: join(ws.dir, 'no-bwrap') })]) {
+    await t.throwsAsync(candidate.run(ws.dir, 'echo made > made.txt\0; echo more'), { instanceOf: UnrunnableCommand });
+  }
+  t.throws(() => readFileSync(join(ws.dir, 'made.txt')), { code: 'ENOENT' });
 });
 
 test('the limits are the named constants unless a caller narrows them', (t) => {

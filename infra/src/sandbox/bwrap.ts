@@ -51,6 +51,13 @@ export class SandboxUnavailable extends Error {
   }
 }
 
+/** A command no process can be given: an argument cannot hold a NUL character. Nothing was run. */
+export class UnrunnableCommand extends Error {
+  constructor() {
+    super('the command holds a NUL character, which no process argument can carry');
+  }
+}
+
 /**
  * The kernel's words when a bound enforced by a resource limit is hit: the command sees a refused
  * allocation or fork and says so; the sandbox stops it there rather than let it limp on.
@@ -114,8 +121,12 @@ export class Sandbox {
     return this.probed;
   }
 
-  /** Runs `command` in `workspace`; throws SandboxUnavailable (and runs nothing) where bwrap cannot. */
+  /**
+   * Runs `command` in `workspace`; throws SandboxUnavailable where bwrap cannot, and UnrunnableCommand
+   * for a command no process could be given (in both cases nothing runs).
+   */
   async run(workspace: string, command: string, options: { signal?: AbortSignal } = {}): Promise<SandboxResult> {
+    if (command.includes('\0')) throw new UnrunnableCommand();
     const problem = await this.problem();
     if (problem !== null) throw problem;
     if (runningAsRoot()) chownSync(workspace, uidFor(workspace), uidFor(workspace));

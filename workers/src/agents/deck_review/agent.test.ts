@@ -37,3 +37,23 @@ test('a job run again after a crash resumes at the first slide without a result 
   const types = (await events.readStream(deckReviewStream('r1'))).map((event) => event.type);
   t.deepEqual(types, ['DeckUploaded', 'DeckReviewStarted', 'SlideReviewed', 'SlideReviewed', 'DeckReviewCompleted'], 'the second run found nothing to do');
 });
+
+test('a review whose work fails unexpectedly ends as failed with a coded reason, not reviewing for good', async (t) => {
+  const events = new SqliteEventStore(':memory:');
+  t.teardown(() => events.close());
+  const commands = new CommandHandler(events);
+  const run = (command: Omit<DeckReviewCommand, 'metadata'>) => commands.handle(deckReviewDecider, deckReviewStream('r2'), { ...command, metadata: { now: new Date('2026-03-01T00:00:00Z'), userId: 'u1' } } as DeckReviewCommand);
+  await run({ type: 'UploadDeck', data: { reviewId: 'r2', userId: 'u1', filename: 'd.pptx', size: 1, sha256: 'x', blobKey: 'k', language: 'en', slides } });
+  // A store that refuses the first slide's result, as a full disk would.
+  const failing = Object.assign(Object.create(commands) as CommandHandler, {
+    handle: ((decider, stream, command, options) =>
+      command.type === 'RecordSlideReview' ? Promise.reject(new Error('disk full')) : commands.handle(decider, stream, command, options)) as CommandHandler['handle'],
+  });
+
+  const deps = { events, commands: failing, model: { offline: true } as ModelProvider, budget: {} as BudgetGuard, log: createLogger('silent', 'test'), clock: () => new Date('2026-03-01T00:01:00Z') } satisfies AgentDeps;
+  await runDeckReview(deps, { id: 'deck-review:r2', name: 'deck_review', data: { reviewId: 'r2', userId: 'u1' }, attempt: 1, signal: new AbortController().signal, progress: async () => undefined });
+
+  t.is((await commands.load(deckReviewDecider, deckReviewStream('r2'))).state.status, 'failed');
+  const failed = (await events.readStream(deckReviewStream('r2'))).at(-1)!;
+  t.like(failed, { type: 'DeckReviewFailed', data: { code: 'deck.review_failed', reason: 'The review stopped on an internal error; please upload the presentation again' } });
+});

@@ -138,8 +138,12 @@ export async function runDeckReview(deps: AgentDeps, job: JobContext<unknown>): 
       else await run({ type: 'RecordSlideFailure', data: { n: slide.n, reason: result.reason } });
     }
   } catch (error) {
-    if (!(error instanceof ReviewStopped)) throw error;
-    await run({ type: 'FailDeckReview', data: { code: error.code, reason: error.message } });
+    // The worker is closing or the review was cancelled: recovery, or the user, decides what follows.
+    if (job.signal.aborted) throw error;
+    // Anything else would leave the review "reviewing" for good: the worker does not retry a job that threw.
+    if (!(error instanceof ReviewStopped)) deps.log.error({ err: error, reviewId: data.reviewId }, 'deck review failed');
+    const stopped = error instanceof ReviewStopped ? error : new ReviewStopped('deck.review_failed', errorText('deck.review_failed', {}, language));
+    await run({ type: 'FailDeckReview', data: { code: stopped.code, reason: stopped.message } });
     return;
   }
   const done = await load();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import type { JobContext } from '@scriptorium/infra/queue/port';
-import { defaultSandbox, SandboxUnavailable, type Sandbox, type SandboxLimit, type SandboxResult } from '@scriptorium/infra/sandbox/bwrap';
+import { defaultSandbox, SandboxUnavailable, UnrunnableCommand, type Sandbox, type SandboxLimit, type SandboxResult } from '@scriptorium/infra/sandbox/bwrap';
 import type { DemoJobData } from '@scriptorium/domain/engineer/demo';
 import { engineerDecider } from '@scriptorium/domain/engineer/decide';
 import { EngineerService } from '@scriptorium/domain/engineer/service';
@@ -46,12 +46,30 @@ function changes(before: Map<string, string>, after: Map<string, string>): Array
  * and ends when a user stopped it.
  */
 export async function runEngineerDemo(deps: AgentDeps, job: JobContext<unknown>): Promise<void> {
-  const { sessionId, ownerId, taskDescription } = jobData.parse(job.data);
-  const sandbox = deps.sandbox ?? defaultSandbox;
+  const data = jobData.parse(job.data);
   const engineer = new EngineerService(deps);
   // Nodes order by time then id; a millisecond of its own for each keeps them in the order of the work.
   let last = 0;
   const now = () => new Date((last = Math.max(deps.clock().getTime(), last + 1))).toISOString();
+  try {
+    await demo(deps, job, data, engineer, now);
+  } catch (error) {
+    // The worker is closing: recovery runs the job again from the nodes the log holds.
+    if (job.signal.aborted) throw error;
+    // Anything else would leave the demo "running" for good: the worker does not retry a job that threw.
+    deps.log.error({ err: error, sessionId: data.sessionId }, 'engineer demo failed');
+    if ((await deps.commands.load(engineerDecider, engineerStream(data.sessionId))).state.status !== 'running') return;
+    await engineer.appendNodes(
+      data.ownerId,
+      data.sessionId,
+      [{ id: 'demo-failed', node_type: 'error', parent_id: null, status: 'failed', timestamp: now(), payload: errorPayload({ code: 'engineer.demo_failed', params: {} }) }],
+      'failed',
+    );
+  }
+}
+
+async function demo(deps: AgentDeps, job: JobContext<unknown>, { sessionId, ownerId, taskDescription }: DemoJobData, engineer: EngineerService, now: () => string): Promise<void> {
+  const sandbox = deps.sandbox ?? defaultSandbox;
   const recorded = async () => {
     const events = await deps.events.readStream(engineerStream(sessionId));
     return events.flatMap((event) => (event.type === 'EngineerNodesAppended' ? (event.data as EngineerNodesAppended['data']).nodes : []));
@@ -87,9 +105,13 @@ export async function runEngineerDemo(deps: AgentDeps, job: JobContext<unknown>)
     try {
       result = await sandbox.run(workspace, step.command, { signal: job.signal });
     } catch (error) {
+      // A command no process can take is a failed step, as a command that exits non-zero is; the demo goes on.
+      if (error instanceof UnrunnableCommand) {
+        await engineer.appendNodes(ownerId, sessionId, [{ id: `${id}-out`, node_type: 'error', parent_id: `${id}-cmd`, status: 'failed', timestamp: now(), payload: errorPayload({ code: 'engineer.command_unrunnable', params: {} }) }]);
+        continue;
+      }
       if (!(error instanceof SandboxUnavailable)) throw error;
-      const { code, params } = unavailable(error, sandbox);
-      await engineer.appendNodes(ownerId, sessionId, [{ id: `${id}-out`, node_type: 'error', parent_id: `${id}-cmd`, status: 'failed', timestamp: now(), payload: { message: errorText(code, params), code } }], 'failed');
+      await engineer.appendNodes(ownerId, sessionId, [{ id: `${id}-out`, node_type: 'error', parent_id: `${id}-cmd`, status: 'failed', timestamp: now(), payload: errorPayload(unavailable(error, sandbox)) }], 'failed');
       return;
     }
     // Stopped by the user (the session is ended and takes no more nodes) or by the worker closing (recovery runs the step again).
@@ -105,7 +127,7 @@ export async function runEngineerDemo(deps: AgentDeps, job: JobContext<unknown>)
     const bound = result.limit === null ? null : limitMessage(result.limit, sandbox);
     await engineer.appendNodes(ownerId, sessionId, [
       { id: `${id}-out`, node_type: 'output', parent_id: `${id}-cmd`, status: result.exitCode === 0 && bound === null ? 'completed' : 'failed', timestamp: now(), payload: { stream: 'combined', text: result.output, exit_code: result.exitCode } },
-      ...(bound ? [{ id: `${id}-limit`, node_type: 'error', parent_id: `${id}-cmd`, status: 'failed', timestamp: now(), payload: { message: errorText(bound.code, bound.params), code: bound.code } } satisfies EngineerNode] : []),
+      ...(bound ? [{ id: `${id}-limit`, node_type: 'error', parent_id: `${id}-cmd`, status: 'failed', timestamp: now(), payload: errorPayload(bound) } satisfies EngineerNode] : []),
       ...files,
     ]);
   }
@@ -126,6 +148,9 @@ async function plan(deps: AgentDeps, ownerId: string, sessionId: string, task: s
 }
 
 type Coded = { code: ErrorCode; params: Record<string, string | number> };
+
+/** An error node's payload: the Chinese text, and the code with its params for a reader of another language. */
+const errorPayload = ({ code, params }: Coded) => ({ message: errorText(code, params), code, ...(Object.keys(params).length > 0 && { params }) });
 
 /** Why nothing ran, in the catalogue's words: bwrap missing, or there but refused by the kernel. */
 function unavailable(error: SandboxUnavailable, sandbox: Sandbox): Coded {
