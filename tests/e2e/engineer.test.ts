@@ -179,3 +179,29 @@ test.serial('a user starts the demo and watches it work in its sandbox until it 
   await screenshot(page, 'engineer-demo');
   t.deepEqual(pageErrors, []);
 });
+
+test.serial('an error node reads in the reader’s language when it carries a catalogue code, as recorded otherwise', async (t) => {
+  const user = await signUp(app.url, 'errorreader');
+  const id = (await user.request('POST', `${base}/sessions`, { title: 'Slow step' })).body.id as string;
+  await user.request('POST', `${base}/sessions/${id}/nodes`, {
+    nodes: [
+      { id: 'cmd', node_type: 'command', timestamp: secondsAgo(30), payload: { command: 'sleep 60' } },
+      { id: 'limit', node_type: 'error', parent_id: 'cmd', status: 'failed', timestamp: secondsAgo(20), payload: { message: '命令超过时间限制（10 秒），已停止', code: 'engineer.sandbox_time', params: { seconds: 10 } } },
+      { id: 'own', node_type: 'error', parent_id: 'cmd', status: 'failed', timestamp: secondsAgo(10), payload: { message: 'linker: out of disk', code: 'cli.link_failed' } },
+    ],
+    status: 'failed',
+  });
+  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
+  const tree = page.getByRole('tree');
+  await page.goto(`${app.url}/engineer/${id}`, { waitUntil: 'networkidle' });
+  await tree.getByText('命令超过时间限制（10 秒），已停止').waitFor();
+
+  await page.evaluate(() => localStorage.setItem('app_language', 'en'));
+  await page.reload({ waitUntil: 'networkidle' });
+  const english = 'The command ran past its time limit (10 s) and was stopped';
+  await tree.getByText(english).click();
+  await page.getByRole('complementary', { name: 'Node details' }).getByText(english).waitFor();
+  t.true(await tree.getByText('linker: out of disk').isVisible(), 'a code the catalogue lacks shows the recorded message');
+  await screenshot(page, 'engineer-error-en');
+  t.deepEqual(pageErrors, []);
+});
