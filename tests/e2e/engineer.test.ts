@@ -202,6 +202,7 @@ test.serial('an error node reads in the reader’s language when it carries a ca
   await tree.getByText(english).click();
   await page.getByRole('complementary', { name: 'Node details' }).getByText(english).waitFor();
   t.true(await tree.getByText('linker: out of disk').isVisible(), 'a code the catalogue lacks shows the recorded message');
+  t.is(await page.locator('.engineer-live').count(), 0, 'an ended session shows no connection state');
   await screenshot(page, 'engineer-error-en');
   t.deepEqual(pageErrors, []);
 });

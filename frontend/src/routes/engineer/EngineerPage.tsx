@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
-import { SESSION_STATUSES, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
+import { ENDED_STATUSES, SESSION_STATUSES, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
 import { engineerApi, type EngineerSession } from '../../api/engineer.ts';
 import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { CommandBox } from '../../engineer/CommandBox.tsx';
@@ -90,7 +90,8 @@ function SessionView({ sessionId, session }: { sessionId: string; session: Engin
       <header className="engineer-head">
         <h2>{session?.title ?? sessionId}</h2>
         {status && <StatusBadge status={status} />}
-        <span className={`engineer-live is-${live.live}`}>{t(`live.${live.live}`)}</span>
+        {/* An ended session takes no more nodes: whether its socket is live says nothing to the reader. */}
+        {!(status && ENDED_STATUSES.includes(status)) && <span className={`engineer-live is-${live.live}`}>{t(`live.${live.live}`)}</span>}
       </header>
       {session?.task_description && <p className="muted engineer-task">{session.task_description}</p>}
       <Stats sessionId={sessionId} running={status === 'running' || status === 'waiting_input'} />
