@@ -200,3 +200,22 @@ test.serial('switching version with unsaved edits asks; a targeted edit changes 
   await screenshot(page, 'state-out-of-budget');
   t.deepEqual(pageErrors, []);
 });
+
+test.serial('a panel opened in its own window is shown there with its title, and comes back when that window closes', async (t) => {
+  const user = await signUp(app.url, `popper${Date.now().toString(36)}`);
+  const id = await sessionWithReport(user);
+  const { page, pageErrors } = await research(t, user);
+  await page.goto(`${app.url}/research?conversation_id=${id}`);
+  const doc = '.canvas-doc .ProseMirror';
+  await page.locator(doc).first().waitFor({ timeout: 15_000 });
+  const canvas = page.locator('.panel').filter({ has: page.locator(doc) }).first();
+  const [popup] = await Promise.all([page.waitForEvent('popup'), canvas.getByRole('button', { name: '在新窗口中打开' }).click()]);
+  await popup.locator(`.popout-panel ${doc}`).waitFor();
+  t.regex(await popup.title(), / · /, 'the window is titled by its panel and session');
+  await page.getByText('此面板已在独立窗口中打开').waitFor();
+  await screenshot(popup, 'state-popout-window');
+  await popup.close();
+  await page.locator(doc).first().waitFor();
+  t.is(await page.getByText('此面板已在独立窗口中打开').count(), 0, 'the panel is back in the page');
+  t.deepEqual(pageErrors, []);
+});

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useEffectEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { agentsApi, type ToolDescriptor, type ToolTestResult } from '../api/agents.ts';
 import { useApiMutation } from '../api/query.ts';
@@ -28,11 +28,13 @@ export function ToolTester({ tools, agentId, onRan }: { tools: readonly ToolDesc
   useEffect(() => {
     if (!tools.some((candidate) => candidate.name === name)) setName(tools[0]?.name ?? '');
   }, [tools, name]);
-  // Keyed on the name: the list is fetched again after each run, and that must not wipe the result.
-  useEffect(() => {
+  const showExample = useEffectEvent(() => {
     if (tool) setText(JSON.stringify(exampleArgs(tool), null, 2));
     setResult(null);
-  }, [tool?.name]);
+  });
+  // Keyed on the name: the list is fetched again after each run, and that must not wipe the result.
+  const toolName = tool?.name;
+  useEffect(() => showExample(), [toolName]);
 
   if (!tool) return null;
   const run = () => {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
 /**
@@ -8,25 +8,32 @@ import { createPortal } from 'react-dom';
 export function PopoutWindow({ title, left, top, width, height, onClose, children }: { title: string; left: number; top: number; width: number; height: number; onClose: () => void; children: ReactNode }) {
   const [target, setTarget] = useState<HTMLElement | null>(null);
 
-  useEffect(() => {
+  // The window is opened once, where the panel was and with its title at the time: a new title does not warrant a new window.
+  const openWindow = useEffectEvent(() => {
     const popup = window.open('', '', `popup=yes,left=${left},top=${top},width=${width},height=${height}`);
+    if (popup) popup.document.title = title;
+    return popup;
+  });
+  const closed = useEffectEvent(() => onClose());
+
+  useEffect(() => {
+    const popup = openWindow();
+    const onPageHide = () => closed();
     if (!popup) {
-      onClose();
+      closed();
       return;
     }
-    popup.document.title = title;
     popup.document.documentElement.lang = document.documentElement.lang;
     for (const node of document.head.querySelectorAll('style, link[rel="stylesheet"]')) popup.document.head.appendChild(node.cloneNode(true));
     const root = popup.document.createElement('div');
     root.className = 'popout-root';
     popup.document.body.appendChild(root);
-    popup.addEventListener('pagehide', onClose);
+    popup.addEventListener('pagehide', onPageHide);
     setTarget(root);
     return () => {
-      popup.removeEventListener('pagehide', onClose);
+      popup.removeEventListener('pagehide', onPageHide);
       popup.close();
     };
-    // The window is opened once; a new title does not warrant a new window.
   }, []);
 
   return target ? createPortal(children, target) : null;

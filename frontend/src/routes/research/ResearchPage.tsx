@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect } from 'react';
+import { useDeferredValue, useEffect, useEffectEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../app/auth/index.ts';
 import { ResearchView } from '../../panels/ResearchView.tsx';
@@ -11,33 +11,39 @@ export default function ResearchPage() {
   const session = useActiveSession();
   const urlId = params.get('conversation_id');
 
-  useEffect(() => {
-    if (!user) {
-      resetResearch();
-      return;
-    }
+  // Startup reads the URL once; later URL changes come from switching, handled below.
+  const start = useEffectEvent(() => {
     if (researchWorkspace.getSnapshot().matches('idle')) researchWorkspace.send({ type: 'research.start', urlId });
-    // Startup reads the URL once; later URL changes come from switching, handled below.
-  }, [user]);
+  });
+  const signedIn = user !== null;
+  useEffect(() => {
+    if (signedIn) start();
+    else resetResearch();
+  }, [signedIn]);
 
   // A conversation_id typed or linked while the page is open selects (and if needed restores) it.
+  const openFromUrl = useEffectEvent((id: string) => {
+    const snapshot = researchWorkspace.getSnapshot();
+    if (signedIn && snapshot.matches('running') && id !== snapshot.context.activeId) researchWorkspace.send({ type: 'session.open', id });
+  });
   useEffect(() => {
-    const { context } = researchWorkspace.getSnapshot();
-    if (user && urlId && researchWorkspace.getSnapshot().matches('running') && urlId !== context.activeId) researchWorkspace.send({ type: 'session.open', id: urlId });
+    if (urlId) openFromUrl(urlId);
   }, [urlId]);
 
+  // The URL follows the shown session, so a reload or a shared link opens it again.
+  const showInUrl = useEffectEvent((id: string) => {
+    if (params.get('conversation_id') === id) return;
+    const next = new URLSearchParams(params);
+    next.set('conversation_id', id);
+    setParams(next, { replace: true });
+  });
   const activeId = session?.getSnapshot().context.id ?? null;
   useEffect(() => {
-    if (!activeId) return;
-    if (params.get('conversation_id') !== activeId) {
-      const next = new URLSearchParams(params);
-      next.set('conversation_id', activeId);
-      setParams(next, { replace: true });
-    }
+    if (activeId) showInUrl(activeId);
   }, [activeId]);
 
   // The workspace follows the shown session in a transition: a session arriving or being switched
   // to re-renders every panel, which as an urgent update would be one long task.
   const shown = useDeferredValue(session);
-  return <ResearchView session={shown} signedIn={user !== null} readOnly={false} />;
+  return <ResearchView session={shown} signedIn={signedIn} readOnly={false} />;
 }
