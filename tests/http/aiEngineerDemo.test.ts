@@ -5,7 +5,7 @@ import test from 'ava';
 import { AGENT_QUEUE } from '@scriptorium/domain/conversation/jobs';
 import { demoJobId } from '@scriptorium/domain/jobs/dispatch';
 import { defaultSandbox, Sandbox } from '@scriptorium/infra/sandbox/bwrap';
-import { signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
 import { eventually } from '../support/poll.ts';
 
@@ -23,6 +23,13 @@ test.after.always(async () => {
 
 const base = '/backend/api/ai-engineer';
 
+/** The demo's execution once it is no longer running. */
+const ended = (user: Client, id: string) =>
+  eventually(async () => {
+    const execution = (await user.request('GET', `${base}/demo/executions/${id}`)).body;
+    return execution.status === 'running' ? undefined : execution;
+  });
+
 sandboxed('the offline demo works on a task in a sandboxed workspace and records files, terminals and actions', async (t) => {
   const user = await signUp(app.url, 'demouser');
   const started = await user.request('POST', `${base}/start-demo`, { task_description: "统计这段任务描述的字数，别忘了 'quotes'" });
@@ -30,10 +37,7 @@ sandboxed('the offline demo works on a task in a sandboxed workspace and records
   const id = started.body.execution_id;
   t.like(started.body, { session_id: id, status: 'running' });
 
-  const done = await eventually(async () => {
-    const execution = (await user.request('GET', `${base}/demo/executions/${id}`)).body;
-    return execution.status === 'running' ? undefined : execution;
-  });
+  const done = await ended(user, id);
   t.like(done, { status: 'completed', source: 'demo', offline: true, steps: 6 });
 
   const terminals = (await user.request('GET', `${base}/demo/executions/${id}/terminals`)).body.terminals;
@@ -55,7 +59,7 @@ sandboxed('the offline demo works on a task in a sandboxed workspace and records
 sandboxed('an English task gets the offline template in English', async (t) => {
   const user = await signUp(app.url, 'demoenglish');
   const id = (await user.request('POST', `${base}/start-demo`, { task_description: 'write a function and test it' })).body.execution_id;
-  await eventually(async () => ((await user.request('GET', `${base}/demo/executions/${id}`)).body.status === 'running' ? undefined : true));
+  await ended(user, id);
   const nodes = (await user.request('GET', `${base}/demo/executions/${id}/nodes`)).body.nodes;
   t.like(nodes.find((node: any) => node.id === 'plan'), { title: 'Offline demo template' });
   t.regex(nodes.find((node: any) => node.id === 'step-0-thought').payload.text, /^Offline demo template \(no model configured\)/);
@@ -90,10 +94,7 @@ test.serial('where bwrap is missing the demo says so in a coded error node, fail
   try {
     const user = await signUp(bare.url, 'nobwrap');
     const id = (await user.request('POST', `${base}/start-demo`, { task_description: '写一个文件' })).body.execution_id;
-    const done = await eventually(async () => {
-      const execution = (await user.request('GET', `${base}/demo/executions/${id}`)).body;
-      return execution.status === 'running' ? undefined : execution;
-    });
+    const done = await ended(user, id);
     t.is(done.status, 'failed');
     const error = (await user.request('GET', `${base}/sessions/${id}/nodes/step-0-out`)).body;
     t.like(error, { node_type: 'error', status: 'failed', payload: { code: 'engineer.sandbox_missing' } });
@@ -116,10 +117,7 @@ sandboxed('a step past a sandbox limit is stopped with a coded error under its c
   try {
     const user = await signUp(limited.url, 'limits');
     const id = (await user.request('POST', `${base}/start-demo`, { task_description: '把每个限制都碰一下' })).body.execution_id;
-    const done = await eventually(async () => {
-      const execution = (await user.request('GET', `${base}/demo/executions/${id}`)).body;
-      return execution.status === 'running' ? undefined : execution;
-    });
+    const done = await ended(user, id);
     t.like(done, { status: 'completed', offline: false, steps: 5 });
     const node = async (nodeId: string) => (await user.request('GET', `${base}/sessions/${id}/nodes/${nodeId}`)).body;
     t.like(await node('step-0-limit'), { node_type: 'error', parent_id: 'step-0-cmd', payload: { code: 'engineer.sandbox_output', message: '命令输出超过限制（2 KB），已停止' } });
@@ -142,10 +140,7 @@ sandboxed('a planned command holding a NUL is a failed step with a coded error, 
   try {
     const user = await signUp(planned.url, 'nulplan');
     const id = (await user.request('POST', `${base}/start-demo`, { task_description: '三步' })).body.execution_id;
-    const done = await eventually(async () => {
-      const execution = (await user.request('GET', `${base}/demo/executions/${id}`)).body;
-      return execution.status === 'running' ? undefined : execution;
-    });
+    const done = await ended(user, id);
     t.like(done, { status: 'completed', offline: false, steps: 3 });
     const node = async (nodeId: string) => (await user.request('GET', `${base}/sessions/${id}/nodes/${nodeId}`)).body;
     t.like(await node('step-1-out'), { node_type: 'error', parent_id: 'step-1-cmd', status: 'failed', payload: { code: 'engineer.command_unrunnable', message: '命令中含有空字符（NUL），无法执行，已跳过' } });
@@ -166,10 +161,7 @@ test.serial('a demo whose work fails unexpectedly ends as failed with a coded er
   try {
     const user = await signUp(broken.url, 'brokendemo');
     const id = (await user.request('POST', `${base}/start-demo`, { task_description: '写一个文件' })).body.execution_id;
-    const done = await eventually(async () => {
-      const execution = (await user.request('GET', `${base}/demo/executions/${id}`)).body;
-      return execution.status === 'running' ? undefined : execution;
-    });
+    const done = await ended(user, id);
     t.is(done.status, 'failed');
     t.like((await user.request('GET', `${base}/sessions/${id}/nodes/demo-failed`)).body, {
       node_type: 'error',

@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHandler';
 import { SqliteEventStore } from '@scriptorium/infra/eventstore/sqlite';
 import { createLogger } from '@scriptorium/infra/log';
@@ -16,12 +16,18 @@ const slides = [
 ];
 const earlier: SlideReview = { score: 10, clarity: { rating: 'poor', points: ['kept'] }, structure: { rating: 'good', points: [] }, consistency: { rating: 'good', points: [] }, spelling: { rating: 'good', points: [] }, rewrite: '' };
 
-test('a job run again after a crash resumes at the first slide without a result and completes the review', async (t) => {
+/** A log holding one uploaded deck, and a way to run its commands as its owner. */
+async function uploaded(t: ExecutionContext, reviewId: string) {
   const events = new SqliteEventStore(':memory:');
   t.teardown(() => events.close());
   const commands = new CommandHandler(events);
-  const run = (command: Omit<DeckReviewCommand, 'metadata'>) => commands.handle(deckReviewDecider, deckReviewStream('r1'), { ...command, metadata: { now: new Date('2026-03-01T00:00:00Z'), userId: 'u1' } } as DeckReviewCommand);
-  await run({ type: 'UploadDeck', data: { reviewId: 'r1', userId: 'u1', filename: 'd.pptx', size: 1, sha256: 'x', blobKey: 'k', language: 'en', slides } });
+  const run = (command: Omit<DeckReviewCommand, 'metadata'>) => commands.handle(deckReviewDecider, deckReviewStream(reviewId), { ...command, metadata: { now: new Date('2026-03-01T00:00:00Z'), userId: 'u1' } } as DeckReviewCommand);
+  await run({ type: 'UploadDeck', data: { reviewId, userId: 'u1', filename: 'd.pptx', size: 1, sha256: 'x', blobKey: 'k', language: 'en', slides } });
+  return { events, commands, run };
+}
+
+test('a job run again after a crash resumes at the first slide without a result and completes the review', async (t) => {
+  const { events, commands, run } = await uploaded(t, 'r1');
   await run({ type: 'StartDeckReview', data: { engine: 'offline' } });
   await run({ type: 'RecordSlideReview', data: { n: 1, review: earlier } });
 
@@ -39,11 +45,7 @@ test('a job run again after a crash resumes at the first slide without a result 
 });
 
 test('a review whose work fails unexpectedly ends as failed with a coded reason, not reviewing for good', async (t) => {
-  const events = new SqliteEventStore(':memory:');
-  t.teardown(() => events.close());
-  const commands = new CommandHandler(events);
-  const run = (command: Omit<DeckReviewCommand, 'metadata'>) => commands.handle(deckReviewDecider, deckReviewStream('r2'), { ...command, metadata: { now: new Date('2026-03-01T00:00:00Z'), userId: 'u1' } } as DeckReviewCommand);
-  await run({ type: 'UploadDeck', data: { reviewId: 'r2', userId: 'u1', filename: 'd.pptx', size: 1, sha256: 'x', blobKey: 'k', language: 'en', slides } });
+  const { events, commands } = await uploaded(t, 'r2');
   // A store that refuses the first slide's result, as a full disk would.
   const failing = Object.assign(Object.create(commands) as CommandHandler, {
     handle: ((decider, stream, command, options) =>
