@@ -219,3 +219,32 @@ test.serial('a panel opened in its own window is shown there with its title, and
   t.is(await page.getByText('此面板已在独立窗口中打开').count(), 0, 'the panel is back in the page');
   t.deepEqual(pageErrors, []);
 });
+
+test.serial('closing the session shown opens another open one; signing out with a report open shows the signed-out page', async (t) => {
+  const user = await signUp(app.url, `closer${Date.now().toString(36)}`);
+  const id = await sessionWithReport(user);
+  const { page, pageErrors } = await research(t, user);
+  await page.goto(`${app.url}/research?conversation_id=${id}`);
+  await page.locator('.canvas-doc .ProseMirror').first().waitFor({ timeout: 15_000 });
+  await page.getByRole('button', { name: '新会话' }).click();
+  await page.waitForURL((url) => url.searchParams.get('conversation_id') !== id);
+  const first = sessionIdOf(page);
+  const rows = page.locator('.session-list:not(.cloud) .session-item');
+  await rows.nth(1).waitFor();
+  await rows.filter({ hasNot: page.locator('[aria-current]') }).locator('.session-select').click();
+  await page.locator('.canvas-doc .ProseMirror').first().waitFor({ timeout: 15_000 });
+  const active = rows.filter({ has: page.locator('[aria-current]') });
+  await active.hover();
+  await active.getByRole('button', { name: '关闭会话' }).click();
+  await page.waitForURL((url) => url.searchParams.get('conversation_id') === first);
+  t.is(await rows.count(), 1);
+  t.is(await page.getByText('出了点问题').count(), 0, 'no error page');
+
+  await page.goto(`${app.url}/research?conversation_id=${id}`);
+  await page.locator('.canvas-doc .ProseMirror').first().waitFor({ timeout: 15_000 });
+  await page.locator('.user-button').click();
+  await page.getByRole('dialog', { name: '账户状态' }).getByRole('button', { name: '退出登录' }).click();
+  await page.getByRole('heading', { name: '今天想研究什么？' }).waitFor();
+  t.is(await page.getByText('出了点问题').count(), 0, 'no error page after signing out');
+  t.deepEqual(pageErrors, []);
+});

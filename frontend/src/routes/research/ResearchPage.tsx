@@ -44,6 +44,9 @@ export default function ResearchPage() {
 
   // The workspace follows the shown session in a transition: a session arriving or being switched
   // to re-renders every panel, which as an urgent update would be one long task.
-  const shown = useDeferredValue(session);
+  const deferred = useDeferredValue(session);
+  // Until the transition lands, the deferred value may be a session just closed (or signed out of):
+  // a stopped actor has no children left to render from, so the current session is shown instead.
+  const shown = deferred?.getSnapshot().status === 'stopped' ? session : deferred;
   return <ResearchView session={shown} signedIn={signedIn} readOnly={false} />;
 }
