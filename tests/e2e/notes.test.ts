@@ -157,6 +157,15 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   await shared.getByRole('heading', { name: '读书摘录' }).waitFor();
   t.true((await shared.locator('.shared-note').innerText()).includes('磷酸铁锂'));
   await screenshot(shared, 'notes-shared');
+  // The owner's tree says which notes the link makes public: the shared one and every note below it.
+  await page.keyboard.press('Escape');
+  const marked = async () => page.locator('[role=treeitem][aria-description]').evaluateAll((items) => items.map((item) => `${item.getAttribute('aria-label')}: ${item.getAttribute('aria-description')}`));
+  t.deepEqual((await marked()).slice(0, 1), ['储能调研: 已通过分享链接公开']);
+  const sharedRow = page.locator('[role=treeitem][aria-label="储能调研"]');
+  if ((await sharedRow.getAttribute('aria-expanded')) === 'false') await sharedRow.locator('.note-twisty').first().click();
+  t.true((await marked()).includes('读书摘录: 随「储能调研」的分享链接公开'), (await marked()).join('\n'));
+  await screenshot(page, 'notes-public-marked');
+  await page.locator('.note-editor-head').getByRole('button', { name: '分享' }).click();
   await shared.goto(link.replace('/share/', '/share/folder/'), { waitUntil: 'networkidle' });
   await shared.locator('.shared-folder-tree').getByRole('button', { name: '走访名单' }).waitFor();
   // A revoked link goes to / (spec 01), saying why.

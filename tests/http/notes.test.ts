@@ -97,11 +97,14 @@ test.serial('a shared note opens for anyone until it is revoked or expires; shar
     [[child.id, '附录', note.id, '数据来源']],
     'the notes below it come along, and nothing else',
   );
+  const sharedIn = async () => Object.fromEntries((await user.request('GET', '/backend/api/notes')).body.notes.map((item: { name: string; shared: boolean }) => [item.name, item.shared]));
+  t.deepEqual(await sharedIn(), { 公开笔记: true, 附录: false, 别处: false }, 'the tree marks the note whose own link opens it');
 
   const realClock = app.services.clock;
   app.services.clock = () => new Date(Date.now() + 8 * 86_400_000);
   try {
     t.is((await client(app.url).request('GET', `/backend/api/notes/shared/${first.body.token}`)).status, 404);
+    t.false((await sharedIn())['公开笔记'], 'an expired link opens nothing, so the note is not marked');
   } finally {
     app.services.clock = realClock;
   }
@@ -110,6 +113,7 @@ test.serial('a shared note opens for anyone until it is revoked or expires; shar
   t.is((await client(app.url).request('GET', `/backend/api/notes/shared/${first.body.token}`)).status, 404, 'the old link is gone');
   t.is((await client(app.url).request('GET', `/backend/api/notes/shared/${second.body.token}`)).status, 200);
   t.is((await user.request('DELETE', `/backend/api/notes/${note.id}/share`)).status, 200);
+  t.false((await sharedIn())['公开笔记']);
   const revoked = await client(app.url).request('GET', `/backend/api/notes/shared/${second.body.token}`);
   t.is(revoked.status, 404);
   t.is(revoked.body.detail, '分享不存在或已过期');

@@ -32,9 +32,18 @@ const shareBody = z.object({
 });
 const tokenParam = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'share.token_invalid') });
 
-const summaryDto = (doc: NoteDoc) => ({ id: doc._id, name: doc.name, parent_id: doc.parent_id, order: doc.order, created_at: doc.created_at, updated_at: doc.updated_at });
-const detailDto = (doc: NoteDoc) => ({
-  ...summaryDto(doc),
+/** `shared`: the note's own link opens it now (the notes below a shared one are public through it too). */
+const summaryDto = (doc: NoteDoc, now: Date) => ({
+  id: doc._id,
+  name: doc.name,
+  parent_id: doc.parent_id,
+  order: doc.order,
+  created_at: doc.created_at,
+  updated_at: doc.updated_at,
+  shared: doc.share_token !== null && (doc.share_expires_at === null || Date.parse(doc.share_expires_at) > now.getTime()),
+});
+const detailDto = (doc: NoteDoc, now: Date) => ({
+  ...summaryDto(doc, now),
   content: doc.content,
   revision: doc.revision,
   share: doc.share_token ? { token: doc.share_token, path: `/share/${doc.share_token}`, expires_at: doc.share_expires_at } : null,
@@ -57,7 +66,8 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
   }
 
   async function tree(userId: string) {
-    return (await notes().find({ user_id: userId }, { sort: { order: 1 } })).map(summaryDto);
+    const now = services.clock();
+    return (await notes().find({ user_id: userId }, { sort: { order: 1 } })).map((doc) => summaryDto(doc, now));
   }
 
   router.get('/api/notes', contract({ access: 'user' }), async (ctx) => {
@@ -79,7 +89,7 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
       position = saved.position;
     }
     ctx.status = 201;
-    ctx.body = detailDto(await owned(user.id, id, position));
+    ctx.body = detailDto(await owned(user.id, id, position), services.clock());
   });
 
   router.get('/api/notes/shared/:token', contract({ access: 'public', params: tokenParam, refusals: [404] }), async (ctx) => {
@@ -110,7 +120,7 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
   router.get('/api/notes/:id', contract({ access: 'user', params: idParam }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
-    ctx.body = detailDto(await owned(user.id, id));
+    ctx.body = detailDto(await owned(user.id, id), services.clock());
   });
 
   router.patch('/api/notes/:id', contract({ access: 'user', params: idParam, body: renameBody }), async (ctx) => {
@@ -118,7 +128,7 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, renameBody);
     const { position } = await notebook(user.id, { type: 'RenameNote', data: { userId: user.id, noteId: id, name: body.name } });
-    ctx.body = summaryDto(await owned(user.id, id, position));
+    ctx.body = summaryDto(await owned(user.id, id, position), services.clock());
   });
 
   router.put('/api/notes/:id/content', contract({ access: 'user', params: idParam, body: contentBody, refusals: [404] }), async (ctx) => {

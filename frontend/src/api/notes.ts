@@ -7,6 +7,8 @@ export interface NoteSummary {
   order: number;
   created_at: string;
   updated_at: string;
+  /** Its own link opens it now; the notes below it are public through that link too. */
+  shared: boolean;
 }
 
 export interface NoteDetail extends NoteSummary {

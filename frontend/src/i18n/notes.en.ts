@@ -38,7 +38,7 @@ export const notesEn: NotesMessages = {
   share: {
     button: 'Share',
     title: 'Share note',
-    subtitle: 'Anyone with the link can read this note.',
+    subtitle: 'Anyone with the link can read this note, and any note added below it later.',
     subtitleWithChildren_one: 'Anyone with the link can read this note and the note below it; notes added below it later are shared too.',
     subtitleWithChildren_other: 'Anyone with the link can read this note and all {{count}} notes below it; notes added below it later are shared too.',
     expiry: 'Expires',
@@ -54,6 +54,10 @@ export const notesEn: NotesMessages = {
     revoked: 'Sharing stopped; the old link no longer opens',
     close: 'Close',
     expires: 'Expires {{date}}',
+  },
+  public: {
+    own: 'Public through its share link',
+    through: 'Public through the share link of “{{name}}”',
   },
   shared: {
     by: 'A note shared by {{owner}}',

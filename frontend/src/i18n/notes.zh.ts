@@ -37,7 +37,7 @@ export const notesZh = {
   share: {
     button: '分享',
     title: '分享笔记',
-    subtitle: '拿到链接的人都能以只读方式查看这篇笔记。',
+    subtitle: '拿到链接的人都能以只读方式查看这篇笔记；之后添加到它下面的笔记也会一并分享。',
     subtitleWithChildren_one: '拿到链接的人都能以只读方式查看这篇笔记，以及它下面的 {{count}} 篇子笔记；之后添加到它下面的笔记也会一并分享。',
     subtitleWithChildren_other: '拿到链接的人都能以只读方式查看这篇笔记，以及它下面的全部 {{count}} 篇子笔记；之后添加到它下面的笔记也会一并分享。',
     expiry: '有效期',
@@ -53,6 +53,10 @@ export const notesZh = {
     revoked: '已取消分享，原链接失效',
     close: '关闭',
     expires: '有效期至 {{date}}',
+  },
+  public: {
+    own: '已通过分享链接公开',
+    through: '随「{{name}}」的分享链接公开',
   },
   shared: {
     by: '{{owner}} 分享的笔记',

@@ -6,13 +6,13 @@ import { ExtractionDialog } from '../cognition/ExtractionDialog.tsx';
 import { noteExtractionCheck } from '../cognition/noteExtraction.ts';
 import { useCognitionExtraction } from '../cognition/useCognitionExtraction.ts';
 import { useAuth } from '../app/auth/index.ts';
-import { CheckIcon, ChevronDownIcon, ChevronRightIcon, EllipsisIcon, FileTextIcon, LightbulbIcon, PenLineIcon, PlusIcon, SparklesIcon, Trash2Icon } from '../ui/icons.ts';
+import { CheckIcon, ChevronDownIcon, ChevronRightIcon, EllipsisIcon, FileTextIcon, GlobeIcon, LightbulbIcon, PenLineIcon, PlusIcon, SparklesIcon, Trash2Icon } from '../ui/icons.ts';
 import { ContextMenuArea, Menu, type MenuItem } from '../ui/Menu.tsx';
 import { useToast } from '../ui/Toast.tsx';
 import { Tooltip } from '../ui/Tooltip.tsx';
 import { notesActor, useNoteTree, useNotesUi, useSelecting } from './live.ts';
 import { hiddenNotes, UNDO_WINDOW_MS } from './notesMachine.ts';
-import { buildTree, canDrop, cleanName, descendants, dropPosition, hiddenIds, visibleRows, type TreeNode } from './tree.ts';
+import { buildTree, canDrop, cleanName, descendants, dropPosition, hiddenIds, sharedThrough, visibleRows, type TreeNode } from './tree.ts';
 import './notes.css';
 
 type Drag = { id: string; over: string | null; position: DropPosition } | null;
@@ -153,7 +153,8 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
     else if (canDrop(notes, current.id, targetId)) send({ type: 'notes.move', id: current.id, targetId, position: current.position });
   };
 
-  const rowProps = { notes, selecting, drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId };
+  const shared = sharedThrough(roots);
+  const rowProps = { notes, shared, selecting, drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId };
   return (
     <div className={`note-sidebar${compact ? ' compact' : ''}`}>
       <div className="note-toolbar">
@@ -228,6 +229,8 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
 
 interface RowProps {
   notes: readonly NoteSummary[];
+  /** Public notes, each with the note whose link opens it. */
+  shared: ReadonlyMap<string, NoteSummary>;
   selecting: boolean;
   node: TreeNode;
   depth: number;
@@ -242,7 +245,7 @@ interface RowProps {
 }
 
 function NoteRow(props: RowProps) {
-  const { notes, selecting, node, depth, drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId } = props;
+  const { notes, shared, selecting, node, depth, drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId } = props;
   const { t } = useTranslation('notes');
   const state = useNotesUi();
   const send = notesActor.send.bind(notesActor);
@@ -253,6 +256,8 @@ function NoteRow(props: RowProps) {
   const droppable = drag !== null && canDrop(notes, drag.id, note.id);
   const over = drag?.over === note.id && droppable ? drag.position : null;
   const items = menuItems(note);
+  const sharer = shared.get(note.id);
+  const publicly = sharer === undefined ? null : sharer.id === note.id ? t('public.own') : t('public.through', { name: sharer.name });
 
   return (
     <ContextMenuArea items={items}>
@@ -261,6 +266,7 @@ function NoteRow(props: RowProps) {
         data-note-id={note.id}
         tabIndex={tabStop === note.id ? 0 : -1}
         aria-label={note.name}
+        aria-description={publicly ?? undefined}
         aria-level={depth + 1}
         aria-expanded={children.length > 0 ? open : undefined}
         aria-selected={selecting ? state.selected.has(note.id) : active}
@@ -303,6 +309,11 @@ function NoteRow(props: RowProps) {
             <button type="button" tabIndex={-1} className="note-name" onClick={() => openNote(note.id)} onDoubleClick={() => send({ type: 'notes.renameStart', id: note.id })} title={note.name}>
               <FileTextIcon size={14} />
               <span>{note.name}</span>
+              {publicly && (
+                <span className="note-public" title={publicly}>
+                  <GlobeIcon size={12} />
+                </span>
+              )}
             </button>
           )}
           <Menu

@@ -5,7 +5,7 @@ import { useApiMutation } from '../api/query.ts';
 import { copyText, ShareLinkDialog, ShareLinkField, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
 import { LinkIcon, Share2Icon } from '../ui/icons.ts';
 import { Select } from '../ui/Select.tsx';
-import { useNoteTree } from './live.ts';
+import { noteShared, useNoteTree } from './live.ts';
 import { descendants } from './tree.ts';
 import '../share/share.css';
 
@@ -33,6 +33,7 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
     onMutate: () => setOutcome(null),
     onSuccess: (created) => {
       setShare(created);
+      noteShared(note.id, true);
       setOutcome({ tone: 'ok', text: t('share.created') });
     },
     onError: failed,
@@ -42,6 +43,7 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
     onMutate: () => setOutcome(null),
     onSuccess: () => {
       setShare(null);
+      noteShared(note.id, false);
       setOutcome({ tone: 'ok', text: t('share.revoked') });
     },
     onError: failed,

@@ -45,6 +45,9 @@ export const cachedTree = (): NoteSummary[] => queryClient.getQueryData<NoteSumm
 /** The editor saved: the tree shows the new time. */
 export const noteTouched = (id: string, updatedAt: string): void => updateTree((notes) => notes.map((note) => (note.id === id ? { ...note, updated_at: updatedAt } : note)));
 
+/** The tree's marker of a note a link opens, at once after sharing or revoking. */
+export const noteShared = (id: string, shared: boolean): void => updateTree((notes) => notes.map((note) => (note.id === id ? { ...note, shared } : note)));
+
 /** The page's note tree UI, shared by the /note sub-panel, the note page and the research view's note panel. */
 export const notesActor = createActor(
   notesMachine.provide({

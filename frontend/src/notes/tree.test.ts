@@ -1,8 +1,8 @@
 import test from 'ava';
 import type { NoteSummary } from '../api/notes.ts';
-import { ancestors, buildTree, canDrop, cleanName, dropPosition, hiddenIds, toggleSelection, visibleRows } from './tree.ts';
+import { ancestors, buildTree, canDrop, cleanName, dropPosition, hiddenIds, sharedThrough, toggleSelection, visibleRows } from './tree.ts';
 
-const note = (id: string, parent: string | null, order: number): NoteSummary => ({ id, name: id, parent_id: parent, order, created_at: '', updated_at: '' });
+const note = (id: string, parent: string | null, order: number, shared = false): NoteSummary => ({ id, name: id, parent_id: parent, order, created_at: '', updated_at: '', shared });
 const NOTES = [note('b', null, 2), note('a', null, 1), note('a2', 'a', 2), note('a1', 'a', 1), note('a1x', 'a1', 1), note('orphan', 'gone', 1)];
 
 test('the tree sorts siblings by order and keeps orphans at the root', (t) => {
@@ -59,4 +59,15 @@ test('arrow keys walk the rows a reader sees: children of expanded notes only', 
     ['a', 'a1', 'a1x', 'a2', 'orphan', 'b'],
   );
   t.like(visibleRows(tree, new Set(['a']))[1], { id: 'a1', parentId: 'a', hasChildren: true });
+});
+
+test('a shared note makes itself and everything below it public through its link; the nearest link names it', (t) => {
+  const notes = [note('top', null, 1, true), note('child', 'top', 1), note('grand', 'child', 1, true), note('deep', 'grand', 1), note('other', null, 2)];
+  const through = sharedThrough(buildTree(notes));
+  t.deepEqual(
+    Object.fromEntries([...through].map(([id, sharer]) => [id, sharer.id])),
+    { top: 'top', child: 'top', grand: 'grand', deep: 'grand' },
+    'a note with a link of its own is named by it; below it, the nearest link',
+  );
+  t.false(through.has('other'));
 });

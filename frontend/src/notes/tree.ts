@@ -36,6 +36,20 @@ export function descendants(notes: readonly NoteSummary[], id: string): Set<stri
   return found;
 }
 
+/**
+ * For each note a link makes public, the note whose link it is: itself, or the nearest shared note
+ * above it (a shared note's link opens the notes below it, including ones added later).
+ */
+export function sharedThrough(roots: readonly TreeNode[]): Map<string, NoteSummary> {
+  const through = new Map<string, NoteSummary>();
+  const stack = roots.map((node) => ({ node, sharer: node.note.shared ? node.note : null }));
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    if (entry.sharer) through.set(entry.node.note.id, entry.sharer);
+    for (const child of entry.node.children) stack.push({ node: child, sharer: child.note.shared ? child.note : entry.sharer });
+  }
+  return through;
+}
+
 /** A note cannot be dropped onto itself or anything below it (spec §4). */
 export function canDrop(notes: readonly NoteSummary[], dragged: string, target: string): boolean {
   return dragged !== target && !descendants(notes, dragged).has(target);
