@@ -248,3 +248,31 @@ test.serial('closing the session shown opens another open one; signing out with 
   t.is(await page.getByText('出了点问题').count(), 0, 'no error page after signing out');
   t.deepEqual(pageErrors, []);
 });
+
+test.serial('on a phone the panels are tabs, one at a time, and the sidebar opens over the page and closes on choosing', async (t) => {
+  const user = await signUp(app.url, `phone${Date.now().toString(36)}`);
+  const id = await sessionWithReport(user);
+  const { page, pageErrors } = await research(t, user);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${app.url}/research?conversation_id=${id}`);
+  const tabs = page.locator('.lm_tab');
+  await tabs.filter({ hasText: '画布' }).waitFor({ timeout: 15_000 });
+  t.deepEqual(await tabs.allInnerTexts(), ['对话', '画布']);
+  const composer = (await page.getByRole('textbox', { name: '输入消息' }).boundingBox())!;
+  t.true(composer.width > 250, `the conversation has the width (${composer.width} px)`);
+  await tabs.filter({ hasText: '画布' }).click();
+  await page.locator('.canvas-doc .ProseMirror').first().waitFor();
+  t.true(((await page.locator('.canvas-doc').first().boundingBox())!.width) > 250, 'so does the canvas');
+  t.is(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0, 'nothing runs off the side');
+  await screenshot(page, 'state-phone-canvas');
+
+  t.true(await page.locator('.sidebar:not(.sidebar-expanded)').isVisible(), 'the sidebar starts as its rail');
+  await page.getByRole('button', { name: '展开侧边栏' }).click();
+  await page.locator('.sidebar-backdrop').waitFor();
+  await screenshot(page, 'state-phone-sidebar');
+  await page.getByRole('link', { name: '笔记' }).click();
+  await page.waitForURL(/\/note/);
+  await page.locator('.sidebar-backdrop').waitFor({ state: 'detached' });
+  t.true(await page.locator('.sidebar:not(.sidebar-expanded)').isVisible(), 'choosing a page closes it');
+  t.deepEqual(pageErrors, []);
+});

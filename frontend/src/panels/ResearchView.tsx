@@ -110,7 +110,7 @@ export const ResearchView = memo(function ResearchView({ session: ref, signedIn,
           <FolderIcon size={16} />
         </button>
       )}
-      <button type="button" className={`icon-button${locked ? '' : ' active'}`} title={t(locked ? 'workspace.unlock' : 'workspace.lock')} aria-label={t(locked ? 'workspace.unlock' : 'workspace.lock')} aria-pressed={!locked} onClick={() => setLocked((value) => !value)}>
+      <button type="button" className={`icon-button layout-lock${locked ? '' : ' active'}`} title={t(locked ? 'workspace.unlock' : 'workspace.lock')} aria-label={t(locked ? 'workspace.unlock' : 'workspace.lock')} aria-pressed={!locked} onClick={() => setLocked((value) => !value)}>
         {locked ? <LockIcon size={16} /> : <LockOpenIcon size={16} />}
       </button>
       {signedIn && !readOnly && ref && session && <OpenSessionShareButton session={ref} sessionName={session.title || session.name || ''} disabled={session.empty} />}

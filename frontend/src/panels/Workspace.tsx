@@ -15,6 +15,7 @@ import { arrangedLayout, arrangementKey, panelSet, type Arrangement, type PanelT
 import { PopoutWindow } from './PopoutWindow.tsx';
 import { WelcomeGuide } from './WelcomeGuide.tsx';
 import { ExternalLinkIcon } from '../ui/icons.ts';
+import { COMPACT_SCREEN, useMediaQuery } from '../ui/useMediaQuery.ts';
 import './research.css';
 
 const CanvasPanel = lazy(() => import('./canvas/CanvasPanel.tsx'));
@@ -79,6 +80,7 @@ export default function Workspace({ session: ref, signedIn, readOnly, locked, no
   // The main panel cannot go: closing it brings the layout back.
   const [restored, setRestored] = useState(0);
 
+  const compact = useMediaQuery(COMPACT_SCREEN);
   const side = session?.panel ?? null;
   const preset = session?.layoutPreset ?? 'home-welcome';
   const titles = useMemo(
@@ -128,7 +130,7 @@ export default function Workspace({ session: ref, signedIn, readOnly, locked, no
     if (!current) return;
     // A new session with no kept arrangement (the first visit's, once created) is laid out as the
     // welcome screen already was: rebuilding every panel for it would only repeat the work.
-    const config = arrangedLayout({ preset, side, notes, locked, titles }, sessionId ? readArrangement(sessionId) : null);
+    const config = arrangedLayout({ preset, side, notes, locked, compact, titles }, sessionId ? readArrangement(sessionId) : null);
     const key = JSON.stringify(config);
     if (key !== loaded.current) {
       loading.current = true;
@@ -140,7 +142,7 @@ export default function Workspace({ session: ref, signedIn, readOnly, locked, no
         loading.current = false;
       }
     }
-    if (!sessionId || locked) return;
+    if (!sessionId || locked || compact) return;
     // Only what the user drags is kept: loads above happen with `loading` set and are not saved.
     const keep = () => {
       if (loading.current || current.isSubWindow) return;
@@ -149,7 +151,7 @@ export default function Workspace({ session: ref, signedIn, readOnly, locked, no
     };
     current.on('stateChanged', keep);
     return () => current.off('stateChanged', keep);
-  }, [preset, side, notes, locked, titles, restored, sessionId]);
+  }, [preset, side, notes, locked, compact, titles, restored, sessionId]);
 
   useEffect(() => {
     if (popped && popped !== 'conversation' && popped !== side && !(popped === 'note-page' && notes)) setPopped(null);
@@ -217,7 +219,7 @@ export default function Workspace({ session: ref, signedIn, readOnly, locked, no
             </div>
           ) : (
             <div className="panel">
-              {type !== 'welcome-guide' && !popped && (
+              {type !== 'welcome-guide' && !popped && !compact && (
                 <button type="button" className="icon-button popout-button" title={t('workspace.popOut')} aria-label={t('workspace.popOut')} onClick={() => setPopped(type)}>
                   <ExternalLinkIcon size={14} />
                 </button>

@@ -12,6 +12,8 @@ export interface LayoutInput {
   side: 'canvas' | 'artifact' | null;
   notes: boolean;
   locked: boolean;
+  /** A phone-sized screen: the panels are tabs of one stack, one shown at a time. */
+  compact: boolean;
   titles: Record<PanelType, string>;
 }
 
@@ -32,6 +34,7 @@ const component = (type: PanelType, titles: LayoutInput['titles'], locked: boole
  */
 export function layoutConfig(input: LayoutInput): LayoutConfig {
   const main = input.preset === 'home-welcome' && input.side === null ? 'welcome-guide' : 'conversation';
+  if (input.compact) return compactLayout(main, input);
   const content: ComponentItemConfig[] = [component(main, input.titles, input.locked, input.side ? DUAL_WIDTHS.conversation : undefined)];
   if (input.side) content.push(component(input.side, input.titles, input.locked, DUAL_WIDTHS.side));
   if (input.notes) content.push(component('note-page', input.titles, input.locked, '30%'));
@@ -41,6 +44,21 @@ export function layoutConfig(input: LayoutInput): LayoutConfig {
     settings: { reorderEnabled: !input.locked, popoutWholeStack: false },
     header: { show: input.locked ? false : 'top', popout: false, maximise: input.locked ? false : 'maximise', close: input.locked ? false : 'close' },
     dimensions: { borderWidth: 6, headerHeight: 30, dragProxyWidth: 240, dragProxyHeight: 160 },
+  };
+}
+
+/**
+ * On a phone-sized screen side-by-side panels would each be a sliver: they become tabs of one stack,
+ * the conversation first, whether the layout is locked or not (tabs are how one reaches the others).
+ */
+function compactLayout(main: PanelType, input: LayoutInput): LayoutConfig {
+  const panels: PanelType[] = [main, ...(input.side ? [input.side] : []), ...(input.notes ? (['note-page'] as const) : [])];
+  const content = panels.map((type) => component(type, input.titles, true));
+  return {
+    root: content.length === 1 ? content[0]! : { type: 'stack', content, activeItemIndex: 0 },
+    settings: { reorderEnabled: false, popoutWholeStack: false },
+    header: { show: content.length === 1 ? false : 'top', popout: false, maximise: false, close: false },
+    dimensions: { borderWidth: 0, headerHeight: 36, dragProxyWidth: 240, dragProxyHeight: 160 },
   };
 }
 
@@ -85,6 +103,7 @@ function relock(item: ItemConfig, locked: boolean, titles: LayoutInput['titles']
 /** The preset's layout, or the user's own arrangement of the same panels when one is kept. */
 export function arrangedLayout(input: LayoutInput, kept: Arrangement | null): LayoutConfig {
   const preset = layoutConfig(input);
-  if (!kept || kept.panels !== panelSet(preset)) return preset;
+  // An arrangement made on a wide screen does not fit a phone's; it is kept for the next wide one.
+  if (!kept || input.compact || kept.panels !== panelSet(preset)) return preset;
   return { ...preset, root: relock(kept.root, input.locked, input.titles) as RootItemConfig };
 }

@@ -1,16 +1,31 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
+import { COMPACT_SCREEN, useMediaQuery } from '../../ui/useMediaQuery.ts';
 import { Logo } from '../../components/Logo.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import './shell.css';
 
+/**
+ * The sidebar beside the page; on a phone-sized screen it starts collapsed to its rail and opens over
+ * the page (a tap beside it, or going anywhere from it, closes it), so the page keeps the width.
+ */
 export function AppShell({ children }: { children: ReactNode }) {
-  const [expanded, setExpanded] = useState(true);
+  const { t } = useTranslation();
+  const compact = useMediaQuery(COMPACT_SCREEN);
+  const [expanded, setExpanded] = useState(!compact);
+  // Any navigation (another page, a note or session picked in the sidebar) closes it over the page.
+  const { key } = useLocation();
+  useEffect(() => setExpanded(!compact), [compact]);
+  useEffect(() => {
+    if (compact) setExpanded(false);
+  }, [compact, key]);
+  const overlay = compact && expanded;
   return (
-    <div className="shell">
+    <div className={`shell${overlay ? ' shell-overlay' : ''}`}>
       <Sidebar expanded={expanded} onToggle={() => setExpanded((value) => !value)} />
+      {overlay && <button type="button" className="sidebar-backdrop" aria-label={t('nav.collapse')} onClick={() => setExpanded(false)} />}
       <main className="shell-main">{children}</main>
     </div>
   );
