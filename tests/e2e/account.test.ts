@@ -355,3 +355,30 @@ test.serial('registration asks for an invite code when the server requires one, 
     rmSync(strictDir, { recursive: true, force: true });
   }
 });
+
+test.serial('registering a name that is taken marks the user name field, in Chinese and in English', async (t) => {
+  const context = await running.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'zh-CN' });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  const username = `taken${Date.now().toString(36)}`;
+  await register(page, username);
+  await page.evaluate(() => localStorage.removeItem('auth_token'));
+  for (const [language, field, taken] of [
+    ['zh', '用户名', '用户名已被注册'],
+    ['en', 'Username', 'This user name is already taken'],
+  ] as const) {
+    await page.evaluate((lang) => localStorage.setItem('app_language', lang), language);
+    await page.goto(`${running.product.url}/register`, { waitUntil: 'networkidle' });
+    const form = page.locator('form');
+    await form.getByLabel(field, { exact: true }).fill(username);
+    await form.getByLabel(language === 'zh' ? '昵称' : 'Nickname').fill('x');
+    await form.getByLabel(language === 'zh' ? '邮箱' : 'E-mail').fill(`other-${username}@example.com`);
+    await form.getByLabel(language === 'zh' ? '密码' : 'Password', { exact: true }).fill(PASSWORD);
+    await form.getByLabel(language === 'zh' ? '确认密码' : 'Confirm password').fill(PASSWORD);
+    await form.getByRole('button', { name: language === 'zh' ? '注册' : 'Register', exact: true }).click();
+    const usernameField = page.locator('.field', { has: page.getByLabel(field, { exact: true }) });
+    await usernameField.getByText(taken).waitFor();
+    t.is(await form.getByLabel(field, { exact: true }).getAttribute('aria-invalid'), 'true');
+    await screenshot(page, `account-register-taken-${language}`);
+  }
+});

@@ -30,13 +30,27 @@ const REQUIRED: ReadonlyArray<Exclude<FieldName, 'inviteCode' | 'emailCode'>> = 
 // 422 locations name the wire fields; the form names some of them differently.
 const FIELD_OF_WIRE: Record<string, FieldName> = { invite_code: 'inviteCode', email_verification_code: 'emailCode' };
 
-/** A refusal's 422 field messages, under the form's names. */
+// Refusals about one field (a name already taken, an invite code used up) are marked on that field too.
+const FIELD_OF_CODE: Readonly<Record<string, FieldName>> = {
+  'auth.username_taken': 'username',
+  'auth.email_taken': 'email',
+  'auth.invite_invalid': 'inviteCode',
+  'auth.invite_used': 'inviteCode',
+  'auth.code_missing': 'emailCode',
+  'auth.code_expired': 'emailCode',
+  'auth.code_locked': 'emailCode',
+  'auth.code_wrong': 'emailCode',
+};
+
+/** A refusal's field messages, under the form's names: a 422's by location, another's by its code. */
 function fieldErrorsOf(apiError: ApiError, form: Form): Partial<Record<FieldName, string>> {
   const mapped: Partial<Record<FieldName, string>> = {};
   for (const [wire, message] of Object.entries(apiError.fieldErrors)) {
     const field = FIELD_OF_WIRE[wire] ?? (wire in form ? (wire as FieldName) : undefined);
     if (field) mapped[field] = message;
   }
+  const coded = apiError.code === undefined ? undefined : FIELD_OF_CODE[apiError.code];
+  if (coded) mapped[coded] = apiError.userMessage;
   return mapped;
 }
 
