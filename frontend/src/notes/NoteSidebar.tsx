@@ -40,6 +40,12 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
   const signedIn = auth.status === 'authenticated';
   const tree = useNoteTree(signedIn);
   const send = notesActor.send.bind(notesActor);
+  // An extraction holds the notes it was started with; once it is over they are nobody's selection.
+  const extracting = useRef(extraction.busy);
+  useEffect(() => {
+    if (extracting.current && !extraction.busy) notesActor.send({ type: 'notes.extractionEnded' });
+    extracting.current = extraction.busy;
+  }, [extraction.busy]);
 
   if (auth.status === 'pending') return <span className="spinner spinner-small" />;
   if (!signedIn) {
@@ -166,7 +172,7 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
           type="button"
           className={`button button-small ${selecting ? 'button-primary' : 'button-secondary'}`}
           aria-pressed={selecting}
-          onClick={() => send(selecting ? { type: 'notes.selectEnd', keep: extraction.busy } : { type: 'notes.selectStart' })}
+          onClick={() => send(selecting ? { type: 'notes.selectEnd', keep: extraction.busy } : { type: 'notes.selectStart', notes })}
         >
           <CheckIcon size={14} />
           {selecting ? t('cancelSelect') : t('selectNotes')}

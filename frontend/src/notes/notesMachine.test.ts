@@ -147,14 +147,37 @@ test('a new child note opens for renaming with its parents expanded; a move insi
 test('selecting a parent takes its children; leaving selection clears it unless an extraction uses it', (t) => {
   const notes = [note('a'), note('b', 'a'), note('c')];
   const { actor } = start(notes);
-  actor.send({ type: 'notes.selectStart' });
+  actor.send({ type: 'notes.selectStart', notes });
   t.true(actor.getSnapshot().matches({ selection: 'selecting' }));
   actor.send({ type: 'notes.toggleSelected', id: 'a', on: true, notes });
   t.deepEqual([...actor.getSnapshot().context.selected].sort(), ['a', 'b']);
   actor.send({ type: 'notes.selectEnd', keep: true });
   t.true(actor.getSnapshot().matches({ selection: 'browsing' }));
   t.is(actor.getSnapshot().context.selected.size, 2);
-  actor.send({ type: 'notes.selectStart' });
+  actor.send({ type: 'notes.selectStart', notes });
   actor.send({ type: 'notes.selectEnd', keep: false });
   t.is(actor.getSnapshot().context.selected.size, 0);
+});
+
+test('an extraction that held the selection lets it go when it ends, unless the user is selecting again', (t) => {
+  const notes = [note('a'), note('b', 'a'), note('c')];
+  const { actor } = start(notes);
+  actor.send({ type: 'notes.selectStart', notes });
+  actor.send({ type: 'notes.toggleSelected', id: 'a', on: true, notes });
+  actor.send({ type: 'notes.selectEnd', keep: true });
+  actor.send({ type: 'notes.extractionEnded' });
+  t.is(actor.getSnapshot().context.selected.size, 0, 'nothing holds it any more');
+
+  actor.send({ type: 'notes.selectStart', notes });
+  actor.send({ type: 'notes.toggleSelected', id: 'c', on: true, notes });
+  actor.send({ type: 'notes.extractionEnded' });
+  t.deepEqual([...actor.getSnapshot().context.selected], ['c'], 'a selection on screen stays');
+});
+
+test('picks kept from before are shown when selecting starts, even below a collapsed note', (t) => {
+  const notes = [note('a'), note('b', 'a'), note('deep', 'b'), note('c')];
+  const { actor } = start(notes, { selected: ['deep'] });
+  t.false(actor.getSnapshot().context.expanded.has('b'));
+  actor.send({ type: 'notes.selectStart', notes });
+  t.true(['a', 'b'].every((id) => actor.getSnapshot().context.expanded.has(id)), 'the way to it is open');
 });

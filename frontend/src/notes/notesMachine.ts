@@ -60,9 +60,12 @@ export type NotesEvent =
   /** The toast was closed without undo: no reason to wait any longer. */
   | { type: 'notes.deleteNow'; id: string }
   | { type: 'notes.deleteDue'; id: string }
-  | { type: 'notes.selectStart' }
+  /** The notes picked before (the selection is kept across visits) are shown, even below a collapsed note. */
+  | ({ type: 'notes.selectStart' } & Tree)
   /** `keep` holds the selection while an extraction is using it (spec §4). */
   | { type: 'notes.selectEnd'; keep: boolean }
+  /** The extraction that held the selection is over: outside selection mode, nothing holds it now. */
+  | { type: 'notes.extractionEnded' }
   | ({ type: 'notes.toggleSelected'; id: string; on: boolean } & Tree)
   | { type: 'notes.errorDismissed' };
 
@@ -190,6 +193,8 @@ export const notesMachine = setup({
       return { error: errorText(params.error), ...(write?.kind === 'remove' && { pendingDelete: without(context.pendingDelete, write.id) }) };
     }),
     toggleSelected: assign({ selected: ({ context }, params: Tree & { id: string; on: boolean }) => toggleSelection(params.notes, context.selected, params.id, params.on) }),
+    revealSelected: assign({ expanded: ({ context }, params: Tree) => new Set([...context.expanded, ...[...context.selected].flatMap((id) => ancestors(params.notes, id))]) }),
+    clearSelection: assign({ selected: () => new Set<string>() }),
   },
 }).createMachine({
   id: 'notes',
@@ -248,9 +253,14 @@ export const notesMachine = setup({
     selection: {
       initial: 'browsing',
       states: {
-        browsing: { on: { 'notes.selectStart': 'selecting' } },
+        browsing: {
+          on: {
+            'notes.selectStart': { target: 'selecting', actions: { type: 'revealSelected', params: ({ event }) => ({ notes: event.notes }) } },
+            'notes.extractionEnded': { actions: 'clearSelection' },
+          },
+        },
         selecting: {
-          on: { 'notes.selectEnd': [{ guard: 'keepSelection', target: 'browsing' }, { target: 'browsing', actions: assign({ selected: new Set<string>() }) }] },
+          on: { 'notes.selectEnd': [{ guard: 'keepSelection', target: 'browsing' }, { target: 'browsing', actions: 'clearSelection' }] },
         },
       },
     },
