@@ -3,14 +3,31 @@ import { conversationDecider } from '@scriptorium/domain/conversation/decide';
 import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
 import type { AgentDeps } from './deps.ts';
 import type { ReplyWriter } from './replyWriter.ts';
+import { clip } from './deep_cognition/text.ts';
 
 const MAX_TITLE = 30;
+/** A report's own heading has the room a session list lacks. */
+const MAX_REPORT_TITLE = 80;
+
+/** The question's first sentence or clause, on one line. */
+const firstClause = (question: string): string => {
+  const line = question.replace(/\s+/g, ' ').trim();
+  return line.split(/[。！？!?；;\n]/)[0]?.trim() || line;
+};
 
 /** Offline, the title is the question itself, cut at a sentence or clause boundary. */
 export function headlineOf(question: string): string {
-  const line = question.replace(/\s+/g, ' ').trim();
-  const clause = line.split(/[。！？!?；;\n]/)[0]?.trim() || line;
+  const clause = firstClause(question);
   return clause.length > MAX_TITLE ? `${clause.slice(0, MAX_TITLE - 1)}…` : clause;
+}
+
+/**
+ * A written report's heading from its brief: the first clause whole (a heading cut mid-word reads as
+ * a typo), shortened at a word only past 80 characters, and starting with a capital in English.
+ */
+export function reportTitleOf(brief: string): string {
+  const clause = clip(firstClause(brief), MAX_REPORT_TITLE);
+  return clause.replace(/^[a-z]/, (first) => first.toUpperCase());
 }
 
 /**

@@ -7,7 +7,7 @@ import type { AgentDeps } from '../deps.ts';
 import { conversationHistory, writerStart } from '../history.ts';
 import { jobData } from '../poe_llm/agent.ts';
 import { ReplyWriter } from '../replyWriter.ts';
-import { headlineOf } from '../titles.ts';
+import { reportTitleOf } from '../titles.ts';
 import { directWritingPrompt } from '../deep_cognition/prompts.ts';
 import { checkpoint, streamModel, type Run } from '../deep_cognition/run.ts';
 import { assignExtracts, type ExtractSection } from '../deep_cognition/extracts.ts';
@@ -67,7 +67,7 @@ export async function runDirectWriting(deps: AgentDeps, job: JobContext<unknown>
         deps.log.warn({ err: error, replyId: data.replyId }, 'material search failed; writing from the brief alone');
       }
     }
-    const title = headlineOf(brief);
+    const title = reportTitleOf(brief);
     const draft = await startWriting(run, title, sources);
     if (deps.model.offline) {
       draft.plain(`# ${title}\n\n${OFFLINE_LABEL[run.language]}\n\n`);
