@@ -14,6 +14,7 @@ import { groupOf } from './quota.ts';
 import { TasksPanel } from './TasksPanel.tsx';
 import './account.css';
 import { CheckIcon, CoinsIcon, EyeIcon, LogOutIcon, MailIcon, ShieldIcon } from '../ui/icons.ts';
+import { intlLocale } from '../i18n/language.ts';
 
 const WHILE_OPEN = { staleTime: 0, gcTime: 0 } as const;
 
@@ -75,7 +76,7 @@ export default function AccountPanel({ user, onClose }: { user: ClientUser; onCl
           {coins.data && (
             <span className="account-coins" title={t('profile.coins')}>
               <CoinsIcon size={16} />
-              <strong>{new Intl.NumberFormat(i18n.language === 'en' ? 'en' : 'zh-CN').format(coins.data.balance)}</strong>
+              <strong>{new Intl.NumberFormat(intlLocale(i18n.language)).format(coins.data.balance)}</strong>
               <span>{t('profile.coins')}</span>
             </span>
           )}

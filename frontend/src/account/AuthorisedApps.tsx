@@ -5,6 +5,7 @@ import { queryClient, queryKeys, useApiQuery } from '../api/query.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { KeyRoundIcon, TerminalIcon, Trash2Icon } from '../ui/icons.ts';
 import { useToast } from '../ui/Toast.tsx';
+import { intlLocale } from '../i18n/language.ts';
 
 /** The apps the user authorised through OAuth (the command-line assistant first), each revocable at once. */
 export function AuthorisedApps() {
@@ -13,7 +14,7 @@ export function AuthorisedApps() {
   const apps = useApiQuery({ queryKey: queryKeys.account('oauth-apps'), queryFn: oauthApi.apps, staleTime: 0, gcTime: 0 });
   const [revoking, setRevoking] = useState<AuthorisedApp | null>(null);
   const en = i18n.language === 'en';
-  const when = (iso: string) => new Intl.DateTimeFormat(en ? 'en' : 'zh-CN', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const when = (iso: string) => new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   const nameOf = (app: AuthorisedApp) => (en ? app.client_name_en : app.client_name);
 
   async function revoke(app: AuthorisedApp) {

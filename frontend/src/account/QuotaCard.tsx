@@ -4,8 +4,8 @@ import { formatAmount, groupOf, quotaView, readDate } from './quota.ts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ApiError } from '../api/client.ts';
 import { ChartColumnIcon, GaugeIcon } from '../ui/icons.ts';
+import { intlLocale } from '../i18n/language.ts';
 
-const localeOf = (language: string) => (language === 'en' ? 'en' : 'zh-CN');
 
 function CardSkeleton({ lines }: { lines: number }) {
   return (
@@ -37,7 +37,7 @@ export function QuotaCard({ info }: { info: UseQueryResult<TokenInfo, ApiError> 
 
 function QuotaBody({ info }: { info: TokenInfo }) {
   const { t, i18n } = useTranslation('account');
-  const amount = (value: number) => formatAmount(value, localeOf(i18n.language));
+  const amount = (value: number) => formatAmount(value, intlLocale(i18n.language));
   const view = quotaView(info);
   const percent = Math.round(view.percent);
   const high = percent >= 90 ? ' quota-high' : '';
@@ -78,7 +78,7 @@ function QuotaBody({ info }: { info: TokenInfo }) {
 
 export function UsageStats({ info }: { info: UseQueryResult<TokenInfo, ApiError> }) {
   const { t, i18n } = useTranslation('account');
-  const locale = localeOf(i18n.language);
+  const locale = intlLocale(i18n.language);
   const dateText = (value: string | undefined) => {
     const read = readDate(value);
     if (read.kind === 'unknown') return t('usage.unknown');

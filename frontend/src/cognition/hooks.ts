@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../app/auth/index.ts';
 import { loginRedirect } from '../app/guard.ts';
 import { relativeTime } from './relativeTime.ts';
+import { intlLocale } from '../i18n/language.ts';
 
 /** The current time, refreshed every `everyMs` so "3 minutes ago" keeps up while the page is open. */
 function useNow(everyMs: number): Date {
@@ -19,7 +20,7 @@ function useNow(everyMs: number): Date {
 export function useTimeText(): (value: string | null | undefined) => string {
   const { t, i18n } = useTranslation('cognition');
   const now = useNow(30_000);
-  const locale = i18n.language === 'en' ? 'en' : 'zh-CN';
+  const locale = intlLocale(i18n.language);
   return useCallback(
     (value) => {
       const time = relativeTime(value, now);
@@ -45,7 +46,7 @@ export function useTimeText(): (value: string | null | undefined) => string {
 /** Full date and time for a tooltip beside a relative time. */
 export function useExactTime(): (value: string | null | undefined) => string | undefined {
   const { i18n } = useTranslation();
-  const locale = i18n.language === 'en' ? 'en' : 'zh-CN';
+  const locale = intlLocale(i18n.language);
   return useCallback(
     (value) => {
       const date = value ? new Date(value) : null;

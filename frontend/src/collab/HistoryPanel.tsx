@@ -7,6 +7,7 @@ import { collabApi } from '../api/collab.ts';
 import { queryKeys, useApiQuery } from '../api/query.ts';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';
 import { groupHistory } from './history.ts';
+import { intlLocale } from '../i18n/language.ts';
 
 const serializer = DOMSerializer.fromSchema(collabSchema);
 
@@ -33,7 +34,7 @@ export function HistoryPanel({ docId }: { docId: string }) {
   const version = chosen ?? latest;
   const rebuilt = useApiQuery({ queryKey: queryKeys.collab('version', docId, version), queryFn: () => collabApi.version(docId, version), enabled: history.isSuccess, placeholderData: keepPreviousData, staleTime: Infinity });
   const groups = useMemo(() => groupHistory(history.data?.entries ?? []), [history.data]);
-  const time = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'short', timeStyle: 'medium' });
+  const time = new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'short', timeStyle: 'medium' });
 
   if (history.error) return <ErrorBanner error={history.error} />;
   return (

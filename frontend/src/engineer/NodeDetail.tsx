@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { EngineerNode } from '@scriptorium/domain/protocol/engineer';
 import { refusalInReadersLanguage } from '../i18n/index.ts';
 import { errorNodeText } from './tree.ts';
+import { intlLocale } from '../i18n/language.ts';
 
 function Payload({ node }: { node: EngineerNode }) {
   const { t } = useTranslation('engineer');
@@ -67,7 +68,7 @@ function Payload({ node }: { node: EngineerNode }) {
 
 /** Everything one node holds, laid out by its type. */
 export function NodeDetail({ node }: { node: EngineerNode | null }) {
-  const { t } = useTranslation('engineer');
+  const { t, i18n } = useTranslation('engineer');
   return (
     <aside className="engineer-detail" aria-label={t('detail.title')}>
       <h3>{t('detail.title')}</h3>
@@ -78,7 +79,7 @@ export function NodeDetail({ node }: { node: EngineerNode | null }) {
           <div className="engineer-facts">
             <span>{t(`nodeType.${node.node_type}`)}</span>
             <span>{t(`nodeStatus.${node.status}`)}</span>
-            <time>{new Date(node.timestamp).toLocaleString()}</time>
+            <time>{new Date(node.timestamp).toLocaleString(intlLocale(i18n.language))}</time>
             {node.tokens !== undefined && <span>{`${t('detail.tokens')} ${node.tokens}`}</span>}
           </div>
           {node.title !== undefined && <h4>{node.title}</h4>}

@@ -5,6 +5,7 @@ import { RUN_COMMAND_TOOL, type EngineerNode } from '@scriptorium/domain/protoco
 import { ChevronDownIcon, ChevronRightIcon } from '../ui/icons.ts';
 import { refusalInReadersLanguage } from '../i18n/index.ts';
 import { nodeSummary, proposalAnswers, visibleRows } from './tree.ts';
+import { intlLocale } from '../i18n/language.ts';
 
 const ROW_HEIGHT = 34;
 /** The next page is asked for while this many rows are still below the view, so scrolling rarely meets the end. */
@@ -21,7 +22,7 @@ interface History {
  * lightly as a short one, and the next page of nodes is read as the end of what is loaded comes near.
  */
 export function NodeTree({ nodes, history, selected, onSelect }: { nodes: ReadonlyMap<string, EngineerNode>; history: History; selected: string | null; onSelect: (id: string) => void }) {
-  const { t } = useTranslation('engineer');
+  const { t, i18n } = useTranslation('engineer');
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const rows = useMemo(() => visibleRows(nodes, collapsed), [nodes, collapsed]);
   const answers = useMemo(() => proposalAnswers(nodes), [nodes]);
@@ -121,7 +122,7 @@ export function NodeTree({ nodes, history, selected, onSelect }: { nodes: Readon
               <span className={`engineer-type engineer-type-${node.node_type}`}>{t(`nodeType.${node.node_type}`)}</span>
               <span className="engineer-summary">{nodeSummary(node, refusalInReadersLanguage) || <span className="muted">{t('detail.noOutput')}</span>}</span>
               {status && <span className={`engineer-node-status ${status.className}`}>{status.label}</span>}
-              <time className="engineer-time muted">{new Date(node.timestamp).toLocaleTimeString()}</time>
+              <time className="engineer-time muted">{new Date(node.timestamp).toLocaleTimeString(intlLocale(i18n.language))}</time>
             </div>
           );
         })}

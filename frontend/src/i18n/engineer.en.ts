@@ -19,7 +19,7 @@ export const engineerEn: EngineerMessages = {
   noNodes: 'No nodes yet; waiting for the agent…',
   loadFailed: 'Could not load the session',
   live: { connecting: 'Connecting', live: 'Live', offline: 'Disconnected, reconnecting', closed: 'Cannot connect' },
-  stats: { nodes: 'Nodes', tokens: 'Tokens', duration: 'Duration', commands: 'Commands sent', failed: 'Failed nodes' },
+  stats: { nodes: 'Nodes', tokens: 'Tokens', duration: 'Duration', commands: 'Commands you sent', failed: 'Failed nodes' },
   duration: '{{minutes}} min {{seconds}} s',
   detail: {
     title: 'Node details',

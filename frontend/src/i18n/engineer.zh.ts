@@ -18,7 +18,7 @@ export const engineerZh = {
   noNodes: '还没有节点，等待智能体记录……',
   loadFailed: '会话加载失败',
   live: { connecting: '连接中', live: '实时', offline: '已断开，正在重连', closed: '无法连接' },
-  stats: { nodes: '节点', tokens: 'Tokens', duration: '用时', commands: '发出的命令', failed: '失败节点' },
+  stats: { nodes: '节点', tokens: 'Token 用量', duration: '用时', commands: '你发出的命令', failed: '失败节点' },
   duration: '{{minutes}} 分 {{seconds}} 秒',
   detail: {
     title: '节点详情',
@@ -28,7 +28,7 @@ export const engineerZh = {
     time: '时间',
     parent: '父节点',
     root: '（根）',
-    tokens: 'Tokens',
+    tokens: 'Token 用量',
     exitCode: '退出码 {{code}}',
     arguments: '参数',
     result: '结果',

@@ -8,3 +8,6 @@ export function normaliseLanguage(value: unknown): Language {
 }
 
 export const htmlLang = (language: Language): string => (language === 'zh' ? 'zh-CN' : 'en');
+
+/** The locale dates and numbers are written in: the page's language, not the browser's. */
+export const intlLocale = (language: string): string => htmlLang(normaliseLanguage(language));

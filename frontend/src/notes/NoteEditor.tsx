@@ -12,6 +12,7 @@ import { notePlugins } from './editorSetup.ts';
 import { ShareNoteButton } from './ShareNoteDialog.tsx';
 import { noteTouched, useNoteTree } from './live.ts';
 import { CheckIcon, RefreshCwIcon } from '../ui/icons.ts';
+import { intlLocale } from '../i18n/language.ts';
 
 /** Typing pauses this long before the note is saved. */
 export const SAVE_DELAY_MS = 1000;
@@ -106,7 +107,7 @@ export function NoteEditor({ noteId }: { noteId: string }) {
   if (loaded.isPending) return <p className="note-editor-message muted">{t('editor.loading')}</p>;
   if (!note) return <p className="note-editor-message muted">{t('editor.missing')}</p>;
 
-  const formatTime = (iso: string) => new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const formatTime = (iso: string) => new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   return (
     <div className="note-editor">
       <header className="note-editor-head">

@@ -8,6 +8,7 @@ import { Select } from '../ui/Select.tsx';
 import { noteShared, useNoteTree } from './live.ts';
 import { descendants } from './tree.ts';
 import '../share/share.css';
+import { intlLocale } from '../i18n/language.ts';
 
 const EXPIRY_DAYS = [null, 7, 30] as const;
 
@@ -50,7 +51,7 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
   });
   const busy = sharing.isPending || revoking.isPending;
   const link = share ? `${window.location.origin}${share.path}` : '';
-  const date = (iso: string) => new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium' }).format(new Date(iso));
+  const date = (iso: string) => new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'medium' }).format(new Date(iso));
 
   return (
     <>

@@ -12,11 +12,12 @@ import { canClose } from '../research/sessions.ts';
 import { HistoryIcon, LightbulbIcon, LockIcon, MessageSquareIcon, PlusIcon, SquarePenIcon, XIcon } from '../ui/icons.ts';
 import { useSessionLabel } from '../research/useSessionLabel.ts';
 import './research.css';
+import { intlLocale } from '../i18n/language.ts';
 
 /** Open sessions and cloud history; collapsed, the open sessions as icons only. */
 const shortDate = (timestamp: string, language: string) => {
   const date = new Date(timestamp);
-  return Number.isNaN(date.getTime()) ? '' : new Intl.DateTimeFormat(language === 'en' ? 'en' : 'zh-CN', { month: 'numeric', day: 'numeric' }).format(date);
+  return Number.isNaN(date.getTime()) ? '' : new Intl.DateTimeFormat(intlLocale(language), { month: 'numeric', day: 'numeric' }).format(date);
 };
 
 /** Cloud history, newest first; empty sessions are not history (each new session starts empty). */

@@ -8,6 +8,7 @@ import { CopyIcon, LinkIcon, Share2Icon } from '../ui/icons.ts';
 import { Select } from '../ui/Select.tsx';
 import { useToast } from '../ui/Toast.tsx';
 import '../share/share.css';
+import { intlLocale } from '../i18n/language.ts';
 
 const DAY = 86_400;
 const EXPIRIES = [null, 1, 7, 30] as const;
@@ -28,7 +29,7 @@ export function TrajectoryShareList({ fileId, onOutcome, empty = null }: { fileI
   const { t, i18n } = useTranslation('cli');
   const shares = useTrajectoryShares(fileId);
   const [revoking, setRevoking] = useState<string | null>(null);
-  const date = (iso: string) => new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium' }).format(new Date(iso));
+  const date = (iso: string) => new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'medium' }).format(new Date(iso));
 
   const revoke = async (token: string) => {
     setRevoking(token);

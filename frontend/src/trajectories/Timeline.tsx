@@ -3,6 +3,7 @@ import type { TrajectoryEvent } from '../api/trajectories.ts';
 import { Markdown, preloadMarkdown } from '../components/Markdown.tsx';
 import { timeline } from './list.ts';
 import { CircleAlertIcon } from '../ui/icons.ts';
+import { intlLocale } from '../i18n/language.ts';
 
 void preloadMarkdown();
 
@@ -11,7 +12,7 @@ export function Timeline({ events }: { events: readonly TrajectoryEvent[] }) {
   const { t, i18n } = useTranslation('cli');
   const clock = (iso: string) => {
     const date = new Date(iso);
-    return Number.isNaN(date.getTime()) ? '' : new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(date);
+    return Number.isNaN(date.getTime()) ? '' : new Intl.DateTimeFormat(intlLocale(i18n.language), { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(date);
   };
   return (
     <ol className="cli-timeline">

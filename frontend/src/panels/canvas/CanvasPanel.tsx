@@ -17,6 +17,7 @@ import { collabApi } from '../../api/collab.ts';
 import { useApiMutation } from '../../api/query.ts';
 import { COLLAB_LIMITS } from '@scriptorium/domain/protocol/collab';
 import '../../components/markdown.css';
+import { intlLocale } from '../../i18n/language.ts';
 
 /** Marks transactions that carry streamed text: they are the agent's writing, not a hand edit. */
 const STREAMED = 'canvas-streamed';
@@ -191,7 +192,7 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
 
   const formatTime = (timestamp: string) => {
     const date = new Date(timestamp);
-    return Number.isNaN(date.getTime()) ? '' : new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'short', timeStyle: 'short' }).format(date);
+    return Number.isNaN(date.getTime()) ? '' : new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'short', timeStyle: 'short' }).format(date);
   };
 
   /** Opens the shown version to live co-editing: a shared document that starts as its content, opened in /collaboration. */

@@ -4,6 +4,7 @@ import { browserTokens } from '../../api/token.ts';
 import { CliHero } from '../../trajectories/CliHero.tsx';
 import '../../trajectories/cli.css';
 import '../../ui/ui.css';
+import { intlLocale } from '../../i18n/language.ts';
 
 type State = { kind: 'idle' | 'connecting' | 'open' } | { kind: 'closed'; code: number; reason: string };
 interface Entry {
@@ -16,7 +17,7 @@ const MAX_ENTRIES = 200;
 
 /** /cli/test: opens the same WebSocket the research view uses and shows what travels over it. */
 export default function CliTestPage() {
-  const { t } = useTranslation('cli');
+  const { t, i18n } = useTranslation('cli');
   const socket = useRef<WebSocket | null>(null);
   const [state, setState] = useState<State>({ kind: 'idle' });
   const [entries, setEntries] = useState<Entry[]>([]);
@@ -100,7 +101,7 @@ export default function CliTestPage() {
           <ol className="cli-socket-log">
             {entries.map((entry, index) => (
               <li key={`${entry.at}-${index}`} className={entry.direction}>
-                <span>{new Date(entry.at).toLocaleTimeString()}</span>
+                <span>{new Date(entry.at).toLocaleTimeString(intlLocale(i18n.language))}</span>
                 <strong>{t(`socketTest.${entry.direction}`)}</strong>
                 <code>{entry.text}</code>
               </li>

@@ -5,6 +5,7 @@ import type { ApiError } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { pageInfo } from './model.ts';
 import { CheckIcon, CircleAlertIcon, XIcon } from '../../ui/icons.ts';
+import { intlLocale } from '../../i18n/language.ts';
 
 /** A read model of the console, as the query client holds it. */
 export type Load<T> = UseQueryResult<T, ApiError>;
@@ -83,7 +84,7 @@ export function TableState({ loading, empty, error, columns, children }: { loadi
 
 export function useDateFormat() {
   const { t, i18n } = useTranslation('account');
-  const format = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium', timeStyle: 'short' });
+  const format = new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'medium', timeStyle: 'short' });
   return (value: string | null | undefined) => {
     if (!value) return t('manage.common.never');
     const date = new Date(value);
@@ -93,6 +94,6 @@ export function useDateFormat() {
 
 export function useNumberFormat() {
   const { i18n } = useTranslation();
-  const format = new Intl.NumberFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { maximumFractionDigits: 2 });
+  const format = new Intl.NumberFormat(intlLocale(i18n.language), { maximumFractionDigits: 2 });
   return (value: number | null | undefined) => format.format(value ?? 0);
 }

@@ -9,6 +9,7 @@ import { liveSessionMachine, useSession } from '../../research/live.ts';
 import { sharedSessionId } from '../../research/sessions.ts';
 import { InfoIcon } from '../../ui/icons.ts';
 import '../../panels/research.css';
+import { intlLocale } from '../../i18n/language.ts';
 
 /** /share/conversation/:shareId — the research view, read-only, for anyone with the link. */
 export default function ShareConversationPage() {
@@ -22,7 +23,7 @@ export default function ShareConversationPage() {
 
 /** The shared session as a read-only session actor of its own: the owner's open sessions are not touched. */
 function SharedConversation({ share }: { share: SharedConversationDto }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   // The owner may have this session open too; the shared copy has an id of its own.
   const sessionId = sharedSessionId(share.share_id);
   const session = useActorRef(liveSessionMachine, {
@@ -35,7 +36,7 @@ function SharedConversation({ share }: { share: SharedConversationDto }) {
         <div className="shared-banner">
           <InfoIcon size={14} />
           <span>{share.description}</span>
-          {share.expires_at && <span className="muted small">· {t('shared.expires', { date: new Date(share.expires_at).toLocaleDateString() })}</span>}
+          {share.expires_at && <span className="muted small">· {t('shared.expires', { date: new Date(share.expires_at).toLocaleDateString(intlLocale(i18n.language)) })}</span>}
         </div>
       )}
       <ResearchView session={session} signedIn={false} readOnly heading={share.title || context?.title || context?.name} />

@@ -9,6 +9,7 @@ import { buildTree, type TreeNode } from '../../notes/tree.ts';
 import '../../notes/notes.css';
 import { FileTextIcon, FolderIcon } from '../../ui/icons.ts';
 import '../../share/share.css';
+import { intlLocale } from '../../i18n/language.ts';
 
 void preloadMarkdown();
 
@@ -28,7 +29,7 @@ export default function ShareNotePage() {
 
   const pages = [{ id: shared.id, name: shared.name, content: shared.content, updated_at: shared.updated_at, parent_id: null, order: 0 }, ...shared.children];
   const shown = pages.find((page) => page.id === openId) ?? pages[0]!;
-  const time = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(shown.updated_at));
+  const time = new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(shown.updated_at));
   const tree = buildTree(pages.map((page) => ({ id: page.id, name: page.name, parent_id: page.parent_id, order: page.order, created_at: page.updated_at, updated_at: page.updated_at, shared: true })));
   const article = (
     <article className="shared-note">

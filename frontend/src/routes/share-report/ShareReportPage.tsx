@@ -9,6 +9,7 @@ import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { PageLoading, PageState, ShareGone } from '../../components/PageState.tsx';
 import { DownloadIcon, FileIcon } from '../../ui/icons.ts';
 import '../../share/share.css';
+import { intlLocale } from '../../i18n/language.ts';
 
 void preloadMarkdown();
 
@@ -43,7 +44,7 @@ export default function ShareReportPage() {
       </PageState>
     );
   }
-  const date = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(version.timestamp));
+  const date = new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(version.timestamp));
   const pdf = async () => {
     try {
       downloadBlob(await sharedCanvasPdf(shareId, version.version), `${version.title || shared.title || 'report'}.pdf`);

@@ -10,6 +10,7 @@ import { shortTitle } from '../../trajectories/list.ts';
 import { Timeline } from '../../trajectories/Timeline.tsx';
 import '../../trajectories/cli.css';
 import { DownloadIcon, TerminalIcon } from '../../ui/icons.ts';
+import { intlLocale } from '../../i18n/language.ts';
 
 /** /shared/trajectory/:token: a shared CLI session, read-only, downloadable when its owner allowed it. */
 export default function SharedTrajectoryPage() {
@@ -24,7 +25,7 @@ export default function SharedTrajectoryPage() {
     return <ShareGone status={query.error.status} />;
   }
   const shared = query.data;
-  const date = (iso: string) => new Intl.DateTimeFormat(i18n.language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium' }).format(new Date(iso));
+  const date = (iso: string) => new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'medium' }).format(new Date(iso));
   return (
     <article className="cli-shared">
       <header>
