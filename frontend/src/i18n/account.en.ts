@@ -108,7 +108,7 @@ export const accountEn: AccountMessages = {
   },
   apps: {
     title: 'Authorised apps',
-    empty: 'No app is authorised yet. Run scriptorium login in a terminal to authorise the command-line assistant in the browser.',
+    empty: 'No app is authorised yet. Run npm run cli -- login in a terminal to authorise the command-line assistant in the browser.',
     grantedAt: 'Authorised {{time}}',
     lastUsed: 'Last used {{time}}',
     revoke: 'Revoke',

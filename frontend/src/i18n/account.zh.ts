@@ -107,7 +107,7 @@ export const accountZh = {
   },
   apps: {
     title: '已授权的应用',
-    empty: '还没有授权任何应用。在终端运行 scriptorium login 即可通过浏览器授权命令行助手。',
+    empty: '还没有授权任何应用。在终端运行 npm run cli -- login 即可通过浏览器授权命令行助手。',
     grantedAt: '授权于 {{time}}',
     lastUsed: '最近使用 {{time}}',
     revoke: '撤销',
