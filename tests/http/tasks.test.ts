@@ -1,5 +1,6 @@
 import test from 'ava';
 import { signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { startResearch, watchedSession } from '../support/research.ts';
 
 let app: TestApp;
 test.before(async () => {
@@ -80,6 +81,19 @@ test.serial('a finished chat counts towards the chat task through the process ma
   }
   await settle();
   t.like(task((await user.request('GET', '/backend/api/tasks/summary')).body, 'ai_chat'), { current_progress: 1, target_progress: 3, is_completed: false });
+});
+
+test.serial('a deep research counts as finished once its report is written, before any feedback', async (t) => {
+  const user = await signUp(app.url, 'researcher');
+  const { sessionId, socket } = await watchedSession(app.url, user, 'researcher');
+  try {
+    const { item } = await startResearch(user, socket, sessionId, '比较三种固态电池路线的商业化进展，写一份简报');
+    await socket.next(item('feedback_request'), 60_000);
+    await settle();
+    t.like(task((await user.request('GET', '/backend/api/tasks/summary')).body, 'complete_research'), { current_progress: 1, is_completed: true });
+  } finally {
+    socket.close();
+  }
 });
 
 async function completedViewTask(user: Client): Promise<string> {

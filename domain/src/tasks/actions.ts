@@ -1,14 +1,13 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import { z } from 'zod';
 import type { CognitionViewed } from '../cognition/cognition.ts';
-import type { AgentReplyCompleted } from '../conversation/conversation.ts';
+import type { AgentReplyCompleted, WritingVersionSaved } from '../conversation/conversation.ts';
 import type { ActionType } from './catalogue.ts';
 import type { Reaction } from '@scriptorium/infra/eventsourcing/reactor';
 import type { TaskService } from './service.ts';
 
 /** A reply of these agents, completed, counts as this action. */
 const REPLY_ACTIONS: Partial<Record<AgentReplyCompleted['data']['agent'], ActionType>> = {
-  deep_cognition: 'complete_research',
   poe_llm: 'complete_chat',
 };
 
@@ -16,14 +15,16 @@ const REPLY_ACTIONS: Partial<Record<AgentReplyCompleted['data']['agent'], Action
 const noteCreated = z.object({ noteId: z.string().min(1), userId: z.string().min(1).optional() });
 
 /**
- * The task process manager: finished research and chats (`AgentReplyCompleted` with outcome
- * completed), new notes (`NoteCreated`) and a reader's first view of a cognition (`CognitionViewed`)
- * count towards that user's tasks of the day.
+ * The task process manager: finished chats (`AgentReplyCompleted` with outcome completed), finished
+ * research, new notes (`NoteCreated`) and a reader's first view of a cognition (`CognitionViewed`)
+ * count towards that user's tasks of the day. A deep research is finished when its report is written
+ * (`WritingVersionSaved`, not cut short): the reply itself stays open for the user's feedback, and one
+ * that ends on clarifying questions has researched nothing yet.
  */
 export function taskActions(tasks: TaskService): Reaction {
   return {
     name: 'task-actions',
-    handles: ['AgentReplyCompleted', 'NoteCreated', 'CognitionViewed'],
+    handles: ['AgentReplyCompleted', 'WritingVersionSaved', 'NoteCreated', 'CognitionViewed'],
     async react(event: RecordedEvent) {
       const commandId = `task-action:${event.id}`;
       if (event.type === 'AgentReplyCompleted') {
@@ -32,6 +33,13 @@ export function taskActions(tasks: TaskService): Reaction {
         const userId = event.metadata.userId;
         if (data.outcome !== 'completed' || !actionType || !userId) return;
         await tasks.recordAction(userId, { actionType, targetType: 'conversation', targetId: data.messageId, at: new Date(data.at) }, commandId);
+        return;
+      }
+      if (event.type === 'WritingVersionSaved') {
+        const data = event.data as WritingVersionSaved['data'];
+        const userId = event.metadata.userId;
+        if (data.agent !== 'deep_cognition' || data.interrupted || !userId) return;
+        await tasks.recordAction(userId, { actionType: 'complete_research', targetType: 'conversation', targetId: data.messageId, at: new Date(data.at) }, commandId);
         return;
       }
       if (event.type === 'CognitionViewed') {
