@@ -276,3 +276,14 @@ test.serial('on a phone the panels are tabs, one at a time, and the sidebar open
   t.true(await page.locator('.sidebar:not(.sidebar-expanded)').isVisible(), 'choosing a page closes it');
   t.deepEqual(pageErrors, []);
 });
+
+test.serial('a link to a conversation that is gone says so, and the page goes on with the user’s own', async (t) => {
+  const user = await signUp(app.url, `linker${Date.now().toString(36)}`);
+  const { page, pageErrors } = await research(t, user);
+  const own = sessionIdOf(page);
+  await page.goto(`${app.url}/research?conversation_id=8d5e1c52-0d6b-4c1e-9d3a-2f1f4b7a9c10`);
+  await page.locator('.toast-title', { hasText: '会话不可用' }).waitFor({ timeout: 15_000 });
+  await page.waitForURL((url) => url.searchParams.get('conversation_id') === own);
+  await screenshot(page, 'state-link-gone');
+  t.deepEqual(pageErrors, []);
+});

@@ -242,6 +242,7 @@ export const en: Messages = {
     'note-page': 'Notes',
   },
   workspace: {
+    sessionUnavailable: 'Conversation unavailable',
     readOnly: 'Read-only',
     offline: 'Offline engine',
     offlineHint: 'No language model configured: answers come from the offline extractive engine over your own material',

@@ -242,6 +242,7 @@ export const zh = {
     'note-page': '笔记',
   },
   workspace: {
+    sessionUnavailable: '会话不可用',
     readOnly: '只读',
     offline: '离线引擎',
     offlineHint: '未配置大模型：回答由离线摘录引擎基于你的资料生成',

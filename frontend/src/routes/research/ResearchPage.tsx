@@ -1,8 +1,11 @@
+import { useSelector } from '@xstate/react';
 import { useDeferredValue, useEffect, useEffectEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../app/auth/index.ts';
 import { ResearchView } from '../../panels/ResearchView.tsx';
 import { researchWorkspace, resetResearch, useActiveSession } from '../../research/live.ts';
+import { useToast } from '../../ui/Toast.tsx';
 
 /** /research: restores or creates the signed-in user's sessions and keeps conversation_id in the URL. */
 export default function ResearchPage() {
@@ -44,6 +47,18 @@ export default function ResearchPage() {
 
   // The workspace follows the shown session in a transition: a session arriving or being switched
   // to re-renders every panel, which as an urgent update would be one long task.
+  // A session that could not be opened (a link to one that is gone, or someone else's) or created is dropped; say why.
+  const { t } = useTranslation();
+  const toast = useToast();
+  const failure = useSelector(researchWorkspace, (snapshot) => snapshot.context.error);
+  const tell = useEffectEvent((description: string) => {
+    toast({ title: t('workspace.sessionUnavailable'), description, tone: 'error' });
+    researchWorkspace.send({ type: 'error.cleared' });
+  });
+  useEffect(() => {
+    if (failure) tell(failure);
+  }, [failure]);
+
   const deferred = useDeferredValue(session);
   // Until the transition lands, the deferred value may be a session just closed (or signed out of):
   // a stopped actor has no children left to render from, so the current session is shown instead.
