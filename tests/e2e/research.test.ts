@@ -288,7 +288,9 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   // Feedback: choose manual feedback with text; version 2 is written.
   await deepShot('feedback');
   await feedback.getByRole('button', { name: '手动反馈' }).click();
-  await feedback.getByRole('textbox').fill(FEEDBACK);
+  const manualBox = feedback.getByRole('textbox', { name: '手动反馈' });
+  t.true(await manualBox.evaluate((box) => box === document.activeElement), 'the feedback box takes the focus, and with it the view');
+  await manualBox.fill(FEEDBACK);
   await feedback.getByRole('button', { name: '发送反馈' }).click();
   await page.getByText(FEEDBACK).first().waitFor();
   // Reload while version 2 is being written: the session and its stream come back.

@@ -18,7 +18,6 @@ export const notesEn: NotesMessages = {
   viewCognition: 'View cognition',
   empty: 'No notes yet',
   emptyHint: 'Keep excerpts, ideas and material here; research and writing can cite them.',
-  createFirst: 'Write your first note',
   signIn: 'Sign in to keep notes',
   login: 'Sign in',
   retry: 'Retry',

@@ -17,7 +17,6 @@ export const notesZh = {
   viewCognition: '查看认知',
   empty: '还没有笔记',
   emptyHint: '记录读书摘录、想法和资料，研究和写作时可以直接引用。',
-  createFirst: '写第一篇笔记',
   signIn: '登录后即可记录笔记',
   login: '登录',
   retry: '重试',

@@ -214,12 +214,9 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
       {tree.data === undefined ? (
         tree.isFetching && <span className="spinner spinner-small" />
       ) : roots.length === 0 ? (
+        // The page beside the tree says what notes are for and offers the first one; the toolbar above creates too.
         <div className="note-empty">
           <p>{t('empty')}</p>
-          <p className="muted">{t('emptyHint')}</p>
-          <button type="button" className="button button-primary button-small" onClick={() => create(null)}>
-            {t('createFirst')}
-          </button>
         </div>
       ) : (
         <ul ref={treeRef} className="note-tree" role="tree" aria-label={t('title')} aria-multiselectable={selecting || undefined} onKeyDown={onTreeKey} onDragOver={(event) => event.preventDefault()} onDrop={(event) => onDrop(event, null)}>

@@ -167,6 +167,12 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
     streamedVersion.current = streamingVersion;
   }, [content, shown?.version, streamingVersion]);
 
+  // Another version is read from its top, not from where the one before was scrolled to.
+  const shownNumber = shown?.version ?? null;
+  useEffect(() => {
+    host.current?.closest('.canvas-scroll')?.scrollTo({ top: 0 });
+  }, [shownNumber]);
+
   useEffect(() => {
     view.current?.setProps({ editable: () => editableRef.current });
   }, [editable]);

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContentOf, WireContent } from '@scriptorium/domain/protocol/content';
 import type { ClarificationAnswer, ClarificationQuestion, FeedbackOption, PlanStep } from '@scriptorium/domain/protocol/research';
@@ -306,6 +306,11 @@ export function FeedbackRequestView({ chosen, pending, readOnly }: { chosen: { o
   const session = useSessionRef();
   const [manual, setManual] = useState(false);
   const [value, setValue] = useState('');
+  // The box opens below the buttons, often below the fold: it is focused, which scrolls it into view.
+  const input = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (manual) input.current?.focus();
+  }, [manual]);
   // Sent and not refused: shown as chosen; a refusal (out of budget…) offers the choice again.
   const sent = pending?.error === null && pending.command.kind === 'feedback_response' ? { option: pending.command.option, ...(pending.command.text !== undefined && { text: pending.command.text }) } : null;
   const done = chosen ?? sent;
@@ -343,7 +348,7 @@ export function FeedbackRequestView({ chosen, pending, readOnly }: { chosen: { o
             if (value.trim() !== '') choose('manual_feedback', value.trim());
           }}
         >
-          <textarea className="text-input" rows={3} value={value} onChange={(event) => setValue(event.target.value)} placeholder={t('stream.feedback.placeholder')} />
+          <textarea ref={input} className="text-input" rows={3} value={value} onChange={(event) => setValue(event.target.value)} placeholder={t('stream.feedback.placeholder')} aria-label={t('stream.feedback.manual_feedback')} />
           <button className="button button-primary button-small" type="submit" disabled={value.trim() === ''}>
             {t('stream.feedback.send')}
           </button>
