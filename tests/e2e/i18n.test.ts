@@ -73,3 +73,24 @@ test('every namespace in zh and en side by side, zero keys missing, filtered and
   t.deepEqual(await seriousViolations(page), []);
   t.deepEqual(pageErrors, []);
 });
+
+test('in English, quotes are drawn narrow while Chinese text keeps its full-width punctuation', async (t) => {
+  const context = await suite.browser.newContext({ locale: 'zh-CN' });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  await page.addInitScript(() => localStorage.setItem('app_language', 'en'));
+  await page.goto(`${suite.app.url}/research`, { waitUntil: 'networkidle' });
+  await page.evaluate(() => document.fonts.ready);
+  // No helper function inside: the test runner's transform would name it with a helper the page lacks.
+  const [quote, comma, paren, base, han] = await page.evaluate((texts) => {
+    const spans = texts.map((text) => Object.assign(document.body.appendChild(document.createElement('span')), { textContent: text }));
+    for (const span of spans) span.style.fontSize = '20px';
+    const measured = spans.map((span) => span.getBoundingClientRect().width);
+    for (const span of spans) span.remove();
+    return measured;
+  }, ['a’a', '中，中', '中（中', 'aa', '中中']);
+  // Measured between letters: a lone opening bracket at the start of a line is trimmed by design (text-spacing-trim).
+  const widths = { quote: quote! - base!, comma: comma! - han!, paren: paren! - han! };
+  t.true(widths.quote < 12, `’ is ${widths.quote} px wide at 20 px`);
+  t.true(widths.comma >= 18 && widths.paren >= 18, `，and （ are ${widths.comma} and ${widths.paren} px wide at 20 px`);
+});
