@@ -391,7 +391,8 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   await page.getByText('Connected').waitFor();
   const english = await progressLines();
   t.true(english.includes('Web search is on: searching the web'), english.join(' | '));
-  t.true(english.includes('Making Clarification Questions .....'));
+  t.true(english.includes('Clarification Questions Generated'), english.join(' | '));
+  t.false(english.includes('Making Clarification Questions .....'), 'progress the questions settled is gone once they are here');
   t.false(english.some((line) => /[\u4e00-\u9fff]/.test(line)), 'no Chinese progress left in the English view');
   await page.locator('.info-item').first().scrollIntoViewIfNeeded();
   await deepShot('english');

@@ -1,6 +1,7 @@
 import { memo, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContentOf, ContentType, WireContent } from '@scriptorium/domain/protocol/content';
+import { codeOfSpecText } from '@scriptorium/domain/protocol/progress';
 import { refusalMessage } from '../api/client.ts';
 import { Markdown } from '../components/Markdown.tsx';
 import { userText, type ChatMessage, type Conversation } from '../research/conversation.ts';
@@ -32,6 +33,9 @@ import { CheckIcon, LightbulbIcon, PauseIcon, SparklesIcon } from '../ui/icons.t
 import './research.css';
 
 const HIDDEN: ReadonlySet<ContentType> = new Set(['message_start', 'think_end', 'status', 'writing_content', 'clarification_answer', 'feedback_response', 'user_input']);
+
+/** Progress that announces an item, and that item: the announcement goes once the item arrives. */
+const SETTLED_BY: Readonly<Partial<Record<string, ContentType>>> = { 'research.planning': 'plan', 'research.clarifying': 'clarification' };
 
 const oneOf =
   <T extends ContentType>(types: readonly T[]) =>
@@ -174,9 +178,13 @@ function renderContents(message: ChatMessage, answers: Answers, outbox: readonly
       case 'error':
         nodes.push(<ErrorItem key={key} message={refusalMessage(item)} />);
         return;
-      case 'info':
+      case 'info': {
+        // "Planning…" and "making clarification questions…" tell what is under way; once the plan or the questions are here, they are not.
+        const settledBy = SETTLED_BY[item.progress?.code ?? codeOfSpecText(item.content) ?? ''];
+        if (settledBy && contents.slice(index + 1).some((candidate) => candidate.content_type === settledBy)) return;
         nodes.push(<InfoItem key={key} content={item} />);
         return;
+      }
       case 'message_end':
         if (item.outcome === 'failed') nodes.push(<ErrorItem key={key} message={item.error_message ?? ''} />);
         if (item.outcome === 'interrupted') nodes.push(<InterruptedItem key={key} />);
