@@ -45,6 +45,16 @@ async function research(t: Parameters<typeof signedInPage>[0], user: Client) {
   return opened;
 }
 
+/** A signed-in research page showing a session whose canvas holds a report, at the given size. */
+async function reportPage(t: Parameters<typeof signedInPage>[0], name: string, viewport?: { width: number; height: number }) {
+  const user = await signUp(app.url, `${name}${Date.now().toString(36)}`);
+  const id = await sessionWithReport(user);
+  const opened = await research(t, user);
+  if (viewport) await opened.page.setViewportSize(viewport);
+  await opened.page.goto(`${app.url}/research?conversation_id=${id}`);
+  return { ...opened, id };
+}
+
 test.serial('signed out, /research shows its welcome content; the time it took is logged (the figure lives in the Lighthouse bench)', async (t) => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
   t.teardown(() => context.close());
@@ -202,10 +212,7 @@ test.serial('switching version with unsaved edits asks; a targeted edit changes 
 });
 
 test.serial('a panel opened in its own window is shown there with its title, and comes back when that window closes', async (t) => {
-  const user = await signUp(app.url, `popper${Date.now().toString(36)}`);
-  const id = await sessionWithReport(user);
-  const { page, pageErrors } = await research(t, user);
-  await page.goto(`${app.url}/research?conversation_id=${id}`);
+  const { page, pageErrors } = await reportPage(t, 'popper');
   const doc = '.canvas-doc .ProseMirror';
   await page.locator(doc).first().waitFor({ timeout: 15_000 });
   const canvas = page.locator('.panel').filter({ has: page.locator(doc) }).first();
@@ -221,10 +228,7 @@ test.serial('a panel opened in its own window is shown there with its title, and
 });
 
 test.serial('closing the session shown opens another open one; signing out with a report open shows the signed-out page', async (t) => {
-  const user = await signUp(app.url, `closer${Date.now().toString(36)}`);
-  const id = await sessionWithReport(user);
-  const { page, pageErrors } = await research(t, user);
-  await page.goto(`${app.url}/research?conversation_id=${id}`);
+  const { page, pageErrors, id } = await reportPage(t, 'closer');
   await page.locator('.canvas-doc .ProseMirror').first().waitFor({ timeout: 15_000 });
   await page.getByRole('button', { name: '新会话' }).click();
   await page.waitForURL((url) => url.searchParams.get('conversation_id') !== id);
@@ -250,11 +254,7 @@ test.serial('closing the session shown opens another open one; signing out with 
 });
 
 test.serial('on a phone the panels are tabs, one at a time, and the sidebar opens over the page and closes on choosing', async (t) => {
-  const user = await signUp(app.url, `phone${Date.now().toString(36)}`);
-  const id = await sessionWithReport(user);
-  const { page, pageErrors } = await research(t, user);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(`${app.url}/research?conversation_id=${id}`);
+  const { page, pageErrors } = await reportPage(t, 'phone', { width: 390, height: 844 });
   const tabs = page.locator('.lm_tab');
   await tabs.filter({ hasText: '画布' }).waitFor({ timeout: 15_000 });
   t.deepEqual(await tabs.allInnerTexts(), ['对话', '画布']);
