@@ -270,6 +270,9 @@ test.serial('on a phone the panels are tabs, one at a time, and the sidebar open
   await page.getByRole('button', { name: '展开侧边栏' }).click();
   await page.locator('.sidebar-backdrop').waitFor();
   await screenshot(page, 'state-phone-sidebar');
+  await page.keyboard.press('Escape');
+  await page.locator('.sidebar-backdrop').waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: '展开侧边栏' }).click();
   await page.getByRole('link', { name: '笔记' }).click();
   await page.waitForURL(/\/note/);
   await page.locator('.sidebar-backdrop').waitFor({ state: 'detached' });

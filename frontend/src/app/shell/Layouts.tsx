@@ -9,7 +9,7 @@ import './shell.css';
 
 /**
  * The sidebar beside the page; on a phone-sized screen it starts collapsed to its rail and opens over
- * the page (a tap beside it, or going anywhere from it, closes it), so the page keeps the width.
+ * the page (a tap beside it, Escape, or going anywhere from it, closes it), so the page keeps the width.
  */
 export function AppShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -22,6 +22,12 @@ export function AppShell({ children }: { children: ReactNode }) {
     if (compact) setExpanded(false);
   }, [compact, key]);
   const overlay = compact && expanded;
+  useEffect(() => {
+    if (!overlay) return;
+    const close = (event: KeyboardEvent) => event.key === 'Escape' && setExpanded(false);
+    window.addEventListener('keydown', close);
+    return () => window.removeEventListener('keydown', close);
+  }, [overlay]);
   return (
     <div className={`shell${overlay ? ' shell-overlay' : ''}`}>
       <Sidebar expanded={expanded} onToggle={() => setExpanded((value) => !value)} />
