@@ -8,6 +8,7 @@ import { noteContentStream } from '@scriptorium/domain/notes/content';
 import { MAX_NOTE_CHARS, noteContentDecider } from '@scriptorium/domain/notes/contentDecide';
 import { MAX_NOTE_NAME, notebookDecider, type NotebookCommand } from '@scriptorium/domain/notes/decide';
 import { notebookStream } from '@scriptorium/domain/notes/notes';
+import { isOpen } from '@scriptorium/domain/share/decide';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
 import { httpError } from './errors.ts';
@@ -40,7 +41,7 @@ const summaryDto = (doc: NoteDoc, now: Date) => ({
   order: doc.order,
   created_at: doc.created_at,
   updated_at: doc.updated_at,
-  shared: doc.share_token !== null && (doc.share_expires_at === null || Date.parse(doc.share_expires_at) > now.getTime()),
+  shared: doc.share_token !== null && isOpen({ revoked: false, expiresAt: doc.share_expires_at }, now),
 });
 const detailDto = (doc: NoteDoc, now: Date) => ({
   ...summaryDto(doc, now),
@@ -95,7 +96,7 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
   router.get('/api/notes/shared/:token', contract({ access: 'public', params: tokenParam, refusals: [404] }), async (ctx) => {
     const { token } = parseParams(ctx.params, tokenParam);
     const share = await services.readStore.collection<NoteShareDoc>(NOTE_SHARES).get(token);
-    if (!share || (share.expires_at !== null && Date.parse(share.expires_at) <= services.clock().getTime())) throw httpError(404, 'share.gone');
+    if (!share || !isOpen({ revoked: false, expiresAt: share.expires_at }, services.clock())) throw httpError(404, 'share.gone');
     const [note, owner] = await Promise.all([notes().get(share.note_id), services.readStore.collection<UserDoc>(USERS).get(share.user_id)]);
     if (!note) throw httpError(404, 'share.gone');
     // A shared note takes the notes below it along: the link is a folder when it has any.

@@ -15,6 +15,7 @@ import { httpError, invalidField } from './errors.ts';
 import { safeFilename } from './files.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
+import { isOpen } from '@scriptorium/domain/share/decide';
 
 const TITLE_CHARS = 200;
 const PREVIEW_QUERIES = 5;
@@ -105,7 +106,7 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
 
   async function openShare(token: string): Promise<{ share: TrajectoryShareDoc; doc: TrajectoryDoc }> {
     const share = await services.readStore.collection<TrajectoryShareDoc>(TRAJECTORY_SHARES).get(token);
-    if (!share || (share.expires_at !== null && Date.parse(share.expires_at) <= services.clock().getTime())) throw httpError(404, 'share.gone');
+    if (!share || !isOpen({ revoked: false, expiresAt: share.expires_at }, services.clock())) throw httpError(404, 'share.gone');
     const doc = await files().get(share.file_id);
     if (!doc) throw httpError(404, 'share.gone');
     return { share, doc };

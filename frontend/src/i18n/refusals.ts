@@ -1,6 +1,9 @@
 import i18next from 'i18next';
 import { ERROR_TEXTS, isErrorCode, localParams, type Lang } from '@scriptorium/domain/protocol/errors';
 
+/** A catalogue text's `{name}` placeholder. */
+const PLACEHOLDER = /\{(\w+)\}/g;
+
 /**
  * The kernel's error catalogue as an i18next namespace: one source of truth for the server's Chinese
  * detail and what the client shows. Codes are `area.what`, so they nest under i18next's key separator;
@@ -10,7 +13,7 @@ export function refusalResources(lang: Lang): Record<string, Record<string, stri
   const resources: Record<string, Record<string, string>> = {};
   for (const [code, texts] of Object.entries(ERROR_TEXTS)) {
     const [area = '', what = ''] = code.split('.');
-    (resources[area] ??= {})[what] = texts[lang].replace(/\{(\w+)\}/g, '{{$1}}');
+    (resources[area] ??= {})[what] = texts[lang].replace(PLACEHOLDER, '{{$1}}');
   }
   return resources;
 }
@@ -23,6 +26,6 @@ export function refusalResources(lang: Lang): Record<string, Record<string, stri
 export function renderRefusal(code: string, params: Record<string, string | number>, lang: Lang): string | undefined {
   if (!isErrorCode(code)) return undefined;
   // Without a value for each placeholder the text would show `{{name}}`: the caller's own text is better.
-  for (const [, name] of ERROR_TEXTS[code][lang].matchAll(/\{(\w+)\}/g)) if (!Object.hasOwn(params, name!)) return undefined;
+  for (const [, name] of ERROR_TEXTS[code][lang].matchAll(PLACEHOLDER)) if (!Object.hasOwn(params, name!)) return undefined;
   return i18next.t(`refusals:${code}`, { ...localParams(code, params, lang), lng: lang });
 }
