@@ -5,6 +5,9 @@ import { client, signUp, startTestApp } from '../support/app.ts';
 const NOTE_BODY = '我的私人笔记：银行卡密码提示在抽屉里';
 const PRIVATE_COGNITION = '私人认知：下季度裁员名单';
 const CITED = 'https://example.org/cited-paper';
+const UNCITED_NOTE = '未引用的私人笔记：UNCITED-SECRET';
+const UPLOAD_TITLE = '工资单.pdf';
+const searched = (title: string, url: string, snippet: string) => ({ title, url, snippet, has_useful_info: true, useful_info_summary: snippet });
 
 test('a public conversation share shows what the report cites and leaves private notes and cognitions out, unless the owner includes them', async (t) => {
   const app = await startTestApp();
@@ -31,9 +34,21 @@ test('a public conversation share shows what the report cites and leaves private
       ],
       sources_status: { local_search: 'ok', calculator: 'ok' },
     }),
+    // With no web search the research rounds search the owner's material: its addresses are `<kind>:<id>`.
+    {
+      type: 'SearchResultsRecorded',
+      data: {
+        sessionId,
+        messageId: 'r1',
+        queries: ['密码'],
+        results: [searched('私密观察', 'note:n-secret', UNCITED_NOTE), searched('引用的笔记', 'note:n-cited', '引用的笔记内容'), searched(UPLOAD_TITLE, 'upload:u1', '月薪'), searched('公开网页', 'https://example.org/page', '网页内容')],
+        at,
+      },
+      metadata: { at },
+    },
     output(1, 'cognition_recommendation', { items: [{ id: 'private-cognition', title: PRIVATE_COGNITION, summary: '机密' }] }),
     { type: 'WritingStarted', data: { ...reply, artifactId: 'dccanvas', version: 1, title: '报告', at }, metadata: { at } },
-    { type: 'WritingVersionSaved', data: { ...reply, artifactId: 'dccanvas', version: 1, title: '报告', content: `# 报告\n\n见 [引用的论文](${CITED})。`, interrupted: false, at }, metadata: { at } },
+    { type: 'WritingVersionSaved', data: { ...reply, artifactId: 'dccanvas', version: 1, title: '报告', content: `# 报告\n\n见 [引用的论文](${CITED})。\n\n## 参考来源\n\n1. [引用的笔记](/note?id=n-cited)\n`, interrupted: false, at }, metadata: { at } },
   ]);
   await app.settle();
 
@@ -46,11 +61,18 @@ test('a public conversation share shows what the report cites and leaves private
   t.false(text.includes(NOTE_BODY), 'no private note body');
   t.false(text.includes('私人笔记'), 'no private note title');
   t.false(text.includes(PRIVATE_COGNITION), 'no private cognition title');
+  t.false(text.includes(UNCITED_NOTE) || text.includes('私密观察'), 'no uncited note a search round found');
+  t.false(text.includes(UPLOAD_TITLE), 'no uncited upload a search round found');
+  const rounds = (opened.body.messages as Array<{ contents: Array<{ content_type: string; results?: Array<{ url: string }>; message?: string }> }>).flatMap((message) =>
+    message.contents.filter((content) => content.content_type === 'web_search_results'),
+  );
+  t.deepEqual(rounds[0]?.results?.map((result) => result.url), ['note:n-cited', 'https://example.org/page'], 'the cited note and the web page stay');
+  t.is(rounds[0]?.message, 'Have got 2 Correlated Web Search Results');
   t.true(text.includes(CITED), 'what the report cites stays');
   t.true(opened.body.private_material_hidden);
 
   const full = await owner.request('POST', '/backend/conversation/sessions/share', { session_id: sessionId, title: '全部', description: '', include_private: true });
   t.true(full.body.include_private);
   const everything = JSON.stringify((await client(app.url).request('GET', `/backend/conversation/share/${full.body.share_id}`)).body);
-  t.true(everything.includes(NOTE_BODY) && everything.includes(PRIVATE_COGNITION), 'the owner chose to include them');
+  t.true(everything.includes(NOTE_BODY) && everything.includes(PRIVATE_COGNITION) && everything.includes(UNCITED_NOTE), 'the owner chose to include them');
 });

@@ -14,6 +14,9 @@ export const planWithStatus = (steps: string[], current: number): PlanStep[] =>
     status: index < current ? 'completed' : index === current ? 'in_progress' : 'not_started',
   }));
 
+/** Spec §4's text for a search round's results. */
+export const searchResultsMessage = (count: number): string => `Have got ${count} Correlated Web Search Results`;
+
 export const WRITING_DONE = '写作完成';
 export const WRITING_INTERRUPTED = '写作过程中断，已保存部分内容';
 export const WRITING_DISCARDED = '内容过短，未保存该版本';
@@ -128,7 +131,7 @@ export function toWire(recorded: RecordedEvent): SessionMessage | MetadataUpdate
         message_id: event.data.messageId,
         queries: event.data.queries,
         results: event.data.results,
-        message: `Have got ${event.data.results.length} Correlated Web Search Results`,
+        message: searchResultsMessage(event.data.results.length),
       });
     case 'WritingStarted':
       return message({

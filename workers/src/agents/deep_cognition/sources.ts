@@ -1,4 +1,5 @@
 import type { ContextDocument } from '@scriptorium/infra/model/port';
+import { LOCAL_LABELS, LOCAL_PAGES, localMaterialOf, pageOf, type LocalKind } from '@scriptorium/domain/protocol/sources';
 import { clip, type Language } from './text.ts';
 
 export interface Source {
@@ -74,11 +75,10 @@ export class SourceBook {
       .map((source) => {
         const title = source.title.replace(/[[\]]/g, '').trim() || source.url;
         if (/^https?:\/\//.test(source.url)) return `${source.n}. [${title}](${source.url})`;
-        const local = LOCAL_ADDRESS.exec(source.url);
+        const local = localMaterialOf(source.url);
         if (local) {
-          const kind = local[1] as LocalKind;
-          const page = LOCAL_PAGES[kind];
-          return page && local[2] ? `${source.n}. [${title}](${page}${encodeURIComponent(local[2])})` : `${source.n}. ${title}${LOCAL_LABELS[kind][language]}`;
+          const page = pageOf(local.kind, local.id);
+          return page ? `${source.n}. [${title}](${page})` : `${source.n}. ${title}${LOCAL_LABELS[local.kind][language]}`;
         }
         return `${source.n}. ${title}${source.url ? ` (${source.url})` : ''}`;
       });
@@ -86,24 +86,9 @@ export class SourceBook {
   }
 }
 
-/**
- * The user's own material is addressed `<kind>:<id>` (as the local search has it). In the report it
- * links to its page in the product where it has one, else is labelled by kind; either way it reads
- * back as the same kind and title, which is what identifies it across a revision.
- */
-type LocalKind = 'note' | 'upload' | 'cognition' | 'source';
-const LOCAL_ADDRESS = /^(note|upload|cognition|source):(.*)$/;
-const LOCAL_PAGES: Partial<Record<LocalKind, string>> = { note: '/note?id=', cognition: '/cognition/display?id=' };
-const LOCAL_LABELS: Record<LocalKind, Record<Language, string>> = {
-  note: { zh: '（笔记）', en: ' (note)' },
-  upload: { zh: '（上传文件）', en: ' (uploaded file)' },
-  cognition: { zh: '（认知）', en: ' (cognition)' },
-  source: { zh: '（以往来源）', en: ' (earlier source)' },
-};
-
 const keyOf = (source: Pick<Source, 'url' | 'title'>) => {
-  const local = LOCAL_ADDRESS.exec(source.url);
-  if (local) return `local:${local[1]}:${source.title.replace(/[[\]]/g, '').trim()}`;
+  const local = localMaterialOf(source.url);
+  if (local) return `local:${local.kind}:${source.title.replace(/[[\]]/g, '').trim()}`;
   return source.url ? source.url.replace(/#.*$/, '').replace(/\/$/, '') : `title:${source.title}`;
 };
 
