@@ -301,6 +301,29 @@ test.serial('a non-admin user cannot open the admin console', async (t) => {
   await context.close();
 });
 
+test.serial('an account deactivated while its page is open goes to the inactive-account page and stays there on reload, still signed in', async (t) => {
+  const context = await running.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+  const page = await context.newPage();
+  const username = `paused${Date.now().toString(36)}`;
+  await register(page, username);
+  await page.locator('.composer textarea, textarea').first().waitFor();
+  const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+  const me = await call<{ _id: string }>('/auth/me', { token: token! });
+  await call(`/auth/admin/users/${me._id}/active`, { method: 'PUT', token: await adminToken(), json: { is_active: false } });
+  await page.waitForURL(/\/draft/, { timeout: 15_000 });
+  await page.getByText('账户未激活').first().waitFor();
+  t.is(await page.evaluate(() => localStorage.getItem('auth_token')), token, 'the sign-in is kept: the account is inactive, not signed out');
+  await screenshot(page, 'account-deactivated-open-page');
+
+  await page.goto(`${running.product.url}/research`, { waitUntil: 'networkidle' });
+  await page.waitForURL(/\/draft/, { timeout: 15_000 });
+  await page.waitForTimeout(1500);
+  t.regex(page.url(), /\/draft$/, 'a full load of /research ends on the draft page, not at sign-in');
+  await page.getByText('账户未激活').first().waitFor();
+  t.is(await page.evaluate(() => localStorage.getItem('auth_token')), token);
+  await context.close();
+});
+
 test.serial('registration asks for an invite code when the server requires one, and takes a mailed e-mail code', async (t) => {
   t.timeout(120_000);
   const strictDir = mkdtempSync(join(tmpdir(), 'scriptorium-invite-'));

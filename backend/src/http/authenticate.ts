@@ -28,7 +28,7 @@ export const unauthorized = () => httpError(401, 'auth.unauthenticated', {}, { '
  * logged out, or older than the user's last password change (a changed password ends every sign-in
  * made with the old one).
  */
-async function resolveToken(services: Services, token: string | undefined): Promise<CurrentUser | null> {
+export async function resolveToken(services: Services, token: string | undefined): Promise<CurrentUser | null> {
   if (!token) return null;
   const claims = services.tokens.verify(token);
   if (!claims) return null;

@@ -6,7 +6,7 @@ import jwt from 'jsonwebtoken';
 import Koa from 'koa';
 import websockify from 'koa-websocket';
 import type { ProjectionProgress, ProjectionRunner } from '@scriptorium/projections/runner';
-import { CLOSE_NOT_FOUND, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
+import { CLOSE_ACCOUNT_INACTIVE, CLOSE_NOT_FOUND, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
 import type { Services } from '../services.ts';
 import { ConversationService } from '@scriptorium/domain/conversation/service';
 import { ConversationGateway } from '../ws/conversations.ts';
@@ -36,7 +36,7 @@ import { auditRoutes } from './audit.ts';
 import { projectionRoutes } from './projections.ts';
 import { authRoutes } from './auth.ts';
 import { oauthMetadataRoutes, oauthRoutes } from './oauth.ts';
-import { tokenHash, userFromToken } from './authenticate.ts';
+import { resolveToken, tokenHash } from './authenticate.ts';
 import { errorMiddleware } from './errors.ts';
 import { securityHeaders } from './security.ts';
 import { feedbackRoutes } from './feedback.ts';
@@ -154,10 +154,14 @@ export async function createApi(services: Services, progress: ProjectionProgress
     const hold = (raw: Buffer, isBinary: boolean) => early.push([raw, isBinary]);
     socket.on('message', hold);
     const token = new URLSearchParams(ctx.querystring).get('token') ?? undefined;
-    const user = await userFromToken(services, token).catch(() => null);
+    const user = await resolveToken(services, token).catch(() => null);
     socket.off('message', hold);
     if (!user) {
       socket.close(CLOSE_UNAUTHORIZED, 'user not authenticated, cannot establish the realtime connection');
+      return;
+    }
+    if (!user.doc.is_active) {
+      socket.close(CLOSE_ACCOUNT_INACTIVE, 'account deactivated');
       return;
     }
     const { iat, exp } = jwt.decode(user.token) as { iat: number; exp: number };

@@ -1,17 +1,19 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
+import { CLOSE_ACCOUNT_INACTIVE } from '@scriptorium/domain/protocol/ws';
 import type { UserEvent } from '@scriptorium/domain/user/user';
 import type { Identity } from './hub.ts';
 
 /** Sockets kept by who they speak for: the conversation hub and the engineer session gateway. */
 export interface SocketRegistry<Socket> {
   where(predicate: (identity: Identity) => boolean): Socket[];
-  reauthenticate(sockets: Iterable<Socket>, reason: string): void;
+  /** Closes the sockets with `code` (CLOSE_UNAUTHORIZED unless said otherwise). */
+  reauthenticate(sockets: Iterable<Socket>, reason: string, code?: number): void;
 }
 
 /**
  * Sockets are authorised when they open and re-authorised by the user's events as they reach the
- * log: a logout closes the sockets of that token, a deactivation all of the user's, a password
- * change those signed in before it. Every api process sees every event, so it works across them.
+ * log: a logout closes the sockets of that token, a deactivation all of the user's (with the code that
+ * tells the client the account is inactive, not signed out), a password change those signed in before it. Every api process sees every event, so it works across them.
  */
 export function closeRevokedSockets<Socket>(hub: SocketRegistry<Socket>, recorded: RecordedEvent): void {
   if (!recorded.streamId.startsWith('user-')) return;
@@ -21,7 +23,7 @@ export function closeRevokedSockets<Socket>(hub: SocketRegistry<Socket>, recorde
       hub.reauthenticate(hub.where((connection) => connection.tokenHash === event.data.tokenHash), 'signed out');
       return;
     case 'UserDeactivated':
-      hub.reauthenticate(hub.where((connection) => connection.userId === event.data.userId), 'account deactivated');
+      hub.reauthenticate(hub.where((connection) => connection.userId === event.data.userId), 'account deactivated', CLOSE_ACCOUNT_INACTIVE);
       return;
     case 'UserPasswordChanged': {
       const changedAt = Date.parse(event.data.changedAt);

@@ -205,8 +205,8 @@ export class CollabGateway implements SocketRegistry<Editor> {
     for (const [raw, isBinary] of held) handle(created, raw, isBinary);
   }
 
-  reauthenticate(editors: Iterable<Editor>, reason: string): void {
-    for (const editor of editors) editor.socket.close(CLOSE_UNAUTHORIZED, reason);
+  reauthenticate(editors: Iterable<Editor>, reason: string, code: number = CLOSE_UNAUTHORIZED): void {
+    for (const editor of editors) editor.socket.close(code, reason);
   }
 
   where(predicate: (identity: Identity) => boolean): Editor[] {

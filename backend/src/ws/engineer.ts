@@ -94,8 +94,8 @@ export class EngineerGateway implements SocketRegistry<Watcher> {
   }
 
   /** Closes the sockets whose sign-in no longer holds (signed out, deactivated, password changed, expired). */
-  reauthenticate(watchers: Iterable<Watcher>, reason: string): void {
-    for (const watcher of watchers) watcher.socket.close(CLOSE_UNAUTHORIZED, reason);
+  reauthenticate(watchers: Iterable<Watcher>, reason: string, code: number = CLOSE_UNAUTHORIZED): void {
+    for (const watcher of watchers) watcher.socket.close(code, reason);
   }
 
   where(predicate: (identity: Identity) => boolean): Watcher[] {

@@ -125,10 +125,10 @@ export class SocketHub {
   }
 
   /** Closes sockets whose sign-in no longer holds, with the code that sends the client to sign in again. */
-  reauthenticate(connections: Iterable<Connection>, reason: string): void {
+  reauthenticate(connections: Iterable<Connection>, reason: string, code: number = CLOSE_UNAUTHORIZED): void {
     for (const connection of connections) {
       this.log.info({ clientId: connection.clientId, userId: connection.userId, reason }, 'socket must sign in again');
-      connection.socket.close(CLOSE_UNAUTHORIZED, reason);
+      connection.socket.close(code, reason);
     }
   }
 

@@ -5,6 +5,11 @@
 export const HEARTBEAT_INTERVAL_MS = 3000;
 
 export const CLOSE_UNAUTHORIZED = 4401;
+/**
+ * The token holds but an administrator deactivated the account: the client keeps the sign-in and
+ * shows the inactive account's page (spec §4's guard) instead of asking to sign in again.
+ */
+export const CLOSE_ACCOUNT_INACTIVE = 4423;
 export const CLOSE_NOT_FOUND = 4404;
 /** A shared document's member was removed by its owner (or left): their sockets on it close, not to reconnect. */
 export const CLOSE_REMOVED = 4403;

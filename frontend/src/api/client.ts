@@ -57,6 +57,19 @@ export function signedOutByServer(): void {
   for (const listener of unauthorizedListeners) listener();
 }
 
+const inactiveListeners = new Set<() => void>();
+
+/** The auth store listens here: the account was deactivated while signed in, so it reads the user again. */
+export function onAccountInactive(listener: () => void): () => void {
+  inactiveListeners.add(listener);
+  return () => inactiveListeners.delete(listener);
+}
+
+/** The sign-in holds but the account is inactive (a 403 saying so, or the socket closed with 4423): the token is kept. */
+export function accountInactiveByServer(): void {
+  for (const listener of inactiveListeners) listener();
+}
+
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   json?: unknown;
@@ -104,6 +117,7 @@ export async function request<T>(method: string, path: string, options: RequestO
   if (!response.ok) {
     const payload = await readBody(response).catch(() => undefined);
     if (response.status === 401) signedOutByServer();
+    if (response.status === 403 && (payload as { code?: unknown } | undefined)?.code === 'auth.account_inactive') accountInactiveByServer();
     throw new ApiError(describeHttpError(response.status, payload, translate, renderCode));
   }
   try {

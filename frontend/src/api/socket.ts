@@ -1,7 +1,7 @@
 import { createActor, fromCallback, type Actor } from 'xstate';
 import type { ClientEnvelope, ClientPayload, ServerMessage, WireAgent } from '@scriptorium/domain/protocol/ws';
 import { connectionMachine, connectionStatus, type ConnectionStatus } from '../machines/connection.ts';
-import { API_BASE, signedOutByServer } from './client.ts';
+import { accountInactiveByServer, API_BASE, signedOutByServer } from './client.ts';
 import { browserTokens } from './token.ts';
 
 /** Spec §9: how long `connect()` waits for the socket before giving up. */
@@ -98,6 +98,7 @@ export class SocketClient {
         },
         deliver: (_, params) => this.route(params.data as ServerMessage),
         signedOut: () => signedOutByServer(),
+        accountInactive: () => accountInactiveByServer(),
       },
     });
     return createActor(machine).start();

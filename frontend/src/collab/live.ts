@@ -4,6 +4,8 @@ import type { EditorView } from 'prosemirror-view';
 import { fromCallback, type ActorRefFrom } from 'xstate';
 import { collabSocketMessageSchema, collabSocketPath } from '@scriptorium/domain/protocol/collab';
 import { collabSchema } from '@scriptorium/domain/protocol/collabSchema';
+import { CLOSE_ACCOUNT_INACTIVE } from '@scriptorium/domain/protocol/socketCodes';
+import { accountInactiveByServer } from '../api/client.ts';
 import { browserTokens } from '../api/token.ts';
 import { collabMachine, type CollabSend } from '../machines/collab.ts';
 
@@ -62,7 +64,10 @@ export function collabLogic(docId: string, view: () => EditorView | null, opened
               return sendBack({ type: 'collab.heartbeat' });
           }
         };
-        opened.onclose = (event) => sendBack({ type: 'collab.closed', code: event.code });
+        opened.onclose = (event) => {
+          if (event.code === CLOSE_ACCOUNT_INACTIVE) accountInactiveByServer();
+          sendBack({ type: 'collab.closed', code: event.code });
+        };
         receive((event) => {
           if (opened.readyState === WebSocket.OPEN) opened.send(JSON.stringify(event.data));
         });

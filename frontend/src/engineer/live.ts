@@ -1,11 +1,11 @@
 import type { EngineerSocketMessage } from '@scriptorium/domain/protocol/engineer';
+import { CLOSE_ACCOUNT_INACTIVE, CLOSE_NOT_FOUND, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/socketCodes';
+import { accountInactiveByServer } from '../api/client.ts';
 import { browserTokens } from '../api/token.ts';
 import { engineerSocketUrl } from './tree.ts';
 
 /** Reconnect after 2 s × 1.5ⁿ, capped at 30 s, as the conversation socket does. */
 const retryDelay = (attempt: number) => Math.min(2000 * 1.5 ** attempt, 30_000);
-const CLOSE_NOT_FOUND = 4404;
-const CLOSE_UNAUTHORIZED = 4401;
 
 export type LiveState = 'connecting' | 'live' | 'offline' | 'closed';
 
@@ -43,7 +43,8 @@ export class LiveSession {
     };
     socket.onclose = (event) => {
       if (this.stopped) return;
-      if (event.code === CLOSE_NOT_FOUND || event.code === CLOSE_UNAUTHORIZED) return this.onState('closed');
+      if (event.code === CLOSE_ACCOUNT_INACTIVE) accountInactiveByServer();
+      if (event.code === CLOSE_NOT_FOUND || event.code === CLOSE_UNAUTHORIZED || event.code === CLOSE_ACCOUNT_INACTIVE) return this.onState('closed');
       this.onState('offline');
       this.timer = setTimeout(() => this.open(), retryDelay(this.attempt++));
     };

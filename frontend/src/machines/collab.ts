@@ -1,6 +1,6 @@
 import { assign, fromCallback, sendTo, setup, type SnapshotFrom } from 'xstate';
 import { COLLAB_PING_MS, COLLAB_PRESENCE_THROTTLE_MS, type CollabAccess, type CollabPeer, type CollabSelection } from '@scriptorium/domain/protocol/collab';
-import { CLOSE_NOT_FOUND, CLOSE_REMOVED, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
+import { CLOSE_ACCOUNT_INACTIVE, CLOSE_NOT_FOUND, CLOSE_REMOVED, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
 import { CONNECT_TIMEOUT_MS, HEARTBEAT_WATCHDOG_MS, MAX_RECONNECT_ATTEMPTS, reconnectDelay } from './connection.ts';
 
 /** A refusal shown beside the editor, by its catalogue code. */
@@ -77,7 +77,7 @@ export const collabMachine = setup({
     canSubmit: ({ context, event }) => event.type === 'collab.changed' && context.access !== 'read' && context.access !== null && event.version >= context.waitFor,
     notFound: ({ event }) => event.type === 'collab.closed' && event.code === CLOSE_NOT_FOUND,
     removed: ({ event }) => event.type === 'collab.closed' && event.code === CLOSE_REMOVED,
-    unauthorized: ({ event }) => event.type === 'collab.closed' && event.code === CLOSE_UNAUTHORIZED,
+    unauthorized: ({ event }) => event.type === 'collab.closed' && (event.code === CLOSE_UNAUTHORIZED || event.code === CLOSE_ACCOUNT_INACTIVE),
     attemptsExhausted: ({ context }) => context.attempts >= MAX_RECONNECT_ATTEMPTS,
     readOnlyRefusal: ({ event }) => event.type === 'collab.rejected' && event.code === 'collab.read_only',
     /** The server failed on its side: reconnecting (with its backoff) resends the batch, rather than hammering it at once. */

@@ -1,11 +1,11 @@
 import test from 'ava';
 import { createActor, fromCallback, SimulatedClock } from 'xstate';
-import { CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/socketCodes';
+import { CLOSE_ACCOUNT_INACTIVE, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/socketCodes';
 import { connectionMachine, connectionStatus, HEARTBEAT_WATCHDOG_MS, MAX_RECONNECT_ATTEMPTS, reconnectDelay } from './connection.ts';
 
 /** A fake socket: counts opens, records what was sent, and lets the test answer for the server. */
 function harness() {
-  const log = { opened: 0, closedByMachine: 0, sent: [] as unknown[], resubscribed: 0, delivered: [] as unknown[], lost: 0, signedOut: 0 };
+  const log = { opened: 0, closedByMachine: 0, sent: [] as unknown[], resubscribed: 0, delivered: [] as unknown[], lost: 0, signedOut: 0, inactive: 0 };
   const clock = new SimulatedClock();
   const machine = connectionMachine.provide({
     actors: {
@@ -26,6 +26,9 @@ function harness() {
       },
       connectionLost: () => {
         log.lost += 1;
+      },
+      accountInactive: () => {
+        log.inactive += 1;
       },
       signedOut: () => {
         log.signedOut += 1;
@@ -130,6 +133,19 @@ for (const closing of ['while connected', 'on connect'] as const) {
     t.is(log.signedOut, 1);
   });
 }
+
+test('close code 4423 (account deactivated) stops reconnecting and reports the inactive account without signing out', (t) => {
+  const { actor, clock, status, log } = harness();
+  actor.send({ type: 'connection.connect' });
+  actor.send({ type: 'socket.opened' });
+  actor.send({ type: 'socket.closed', code: CLOSE_ACCOUNT_INACTIVE });
+  clock.increment(600_000);
+  t.true(actor.getSnapshot().matches({ disconnected: 'idle' }));
+  t.is(status(), 'disconnected');
+  t.is(log.opened, 1);
+  t.is(log.inactive, 1);
+  t.is(log.signedOut, 0);
+});
 
 test('a manual disconnect prevents reconnecting, also while a reconnect is waiting', (t) => {
   const { actor, clock, status, log } = harness();

@@ -1,5 +1,5 @@
 import { assign, fromCallback, sendTo, setup, type SnapshotFrom } from 'xstate';
-import { CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/socketCodes';
+import { CLOSE_ACCOUNT_INACTIVE, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/socketCodes';
 
 /** Spec §4 and §9: reconnect 2 s × 1.5ⁿ capped at 30 s, at most 10 attempts. */
 export const RECONNECT_BASE_MS = 2_000;
@@ -53,6 +53,8 @@ export const connectionMachine = setup({
     // The server refused the sign-in (at connect, or later: logout, deactivation, password change,
     // expiry): the same token would be refused again, so the user signs in instead of a retry loop.
     isSignedOut: ({ event }) => event.type === 'socket.closed' && event.code === CLOSE_UNAUTHORIZED,
+    // Deactivated: the sign-in holds, but a retry would be closed again until an administrator acts.
+    isAccountInactive: ({ event }) => event.type === 'socket.closed' && event.code === CLOSE_ACCOUNT_INACTIVE,
     isStopped: ({ context }) => context.stopped,
     attemptsExhausted: ({ context }) => context.attempts >= MAX_RECONNECT_ATTEMPTS,
   },
@@ -67,6 +69,7 @@ export const connectionMachine = setup({
     deliver: (_, _params: { data: unknown }) => undefined,
     connectionLost: () => undefined,
     signedOut: () => undefined,
+    accountInactive: () => undefined,
   },
 }).createMachine({
   id: 'connection',
@@ -99,6 +102,7 @@ export const connectionMachine = setup({
         'connection.disconnect': { target: 'disconnected', actions: ['stop', 'connectionLost'] },
         'socket.closed': [
           { guard: 'isSignedOut', target: 'disconnected', actions: ['stop', 'connectionLost', 'signedOut'] },
+          { guard: 'isAccountInactive', target: 'disconnected', actions: ['stop', 'connectionLost', 'accountInactive'] },
           { guard: 'isFinalClose', target: 'disconnected', actions: ['stop', 'connectionLost'] },
           { target: 'disconnected', actions: 'connectionLost' },
         ],

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { createActor, fromPromise } from 'xstate';
 import { login as loginCall, fetchMe } from '../../api/auth.ts';
-import { onUnauthorized } from '../../api/client.ts';
+import { onAccountInactive, onUnauthorized } from '../../api/client.ts';
 import { queryClient } from '../../api/query.ts';
 import { browserTokens } from '../../api/token.ts';
 import type { ClientUser, MeDto } from '../../api/user.ts';
@@ -23,6 +23,7 @@ export const auth = createActor(
 ).start();
 
 onUnauthorized(() => auth.send({ type: 'auth.tokenRevoked' }));
+onAccountInactive(() => auth.send({ type: 'auth.accountInactive' }));
 
 // Another user's data must never show: when the signed-in user goes (signed out, or another signs in
 // in this tab), everything the query cache holds goes with them.

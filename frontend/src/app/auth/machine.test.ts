@@ -154,3 +154,17 @@ test('login after logout does not reuse the cached user', async (t) => {
   await logIn(actor, 'lin', 'secret-pass');
   t.is(meCalls(), 2);
 });
+
+test('an account deactivated while signed in is read again and kept signed in, so the guard can take it to the draft page', async (t) => {
+  let active = true;
+  const { actor, token, meCalls } = start({ fetchMe: async () => ({ ...me, is_active: active }) });
+  await logIn(actor, 'lin', 'secret-pass');
+  active = false;
+  actor.send({ type: 'auth.accountInactive' });
+  t.true(actor.getSnapshot().matches({ authenticated: 'verifying' }));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  t.true(actor.getSnapshot().matches({ authenticated: 'fresh' }));
+  t.false(actor.getSnapshot().context.user?.is_active);
+  t.is(token(), 'tok-1');
+  t.is(meCalls(), 2);
+});

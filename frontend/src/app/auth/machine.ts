@@ -30,6 +30,8 @@ export type AuthEvent =
   | { type: 'auth.logout' }
   /** The API client already removed the token after a 401 (or the socket's 4401). */
   | { type: 'auth.tokenRevoked' }
+  /** The server says the account was deactivated (a 403, or the socket's 4423): the user is read again, and the guard takes them to the draft page. */
+  | { type: 'auth.accountInactive' }
   | { type: 'auth.expiryAcknowledged' };
 
 /**
@@ -135,6 +137,7 @@ export const authMachine = setup({
         'auth.login': 'signingIn',
         'auth.logout': signOut,
         'auth.tokenRevoked': signOut,
+        'auth.accountInactive': '.verifying',
       },
       states: {
         fresh: {
