@@ -58,9 +58,12 @@ export class EngineerRecorder {
     return this.enqueue(() => this.send(`/sessions/${this.sessionId}/nodes`, json({ nodes, ...(status && { status }) })));
   }
 
-  /** The node a trajectory event becomes, if any; node ids count up, so a resent batch is recognised. */
+  /**
+   * The node a trajectory event becomes, if any; node ids count up, so a resent batch is recognised.
+   * Nodes of one moment (an answer and the command it proposes) order by id, so ids are padded to sort as numbers.
+   */
   record(event: TrajectoryEvent): Promise<unknown> {
-    const id = `n${++this.count}`;
+    const id = `n${String(++this.count).padStart(6, '0')}`;
     const base = { id, timestamp: event.timestamp };
     switch (event.event_type) {
       case 'user_query':

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { ENDED_STATUSES, SESSION_STATUSES, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
@@ -14,7 +14,7 @@ import { useLiveSession } from '../../engineer/useLiveSession.ts';
 import '../../ui/listDetail.css';
 import '../../engineer/engineer.css';
 import { Select } from '../../ui/Select.tsx';
-import { TerminalIcon } from '../../ui/icons.ts';
+import { ArrowLeftIcon, TerminalIcon } from '../../ui/icons.ts';
 
 function StatusBadge({ status }: { status: EngineerSessionStatus }) {
   const { t } = useTranslation('engineer');
@@ -82,6 +82,13 @@ function SessionView({ sessionId, session }: { sessionId: string; session: Engin
   const refresh = useCallback(() => void queries.invalidateQueries({ queryKey: queryKeys.engineer() }), [queries]);
   const live = useLiveSession(sessionId, refresh);
   const [selected, setSelected] = useState<string | null>(null);
+  const nodeCount = live?.nodes.size ?? 0;
+  // The list's node counts and the stats are read over HTTP: new nodes from the socket bring them up to date.
+  useEffect(() => {
+    if (nodeCount === 0) return;
+    void queries.invalidateQueries({ queryKey: queryKeys.engineer('sessions') });
+    void queries.invalidateQueries({ queryKey: queryKeys.engineer('stats', sessionId) });
+  }, [nodeCount, queries, sessionId]);
   if (!live) return null;
   if (live.failed) return <p className="engineer-empty">{t('loadFailed')}</p>;
   const status = live.status ?? session?.status ?? null;
@@ -122,7 +129,13 @@ export default function EngineerPage() {
           <p className="muted">{t('subtitle')}</p>
         </div>
       </header>
-      <div className="list-detail-layout engineer-layout">
+      {sessionId && (
+        <Link to="/engineer" className="list-detail-back">
+          <ArrowLeftIcon size={14} />
+          {t('title')}
+        </Link>
+      )}
+      <div className={`list-detail-layout engineer-layout${sessionId ? ' has-selection' : ''}`}>
         <SessionList sessions={sessions} selected={sessionId} filter={filter} onFilter={setFilter} />
         {sessionId ? <SessionView key={sessionId} sessionId={sessionId} session={current} /> : <p className="engineer-empty muted">{t('pick')}</p>}
       </div>
