@@ -308,6 +308,7 @@ export const accountEn: AccountMessages = {
       revokeAuditor: 'Revoke auditor role of {{name}}',
       activate: 'Activate account',
       deactivate: 'Deactivate account',
+      cannotDeactivateSelf: 'You cannot deactivate your own account',
       selected_one: '{{count}} user selected',
       selected_other: '{{count}} users selected',
       clearSelection: 'Clear selection',

@@ -307,6 +307,7 @@ export const accountZh = {
       revokeAuditor: '取消审计员：{{name}}',
       activate: '启用账户',
       deactivate: '停用账户',
+      cannotDeactivateSelf: '不能停用自己的账户',
       selected_one: '已选择 {{count}} 个用户',
       selected_other: '已选择 {{count}} 个用户',
       clearSelection: '取消选择',

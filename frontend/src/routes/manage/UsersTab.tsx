@@ -3,6 +3,7 @@ import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { useTranslation } from 'react-i18next';
 import { groupOf } from '../../account/quota.ts';
 import { toApiError } from '../../api/client.ts';
+import { useAuth } from '../../app/auth/index.ts';
 import { initials } from '../../app/shell/navigation.ts';
 import { adminApi, LEVEL_DAILY_LIMITS, LEVELS, type DailyLimitChoice, type Level, type UserRow } from './api.ts';
 import { fromLocalInput, parseNumber, toggle, togglePage } from './model.ts';
@@ -33,6 +34,7 @@ function Switch({ checked, disabled, label, onChange }: { checked: boolean; disa
 
 export function UsersTab() {
   const { t } = useTranslation('account');
+  const { user: me } = useAuth();
   const date = useDateFormat();
   const number = useNumberFormat();
   const [searchText, setSearchText] = useState('');
@@ -249,8 +251,9 @@ export function UsersTab() {
                 <td>
                   <Switch
                     checked={row.is_active}
-                    disabled={busy}
-                    label={t(row.is_active ? 'manage.users.deactivate' : 'manage.users.activate')}
+                    // The server refuses it; an administrator who could lock themselves out would have no one to let them back in.
+                    disabled={busy || row.id === me?.id}
+                    label={t(row.id === me?.id ? 'manage.users.cannotDeactivateSelf' : row.is_active ? 'manage.users.deactivate' : 'manage.users.activate')}
                     onChange={() => run(() => adminApi.setActive(row.id, !row.is_active), t('manage.common.saved'))}
                   />
                 </td>
