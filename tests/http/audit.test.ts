@@ -68,6 +68,7 @@ test.serial('an auditor finds a session by title and owner, pages through its ev
   const before = await app.services.events.readStream(`user-${writer.userId}`);
   const byOwner = await auditor.request('GET', '/backend/audit/search?user=writer&kind=conversation');
   t.deepEqual(byOwner.body.conversations.map((row: { id: string }) => row.id), [sessionId]);
+  t.like(byOwner.body.conversations[0], { user_id: writer.userId, username: 'writer' }, 'a result names its owner');
   const today = new Date().toISOString().slice(0, 10);
   t.is((await auditor.request('GET', `/backend/audit/search?from=${today}&to=${today}&kind=user&q=writ`)).body.users[0].id, writer.userId);
   const first = await auditor.request('GET', `/backend/audit/streams/${stream()}/events?limit=10`);

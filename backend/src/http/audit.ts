@@ -89,19 +89,19 @@ export function auditRoutes(services: Services): Router {
       wants('trajectory') ? services.readStore.collection<TrajectoryDoc>(TRAJECTORIES).find({ ...created, ...(owner && { owner_id: owner._id }) }, { sort: { created_at: -1 }, limit: SEARCH_SCAN }) : [],
       wants('user') ? services.readStore.collection<UserDoc>(USERS).find({ ...created, ...(owner && { _id: owner._id }) }, { sort: { created_at: -1 }, limit: SEARCH_SCAN }) : [],
     ]);
+    const foundChats = chats.filter((chat) => matches(chat._id, chat.title, chat.name)).slice(0, SEARCH_LIMIT);
+    const foundSessions = engineerSessions.filter((session) => matches(session._id, session.title, session.task_description)).slice(0, SEARCH_LIMIT);
+    const foundFiles = trajectories.filter((file) => matches(file._id, file.title, file.project_name)).slice(0, SEARCH_LIMIT);
+    // Titles repeat across users (every first session is 默认会话): each record names its owner.
+    const ownerIds = [...new Set([...foundChats.map((chat) => chat.user_id), ...foundSessions.map((session) => session.owner_id), ...foundFiles.map((file) => file.owner_id)])];
+    const owners = new Map(
+      ownerIds.length === 0 ? [] : (await services.readStore.collection<UserDoc>(USERS).find({ _id: { $in: ownerIds } })).map((user) => [user._id, user.username] as const),
+    );
+    const ownedBy = (userId: string) => ({ user_id: userId, username: owners.get(userId) ?? null });
     ctx.body = {
-      conversations: chats
-        .filter((chat) => matches(chat._id, chat.title, chat.name))
-        .slice(0, SEARCH_LIMIT)
-        .map((chat) => ({ stream: `conversation-${chat._id}`, id: chat._id, user_id: chat.user_id, title: chat.title ?? chat.name, created_at: chat.created_at, canvas_version: chat.canvas_version })),
-      engineer_sessions: engineerSessions
-        .filter((session) => matches(session._id, session.title, session.task_description))
-        .slice(0, SEARCH_LIMIT)
-        .map((session) => ({ stream: engineerStream(session._id), id: session._id, user_id: session.owner_id, title: session.title, created_at: session.created_at })),
-      trajectories: trajectories
-        .filter((file) => matches(file._id, file.title, file.project_name))
-        .slice(0, SEARCH_LIMIT)
-        .map((file) => ({ stream: `trajectory-${file._id}`, id: file._id, user_id: file.owner_id, title: file.title, created_at: file.created_at })),
+      conversations: foundChats.map((chat) => ({ stream: `conversation-${chat._id}`, id: chat._id, ...ownedBy(chat.user_id), title: chat.title ?? chat.name, created_at: chat.created_at, canvas_version: chat.canvas_version })),
+      engineer_sessions: foundSessions.map((session) => ({ stream: engineerStream(session._id), id: session._id, ...ownedBy(session.owner_id), title: session.title, created_at: session.created_at })),
+      trajectories: foundFiles.map((file) => ({ stream: `trajectory-${file._id}`, id: file._id, ...ownedBy(file.owner_id), title: file.title, created_at: file.created_at })),
       users: users
         .filter((user) => matches(user._id, user.username, user.nickname))
         .slice(0, SEARCH_LIMIT)
