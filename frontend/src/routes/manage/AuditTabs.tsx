@@ -10,6 +10,22 @@ const PAGE_SIZE = 50;
 /** How often a rebuild's progress is read while it runs. */
 const PROGRESS_MS = 1000;
 
+const SEARCH_FIELDS = ['q', 'user', 'from', 'to'] as const;
+
+/** A search is recorded with its criteria as JSON in place of a stream: shown as the search form's own labels and values. */
+function SearchCriteria({ recorded }: { recorded: string }) {
+  const { t } = useTranslation('account');
+  let criteria: Partial<Record<(typeof SEARCH_FIELDS)[number] | 'kind', unknown>>;
+  try {
+    criteria = JSON.parse(recorded) as typeof criteria;
+  } catch {
+    return <span className="mono">{recorded}</span>;
+  }
+  const parts = SEARCH_FIELDS.filter((field) => typeof criteria[field] === 'string' && criteria[field] !== '').map((field) => `${t(`audit.search.${field}`)}: ${String(criteria[field])}`);
+  if (typeof criteria.kind === 'string') parts.push(`${t('audit.search.kind')}: ${t(`audit.search.kinds.${criteria.kind}`, { defaultValue: criteria.kind })}`);
+  return <span>{parts.join(' · ')}</span>;
+}
+
 /** Who read which stream at /audit, newest first. */
 export function AuditReadsTab() {
   const { t } = useTranslation('account');
@@ -39,7 +55,7 @@ export function AuditReadsTab() {
                 <td>{date(read.at)}</td>
                 <td>{read.auditor}</td>
                 <td>{t(`manage.auditReads.actions.${read.action}`)}</td>
-                <td className="mono">{read.stream_id}</td>
+                <td className={read.action === 'search' ? undefined : 'mono'}>{read.action === 'search' ? <SearchCriteria recorded={read.stream_id} /> : read.stream_id}</td>
                 <td>{read.after !== null && read.count !== null ? t('manage.auditReads.range', { from: read.after, count: read.count }) : ''}</td>
               </tr>
             ))}
