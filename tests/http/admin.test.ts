@@ -168,7 +168,7 @@ test.serial('usage shows up per user and per session, for the user and the admin
   t.true(everyone.body.users.some((user: { username: string; total_tokens: number }) => user.username === 'jon' && user.total_tokens === own.body.all_time.total_tokens));
   const sessions = await admin.request('GET', '/backend/conversation/api/admin/sessions-token-usage');
   t.like(sessions.body, { skip: 0, limit: 100 });
-  t.like(sessions.body.sessions[0], { session_id: body.session_id, user_id: jon.userId });
+  t.like(sessions.body.sessions[0], { session_id: body.session_id, user_id: jon.userId, username: 'jon' });
   const overview = await admin.request('GET', '/backend/auth/admin/users/token-overview?search=jon');
   t.like(overview.body.users[0], { username: 'jon', today_usage: info.body.today_usage });
   t.is((await admin.request('GET', '/backend/conversation/api/admin/sessions-token-usage?limit=0')).status, 422);

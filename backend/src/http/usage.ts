@@ -128,7 +128,14 @@ export function usageRoutes(services: Services): Router {
     const query = parseQuery(ctx, usagePage);
     const sessions = services.readStore.collection<SessionUsageDoc>(SESSION_USAGE);
     const [docs, total] = await Promise.all([sessions.find({}, { sort: { updated_at: -1 }, skip: query.skip, limit: query.limit }), sessions.count()]);
-    ctx.body = { sessions: await Promise.all(docs.map((doc) => queries.session(doc))), total, skip: query.skip, limit: query.limit };
+    const userIds = [...new Set(docs.map((doc) => doc.user_id))];
+    const usernames = new Map(userIds.length === 0 ? [] : (await services.readStore.collection<AccountDoc>(ACCOUNTS).find({ _id: { $in: userIds } })).map((account) => [account._id, account.username] as const));
+    ctx.body = {
+      sessions: await Promise.all(docs.map(async (doc) => ({ ...(await queries.session(doc)), username: usernames.get(doc.user_id) ?? null }))),
+      total,
+      skip: query.skip,
+      limit: query.limit,
+    };
   });
 
   return router;

@@ -338,7 +338,7 @@ export const accountEn: AccountMessages = {
         refresh: "Refresh today's quota",
         refreshHint: "Resets today's usage so the daily limit is available again",
         current: 'Now: daily limit {{limit}}, used today {{used}}, extra budget {{extra}}, total available {{total}}',
-        usage: 'Last 30 days',
+        usage: 'Token usage, last 30 days',
         limitQuestion: {
           title: 'What about the daily limit?',
           text: "New level: {{level}}, whose default daily limit is {{levelLimit}}. {{name}}'s current daily limit is {{current}}. Apply the level's default, or keep the current limit?",
@@ -369,8 +369,8 @@ export const accountEn: AccountMessages = {
     },
     usage: {
       overview: 'Usage overview',
-      todayTotal: 'Used today (this page)',
-      allTotal: 'All-time (this page)',
+      todayTotal: 'Used today, cognition coins (this page)',
+      allTotal: 'All-time, cognition coins (this page)',
       users: 'Users',
       chartTitle: 'Top {{count}} users by all-time tokens',
       chartEmpty: 'No token usage yet',

@@ -337,7 +337,7 @@ export const accountZh = {
         refresh: '刷新今日额度',
         refreshHint: '将今日已用清零，立即恢复每日额度',
         current: '当前：每日额度 {{limit}}，今日已用 {{used}}，额外额度 {{extra}}，总可用 {{total}}',
-        usage: '近 30 天用量',
+        usage: '近 30 天 Token 用量',
         limitQuestion: {
           title: '每日额度如何处理？',
           text: '新等级：{{level}}，默认每日额度为 {{levelLimit}}。{{name}} 当前的每日额度是 {{current}}。要应用该等级的默认额度，还是保留当前额度？',
@@ -368,8 +368,8 @@ export const accountZh = {
     },
     usage: {
       overview: '用户用量总览',
-      todayTotal: '本页今日已用',
-      allTotal: '本页累计使用',
+      todayTotal: '本页今日已用（认知币）',
+      allTotal: '本页累计使用（认知币）',
       users: '用户数',
       chartTitle: '累计 Token 用量前 {{count}} 名',
       chartEmpty: '还没有任何 Token 用量',

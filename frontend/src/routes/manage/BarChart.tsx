@@ -32,7 +32,8 @@ export function BarChart({ points, label, format }: { points: ReadonlyArray<{ la
             <rect className="bar-chart-bar" x={bar.x} y={bar.y} width={bar.width} height={Math.max(bar.height, bar.value > 0 ? 1.5 : 0)} rx={Math.min(4, bar.width / 4)}>
               <title>{`${bar.label}: ${format(bar.value)}`}</title>
             </rect>
-            {index % every === 0 && (
+            {/* Counted from the last bar, so the newest (today, on a daily chart) always has its label. */}
+            {(bars.length - 1 - index) % every === 0 && (
               <text className="bar-chart-label" x={bar.x + bar.width / 2} y={plotHeight + 18} textAnchor="middle">
                 {bar.label.length > 10 ? `${bar.label.slice(0, 9)}…` : bar.label}
               </text>

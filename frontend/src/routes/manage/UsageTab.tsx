@@ -99,6 +99,7 @@ export function UsageTab() {
               <thead>
                 <tr>
                   <th>{t('manage.usage.columns.session')}</th>
+                  <th>{t('manage.usage.columns.user')}</th>
                   <th className="num">{t('manage.usage.columns.prompt')}</th>
                   <th className="num">{t('manage.usage.columns.completion')}</th>
                   <th className="num">{t('manage.usage.columns.tokens')}</th>
@@ -107,13 +108,14 @@ export function UsageTab() {
                 </tr>
               </thead>
               <tbody>
-                <TableState loading={sessions.isFetching} empty={sessionRows.length === 0} error={sessions.error} columns={6} />
+                <TableState loading={sessions.isFetching} empty={sessionRows.length === 0} error={sessions.error} columns={7} />
                 {sessionRows.map((session) => (
                   <tr key={session.session_id}>
                     <td>
                       <div className="user-cell-name">{session.title || t('manage.usage.untitled')}</div>
                       <div className="user-cell-email mono">{session.session_id}</div>
                     </td>
+                    <td>{session.username ?? session.user_id.slice(0, 8)}</td>
                     <td className="num">{number(session.prompt_tokens)}</td>
                     <td className="num">{number(session.completion_tokens)}</td>
                     <td className="num strong">{number(session.total_tokens)}</td>

@@ -6,10 +6,12 @@ import { adminApi, LEVEL_DAILY_LIMITS, LEVELS, type DailyLimitChoice, type Level
 import { BarChart } from './BarChart.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { fromLocalInput, parseNumber, toLocalInput } from './model.ts';
+import { dailyBars, fromLocalInput, parseNumber, toLocalInput } from './model.ts';
 import { Notice, useNumberFormat, type NoticeState } from './shared.tsx';
 import { PlusIcon, RefreshCwIcon } from '../../ui/icons.ts';
 import { Select } from '../../ui/Select.tsx';
+
+const USAGE_DAYS = 30;
 
 /** One user's level, limits and quota, with the last 30 days of usage. */
 export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChanged: () => void; onClose: () => void }) {
@@ -52,7 +54,7 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
     else setLimitQuestion(true);
   }
 
-  const daily = [...(usage.data?.daily ?? [])].reverse().map((day) => ({ label: day.day.slice(5), value: day.total_tokens }));
+  const daily = usage.data ? dailyBars(usage.data.daily, usage.data.today.day, USAGE_DAYS) : [];
 
   return (
     <Dialog title={t('manage.users.editor.title', { name: user.username })} description={t('manage.users.editor.current', { limit: number(row.token_level_limit), used: number(row.today_usage), extra: number(row.extra_budget), total: number(row.total_available) })} onClose={onClose} className="manage-dialog">
@@ -127,7 +129,7 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
 
       <section className="editor-usage">
         <h3>{t('manage.users.editor.usage')}</h3>
-        {daily.length > 0 ? <BarChart points={daily} label={t('manage.usage.daily')} format={number} /> : <p className="muted table-message">{usage.isFetching ? t('manage.common.loading') : t('manage.usage.chartEmpty')}</p>}
+        {daily.some((day) => day.value > 0) ? <BarChart points={daily} label={t('manage.usage.daily')} format={number} /> : <p className="muted table-message">{usage.isFetching ? t('manage.common.loading') : t('manage.usage.chartEmpty')}</p>}
       </section>
     </Dialog>
   );

@@ -51,6 +51,8 @@ export interface UserTokens extends Counts {
 export interface SessionTokens extends Counts {
   session_id: string;
   user_id: string;
+  /** In the admin's list of every session; a user's own list has no need of it. */
+  username?: string | null;
   title: string | null;
   models?: Record<string, unknown> | string[];
   updated_at: string;

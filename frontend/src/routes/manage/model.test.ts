@@ -1,5 +1,5 @@
 import test from 'ava';
-import { barLayout, caughtUp, fromLocalInput, niceCeiling, pageInfo, parseNumber, restarted, toggle, togglePage, toLocalInput } from './model.ts';
+import { barLayout, caughtUp, dailyBars, fromLocalInput, niceCeiling, pageInfo, parseNumber, restarted, toggle, togglePage, toLocalInput } from './model.ts';
 
 test('paging', (t) => {
   t.deepEqual(pageInfo(0, 0, 10), { page: 1, pages: 1, hasPrev: false, hasNext: false });
@@ -69,4 +69,16 @@ test('a started rebuild shows its read model back at the server checkpoint, so i
   const after = restarted(list, 'users', 0, 12);
   t.deepEqual(after, { head: 12, projections: [{ name: 'users', checkpoint: 0 }, { name: 'chats', checkpoint: 10 }] });
   t.false(caughtUp(after, 'users'));
+});
+
+test('daily bars cover every day up to today, days without usage at 0, across a month end', (t) => {
+  const bars = dailyBars([{ day: '2026-11-02', total_tokens: 626 }, { day: '2026-10-30', total_tokens: 10 }], '2026-11-03', 5);
+  t.deepEqual(bars, [
+    { label: '10-30', value: 10 },
+    { label: '10-31', value: 0 },
+    { label: '11-01', value: 0 },
+    { label: '11-02', value: 626 },
+    { label: '11-03', value: 0 },
+  ]);
+  t.is(dailyBars([{ day: '2026-11-04', total_tokens: 1 }], '2026-11-03', 2).at(-1)?.label, '11-04', "the server's day may be ahead of the browser's");
 });

@@ -104,3 +104,17 @@ export function caughtUp(list: ReadModelList | undefined, name: string): boolean
 export function restarted<T extends ReadModelList>(list: T, name: string, checkpoint: number, head: number): T {
   return { ...list, head: Math.max(list.head, head), projections: list.projections.map((model) => (model.name === name ? { ...model, checkpoint } : model)) };
 }
+
+/**
+ * A user's daily totals as one bar per day for the `count` days up to `today` (or the newest day
+ * with usage, if later: the server's day may run ahead of this browser's), days without usage at 0.
+ */
+export function dailyBars(days: ReadonlyArray<{ day: string; total_tokens: number }>, today: string, count: number): Array<{ label: string; value: number }> {
+  const byDay = new Map(days.map((day) => [day.day, day.total_tokens]));
+  const newest = days.reduce((latest, day) => (day.day > latest ? day.day : latest), today);
+  const end = Date.parse(`${newest}T00:00:00Z`);
+  return Array.from({ length: count }, (_, index) => {
+    const day = new Date(end - (count - 1 - index) * 86_400_000).toISOString().slice(0, 10);
+    return { label: day.slice(5), value: byDay.get(day) ?? 0 };
+  });
+}
