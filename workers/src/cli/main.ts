@@ -8,7 +8,8 @@
  *
  * In a chat the assistant may propose a command (the `run_command` tool); it runs in the user's own
  * shell, unsandboxed, so only once a person approves it: `y` in the terminal, or 批准运行 in the browser.
- *   scriptorium run   [--project NAME] -- <command…>         (runs one command and records it)
+ *   scriptorium run   [--project NAME] -- <command…>         (runs one command and records it: several arguments
+ *                                                           run as given, with no shell; one is a command line for the shell)
  *
  * Each session is also an AI-engineer session, watched live at /engineer/<id>; commands, messages and
  * answers to proposals sent from the browser there are polled and handled here, and their results posted back.
@@ -18,14 +19,14 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { OpenAICompatibleProvider } from '@scriptorium/infra/model/openai';
 import type { EngineerCommandDto, EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
+import { commandFromArgs, commandLine } from './command.ts';
 import { EngineerRecorder, POLL_MS } from './engineer.ts';
 import { authorize, discover, OAuthFailure, refresh, revoke, type Tokens } from './oauth.ts';
-import { Lines } from './lines.ts';
 import { RecordedSession, type AnsweredBy } from './session.ts';
+import { Terminal } from './terminal.ts';
 
 interface Saved {
   server: string;
@@ -94,17 +95,15 @@ async function api(saved: Saved, path: string, init: RequestInit = {}): Promise<
   return response;
 }
 
-/** Reads one line from the terminal; the typed password is not echoed when stdin is a terminal. */
-async function prompt(question: string, secret = false): Promise<string> {
-  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
-  if (secret && process.stdin.isTTY) {
-    const write = (rl as unknown as { _writeToOutput: (text: string) => void })._writeToOutput.bind(rl);
-    (rl as unknown as { _writeToOutput: (text: string) => void })._writeToOutput = (text) => write(text.startsWith(question) ? text : '');
-  }
-  const answer = await new Promise<string>((resolve) => rl.question(question, resolve));
-  rl.close();
-  if (secret && process.stdin.isTTY) out('\n');
-  return answer.trim();
+let terminal: Terminal | undefined;
+/** Made when first asked for: a command with nothing to ask leaves stdin alone. */
+const theTerminal = () => (terminal ??= new Terminal(process.stdin, process.stdout));
+
+/** The next line of input as the answer; input that ends first is an error rather than a wait that never ends. */
+async function answer(question: string, missing: string, secret = false): Promise<string> {
+  const line = await theTerminal().ask(question, secret);
+  if (line === null) fail(`输入已结束，没有读到${missing}`);
+  return line.trim();
 }
 
 async function login(args: string[]): Promise<void> {
@@ -132,8 +131,8 @@ async function login(args: string[]): Promise<void> {
 
 /** The old prompt, for machines with no browser to hand: the token is a browser session's, without refresh. */
 async function passwordLogin(server: string, name: string | undefined): Promise<void> {
-  const username = name ?? process.env.SCRIPTORIUM_USERNAME ?? (await prompt('用户名: '));
-  const password = process.env.SCRIPTORIUM_PASSWORD ?? (await prompt('密码: ', true));
+  const username = name ?? process.env.SCRIPTORIUM_USERNAME ?? (await answer('用户名: ', '用户名'));
+  const password = process.env.SCRIPTORIUM_PASSWORD ?? (await answer('密码: ', '密码', true));
   const response = await fetch(new URL('/backend/auth/login', server), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username, password }) });
   const body = (await response.json().catch(() => ({}))) as { access_token?: string; detail?: unknown };
   if (!response.ok || !body.access_token) fail(typeof body.detail === 'string' ? body.detail : `登录失败（HTTP ${response.status}）`);
@@ -177,7 +176,8 @@ const HELP = `Scriptorium 命令行助手
   scriptorium login --password [--username 名称]      用户名和密码登录（无浏览器时；密码：提示输入或 SCRIPTORIUM_PASSWORD）
   scriptorium chat  [--project 名称]                  对话：直接输入问题；!命令 运行命令；/help 帮助；/exit 结束
                                                      助手建议的命令须经你批准（终端输入 y，或在浏览器点“批准运行”）才会运行
-  scriptorium run   [--project 名称] -- <命令…>        运行一条命令并记录
+  scriptorium run   [--project 名称] -- <命令…>        运行一条命令并记录：多个参数按原样运行，不经 shell；
+                                                     单个参数是一整行命令（如 "npm test && echo ok"），交给 shell 运行
   scriptorium whoami | logout
 
 每个会话都会记录为轨迹（/cli/trajectories），并作为工程会话实时显示在 /engineer，可在浏览器中发送消息、命令，批准或拒绝助手建议的命令。
@@ -192,11 +192,9 @@ async function chat(args: string[]): Promise<void> {
   const { session, engineer, sessionId } = openSession(saved, { title: `${project} · 对话`, task_description: `scriptorium chat（${project}）` });
   out(`Scriptorium 命令行助手（${project}）。直接输入问题；!命令 运行命令；/help 帮助；/exit 结束。\n`);
   out(`实时查看：${new URL(`/engineer/${sessionId}`, saved.server)}\n`);
-  const tty = process.stdin.isTTY === true;
-  const rl = createInterface({ input: process.stdin, output: tty ? process.stdout : undefined, terminal: tty, prompt: 'scriptorium> ' });
-  const showPrompt = () => tty && rl.prompt();
-  const lines = new Lines();
-  rl.on('line', (line) => lines.push(line));
+  const terminal = theTerminal();
+  const { tty, lines } = terminal;
+  const showPrompt = () => tty && terminal.show('scriptorium> ');
 
   // Typed lines and browser commands take turns, one at a time, in arrival order.
   let turn: Promise<unknown> = Promise.resolve();
@@ -207,7 +205,7 @@ async function chat(args: string[]): Promise<void> {
   const finish = (status: EngineerSessionStatus) => {
     if (ending) return;
     ending = status;
-    rl.close();
+    terminal.close();
     finished();
   };
 
@@ -215,7 +213,7 @@ async function chat(args: string[]): Promise<void> {
   let pending: { id: string; settle: (verdict: Verdict) => void } | null = null;
   const approval = (id: string, command: string): Promise<Verdict> =>
     new Promise((resolve) => {
-      out(`助手建议运行：${command}  运行？[y/N] `);
+      terminal.show(`助手建议运行：${command}  运行？[y/N] `);
       const typed = lines.next(true);
       pending = {
         id,
@@ -291,9 +289,8 @@ async function chat(args: string[]): Promise<void> {
       });
     }
   })();
-  rl.on('close', () => lines.close());
   // Ctrl-C ends the session as finished rather than leaving it running in the browser.
-  rl.on('SIGINT', () => finish('completed'));
+  terminal.onInterrupt(() => finish('completed'));
   process.once('SIGINT', () => finish('completed'));
 
   await done;
@@ -339,15 +336,16 @@ async function runBrowserCommand(session: RecordedSession, engineer: EngineerRec
 async function run(args: string[]): Promise<void> {
   const separator = args.indexOf('--');
   const { values } = parseArgs({ args: separator === -1 ? [] : args.slice(0, separator), options: { project: { type: 'string' } } });
-  const command = (separator === -1 ? args : args.slice(separator + 1)).join(' ').trim();
-  if (!command) fail('用法：scriptorium run [--project 名称] -- <命令>');
+  const command = commandFromArgs(separator === -1 ? args : args.slice(separator + 1));
+  if (!command) fail('用法：scriptorium run [--project 名称] -- <命令…>');
   const saved = loadSaved();
   const project = values.project ?? basename(process.cwd());
-  const { session, engineer, sessionId } = openSession(saved, { title: command, task_description: `scriptorium run（${project}）` });
+  const title = commandLine(command);
+  const { session, engineer, sessionId } = openSession(saved, { title, task_description: `scriptorium run（${project}）` });
   const exitCode = await session.run(command);
   session.end();
   await engineer.end(exitCode === 0 ? 'completed' : 'failed');
-  await upload(saved, session, sessionId, project, command);
+  await upload(saved, session, sessionId, project, title);
   await engineer.flush();
   process.exitCode = exitCode;
 }
@@ -381,4 +379,8 @@ const command = name ? commands[name] : undefined;
 const before = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
 if (name === 'help' || name === '--help' || name === '-h' || before.includes('--help') || before.includes('-h')) out(HELP);
 else if (!command) fail(`用法：scriptorium <${Object.keys(commands).join('|')}>（scriptorium --help 查看帮助）`);
-else await command(rest);
+else {
+  await command(rest);
+  // An open reader on a terminal would keep the process waiting for input nobody is asked for.
+  terminal?.close();
+}

@@ -3,6 +3,7 @@ import type { TrajectoryEvent } from '@scriptorium/domain/protocol/trajectories'
 import type { ChatMessage, ModelProvider } from '@scriptorium/infra/model/port';
 import { RUN_COMMAND_FUNCTION } from '@scriptorium/domain/engineer/proposals';
 import { RUN_COMMAND_TOOL } from '@scriptorium/domain/protocol/engineer';
+import { commandLine, type Command } from './command.ts';
 
 /** Output kept per command: enough to see what happened, small enough to upload. */
 export const MAX_OUTPUT_CHARS = 20_000;
@@ -86,21 +87,24 @@ export class RecordedSession {
     if (!approved) this.history.push({ role: 'user', content: `我没有运行 \`${command}\`。` });
   }
 
-  /** Runs a shell command with its output shown live and recorded (clipped). */
-  async run(command: string): Promise<number> {
-    this.record({ event_type: 'command', command });
+  /** Runs a command with its output shown live and recorded (clipped); it is recorded as the line a shell would run. */
+  async run(command: Command): Promise<number> {
+    const line = commandLine(command);
+    this.record({ event_type: 'command', command: line });
     let output = '';
-    const keep = (chunk: Buffer) => {
-      const text = chunk.toString('utf8');
+    const keep = (text: string) => {
       this.io.write(text);
       if (output.length < MAX_OUTPUT_CHARS) output += text;
     };
     const exitCode = await new Promise<number>((resolve) => {
-      const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
-      child.stdout.on('data', keep);
-      child.stderr.on('data', keep);
+      const stdio: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
+      const child = typeof command === 'string' ? spawn(command, { shell: true, stdio }) : spawn(command[0], command.slice(1), { stdio });
+      // Decoded per stream, so a character split between two chunks arrives whole.
+      child.stdout.setEncoding('utf8').on('data', keep);
+      child.stderr.setEncoding('utf8').on('data', keep);
+      // With no shell to say "not found", the reason a program could not start is the only output there is.
       child.on('error', (error) => {
-        output += error.message;
+        keep(`${error.message}\n`);
         resolve(127);
       });
       child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
@@ -108,7 +112,7 @@ export class RecordedSession {
     const clipped = output.length > MAX_OUTPUT_CHARS ? `${output.slice(0, MAX_OUTPUT_CHARS)}\n…（输出已截断）` : output;
     this.record({ event_type: 'command_output', content: clipped, exit_code: exitCode });
     if (exitCode !== 0) this.io.write(`[退出码 ${exitCode}]\n`);
-    this.history.push({ role: 'user', content: `我运行了 \`${command}\`，退出码 ${exitCode}，输出：\n${clipped.slice(-4000)}` });
+    this.history.push({ role: 'user', content: `我运行了 \`${line}\`，退出码 ${exitCode}，输出：\n${clipped.slice(-4000)}` });
     return exitCode;
   }
 
