@@ -25,3 +25,10 @@ test('the admin lists codes newest first, filtered by status', async (t) => {
     .given(generated('INV-1', T1), generated('INV-2', T3), generated('INV-3', T2), redeemed)
     .then(t, INVITE_CODES, [{ _id: 'INV-2' }, { _id: 'INV-3' }], { filter: { status: 'unused' }, sort: { created_at: -1 } });
 });
+
+test('a withdrawn code is marked revoked, with when', async (t) => {
+  await spec
+    .given(generated('INV-1', T1))
+    .when({ type: 'InviteCodeRevoked', data: { code: 'INV-1', revokedBy: 'admin', at: T2 } })
+    .thenDoc(t, INVITE_CODES, 'INV-1', { status: 'revoked', revoked_at: T2, used_by: null });
+});

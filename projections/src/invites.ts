@@ -7,12 +7,13 @@ import type { Projection } from './projection.ts';
 /** The admin's list of invite codes. */
 export interface InviteCodeDoc extends Doc {
   code: string;
-  status: 'unused' | 'used';
+  status: 'unused' | 'used' | 'revoked';
   created_by: string;
   created_at: string;
   used_by: string | null;
   used_by_username: string | null;
   used_at: string | null;
+  revoked_at?: string;
 }
 
 export const INVITE_CODES = 'invite_codes';
@@ -20,7 +21,7 @@ export const INVITE_CODES = 'invite_codes';
 export const invitesProjection: Projection = {
   name: 'invites',
   collections: [INVITE_CODES],
-  handles: ['InviteCodeGenerated', 'InviteCodeRedeemed', 'InviteRedemptionReverted'] satisfies InviteEvent['type'][],
+  handles: ['InviteCodeGenerated', 'InviteCodeRedeemed', 'InviteRedemptionReverted', 'InviteCodeRevoked'] satisfies InviteEvent['type'][],
   async setup(store) {
     await store.collection(INVITE_CODES).ensureIndex({ fields: { created_at: -1 } });
     await store.collection(INVITE_CODES).ensureIndex({ fields: { status: 1, created_at: -1 } });
@@ -37,6 +38,9 @@ export const invitesProjection: Projection = {
         return;
       case 'InviteRedemptionReverted':
         await codes.update(event.data.code, { $set: { status: 'unused', used_by: null, used_by_username: null, used_at: null } });
+        return;
+      case 'InviteCodeRevoked':
+        await codes.update(event.data.code, { $set: { status: 'revoked', revoked_at: event.data.at } });
         return;
       default:
         assertNever(event);

@@ -50,6 +50,18 @@ test.serial('invite codes: generated in batches, listed ten to a page, filtered 
   t.like(used.body.invite_codes[0], { code: generated.body.invite_codes[0].code, status: 'used', used_by: registered.body.id, used_by_username: 'bea' });
   t.is((await admin.request('GET', '/backend/auth/admin/invite-codes?status=unused')).body.total, 11);
   t.is((await admin.request('GET', '/backend/auth/admin/invite-codes?status=lost')).status, 422);
+
+  const withdrawn = generated.body.invite_codes[1].code as string;
+  const revoked = await admin.request('POST', `/backend/auth/admin/invite-codes/${withdrawn.toLowerCase()}/revoke`);
+  t.is(revoked.status, 200);
+  t.like(revoked.body, { code: withdrawn, status: 'revoked' });
+  t.like((await admin.request('POST', `/backend/auth/admin/invite-codes/${withdrawn}/revoke`)).body, { status: 'revoked' }, 'withdrawing twice changes nothing');
+  const refused = await client(app.url).request('POST', '/backend/auth/register', { username: 'bob', email: 'bob@example.com', password: 'secret-password', invite_code: withdrawn });
+  t.is(refused.status, 400);
+  t.is(refused.body.detail, '邀请码无效');
+  t.is((await admin.request('GET', '/backend/auth/admin/invite-codes?status=revoked')).body.invite_codes[0].code, withdrawn);
+  t.is((await admin.request('POST', `/backend/auth/admin/invite-codes/${generated.body.invite_codes[0].code}/revoke`)).status, 409, 'a used code stays used');
+  t.is((await admin.request('POST', '/backend/auth/admin/invite-codes/NOSUCH22/revoke')).status, 404);
 });
 
 test.serial('the user list searches by name or address prefix and filters by level and active flag', async (t) => {

@@ -90,6 +90,8 @@ export const TABLE: Record<string, Entry> = {
   'POST /backend/auth/admin/users/batch-extra-budget': { body: (_w, ids) => ({ user_ids: [ids.alice], amount: 1 }) },
   'POST /backend/auth/admin/invite-codes/generate': { body: () => ({ count: 1 }) },
   'GET /backend/auth/admin/invite-codes': {},
+  // An unknown code: refused as not found, for an administrator too, so nothing changes.
+  'POST /backend/auth/admin/invite-codes/:code/revoke': { params: () => ({ code: 'NOSUCH22' }) },
   'POST /backend/auth/admin/send-email': { body: () => ({ to_email: 'x@example.com', subject: '主题', content: '内容' }) },
   'GET /backend/auth/admin/feedback': {},
   'GET /backend/auth/admin/outbox': {},

@@ -16,7 +16,7 @@ import type { BudgetCommand } from '@scriptorium/domain/budget/decide';
 import type { BudgetCommandInput } from '@scriptorium/domain/budget/guard';
 import { FEEDBACK_TYPES } from '@scriptorium/domain/feedback/feedback';
 import { inviteDecider, randomInviteCode } from '@scriptorium/domain/invites/decide';
-import { inviteStream } from '@scriptorium/domain/invites/invite';
+import { inviteStream, normaliseInviteCode } from '@scriptorium/domain/invites/invite';
 import { adminMail } from '@scriptorium/domain/mail/templates';
 import { userDecider, userStream } from '@scriptorium/domain/user/decide';
 import type { Services } from '../services.ts';
@@ -280,7 +280,18 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { invite_codes: docs.flatMap((doc) => (doc ? [inviteDto(doc)] : [])), count: codes.length };
   });
 
-  const inviteCodesQuery = paging(10, 100).extend({ status: z.enum(['all', 'unused', 'used'], { error: 'admin.invite_status_invalid' }).default('all') });
+  const inviteCodeParam = z.object({ code: z.string().min(1).max(32) });
+  router.post('/auth/admin/invite-codes/:code/revoke', contract({ access: 'admin', summary: 'Withdraw an unused invite code', params: inviteCodeParam, refusals: [404, 409] }), async (ctx) => {
+    const actor = await admin(ctx);
+    const { code } = parseParams(ctx.params, inviteCodeParam);
+    const result = await services.commands.handle(inviteDecider, inviteStream(code), { type: 'RevokeInviteCode', data: { revokedBy: actor.id }, metadata: { now: services.clock(), userId: actor.id } });
+    await progress.waitFor(result.position);
+    const doc = await services.readStore.collection<InviteCodeDoc>(INVITE_CODES).get(normaliseInviteCode(code));
+    if (!doc) throw httpError(404, 'admin.invite_not_found');
+    ctx.body = inviteDto(doc);
+  });
+
+  const inviteCodesQuery = paging(10, 100).extend({ status: z.enum(['all', 'unused', 'used', 'revoked'], { error: 'admin.invite_status_invalid' }).default('all') });
   router.get('/auth/admin/invite-codes', contract({ access: 'admin', query: inviteCodesQuery }), async (ctx) => {
     await admin(ctx);
     const query = parseQuery(ctx, inviteCodesQuery);

@@ -6,7 +6,8 @@ import { evolve, initialState, INVITE_ALPHABET, INVITE_LENGTH, InviteRefused, ty
 export type GenerateInviteCode = Command<'GenerateInviteCode', { code: string; createdBy: string }>;
 export type RedeemInviteCode = Command<'RedeemInviteCode', { code: string; userId: string; username: string }>;
 export type RevertRedemption = Command<'RevertRedemption', { code: string; userId: string }>;
-export type InviteCommand = GenerateInviteCode | RedeemInviteCode | RevertRedemption;
+export type RevokeInviteCode = Command<'RevokeInviteCode', { revokedBy: string }>;
+export type InviteCommand = GenerateInviteCode | RedeemInviteCode | RevertRedemption | RevokeInviteCode;
 
 export const generateInviteCode = (command: GenerateInviteCode, state: Invite): InviteEvent => {
   if (state.status !== 'unknown') throw refuse('conflict', 'auth.invite_exists');
@@ -14,7 +15,8 @@ export const generateInviteCode = (command: GenerateInviteCode, state: Invite): 
 };
 
 export const redeemInviteCode = (command: RedeemInviteCode, state: Invite): InviteEvent[] => {
-  if (state.status === 'unknown') throw new InviteRefused('auth.invite_invalid');
+  // A withdrawn code reads as no code at all: whoever holds it learns nothing more.
+  if (state.status === 'unknown' || state.status === 'revoked') throw new InviteRefused('auth.invite_invalid');
   if (state.status === 'used') {
     if (state.usedBy === command.data.userId) return [];
     throw new InviteRefused('auth.invite_used');
@@ -27,6 +29,14 @@ export const revertRedemption = (command: RevertRedemption, state: Invite): Invi
   return [{ type: 'InviteRedemptionReverted', data: { code: state.code, userId: command.data.userId, at: command.metadata.now.toISOString() } }];
 };
 
+/** Only an unused code can be withdrawn; withdrawing it again changes nothing. */
+export const revokeInviteCode = (command: RevokeInviteCode, state: Invite): InviteEvent[] => {
+  if (state.status === 'unknown') throw refuse('not_found', 'admin.invite_not_found');
+  if (state.status === 'used') throw refuse('conflict', 'admin.invite_already_used');
+  if (state.status === 'revoked') return [];
+  return [{ type: 'InviteCodeRevoked', data: { code: state.code, revokedBy: command.data.revokedBy, at: command.metadata.now.toISOString() } }];
+};
+
 export function decide(command: InviteCommand, state: Invite): InviteEvent | InviteEvent[] {
   switch (command.type) {
     case 'GenerateInviteCode':
@@ -35,6 +45,8 @@ export function decide(command: InviteCommand, state: Invite): InviteEvent | Inv
       return redeemInviteCode(command, state);
     case 'RevertRedemption':
       return revertRedemption(command, state);
+    case 'RevokeInviteCode':
+      return revokeInviteCode(command, state);
     default:
       return assertNever(command);
   }

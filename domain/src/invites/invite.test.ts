@@ -38,3 +38,13 @@ test('generated codes use the unambiguous alphabet', (t) => {
     t.true([...code].every((char) => INVITE_ALPHABET.includes(char)));
   }
 });
+
+test('an administrator withdraws an unused code once: it then reads as invalid; a used code cannot be withdrawn', (t) => {
+  const revoke = { type: 'RevokeInviteCode' as const, data: { revokedBy: 'admin' }, metadata: at('2026-01-03T00:00:00Z') };
+  const revoked: InviteEvent = { type: 'InviteCodeRevoked', data: { code: 'ABCD2345', revokedBy: 'admin', at: '2026-01-03T00:00:00.000Z' } };
+  spec([generated]).when(revoke).then(t, [revoked]);
+  spec([generated, revoked]).when(revoke).then(t, []);
+  spec([generated, revoked]).when(redeem('u1')).thenThrows(t, 'invalid', '邀请码无效');
+  spec([generated, redeemed]).when(revoke).thenThrows(t, 'conflict', '邀请码已被使用，无法作废');
+  spec([]).when(revoke).thenThrows(t, 'not_found', '邀请码不存在');
+});

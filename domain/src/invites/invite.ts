@@ -5,8 +5,10 @@ export type InviteCodeGenerated = DomainEvent<'InviteCodeGenerated', { code: str
 export type InviteCodeRedeemed = DomainEvent<'InviteCodeRedeemed', { code: string; userId: string; username: string; at: string }>;
 /** The registration that redeemed the code failed afterwards (its name was taken): the code is free again. */
 export type InviteRedemptionReverted = DomainEvent<'InviteRedemptionReverted', { code: string; userId: string; at: string }>;
+/** An administrator withdrew an unused code (handed to the wrong person, say): it no longer lets anyone register. */
+export type InviteCodeRevoked = DomainEvent<'InviteCodeRevoked', { code: string; revokedBy: string; at: string }>;
 
-export type InviteEvent = InviteCodeGenerated | InviteCodeRedeemed | InviteRedemptionReverted;
+export type InviteEvent = InviteCodeGenerated | InviteCodeRedeemed | InviteRedemptionReverted | InviteCodeRevoked;
 
 interface Issued {
   code: string;
@@ -14,7 +16,11 @@ interface Issued {
   createdAt: string;
 }
 
-export type Invite = { status: 'unknown' } | ({ status: 'unused' } & Issued) | ({ status: 'used'; usedBy: string; usedAt: string } & Issued);
+export type Invite =
+  | { status: 'unknown' }
+  | ({ status: 'unused' } & Issued)
+  | ({ status: 'used'; usedBy: string; usedAt: string } & Issued)
+  | ({ status: 'revoked'; revokedBy: string; revokedAt: string } & Issued);
 
 /** An unknown or used code (the HTTP layer answers 400 with this text). */
 export class InviteRefused extends DomainError {
@@ -32,7 +38,9 @@ export function evolve(state: Invite, event: InviteEvent): Invite {
     case 'InviteCodeRedeemed':
       return state.status === 'unknown' ? state : { ...state, status: 'used', usedBy: event.data.userId, usedAt: event.data.at };
     case 'InviteRedemptionReverted':
-      return state.status === 'unknown' ? state : { status: 'unused', code: state.code, createdBy: state.createdBy, createdAt: state.createdAt };
+      return state.status === 'used' ? { status: 'unused', code: state.code, createdBy: state.createdBy, createdAt: state.createdAt } : state;
+    case 'InviteCodeRevoked':
+      return state.status === 'unused' ? { status: 'revoked', code: state.code, createdBy: state.createdBy, createdAt: state.createdAt, revokedBy: event.data.revokedBy, revokedAt: event.data.at } : state;
     default:
       return assertNever(event);
   }

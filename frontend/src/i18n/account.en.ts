@@ -355,6 +355,7 @@ export const accountEn: AccountMessages = {
         all: 'All',
         unused: 'Unused',
         used: 'Used',
+        revoked: 'Revoked',
       },
       columns: {
         code: 'Code',
@@ -366,6 +367,10 @@ export const accountEn: AccountMessages = {
       copy: 'Copy',
       copied: 'Copied',
       copyFailed: 'copy failed, please copy manually',
+      revoke: 'Revoke',
+      revokeTitle: 'Revoke this invite code?',
+      revokeText: 'Once revoked, {{code}} can no longer be used to register, and this cannot be undone.',
+      revoked: 'Invite code {{code}} revoked',
     },
     usage: {
       overview: 'Usage overview',

@@ -354,6 +354,7 @@ export const accountZh = {
         all: '全部',
         unused: '未使用',
         used: '已使用',
+        revoked: '已作废',
       },
       columns: {
         code: '邀请码',
@@ -365,6 +366,10 @@ export const accountZh = {
       copy: '复制',
       copied: '已复制',
       copyFailed: '复制失败，请手动复制',
+      revoke: '作废',
+      revokeTitle: '作废邀请码？',
+      revokeText: '作废后，邀请码 {{code}} 不能再用于注册，也无法恢复。',
+      revoked: '邀请码 {{code}} 已作废',
     },
     usage: {
       overview: '用户用量总览',

@@ -5,6 +5,7 @@
 export {
   ArrowLeftIcon,
   ArrowRightIcon,
+  BanIcon,
   BoldIcon,
   BookmarkIcon,
   BugIcon,

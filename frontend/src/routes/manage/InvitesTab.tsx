@@ -4,11 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { toApiError } from '../../api/client.ts';
 import { adminApi, type InviteCode, type InviteFilter } from './api.ts';
 import { Notice, Pager, TableState, useDateFormat, type NoticeState } from './shared.tsx';
-import { CheckIcon, CopyIcon, PlusIcon } from '../../ui/icons.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { BanIcon, CheckIcon, CopyIcon, PlusIcon } from '../../ui/icons.ts';
 
 // The spec's default page of invite codes.
 const PAGE_SIZE = 10;
-const FILTERS: readonly InviteFilter[] = ['all', 'unused', 'used'];
+const FILTERS: readonly InviteFilter[] = ['all', 'unused', 'used', 'revoked'];
 
 export function InvitesTab() {
   const { t } = useTranslation('account');
@@ -20,6 +21,7 @@ export function InvitesTab() {
   const [notice, setNotice] = useState<NoticeState>(null);
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
   const [copied, setCopied] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<InviteCode | null>(null);
   const invites = useApiQuery({ queryKey: queryKeys.manage('invites', `${skip}:${status}`), queryFn: () => adminApi.invites(skip, PAGE_SIZE, status) });
   const rows = invites.data?.invite_codes ?? [];
 
@@ -47,6 +49,17 @@ export function InvitesTab() {
     } catch {
       setCopied(null);
       setNotice({ kind: 'warning', text: t('manage.invites.copyFailed') });
+    }
+  }
+
+  async function revoke(invite: InviteCode) {
+    setNotice(null);
+    try {
+      await adminApi.revokeInvite(invite.code);
+      setNotice({ kind: 'success', text: t('manage.invites.revoked', { code: invite.code }) });
+      void invites.refetch();
+    } catch (error) {
+      setNotice({ kind: 'error', error: toApiError(error) });
     }
   }
 
@@ -101,7 +114,7 @@ export function InvitesTab() {
                   <code className="invite-code">{invite.code}</code>
                 </td>
                 <td>
-                  <span className={`mini-badge ${invite.status === 'used' ? 'mini-badge-muted' : 'mini-badge-success'}`}>{t(`manage.invites.status.${invite.status}`)}</span>
+                  <span className={`mini-badge ${invite.status === 'unused' ? 'mini-badge-success' : 'mini-badge-muted'}`}>{t(`manage.invites.status.${invite.status}`)}</span>
                 </td>
                 <td>{date(invite.created_at)}</td>
                 <td>{invite.used_by_username ?? invite.used_by ?? t('manage.common.never')}</td>
@@ -111,6 +124,12 @@ export function InvitesTab() {
                     {copied === invite.code ? <CheckIcon size={14} /> : <CopyIcon size={14} />}
                     {copied === invite.code ? t('manage.invites.copied') : t('manage.invites.copy')}
                   </button>
+                  {invite.status === 'unused' && (
+                    <button className="button button-secondary button-small" type="button" onClick={() => setRevoking(invite)} aria-label={`${t('manage.invites.revoke')} ${invite.code}`}>
+                      <BanIcon size={14} />
+                      {t('manage.invites.revoke')}
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}
@@ -118,6 +137,15 @@ export function InvitesTab() {
         </table>
       </div>
       {invites.data && <Pager total={invites.data.total} skip={skip} limit={PAGE_SIZE} onSkip={setSkip} />}
+      {revoking && (
+        <ConfirmDialog
+          title={t('manage.invites.revokeTitle')}
+          text={t('manage.invites.revokeText', { code: revoking.code })}
+          confirmLabel={t('manage.invites.revoke')}
+          onConfirm={() => revoke(revoking)}
+          onClose={() => setRevoking(null)}
+        />
+      )}
     </div>
   );
 }

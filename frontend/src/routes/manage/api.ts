@@ -25,14 +25,14 @@ export interface Page {
 
 export interface InviteCode {
   code: string;
-  status: 'unused' | 'used';
+  status: 'unused' | 'used' | 'revoked';
   created_at: string;
   used_by: string | null;
   used_by_username: string | null;
   used_at: string | null;
 }
 
-export type InviteFilter = 'all' | 'unused' | 'used';
+export type InviteFilter = 'all' | 'unused' | 'used' | 'revoked';
 
 export interface Counts {
   prompt_tokens: number;
@@ -141,6 +141,7 @@ export const adminApi = {
   allTokenUsage: (skip: number, limit: number) => api.get<Page & { users: UserTokens[] }>('/conversation/api/admin/token-usage', { query: { skip, limit } }),
   sessionsTokenUsage: (skip: number, limit: number) => api.get<Page & { sessions: SessionTokens[] }>('/conversation/api/admin/sessions-token-usage', { query: { skip, limit } }),
   generateInvites: (count: number) => api.post<{ invite_codes: InviteCode[]; count: number }>('/auth/admin/invite-codes/generate', { json: { count } }),
+  revokeInvite: (code: string) => api.post<InviteCode>(`/auth/admin/invite-codes/${encodeURIComponent(code)}/revoke`),
   invites: (skip: number, limit: number, status: InviteFilter) => api.get<Page & { invite_codes: InviteCode[] }>('/auth/admin/invite-codes', { query: { skip, limit, status } }),
   sendEmail: (to_email: string, subject: string, content: string) => api.post<{ message: string }>('/auth/admin/send-email', { json: { to_email, subject, content } }),
   feedback: (skip: number, limit: number, feedback_type?: FeedbackItem['feedback_type']) =>
