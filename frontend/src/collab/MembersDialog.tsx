@@ -34,7 +34,7 @@ export function MembersDialog({ docId, access, open, onClose }: { docId: string;
   const refresh = () => Promise.all([queries.invalidateQueries({ queryKey: key }), queries.invalidateQueries({ queryKey: queryKeys.collab('docs') })]);
 
   return (
-    <Dialog open={open} onClose={onClose} title={t('people.title')} description={owner ? t('people.ownerDescription') : t('people.memberDescription')} className="share-link-dialog">
+    <Dialog open={open} onClose={onClose} title={t('people.title')} description={owner ? t('people.ownerDescription') : t('people.memberDescription')} className="share-link-dialog collab-members-dialog">
       {members.error && <ErrorBanner error={members.error} />}
       {role.error && <ErrorBanner error={role.error} />}
       <ul className="collab-members">

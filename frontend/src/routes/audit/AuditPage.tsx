@@ -139,6 +139,9 @@ function SearchPanel({ onOpen }: { onOpen: (stream: string) => void }) {
   );
 }
 
+/** An event type may wrap between its words (UserMessage|Posted), never inside one. */
+const breakable = (type: string) => type.split(/(?=[A-Z][a-z])/).flatMap((word, index) => (index === 0 ? [word] : [<wbr key={index} />, word]));
+
 function Timeline({ rows, count, onJump }: { rows: AuditRow[]; count: number; onJump: (count: number) => void }) {
   const { t } = useTranslation('account');
   const date = useDateFormat();
@@ -165,30 +168,32 @@ function Timeline({ rows, count, onJump }: { rows: AuditRow[]; count: number; on
         <input className="input" value={text} onChange={(event) => setText(event.target.value)} placeholder={t('audit.timeline.filterText')} aria-label={t('audit.timeline.filterText')} />
       </div>
       <p className="muted">{t('audit.timeline.count', { shown: shown.length, total: rows.length })}</p>
-      <div className="audit-timeline-head" aria-hidden="true">
-        {(['revision', 'type', 'at', 'actor', 'causation', 'size'] as const).map((column) => (
-          <span key={column}>{t(`audit.timeline.columns.${column}`)}</span>
-        ))}
-      </div>
-      <div ref={parent} className="audit-timeline-scroll">
-        <ol style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const index = shown[item.index]!;
-            const row = rows[index]!;
-            return (
-              <li key={row.id} style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }} className={index < count ? 'audit-row audit-row-done' : 'audit-row'}>
-                <button type="button" onClick={() => onJump(index + 1)} aria-current={index + 1 === count ? 'step' : undefined} aria-label={t('audit.timeline.jump', { revision: row.revision, type: row.type })}>
-                  <span>{row.revision}</span>
-                  <span className="strong">{row.type}</span>
-                  <span>{date(row.at)}</span>
-                  <span className="mono">{row.actor ?? ''}</span>
-                  <span className="mono">{[row.causation_id, row.correlation_id].filter(Boolean).map((id) => id!.slice(0, 8)).join(' / ')}</span>
-                  <span>{row.size} B</span>
-                </button>
-              </li>
-            );
-          })}
-        </ol>
+      <div className="audit-timeline-table">
+        <div className="audit-timeline-head" aria-hidden="true">
+          {(['revision', 'type', 'at', 'actor', 'causation', 'size'] as const).map((column) => (
+            <span key={column}>{t(`audit.timeline.columns.${column}`)}</span>
+          ))}
+        </div>
+        <div ref={parent} className="audit-timeline-scroll">
+          <ol style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const index = shown[item.index]!;
+              const row = rows[index]!;
+              return (
+                <li key={row.id} style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }} className={index < count ? 'audit-row audit-row-done' : 'audit-row'}>
+                  <button type="button" onClick={() => onJump(index + 1)} aria-current={index + 1 === count ? 'step' : undefined} aria-label={t('audit.timeline.jump', { revision: row.revision, type: row.type })}>
+                    <span>{row.revision}</span>
+                    <span className="strong">{breakable(row.type)}</span>
+                    <span>{date(row.at)}</span>
+                    <span className="mono">{row.actor ?? ''}</span>
+                    <span className="mono">{[row.causation_id, row.correlation_id].filter(Boolean).map((id) => id!.slice(0, 8)).join(' / ')}</span>
+                    <span>{row.size} B</span>
+                  </button>
+                </li>
+              );
+            })}
+          </ol>
+        </div>
       </div>
     </section>
   );

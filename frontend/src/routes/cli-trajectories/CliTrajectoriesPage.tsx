@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { toApiError, type ApiError } from '../../api/client.ts';
 import { downloadPath, downloadTrajectory, type TrajectoryFile } from '../../api/trajectories.ts';
 import { useTimeText } from '../../cognition/hooks.ts';
@@ -10,8 +10,9 @@ import { useRemoveTrajectory, useSetFavorite, useTrajectory, useTrajectoryList }
 import { ShareTrajectoryButton, TrajectorySharesSection } from '../../trajectories/ShareTrajectoryDialog.tsx';
 import { Timeline } from '../../trajectories/Timeline.tsx';
 import '../../trajectories/cli.css';
-import { DownloadIcon, TerminalIcon } from '../../ui/icons.ts';
+import { ArrowLeftIcon, DownloadIcon, TerminalIcon } from '../../ui/icons.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import '../../ui/listDetail.css';
 import '../../ui/ui.css';
 
 /** /cli/trajectories: the user's recorded CLI sessions; `?file_id=` selects one. */
@@ -59,7 +60,13 @@ export default function CliTrajectoriesPage() {
         <p className="muted">{t('list.subtitle')}</p>
       </header>
       {error && <ErrorBanner error={error} />}
-      <div className="cli-layout">
+      {selectedId && (
+        <Link to="/cli/trajectories" className="list-detail-back">
+          <ArrowLeftIcon size={14} />
+          {t('list.title')}
+        </Link>
+      )}
+      <div className={`cli-layout${selectedId ? ' has-selection' : ''}`}>
         <section className="cli-list-pane" aria-label={t('list.title')}>
           <div className="cli-list-tools">
             <input className="input" type="search" value={query} placeholder={t('list.search')} aria-label={t('list.search')} onChange={(event) => setQuery(event.target.value)} />

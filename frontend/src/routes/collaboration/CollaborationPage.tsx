@@ -13,7 +13,7 @@ import '../../ui/listDetail.css';
 import '../../collab/collab.css';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { PageLoading } from '../../components/PageState.tsx';
-import { CheckIcon, FileTextIcon, HistoryIcon, PenLineIcon, PlusIcon, UserPlusIcon, UsersIcon, XIcon } from '../../ui/icons.ts';
+import { ArrowLeftIcon, CheckIcon, FileTextIcon, HistoryIcon, PenLineIcon, PlusIcon, UserPlusIcon, UsersIcon, XIcon } from '../../ui/icons.ts';
 import type { Node } from 'prosemirror-model';
 import { research } from '../../api/research.ts';
 import { docToReport } from '../../collab/markdown.ts';
@@ -291,7 +291,13 @@ export default function CollaborationPage() {
           <p className="muted">{t('subtitle')}</p>
         </div>
       </header>
-      <div className="list-detail-layout">
+      {(docId || invite) && (
+        <Link to="/collaboration" className="list-detail-back">
+          <ArrowLeftIcon size={14} />
+          {t('mine')}
+        </Link>
+      )}
+      <div className={`list-detail-layout${docId || invite ? ' has-selection' : ''}`}>
         <DocList docs={docs} selected={docId} />
         <section className="collab-main">{invite ? <JoinInvite token={invite} /> : docId ? <OpenDoc key={docId} docId={docId} /> : <p className="collab-empty muted">{t('pick')}</p>}</section>
       </div>
