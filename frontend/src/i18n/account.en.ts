@@ -189,6 +189,8 @@ export const accountEn: AccountMessages = {
       submit: 'Search',
       empty: 'Nothing matches',
       open: 'Open {{title}}',
+      owner: 'owned by {{name}}',
+      kindOfOne: { conversation: 'Research session', engineer: 'AI engineer session', trajectory: 'CLI trajectory', user: 'User' },
     },
     loading: '{{loaded}} of {{total}} events loaded',
     timeline: {

@@ -188,6 +188,8 @@ export const accountZh = {
       submit: '搜索',
       empty: '没有找到匹配的记录',
       open: '打开 {{title}}',
+      owner: '所有者 {{name}}',
+      kindOfOne: { conversation: '研究会话', engineer: 'AI 工程师会话', trajectory: 'CLI 轨迹', user: '用户' },
     },
     loading: '已载入 {{loaded}} / {{total}} 个事件',
     timeline: {

@@ -27,10 +27,19 @@ interface Found {
   stream: string;
   id: string;
   title?: string;
-  username?: string;
+  /** The owner's user name for a record, the user's own for a user. */
+  username?: string | null;
   user_id?: string;
   created_at: string;
 }
+
+/** Which kind of record a stream is, by the prefix every stream name starts with. */
+const KIND_OF_STREAM: ReadonlyArray<[prefix: string, kind: Exclude<Kind, 'all'>]> = [
+  ['conversation-', 'conversation'],
+  ['engineer-', 'engineer'],
+  ['trajectory-', 'trajectory'],
+  ['user-', 'user'],
+];
 interface SearchResult {
   conversations: Found[];
   engineer_sessions: Found[];
@@ -106,6 +115,7 @@ function SearchPanel({ onOpen }: { onOpen: (stream: string) => void }) {
       <input className="input" type={type} value={form[name]} onChange={(event) => setForm((current) => ({ ...current, [name]: event.target.value }))} />
     </label>
   );
+  const date = useDateFormat();
   const found = result ? [...result.conversations, ...result.engineer_sessions, ...result.trajectories, ...result.users] : [];
   return (
     <section className="audit-search" aria-label={t('audit.search.label')}>
@@ -126,14 +136,20 @@ function SearchPanel({ onOpen }: { onOpen: (stream: string) => void }) {
       {error && <ErrorBanner error={error} />}
       {result && found.length === 0 && <p className="muted">{t('audit.search.empty')}</p>}
       <ul className="audit-found">
-        {found.map((item) => (
-          <li key={item.stream}>
-            <button type="button" className="button button-secondary button-small" onClick={() => onOpen(item.stream)} aria-label={t('audit.search.open', { title: item.title ?? item.username ?? item.id })}>
-              {item.title ?? item.username ?? item.id}
-            </button>
-            <span className="mono muted">{item.stream}</span>
-          </li>
-        ))}
+        {found.map((item) => {
+          const kind = KIND_OF_STREAM.find(([prefix]) => item.stream.startsWith(prefix))?.[1];
+          const owner = kind === 'user' ? null : (item.username ?? item.user_id?.slice(0, 8) ?? null);
+          return (
+            <li key={item.stream}>
+              {kind && <span className="mini-badge mini-badge-primary">{t(`audit.search.kindOfOne.${kind}`)}</span>}
+              <button type="button" className="button button-secondary button-small" onClick={() => onOpen(item.stream)} aria-label={t('audit.search.open', { title: item.title ?? item.username ?? item.id })}>
+                {item.title ?? item.username ?? item.id}
+              </button>
+              <span className="muted">{[owner && t('audit.search.owner', { name: owner }), date(item.created_at)].filter(Boolean).join(' · ')}</span>
+              <span className="mono muted">{item.stream}</span>
+            </li>
+          );
+        })}
       </ul>
     </section>
   );
