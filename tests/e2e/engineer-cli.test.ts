@@ -163,6 +163,8 @@ const base = '/backend/api/ai-engineer';
     return body.node_count >= 27 ? body : undefined;
   });
   await page.getByRole('tree', { name: `${session.node_count} 个节点` }).waitFor();
+  // The tree renders the rows in view (and a dozen beyond): the ticks are the newest, at its end.
+  await page.getByRole('tree').evaluate((tree) => tree.scrollTo({ top: tree.scrollHeight }));
   for (let step = 1; step <= 6; step++) await page.getByRole('tree').getByText(`$ sleep 0.3; echo tick-${step}`).waitFor();
   const nodes = (await user.request('GET', `${base}/sessions/${sessionId}/nodes/cursor?limit=200`)).body.nodes as Array<{ id: string }>;
   t.is(nodes.length, session.node_count, 'every node once after the reload');
