@@ -13,7 +13,8 @@ export interface SocketRegistry<Socket> {
 /**
  * Sockets are authorised when they open and re-authorised by the user's events as they reach the
  * log: a logout closes the sockets of that token, a deactivation all of the user's (with the code that
- * tells the client the account is inactive, not signed out), a password change those signed in before it. Every api process sees every event, so it works across them.
+ * tells the client the account is inactive, not signed out), a password change those signed in
+ * before it. Every api process sees every event, so it works across them.
  */
 export function closeRevokedSockets<Socket>(hub: SocketRegistry<Socket>, recorded: RecordedEvent): void {
   if (!recorded.streamId.startsWith('user-')) return;

@@ -124,7 +124,7 @@ export class SocketHub {
     return connection;
   }
 
-  /** Closes sockets whose sign-in no longer holds, with the code that sends the client to sign in again. */
+  /** Closes sockets whose sign-in no longer holds; by default with the code that sends the client to sign in again. */
   reauthenticate(connections: Iterable<Connection>, reason: string, code: number = CLOSE_UNAUTHORIZED): void {
     for (const connection of connections) {
       this.log.info({ clientId: connection.clientId, userId: connection.userId, reason }, 'socket must sign in again');
