@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { queryKeys, useApiQuery } from '../../api/query.ts';
+import { queryClient, queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../../api/client.ts';
 import { adminApi, type InviteCode, type InviteFilter } from './api.ts';
@@ -52,16 +52,15 @@ export function InvitesTab() {
     }
   }
 
-  async function revoke(invite: InviteCode) {
-    setNotice(null);
-    try {
-      await adminApi.revokeInvite(invite.code);
+  const revoke = useApiMutation({
+    mutationFn: (code: string) => adminApi.revokeInvite(code),
+    onMutate: () => setNotice(null),
+    onSuccess: (invite) => {
       setNotice({ kind: 'success', text: t('manage.invites.revoked', { code: invite.code }) });
-      void invites.refetch();
-    } catch (error) {
-      setNotice({ kind: 'error', error: toApiError(error) });
-    }
-  }
+      void queryClient.invalidateQueries({ queryKey: queryKeys.manage('invites') });
+    },
+    onError: (error) => setNotice({ kind: 'error', error }),
+  });
 
   return (
     <div className="manage-panel">
@@ -142,7 +141,7 @@ export function InvitesTab() {
           title={t('manage.invites.revokeTitle')}
           text={t('manage.invites.revokeText', { code: revoking.code })}
           confirmLabel={t('manage.invites.revoke')}
-          onConfirm={() => revoke(revoking)}
+          onConfirm={() => revoke.mutateAsync(revoking.code).catch(() => undefined)}
           onClose={() => setRevoking(null)}
         />
       )}
