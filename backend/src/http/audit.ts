@@ -15,6 +15,7 @@ import type { Services } from '../services.ts';
 import { requireAuditor, type CurrentUser } from './authenticate.ts';
 import { contract } from './contract.ts';
 import { parseParams, parseQuery } from './validate.ts';
+import { usersById } from './usersById.ts';
 
 /** Pages small enough to fold without a pause, large enough that 50,000 events are 50 requests. */
 export const AUDIT_PAGE = 1000;
@@ -93,11 +94,8 @@ export function auditRoutes(services: Services): Router {
     const foundSessions = engineerSessions.filter((session) => matches(session._id, session.title, session.task_description)).slice(0, SEARCH_LIMIT);
     const foundFiles = trajectories.filter((file) => matches(file._id, file.title, file.project_name)).slice(0, SEARCH_LIMIT);
     // Titles repeat across users (every first session is 默认会话): each record names its owner.
-    const ownerIds = [...new Set([...foundChats.map((chat) => chat.user_id), ...foundSessions.map((session) => session.owner_id), ...foundFiles.map((file) => file.owner_id)])];
-    const owners = new Map(
-      ownerIds.length === 0 ? [] : (await services.readStore.collection<UserDoc>(USERS).find({ _id: { $in: ownerIds } })).map((user) => [user._id, user.username] as const),
-    );
-    const ownedBy = (userId: string) => ({ user_id: userId, username: owners.get(userId) ?? null });
+    const owners = await usersById(services.readStore, [...foundChats.map((chat) => chat.user_id), ...foundSessions.map((session) => session.owner_id), ...foundFiles.map((file) => file.owner_id)]);
+    const ownedBy = (userId: string) => ({ user_id: userId, username: owners.get(userId)?.username ?? null });
     ctx.body = {
       conversations: foundChats.map((chat) => ({ stream: `conversation-${chat._id}`, id: chat._id, ...ownedBy(chat.user_id), title: chat.title ?? chat.name, created_at: chat.created_at, canvas_version: chat.canvas_version })),
       engineer_sessions: foundSessions.map((session) => ({ stream: engineerStream(session._id), id: session._id, ...ownedBy(session.owner_id), title: session.title, created_at: session.created_at })),

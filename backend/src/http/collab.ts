@@ -12,7 +12,6 @@ import {
   type CollabMemberDoc,
   type CollabSnapshotDoc,
 } from '@scriptorium/projections/collabDocs';
-import { USERS, type UserDoc } from '@scriptorium/projections/users';
 import type { CollabService, CollabSnapshot } from '@scriptorium/domain/collabdoc/service';
 import {
   acceptCollabInviteSchema,
@@ -40,6 +39,7 @@ import { contract } from './contract.ts';
 import { httpError } from './errors.ts';
 import { ownedChat } from './ownedChat.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
+import { usersById } from './usersById.ts';
 
 const docParam = z.object({ id: collabDocIdSchema });
 const versionParam = z.object({ id: collabDocIdSchema, version: z.coerce.number({ error: 'collab.version_invalid' }).int('collab.version_invalid').min(0, 'collab.version_invalid') });
@@ -49,9 +49,8 @@ const historyQuery = z.object({ after: z.coerce.number().int().min(0).default(0)
 
 /** The names members and history show: the nickname, else the user name. */
 export async function displayNames(readStore: ReadStore, userIds: Iterable<string>): Promise<Map<string, string>> {
-  const ids = [...new Set(userIds)];
-  const users = ids.length === 0 ? [] : await readStore.collection<UserDoc>(USERS).find({ _id: { $in: ids } });
-  return new Map(users.map((user) => [user._id, user.nickname || user.username]));
+  const users = await usersById(readStore, userIds);
+  return new Map([...users.values()].map((user) => [user._id, user.nickname || user.username]));
 }
 
 /** The nearest snapshot at or before `version` (the latest when not given): where a rebuild starts. */

@@ -9,6 +9,7 @@ import type { Services } from '../services.ts';
 import { requireAdmin, requireUser } from './authenticate.ts';
 import { httpError } from './errors.ts';
 import { parseQuery } from './validate.ts';
+import { usersById } from './usersById.ts';
 import { contract } from './contract.ts';
 
 export const paging = (defaultLimit: number, maxLimit: number) =>
@@ -128,10 +129,9 @@ export function usageRoutes(services: Services): Router {
     const query = parseQuery(ctx, usagePage);
     const sessions = services.readStore.collection<SessionUsageDoc>(SESSION_USAGE);
     const [docs, total] = await Promise.all([sessions.find({}, { sort: { updated_at: -1 }, skip: query.skip, limit: query.limit }), sessions.count()]);
-    const userIds = [...new Set(docs.map((doc) => doc.user_id))];
-    const usernames = new Map(userIds.length === 0 ? [] : (await services.readStore.collection<AccountDoc>(ACCOUNTS).find({ _id: { $in: userIds } })).map((account) => [account._id, account.username] as const));
+    const users = await usersById(services.readStore, docs.map((doc) => doc.user_id));
     ctx.body = {
-      sessions: await Promise.all(docs.map(async (doc) => ({ ...(await queries.session(doc)), username: usernames.get(doc.user_id) ?? null }))),
+      sessions: await Promise.all(docs.map(async (doc) => ({ ...(await queries.session(doc)), username: users.get(doc.user_id)?.username ?? null }))),
       total,
       skip: query.skip,
       limit: query.limit,
