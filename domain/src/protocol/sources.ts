@@ -16,6 +16,9 @@ export const LOCAL_LABELS: Record<LocalKind, { zh: string; en: string }> = {
   source: { zh: '（以往来源）', en: ' (earlier source)' },
 };
 
+/** A source's title as a report's source list shows it: without the brackets a Markdown link cannot hold. */
+export const shownTitle = (title: string): string => title.replace(/[[\]]/g, '').trim();
+
 /** The owner's material an address names, or null for a web address. */
 export function localMaterialOf(address: string): { kind: LocalKind; id: string } | null {
   const local = LOCAL_ADDRESS.exec(address);
@@ -37,6 +40,6 @@ export function citedIn(report: string, address: string, title: string): boolean
   if (!local) return address !== '' && report.includes(address);
   const page = pageOf(local.kind, local.id);
   if (page) return report.includes(`](${page})`);
-  const shown = title.replace(/[[\]]/g, '').trim();
+  const shown = shownTitle(title);
   return shown !== '' && Object.values(LOCAL_LABELS[local.kind]).some((label) => report.includes(`${shown}${label}`));
 }

@@ -1,5 +1,5 @@
 import type { ContextDocument } from '@scriptorium/infra/model/port';
-import { LOCAL_LABELS, LOCAL_PAGES, localMaterialOf, pageOf, type LocalKind } from '@scriptorium/domain/protocol/sources';
+import { LOCAL_LABELS, LOCAL_PAGES, localMaterialOf, pageOf, shownTitle, type LocalKind } from '@scriptorium/domain/protocol/sources';
 import { clip, type Language } from './text.ts';
 
 export interface Source {
@@ -73,7 +73,7 @@ export class SourceBook {
     const lines = [...this.list]
       .sort((a, b) => a.n - b.n)
       .map((source) => {
-        const title = source.title.replace(/[[\]]/g, '').trim() || source.url;
+        const title = shownTitle(source.title) || source.url;
         if (/^https?:\/\//.test(source.url)) return `${source.n}. [${title}](${source.url})`;
         const local = localMaterialOf(source.url);
         if (local) {
@@ -88,7 +88,7 @@ export class SourceBook {
 
 const keyOf = (source: Pick<Source, 'url' | 'title'>) => {
   const local = localMaterialOf(source.url);
-  if (local) return `local:${local.kind}:${source.title.replace(/[[\]]/g, '').trim()}`;
+  if (local) return `local:${local.kind}:${shownTitle(source.title)}`;
   return source.url ? source.url.replace(/#.*$/, '').replace(/\/$/, '') : `title:${source.title}`;
 };
 
