@@ -83,11 +83,12 @@ function SessionView({ sessionId, session }: { sessionId: string; session: Engin
   const live = useLiveSession(sessionId, refresh);
   const [selected, setSelected] = useState<string | null>(null);
   const nodeCount = live?.nodes.size ?? 0;
-  // The list's node counts and the stats are read over HTTP: new nodes from the socket bring them up to date.
+  // The list's node counts and the stats are read over HTTP: new nodes from the socket bring them up to
+  // date. A read already under way is kept rather than restarted, so a burst of nodes costs one read each.
   useEffect(() => {
     if (nodeCount === 0) return;
-    void queries.invalidateQueries({ queryKey: queryKeys.engineer('sessions') });
-    void queries.invalidateQueries({ queryKey: queryKeys.engineer('stats', sessionId) });
+    void queries.invalidateQueries({ queryKey: queryKeys.engineer('sessions') }, { cancelRefetch: false });
+    void queries.invalidateQueries({ queryKey: queryKeys.engineer('stats', sessionId) }, { cancelRefetch: false });
   }, [nodeCount, queries, sessionId]);
   if (!live) return null;
   if (live.failed) return <p className="engineer-empty">{t('loadFailed')}</p>;
