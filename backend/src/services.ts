@@ -18,6 +18,7 @@ import type { PresenceChannel } from '@scriptorium/infra/presence/port';
 import { createBlobStore } from '@scriptorium/infra/blob/index';
 import type { BlobStore } from '@scriptorium/infra/blob/port';
 import { TokenService } from './auth/tokens.ts';
+import { PasswordHasher } from '@scriptorium/infra/auth/passwords';
 import { BudgetGuard } from '@scriptorium/domain/budget/guard';
 
 /** Everything a role needs from the outside world, built once at start and passed down. */
@@ -29,6 +30,7 @@ export interface Services {
   queue: JobQueue;
   commands: CommandHandler;
   tokens: TokenService;
+  passwords: PasswordHasher;
   budget: BudgetGuard;
   model: ModelProvider;
   blobs: BlobStore;
@@ -54,6 +56,7 @@ export async function createServices(config: Config, log: Logger): Promise<Servi
     queue,
     commands,
     tokens: new TokenService(config.JWT_SECRET, config.JWT_TTL_SECONDS),
+    passwords: new PasswordHasher({ memoryKib: config.PASSWORD_HASH_MEMORY_KIB, passes: config.PASSWORD_HASH_PASSES }),
     budget: new BudgetGuard(
       commands,
       { timeZone: config.TIME_ZONE, tokensPerCoin: config.TOKENS_PER_COIN, holdTokens: config.BUDGET_HOLD_TOKENS, holdTtlSeconds: config.BUDGET_HOLD_TTL_SECONDS },

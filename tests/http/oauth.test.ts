@@ -1,6 +1,5 @@
 import test from 'ava';
 import * as oauth from 'oauth4webapi';
-import { hashPassword } from '@scriptorium/infra/auth/passwords';
 import { userDecider, userStream } from '@scriptorium/domain/user/decide';
 import { client as httpClient, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
 
@@ -237,7 +236,7 @@ test.serial('the token endpoint answers in RFC 6749 §5.2 shape', async (t) => {
 test.serial('a password changed after the approval ends the grant, as it ends every sign-in', async (t) => {
   const carol = await signUp(app.url, 'carol');
   const before = await signedIn(carol);
-  const passwordHash = await hashPassword('a new password for carol');
+  const passwordHash = await app.services.passwords.hash('a new password for carol');
   await app.services.commands.handle(userDecider, userStream(carol.userId), { type: 'ChangePassword', data: { passwordHash }, metadata: { now: new Date() } });
   await app.settle();
   t.is((await me(before.access_token)).status, 401);

@@ -1,5 +1,4 @@
 import test from 'ava';
-import { hashPassword } from '@scriptorium/infra/auth/passwords';
 import { userDecider, userStream } from '@scriptorium/domain/user/decide';
 import { CLOSE_ACCOUNT_INACTIVE, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
 import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
@@ -47,7 +46,7 @@ test('an administrator deactivating the account closes its sockets, saying the a
 
 test('a password change closes the sockets opened before it and ends the old sign-ins; the new password signs in', async (t) => {
   const { user, socket } = await signedInSocket('sockpass');
-  const passwordHash = await hashPassword('a brand new passphrase');
+  const passwordHash = await app.services.passwords.hash('a brand new passphrase');
   await app.services.commands.handle(userDecider, userStream(user.userId), { type: 'ChangePassword', data: { passwordHash }, metadata: { now: new Date(), userId: user.userId } });
   t.like(await closeOf(socket), { code: CLOSE_UNAUTHORIZED, reason: 'password changed' });
   await until('the old token is refused', 10_000, async () => (await user.request('GET', '/backend/auth/me')).status === 401);

@@ -13,6 +13,7 @@ import { createApi } from '@scriptorium/backend/http/server';
 import { closeServices, createServices, type Services } from '@scriptorium/backend/services';
 import { seedAdmin } from '@scriptorium/domain/user/seedAdmin';
 import { startProcessManagers } from '@scriptorium/backend/processes';
+import { TEST_PASSWORD_COST } from './product.ts';
 
 export interface TestApp {
   url: string;
@@ -28,7 +29,7 @@ export interface TestApp {
 /** The whole product in this process on embedded adapters, listening on a free port; every test user registers from one address. `agents` adds to what the workers are given (search, pages). */
 export async function startTestApp(env: Record<string, string> = {}, options: { agents?: Partial<AgentDeps> } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', REGISTER_MAX_PER_ADDRESS: '10000', ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', REGISTER_MAX_PER_ADDRESS: '10000', ...TEST_PASSWORD_COST, ...env });
   const log = createLogger(config.LOG_LEVEL, 'test');
   const services = await createServices(config, log);
   if (config.ADMIN_USERNAME && config.ADMIN_PASSWORD) {

@@ -1,7 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { MINIMUM_PASSWORD_COST } from '@scriptorium/infra/auth/passwordCost';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The suites register and sign in hundreds of accounts: at OWASP's floor for argon2id (the lowest
+ * cost the configuration takes) a hash costs a fifth of the default's. The default cost has its own
+ * test (infra/src/auth/passwords.test.ts) and the load bench signs in at it.
+ */
+export const TEST_PASSWORD_COST = { PASSWORD_HASH_MEMORY_KIB: String(MINIMUM_PASSWORD_COST.memoryKib), PASSWORD_HASH_PASSES: String(MINIMUM_PASSWORD_COST.passes) };
 
 export interface Product {
   child: ChildProcess;
@@ -20,7 +28,7 @@ export function startProduct(dataDir: string, env: Record<string, string> = {}, 
   const [command, ...args] = (options.wrap ?? ((argv) => argv))([process.execPath, '--import', 'tsx', 'backend/src/main.ts']);
   const child = spawn(command!, args, {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', LLM_BASE_URL: '', REDIS_URL: '', DATABASE_URL: '', EVENTSTORE_URL: '', MONGO_URL: '', SMTP_URL: '', SEARCH_URL: '', TIME_ZONE: 'UTC', ...env },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', LLM_BASE_URL: '', REDIS_URL: '', DATABASE_URL: '', EVENTSTORE_URL: '', MONGO_URL: '', SMTP_URL: '', SEARCH_URL: '', TIME_ZONE: 'UTC', ...TEST_PASSWORD_COST, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -56,7 +64,7 @@ export interface RoleProcess {
 export function startRole(role: 'api' | 'projector' | 'worker', env: Record<string, string>): Promise<RoleProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'backend/src/main.ts', '--role', role], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', TIME_ZONE: 'UTC', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', TIME_ZONE: 'UTC', ...TEST_PASSWORD_COST, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

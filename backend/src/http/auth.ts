@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { MailError } from '@scriptorium/infra/mail/port';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { USERS, type UserDoc } from '@scriptorium/projections/users';
-import { hashPassword, verifyPassword } from '@scriptorium/infra/auth/passwords';
 import { InviteRefused } from '@scriptorium/domain/invites/invite';
 import { VerificationCodes } from '@scriptorium/domain/mail/codes';
 import { userDecider, userStream } from '@scriptorium/domain/user/decide';
@@ -111,7 +110,7 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     const userId = userIdFor(body.username);
     const { state } = await services.commands.load(userDecider, userStream(userId));
-    const ok = await verifyPassword(state.status !== 'unregistered' ? state.passwordHash : undefined, body.password);
+    const ok = await services.passwords.verify(state.status !== 'unregistered' ? state.passwordHash : undefined, body.password);
     if (!ok || state.status === 'unregistered') {
       await throttle.fail(body.username, ctx.ip);
       throw httpError(401, 'auth.invalid_credentials', {}, { 'WWW-Authenticate': 'Bearer' });
@@ -149,7 +148,7 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     const meta = metadata();
     await precheckRegistration(services.commands, registration, meta, lookAlikes);
     if (body.email_verification_code !== undefined) await codes.check(body.email, body.email_verification_code);
-    const { userId, position } = await registerAccount(services.commands, { ...registration, passwordHash: await hashPassword(body.password) }, meta);
+    const { userId, position } = await registerAccount(services.commands, { ...registration, passwordHash: await services.passwords.hash(body.password) }, meta);
     await registrations.record(ctx.ip);
     ctx.body = userDto(await readUser(userId, position));
   });

@@ -1,21 +1,32 @@
 import argon2 from 'argon2';
 import test from 'ava';
-import { CONCURRENT_HASHES, hashLoad, hashPassword, verifyPassword } from './passwords.ts';
+import { CONCURRENT_HASHES, hashLoad, PasswordHasher } from './passwords.ts';
+import { MINIMUM_PASSWORD_COST } from './passwordCost.ts';
 
-test('new hashes are argon2id with one lane; hashes made with four lanes still verify', async (t) => {
-  const hash = await hashPassword('correct horse battery');
-  t.regex(hash, /^\$argon2id\$v=19\$m=\d+,p=1,t=\d+\$/);
-  t.true(await verifyPassword(hash, 'correct horse battery'));
+test('new hashes are argon2id with one lane at the default cost; hashes made with four lanes still verify', async (t) => {
+  const passwords = new PasswordHasher();
+  const hash = await passwords.hash('correct horse battery');
+  t.regex(hash, /^\$argon2id\$v=19\$m=65536,p=1,t=3\$/);
+  t.true(await passwords.verify(hash, 'correct horse battery'));
   const older = await argon2.hash('correct horse battery', { type: argon2.argon2id, parallelism: 4 });
-  t.true(await verifyPassword(older, 'correct horse battery'));
-  t.false(await verifyPassword(older, 'wrong'));
-  t.false(await verifyPassword(undefined, 'anything'));
+  t.true(await passwords.verify(older, 'correct horse battery'));
+  t.false(await passwords.verify(older, 'wrong'));
+  t.false(await passwords.verify(undefined, 'anything'));
 });
 
-test('a burst of sign-ins hashes at most CONCURRENT_HASHES at once; the rest wait their turn', async (t) => {
-  const hash = await hashPassword('pw');
+test('a configured cost is the one new hashes carry, and hashes made at another cost still verify', async (t) => {
+  const light = new PasswordHasher(MINIMUM_PASSWORD_COST);
+  const hash = await light.hash('correct horse battery');
+  t.regex(hash, /^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+  t.true(await new PasswordHasher().verify(hash, 'correct horse battery'));
+  t.false(await new PasswordHasher().verify(hash, 'correct horse battery!'));
+});
+
+test('a burst of sign-ins hashes at most CONCURRENT_HASHES at once, across hashers; the rest wait their turn', async (t) => {
+  const [one, other] = [new PasswordHasher(MINIMUM_PASSWORD_COST), new PasswordHasher(MINIMUM_PASSWORD_COST)];
+  const hash = await one.hash('pw');
   let most = 0;
-  const burst = Promise.all(Array.from({ length: CONCURRENT_HASHES + 4 }, () => verifyPassword(hash, 'pw')));
+  const burst = Promise.all(Array.from({ length: CONCURRENT_HASHES + 4 }, (_, i) => (i % 2 ? one : other).verify(hash, 'pw')));
   const sampler = setInterval(() => (most = Math.max(most, hashLoad().running)), 1);
   t.true(hashLoad().waiting >= 4, 'the burst queued');
   t.deepEqual(await burst, Array.from({ length: CONCURRENT_HASHES + 4 }, () => true));

@@ -35,6 +35,8 @@ for (const [variable, value] of [
   ['INVITE_CODE_REQUIRED', 'yes'],
   ['EMAIL_CODE_RESEND_SECONDS', '0'],
   ['SMTP_URL', 'http://mail.example.com'],
+  ['PASSWORD_HASH_MEMORY_KIB', '4096'],
+  ['PASSWORD_HASH_PASSES', '1'],
 ] as const) {
   test(`a bad ${variable} (${value}) is refused naming the variable`, (t) => {
     const error = t.throws(() => parseConfig({ [variable]: value }), { instanceOf: ConfigError });
@@ -47,6 +49,11 @@ test('account switches read true and false, and default to optional', (t) => {
   t.false(parseConfig({}).INVITE_CODE_REQUIRED);
   t.true(parseConfig({ INVITE_CODE_REQUIRED: 'true', EMAIL_VERIFICATION_REQUIRED: '1' }).EMAIL_VERIFICATION_REQUIRED);
   t.like(parseConfig({}), { EMAIL_CODE_RESEND_SECONDS: 120, EMAIL_CODE_MAX_ATTEMPTS: 5, LOGIN_MAX_FAILURES: 5, BUDGET_HOLD_TOKENS: 8000 });
+});
+
+test('password hashing costs RFC 9106 (64 MiB, three passes) unless configured, and never less than the OWASP floor', (t) => {
+  t.like(parseConfig({}), { PASSWORD_HASH_MEMORY_KIB: 65_536, PASSWORD_HASH_PASSES: 3 });
+  t.like(parseConfig({ PASSWORD_HASH_MEMORY_KIB: '19456', PASSWORD_HASH_PASSES: '2' }), { PASSWORD_HASH_MEMORY_KIB: 19_456, PASSWORD_HASH_PASSES: 2 });
 });
 
 test('an administrator needs both a name and a password', (t) => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_PASSWORD_COST, MINIMUM_PASSWORD_COST } from '../auth/passwordCost.ts';
 
 const url = (protocols: string[]) =>
   z
@@ -68,6 +69,12 @@ export const configSchema = z
     EMAIL_CODE_TTL_SECONDS: seconds(600),
     EMAIL_CODE_RESEND_SECONDS: seconds(120),
     EMAIL_CODE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+    /**
+     * argon2id's cost per password hash (RFC 9106's 64 MiB and three passes by default); never below
+     * OWASP's floor of 19 MiB and two passes. Existing hashes keep verifying at the cost they were made with.
+     */
+    PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(MINIMUM_PASSWORD_COST.memoryKib).max(4_194_304).default(DEFAULT_PASSWORD_COST.memoryKib),
+    PASSWORD_HASH_PASSES: z.coerce.number().int().min(MINIMUM_PASSWORD_COST.passes).max(20).default(DEFAULT_PASSWORD_COST.passes),
     /** Failed logins allowed per user name and address within the window; an address alone gets five times as many. */
     LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
     LOGIN_WINDOW_SECONDS: seconds(900),
