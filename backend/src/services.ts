@@ -43,9 +43,13 @@ export interface Services {
 }
 
 export async function createServices(config: Config, log: Logger): Promise<Services> {
-  const events = createEventStore(config);
-  const readStore = createReadStore(config);
-  const queue = createJobQueue(config);
+  const [events, readStore, queue, attempts, presence] = await Promise.all([
+    createEventStore(config),
+    createReadStore(config),
+    createJobQueue(config),
+    createAttemptLog(config),
+    createPresenceChannel(config, log),
+  ]);
   const clock = () => new Date();
   const commands = new CommandHandler(events);
   return {
@@ -65,8 +69,8 @@ export async function createServices(config: Config, log: Logger): Promise<Servi
     model: createModelProvider(config),
     blobs: createBlobStore(config),
     mailer: createMailer(config, { events, log, clock }),
-    attempts: createAttemptLog(config),
-    presence: createPresenceChannel(config, log),
+    attempts,
+    presence,
     clock,
   };
 }

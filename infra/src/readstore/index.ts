@@ -1,7 +1,5 @@
 import { join } from 'node:path';
-import { MongoReadStore } from './mongo.ts';
 import type { ReadStore } from './port.ts';
-import { PostgresReadStore } from './postgres.ts';
 import { SqliteReadStore } from './sqlite.ts';
 
 export interface ReadStoreConfig {
@@ -15,9 +13,11 @@ export interface ReadStoreConfig {
 /**
  * MongoDB when MONGO_URL is set (it names an engine for the read models alone, so it wins over
  * DATABASE_URL), else PostgreSQL when DATABASE_URL is set, else the embedded SQLite file in DATA_DIR.
+ * Only the chosen adapter's module is loaded: the client libraries of the others are hundreds of
+ * modules each, which every process (and every test file) would otherwise load for nothing.
  */
-export function createReadStore(config: ReadStoreConfig): ReadStore {
-  if (config.MONGO_URL) return new MongoReadStore(config.MONGO_URL, config.MONGO_DB ?? 'scriptorium', { allowStandalone: config.MONGO_ALLOW_STANDALONE ?? false });
-  if (config.DATABASE_URL) return new PostgresReadStore(config.DATABASE_URL);
+export async function createReadStore(config: ReadStoreConfig): Promise<ReadStore> {
+  if (config.MONGO_URL) return new (await import('./mongo.ts')).MongoReadStore(config.MONGO_URL, config.MONGO_DB ?? 'scriptorium', { allowStandalone: config.MONGO_ALLOW_STANDALONE ?? false });
+  if (config.DATABASE_URL) return new (await import('./postgres.ts')).PostgresReadStore(config.DATABASE_URL);
   return new SqliteReadStore(join(config.DATA_DIR, 'read.sqlite3'));
 }
