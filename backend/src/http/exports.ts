@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import Router from '@koa/router';
 import type { ParameterizedContext as Context } from 'koa';
 import { Lexer, type Token, type Tokens } from 'marked';
-import PDFDocument from 'pdfkit';
 import { z } from 'zod';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
@@ -108,6 +107,8 @@ interface Run {
 
 /** Renders Markdown (marked's lexer, GFM) into an A4 PDF with the given CJK fonts. */
 export async function markdownToPdf(markdown: string, options: { fonts: PdfFonts; title: string }): Promise<Buffer> {
+  // pdfkit and its font machinery are loaded by the first export, not by every process that serves HTTP.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ size: 'A4', margins: { top: 56, bottom: 56, left: 56, right: 56 }, bufferPages: true, info: { Title: options.title, Creator: 'Scriptorium' } });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {

@@ -1,4 +1,4 @@
-import JSZip from 'jszip';
+import type JSZip from 'jszip';
 import { XMLParser } from 'fast-xml-parser';
 import { readZipDirectory } from '../extract/zip.ts';
 import { DeckError, type Deck, type DeckReader, type DeckSlide } from './port.ts';
@@ -196,9 +196,11 @@ async function readNotes(zip: JSZip, part: string): Promise<string> {
 export class OoxmlDeckReader implements DeckReader {
   async read(bytes: Uint8Array, file: { filename: string; mimeType?: string }): Promise<Deck> {
     checkDeckFile(bytes, file);
+    // JSZip is loaded by the first deck, not by every process that may receive one.
+    const { default: zipReader } = await import('jszip');
     let zip: JSZip;
     try {
-      zip = await JSZip.loadAsync(bytes, { checkCRC32: true });
+      zip = await zipReader.loadAsync(bytes, { checkCRC32: true });
     } catch {
       throw new DeckError('unreadable', 'deck.corrupt');
     }

@@ -1,4 +1,3 @@
-import mammoth from 'mammoth';
 import { ExtractError } from './errors.ts';
 import { readZipDirectory } from './zip.ts';
 
@@ -17,6 +16,8 @@ export function isDocx(bytes: Uint8Array): boolean {
 export async function docxText(bytes: Uint8Array): Promise<{ text: string }> {
   const unpacked = readZipDirectory(bytes).reduce((sum, entry) => sum + entry.uncompressedSize, 0);
   if (unpacked > MAX_UNPACKED_BYTES) throw new ExtractError('unreadable', 'DOCX 解压后过大，无法处理', 'files.docx_too_large');
+  // mammoth is loaded by the first DOCX, not by every process that may receive one.
+  const { default: mammoth } = await import('mammoth');
   try {
     const result = await mammoth.extractRawText({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
     return { text: result.value };

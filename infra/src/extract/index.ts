@@ -2,7 +2,6 @@ import { fileTypeFromBuffer } from 'file-type';
 import { decodeText, normalizeText } from './decode.ts';
 import { docxText, isDocx } from './docx.ts';
 import { ExtractError } from './errors.ts';
-import { htmlText } from './html.ts';
 import { pdfText } from './pdf.ts';
 
 export { ExtractError, type ExtractReason } from './errors.ts';
@@ -123,7 +122,8 @@ async function read(kind: FileKind, bytes: Uint8Array): Promise<{ text: string; 
     case 'docx':
       return docxText(bytes);
     case 'html':
-      return htmlText(bytes);
+      // linkedom and Readability are loaded by the first HTML upload, as pdf.js and mammoth are by theirs.
+      return (await import('./html.ts')).htmlText(bytes);
     case 'md': {
       const text = plainText(bytes);
       const title = /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(text)?.[1]?.trim();

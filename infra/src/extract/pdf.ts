@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ExtractError } from './errors.ts';
 
 const PDFJS_ROOT = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
@@ -17,6 +17,8 @@ export interface PdfText {
  * cannot be mapped to Unicode without them.
  */
 export async function pdfText(bytes: Uint8Array, maxChars: number): Promise<PdfText> {
+  // pdf.js is loaded by the first PDF, not by every process that may receive one.
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const task = getDocument({
     // pdf.js takes ownership of (and detaches) the buffer it is given, so it gets a copy.
     data: new Uint8Array(bytes),

@@ -125,7 +125,7 @@ export class PageFetcher {
     const text = decodeBody(bytes, charset, html);
     if (text === null) throw new FetchError('bad_type', '无法识别网页的文字编码', { url });
     const fallbackTitle = titleFromUrl(new URL(url));
-    const page = html ? readableHtml(text, fallbackTitle) : readableText(text, MARKDOWN_TYPES.has(contentType), fallbackTitle);
+    const page = html ? await readableHtml(text, fallbackTitle) : readableText(text, MARKDOWN_TYPES.has(contentType), fallbackTitle);
     return { url, contentType, ...page };
   }
 }

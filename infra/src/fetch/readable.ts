@@ -3,7 +3,6 @@
  * algorithm) over a linkedom DOM; its article is turned into text with block boundaries kept as line
  * breaks, because the research agent picks sentences and paragraphs out of it.
  */
-import { blockText, readDocument } from '../extract/html.ts';
 import { decodeText, decodeWithLabel, normalizeText } from '../extract/decode.ts';
 
 export interface ReadablePage {
@@ -33,7 +32,9 @@ export function decodeBody(bytes: Uint8Array, headerCharset: string | undefined,
   return decodeText(bytes);
 }
 
-export function readableHtml(source: string, fallbackTitle: string): ReadablePage {
+/** linkedom and Readability are loaded by the first page read, not by every process that may read one. */
+export async function readableHtml(source: string, fallbackTitle: string): Promise<ReadablePage> {
+  const { blockText, readDocument } = await import('../extract/html.ts');
   const { article, pageTitle, root } = readDocument(source);
   const text = root ? normalizeText(blockText(root)) : '';
   const byline = article?.byline?.trim();
