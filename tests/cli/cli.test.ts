@@ -134,7 +134,7 @@ test('a command the assistant proposes runs only once approved: from the termina
   );
   t.like(nodes[2], { parent_id: nodes[0].id, status: 'pending', payload: { name: 'run_command', arguments: { command: 'ls -la' } } });
   t.like(nodes[3], { parent_id: nodes[2].id, payload: { command: 'ls -la' } });
-  t.like(nodes[8], { parent_id: nodes[7].id, payload: { role: 'system', text: '已拒绝运行（终端）' } });
+  t.like(nodes[8], { parent_id: nodes[7].id, payload: { role: 'system', text: '已拒绝运行（终端）', code: 'engineer.run_refused_terminal' } });
   const trajectory = (await user.request('GET', '/backend/engineer/trajectory/files')).body.files[0];
   const events = (await user.request('GET', `/backend/engineer/trajectory/files/${trajectory.file_id}`)).body.events;
   t.like(events.find((event: any) => event.event_type === 'tool_call'), { command: 'ls -la' });

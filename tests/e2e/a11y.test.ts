@@ -108,3 +108,26 @@ test('the administrator screens pass axe', async (t) => {
   found.push(...(await auditAll(page, ADMIN_ONLY, 'en admin')));
   report(t, found);
 });
+
+test('a reader who asks for less motion gets no decorative animation, and a spinner still turns, slowly', async (t) => {
+  const probe = async (reducedMotion: 'reduce' | 'no-preference') => {
+    const context = await suite.browser.newContext({ reducedMotion });
+    t.teardown(() => context.close());
+    const page = await context.newPage();
+    await visit(page, '/research');
+    // One evaluate per probe: tsx wraps a named function inside the page script in a helper (__name) the page lacks.
+    const styleOf = (html: string, selector: string) =>
+      page.evaluate(([markup, target]) => {
+        const host = document.createElement('div');
+        host.innerHTML = markup;
+        document.body.append(host);
+        const style = getComputedStyle(host.querySelector(target)!);
+        const seen = { iterations: style.animationIterationCount, duration: style.animationDuration };
+        host.remove();
+        return seen;
+      }, [html, selector] as const);
+    return { dot: await styleOf('<span class="connection-connecting"><span class="connection-dot"></span></span>', '.connection-dot'), spinner: await styleOf('<span class="spinner"></span>', '.spinner') };
+  };
+  t.deepEqual(await probe('no-preference'), { dot: { iterations: 'infinite', duration: '1s' }, spinner: { iterations: 'infinite', duration: '0.8s' } });
+  t.deepEqual(await probe('reduce'), { dot: { iterations: '1', duration: '0.001s' }, spinner: { iterations: 'infinite', duration: '2.4s' } });
+});

@@ -180,6 +180,9 @@ const base = '/backend/api/ai-engineer';
   await proposal.getByRole('button', { name: 'Decline' }).click();
   await paneShows(/\[浏览器\] 拒绝运行/);
   await proposal.waitFor({ state: 'detached' });
+  // The CLI records its notes in Chinese; an English reader gets them in English (the newest rows are at the tree's end).
+  await page.getByRole('tree').evaluate((tree) => tree.scrollTo({ top: tree.scrollHeight }));
+  await page.getByRole('tree').getByText('Refused to run (answered in the browser)').waitFor();
   await page.evaluate(() => localStorage.setItem('app_language', 'zh'));
   await page.reload({ waitUntil: 'networkidle' });
 

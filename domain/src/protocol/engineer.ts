@@ -26,15 +26,17 @@ export const RESULT_STATUSES = ['completed', 'failed'] as const;
 export const ENGINEER_LIMITS = { text: 100_000, batch: 500, nodesPerSession: 100_000, title: 200, task: 10_000, command: 20_000, id: 100 } as const;
 
 const text = z.string().max(ENGINEER_LIMITS.text);
+// A catalogue code with the values of its placeholders, so a reader of another language gets the catalogue's own words.
+const coded = { code: z.string().max(100).optional(), params: z.record(z.string().max(100), z.union([z.string().max(1000), z.number()])).optional() };
 export const nodePayloadSchemas = {
-  message: z.object({ role: z.enum(['user', 'assistant', 'system']), text }).strict(),
+  // A system note (a refused command, say) may carry a code; `text` is what was recorded, in the recorder's language.
+  message: z.object({ role: z.enum(['user', 'assistant', 'system']), text, ...coded }).strict(),
   thought: z.object({ text }).strict(),
   tool_call: z.object({ name: z.string().min(1).max(200), arguments: z.record(z.string(), z.unknown()).default({}), result: text.optional() }).strict(),
   command: z.object({ command: z.string().min(1).max(ENGINEER_LIMITS.command), cwd: z.string().max(1000).optional() }).strict(),
   output: z.object({ stream: z.enum(['stdout', 'stderr', 'combined']).default('combined'), text, exit_code: z.number().int().nullable().optional() }).strict(),
   file_change: z.object({ path: z.string().min(1).max(1000), change: z.enum(['create', 'modify', 'delete']), diff: text.optional() }).strict(),
-  // `params` fill the code's placeholders, so a reader of another language gets the catalogue's own words.
-  error: z.object({ message: text, code: z.string().max(100).optional(), params: z.record(z.string().max(100), z.union([z.string().max(1000), z.number()])).optional() }).strict(),
+  error: z.object({ message: text, ...coded }).strict(),
 } satisfies Record<EngineerNodeType, z.ZodType>;
 
 const nodeId = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'engineer.node_id_invalid');

@@ -28,7 +28,7 @@ function jumpToSource(event: MouseEvent<HTMLElement>) {
   event.stopPropagation();
   const target = document.getElementById(hash.slice(1));
   if (!target) return;
-  target.scrollIntoView({ behavior: 'smooth', block: 'center' });
+  target.scrollIntoView({ behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth', block: 'center' });
   target.classList.remove('is-flashing');
   // Restart the highlight even when the same citation is clicked twice.
   void target.offsetWidth;

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { EngineerNode } from '@scriptorium/domain/protocol/engineer';
 import { refusalInReadersLanguage } from '../i18n/index.ts';
-import { errorNodeText } from './tree.ts';
+import { errorNodeText, messageNodeText } from './tree.ts';
 import { intlLocale } from '../i18n/language.ts';
 
 function Payload({ node }: { node: EngineerNode }) {
@@ -11,7 +11,7 @@ function Payload({ node }: { node: EngineerNode }) {
       return (
         <>
           <h4>{t(`detail.role.${node.payload.role}`)}</h4>
-          <div className="engineer-text">{node.payload.text}</div>
+          <div className="engineer-text">{messageNodeText(node.payload, refusalInReadersLanguage)}</div>
         </>
       );
     case 'thought':

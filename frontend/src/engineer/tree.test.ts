@@ -33,6 +33,14 @@ test('an error reads in the reader’s language when its code is known, as recor
   t.is(nodeSummary(error({ message: 'plain' }), reword), 'plain');
 });
 
+test('a system note with a code reads in the reader’s language; other messages as recorded', (t) => {
+  const reword = (code: string) => (code === 'engineer.run_refused_browser' ? 'Refused to run (answered in the browser)' : undefined);
+  const message = (payload: { role: 'user' | 'assistant' | 'system'; text: string; code?: string }) => ({ ...node('m', 0), node_type: 'message' as const, payload });
+  t.is(nodeSummary(message({ role: 'system', text: '已拒绝运行（浏览器）', code: 'engineer.run_refused_browser' }), reword), 'Refused to run (answered in the browser)');
+  t.is(nodeSummary(message({ role: 'system', text: '已拒绝运行（浏览器）', code: 'engineer.run_refused_browser' }), asRecorded), '已拒绝运行（浏览器）');
+  t.is(nodeSummary(message({ role: 'assistant', text: '建议运行 `ls`' }), reword), '建议运行 `ls`');
+});
+
 test('the socket uses port 8002 from the development ports, the page host otherwise', (t) => {
   t.is(engineerSocketUrl({ protocol: 'http:', hostname: 'localhost', host: 'localhost:5173', port: '5173' }, 's1', 'tok', null), 'ws://localhost:8002/backend/api/ai-engineer/ws/sessions/s1?token=tok');
   t.is(engineerSocketUrl({ protocol: 'https:', hostname: 'x.org', host: 'x.org', port: '' }, 's1', 'tok', 42), 'wss://x.org/backend/api/ai-engineer/ws/sessions/s1?token=tok&last_position=42');

@@ -61,15 +61,22 @@ export function visibleRows(nodes: ReadonlyMap<string, EngineerNode>, collapsed:
 /** A catalogue code in the reader's language; undefined keeps the text the node recorded. */
 export type Reword = (code: string, params: Record<string, string | number>) => string | undefined;
 
+type Coded = { code?: string | undefined; params?: Record<string, string | number> | undefined };
+
+/** A recorded text in the reader's language when its code is in the catalogue. */
+const codedText = (recorded: string, payload: Coded, reword: Reword): string => (payload.code !== undefined ? reword(payload.code, payload.params ?? {}) : undefined) ?? recorded;
+
 /** An error node's text: in the reader's language when its code is in the catalogue. */
-export function errorNodeText(payload: { message: string; code?: string | undefined; params?: Record<string, string | number> | undefined }, reword: Reword): string {
-  return (payload.code !== undefined ? reword(payload.code, payload.params ?? {}) : undefined) ?? payload.message;
-}
+export const errorNodeText = (payload: { message: string } & Coded, reword: Reword): string => codedText(payload.message, payload, reword);
+
+/** A message node's text: a system note with a code is said in the reader's language. */
+export const messageNodeText = (payload: { text: string } & Coded, reword: Reword): string => codedText(payload.text, payload, reword);
 
 /** A line that says what a node is about, whatever its type. */
 export function nodeSummary(node: EngineerNode, reword: Reword): string {
   switch (node.node_type) {
     case 'message':
+      return node.title ?? messageNodeText(node.payload, reword);
     case 'thought':
       return node.title ?? node.payload.text;
     case 'tool_call':

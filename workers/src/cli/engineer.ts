@@ -1,6 +1,6 @@
 import { RUN_COMMAND_TOOL, type EngineerCommandDto, type EngineerNodeInput, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
 import type { TrajectoryEvent } from '@scriptorium/domain/protocol/trajectories';
-import { APPROVED } from './session.ts';
+import { APPROVED, refusalCode } from './session.ts';
 
 /** How often a live session asks the server for commands sent from the browser. */
 export const POLL_MS = 1000;
@@ -92,7 +92,9 @@ export class EngineerRecorder {
           this.approved = proposal;
           return this.append([], 'running');
         }
-        return this.append([{ ...base, node_type: 'message', parent_id: proposal, payload: { role: 'system', text: event.content ?? '' } }], 'running');
+        const text = event.content ?? '';
+        const code = refusalCode(text);
+        return this.append([{ ...base, node_type: 'message', parent_id: proposal, payload: { role: 'system', text, ...(code && { code }) } }], 'running');
       }
       case 'command_output':
         return this.append([
