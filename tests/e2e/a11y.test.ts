@@ -107,6 +107,12 @@ test('the administrator screens pass axe', async (t) => {
   await page.evaluate(() => localStorage.setItem('app_language', 'en'));
   found.push(...(await auditAll(page, ADMIN_ONLY, 'en admin')));
   report(t, found);
+
+  // On a phone the tab row scrolls sideways; a page opened on its last tab shows that tab.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await visit(page, '/manage?tab=feedback');
+  const [row, active] = await Promise.all([page.getByRole('tablist').boundingBox(), page.getByRole('tab', { selected: true }).boundingBox()]);
+  t.true(active!.x >= row!.x && active!.x + active!.width <= row!.x + row!.width + 1, `the selected tab (${JSON.stringify(active)}) is inside the row (${JSON.stringify(row)})`);
 });
 
 test('a reader who asks for less motion gets no decorative animation, and a spinner still turns, slowly', async (t) => {

@@ -1,5 +1,5 @@
 import { Tabs as Primitive } from 'radix-ui';
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import './ui.css';
 
 export interface TabItem<T extends string> {
@@ -11,13 +11,24 @@ export interface TabItem<T extends string> {
 /**
  * Tabs whose value usually lives in the URL: arrow keys move between them (and select, as the panel
  * is cheap to swap), and the panel shows `children` for the selected one only. `toolbar` sits at the
- * end of the tab row (a search field, say).
+ * end of the tab row (a search field, say). On a phone the row scrolls sideways, and keeps the selected
+ * tab in view, also when the page opens on a tab far along it.
  */
 export function Tabs<T extends string>({ value, onChange, tabs, label, toolbar, className = '', children }: { value: T; onChange: (value: T) => void; tabs: readonly TabItem<T>[]; label: string; toolbar?: ReactNode; className?: string; children: ReactNode }) {
+  const list = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const row = list.current;
+    const active = row?.querySelector('[data-state="active"]');
+    if (!row || !active) return;
+    const [rowBox, box] = [row.getBoundingClientRect(), active.getBoundingClientRect()];
+    // Only the row scrolls: scrollIntoView would move the page too.
+    if (box.left < rowBox.left) row.scrollLeft -= rowBox.left - box.left;
+    else if (box.right > rowBox.right) row.scrollLeft += box.right - rowBox.right;
+  }, [value]);
   return (
     <Primitive.Root value={value} onValueChange={(next) => onChange(next as T)} className={`tabs ${className}`}>
       <div className="tabs-bar">
-        <Primitive.List className="tabs-list" aria-label={label}>
+        <Primitive.List ref={list} className="tabs-list" aria-label={label}>
           {tabs.map((tab) => (
             <Primitive.Trigger key={tab.value} value={tab.value} className="tabs-trigger">
               {tab.icon}
