@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RUN_COMMAND_TOOL, type EngineerNode } from '@scriptorium/domain/protocol/engineer';
 import { ChevronDownIcon, ChevronRightIcon } from '../ui/icons.ts';
@@ -101,7 +101,7 @@ export function NodeTree({ nodes, history, selected, onSelect }: { nodes: Readon
               aria-expanded={row.hasChildren ? row.expanded : undefined}
               data-node-type={node.node_type}
               className={`engineer-row${selected === node.id ? ' is-selected' : ''}`}
-              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, paddingLeft: 8 + row.depth * 18 }}
+              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, '--depth': row.depth } as CSSProperties}
               onClick={() => onSelect(node.id)}
             >
               {row.hasChildren ? (
