@@ -19,11 +19,8 @@ import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { client, signUp, type Client } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
-import { startProduct, type Product } from '../support/product.ts';
+import { passwordCostEnv, startProduct, type Product } from '../support/product.ts';
 import { DEFAULT_PASSWORD_COST } from '@scriptorium/infra/auth/passwordCost';
-
-/** The sign-in figures are the product's: its default hash cost, not the tests' lighter one. */
-const DEFAULT_COST = { PASSWORD_HASH_MEMORY_KIB: String(DEFAULT_PASSWORD_COST.memoryKib), PASSWORD_HASH_PASSES: String(DEFAULT_PASSWORD_COST.passes) };
 
 const READ_CONNECTIONS = 20;
 const READ_SECONDS = 8;
@@ -52,7 +49,8 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
 export async function run(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-load-'));
   const mock = await startMockOpenAI({ scenario: 'slow', delayMs: 5, reply: () => '读模型从事件日志重建，每个角色都可以独立扩展。'.repeat(8) });
-  const product = await startProduct(dataDir, { LLM_BASE_URL: mock.url, LLM_MODEL: 'slow', REGISTER_MAX_PER_ADDRESS: '1000', LOGIN_MAX_FAILURES: '1000', ...DEFAULT_COST });
+  // The sign-in figures are the product's: its default hash cost, not the tests' lighter one.
+  const product = await startProduct(dataDir, { LLM_BASE_URL: mock.url, LLM_MODEL: 'slow', REGISTER_MAX_PER_ADDRESS: '1000', LOGIN_MAX_FAILURES: '1000', ...passwordCostEnv(DEFAULT_PASSWORD_COST) });
   try {
     const rssStart = rssMb(product);
     const reader = await signUp(product.url, `reader${randomUUID().slice(0, 6)}`);

@@ -1,15 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { MINIMUM_PASSWORD_COST } from '@scriptorium/infra/auth/passwordCost';
+import { MINIMUM_PASSWORD_COST, type PasswordCost } from '@scriptorium/infra/auth/passwordCost';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The configuration variables that set a password hash cost. */
+export const passwordCostEnv = (cost: PasswordCost) => ({ PASSWORD_HASH_MEMORY_KIB: String(cost.memoryKib), PASSWORD_HASH_PASSES: String(cost.passes) });
 
 /**
  * The suites register and sign in hundreds of accounts: at OWASP's floor for argon2id (the lowest
  * cost the configuration takes) a hash costs a fifth of the default's. The default cost has its own
  * test (infra/src/auth/passwords.test.ts) and the load bench signs in at it.
  */
-export const TEST_PASSWORD_COST = { PASSWORD_HASH_MEMORY_KIB: String(MINIMUM_PASSWORD_COST.memoryKib), PASSWORD_HASH_PASSES: String(MINIMUM_PASSWORD_COST.passes) };
+export const TEST_PASSWORD_COST = passwordCostEnv(MINIMUM_PASSWORD_COST);
 
 export interface Product {
   child: ChildProcess;
