@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import { Corpus, SOLID_STATE } from '@scriptorium/workers/agents/deep_cognition/harness';
 import { CLIENT_BUILT, screenshot, signedInPage } from '../support/browser.ts';
 import { launchBrowser } from '../support/chromium.ts';
-import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { client, signInAdmin, signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { startResearch, watchedSession } from '../support/research.ts';
 
 let app: TestApp;
@@ -28,7 +28,7 @@ test.before(async () => {
   const corpus = new Corpus([...SOLID_STATE]);
   app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password' }, { agents: { webSearch: corpus, localSearch: corpus, fetcher: corpus } });
   browser = await launchBrowser();
-  adminToken = (await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true })).body.access_token;
+  adminToken = (await signInAdmin(app.url)).token!;
   const writer = await signUp(app.url, 'writer');
   const watched = await watchedSession(app.url, writer, 'client-writer');
   sessionId = watched.sessionId;

@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import type { Browser } from 'playwright-core';
-import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { signInAdmin, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { CLIENT_BUILT, screenshot, selectInCanvas, signedInPage } from '../support/browser.ts';
 import { launchBrowser } from '../support/chromium.ts';
 import { sessionWithReport } from '../support/research.ts';
@@ -17,7 +17,7 @@ let admin: Client;
 
 test.before(async () => {
   app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password' });
-  admin = client(app.url, (await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true })).body.access_token);
+  admin = await signInAdmin(app.url);
   browser = await launchBrowser();
 });
 

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { SMTPServer } from 'smtp-server';
-import { client, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { client, signInAdmin, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { BATTERY_NOTES, cognitionFromNotes } from '../support/cognition.ts';
 
 /** A real SMTP server in this process: the product mails it as it would any server. */
@@ -86,8 +86,7 @@ test.before(async () => {
     TOKENS_PER_COIN: '1',
     LOGIN_MAX_FAILURES: '3',
   });
-  const login = await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true });
-  admin = client(app.url, login.body.access_token);
+  admin = await signInAdmin(app.url);
 });
 test.after.always(async () => {
   await app?.stop();

@@ -1,12 +1,11 @@
 import test from 'ava';
-import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { client, signInAdmin, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 let admin: Client;
 test.before(async () => {
   app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password' });
-  const login = await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true });
-  admin = client(app.url, login.body.access_token);
+  admin = await signInAdmin(app.url);
 });
 test.after.always(async () => {
   await app?.stop();

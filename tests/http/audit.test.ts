@@ -6,7 +6,7 @@ import { Replay, viewMarkdown, type AuditRow } from '../../frontend/src/audit/re
 import { accountEn } from '../../frontend/src/i18n/account.en.ts';
 import { writingEvent, writingMachine } from '../../frontend/src/machines/writing.ts';
 import { applyMessage, emptyConversation } from '../../frontend/src/research/conversation.ts';
-import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { client, signInAdmin, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { startResearch, watchedSession } from '../support/research.ts';
 import type { TestSocket } from '../support/socket.ts';
 
@@ -25,8 +25,7 @@ const arrives = (replyId: string, type: string, nth = 1) => {
 test.before(async () => {
   const corpus = new Corpus([...SOLID_STATE]);
   app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password' }, { agents: { webSearch: corpus, localSearch: corpus, fetcher: corpus } });
-  const login = await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true });
-  admin = client(app.url, login.body.access_token);
+  admin = await signInAdmin(app.url);
   writer = await signUp(app.url, 'writer');
   auditor = await signUp(app.url, 'inspector');
   // A research session with two report versions, watched by a live client from its first event.

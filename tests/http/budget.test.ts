@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { WireContent } from '@scriptorium/domain/protocol/content';
 import type { TokensConsumed } from '@scriptorium/domain/conversation/conversation';
-import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { signInAdmin, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
 
 const EXHAUSTED = 'Token使用额度已用尽，请联系管理员进行充值';
 const BUSY = '额度正被进行中的请求占用，请稍后再试';
@@ -11,8 +11,7 @@ let admin: Client;
 test.before(async () => {
   // One token a coin: the default 100 coins last about one offline reply.
   app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password', TOKENS_PER_COIN: '1' });
-  const login = await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true });
-  admin = client(app.url, login.body.access_token);
+  admin = await signInAdmin(app.url);
 });
 test.after.always(async () => {
   await app?.stop();

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { seriesDays } from '@scriptorium/backend/http/dashboard';
-import { client, signUp, startTestApp } from '../support/app.ts';
+import { client, signInAdmin, signUp, startTestApp } from '../support/app.ts';
 import { BATTERY_NOTES, cognitionFromNotes } from '../support/cognition.ts';
 
 test('the series covers fourteen calendar days ending today, across a daylight-saving change', (t) => {
@@ -23,8 +23,7 @@ test('the dashboard counts users, conversations, content and tokens, for admins 
     t.deepEqual(viewed.body, [], 'a page view is recorded, and is no task action');
   }
   await app.settle();
-  const login = await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true });
-  const admin = client(app.url, login.body.access_token);
+  const admin = await signInAdmin(app.url);
   const dashboard = await admin.request('GET', '/backend/auth/admin/dashboard');
   t.is(dashboard.status, 200);
   t.like(dashboard.body, {

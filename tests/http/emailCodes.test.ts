@@ -3,15 +3,14 @@
  * countdown) nor a new code (after it) may void the code the user already has in their mailbox.
  */
 import test from 'ava';
-import { client, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { client, signInAdmin, startTestApp, type Client, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 let admin: Client;
 
 test.before(async () => {
   app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password', SMTP_URL: '', EMAIL_CODE_RESEND_SECONDS: '1' });
-  const login = await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true });
-  admin = client(app.url, login.body.access_token);
+  admin = await signInAdmin(app.url);
 });
 test.after.always(async () => {
   await app?.stop();

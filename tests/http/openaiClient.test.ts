@@ -1,6 +1,6 @@
 import test from 'ava';
 import OpenAI, { APIError, AuthenticationError, BadRequestError, NotFoundError } from 'openai';
-import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { signInAdmin, signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
 
 /** The official client, pointed at the engineer api with a user's token, retrying nothing so each refusal is seen once. */
@@ -108,7 +108,7 @@ test('the official client reads every refusal: a bad key, a bad body naming its 
   t.is(notJson.status, 400);
   t.like(notJson.body.error, { type: 'invalid_request_error', code: 'http.invalid_json' });
 
-  const admin = client(app.url, (await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true })).body.access_token);
+  const admin = await signInAdmin(app.url);
   t.is((await admin.request('PUT', `/backend/auth/admin/users/${user.userId}/token-limit`, { token_level_limit: 0 })).status, 200);
   for (const stream of [false, true]) {
     const spent = await t.throwsAsync(sdk.chat.completions.create({ ...ask, stream }));

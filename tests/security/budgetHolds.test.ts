@@ -1,5 +1,5 @@
 import test from 'ava';
-import { client, signUp, startTestApp } from '../support/app.ts';
+import { signInAdmin, signUp, startTestApp } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
 
 const EXHAUSTED = 'Token使用额度已用尽，请联系管理员进行充值';
@@ -10,7 +10,7 @@ test('holds are sized by the call: small calls share the last 2,000 tokens; whil
   t.teardown(() => upstream.close());
   const app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password', LLM_BASE_URL: upstream.url, LLM_MODEL: 'mock-model' });
   t.teardown(() => app.stop());
-  const admin = client(app.url, (await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true })).body.access_token);
+  const admin = await signInAdmin(app.url);
   const withTwoCoins = async (name: string) => {
     const user = await signUp(app.url, name);
     t.is((await admin.request('PUT', `/backend/auth/admin/users/${user.userId}/token-limit`, { token_level_limit: 2 })).status, 200);

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { userDecider, userStream } from '@scriptorium/domain/user/decide';
 import { CLOSE_ACCOUNT_INACTIVE, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
-import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { client, signInAdmin, signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { openSocket, type TestSocket } from '../support/socket.ts';
 import { until } from '../support/readModels.ts';
 
@@ -36,7 +36,7 @@ test('logging out closes the sockets opened with that token, and only those', as
 
 test('an administrator deactivating the account closes its sockets, saying the account is inactive rather than signed out', async (t) => {
   const { user, socket } = await signedInSocket('sockoff');
-  const admin = client(app.url, (await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'root', password: 'root-password' }, { form: true })).body.access_token);
+  const admin = await signInAdmin(app.url);
   t.is((await admin.request('PUT', `/backend/auth/admin/users/${user.userId}/active`, { is_active: false })).status, 200);
   t.like(await closeOf(socket), { code: CLOSE_ACCOUNT_INACTIVE, reason: 'account deactivated' });
   // The sign-in itself still holds (GET /auth/me answers, so the client shows the inactive account's page); a new socket is closed the same way.

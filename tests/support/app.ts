@@ -103,6 +103,16 @@ export function client(baseUrl: string, token?: string): Client {
   };
 }
 
+/** The administrator that `startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password' })` seeds. */
+const ROOT = { username: 'root', password: 'root-password' } as const;
+
+/** Signs in through the admin login; returns a client carrying the administrator's token. */
+export async function signInAdmin(baseUrl: string, credentials: { username: string; password: string } = ROOT): Promise<Client> {
+  const login = await client(baseUrl).request('POST', '/backend/auth/admin/login', credentials, { form: true });
+  if (login.status !== 200) throw new Error(`admin login ${credentials.username}: ${login.status} ${JSON.stringify(login.body)}`);
+  return client(baseUrl, login.body.access_token);
+}
+
 /** Registers and logs in; returns a client carrying the token. */
 export async function signUp(baseUrl: string, username: string, password = 'correct horse battery'): Promise<Client & { userId: string }> {
   const anonymous = client(baseUrl);
