@@ -266,6 +266,17 @@ test.serial('on a phone the panels are tabs, one at a time, and the sidebar open
   t.is(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0, 'nothing runs off the side');
   await screenshot(page, 'state-phone-canvas');
 
+  // Asking for the canvas from the conversation brings its tab to the front.
+  await tabs.filter({ hasText: '对话' }).click();
+  await page.locator('.writing-notice').last().click();
+  await page.locator('.lm_tab.lm_active', { hasText: '画布' }).waitFor();
+  // An edit's save bar fits the phone: its buttons wrap rather than run off the side.
+  await page.locator('.canvas-doc .ProseMirror').first().click();
+  await page.keyboard.type('手机编辑');
+  const save = (await page.getByRole('button', { name: '保存为新版本' }).boundingBox())!;
+  t.true(save.x >= 0 && save.x + save.width <= 390, `the save button is on screen (${JSON.stringify(save)})`);
+  await screenshot(page, 'state-phone-canvas-edited');
+
   t.true(await page.locator('.sidebar:not(.sidebar-expanded)').isVisible(), 'the sidebar starts as its rail');
   await page.getByRole('button', { name: '展开侧边栏' }).click();
   await page.locator('.sidebar-backdrop').waitFor();

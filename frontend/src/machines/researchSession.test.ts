@@ -155,3 +155,19 @@ test('writing in the stream opens the canvas and fills the writing child', (t) =
   actor.send({ type: 'socket.message', message: content({ content_type: 'writing_content', message_id: 'r-1', artifact_id: 'dccanvas', content: '第一段' }) });
   t.is(actor.getSnapshot().children.writing!.getSnapshot().context.draft?.content, '第一段');
 });
+
+test('each request to see a panel is counted, so a phone can bring its tab forward; hiding one or a panel opened by the stream is not a request', async (t) => {
+  const { actor } = session();
+  await tick();
+  actor.send({ type: 'socket.message', message: content({ content_type: 'writing_start', message_id: 'w-1', version: 1 }) });
+  t.is(actor.getSnapshot().context.panel, 'canvas');
+  t.is(actor.getSnapshot().context.panelRequests, 0);
+  actor.send({ type: 'panel.canvas', open: true });
+  actor.send({ type: 'panel.canvas', open: true });
+  t.is(actor.getSnapshot().context.panelRequests, 2, 'asking again for a panel already shown still counts');
+  actor.send({ type: 'panel.canvas', open: false });
+  actor.send({ type: 'panel.artifact', artifact: null });
+  t.is(actor.getSnapshot().context.panelRequests, 2);
+  actor.send({ type: 'panel.artifact', artifact: { filename: 'a.html', content: '<p>a</p>', filetype: 'html', messageId: 'm-1' } });
+  t.deepEqual([actor.getSnapshot().context.panel, actor.getSnapshot().context.panelRequests], ['artifact', 3]);
+});

@@ -53,6 +53,8 @@ export interface ResearchSessionContext extends SessionFields {
   conversation: Conversation;
   /** Stage 2 (spec §2) starts when an editor or an artifact is shown. */
   panel: 'canvas' | 'artifact' | null;
+  /** How many times the reader asked to see a panel: on a phone, where panels are tabs, each request brings its tab forward. */
+  panelRequests: number;
   artifact: OpenArtifact | null;
   outbox: PendingCommand[];
   /** Fields as they were before the setting being saved, to restore on failure. */
@@ -243,6 +245,7 @@ export const researchSessionMachine = setup({
     layoutPreset: 'chat-interface-only',
     conversation: emptyConversation(),
     panel: null,
+    panelRequests: 0,
     artifact: null,
     outbox: [],
     before: {},
@@ -294,8 +297,8 @@ export const researchSessionMachine = setup({
         'command.deliver': { actions: { type: 'send', params: ({ event }) => event.command } },
         'command.delivered': { actions: { type: 'settle', params: ({ event }) => event.id } },
         'command.refused': { actions: { type: 'refuse', params: ({ event }) => event } },
-        'panel.canvas': { actions: assign({ panel: ({ event }) => (event.open ? 'canvas' : null) }) },
-        'panel.artifact': { actions: assign(({ event }) => ({ artifact: event.artifact, panel: event.artifact ? 'artifact' : null })) },
+        'panel.canvas': { actions: assign(({ context, event }) => ({ panel: event.open ? 'canvas' : null, panelRequests: context.panelRequests + (event.open ? 1 : 0) })) },
+        'panel.artifact': { actions: assign(({ context, event }) => ({ artifact: event.artifact, panel: event.artifact ? 'artifact' : null, panelRequests: context.panelRequests + (event.artifact ? 1 : 0) })) },
         'layout.preset': { actions: assign({ layoutPreset: ({ event }) => event.preset }) },
         'error.shown': { actions: assign({ error: ({ event }) => event.message }) },
         'error.cleared': { actions: assign({ error: null }) },

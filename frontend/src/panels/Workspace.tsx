@@ -63,6 +63,7 @@ export default function Workspace({ session: ref, signedIn, readOnly, locked, no
     id: snapshot.context.id,
     name: snapshot.context.name,
     panel: snapshot.context.panel,
+    panelRequests: snapshot.context.panelRequests,
     layoutPreset: snapshot.context.layoutPreset,
     artifact: snapshot.context.artifact,
     restoring: isRestoring(snapshot),
@@ -152,6 +153,18 @@ export default function Workspace({ session: ref, signedIn, readOnly, locked, no
     current.on('stateChanged', keep);
     return () => current.off('stateChanged', keep);
   }, [preset, side, notes, locked, compact, titles, restored, sessionId]);
+
+  // On a phone the panels are tabs of one stack, the conversation in front: a panel the reader asks
+  // for ("View in canvas", an artifact) comes to the front, once per request.
+  const panelRequests = session?.panelRequests ?? 0;
+  const answered = useRef({ sessionId, requests: panelRequests });
+  useEffect(() => {
+    const asked = answered.current.sessionId === sessionId && panelRequests > answered.current.requests;
+    answered.current = { sessionId, requests: panelRequests };
+    if (!asked || !compact || !side) return;
+    const item = layout.current?.findFirstComponentItemById(side);
+    item?.parentItem.setActiveComponentItem(item, false, true);
+  }, [compact, side, panelRequests, sessionId]);
 
   useEffect(() => {
     if (popped && popped !== 'conversation' && popped !== side && !(popped === 'note-page' && notes)) setPopped(null);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { agentsApi, type AgentDto } from '../../api/agents.ts';
@@ -10,6 +10,7 @@ import '../../agents/agents.css';
 import { PlusIcon, SparklesIcon } from '../../ui/icons.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import '../../ui/ui.css';
+import { COMPACT_SCREEN, useMediaQuery } from '../../ui/useMediaQuery.ts';
 
 /** /remote: agent monitoring — each agent, its tools and how its tool runs went; `?agent=` opens one. */
 export default function RemotePage() {
@@ -35,6 +36,13 @@ export default function RemotePage() {
   const runs = detail.data?.recent_tests ?? [];
   const error = remove.error ?? list.error ?? detail.error;
   const selected = agents?.find((agent) => agent.id === selectedId) ?? null;
+  const compact = useMediaQuery(COMPACT_SCREEN);
+  const detailRef = useRef<HTMLDivElement>(null);
+  // On a phone the details stack under the list: a tap on an agent brings them into view.
+  const shownId = selected?.id;
+  useEffect(() => {
+    if (compact && shownId) detailRef.current?.scrollIntoView({ block: 'start' });
+  }, [compact, shownId]);
 
   return (
     <div className="agent-page">
@@ -87,7 +95,7 @@ export default function RemotePage() {
             ))}
           </ul>
           {selected && (
-            <div className="agent-detail">
+            <div className="agent-detail" ref={detailRef}>
               <section className="surface-card">
                 <header className="agent-detail-head">
                   <h2>{selected.name}</h2>
