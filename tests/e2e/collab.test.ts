@@ -148,6 +148,11 @@ test.serial('a read link gives a read-only editor that follows live edits; the s
   await r.page.addInitScript(() => localStorage.setItem('app_language', 'en'));
   await o.page.addInitScript(() => localStorage.setItem('app_language', 'en'));
 
+  // The document's own address, before joining: it says how to get in, not that loading failed.
+  await r.page.goto(`${app.url}/collaboration/${id}`, { waitUntil: 'networkidle' });
+  await r.page.getByText('This document does not exist, or you are not one of its members.').waitFor();
+  await r.page.getByText('Ask its owner for an invitation link').waitFor();
+
   await r.page.goto(`${app.url}/collaboration?invite=${token}`, { waitUntil: 'networkidle' });
   await r.page.waitForURL(new RegExp(`/collaboration/${id}$`));
   await r.page.getByText('Read only: you see changes live but cannot edit.').waitFor();

@@ -24,6 +24,8 @@ export const collabEn: typeof collabZh = {
   here: 'Here now',
   you: '(you)',
   loadFailed: 'The document could not be loaded',
+  notFound: 'This document does not exist, or you are not one of its members.',
+  notFoundHint: 'Ask its owner for an invitation link: opening it adds you to the document.',
   toolbar: {
     label: 'Formatting',
     bold: 'Bold',

@@ -23,6 +23,8 @@ export const collabZh = {
   here: '在线成员',
   you: '（你）',
   loadFailed: '文档加载失败',
+  notFound: '文档不存在，或你还不是它的成员。',
+  notFoundHint: '请向文档所有者索取邀请链接，打开链接即可加入。',
   toolbar: {
     label: '格式',
     bold: '加粗',

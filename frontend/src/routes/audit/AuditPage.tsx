@@ -17,6 +17,7 @@ import { DownloadIcon, PauseIcon, PlayIcon, SearchIcon, StepBackIcon, StepForwar
 import { Select } from '../../ui/Select.tsx';
 import '../../account/account.css';
 import '../manage/manage.css';
+import { useSessionLabel } from '../../research/useSessionLabel.ts';
 import './audit.css';
 import '../../panels/research.css';
 
@@ -96,6 +97,7 @@ const searchStreams = (form: SearchForm) => api.get<SearchResult>('/audit/search
 
 function SearchPanel({ onOpen }: { onOpen: (stream: string) => void }) {
   const { t } = useTranslation('account');
+  const sessionLabel = useSessionLabel();
   const [form, setForm] = useState<SearchForm>({ q: '', user: '', from: '', to: '', kind: 'all' });
   const [applied, setApplied] = useState<SearchForm | null>(null);
   // Every search is sent (the streams may have grown since; staleTime 0), and the last results stay in
@@ -139,11 +141,12 @@ function SearchPanel({ onOpen }: { onOpen: (stream: string) => void }) {
         {found.map((item) => {
           const kind = KIND_OF_STREAM.find(([prefix]) => item.stream.startsWith(prefix))?.[1];
           const owner = kind === 'user' ? null : (item.username ?? item.user_id?.slice(0, 8) ?? null);
+          const title = (kind === 'conversation' && item.title !== undefined ? sessionLabel({ title: item.title, name: '' }) : item.title) ?? item.username ?? item.id;
           return (
             <li key={item.stream}>
               {kind && <span className="mini-badge mini-badge-primary">{t(`audit.search.kindOfOne.${kind}`)}</span>}
-              <button type="button" className="button button-secondary button-small" onClick={() => onOpen(item.stream)} aria-label={t('audit.search.open', { title: item.title ?? item.username ?? item.id })}>
-                {item.title ?? item.username ?? item.id}
+              <button type="button" className="button button-secondary button-small" onClick={() => onOpen(item.stream)} aria-label={t('audit.search.open', { title })}>
+                {title}
               </button>
               <span className="muted">{[owner && t('audit.search.owner', { name: owner }), date(item.created_at)].filter(Boolean).join(' · ')}</span>
               <span className="mono muted">{item.stream}</span>

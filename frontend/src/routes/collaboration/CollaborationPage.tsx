@@ -234,6 +234,14 @@ function OpenDoc({ docId }: { docId: string }) {
   // Opened once per visit: the socket carries every change after the version it was opened at.
   const doc = useApiQuery({ queryKey: queryKeys.collab('doc', docId), queryFn: () => collabApi.get(docId), staleTime: Infinity, gcTime: 0 });
   if (doc.isPending) return <PageLoading />;
+  // A document the reader is not a member of answers as one that does not exist; say what opens it.
+  if (doc.error?.code === 'collab.not_found')
+    return (
+      <div className="collab-empty" role="status">
+        <p>{t('notFound')}</p>
+        <p className="muted">{t('notFoundHint')}</p>
+      </div>
+    );
   if (doc.error)
     return (
       <div className="collab-empty">
