@@ -227,6 +227,14 @@ test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims 
   // A new level asks whether its default limit replaces the one just set; keeping it keeps 500.
   await editor.getByRole('combobox', { name: '等级' }).click();
   await admin.getByRole('option', { name: 'VIP 用户' }).click();
+  // A past expiry is refused before that question, and the last action's "saved" goes.
+  await editor.getByText('已保存').waitFor();
+  await editor.getByLabel('会员到期时间').fill('2020-01-01T08:00');
+  await editor.getByRole('button', { name: '更新等级' }).click();
+  await editor.getByText('会员到期时间必须晚于当前时间').waitFor();
+  t.is(await editor.getByText('已保存').count(), 0);
+  t.is(await admin.getByRole('alertdialog').count(), 0);
+  await editor.getByLabel('会员到期时间').fill('');
   await editor.getByRole('button', { name: '更新等级' }).click();
   const question = admin.getByRole('alertdialog', { name: '每日额度如何处理？' });
   await question.getByText(/默认每日额度为 1,000/).waitFor();
