@@ -17,6 +17,13 @@ test('a user creates an agent, tries its calculator and sees the run on the moni
   await page.getByText('还没有智能体').waitFor();
   await page.getByRole('link', { name: '创建智能体' }).first().click();
 
+  // Saving an empty form says what is missing, under each field.
+  await page.getByRole('button', { name: '创建', exact: true }).click();
+  await page.getByText('智能体名称不能为空').waitFor();
+  await page.getByText('请写下智能体的工作说明').waitFor();
+  t.is(await page.getByRole('textbox', { name: '名称' }).getAttribute('aria-invalid'), 'true');
+  t.true(await page.getByRole('textbox', { name: '名称' }).evaluate((input) => input === document.activeElement), 'the first missing field has the focus');
+
   await page.getByRole('textbox', { name: '名称' }).fill('财务助手');
   await page.getByLabel('工作说明').fill('回答财务问题时先列出计算过程，金额保留两位小数。');
   await page.getByRole('checkbox', { name: /calculator/ }).check();
@@ -34,6 +41,7 @@ test('a user creates an agent, tries its calculator and sees the run on the moni
   await page.locator('.agent-runs li.ok').waitFor();
   await args.fill('{"expression": 12');
   t.true(await page.getByText('参数需要是一个 JSON 对象').isVisible());
+  t.is(await page.locator('.agent-result').count(), 0, 'the last result goes once the arguments change');
   await screenshot(page, 'agents-monitor');
   t.deepEqual(pageErrors, []);
 });

@@ -37,6 +37,11 @@ export function ToolTester({ tools, agentId, onRan }: { tools: readonly ToolDesc
   useEffect(() => showExample(), [toolName]);
 
   if (!tool) return null;
+  // The result shown answered the arguments as they were: edited, they have no result yet.
+  const edit = (value: string) => {
+    setText(value);
+    setResult(null);
+  };
   const run = () => {
     if (parsed.ok) test.mutate({ tool: tool.name, args: parsed.args });
   };
@@ -49,7 +54,7 @@ export function ToolTester({ tools, agentId, onRan }: { tools: readonly ToolDesc
       <Select id={`${ids}-tool`} value={name} onChange={setName} options={tools.map((candidate) => ({ value: candidate.name, label: candidate.name }))} />
       <p className="muted small">{t(`tools.${tool.name}`, { defaultValue: tool.description })}</p>
       <label htmlFor={`${ids}-args`}>{t('tester.args')}</label>
-      <textarea id={`${ids}-args`} rows={5} value={text} spellCheck={false} className="input agent-json" aria-invalid={parsed.ok ? undefined : true} onChange={(event) => setText(event.target.value)} />
+      <textarea id={`${ids}-args`} rows={5} value={text} spellCheck={false} className="input agent-json" aria-invalid={parsed.ok ? undefined : true} onChange={(event) => edit(event.target.value)} />
       {!parsed.ok && <p className="field-error">{t('tester.invalidArgs')}</p>}
       <div className="agent-actions">
         <button type="button" className="button button-primary button-small" disabled={test.isPending || !parsed.ok} onClick={run}>

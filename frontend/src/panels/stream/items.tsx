@@ -187,7 +187,7 @@ export function PlatformToolsView({ items }: { items: ToolItem[] }) {
           </span>
         ))}
       </div>
-      {result && <p className="muted small">{t('stream.toolsSummary', { tools: result.tool_count, results: result.total_results })}</p>}
+      {result && <p className="muted small">{t('stream.toolsSummary', { tools: t('stream.toolCount', { count: result.tool_count }), results: t('stream.resultCount', { count: result.total_results }) })}</p>}
       {sources.length > 0 && (
         <ul className="browse-list">
           {sources.slice(0, 8).map((source, index) => (
@@ -399,7 +399,7 @@ export function EditReportView({ content }: { content: ContentOf<'edit_report'> 
         {t('stream.editReport', { title: content.title, version: content.version })}
       </div>
       <div className="edit-report-actions">
-        <span className="muted">{t('stream.editReportSize', { blocks: blocks.length, chars })}</span>
+        <span className="muted">{t('stream.editReportSize', { blocks: t('stream.blockCount', { count: blocks.length }), chars: t('stream.charCount', { count: chars }) })}</span>
         <button type="button" className="button button-secondary button-small" onClick={() => session?.send({ type: 'panel.canvas', open: true })}>
           {t('stream.openCanvas')}
         </button>

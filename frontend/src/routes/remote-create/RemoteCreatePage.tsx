@@ -1,4 +1,5 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { anyErrorText } from '@scriptorium/domain/protocol/errors';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { agentsApi, type AgentDto, type AgentInput } from '../../api/agents.ts';
@@ -7,6 +8,7 @@ import { queryClient, queryKeys, useApiMutation, useApiQuery } from '../../api/q
 import { ToolTester } from '../../agents/ToolTester.tsx';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { PageLoading } from '../../components/PageState.tsx';
+import { currentLanguage } from '../../i18n/index.ts';
 import '../../agents/agents.css';
 import { ArrowRightIcon } from '../../ui/icons.ts';
 import '../../ui/ui.css';
@@ -41,10 +43,23 @@ function AgentForm({ editing, agent, loadError }: { editing: string | null; agen
   });
   const busy = save.isPending;
   const error = save.error ?? list.error ?? loadError;
+  // What is missing is said once the user tries to save, under the field, in the catalogue's words.
+  const [tried, setTried] = useState(false);
+  const nameInput = useRef<HTMLInputElement>(null);
+  const instructionsInput = useRef<HTMLTextAreaElement>(null);
+  const missing = {
+    name: name.trim() === '' ? anyErrorText('agents.name_empty', {}, currentLanguage()) : null,
+    instructions: instructions.trim() === '' ? anyErrorText('agents.instructions_empty', {}, currentLanguage()) : null,
+  };
 
   const toggle = (tool: string) => setChosen((current) => (current.includes(tool) ? current.filter((known) => known !== tool) : [...current, tool]));
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (missing.name || missing.instructions) {
+      setTried(true);
+      (missing.name ? nameInput : instructionsInput).current?.focus();
+      return;
+    }
     save.mutate({ name, description, instructions, tools: chosen });
   };
 
@@ -59,13 +74,46 @@ function AgentForm({ editing, agent, loadError }: { editing: string | null; agen
       </header>
       {error && <ErrorBanner error={error} />}
       <div className="agent-columns">
-        <form className="surface-card agent-form" onSubmit={submit}>
+        <form className="surface-card agent-form" noValidate onSubmit={submit}>
           <label htmlFor={`${ids}-name`}>{t('form.name')}</label>
-          <input className="input" id={`${ids}-name`} value={name} maxLength={60} required placeholder={t('form.namePlaceholder')} onChange={(event) => setName(event.target.value)} />
+          <input
+            ref={nameInput}
+            className="input"
+            id={`${ids}-name`}
+            value={name}
+            maxLength={60}
+            required
+            aria-invalid={tried && missing.name ? true : undefined}
+            aria-describedby={tried && missing.name ? `${ids}-name-missing` : undefined}
+            placeholder={t('form.namePlaceholder')}
+            onChange={(event) => setName(event.target.value)}
+          />
+          {tried && missing.name && (
+            <p className="field-error" id={`${ids}-name-missing`}>
+              {missing.name}
+            </p>
+          )}
           <label htmlFor={`${ids}-description`}>{t('form.description')}</label>
           <input className="input" id={`${ids}-description`} value={description} maxLength={300} placeholder={t('form.descriptionPlaceholder')} onChange={(event) => setDescription(event.target.value)} />
           <label htmlFor={`${ids}-instructions`}>{t('form.instructions')}</label>
-          <textarea className="input" id={`${ids}-instructions`} rows={6} value={instructions} maxLength={4000} required placeholder={t('form.instructionsPlaceholder')} onChange={(event) => setInstructions(event.target.value)} />
+          <textarea
+            ref={instructionsInput}
+            className="input"
+            id={`${ids}-instructions`}
+            rows={6}
+            value={instructions}
+            maxLength={4000}
+            required
+            aria-invalid={tried && missing.instructions ? true : undefined}
+            aria-describedby={tried && missing.instructions ? `${ids}-instructions-missing` : undefined}
+            placeholder={t('form.instructionsPlaceholder')}
+            onChange={(event) => setInstructions(event.target.value)}
+          />
+          {tried && missing.instructions && (
+            <p className="field-error" id={`${ids}-instructions-missing`}>
+              {missing.instructions}
+            </p>
+          )}
           <fieldset>
             <legend>{t('form.tools')}</legend>
             {tools.map((tool) => (
@@ -79,7 +127,7 @@ function AgentForm({ editing, agent, loadError }: { editing: string | null; agen
             ))}
           </fieldset>
           <div className="agent-actions">
-            <button type="submit" className="button button-primary" disabled={busy || !name.trim() || !instructions.trim()}>
+            <button type="submit" className="button button-primary" disabled={busy}>
               {busy && <span className="spinner spinner-small" />}
               {editing ? t('form.save') : t('form.create')}
             </button>
