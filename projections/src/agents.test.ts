@@ -42,3 +42,10 @@ test('a deleted agent takes its tool tests with it', async (t) => {
 test('a tool test replayed after a crash (standalone Mongo) is counted once', async (t) => {
   await spec.given(created('a1', T1)).when(tested(true, T2)).replayed().thenDoc(t, AGENTS, 'a1', { tests: 1 });
 });
+
+test('a failed run keeps its reason in catalogue form beside the Chinese summary', async (t) => {
+  const refusal = { code: 'tools.unknown_unit', params: { unit: 'furlong' } };
+  await spec
+    .given(created('a1', T1), { type: 'AgentToolTested', data: { agentId: 'a1', ownerId: 'u1', tool: 'unit_convert', ok: false, summary: '不认识的单位“furlong”', refusal, durationMs: 3, at: T2 } })
+    .thenDoc(t, AGENT_TOOL_TESTS, 'event-2', { ok: false, summary: '不认识的单位“furlong”', refusal });
+});

@@ -2,6 +2,7 @@ import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
 import type { AgentEvent } from '@scriptorium/domain/agents/agent';
+import type { CodedError } from '@scriptorium/domain/protocol/errors';
 import { countOnce, type Projection } from './projection.ts';
 
 export interface AgentDoc extends Doc {
@@ -24,6 +25,8 @@ export interface AgentToolTestDoc extends Doc {
   tool: string;
   ok: boolean;
   summary: string;
+  /** A failed run's reason as a code and params, when the catalogue words it. */
+  refusal?: CodedError;
   duration_ms: number;
   at: string;
 }
@@ -58,8 +61,8 @@ export const agentsProjection: Projection = {
         await tx.collection(AGENT_TOOL_TESTS).deleteMany({ agent_id: event.data.agentId });
         return;
       case 'AgentToolTested': {
-        const { agentId, ownerId, tool, ok, summary, durationMs, at } = event.data;
-        await tx.collection<AgentToolTestDoc>(AGENT_TOOL_TESTS).put({ _id: recorded.id, agent_id: agentId, owner_id: ownerId, tool, ok, summary, duration_ms: durationMs, at });
+        const { agentId, ownerId, tool, ok, summary, refusal, durationMs, at } = event.data;
+        await tx.collection<AgentToolTestDoc>(AGENT_TOOL_TESTS).put({ _id: recorded.id, agent_id: agentId, owner_id: ownerId, tool, ok, summary, ...(refusal && { refusal }), duration_ms: durationMs, at });
         await countOnce(agents, agentId, recorded.position, { $inc: { tests: 1, failed_tests: ok ? 0 : 1 }, $set: { last_test_at: at } });
         return;
       }

@@ -43,5 +43,15 @@ test('a user creates an agent, tries its calculator and sees the run on the moni
   t.true(await page.getByText('参数需要是一个 JSON 对象').isVisible());
   t.is(await page.locator('.agent-result').count(), 0, 'the last result goes once the arguments change');
   await screenshot(page, 'agents-monitor');
+
+  // In English a tool's refusal reads in English, in the result and in the history.
+  await page.evaluate(() => localStorage.setItem('app_language', 'en'));
+  await page.reload({ waitUntil: 'networkidle' });
+  await page.getByLabel('Arguments').fill('{"expression": "1 / 0"}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.locator('.agent-result.failed', { hasText: 'Division by zero' }).waitFor();
+  await page.locator('.agent-runs li.failed', { hasText: 'Division by zero' }).waitFor();
+  t.false(/[\u4e00-\u9fff]/.test(await page.locator('.agent-runs').innerText()), 'no Chinese in the English history');
+  await screenshot(page, 'agents-monitor-en');
   t.deepEqual(pageErrors, []);
 });

@@ -26,10 +26,16 @@ test.serial('a user creates an agent from the platform tools, changes it, tries 
   const sum = await user.request('POST', '/backend/api/agents/tools/test', { tool: 'calculator', args: { expression: '(1 + 2) * 3^2' }, agent_id: id });
   t.like(sum.body, { tool: 'calculator', ok: true, result: { result: 27 } });
   const bad = await user.request('POST', '/backend/api/agents/tools/test', { tool: 'calculator', args: { expression: '1 / (' }, agent_id: id });
-  t.like(bad.body, { ok: false });
-  t.truthy(bad.body.error);
+  t.like(bad.body, { ok: false, error: '表达式不完整', code: 'tools.expression_incomplete' });
   const local = await user.request('POST', '/backend/api/agents/tools/test', { tool: 'local_search', args: { query: '钠电池' } });
-  t.like(local.body, { ok: false, error: '该工具检索你的笔记、上传文件和认知库，只在研究与写作智能体运行时可用' });
+  t.like(local.body, { ok: false, error: '该工具检索你的笔记、上传文件和认知库，只在研究与写作智能体运行时可用', code: 'tools.only_in_agents' });
+  const units = await user.request('POST', '/backend/api/agents/tools/test', { tool: 'unit_convert', args: { value: 1, from: 'kg', to: 'km' } });
+  t.like(units.body, { ok: false, code: 'tools.incompatible_units', params: { fromDimension: 'mass', from: 'kg', toDimension: 'length', to: 'km' } });
+  t.is(units.body.error, '无法把质量单位“kg”换算成长度单位“km”');
+  // Arguments the tool's schema refuses never run it: a 422 naming the argument, and no run is recorded.
+  const missing = await user.request('POST', '/backend/api/agents/tools/test', { tool: 'calculator', args: {}, agent_id: id });
+  t.is(missing.status, 422);
+  t.like(missing.body.detail[0], { loc: ['body', 'args', 'expression'], code: 'validation.required' });
 
   const detail = await user.request('GET', `/backend/api/agents/${id}`);
   t.like(detail.body, { tests: 2, failed_tests: 1 });
@@ -37,6 +43,7 @@ test.serial('a user creates an agent from the platform tools, changes it, tries 
     ['calculator', false],
     ['calculator', true],
   ]);
+  t.like(detail.body.recent_tests[0], { summary: '表达式不完整', code: 'tools.expression_incomplete' });
 });
 
 test.serial('bad requests and other users are refused, and change nothing', async (t) => {

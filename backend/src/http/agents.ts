@@ -9,8 +9,8 @@ import { agentStream } from '@scriptorium/domain/agents/agent';
 import { agentDecider, MAX_AGENT_DESCRIPTION, MAX_AGENT_NAME, MAX_INSTRUCTIONS, type AgentCommand } from '@scriptorium/domain/agents/decide';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
-import { errorText, type ErrorParams } from '@scriptorium/domain/protocol/errors';
-import { httpError, invalidField } from './errors.ts';
+import { errorText, refusal, type CodedError, type ErrorParams } from '@scriptorium/domain/protocol/errors';
+import { httpError, invalidField, validationError } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
 
@@ -80,24 +80,30 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
     if (body.agent_id) await owned(user.id, body.agent_id);
     const started = performance.now();
     const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);
-    let outcome: { ok: true; result: unknown; count: number } | { ok: false; error: string; reason: string; unknownTool?: ErrorParams<'agents.unknown_tool'> };
+    let outcome: { ok: true; result: unknown; count: number } | { ok: false; error: string; refusal?: CodedError };
     try {
       const result = await tools.run(body.tool, body.args, { userId: user.id, signal });
       outcome = { ok: true, result: result.data, count: result.count };
     } catch (error) {
       if (!(error instanceof ToolError)) {
-        if (signal.aborted) outcome = { ok: false, error: errorText('agents.tool_timeout', { seconds: TEST_TIMEOUT_MS / 1000 }), reason: 'timeout' };
-        else throw error;
-      } else outcome = { ok: false, error: error.message, reason: error.reason, unknownTool: error.unknownTool };
+        if (!signal.aborted) throw error;
+        const timedOut = refusal('agents.tool_timeout', { seconds: TEST_TIMEOUT_MS / 1000 });
+        outcome = { ok: false, error: errorText('agents.tool_timeout', { seconds: TEST_TIMEOUT_MS / 1000 }), refusal: timedOut };
+      } else if (error.reason === 'unknown_tool' && error.refusal) {
+        throw invalidField(['tool'], 'agents.unknown_tool', error.refusal.params as ErrorParams<'agents.unknown_tool'>);
+      } else if (error.reason === 'invalid_args') {
+        // Arguments the tool's schema refuses are the form's mistake, field by field; the tool never ran.
+        throw validationError(error.issues.map((issue) => ({ ...issue, path: ['args', ...issue.path] })), 'body');
+      } else outcome = { ok: false, error: error.message, ...(error.refusal && { refusal: error.refusal }) };
     }
     const durationMs = Math.round(performance.now() - started);
-    if (!outcome.ok && outcome.unknownTool) throw invalidField(['tool'], 'agents.unknown_tool', outcome.unknownTool);
     if (body.agent_id) {
       const summary = outcome.ok ? JSON.stringify(outcome.result) : outcome.error;
-      const { position } = await run(body.agent_id, user.id, { type: 'RecordToolTest', data: { agentId: body.agent_id, actorId: user.id, tool: body.tool, ok: outcome.ok, summary, durationMs } });
+      const failure = outcome.ok ? undefined : outcome.refusal;
+      const { position } = await run(body.agent_id, user.id, { type: 'RecordToolTest', data: { agentId: body.agent_id, actorId: user.id, tool: body.tool, ok: outcome.ok, summary, ...(failure && { refusal: failure }), durationMs } });
       await progress.waitFor(position);
     }
-    ctx.body = { tool: body.tool, ok: outcome.ok, duration_ms: durationMs, ...(outcome.ok ? { result: outcome.result, count: outcome.count } : { error: outcome.error }) };
+    ctx.body = { tool: body.tool, ok: outcome.ok, duration_ms: durationMs, ...(outcome.ok ? { result: outcome.result, count: outcome.count } : { error: outcome.error, ...outcome.refusal }) };
   });
 
   router.get('/api/agents/:id', contract({ access: 'user', params: idParam }), async (ctx) => {
@@ -105,7 +111,7 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
     const { id } = parseParams(ctx.params, idParam);
     const doc = await owned(user.id, id);
     const tests = await services.readStore.collection<AgentToolTestDoc>(AGENT_TOOL_TESTS).find({ agent_id: id }, { sort: { at: -1 }, limit: RECENT_TESTS });
-    ctx.body = { ...agentDto(doc), recent_tests: tests.map((test) => ({ tool: test.tool, ok: test.ok, summary: test.summary, duration_ms: test.duration_ms, at: test.at })) };
+    ctx.body = { ...agentDto(doc), recent_tests: tests.map((test) => ({ tool: test.tool, ok: test.ok, summary: test.summary, ...test.refusal, duration_ms: test.duration_ms, at: test.at })) };
   });
 
   router.patch('/api/agents/:id', contract({ access: 'user', params: idParam, body: updateBody }), async (ctx) => {

@@ -1,4 +1,5 @@
 import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
+import type { CodedError } from '../protocol/errors.ts';
 
 /** A user's own assistant: a name, what it is for, its instructions and the platform tools it may use (stream `agent-<id>`). */
 
@@ -13,7 +14,8 @@ export type AgentCreated = DomainEvent<'AgentCreated', AgentProfile & { agentId:
 export type AgentUpdated = DomainEvent<'AgentUpdated', AgentProfile & { agentId: string; ownerId: string; at: string }>;
 export type AgentDeleted = DomainEvent<'AgentDeleted', { agentId: string; ownerId: string; at: string }>;
 /** A tool tried from the agent's page; the monitoring view lists them. */
-export type AgentToolTested = DomainEvent<'AgentToolTested', { agentId: string; ownerId: string; tool: string; ok: boolean; summary: string; durationMs: number; at: string }>;
+/** `refusal`: a failed run's reason in catalogue form, so the history words it in its reader's language (the summary is Chinese). */
+export type AgentToolTested = DomainEvent<'AgentToolTested', { agentId: string; ownerId: string; tool: string; ok: boolean; summary: string; refusal?: CodedError; durationMs: number; at: string }>;
 export type AgentEvent = AgentCreated | AgentUpdated | AgentDeleted | AgentToolTested;
 
 export type Agent = { status: 'none' } | ({ status: 'active'; ownerId: string } & AgentProfile) | { status: 'deleted' };

@@ -1,4 +1,4 @@
-import { errorText } from '../protocol/errors.ts';
+import { errorText, type CodedError } from '../protocol/errors.ts';
 import { refuse } from '../refuse.ts';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
 import { evolve, initialState, type Agent, type AgentEvent, type AgentProfile } from './agent.ts';
@@ -13,7 +13,7 @@ type Owner = { agentId: string; actorId: string };
 export type CreateAgent = Command<'CreateAgent', Owner & AgentProfile & { knownTools: readonly string[] }>;
 export type UpdateAgent = Command<'UpdateAgent', Owner & Partial<AgentProfile> & { knownTools: readonly string[] }>;
 export type DeleteAgent = Command<'DeleteAgent', Owner>;
-export type RecordToolTest = Command<'RecordToolTest', Owner & { tool: string; ok: boolean; summary: string; durationMs: number }>;
+export type RecordToolTest = Command<'RecordToolTest', Owner & { tool: string; ok: boolean; summary: string; refusal?: CodedError; durationMs: number }>;
 export type AgentCommand = CreateAgent | UpdateAgent | DeleteAgent | RecordToolTest;
 
 function owned(state: Agent, actorId: string): Extract<Agent, { status: 'active' }> {
@@ -65,9 +65,9 @@ export const deleteAgent = (command: DeleteAgent, state: Agent): AgentEvent[] =>
 };
 
 export const recordToolTest = (command: RecordToolTest, state: Agent): AgentEvent[] => {
-  const { agentId, actorId, tool, ok, summary, durationMs } = command.data;
+  const { agentId, actorId, tool, ok, summary, refusal, durationMs } = command.data;
   owned(state, actorId);
-  return [{ type: 'AgentToolTested', data: { agentId, ownerId: actorId, tool, ok, summary: summary.slice(0, 300), durationMs, at: command.metadata.now.toISOString() } }];
+  return [{ type: 'AgentToolTested', data: { agentId, ownerId: actorId, tool, ok, summary: summary.slice(0, 300), ...(refusal && { refusal }), durationMs, at: command.metadata.now.toISOString() } }];
 };
 
 export function decide(command: AgentCommand, state: Agent): AgentEvent[] {

@@ -352,6 +352,32 @@ export const ERROR_TEXTS = {
   'agents.unknown_tool': { zh: '没有名为 {name} 的工具（可用：{available}）', en: 'There is no tool named {name} (available: {available})' },
   'agents.tool_timeout': { zh: '工具运行超过 {seconds} 秒，已停止', en: 'The tool ran longer than {seconds} seconds and was stopped' },
   'agents.time_zone_unknown': { zh: '未知的时区', en: 'Unknown time zone' },
+
+  // Platform tools: why a call could not compute (the model reads the Chinese, a person their language).
+  'tools.invalid_args': { zh: '{tool} 的参数有误：{problems}', en: 'The arguments of {tool} are wrong: {problems}' },
+  'tools.only_in_agents': { zh: '该工具检索你的笔记、上传文件和认知库，只在研究与写作智能体运行时可用', en: 'This tool searches your notes, uploads and cognitions; it runs only inside the research and writing agents' },
+  'tools.expression_too_long': { zh: '表达式过长（超过 {max} 个字符）', en: 'The expression is too long (over {max} characters)' },
+  'tools.expression_empty': { zh: '表达式为空', en: 'The expression is empty' },
+  'tools.expression_incomplete': { zh: '表达式不完整', en: 'The expression is incomplete' },
+  'tools.out_of_range': { zh: '结果超出可表示的范围', en: 'The result is out of the representable range' },
+  'tools.unknown_character': { zh: '无法识别的字符“{character}”（位置 {position}）', en: 'Unrecognised character “{character}” (position {position})' },
+  'tools.extra_token': { zh: '多余的“{token}”', en: 'Unexpected “{token}” at the end' },
+  'tools.unexpected_token': { zh: '此处不应出现“{token}”', en: '“{token}” cannot stand here' },
+  'tools.nested_too_deep': { zh: '括号嵌套过深', en: 'The brackets are nested too deeply' },
+  'tools.missing_close': { zh: '缺少右括号', en: 'A closing bracket is missing' },
+  'tools.expected_after': { zh: '{after} 后应为“{expected}”', en: '“{expected}” must follow {after}' },
+  'tools.division_by_zero': { zh: '除数不能为零', en: 'Division by zero' },
+  'tools.sqrt_negative': { zh: '负数不能开平方', en: 'A negative number has no real square root' },
+  'tools.log_argument': { zh: '对数的真数必须大于 0', en: 'The logarithm of a number needs it to be greater than 0' },
+  'tools.log_base': { zh: '对数的底数必须大于 0 且不等于 1', en: 'A logarithm’s base must be greater than 0 and not 1' },
+  'tools.round_digits': { zh: 'round 的小数位数须为 0 到 15 的整数', en: 'round takes a whole number of decimals from 0 to 15' },
+  'tools.negative_fractional_power': { zh: '负数的非整数次幂不是实数', en: 'A negative number to a fractional power is not a real number' },
+  'tools.argument_count': { zh: '{name} 需要 {count} 个参数', en: 'Wrong number of arguments for {name}: it takes {count}' },
+  'tools.argument_range': { zh: '{name} 需要 {min} 到 {max} 个参数', en: 'Wrong number of arguments for {name}: it takes {min} to {max}' },
+  'tools.unknown_name': { zh: '未知的函数或常量“{name}”（可用：{available}）', en: 'Unknown function or constant “{name}” (available: {available})' },
+  'tools.unknown_unit': { zh: '不认识的单位“{unit}”', en: 'Unknown unit “{unit}”' },
+  'tools.incompatible_units': { zh: '无法把{fromDimension}单位“{from}”换算成{toDimension}单位“{to}”', en: 'Cannot convert the {fromDimension} unit “{from}” into the {toDimension} unit “{to}”' },
+  'tools.below_absolute_zero': { zh: '温度不能低于绝对零度', en: 'A temperature cannot be below absolute zero' },
   'tasks.not_found': { zh: '任务不存在', en: 'Task not found' },
   'tasks.target_required': { zh: '请提供 target_id', en: 'target_id is required' },
   'tasks.target_empty': { zh: 'target_id 不能为空', en: 'target_id cannot be empty' },
@@ -461,8 +487,11 @@ export type Lang = keyof Texts;
  * Param values that are words rather than names or numbers: the wire carries the key, and each
  * language words it, so a Chinese word never lands in an English sentence.
  */
+const DIMENSION_WORDS = { length: { zh: '长度', en: 'length' }, mass: { zh: '质量', en: 'mass' }, time: { zh: '时间', en: 'time' }, temperature: { zh: '温度', en: 'temperature' } } as const;
+
 export const PARAM_WORDS = {
   'files.type_mismatch': { actual: { text: { zh: '文本', en: 'text' }, other: { zh: '其他格式', en: 'another format' } } },
+  'tools.incompatible_units': { fromDimension: DIMENSION_WORDS, toDimension: DIMENSION_WORDS },
 } as const satisfies Partial<Record<ErrorCode, Record<string, Record<string, Texts>>>>;
 
 /** A code's params with its word-valued params worded in `lang`; any other value passes as it is. */
@@ -503,6 +532,22 @@ export function errorText<Code extends ErrorCode>(code: Code, ...[params, lang =
 /** `errorText` for a code known only at run time (read from the wire, or passed on by a typed caller). */
 export function anyErrorText(code: ErrorCode, params: Readonly<Record<string, string | number>> = {}, lang: Lang = 'zh'): string {
   return fillPlaceholders(ERROR_TEXTS[code][lang], localParams(code, params, lang));
+}
+
+/** A code with exactly the params its text fills, checked where it is written, in its wire form. */
+export function refusal<Code extends ErrorCode>(code: Code, ...[params]: ParamsThen<Code>): CodedError {
+  return coded(code, params ?? {});
+}
+
+/**
+ * A failure the catalogue words: `message` is the Chinese text (for the log and a model), `refusal`
+ * the code and params a client words in its reader's language.
+ */
+export class CatalogueError extends Error {
+  constructor(readonly refusal: CodedError) {
+    super(isErrorCode(refusal.code) ? anyErrorText(refusal.code, refusal.params) : refusal.code);
+    this.name = 'CatalogueError';
+  }
 }
 
 /** The wire form of a code and its params: `params` only when a text has something to fill. */

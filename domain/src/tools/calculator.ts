@@ -11,11 +11,11 @@
  * `%` is the remainder. Chinese input forms are accepted: × ÷ （ ） ， and full-width digits.
  */
 
-export class CalculatorError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CalculatorError';
-  }
+import { CatalogueError, refusal } from '../protocol/errors.ts';
+
+/** An expression that does not compute, worded by the catalogue. */
+export class CalculatorError extends CatalogueError {
+  override name = 'CalculatorError';
 }
 
 export const MAX_EXPRESSION_CHARS = 1_000;
@@ -25,22 +25,22 @@ const FUNCTIONS: Record<string, { arity: [number, number]; apply: (args: number[
   sqrt: {
     arity: [1, 1],
     apply: ([x = 0]) => {
-      if (x < 0) throw new CalculatorError('负数不能开平方');
+      if (x < 0) throw new CalculatorError(refusal('tools.sqrt_negative'));
       return Math.sqrt(x);
     },
   },
   log: {
     arity: [1, 2],
     apply: ([x = 0, base = 10]) => {
-      if (x <= 0) throw new CalculatorError('对数的真数必须大于 0');
-      if (base <= 0 || base === 1) throw new CalculatorError('对数的底数必须大于 0 且不等于 1');
+      if (x <= 0) throw new CalculatorError(refusal('tools.log_argument'));
+      if (base <= 0 || base === 1) throw new CalculatorError(refusal('tools.log_base'));
       return Math.log(x) / Math.log(base);
     },
   },
   ln: {
     arity: [1, 1],
     apply: ([x = 0]) => {
-      if (x <= 0) throw new CalculatorError('对数的真数必须大于 0');
+      if (x <= 0) throw new CalculatorError(refusal('tools.log_argument'));
       return Math.log(x);
     },
   },
@@ -48,7 +48,7 @@ const FUNCTIONS: Record<string, { arity: [number, number]; apply: (args: number[
   round: {
     arity: [1, 2],
     apply: ([x = 0, digits = 0]) => {
-      if (!Number.isInteger(digits) || digits < 0 || digits > 15) throw new CalculatorError('round 的小数位数须为 0 到 15 的整数');
+      if (!Number.isInteger(digits) || digits < 0 || digits > 15) throw new CalculatorError(refusal('tools.round_digits'));
       const scale = 10 ** digits;
       // Math.round rounds -2.5 to -2; rounding half away from zero is what people expect.
       return (Math.sign(x) * Math.round(Math.abs(x) * scale)) / scale;
@@ -62,12 +62,12 @@ type Token = { kind: 'number'; value: number } | { kind: 'name'; value: string }
 
 /** The value of an expression, rounded to 15 significant digits so that 0.1 + 0.2 is 0.3. */
 export function evaluate(expression: string): number {
-  if (expression.length > MAX_EXPRESSION_CHARS) throw new CalculatorError(`表达式过长（超过 ${MAX_EXPRESSION_CHARS} 个字符）`);
+  if (expression.length > MAX_EXPRESSION_CHARS) throw new CalculatorError(refusal('tools.expression_too_long', { max: MAX_EXPRESSION_CHARS }));
   const tokens = tokenize(normalize(expression));
-  if (tokens.length === 0) throw new CalculatorError('表达式为空');
+  if (tokens.length === 0) throw new CalculatorError(refusal('tools.expression_empty'));
   const parser = new Parser(tokens);
   const value = parser.parse();
-  if (!Number.isFinite(value)) throw new CalculatorError('结果超出可表示的范围');
+  if (!Number.isFinite(value)) throw new CalculatorError(refusal('tools.out_of_range'));
   return Number(value.toPrecision(15));
 }
 
@@ -92,7 +92,7 @@ function tokenize(text: string): Token[] {
   while (position < text.length) {
     pattern.lastIndex = position;
     const match = pattern.exec(text);
-    if (!match) throw new CalculatorError(`无法识别的字符“${Array.from(text.slice(position))[0]}”（位置 ${position + 1}）`);
+    if (!match) throw new CalculatorError(refusal('tools.unknown_character', { character: Array.from(text.slice(position))[0]!, position: position + 1 }));
     position = pattern.lastIndex;
     if (match[1] !== undefined) tokens.push({ kind: 'number', value: Number(`${match[1]}${match[2] !== undefined ? `e${match[2]}` : ''}`) });
     else if (match[3] !== undefined) tokens.push({ kind: 'name', value: match[3].toLowerCase() });
@@ -110,12 +110,12 @@ class Parser {
   parse(): number {
     const value = this.expression();
     const extra = this.tokens[this.index];
-    if (extra) throw new CalculatorError(`多余的“${extra.value}”`);
+    if (extra) throw new CalculatorError(refusal('tools.extra_token', { token: extra.value }));
     return value;
   }
 
   private expression(): number {
-    if (++this.depth > MAX_DEPTH) throw new CalculatorError('括号嵌套过深');
+    if (++this.depth > MAX_DEPTH) throw new CalculatorError(refusal('tools.nested_too_deep'));
     let value = this.term();
     for (let op = this.peekOp(); op === '+' || op === '-'; op = this.peekOp()) {
       this.index++;
@@ -131,7 +131,7 @@ class Parser {
     for (let op = this.peekOp(); op === '*' || op === '/' || op === '%'; op = this.peekOp()) {
       this.index++;
       const right = this.unary();
-      if ((op === '/' || op === '%') && right === 0) throw new CalculatorError('除数不能为零');
+      if ((op === '/' || op === '%') && right === 0) throw new CalculatorError(refusal('tools.division_by_zero'));
       value = op === '*' ? value * right : op === '/' ? value / right : value % right;
     }
     return value;
@@ -141,7 +141,7 @@ class Parser {
     const op = this.peekOp();
     if (op === '+' || op === '-') {
       this.index++;
-      if (++this.depth > MAX_DEPTH) throw new CalculatorError('括号嵌套过深');
+      if (++this.depth > MAX_DEPTH) throw new CalculatorError(refusal('tools.nested_too_deep'));
       const value = this.unary();
       this.depth--;
       return op === '-' ? -value : value;
@@ -155,16 +155,16 @@ class Parser {
     this.index++;
     const exponent = this.unary();
     const value = base ** exponent;
-    if (Number.isNaN(value)) throw new CalculatorError('负数的非整数次幂不是实数');
+    if (Number.isNaN(value)) throw new CalculatorError(refusal('tools.negative_fractional_power'));
     return value;
   }
 
   private primary(): number {
     const token = this.tokens[this.index++];
-    if (!token) throw new CalculatorError('表达式不完整');
+    if (!token) throw new CalculatorError(refusal('tools.expression_incomplete'));
     if (token.kind === 'number') return token.value;
     if (token.kind === 'op') {
-      if (token.value !== '(') throw new CalculatorError(`此处不应出现“${token.value}”`);
+      if (token.value !== '(') throw new CalculatorError(refusal('tools.unexpected_token', { token: token.value }));
       const value = this.expression();
       this.expect(')');
       return value;
@@ -179,12 +179,12 @@ class Parser {
       }
       this.expect(')');
       const [min, max] = fn.arity;
-      if (args.length < min || args.length > max) throw new CalculatorError(`${token.value} 需要 ${min === max ? min : `${min} 到 ${max}`} 个参数`);
+      if (args.length < min || args.length > max) throw new CalculatorError(min === max ? refusal('tools.argument_count', { name: token.value, count: min }) : refusal('tools.argument_range', { name: token.value, min, max }));
       return fn.apply(args);
     }
     const constant = CONSTANTS[token.value];
     if (constant !== undefined) return constant;
-    throw new CalculatorError(`未知的函数或常量“${token.value}”（可用：${[...Object.keys(FUNCTIONS), ...Object.keys(CONSTANTS)].join('、')}）`);
+    throw new CalculatorError(refusal('tools.unknown_name', { name: token.value, available: [...Object.keys(FUNCTIONS), ...Object.keys(CONSTANTS)].join(', ') }));
   }
 
   private peekOp(): string | undefined {
@@ -194,7 +194,7 @@ class Parser {
 
   private expect(op: string): void {
     const token = this.tokens[this.index];
-    if (token?.kind !== 'op' || token.value !== op) throw new CalculatorError(op === ')' ? '缺少右括号' : `${this.tokens[this.index - 1]?.value ?? ''} 后应为“${op}”`);
+    if (token?.kind !== 'op' || token.value !== op) throw new CalculatorError(op === ')' ? refusal('tools.missing_close') : refusal('tools.expected_after', { after: String(this.tokens[this.index - 1]?.value ?? ''), expected: op }));
     this.index++;
   }
 }

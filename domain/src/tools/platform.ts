@@ -1,9 +1,10 @@
 /** The platform tools the product ships, and the registry that holds them. */
 import { z } from 'zod';
 import { DOCUMENT_KINDS, type LocalCorpus } from '@scriptorium/infra/search/local';
-import { CalculatorError, evaluate, MAX_EXPRESSION_CHARS } from './calculator.ts';
+import { refusal } from '../protocol/errors.ts';
+import { evaluate, MAX_EXPRESSION_CHARS } from './calculator.ts';
 import { ToolError, ToolRegistry, type PlatformTool } from './registry.ts';
-import { convert, UnitError, unitList } from './units.ts';
+import { convert, unitList } from './units.ts';
 
 export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
 
@@ -12,12 +13,7 @@ export const calculatorTool: PlatformTool<z.ZodObject<{ expression: z.ZodString 
   description: '计算算术表达式。支持 + - * / %（取余）^（乘方）、括号、小数，以及函数 sqrt、log（以 10 为底，或 log(x, 底数)）、ln、abs、round(x, 小数位数) 和常量 pi、e。',
   parameters: z.object({ expression: z.string().min(1).max(MAX_EXPRESSION_CHARS).describe('算术表达式，例如 (1 + 2) * 3^2') }),
   async run({ expression }) {
-    try {
-      return { data: { expression, result: evaluate(expression) }, count: 1 };
-    } catch (error) {
-      if (error instanceof CalculatorError) throw new ToolError('failed', error.message);
-      throw error;
-    }
+    return { data: { expression, result: evaluate(expression) }, count: 1 };
   },
 };
 
@@ -34,13 +30,8 @@ export const unitConvertTool: PlatformTool<z.ZodObject<{ value: z.ZodNumber; fro
     to: z.string().min(1).describe('目标单位'),
   }),
   async run({ value, from, to }) {
-    try {
-      const result = convert(value, from, to);
-      return { data: { input: { value, unit: result.from }, output: { value: result.value, unit: result.to }, dimension: result.dimension }, count: 1 };
-    } catch (error) {
-      if (error instanceof UnitError) throw new ToolError('failed', error.message);
-      throw error;
-    }
+    const result = convert(value, from, to);
+    return { data: { input: { value, unit: result.from }, output: { value: result.value, unit: result.to }, dimension: result.dimension }, count: 1 };
   },
 };
 
@@ -149,7 +140,7 @@ export function createPlatformTools(options: PlatformToolsOptions = {}): ToolReg
  */
 const materialElsewhere: Pick<LocalCorpus, 'search'> = {
   search() {
-    throw new ToolError('failed', '该工具检索你的笔记、上传文件和认知库，只在研究与写作智能体运行时可用');
+    throw ToolError.coded('failed', refusal('tools.only_in_agents'));
   },
 };
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { PayloadOf } from '@scriptorium/domain/protocol/content';
-import { errorText, type ErrorParams } from '../protocol/errors.ts';
+import { CatalogueError, errorText, refusal, type CodedError } from '../protocol/errors.ts';
 import { issueCode } from '../protocol/validation.ts';
 
 export interface ToolContext {
@@ -46,17 +46,30 @@ export interface ToolDescriptor {
 
 export type ToolErrorReason = 'unknown_tool' | 'invalid_args' | 'failed';
 
-/** A tool call that could not run or did not succeed; the message can be shown to the model and the user. */
+/**
+ * A tool call that could not run or did not succeed. The message (Chinese) is what the model reads;
+ * `refusal` is the same in catalogue form, for a person in their language, when the failure has one;
+ * `issues` are the arguments' validation issues of an `invalid_args`.
+ */
 export class ToolError extends Error {
+  readonly refusal: CodedError | undefined;
+  readonly issues: readonly z.core.$ZodIssue[];
+
   constructor(
     readonly reason: ToolErrorReason,
     message: string,
-    options?: { cause?: unknown },
-    /** What names the refusal in the error catalogue, for the one reason a user can correct. */
-    readonly unknownTool?: ErrorParams<'agents.unknown_tool'>,
+    options: { cause?: unknown; refusal?: CodedError; issues?: readonly z.core.$ZodIssue[] } = {},
   ) {
-    super(message, options);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ToolError';
+    this.refusal = options.refusal;
+    this.issues = options.issues ?? [];
+  }
+
+  /** A failure the catalogue words, its message the Chinese text. */
+  static coded(reason: ToolErrorReason, refusal: CodedError, cause?: unknown): ToolError {
+    const error = new CatalogueError(refusal);
+    return new ToolError(reason, error.message, { refusal, ...(cause !== undefined && { cause }) });
   }
 }
 
@@ -88,20 +101,18 @@ export class ToolRegistry {
   async run(name: string, args: unknown, context: ToolContext): Promise<ToolResult> {
     context.signal?.throwIfAborted();
     const tool = this.tools.get(name);
-    if (!tool) {
-      const params = { name, available: [...this.tools.keys()].join('、') };
-      throw new ToolError('unknown_tool', errorText('agents.unknown_tool', params), undefined, params);
-    }
+    if (!tool) throw ToolError.coded('unknown_tool', refusal('agents.unknown_tool', { name, available: [...this.tools.keys()].join(', ') }));
     const parsed = tool.parameters.safeParse(args ?? {});
     if (!parsed.success) {
       const problems = parsed.error.issues.map((issue) => `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issueCode(issue).msg}`);
-      throw new ToolError('invalid_args', `${name} 的参数有误：${problems.join('；')}`);
+      throw new ToolError('invalid_args', errorText('tools.invalid_args', { tool: name, problems: problems.join('；') }), { issues: parsed.error.issues });
     }
     try {
       return await tool.run(parsed.data, context);
     } catch (error) {
       if (context.signal?.aborted) throw context.signal.reason;
       if (error instanceof ToolError) throw error;
+      if (error instanceof CatalogueError) throw ToolError.coded('failed', error.refusal, error);
       throw new ToolError('failed', error instanceof Error ? error.message : String(error), { cause: error });
     }
   }

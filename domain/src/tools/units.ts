@@ -4,13 +4,13 @@
  * units (市制) 里, 丈, 尺, 寸, 斤 and 两.
  */
 
+import { CatalogueError, refusal } from '../protocol/errors.ts';
+
 export type Dimension = 'length' | 'mass' | 'time' | 'temperature';
 
-export class UnitError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UnitError';
-  }
+/** A conversion that cannot be made, worded by the catalogue. */
+export class UnitError extends CatalogueError {
+  override name = 'UnitError';
 }
 
 interface Unit {
@@ -72,7 +72,7 @@ function unitOf(name: string): Unit {
   const lookup = key(name);
   // English plurals ("meters", "hours") are found by dropping the s.
   const unit = byName.get(lookup) ?? (lookup.endsWith('s') ? byName.get(lookup.slice(0, -1)) : undefined);
-  if (!unit) throw new UnitError(`不认识的单位“${name}”`);
+  if (!unit) throw new UnitError(refusal('tools.unknown_unit', { unit: name }));
   return unit;
 }
 
@@ -87,16 +87,14 @@ export interface Conversion {
 export function convert(value: number, from: string, to: string): Conversion {
   const source = unitOf(from);
   const target = unitOf(to);
-  if (source.dimension !== target.dimension) throw new UnitError(`无法把${NAMES[source.dimension]}单位“${from}”换算成${NAMES[target.dimension]}单位“${to}”`);
+  if (source.dimension !== target.dimension) throw new UnitError(refusal('tools.incompatible_units', { fromDimension: source.dimension, from, toDimension: target.dimension, to }));
   const result = source.dimension === 'temperature' ? fromKelvin(toKelvin(value, source.symbol), target.symbol) : (value * source.factor) / target.factor;
   return { value: Number(result.toPrecision(12)), from: source.symbol, to: target.symbol, dimension: source.dimension };
 }
 
-const NAMES: Record<Dimension, string> = { length: '长度', mass: '质量', time: '时间', temperature: '温度' };
-
 function toKelvin(value: number, symbol: string): number {
   const kelvin = symbol === '°C' ? value + 273.15 : symbol === '°F' ? ((value - 32) * 5) / 9 + 273.15 : value;
-  if (kelvin < 0) throw new UnitError('温度不能低于绝对零度');
+  if (kelvin < 0) throw new UnitError(refusal('tools.below_absolute_zero'));
   return kelvin;
 }
 

@@ -1,6 +1,7 @@
 import { useEffect, useEffectEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { agentsApi, type ToolDescriptor, type ToolTestResult } from '../api/agents.ts';
+import { refusalMessage } from '../api/client.ts';
 import { useApiMutation } from '../api/query.ts';
 import { exampleArgs, parseArgs } from './toolArgs.ts';
 import { SparklesIcon } from '../ui/icons.ts';
@@ -14,7 +15,7 @@ export function ToolTester({ tools, agentId, onRan }: { tools: readonly ToolDesc
   const [name, setName] = useState(tools[0]?.name ?? '');
   const tool = tools.find((candidate) => candidate.name === name);
   const [text, setText] = useState('');
-  const [result, setResult] = useState<ToolTestResult | { ok: false; error: string } | null>(null);
+  const [result, setResult] = useState<ToolTestResult | { ok: false; error: string; code?: undefined; params?: undefined } | null>(null);
   const parsed = parseArgs(text);
   const test = useApiMutation({
     mutationFn: ({ tool, args }: { tool: string; args: Record<string, unknown> }) => agentsApi.testTool(tool, args, agentId),
@@ -68,7 +69,7 @@ export function ToolTester({ tools, agentId, onRan }: { tools: readonly ToolDesc
             {t('tester.result')} · {result.ok ? t('monitor.ok') : t('monitor.fail')}
             {'duration_ms' in result && ` · ${t('monitor.ms', { count: result.duration_ms })}`}
           </strong>
-          <pre>{result.ok ? JSON.stringify(result.result, null, 2) : result.error}</pre>
+          <pre>{result.ok ? JSON.stringify(result.result, null, 2) : refusalMessage({ error_message: result.error, code: result.code, params: result.params })}</pre>
         </div>
       )}
     </section>

@@ -22,12 +22,16 @@ export interface AgentDto {
 export interface ToolRun {
   tool: string;
   ok: boolean;
+  /** The result as JSON, or the reason in Chinese; a failure the catalogue words also has `code` and `params`. */
   summary: string;
+  code?: string;
+  params?: Record<string, string | number>;
   duration_ms: number;
   at: string;
 }
 
-export type ToolTestResult = { tool: string; ok: true; result: unknown; count: number; duration_ms: number } | { tool: string; ok: false; error: string; duration_ms: number };
+/** A failed run's `error` is the server's Chinese text; `code` and `params`, when given, word it in the reader's language. */
+export type ToolTestResult = { tool: string; ok: true; result: unknown; count: number; duration_ms: number } | { tool: string; ok: false; error: string; code?: string; params?: Record<string, string | number>; duration_ms: number };
 
 export interface AgentInput {
   name: string;

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import { agentsApi, type AgentDto } from '../../api/agents.ts';
+import { agentsApi, type AgentDto, type ToolRun } from '../../api/agents.ts';
+import { refusalMessage } from '../../api/client.ts';
 import { queryClient, queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { ToolTester } from '../../agents/ToolTester.tsx';
 import { useTimeText } from '../../cognition/hooks.ts';
@@ -113,16 +114,7 @@ export default function RemotePage() {
                 ) : (
                   <ul className="agent-runs">
                     {runs.map((run) => (
-                      <li key={`${run.at}-${run.tool}`} className={run.ok ? 'ok' : 'failed'}>
-                        <span className="agent-run-status">{run.ok ? t('monitor.ok') : t('monitor.fail')}</span>
-                        <code>{run.tool}</code>
-                        <span className="agent-run-summary" title={run.summary}>
-                          {run.summary}
-                        </span>
-                        <span className="muted">
-                          {t('monitor.ms', { count: run.duration_ms })} · {time(run.at)}
-                        </span>
-                      </li>
+                      <ToolRunRow key={`${run.at}-${run.tool}`} run={run} />
                     ))}
                   </ul>
                 )}
@@ -140,5 +132,24 @@ export default function RemotePage() {
         <ConfirmDialog title={t('monitor.deleteTitle', { name: deleting.name })} text={t('monitor.deleteText')} confirmLabel={t('monitor.delete')} onConfirm={() => remove.mutateAsync(deleting).catch(() => undefined)} onClose={() => setDeleting(null)} />
       )}
     </div>
+  );
+}
+
+/** One run in an agent's history; a failure is worded in the reader's language when the catalogue has it. */
+function ToolRunRow({ run }: { run: ToolRun }) {
+  const { t } = useTranslation('agents');
+  const time = useTimeText();
+  const summary = run.ok ? run.summary : refusalMessage({ error_message: run.summary, code: run.code, params: run.params });
+  return (
+    <li className={run.ok ? 'ok' : 'failed'}>
+      <span className="agent-run-status">{run.ok ? t('monitor.ok') : t('monitor.fail')}</span>
+      <code>{run.tool}</code>
+      <span className="agent-run-summary" title={summary}>
+        {summary}
+      </span>
+      <span className="muted">
+        {t('monitor.ms', { count: run.duration_ms })} · {time(run.at)}
+      </span>
+    </li>
   );
 }
