@@ -59,6 +59,10 @@ test('an extraction goes from pending to running to its outcome', async (t) => {
   await running
     .when({ type: 'CognitionExtractionFinished', data: { extractionId: 'x1', userId: OWNER, outcome: 'failed', cognitionId: null, error: '页面打不开', at: T3 } })
     .thenDoc(t, EXTRACTIONS, 'x1', { status: 'failed', error: '页面打不开' });
+  const refusal = { code: 'fetch.dns_failed', params: { host: 'example.org' } };
+  await running
+    .when({ type: 'CognitionExtractionFinished', data: { extractionId: 'x1', userId: OWNER, outcome: 'failed', cognitionId: null, error: '无法解析域名 example.org', refusal, at: T3 } })
+    .thenDoc(t, EXTRACTIONS, 'x1', { status: 'failed', error: '无法解析域名 example.org', refusal });
 });
 
 test('a collection lists its cognitions newest first and is touched by every change', async (t) => {

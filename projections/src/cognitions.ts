@@ -4,6 +4,7 @@ import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
 import type { CognitionEvent, CognitionSource, CognitionSourceKind } from '@scriptorium/domain/cognition/cognition';
 import type { CollectionEvent } from '@scriptorium/domain/cognition/collection';
 import type { ExtractionEvent } from '@scriptorium/domain/cognition/extraction';
+import type { CodedError } from '@scriptorium/domain/protocol/errors';
 import { countOnce, type Projection } from './projection.ts';
 
 export interface CognitionDoc extends Doc {
@@ -28,6 +29,8 @@ export interface ExtractionDoc extends Doc {
   status: 'pending' | 'running' | 'completed' | 'failed';
   cognition_id: string | null;
   error: string | null;
+  /** A failure's reason as a code and params, when the catalogue words it. */
+  refusal?: CodedError;
   created_at: string;
   updated_at: string;
 }
@@ -114,8 +117,8 @@ export const cognitionsProjection: Projection = {
         await extractions.update(event.data.extractionId, { $set: { status: 'running', updated_at: event.data.at } });
         return;
       case 'CognitionExtractionFinished': {
-        const { extractionId, outcome, cognitionId, error, at } = event.data;
-        await extractions.update(extractionId, { $set: { status: outcome, cognition_id: cognitionId, error, updated_at: at } });
+        const { extractionId, outcome, cognitionId, error, refusal, at } = event.data;
+        await extractions.update(extractionId, { $set: { status: outcome, cognition_id: cognitionId, error, ...(refusal && { refusal }), updated_at: at } });
         return;
       }
       case 'CollectionCreated': {

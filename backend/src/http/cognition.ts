@@ -185,7 +185,7 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     const { id } = parseParams(ctx.params, cognitionExtractionsParams);
     const doc = await services.readStore.collection<ExtractionDoc>(EXTRACTIONS).get(id);
     if (!doc || doc.user_id !== user.id) throw httpError(404, 'extraction.not_found');
-    ctx.body = { extraction_id: id, status: doc.status, cognition_id: doc.cognition_id, error: doc.error, created_at: doc.created_at };
+    ctx.body = { extraction_id: id, status: doc.status, cognition_id: doc.cognition_id, error: doc.error, ...doc.refusal, created_at: doc.created_at };
   });
 
   router.get('/api/cognition/collections', contract({ access: 'user' }), async (ctx) => {

@@ -1,5 +1,6 @@
 import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
 import type { TokensConsumed } from '../conversation/conversation.ts';
+import type { CodedError } from '../protocol/errors.ts';
 import type { CognitionSourceKind } from './cognition.ts';
 
 /** One request to draw a cognition from material, run as a job (stream `cognition-extraction-<id>`). */
@@ -13,9 +14,10 @@ export interface ExtractionInput {
 
 export type CognitionExtractionRequested = DomainEvent<'CognitionExtractionRequested', ExtractionInput & { extractionId: string; userId: string; ownerName: string; at: string }>;
 export type CognitionExtractionStarted = DomainEvent<'CognitionExtractionStarted', { extractionId: string; userId: string; at: string }>;
+/** A failure's `error` is its Chinese text; `refusal`, when the catalogue words it, the code and params a reader's language needs. */
 export type CognitionExtractionFinished = DomainEvent<
   'CognitionExtractionFinished',
-  { extractionId: string; userId: string; outcome: 'completed' | 'failed'; cognitionId: string | null; error: string | null; at: string }
+  { extractionId: string; userId: string; outcome: 'completed' | 'failed'; cognitionId: string | null; error: string | null; refusal?: CodedError; at: string }
 >;
 export type ExtractionEvent = CognitionExtractionRequested | CognitionExtractionStarted | CognitionExtractionFinished | TokensConsumed;
 

@@ -1,3 +1,4 @@
+import type { CodedError } from '../protocol/errors.ts';
 import { refuse } from '../refuse.ts';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
 import { evolve, initialState, type Extraction, type ExtractionEvent, type ExtractionInput } from './extraction.ts';
@@ -9,7 +10,7 @@ export const MIN_SYNTHESIS = 2;
 export type RequestExtraction = Command<'RequestExtraction', ExtractionInput & { extractionId: string; userId: string; ownerName: string }>;
 export type StartExtraction = Command<'StartExtraction', { userId: string }>;
 export type RecordExtractionUsage = Command<'RecordExtractionUsage', { userId: string; prompt: number; completion: number; model: string }>;
-export type FinishExtraction = Command<'FinishExtraction', { userId: string; cognitionId: string | null; error: string | null }>;
+export type FinishExtraction = Command<'FinishExtraction', { userId: string; cognitionId: string | null; error: string | null; refusal?: CodedError }>;
 export type ExtractionCommand = RequestExtraction | StartExtraction | RecordExtractionUsage | FinishExtraction;
 
 function checkInput(input: ExtractionInput): void {
@@ -50,11 +51,12 @@ export const recordExtractionUsage = (command: RecordExtractionUsage, state: Ext
 
 export const finishExtraction = (command: FinishExtraction, state: Extraction): ExtractionEvent[] => {
   if (state.status !== 'pending' && state.status !== 'running') return [];
-  const { userId, cognitionId, error } = command.data;
+  const { userId, cognitionId, error, refusal } = command.data;
+  const failure = cognitionId ? { error: null } : { error: error ?? '认知提取失败', ...(refusal && { refusal }) };
   return [
     {
       type: 'CognitionExtractionFinished',
-      data: { extractionId: state.extractionId, userId, outcome: cognitionId ? 'completed' : 'failed', cognitionId, error: cognitionId ? null : (error ?? '认知提取失败'), at: command.metadata.now.toISOString() },
+      data: { extractionId: state.extractionId, userId, outcome: cognitionId ? 'completed' : 'failed', cognitionId, ...failure, at: command.metadata.now.toISOString() },
     },
   ];
 };

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { z } from 'zod';
-import { ERROR_TEXTS, errorText } from './errors.ts';
+import { FETCH_CODES } from '@scriptorium/infra/fetch/errors';
+import { anyErrorText, ERROR_TEXTS, errorText, isErrorCode } from './errors.ts';
 import { validationIssue } from './validation.ts';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
@@ -10,6 +11,14 @@ test('every code is area.what, with the same placeholders in both languages', (t
     t.regex(code, /^[a-z]+\.[a-z_]+$/, code);
     t.deepEqual(placeholders(texts.en), placeholders(texts.zh), code);
   }
+});
+
+test('every code the fetcher refuses a page with is in the catalogue', (t) => {
+  t.deepEqual(
+    FETCH_CODES.filter((code) => !isErrorCode(code)),
+    [],
+  );
+  t.is(anyErrorText('fetch.dns_failed', { host: 'example.com' }, 'en'), 'The domain example.com could not be found');
 });
 
 test('texts fill their params in either language', (t) => {

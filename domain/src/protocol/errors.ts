@@ -337,6 +337,25 @@ export const ERROR_TEXTS = {
   'extraction.too_few_cognitions': { zh: '至少选择 {min} 条认知进行综合', en: 'Select at least {min} cognitions to synthesise' },
   'extraction.too_many_cognitions': { zh: '最多选择 {max} 条认知进行综合', en: 'Select at most {max} cognitions to synthesise' },
 
+  // Reading a web page (the fetcher's codes, infra/src/fetch/errors.ts).
+  'fetch.timeout': { zh: '读取网页超时（{seconds} 秒）', en: 'Reading the page timed out ({seconds} s)' },
+  'fetch.redirect_without_location': { zh: '网页返回 {status} 跳转但没有给出地址', en: 'The page answered a {status} redirect without saying where to' },
+  'fetch.too_many_redirects': { zh: '网页跳转超过 {max} 次', en: 'The page redirected more than {max} times' },
+  'fetch.unreachable': { zh: '无法连接 {host}', en: 'Could not connect to {host}' },
+  'fetch.http_status': { zh: '网页返回 HTTP {status}', en: 'The page answered HTTP {status}' },
+  'fetch.unsupported_type': { zh: '不支持读取此类型的内容：{type}', en: 'This kind of content cannot be read: {type}' },
+  'fetch.untyped': { zh: '网页没有说明内容类型，且不是 HTML', en: 'The page does not say what it holds, and it is not HTML' },
+  'fetch.unknown_encoding': { zh: '无法识别网页的文字编码', en: 'The page’s text encoding could not be recognised' },
+  'fetch.connection_lost': { zh: '读取网页时连接中断', en: 'The connection broke while the page was being read' },
+  'fetch.too_large': { zh: '网页超过 {kb} KB，未读取', en: 'The page is over {kb} KB and was not read' },
+  'fetch.bad_url': { zh: '网址无效：{url}', en: 'Not a valid web address: {url}' },
+  'fetch.not_http': { zh: '只能读取 http 或 https 网页：{protocol}', en: 'Only http and https pages can be read: {protocol}' },
+  'fetch.dns_failed': { zh: '无法解析域名 {host}', en: 'The domain {host} could not be found' },
+  'fetch.blocked_address': { zh: '出于安全原因，不读取内网或本机地址（{address}）', en: 'For safety, addresses on a local network or this machine are not read ({address})' },
+
+  'extraction.web_unavailable': { zh: '网页读取不可用', en: 'Reading web pages is not available here' },
+  'extraction.nothing_to_read': { zh: '所选资料没有可读取的内容，无法提取认知', en: 'The chosen material has nothing readable to draw cognitions from' },
+
   // Agents, tasks, trajectories, feedback.
   'agents.not_found': { zh: '智能体不存在', en: 'Agent not found' },
   'agents.id_invalid': { zh: '智能体 ID 格式不正确', en: 'The agent ID is malformed' },

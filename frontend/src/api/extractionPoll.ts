@@ -4,7 +4,10 @@ export interface ExtractionStatus {
   extraction_id: string;
   status: ExtractionState;
   cognition_id: string | null;
+  /** A failure's reason in Chinese; `code` and `params`, when given, word it in the reader's language. */
   error: string | null;
+  code?: string;
+  params?: Record<string, string | number>;
   created_at: string;
 }
 

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { refusalMessage } from '../api/client.ts';
 import { displayPath } from './CognitionCard.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import type { CognitionExtraction } from './useCognitionExtraction.ts';
@@ -69,7 +70,7 @@ export function ExtractionDialog({ extraction, onOpened }: { extraction: Cogniti
           <CircleAlertIcon size={18} className="banner-icon" />
           <div>
             <strong>{t(`extraction.problem.${extraction.problem.kind}`)}</strong>
-            {extraction.problem.message && <p>{extraction.problem.message}</p>}
+            {extraction.problem.message && <p>{refusalMessage({ error_message: extraction.problem.message, code: extraction.problem.code, params: extraction.problem.params })}</p>}
           </div>
         </div>
       )}

@@ -58,10 +58,10 @@ test('a failed job keeps its reason and can be retried with the same request', a
   const { actor, requests } = harness(async () => {
     attempt += 1;
     return { extraction_id: `x-${attempt}`, status: 'pending' };
-  }, [{ type: 'extraction.settled', status: status('failed', { error: '今日额度已用完' }) }]);
+  }, [{ type: 'extraction.settled', status: status('failed', { error: '无法解析域名 example.com', code: 'fetch.dns_failed', params: { host: 'example.com' } }) }]);
   actor.send({ type: 'extraction.start', request: { kind: 'url', url: 'https://example.com' } });
   await waitFor(actor, (snapshot) => snapshot.matches('failed'));
-  t.deepEqual(actor.getSnapshot().context.problem, { kind: 'job', message: '今日额度已用完' });
+  t.deepEqual(actor.getSnapshot().context.problem, { kind: 'job', message: '无法解析域名 example.com', code: 'fetch.dns_failed', params: { host: 'example.com' } }, 'the code goes with it, to word it in the reader’s language');
   actor.send({ type: 'extraction.retry' });
   t.is(actor.getSnapshot().context.problem, null);
   await waitFor(actor, (snapshot) => snapshot.matches('failed'));

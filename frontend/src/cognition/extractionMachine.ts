@@ -10,6 +10,9 @@ import { errorMessage } from './errors.ts';
 export interface ExtractionProblem {
   kind: 'start' | 'job' | 'lost';
   message: string | null;
+  /** A failed job's reason as the catalogue's code, to word in the reader's language. */
+  code?: string;
+  params?: Record<string, string | number>;
 }
 
 export interface ExtractionContext {
@@ -79,7 +82,7 @@ export const extractionMachine = setup({
             target: 'completed',
             actions: assign(({ event }) => ({ status: event.status.status, cognitionId: event.status.cognition_id })),
           },
-          { target: 'failed', actions: assign(({ event }) => ({ status: event.status.status, problem: { kind: 'job' as const, message: event.status.error } })) },
+          { target: 'failed', actions: assign(({ event }) => ({ status: event.status.status, problem: { kind: 'job' as const, message: event.status.error, ...(event.status.code !== undefined && { code: event.status.code, params: event.status.params ?? {} }) } })) },
         ],
         'extraction.lost': { target: 'failed', actions: assign(({ event }) => ({ problem: { kind: 'lost' as const, message: event.message } })) },
       },

@@ -54,7 +54,7 @@ export class PageFetcher {
       return await this.read(response, maxBytes, combined);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      if (timeout.aborted) throw new FetchError('timeout', `读取网页超时（${Math.round(timeoutMs / 1000)} 秒）`, { url, cause: error });
+      if (timeout.aborted) throw new FetchError('timeout', 'fetch.timeout', { seconds: Math.round(timeoutMs / 1000) }, { url, cause: error });
       throw error;
     }
   }
@@ -72,8 +72,8 @@ export class PageFetcher {
       if (!REDIRECTS.has(response.status)) return response;
       await response.body?.cancel();
       const location = response.headers.get('location');
-      if (!location) throw new FetchError('http_status', `网页返回 ${response.status} 跳转但没有给出地址`, { url: current.href, status: response.status });
-      if (hop >= MAX_REDIRECTS) throw new FetchError('too_many_redirects', `网页跳转超过 ${MAX_REDIRECTS} 次`, { url: start });
+      if (!location) throw new FetchError('http_status', 'fetch.redirect_without_location', { status: response.status }, { url: current.href, status: response.status });
+      if (hop >= MAX_REDIRECTS) throw new FetchError('too_many_redirects', 'fetch.too_many_redirects', { max: MAX_REDIRECTS }, { url: start });
       current = parseUrl(location, current);
     }
   }
@@ -93,9 +93,9 @@ export class PageFetcher {
     } catch (error) {
       // The guard's refusal at connect time reaches here wrapped by the client ("fetch failed").
       const refusal = causeOf(error);
-      if (refusal) throw new FetchError(refusal.reason, refusal.message, { url: url.href, cause: error });
+      if (refusal) throw new FetchError(refusal.reason, refusal.code, refusal.params, { url: url.href, cause: error });
       if (signal.aborted) throw error;
-      throw new FetchError('network', `无法连接 ${url.host}`, { url: url.href, cause: error });
+      throw new FetchError('network', 'fetch.unreachable', { host: url.host }, { url: url.href, cause: error });
     }
   }
 
@@ -103,13 +103,13 @@ export class PageFetcher {
     const url = response.url;
     if (!response.ok) {
       await response.body?.cancel();
-      throw new FetchError('http_status', `网页返回 HTTP ${response.status}`, { url, status: response.status });
+      throw new FetchError('http_status', 'fetch.http_status', { status: response.status }, { url, status: response.status });
     }
     const [mediaType = '', ...parameters] = (response.headers.get('content-type') ?? '').split(';').map((part) => part.trim());
     const declared = mediaType.toLowerCase();
     if (declared && !HTML_TYPES.has(declared) && !MARKDOWN_TYPES.has(declared) && declared !== 'text/plain') {
       await response.body?.cancel();
-      throw new FetchError('bad_type', `不支持读取此类型的内容：${declared}`, { url });
+      throw new FetchError('bad_type', 'fetch.unsupported_type', { type: declared }, { url });
     }
     const length = Number(response.headers.get('content-length'));
     if (length > maxBytes) {
@@ -119,11 +119,11 @@ export class PageFetcher {
     const bytes = await readBody(response, maxBytes, url, signal);
     // An unlabelled body is read only when it is plainly HTML; a binary file is not guessed at.
     const contentType = declared || (/^\s*(<!doctype html|<html|<head|<body)/i.test(new TextDecoder().decode(bytes.subarray(0, 512))) ? 'text/html' : '');
-    if (!contentType) throw new FetchError('bad_type', '网页没有说明内容类型，且不是 HTML', { url });
+    if (!contentType) throw new FetchError('bad_type', 'fetch.untyped', {}, { url });
     const html = HTML_TYPES.has(contentType);
     const charset = parameters.map((part) => /^charset\s*=\s*"?([^";]+)"?$/i.exec(part)?.[1]).find(Boolean);
     const text = decodeBody(bytes, charset, html);
-    if (text === null) throw new FetchError('bad_type', '无法识别网页的文字编码', { url });
+    if (text === null) throw new FetchError('bad_type', 'fetch.unknown_encoding', {}, { url });
     const fallbackTitle = titleFromUrl(new URL(url));
     const page = html ? await readableHtml(text, fallbackTitle) : readableText(text, MARKDOWN_TYPES.has(contentType), fallbackTitle);
     return { url, contentType, ...page };
@@ -148,7 +148,7 @@ async function readBody(response: Response, maxBytes: number, url: string, signa
     }
   } catch (error) {
     if (error instanceof FetchError || signal.aborted) throw error;
-    throw new FetchError('network', '读取网页时连接中断', { url, cause: error });
+    throw new FetchError('network', 'fetch.connection_lost', {}, { url, cause: error });
   }
   return Buffer.concat(chunks);
 }
@@ -164,14 +164,14 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 function tooLarge(url: string, maxBytes: number): FetchError {
-  return new FetchError('too_large', `网页超过 ${Math.round(maxBytes / 1024)} KB，未读取`, { url });
+  return new FetchError('too_large', 'fetch.too_large', { kb: Math.round(maxBytes / 1024) }, { url });
 }
 
 function parseUrl(input: string, base?: URL): URL {
   try {
     return new URL(input, base);
   } catch {
-    throw new FetchError('bad_url', `网址无效：${input}`, { url: input });
+    throw new FetchError('bad_url', 'fetch.bad_url', { url: input }, { url: input });
   }
 }
 

@@ -81,7 +81,7 @@ export class SsrfGuard {
   /** Refuses a URL that is not http(s), or whose host is or resolves to a blocked address. */
   async checkUrl(url: URL): Promise<void> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new FetchError('bad_url', `只能读取 http 或 https 网页：${url.protocol}`, { url: url.href });
+      throw new FetchError('bad_url', 'fetch.not_http', { protocol: url.protocol }, { url: url.href });
     }
     const host = hostOf(url);
     if (this.allowed.has(host)) return;
@@ -115,10 +115,10 @@ export class SsrfGuard {
     try {
       addresses = await this.resolve(host);
     } catch (error) {
-      throw new FetchError('network', `无法解析域名 ${host}`, { ...(url && { url }), cause: error });
+      throw new FetchError('network', 'fetch.dns_failed', { host }, { ...(url && { url }), cause: error });
     }
     if (this.allowed.has(host)) return addresses;
-    if (addresses.length === 0) throw new FetchError('network', `无法解析域名 ${host}`, { ...(url && { url }) });
+    if (addresses.length === 0) throw new FetchError('network', 'fetch.dns_failed', { host }, { ...(url && { url }) });
     // One blocked answer is enough to refuse: the socket could be handed any of them.
     const bad = addresses.find((entry) => isBlockedAddress(entry.address));
     if (bad) throw refused(url ?? host, bad.address);
@@ -127,7 +127,7 @@ export class SsrfGuard {
 }
 
 function refused(url: string, address: string): FetchError {
-  return new FetchError('blocked_address', `出于安全原因，不读取内网或本机地址（${address}）`, { url });
+  return new FetchError('blocked_address', 'fetch.blocked_address', { address }, { url });
 }
 
 function hostOf(url: URL): string {

@@ -17,6 +17,7 @@ import type { AgentDeps } from '../deps.ts';
 import { extractJson } from '../deep_cognition/run.ts';
 import { languageOf } from '../deep_cognition/text.ts';
 import { failureText } from '@scriptorium/domain/conversation/failures';
+import { anyErrorText, CatalogueError, coded, refusal, type CodedError } from '@scriptorium/domain/protocol/errors';
 import { offlineCognition, TooLittleMaterial, type Material } from './offline.ts';
 
 const jobData = z.object({ extractionId: z.string().min(1), userId: z.string().min(1) });
@@ -44,9 +45,6 @@ const cognitionSchema = z.object({
   content: z.string().trim().min(1).max(20_000),
 });
 
-const NOTHING_TO_READ = '所选资料没有可读取的内容，无法提取认知';
-
-class ExtractionRefused extends Error {}
 
 async function gather(deps: AgentDeps, request: Requested, signal: AbortSignal): Promise<Gathered> {
   switch (request.kind) {
@@ -68,7 +66,7 @@ async function gather(deps: AgentDeps, request: Requested, signal: AbortSignal):
       return { material, sources, title };
     }
     case 'url': {
-      if (!deps.fetcher || !request.url) throw new ExtractionRefused('网页读取不可用');
+      if (!deps.fetcher || !request.url) throw new CatalogueError(refusal('extraction.web_unavailable'));
       const page = await deps.fetcher.fetch(request.url, { signal });
       return { material: [{ n: 1, title: page.title || page.url, text: page.text }], sources: [{ n: 1, title: page.title || page.url, url: page.url, kind: 'url', refId: null }], title: page.title || page.url };
     }
@@ -109,7 +107,7 @@ export async function runCognitionExtraction(deps: AgentDeps, job: JobContext<un
   const cognitionId = deterministicId('cognition', data.extractionId);
   try {
     const gathered = await gather(deps, state, job.signal);
-    if (gathered.material.length === 0) throw new ExtractionRefused(NOTHING_TO_READ);
+    if (gathered.material.length === 0) throw new CatalogueError(refusal('extraction.nothing_to_read'));
     const body = deps.model.offline ? await offlineWork(deps, data, gathered, run) : await modelCognition(deps, data, gathered, job.signal, run);
     await deps.commands.handle(
       cognitionDecider,
@@ -124,14 +122,18 @@ export async function runCognitionExtraction(deps: AgentDeps, job: JobContext<un
   } catch (error) {
     if (job.signal.aborted) throw error;
     deps.log.warn({ err: error, extractionId: data.extractionId }, 'cognition extraction failed');
-    await run({ type: 'FinishExtraction', data: { userId: data.userId, cognitionId: null, error: reasonOf(error) } });
+    await run({ type: 'FinishExtraction', data: { userId: data.userId, cognitionId: null, ...failureOf(error) } });
   }
 }
 
-function reasonOf(error: unknown): string {
-  if (error instanceof BudgetExhaustedError) return error.detail;
-  if (error instanceof ExtractionRefused || error instanceof TooLittleMaterial || error instanceof FetchError) return error.message;
-  return failureText(error);
+/** What a failed extraction records: its Chinese text, and the catalogue's code and params when it has them. */
+function failureOf(error: unknown): { error: string; refusal?: CodedError } {
+  if (error instanceof BudgetExhaustedError) return { error: error.detail, refusal: coded(error.code) };
+  if (error instanceof CatalogueError) return { error: error.message, refusal: error.refusal };
+  if (error instanceof FetchError) return { error: anyErrorText(error.code, error.params), refusal: coded(error.code, error.params) };
+  // Worded in the material's own language already.
+  if (error instanceof TooLittleMaterial) return { error: error.message };
+  return { error: failureText(error) };
 }
 
 /** Counted the way the offline provider counts its own work, so budgets mean the same with or without a model. */
