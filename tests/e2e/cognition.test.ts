@@ -77,8 +77,11 @@ test.serial('extract, read, share, browse signed out, collect, extract a page an
   // The platform has nothing public yet; the user's own cognition is under "my cognition".
   await page.goto(`${app.url}/cognition`, { waitUntil: 'networkidle' });
   await page.getByRole('heading', { name: '还没有公开的认知' }).waitFor();
-  await page.getByRole('button', { name: '我的认知' }).click();
+  // Starting a synthesis with nothing public to pick from turns to the user's own.
+  await sidePanel(page).getByRole('button', { name: '综合认知' }).click();
+  await page.getByRole('button', { name: '我的认知', pressed: true }).waitFor();
   await page.locator(`[data-cognition-id="${cognitionId}"]`).waitFor();
+  await sidePanel(page).getByRole('button', { name: '取消综合' }).click();
   t.true(await page.locator(`[data-cognition-id="${cognitionId}"]`).getByText('私密').isVisible(), 'created private');
   await shoot(page, 'platform-mine');
 

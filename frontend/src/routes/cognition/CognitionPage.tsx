@@ -1,3 +1,4 @@
+import { useEffect, useEffectEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
@@ -29,6 +30,21 @@ export default function CognitionPage() {
     else updated.set('scope', next);
     setParams(updated, { replace: true });
   };
+  // A synthesis started where there is nothing public to pick from turns to the reader's own, once.
+  const turnedToMine = useRef(false);
+  const nothingPublic = scope === 'public' && q === '' && !list.loading && list.total === 0;
+  const turnToMine = useEffectEvent(() => setScope('mine'));
+  useEffect(() => {
+    if (!synthesizing) {
+      turnedToMine.current = false;
+      return;
+    }
+    if (signedIn && nothingPublic && !turnedToMine.current) {
+      turnedToMine.current = true;
+      turnToMine();
+    }
+  }, [synthesizing, signedIn, nothingPublic]);
+
   const clearSearch = () => {
     const updated = new URLSearchParams(params);
     updated.delete('q');
