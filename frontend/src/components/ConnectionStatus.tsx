@@ -11,7 +11,7 @@ export function ConnectionStatus() {
   return (
     <span className={`connection connection-${status}`} role="status" title={t('connection.label')}>
       <span className="connection-dot" aria-hidden="true" />
-      {t(`connection.${status}`)}
+      <span className="connection-text">{t(`connection.${status}`)}</span>
     </span>
   );
 }
