@@ -258,6 +258,8 @@ test.serial('on a phone the panels are tabs, one at a time, and the sidebar open
   const tabs = page.locator('.lm_tab');
   await tabs.filter({ hasText: '画布' }).waitFor({ timeout: 15_000 });
   t.deepEqual(await tabs.allInnerTexts(), ['对话', '画布']);
+  const toolbar = (await page.locator('.workspace-toolbar').boundingBox())!;
+  t.true(toolbar.height < 100, `the toolbar is two rows, the title's and the buttons' (${toolbar.height} px)`);
   const composer = (await page.getByRole('textbox', { name: '输入消息' }).boundingBox())!;
   t.true(composer.width > 250, `the conversation has the width (${composer.width} px)`);
   await tabs.filter({ hasText: '画布' }).click();
