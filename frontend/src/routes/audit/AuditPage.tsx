@@ -18,6 +18,7 @@ import { Select } from '../../ui/Select.tsx';
 import '../../account/account.css';
 import '../manage/manage.css';
 import { useSessionLabel } from '../../research/useSessionLabel.ts';
+import { COMPACT_SCREEN, useMediaQuery } from '../../ui/useMediaQuery.ts';
 import './audit.css';
 import '../../panels/research.css';
 
@@ -55,6 +56,8 @@ interface EventsPage {
 
 const PLAY_MS = 120;
 const ROW_HEIGHT = 34;
+/** On a phone a row is two lines (audit.css). */
+const COMPACT_ROW_HEIGHT = 52;
 
 /**
  * Loads a stream page by page into a replay, folding as it goes so a long session never blocks the page.
@@ -172,7 +175,10 @@ function Timeline({ rows, count, onJump }: { rows: AuditRow[]; count: number; on
     return rows.flatMap((row, index) => ((!type || row.type === type) && (!needle || [row.type, row.actor, row.correlation_id, row.causation_id].some((value) => value?.toLowerCase().includes(needle))) ? [index] : []));
   }, [rows.length, type, text]); // eslint-disable-line react-hooks/exhaustive-deps -- rows grows in place
   const parent = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const rowHeight = useMediaQuery(COMPACT_SCREEN) ? COMPACT_ROW_HEIGHT : ROW_HEIGHT;
+  const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => parent.current, estimateSize: () => rowHeight, overscan: 12 });
+  // A rotated phone or a resized window changes the rows' height: the virtualizer measures again.
+  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
   // Scrubbing or playing moves the timeline with it, so the current event is always in sight.
   useEffect(() => {
     if (count === 0) return;
@@ -199,7 +205,7 @@ function Timeline({ rows, count, onJump }: { rows: AuditRow[]; count: number; on
               const index = shown[item.index]!;
               const row = rows[index]!;
               return (
-                <li key={row.id} style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }} className={index < count ? 'audit-row audit-row-done' : 'audit-row'}>
+                <li key={row.id} style={{ transform: `translateY(${item.start}px)`, height: rowHeight }} className={index < count ? 'audit-row audit-row-done' : 'audit-row'}>
                   <button type="button" onClick={() => onJump(index + 1)} aria-current={index + 1 === count ? 'step' : undefined} aria-label={t('audit.timeline.jump', { revision: row.revision, type: row.type })}>
                     <span>{row.revision}</span>
                     <span className="strong">{breakable(row.type)}</span>
