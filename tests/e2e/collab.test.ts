@@ -171,7 +171,7 @@ test.serial('a read link gives a read-only editor that follows live edits; the s
   await o.page.locator('.collab-avatar[data-user="collab_reader"]').waitFor();
   await screenshot(o.page, 'collab-editor-en');
   await o.page.goto(`${app.url}/collaboration`, { waitUntil: 'networkidle' });
-  await o.page.getByText('Pick a document on the left, or create one.').waitFor();
+  await o.page.getByText('Pick a document from the list, or create one.').waitFor();
   await screenshot(o.page, 'collab-list-en');
   t.deepEqual([...o.pageErrors, ...r.pageErrors], []);
 });

@@ -43,7 +43,7 @@ test.serial('a user watches a session grow live, reads a node, sends input, and 
   await page.goto(`${app.url}/cli`, { waitUntil: 'networkidle' });
   await page.getByRole('link', { name: '会话管理' }).click();
   await page.waitForURL(/\/engineer$/);
-  await page.getByText('从左侧选择一个会话。').waitFor();
+  await page.getByText('从列表中选择一个会话。').waitFor();
   await page.getByRole('link', { name: /修复登录 401/ }).click();
   await page.waitForURL(new RegExp(`/engineer/${id}$`));
   const tree = page.getByRole('tree');

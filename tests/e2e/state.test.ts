@@ -290,6 +290,12 @@ test.serial('on a phone the panels are tabs, one at a time, and the sidebar open
   await page.waitForURL(/\/note/);
   await page.locator('.sidebar-backdrop').waitFor({ state: 'detached' });
   t.true(await page.locator('.sidebar:not(.sidebar-expanded)').isVisible(), 'choosing a page closes it');
+  // A note made from the sidebar opens in the page, and the sidebar gets out of its way.
+  await page.getByRole('button', { name: '展开侧边栏' }).click();
+  await page.locator('.sidebar-backdrop').waitFor();
+  await page.locator('.note-toolbar').getByRole('button', { name: '新建笔记' }).click();
+  await page.locator('.sidebar-backdrop').waitFor({ state: 'detached' });
+  await page.locator('.note-editor-head h1', { hasText: '新建笔记' }).waitFor();
   t.deepEqual(pageErrors, []);
 });
 

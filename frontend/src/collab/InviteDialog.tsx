@@ -93,7 +93,7 @@ export function InviteDialog({ docId, open, onClose }: { docId: string; open: bo
             <span>
               {t('invite.link')} · {t(`invite.${link.role}`)}
             </span>
-            <input readOnly value={link.url} aria-label={t('invite.link')} onFocus={(event) => event.currentTarget.select()} />
+            <input className="input" readOnly value={link.url} aria-label={t('invite.link')} onFocus={(event) => event.currentTarget.select()} />
           </label>
           <div className="share-link-actions">
             <button type="button" className="button button-primary button-small" onClick={() => void copy(link.url)}>

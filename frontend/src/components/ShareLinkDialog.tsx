@@ -41,7 +41,7 @@ export function ShareLinkField({ url, label, copyLabel, revokeLabel, busy, onCop
     <>
       <label className="share-link-field">
         <span>{label}</span>
-        <input readOnly value={url} aria-label={label} onFocus={(event) => event.currentTarget.select()} />
+        <input className="input" readOnly value={url} aria-label={label} onFocus={(event) => event.currentTarget.select()} />
       </label>
       {note}
       <div className="share-link-actions">

@@ -22,7 +22,7 @@ export const cliZh = {
     favorite: '收藏',
     unfavorite: '取消收藏',
     activeBadge: '进行中',
-    pick: '从左侧选择一条轨迹查看详情。',
+    pick: '从列表中选择一条轨迹查看详情。',
     loadFailed: '轨迹加载失败',
   },
   detail: {

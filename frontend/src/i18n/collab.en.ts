@@ -6,7 +6,7 @@ export const collabEn: typeof collabZh = {
   mine: 'My documents',
   empty: 'No shared documents yet',
   emptyHint: 'Create a document, then invite colleagues to edit it with a link.',
-  pick: 'Pick a document on the left, or create one.',
+  pick: 'Pick a document from the list, or create one.',
   create: {
     label: 'Document title',
     placeholder: 'e.g. Weekly report draft',

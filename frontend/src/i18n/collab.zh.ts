@@ -5,7 +5,7 @@ export const collabZh = {
   mine: '我的文档',
   empty: '还没有共享文档',
   emptyHint: '新建一份文档，再通过链接邀请同事一起编辑。',
-  pick: '从左侧选择一份文档，或新建一份。',
+  pick: '从列表中选择一份文档，或新建一份。',
   create: {
     label: '文档标题',
     placeholder: '例如：周报草稿',

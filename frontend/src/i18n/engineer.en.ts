@@ -11,7 +11,7 @@ export const engineerEn: EngineerMessages = {
   source: { cli: 'CLI', demo: 'Demo', api: 'API' },
   empty: 'No engineer sessions yet',
   emptyHint: 'Run npm run cli -- chat and the session appears here live.',
-  pick: 'Choose a session on the left.',
+  pick: 'Choose a session from the list.',
   nodes_one: '{{count}} node',
   nodes_other: '{{count}} nodes',
   loadingNodes: 'Loading nodes…',

@@ -10,7 +10,7 @@ export const engineerZh = {
   source: { cli: '命令行', demo: '演示', api: 'API' },
   empty: '还没有工程会话',
   emptyHint: '运行 npm run cli -- chat，会话会实时出现在这里。',
-  pick: '从左侧选择一个会话。',
+  pick: '从列表中选择一个会话。',
   nodes_one: '{{count}} 个节点',
   nodes_other: '{{count}} 个节点',
   loadingNodes: '正在载入节点……',

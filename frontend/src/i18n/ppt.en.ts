@@ -30,7 +30,7 @@ export const pptEn: typeof pptZh = {
     offlineNote: 'No model is configured: this review is rule-based checks by the offline engine (amount of text, titles, case and punctuation, duplicates, notes, repeated words); it does not read for meaning.',
   },
   review: {
-    pick: 'Pick a review on the left, or upload a new presentation.',
+    pick: 'Pick a review from the list, or upload a new presentation.',
     progress: '{{done}} of {{total}} slides reviewed',
     score: 'Overall score',
     reasons: 'Why',

@@ -28,7 +28,7 @@ export const pptZh = {
     offlineNote: '未配置模型：这是离线引擎按规则（文字量、标题、大小写与标点、重复、备注、重复用词）做的检查，不理解内容含义。',
   },
   review: {
-    pick: '从左侧选择一份评审，或上传新的演示文稿。',
+    pick: '从列表中选择一份评审，或上传新的演示文稿。',
     progress: '已评审 {{done}} / {{total}} 页',
     score: '总分',
     reasons: '评分理由',

@@ -207,6 +207,7 @@ export const zh = {
       searchFailed: '搜索“{{query}}”失败，已跳过',
       resuming: '继续上次中断的研究：沿用已确认的研究范围，重新检索并撰写报告',
       attachedRead: '已读取你为本次研究添加的 {{count}} 份资料：{{titles}}',
+      attachedRead_one: '已读取你为本次研究添加的 {{count}} 份资料：{{titles}}',
       cutShortSaved: '上次运行在写作过程中中断，已保存已写出的部分，不再重复写作',
       interrupted: '研究已中断，已完成的部分已保存',
     },

@@ -10,6 +10,7 @@ import { CheckIcon, ChevronDownIcon, ChevronRightIcon, EllipsisIcon, FileTextIco
 import { ContextMenuArea, Menu, type MenuItem } from '../ui/Menu.tsx';
 import { useToast } from '../ui/Toast.tsx';
 import { Tooltip } from '../ui/Tooltip.tsx';
+import { useCloseSidebarOverlay } from '../ui/sidebarOverlay.ts';
 import { notesActor, useNoteTree, useNotesUi, useSelecting } from './live.ts';
 import { hiddenNotes, UNDO_WINDOW_MS } from './notesMachine.ts';
 import { buildTree, canDrop, cleanName, descendants, dropPosition, hiddenIds, sharedThrough, visibleRows, type TreeNode } from './tree.ts';
@@ -30,6 +31,7 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
   const auth = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
+  const closeSidebar = useCloseSidebarOverlay();
   const state = useNotesUi();
   const selecting = useSelecting();
   const extraction = useCognitionExtraction();
@@ -69,10 +71,12 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
   const create = (parentId: string | null) => {
     send({ type: 'notes.create', name: t('newNote'), parentId, notes });
     if (!compact && !location.pathname.startsWith('/note')) navigate('/note');
+    closeSidebar();
   };
   const openNote = (id: string) => {
     send({ type: 'notes.open', id, notes });
     if (!compact && !location.pathname.startsWith('/note')) navigate('/note');
+    closeSidebar();
   };
   const focusRow = (id: string) => {
     setFocusedId(id);

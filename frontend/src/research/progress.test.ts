@@ -23,7 +23,8 @@ test('progress is worded from its code in the UI language, parameters included',
   t.is(infoText(i18n.getFixedT('en'), info(searching)), 'Web search is off: searching your own notes, uploads, cognition and earlier sources instead');
   t.is(infoText(i18n.getFixedT('zh'), info(searching)), progressText(searching), 'the Chinese wording is the text beside the code');
   const attached: Progress = { code: 'research.attachedRead', params: { count: 2, titles: ['A', 'B'] } };
-  t.is(infoText(i18n.getFixedT('en'), info(attached)), 'Read the 2 item(s) you attached to this research: A, B');
+  t.is(infoText(i18n.getFixedT('en'), info(attached)), 'Read the 2 items you attached to this research: A, B');
+  t.is(infoText(i18n.getFixedT('en'), info({ code: 'research.attachedRead', params: { count: 1, titles: ['A'] } })), 'Read the item you attached to this research: A');
   t.is(infoText(i18n.getFixedT('zh'), info(attached)), '已读取你为本次研究添加的 2 份资料：A、B');
 });
 

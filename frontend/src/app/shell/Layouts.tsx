@@ -1,6 +1,7 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
+import { SidebarOverlay } from '../../ui/sidebarOverlay.ts';
 import { COMPACT_SCREEN, useMediaQuery } from '../../ui/useMediaQuery.ts';
 import { Logo } from '../../components/Logo.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
@@ -28,9 +29,14 @@ export function AppShell({ children }: { children: ReactNode }) {
     window.addEventListener('keydown', close);
     return () => window.removeEventListener('keydown', close);
   }, [overlay]);
+  const closeOverlay = useCallback(() => {
+    if (compact) setExpanded(false);
+  }, [compact]);
   return (
     <div className={`shell${overlay ? ' shell-overlay' : ''}`}>
-      <Sidebar expanded={expanded} onToggle={() => setExpanded((value) => !value)} />
+      <SidebarOverlay value={closeOverlay}>
+        <Sidebar expanded={expanded} onToggle={() => setExpanded((value) => !value)} />
+      </SidebarOverlay>
       {overlay && <button type="button" className="sidebar-backdrop" aria-label={t('nav.collapse')} onClick={() => setExpanded(false)} />}
       <main className="shell-main">{children}</main>
     </div>
