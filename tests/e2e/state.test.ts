@@ -250,6 +250,7 @@ test.serial('closing the session shown opens another open one; signing out with 
   await page.getByRole('dialog', { name: '账户状态' }).getByRole('button', { name: '退出登录' }).click();
   await page.getByRole('heading', { name: '今天想研究什么？' }).waitFor();
   t.is(await page.getByText('出了点问题').count(), 0, 'no error page after signing out');
+  t.is(new URL(page.url()).search, '', 'the signed-out page does not name the session any more');
   t.deepEqual(pageErrors, []);
 });
 

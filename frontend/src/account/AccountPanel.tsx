@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { queryClient, queryKeys, useApiQuery } from '../api/query.ts';
 import { toClientUser, type ClientUser, type MeDto } from '../api/user.ts';
 import { auth } from '../app/auth/index.ts';
@@ -33,6 +33,8 @@ export default function AccountPanel({ user, onClose }: { user: ClientUser; onCl
   const markVerified = useCallback(() => queryClient.setQueryData<MeDto>(queryKeys.account('me'), (current) => current && { ...current, email_verified: true }), []);
   const [verifying, setVerifying] = useState(false);
   const [leaving, setLeaving] = useState(false);
+  const location = useLocation();
+  const navigate = useNavigate();
   const me = fresh.data ? toClientUser(fresh.data) : user;
   const level = tokenInfo.data?.user_level ?? null;
   const group = groupOf(level ?? (me.is_admin ? 'admin' : null));
@@ -42,6 +44,8 @@ export default function AccountPanel({ user, onClose }: { user: ClientUser; onCl
     // The server revokes the token; if it cannot be reached the browser still forgets it.
     await accountApi.logout().catch(() => undefined);
     auth.send({ type: 'auth.logout' });
+    // What the address names (a session, a note) was the user's: the next person at this browser starts clean.
+    if (location.search) navigate(location.pathname, { replace: true });
     onClose();
   }
 
