@@ -51,6 +51,15 @@ function AgentForm({ editing, agent, loadError }: { editing: string | null; agen
     name: name.trim() === '' ? anyErrorText('agents.name_empty', {}, currentLanguage()) : null,
     instructions: instructions.trim() === '' ? anyErrorText('agents.instructions_empty', {}, currentLanguage()) : null,
   };
+  const missingId = (field: keyof typeof missing) => `${ids}-${field}-missing`;
+  const flagged = (field: keyof typeof missing) => (tried && missing[field] ? { 'aria-invalid': true, 'aria-describedby': missingId(field) } : {});
+  const shown = (field: keyof typeof missing) =>
+    tried &&
+    missing[field] && (
+      <p className="field-error" id={missingId(field)}>
+        {missing[field]}
+      </p>
+    );
 
   const toggle = (tool: string) => setChosen((current) => (current.includes(tool) ? current.filter((known) => known !== tool) : [...current, tool]));
   const submit = (event: FormEvent) => {
@@ -76,44 +85,13 @@ function AgentForm({ editing, agent, loadError }: { editing: string | null; agen
       <div className="agent-columns">
         <form className="surface-card agent-form" noValidate onSubmit={submit}>
           <label htmlFor={`${ids}-name`}>{t('form.name')}</label>
-          <input
-            ref={nameInput}
-            className="input"
-            id={`${ids}-name`}
-            value={name}
-            maxLength={60}
-            required
-            aria-invalid={tried && missing.name ? true : undefined}
-            aria-describedby={tried && missing.name ? `${ids}-name-missing` : undefined}
-            placeholder={t('form.namePlaceholder')}
-            onChange={(event) => setName(event.target.value)}
-          />
-          {tried && missing.name && (
-            <p className="field-error" id={`${ids}-name-missing`}>
-              {missing.name}
-            </p>
-          )}
+          <input ref={nameInput} className="input" id={`${ids}-name`} value={name} maxLength={60} required {...flagged('name')} placeholder={t('form.namePlaceholder')} onChange={(event) => setName(event.target.value)} />
+          {shown('name')}
           <label htmlFor={`${ids}-description`}>{t('form.description')}</label>
           <input className="input" id={`${ids}-description`} value={description} maxLength={300} placeholder={t('form.descriptionPlaceholder')} onChange={(event) => setDescription(event.target.value)} />
           <label htmlFor={`${ids}-instructions`}>{t('form.instructions')}</label>
-          <textarea
-            ref={instructionsInput}
-            className="input"
-            id={`${ids}-instructions`}
-            rows={6}
-            value={instructions}
-            maxLength={4000}
-            required
-            aria-invalid={tried && missing.instructions ? true : undefined}
-            aria-describedby={tried && missing.instructions ? `${ids}-instructions-missing` : undefined}
-            placeholder={t('form.instructionsPlaceholder')}
-            onChange={(event) => setInstructions(event.target.value)}
-          />
-          {tried && missing.instructions && (
-            <p className="field-error" id={`${ids}-instructions-missing`}>
-              {missing.instructions}
-            </p>
-          )}
+          <textarea ref={instructionsInput} className="input" id={`${ids}-instructions`} rows={6} value={instructions} maxLength={4000} required {...flagged('instructions')} placeholder={t('form.instructionsPlaceholder')} onChange={(event) => setInstructions(event.target.value)} />
+          {shown('instructions')}
           <fieldset>
             <legend>{t('form.tools')}</legend>
             {tools.map((tool) => (
