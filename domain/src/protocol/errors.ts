@@ -564,10 +564,13 @@ export function refusal<Code extends ErrorCode>(code: Code, ...[params]: ParamsT
  */
 export class CatalogueError extends Error {
   constructor(readonly refusal: CodedError) {
-    super(isErrorCode(refusal.code) ? anyErrorText(refusal.code, refusal.params) : refusal.code);
+    super(chineseText(refusal));
     this.name = 'CatalogueError';
   }
 }
+
+/** A refusal's Chinese text; a code the catalogue lacks stands as itself. */
+export const chineseText = (refusal: CodedError): string => (isErrorCode(refusal.code) ? anyErrorText(refusal.code, refusal.params) : refusal.code);
 
 /** The wire form of a code and its params: `params` only when a text has something to fill. */
 export function coded(code: string, params: Readonly<Record<string, string | number>> = {}): CodedError {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { PayloadOf } from '@scriptorium/domain/protocol/content';
-import { CatalogueError, errorText, refusal, type CodedError } from '../protocol/errors.ts';
+import { CatalogueError, chineseText, errorText, refusal, type CodedError } from '../protocol/errors.ts';
 import { issueCode } from '../protocol/validation.ts';
 
 export interface ToolContext {
@@ -68,8 +68,7 @@ export class ToolError extends Error {
 
   /** A failure the catalogue words, its message the Chinese text. */
   static coded(reason: ToolErrorReason, refusal: CodedError, cause?: unknown): ToolError {
-    const error = new CatalogueError(refusal);
-    return new ToolError(reason, error.message, { refusal, ...(cause !== undefined && { cause }) });
+    return new ToolError(reason, chineseText(refusal), { refusal, ...(cause !== undefined && { cause }) });
   }
 }
 
