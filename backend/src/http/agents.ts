@@ -9,7 +9,7 @@ import { agentStream } from '@scriptorium/domain/agents/agent';
 import { agentDecider, MAX_AGENT_DESCRIPTION, MAX_AGENT_NAME, MAX_INSTRUCTIONS, type AgentCommand } from '@scriptorium/domain/agents/decide';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
-import { errorText, refusal, type CodedError, type ErrorParams } from '@scriptorium/domain/protocol/errors';
+import { chineseText, refusal, type CodedError, type ErrorParams } from '@scriptorium/domain/protocol/errors';
 import { httpError, invalidField, validationError } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
@@ -88,7 +88,7 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
       if (!(error instanceof ToolError)) {
         if (!signal.aborted) throw error;
         const timedOut = refusal('agents.tool_timeout', { seconds: TEST_TIMEOUT_MS / 1000 });
-        outcome = { ok: false, error: errorText('agents.tool_timeout', { seconds: TEST_TIMEOUT_MS / 1000 }), refusal: timedOut };
+        outcome = { ok: false, error: chineseText(timedOut), refusal: timedOut };
       } else if (error.reason === 'unknown_tool' && error.refusal) {
         throw invalidField(['tool'], 'agents.unknown_tool', error.refusal.params as ErrorParams<'agents.unknown_tool'>);
       } else if (error.reason === 'invalid_args') {

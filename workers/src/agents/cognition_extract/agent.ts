@@ -45,7 +45,6 @@ const cognitionSchema = z.object({
   content: z.string().trim().min(1).max(20_000),
 });
 
-
 async function gather(deps: AgentDeps, request: Requested, signal: AbortSignal): Promise<Gathered> {
   switch (request.kind) {
     case 'notes': {
