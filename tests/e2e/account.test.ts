@@ -183,7 +183,7 @@ test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims 
   const english = page.getByRole('dialog', { name: 'Account status' });
   await english.getByText("Today's quota").waitFor();
   await english.locator('.task').first().waitFor();
-  for (const name of ['Browse cognition', 'Take a note', 'Finish a research', 'Chat with AI']) t.true(await english.getByText(name, { exact: true }).isVisible(), `${name} in English`);
+  for (const name of ['Browse cognition', 'Take a note', 'Finish a research report', 'Chat with AI']) t.true(await english.getByText(name, { exact: true }).isVisible(), `${name} in English`);
   t.true(await english.getByText('View 3 different cognition entries today').isVisible());
   t.is(await english.getByText('浏览认知').count(), 0, 'no task in Chinese');
   await screenshot(page, 'account-dialog-en');

@@ -58,7 +58,7 @@ export const accountEn: AccountMessages = {
     catalogue: {
       view_cognition: { name: 'Browse cognition', description_one: 'View {{count}} cognition entry today', description_other: 'View {{count}} different cognition entries today' },
       create_note: { name: 'Take a note', description_one: 'Create {{count}} note today', description_other: 'Create {{count}} notes today' },
-      complete_research: { name: 'Finish a research', description_one: 'Complete {{count}} deep research today', description_other: 'Complete {{count}} deep researches today' },
+      complete_research: { name: 'Finish a research report', description_one: 'Complete {{count}} deep research report today', description_other: 'Complete {{count}} deep research reports today' },
       ai_chat: { name: 'Chat with AI', description_one: 'Finish {{count}} conversation with the AI assistant today', description_other: 'Finish {{count}} conversations with the AI assistant today' },
     },
   },
