@@ -134,6 +134,12 @@ test.serial('a new user chats, reloads mid-stream, shares, and the link opens si
   t.regex(link, /\/share\/conversation\/[\w-]+$/);
   await shoot(page, 'share-dialog');
   await dialog.getByRole('button', { name: '关闭' }).first().click();
+  // Opened again, the dialog shows that link rather than a blank form that would make a second one.
+  await page.getByRole('button', { name: '分享' }).click();
+  await dialog.getByText('这个会话已有一个有效的分享链接').waitFor();
+  t.is(await dialog.getByRole('textbox', { name: '分享链接' }).inputValue(), link);
+  t.true(await dialog.getByRole('button', { name: '另建链接' }).isVisible());
+  await dialog.getByRole('button', { name: '关闭' }).first().click();
 
   // Signed out, in a fresh browser: read-only, full-screen, sending disabled.
   const visitor = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });

@@ -79,6 +79,11 @@ export const research = {
     api.post<{ share_id: string; include_private: boolean }>('/conversation/sessions/share', { json: body }),
   shared: (shareId: string) => api.get<SharedConversationDto>(`/conversation/share/${encode(shareId)}`),
   shareArtifact: (body: { session_id: string; message_id: string; filename: string; expires_days: number | null }) => api.post<{ share_id: string; path: string }>('/conversation/artifacts/share', { json: body }),
+  /** The session's newest conversation link that is neither revoked nor expired, if any. */
+  openShare: async (sessionId: string) => {
+    const { shares } = await api.get<{ shares: Array<{ share_id: string; kind: string; title: string; description: string; open: boolean }> }>(`/conversation/api/research/share/${encode(sessionId)}`);
+    return shares.find((share) => share.kind === 'conversation' && share.open) ?? null;
+  },
   revokeShare: (shareId: string) => api.delete<{ revoked: boolean }>(`/conversation/share/${encode(shareId)}`),
   sharedArtifact: (shareId: string) => api.get<{ share_id: string; filename: string; filetype: 'html' | 'markdown'; content: string; created_at: string; expires_at: string | null }>(`/conversation/artifact-share/${encode(shareId)}`),
 };

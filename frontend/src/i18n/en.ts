@@ -320,6 +320,8 @@ export const en: Messages = {
     copy: 'Copy link',
     create: 'Create share link',
     created: 'share link created successfully',
+    existing: 'This conversation already has an open link: copy it, or make a new one with other settings.',
+    another: 'New link',
     reportOnly: 'Report only: open the report page (same link id)',
     visibility: 'Anyone with the link sees the questions and answers, the research plan, the web search results and the report (with the material it cites). Your private notes, uploads and unpublished cognitions that the research looked at stay hidden by default.',
     includePrivate: 'Also show the private notes, uploads and unpublished cognitions the research looked at',

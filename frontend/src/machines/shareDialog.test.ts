@@ -1,11 +1,12 @@
 import test from 'ava';
 import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
-import { shareDialogMachine, type ShareRequest } from './shareDialog.ts';
+import { shareDialogMachine, type OpenShare, type ShareRequest } from './shareDialog.ts';
 
-function start(create: (request: ShareRequest) => Promise<{ share_id: string }>, copy: () => Promise<void> = async () => undefined) {
+function start(create: (request: ShareRequest) => Promise<{ share_id: string }>, copy: () => Promise<void> = async () => undefined, find: () => Promise<OpenShare | null> = async () => null) {
   const requests: ShareRequest[] = [];
   const machine = shareDialogMachine.provide({
     actors: {
+      findShare: fromPromise<OpenShare | null, { sessionId: string }>(() => find()),
       createShare: fromPromise<{ share_id: string }, ShareRequest>(({ input }) => {
         requests.push(input);
         return create(input);
@@ -18,10 +19,16 @@ function start(create: (request: ShareRequest) => Promise<{ share_id: string }>,
 
 const open = { type: 'dialog.open', sessionId: 's-1', sessionName: '固态电池调研', sessionKnown: true } as const;
 
-test('opens without a link, titled after the session', (t) => {
+/** Opens the dialog and waits while it looks for a link made earlier. */
+async function opened(actor: ReturnType<typeof start>['actor']) {
+  actor.send(open);
+  await waitFor(actor, (snapshot) => !snapshot.matches({ open: 'checking' }));
+}
+
+test('opens without a link, titled after the session', async (t) => {
   const { actor } = start(async () => ({ share_id: 'x' }));
   t.true(actor.getSnapshot().matches('closed'));
-  actor.send(open);
+  await opened(actor);
   t.true(actor.getSnapshot().matches({ open: 'editing' }));
   t.is(actor.getSnapshot().context.title, '固态电池调研');
   t.is(actor.getSnapshot().context.link, '');
@@ -36,7 +43,7 @@ test('creating a link sends the fields and shows the link; copy reports its outc
       if (copies > 1) throw new Error('denied');
     },
   );
-  actor.send(open);
+  await opened(actor);
   actor.send({ type: 'field.title', value: ' 报告 ' });
   actor.send({ type: 'field.description', value: '给团队看' });
   actor.send({ type: 'field.expiry', value: 7 });
@@ -56,20 +63,20 @@ test('creating a link sends the fields and shows the link; copy reports its outc
 
 test('private notes and cognitions stay out unless the owner includes them, and closing forgets the choice', async (t) => {
   const { actor, requests } = start(async () => ({ share_id: 'p' }));
-  actor.send(open);
+  await opened(actor);
   t.false(actor.getSnapshot().context.includePrivate);
   actor.send({ type: 'field.includePrivate', value: true });
   actor.send({ type: 'link.create' });
   await waitFor(actor, (snapshot) => snapshot.matches({ open: 'created' }));
   t.true(requests[0]?.include_private);
   actor.send({ type: 'dialog.close' });
-  actor.send(open);
+  await opened(actor);
   t.false(actor.getSnapshot().context.includePrivate);
 });
 
 test('expiry defaults to null (never)', async (t) => {
   const { actor, requests } = start(async () => ({ share_id: 'y' }));
-  actor.send(open);
+  await opened(actor);
   actor.send({ type: 'link.create' });
   await waitFor(actor, (snapshot) => snapshot.matches({ open: 'created' }));
   t.is(requests[0]?.expires_days, null);
@@ -81,7 +88,7 @@ test('a failure shows the server detail, else the generic message, and allows re
     calls += 1;
     throw calls === 1 ? Object.assign(new Error('x'), { detail: '会话不存在' }) : new Error('network');
   });
-  actor.send(open);
+  await opened(actor);
   actor.send({ type: 'link.create' });
   await waitFor(actor, (snapshot) => snapshot.context.message !== null);
   t.true(actor.getSnapshot().matches({ open: 'editing' }));
@@ -105,7 +112,7 @@ test('without an active session, or with an unknown one, nothing is sent', (t) =
 
 test('closing resets title to the session name, description, message and link', async (t) => {
   const { actor } = start(async () => ({ share_id: 'q' }));
-  actor.send(open);
+  await opened(actor);
   actor.send({ type: 'field.title', value: '别的标题' });
   actor.send({ type: 'field.description', value: '说明' });
   actor.send({ type: 'link.create' });
@@ -117,4 +124,29 @@ test('closing resets title to the session name, description, message and link', 
   t.is(context.description, '');
   t.is(context.message, null);
   t.is(context.link, '');
+});
+
+test('a link made earlier and still open is shown again, with the way to make another', async (t) => {
+  const { actor, requests } = start(
+    async () => ({ share_id: 'fresh' }),
+    undefined,
+    async () => ({ share_id: 'earlier', title: '给团队', description: '周会用' }),
+  );
+  await opened(actor);
+  t.true(actor.getSnapshot().matches({ open: 'created' }));
+  t.like(actor.getSnapshot().context, { title: '给团队', description: '周会用', message: { key: 'existing' } });
+  t.true(actor.getSnapshot().context.link.endsWith('/share/conversation/earlier'));
+  actor.send({ type: 'link.another' });
+  t.true(actor.getSnapshot().matches({ open: 'editing' }));
+  t.like(actor.getSnapshot().context, { title: '固态电池调研', link: '', message: null });
+  actor.send({ type: 'link.create' });
+  await waitFor(actor, (snapshot) => snapshot.matches({ open: 'created' }));
+  t.true(actor.getSnapshot().context.link.endsWith('/share/conversation/fresh'));
+  t.is(requests.length, 1);
+});
+
+test('when the links cannot be read the form opens as for a first link', async (t) => {
+  const { actor } = start(async () => ({ share_id: 'x' }), undefined, () => Promise.reject(new Error('offline')));
+  await opened(actor);
+  t.true(actor.getSnapshot().matches({ open: 'editing' }));
 });

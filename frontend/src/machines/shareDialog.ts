@@ -11,7 +11,14 @@ export interface ShareRequest {
 }
 
 /** i18n keys under `share.`; `detail` is the server's own words when it gave any. */
-export type ShareMessage = { key: 'created' | 'copied' | 'copyFailed' | 'createFailed' | 'noActiveSession' | 'sessionMissing'; detail?: string };
+export type ShareMessage = { key: 'created' | 'existing' | 'copied' | 'copyFailed' | 'createFailed' | 'noActiveSession' | 'sessionMissing'; detail?: string };
+
+/** A conversation link of the session that is still open (neither revoked nor expired), newest first. */
+export interface OpenShare {
+  share_id: string;
+  title: string;
+  description: string;
+}
 
 export interface ShareDialogContext {
   sessionId: string | null;
@@ -34,9 +41,12 @@ export type ShareDialogEvent =
   | { type: 'field.expiry'; value: number | null }
   | { type: 'field.includePrivate'; value: boolean }
   | { type: 'link.create' }
+  | { type: 'link.another' }
   | { type: 'link.copy' };
 
 const emptyFields = (sessionName: string) => ({ title: sessionName, description: '', expiresDays: null, includePrivate: false, message: null, link: '' });
+
+const linkTo = (shareId: string): string => `${globalThis.location?.origin ?? ''}/share/conversation/${shareId}`;
 
 const detailOf = (error: unknown): string | undefined => {
   const detail = (error as { detail?: unknown; userMessage?: unknown } | null)?.detail ?? (error as { userMessage?: unknown } | null)?.userMessage;
@@ -49,7 +59,9 @@ export const shareDialogMachine = setup({
     events: {} as ShareDialogEvent,
   },
   actors: {
-    // Provided by the dialog: POST /conversation/sessions/share, and the clipboard.
+    // Provided by the dialog: the session's open link (GET /conversation/api/research/share/{id}),
+    // POST /conversation/sessions/share, and the clipboard.
+    findShare: fromPromise<OpenShare | null, { sessionId: string }>(async () => null),
     createShare: fromPromise<{ share_id: string }, ShareRequest>(() => Promise.reject(new Error('createShare not provided'))),
     copyLink: fromPromise<void, { link: string }>(() => Promise.reject(new Error('copyLink not provided'))),
   },
@@ -78,8 +90,28 @@ export const shareDialogMachine = setup({
     },
     open: {
       on: { 'dialog.close': { target: 'closed', actions: 'reset' } },
-      initial: 'editing',
+      initial: 'checking',
       states: {
+        // A link made earlier is shown again rather than a blank form that would make a second one.
+        checking: {
+          always: [{ guard: 'noActiveSession', target: 'editing' }, { guard: 'sessionMissing', target: 'editing' }],
+          invoke: {
+            src: 'findShare',
+            input: ({ context }) => ({ sessionId: context.sessionId ?? '' }),
+            onDone: [
+              {
+                guard: ({ event }) => event.output !== null,
+                target: 'created',
+                actions: assign(({ event }) => {
+                  const share = event.output!;
+                  return { link: linkTo(share.share_id), title: share.title, description: share.description, message: { key: 'existing' } as ShareMessage };
+                }),
+              },
+              { target: 'editing' },
+            ],
+            onError: { target: 'editing' },
+          },
+        },
         editing: {
           on: {
             'field.title': { actions: 'setTitle' },
@@ -105,7 +137,7 @@ export const shareDialogMachine = setup({
             }),
             onDone: {
               target: 'created',
-              actions: assign({ link: ({ event }) => `${globalThis.location?.origin ?? ''}/share/conversation/${event.output.share_id}`, message: { key: 'created' } as ShareMessage }),
+              actions: assign({ link: ({ event }) => linkTo(event.output.share_id), message: { key: 'created' } as ShareMessage }),
             },
             onError: {
               target: 'editing',
@@ -114,6 +146,7 @@ export const shareDialogMachine = setup({
           },
         },
         created: {
+          on: { 'link.another': { target: 'editing', actions: 'reset' } },
           initial: 'idle',
           states: {
             idle: { on: { 'link.copy': 'copying' } },

@@ -20,7 +20,7 @@ export default function ShareSessionDialog({ dialogActor }: { dialogActor: Actor
   const { context } = snapshot;
 
   const messageText = context.message ? (context.message.key === 'createFailed' && context.message.detail ? context.message.detail : t(`share.${context.message.key}`)) : null;
-  const messageTone = context.message && ['created', 'copied'].includes(context.message.key) ? 'success' : 'error';
+  const messageTone = context.message && ['created', 'existing', 'copied'].includes(context.message.key) ? 'success' : 'error';
 
   return (
     <Dialog open title={t('share.title')} description={t('share.subtitle')} onClose={() => send({ type: 'dialog.close' })} className="share-dialog">
@@ -79,8 +79,14 @@ export default function ShareSessionDialog({ dialogActor }: { dialogActor: Actor
         <button type="button" className="button button-secondary" onClick={() => send({ type: 'dialog.close' })}>
           {t('user.close')}
         </button>
+        {context.link && (
+          <button type="button" className="button button-secondary" onClick={() => send({ type: 'link.another' })}>
+            <LinkIcon size={16} />
+            {t('share.another')}
+          </button>
+        )}
         {!context.link && (
-          <button type="button" className="button button-primary" disabled={snapshot.matches({ open: 'creating' })} onClick={() => send({ type: 'link.create' })}>
+          <button type="button" className="button button-primary" disabled={snapshot.matches({ open: 'creating' }) || snapshot.matches({ open: 'checking' })} onClick={() => send({ type: 'link.create' })}>
             {snapshot.matches({ open: 'creating' }) ? <span className="spinner spinner-small" /> : <LinkIcon size={16} />}
             {t('share.create')}
           </button>
