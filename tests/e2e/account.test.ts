@@ -401,6 +401,10 @@ test.serial('registering a name that is taken marks the user name field, in Chin
     await page.evaluate((lang) => localStorage.setItem('app_language', lang), language);
     await page.goto(`${running.product.url}/register`, { waitUntil: 'networkidle' });
     const form = page.locator('form');
+    // Sent empty, each required field says so; the nickname may stay empty (the user name stands in).
+    await form.getByRole('button', { name: language === 'zh' ? '注册' : 'Register', exact: true }).click();
+    await form.getByText(language === 'zh' ? '请填写用户名' : 'Username is required').waitFor();
+    t.is(await form.getByLabel(language === 'zh' ? '昵称' : 'Nickname').getAttribute('aria-invalid'), null);
     await form.getByLabel(field, { exact: true }).fill(username);
     await form.getByLabel(language === 'zh' ? '昵称' : 'Nickname').fill('x');
     await form.getByLabel(language === 'zh' ? '邮箱' : 'E-mail').fill(`other-${username}@example.com`);

@@ -386,7 +386,7 @@ export const en: Messages = {
       inviteCodePlaceholder: 'If you have one',
       optional: 'optional',
     },
-    required: 'Please fill in {{field}}',
+    required: '{{field}} is required',
     passwordMismatch: "Passwords don't match",
   },
   draft: {

@@ -25,7 +25,8 @@ interface Form {
 
 type FieldName = keyof Form;
 
-const REQUIRED: ReadonlyArray<Exclude<FieldName, 'inviteCode' | 'emailCode'>> = ['username', 'email', 'nickname', 'password', 'confirmPassword'];
+// The nickname may stay empty: the server then uses the user name.
+const REQUIRED: ReadonlyArray<Exclude<FieldName, 'inviteCode' | 'emailCode' | 'nickname'>> = ['username', 'email', 'password', 'confirmPassword'];
 
 // 422 locations name the wire fields; the form names some of them differently.
 const FIELD_OF_WIRE: Record<string, FieldName> = { invite_code: 'inviteCode', email_verification_code: 'emailCode' };
@@ -124,7 +125,7 @@ export default function RegisterPage() {
         {error && <ErrorBanner error={error} />}
         <div className="field-grid">
           <Field label={t('auth.fields.username')} placeholder={t('auth.fields.usernamePlaceholder')} autoComplete="username" autoFocus {...bind('username')} />
-          <Field label={t('auth.fields.nickname')} placeholder={t('auth.fields.nicknamePlaceholder')} autoComplete="nickname" {...bind('nickname')} />
+          <Field label={t('auth.fields.nickname')} placeholder={t('auth.fields.nicknamePlaceholder')} autoComplete="nickname" optional {...bind('nickname')} />
         </div>
         <Field label={t('auth.fields.email')} placeholder={t('auth.fields.emailPlaceholder')} type="email" autoComplete="email" {...bind('email')} />
         <EmailCodeField
