@@ -1,5 +1,6 @@
 import test from 'ava';
 import JSZip from 'jszip';
+import { DECK_REVIEWS } from '@scriptorium/projections/deckReviews';
 import { signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { buildDeck, mockSlideReviewer, SAMPLE_DECK } from '../support/decks.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
@@ -57,6 +58,11 @@ test('offline, a deck is reviewed slide by slide by the rules, labelled, and exp
     t.is(refused.body.code, 'deck.not_found');
   }
   t.deepEqual((await other.request('GET', '/backend/api/ppt/reviews')).body.reviews, []);
+
+  // Read between two of the projector's batches, the review may lag its slides: the answer takes its
+  // counts from the slides it lists, and a review with scored slides is under way, not queued.
+  await app.services.readStore.collection(DECK_REVIEWS).update(review.review_id, { $set: { status: 'uploaded', reviewed_count: 0 } });
+  t.like((await user.request('GET', `/backend/api/ppt/reviews/${review.review_id}`)).body, { status: 'reviewing', reviewed_count: 4 });
 });
 
 test('files that are not a readable .pptx are refused with their code and nothing is stored', async (t) => {

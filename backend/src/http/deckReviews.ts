@@ -65,8 +65,16 @@ export function deckReviewRoutes(services: Services, progress: ProjectionProgres
     const doc = await reviews().get(reviewId);
     if (!doc || doc.user_id !== userId) throw httpError(404, 'deck.not_found');
     const slideDocs = await slides().find({ review_id: reviewId }, { sort: { n: 1 } });
+    // Two reads while the review runs: the slides, read second, may be newer than the review. Its
+    // counts come from them, so the page never lists a scored slide under "0 reviewed" or "queued".
+    const reviewed = slideDocs.filter((slide) => slide.status === 'reviewed').length;
+    const failed = slideDocs.filter((slide) => slide.status === 'failed').length;
+    const started = doc.status === 'uploaded' && reviewed + failed > 0;
     return {
       ...summaryDto(doc),
+      ...(started && { status: 'reviewing' as const }),
+      reviewed_count: Math.max(doc.reviewed_count, reviewed),
+      failed_count: Math.max(doc.failed_count, failed),
       reasons: doc.reasons,
       slides: slideDocs.map(({ n, title, paragraphs, notes, images, status, review, failure }) => ({ n, title, paragraphs, notes, images, status, review, failure })),
     };
