@@ -108,6 +108,14 @@ test('the administrator screens pass axe', async (t) => {
   found.push(...(await auditAll(page, ADMIN_ONLY, 'en admin')));
   report(t, found);
 
+  // A tab picked with the pointer is not ringed as if by keyboard; moving along the row with keys is.
+  await visit(page, '/manage');
+  await page.getByRole('tab', { name: 'Invite codes' }).click();
+  const ring = () => page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+  t.is(await ring(), 'none');
+  await page.keyboard.press('ArrowRight');
+  t.is(await ring(), 'solid');
+
   // On a phone the tab row scrolls sideways; a page opened on its last tab shows that tab.
   await page.setViewportSize({ width: 390, height: 844 });
   await visit(page, '/manage?tab=feedback');

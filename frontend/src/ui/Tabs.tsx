@@ -1,5 +1,5 @@
 import { Tabs as Primitive } from 'radix-ui';
-import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import './ui.css';
 
 export interface TabItem<T extends string> {
@@ -16,6 +16,9 @@ export interface TabItem<T extends string> {
  */
 export function Tabs<T extends string>({ value, onChange, tabs, label, toolbar, className = '', children }: { value: T; onChange: (value: T) => void; tabs: readonly TabItem<T>[]; label: string; toolbar?: ReactNode; className?: string; children: ReactNode }) {
   const list = useRef<HTMLDivElement>(null);
+  // Radix focuses a tab from script on mousedown, which Chromium then rings as keyboard focus: a tab
+  // picked with the pointer shows no ring until a key is pressed in the row or focus leaves it.
+  const [pointing, setPointing] = useState(false);
   useLayoutEffect(() => {
     const row = list.current;
     const active = row?.querySelector('[data-state="active"]');
@@ -28,7 +31,17 @@ export function Tabs<T extends string>({ value, onChange, tabs, label, toolbar, 
   return (
     <Primitive.Root value={value} onValueChange={(next) => onChange(next as T)} className={`tabs ${className}`}>
       <div className="tabs-bar">
-        <Primitive.List ref={list} className="tabs-list" aria-label={label}>
+        <Primitive.List
+          ref={list}
+          className="tabs-list"
+          aria-label={label}
+          data-pointing={pointing || undefined}
+          onPointerDown={() => setPointing(true)}
+          onKeyDown={() => setPointing(false)}
+          onBlur={(event) => {
+            if (!event.currentTarget.contains(event.relatedTarget)) setPointing(false);
+          }}
+        >
           {tabs.map((tab) => (
             <Primitive.Trigger key={tab.value} value={tab.value} className="tabs-trigger">
               {tab.icon}
