@@ -64,7 +64,7 @@ export function FeedbackSection() {
             send({ type: 'feedback.send' });
           }}
         >
-          <label className="visually-hidden" htmlFor={textId}>
+          <label className="sr-only" htmlFor={textId}>
             {t('feedback.textLabel')}
           </label>
           <textarea

@@ -11,7 +11,7 @@ export function ConnectionStatus() {
   return (
     <span className={`connection connection-${status}`} role="status" title={t('connection.label')}>
       <span className="connection-dot" aria-hidden="true" />
-      <span className="connection-text">{t(`connection.${status}`)}</span>
+      <span className="sr-only-compact">{t(`connection.${status}`)}</span>
     </span>
   );
 }

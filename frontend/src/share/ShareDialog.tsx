@@ -21,7 +21,7 @@ export function ShareButton({ session, sessionName, sessionKnown, disabled }: { 
     <>
       <button type="button" className="button button-secondary button-small" disabled={disabled} onClick={() => send({ type: 'dialog.open', sessionId, sessionName, sessionKnown })}>
         <Share2Icon size={14} />
-        <span className="share-button-text">{t('share.button')}</span>
+        <span className="sr-only-compact">{t('share.button')}</span>
       </button>
       {isOpen && (
         <Suspense fallback={null}>

@@ -94,7 +94,7 @@ export default function DemoI18nPage() {
 
       <table className="i18n-table">
         <caption className="sr-only">{t('i18nDemo.caption')}</caption>
-        <thead>
+        <thead className="sr-only-compact">
           <tr>
             <th scope="col">{t('i18nDemo.columns.namespace')}</th>
             <th scope="col">{t('i18nDemo.columns.key')}</th>
