@@ -44,6 +44,10 @@ export class ProjectionRunner extends LogFollower<Projection> implements Project
     for (const projection of this.handlers) this.checkpoints.set(projection.name, await this.store.getCheckpoint(projection.name));
   }
 
+  protected override visible(): Promise<void> {
+    return this.store.flushed();
+  }
+
   /** Resets one read model; the running loop then rebuilds it from position 0. */
   async rebuild(name: string): Promise<void> {
     const projection = this.handlers.find((candidate) => candidate.name === name);

@@ -6,8 +6,9 @@
  * of the same log in the runner's page size, so the ratio says how much of the scan speed the
  * projections keep. Median of 7 runs, the read store reset between them: the first runs include V8
  * compiling the projections, which a rebuild of a real log would not notice. Both sides also print the
- * CPU time this process spent (better-sqlite3 works on this thread): on a machine others load, the
- * CPU ratio moves less than the wall-clock one, though it leaves out waiting for the disk (commits).
+ * CPU time this process spent, the read store's writer thread included (it commits a rebuild's
+ * batches while the next is applied, so a rebuild's CPU time is more than its wall-clock time there):
+ * on a machine others load, the CPU ratio moves less than the wall-clock one.
  * Run: npx tsx tests/bench/projections.ts
  */
 import { randomUUID } from 'node:crypto';

@@ -459,6 +459,29 @@ export function readStoreContract(name: string, factory: () => Promise<ReadStore
     t.is(await store.getCheckpoint(name('proj')), 5);
   });
 
+  contract('bulk transactions in a row read one another at once, and flushed makes them readable by everyone', async (t, { store, name, collection }) => {
+    for (let round = 1; round <= 6; round++) {
+      await store.transaction(
+        async (tx) => {
+          const items = tx.collection(name('items'));
+          await items.update('total', { $inc: { n: 1 } }, { upsert: true });
+          await items.put({ _id: `round-${round}`, kind: 'round' });
+          if (round > 2) t.true(await items.delete(`round-${round - 2}`));
+          if (round === 4) t.is(await items.count({ kind: 'round' }), 2);
+          await tx.setCheckpoint(name('proj'), round);
+        },
+        { bulk: true },
+      );
+    }
+    await store.flushed();
+    t.deepEqual(await collection('items').find({}, { sort: { _id: 1 } }), [
+      { _id: 'round-5', kind: 'round' },
+      { _id: 'round-6', kind: 'round' },
+      { _id: 'total', n: 6 },
+    ]);
+    t.is(await store.getCheckpoint(name('proj')), 6);
+  });
+
   contract(
     'transaction throw: neither the writes nor the checkpoint persist',
     async (t, { store, name, collection }) => {

@@ -56,6 +56,14 @@ export abstract class LogFollower<Handler extends LogHandler> {
    */
   protected abstract applyBatch(batch: RecordedEvent[], catchingUp: boolean): Promise<void>;
 
+  /**
+   * Resolves once what the batches applied so far wrote can be read (a store may commit after a batch
+   * has returned); rejects when such a write was refused. Waiters are answered only after it.
+   */
+  protected visible(): Promise<void> {
+    return Promise.resolve();
+  }
+
   async start(): Promise<void> {
     await this.load();
     this.running = true;
@@ -87,7 +95,14 @@ export abstract class LogFollower<Handler extends LogHandler> {
    * a caller about to read its own write must not report "not found" when the truth is, say, a full disk.
    */
   waitFor(position: number, timeoutMs = 5000): Promise<boolean> {
-    if (this.position() >= position) return Promise.resolve(true);
+    if (this.position() >= position) {
+      return this.visible().then(
+        () => true,
+        (error: unknown) => {
+          throw new FollowerStalled(this.settings.label, position, error);
+        },
+      );
+    }
     return new Promise((resolve, reject) => {
       const waiter = { position, resolve };
       this.waiters.push(waiter);
@@ -104,7 +119,7 @@ export abstract class LogFollower<Handler extends LogHandler> {
     await this.load();
     for (;;) {
       const applied = await this.step();
-      if (applied === 0) return;
+      if (applied === 0) return this.visible();
       onProgress?.(this.position());
     }
   }
@@ -141,17 +156,28 @@ export abstract class LogFollower<Handler extends LogHandler> {
     }
   }
 
+  /**
+   * After a failed batch the checkpoints are read again before the next: a store that commits after a
+   * batch has returned may have refused batches the checkpoints in memory had already moved past.
+   */
   private async step(): Promise<number> {
-    const size = this.behind ? (this.settings.catchUpBatch ?? this.settings.batch) : this.settings.batch;
-    const batch = await this.events.readAll({ after: this.position(), maxCount: size });
-    this.behind = batch.length === size;
-    if (batch.length === 0) return 0;
-    await this.applyBatch(batch, this.behind);
-    const position = this.position();
-    const ready = this.waiters.filter((waiter) => waiter.position <= position);
-    this.waiters = this.waiters.filter((waiter) => waiter.position > position);
-    for (const waiter of ready) waiter.resolve(true);
-    return batch.length;
+    await this.load();
+    try {
+      const size = this.behind ? (this.settings.catchUpBatch ?? this.settings.batch) : this.settings.batch;
+      const batch = await this.events.readAll({ after: this.position(), maxCount: size });
+      this.behind = batch.length === size;
+      if (batch.length === 0) return 0;
+      await this.applyBatch(batch, this.behind);
+      const position = this.position();
+      if (this.waiters.some((waiter) => waiter.position <= position)) await this.visible();
+      const ready = this.waiters.filter((waiter) => waiter.position <= position);
+      this.waiters = this.waiters.filter((waiter) => waiter.position > position);
+      for (const waiter of ready) waiter.resolve(true);
+      return batch.length;
+    } catch (error) {
+      this.loaded = false;
+      throw error;
+    }
   }
 
   private sleep(ms: number): Promise<void> {

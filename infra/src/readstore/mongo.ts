@@ -224,6 +224,9 @@ export class MongoReadStore implements ReadStore {
     return work(this);
   }
 
+  /** Every transaction here has committed by the time it resolves. */
+  async flushed(): Promise<void> {}
+
   async getCheckpoint(projection: string): Promise<number> {
     return (await this.checkpoints().findOne({ _id: projection }))?.position ?? 0;
   }

@@ -71,8 +71,9 @@ export interface ReadStoreTx {
 export interface TransactionOptions {
   /**
    * One of many large transactions in a row that the caller can replay from the log (a rebuild, or a
-   * projection far behind): the engine may commit it without waiting for the disk. A crash of the
-   * machine may then lose the latest such commits, each one whole, never part of one.
+   * projection far behind): the engine may commit it without waiting for the disk, and may commit it
+   * after `transaction` has resolved (SQLite's writer thread), in order; `flushed` says when it is
+   * readable. A crash may then lose the latest such commits, each one whole, never part of one.
    */
   bulk?: boolean;
 }
@@ -92,6 +93,12 @@ export interface ReadStore {
    * on a collection that holds documents).
    */
   setup(work: (store: Pick<ReadStore, 'collection'>) => Promise<void>): Promise<void>;
+  /**
+   * Resolves once every transaction that has resolved can be read by any caller; rejects with the
+   * error of a bulk transaction the engine refused after it had resolved (the next transaction is then
+   * refused with it too, and the checkpoints read back are those of the last one committed).
+   */
+  flushed(): Promise<void>;
   getCheckpoint(projection: string): Promise<number>;
   /** Drops the collections and resets the checkpoint: what a rebuild starts from. */
   reset(projection: string, collections: string[]): Promise<void>;

@@ -405,6 +405,9 @@ export class PostgresReadStore implements ReadStore {
     return work(this);
   }
 
+  /** Every transaction here has committed by the time it resolves. */
+  async flushed(): Promise<void> {}
+
   async getCheckpoint(projection: string): Promise<number> {
     await this.ready();
     const row = (await this.pool.query<{ position: string }>(`SELECT position FROM ${SCHEMA}._checkpoints WHERE projection = $1`, [projection])).rows[0];

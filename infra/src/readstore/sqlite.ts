@@ -11,6 +11,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import { DuplicateKeyError, type Collection, type Doc, type Filter, type FindOptions, type IndexSpec, type ReadStore, type ReadStoreTx, type Scalar, type TransactionOptions, type Update } from './port.ts';
 import { applyUpdate, checkCollectionName, checkDoc, checkFilter, checkId, checkPaging, checkPosition, indexName, isScalar, normalizeUpdate, splitPath } from './shared.ts';
+import { WriteBehind } from './sqliteWriteBehind.ts';
+import type { PendingWrite } from './sqliteWriter.ts';
 
 type Exec = <R>(fn: () => R) => Promise<R>;
 
@@ -141,6 +143,14 @@ class Engine {
     return quoted;
   }
 
+  upsert(table: string, id: string, doc: string): void {
+    this.statement(`INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`).run(id, doc);
+  }
+
+  setCheckpoint(projection: string, position: number): void {
+    this.statement('INSERT INTO _checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position').run(projection, position);
+  }
+
   /** After a rollback or a drop the cache may name tables that no longer exist. */
   forgetSchema(): void {
     this.tables.clear();
@@ -213,11 +223,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   put(doc: T): Promise<void> {
-    return this.run((table) => {
-      this.engine
-        .statement(`INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`)
-        .run(checkDoc(doc), JSON.stringify(doc));
-    });
+    return this.run((table) => this.engine.upsert(table, checkDoc(doc), JSON.stringify(doc)));
   }
 
   update(id: string, update: Update, options: { upsert?: boolean } = {}): Promise<boolean> {
@@ -278,22 +284,162 @@ interface TxScope {
   active: boolean;
 }
 
+/**
+ * A bulk transaction's writes until it ends, when they go to the writer thread; or, once the
+ * transaction asks a query (which only SQLite can answer), a transaction of this connection's own.
+ */
+class BulkScope {
+  /** Quoted table → id → the document's JSON text, null once deleted. */
+  readonly writes = new Map<string, Map<string, string | null>>();
+  readonly checkpoints = new Map<string, number>();
+  direct = false;
+
+  written(table: string, id: string): string | null | undefined {
+    return this.writes.get(table)?.get(id);
+  }
+
+  write(table: string, id: string, doc: string | null): void {
+    let docs = this.writes.get(table);
+    if (docs === undefined) {
+      docs = new Map();
+      this.writes.set(table, docs);
+    }
+    docs.set(id, doc);
+  }
+
+  pending(): PendingWrite[] {
+    const list: PendingWrite[] = [];
+    for (const [table, docs] of this.writes) for (const [id, doc] of docs) list.push([table, id, doc]);
+    return list;
+  }
+}
+
+/**
+ * A collection inside a bulk transaction: reads see the transaction's own writes, then those still
+ * on their way to the writer thread, then the file; writes are kept in the scope. Queries first make
+ * the transaction direct (`toDirect`), and from then on every call goes to `direct`.
+ */
+class BufferedCollection<T extends Doc> implements Collection<T> {
+  constructor(
+    private readonly engine: Engine,
+    private readonly name: string,
+    private readonly scope: BulkScope,
+    private readonly writer: WriteBehind,
+    private readonly direct: SqliteCollection<T>,
+    private readonly exec: Exec,
+    private readonly toDirect: () => Promise<void>,
+  ) {}
+
+  private text(table: string, id: string): string | null {
+    const own = this.scope.written(table, id);
+    if (own !== undefined) return own;
+    const unwritten = this.writer.lookup(table, id);
+    if (unwritten !== undefined) return unwritten;
+    const row = this.engine.statement(`SELECT doc FROM ${table} WHERE id = ?`).get(id) as { doc: string } | undefined;
+    return row?.doc ?? null;
+  }
+
+  private buffered<R>(fn: (table: string) => R): Promise<R> {
+    return this.exec(() => fn(this.engine.table(this.name)));
+  }
+
+  private async query<R>(fn: () => Promise<R>): Promise<R> {
+    await this.toDirect();
+    return fn();
+  }
+
+  get(id: string): Promise<T | null> {
+    if (this.scope.direct) return this.direct.get(id);
+    return this.buffered((table) => {
+      const text = this.text(table, id);
+      return text === null ? null : (JSON.parse(text) as T);
+    });
+  }
+
+  put(doc: T): Promise<void> {
+    if (this.scope.direct) return this.direct.put(doc);
+    return this.buffered((table) => this.scope.write(table, checkDoc(doc), JSON.stringify(doc)));
+  }
+
+  update(id: string, update: Update, options: { upsert?: boolean } = {}): Promise<boolean> {
+    if (this.scope.direct) return this.direct.update(id, update, options);
+    return this.buffered((table) => {
+      const normalized = normalizeUpdate(update);
+      const text = this.text(table, id);
+      if (text === null) {
+        if (!options.upsert) return false;
+        this.scope.write(table, id, JSON.stringify(applyUpdate({ _id: checkId(id) }, normalized, true)));
+        return true;
+      }
+      this.scope.write(table, id, JSON.stringify(applyUpdate(JSON.parse(text) as Doc, normalized, false)));
+      return true;
+    });
+  }
+
+  delete(id: string): Promise<boolean> {
+    if (this.scope.direct) return this.direct.delete(id);
+    return this.buffered((table) => {
+      if (this.text(table, id) === null) return false;
+      this.scope.write(table, id, null);
+      return true;
+    });
+  }
+
+  findOne(filter: Filter, options?: FindOptions): Promise<T | null> {
+    return this.query(() => this.direct.findOne(filter, options));
+  }
+
+  find(filter: Filter, options?: FindOptions): Promise<T[]> {
+    return this.query(() => this.direct.find(filter, options));
+  }
+
+  count(filter?: Filter): Promise<number> {
+    return this.query(() => this.direct.count(filter));
+  }
+
+  updateMany(filter: Filter, update: Update): Promise<number> {
+    return this.query(() => this.direct.updateMany(filter, update));
+  }
+
+  deleteMany(filter: Filter): Promise<number> {
+    return this.query(() => this.direct.deleteMany(filter));
+  }
+
+  ensureIndex(spec: IndexSpec): Promise<void> {
+    return this.query(() => this.direct.ensureIndex(spec));
+  }
+}
+
 export class SqliteReadStore implements ReadStore {
   private readonly engine: Engine;
   /** One connection: while a transaction is open, nobody else's statement may run on it. */
   private readonly lock = new Mutex();
   /** Tells a call made from inside `work` (which would wait on itself forever) from another caller's. */
   private readonly insideTransaction = new AsyncLocalStorage<TxScope>();
+  /** Commits bulk transactions on a thread of its own; none for a database private to this connection. */
+  private readonly writer: WriteBehind | undefined;
 
   constructor(file: string) {
     this.engine = new Engine(file);
+    this.writer = file === '' || file === ':memory:' ? undefined : new WriteBehind(file);
   }
 
-  private outside<R>(fn: () => R | Promise<R>): Promise<R> {
+  /**
+   * Every call outside a bulk transaction waits for the bulk transactions before it to be committed,
+   * so that it sees them; a transaction is also told of one the writer refused.
+   */
+  private outside<R>(fn: () => R | Promise<R>, options: { transaction?: boolean } = {}): Promise<R> {
     if (this.insideTransaction.getStore()?.active) {
       return Promise.reject(new Error('ReadStore used directly inside its own transaction: use the tx handle'));
     }
-    return this.lock.run(fn);
+    const writer = this.writer;
+    if (writer === undefined) return this.lock.run(fn);
+    return this.lock.run(async () => {
+      await writer.idle();
+      const failure = options.transaction ? writer.takeFailure() : undefined;
+      if (failure !== undefined) throw failure;
+      return fn();
+    });
   }
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
@@ -301,39 +447,121 @@ export class SqliteReadStore implements ReadStore {
   }
 
   transaction<R>(work: (tx: ReadStoreTx) => Promise<R>, options: TransactionOptions = {}): Promise<R> {
-    return this.outside(async () => {
-      const scope: TxScope = { active: true };
+    if (options.bulk && this.writer?.usable) return this.bulkTransaction(work, this.writer);
+    return this.outside(
+      async () => {
+        const scope: TxScope = { active: true };
+        const exec: Exec = async (fn) => {
+          if (!scope.active) throw new Error('transaction already ended');
+          return fn();
+        };
+        const tx: ReadStoreTx = {
+          collection: <T extends Doc = Doc>(name: string) => new SqliteCollection<T>(this.engine, checkCollectionName(name), exec),
+          setCheckpoint: (projection, position) =>
+            exec(() => {
+              checkPosition(position);
+              this.engine.setCheckpoint(projection, position);
+            }),
+        };
+        // A bulk batch is replayed from the log after a crash (docs/decisions.md, "Performance"): neither
+        // its commit nor the WAL checkpoints it triggers wait for the disk.
+        if (options.bulk) this.engine.db.exec('PRAGMA synchronous = OFF');
+        try {
+          this.engine.db.exec('BEGIN IMMEDIATE');
+          const result = await this.insideTransaction.run(scope, () => work(tx));
+          scope.active = false;
+          this.engine.db.exec('COMMIT');
+          return result;
+        } catch (error) {
+          scope.active = false;
+          if (this.engine.db.inTransaction) this.engine.db.exec('ROLLBACK');
+          this.engine.forgetSchema();
+          throw error;
+        } finally {
+          if (options.bulk) this.engine.db.exec('PRAGMA synchronous = NORMAL');
+        }
+      },
+      { transaction: true },
+    );
+  }
+
+  /**
+   * A bulk transaction (a projector catching up) is computed here and committed by the writer thread
+   * while the next one is computed: SQLite's inserts, index upkeep and commits then overlap reading
+   * and applying the log (docs/performance.md, "Session 12"). It resolves once handed over; `flushed`
+   * says when it can be read. One that asks a query is committed here instead, after the writer has
+   * caught up, so that the query sees every write before it.
+   */
+  private bulkTransaction<R>(work: (tx: ReadStoreTx) => Promise<R>, writer: WriteBehind): Promise<R> {
+    if (this.insideTransaction.getStore()?.active) {
+      return Promise.reject(new Error('ReadStore used directly inside its own transaction: use the tx handle'));
+    }
+    return this.lock.run(async () => {
+      await writer.room();
+      const earlier = writer.takeFailure();
+      if (earlier !== undefined) throw earlier;
+      const txScope: TxScope = { active: true };
+      const scope = new BulkScope();
       const exec: Exec = async (fn) => {
-        if (!scope.active) throw new Error('transaction already ended');
+        if (!txScope.active) throw new Error('transaction already ended');
         return fn();
       };
+      const toDirect = async () => {
+        if (scope.direct) return;
+        await writer.idle();
+        const failure = writer.takeFailure();
+        if (failure !== undefined) throw failure;
+        if (!txScope.active) throw new Error('transaction already ended');
+        this.engine.db.exec('PRAGMA synchronous = OFF');
+        this.engine.db.exec('BEGIN IMMEDIATE');
+        scope.direct = true;
+        for (const [table, id, doc] of scope.pending()) {
+          if (doc === null) this.engine.statement(`DELETE FROM ${table} WHERE id = ?`).run(id);
+          else this.engine.upsert(table, id, doc);
+        }
+        for (const [projection, position] of scope.checkpoints) this.engine.setCheckpoint(projection, position);
+      };
       const tx: ReadStoreTx = {
-        collection: <T extends Doc = Doc>(name: string) => new SqliteCollection<T>(this.engine, checkCollectionName(name), exec),
+        collection: <T extends Doc = Doc>(name: string) => {
+          const checked = checkCollectionName(name);
+          return new BufferedCollection<T>(this.engine, checked, scope, writer, new SqliteCollection<T>(this.engine, checked, exec), exec, toDirect);
+        },
         setCheckpoint: (projection, position) =>
           exec(() => {
             checkPosition(position);
-            this.engine
-              .statement('INSERT INTO _checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position')
-              .run(projection, position);
+            if (scope.direct) this.engine.setCheckpoint(projection, position);
+            else scope.checkpoints.set(projection, position);
           }),
       };
-      // A bulk batch is replayed from the log after a crash (docs/decisions.md, "Performance"): neither
-      // its commit nor the WAL checkpoints it triggers wait for the disk.
-      if (options.bulk) this.engine.db.exec('PRAGMA synchronous = OFF');
       try {
-        this.engine.db.exec('BEGIN IMMEDIATE');
-        const result = await this.insideTransaction.run(scope, () => work(tx));
-        scope.active = false;
-        this.engine.db.exec('COMMIT');
+        const result = await this.insideTransaction.run(txScope, () => work(tx));
+        txScope.active = false;
+        if (scope.direct) {
+          this.engine.db.exec('COMMIT');
+        } else {
+          // Computed on documents the writer has since refused: the transaction is void.
+          const failure = writer.takeFailure();
+          if (failure !== undefined) throw failure;
+          writer.submit(scope.pending(), [...scope.checkpoints]);
+        }
         return result;
       } catch (error) {
-        scope.active = false;
+        txScope.active = false;
         if (this.engine.db.inTransaction) this.engine.db.exec('ROLLBACK');
         this.engine.forgetSchema();
         throw error;
       } finally {
-        if (options.bulk) this.engine.db.exec('PRAGMA synchronous = NORMAL');
+        if (scope.direct) this.engine.db.exec('PRAGMA synchronous = NORMAL');
       }
+    });
+  }
+
+  flushed(): Promise<void> {
+    const writer = this.writer;
+    if (writer === undefined) return Promise.resolve();
+    return writer.idle().then(() => {
+      const failure = writer.pendingFailure();
+      if (failure !== undefined) throw failure;
     });
   }
 
@@ -369,7 +597,8 @@ export class SqliteReadStore implements ReadStore {
   }
 
   close(): Promise<void> {
-    return this.outside(() => {
+    return this.outside(async () => {
+      await this.writer?.close();
       this.engine.db.close();
     });
   }
