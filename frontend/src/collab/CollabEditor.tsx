@@ -8,8 +8,8 @@ import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 're
 import { useTranslation } from 'react-i18next';
 import type { CollabAccess, CollabDocDto, CollabPeer } from '@scriptorium/domain/protocol/collab';
 import { collabSchema } from '@scriptorium/domain/protocol/collabSchema';
-import { anyErrorText, isErrorCode } from '@scriptorium/domain/protocol/errors';
-import { currentLanguage } from '../i18n/index.ts';
+import { isErrorCode } from '@scriptorium/domain/protocol/errors';
+import { catalogueText } from '../i18n/catalogue.ts';
 import { collabConnection, type CollabContext } from '../machines/collab.ts';
 import { BoldIcon, CodeIcon, Heading1Icon, Heading2Icon, ItalicIcon, ListIcon, ListOrderedIcon, PilcrowIcon, RefreshCwIcon, TextQuoteIcon, type IconComponent } from '../ui/icons.ts';
 import { Tooltip } from '../ui/Tooltip.tsx';
@@ -150,7 +150,7 @@ export function CollabEditor({ doc, header, replacement }: { doc: CollabDocDto; 
     view.focus();
   };
 
-  const refusalText = refusal && refusal.code !== 'collab.read_only' && isErrorCode(refusal.code) ? anyErrorText(refusal.code, refusal.params, currentLanguage()) : null;
+  const refusalText = refusal && refusal.code !== 'collab.read_only' && isErrorCode(refusal.code) ? catalogueText(refusal.code, refusal.params) : null;
 
   return (
     <div className="collab-editor">

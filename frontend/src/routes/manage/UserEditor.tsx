@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { useTranslation } from 'react-i18next';
-import { anyErrorText } from '@scriptorium/domain/protocol/errors';
 import { toApiError } from '../../api/client.ts';
-import { currentLanguage } from '../../i18n/index.ts';
+import { catalogueText } from '../../i18n/catalogue.ts';
 import { adminApi, LEVEL_DAILY_LIMITS, LEVELS, type DailyLimitChoice, type Level, type UserRow } from './api.ts';
 import { BarChart } from './BarChart.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
@@ -56,7 +55,7 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
     // A past expiry is refused by the server anyway: say so before asking about the daily limit.
     const expiresAt = fromLocalInput(expiry);
     if (expiresAt !== null && Date.parse(expiresAt) <= Date.now()) {
-      setNotice({ kind: 'warning', text: anyErrorText('budget.expiry_in_past', {}, currentLanguage()) });
+      setNotice({ kind: 'warning', text: catalogueText('budget.expiry_in_past') });
       return;
     }
     if (row.token_level_limit === levelDefault) void setLevelWith('level_default');

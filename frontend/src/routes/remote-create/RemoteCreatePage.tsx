@@ -1,5 +1,4 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { anyErrorText } from '@scriptorium/domain/protocol/errors';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { agentsApi, type AgentDto, type AgentInput } from '../../api/agents.ts';
@@ -8,7 +7,7 @@ import { queryClient, queryKeys, useApiMutation, useApiQuery } from '../../api/q
 import { ToolTester } from '../../agents/ToolTester.tsx';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { PageLoading } from '../../components/PageState.tsx';
-import { currentLanguage } from '../../i18n/index.ts';
+import { catalogueText } from '../../i18n/catalogue.ts';
 import '../../agents/agents.css';
 import { ArrowRightIcon } from '../../ui/icons.ts';
 import '../../ui/ui.css';
@@ -48,8 +47,8 @@ function AgentForm({ editing, agent, loadError }: { editing: string | null; agen
   const nameInput = useRef<HTMLInputElement>(null);
   const instructionsInput = useRef<HTMLTextAreaElement>(null);
   const missing = {
-    name: name.trim() === '' ? anyErrorText('agents.name_empty', {}, currentLanguage()) : null,
-    instructions: instructions.trim() === '' ? anyErrorText('agents.instructions_empty', {}, currentLanguage()) : null,
+    name: name.trim() === '' ? catalogueText('agents.name_empty') : null,
+    instructions: instructions.trim() === '' ? catalogueText('agents.instructions_empty') : null,
   };
   const missingId = (field: keyof typeof missing) => `${ids}-${field}-missing`;
   const flagged = (field: keyof typeof missing) => (tried && missing[field] ? { 'aria-invalid': true, 'aria-describedby': missingId(field) } : {});
