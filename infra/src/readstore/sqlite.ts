@@ -424,17 +424,38 @@ export class SqliteReadStore implements ReadStore {
     this.writer = file === '' || file === ':memory:' ? undefined : new WriteBehind(file);
   }
 
+  /** Runs `fn` alone on the connection; a call from inside a transaction's own work would wait on itself forever. */
+  private locked<R>(fn: () => R | Promise<R>): Promise<R> {
+    if (this.insideTransaction.getStore()?.active) {
+      return Promise.reject(new Error('ReadStore used directly inside its own transaction: use the tx handle'));
+    }
+    return this.lock.run(fn);
+  }
+
+  /** What a transaction's handles run through: refused once the transaction has ended. */
+  private static execWhile(scope: TxScope): Exec {
+    return async (fn) => {
+      if (!scope.active) throw new Error('transaction already ended');
+      return fn();
+    };
+  }
+
+  /** Ends a transaction that threw: nothing of it stays. */
+  private abandon(scope: TxScope, error: unknown): never {
+    scope.active = false;
+    if (this.engine.db.inTransaction) this.engine.db.exec('ROLLBACK');
+    this.engine.forgetSchema();
+    throw error;
+  }
+
   /**
    * Every call outside a bulk transaction waits for the bulk transactions before it to be committed,
    * so that it sees them; a transaction is also told of one the writer refused.
    */
   private outside<R>(fn: () => R | Promise<R>, options: { transaction?: boolean } = {}): Promise<R> {
-    if (this.insideTransaction.getStore()?.active) {
-      return Promise.reject(new Error('ReadStore used directly inside its own transaction: use the tx handle'));
-    }
     const writer = this.writer;
-    if (writer === undefined) return this.lock.run(fn);
-    return this.lock.run(async () => {
+    if (writer === undefined) return this.locked(fn);
+    return this.locked(async () => {
       await writer.idle();
       const failure = options.transaction ? writer.takeFailure() : undefined;
       if (failure !== undefined) throw failure;
@@ -451,10 +472,7 @@ export class SqliteReadStore implements ReadStore {
     return this.outside(
       async () => {
         const scope: TxScope = { active: true };
-        const exec: Exec = async (fn) => {
-          if (!scope.active) throw new Error('transaction already ended');
-          return fn();
-        };
+        const exec = SqliteReadStore.execWhile(scope);
         const tx: ReadStoreTx = {
           collection: <T extends Doc = Doc>(name: string) => new SqliteCollection<T>(this.engine, checkCollectionName(name), exec),
           setCheckpoint: (projection, position) =>
@@ -473,10 +491,7 @@ export class SqliteReadStore implements ReadStore {
           this.engine.db.exec('COMMIT');
           return result;
         } catch (error) {
-          scope.active = false;
-          if (this.engine.db.inTransaction) this.engine.db.exec('ROLLBACK');
-          this.engine.forgetSchema();
-          throw error;
+          return this.abandon(scope, error);
         } finally {
           if (options.bulk) this.engine.db.exec('PRAGMA synchronous = NORMAL');
         }
@@ -493,19 +508,13 @@ export class SqliteReadStore implements ReadStore {
    * caught up, so that the query sees every write before it.
    */
   private bulkTransaction<R>(work: (tx: ReadStoreTx) => Promise<R>, writer: WriteBehind): Promise<R> {
-    if (this.insideTransaction.getStore()?.active) {
-      return Promise.reject(new Error('ReadStore used directly inside its own transaction: use the tx handle'));
-    }
-    return this.lock.run(async () => {
+    return this.locked(async () => {
       await writer.room();
       const earlier = writer.takeFailure();
       if (earlier !== undefined) throw earlier;
       const txScope: TxScope = { active: true };
       const scope = new BulkScope();
-      const exec: Exec = async (fn) => {
-        if (!txScope.active) throw new Error('transaction already ended');
-        return fn();
-      };
+      const exec = SqliteReadStore.execWhile(txScope);
       const toDirect = async () => {
         if (scope.direct) return;
         await writer.idle();
@@ -546,10 +555,7 @@ export class SqliteReadStore implements ReadStore {
         }
         return result;
       } catch (error) {
-        txScope.active = false;
-        if (this.engine.db.inTransaction) this.engine.db.exec('ROLLBACK');
-        this.engine.forgetSchema();
-        throw error;
+        return this.abandon(txScope, error);
       } finally {
         if (scope.direct) this.engine.db.exec('PRAGMA synchronous = NORMAL');
       }
