@@ -46,7 +46,7 @@ export function CognitionSidePanel() {
             })
           }
         />
-        <Link to="/cognition/library" className={`cog-panel-action${pathname.startsWith('/cognition/library') ? ' is-current' : ''}`} aria-label={t('panel.library')} aria-describedby={libraryHint}>
+        <Link to="/cognition/library" className={`cog-panel-action${pathname.startsWith('/cognition/library') ? ' is-current' : ''}`} aria-current={pathname.startsWith('/cognition/library') ? 'page' : undefined} aria-label={t('panel.library')} aria-describedby={libraryHint}>
           <span className="cog-panel-action-icon">
             <LibraryIcon size={17} />
           </span>

@@ -8,6 +8,7 @@ import { ErrorBanner } from '../components/ErrorBanner.tsx';
 import { copyText, ShareLinkDialog, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { CopyIcon, Trash2Icon } from '../ui/icons.ts';
+import { Segmented } from '../ui/Segmented.tsx';
 import { useCollabTime } from './time.ts';
 
 /** The document's live links, each revocable; the secret is never shown again, so a link is known by its role and age. */
@@ -76,13 +77,7 @@ export function InviteDialog({ docId, open, onClose }: { docId: string; open: bo
     <ShareLinkDialog open={open} onClose={onClose} title={t('invite.title')} subtitle={t('invite.description')} outcome={outcome}>
       <div className="collab-invite-role">
         <span id="collab-invite-role">{t('invite.role')}</span>
-        <div className="segmented" role="radiogroup" aria-labelledby="collab-invite-role">
-          {(['edit', 'read'] as const).map((value) => (
-            <button key={value} type="button" role="radio" aria-checked={role === value} className={role === value ? 'active' : ''} onClick={() => setRole(value)}>
-              {t(`invite.${value}`)}
-            </button>
-          ))}
-        </div>
+        <Segmented aria-labelledby="collab-invite-role" value={role} onChange={setRole} options={(['edit', 'read'] as const).map((value) => ({ value, label: t(`invite.${value}`) }))} />
         <button type="button" className="button button-primary button-small" onClick={() => invite.mutate(role)} disabled={invite.isPending}>
           {t('invite.create')}
         </button>

@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { Dialog } from '../ui/Dialog.tsx';
 import { CopyIcon } from '../ui/icons.ts';
+import { useFocusWhenLost } from '../ui/returnFocus.ts';
 import '../share/share.css';
 
 export interface ShareOutcome {
@@ -37,6 +38,9 @@ export function ShareLinkDialog({ open, onClose, title, subtitle, outcome, child
 
 /** A created link: the field to select it, then revoke and copy. */
 export function ShareLinkField({ url, label, copyLabel, revokeLabel, busy, onCopy, onRevoke, note }: { url: string; label: string; copyLabel: string; revokeLabel: string; busy: boolean; onCopy: () => void; onRevoke: () => void; note?: ReactNode }) {
+  const copy = useRef<HTMLButtonElement>(null);
+  // The button that created the link is gone: the next step is copying it.
+  useFocusWhenLost(copy);
   return (
     <>
       <label className="share-link-field">
@@ -48,7 +52,7 @@ export function ShareLinkField({ url, label, copyLabel, revokeLabel, busy, onCop
         <button type="button" className="button button-secondary button-small" onClick={onRevoke} disabled={busy}>
           {revokeLabel}
         </button>
-        <button type="button" className="button button-primary button-small" onClick={onCopy}>
+        <button ref={copy} type="button" className="button button-primary button-small" onClick={onCopy}>
           <CopyIcon size={14} />
           {copyLabel}
         </button>

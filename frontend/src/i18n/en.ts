@@ -226,6 +226,7 @@ export const en: Messages = {
     discarded: 'Too short; this version was not saved',
     openVersion: 'Open version {{version}}',
     handSaved: 'Your edits were saved as version {{version}}',
+    handSavedByOwner: "The author's edits were saved as version {{version}}",
   },
   composer: {
     label: 'Message',
@@ -270,6 +271,7 @@ export const en: Messages = {
     coEditHint: 'Open this version of the report to collaborators and edit it together live',
     coEditFailed: 'Could not start co-editing: {{message}}',
     untitled: 'Untitled report',
+    editorLabel: 'Report text',
     versions: 'Versions',
     draft: 'Version {{version}} (writing)',
     versionLabel: 'v{{version}} · {{time}}',

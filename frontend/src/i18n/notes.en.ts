@@ -22,6 +22,7 @@ export const notesEn: NotesMessages = {
   login: 'Sign in',
   retry: 'Retry',
   editor: {
+    label: 'Note text',
     placeholder: 'Start writing… (Markdown works: # heading, - list, > quote)',
     saving: 'Saving…',
     saved: 'Saved',

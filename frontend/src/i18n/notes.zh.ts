@@ -21,6 +21,7 @@ export const notesZh = {
   login: '登录',
   retry: '重试',
   editor: {
+    label: '笔记正文',
     placeholder: '开始记录…（支持 Markdown：# 标题、- 列表、> 引用）',
     saving: '保存中…',
     saved: '已保存',

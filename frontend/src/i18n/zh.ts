@@ -226,6 +226,7 @@ export const zh = {
     discarded: '内容过短，未保存该版本',
     openVersion: '查看第 {{version}} 版',
     handSaved: '你的修改已保存为第 {{version}} 版',
+    handSavedByOwner: '作者的修改已保存为第 {{version}} 版',
   },
   composer: {
     label: '输入消息',
@@ -270,6 +271,7 @@ export const zh = {
     coEditHint: '把这一版报告开放给协作者，一起实时编辑',
     coEditFailed: '无法开始协作编辑：{{message}}',
     untitled: '未命名报告',
+    editorLabel: '报告正文',
     versions: '版本',
     draft: '第 {{version}} 版（写作中）',
     versionLabel: 'v{{version}} · {{time}}',

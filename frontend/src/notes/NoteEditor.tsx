@@ -26,6 +26,8 @@ type SaveState = { kind: 'saved' } | { kind: 'dirty' } | { kind: 'saving' } | { 
  */
 export function NoteEditor({ noteId }: { noteId: string }) {
   const { t, i18n } = useTranslation('notes');
+  const labelRef = useRef('');
+  labelRef.current = t('editor.label');
   const host = useRef<HTMLDivElement>(null);
   // Read afresh at every opening and never kept once closed: from the moment it is loaded the editor
   // owns the text (its saves move the revision on), so a cached copy would only be an older one; and
@@ -80,6 +82,7 @@ export function NoteEditor({ noteId }: { noteId: string }) {
     const view = new EditorView(host.current, {
       state: EditorState.create({ doc: parseCanvas(note.content), plugins: notePlugins(() => void saveNow()) }),
       editable: () => !conflict,
+      attributes: () => ({ role: 'textbox', 'aria-multiline': 'true', 'aria-label': labelRef.current }),
       dispatchTransaction(transaction) {
         view.updateState(view.state.apply(transaction));
         setEmpty(view.state.doc.textContent.length === 0 && view.state.doc.childCount <= 1);

@@ -308,7 +308,7 @@ export function ChatStream({ conversation, outbox = [], readOnly }: { conversati
             return (
               <button key={message.id} type="button" className="stream-notice" onClick={() => session?.send({ type: 'panel.canvas', open: true })}>
                 <CheckIcon size={14} />
-                {t('writing.handSaved', { version: saved.version })}
+                {t(readOnly ? 'writing.handSavedByOwner' : 'writing.handSaved', { version: saved.version })}
               </button>
             );
           }

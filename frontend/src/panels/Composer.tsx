@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { queryKeys, useApiQuery } from '../api/query.ts';
@@ -9,10 +9,24 @@ import { clampInputHeight, INPUT_MIN_HEIGHT } from '../research/editReport.ts';
 import { isRestoring, type ResearchSessionRef } from '../machines/researchSession.ts';
 import { LOGIN_REQUIRED, useSessionView } from '../research/live.ts';
 import { CircleAlertIcon, GlobeIcon, LightbulbIcon, MessageSquareIcon, MicIcon, PaperclipIcon, PauseIcon, SendIcon, XIcon } from '../ui/icons.ts';
+import { Segmented } from '../ui/Segmented.tsx';
 
 const INPUT_HEIGHT_KEY = 'research_input_height';
 
 /** The text input panel: mode, search, attachments, voice, send and pause. */
+/**
+ * The first message of a session swaps the welcome layout for the conversation's, and with it this
+ * composer for another: focus that was in the one leaving goes to the one arriving (within a moment,
+ * so that a later composer never takes focus it was not handed).
+ */
+const FOCUS_CARRY_MS = 1000;
+let carryFocusUntil = 0;
+
+/** Called by the workspace before it replaces the panels: golden-layout removes their frames before React unmounts them. */
+export function carryComposerFocus(from: ParentNode | null): void {
+  if (from?.querySelector('.composer-panel')?.contains(document.activeElement)) carryFocusUntil = performance.now() + FOCUS_CARRY_MS;
+}
+
 export function Composer({ session: ref, signedIn }: { session: ResearchSessionRef | null; signedIn: boolean }) {
   const { t, i18n } = useTranslation();
   const location = useLocation();
@@ -36,6 +50,13 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
   const [uploaded, setUploaded] = useState<string[]>([]);
   const [recording, setRecording] = useState<MediaRecorder | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  useLayoutEffect(() => {
+    if (performance.now() < carryFocusUntil) {
+      carryFocusUntil = 0;
+      input.current?.focus();
+    }
+  }, []);
 
   const busy = session?.busy ?? false;
   const disabled = session?.readOnly === true || session?.restoring === true;
@@ -114,6 +135,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
       )}
       <div className={`composer-box${disabled ? ' disabled' : ''}`}>
         <textarea
+          ref={input}
           value={text}
           disabled={disabled}
           placeholder={disabled && session?.readOnly ? t('composer.readOnly') : t(session?.mode === 0 ? 'composer.placeholderChat' : 'composer.placeholderResearch')}
@@ -137,23 +159,23 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
           </div>
         )}
         <div className="composer-toolbar">
-          <div className="segmented" role="radiogroup" aria-label={t('composer.mode')} data-guide="input-mode">
-            {([1, 0] as const).map((mode) => (
-              <button
-                key={mode}
-                type="button"
-                role="radio"
-                aria-checked={(session?.mode ?? 1) === mode}
-                className={(session?.mode ?? 1) === mode ? 'active' : undefined}
-                disabled={disabled || !session || busy}
-                onClick={() => ref?.send({ type: 'settings.mode', mode })}
-                title={t(`composer.modeHint.${mode}`)}
-              >
-                {mode === 1 ? <LightbulbIcon size={14} /> : <MessageSquareIcon size={14} />}
-                {t(`composer.modes.${mode}`)}
-              </button>
-            ))}
-          </div>
+          <Segmented
+            aria-label={t('composer.mode')}
+            data-guide="input-mode"
+            value={String(session?.mode ?? 1) as '1' | '0'}
+            disabled={disabled || !session || busy}
+            onChange={(mode) => ref?.send({ type: 'settings.mode', mode: mode === '1' ? 1 : 0 })}
+            options={([1, 0] as const).map((mode) => ({
+              value: String(mode) as '1' | '0',
+              title: t(`composer.modeHint.${mode}`),
+              label: (
+                <>
+                  {mode === 1 ? <LightbulbIcon size={14} /> : <MessageSquareIcon size={14} />}
+                  {t(`composer.modes.${mode}`)}
+                </>
+              ),
+            }))}
+          />
           <button
             type="button"
             className={`toggle${session?.searchEnabled ?? true ? ' on' : ''}`}

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { useAuth } from '../app/auth/index.ts';
@@ -33,8 +33,16 @@ export function SessionSidebar({ collapsed }: { collapsed: boolean }) {
   const cloud = useApiQuery({ queryKey: queryKeys.cloudHistory, queryFn: () => research.myChats(0, CLOUD_HISTORY_PAGE), enabled: user !== null, select: (page) => historyOf(page.chats) });
   const [editing, setEditing] = useState<{ id: string; value: string } | null>(null);
   const closable = canClose(sessions.map((session) => session.id));
-  const create = () => researchWorkspace.send({ type: 'session.create' });
+  const create = () => creating || researchWorkspace.send({ type: 'session.create' });
   const label = useSessionLabel();
+  const list = useRef<HTMLUListElement>(null);
+  // A row closed from the keyboard takes its focus with it: the session shown next gets it.
+  const refocusAfterClose = useRef(false);
+  useEffect(() => {
+    if (!refocusAfterClose.current) return;
+    refocusAfterClose.current = false;
+    list.current?.querySelector<HTMLButtonElement>('.session-item.active .session-select, .session-select')?.focus();
+  }, [sessions.length, activeId]);
 
   if (!user) {
     if (collapsed) return null;
@@ -68,14 +76,25 @@ export function SessionSidebar({ collapsed }: { collapsed: boolean }) {
     <div className="session-sidebar" data-guide="sessions">
       <div className="session-section-head">
         <span>{t('sessions.open')}</span>
-        <button type="button" className="button button-secondary button-small" disabled={creating} onClick={create}>
+        <button type="button" className="button button-secondary button-small" aria-disabled={creating} onClick={create}>
           {creating ? <span className="spinner spinner-small" /> : <PlusIcon size={14} />}
           {t('sessions.new')}
         </button>
       </div>
-      <ul className="session-list">
+      <ul className="session-list" ref={list}>
         {sessions.map((session) => (
-          <SessionRow key={session.id} session={session} active={session.id === activeId} closable={closable} editing={editing?.id === session.id ? editing.value : null} onEdit={(value) => setEditing(value === null ? null : { id: session.id, value })} />
+          <SessionRow
+            key={session.id}
+            session={session}
+            active={session.id === activeId}
+            closable={closable}
+            editing={editing?.id === session.id ? editing.value : null}
+            onEdit={(value) => setEditing(value === null ? null : { id: session.id, value })}
+            onClose={() => {
+              refocusAfterClose.current = list.current?.contains(document.activeElement) ?? false;
+              researchWorkspace.send({ type: 'session.close', id: session.id });
+            }}
+          />
         ))}
       </ul>
       <div className="session-section-head">
@@ -126,12 +145,23 @@ function SessionIcon({ session, active }: { session: ResearchSessionRef; active:
   );
 }
 
-function SessionRow({ session, active, closable, editing, onEdit }: { session: ResearchSessionRef; active: boolean; closable: boolean; editing: string | null; onEdit(value: string | null): void }) {
+function SessionRow({ session, active, closable, editing, onEdit, onClose }: { session: ResearchSessionRef; active: boolean; closable: boolean; editing: string | null; onEdit(value: string | null): void; onClose(): void }) {
   const { t } = useTranslation();
+  const renameButton = useRef<HTMLButtonElement>(null);
+  /** Set once a rename is committed or cancelled: moving focus away afterwards blurs the field again. */
+  const ended = useRef(false);
+  /** Enter and Escape end the rename where it began; a click elsewhere leaves focus where it went. */
+  const endFromKeyboard = () => renameButton.current?.focus();
   const { restoring, ...context } = useSessionView(session, rowView)!;
   const label = useSessionLabel()(context);
   const commit = () => {
+    if (ended.current) return;
+    ended.current = true;
     if (editing !== null) session.send({ type: 'settings.rename', input: editing });
+    onEdit(null);
+  };
+  const cancel = () => {
+    ended.current = true;
     onEdit(null);
   };
   return (
@@ -142,9 +172,22 @@ function SessionRow({ session, active, closable, editing, onEdit }: { session: R
           onSubmit={(event) => {
             event.preventDefault();
             commit();
+            endFromKeyboard();
           }}
         >
-          <input autoFocus value={editing} aria-label={t('sessions.rename')} onChange={(event) => onEdit(event.target.value)} onBlur={commit} onKeyDown={(event) => event.key === 'Escape' && onEdit(null)} />
+          <input
+            autoFocus
+            value={editing}
+            aria-label={t('sessions.rename')}
+            onFocus={(event) => event.currentTarget.select()}
+            onChange={(event) => onEdit(event.target.value)}
+            onBlur={commit}
+            onKeyDown={(event) => {
+              if (event.key !== 'Escape') return;
+              cancel();
+              endFromKeyboard();
+            }}
+          />
         </form>
       ) : (
         <button type="button" className="session-select" disabled={restoring} aria-current={active ? 'true' : undefined} onClick={() => researchWorkspace.send({ type: 'session.switch', id: session.id })} title={label}>
@@ -154,10 +197,21 @@ function SessionRow({ session, active, closable, editing, onEdit }: { session: R
         </button>
       )}
       <span className="session-actions">
-        <button type="button" className="icon-button tiny" title={t('sessions.rename')} aria-label={t('sessions.rename')} disabled={restoring} onClick={() => onEdit(label)}>
+        <button
+          ref={renameButton}
+          type="button"
+          className="icon-button tiny"
+          title={t('sessions.rename')}
+          aria-label={t('sessions.rename')}
+          disabled={restoring}
+          onClick={() => {
+            ended.current = false;
+            onEdit(label);
+          }}
+        >
           <SquarePenIcon size={12} />
         </button>
-        <button type="button" className="icon-button tiny" title={t('sessions.close')} aria-label={t('sessions.close')} disabled={!closable || restoring} onClick={() => researchWorkspace.send({ type: 'session.close', id: session.id })}>
+        <button type="button" className="icon-button tiny" title={t('sessions.close')} aria-label={t('sessions.close')} disabled={!closable || restoring} onClick={onClose}>
           <XIcon size={12} />
         </button>
       </span>

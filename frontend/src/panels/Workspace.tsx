@@ -9,7 +9,7 @@ import { isRestoring, type ResearchSessionRef } from '../machines/researchSessio
 import { useSessionView } from '../research/live.ts';
 import { ArtifactPanel } from './ArtifactPanel.tsx';
 import { ChatStream } from './ChatStream.tsx';
-import { Composer } from './Composer.tsx';
+import { carryComposerFocus, Composer } from './Composer.tsx';
 import { emptyConversation } from '../research/conversation.ts';
 import { arrangedLayout, arrangementKey, panelSet, type Arrangement, type PanelType } from './layoutConfig.ts';
 import { PopoutWindow } from './PopoutWindow.tsx';
@@ -135,6 +135,7 @@ export default function Workspace({ session: ref, signedIn, readOnly, locked, no
     const key = JSON.stringify(config);
     if (key !== loaded.current) {
       loading.current = true;
+      carryComposerFocus(host.current);
       try {
         current.loadLayout(config);
         loaded.current = key;

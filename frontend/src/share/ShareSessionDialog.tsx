@@ -1,10 +1,12 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ShareDialogEvent, shareDialogMachine } from '../machines/shareDialog.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Select } from '../ui/Select.tsx';
 import { CheckIcon, CircleAlertIcon, CopyIcon, FileIcon, LinkIcon } from '../ui/icons.ts';
+import { useFocusWhenLost } from '../ui/returnFocus.ts';
 
 const EXPIRY_CHOICES: ReadonlyArray<number | null> = [null, 1, 7, 30];
 
@@ -54,13 +56,7 @@ export default function ShareSessionDialog({ dialogActor }: { dialogActor: Actor
           <span>{t('share.includePrivate')}</span>
         </label>
         {context.link && (
-          <div className="share-link">
-            <LinkIcon size={16} />
-            <input readOnly value={context.link} aria-label={t('share.link')} onFocus={(event) => event.target.select()} />
-            <button type="button" className="icon-button" title={t('share.copy')} aria-label={t('share.copy')} onClick={() => send({ type: 'link.copy' })}>
-              <CopyIcon size={16} />
-            </button>
-          </div>
+          <SessionLink link={context.link} onCopy={() => send({ type: 'link.copy' })} />
         )}
         {context.link && (
           <a className="share-report-link" href={context.link.replace('/share/conversation/', '/share/report/')} target="_blank" rel="noreferrer">
@@ -93,5 +89,21 @@ export default function ShareSessionDialog({ dialogActor }: { dialogActor: Actor
         )}
       </div>
     </Dialog>
+  );
+}
+
+/** The created link and its copy button, which takes the focus the create button had. */
+function SessionLink({ link, onCopy }: { link: string; onCopy: () => void }) {
+  const { t } = useTranslation();
+  const copy = useRef<HTMLButtonElement>(null);
+  useFocusWhenLost(copy);
+  return (
+    <div className="share-link">
+      <LinkIcon size={16} />
+      <input readOnly value={link} aria-label={t('share.link')} onFocus={(event) => event.target.select()} />
+      <button ref={copy} type="button" className="icon-button" title={t('share.copy')} aria-label={t('share.copy')} onClick={onCopy}>
+        <CopyIcon size={16} />
+      </button>
+    </div>
   );
 }

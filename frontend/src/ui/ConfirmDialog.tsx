@@ -3,6 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../api/client.ts';
 import { TriangleAlertIcon } from './icons.ts';
+import { useReturnFocus } from './returnFocus.ts';
 import './ui.css';
 
 export interface ConfirmDialogProps {
@@ -28,6 +29,7 @@ export function ConfirmDialog({ open = true, title, text, confirmLabel, cancelLa
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const returnFocus = useReturnFocus(open);
   const run = (action: () => Promise<unknown> | void) => {
     const pending = action();
     if (!pending) return onClose();
@@ -49,7 +51,7 @@ export function ConfirmDialog({ open = true, title, text, confirmLabel, cancelLa
     <AlertDialog.Root open={open} onOpenChange={(next) => !next && !busy && onClose()}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="dialog-overlay" />
-        <AlertDialog.Content className={`dialog dialog-confirm${alternative ? ' dialog-confirm-wide' : ''}`} onEscapeKeyDown={(event) => busy && event.preventDefault()}>
+        <AlertDialog.Content className={`dialog dialog-confirm${alternative ? ' dialog-confirm-wide' : ''}`} onCloseAutoFocus={returnFocus} onEscapeKeyDown={(event) => busy && event.preventDefault()}>
           <div className="dialog-head">
             <span className={`dialog-icon dialog-icon-${tone}`}>
               <TriangleAlertIcon size={20} />

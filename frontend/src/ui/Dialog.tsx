@@ -2,6 +2,7 @@ import { Dialog as Primitive, VisuallyHidden } from 'radix-ui';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { XIcon } from './icons.ts';
+import { useReturnFocus } from './returnFocus.ts';
 import './ui.css';
 
 export interface DialogProps {
@@ -27,6 +28,7 @@ export interface DialogProps {
  */
 export function Dialog({ open = true, onClose, title, description, hideTitle = false, icon, busy = false, className = '', children }: DialogProps) {
   const { t } = useTranslation();
+  const returnFocus = useReturnFocus(open);
   const heading = (
     <>
       <Primitive.Title className="dialog-title">{title}</Primitive.Title>
@@ -37,7 +39,7 @@ export function Dialog({ open = true, onClose, title, description, hideTitle = f
     <Primitive.Root open={open} onOpenChange={(next) => !next && !busy && onClose()}>
       <Primitive.Portal>
         <Primitive.Overlay className="dialog-overlay" />
-        <Primitive.Content className={`dialog ${className}`} onEscapeKeyDown={(event) => busy && event.preventDefault()} onPointerDownOutside={(event) => busy && event.preventDefault()}>
+        <Primitive.Content className={`dialog ${className}`} onCloseAutoFocus={returnFocus} onEscapeKeyDown={(event) => busy && event.preventDefault()} onPointerDownOutside={(event) => busy && event.preventDefault()}>
           <Primitive.Close className="icon-button dialog-close" disabled={busy} aria-label={t('ui.close')}>
             <XIcon size={18} />
           </Primitive.Close>

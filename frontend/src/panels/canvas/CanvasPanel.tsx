@@ -80,6 +80,8 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
   const [instruction, setInstruction] = useState('');
   const editable = !readOnly && shown !== null && !shown.streaming;
   const editableRef = useRef(editable);
+  const labelRef = useRef('');
+  labelRef.current = t('canvas.editorLabel');
   editableRef.current = editable;
 
   const save = (): boolean => {
@@ -109,6 +111,7 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
     const editor = new EditorView(element, {
       state: stateFor(''),
       editable: () => editableRef.current,
+      attributes: () => ({ role: 'textbox', 'aria-multiline': 'true', 'aria-label': labelRef.current, 'aria-readonly': String(!editableRef.current) }),
       dispatchTransaction(transaction) {
         const next = editor.state.apply(transaction);
         editor.updateState(next);

@@ -117,10 +117,11 @@ function Display({ cognition }: { cognition: Cognition }) {
                   role="switch"
                   className={`cog-switch${cognition.public ? ' is-on' : ''}`}
                   aria-checked={cognition.public}
-                  aria-label={t(cognition.public ? 'display.makePrivate' : 'display.makePublic')}
+                  aria-label={t('display.makePublic')}
                   title={t(cognition.public ? 'display.makePrivate' : 'display.makePublic')}
-                  disabled={visibility.isPending}
-                  onClick={() => visibility.mutate({ public: !cognition.public })}
+                  // Not \`disabled\`: a disabled button drops the keyboard focus that just pressed it.
+                  aria-disabled={visibility.isPending}
+                  onClick={() => visibility.isPending || visibility.mutate({ public: !cognition.public })}
                 >
                   <span />
                 </button>

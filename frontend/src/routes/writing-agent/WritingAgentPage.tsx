@@ -9,6 +9,7 @@ import { useNoteTree } from '../../notes/live.ts';
 import { checkBrief, MAX_BRIEF, MAX_MATERIAL, sessionName, uploadTypeOf, type BriefProblem } from './brief.ts';
 import './writing.css';
 import { CircleAlertIcon, FileIcon, FileTextIcon, PaperclipIcon, PenLineIcon, SparklesIcon, WifiOffIcon } from '../../ui/icons.ts';
+import { Segmented } from '../../ui/Segmented.tsx';
 import '../../ui/ui.css';
 
 type Length = 'short' | 'medium' | 'long';
@@ -218,16 +219,13 @@ export default function WritingAgentPage() {
 }
 
 function Choice<T extends string>({ label, options, value, onChange, text }: { label: string; options: readonly T[]; value: T; onChange: (value: T) => void; text: (value: T) => string }) {
+  const labelId = useId();
   return (
-    <div className="writing-choice" role="radiogroup" aria-label={label}>
-      <span className="writing-choice-label">{label}</span>
-      <div className="segmented">
-        {options.map((option) => (
-          <button key={option} type="button" role="radio" aria-checked={value === option} className={value === option ? 'active' : undefined} onClick={() => onChange(option)}>
-            {text(option)}
-          </button>
-        ))}
-      </div>
+    <div className="writing-choice">
+      <span className="writing-choice-label" id={labelId}>
+        {label}
+      </span>
+      <Segmented aria-labelledby={labelId} value={value} onChange={onChange} options={options.map((option) => ({ value: option, label: text(option) }))} />
     </div>
   );
 }
