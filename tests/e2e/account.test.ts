@@ -157,11 +157,24 @@ test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims 
   dialog = await openStatus(page);
   const claim = dialog.getByRole('button', { name: '领取奖励' });
   t.is(await claim.count(), 1, 'one task is ready to claim');
+  // A second tab shows the same reward, still unclaimed.
+  const other = await page.context().newPage();
+  await other.goto(page.url());
+  await dismissTips(other);
+  const otherDialog = await openStatus(other);
+  const otherClaim = otherDialog.getByRole('button', { name: '领取奖励' });
+  await otherClaim.waitFor();
   await claim.click();
   await dialog.getByText('奖励领取成功，获得 20 认知币').waitFor();
   await dialog.locator('.task-claimed-mark').first().waitFor();
   t.is(await dialog.getByRole('button', { name: '领取奖励' }).count(), 0, 'claimed once, the button is gone');
   await screenshot(page, 'account-claimed');
+  // Claimed in the first tab: the second learns it from its own try, without a failure to retry.
+  await otherClaim.click();
+  await otherDialog.locator('.task-claimed-mark').first().waitFor();
+  t.is(await otherDialog.getByRole('button', { name: '领取奖励' }).count(), 0);
+  t.is(await otherDialog.getByText('领取失败，请稍后重试').count(), 0);
+  await other.close();
 
   // Feedback: blank cannot be sent; a sent one shows the banner for five seconds.
   await dialog.getByRole('button', { name: /问题报告/ }).click();

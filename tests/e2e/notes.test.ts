@@ -202,3 +202,44 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   await screenshot(page, 'notes-in-research');
   t.deepEqual(pageErrors, []);
 });
+
+test('a note changed in another tab locks this one with a lasting notice, a copy of what was typed here, and a reload', async (t) => {
+  const user = await signUp(suite.app.url, 'twotabs');
+  const created = await user.request('POST', '/backend/api/notes', { name: '会议纪要', content: '第一段。' });
+  t.is(created.status, 201);
+  const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  const url = `${suite.app.url}/note?id=${created.body.id}`;
+  await page.goto(url);
+  const other = await page.context().newPage();
+  await other.goto(url);
+
+  const doc = (tab: Page) => tab.locator('.note-doc .ProseMirror');
+  await doc(other).waitFor();
+  await doc(other).click();
+  await other.keyboard.press('End');
+  await other.keyboard.type('乙的补充。');
+  await other.getByRole('status').filter({ hasText: '已保存' }).waitFor({ timeout: 10_000 });
+
+  await doc(page).click();
+  await page.keyboard.press('End');
+  await page.keyboard.type('甲的修改。');
+  const notice = page.getByRole('status').filter({ hasText: '笔记已在别处修改' });
+  await notice.waitFor({ timeout: 10_000 });
+  t.is(await doc(page).getAttribute('contenteditable'), 'false', 'locked as soon as the conflict is known');
+  await page.keyboard.type('再写几个字');
+  t.true(await notice.isVisible(), 'typing does not replace the notice with "unsaved"');
+  t.notRegex(await doc(page).innerText(), /再写几个字/);
+
+  await page.getByRole('button', { name: '复制我的版本' }).click();
+  await page.getByText('已复制，重新加载后可以粘贴回去').waitFor();
+  t.regex(await page.evaluate(() => navigator.clipboard.readText()), /甲的修改。/);
+  await screenshot(page, 'notes-conflict');
+
+  await page.getByRole('button', { name: '重新加载' }).click();
+  await page.getByRole('status').filter({ hasText: '已保存' }).waitFor();
+  t.regex(await doc(page).innerText(), /乙的补充。/);
+  t.is(await doc(page).getAttribute('contenteditable'), 'true');
+  await other.close();
+  t.deepEqual(pageErrors, []);
+});

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { accountApi, type Task, type TaskSummary } from './api.ts';
 import { claimedCoins, taskStage } from './quota.ts';
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { ApiError } from '../api/client.ts';
+import { toApiError, type ApiError } from '../api/client.ts';
 import { CheckIcon, CircleAlertIcon, CircleCheckIcon, CoinsIcon, GiftIcon } from '../ui/icons.ts';
 
 type ClaimNotice = { kind: 'claimed'; coins: number } | { kind: 'failed' };
@@ -23,8 +23,11 @@ export function TasksPanel({ tasks, onClaimed }: { tasks: UseQueryResult<TaskSum
       setClaimedNow((current) => new Set(current).add(task.task_id));
       setNotice({ kind: 'claimed', coins: claimedCoins(result) });
       await onClaimed();
-    } catch {
-      setNotice({ kind: 'failed' });
+    } catch (failure) {
+      // Claimed meanwhile (another tab, a double click): the list and balances are what is stale.
+      if (toApiError(failure).code === 'tasks.reward_claimed') setClaimedNow((current) => new Set(current).add(task.task_id));
+      else setNotice({ kind: 'failed' });
+      await onClaimed().catch(() => undefined);
     } finally {
       setClaiming((current) => {
         const next = new Set(current);

@@ -106,7 +106,8 @@ export const cliEn: CliMessages = {
     events: 'Events',
     lastActive: 'Last used',
     empty: 'Nobody has recorded a session with the command-line assistant yet',
-    users: '{{count}} users in all',
+    users_one: '{{count}} user in all',
+    users_other: '{{count}} users in all',
     start: 'Start with the command-line assistant',
   },
   socketTest: {

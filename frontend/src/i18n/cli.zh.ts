@@ -105,7 +105,8 @@ export const cliZh = {
     events: '事件',
     lastActive: '最近使用',
     empty: '还没有人用命令行助手记录会话',
-    users: '共 {{count}} 位用户',
+    users_one: '共 {{count}} 位用户',
+    users_other: '共 {{count}} 位用户',
     start: '开始使用命令行助手',
   },
   socketTest: {

@@ -11,7 +11,8 @@ import { parseCanvas, serializeCanvas } from '../panels/canvas/canvasMarkdown.ts
 import { notePlugins } from './editorSetup.ts';
 import { ShareNoteButton } from './ShareNoteDialog.tsx';
 import { noteTouched, useNoteTree } from './live.ts';
-import { CheckIcon, RefreshCwIcon } from '../ui/icons.ts';
+import { CheckIcon, CopyIcon, RefreshCwIcon } from '../ui/icons.ts';
+import { copyText } from '../components/ShareLinkDialog.tsx';
 import { intlLocale } from '../i18n/language.ts';
 
 /** Typing pauses this long before the note is saved. */
@@ -37,11 +38,15 @@ export function NoteEditor({ noteId }: { noteId: string }) {
   const [save, setSave] = useState<SaveState>({ kind: 'saved' });
   const [empty, setEmpty] = useState(false);
   const flush = useRef<() => Promise<void>>(async () => undefined);
+  /** The text as this editor has it, for the copy a conflict offers before the reload replaces it. */
+  const mine = useRef<() => string>(() => '');
+  const [copied, setCopied] = useState<boolean | null>(null);
   const listed = useNoteTree(true).data?.find((candidate) => candidate.id === noteId);
 
   useEffect(() => {
     if (!note || !host.current) return;
     setSave({ kind: 'saved' });
+    setCopied(null);
     let revision = note.revision;
     let saved = note.content;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -70,6 +75,8 @@ export function NoteEditor({ noteId }: { noteId: string }) {
           if (failure.status === 409) {
             conflict = true;
             setSave({ kind: 'conflict' });
+            // Locked at once, not at the next keystroke: what is typed now could not be saved.
+            view.setProps({ editable: () => false });
           } else setSave({ kind: 'failed', message: failure.userMessage });
         })
         .finally(() => {
@@ -78,6 +85,7 @@ export function NoteEditor({ noteId }: { noteId: string }) {
       await running;
     };
     flush.current = saveNow;
+    mine.current = () => serializeCanvas(view.state.doc);
 
     const view = new EditorView(host.current, {
       state: EditorState.create({ doc: parseCanvas(note.content), plugins: notePlugins(() => void saveNow()) }),
@@ -86,7 +94,7 @@ export function NoteEditor({ noteId }: { noteId: string }) {
       dispatchTransaction(transaction) {
         view.updateState(view.state.apply(transaction));
         setEmpty(view.state.doc.textContent.length === 0 && view.state.doc.childCount <= 1);
-        if (!transaction.docChanged) return;
+        if (!transaction.docChanged || conflict) return;
         setSave({ kind: 'dirty' });
         clearTimeout(timer);
         timer = setTimeout(() => void saveNow(), SAVE_DELAY_MS);
@@ -121,10 +129,21 @@ export function NoteEditor({ noteId }: { noteId: string }) {
           {save.kind === 'failed' ? t('editor.saveFailed', { message: save.message }) : save.kind === 'conflict' ? t('editor.conflict') : t(`editor.${save.kind === 'dirty' ? 'unsaved' : save.kind}`)}
         </span>
         {save.kind === 'conflict' && (
-          <button type="button" className="button button-secondary button-small" onClick={() => void loaded.refetch()}>
-            <RefreshCwIcon size={14} />
-            {t('editor.reload')}
-          </button>
+          <>
+            <button type="button" className="button button-secondary button-small" onClick={() => void copyText(mine.current()).then(setCopied)}>
+              <CopyIcon size={14} />
+              {t('editor.copyMine')}
+            </button>
+            <button type="button" className="button button-secondary button-small" onClick={() => void loaded.refetch()}>
+              <RefreshCwIcon size={14} />
+              {t('editor.reload')}
+            </button>
+            {copied !== null && (
+              <span className="muted small" role="status">
+                {t(copied ? 'editor.copiedMine' : 'editor.copyMineFailed')}
+              </span>
+            )}
+          </>
         )}
         <span className="toolbar-spacer" />
         <span className="muted note-updated">{t('editor.updated', { time: formatTime(listed?.updated_at ?? note.updated_at) })}</span>

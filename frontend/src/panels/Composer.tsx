@@ -67,7 +67,10 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
       setNeedsLogin(true);
       return;
     }
-    ref?.send({ type: 'conversation.send', text });
+    // The first visit's session is still being made (or is loading): the text waits in the box.
+    const event = { type: 'conversation.send' as const, text };
+    if (!ref?.getSnapshot().can(event)) return;
+    ref.send(event);
     setText('');
     // The reply is Markdown and takes a round trip at least: its renderer arrives before it does.
     void preloadMarkdown();
@@ -219,7 +222,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
                 {t('composer.pause')}
               </button>
             ) : (
-              <button type="button" className="button button-primary button-small" disabled={disabled || text.trim() === ''} onClick={submit}>
+              <button type="button" className="button button-primary button-small" disabled={disabled || text.trim() === '' || (signedIn && !ref)} onClick={submit}>
                 <SendIcon size={14} />
                 {t('composer.send')}
               </button>
