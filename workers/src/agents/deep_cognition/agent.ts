@@ -185,7 +185,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
     await command(run, `step:${index}`, { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index } });
     const about = `${record.question} ${step.description}`;
     const results = trace.searches[index] ?? (await searchRound(run, searcher, step.queries, about, `search:${index}`));
-    found.push(await browseRound(run, results, about, sources));
+    found.push(await browseRound(run, results, about, sources, { announce: !trace.browsed.has(index) }));
   }
   await command(run, 'step:done', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: steps.length } });
   if (!trace.outputs.has('platform_tools_end')) await usePlatformTools(run, record.question);
@@ -300,7 +300,7 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
     }
     results = await searchRound(run, searcher, queries, about, 'search:0');
   }
-  await browseRound(run, results, about, sources);
+  await browseRound(run, results, about, sources, { announce: !trace.browsed.has(0) });
   const fresh = new Set(sources.all.map((source) => source.n).filter((n) => !known.has(n)));
   await command(run, 'step:1', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: 1 } });
 

@@ -217,6 +217,46 @@ test('a worker that dies while writing: the re-run saves what was written as int
   await h.close();
 });
 
+test('a worker that dies in a later step: the re-run shows each page read once, and the report still cites what was read before', async (t) => {
+  const h = await harness();
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  const web = h.deps.webSearch!;
+  // Once a round has been read to the end, the next search the worker makes never answers.
+  let stalled: () => void = () => undefined;
+  const stalling = new Promise<void>((resolve) => (stalled = resolve));
+  h.deps.webSearch = {
+    ...web,
+    async search(query, options) {
+      if (outputs(await h.log(sessionId), 'web_browsing_llm_end').length > 0) {
+        stalled();
+        await new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(new Error('the worker died'))));
+      }
+      return web.search(query, options);
+    },
+  };
+  const dying = new AbortController();
+  const first = h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply), dying.signal);
+  await stalling;
+  const before = outputs(await h.log(sessionId), 'web_browsing_result').map((item) => String(item.url));
+  t.true(before.length > 0, 'the first round was read before the worker died');
+
+  // The job runs again (its worker is gone: a restart re-queues it) while the dead run still hangs.
+  h.deps.webSearch = web;
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  const log = await h.log(sessionId);
+  // Here the dead run is only stopped, and its stop would end the reply: what counts is the log before.
+  dying.abort();
+  await first.catch(() => undefined);
+  const read = outputs(log, 'web_browsing_result').map((item) => String(item.url));
+  t.deepEqual(read.slice(0, before.length), before);
+  t.is(new Set(read).size, read.length, 'no page is shown as read twice');
+  const [saved] = of(log, 'WritingVersionSaved');
+  t.like(saved!.data, { interrupted: false });
+  for (const url of before) t.true(saved!.data.content.includes(url), `the report still lists ${url}`);
+});
+
 test('a pause while writing saves the partial version and ends the reply as interrupted', async (t) => {
   const model = new ScriptedModel({ analyse: { analysis: '足够具体', status: '开始', goal: '报告', needs_clarification: false } });
   const h = await harness({ model });

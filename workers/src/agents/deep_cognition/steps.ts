@@ -83,10 +83,13 @@ const readable = (url: string) => /^https?:\/\//i.test(url);
 
 /**
  * Reads the most useful pages of a round with the spec's progress items and adds what was learnt
- * to the sources; useful results that are not read count by their snippets.
+ * to the sources; useful results that are not read count by their snippets. `announce: false` for a
+ * round a job that stopped had already read to the end: its pages are read again for the sources,
+ * and the conversation, which already shows them, gets nothing twice.
  */
-export async function browseRound(run: Run, results: WebResult[], about: string, sources: SourceBook): Promise<Set<number>> {
+export async function browseRound(run: Run, results: WebResult[], about: string, sources: SourceBook, { announce = true }: { announce?: boolean } = {}): Promise<Set<number>> {
   const fetcher = run.deps.fetcher;
+  const output: Run['writer']['output'] = (contentType, payload) => (announce ? run.writer.output(contentType, payload) : Promise.resolve());
   const found = new Set<number>();
   const useful = results.filter((result) => result.has_useful_info);
   const toRead = fetcher ? useful.filter((result) => readable(result.url) && !sources.has(result.url)).slice(0, PAGES_PER_ROUND) : [];
@@ -95,13 +98,13 @@ export async function browseRound(run: Run, results: WebResult[], about: string,
   }
   if (!fetcher || toRead.length === 0) return found;
   const urls = toRead.map((result) => result.url);
-  await run.writer.output('web_browsing_start', { urls, message: 'Browsing Webpages .....' });
-  await run.writer.output('web_scraping_start', { urls, message: 'Scraping Webpages .....' });
+  await output('web_browsing_start', { urls, message: 'Browsing Webpages .....' });
+  await output('web_scraping_start', { urls, message: 'Scraping Webpages .....' });
   const pages: Array<{ result: WebResult; title: string; text: string }> = [];
   const failed: WebResult[] = [];
   for (const [index, result] of toRead.entries()) {
     checkpoint(run);
-    await run.writer.output('web_browsing_in_progress', { url: result.url, title: result.title, index: index + 1, total: toRead.length });
+    await output('web_browsing_in_progress', { url: result.url, title: result.title, index: index + 1, total: toRead.length });
     try {
       const page = await fetcher.fetch(result.url, { signal: run.job.signal });
       if (page.text.trim()) pages.push({ result, title: page.title.trim() || result.title, text: page.text });
@@ -112,18 +115,18 @@ export async function browseRound(run: Run, results: WebResult[], about: string,
       failed.push(result);
     }
   }
-  await run.writer.output('web_scraping_end', { count: pages.length, message: `Get Information from ${pages.length} Webpages....` });
+  await output('web_scraping_end', { count: pages.length, message: `Get Information from ${pages.length} Webpages....` });
   const summaries = (await summariseWithModel(run, pages, about)) ?? pages.map((page) => pageSummary(page.text, about));
   for (const [index, page] of pages.entries()) {
     const summary = summaries[index] || pageSummary(page.text, about);
-    await run.writer.output('web_browsing_result', { url: page.result.url, title: page.title, ok: true, summary });
+    await output('web_browsing_result', { url: page.result.url, title: page.title, ok: true, summary });
     found.add(sources.add({ title: page.title, url: page.result.url, text: `${summary}\n\n${page.text}` }));
   }
   for (const result of failed) {
-    await run.writer.output('web_browsing_result', { url: result.url, title: result.title, ok: false, error: run.language === 'zh' ? '网页读取失败' : 'The page could not be read' });
+    await output('web_browsing_result', { url: result.url, title: result.title, ok: false, error: run.language === 'zh' ? '网页读取失败' : 'The page could not be read' });
     found.add(sources.add({ title: result.title, url: result.url, text: [result.snippet, result.useful_info_summary].filter(Boolean).join('\n') }));
   }
-  await run.writer.output('web_browsing_llm_end', { message: 'Browsing Webpages Finished' });
+  await output('web_browsing_llm_end', { message: 'Browsing Webpages Finished' });
   return found;
 }
 

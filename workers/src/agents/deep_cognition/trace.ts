@@ -10,6 +10,8 @@ export interface StageTrace {
   plan: string[] | null;
   /** Recorded search rounds, in order: round i belongs to plan step i. */
   searches: WebResult[][];
+  /** Rounds whose pages were read to the end (their `web_browsing_llm_end` is in the log). */
+  browsed: Set<number>;
   savedVersion: number | null;
   /** Text streamed into the version this job was writing when it stopped. */
   writingText: string;
@@ -33,7 +35,7 @@ const asEvent = (recorded: RecordedEvent) => ({ type: recorded.type, data: recor
  * for its first job, the `StageStarted` naming the job for a later one.
  */
 export function stageTrace(events: RecordedEvent[], replyId: string, jobId: string): StageTrace {
-  const trace: StageTrace = { written: 0, outputs: new Set(), plan: null, searches: [], savedVersion: null, writingText: '' };
+  const trace: StageTrace = { written: 0, outputs: new Set(), plan: null, searches: [], browsed: new Set(), savedVersion: null, writingText: '' };
   let inside = false;
   let writing = false;
   for (const recorded of events) {
@@ -52,6 +54,7 @@ export function stageTrace(events: RecordedEvent[], replyId: string, jobId: stri
       case 'AgentOutputRecorded':
         trace.written++;
         trace.outputs.add(event.data.contentType);
+        if (event.data.contentType === 'web_browsing_llm_end' && trace.searches.length > 0) trace.browsed.add(trace.searches.length - 1);
         break;
       case 'MessageChunksAppended':
         trace.written++;
