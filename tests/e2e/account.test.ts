@@ -230,6 +230,13 @@ test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims 
   await admin.getByRole('searchbox').press('Enter');
   await admin.getByRole('button', { name: `编辑 ${username}` }).click();
   const editor = admin.getByRole('dialog', { name: `编辑用户 · ${username}` });
+  // The server's refusal of one value goes once the value changes (here to one the browser itself blocks).
+  await editor.getByLabel('每日额度（认知币）').fill('99999999999');
+  await editor.getByRole('button', { name: '更新额度' }).click();
+  const refusal = editor.getByRole('alert');
+  await refusal.waitFor();
+  await editor.getByLabel('每日额度（认知币）').fill('1.5');
+  await refusal.waitFor({ state: 'detached' });
   await editor.getByLabel('每日额度（认知币）').fill('500');
   await editor.getByRole('button', { name: '更新额度' }).click();
   await editor.getByText(/当前：每日额度 500/).waitFor();

@@ -46,6 +46,8 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
     }
   }
 
+  // An error answered an earlier value: once the value changes it only misleads (the browser may block the next submit itself).
+  const edited = () => setNotice((current) => (current?.kind === 'error' ? null : current));
   const setLevelWith = (dailyLimit: DailyLimitChoice) => save(null, () => adminApi.setLevel(user.id, level, fromLocalInput(expiry), dailyLimit));
   const levelDefault = LEVEL_DAILY_LIMITS[level];
 
@@ -75,7 +77,16 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
         </div>
         <label className="editor-field editor-grow">
           <span>{t('manage.users.editor.expiry')}</span>
-          <input className="input" type="datetime-local" value={expiry} onChange={(event) => setExpiry(event.target.value)} title={t('manage.users.editor.expiryHint')} />
+          <input
+            className="input"
+            type="datetime-local"
+            value={expiry}
+            onChange={(event) => {
+              setExpiry(event.target.value);
+              edited();
+            }}
+            title={t('manage.users.editor.expiryHint')}
+          />
         </label>
         <button className="button button-secondary" type="submit" disabled={busy}>
           {t('manage.users.editor.setLevel')}
@@ -85,7 +96,18 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
       <form className="editor-row" onSubmit={(event) => save(event, () => adminApi.setTokenLimit(user.id, parseNumber(limit) ?? Number.NaN))}>
         <label className="editor-field editor-grow">
           <span>{t('manage.users.editor.limit')}</span>
-          <input className="input" type="number" min={0} step={1} value={limit} onChange={(event) => setLimit(event.target.value)} required />
+          <input
+            className="input"
+            type="number"
+            min={0}
+            step={1}
+            value={limit}
+            onChange={(event) => {
+              setLimit(event.target.value);
+              edited();
+            }}
+            required
+          />
         </label>
         <button className="button button-primary" type="submit" disabled={busy}>
           {t('manage.users.editor.setLimit')}
@@ -104,7 +126,19 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
       >
         <label className="editor-field editor-grow">
           <span>{t('manage.users.editor.extra')}</span>
-          <input className="input" type="number" min={0} step="any" value={extra} onChange={(event) => setExtra(event.target.value)} required />
+          <input
+            className="input"
+            type="number"
+            // The server takes a positive amount only.
+            min={0.01}
+            step="any"
+            value={extra}
+            onChange={(event) => {
+              setExtra(event.target.value);
+              edited();
+            }}
+            required
+          />
         </label>
         <button className="button button-secondary" type="submit" disabled={busy}>
           <PlusIcon size={14} />
