@@ -427,6 +427,8 @@ export const ERROR_TEXTS = {
   'engineer.result_recorded': { zh: '该命令已有不同的结果', en: 'This command already has a different result' },
   'engineer.title_empty': { zh: '请填写会话标题', en: 'Please give the session a title' },
   'engineer.input_empty': { zh: '输入不能为空', en: 'The input cannot be empty' },
+  'engineer.run_approved_terminal': { zh: '已批准运行（终端）', en: 'Approved to run (answered in the terminal)' },
+  'engineer.run_approved_browser': { zh: '已批准运行（浏览器）', en: 'Approved to run (answered in the browser)' },
   'engineer.run_refused_terminal': { zh: '已拒绝运行（终端）', en: 'Refused to run (answered in the terminal)' },
   'engineer.run_refused_browser': { zh: '已拒绝运行（浏览器）', en: 'Refused to run (answered in the browser)' },
   'engineer.run_refused_ended': { zh: '已拒绝运行（会话结束）', en: 'Not run (the session ended first)' },

@@ -1,11 +1,19 @@
 import { useTranslation } from 'react-i18next';
 import type { TrajectoryEvent } from '../api/trajectories.ts';
 import { Markdown, preloadMarkdown } from '../components/Markdown.tsx';
+import { runNoteCode } from '@scriptorium/domain/protocol/trajectories';
+import { catalogueText } from '../i18n/catalogue.ts';
 import { timeline } from './list.ts';
 import { CircleAlertIcon } from '../ui/icons.ts';
 import { intlLocale } from '../i18n/language.ts';
 
 void preloadMarkdown();
+
+/** A proposal's answer, recorded in Chinese by the assistant, in the reader's language; any other result as recorded. */
+function resultText(content: string): string {
+  const code = runNoteCode(content);
+  return code ? catalogueText(code) : content;
+}
 
 /** A trajectory's events as a conversation with terminal blocks, read-only. */
 export function Timeline({ events }: { events: readonly TrajectoryEvent[] }) {
@@ -67,7 +75,7 @@ export function Timeline({ events }: { events: readonly TrajectoryEvent[] }) {
                 {item.result && (
                   <>
                     <div className="cli-who">{t('detail.toolResult')}</div>
-                    <pre>{item.result.content}</pre>
+                    <pre>{resultText(item.result.content ?? '')}</pre>
                   </>
                 )}
               </li>

@@ -1,6 +1,5 @@
 import { RUN_COMMAND_TOOL, type EngineerCommandDto, type EngineerNodeInput, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
-import type { TrajectoryEvent } from '@scriptorium/domain/protocol/trajectories';
-import { APPROVED, refusalCode } from './session.ts';
+import { RUN_APPROVED, runNoteCode, type TrajectoryEvent } from '@scriptorium/domain/protocol/trajectories';
 
 /** How often a live session asks the server for commands sent from the browser. */
 export const POLL_MS = 1000;
@@ -87,13 +86,13 @@ export class EngineerRecorder {
       case 'tool_result': {
         const proposal = this.proposal;
         this.proposal = null;
-        if (event.content?.startsWith(APPROVED)) {
+        if (event.content?.startsWith(RUN_APPROVED)) {
           this.count--;
           this.approved = proposal;
           return this.append([], 'running');
         }
         const text = event.content ?? '';
-        const code = refusalCode(text);
+        const code = runNoteCode(text);
         return this.append([{ ...base, node_type: 'message', parent_id: proposal, payload: { role: 'system', text, ...(code && { code }) } }], 'running');
       }
       case 'command_output':

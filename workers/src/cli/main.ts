@@ -25,7 +25,8 @@ import type { EngineerCommandDto, EngineerSessionStatus } from '@scriptorium/dom
 import { commandFromArgs, commandLine } from './command.ts';
 import { EngineerRecorder, POLL_MS } from './engineer.ts';
 import { authorize, discover, OAuthFailure, refresh, revoke, type Tokens } from './oauth.ts';
-import { RecordedSession, type AnsweredBy } from './session.ts';
+import type { RunAnswerer } from '@scriptorium/domain/protocol/trajectories';
+import { RecordedSession } from './session.ts';
 import { Terminal } from './terminal.ts';
 
 interface Saved {
@@ -306,7 +307,7 @@ async function chat(args: string[]): Promise<void> {
 
 interface Verdict {
   approved: boolean;
-  by: AnsweredBy;
+  by: RunAnswerer;
   /** The browser's approve or reject, answered with what came of it. */
   commandId?: string;
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { TrajectoryEvent } from '@scriptorium/domain/protocol/trajectories';
+import { runNote, type RunAnswerer, type TrajectoryEvent } from '@scriptorium/domain/protocol/trajectories';
 import type { ChatMessage, ModelProvider } from '@scriptorium/infra/model/port';
 import { RUN_COMMAND_FUNCTION } from '@scriptorium/domain/engineer/proposals';
 import { RUN_COMMAND_TOOL } from '@scriptorium/domain/protocol/engineer';
@@ -8,17 +8,6 @@ import { commandLine, type Command } from './command.ts';
 /** Output kept per command: enough to see what happened, small enough to upload. */
 export const MAX_OUTPUT_CHARS = 20_000;
 
-/** Who answered a proposal: a person in the terminal or the browser, or nobody because the session ended first. */
-export type AnsweredBy = 'terminal' | 'browser' | 'ended';
-const ANSWERERS: Record<AnsweredBy, string> = { terminal: '终端', browser: '浏览器', ended: '会话结束' };
-/** How a `tool_result` event begins, so the live session can tell an approval from a refusal. */
-export const APPROVED = '已批准运行';
-const refusalText = (by: AnsweredBy) => `已拒绝运行（${ANSWERERS[by]}）`;
-/** The catalogue code of a recorded refusal note, so the engineer page can say it in its reader's language. */
-export function refusalCode(text: string): string | undefined {
-  const by = (Object.keys(ANSWERERS) as AnsweredBy[]).find((answerer) => refusalText(answerer) === text);
-  return by && `engineer.run_refused_${by}`;
-}
 
 export interface SessionIo {
   write(text: string): void;
@@ -88,8 +77,8 @@ export class RecordedSession {
   }
 
   /** Records how a proposal was answered; a refusal is told to the assistant, an approval is followed by `run`. */
-  answer(command: string, approved: boolean, by: AnsweredBy): void {
-    this.record({ event_type: 'tool_result', command, content: approved ? `${APPROVED}（${ANSWERERS[by]}）` : refusalText(by) });
+  answer(command: string, approved: boolean, by: RunAnswerer): void {
+    this.record({ event_type: 'tool_result', command, content: runNote(approved, by) });
     if (!approved) this.history.push({ role: 'user', content: `我没有运行 \`${command}\`。` });
   }
 
