@@ -98,6 +98,30 @@ for (const language of ['zh', 'en'] as const) {
   });
 }
 
+test.serial("another kind of stream (a user's) shows each event's recorded data beside the timeline, and names who acted", async (t) => {
+  if (!CLIENT_BUILT) return t.pass('frontend/dist is missing: run npm run build');
+  const inspector = await signUp(app.url, 'inspector-streams');
+  const granted = await client(app.url, adminToken).request('POST', `/backend/auth/admin/users/${inspector.userId}/auditor`, { auditor: true });
+  t.is(granted.status, 200);
+  const { page, pageErrors } = await signedInPage(t, browser, inspector.token!);
+  await page.goto(`${app.url}/audit`, { waitUntil: 'networkidle' });
+  await page.getByLabel('用户名').fill('writer');
+  await page.getByRole('button', { name: '搜索', exact: true }).click();
+  await page.getByRole('button', { name: '打开 writer', exact: true }).click();
+  const detail = page.getByRole('region', { name: '事件内容' });
+  await detail.getByText('在时间线上选择一个事件').waitFor();
+  await page.locator('.audit-row button').first().click();
+  await detail.locator('.audit-event-data', { hasText: '"username": "writer"' }).waitFor();
+  await screenshot(page, 'audit-user-stream');
+
+  // In the research session the writer's own events name them.
+  await page.getByRole('button', { name: /^打开 (?!writer$)/ }).first().click();
+  await page.getByText(`conversation-${sessionId}`).first().waitFor();
+  await page.locator('.audit-row', { hasText: 'UserMessagePosted' }).first().waitFor();
+  t.regex(await page.locator('.audit-row', { hasText: 'UserMessagePosted' }).first().innerText(), /writer/, 'the actor by name');
+  t.deepEqual(pageErrors, []);
+});
+
 /** A long research session: one question and a reply streamed in this many pieces (plus the framing events). */
 const LONG_SESSION_EVENTS = 50_000;
 

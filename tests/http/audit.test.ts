@@ -94,6 +94,19 @@ test.serial('every audit read is recorded and listed for admins, newest first', 
   t.like(reads.body.reads[0], { auditor: 'inspector', auditor_id: auditor.userId });
 });
 
+test.serial("a user's stream reads without the password hash, in pages and in the export", async (t) => {
+  const events = await auditor.request('GET', `/backend/audit/streams/user-${writer.userId}/events`);
+  const registered = events.body.events.find((row: { type: string }) => row.type === 'UserRegistered');
+  t.like(registered, { actor_name: null, data: { username: 'writer', passwordHash: '[redacted]' } });
+  const exported = await auditor.request('GET', `/backend/audit/streams/user-${writer.userId}/export.jsonl`);
+  // One line of JSON: the test client may hand it back parsed.
+  const text = typeof exported.body === 'string' ? exported.body : JSON.stringify(exported.body);
+  t.notRegex(text, /argon2/);
+  t.regex(text, /"passwordHash":"\[redacted\]"/);
+  const conversation = await auditor.request('GET', `/backend/audit/streams/${stream()}/events?limit=2`);
+  t.like(conversation.body.events[1], { type: 'UserMessagePosted', actor: writer.userId, actor_name: 'writer' });
+});
+
 test.serial('engineer sessions are found by title and owner, and their stream reads as a timeline', async (t) => {
   const engineer = await writer.request('POST', '/backend/api/ai-engineer/sessions', { title: '修复登录页的样式', task_description: 'CSS 回归' });
   t.is(engineer.status, 201);

@@ -36,8 +36,22 @@ const searchQuery = z.object({
 });
 
 /** What the timeline shows of one event; `wire` is what a client was sent for it (conversations only). */
+/**
+ * Fields of event data that hold a credential's hash or a secret: an auditor reads what people did,
+ * and a password hash or a token's hash is neither that nor harmless to hand on. The log keeps them.
+ */
+const SECRET_FIELDS = new Set(['passwordHash', 'codeHash', 'tokenHash', 'refreshHash', 'retiredRefreshHashes', 'presentedHash', 'secret', 'password']);
+export const REDACTED = '[redacted]';
+
+export function redacted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redacted);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, SECRET_FIELDS.has(key) ? REDACTED : redacted(field)]));
+}
+
 export function auditRow(event: RecordedEvent) {
   const { at, userId, correlationId, causationId } = event.metadata;
+  const data = redacted(event.data);
   return {
     position: event.position,
     revision: event.revision,
@@ -48,7 +62,7 @@ export function auditRow(event: RecordedEvent) {
     correlation_id: correlationId ?? null,
     causation_id: causationId ?? null,
     size: Buffer.byteLength(JSON.stringify(event.data)),
-    data: event.data,
+    data,
     wire: event.streamId.startsWith('conversation-') ? toWire(event) : null,
   };
 }
@@ -117,7 +131,14 @@ export function auditRoutes(services: Services): Router {
     ]);
     const total = last ? last.revision + 1 : 0;
     const next = query.from + events.length;
-    ctx.body = { stream, total, events: events.map(auditRow), next: next < total ? next : null };
+    // Who acted, by name as the search names owners: an id alone tells an auditor nothing.
+    const actors = await usersById(services.readStore, events.flatMap((event) => (event.metadata.userId ? [event.metadata.userId] : [])));
+    ctx.body = {
+      stream,
+      total,
+      events: events.map((event) => ({ ...auditRow(event), actor_name: (event.metadata.userId && actors.get(event.metadata.userId)?.username) || null })),
+      next: next < total ? next : null,
+    };
   });
 
   router.get('/audit/streams/:stream/export.jsonl', contract({ access: 'auditor', summary: 'The whole stream, one event a line', params: streamParam, produces: 'application/x-ndjson' }), async (ctx) => {
@@ -126,7 +147,7 @@ export function auditRoutes(services: Services): Router {
     const lines: string[] = [];
     for (let from = 0; ; from += AUDIT_PAGE) {
       const page = await services.events.readStream(stream, { fromRevision: from, maxCount: AUDIT_PAGE });
-      for (const event of page) lines.push(JSON.stringify(event));
+      for (const event of page) lines.push(JSON.stringify({ ...event, data: redacted(event.data) }));
       if (page.length < AUDIT_PAGE) break;
     }
     ctx.set('Content-Disposition', `attachment; filename="${stream}.jsonl"`);

@@ -13,6 +13,8 @@ export interface AuditRow {
   type: string;
   at: string;
   actor: string | null;
+  /** The actor's user name, when the account is known. */
+  actor_name: string | null;
   correlation_id: string | null;
   causation_id: string | null;
   size: number;

@@ -218,7 +218,9 @@ export const accountEn: AccountMessages = {
       noCanvas: 'No report yet at this point',
       writing: 'Writing',
       version: 'Version {{version}}',
-      notConversation: 'This stream is not a research session; only its timeline is shown.',
+      notConversation: 'This stream is not a research session: its timeline and what each event recorded are shown.',
+      event: 'Event data',
+      pickEvent: 'Pick an event in the timeline, or step forward with the player, to see what it recorded.',
     },
     diff: {
       title: 'Compare versions',

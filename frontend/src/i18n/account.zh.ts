@@ -217,7 +217,9 @@ export const accountZh = {
       noCanvas: '此时还没有报告',
       writing: '写作中',
       version: '版本 {{version}}',
-      notConversation: '此事件流不是研究会话，仅显示时间线。',
+      notConversation: '此事件流不是研究会话，仅显示时间线和每个事件记录的内容。',
+      event: '事件内容',
+      pickEvent: '在时间线上选择一个事件，或用播放器前进，查看它记录的内容。',
     },
     diff: {
       title: '版本对比',

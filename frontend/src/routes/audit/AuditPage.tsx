@@ -172,7 +172,7 @@ function Timeline({ rows, count, onJump }: { rows: AuditRow[]; count: number; on
   const types = useMemo(() => [...new Set(rows.map((row) => row.type))].sort(), [rows.length]); // eslint-disable-line react-hooks/exhaustive-deps -- rows grows in place
   const shown = useMemo(() => {
     const needle = text.trim().toLowerCase();
-    return rows.flatMap((row, index) => ((!type || row.type === type) && (!needle || [row.type, row.actor, row.correlation_id, row.causation_id].some((value) => value?.toLowerCase().includes(needle))) ? [index] : []));
+    return rows.flatMap((row, index) => ((!type || row.type === type) && (!needle || [row.type, row.actor, row.actor_name, row.correlation_id, row.causation_id].some((value) => value?.toLowerCase().includes(needle))) ? [index] : []));
   }, [rows.length, type, text]); // eslint-disable-line react-hooks/exhaustive-deps -- rows grows in place
   const parent = useRef<HTMLDivElement>(null);
   const rowHeight = useMediaQuery(COMPACT_SCREEN) ? COMPACT_ROW_HEIGHT : ROW_HEIGHT;
@@ -210,7 +210,9 @@ function Timeline({ rows, count, onJump }: { rows: AuditRow[]; count: number; on
                     <span>{row.revision}</span>
                     <span className="strong">{breakable(row.type)}</span>
                     <span>{date(row.at)}</span>
-                    <span className="mono">{row.actor ?? ''}</span>
+                    <span className={row.actor_name ? undefined : 'mono'} title={row.actor ?? undefined}>
+                      {row.actor_name ?? row.actor?.slice(0, 8) ?? ''}
+                    </span>
                     <span className="mono">{[row.causation_id, row.correlation_id].filter(Boolean).map((id) => id!.slice(0, 8)).join(' / ')}</span>
                     <span>{row.size} B</span>
                   </button>
@@ -220,6 +222,28 @@ function Timeline({ rows, count, onJump }: { rows: AuditRow[]; count: number; on
           </ol>
         </div>
       </div>
+    </section>
+  );
+}
+
+/** A stream the research view cannot show (an engineer session, a trajectory, a user): the event at the player's position, as recorded. */
+function EventDetail({ row }: { row: AuditRow | undefined }) {
+  const { t } = useTranslation('account');
+  const date = useDateFormat();
+  return (
+    <section className="audit-view audit-event" aria-label={t('audit.view.event')}>
+      <p className="muted">{t('audit.view.notConversation')}</p>
+      {row ? (
+        <>
+          <h2>
+            {row.type} <span className="mini-badge">#{row.revision}</span>
+          </h2>
+          <p className="muted">{[date(row.at), row.actor_name ?? row.actor].filter(Boolean).join(' · ')}</p>
+          <pre className="audit-event-data">{JSON.stringify(row.data, null, 2)}</pre>
+        </>
+      ) : (
+        <p className="muted">{t('audit.view.pickEvent')}</p>
+      )}
     </section>
   );
 }
@@ -355,7 +379,7 @@ export default function AuditPage() {
           </div>
           <div className="audit-grid">
             <Timeline rows={replay.rows} count={count} onJump={setCount} />
-            {conversation ? <ViewAt view={view} /> : <p className="muted">{t('audit.view.notConversation')}</p>}
+            {conversation ? <ViewAt view={view} /> : <EventDetail row={row} />}
           </div>
           {conversation && <VersionDiff view={finalView} />}
         </>
