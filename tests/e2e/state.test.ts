@@ -310,3 +310,25 @@ test.serial('a link to a conversation that is gone says so, and the page goes on
   await screenshot(page, 'state-link-gone');
   t.deepEqual(pageErrors, []);
 });
+
+test.serial('a question sent while offline keeps its text with why, and is sent again or let go at the reader\'s word', async (t) => {
+  const user = await signUp(app.url, `offline${Date.now().toString(36)}`);
+  const { page, pageErrors } = await research(t, user);
+  await page.context().setOffline(true);
+  await page.getByText('已断开').waitFor({ timeout: 30_000 });
+  const composer = page.getByRole('textbox', { name: '输入消息' });
+  await composer.fill('离线时问的问题');
+  await composer.press('Enter');
+  const again = page.getByRole('button', { name: '重新发送' });
+  await again.waitFor({ timeout: 30_000 });
+  await page.getByText('服务器无响应，请检查网络连接').waitFor();
+  await screenshot(page, 'state-offline-send');
+
+  await page.context().setOffline(false);
+  await page.getByText('已连接').waitFor({ timeout: 30_000 });
+  await again.click();
+  await page.locator('.message-user:not(.failed):not(.sending)', { hasText: '离线时问的问题' }).waitFor({ timeout: 15_000 });
+  t.is(await page.getByRole('button', { name: '重新发送' }).count(), 0);
+  t.is(await page.locator('.message-user', { hasText: '离线时问的问题' }).count(), 1, 'sent once');
+  t.deepEqual(pageErrors, []);
+});

@@ -24,6 +24,9 @@ export function preloadMarkdown(): Promise<typeof Renderer> {
       throw error;
     },
   );
+  // A preload nobody waits for may fail (offline): that is no error of the page, and whoever renders
+  // Markdown next asks again and sees the failure itself.
+  loading.catch(() => undefined);
   renderer = loading;
   return loading;
 }

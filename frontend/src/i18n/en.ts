@@ -190,6 +190,8 @@ export const en: Messages = {
     targetedEditDone: 'Targeted edit done: version {{version}} created',
     unknownError: 'Unknown Error, retrying',
     interrupted: 'The answer was paused',
+    sendAgain: 'Send again',
+    discard: 'Discard',
     planning: 'Planing .....',
     makingClarification: 'Making Clarification Questions .....',
     planStep: 'Step {{index}} of {{total}}: {{description}}',

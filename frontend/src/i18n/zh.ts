@@ -189,6 +189,8 @@ export const zh = {
     targetedEditDone: '定向修改已完成，已生成第 {{version}} 版',
     unknownError: '未知错误，正在重试',
     interrupted: '回答已暂停',
+    sendAgain: '重新发送',
+    discard: '不发送了',
     planning: '正在制定计划.....',
     makingClarification: '正在生成澄清问题.....',
     planStep: '第 {{index}}/{{total}} 步：{{description}}',

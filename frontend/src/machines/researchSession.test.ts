@@ -76,6 +76,28 @@ test('out of budget: the question stays with the server\'s words under it until 
   t.deepEqual(pending?.command, { kind: 'user_input', agent: 'deep_cognition', content: '固态电池' });
 });
 
+test('a question that could not be sent is sent again in its place, or let go, at the reader\'s word', (t) => {
+  let offline = true;
+  const { actor, delivered } = session({ loaded: empty('s-1'), refuse: () => (offline ? '服务器无响应，请检查网络连接' : null) });
+  actor.send({ type: 'conversation.send', text: '第一问' });
+  actor.send({ type: 'conversation.send', text: '第二问' });
+  const [first, second] = actor.getSnapshot().context.outbox;
+  t.truthy(first?.error);
+  offline = false;
+  actor.send({ type: 'command.retry', id: first!.id });
+  const outbox = actor.getSnapshot().context.outbox;
+  t.is(outbox.length, 2);
+  t.like(outbox[0], { error: null, command: { content: '第一问' } }, 'in its place, waiting for its echo');
+  t.not(outbox[0]!.id, first!.id);
+  t.deepEqual(delivered.map((command) => (command.kind === 'user_input' ? command.content : command.kind)), ['第一问', '第二问', '第一问']);
+  actor.send({ type: 'command.retry', id: outbox[0]!.id });
+  t.is(delivered.length, 3, 'a question on its way is not sent twice');
+  actor.send({ type: 'command.discard', id: outbox[0]!.id });
+  t.is(actor.getSnapshot().context.outbox.length, 2, 'one on its way is not let go either');
+  actor.send({ type: 'command.discard', id: second!.id });
+  t.deepEqual(actor.getSnapshot().context.outbox.map((pending) => pending.id), [outbox[0]!.id]);
+});
+
 test('a question shown while on its way goes once the conversation has it', (t) => {
   const { actor } = session({ loaded: empty('s-1') });
   actor.send({ type: 'conversation.send', text: '固态电池' });

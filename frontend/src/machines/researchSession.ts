@@ -83,6 +83,9 @@ export type ResearchSessionEvent =
   | { type: 'command.deliver'; command: SessionCommand }
   | { type: 'command.delivered'; id: string }
   | { type: 'command.refused'; id: string; message: string }
+  /** A message that could not be sent, sent again or let go by the user. */
+  | { type: 'command.retry'; id: string }
+  | { type: 'command.discard'; id: string }
   | { type: 'settings.rename'; input: string }
   | { type: 'settings.mode'; mode: CollaborationMode }
   | { type: 'settings.search' }
@@ -211,6 +214,14 @@ export const researchSessionMachine = setup({
       enqueue.assign({ outbox: [...context.outbox, { id, command, error: null }], error: null });
       enqueue.spawnChild('deliver', { id, input: { id, sessionId: context.id, command } });
     }),
+    /** In place, under a new id: a refused command never reached the server (had it, its echo would have settled it). */
+    retry: enqueueActions(({ context, enqueue }, id: string) => {
+      const failed = context.outbox.find((pending) => pending.id === id && pending.error !== null);
+      if (!failed) return;
+      const next = nextCommandId();
+      enqueue.assign({ outbox: context.outbox.map((pending) => (pending === failed ? { id: next, command: failed.command, error: null } : pending)), error: null });
+      enqueue.spawnChild('deliver', { id: next, input: { id: next, sessionId: context.id, command: failed.command } });
+    }),
     settle: assign(({ context }, id: string) => ({ outbox: context.outbox.filter((pending) => pending.id !== id || pending.command.kind !== 'pause') })),
     refuse: enqueueActions(({ context, enqueue }, refusal: { id: string; message: string }) => {
       const refused = context.outbox.find((pending) => pending.id === refusal.id);
@@ -297,6 +308,8 @@ export const researchSessionMachine = setup({
         'command.deliver': { actions: { type: 'send', params: ({ event }) => event.command } },
         'command.delivered': { actions: { type: 'settle', params: ({ event }) => event.id } },
         'command.refused': { actions: { type: 'refuse', params: ({ event }) => event } },
+        'command.retry': { actions: { type: 'retry', params: ({ event }) => event.id } },
+        'command.discard': { actions: assign({ outbox: ({ context, event }) => context.outbox.filter((pending) => pending.id !== event.id || pending.error === null) }) },
         'panel.canvas': { actions: assign(({ context, event }) => ({ panel: event.open ? 'canvas' : null, panelRequests: context.panelRequests + (event.open ? 1 : 0) })) },
         'panel.artifact': { actions: assign(({ context, event }) => ({ artifact: event.artifact, panel: event.artifact ? 'artifact' : null, panelRequests: context.panelRequests + (event.artifact ? 1 : 0) })) },
         'layout.preset': { actions: assign({ layoutPreset: ({ event }) => event.preset }) },

@@ -5,7 +5,7 @@ import { codeOfSpecText } from '@scriptorium/domain/protocol/progress';
 import { refusalMessage } from '../api/client.ts';
 import { Markdown } from '../components/Markdown.tsx';
 import { userText, type ChatMessage, type Conversation } from '../research/conversation.ts';
-import type { PendingCommand } from '../machines/researchSession.ts';
+import type { PendingCommand, ResearchSessionRef } from '../machines/researchSession.ts';
 import { useSessionRef } from '../research/sessionContext.ts';
 import {
   ArtifactCard,
@@ -29,7 +29,7 @@ import {
   TOOL_TYPES,
   WritingNoticeView,
 } from './stream/items.tsx';
-import { CheckIcon, LightbulbIcon, PauseIcon, SparklesIcon } from '../ui/icons.ts';
+import { CheckIcon, LightbulbIcon, PauseIcon, RefreshCwIcon, SparklesIcon } from '../ui/icons.ts';
 import './research.css';
 
 const HIDDEN: ReadonlySet<ContentType> = new Set(['message_start', 'think_end', 'status', 'writing_content', 'clarification_answer', 'feedback_response', 'user_input']);
@@ -233,7 +233,8 @@ const AssistantMessage = memo(
  * What this page sent and the conversation does not have yet: a question shows as the user's bubble
  * at once; anything refused (out of budget, socket down and HTTP failing) says why, where it happened.
  */
-function PendingView({ pending }: { pending: PendingCommand }) {
+function PendingView({ pending, session }: { pending: PendingCommand; session: ResearchSessionRef | null }) {
+  const { t } = useTranslation();
   const { command, error } = pending;
   if (command.kind === 'user_input') {
     return (
@@ -241,7 +242,22 @@ function PendingView({ pending }: { pending: PendingCommand }) {
         <div className={`message message-user${error ? ' failed' : ' sending'}`}>
           <div className="bubble">{command.content}</div>
         </div>
-        {error && <ErrorItem message={error} />}
+        {error && (
+          <>
+            <ErrorItem message={error} />
+            {session && (
+              <div className="pending-actions">
+                <button type="button" className="button button-secondary button-small" onClick={() => session.send({ type: 'command.retry', id: pending.id })}>
+                  <RefreshCwIcon size={14} />
+                  {t('stream.sendAgain')}
+                </button>
+                <button type="button" className="link-button" onClick={() => session.send({ type: 'command.discard', id: pending.id })}>
+                  {t('stream.discard')}
+                </button>
+              </div>
+            )}
+          </>
+        )}
       </>
     );
   }
@@ -325,7 +341,7 @@ export function ChatStream({ conversation, outbox = [], readOnly }: { conversati
           );
         })}
         {outbox.map((pending) => (
-          <PendingView key={pending.id} pending={pending} />
+          <PendingView key={pending.id} pending={pending} session={readOnly ? null : session} />
         ))}
         {waiting && (
           <div className="message message-assistant streaming">
