@@ -321,8 +321,12 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   await popover.waitFor();
   await popover.getByRole('textbox').fill('把“电池”改为“蓄电池”');
   await deepShot('targeted-edit');
-  await popover.getByRole('button', { name: '修改' }).click();
+  // Sent from the keyboard: the box goes and the report keeps the focus (it used to fall to the page's start).
+  await popover.getByRole('textbox').press('Enter');
+  await popover.waitFor({ state: 'detached' });
+  t.true(await page.evaluate(() => document.activeElement?.classList.contains('ProseMirror') ?? false), 'focus is back in the report');
   await page.locator('.card.targeted-edit').waitFor({ timeout: 30_000 });
+  t.is(await popover.count(), 0, 'the box does not come back with the focus');
   await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v3'));
   const v3 = (await api.request('GET', `/backend/conversation/research/${sessionId}/canvas`)).body.versions.at(-1);
   t.is(v3.version, 3);
@@ -374,7 +378,7 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   for (const view of [page, shared]) {
     t.is(await view.locator('.card.plan').count(), plans, 'every plan has its card');
     t.is(await view.locator('.card.targeted-edit').count(), 1, 'the targeted edit card');
-    t.is(await view.getByText('你的修改已保存为第 4 版').count(), 1, 'the hand save');
+    t.is(await view.getByText(view === page ? '你的修改已保存为第 4 版' : '作者的修改已保存为第 4 版').count(), 1, 'the hand save, worded for who reads it');
     t.false((await view.locator('.chat-stream').innerText()).includes('**'), 'cards render Markdown, never raw **');
   }
   t.true((await sharedDoc.innerText()).includes('（人工补充）'), 'the shared canvas shows the latest version');

@@ -245,6 +245,7 @@ export const en: Messages = {
     stopVoice: 'Stop recording',
     send: 'Send',
     pause: 'Pause',
+    pausing: 'Pausing…',
   },
   panels: {
     'welcome-guide': 'Welcome',

@@ -245,6 +245,7 @@ export const zh = {
     stopVoice: '停止录音',
     send: '发送',
     pause: '暂停',
+    pausing: '正在暂停…',
   },
   panels: {
     'welcome-guide': '欢迎',

@@ -37,6 +37,8 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
     mode: snapshot.context.mode,
     searchEnabled: snapshot.context.searchEnabled,
     busy: snapshot.context.conversation.busy,
+    // A pause on its way (slow or offline, it may take seconds to be answered or refused).
+    pausing: snapshot.context.outbox.some((pending) => pending.command.kind === 'pause' && pending.error === null),
     restoring: isRestoring(snapshot),
   }));
   const error = session?.error ?? null;
@@ -217,9 +219,9 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
               </button>
             )}
             {busy ? (
-              <button type="button" className="button button-secondary button-small" disabled={disabled} onClick={() => ref?.send({ type: 'conversation.pause' })}>
-                <PauseIcon size={14} />
-                {t('composer.pause')}
+              <button type="button" className="button button-secondary button-small" disabled={disabled} aria-disabled={session?.pausing} onClick={() => session?.pausing || ref?.send({ type: 'conversation.pause' })}>
+                {session?.pausing ? <span className="spinner spinner-small" /> : <PauseIcon size={14} />}
+                {t(session?.pausing ? 'composer.pausing' : 'composer.pause')}
               </button>
             ) : (
               <button type="button" className="button button-primary button-small" disabled={disabled || text.trim() === '' || (signedIn && !ref)} onClick={submit}>

@@ -192,6 +192,8 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
     session.send({ type: 'edit.request', text: instruction, snippet, offset, version: shown.version });
     setInstruction('');
     setSelection(null);
+    // The box that asked goes: the report, where the passage is marked, takes its focus.
+    editor.focus();
   };
 
   const exportFile = (kind: 'pdf' | 'markdown') => {

@@ -217,6 +217,15 @@ export function ClarificationView({ questions, answered, pending, readOnly }: { 
   // Sent and not refused: shown as answered until the conversation has the answer.
   const submitted = pending?.error === null && pending.command.kind === 'clarification_answer' ? pending.command.answers : null;
   const done = answered ?? submitted;
+  // Answered from the keyboard: the form goes, and focus goes to the answers it left instead of the page's start.
+  const answeredHere = useRef(false);
+  const summary = useRef<HTMLDivElement>(null);
+  const isDone = done !== null;
+  useEffect(() => {
+    if (!isDone || !answeredHere.current) return;
+    answeredHere.current = false;
+    summary.current?.focus();
+  }, [isDone]);
   const toggle = (question: ClarificationQuestion, option: string) =>
     setSelected((current) => {
       const chosen = current[question.id] ?? [];
@@ -233,7 +242,7 @@ export function ClarificationView({ questions, answered, pending, readOnly }: { 
   const complete = answers.some((answer) => answer.selectedOptions.length > 0 || answer.textInput !== '');
   if (done) {
     return (
-      <div className="card clarification done">
+      <div ref={summary} tabIndex={-1} className="card clarification done">
         <div className="card-title">
           <CheckIcon size={16} />
           {t('stream.clarificationDone')}
@@ -257,6 +266,7 @@ export function ClarificationView({ questions, answered, pending, readOnly }: { 
       onSubmit={(event) => {
         event.preventDefault();
         if (!complete || readOnly) return;
+        answeredHere.current = event.currentTarget.contains(document.activeElement);
         session?.send({ type: 'clarification.answer', answers });
       }}
     >
