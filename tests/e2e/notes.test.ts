@@ -203,33 +203,28 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   t.deepEqual(pageErrors, []);
 });
 
-test('a note changed in another tab locks this one with a lasting notice, a copy of what was typed here, and a reload', async (t) => {
-  const user = await signUp(suite.app.url, 'twotabs');
+test('a note changed on another device locks this one with a lasting notice, a copy of what was typed here, and a reload', async (t) => {
+  const user = await signUp(suite.app.url, 'twodevices');
   const created = await user.request('POST', '/backend/api/notes', { name: '会议纪要', content: '第一段。' });
   t.is(created.status, 201);
   const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  const url = `${suite.app.url}/note?id=${created.body.id}`;
-  await page.goto(url);
-  const other = await page.context().newPage();
-  await other.goto(url);
+  await page.goto(`${suite.app.url}/note?id=${created.body.id}`);
+  const doc = page.locator('.note-doc .ProseMirror');
+  await doc.waitFor();
+  // Another device saves first (a tab of this browser would have told this one, which would read it again).
+  const elsewhere = await user.request('PUT', `/backend/api/notes/${created.body.id}/content`, { content: '第一段。乙的补充。', revision: created.body.revision });
+  t.is(elsewhere.status, 200);
 
-  const doc = (tab: Page) => tab.locator('.note-doc .ProseMirror');
-  await doc(other).waitFor();
-  await doc(other).click();
-  await other.keyboard.press('End');
-  await other.keyboard.type('乙的补充。');
-  await other.getByRole('status').filter({ hasText: '已保存' }).waitFor({ timeout: 10_000 });
-
-  await doc(page).click();
+  await doc.click();
   await page.keyboard.press('End');
   await page.keyboard.type('甲的修改。');
   const notice = page.getByRole('status').filter({ hasText: '笔记已在别处修改' });
   await notice.waitFor({ timeout: 10_000 });
-  t.is(await doc(page).getAttribute('contenteditable'), 'false', 'locked as soon as the conflict is known');
+  t.is(await doc.getAttribute('contenteditable'), 'false', 'locked as soon as the conflict is known');
   await page.keyboard.type('再写几个字');
   t.true(await notice.isVisible(), 'typing does not replace the notice with "unsaved"');
-  t.notRegex(await doc(page).innerText(), /再写几个字/);
+  t.notRegex(await doc.innerText(), /再写几个字/);
 
   await page.getByRole('button', { name: '复制我的版本' }).click();
   await page.getByText('已复制，重新加载后可以粘贴回去').waitFor();
@@ -238,8 +233,27 @@ test('a note changed in another tab locks this one with a lasting notice, a copy
 
   await page.getByRole('button', { name: '重新加载' }).click();
   await page.getByRole('status').filter({ hasText: '已保存' }).waitFor();
-  t.regex(await doc(page).innerText(), /乙的补充。/);
-  t.is(await doc(page).getAttribute('contenteditable'), 'true');
+  t.regex(await doc.innerText(), /乙的补充。/);
+  t.is(await doc.getAttribute('contenteditable'), 'true');
+  t.deepEqual(pageErrors, []);
+});
+
+test('two tabs of one browser keep each other current: a note made in one appears in the other, and a note saved in one reads anew in the other', async (t) => {
+  const user = await signUp(suite.app.url, 'bothtabs');
+  const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
+  await page.goto(`${suite.app.url}/note`, { waitUntil: 'networkidle' });
+  const other = await page.context().newPage();
+  await other.goto(`${suite.app.url}/note`, { waitUntil: 'networkidle' });
+  await other.getByText('还没有笔记').waitFor();
+
+  await newNote(page, '周会记录');
+  await page.keyboard.press('Escape');
+  await other.locator('.note-row').filter({ hasText: '周会记录' }).waitFor({ timeout: 10_000 });
+
+  await other.locator('.note-row').filter({ hasText: '周会记录' }).getByRole('button', { name: '周会记录' }).click();
+  await other.locator('.note-doc .ProseMirror').waitFor();
+  await write(page, '讨论了储能项目的进度。');
+  await other.locator('.note-doc .ProseMirror', { hasText: '讨论了储能项目的进度。' }).waitFor({ timeout: 10_000 });
   await other.close();
   t.deepEqual(pageErrors, []);
 });

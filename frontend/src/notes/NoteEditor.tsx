@@ -10,7 +10,7 @@ import { queryKeys, useApiQuery } from '../api/query.ts';
 import { parseCanvas, serializeCanvas } from '../panels/canvas/canvasMarkdown.ts';
 import { notePlugins } from './editorSetup.ts';
 import { ShareNoteButton } from './ShareNoteDialog.tsx';
-import { noteTouched, useNoteTree } from './live.ts';
+import { noteTouched, onNoteSavedElsewhere, useNoteTree } from './live.ts';
 import { CheckIcon, CopyIcon, RefreshCwIcon } from '../ui/icons.ts';
 import { copyText } from '../components/ShareLinkDialog.tsx';
 import { intlLocale } from '../i18n/language.ts';
@@ -42,6 +42,12 @@ export function NoteEditor({ noteId }: { noteId: string }) {
   const mine = useRef<() => string>(() => '');
   const [copied, setCopied] = useState<boolean | null>(null);
   const listed = useNoteTree(true).data?.find((candidate) => candidate.id === noteId);
+  // Saved in another tab: read again if nothing here waits to be saved; otherwise this tab's next save
+  // meets the conflict and says so.
+  const settled = useRef(true);
+  settled.current = save.kind === 'saved';
+  const { refetch } = loaded;
+  useEffect(() => onNoteSavedElsewhere((id) => id === noteId && settled.current && void refetch()), [noteId, refetch]);
 
   useEffect(() => {
     if (!note || !host.current) return;

@@ -34,6 +34,33 @@ async function writeToServer(write: NoteWrite): Promise<NoteWriteResult> {
   }
 }
 
+/**
+ * Tabs of the same browser tell each other when they change notes: the others fetch the tree again,
+ * and an open note that was saved elsewhere is read again where it holds no unsaved edit. (Other
+ * devices learn of it at their next fetch, and a save over an older revision is refused as before.)
+ */
+type NotesNews = { userId: string; noteSaved?: string };
+const tabs = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('scriptorium-notes');
+const savedElsewhere = new Set<(noteId: string) => void>();
+
+function tellOtherTabs(news: Omit<NotesNews, 'userId'> = {}): void {
+  const userId = auth.getSnapshot().context.user?.id;
+  if (userId) tabs?.postMessage({ userId, ...news } satisfies NotesNews);
+}
+
+tabs?.addEventListener('message', (event: MessageEvent<NotesNews>) => {
+  if (event.data?.userId !== auth.getSnapshot().context.user?.id) return;
+  void queryClient.invalidateQueries({ queryKey: queryKeys.notes, exact: true });
+  const saved = event.data.noteSaved;
+  if (saved) for (const listener of savedElsewhere) listener(saved);
+});
+
+/** Hears of a note saved in another tab of this browser; returns how to stop hearing. */
+export function onNoteSavedElsewhere(listener: (noteId: string) => void): () => void {
+  savedElsewhere.add(listener);
+  return () => savedElsewhere.delete(listener);
+}
+
 /** Changes the cached tree (before the first fetch there is nothing to change: the fetch brings it). */
 export function updateTree(update: TreeUpdate): void {
   queryClient.setQueryData<NoteSummary[]>(queryKeys.notes, (notes) => notes && update(notes));
@@ -43,16 +70,28 @@ export function updateTree(update: TreeUpdate): void {
 export const cachedTree = (): NoteSummary[] => queryClient.getQueryData<NoteSummary[]>(queryKeys.notes) ?? [];
 
 /** The editor saved: the tree shows the new time. */
-export const noteTouched = (id: string, updatedAt: string): void => updateTree((notes) => notes.map((note) => (note.id === id ? { ...note, updated_at: updatedAt } : note)));
+export const noteTouched = (id: string, updatedAt: string): void => {
+  updateTree((notes) => notes.map((note) => (note.id === id ? { ...note, updated_at: updatedAt } : note)));
+  tellOtherTabs({ noteSaved: id });
+};
 
 /** The tree's marker of a note a link opens, at once after sharing or revoking. */
-export const noteShared = (id: string, shared: boolean): void => updateTree((notes) => notes.map((note) => (note.id === id ? { ...note, shared } : note)));
+export const noteShared = (id: string, shared: boolean): void => {
+  updateTree((notes) => notes.map((note) => (note.id === id ? { ...note, shared } : note)));
+  tellOtherTabs();
+};
 
 /** The page's note tree UI, shared by the /note sub-panel, the note page and the research view's note panel. */
 export const notesActor = createActor(
   notesMachine.provide({
     actors: { write: fromPromise<NoteWriteResult, NoteWrite>(({ input }) => writeToServer(input)) },
-    actions: { updateTree: (_, { update }) => update && updateTree(update) },
+    actions: {
+      updateTree: (_, { update }) => {
+        if (!update) return;
+        updateTree(update);
+        tellOtherTabs();
+      },
+    },
   }),
   { input: { currentId: localStorage.getItem(CURRENT_NOTE_KEY), selected: readJson<string[]>(SELECTED_NOTES_KEY, []) } },
 ).start();
