@@ -6,29 +6,17 @@
  * Serves frontend/dist: run `npm run build` first.
  */
 import test from 'ava';
-import type { Browser, Page } from 'playwright-core';
-import { signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
-import { screenshot, signedInPage } from '../support/browser.ts';
-import { launchBrowser } from '../support/chromium.ts';
+import type { Page } from 'playwright-core';
+import { signUp, type Client } from '../support/app.ts';
+import { browserSuite, screenshot, signedInPage } from '../support/browser.ts';
 import { sessionWithReport } from '../support/research.ts';
 
-let app: TestApp;
-let browser: Browser;
-
-test.before(async () => {
-  app = await startTestApp();
-  browser = await launchBrowser();
-});
-
-test.after.always(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const suite = browserSuite();
 
 async function research(t: Parameters<typeof signedInPage>[0], user: Client, sessionId?: string) {
-  const opened = await signedInPage(t, browser, user.token!);
+  const opened = await signedInPage(t, suite.browser, user.token!);
   await opened.page.addInitScript(() => localStorage.setItem('guidance_enabled', 'false'));
-  await opened.page.goto(`${app.url}/research${sessionId ? `?conversation_id=${sessionId}` : ''}`);
+  await opened.page.goto(`${suite.app.url}/research${sessionId ? `?conversation_id=${sessionId}` : ''}`);
   await opened.page.waitForURL(/conversation_id=/, { timeout: 15_000 });
   await opened.page.getByText('已连接').waitFor();
   return opened;
@@ -44,7 +32,7 @@ const focused = (page: Page) =>
   });
 
 test.serial('a dialog gives focus back to the button that opened it, and a created link takes the focus of the button that made it', async (t) => {
-  const user = await signUp(app.url, `keys${Date.now().toString(36)}`);
+  const user = await signUp(suite.app.url, `keys${Date.now().toString(36)}`);
   const { page, pageErrors } = await research(t, user, await sessionWithReport(user));
   const share = page.getByRole('button', { name: '分享', exact: true });
   await share.focus();
@@ -71,7 +59,7 @@ test.serial('a dialog gives focus back to the button that opened it, and a creat
 });
 
 test.serial('the first message keeps focus in the composer, the mode choice follows the arrow keys, and the canvas is a named text box', async (t) => {
-  const user = await signUp(app.url, `first${Date.now().toString(36)}`);
+  const user = await signUp(suite.app.url, `first${Date.now().toString(36)}`);
   const { page, pageErrors } = await research(t, user);
   const modes = page.getByRole('radiogroup', { name: '协作模式' });
   const research_ = modes.getByRole('radio', { name: '深度研究' });
@@ -103,7 +91,7 @@ test.serial('the first message keeps focus in the composer, the mode choice foll
   await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === '输入消息');
   t.is(await focused(page), 'textarea:输入消息');
 
-  await page.goto(`${app.url}/research?conversation_id=${await sessionWithReport(user)}`);
+  await page.goto(`${suite.app.url}/research?conversation_id=${await sessionWithReport(user)}`);
   const canvas = page.getByRole('textbox', { name: '报告正文' });
   await canvas.waitFor();
   t.is(await canvas.getAttribute('aria-multiline'), 'true');
@@ -111,7 +99,7 @@ test.serial('the first message keeps focus in the composer, the mode choice foll
 });
 
 test.serial('a session rename ended with Escape keeps the name and gives focus back to the rename button; Enter renames once', async (t) => {
-  const user = await signUp(app.url, `rename${Date.now().toString(36)}`);
+  const user = await signUp(suite.app.url, `rename${Date.now().toString(36)}`);
   const { page, pageErrors } = await research(t, user, await sessionWithReport(user));
   const renames: unknown[] = [];
   page.on('request', (request) => request.method() === 'PUT' && request.url().endsWith('/title') && renames.push(request.url()));

@@ -13,7 +13,6 @@ import { Segmented } from '../ui/Segmented.tsx';
 
 const INPUT_HEIGHT_KEY = 'research_input_height';
 
-/** The text input panel: mode, search, attachments, voice, send and pause. */
 /**
  * The first message of a session swaps the welcome layout for the conversation's, and with it this
  * composer for another: focus that was in the one leaving goes to the one arriving (within a moment,
@@ -27,6 +26,7 @@ export function carryComposerFocus(from: ParentNode | null): void {
   if (from?.querySelector('.composer-panel')?.contains(document.activeElement)) carryFocusUntil = performance.now() + FOCUS_CARRY_MS;
 }
 
+/** The text input panel: mode, search, attachments, voice, send and pause. */
 export function Composer({ session: ref, signedIn }: { session: ResearchSessionRef | null; signedIn: boolean }) {
   const { t, i18n } = useTranslation();
   const location = useLocation();
