@@ -178,7 +178,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
 
   const sources = new SourceBook();
   await readAttached(run, sources);
-  const searcher = await chooseSearch(run, session);
+  const searcher = await chooseSearch(run, session, trace.said);
   const found: Array<Set<number>> = [];
   for (const [index, step] of planned.entries()) {
     checkpoint(run);
@@ -288,7 +288,7 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
   const about = kind === 'continue' ? record.question : `${record.question} ${feedback.text}`;
   let results = trace.searches[0];
   if (!results) {
-    const searcher = await chooseSearch(run, session);
+    const searcher = await chooseSearch(run, session, trace.said);
     let queries = kind === 'continue' ? rules.deepenQueries(analysis, record.answers) : rules.feedbackQueries(analysis, feedback.text);
     if (!deps.model.offline) {
       const headings = [...report.body.matchAll(/^#{1,3}\s+(.+)$/gm)].map((match) => match[1]).join('\n');

@@ -217,7 +217,7 @@ test('a worker that dies while writing: the re-run saves what was written as int
   await h.close();
 });
 
-test('a worker that dies in a later step: the re-run shows each page read once, and the report still cites what was read before', async (t) => {
+test('a worker that dies in a later step: the re-run shows each page read once and says its search once, and the report still cites what was read before', async (t) => {
   const h = await harness();
   t.teardown(() => h.close());
   const sessionId = await h.createSession();
@@ -252,6 +252,7 @@ test('a worker that dies in a later step: the re-run shows each page read once, 
   const read = outputs(log, 'web_browsing_result').map((item) => String(item.url));
   t.deepEqual(read.slice(0, before.length), before);
   t.is(new Set(read).size, read.length, 'no page is shown as read twice');
+  t.is(outputs(log, 'info').filter((item) => String(item.content).startsWith('联网搜索已开启')).length, 1, 'which search it uses is said once');
   const [saved] = of(log, 'WritingVersionSaved');
   t.like(saved!.data, { interrupted: false });
   for (const url of before) t.true(saved!.data.content.includes(url), `the report still lists ${url}`);

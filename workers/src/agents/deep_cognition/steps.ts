@@ -9,6 +9,7 @@ import { CANVAS_ID, type WebResult } from '@scriptorium/domain/protocol/research
 import { BudgetExhaustedError } from '@scriptorium/domain/budget/allowance';
 import type { SearchHit, SearchPort } from '@scriptorium/infra/search/port';
 import { failureItem } from '@scriptorium/domain/conversation/failures';
+import type { Progress } from '@scriptorium/domain/protocol/progress';
 import { bestSentences, judge, pageSummary } from './heuristics.ts';
 import { BROWSE_PROMPT, JUDGE_PROMPT, browseSchema, judgeSchema } from './prompts.ts';
 import { checkpoint, command, completeJson, Draft, offlineWork, type Run } from './run.ts';
@@ -26,18 +27,22 @@ export interface Searcher {
 }
 
 /** Web search when the session has it on and one is configured, else the user's own material. */
-export async function chooseSearch(run: Run, session: OpenSession): Promise<Searcher | null> {
+/** Which search the research uses, said once per job: `said` holds what a run before this one already said. */
+export async function chooseSearch(run: Run, session: OpenSession, said: ReadonlySet<string>): Promise<Searcher | null> {
   const { webSearch, localSearch } = run.deps;
+  const say = async (progress: Progress) => {
+    if (!said.has(progress.code)) await run.writer.progress(progress);
+  };
   if (session.searchEnabled && webSearch) {
-    await run.writer.progress({ code: 'research.webSearch', params: {} });
+    await say({ code: 'research.webSearch', params: {} });
     return { port: webSearch, kind: 'web' };
   }
   const reason = session.searchEnabled ? 'unconfigured' : 'off';
   if (localSearch) {
-    await run.writer.progress({ code: 'research.localSearch', params: { reason } });
+    await say({ code: 'research.localSearch', params: { reason } });
     return { port: localSearch, kind: 'local' };
   }
-  await run.writer.progress({ code: 'research.noMaterial', params: { reason } });
+  await say({ code: 'research.noMaterial', params: { reason } });
   return null;
 }
 

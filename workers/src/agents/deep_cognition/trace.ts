@@ -12,6 +12,8 @@ export interface StageTrace {
   searches: WebResult[][];
   /** Rounds whose pages were read to the end (their `web_browsing_llm_end` is in the log). */
   browsed: Set<number>;
+  /** Progress codes this job already said (a re-run says each once). */
+  said: Set<string>;
   savedVersion: number | null;
   /** Text streamed into the version this job was writing when it stopped. */
   writingText: string;
@@ -35,7 +37,7 @@ const asEvent = (recorded: RecordedEvent) => ({ type: recorded.type, data: recor
  * for its first job, the `StageStarted` naming the job for a later one.
  */
 export function stageTrace(events: RecordedEvent[], replyId: string, jobId: string): StageTrace {
-  const trace: StageTrace = { written: 0, outputs: new Set(), plan: null, searches: [], browsed: new Set(), savedVersion: null, writingText: '' };
+  const trace: StageTrace = { written: 0, outputs: new Set(), plan: null, searches: [], browsed: new Set(), said: new Set(), savedVersion: null, writingText: '' };
   let inside = false;
   let writing = false;
   for (const recorded of events) {
@@ -55,6 +57,10 @@ export function stageTrace(events: RecordedEvent[], replyId: string, jobId: stri
         trace.written++;
         trace.outputs.add(event.data.contentType);
         if (event.data.contentType === 'web_browsing_llm_end' && trace.searches.length > 0) trace.browsed.add(trace.searches.length - 1);
+        if (event.data.contentType === 'info') {
+          const code = (event.data.payload as { progress?: { code?: unknown } }).progress?.code;
+          if (typeof code === 'string') trace.said.add(code);
+        }
         break;
       case 'MessageChunksAppended':
         trace.written++;
