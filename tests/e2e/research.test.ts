@@ -376,6 +376,8 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   const plans = (await api.request('GET', `/backend/conversation/sessions/${sessionId}/messages`)).body.messages.flatMap((message: any) => message.contents).filter((item: any) => item.content_type === 'plan').length;
   t.true(plans >= 2);
   for (const view of [page, shared]) {
+    // The stream renders its cards once the Markdown renderer is in: wait for the last, then count.
+    await view.locator('.card.plan').nth(plans - 1).waitFor();
     t.is(await view.locator('.card.plan').count(), plans, 'every plan has its card');
     t.is(await view.locator('.card.targeted-edit').count(), 1, 'the targeted edit card');
     t.is(await view.getByText(view === page ? '你的修改已保存为第 4 版' : '作者的修改已保存为第 4 版').count(), 1, 'the hand save, worded for who reads it');
