@@ -4,6 +4,7 @@ import { OpenAICompatibleProvider, type OpenAICompatibleOptions } from './openai
 import type { ModelProvider } from './port.ts';
 
 export * from './port.ts';
+export * from './profile.ts';
 export { OfflineProvider, composeOfflineAnswer, estimateTokens, type OfflineOptions } from './offline.ts';
 export { OpenAICompatibleProvider, chatCompletionsUrl, type OpenAICompatibleOptions, type RetryInfo } from './openai.ts';
 

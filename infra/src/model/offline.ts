@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { collect, ModelError, type ChatMessage, type Completion, type ModelDelta, type ModelProvider, type ModelRequest } from './port.ts';
+import type { ModelProfile } from './profile.ts';
 import { estimateMessageTokens, estimateTokens } from './tokens.ts';
 
 export { estimateTokens } from './tokens.ts';
@@ -29,6 +30,8 @@ const labels: Record<Language, string> = {
 export class OfflineProvider implements ModelProvider {
   readonly name = 'offline';
   readonly offline = true;
+  /** No network, no provider limits: the budget is the only bound. */
+  readonly profile: ModelProfile = { contextWindow: 1_000_000, maxOutputTokens: 1_000_000, reasoning: 'none' };
   private readonly chunkSize: number;
   private readonly delayMs: number;
   private readonly maxExcerpts: number;

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { collect, ModelError, type ToolCall, type ChatMessage, type Completion, type ContextDocument, type ModelDelta, type ModelProvider, type ModelRequest } from './port.ts';
+import { profileFor, type ModelProfile } from './profile.ts';
 import { SseParser } from './sse.ts';
 import { estimateMessageTokens, estimateTokens } from './tokens.ts';
 
@@ -14,6 +15,8 @@ export interface OpenAICompatibleOptions {
   /** See `chatCompletionsUrl` for how the path is completed. */
   baseUrl: string;
   model: string;
+  /** The model's window, output cap and reasoning format; `profileFor(model)` when absent. */
+  profile?: ModelProfile;
   /** Sent as `Authorization: Bearer …` when set; local servers usually need none. */
   apiKey?: string;
   /** Extra request headers (LiteLLM tags, OpenRouter attribution…). */
@@ -96,6 +99,7 @@ interface AttemptState {
 export class OpenAICompatibleProvider implements ModelProvider {
   readonly name: string;
   readonly offline = false;
+  readonly profile: ModelProfile;
   private readonly url: string;
   private readonly fetch: typeof fetch;
   private readonly maxAttempts: number;
@@ -106,6 +110,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
 
   constructor(private readonly options: OpenAICompatibleOptions) {
     this.name = `openai-compatible:${options.model}`;
+    this.profile = options.profile ?? profileFor(options.model);
     this.url = chatCompletionsUrl(options.baseUrl);
     this.fetch = options.fetch ?? globalThis.fetch;
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);

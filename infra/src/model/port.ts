@@ -8,6 +8,8 @@
  * the model asked for ride on the usage delta, whole.
  */
 
+import type { ModelProfile, ModelRole } from './profile.ts';
+
 export type ChatRole = 'system' | 'user' | 'assistant';
 
 export interface ChatMessage {
@@ -91,11 +93,37 @@ export interface ModelProvider {
   readonly name: string;
   /** True for the offline engine, so the UI and events can say so. */
   readonly offline: boolean;
+  /** Its window, output cap and reasoning format: every call is sized to it. */
+  readonly profile: ModelProfile;
   stream(request: ModelRequest): AsyncIterable<ModelDelta>;
   complete(request: ModelRequest): Promise<Completion>;
 }
 
-export type ModelErrorKind = 'timeout' | 'rate_limited' | 'server' | 'bad_response' | 'aborted' | 'network' | 'auth';
+/**
+ * The models of a deployment by role. `for(role)` always answers: a role with no model of its own
+ * gets the `default` one. Implementations may change what they answer while running (an
+ * administrator's new connection), so callers ask per call instead of keeping the provider.
+ */
+export interface ModelRouter {
+  for(role: ModelRole): ModelProvider;
+}
+
+/** One configured model endpoint: where it answers, which model, its profile override, what it is for. */
+export interface ModelEndpoint {
+  id: string;
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  profile?: Partial<ModelProfile>;
+  roles: ModelRole[];
+}
+
+/**
+ * `refused`: the provider refused this request as it was made (a 400 for a prompt over the window or
+ * `max_tokens` over the cap, an unknown model): retrying it unchanged cannot help, and the user is
+ * told it was the request, not the model's answer. `providerMessage` carries the provider's words.
+ */
+export type ModelErrorKind = 'timeout' | 'rate_limited' | 'server' | 'bad_response' | 'refused' | 'aborted' | 'network' | 'auth';
 
 const retryableKinds: ReadonlySet<ModelErrorKind> = new Set(['timeout', 'rate_limited', 'server', 'network']);
 
@@ -103,6 +131,8 @@ export interface ModelErrorOptions {
   status?: number;
   retryAfterMs?: number;
   textEmitted?: boolean;
+  /** What the provider said, verbatim and truncated, for `refused` and the logs. */
+  providerMessage?: string;
   cause?: unknown;
 }
 
@@ -117,6 +147,7 @@ export class ModelError extends Error {
   readonly retryAfterMs: number | undefined;
   /** True when part of the reply had already been streamed to the caller before the failure. */
   readonly textEmitted: boolean;
+  readonly providerMessage: string | undefined;
 
   constructor(readonly kind: ModelErrorKind, message: string, options: ModelErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -125,6 +156,7 @@ export class ModelError extends Error {
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
     this.textEmitted = options.textEmitted ?? false;
+    this.providerMessage = options.providerMessage;
   }
 
   /** The same failure, marked as having happened after text reached the caller. */
@@ -134,6 +166,7 @@ export class ModelError extends Error {
       status: this.status,
       retryAfterMs: this.retryAfterMs,
       textEmitted: true,
+      ...(this.providerMessage !== undefined && { providerMessage: this.providerMessage }),
       cause: this.cause,
     });
   }

@@ -18,6 +18,7 @@ import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
 import type { ClarificationAnswer } from '@scriptorium/domain/protocol/research';
 import { OfflineProvider } from '@scriptorium/infra/model/offline';
 import { ModelError, type ModelDelta, type ModelProvider, type ModelRequest } from '@scriptorium/infra/model/port';
+import { DEFAULT_PROFILE } from '@scriptorium/infra/model/profile';
 import type { AgentDeps } from '../deps.ts';
 import type { FetchedPage, PageFetcherPort } from '@scriptorium/infra/fetch/port';
 import type { HitSource, SearchHit, SearchPort } from '@scriptorium/infra/search/port';
@@ -203,6 +204,7 @@ export const SECTION_PROSE = '固态电池用固态电解质取代了液态电�
 export class ScriptedModel implements ModelProvider {
   readonly name = 'scripted';
   readonly offline = false;
+  readonly profile = DEFAULT_PROFILE;
   readonly requests: ModelRequest[] = [];
   private streamed = 0;
   private stall: { after: number; reached: () => void } | undefined;
