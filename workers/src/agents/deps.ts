@@ -4,7 +4,8 @@ import type { Logger } from '@scriptorium/infra/log';
 import type { BudgetGuard } from '@scriptorium/domain/budget/guard';
 import type { PageFetcherPort } from '@scriptorium/infra/fetch/port';
 import type { SearchPort } from '@scriptorium/infra/search/port';
-import type { ModelProvider } from '@scriptorium/infra/model/port';
+import type { ModelProvider, ModelRouter } from '@scriptorium/infra/model/port';
+import type { ModelRole } from '@scriptorium/infra/model/profile';
 import type { MaterialPort } from './material.ts';
 import type { ToolRegistry } from '@scriptorium/domain/tools/registry';
 import type { Sandbox } from '@scriptorium/infra/sandbox/bwrap';
@@ -14,6 +15,8 @@ export interface AgentDeps {
   events: EventStore;
   commands: CommandHandler;
   model: ModelProvider;
+  /** The model per role, when roles have models of their own; absent, `model` serves every role. */
+  models?: ModelRouter;
   budget: BudgetGuard;
   log: Logger;
   clock: () => Date;
@@ -29,4 +32,9 @@ export interface AgentDeps {
   tools?: ToolRegistry;
   /** Where the demo runs its commands; absent means this machine's bubblewrap at /usr/bin/bwrap. */
   sandbox?: Sandbox;
+}
+
+/** The model for one role of a job, asked per call: an administrator may change it while the job runs. */
+export function modelFor(deps: Pick<AgentDeps, 'model' | 'models'>, role: ModelRole): ModelProvider {
+  return deps.models?.for(role) ?? deps.model;
 }
