@@ -90,6 +90,27 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  exitWithParent(shutdown);
+}
+
+/**
+ * A supervisor that cannot be sure to signal us when it dies (a test runner killed on a timeout)
+ * names itself in `EXIT_WITH_PARENT_PID`; once that process is gone we are re-parented and stop, so
+ * no server outlives the test that started it.
+ */
+function exitWithParent(shutdown: (signal: string) => Promise<void>): void {
+  const raw = process.env['EXIT_WITH_PARENT_PID'];
+  if (!raw) return;
+  const parent = Number(raw);
+  if (!Number.isInteger(parent) || parent <= 0) {
+    process.stderr.write(`configuration error: EXIT_WITH_PARENT_PID must be a process id (got ${raw})\n`);
+    process.exit(1);
+  }
+  const check = () => {
+    if (process.ppid !== parent) void shutdown('parent exited');
+  };
+  check();
+  setInterval(check, 500).unref();
 }
 
 await main();

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { signUp } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
+import { owned } from '../support/children.ts';
 import { startProduct } from '../support/product.ts';
 import { until } from '../support/readModels.ts';
 
@@ -33,7 +34,7 @@ async function freePort(): Promise<number> {
 
 /** A throwaway Redis as production runs it (AOF on, no eviction), resolved once it accepts connections. */
 async function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--maxmemory-policy', 'noeviction'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = owned(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--maxmemory-policy', 'noeviction'], { stdio: ['ignore', 'pipe', 'inherit'] }));
   let output = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {

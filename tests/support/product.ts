@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { owned, withParentWatch } from './children.ts';
 import { MINIMUM_PASSWORD_COST, type PasswordCost } from '@scriptorium/infra/auth/passwordCost';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,11 +30,11 @@ export interface Product {
 export function startProduct(dataDir: string, env: Record<string, string> = {}, options: { wrap?: (argv: string[]) => string[] } = {}): Promise<Product> {
   // `wrap` runs the server under another command (a private mount namespace, say) that execs it.
   const [command, ...args] = (options.wrap ?? ((argv) => argv))([process.execPath, '--import', 'tsx', 'backend/src/main.ts']);
-  const child = spawn(command!, args, {
+  const child = owned(spawn(command!, args, {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', LLM_BASE_URL: '', REDIS_URL: '', DATABASE_URL: '', EVENTSTORE_URL: '', MONGO_URL: '', SMTP_URL: '', SEARCH_URL: '', TIME_ZONE: 'UTC', ...TEST_PASSWORD_COST, ...env },
+    env: { ...process.env, ...withParentWatch(), DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', LLM_BASE_URL: '', REDIS_URL: '', DATABASE_URL: '', EVENTSTORE_URL: '', MONGO_URL: '', SMTP_URL: '', SEARCH_URL: '', TIME_ZONE: 'UTC', ...TEST_PASSWORD_COST, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  }));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   return new Promise((resolve, reject) => {
     let buffer = '';
@@ -65,11 +66,11 @@ export interface RoleProcess {
  * other roles at once, since they have nothing to listen on.
  */
 export function startRole(role: 'api' | 'projector' | 'worker', env: Record<string, string>): Promise<RoleProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'backend/src/main.ts', '--role', role], {
+  const child = owned(spawn(process.execPath, ['--import', 'tsx', 'backend/src/main.ts', '--role', role], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', TIME_ZONE: 'UTC', ...TEST_PASSWORD_COST, ...env },
+    env: { ...process.env, ...withParentWatch(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', TIME_ZONE: 'UTC', ...TEST_PASSWORD_COST, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  }));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   let buffer = '';
   child.stdout!.on('data', (chunk: Buffer) => (buffer += chunk.toString()));
