@@ -51,7 +51,7 @@ const TEXTS = {
 
 for (const language of ['zh', 'en'] as const) {
   test.serial(`an admin makes a user an auditor, who replays another user's session (${language})`, async (t) => {
-    if (!CLIENT_BUILT) return t.pass('frontend/dist is missing: run npm run build');
+    if (!CLIENT_BUILT) return void t.fail('frontend/dist is missing: run `npm run build` first');
     const text = TEXTS[language];
     const name = `inspector-${language}`;
     const inspector = await signUp(app.url, name);
@@ -99,7 +99,7 @@ for (const language of ['zh', 'en'] as const) {
 }
 
 test.serial("another kind of stream (a user's) shows each event's recorded data beside the timeline, and names who acted", async (t) => {
-  if (!CLIENT_BUILT) return t.pass('frontend/dist is missing: run npm run build');
+  if (!CLIENT_BUILT) return void t.fail('frontend/dist is missing: run `npm run build` first');
   const inspector = await signUp(app.url, 'inspector-streams');
   const granted = await client(app.url, adminToken).request('POST', `/backend/auth/admin/users/${inspector.userId}/auditor`, { auditor: true });
   t.is(granted.status, 200);
@@ -126,7 +126,7 @@ test.serial("another kind of stream (a user's) shows each event's recorded data 
 const LONG_SESSION_EVENTS = 50_000;
 
 test.serial('a session of 50,000 events loads page by page, scrubs to its middle and shows the view there; the page stays responsive', async (t) => {
-  if (!CLIENT_BUILT) return t.pass('frontend/dist is missing: run npm run build');
+  if (!CLIENT_BUILT) return void t.fail('frontend/dist is missing: run `npm run build` first');
   t.timeout(300_000);
   const owner = await signUp(app.url, 'longwriter');
   const sessionId = randomUUID();

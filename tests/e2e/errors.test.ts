@@ -26,7 +26,7 @@ async function pageIn(t: { teardown(fn: () => Promise<void>): void }, language: 
 
 for (const language of ['zh', 'en'] as const) {
   test.serial(`a wrong password and a taken user name read in ${language}`, async (t) => {
-    if (!CLIENT_BUILT) return t.pass('frontend/dist is missing: run npm run build');
+    if (!CLIENT_BUILT) return void t.fail('frontend/dist is missing: run `npm run build` first');
     const page = await pageIn(t, language);
     const banner = page.locator('[role="alert"]').first();
 

@@ -10,7 +10,7 @@ import { browserSuite, CLIENT_BUILT, screenshot, signedInPage } from '../support
 const suite = browserSuite();
 
 test('the welcome tip leaves with the welcome screen, and no tip covers the question after a report', async (t) => {
-  if (!CLIENT_BUILT) return t.pass('frontend/dist is missing: run npm run build');
+  if (!CLIENT_BUILT) return void t.fail('frontend/dist is missing: run `npm run build` first');
   t.timeout(120_000);
   const user = await signUp(suite.app.url, 'tipreader');
   const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);

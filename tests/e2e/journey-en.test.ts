@@ -27,7 +27,7 @@ test.after.always(async () => {
 });
 
 test('in English: edit the second of two equal sentences, rename, move the canvas left, reload, run out of budget', async (t) => {
-  if (!CLIENT_BUILT) return t.pass('frontend/dist is missing: run npm run build');
+  if (!CLIENT_BUILT) return void t.fail('frontend/dist is missing: run `npm run build` first');
   t.timeout(180_000);
   const user = await signUp(app.url, `reader${Date.now().toString(36)}`);
   const id = await sessionWithReport(user);

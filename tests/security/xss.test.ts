@@ -34,6 +34,7 @@ let world: World;
 let adminToken: string;
 
 test.before(async () => {
+  // Without the client the browser half of this suite would pass without looking: each test fails instead.
   if (!CLIENT_BUILT) return;
   app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password' });
   browser = await launchBrowser();
@@ -103,7 +104,7 @@ const OWNER_PAGES: Array<[string, ((page: Page) => Promise<void>)?]> = [
 ];
 
 test.serial('the owner opens every page that shows what they typed: nothing runs', async (t) => {
-  if (!CLIENT_BUILT) return t.pass('frontend/dist is not built (npm run build)');
+  if (!CLIENT_BUILT) return void t.fail('frontend/dist is not built (npm run build)');
   t.timeout(120_000);
   const pages: Array<[string, ((page: Page) => Promise<void>)?]> = [
     ...OWNER_PAGES,
@@ -117,7 +118,7 @@ test.serial('the owner opens every page that shows what they typed: nothing runs
 });
 
 test.serial('a stranger follows every share link: nothing runs', async (t) => {
-  if (!CLIENT_BUILT) return t.pass('frontend/dist is not built (npm run build)');
+  if (!CLIENT_BUILT) return void t.fail('frontend/dist is not built (npm run build)');
   t.timeout(120_000);
   const found: string[] = [];
   for (const path of [
@@ -134,7 +135,7 @@ test.serial('a stranger follows every share link: nothing runs', async (t) => {
 });
 
 test.serial('an administrator reads the users, feedback, dashboards and the audit page: nothing runs', async (t) => {
-  if (!CLIENT_BUILT) return t.pass('frontend/dist is not built (npm run build)');
+  if (!CLIENT_BUILT) return void t.fail('frontend/dist is not built (npm run build)');
   t.timeout(120_000);
   const found: string[] = [];
   for (const path of ['/manage', '/admin/dashboard', '/audit']) found.push(...(await visit(t, adminToken, path)));
