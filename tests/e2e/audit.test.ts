@@ -80,6 +80,21 @@ for (const language of ['zh', 'en'] as const) {
     await page.locator('.audit-canvas .mini-badge', { hasText: text.version }).waitFor();
     await screenshot(page, `audit-scrubbed-${language}`);
 
+    // The plan panel shows the plan as it stood at each position: steps done, the one in progress.
+    const firstWriting = rows.find((row) => row.type === 'WritingStarted')!;
+    const marks = rows.filter((row) => row.type === 'PlanStepMarked' && row.revision < firstWriting.revision);
+    for (const mark of [marks[0]!, marks[1]!, marks.at(-1)!]) {
+      const { index, steps } = mark.data as { index: number; steps: string[] };
+      await slider.fill(String(mark.revision + 1));
+      const plan = page.locator('.audit-canvas .plan-steps');
+      await plan.locator(index < steps.length ? `.plan-step:nth-child(${index + 1}).in_progress` : `.plan-step:nth-child(${steps.length}).completed`).waitFor();
+      t.is(await plan.locator('.plan-step.completed').count(), index, `${index} of ${steps.length} steps completed at ${mark.revision + 1}`);
+      t.is(await plan.locator('.plan-step.in_progress').count(), index < steps.length ? 1 : 0);
+      if (mark === marks[1]) await screenshot(page, `audit-plan-${language}`);
+    }
+    await slider.fill(String(secondStart.revision));
+    await page.locator('.audit-canvas .mini-badge', { hasText: text.version }).waitFor();
+
     await page.getByRole('region', { name: text.diff }).waitFor();
     const diffText = page.locator('.audit-diff-text');
     t.true((await diffText.locator('ins').count()) > 0, 'v2 adds to v1');

@@ -36,10 +36,15 @@ export function ThinkView({ content, streaming }: { content: string; streaming: 
 
 /** A plan and its steps' status; `states` is every state it went through, played one at a time. */
 export function PlanView({ states }: { states: PlanStep[][] }) {
-  const { t } = useTranslation();
   const progress = useActorRef(planProgressMachine, { input: { states } });
   useEffect(() => progress.send({ type: 'plan.updated', states }), [progress, states]);
   const steps = useSelector(progress, (snapshot) => snapshot.context.shown);
+  return <PlanCard steps={steps} />;
+}
+
+/** A plan exactly as given, with no playing of its changes (a replay at one position). */
+export function PlanCard({ steps }: { steps: PlanStep[] }) {
+  const { t } = useTranslation();
   return (
     <div className="card plan">
       <div className="card-title">

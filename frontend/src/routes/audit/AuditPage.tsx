@@ -11,7 +11,7 @@ import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { Markdown, preloadMarkdown } from '../../components/Markdown.tsx';
 import { shownVersion } from '../../machines/writing.ts';
 import { ChatStream } from '../../panels/ChatStream.tsx';
-import { PlanView } from '../../panels/stream/items.tsx';
+import { PlanCard } from '../../panels/stream/items.tsx';
 import { useDateFormat } from '../manage/shared.tsx';
 import { DownloadIcon, PauseIcon, PlayIcon, SearchIcon, StepBackIcon, StepForwardIcon } from '../../ui/icons.ts';
 import { Select } from '../../ui/Select.tsx';
@@ -262,7 +262,7 @@ function ViewAt({ view }: { view: ReplayView }) {
         {plan.length > 0 && (
           <>
             <h2>{t('audit.view.plan')}</h2>
-            <PlanView states={[plan]} />
+            <PlanCard steps={plan} />
           </>
         )}
         <h2>
