@@ -74,6 +74,19 @@ module.exports = {
       to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
     },
     {
+      name: 'production-imports-no-dev-dependencies',
+      comment: 'What ships may not lean on packages installed only for development (openai, playwright-core…).',
+      severity: 'error',
+      from: { path: '^(infra|domain|projections|workers|backend|frontend)/src/', pathNot: ['\\.test\\.tsx?$', '/testing\\.ts$', '^workers/src/agents/deep_cognition/harness\\.ts$'] },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['npm'] },
+    },
+    {
+      name: 'production-does-not-import-tests',
+      severity: 'error',
+      from: { path: '^(infra|domain|projections|workers|backend|frontend)/src/', pathNot: '\\.test\\.tsx?$' },
+      to: { path: '^tests/' },
+    },
+    {
       name: 'no-circular-within-a-workspace',
       severity: 'error',
       from: { path: '^(infra|domain|projections|workers|backend)/src/' },
