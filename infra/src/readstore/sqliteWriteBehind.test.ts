@@ -1,5 +1,6 @@
 import test from 'ava';
 import Database from 'better-sqlite3';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,4 +44,21 @@ test('a writer thread that cannot start fails what was handed to it, once, and i
   t.is(writer.takeFailure(), undefined);
   t.false(writer.usable);
   t.is(writer.lookup('"items"', 'a'), undefined, 'nothing it was handed is read back');
+});
+
+// `npm run bench` evaluates its benches as modules, and a worker inherits that flag.
+test('the writer thread starts in a process run with --input-type=module', async (t) => {
+  const file = tempFile(t);
+  const script = `const { WriteBehind } = await import(${JSON.stringify(new URL('./sqliteWriteBehind.ts', import.meta.url).href)});
+const writer = new WriteBehind(${JSON.stringify(file)});
+writer.submit([['"items"', 'a', '{"_id":"a","n":1}']], [['items', 1]]);
+await writer.idle();
+const failure = writer.takeFailure();
+await writer.close();
+process.stdout.write(failure ? 'failed: ' + failure.message : 'committed');`;
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], { encoding: 'utf8' });
+  t.is(child.stdout, 'committed', child.stderr);
+  const db = new Database(file, { readonly: true });
+  t.teardown(() => db.close());
+  t.deepEqual(db.prepare('SELECT count(*) AS n FROM "items"').get(), { n: 1 });
 });

@@ -110,9 +110,11 @@ export class WriteBehind {
     if (this.worker !== undefined) return this.worker;
     const script = this.script.href;
     // Node 20's workers do not inherit tsx's loader: the worker registers it before importing the writer.
+    // Only dynamic imports: the worker inherits the flags of its process, and under
+    // `--input-type=module` (npm run bench) evaluated code is a module, where `require` does not exist.
     const loader = import.meta.resolve('tsx/esm/api');
-    const boot = `const { workerData } = require('node:worker_threads');
-import(workerData.loader).then((tsx) => { tsx.register(); return import(workerData.script); });`;
+    const boot = `import('node:worker_threads').then(({ workerData }) =>
+  import(workerData.loader).then((tsx) => { tsx.register(); return import(workerData.script); }));`;
     const data: WriterData & { loader: string; script: string } = { file: this.file, loader, script };
     const worker = new Worker(boot, { eval: true, workerData: data });
     worker.unref();
