@@ -5,7 +5,9 @@
  * Contract of `stream`: zero or more `text` deltas, then exactly one `usage` delta, then the end —
  * or a thrown `ModelError`, in which case no usage delta follows. Concatenating the text deltas
  * gives the answer once; an adapter never restarts a reply it has already begun to emit. Tool calls
- * the model asked for ride on the usage delta, whole.
+ * the model asked for ride on the usage delta, whole. Reasoning (`reasoning_content`, `<think>`
+ * blocks) is never text, but its tokens are in the usage. A `ModelError` thrown after the model had
+ * begun to answer carries what the call cost so far (`partialUsage`), for the caller to charge.
  */
 
 import type { ModelProfile, ModelRole } from './profile.ts';
