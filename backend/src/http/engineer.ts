@@ -124,7 +124,7 @@ export function engineerRoutes(services: Services): Router {
       ...(body.temperature != null && { temperature: body.temperature }),
       ...(stops.length > 0 && { stop: stops }),
       ...(tools.length > 0 && { tools }),
-    });
+    }, services.model.profile);
     const created = Math.floor(services.clock().getTime() / 1000);
     const model = services.model.name;
     const abort = new AbortController();
