@@ -9,11 +9,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { openSocket, streamedText } from '../support/socket.ts';
+import { estimateTokens } from '@scriptorium/infra/model/tokens';
 
 const ANSWER = '事件溯源把每一次变化记录为事件。Event sourcing records every change.';
 const THOUGHT = '用户问的是事件溯源 {"plan": "先定义"}，我先想一想怎么回答。';
 const TITLE = '事件溯源简介';
 const REFUSAL = 'Invalid max_tokens value, the valid range of max_tokens is [1, 8192]';
+const CUT_TEXT = '回答写到一半';
 
 let model: Server;
 let app: TestApp;
@@ -30,6 +32,12 @@ test.before(async () => {
       if (last.includes('请拒绝')) {
         res.writeHead(400, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: REFUSAL, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } }));
+        return;
+      }
+      if (last.includes('请中断')) {
+        // The connection drops mid-answer: no finish_reason, no usage.
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'qwen3:8b', choices: [{ index: 0, delta: { content: `</think>${CUT_TEXT}` }, finish_reason: null }] })}\n\n`, () => res.socket?.destroy());
         return;
       }
       const answer = last.startsWith('问题：') ? TITLE : ANSWER;
@@ -89,5 +97,23 @@ test('a request the provider refuses ends the reply failed as agent.model_refuse
   t.like(error.content, { code: 'agent.model_refused', params: { reason: 'output_cap' } });
   t.is(error.content.error_message, '模型服务拒绝了这次请求：请求的回答长度超过了模型的输出上限。模型没有作答，请联系管理员检查模型配置');
   t.is(end.content.error_message, error.content.error_message);
+  socket.close();
+});
+
+test('a chat reply cut midway is charged what streamed, and ends failed', async (t) => {
+  const user = await signUp(app.url, 'cutoff');
+  const { body } = await user.request('POST', '/backend/conversation/sessions', { client_id: 'client-cutoff' });
+  const sessionId = body.session_id as string;
+  const socket = await openSocket(app.url, 'client-cutoff', user.token);
+  socket.send({ session_id: sessionId, agent: 'none', payload: { content_type: 'subscribe' } });
+  await socket.next((m) => m.type === 'subscribed');
+  const sent = await user.request('POST', '/backend/api/v2/chat/poe/start', { session_id: sessionId, text: '请中断这个回答' });
+  const end = await socket.next(isEnd(sent.body.reply_id));
+  t.is(end.content.outcome, 'failed');
+  t.is(streamedText(socket.received.filter((m) => m.type === 'message'), sent.body.reply_id), CUT_TEXT);
+  const charged = (await app.services.events.readStream(`conversation-${sessionId}`)).filter((event) => event.type === 'TokensConsumed').map((event) => event.data as { prompt: number; completion: number });
+  t.is(charged.length, 1);
+  t.true(charged[0]!.prompt > 0);
+  t.is(charged[0]!.completion, estimateTokens(`</think>${CUT_TEXT}`));
   socket.close();
 });
