@@ -82,3 +82,10 @@ test('the budget still caps below the model’s cap', async (t) => {
   const request = await new Allowance(deps, 'u1').ensure({ messages }, profileFor('gpt-4o'));
   t.is(request.maxTokens, 2_000 - estimateMessageTokens(messages));
 });
+
+test('a job on one model gives its profile once, and every call it does not fit otherwise is fitted to it', async (t) => {
+  const { deps } = budget(1_000_000_000);
+  const allowance = new Allowance(deps, 'u1', { sessionId: 's1', messageId: 'm1' }, profileFor('gpt-4.1'));
+  t.is((await allowance.ensure({ messages })).maxTokens, 32_768);
+  t.is((await allowance.ensure({ messages }, profileFor('deepseek-chat'))).maxTokens, 8_192);
+});

@@ -38,12 +38,14 @@ export class Allowance {
 
   /**
    * With `reply`, the first check also holds budget for that reply (released when it completes),
-   * so concurrent replies cannot start on budget another one has already reserved.
+   * so concurrent replies cannot start on budget another one has already reserved. `profile` is the
+   * model a call is fitted to when it names none (a job on one model gives it here once).
    */
   constructor(
     private readonly deps: { budget: BudgetGuard },
     private readonly userId: string,
     private readonly reply?: { sessionId: string | null; messageId: string },
+    private readonly profile: ModelProfile = DEFAULT_PROFILE,
   ) {}
 
   async remaining(): Promise<number> {
@@ -57,10 +59,10 @@ export class Allowance {
    * model (`fitToWindow`: the answer within the profile's output cap, the prompt within its window)
    * with its completion also capped to what is left after the prompt, so a call cannot stream past
    * the budget: at most its prompt and a minimal answer go over, and a last few tokens are never
-   * stranded as "available" while every call is refused. Without a profile the conservative default
-   * one stands in: a call never asks for more than some provider accepts.
+   * stranded as "available" while every call is refused. Without a profile here or at construction
+   * the conservative default stands in: a call never asks for more than some provider accepts.
    */
-  async ensure<R extends Pick<ModelRequest, 'messages' | 'context' | 'maxTokens'>>(original: R, profile: ModelProfile = DEFAULT_PROFILE): Promise<R & { maxTokens: number }> {
+  async ensure<R extends Pick<ModelRequest, 'messages' | 'context' | 'maxTokens'>>(original: R, profile: ModelProfile = this.profile): Promise<R & { maxTokens: number }> {
     const request = fitToWindow(original, profile).request;
     const prompt = estimateMessageTokens(request.messages) + (request.context ?? []).reduce((sum, doc) => sum + estimateTokens(`${doc.title}\n${doc.text}`), 0);
     if (this.reply && !this.held) {
