@@ -8,7 +8,7 @@ export * from './port.ts';
 export * from './profile.ts';
 export { OfflineProvider, composeOfflineAnswer, estimateTokens, type OfflineOptions } from './offline.ts';
 export { OpenAICompatibleProvider, chatCompletionsUrl, type OpenAICompatibleOptions, type RetryInfo } from './openai.ts';
-export { ReasoningFilter, stripReasoning } from './reasoning.ts';
+export { ReasoningFilter } from './reasoning.ts';
 export { refusalOf, refusalReason, type RefusalReason } from './refusal.ts';
 export { fitToWindow, measurePrompt, type Fitted, type WindowCuts } from './window.ts';
 

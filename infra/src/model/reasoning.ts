@@ -112,12 +112,6 @@ export class ReasoningFilter {
   }
 }
 
-/** Removes reasoning from a whole text (a completion, a stored answer). */
-export function stripReasoning(text: string, format: ReasoningFormat = 'none'): string {
-  const filter = new ReasoningFilter(format);
-  return filter.push(text).text + filter.end().text;
-}
-
 function find(text: string, tags: readonly string[]): { at: number; tag: string } | undefined {
   const lower = text.toLowerCase();
   let best: { at: number; tag: string } | undefined;
