@@ -9,8 +9,8 @@ import { createJobQueue } from '@scriptorium/infra/queue/index';
 import type { JobQueue } from '@scriptorium/infra/queue/port';
 import { createReadStore } from '@scriptorium/infra/readstore/index';
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
-import { createModelProvider } from '@scriptorium/infra/model/index';
-import type { ModelProvider } from '@scriptorium/infra/model/port';
+import { createModelRouter } from '@scriptorium/infra/model/index';
+import type { ModelProvider, ModelRouter } from '@scriptorium/infra/model/port';
 import { createAttemptLog } from '@scriptorium/infra/attempts/index';
 import type { AttemptLog } from '@scriptorium/infra/attempts/port';
 import { createPresenceChannel } from '@scriptorium/infra/presence/index';
@@ -32,7 +32,10 @@ export interface Services {
   tokens: TokenService;
   passwords: PasswordHasher;
   budget: BudgetGuard;
+  /** The default model: the chat, the engineer and every agent without a role of its own. */
   model: ModelProvider;
+  /** The model per role (LLM_ROLE_MODELS), `default` being `model`. */
+  models: ModelRouter;
   blobs: BlobStore;
   mailer: Mailer;
   /** Sign-in failures, shared by every api process when Redis is configured. */
@@ -52,6 +55,7 @@ export async function createServices(config: Config, log: Logger): Promise<Servi
   ]);
   const clock = () => new Date();
   const commands = new CommandHandler(events);
+  const models = createModelRouter(config);
   return {
     config,
     log,
@@ -66,7 +70,8 @@ export async function createServices(config: Config, log: Logger): Promise<Servi
       { timeZone: config.TIME_ZONE, tokensPerCoin: config.TOKENS_PER_COIN, holdTokens: config.BUDGET_HOLD_TOKENS, holdTtlSeconds: config.BUDGET_HOLD_TTL_SECONDS },
       clock,
     ),
-    model: createModelProvider(config),
+    model: models.for('default'),
+    models,
     blobs: createBlobStore(config),
     mailer: createMailer(config, { events, log, clock }),
     attempts,

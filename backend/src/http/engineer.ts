@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
 import { z } from 'zod';
-import { failureCode, failureText } from '@scriptorium/domain/conversation/failures';
-import type { ChatMessage, ModelDelta, ToolCall, ToolDefinition, Usage, UsageDelta } from '@scriptorium/infra/model/port';
+import { failure, failureText } from '@scriptorium/domain/conversation/failures';
+import { partialUsageOf, type ChatMessage, type ModelDelta, type ToolCall, type ToolDefinition, type Usage, type UsageDelta } from '@scriptorium/infra/model/port';
 import { estimateMessageTokens, estimateTokens } from '@scriptorium/infra/model/tokens';
 import { RUN_COMMAND_TOOL } from '@scriptorium/domain/protocol/engineer';
 import { offlineProposal } from '@scriptorium/domain/engineer/proposals';
@@ -11,7 +11,7 @@ import { stopAt, type StopOutcome } from '@scriptorium/infra/model/stop';
 import { openModelCall } from '@scriptorium/domain/usage/accounted';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
-import { httpError } from './errors.ts';
+import { HttpError, httpError } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
 
@@ -124,7 +124,7 @@ export function engineerRoutes(services: Services): Router {
       ...(body.temperature != null && { temperature: body.temperature }),
       ...(stops.length > 0 && { stop: stops }),
       ...(tools.length > 0 && { tools }),
-    });
+    }, services.model.profile);
     const created = Math.floor(services.clock().getTime() / 1000);
     const model = services.model.name;
     const abort = new AbortController();
@@ -151,9 +151,10 @@ export function engineerRoutes(services: Services): Router {
         }
         await settle(usage, 'completed');
       } catch (error) {
-        await settle(usage, 'failed');
+        await settle(usage ?? partialUsageOf(error), 'failed');
         services.log.warn({ err: error, callId }, 'engineer chat completion failed');
-        throw httpError(502, failureCode(error));
+        const { code, params } = failure(error);
+        throw new HttpError(502, failureText(error), code, params);
       }
       ctx.body = {
         id: callId,
@@ -196,8 +197,8 @@ export function engineerRoutes(services: Services): Router {
         await settle(usage, 'completed');
       } catch (error) {
         services.log.warn({ err: error, callId }, 'engineer chat completion failed');
-        if (!out.destroyed) out.write(sse({ error: { message: failureText(error), type: 'server_error', code: failureCode(error), param: null } }));
-        await settle(usage, 'failed').catch((settleError) => services.log.error({ err: settleError, callId }, 'could not record the failed call'));
+        if (!out.destroyed) out.write(sse({ error: { message: failureText(error), type: 'server_error', code: failure(error).code, param: null } }));
+        await settle(usage ?? partialUsageOf(error), 'failed').catch((settleError) => services.log.error({ err: settleError, callId }, 'could not record the failed call'));
       } finally {
         out.end();
       }

@@ -1,11 +1,18 @@
 import { ModelError } from '@scriptorium/infra/model/port';
+import { refusalOf } from '@scriptorium/infra/model/refusal';
 import { BudgetExhaustedError } from '../budget/allowance.ts';
-import { errorText } from '../protocol/errors.ts';
+import { anyErrorText, type Lang } from '../protocol/errors.ts';
 
 type FailureCode =
   | 'budget.exhausted'
   | 'budget.busy'
-  | 'agent.model_busy' | 'agent.model_timeout' | 'agent.model_auth' | 'agent.model_bad_response' | 'agent.model_unavailable' | 'agent.stopped' | 'agent.failed';
+  | 'agent.model_busy' | 'agent.model_timeout' | 'agent.model_auth' | 'agent.model_bad_response' | 'agent.model_unavailable' | 'agent.model_refused' | 'agent.stopped' | 'agent.failed';
+
+/** A failure as the catalogue words it: its code and, for a refusal, why (a word each language renders). */
+export interface Failure {
+  code: FailureCode;
+  params: Record<string, string>;
+}
 
 /** Why a reply failed, as a catalogue code a client can render in its language; the log keeps the technical reason. */
 export function failureCode(error: unknown): FailureCode {
@@ -20,6 +27,9 @@ export function failureCode(error: unknown): FailureCode {
         return 'agent.model_auth';
       case 'bad_response':
         return 'agent.model_bad_response';
+      // The request was refused, not the answer unreadable: the user is told which, and the provider's reason.
+      case 'refused':
+        return 'agent.model_refused';
       case 'network':
       case 'server':
         return 'agent.model_unavailable';
@@ -30,11 +40,25 @@ export function failureCode(error: unknown): FailureCode {
   return 'agent.failed';
 }
 
-/** The Chinese text a user reads when a reply fails. */
-export const failureText = (error: unknown): string => errorText(failureCode(error));
+export function failure(error: unknown): Failure {
+  const reason = refusalOf(error);
+  return { code: failureCode(error), params: reason === undefined ? {} : { reason } };
+}
 
-/** The `error` item a failed reply records: the Chinese text beside its code, and 402 when the budget ran out. */
-export function failureItem(error: unknown): { error_message: string; code: FailureCode; status?: number } {
-  const code = failureCode(error);
-  return { error_message: errorText(code), code, ...(code === 'budget.exhausted' && { status: 402 }), ...(code === 'budget.busy' && { status: 429 }) };
+/** The text a user reads when a reply fails: Chinese unless another language is asked for. */
+export const failureText = (error: unknown, lang: Lang = 'zh'): string => {
+  const { code, params } = failure(error);
+  return anyErrorText(code, params, lang);
+};
+
+/** The `error` item a failed reply records: the Chinese text beside its code and params, and 402 when the budget ran out. */
+export function failureItem(error: unknown): { error_message: string; code: FailureCode; params?: Record<string, string>; status?: number } {
+  const { code, params } = failure(error);
+  return {
+    error_message: anyErrorText(code, params),
+    code,
+    ...(Object.keys(params).length > 0 && { params }),
+    ...(code === 'budget.exhausted' && { status: 402 }),
+    ...(code === 'budget.busy' && { status: 429 }),
+  };
 }

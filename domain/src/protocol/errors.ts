@@ -197,6 +197,10 @@ export const ERROR_TEXTS = {
   'agent.model_auth': { zh: '模型服务认证失败，请联系管理员检查配置', en: 'The model service rejected our credentials; please ask an administrator to check the configuration' },
   'agent.model_bad_response': { zh: '模型返回了无法解析的数据', en: 'The model returned data that could not be read' },
   'agent.model_unavailable': { zh: '模型服务暂时不可用，请稍后重试', en: 'The model service is unavailable; please try again later' },
+  'agent.model_refused': {
+    zh: '模型服务拒绝了这次请求：{reason}。模型没有作答，请联系管理员检查模型配置',
+    en: 'The model service refused the request: {reason}. The model did not answer; please ask an administrator to check the model’s configuration',
+  },
   'agent.stopped': { zh: '已停止生成', en: 'Generation stopped' },
   'agent.failed': { zh: '生成回复时出错', en: 'Something went wrong while generating the reply' },
 
@@ -513,6 +517,13 @@ const DIMENSION_WORDS = { length: { zh: '长度', en: 'length' }, mass: { zh: '�
 export const PARAM_WORDS = {
   'files.type_mismatch': { actual: { text: { zh: '文本', en: 'text' }, other: { zh: '其他格式', en: 'another format' } } },
   'tools.incompatible_units': { fromDimension: DIMENSION_WORDS, toDimension: DIMENSION_WORDS },
+  'agent.model_refused': {
+    reason: {
+      context_window: { zh: '提示超出了模型的上下文窗口', en: 'the prompt is longer than the model’s context window' },
+      output_cap: { zh: '请求的回答长度超过了模型的输出上限', en: 'the answer length asked for is over the model’s output limit' },
+      other: { zh: '服务不接受这样的请求', en: 'the service does not accept the request as it was made' },
+    },
+  },
 } as const satisfies Partial<Record<ErrorCode, Record<string, Record<string, Texts>>>>;
 
 /** A code's params with its word-valued params worded in `lang`; any other value passes as it is. */

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_PASSWORD_COST, MINIMUM_PASSWORD_COST } from '../auth/passwordCost.ts';
+import { MODEL_ROLES, modelProfileOverrideSchema } from '../model/profile.ts';
 
 const url = (protocols: string[]) =>
   z
@@ -27,6 +28,25 @@ const flag = (fallback: boolean) =>
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** A variable holding JSON, checked against `schema` once parsed. */
+const json = <T extends z.ZodType>(schema: T, what: string) =>
+  optional(
+    z
+      .string()
+      .transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: `must be ${what}` });
+          return z.NEVER;
+        }
+      })
+      .pipe(schema),
+  );
+
+/** The roles a model of its own may serve; `default` is LLM_MODEL's. */
+const ROLES_OF_THEIR_OWN = MODEL_ROLES.filter((role) => role !== 'default');
+
 export const configSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -49,6 +69,13 @@ export const configSchema = z
     LLM_BASE_URL: optional(url(['http:', 'https:'])),
     LLM_API_KEY: optional(z.string()),
     LLM_MODEL: optional(z.string()),
+    /** LLM_MODEL's profile where its family's is wrong: {"contextWindow","maxOutputTokens","reasoning","price"}, any of them. */
+    LLM_PROFILE: json(modelProfileOverrideSchema.strict(), 'a JSON object such as {"contextWindow":32768,"maxOutputTokens":8192,"reasoning":"think_tags"}'),
+    /** Other models of the same endpoint for some roles, as JSON: {"planning":"qwen-turbo","writing":"qwen-max"}. */
+    LLM_ROLE_MODELS: json(
+      z.partialRecord(z.enum(ROLES_OF_THEIR_OWN), z.string().trim().min(1, 'names a model')).refine((roles) => Object.keys(roles).length > 0, 'names at least one role'),
+      `a JSON object from roles (${ROLES_OF_THEIR_OWN.join(', ')}) to model names`,
+    ),
     SEARCH_URL: optional(url(['http:', 'https:'])),
     SMTP_URL: optional(url(['smtp:', 'smtps:'])),
     BLOB_DIR: optional(z.string()),
@@ -155,7 +182,9 @@ export function parseConfig(env: Record<string, string | undefined>): RawConfig 
   const result = configSchema.safeParse(env);
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    throw new ConfigError(String(issue.path[0] ?? 'environment'), issue.message);
+    // Inside a JSON variable, the field at fault is named too.
+    const field = issue.path.slice(1).join('.');
+    throw new ConfigError(String(issue.path[0] ?? 'environment'), field ? `${field}: ${issue.message}` : issue.message);
   }
   return result.data;
 }

@@ -1,27 +1,50 @@
 import { ConfigError } from '@scriptorium/infra/config/config';
 import { OfflineProvider, type OfflineOptions } from './offline.ts';
 import { OpenAICompatibleProvider, type OpenAICompatibleOptions } from './openai.ts';
-import type { ModelProvider } from './port.ts';
+import type { ModelEndpoint, ModelProvider, ModelRouter } from './port.ts';
+import { profileFor, type ModelProfileOverride, type ModelRole } from './profile.ts';
 
 export * from './port.ts';
 export * from './profile.ts';
 export { OfflineProvider, composeOfflineAnswer, estimateTokens, type OfflineOptions } from './offline.ts';
 export { OpenAICompatibleProvider, chatCompletionsUrl, type OpenAICompatibleOptions, type RetryInfo } from './openai.ts';
+export { ReasoningFilter } from './reasoning.ts';
+export { refusalOf, refusalReason, type RefusalReason } from './refusal.ts';
+export { fitToWindow, measurePrompt, type Fitted, type WindowCuts } from './window.ts';
 
 export interface ModelConfig {
   LLM_BASE_URL?: string | undefined;
   LLM_API_KEY?: string | undefined;
   LLM_MODEL?: string | undefined;
+  /** LLM_MODEL's profile where its family's is wrong. */
+  LLM_PROFILE?: ModelProfileOverride | undefined;
+  /** Other models of the same endpoint for some roles. */
+  LLM_ROLE_MODELS?: Partial<Record<ModelRole, string>> | undefined;
 }
 
 export interface ModelProviderTuning {
-  openai?: Omit<OpenAICompatibleOptions, 'baseUrl' | 'apiKey' | 'model'>;
+  openai?: Omit<OpenAICompatibleOptions, 'baseUrl' | 'apiKey' | 'model' | 'profile'>;
   offline?: OfflineOptions;
 }
 
 /**
- * The OpenAI-compatible client when `LLM_BASE_URL` is set, the offline engine otherwise. A model
- * or key without a URL is refused rather than ignored: silently answering offline would hide a typo.
+ * The client of one configured endpoint, its profile the model family's with the endpoint's
+ * override on top. The connections an administrator sets build their providers with it too.
+ */
+export function providerFor(endpoint: Pick<ModelEndpoint, 'baseUrl' | 'apiKey' | 'model' | 'profile'>, tuning: ModelProviderTuning['openai'] = {}): OpenAICompatibleProvider {
+  return new OpenAICompatibleProvider({
+    ...tuning,
+    baseUrl: endpoint.baseUrl,
+    model: endpoint.model,
+    profile: profileFor(endpoint.model, endpoint.profile),
+    ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+  });
+}
+
+/**
+ * The OpenAI-compatible client when `LLM_BASE_URL` is set, the offline engine otherwise. A model,
+ * key or profile without a URL is refused rather than ignored: silently answering offline would
+ * hide a typo.
  */
 export function createModelProvider(config: ModelConfig, tuning: ModelProviderTuning = {}): ModelProvider {
   const baseUrl = config.LLM_BASE_URL?.trim();
@@ -30,8 +53,34 @@ export function createModelProvider(config: ModelConfig, tuning: ModelProviderTu
   if (!baseUrl) {
     if (model) throw new ConfigError('LLM_BASE_URL', 'must be set when LLM_MODEL is set');
     if (apiKey) throw new ConfigError('LLM_BASE_URL', 'must be set when LLM_API_KEY is set');
+    if (config.LLM_PROFILE) throw new ConfigError('LLM_BASE_URL', 'must be set when LLM_PROFILE is set');
+    if (config.LLM_ROLE_MODELS) throw new ConfigError('LLM_BASE_URL', 'must be set when LLM_ROLE_MODELS is set: the roles’ models are served by the same endpoint');
     return new OfflineProvider(tuning.offline);
   }
   if (!model) throw new ConfigError('LLM_MODEL', 'must be set when LLM_BASE_URL is set (e.g. gpt-4o-mini, qwen2.5:7b)');
-  return new OpenAICompatibleProvider({ ...tuning.openai, baseUrl, model, ...(apiKey ? { apiKey } : {}) });
+  return providerFor({ baseUrl, model, ...(apiKey && { apiKey }), ...(config.LLM_PROFILE && { profile: config.LLM_PROFILE }) }, tuning.openai);
+}
+
+/**
+ * The models of a deployment as the environment sets them: LLM_MODEL for `default` and every role
+ * without one, LLM_ROLE_MODELS' models on the same endpoint for theirs, one provider per distinct
+ * model (a role naming LLM_MODEL gets the default's, with LLM_PROFILE). Static: an administrator's
+ * connections replace it with a router of their own.
+ */
+export function createModelRouter(config: ModelConfig, tuning: ModelProviderTuning = {}): ModelRouter {
+  const fallback = createModelProvider(config, tuning);
+  const byModel = new Map<string, ModelProvider>();
+  if (config.LLM_MODEL) byModel.set(config.LLM_MODEL.trim(), fallback);
+  const byRole = new Map<ModelRole, ModelProvider>();
+  for (const [role, name] of Object.entries(config.LLM_ROLE_MODELS ?? {}) as Array<[ModelRole, string]>) {
+    const model = name.trim();
+    let provider = byModel.get(model);
+    if (!provider) {
+      const apiKey = config.LLM_API_KEY?.trim();
+      provider = providerFor({ baseUrl: config.LLM_BASE_URL!.trim(), model, ...(apiKey && { apiKey }) }, tuning.openai);
+      byModel.set(model, provider);
+    }
+    byRole.set(role, provider);
+  }
+  return { for: (role) => byRole.get(role) ?? fallback };
 }

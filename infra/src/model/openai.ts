@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { collect, ModelError, type ToolCall, type ChatMessage, type Completion, type ContextDocument, type ModelDelta, type ModelProvider, type ModelRequest } from './port.ts';
+import { collect, ModelError, type ToolCall, type ChatMessage, type Completion, type ContextDocument, type ModelDelta, type ModelProvider, type ModelRequest, type Usage } from './port.ts';
 import { profileFor, type ModelProfile } from './profile.ts';
+import { ReasoningFilter } from './reasoning.ts';
 import { SseParser } from './sse.ts';
 import { estimateMessageTokens, estimateTokens } from './tokens.ts';
 
@@ -75,9 +76,17 @@ interface ToolCallPiece {
   function?: { name?: unknown; arguments?: unknown };
 }
 
+/** `reasoning_content` (DeepSeek, vLLM's reasoning parsers) and `reasoning` (Ollama, OpenRouter) are never the answer. */
+interface ChunkMessage {
+  content?: unknown;
+  reasoning_content?: unknown;
+  reasoning?: unknown;
+  tool_calls?: unknown;
+}
+
 interface ChunkChoice {
-  delta?: { content?: unknown; tool_calls?: unknown };
-  message?: { content?: unknown; tool_calls?: unknown };
+  delta?: ChunkMessage;
+  message?: ChunkMessage;
   finish_reason?: unknown;
 }
 
@@ -94,6 +103,8 @@ interface AttemptState {
   usage: { promptTokens: number; completionTokens: number } | undefined;
   /** Tool calls by their `index`, assembled from the pieces streamed so far. */
   calls: Map<number, ToolCall>;
+  /** Everything the model wrote, reasoning included: what an estimate charges when the server reports no usage. */
+  received: string;
 }
 
 export class OpenAICompatibleProvider implements ModelProvider {
@@ -137,15 +148,20 @@ export class OpenAICompatibleProvider implements ModelProvider {
       ...(request.tools?.length ? { tools: request.tools.map((tool) => ({ type: 'function', function: tool })) } : {}),
     });
     let text = '';
+    // Attempts that failed after the model had begun to answer (reasoning only, or cut before any
+    // text) were still billed by the provider: their cost joins the call's.
+    let lost: Usage | undefined;
     for (let attempt = 1; ; attempt++) {
-      const state: AttemptState = { model: undefined, usage: undefined, calls: new Map() };
+      const state: AttemptState = { model: undefined, usage: undefined, calls: new Map(), received: '' };
       try {
         for await (const piece of this.attempt(body, request.signal, state)) {
           text += piece;
           yield { type: 'text', text: piece };
         }
       } catch (caught) {
-        const error = caught instanceof ModelError ? caught : new ModelError('network', String(caught), { cause: caught });
+        let error = caught instanceof ModelError ? caught : new ModelError('network', String(caught), { cause: caught });
+        if (state.received.length > 0 || state.usage) lost = sum(lost, this.spent(messages, state));
+        if (lost) error = error.withPartialUsage(lost);
         // Once text is out, a restart would repeat it: the caller decides what to do with a partial reply.
         if (text.length > 0) throw error.afterText();
         const wait = this.retryDelay(error, attempt);
@@ -154,16 +170,20 @@ export class OpenAICompatibleProvider implements ModelProvider {
         await sleep(wait, request.signal);
         continue;
       }
-      yield {
-        type: 'usage',
-        promptTokens: state.usage?.promptTokens ?? estimateMessageTokens(messages),
-        completionTokens: state.usage?.completionTokens ?? estimateTokens(text),
-        model: state.model ?? this.options.model,
-        estimated: state.usage === undefined,
-        ...(state.calls.size > 0 && { toolCalls: [...state.calls.values()] }),
-      };
+      const usage = sum(lost, this.spent(messages, state));
+      yield { type: 'usage', ...usage, ...(state.calls.size > 0 && { toolCalls: [...state.calls.values()] }) };
       return;
     }
+  }
+
+  /** What one attempt cost: the server's figures when it sent them, else the estimate of what went and came. */
+  private spent(messages: readonly ChatMessage[], state: AttemptState): Usage {
+    return {
+      promptTokens: state.usage?.promptTokens ?? estimateMessageTokens(messages),
+      completionTokens: state.usage?.completionTokens ?? estimateTokens(state.received),
+      model: state.model ?? this.options.model,
+      estimated: state.usage === undefined,
+    };
   }
 
   private retryDelay(error: ModelError, attempt: number): number | undefined {
@@ -238,10 +258,13 @@ export class OpenAICompatibleProvider implements ModelProvider {
         // A server that ignores `stream: true` answers with one completion object.
         const chunk = parseChunk(await readAll());
         const message = chunk.choices?.[0]?.message;
-        const content = message?.content;
         absorb(chunk, state);
         addToolCalls(message?.tool_calls, state);
-        if (typeof content === 'string' && content.length > 0) yield content;
+        const filter = new ReasoningFilter(this.profile.reasoning);
+        if (reasoningOf(message, state)) filter.separatedByServer();
+        const content = contentOf(message, state);
+        const text = filter.push(content).text + filter.end().text;
+        if (text.length > 0) yield text;
         return;
       }
       if (contentType.includes('text/html')) {
@@ -252,6 +275,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
 
       const reader = response.body.getReader();
       const parser = new SseParser();
+      const filter = new ReasoningFilter(this.profile.reasoning);
       let finished = false;
       try {
         for (;;) {
@@ -270,7 +294,11 @@ export class OpenAICompatibleProvider implements ModelProvider {
             // One read can carry many events; none of them may reach a caller that has aborted.
             if (signal?.aborted) throw aborted(signal);
             const data = event.data.trim();
-            if (data === '[DONE]') return;
+            if (data === '[DONE]') {
+              const rest = filter.end().text;
+              if (rest.length > 0) yield rest;
+              return;
+            }
             // Empty events are keep-alives in all but name.
             if (data === '') continue;
             if (event.event === 'error') throw streamError(data);
@@ -280,8 +308,9 @@ export class OpenAICompatibleProvider implements ModelProvider {
             const choice = chunk.choices?.[0];
             if (choice?.finish_reason) finished = true;
             addToolCalls(choice?.delta?.tool_calls, state);
-            const content = choice?.delta?.content;
-            if (typeof content === 'string' && content.length > 0) yield content;
+            let text = reasoningOf(choice?.delta, state) ? filter.separatedByServer().text : '';
+            text += filter.push(contentOf(choice?.delta, state)).text;
+            if (text.length > 0) yield text;
           }
           if (read.done) break;
         }
@@ -290,6 +319,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
       }
       // Without `[DONE]` a clean close is only trusted when the model said why it stopped.
       if (!finished) throw new ModelError('network', 'the stream ended before the model finished');
+      const rest = filter.end().text;
+      if (rest.length > 0) yield rest;
     } finally {
       disarm();
       signal?.removeEventListener('abort', onAbort);
@@ -297,6 +328,27 @@ export class OpenAICompatibleProvider implements ModelProvider {
       controller.abort();
     }
   }
+}
+
+/** The content of a delta or message, noted as received. */
+function contentOf(message: ChunkMessage | undefined, state: AttemptState): string {
+  const content = message?.content;
+  if (typeof content !== 'string') return '';
+  state.received += content;
+  return content;
+}
+
+/** True when the delta or message carried reasoning beside the content, noted as received. */
+function reasoningOf(message: ChunkMessage | undefined, state: AttemptState): boolean {
+  const reasoning = [message?.reasoning_content, message?.reasoning].find((value) => typeof value === 'string' && value.length > 0);
+  if (typeof reasoning !== 'string') return false;
+  state.received += reasoning;
+  return true;
+}
+
+function sum(a: Usage | undefined, b: Usage): Usage {
+  if (!a) return b;
+  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, model: b.model, estimated: true };
 }
 
 function absorb(chunk: Chunk, state: AttemptState): void {
@@ -354,7 +406,7 @@ function streamError(payload: unknown): ModelError {
   const code = Number(record['code'] ?? record['status']);
   const status = Number.isInteger(code) && code >= 400 && code < 600 ? code : undefined;
   const kind = status === undefined ? 'server' : kindForStatus(status);
-  return new ModelError(kind, `the model reported an error mid-stream: ${message}`, status === undefined ? {} : { status });
+  return new ModelError(kind, `the model reported an error mid-stream: ${message}`, { ...(status !== undefined && { status }), providerMessage: message });
 }
 
 function kindForStatus(status: number): ModelError['kind'] {
@@ -362,8 +414,8 @@ function kindForStatus(status: number): ModelError['kind'] {
   if (status === 429) return 'rate_limited';
   if (status === 408 || status === 504) return 'timeout';
   if (status >= 500) return 'server';
-  // Other 4xx: the request itself is wrong (unknown model, context too long); retrying cannot help.
-  return 'bad_response';
+  // Other 4xx: the request itself is refused (over the window or the output cap, an unknown model); retrying it cannot help.
+  return 'refused';
 }
 
 function httpError(response: Response, body: string): ModelError {
@@ -379,6 +431,7 @@ function httpError(response: Response, body: string): ModelError {
   return new ModelError(kindForStatus(response.status), `HTTP ${response.status}${message ? `: ${message}` : ''}`, {
     status: response.status,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...(message && { providerMessage: message }),
   });
 }
 

@@ -5,7 +5,9 @@
  * Contract of `stream`: zero or more `text` deltas, then exactly one `usage` delta, then the end —
  * or a thrown `ModelError`, in which case no usage delta follows. Concatenating the text deltas
  * gives the answer once; an adapter never restarts a reply it has already begun to emit. Tool calls
- * the model asked for ride on the usage delta, whole.
+ * the model asked for ride on the usage delta, whole. Reasoning (`reasoning_content`, `<think>`
+ * blocks) is never text, but its tokens are in the usage. A `ModelError` thrown after the model had
+ * begun to answer carries what the call cost so far (`partialUsage`), for the caller to charge.
  */
 
 import type { ModelProfile, ModelRole } from './profile.ts';
@@ -133,6 +135,12 @@ export interface ModelErrorOptions {
   textEmitted?: boolean;
   /** What the provider said, verbatim and truncated, for `refused` and the logs. */
   providerMessage?: string;
+  /**
+   * What the failed call cost before it failed, once the model had begun to answer: the provider's
+   * figures when it sent them, else the estimate of the prompt and of what streamed (reasoning
+   * included). The caller charges it; absent, nothing was consumed that a provider bills.
+   */
+  partialUsage?: Usage;
   cause?: unknown;
 }
 
@@ -148,6 +156,7 @@ export class ModelError extends Error {
   /** True when part of the reply had already been streamed to the caller before the failure. */
   readonly textEmitted: boolean;
   readonly providerMessage: string | undefined;
+  readonly partialUsage: Usage | undefined;
 
   constructor(readonly kind: ModelErrorKind, message: string, options: ModelErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -157,19 +166,35 @@ export class ModelError extends Error {
     this.retryAfterMs = options.retryAfterMs;
     this.textEmitted = options.textEmitted ?? false;
     this.providerMessage = options.providerMessage;
+    this.partialUsage = options.partialUsage;
   }
 
   /** The same failure, marked as having happened after text reached the caller. */
   afterText(): ModelError {
     if (this.textEmitted) return this;
-    return new ModelError(this.kind, this.message, {
-      status: this.status,
-      retryAfterMs: this.retryAfterMs,
-      textEmitted: true,
-      ...(this.providerMessage !== undefined && { providerMessage: this.providerMessage }),
-      cause: this.cause,
-    });
+    return new ModelError(this.kind, this.message, { ...this.options(), textEmitted: true });
   }
+
+  /** The same failure, carrying what the call cost before it failed. */
+  withPartialUsage(partialUsage: Usage): ModelError {
+    return new ModelError(this.kind, this.message, { ...this.options(), partialUsage });
+  }
+
+  private options(): ModelErrorOptions {
+    return {
+      ...(this.status !== undefined && { status: this.status }),
+      ...(this.retryAfterMs !== undefined && { retryAfterMs: this.retryAfterMs }),
+      textEmitted: this.textEmitted,
+      ...(this.providerMessage !== undefined && { providerMessage: this.providerMessage }),
+      ...(this.partialUsage !== undefined && { partialUsage: this.partialUsage }),
+      ...(this.cause !== undefined && { cause: this.cause }),
+    };
+  }
+}
+
+/** What a failed call cost, for a caller that charges failures: nothing unless the model began to answer. */
+export function partialUsageOf(error: unknown): Usage | null {
+  return error instanceof ModelError ? (error.partialUsage ?? null) : null;
 }
 
 /** Drains a stream into the full text and its usage; the shared body of every `complete`. */

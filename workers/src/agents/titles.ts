@@ -1,11 +1,16 @@
 import { conversationStream } from '@scriptorium/domain/conversation/conversation';
 import { conversationDecider } from '@scriptorium/domain/conversation/decide';
 import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
+import { partialUsageOf } from '@scriptorium/infra/model/port';
+import { fitToWindow } from '@scriptorium/infra/model/window';
 import type { AgentDeps } from './deps.ts';
 import type { ReplyWriter } from './replyWriter.ts';
 import { clip } from './deep_cognition/text.ts';
 
 const MAX_TITLE = 30;
+/** A title is a few words; a model that reasons first needs room to finish thinking before it writes them. */
+const TITLE_TOKENS = 40;
+const TITLE_TOKENS_AFTER_REASONING = 1_024;
 /** A report's own heading has the room a session list lacks. */
 const MAX_REPORT_TITLE = 80;
 
@@ -56,18 +61,25 @@ export async function titleSessionIfUntitled(deps: AgentDeps, job: AgentJobData,
   let title = headlineOf(question);
   if (!deps.model.offline) {
     try {
-      const completion = await deps.model.complete({
-        messages: [
-          { role: 'system', content: '为下面的对话起一个简短的标题（不超过 20 个字，不要引号和句末标点），使用与用户相同的语言。只输出标题。' },
-          { role: 'user', content: `问题：${question.slice(0, 2000)}\n\n回答：${answer.slice(0, 2000)}` },
-        ],
-        temperature: 0.2,
-        maxTokens: 40,
-      });
+      const { profile } = deps.model;
+      const { request } = fitToWindow(
+        {
+          messages: [
+            { role: 'system', content: '为下面的对话起一个简短的标题（不超过 20 个字，不要引号和句末标点），使用与用户相同的语言。只输出标题。' },
+            { role: 'user', content: `问题：${question.slice(0, 2000)}\n\n回答：${answer.slice(0, 2000)}` },
+          ],
+          temperature: 0.2,
+          maxTokens: profile.reasoning === 'none' ? TITLE_TOKENS : TITLE_TOKENS_AFTER_REASONING,
+        },
+        profile,
+      );
+      const completion = await deps.model.complete(request);
       await writer.tokens(completion.usage);
       const generated = cleanTitle(completion.text);
       if (generated) title = generated;
     } catch (error) {
+      const spent = partialUsageOf(error);
+      if (spent) await writer.tokens(spent);
       deps.log.warn({ err: error, sessionId: job.sessionId }, 'title generation failed; using the question');
     }
   }

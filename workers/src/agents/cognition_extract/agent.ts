@@ -10,7 +10,7 @@ import { notebookStream } from '@scriptorium/domain/notes/notes';
 import { deterministicId } from '@scriptorium/infra/eventsourcing/ids';
 import type { JobContext } from '@scriptorium/infra/queue/port';
 import { FetchError } from '@scriptorium/infra/fetch/errors';
-import type { ContextDocument } from '@scriptorium/infra/model/port';
+import { partialUsageOf, type Completion, type ContextDocument, type Usage } from '@scriptorium/infra/model/port';
 import { estimateTokens } from '@scriptorium/infra/model/tokens';
 import { Allowance, BudgetExhaustedError } from '@scriptorium/domain/budget/allowance';
 import type { AgentDeps } from '../deps.ts';
@@ -161,9 +161,18 @@ async function modelCognition(
     context,
     temperature: 0.2,
     maxTokens: 2000,
-  });
-  const completion = await deps.model.complete({ ...request, signal });
-  await run({ type: 'RecordExtractionUsage', data: { userId: data.userId, prompt: completion.usage.promptTokens, completion: completion.usage.completionTokens, model: completion.usage.model } });
+  }, deps.model.profile);
+  const record = (usage: Usage) => run({ type: 'RecordExtractionUsage', data: { userId: data.userId, prompt: usage.promptTokens, completion: usage.completionTokens, model: usage.model } });
+  let completion: Completion;
+  try {
+    completion = await deps.model.complete({ ...request, signal });
+  } catch (error) {
+    // Cut midway, the call still cost what the model wrote.
+    const spent = partialUsageOf(error);
+    if (spent) await record(spent);
+    throw error;
+  }
+  await record(completion.usage);
   const parsed = cognitionSchema.safeParse(extractJson(completion.text));
   if (!parsed.success) {
     deps.log.warn({ extractionId: data.extractionId, issues: parsed.error.issues.slice(0, 3) }, 'the model answered JSON that does not fit; extracting offline instead');

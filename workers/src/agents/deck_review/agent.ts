@@ -98,7 +98,7 @@ async function modelSlideReview(deps: AgentDeps, job: JobContext<unknown>, data:
         throw new ReviewStopped(error.code, anyErrorText(error.code, error.params, language));
       }
       deps.log.warn({ err: error, reviewId: data.reviewId, slide: slide.n }, 'the model call for a slide failed');
-      return { status: 'failed', reason: errorText('deck.model_failed', { reason: failureText(error) }, language) };
+      return { status: 'failed', reason: errorText('deck.model_failed', { reason: failureText(error, language) }, language) };
     }
     const parsed = slideReviewSchema.safeParse(extractJson(text));
     if (parsed.success) return { status: 'reviewed', review: parsed.data };

@@ -41,7 +41,7 @@ export async function runDirectWriting(deps: AgentDeps, job: JobContext<unknown>
     job,
     data,
     writer: new ReplyWriter(deps, data, writerStart(events, data.replyId)),
-    allowance: new Allowance(deps, data.userId, { sessionId: data.sessionId, messageId: data.replyId }),
+    allowance: new Allowance(deps, data.userId, { sessionId: data.sessionId, messageId: data.replyId }, deps.model.profile),
     language: languageOf(brief),
     draft: null,
   };

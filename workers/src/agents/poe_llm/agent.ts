@@ -4,7 +4,7 @@ import { conversationStream } from '@scriptorium/domain/conversation/conversatio
 import { conversationDecider } from '@scriptorium/domain/conversation/decide';
 import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
 import type { JobContext } from '@scriptorium/infra/queue/port';
-import type { ChatMessage, ModelRequest } from '@scriptorium/infra/model/port';
+import { partialUsageOf, type ChatMessage, type ModelRequest } from '@scriptorium/infra/model/port';
 import { Allowance, BudgetExhaustedError } from '@scriptorium/domain/budget/allowance';
 import type { AgentDeps } from '../deps.ts';
 import { conversationHistory, replyTrace } from '../history.ts';
@@ -53,7 +53,7 @@ export async function runPoeLlm(deps: AgentDeps, job: JobContext<unknown>): Prom
   }
   let request: ModelRequest;
   try {
-    request = await new Allowance(deps, data.userId, { sessionId: data.sessionId, messageId: data.replyId }).ensure({ messages });
+    request = await new Allowance(deps, data.userId, { sessionId: data.sessionId, messageId: data.replyId }).ensure({ messages }, deps.model.profile);
   } catch (error) {
     if (!(error instanceof BudgetExhaustedError)) throw error;
     const item = failureItem(error);
@@ -92,6 +92,9 @@ export async function runPoeLlm(deps: AgentDeps, job: JobContext<unknown>): Prom
     await route(splitter.end());
   } catch (error) {
     await route(splitter.end());
+    // A reply cut midway still cost what the model wrote of it.
+    const spent = partialUsageOf(error);
+    if (spent) await writer.tokens(spent);
     if (job.signal.aborted) {
       await writer.progress({ code: 'chat.paused', params: {} });
       await writer.complete('interrupted');

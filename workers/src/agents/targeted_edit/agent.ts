@@ -4,7 +4,7 @@ import { conversationDecider } from '@scriptorium/domain/conversation/decide';
 import type { TargetedEditJobData } from '@scriptorium/domain/conversation/jobs';
 import { DomainError } from '@scriptorium/infra/eventsourcing/decider';
 import type { JobContext } from '@scriptorium/infra/queue/port';
-import type { ModelRequest } from '@scriptorium/infra/model/port';
+import { partialUsageOf, type ModelRequest } from '@scriptorium/infra/model/port';
 import { Allowance, BudgetExhaustedError } from '@scriptorium/domain/budget/allowance';
 import type { AgentDeps } from '../deps.ts';
 import { writerStart } from '../history.ts';
@@ -77,7 +77,7 @@ export async function runTargetedEdit(deps: AgentDeps, job: JobContext<unknown>)
         ],
         temperature: 0.3,
         maxTokens: Math.min(4000, data.snippet.length * 3 + 200),
-      });
+      }, deps.model.profile);
     } catch (error) {
       if (!(error instanceof BudgetExhaustedError)) throw error;
       await refuse(failureItem(error));
@@ -88,6 +88,8 @@ export async function runTargetedEdit(deps: AgentDeps, job: JobContext<unknown>)
       await writer.tokens(completion.usage);
       edited = cleanEdited(completion.text, data.snippet);
     } catch (error) {
+      const spent = partialUsageOf(error);
+      if (spent) await writer.tokens(spent);
       deps.log.warn({ err: error, requestId: data.requestId }, 'targeted edit failed');
       await refuse(job.signal.aborted ? (zh ? '修改被中断，请重试' : 'The edit was interrupted; please retry') : failureItem(error));
       return;
