@@ -3,7 +3,7 @@
  * against the truth, and what the run cost counted at the model and the web.
  */
 import { TOPICS, type Topic } from './corpus.ts';
-import { ask, awaitReply, chargedTokens, latestReport, newUser, openConversation, sessionTitle, type Conversation, type Outcome, type ReplyEnd } from './drive.ts';
+import { ask, awaitReply, chargedTokens, latestReport, newUser, openConversation, type Conversation, type Outcome, type ReplyEnd } from './drive.ts';
 import type { Lab } from './lab.ts';
 import { scoreReport, type CitationScore } from './score.ts';
 
@@ -45,7 +45,6 @@ export async function conversationFor(lab: Lab, topic: Topic): Promise<Conversat
 /** What a finished reply shows, measured and scored. */
 export async function measure(lab: Lab, topic: Topic, conversation: Conversation, end: ReplyEnd, items: readonly any[], wallMs: number): Promise<TaskResult> {
   const report = await latestReport(conversation);
-  if (process.env.LAB_DUMP) console.error(report?.content);
   const citations = scoreReport(report?.content ?? '', topic, lab.pathOf, new Set(lab.web.reads));
   const of = (type: string) => items.filter((item) => item.content_type === type);
   const planSteps = (of('plan').at(-1)?.research_plan as unknown[] | undefined)?.length ?? 0;
@@ -106,6 +105,3 @@ export async function runCorpus(lab: Lab, options: { only?: readonly string[]; t
   }
   return results;
 }
-
-/** Titles the product gave, for checks that look at them (the fault suite's `<think>` check). */
-export { sessionTitle };
