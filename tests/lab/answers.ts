@@ -92,7 +92,7 @@ export function coreOf(question: string): string {
     const clause = question.split(/[？?！!。\n]/)[0] ?? question;
     return clause.replace(/^(请问|请|帮我|我想知道)/, '').replace(/(如何|怎么样|怎样|有多大|是什么|吗|呢)$/, '').replace(/[，,].*$/, '').trim();
   }
-  const words = question.replace(/[?!.,;:]/g, ' ').split(/\s+/).filter((word) => word && !/^(how|what|why|are|is|do|does|have|has|been|the|a|an|and|in|of|to|since|fast|which|who|whom|holds|them|back|there|any)$/i.test(word));
+  const words = (question.split(/[?!\n]/)[0] ?? question).replace(/[.,;:]/g, ' ').split(/\s+/).filter((word) => word && !/^(how|what|why|are|is|do|does|have|has|been|the|a|an|and|in|of|to|since|fast|which|who|whom|holds|them|back|there|any)$/i.test(word));
   return words.slice(0, 6).join(' ');
 }
 
