@@ -21,8 +21,8 @@ import { regressions, summarise, table, type Summary } from './summary.ts';
 import { FAULTS, faultTable, runFaults } from './faults.ts';
 import { runBenchmark, benchTable } from './bench.ts';
 
-export const BASELINE_FILE = new URL('./baseline.json', import.meta.url);
-export const REALISTIC = { firstTokenMs: 800, tokensPerSecond: 40 };
+const BASELINE_FILE = new URL('./baseline.json', import.meta.url);
+const REALISTIC = { firstTokenMs: 800, tokensPerSecond: 40 };
 
 const { values } = parseArgs({
   options: {
