@@ -235,10 +235,13 @@ export function answerFor(messages: readonly Message[], mood: Mood): Answer {
         const head = /^(?:[\s\S]*?\n)?\[(\d+)\] ([^\n]*)\n([^\n]*)\n?([\s\S]*)$/.exec(part);
         return head ? [{ index: Number(head[1]), title: head[2]!, snippet: head[4]!.trim() }] : [];
       });
+      // Useful: about as close to the research as the closest result, as a model compares what it is shown.
+      const scores = listed.map((result) => overlap(terms, `${result.title} ${result.snippet}`));
+      const best = Math.max(0, ...scores);
       return plain(
         json({
-          results: listed.map((result) => {
-            const useful = overlap(terms, `${result.title} ${result.snippet}`) >= 0.2;
+          results: listed.map((result, index) => {
+            const useful = scores[index]! >= Math.max(0.08, best * 0.6);
             return { index: result.index, has_useful_info: useful, useful_info_summary: useful ? (sentencesOf(result.snippet)[0] ?? result.snippet) : '' };
           }),
         }),

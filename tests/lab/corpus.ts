@@ -62,7 +62,7 @@ function topic(text: TopicText): Topic {
   const factsOn = (slug: string) => text.facts.filter((fact) => fact.on.includes(slug)).map((fact) => fact.statement);
   const bg = text.background;
   // Chinese says in a character what English says in a word: more paragraphs make pages of like length.
-  const padding = text.language === 'zh' ? 5 : 2;
+  const padding = text.language === 'zh' ? 9 : 4;
   const support = text.pages.support.map(({ slug, title, intro }, index): Page => {
     const own = factsOn(slug);
     const rotated = [...bg.slice(index * 3), ...bg.slice(0, index * 3)];
@@ -80,7 +80,7 @@ function topic(text: TopicText): Topic {
     kind: 'contradict',
     paragraphs: [contra.intro, text.contradiction.sentence, bg.slice(6).join(''), ...factsOn(contra.slug), ...pick(generic, 5, padding)],
   };
-  const irrelevant: Page = { path: path(text.pages.irrelevant.slug), title: text.pages.irrelevant.title, kind: 'irrelevant', paragraphs: [...text.pages.irrelevant.paragraphs, ...pick(generic, 2, 1)] };
+  const irrelevant: Page = { path: path(text.pages.irrelevant.slug), title: text.pages.irrelevant.title, kind: 'irrelevant', paragraphs: [...text.pages.irrelevant.paragraphs, ...pick(generic, 2, padding - 1)] };
   const longSlug = text.pages.long.slug;
   // The key fact goes after every background and generic paragraph, which together pass 3,000 characters.
   const long: Page = {

@@ -78,7 +78,7 @@ export async function startLabWeb(): Promise<LabWeb> {
     const terms = termsOf(query);
     const scored = TOPICS.flatMap((topic) => topic.pages)
       .map((page) => ({ page, score: overlap(terms, page.title) * 2 + overlap(terms, pageText(page)) }))
-      .filter((entry) => entry.score >= 0.5)
+      .filter((entry) => entry.score >= 0.3)
       .sort((a, b) => b.score - a.score)
       .slice(0, 10);
     const results = scored.map(({ page }, index) => ({
