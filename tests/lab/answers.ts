@@ -24,8 +24,6 @@ export type CallKind =
   | 'fact-check'
   | 'other';
 
-export const CALL_KINDS: readonly CallKind[] = ['analyse', 'clarify', 'plan', 'queries', 'judge', 'browse', 'section', 'conclusion', 'deepen', 'revise', 'edit', 'title', 'race-weights', 'race-score', 'fact-check', 'other'];
-
 /** A mistake the model made on purpose: which, the sentence it wrote, the number it cited. */
 export interface Mistake {
   kind: 'misattributed' | 'dangling' | 'fabricated';

@@ -81,8 +81,16 @@ function degradation(report: string | null, planned: readonly string[], topic: T
   return signs;
 }
 
-/** Whether the chat said anything about trouble: an error item, or a progress item about a fall-back, a retry, a wait or a cut. */
-const saidSo = (items: readonly any[]) => items.some((item) => item.content_type === 'error' || (item.content_type === 'progress' && /fallback|fall_back|degrad|empty|cut|retry|wait|truncat|refus|limit|rules/i.test(String(item.code ?? item.progress?.code ?? JSON.stringify(item)))));
+/**
+ * Whether the chat said anything about trouble: an error item, a warning, or a progress note (an
+ * `info` item's `progress.code`) about a fall-back, a retry, a wait or a cut.
+ */
+const saidSo = (items: readonly any[]) =>
+  items.some(
+    (item) =>
+      item.content_type === 'error' ||
+      (item.content_type === 'info' && (item.level === 'warning' || item.level === 'error' || /fallback|fall_back|degrad|empty|cut|retry|wait|truncat|refus|limit|rules/i.test(String(item.progress?.code ?? '')))),
+  );
 
 export async function runFault(lab: Lab, fault: FaultCase, topic: Topic, timeoutMs: number): Promise<FaultResult> {
   resetCounts(lab);
