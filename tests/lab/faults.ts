@@ -89,7 +89,8 @@ const saidSo = (items: readonly any[]) =>
   items.some(
     (item) =>
       item.content_type === 'error' ||
-      (item.content_type === 'info' && (item.level === 'warning' || item.level === 'error' || /fallback|fall_back|degrad|empty|cut|retry|wait|truncat|refus|limit|rules/i.test(String(item.progress?.code ?? '')))),
+      item.level === 'warning' ||
+      (item.content_type === 'info' && /fallback|fall_back|degrad|empty|cut|retry|wait|truncat|refus|limit|rules/i.test(String(item.progress?.code ?? ''))),
   );
 
 export async function runFault(lab: Lab, fault: FaultCase, topic: Topic, timeoutMs: number): Promise<FaultResult> {
