@@ -7,8 +7,9 @@
  *   npm run eval -- --faults              the fault suite over the same tasks
  *   npm run eval -- --tasks <file.jsonl>  a DeepResearch Bench task file against the configured model and judge
  *
- * Options: --realistic (the scripted model at a real model's speed), --mistakes <rate> (default
- * 0.15), --seed <n>, --only <task,task>, --out <file.jsonl>, --fault <name,name>.
+ * Options: --realistic (the scripted model at a real model's speed), --mistakes <rate> and
+ * --seed <n> (by default the baseline's: 0.15 and 27), --only <task,task>, --out <file.jsonl>,
+ * --fault <name,name>.
  */
 import { mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,8 +33,8 @@ const { values } = parseArgs({
     fault: { type: 'string' },
     tasks: { type: 'string' },
     realistic: { type: 'boolean', default: false },
-    mistakes: { type: 'string', default: '0.15' },
-    seed: { type: 'string', default: '27' },
+    mistakes: { type: 'string' },
+    seed: { type: 'string' },
     only: { type: 'string' },
     out: { type: 'string' },
   },
@@ -61,7 +62,11 @@ async function main(): Promise<number> {
     return 0;
   }
   const only = values.only?.split(',').map((name) => name.trim());
-  const lab = await startLab({ seed: Number(values.seed), mistakeRate: Number(values.mistakes), speed: values.realistic ? REALISTIC : null });
+  // Unless told otherwise, the model makes the mistakes the baseline was measured with, so the two compare.
+  const stored = JSON.parse(readFileSync(BASELINE_FILE, 'utf8')) as { mistakeRate: number; seed: number; summary: Summary };
+  const mistakeRate = values.mistakes === undefined ? stored.mistakeRate : Number(values.mistakes);
+  const seed = values.seed === undefined ? stored.seed : Number(values.seed);
+  const lab = await startLab({ seed, mistakeRate, speed: values.realistic ? REALISTIC : null });
   try {
     if (values.faults) {
       const names = values.fault?.split(',').map((name) => name.trim());
@@ -82,11 +87,10 @@ async function main(): Promise<number> {
     record({ summary });
     console.log(`\nJSONL: ${out}`);
     if (values['update-baseline']) {
-      writeFileSync(BASELINE_FILE, `${JSON.stringify({ measured: new Date().toISOString().slice(0, 10), mistakeRate: Number(values.mistakes), seed: Number(values.seed), summary }, null, 2)}\n`);
+      writeFileSync(BASELINE_FILE, `${JSON.stringify({ measured: new Date().toISOString().slice(0, 10), mistakeRate, seed, summary }, null, 2)}\n`);
       console.log(`baseline written to ${BASELINE_FILE.pathname}`);
     }
     if (values.baseline) {
-      const stored = JSON.parse(readFileSync(BASELINE_FILE, 'utf8')) as { summary: Summary };
       const found = regressions(stored.summary, summary);
       for (const regression of found) console.log(`REGRESSION ${regression.key}: baseline ${regression.baseline}, now ${regression.now}`);
       if (found.length > 0) return 1;
