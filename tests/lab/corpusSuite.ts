@@ -76,15 +76,15 @@ export async function measure(lab: Lab, topic: Topic, conversation: Conversation
   };
 }
 
-/** Clears what the model and the web counted, so the next task counts only its own. */
-export function resetCounts(lab: Lab): void {
-  lab.model.reset();
+/** Clears what the model and the web counted, so the next task counts only its own, and seeds its mistakes by the task. */
+export function resetCounts(lab: Lab, topic: Topic): void {
+  lab.model.reset(lab.seed + TOPICS.indexOf(topic));
   lab.web.searches.length = 0;
   lab.web.reads.length = 0;
 }
 
 export async function runTask(lab: Lab, topic: Topic, timeoutMs: number): Promise<TaskResult> {
-  resetCounts(lab);
+  resetCounts(lab, topic);
   const conversation = await conversationFor(lab, topic);
   try {
     const started = Date.now();

@@ -94,7 +94,7 @@ const saidSo = (items: readonly any[]) =>
   );
 
 export async function runFault(lab: Lab, fault: FaultCase, topic: Topic, timeoutMs: number): Promise<FaultResult> {
-  resetCounts(lab);
+  resetCounts(lab, topic);
   lab.model.setFault(fault.faults);
   const conversation = await conversationFor(lab, topic);
   try {

@@ -11,6 +11,8 @@ export interface Lab {
   model: ScriptedModel;
   web: LabWeb;
   product: LabProduct;
+  /** The seed the model's mistakes start from; each task adds its own index. */
+  seed: number;
   /** The corpus path of a page address, or null for an address outside the corpus. */
   pathOf(url: string): string | null;
   stop(): Promise<void>;
@@ -41,6 +43,7 @@ export async function startLab(options: ScriptedModelOptions & { env?: Record<st
     model,
     web,
     product,
+    seed: options.seed ?? 27,
     pathOf: (url) => (url.startsWith(web.pagesUrl) ? url.slice(web.pagesUrl.length) : null),
     async stop() {
       await product.stop();

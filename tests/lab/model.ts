@@ -63,8 +63,11 @@ export interface ScriptedModel {
   mistakes: Mistake[];
   /** The most calls that were open at once since the last reset. */
   maxInFlight: number;
-  /** Forgets calls, mistakes and the in-flight peak (between tasks); the fault plan is kept. */
-  reset(): void;
+  /**
+   * Forgets calls, mistakes and the in-flight peak (between tasks); the fault plan is kept. A seed
+   * starts the mistakes' random sequence again, so a task makes the same mistakes alone or in a suite.
+   */
+  reset(seed?: number): void;
   setFault(faults: Fault[]): void;
   close(): Promise<void>;
 }
@@ -86,7 +89,7 @@ const sendJson = (res: ServerResponse, status: number, payload: unknown, headers
 const tokensOf = (text: string) => text.match(/\s*(?:\p{Script=Han}|[^\s\p{Script=Han}]+)|\s+$/gu) ?? [];
 
 export async function startScriptedModel(options: ScriptedModelOptions = {}): Promise<ScriptedModel> {
-  const random = seeded(options.seed ?? 27);
+  let random = seeded(options.seed ?? 27);
   const state = { calls: [] as CallRecord[], mistakes: [] as Mistake[], inFlight: 0, maxInFlight: 0, faults: [] as Fault[], used: new Map<Fault, number>() };
 
   /** The first fault of `kind` that applies to this call, counting it as used. */
@@ -128,7 +131,7 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
 
   async function play(body: ChatBody, res: ServerResponse): Promise<void> {
     const messages = body.messages ?? [];
-    const answer: Answer = answerFor(messages, { random, mistakeRate: options.mistakeRate ?? 0 });
+    const answer: Answer = answerFor(messages, { random: () => random(), mistakeRate: options.mistakeRate ?? 0 });
     const promptTokens = tokenCount(messages.map((message) => message.content).join('\n'));
     const record: CallRecord = { kind: answer.kind, stream: body.stream === true, status: 200, promptTokens, completionTokens: 0, usageSent: false, ...(body.max_tokens !== undefined && { maxTokens: body.max_tokens }) };
     state.calls.push(record);
@@ -252,7 +255,8 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
     get maxInFlight() {
       return state.maxInFlight;
     },
-    reset() {
+    reset(seed) {
+      if (seed !== undefined) random = seeded(seed);
       state.calls = [];
       state.mistakes = [];
       state.maxInFlight = state.inFlight;
