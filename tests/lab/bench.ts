@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { PageFetcher } from '@scriptorium/infra/fetch/fetcher';
 import { chatCompletionsUrl } from '@scriptorium/infra/model/openai';
-import { ask, awaitReply, latestReport, newUser, openConversation, startLabProduct, type Outcome } from './drive.ts';
+import { ask, awaitReply, grantBudget, latestReport, newUser, openConversation, startLabProduct, type Outcome } from './drive.ts';
 import { FACT_PROMPT, RACE_DIMENSIONS, SCORE_PROMPT, WEIGHTS_PROMPT, type RaceDimension } from './judgePrompts.ts';
 import { citedSentences, sourceList } from './score.ts';
 import { markdownTable } from './summary.ts';
@@ -156,13 +156,16 @@ export async function runBenchmark(path: string, options: BenchOptions = {}): Pr
   if (!env.LLM_BASE_URL) throw new Error('set LLM_BASE_URL (and LLM_MODEL, LLM_API_KEY, SEARCH_URL) to the model and search to evaluate');
   const judge = options.judge ?? (process.env.JUDGE_BASE_URL && process.env.JUDGE_MODEL ? { baseUrl: process.env.JUDGE_BASE_URL, model: process.env.JUDGE_MODEL, ...(process.env.JUDGE_API_KEY && { apiKey: process.env.JUDGE_API_KEY }) } : null);
   if (!judge) throw new Error('set JUDGE_BASE_URL and JUDGE_MODEL (and JUDGE_API_KEY) to the judge model');
-  const product = await startLabProduct(env);
+  const admin = { username: 'benchadmin', password: 'bench admin password' };
+  const product = await startLabProduct({ ...env, ADMIN_USERNAME: admin.username, ADMIN_PASSWORD: admin.password });
   const fetcher = new PageFetcher({ allowHosts: (env.FETCH_ALLOW_HOSTS ?? '').split(/[\s,]+/).filter(Boolean) });
   const results: BenchResult[] = [];
   try {
     for (const [index, task] of tasks.entries()) {
       options.log?.(`task ${task.id} (${index + 1}/${tasks.length})`);
       const user = await newUser(product.url, `bench${index}${process.pid}${Date.now() % 100_000}`);
+      // A benchmark task may cost more than a new account's day: 2,000 coins is two million tokens at the default rate.
+      await grantBudget(product.url, admin, user.id, 2000);
       const conversation = await openConversation(product.url, user, `bench-${index}`);
       try {
         const started = Date.now();

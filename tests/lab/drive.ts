@@ -71,14 +71,25 @@ export function http(baseUrl: string, token?: string): Http {
 }
 
 /** Registers a user and signs in. */
-export async function newUser(baseUrl: string, username: string): Promise<Http> {
+export async function newUser(baseUrl: string, username: string): Promise<Http & { id: string }> {
   const anonymous = http(baseUrl);
   const password = 'lab password 27';
   const registered = await anonymous.call('POST', '/auth/register', { username, email: `${username}@lab.example`, nickname: username, password });
   if (registered.status !== 200) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.body)}`);
   const login = await anonymous.call('POST', '/auth/login', { username, password }, true);
   if (login.status !== 200) throw new Error(`login: ${login.status}`);
-  return http(baseUrl, login.body.access_token as string);
+  return Object.assign(http(baseUrl, login.body.access_token as string), { id: registered.body.id as string });
+}
+
+/**
+ * Gives a user extra budget as an administrator does (`coins` of TOKENS_PER_COIN tokens each), so a
+ * long run on a real model is not cut by a new account's daily allowance.
+ */
+export async function grantBudget(baseUrl: string, admin: { username: string; password: string }, userId: string, coins: number): Promise<void> {
+  const login = await http(baseUrl).call('POST', '/auth/admin/login', admin, true);
+  if (login.status !== 200) throw new Error(`admin login: ${login.status}`);
+  const granted = await http(baseUrl, login.body.access_token as string).call('POST', `/auth/admin/users/${userId}/extra-budget`, { amount: coins });
+  if (granted.status !== 200) throw new Error(`extra budget: ${granted.status} ${JSON.stringify(granted.body)}`);
 }
 
 export type Outcome = 'completed' | 'failed' | 'interrupted' | 'timeout';
