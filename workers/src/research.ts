@@ -27,10 +27,11 @@ export interface ResearchTools {
 /**
  * What the research agents search and read with, for the worker role: the web search when
  * `SEARCH_URL` is set, the user's own material in a local index fed from the log, what they attached
- * to the session, the page fetcher and the platform tools.
+ * to the session, the page fetcher (reading what `FETCH_ALLOW_HOSTS` lets past its guard) and the
+ * platform tools.
  */
 export async function startResearchTools(deps: {
-  config: { DATA_DIR: string; SEARCH_URL?: string | undefined };
+  config: { DATA_DIR: string; SEARCH_URL?: string | undefined; FETCH_ALLOW_HOSTS?: readonly string[] };
   events: EventStore;
   readStore: ReadStore;
   blobs: BlobStore;
@@ -44,7 +45,7 @@ export async function startResearchTools(deps: {
     corpus,
     localSearch: new LocalSearch(corpus),
     ...(deps.config.SEARCH_URL && { webSearch: new SearxngSearch({ baseUrl: deps.config.SEARCH_URL }) }),
-    fetcher: new PageFetcher(),
+    fetcher: new PageFetcher({ allowHosts: deps.config.FETCH_ALLOW_HOSTS ?? [] }),
     tools: createPlatformTools({ corpus, clock: deps.clock }),
     material: sessionMaterial(deps),
     indexed: (position) => feed.waitFor(position),

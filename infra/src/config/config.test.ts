@@ -37,6 +37,8 @@ for (const [variable, value] of [
   ['SMTP_URL', 'http://mail.example.com'],
   ['PASSWORD_HASH_MEMORY_KIB', '4096'],
   ['PASSWORD_HASH_PASSES', '1'],
+  ['FETCH_ALLOW_HOSTS', 'wiki.corp, http://intranet'],
+  ['FETCH_ALLOW_HOSTS', '10.0.0.0/40'],
 ] as const) {
   test(`a bad ${variable} (${value}) is refused naming the variable`, (t) => {
     const error = t.throws(() => parseConfig({ [variable]: value }), { instanceOf: ConfigError });
@@ -44,6 +46,11 @@ for (const [variable, value] of [
     t.true(error?.message.startsWith(`configuration error: ${variable} `));
   });
 }
+
+test('FETCH_ALLOW_HOSTS is empty by default and takes hosts, host:port and networks, comma- or space-separated', (t) => {
+  t.deepEqual(parseConfig({}).FETCH_ALLOW_HOSTS, []);
+  t.deepEqual(parseConfig({ FETCH_ALLOW_HOSTS: 'wiki.corp, 127.0.0.1:8080 10.1.0.0/16,[::1]:9000' }).FETCH_ALLOW_HOSTS, ['wiki.corp', '127.0.0.1:8080', '10.1.0.0/16', '[::1]:9000']);
+});
 
 test('account switches read true and false, and default to optional', (t) => {
   t.false(parseConfig({}).INVITE_CODE_REQUIRED);

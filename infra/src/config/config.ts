@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_PASSWORD_COST, MINIMUM_PASSWORD_COST } from '../auth/passwordCost.ts';
 import { MODEL_ROLES, modelProfileOverrideSchema } from '../model/profile.ts';
+import { parseAllowEntry } from '../fetch/ssrf.ts';
 
 const url = (protocols: string[]) =>
   z
@@ -77,6 +78,25 @@ export const configSchema = z
       `a JSON object from roles (${ROLES_OF_THEIR_OWN.join(', ')}) to model names`,
     ),
     SEARCH_URL: optional(url(['http:', 'https:'])),
+    /**
+     * Hosts, `host:port` or CIDR networks (comma- or space-separated) the research agent's page
+     * fetcher may read although the SSRF guard refuses them: an intranet wiki, a test's page server.
+     */
+    FETCH_ALLOW_HOSTS: z
+      .string()
+      .default('')
+      .transform((text, ctx) => {
+        const entries = text.split(/[\s,]+/).filter(Boolean);
+        for (const entry of entries) {
+          try {
+            parseAllowEntry(entry);
+          } catch (error) {
+            ctx.addIssue({ code: 'custom', message: (error as Error).message });
+            return z.NEVER;
+          }
+        }
+        return entries;
+      }),
     SMTP_URL: optional(url(['smtp:', 'smtps:'])),
     BLOB_DIR: optional(z.string()),
     MAIL_FROM: z.string().default('Scriptorium <no-reply@scriptorium.local>'),

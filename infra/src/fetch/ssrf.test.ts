@@ -1,6 +1,6 @@
 import test from 'ava';
 import { FetchError } from './errors.ts';
-import { isBlockedAddress, SsrfGuard, type Resolver } from './ssrf.ts';
+import { isBlockedAddress, parseAllowEntry, SsrfGuard, type Resolver } from './ssrf.ts';
 
 test('loopback, private, link-local, metadata, CGNAT, multicast and unspecified addresses are blocked', (t) => {
   for (const address of [
@@ -82,4 +82,40 @@ test('lookup answers with checked addresses in both callback styles and refuses 
   ]);
   const [error] = await new Promise<unknown[]>((resolve) => guard.lookup('inside.test', { all: true }, (...args) => resolve(args)));
   t.true(error instanceof FetchError && error.reason === 'blocked_address');
+});
+
+test('an allowed host:port lets that port through and no other, for names and literals alike', async (t) => {
+  const guard = new SsrfGuard({ allowHosts: ['wiki.test:8080', '127.0.0.1:9000', '[::1]:9001'], resolve: resolver({ 'wiki.test': ['10.0.0.9'] }) });
+  t.is(await reason(guard, 'http://wiki.test:8080/page'), undefined);
+  t.is(await reason(guard, 'http://wiki.test/page'), 'blocked_address');
+  t.is(await reason(guard, 'https://wiki.test:8443/'), 'blocked_address');
+  t.is(await reason(guard, 'http://127.0.0.1:9000/'), undefined);
+  t.is(await reason(guard, 'http://127.0.0.1:9002/'), 'blocked_address');
+  t.is(await reason(guard, 'http://[::1]:9001/'), undefined);
+  t.is(await reason(guard, 'http://[::1]:9000/'), 'blocked_address');
+});
+
+test('an allowed network lets its addresses through, as literals and as DNS answers, and nothing beside it', async (t) => {
+  const guard = new SsrfGuard({ allowHosts: ['10.20.0.0/16', 'fd00:1::/32'], resolve: resolver({ 'wiki.corp': ['10.20.3.4'], 'db.corp': ['10.21.0.1'], 'v6.corp': ['fd00:1::5'] }) });
+  t.is(await reason(guard, 'http://10.20.255.1/'), undefined);
+  t.is(await reason(guard, 'http://10.21.0.1/'), 'blocked_address');
+  t.is(await reason(guard, 'http://wiki.corp/'), undefined);
+  t.is(await reason(guard, 'http://db.corp/'), 'blocked_address');
+  t.is(await reason(guard, 'http://v6.corp/'), undefined);
+  t.is(await reason(guard, 'http://169.254.169.254/'), 'blocked_address');
+  const [error, address] = await new Promise<unknown[]>((resolve) => guard.lookup('wiki.corp', {}, (...args) => resolve(args)));
+  t.is(error, null);
+  t.is(address, '10.20.3.4');
+});
+
+test('allow entries parse as host, host:port or network, and anything else is refused with the entry named', (t) => {
+  t.deepEqual(parseAllowEntry('Wiki.Corp'), { kind: 'host', host: 'wiki.corp' });
+  t.deepEqual(parseAllowEntry('localhost:3000'), { kind: 'host', host: 'localhost', port: 3000 });
+  t.deepEqual(parseAllowEntry('[fd00::1]:80'), { kind: 'host', host: 'fd00::1', port: 80 });
+  t.deepEqual(parseAllowEntry('fd00::1'), { kind: 'host', host: 'fd00::1' });
+  t.deepEqual(parseAllowEntry('192.168.1.0/24'), { kind: 'network', address: '192.168.1.0', prefix: 24, family: 'ipv4' });
+  t.deepEqual(parseAllowEntry('fd00::/8'), { kind: 'network', address: 'fd00::', prefix: 8, family: 'ipv6' });
+  for (const bad of ['http://wiki', 'wiki:0', 'wiki:70000', '10.0.0.0/33', 'wiki.corp/8', 'a b', '[wiki]:80', 'wiki:', 'fd00::/129']) {
+    t.throws(() => parseAllowEntry(bad), { message: new RegExp(bad.replace(/[[\]/.:]/g, '\\$&').split(' ')[0]!) }, bad);
+  }
 });

@@ -23,9 +23,14 @@ export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export interface SsrfOptions {
   /**
-   * Host names or IP literals let through whatever they resolve to, compared exactly (case and a
-   * trailing dot aside). For tests and for deployments that mean to read an intranet site; empty
-   * by default. Each hop is matched on its own, so allowing `localhost` does not allow `127.0.0.1`.
+   * Exceptions to the guard (`FETCH_ALLOW_HOSTS`), for tests and for deployments that mean to read
+   * an intranet site; empty by default. Each entry is one of:
+   * - a host name or IP literal, let through on any port whatever it resolves to, compared exactly
+   *   (case and a trailing dot aside): allowing `localhost` does not allow `127.0.0.1`;
+   * - `host:port` (`[v6]:port` for IPv6), the same for that port only;
+   * - a CIDR network (`10.1.0.0/16`, `fd00::/8`): addresses in it may be connected to, whether
+   *   written in the URL or answered by DNS for any name.
+   * Each hop is matched on its own. See `parseAllowEntry` for the syntax.
    */
   allowHosts?: readonly string[];
   resolve?: Resolver;
@@ -69,13 +74,64 @@ const systemResolver: Resolver = async (hostname) => {
   return answers.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
 };
 
+/** One `FETCH_ALLOW_HOSTS` entry, parsed: a host on every port or one, or a network. */
+export type AllowEntry = { kind: 'host'; host: string; port?: number } | { kind: 'network'; address: string; prefix: number; family: 'ipv4' | 'ipv6' };
+
+const HOST_NAME = /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+
+/** Parses a `FETCH_ALLOW_HOSTS` entry; throws an Error saying what is wrong with it. */
+export function parseAllowEntry(entry: string): AllowEntry {
+  const text = entry.trim();
+  const cidr = /^([^/]+)\/(\d{1,3})$/.exec(text);
+  if (cidr) {
+    const address = cidr[1]!.replace(/^\[(.*)\]$/, '$1');
+    const family = isIP(address);
+    const prefix = Number(cidr[2]);
+    if (family === 0) throw new Error(`"${text}": the network ${address} is not an IP address`);
+    if (prefix > (family === 4 ? 32 : 128)) throw new Error(`"${text}": the prefix must be at most ${family === 4 ? 32 : 128}`);
+    return { kind: 'network', address, prefix, family: family === 4 ? 'ipv4' : 'ipv6' };
+  }
+  if (isIP(text) === 6) return { kind: 'host', host: normalizeHost(text) };
+  const withPort = /^(?:\[([^\]]+)\]|([^:[\]]+))(?::(\d{1,5}))?$/.exec(text);
+  const host = withPort?.[1] ?? withPort?.[2];
+  if (!withPort || !host) throw new Error(`"${text}" is not a host, host:port or CIDR network`);
+  if (withPort[1] !== undefined && isIP(host) !== 6) throw new Error(`"${text}": only an IPv6 address goes in brackets`);
+  if (withPort[2] !== undefined && isIP(host) === 0 && !HOST_NAME.test(host)) throw new Error(`"${text}": ${host} is not a host name`);
+  const port = withPort[3] === undefined ? undefined : Number(withPort[3]);
+  if (port !== undefined && (port < 1 || port > 65_535)) throw new Error(`"${text}": the port must be between 1 and 65535`);
+  return { kind: 'host', host: normalizeHost(host), ...(port !== undefined && { port }) };
+}
+
 export class SsrfGuard {
-  private readonly allowed: ReadonlySet<string>;
+  /** Allowed hosts, each with its allowed ports, or `null` for every port. */
+  private readonly hosts = new Map<string, Set<number> | null>();
+  private readonly networks = new BlockList();
   private readonly resolve: Resolver;
 
   constructor(options: SsrfOptions = {}) {
-    this.allowed = new Set((options.allowHosts ?? []).map(normalizeHost));
+    for (const entry of (options.allowHosts ?? []).map(parseAllowEntry)) {
+      if (entry.kind === 'network') {
+        this.networks.addSubnet(entry.address, entry.prefix, entry.family);
+        continue;
+      }
+      const ports = this.hosts.get(entry.host);
+      if (entry.port === undefined || ports === null) this.hosts.set(entry.host, null);
+      else this.hosts.set(entry.host, new Set([...(ports ?? []), entry.port]));
+    }
     this.resolve = options.resolve ?? systemResolver;
+  }
+
+  /** Whether a hop to `host` is let through; without a port, whether any port of it is (the connect-time lookup knows no port). */
+  private hostAllowed(host: string, port?: number): boolean {
+    const ports = this.hosts.get(host);
+    if (ports === undefined) return false;
+    return ports === null || port === undefined || ports.has(port);
+  }
+
+  /** Blocked, and in no allowed network. */
+  private refuses(address: string): boolean {
+    if (!isBlockedAddress(address)) return false;
+    return !this.networks.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
   }
 
   /** Refuses a URL that is not http(s), or whose host is or resolves to a blocked address. */
@@ -84,17 +140,20 @@ export class SsrfGuard {
       throw new FetchError('bad_url', 'fetch.not_http', { protocol: url.protocol }, { url: url.href });
     }
     const host = hostOf(url);
-    if (this.allowed.has(host)) return;
+    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+    if (this.hostAllowed(host, port)) return;
     if (isIP(host)) {
-      if (isBlockedAddress(host)) throw refused(url.href, host);
+      if (this.refuses(host)) throw refused(url.href, host);
       return;
     }
-    await this.addressesOf(host, url.href);
+    await this.addressesOf(host, false, url.href);
   }
 
   /** For the HTTP client's sockets: resolves, refuses blocked answers, and connects only to what was checked. */
   readonly lookup: LookupFunction = (hostname, options, callback) => {
-    this.addressesOf(normalizeHost(hostname)).then(
+    // The hop's port was matched by `checkUrl`; here a host allowed on some port may resolve anywhere.
+    const host = normalizeHost(hostname);
+    this.addressesOf(host, this.hostAllowed(host)).then(
       (addresses) => {
         const wanted = options.family === 4 || options.family === 6 ? addresses.filter((entry) => entry.family === options.family) : addresses;
         const first = wanted[0];
@@ -110,17 +169,17 @@ export class SsrfGuard {
     );
   };
 
-  private async addressesOf(host: string, url?: string): Promise<ResolvedAddress[]> {
+  private async addressesOf(host: string, trusted: boolean, url?: string): Promise<ResolvedAddress[]> {
     let addresses: ResolvedAddress[];
     try {
       addresses = await this.resolve(host);
     } catch (error) {
       throw new FetchError('network', 'fetch.dns_failed', { host }, { ...(url && { url }), cause: error });
     }
-    if (this.allowed.has(host)) return addresses;
+    if (trusted) return addresses;
     if (addresses.length === 0) throw new FetchError('network', 'fetch.dns_failed', { host }, { ...(url && { url }) });
     // One blocked answer is enough to refuse: the socket could be handed any of them.
-    const bad = addresses.find((entry) => isBlockedAddress(entry.address));
+    const bad = addresses.find((entry) => this.refuses(entry.address));
     if (bad) throw refused(url ?? host, bad.address);
     return addresses;
   }

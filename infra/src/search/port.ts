@@ -19,6 +19,11 @@ export interface SearchOptions {
   signal?: AbortSignal;
   /** Whose material to search; required by searches over local material, ignored by the web. */
   userId?: string;
+  /**
+   * The language results should be in, as SearXNG names it (`zh-CN`, `en`): the research question's.
+   * A web search without one asks in the language of the query's own words; local search ignores it.
+   */
+  language?: string;
 }
 
 /**

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { startMockSearxng, type MockSearxng, type SearxngScenario } from '../../../tests/support/mockSearxng.ts';
 import type { SearchPort } from './port.ts';
-import { normalizeUrl, SearchError, SearxngSearch, type SearchErrorReason } from './searxng.ts';
+import { normalizeUrl, SearchError, SearxngSearch, searchLanguageOf, type SearchErrorReason } from './searxng.ts';
 
 let mock: MockSearxng;
 
@@ -38,7 +38,7 @@ test('results come back as web hits in SearXNG order, one per page', async (t) =
   ]);
 });
 
-test('the query goes out as format=json with language zh-CN by default, or the configured language and options', async (t) => {
+test('the query goes out as format=json in the language of its words by default, or the configured language and options', async (t) => {
   await at('normal').search('量子计算 进展');
   const first = mock.requests.findLast((request) => request.params.q === '量子计算 进展');
   t.like(first?.params, { q: '量子计算 进展', format: 'json', language: 'zh-CN', pageno: '1' });
@@ -47,6 +47,23 @@ test('the query goes out as format=json with language zh-CN by default, or the c
   await at('normal', { language: 'en', categories: 'general,news', safesearch: 1 }).search('quantum computing');
   const second = mock.requests.findLast((request) => request.params.q === 'quantum computing');
   t.like(second?.params, { language: 'en', categories: 'general,news', safesearch: '1' });
+
+  await at('normal').search('solid-state battery 产业化 progress since 2020');
+  t.like(mock.requests.findLast((request) => request.params.q?.startsWith('solid-state'))?.params, { language: 'en' });
+});
+
+test('a search names its language, which wins over the configured one and the query’s words', async (t) => {
+  await at('normal', { language: 'fr' }).search('quantum annealing', { language: 'zh-CN' });
+  t.like(mock.requests.findLast((request) => request.params.q === 'quantum annealing')?.params, { language: 'zh-CN' });
+  await at('normal').search('量子退火', { language: 'en' });
+  t.like(mock.requests.findLast((request) => request.params.q === '量子退火')?.params, { language: 'en' });
+});
+
+test('without a language, Chinese words ask in zh-CN and English words in en', (t) => {
+  t.is(searchLanguageOf('固态电池 产业化 进展'), 'zh-CN');
+  t.is(searchLanguageOf('LFP 电池 成本'), 'zh-CN');
+  t.is(searchLanguageOf('heat pump adoption in Europe'), 'en');
+  t.is(searchLanguageOf('2024'), 'zh-CN');
 });
 
 test('a base address ending in /search is used as it is', async (t) => {

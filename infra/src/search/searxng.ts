@@ -8,7 +8,10 @@ import type { SearchHit, SearchOptions, WebSearch } from './port.ts';
 export interface SearxngOptions {
   /** `SEARCH_URL`: the instance's base address; a trailing `/search` is accepted too. */
   baseUrl: string;
-  /** Sent as `language`; SearXNG passes it to the engines that filter by language. */
+  /**
+   * Sent as `language` when a search names none; SearXNG passes it to the engines that filter by
+   * language. Absent: the language of the query's words (`searchLanguageOf`).
+   */
   language?: string;
   /** Sent as `categories` when given (comma-separated SearXNG categories). */
   categories?: string;
@@ -34,7 +37,15 @@ export class SearchError extends Error {
   }
 }
 
-export const DEFAULT_LANGUAGE = 'zh-CN';
+/**
+ * The language to ask results in when nobody said: Chinese when Han characters outweigh Latin
+ * words (two characters to a word, as the research agent tells a question's language), else English.
+ */
+export function searchLanguageOf(query: string): 'zh-CN' | 'en' {
+  const han = query.match(/\p{Script=Han}/gu)?.length ?? 0;
+  const words = query.match(/[A-Za-z]{2,}/g)?.length ?? 0;
+  return han === 0 && words === 0 ? 'zh-CN' : han / 2 >= words ? 'zh-CN' : 'en';
+}
 export const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_LIMIT = 10;
 
@@ -59,12 +70,12 @@ export class SearxngSearch implements WebSearch {
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
-    const { signal, limit = DEFAULT_LIMIT } = options;
+    const { signal, limit = DEFAULT_LIMIT, language } = options;
     signal?.throwIfAborted();
     const url = new URL(this.endpoint);
     url.searchParams.set('q', query);
     url.searchParams.set('format', 'json');
-    url.searchParams.set('language', this.options.language ?? DEFAULT_LANGUAGE);
+    url.searchParams.set('language', language ?? this.options.language ?? searchLanguageOf(query));
     url.searchParams.set('pageno', '1');
     if (this.options.categories) url.searchParams.set('categories', this.options.categories);
     if (this.options.safesearch !== undefined) url.searchParams.set('safesearch', String(this.options.safesearch));

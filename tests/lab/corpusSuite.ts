@@ -1,0 +1,107 @@
+/**
+ * The corpus suite: each topic's question asked as a user would, the published report scored
+ * against the truth, and what the run cost counted at the model and the web.
+ */
+import { TOPICS, type Topic } from './corpus.ts';
+import { ask, awaitReply, chargedTokens, latestReport, newUser, openConversation, type Conversation, type Outcome, type ReplyEnd } from './drive.ts';
+import type { Lab } from './lab.ts';
+import { scoreReport, type CitationScore } from './score.ts';
+
+export interface TaskResult {
+  task: string;
+  language: 'zh' | 'en';
+  outcome: Outcome;
+  completed: boolean;
+  error?: string;
+  citations: CitationScore;
+  /** Supported / cited; null when nothing was cited. */
+  accuracy: number | null;
+  mistakesInjected: number;
+  pagesRead: number;
+  searchRounds: number;
+  planSteps: number;
+  /** Search rounds beyond one per plan step. */
+  followUpSearches: number;
+  /** Every web search asked in the question's language. */
+  searchLanguageOk: boolean;
+  modelCalls: number;
+  maxInFlight: number;
+  promptTokens: number;
+  completionTokens: number;
+  chargedPromptTokens: number;
+  chargedCompletionTokens: number;
+  wallMs: number;
+}
+
+let users = 0;
+
+/** A fresh user and session for one task, so budgets and usage are the task's own. */
+export async function conversationFor(lab: Lab, topic: Topic): Promise<Conversation> {
+  users += 1;
+  const user = await newUser(lab.product.url, `lab${topic.id}${users}${process.pid}`);
+  return openConversation(lab.product.url, user, `lab-${topic.id}-${users}`);
+}
+
+/** What a finished reply shows, measured and scored. */
+export async function measure(lab: Lab, topic: Topic, conversation: Conversation, end: ReplyEnd, items: readonly any[], wallMs: number): Promise<TaskResult> {
+  const report = await latestReport(conversation);
+  const citations = scoreReport(report?.content ?? '', topic, lab.pathOf, new Set(lab.web.reads));
+  const of = (type: string) => items.filter((item) => item.content_type === type);
+  const planSteps = (of('plan').at(-1)?.research_plan as unknown[] | undefined)?.length ?? 0;
+  const searchRounds = of('web_search_queries').length;
+  const charged = await chargedTokens(conversation);
+  const calls = lab.model.calls;
+  const wanted = topic.language === 'zh' ? 'zh-CN' : 'en';
+  return {
+    task: topic.id,
+    language: topic.language,
+    outcome: end.outcome,
+    completed: end.outcome === 'completed' && report !== null,
+    ...(end.error && { error: end.error }),
+    citations,
+    accuracy: citations.cited === 0 ? null : citations.supported / citations.cited,
+    mistakesInjected: lab.model.mistakes.length,
+    pagesRead: new Set(of('web_browsing_result').filter((item) => item.ok).map((item) => item.url as string)).size,
+    searchRounds,
+    planSteps,
+    followUpSearches: Math.max(0, searchRounds - planSteps),
+    searchLanguageOk: lab.web.searches.length > 0 && lab.web.searches.every((search) => search.language === wanted),
+    modelCalls: calls.length,
+    maxInFlight: lab.model.maxInFlight,
+    promptTokens: calls.reduce((sum, call) => sum + (call.status === 200 ? call.promptTokens : 0), 0),
+    completionTokens: calls.reduce((sum, call) => sum + (call.status === 200 ? call.completionTokens : 0), 0),
+    chargedPromptTokens: charged.prompt,
+    chargedCompletionTokens: charged.completion,
+    wallMs,
+  };
+}
+
+/** Clears what the model and the web counted, so the next task counts only its own, and seeds its mistakes by the task. */
+export function resetCounts(lab: Lab, topic: Topic): void {
+  lab.model.reset(lab.seed + TOPICS.indexOf(topic));
+  lab.web.searches.length = 0;
+  lab.web.reads.length = 0;
+}
+
+export async function runTask(lab: Lab, topic: Topic, timeoutMs: number): Promise<TaskResult> {
+  resetCounts(lab, topic);
+  const conversation = await conversationFor(lab, topic);
+  try {
+    const started = Date.now();
+    const replyId = await ask(conversation, topic.question);
+    const end = await awaitReply(conversation, replyId, timeoutMs);
+    return await measure(lab, topic, conversation, end, end.items, Date.now() - started);
+  } finally {
+    conversation.socket.close();
+  }
+}
+
+export async function runCorpus(lab: Lab, options: { only?: readonly string[]; timeoutMs?: number; onResult?: (result: TaskResult) => void } = {}): Promise<TaskResult[]> {
+  const results: TaskResult[] = [];
+  for (const topic of TOPICS.filter((entry) => !options.only || options.only.includes(entry.id))) {
+    const result = await runTask(lab, topic, options.timeoutMs ?? 180_000);
+    options.onResult?.(result);
+    results.push(result);
+  }
+  return results;
+}

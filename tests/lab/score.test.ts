@@ -1,0 +1,66 @@
+import test from 'ava';
+import { TOPICS } from './corpus.ts';
+import { citedSentences, scoreReport, sourceList } from './score.ts';
+
+const sodium = TOPICS.find((topic) => topic.id === 'sodium')!;
+const origin = 'http://127.0.0.1:9';
+const pathOf = (url: string) => (url.startsWith(origin) ? url.slice(origin.length) : null);
+const link = (n: number, path: string) => `[[${n}]](${origin}${path})`;
+
+const report = [
+  '# 报告',
+  '',
+  '## 现状',
+  '',
+  `2023年中国钠离子电池出货量约为3.2GWh，较上一年增长超过十倍${link(1, '/sodium/industry-report')}。`,
+  `行业调研显示，钠离子电池电芯的平均成本约为每瓦时0.55元，仍高于磷酸铁锂电芯${link(2, '/sodium/density-news')}。`,
+  `国内首条GWh级钠离子电池量产线于2023年6月在安徽阜阳投产[7]。`,
+  `据估计，钠离子电池相关市场规模到2031年将达到9876亿元${link(1, '/sodium/industry-report')}。`,
+  `钠资源在地壳中储量丰富、分布广泛，不像锂资源那样高度集中于少数国家${link(1, '/sodium/industry-report')}。`,
+  `测试表明，钠离子电池在零下20℃时的容量保持率约为90%，明显好于磷酸铁锂电池${link(3, '/sodium/long-review')}。`,
+  `不过也有券商报告认为，规模化后钠离子电池电芯成本已降至每瓦时0.38元，低于磷酸铁锂${link(4, '/sodium/cost-debate')}。`,
+  '总体来看，这一领域发展较快。',
+  '',
+  '## 参考来源',
+  '',
+  `1. [钠离子电池产业发展年度报告（2024）](${origin}/sodium/industry-report)`,
+  `2. [钠电池装车提速](${origin}/sodium/density-news)`,
+  `3. [钠离子电池技术综述](${origin}/sodium/long-review)`,
+  `4. [钠电池成本之争](${origin}/sodium/cost-debate)`,
+].join('\n');
+
+test('the source list and the cited sentences are read as the product writes them, linked or not', (t) => {
+  t.is(sourceList(report).get(3), `${origin}/sodium/long-review`);
+  const cited = citedSentences(report);
+  t.is(cited.length, 7, 'the uncited closing sentence and the headings are not citations');
+  t.deepEqual(cited[2]!.numbers, [7]);
+});
+
+test('each citation is judged against the truth: supported, misattributed, dangling, fabricated', (t) => {
+  const score = scoreReport(report, sodium, pathOf, new Set(['/sodium/industry-report', '/sodium/density-news', '/sodium/cost-debate']));
+  t.like(score, {
+    cited: 7,
+    // shipments, the background sentence, the deep fact and the contradicting claim, each cited to a page that says it
+    supported: 4,
+    // the cost is stated by the industry report, not the page cited
+    misattributed: 1,
+    dangling: 1,
+    fabricated: 1,
+    // shipments and the deep fact; the contradicting claim and the background are no facts of the truth
+    effective: 2,
+    // the long review was never fetched
+    citedUnread: 1,
+    deepFactCited: true,
+    contradictionReported: true,
+  });
+});
+
+test('every topic’s long page holds its deep fact past the 3,000th character, and only there', (t) => {
+  for (const topic of TOPICS) {
+    const deep = topic.facts.find((fact) => fact.id === topic.deepFact)!;
+    const long = topic.pages.find((page) => page.kind === 'long')!;
+    t.deepEqual(deep.supportedBy, [long.path], topic.id);
+    t.true([long.title, ...long.paragraphs].join('\n').indexOf(deep.statement) > 3000, topic.id);
+    t.is(topic.pages.filter((page) => page.paragraphs.includes(deep.statement)).length, 1, topic.id);
+  }
+});
