@@ -1,7 +1,8 @@
 import test, { type ExecutionContext } from 'ava';
 import JSZip from 'jszip';
 import { buildDeck } from '../../../tests/support/decks.ts';
-import { MAX_SLIDES, OoxmlDeckReader, PPTX_MIME } from './ooxml.ts';
+import { OoxmlDeckReader, PPTX_MIME } from './ooxml.ts';
+import { MAX_SLIDES } from './slides.ts';
 import { DeckError } from './port.ts';
 
 const reader = new OoxmlDeckReader();
