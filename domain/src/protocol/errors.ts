@@ -352,6 +352,7 @@ export const ERROR_TEXTS = {
   'fetch.bad_url': { zh: '网址无效：{url}', en: 'Not a valid web address: {url}' },
   'fetch.not_http': { zh: '只能读取 http 或 https 网页：{protocol}', en: 'Only http and https pages can be read: {protocol}' },
   'fetch.dns_failed': { zh: '无法解析域名 {host}', en: 'The domain {host} could not be found' },
+  'fetch.too_complex': { zh: '网页内容过于复杂，无法在限定的内存和时间内读取', en: 'The page is too complex to read within the memory and time allowed' },
   'fetch.blocked_address': { zh: '出于安全原因，不读取内网或本机地址（{address}）', en: 'For safety, addresses on a local network or this machine are not read ({address})' },
 
   'extraction.web_unavailable': { zh: '网页读取不可用', en: 'Reading web pages is not available here' },

@@ -4,9 +4,15 @@ import { Worker } from 'node:worker_threads';
 import pLimit from 'p-limit';
 import { DeckError, type Deck } from '../deck/port.ts';
 import { ExtractError } from '../extract/errors.ts';
+import { FetchError } from '../fetch/errors.ts';
+import type { ReadablePage } from '../fetch/readable.ts';
 
-/** What a document worker is asked to do; the bytes are copied to it, the caller's stay intact. */
-export type DocumentTask = { task: 'deck'; bytes: Uint8Array } | { task: 'text'; kind: 'pdf' | 'docx' | 'html'; bytes: Uint8Array; maxChars: number };
+/** What a document worker is asked to do. */
+export type DocumentTask =
+  | { task: 'deck'; bytes: Uint8Array }
+  | { task: 'text'; kind: 'pdf' | 'docx' | 'html'; bytes: Uint8Array; maxChars: number }
+  /** A fetched web page, already decoded. */
+  | { task: 'page'; source: string; fallbackTitle: string };
 
 /** The text of a document, normalised, cut after `maxChars + 1` characters so the caller sees whether it was longer. */
 export interface DocumentText {
@@ -15,7 +21,7 @@ export interface DocumentText {
   pages?: number;
 }
 
-type Results = { deck: Deck; text: DocumentText };
+type Results = { deck: Deck; text: DocumentText; page: ReadablePage };
 
 /** A refusal as it crosses the thread boundary: the class's name and its fields. */
 export type WorkerRefusal = { type: 'deck'; reason: DeckError['reason']; code: string; params: DeckError['params'] } | { type: 'extract'; reason: ExtractError['reason']; message: string; code: string; params: ExtractError['params'] };
@@ -63,8 +69,13 @@ export class DocumentSandbox {
   }
 
   private spawn(task: DocumentTask): Promise<unknown> {
-    const tooComplex = () => (task.task === 'deck' ? new DeckError('unreadable', 'deck.too_complex') : new ExtractError('unreadable', '文件内容过于复杂，无法在限定的内存和时间内读取', 'files.too_complex'));
-    const unreadable = () => (task.task === 'deck' ? new DeckError('unreadable', 'deck.corrupt') : new ExtractError('unreadable', '文件无法读取', 'files.unreadable'));
+    const tooComplex = () =>
+      task.task === 'deck'
+        ? new DeckError('unreadable', 'deck.too_complex')
+        : task.task === 'page'
+          ? new FetchError('too_large', 'fetch.too_complex', {})
+          : new ExtractError('unreadable', '文件内容过于复杂，无法在限定的内存和时间内读取', 'files.too_complex');
+    const unreadable = () => (task.task === 'deck' ? new DeckError('unreadable', 'deck.corrupt') : task.task === 'page' ? new FetchError('too_large', 'fetch.too_complex', {}) : new ExtractError('unreadable', '文件无法读取', 'files.unreadable'));
     return new Promise((resolve, reject) => {
       const worker = new Worker(WORKER_FILE, {
         resourceLimits: { maxOldGenerationSizeMb: this.limits.heapMb, maxYoungGenerationSizeMb: this.limits.youngMb, stackSizeMb: 4 },
@@ -82,7 +93,8 @@ export class DocumentSandbox {
       // ERR_WORKER_OUT_OF_MEMORY, a parser's stack overflow, or any crash of the worker: the document's fault.
       worker.once('error', () => settle(() => reject(tooComplex())));
       worker.once('exit', () => settle(() => reject(tooComplex())));
-      worker.postMessage({ ...task, bytes: new Uint8Array(task.bytes) });
+      // Structured cloning copies the bytes: the caller's stay intact whatever the worker does.
+      worker.postMessage(task);
     });
   }
 }
