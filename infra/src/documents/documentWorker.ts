@@ -12,7 +12,7 @@ import type { DocumentTask, DocumentText, WorkerAnswer, WorkerRefusal } from './
  */
 async function perform(task: DocumentTask): Promise<unknown> {
   if (task.task === 'deck') return readSlides(task.bytes);
-  if (task.task === 'page') return (await import('../fetch/readable.ts')).readHtmlPage(task.source, task.fallbackTitle);
+  if (task.task === 'page') return (await import('../fetch/readable.ts')).readableHtml(task.source, task.fallbackTitle);
   let read: { text: string; title?: string; pages?: number };
   switch (task.kind) {
     case 'pdf':

@@ -3,7 +3,6 @@
  * algorithm) over a linkedom DOM; its article is turned into text with block boundaries kept as line
  * breaks, because the research agent picks sentences and paragraphs out of it.
  */
-import { DocumentSandbox } from '../documents/sandbox.ts';
 import { decodeText, decodeWithLabel, normalizeText } from '../extract/decode.ts';
 
 export interface ReadablePage {
@@ -33,16 +32,8 @@ export function decodeBody(bytes: Uint8Array, headerCharset: string | undefined,
   return decodeText(bytes);
 }
 
-/**
- * A fetched page is as untrusted as an upload: it is read in the document sandbox's worker threads,
- * and one no worker can read within its memory and time is refused (`fetch.too_complex`).
- */
-export function readableHtml(source: string, fallbackTitle: string, sandbox: DocumentSandbox = DocumentSandbox.shared()): Promise<ReadablePage> {
-  return sandbox.run({ task: 'page', source, fallbackTitle });
-}
-
-/** What the document worker does with a page; linkedom and Readability load only in workers that read one. */
-export async function readHtmlPage(source: string, fallbackTitle: string): Promise<ReadablePage> {
+/** linkedom and Readability are loaded by the first page read, not by every process that may read one. */
+export async function readableHtml(source: string, fallbackTitle: string): Promise<ReadablePage> {
   const { blockText, readDocument } = await import('../extract/html.ts');
   const { article, pageTitle, root } = readDocument(source);
   const text = root ? normalizeText(blockText(root)) : '';
