@@ -45,8 +45,8 @@ export const notesProjection: Projection = {
     const event = { type: recorded.type, data: recorded.data } as NoteEvent;
     switch (event.type) {
       case 'NoteCreated': {
-        const { noteId, userId, name, parentId, order, at } = event.data;
-        await notes.put({ _id: noteId, user_id: userId, name, parent_id: parentId, order, content: '', revision: 0, share_token: null, share_expires_at: null, created_at: at, updated_at: at });
+        const { noteId, userId, name, parentId, order, content, at } = event.data;
+        await notes.put({ _id: noteId, user_id: userId, name, parent_id: parentId, order, content: content ?? '', revision: content ? 1 : 0, share_token: null, share_expires_at: null, created_at: at, updated_at: at });
         return;
       }
       case 'NoteRenamed':

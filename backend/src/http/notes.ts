@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { NOTE_SHARES, NOTES, type NoteDoc, type NoteShareDoc } from '@scriptorium/projections/notes';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { USERS, type UserDoc } from '@scriptorium/projections/users';
-import { noteContentStream } from '@scriptorium/domain/notes/content';
+import { currentContent, noteContentStream } from '@scriptorium/domain/notes/content';
 import { MAX_NOTE_CHARS, noteContentDecider } from '@scriptorium/domain/notes/contentDecide';
 import { MAX_NOTE_NAME, notebookDecider, type NotebookCommand } from '@scriptorium/domain/notes/decide';
 import { notebookStream } from '@scriptorium/domain/notes/notes';
@@ -80,15 +80,8 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, createBody);
     const id = randomUUID();
-    let { position } = await notebook(user.id, { type: 'CreateNote', data: { userId: user.id, noteId: id, name: body.name, parentId: body.parent_id } });
-    if (body.content) {
-      const saved = await services.commands.handle(noteContentDecider, noteContentStream(id), {
-        type: 'SaveNoteContent',
-        data: { noteId: id, userId: user.id, content: body.content, baseRevision: 0 },
-        metadata: { now: services.clock(), userId: user.id },
-      });
-      position = saved.position;
-    }
+    // One request, one append: the first text travels in the creation, so a refusal leaves no empty note.
+    const { position } = await notebook(user.id, { type: 'CreateNote', data: { userId: user.id, noteId: id, name: body.name, parentId: body.parent_id, content: body.content } });
     ctx.status = 201;
     ctx.body = detailDto(await owned(user.id, id, position), services.clock());
   });
@@ -140,11 +133,11 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     if (state.status !== 'open' || !state.notes[id]) throw httpError(404, 'notes.not_found');
     const result = await services.commands.handle(noteContentDecider, noteContentStream(id), {
       type: 'SaveNoteContent',
-      data: { noteId: id, userId: user.id, content: body.content, baseRevision: body.revision },
+      data: { noteId: id, userId: user.id, content: body.content, baseRevision: body.revision, initialContent: state.notes[id].initialContent },
       metadata: { now: services.clock(), userId: user.id },
     });
     const doc = await owned(user.id, id, result.position);
-    ctx.body = { revision: result.newState.revision, updated_at: doc.updated_at };
+    ctx.body = { revision: currentContent(result.newState, state.notes[id].initialContent).revision, updated_at: doc.updated_at };
   });
 
   router.post('/api/notes/:id/move', contract({ access: 'user', params: idParam, body: moveBody }), async (ctx) => {

@@ -18,7 +18,7 @@ export function staticFrontend(distDir: string) {
     return existsSync(`${distDir}/${page}`) ? page : 'index.html';
   };
   return async (ctx: Context, next: Next) => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/backend') || ctx.path === '/healthz' || ctx.path === '/metrics') return next();
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/backend') || ctx.path === '/healthz' || ctx.path === '/readyz' || ctx.path === '/metrics') return next();
     if (!hasIndex) {
       ctx.status = 503;
       ctx.type = 'text/plain; charset=utf-8';

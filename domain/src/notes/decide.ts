@@ -1,6 +1,7 @@
 import { errorText } from '../protocol/errors.ts';
 import { refuse } from '../refuse.ts';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
+import { MAX_NOTE_CHARS } from './contentDecide.ts';
 import { childrenOf, evolve, initialState, subtree, type Notebook, type NotebookEvent, type NoteNode } from './notes.ts';
 
 export const MAX_NOTE_NAME = 200;
@@ -12,7 +13,8 @@ export const MOVE_INTO_ITSELF = errorText('notes.move_into_itself');
 export type DropPosition = 'before' | 'after' | 'inside';
 
 type Owner = { userId: string };
-export type CreateNote = Command<'CreateNote', Owner & { noteId: string; name: string; parentId: string | null }>;
+/** `content`: the note's first text, recorded with its creation so a refused request leaves no empty note behind. */
+export type CreateNote = Command<'CreateNote', Owner & { noteId: string; name: string; parentId: string | null; content?: string }>;
 export type RenameNote = Command<'RenameNote', Owner & { noteId: string; name: string }>;
 export type MoveNote = Command<'MoveNote', Owner & { noteId: string; targetId: string | null; position: DropPosition }>;
 export type DeleteNote = Command<'DeleteNote', Owner & { noteId: string }>;
@@ -58,7 +60,9 @@ export const createNote = (command: CreateNote, state: Notebook): NotebookEvent[
   if (parentId !== null) existing(state, parentId);
   if (Object.keys(notes).length >= MAX_NOTES) throw refuse('conflict', 'notes.too_many', { max: MAX_NOTES });
   const name = validName(command.data.name);
-  return [{ type: 'NoteCreated', data: { noteId, userId, name, parentId, order: lastOrder(notes, parentId), at: command.metadata.now.toISOString() } }];
+  const content = command.data.content ?? '';
+  if (content.length > MAX_NOTE_CHARS) throw refuse('invalid', 'notes.content_too_long', { max: MAX_NOTE_CHARS }, 'content');
+  return [{ type: 'NoteCreated', data: { noteId, userId, name, parentId, order: lastOrder(notes, parentId), ...(content && { content }), at: command.metadata.now.toISOString() } }];
 };
 
 export const renameNote = (command: RenameNote, state: Notebook): NotebookEvent[] => {

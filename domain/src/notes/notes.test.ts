@@ -84,3 +84,15 @@ test('a save from the current revision makes the next one; unchanged text makes 
 test('a save from an older revision is refused, so the newer text is not lost', (t) => {
   contentSpec([saved(1, 'one'), saved(2, 'two')]).when(save('from one', 1)).thenThrows(t, 'conflict', EDITED_ELSEWHERE);
 });
+
+test('a note created with its text records it in its creation, one event; an overlong text is refused', (t) => {
+  spec([]).when({ type: 'CreateNote', data: { userId, noteId: 'a', name: '摘录', parentId: null, content: '第一段' }, metadata: at(T1) }).then(t, [{ type: 'NoteCreated', data: { noteId: 'a', userId, name: '摘录', parentId: null, order: 1, content: '第一段', at: T1 } }]);
+  spec([]).when({ type: 'CreateNote', data: { userId, noteId: 'a', name: '摘录', parentId: null, content: 'x'.repeat(300_001) }, metadata: at(T1) }).thenThrows(t, 'invalid');
+});
+
+test('a note created with text is at revision 1: saves go on from it, and saving it unchanged records nothing', (t) => {
+  const seeded = (content: string, baseRevision: number) => ({ ...save(content, baseRevision), data: { ...save(content, baseRevision).data, initialContent: '第一段' } });
+  contentSpec([]).when(seeded('第一段', 1)).then(t, []);
+  contentSpec([]).when(seeded('', 1)).then(t, [saved(2, '')]);
+  contentSpec([]).when(seeded('改过', 0)).thenThrows(t, 'conflict', EDITED_ELSEWHERE);
+});

@@ -6,7 +6,11 @@ import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/
  * a page does not make every tree command read every save ever made.
  */
 
-export type NoteCreated = DomainEvent<'NoteCreated', { noteId: string; userId: string; name: string; parentId: string | null; order: number; at: string }>;
+/**
+ * `content`: the text a note was created with, when it was (one request, one append); the note's
+ * own stream then starts from it as revision 1 (see `currentContent` in content.ts).
+ */
+export type NoteCreated = DomainEvent<'NoteCreated', { noteId: string; userId: string; name: string; parentId: string | null; order: number; content?: string; at: string }>;
 export type NoteRenamed = DomainEvent<'NoteRenamed', { noteId: string; userId: string; name: string; at: string }>;
 export type NoteMoved = DomainEvent<'NoteMoved', { noteId: string; userId: string; parentId: string | null; order: number; at: string }>;
 /** The note and every note below it, deepest first. */
@@ -17,6 +21,8 @@ export type NotebookEvent = NoteCreated | NoteRenamed | NoteMoved | NotesDeleted
 
 export interface NoteNode {
   name: string;
+  /** The text the note was created with, if any: what its content stream starts from. */
+  initialContent?: string;
   parentId: string | null;
   order: number;
   share: { token: string; expiresAt: string | null } | null;
@@ -37,9 +43,9 @@ function update(state: Notebook, noteId: string, change: (node: NoteNode) => Not
 export function evolve(state: Notebook, event: NotebookEvent): Notebook {
   switch (event.type) {
     case 'NoteCreated': {
-      const { noteId, userId, name, parentId, order } = event.data;
+      const { noteId, userId, name, parentId, order, content } = event.data;
       const notes = state.status === 'open' ? state.notes : {};
-      return { status: 'open', userId, notes: { ...notes, [noteId]: { name, parentId, order, share: null } } };
+      return { status: 'open', userId, notes: { ...notes, [noteId]: { name, parentId, order, share: null, ...(content && { initialContent: content }) } } };
     }
     case 'NoteRenamed':
       return update(state, event.data.noteId, (node) => ({ ...node, name: event.data.name }));

@@ -285,6 +285,7 @@ export const ERROR_TEXTS = {
   'files.docx_too_large': { zh: 'DOCX 解压后过大，无法处理', en: 'The DOCX file is too large once unpacked' },
   'files.archive_corrupt': { zh: '文件已损坏，无法读取其中的内容', en: 'The file is damaged and its content cannot be read' },
   'files.unreadable': { zh: '文件无法读取', en: 'The file cannot be read' },
+  'files.too_complex': { zh: '文件内容过于复杂，无法在限定的内存和时间内读取', en: 'The file is too complex to read within the memory and time allowed' },
   'exports.no_font': {
     zh: 'PDF 导出暂不可用：服务器上没有中文字体。请安装 fonts-noto-cjk，或用环境变量 PDF_FONT_PATH 指定一个含中文字形的字体文件（字体集 .ttc 还需用 PDF_FONT_NAME 指定字体名）',
     en: 'PDF export is unavailable: the server has no Chinese font. Install fonts-noto-cjk, or set PDF_FONT_PATH to a font file with Chinese glyphs (a .ttc collection also needs PDF_FONT_NAME)',
@@ -355,6 +356,7 @@ export const ERROR_TEXTS = {
   'fetch.bad_url': { zh: '网址无效：{url}', en: 'Not a valid web address: {url}' },
   'fetch.not_http': { zh: '只能读取 http 或 https 网页：{protocol}', en: 'Only http and https pages can be read: {protocol}' },
   'fetch.dns_failed': { zh: '无法解析域名 {host}', en: 'The domain {host} could not be found' },
+  'fetch.too_complex': { zh: '网页内容过于复杂，无法在限定的内存和时间内读取', en: 'The page is too complex to read within the memory and time allowed' },
   'fetch.blocked_address': { zh: '出于安全原因，不读取内网或本机地址（{address}）', en: 'For safety, addresses on a local network or this machine are not read ({address})' },
 
   'extraction.web_unavailable': { zh: '网页读取不可用', en: 'Reading web pages is not available here' },
@@ -464,6 +466,8 @@ export const ERROR_TEXTS = {
   'deck.corrupt': { zh: '演示文稿已损坏，无法读取', en: 'The presentation is damaged and cannot be read' },
   'deck.not_presentation': { zh: '文件是压缩包，但其中没有 PowerPoint 演示文稿', en: 'The file is a ZIP archive, but holds no PowerPoint presentation' },
   'deck.unpacked_too_large': { zh: '演示文稿解压后超过 {mb} MB，无法处理', en: 'The presentation unpacks to more than {mb} MB and cannot be handled' },
+  'deck.part_too_large': { zh: '演示文稿中有一页或一个部件解压后超过 {mb} MB，无法处理', en: 'A slide or another part of the presentation unpacks to more than {mb} MB and cannot be handled' },
+  'deck.too_complex': { zh: '演示文稿内容过于复杂，无法在限定的内存和时间内读取', en: 'The presentation is too complex to read within the memory and time allowed' },
   'deck.no_slides': { zh: '演示文稿中没有幻灯片', en: 'The presentation has no slides' },
   'deck.too_many_slides': { zh: '一次最多评审 {max} 页幻灯片', en: 'At most {max} slides can be reviewed at once' },
   'deck.slide_unknown': { zh: '演示文稿中没有第 {n} 页', en: 'The presentation has no slide {n}' },

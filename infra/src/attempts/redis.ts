@@ -11,7 +11,7 @@ export class RedisAttemptLog implements AttemptLog {
 
   constructor(
     url: string,
-    private readonly prefix = 'scriptorium:attempts:',
+    private readonly prefix: string,
   ) {
     this.#redis = new Redis(url, { maxRetriesPerRequest: 2 });
     // A lost connection fails the commands waiting on it, which is where callers hear of it; without

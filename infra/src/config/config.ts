@@ -67,6 +67,10 @@ export const configSchema = z
     QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, _ or -').default('bull'),
     /** How long a dead worker's BullMQ job stays locked before another worker takes it over (and how often that is checked). */
     QUEUE_LOCK_SECONDS: seconds(30),
+    /** `/readyz` fails below this much free space on DATA_DIR's file system. */
+    READY_MIN_FREE_MB: z.coerce.number().int().min(0).default(512),
+    /** `/readyz` fails when the read models are still short of a log head it saw this long ago (0: any lag at all). */
+    READY_MAX_LAG_SECONDS: z.coerce.number().int().min(0).default(60),
     LLM_BASE_URL: optional(url(['http:', 'https:'])),
     LLM_API_KEY: optional(z.string()),
     LLM_MODEL: optional(z.string()),

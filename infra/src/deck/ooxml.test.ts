@@ -1,7 +1,9 @@
 import test, { type ExecutionContext } from 'ava';
 import JSZip from 'jszip';
 import { buildDeck } from '../../../tests/support/decks.ts';
-import { MAX_SLIDES, OoxmlDeckReader, PPTX_MIME } from './ooxml.ts';
+import { entriesOf, inflatingEntry, replaceEntries } from '../../../tests/support/zipWriter.ts';
+import { OoxmlDeckReader, PPTX_MIME } from './ooxml.ts';
+import { MAX_PART_BYTES, MAX_SLIDES } from './slides.ts';
 import { DeckError } from './port.ts';
 
 const reader = new OoxmlDeckReader();
@@ -69,4 +71,19 @@ test('a damaged slide part or a deck without slides is refused', async (t) => {
 test('a deck with more slides than a review takes is refused', async (t) => {
   const deck = await buildDeck(Array.from({ length: MAX_SLIDES + 1 }, (_, index) => ({ title: `S${index}` })));
   t.like(await refusal(t, pptx(deck), 'deck.too_many_slides'), { params: { max: MAX_SLIDES } });
+});
+
+test('a slide part is inflated only up to its bound, counted on real bytes: one that lies about its size is refused', async (t) => {
+  const entries = await entriesOf(await buildDeck([{ title: 'x' }]));
+  const head = '<p:sld xmlns:a="a" xmlns:p="p"><p:cSld><p:spTree><p:sp><p:txBody><a:p><a:r><a:t>';
+  const bomb = replaceEntries(entries, [await inflatingEntry('ppt/slides/slide1.xml', head, 0x20, MAX_PART_BYTES + 1, '</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:sld>', 100)]);
+  t.like(await refusal(t, pptx(bomb), 'deck.part_too_large'), { reason: 'too_large', params: { mb: MAX_PART_BYTES / 1024 / 1024 } });
+});
+
+test('a part with a document type declaration (an entity trick) is refused before it is parsed', async (t) => {
+  const zip = await JSZip.loadAsync(await buildDeck([{ title: 'x' }]));
+  const laughs = '<!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>';
+  const slide = await zip.file('ppt/slides/slide1.xml')!.async('string');
+  zip.file('ppt/slides/slide1.xml', slide.replace(/^(<\?xml[^>]*\?>)/, `$1${laughs}`).replace('<a:t>x</a:t>', '<a:t>&b;</a:t>'));
+  await refusal(t, pptx(await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' })), 'deck.corrupt');
 });

@@ -1,8 +1,8 @@
 import { fileTypeFromBuffer } from 'file-type';
+import { DocumentSandbox } from '../documents/sandbox.ts';
 import { decodeText, normalizeText } from './decode.ts';
-import { docxText, isDocx } from './docx.ts';
+import { isDocx } from './docx.ts';
 import { ExtractError } from './errors.ts';
-import { pdfText } from './pdf.ts';
 
 export { ExtractError, type ExtractReason } from './errors.ts';
 
@@ -55,11 +55,11 @@ export function kindOf(nameOrType: string): FileKind | undefined {
  * name has none) and must agree with what the bytes are: a PDF must start like a PDF, a DOCX must be
  * a Word package, and text kinds must decode as text. Anything else is refused with an ExtractError.
  */
-export async function extractText(bytes: Uint8Array, file: { filename: string; mimeType?: string }): Promise<Extracted> {
+export async function extractText(bytes: Uint8Array, file: { filename: string; mimeType?: string }, sandbox: DocumentSandbox = DocumentSandbox.shared()): Promise<Extracted> {
   if (bytes.byteLength > MAX_INPUT_BYTES) throw new ExtractError('too_large', `文件大小不能超过 ${MAX_INPUT_BYTES / 1024 / 1024} MB`, 'files.too_large', { mb: MAX_INPUT_BYTES / 1024 / 1024 });
   if (bytes.byteLength === 0) throw new ExtractError('empty', '文件是空的', 'files.empty');
   const kind = await decideKind(bytes, file);
-  const extracted = await read(kind, bytes);
+  const extracted = await read(kind, bytes, sandbox);
   const text = normalizeText(extracted.text);
   if (!text) {
     throw kind === 'pdf'
@@ -115,15 +115,13 @@ async function sniff(bytes: Uint8Array): Promise<Sniffed> {
   return bytes.includes(0) ? 'binary' : 'undecodable';
 }
 
-async function read(kind: FileKind, bytes: Uint8Array): Promise<{ text: string; title?: string; pages?: number }> {
+/** Documents with a parser behind them are read in the sandbox's worker threads; plain text is only decoded, here. */
+async function read(kind: FileKind, bytes: Uint8Array, sandbox: DocumentSandbox): Promise<{ text: string; title?: string; pages?: number }> {
   switch (kind) {
     case 'pdf':
-      return pdfText(bytes, MAX_TEXT_CHARS);
     case 'docx':
-      return docxText(bytes);
     case 'html':
-      // linkedom and Readability are loaded by the first HTML upload, as pdf.js and mammoth are by theirs.
-      return (await import('./html.ts')).htmlText(bytes);
+      return sandbox.run({ task: 'text', kind, bytes, maxChars: MAX_TEXT_CHARS });
     case 'md': {
       const text = plainText(bytes);
       const title = /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(text)?.[1]?.trim();

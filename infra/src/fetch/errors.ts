@@ -20,6 +20,7 @@ export const FETCH_CODES = [
   'fetch.not_http',
   'fetch.dns_failed',
   'fetch.blocked_address',
+  'fetch.too_complex',
 ] as const;
 
 export type FetchCode = (typeof FETCH_CODES)[number];

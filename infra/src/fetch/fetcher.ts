@@ -6,7 +6,8 @@
  */
 import { Agent, fetch as undiciFetch, type Response } from 'undici';
 import { FetchError } from './errors.ts';
-import { decodeBody, readableHtml, readableText, type ReadablePage } from './readable.ts';
+import { DocumentSandbox } from '../documents/sandbox.ts';
+import { decodeBody, readableText, type ReadablePage } from './readable.ts';
 import { SsrfGuard, type SsrfOptions } from './ssrf.ts';
 
 export { FetchError, type FetchReason } from './errors.ts';
@@ -125,7 +126,8 @@ export class PageFetcher {
     const text = decodeBody(bytes, charset, html);
     if (text === null) throw new FetchError('bad_type', 'fetch.unknown_encoding', {}, { url });
     const fallbackTitle = titleFromUrl(new URL(url));
-    const page = html ? await readableHtml(text, fallbackTitle) : readableText(text, MARKDOWN_TYPES.has(contentType), fallbackTitle);
+    // A page is as untrusted as an upload: its HTML is parsed in the document sandbox (fetch.too_complex past its limits).
+    const page = html ? await DocumentSandbox.shared().run({ task: 'page', source: text, fallbackTitle }) : readableText(text, MARKDOWN_TYPES.has(contentType), fallbackTitle);
     return { url, contentType, ...page };
   }
 }

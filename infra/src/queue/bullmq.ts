@@ -89,6 +89,16 @@ const toState = (state: BullState | 'unknown'): JobState | null => {
 };
 
 /**
+ * How long BullMQ keeps finished jobs in Redis (without it, every job ever run stays there). A job id
+ * stays taken while its job is kept, so a retried enqueue within a day is still recognised; failed
+ * jobs stay a week for whoever looks into them.
+ */
+export const JOB_RETENTION = {
+  removeOnComplete: { age: 24 * 3600, count: 1000 },
+  removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
+} as const satisfies Pick<JobsOptions, 'removeOnComplete' | 'removeOnFail'>;
+
+/**
  * The JobQueue on BullMQ. BullMQ's own `worker.cancelJob` only reaches jobs running in the calling
  * process, so a cancel is a marker in Redis (read by getJob, and by every handler start) plus a
  * message on a pub/sub channel that each process with workers listens to and turns into
@@ -135,6 +145,7 @@ export class BullJobQueue implements JobQueue {
     const enqueueId = randomUUID();
     const jobOptions: JobsOptions & { enqueueId: string } = {
       jobId: bullId,
+      ...JOB_RETENTION,
       attempts: Math.max(1, options.attempts ?? 1),
       enqueueId,
       ...(options.backoff ? { backoff: options.backoff } : {}),

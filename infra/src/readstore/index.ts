@@ -17,7 +17,12 @@ export interface ReadStoreConfig {
  * modules each, which every process (and every test file) would otherwise load for nothing.
  */
 export async function createReadStore(config: ReadStoreConfig): Promise<ReadStore> {
-  if (config.MONGO_URL) return new (await import('./mongo.ts')).MongoReadStore(config.MONGO_URL, config.MONGO_DB ?? 'scriptorium', { allowStandalone: config.MONGO_ALLOW_STANDALONE ?? false });
+  if (config.MONGO_URL) {
+    const store = new (await import('./mongo.ts')).MongoReadStore(config.MONGO_URL, config.MONGO_DB ?? 'scriptorium', { allowStandalone: config.MONGO_ALLOW_STANDALONE ?? false });
+    // A server too old, or a standalone one, is refused at start with the reason, not at the first write.
+    await store.supportsTransactions();
+    return store;
+  }
   if (config.DATABASE_URL) return new (await import('./postgres.ts')).PostgresReadStore(config.DATABASE_URL);
   return new SqliteReadStore(join(config.DATA_DIR, 'read.sqlite3'));
 }

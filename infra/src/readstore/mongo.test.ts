@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { Collection as MongoCollection } from 'mongodb';
-import { MongoReadCollection, checkDeployment, uniquePartialFilter } from './mongo.ts';
+import { MongoReadCollection, checkDeployment, checkVersion, uniquePartialFilter } from './mongo.ts';
 import type { Doc } from './port.ts';
 
 // What the adapter decides without a server; tests/contract/readstore.ts checks it against one (MONGO_URL).
@@ -10,6 +10,13 @@ test('a replica set or mongos runs transactions; a standalone server is refused 
   t.true(checkDeployment({ msg: 'isdbgrid' }, false));
   t.throws(() => checkDeployment({}, false), { message: /standalone.*MONGO_ALLOW_STANDALONE=true/s });
   t.false(checkDeployment({}, true));
+});
+
+test('a server older than MongoDB 6.0 is refused with the version it has and the one it needs', (t) => {
+  t.notThrows(() => checkVersion('6.0.0'));
+  t.notThrows(() => checkVersion('7.0.12'));
+  t.throws(() => checkVersion('5.0.26'), { message: /MongoDB 5\.0\.26 is too old: the read store needs MongoDB 6\.0 or later/ });
+  t.throws(() => checkVersion('4.4.29'), { message: /too old/ });
 });
 
 test('a unique index leaves out documents where any of its fields is missing or null', (t) => {

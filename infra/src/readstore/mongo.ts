@@ -55,6 +55,17 @@ export function checkDeployment(hello: { setName?: unknown; msg?: unknown }, all
   );
 }
 
+/** The oldest MongoDB whose partial indexes take the `$or` of `$type`s that uniquePartialFilter writes. */
+export const MIN_MONGO_VERSION = [6, 0] as const;
+
+/** Refuses a server older than MIN_MONGO_VERSION, saying which it is and what is needed. */
+export function checkVersion(version: string): void {
+  const [major = 0, minor = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
+  const [needMajor, needMinor] = MIN_MONGO_VERSION;
+  if (major > needMajor || (major === needMajor && minor >= needMinor)) return;
+  throw new Error(`MongoDB ${version} is too old: the read store needs MongoDB ${needMajor}.${needMinor} or later (its unique indexes use partial filters with $or, which older servers refuse). Upgrade the server.`);
+}
+
 export interface MongoReadStoreOptions {
   /** Run on a standalone server, whose batches are not atomic (see above). */
   allowStandalone?: boolean;
@@ -165,12 +176,14 @@ export class MongoReadStore implements ReadStore {
     this.allowStandalone = options.allowStandalone ?? false;
   }
 
-  /** Whether batches are atomic; refuses a standalone server unless it is allowed. */
+  /** Whether batches are atomic; refuses a server older than MIN_MONGO_VERSION, and a standalone one unless it is allowed. */
   supportsTransactions(): Promise<boolean> {
-    this.transactions ??= this.db
-      .admin()
-      .command({ hello: 1 })
-      .then((hello) => checkDeployment(hello, this.allowStandalone))
+    const admin = this.db.admin();
+    this.transactions ??= Promise.all([admin.command({ buildInfo: 1 }), admin.command({ hello: 1 })])
+      .then(([build, hello]) => {
+        checkVersion(String(build.version));
+        return checkDeployment(hello, this.allowStandalone);
+      })
       .catch((error: unknown) => {
         this.transactions = undefined;
         throw error;

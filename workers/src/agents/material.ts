@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { BlobStore } from '@scriptorium/infra/blob/port';
 import type { EventStore } from '@scriptorium/infra/eventstore/port';
 import { contextStream, evolve as evolveContexts, initialState as noContexts, type ContextEvent } from '@scriptorium/domain/context/context';
-import { evolveContent, initialContent, noteContentStream, type NoteContentEvent } from '@scriptorium/domain/notes/content';
+import { currentContent, evolveContent, initialContent, noteContentStream, type NoteContentEvent } from '@scriptorium/domain/notes/content';
 import { evolve as evolveNotebook, initialState as emptyNotebook, notebookStream, type NotebookEvent } from '@scriptorium/domain/notes/notes';
 
 /** A file or note the user attached to a research session, with its text. */
@@ -53,8 +53,9 @@ export function sessionMaterial(deps: { events: EventStore; blobs: BlobStore }):
         if (entry.kind === 'note') {
           const note = notebook.status === 'open' ? notebook.notes[entry.noteId] : undefined;
           if (!note) continue;
-          const content = await fold<ReturnType<typeof initialContent>, NoteContentEvent>(deps.events, noteContentStream(entry.noteId), evolveContent, initialContent());
-          if (content.status === 'written') material.push({ id: entry.noteId, kind: 'note', title: note.name, text: content.content.slice(0, MAX_CHARS) });
+          const saved = await fold<ReturnType<typeof initialContent>, NoteContentEvent>(deps.events, noteContentStream(entry.noteId), evolveContent, initialContent());
+          const { revision, content } = currentContent(saved, note.initialContent);
+          if (revision > 0) material.push({ id: entry.noteId, kind: 'note', title: note.name, text: content.slice(0, MAX_CHARS) });
         } else if (await deps.blobs.stat(entry.textKey)) {
           material.push({ id: entry.contextId, kind: 'upload', title: entry.filename, text: await readText(await deps.blobs.get(entry.textKey)) });
         }

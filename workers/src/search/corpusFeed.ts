@@ -40,7 +40,7 @@ export function corpusFeed(corpus: LocalCorpus, blobs: BlobStore): Reaction {
           corpus.remove(event.data.contextId);
           return;
         case 'NoteCreated':
-          corpus.upsert({ id: event.data.noteId, userId: event.data.userId, kind: 'note', title: event.data.name, text: '' });
+          corpus.upsert({ id: event.data.noteId, userId: event.data.userId, kind: 'note', title: event.data.name, text: event.data.content ?? '' });
           return;
         case 'NoteRenamed':
           corpus.revise(event.data.noteId, { title: event.data.name });

@@ -3,7 +3,7 @@ import { cognitionStream, readableBy, type CognitionBody, type CognitionSource }
 import { cognitionDecider } from '@scriptorium/domain/cognition/decide';
 import { extractionStream, type Extraction } from '@scriptorium/domain/cognition/extraction';
 import { extractionDecider, type CognitionJobData, type ExtractionCommand } from '@scriptorium/domain/cognition/extractionDecide';
-import { noteContentStream } from '@scriptorium/domain/notes/content';
+import { currentContent, noteContentStream } from '@scriptorium/domain/notes/content';
 import { noteContentDecider } from '@scriptorium/domain/notes/contentDecide';
 import { notebookDecider } from '@scriptorium/domain/notes/decide';
 import { notebookStream } from '@scriptorium/domain/notes/notes';
@@ -54,10 +54,11 @@ async function gather(deps: AgentDeps, request: Requested, signal: AbortSignal):
       for (const noteId of request.noteIds) {
         const note = notebook.status === 'open' ? notebook.notes[noteId] : undefined;
         if (!note) continue;
-        const { state: content } = await deps.commands.load(noteContentDecider, noteContentStream(noteId));
-        if (content.status !== 'written' || !content.content.trim()) continue;
+        const { state: saved } = await deps.commands.load(noteContentDecider, noteContentStream(noteId));
+        const { content } = currentContent(saved, note.initialContent);
+        if (!content.trim()) continue;
         const n = material.length + 1;
-        material.push({ n, title: note.name, text: content.content });
+        material.push({ n, title: note.name, text: content });
         sources.push({ n, title: note.name, url: null, kind: 'note', refId: noteId });
       }
       const zh = languageOf(material.map((doc) => doc.text).join('\n').slice(0, 2000)) === 'zh';
