@@ -298,7 +298,7 @@ export const ERROR_TEXTS = {
   'engineer.model_not_found': { zh: '模型不存在：{model}', en: 'No such model: {model}' },
 
   // Speech.
-  'speech.not_configured': { zh: '语音识别未配置（需要设置 ASR_BASE_URL）', en: 'Speech recognition is not configured (ASR_BASE_URL is not set)' },
+  'speech.not_configured': { zh: '语音识别未配置（请管理员在“连接”中设置）', en: 'Speech recognition is not configured (an administrator sets it in Connections)' },
   'speech.file_missing': { zh: '请上传音频文件', en: 'Please upload an audio file' },
   'speech.too_large': { zh: '音频不能超过 10 MB', en: 'Audio can be at most 10 MB' },
   'speech.audio_only': { zh: '只支持音频文件', en: 'Only audio files are supported' },
