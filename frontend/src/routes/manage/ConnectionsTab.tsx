@@ -305,13 +305,16 @@ function EndpointDialog({ endpoint, roles, taken, onClose }: { endpoint: ModelEn
   );
 }
 
+/** A labelled input; the hint sits outside the label, so the field's name stays the label alone. */
 function Field({ label, hint, children }: { label: string; hint?: string; children: ReactNode }) {
   return (
-    <label className="editor-field">
-      <span>{label}</span>
-      {children}
+    <div className="connection-field">
+      <label className="editor-field">
+        <span>{label}</span>
+        {children}
+      </label>
       {hint && <small className="muted">{hint}</small>}
-    </label>
+    </div>
   );
 }
 
