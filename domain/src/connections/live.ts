@@ -271,7 +271,9 @@ export class LiveConnections {
 
   /**
    * Writes the environment's connections into an empty stream. Every role may run this at the same
-   * time: the ids are deterministic and the append expects no stream, so exactly one seed lands.
+   * time: the append expects no stream, so one seed lands and the others, deciding again on the
+   * stream it made, append nothing. (Not deterministic ids: a second role's seed with other values
+   * would pass as an idempotent retry and leave that role believing its own values.)
    */
   private async seed(env: ConnectionsEnvironment): Promise<void> {
     const baseUrl = env.LLM_BASE_URL?.trim();
@@ -295,7 +297,6 @@ export class LiveConnections {
       connectionsDecider,
       CONNECTIONS_STREAM,
       { type: 'SeedConnections', data: { ...seeds, by: 'environment' }, metadata: { now: this.deps.clock() } },
-      { commandId: 'connections-seed' },
     );
     if (result.newEvents.length === 0) this.deps.log.info('connections are set in the log; LLM_*, SEARCH_URL, SMTP_URL and ASR_* only seed an empty one');
   }
