@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import test from 'ava';
-import { pino } from 'pino';
+import { createLogger } from '@scriptorium/infra/log';
 import { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHandler';
 import { SqliteEventStore } from '@scriptorium/infra/eventstore/sqlite';
 import { SecretBox } from '@scriptorium/infra/secrets/box';
@@ -21,7 +21,7 @@ async function twoRoles(t: { teardown(fn: () => unknown): void }) {
   const roles = [0, 1].map(() => {
     const events = new SqliteEventStore(join(dir, 'events.sqlite3'));
     const commands = new CommandHandler(events);
-    return { events, commands, live: new LiveConnections({ events, commands, box: new SecretBox(key), log: pino({ level: 'silent' }), clock: () => new Date('2026-03-01T08:00:00Z'), mailFrom: 'a@b.c' }) };
+    return { events, commands, live: new LiveConnections({ events, commands, box: new SecretBox(key), log: createLogger('silent', 'test'), clock: () => new Date('2026-03-01T08:00:00Z'), mailFrom: 'a@b.c' }) };
   });
   t.teardown(async () => {
     for (const role of roles) {
