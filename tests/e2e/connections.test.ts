@@ -3,6 +3,7 @@
  * endpoint pointing at a local OpenAI-compatible server, tests it and sees who answered; the key
  * never reaches the page. At 1440 and 390 px, in zh and en. Serves frontend/dist: run `npm run build` first.
  */
+import { AxeBuilder } from '@axe-core/playwright';
 import test from 'ava';
 import { CLIENT_BUILT, screenshot, signedInPage } from '../support/browser.ts';
 import { launchBrowser } from '../support/chromium.ts';
@@ -60,6 +61,13 @@ for (const language of ['zh', 'en'] as const) {
     await searchSection.getByRole('button', { name: text.save }).click();
     await searchSection.getByRole('button', { name: text.test }).click();
     await searchSection.getByText(text.failed).waitFor();
+
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    t.deepEqual(
+      violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+      [],
+      'no serious or critical axe violations on the tab',
+    );
 
     await page.setViewportSize({ width: 390, height: 844 });
     await card.scrollIntoViewIfNeeded();
