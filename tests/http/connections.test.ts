@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { client, signInAdmin, signUp, startTestApp } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
 import { startMockSearxng } from '../support/mockSearxng.ts';
+import { eventually } from '../support/poll.ts';
 import { replyEnded } from '../support/world.ts';
 
 const KEY = 'sk-connections-test-SECRET-9f3a7c21';
@@ -75,14 +76,27 @@ test('an administrator sets a model endpoint, tests it, and the next chat reply 
   const reply = history.body.messages.find((message: { message_id: string }) => message.message_id === sent.body.reply_id);
   t.is(reply.contents.filter((item: { content_type: string }) => item.content_type === 'chat_chunk').map((item: { content: string }) => item.content).join(''), '来自新连接的回答。');
 
+  // A change without a key keeps the saved one; the next reply goes to the changed model.
+  const changed = await call('PUT', `/backend/admin/connections/models/${endpoint.id}`, { base_url: upstream.url, model: 'gpt-4.1-mini', roles: ['default'] });
+  t.is(changed.status, 200);
+  t.like(changed.body.models[0], { model: 'gpt-4.1-mini', key: { set: true, last4: '7c21' } });
+  const again = await user.request('POST', '/backend/api/v2/chat/poe/start', { session_id: session, text: '再说一次' });
+  t.is(again.status, 200);
+  const last = await eventually(() => upstream.requests.find((request) => request.body.messages?.some((message) => message.content.includes('再说一次'))), 30_000, 'the second reply’s request');
+  t.is(last.body.model, 'gpt-4.1-mini');
+  t.is(last.headers.authorization, `Bearer ${KEY}`);
+  await replyEnded(user, session);
+
   const exported = await root.request('GET', '/backend/audit/streams/connections-deployment/export.jsonl');
   t.is(exported.status, 200);
   const events = String(exported.body).trim().split('\n').map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
-  t.deepEqual(events.map((event) => event.type), ['ModelEndpointConfigured', 'ConnectionTested']);
+  t.deepEqual(events.map((event) => event.type), ['ModelEndpointConfigured', 'ConnectionTested', 'ModelEndpointChanged']);
+  t.is(events[2]!.data.encryptedKey, '[redacted]');
   t.is(events[0]!.data.encryptedKey, '[redacted]');
   t.like(events[1]!.data, { target: 'model', endpointId: endpoint.id, ok: true });
   const viewed = await call('GET', '/backend/audit/streams/connections-deployment/events?limit=10');
   t.is(viewed.status, 200);
+  t.is(viewed.body.events[0].data.encryptedKey, '[redacted]', 'the audit view redacts the sealed key too');
 
   for (const [what, texts] of [['responses', bodies], ['log lines', lines], ['the audit export', [String(exported.body)]]] as const) {
     t.false(texts.some((text) => text.includes(KEY) || text.includes('SECRET-9f3a')), `the key appears in none of ${what}`);
