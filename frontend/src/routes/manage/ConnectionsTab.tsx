@@ -198,6 +198,9 @@ function EndpointDialog({ endpoint, roles, taken, onClose }: { endpoint: ModelEn
     context_window: endpoint?.profile.context_window?.toString() ?? '',
     max_output_tokens: endpoint?.profile.max_output_tokens?.toString() ?? '',
     reasoning: endpoint?.profile.reasoning ?? '',
+    promptPrice: endpoint?.profile.price?.prompt_per_million.toString() ?? '',
+    completionPrice: endpoint?.profile.price?.completion_per_million.toString() ?? '',
+    currency: endpoint?.profile.price?.currency ?? 'USD',
   });
   const model = form.model.trim();
   const builtin = useApiQuery({ queryKey: queryKeys.manage('connections', 'profile', model), queryFn: () => adminApi.builtinProfile(model), enabled: model !== '' });
@@ -216,7 +219,9 @@ function EndpointDialog({ endpoint, roles, taken, onClose }: { endpoint: ModelEn
       ...(numberOrUndefined(form.context_window) !== undefined && { context_window: numberOrUndefined(form.context_window) }),
       ...(numberOrUndefined(form.max_output_tokens) !== undefined && { max_output_tokens: numberOrUndefined(form.max_output_tokens) }),
       ...(form.reasoning !== '' && { reasoning: form.reasoning as ModelProfileWire['reasoning'] }),
-      ...(endpoint?.profile.price && { price: endpoint.profile.price }),
+      // A price is both figures or none: half a price would make every cost figure wrong.
+      ...(form.promptPrice.trim() !== '' &&
+        form.completionPrice.trim() !== '' && { price: { prompt_per_million: Number(form.promptPrice), completion_per_million: Number(form.completionPrice), currency: form.currency.trim() } }),
     };
     // The key field is write-only: left empty it keeps the saved key, unless "remove" is ticked.
     const api_key = form.clearKey ? null : form.api_key.trim() === '' ? undefined : form.api_key;
@@ -289,6 +294,17 @@ function EndpointDialog({ endpoint, roles, taken, onClose }: { endpoint: ModelEn
                   ...REASONING.map((value) => ({ value, label: t(`manage.connections.profile.reasoning.${value}`) })),
                 ]}
               />
+            </Field>
+          </div>
+          <div className="connection-form-row">
+            <Field label={t('manage.connections.profile.promptPrice')}>
+              <input className="input" type="number" min={0} step="any" value={form.promptPrice} onChange={(event) => set({ promptPrice: event.target.value })} />
+            </Field>
+            <Field label={t('manage.connections.profile.completionPrice')}>
+              <input className="input" type="number" min={0} step="any" value={form.completionPrice} onChange={(event) => set({ completionPrice: event.target.value })} />
+            </Field>
+            <Field label={t('manage.connections.profile.currency')}>
+              <input className="input" value={form.currency} maxLength={8} onChange={(event) => set({ currency: event.target.value })} />
             </Field>
           </div>
         </fieldset>
