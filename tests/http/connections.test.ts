@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import test from 'ava';
 import { pino } from 'pino';
+import { CONNECTIONS_STREAM } from '@scriptorium/domain/connections/connections';
+import { connectionsDecider } from '@scriptorium/domain/connections/decide';
+import { SecretBox } from '@scriptorium/infra/secrets/box';
 import { client, signInAdmin, signUp, startTestApp } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
 import { startMockSearxng } from '../support/mockSearxng.ts';
@@ -129,6 +133,17 @@ test('bad connections are refused with their codes and change nothing; non-admin
   t.is((await root.request('POST', '/backend/admin/connections/search/test')).body.code, 'connections.not_set');
   t.is((await root.request('POST', '/backend/admin/connections/models/nope/test')).status, 404);
   t.is((await root.request('GET', '/backend/admin/connections')).body.revision, before, 'nothing was appended');
+
+  // A key sealed under another CONNECTIONS_KEY (the key was changed): shown as unreadable, its test refused.
+  await app.services.commands.handle(connectionsDecider, CONNECTIONS_STREAM, {
+    type: 'ConfigureModelEndpoint',
+    data: { id: 'foreign', baseUrl: 'http://127.0.0.1:9/v1', model: 'old', profile: {}, roles: ['default'], encryptedKey: new SecretBox(randomBytes(32)).seal('sk-old-key-123456'), by: 'admin' },
+    metadata: { now: new Date() },
+  });
+  const foreign = (await root.request('GET', '/backend/admin/connections')).body.models.find((endpoint: { id: string }) => endpoint.id === 'foreign');
+  t.deepEqual(foreign.key, { set: true, readable: false, last4: null });
+  const unreadable = await root.request('POST', '/backend/admin/connections/models/foreign/test');
+  t.like(unreadable, { status: 409, body: { code: 'connections.key_unreadable' } });
 
   const user = await signUp(app.url, 'curious');
   t.is((await user.request('GET', '/backend/admin/connections')).status, 403);

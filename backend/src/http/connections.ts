@@ -101,6 +101,13 @@ export function connectionRoutes(services: Services): Router {
     services.log.info({ connection: target, endpoint: endpointId, ok: outcome.ok, latencyMs: outcome.latencyMs }, 'connection tested');
   }
 
+  /** A saved key this process cannot open would make the test a misleading 401: say why instead. */
+  function openForTest(sealed: string | null): string | undefined {
+    const plain = live.open(sealed);
+    if (sealed !== null && plain === undefined) throw refuse('conflict', 'connections.key_unreadable');
+    return plain;
+  }
+
   const probeAnswer = (outcome: ProbeResult) => ({ ok: outcome.ok, latency_ms: outcome.latencyMs, detail: outcome.detail });
 
   router.get('/admin/connections', contract({ access: 'admin', summary: 'The connections: model endpoints, search, SMTP, speech (keys as hints only)' }), async (ctx) => {
@@ -142,13 +149,13 @@ export function connectionRoutes(services: Services): Router {
     ctx.body = listing();
   });
 
-  router.post('/admin/connections/models/:id/test', contract({ access: 'admin', summary: 'Ask the endpoint for one token: who answered, how fast, with which profile', params: idParam, refusals: [404] }), async (ctx) => {
+  router.post('/admin/connections/models/:id/test', contract({ access: 'admin', summary: 'Ask the endpoint for one token: who answered, how fast, with which profile', params: idParam, refusals: [404, 409] }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
     await live.refresh();
     const endpoint = live.settings().endpoints.find((candidate) => candidate.id === id);
     if (!endpoint) throw refuse('not_found', 'connections.endpoint_not_found');
-    const apiKey = live.open(endpoint.encryptedKey);
+    const apiKey = openForTest(endpoint.encryptedKey);
     const profile = live.profileOf(endpoint);
     const outcome = await probeModel({ baseUrl: endpoint.baseUrl, model: endpoint.model, profile, ...(apiKey && { apiKey }) });
     await record(actor, 'model', outcome, id);
@@ -205,12 +212,12 @@ export function connectionRoutes(services: Services): Router {
     ctx.body = listing();
   });
 
-  router.post('/admin/connections/smtp/test', contract({ access: 'admin', summary: 'Connect, EHLO and AUTH without sending', refusals: [404] }), async (ctx) => {
+  router.post('/admin/connections/smtp/test', contract({ access: 'admin', summary: 'Connect, EHLO and AUTH without sending', refusals: [404, 409] }), async (ctx) => {
     const actor = await admin(ctx);
     await live.refresh();
     const smtp = live.settings().smtp;
     if (!smtp) throw refuse('not_found', 'connections.not_set');
-    const outcome = await probeSmtp(smtp.url, live.open(smtp.encryptedPassword));
+    const outcome = await probeSmtp(smtp.url, openForTest(smtp.encryptedPassword));
     await record(actor, 'smtp', outcome);
     ctx.body = probeAnswer(outcome);
   });
@@ -229,12 +236,13 @@ export function connectionRoutes(services: Services): Router {
     ctx.body = listing();
   });
 
-  router.post('/admin/connections/speech/test', contract({ access: 'admin', summary: 'List the speech server’s models', refusals: [404] }), async (ctx) => {
+  router.post('/admin/connections/speech/test', contract({ access: 'admin', summary: 'List the speech server’s models', refusals: [404, 409] }), async (ctx) => {
     const actor = await admin(ctx);
     await live.refresh();
-    const speech = live.speech();
+    const speech = live.settings().speech;
     if (!speech) throw refuse('not_found', 'connections.not_set');
-    const outcome = await probeSpeech(speech);
+    const apiKey = openForTest(speech.encryptedKey);
+    const outcome = await probeSpeech({ baseUrl: speech.baseUrl, model: speech.model, ...(apiKey && { apiKey }) });
     await record(actor, 'speech', outcome);
     ctx.body = probeAnswer(outcome);
   });
