@@ -170,7 +170,11 @@ export class LiveConnections {
     this.#subscription = subscription;
     void (async () => {
       try {
-        for await (const event of subscription) if (event.streamId === CONNECTIONS_STREAM) await this.refresh();
+        for await (const event of subscription) {
+          if (event.streamId !== CONNECTIONS_STREAM) continue;
+          // A failed read is retried by the next change or the next request that refreshes.
+          await this.refresh().catch((error: unknown) => this.deps.log.error({ err: error }, 'the connections could not be read; keeping the ones built before'));
+        }
       } catch (error) {
         this.deps.log.error({ err: error }, 'the connections subscription ended; changes reach this process at its next restart');
       }
@@ -184,7 +188,8 @@ export class LiveConnections {
 
   /** Reads what the stream has beyond what was built and rebuilds when it moved; one refresh at a time. */
   refresh(): Promise<void> {
-    this.#refreshing = this.#refreshing.then(async () => {
+    // After a failed refresh the next one still runs: the chain carries order, not failures.
+    this.#refreshing = this.#refreshing.catch(() => undefined).then(async () => {
       const { state, revision } = await this.deps.commands.load(connectionsDecider, CONNECTIONS_STREAM);
       if (revision === this.#revision) return;
       this.#state = state;
