@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
-    log.info({ port, roles, eventStore: config.EVENTSTORE_URL ? 'eventstoredb' : config.DATABASE_URL ? 'postgresql' : 'sqlite', readStore: config.MONGO_URL ? 'mongodb' : config.DATABASE_URL ? 'postgresql' : 'sqlite', queue: config.REDIS_URL ? 'bullmq' : 'in-process', model: config.LLM_BASE_URL ? 'openai-compatible' : 'offline' }, `Scriptorium listening on http://localhost:${port}`);
+    log.info({ port, roles, eventStore: config.EVENTSTORE_URL ? 'eventstoredb' : config.DATABASE_URL ? 'postgresql' : 'sqlite', readStore: config.MONGO_URL ? 'mongodb' : config.DATABASE_URL ? 'postgresql' : 'sqlite', queue: config.REDIS_URL ? 'bullmq' : 'in-process', model: services.model.offline ? 'offline' : services.model.name }, `Scriptorium listening on http://localhost:${port}`);
     stops.unshift(async () => {
       await api.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

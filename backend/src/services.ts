@@ -3,14 +3,14 @@ import { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHandler'
 import { createEventStore } from '@scriptorium/infra/eventstore/index';
 import type { EventStore } from '@scriptorium/infra/eventstore/port';
 import type { Logger } from '@scriptorium/infra/log';
-import { createMailer } from '@scriptorium/infra/mail/index';
 import type { Mailer } from '@scriptorium/infra/mail/port';
 import { createJobQueue } from '@scriptorium/infra/queue/index';
 import type { JobQueue } from '@scriptorium/infra/queue/port';
 import { createReadStore } from '@scriptorium/infra/readstore/index';
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
-import { createModelRouter } from '@scriptorium/infra/model/index';
 import type { ModelProvider, ModelRouter } from '@scriptorium/infra/model/port';
+import { parseSecretKey, SecretBox } from '@scriptorium/infra/secrets/box';
+import { LiveConnections, type LiveWebSearch } from '@scriptorium/domain/connections/live';
 import { createAttemptLog } from '@scriptorium/infra/attempts/index';
 import type { AttemptLog } from '@scriptorium/infra/attempts/port';
 import { createPresenceChannel } from '@scriptorium/infra/presence/index';
@@ -32,11 +32,16 @@ export interface Services {
   tokens: TokenService;
   passwords: PasswordHasher;
   budget: BudgetGuard;
-  /** The default model: the chat, the engineer and every agent without a role of its own. */
+  /** The connections an administrator set (or the environment seeded), followed live. */
+  connections: LiveConnections;
+  /** The default role's model as configured at each call. */
   model: ModelProvider;
-  /** The model per role (LLM_ROLE_MODELS), `default` being `model`. */
+  /** The model per role as configured at each call. */
   models: ModelRouter;
+  /** The web search as configured at each call; `available` false while none is. */
+  webSearch: LiveWebSearch;
   blobs: BlobStore;
+  /** SMTP as configured at each mail, the outbox while none is. */
   mailer: Mailer;
   /** Sign-in failures, shared by every api process when Redis is configured. */
   attempts: AttemptLog;
@@ -55,7 +60,10 @@ export async function createServices(config: Config, log: Logger): Promise<Servi
   ]);
   const clock = () => new Date();
   const commands = new CommandHandler(events);
-  const models = createModelRouter(config);
+  // The config guarantees a valid key (CONNECTIONS_KEY or the one in DATA_DIR).
+  const box = new SecretBox(parseSecretKey(config.CONNECTIONS_KEY)!);
+  const connections = new LiveConnections({ events, commands, box, log, clock, mailFrom: config.MAIL_FROM });
+  await connections.start(config);
   return {
     config,
     log,
@@ -70,10 +78,12 @@ export async function createServices(config: Config, log: Logger): Promise<Servi
       { timeZone: config.TIME_ZONE, tokensPerCoin: config.TOKENS_PER_COIN, holdTokens: config.BUDGET_HOLD_TOKENS, holdTtlSeconds: config.BUDGET_HOLD_TTL_SECONDS },
       clock,
     ),
-    model: models.for('default'),
-    models,
+    connections,
+    model: connections.model,
+    models: connections.models,
+    webSearch: connections.webSearch,
     blobs: createBlobStore(config),
-    mailer: createMailer(config, { events, log, clock }),
+    mailer: connections.mailer,
     attempts,
     presence,
     clock,
@@ -81,6 +91,6 @@ export async function createServices(config: Config, log: Logger): Promise<Servi
 }
 
 export async function closeServices(services: Services): Promise<void> {
-  await Promise.allSettled([services.queue.close(), services.readStore.close(), services.mailer.close(), services.attempts.close(), services.presence.close()]);
+  await Promise.allSettled([services.queue.close(), services.readStore.close(), services.connections.stop(), services.attempts.close(), services.presence.close()]);
   await services.events.close();
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '@scriptorium/infra/config/config';
-import { createLogger } from '@scriptorium/infra/log';
+import { createLogger, type Logger } from '@scriptorium/infra/log';
 import { createProjections } from '@scriptorium/projections/index';
 import { ProjectionRunner } from '@scriptorium/projections/runner';
 import { startWorkers } from '@scriptorium/workers/index';
@@ -26,11 +26,15 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
-/** The whole product in this process on embedded adapters, listening on a free port; every test user registers from one address. `agents` adds to what the workers are given (search, pages). */
-export async function startTestApp(env: Record<string, string> = {}, options: { agents?: Partial<AgentDeps> } = {}): Promise<TestApp> {
+/**
+ * The whole product in this process on embedded adapters, listening on a free port; every test user
+ * registers from one address. `agents` adds to what the workers are given (search, pages); `log`
+ * replaces the silent logger (to read what the product logs).
+ */
+export async function startTestApp(env: Record<string, string> = {}, options: { agents?: Partial<AgentDeps>; log?: Logger } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', REGISTER_MAX_PER_ADDRESS: '10000', ...TEST_PASSWORD_COST, ...env });
-  const log = createLogger(config.LOG_LEVEL, 'test');
+  const log = options.log ?? createLogger(config.LOG_LEVEL, 'test');
   const services = await createServices(config, log);
   if (config.ADMIN_USERNAME && config.ADMIN_PASSWORD) {
     await seedAdmin(services, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD, email: config.ADMIN_EMAIL }, { now: new Date() });

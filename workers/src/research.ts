@@ -8,14 +8,15 @@ import { sessionMaterial, type MaterialPort } from './agents/material.ts';
 import { PageFetcher } from '@scriptorium/infra/fetch/fetcher';
 import { corpusFeed } from './search/corpusFeed.ts';
 import { LocalCorpus, LocalSearch } from '@scriptorium/infra/search/local';
-import { SearxngSearch } from '@scriptorium/infra/search/searxng';
+import type { SearchPort } from '@scriptorium/infra/search/port';
 import { createPlatformTools } from '@scriptorium/domain/tools/platform';
 import type { ToolRegistry } from '@scriptorium/domain/tools/registry';
 
 export interface ResearchTools {
   corpus: LocalCorpus;
   localSearch: LocalSearch;
-  webSearch?: SearxngSearch;
+  /** The web search as the connections say at each call (`available` false while none is set). */
+  webSearch?: SearchPort & { readonly available?: boolean };
   fetcher: PageFetcher;
   tools: ToolRegistry;
   material: MaterialPort;
@@ -25,13 +26,14 @@ export interface ResearchTools {
 }
 
 /**
- * What the research agents search and read with, for the worker role: the web search when
- * `SEARCH_URL` is set, the user's own material in a local index fed from the log, what they attached
- * to the session, the page fetcher (reading what `FETCH_ALLOW_HOSTS` lets past its guard) and the
- * platform tools.
+ * What the research agents search and read with, for the worker role: the web search when one is
+ * configured (Connections, or `SEARCH_URL` seeding them), the user's own material in a local index fed
+ * from the log, what they attached to the session, the page fetcher (reading what `FETCH_ALLOW_HOSTS`
+ * lets past its guard) and the platform tools.
  */
 export async function startResearchTools(deps: {
-  config: { DATA_DIR: string; SEARCH_URL?: string | undefined; FETCH_ALLOW_HOSTS?: readonly string[] };
+  config: { DATA_DIR: string; FETCH_ALLOW_HOSTS?: readonly string[] };
+  webSearch?: SearchPort & { readonly available?: boolean };
   events: EventStore;
   readStore: ReadStore;
   blobs: BlobStore;
@@ -44,7 +46,7 @@ export async function startResearchTools(deps: {
   return {
     corpus,
     localSearch: new LocalSearch(corpus),
-    ...(deps.config.SEARCH_URL && { webSearch: new SearxngSearch({ baseUrl: deps.config.SEARCH_URL }) }),
+    ...(deps.webSearch && { webSearch: deps.webSearch }),
     fetcher: new PageFetcher({ allowHosts: deps.config.FETCH_ALLOW_HOSTS ?? [] }),
     tools: createPlatformTools({ corpus, clock: deps.clock }),
     material: sessionMaterial(deps),

@@ -39,8 +39,9 @@ const searchQuery = z.object({
 /**
  * Fields of event data that hold a credential's hash or a secret: an auditor reads what people did,
  * and a password hash or a token's hash is neither that nor harmless to hand on. The log keeps them.
+ * Connection keys are sealed in the log, but a sealed key is still a key to whoever holds the box's.
  */
-const SECRET_FIELDS = new Set(['passwordHash', 'codeHash', 'tokenHash', 'refreshHash', 'retiredRefreshHashes', 'presentedHash', 'secret', 'password']);
+const SECRET_FIELDS = new Set(['passwordHash', 'codeHash', 'tokenHash', 'refreshHash', 'retiredRefreshHashes', 'presentedHash', 'secret', 'password', 'encryptedKey', 'encryptedPassword']);
 export const REDACTED = '[redacted]';
 
 export function redacted(value: unknown): unknown {

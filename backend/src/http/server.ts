@@ -32,6 +32,7 @@ import { noteRoutes } from './notes.ts';
 import { openApiRoutes } from './openapi.ts';
 import { speechRoutes } from './speech.ts';
 import { adminRoutes } from './admin.ts';
+import { connectionRoutes } from './connections.ts';
 import { auditRoutes } from './audit.ts';
 import { projectionRoutes } from './projections.ts';
 import { authRoutes } from './auth.ts';
@@ -114,6 +115,7 @@ export async function createApi(services: Services, progress: ProjectionProgress
   api.use(authRoutes(services, progress).routes());
   api.use(oauthRoutes(services, progress).routes());
   api.use(adminRoutes(services, progress).routes());
+  api.use(connectionRoutes(services).routes());
   api.use(projectionRoutes(services, options.runner).routes());
   api.use(auditRoutes(services).routes());
   api.use(dashboardRoutes(services).routes());

@@ -20,10 +20,10 @@ const audioFields = z.object({ language: z.enum(['zh', 'en']).catch('zh') });
  */
 export function speechRoutes(services: Services, conversations: ConversationService, progress: ProjectionProgress): Router {
   const router = new Router();
-  const { ASR_BASE_URL, ASR_API_KEY, ASR_MODEL } = services.config;
-
   async function transcribe(ctx: Parameters<typeof readMultipart>[0]): Promise<string> {
-    if (!ASR_BASE_URL) throw httpError(501, 'speech.not_configured');
+    // Asked per request: an administrator may set or change speech in Connections at any time.
+    const speech = services.connections.speech();
+    if (!speech) throw httpError(501, 'speech.not_configured');
     const { file, fields } = await readMultipart(ctx);
     if (!file) throw invalidField(['file'], 'speech.file_missing', {}, 'missing');
     if (file.size > MAX_AUDIO_BYTES) throw httpError(413, 'speech.too_large');
@@ -31,14 +31,14 @@ export function speechRoutes(services: Services, conversations: ConversationServ
     const { language } = audioFields.parse(fields);
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(file.buffer)], { type: file.mimetype }), file.originalname || 'audio.webm');
-    form.append('model', ASR_MODEL);
+    form.append('model', speech.model);
     form.append('language', language);
     let response: Response;
     try {
-      response = await fetch(`${ASR_BASE_URL.replace(/\/$/, '')}/audio/transcriptions`, {
+      response = await fetch(`${speech.baseUrl.replace(/\/$/, '')}/audio/transcriptions`, {
         method: 'POST',
         body: form,
-        headers: ASR_API_KEY ? { authorization: `Bearer ${ASR_API_KEY}` } : {},
+        headers: speech.apiKey ? { authorization: `Bearer ${speech.apiKey}` } : {},
         signal: AbortSignal.timeout(60_000),
       });
     } catch {
@@ -53,7 +53,7 @@ export function speechRoutes(services: Services, conversations: ConversationServ
   // Tells the client whether to offer voice input at all, so it never calls a recogniser that is not there.
   router.get('/conversation/api/v2/asr/status', contract({ access: 'user' }), async (ctx) => {
     await requireUser(services, ctx);
-    ctx.body = { configured: Boolean(ASR_BASE_URL) };
+    ctx.body = { configured: services.connections.speech() !== undefined };
   });
 
   router.post('/conversation/api/v2/asr/short', contract({ access: 'user', multipart: audioFields, refusals: [413, 415, 501, 502] }), async (ctx) => {

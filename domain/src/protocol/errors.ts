@@ -303,7 +303,7 @@ export const ERROR_TEXTS = {
   'engineer.model_not_found': { zh: '模型不存在：{model}', en: 'No such model: {model}' },
 
   // Speech.
-  'speech.not_configured': { zh: '语音识别未配置（需要设置 ASR_BASE_URL）', en: 'Speech recognition is not configured (ASR_BASE_URL is not set)' },
+  'speech.not_configured': { zh: '语音识别未配置（请管理员在“连接”中设置）', en: 'Speech recognition is not configured (an administrator sets it in Connections)' },
   'speech.file_missing': { zh: '请上传音频文件', en: 'Please upload an audio file' },
   'speech.too_large': { zh: '音频不能超过 10 MB', en: 'Audio can be at most 10 MB' },
   'speech.audio_only': { zh: '只支持音频文件', en: 'Only audio files are supported' },
@@ -507,6 +507,24 @@ export const ERROR_TEXTS = {
   'feedback.type_invalid': { zh: '反馈类型只能是 bug、feature 或 general', en: 'The feedback type must be bug, feature or general' },
   'feedback.text_required': { zh: '请输入反馈内容', en: 'Please write your feedback' },
   'feedback.text_too_long': { zh: '反馈内容最多 {max} 个字符', en: 'Feedback can be at most {max} characters' },
+
+  // Connections: model endpoints, search, SMTP and speech set by an administrator.
+  'connections.url_invalid': { zh: '地址需以 http:// 或 https:// 开头', en: 'The address must start with http:// or https://' },
+  'connections.url_credentials': { zh: '地址中不能包含用户名或密码，请把密钥填在密钥栏', en: 'The address cannot carry a user name or password; put the key in the key field' },
+  'connections.smtp_url_invalid': { zh: 'SMTP 地址需以 smtp:// 或 smtps:// 开头', en: 'The SMTP address must start with smtp:// or smtps://' },
+  'connections.mail_from_invalid': { zh: '发件人需为邮箱地址，如 Scriptorium <no-reply@example.com>', en: 'The sender must be an e-mail address, such as Scriptorium <no-reply@example.com>' },
+  'connections.model_required': { zh: '请填写模型名称', en: 'Please enter the model name' },
+  'connections.model_too_long': { zh: '模型名称最多 {max} 个字符', en: 'The model name can be at most {max} characters' },
+  'connections.key_too_long': { zh: '密钥最多 {max} 个字符', en: 'The key can be at most {max} characters' },
+  'connections.roles_required': { zh: '请至少选择一个用途', en: 'Please choose at least one role' },
+  'connections.role_unknown': { zh: '未知的用途：{role}', en: 'Unknown role: {role}' },
+  'connections.role_taken': { zh: '用途“{role}”已由另一个模型端点 {id} 承担', en: 'The role “{role}” is already served by another model endpoint, {id}' },
+  'connections.profile_invalid': { zh: '模型参数不正确：{field}', en: 'Invalid model profile: {field}' },
+  'connections.endpoint_id_invalid': { zh: '模型端点 ID 格式不正确', en: 'The model endpoint ID is malformed' },
+  'connections.endpoint_exists': { zh: '模型端点已存在', en: 'This model endpoint already exists' },
+  'connections.endpoint_not_found': { zh: '模型端点不存在', en: 'No such model endpoint' },
+  'connections.not_set': { zh: '该连接尚未配置', en: 'This connection is not set' },
+  'connections.key_unreadable': { zh: '无法解密已保存的密钥（CONNECTIONS_KEY 可能已更换），请重新填写密钥', en: 'The saved key cannot be decrypted (CONNECTIONS_KEY may have changed); please enter the key again' },
 } as const satisfies Record<string, Texts>;
 
 export type ErrorCode = keyof typeof ERROR_TEXTS;

@@ -86,5 +86,6 @@ export {
   UsersIcon,
   WifiOffIcon,
   XIcon,
+  ZapIcon,
   type LucideIcon as IconComponent,
 } from 'lucide-react';

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
@@ -75,4 +75,16 @@ test('the JWT secret is generated once and kept in DATA_DIR', (t) => {
   t.true(first.JWT_SECRET.length >= 32);
   t.is(first.JWT_SECRET, second.JWT_SECRET);
   t.is(readFileSync(join(dir, 'jwt-secret'), 'utf8'), first.JWT_SECRET);
+});
+
+test('the connections key is the operator\'s when valid, else generated once into DATA_DIR readable by its owner only', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'config-'));
+  const first = loadConfig({ DATA_DIR: dir });
+  t.is(loadConfig({ DATA_DIR: dir }).CONNECTIONS_KEY, first.CONNECTIONS_KEY);
+  t.is(Buffer.from(first.CONNECTIONS_KEY, 'base64').length, 32);
+  t.is(statSync(join(dir, 'connections-key')).mode & 0o777, 0o600);
+  const given = 'ab'.repeat(32);
+  t.is(loadConfig({ DATA_DIR: dir, CONNECTIONS_KEY: given }).CONNECTIONS_KEY, given);
+  const error = t.throws(() => parseConfig({ CONNECTIONS_KEY: 'too-short' }), { instanceOf: ConfigError });
+  t.is(error?.variable, 'CONNECTIONS_KEY');
 });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { DEFAULT_PASSWORD_COST, MINIMUM_PASSWORD_COST } from '../auth/passwordCost.ts';
 import { MODEL_ROLES, modelProfileOverrideSchema } from '../model/profile.ts';
 import { parseAllowEntry } from '../fetch/ssrf.ts';
+import { parseSecretKey } from '../secrets/box.ts';
 
 const url = (protocols: string[]) =>
   z
@@ -54,6 +55,11 @@ export const configSchema = z
     HOST: z.string().default('0.0.0.0'),
     DATA_DIR: z.string().default('./data'),
     JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
+    /**
+     * Seals the keys and passwords of the connections an administrator sets (AES-256-GCM): 32 bytes
+     * as 64 hex digits or base64. Absent: one is generated into DATA_DIR/connections-key.
+     */
+    CONNECTIONS_KEY: optional(z.string().refine((value) => parseSecretKey(value) !== undefined, 'must be 32 bytes written as 64 hex digits or as base64 (openssl rand -base64 32)')),
     JWT_TTL_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
     /** PostgreSQL for the event log and the read models, unless EVENTSTORE_URL or MONGO_URL names another engine for one of them. */
     DATABASE_URL: optional(url(['postgres:', 'postgresql:'])),
@@ -192,7 +198,7 @@ export const configSchema = z
   });
 
 export type RawConfig = z.infer<typeof configSchema>;
-export type Config = Omit<RawConfig, 'JWT_SECRET' | 'DATA_DIR'> & { JWT_SECRET: string; DATA_DIR: string };
+export type Config = Omit<RawConfig, 'JWT_SECRET' | 'DATA_DIR' | 'CONNECTIONS_KEY'> & { JWT_SECRET: string; DATA_DIR: string; CONNECTIONS_KEY: string };
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, detail: string) {
@@ -213,18 +219,35 @@ export function parseConfig(env: Record<string, string | undefined>): RawConfig 
   return result.data;
 }
 
-/** Reads the config and makes DATA_DIR and a persisted JWT secret exist. */
+/** Reads the config and makes DATA_DIR, a persisted JWT secret and a persisted connections key exist. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const raw = parseConfig(env);
   const dataDir = resolve(raw.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
-  return { ...raw, DATA_DIR: dataDir, JWT_SECRET: raw.JWT_SECRET ?? persistedSecret(dataDir) };
+  return {
+    ...raw,
+    DATA_DIR: dataDir,
+    JWT_SECRET: raw.JWT_SECRET ?? persistedSecret(dataDir, 'jwt-secret', () => randomBytes(48).toString('base64url')),
+    CONNECTIONS_KEY: raw.CONNECTIONS_KEY ?? connectionsKeyFile(dataDir),
+  };
 }
 
-function persistedSecret(dataDir: string): string {
-  const file = join(dataDir, 'jwt-secret');
+function persistedSecret(dataDir: string, name: string, generate: () => string): string {
+  const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
+  const secret = generate();
+  try {
+    // `wx`: of two roles starting together on one DATA_DIR, the second reads what the first wrote.
+    writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw error;
+  }
   return secret;
+}
+
+function connectionsKeyFile(dataDir: string): string {
+  const key = persistedSecret(dataDir, 'connections-key', () => randomBytes(32).toString('base64'));
+  if (parseSecretKey(key) === undefined) throw new ConfigError('CONNECTIONS_KEY', `is not set and ${join(dataDir, 'connections-key')} holds no 32-byte key`);
+  return key;
 }

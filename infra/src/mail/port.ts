@@ -1,6 +1,7 @@
 /**
- * The Mailer port: plain-text mail to one or more addresses. Adapters: SMTP (nodemailer) when
- * `SMTP_URL` is set, otherwise the outbox, which records each mail in the log for admins to read.
+ * The Mailer port: plain-text mail to one or more addresses. Adapters: SMTP (nodemailer) when SMTP
+ * is set in Connections (or seeded by `SMTP_URL`), otherwise the outbox, which records each mail in
+ * the log for admins to read.
  */
 
 export interface MailMessage {

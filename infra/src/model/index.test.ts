@@ -1,7 +1,7 @@
 import test from 'ava';
 import { ConfigError, parseConfig } from '@scriptorium/infra/config/config';
 import { startMockOpenAI } from '../../../tests/support/mockOpenAI.ts';
-import { createModelProvider, createModelRouter, OfflineProvider, OpenAICompatibleProvider, providerFor } from './index.ts';
+import { createModelProvider, OfflineProvider, OpenAICompatibleProvider, providerFor } from './index.ts';
 
 test('no LLM_BASE_URL means the offline engine', (t) => {
   const provider = createModelProvider({});
@@ -41,33 +41,7 @@ test('LLM_ROLE_MODELS is an object from roles other than default to model names'
   for (const bad of ['{"default":"qwen-max"}', '{"drafting":"qwen-max"}', '{"planning":""}', '{"planning":3}', '{}', '["qwen-max"]', 'qwen-max']) {
     t.like(t.throws(() => parseConfig({ LLM_ROLE_MODELS: bad }), { instanceOf: ConfigError }), { variable: 'LLM_ROLE_MODELS' }, bad);
   }
-  t.like(t.throws(() => createModelRouter(parseConfig({ LLM_ROLE_MODELS: '{"planning":"qwen-turbo"}' }))), { variable: 'LLM_BASE_URL' });
-});
-
-test('the router serves each role its model on the same endpoint, one provider per distinct model, the default for the rest', async (t) => {
-  const mock = await startMockOpenAI({ apiKey: 'sk-1', reply: (body) => `我是 ${body.model}` });
-  t.teardown(() => mock.close());
-  const router = createModelRouter(
-    parseConfig({
-      LLM_BASE_URL: mock.url,
-      LLM_API_KEY: 'sk-1',
-      LLM_MODEL: 'qwen-plus',
-      LLM_PROFILE: '{"maxOutputTokens":2048}',
-      LLM_ROLE_MODELS: '{"planning":"qwen-turbo","judging":"qwen-turbo","summarising":"qwen-plus","writing":"qwen-max"}',
-    }),
-  );
-  t.is(router.for('planning'), router.for('judging'));
-  t.is(router.for('summarising'), router.for('default'));
-  t.not(router.for('writing'), router.for('planning'));
-  t.is(router.for('default').profile.maxOutputTokens, 2_048);
-  t.is(router.for('planning').profile.maxOutputTokens, 8_192);
-  t.is((await router.for('writing').complete({ messages: [{ role: 'user', content: '你是谁' }] })).text, '我是 qwen-max');
-  t.is((await router.for('judging').complete({ messages: [{ role: 'user', content: '你是谁' }] })).text, '我是 qwen-turbo');
-  t.deepEqual(mock.requests.map((request) => request.headers.authorization), ['Bearer sk-1', 'Bearer sk-1']);
-
-  const offline = createModelRouter({});
-  t.true(offline.for('writing').offline);
-  t.is(offline.for('writing'), offline.for('default'));
+  t.like(t.throws(() => createModelProvider(parseConfig({ LLM_ROLE_MODELS: '{"planning":"qwen-turbo"}' }))), { variable: 'LLM_BASE_URL' });
 });
 
 test('providerFor builds an endpoint’s client with its family’s profile under its override', (t) => {

@@ -1,7 +1,7 @@
 import { ConfigError } from '@scriptorium/infra/config/config';
 import { OfflineProvider, type OfflineOptions } from './offline.ts';
 import { OpenAICompatibleProvider, type OpenAICompatibleOptions } from './openai.ts';
-import type { ModelEndpoint, ModelProvider, ModelRouter } from './port.ts';
+import type { ModelEndpoint, ModelProvider } from './port.ts';
 import { profileFor, type ModelProfileOverride, type ModelRole } from './profile.ts';
 
 export * from './port.ts';
@@ -59,28 +59,4 @@ export function createModelProvider(config: ModelConfig, tuning: ModelProviderTu
   }
   if (!model) throw new ConfigError('LLM_MODEL', 'must be set when LLM_BASE_URL is set (e.g. gpt-4o-mini, qwen2.5:7b)');
   return providerFor({ baseUrl, model, ...(apiKey && { apiKey }), ...(config.LLM_PROFILE && { profile: config.LLM_PROFILE }) }, tuning.openai);
-}
-
-/**
- * The models of a deployment as the environment sets them: LLM_MODEL for `default` and every role
- * without one, LLM_ROLE_MODELS' models on the same endpoint for theirs, one provider per distinct
- * model (a role naming LLM_MODEL gets the default's, with LLM_PROFILE). Static: an administrator's
- * connections replace it with a router of their own.
- */
-export function createModelRouter(config: ModelConfig, tuning: ModelProviderTuning = {}): ModelRouter {
-  const fallback = createModelProvider(config, tuning);
-  const byModel = new Map<string, ModelProvider>();
-  if (config.LLM_MODEL) byModel.set(config.LLM_MODEL.trim(), fallback);
-  const byRole = new Map<ModelRole, ModelProvider>();
-  for (const [role, name] of Object.entries(config.LLM_ROLE_MODELS ?? {}) as Array<[ModelRole, string]>) {
-    const model = name.trim();
-    let provider = byModel.get(model);
-    if (!provider) {
-      const apiKey = config.LLM_API_KEY?.trim();
-      provider = providerFor({ baseUrl: config.LLM_BASE_URL!.trim(), model, ...(apiKey && { apiKey }) }, tuning.openai);
-      byModel.set(model, provider);
-    }
-    byRole.set(role, provider);
-  }
-  return { for: (role) => byRole.get(role) ?? fallback };
 }

@@ -20,8 +20,11 @@ export interface AgentDeps {
   budget: BudgetGuard;
   log: Logger;
   clock: () => Date;
-  /** The web search, when one is configured (`SEARCH_URL`); used only in sessions with search on. */
-  webSearch?: SearchPort;
+  /**
+   * The web search, used only in sessions with search on. `available` false: none is configured at
+   * the moment (an administrator cleared it), so the session searches the user's material instead.
+   */
+  webSearch?: SearchPort & { readonly available?: boolean };
   /** Search over the user's notes, uploads, cognition and earlier sources: works offline. */
   localSearch?: SearchPort;
   /** Reads a web page for the research agent; absent means results are used by their snippets. */

@@ -3,16 +3,17 @@ import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { Link, useSearchParams } from 'react-router-dom';
 import { adminApi } from './api.ts';
 import { AuditReadsTab, ReadModelsTab } from './AuditTabs.tsx';
+import { ConnectionsTab } from './ConnectionsTab.tsx';
 import { InvitesTab } from './InvitesTab.tsx';
 import { FeedbackTab, MailTab, OutboxTab } from './MessagesTabs.tsx';
 import { UsageTab } from './UsageTab.tsx';
 import { UsersTab } from './UsersTab.tsx';
 import '../../account/account.css';
 import './manage.css';
-import { ChartColumnIcon, DatabaseIcon, EyeIcon, HistoryIcon, InboxIcon, LightbulbIcon, MessageCircleIcon, TicketIcon, UsersIcon, type IconComponent } from '../../ui/icons.ts';
+import { ChartColumnIcon, DatabaseIcon, EyeIcon, HistoryIcon, InboxIcon, LightbulbIcon, LinkIcon, MessageCircleIcon, TicketIcon, UsersIcon, type IconComponent } from '../../ui/icons.ts';
 import { Tabs } from '../../ui/Tabs.tsx';
 
-type Tab = 'users' | 'invites' | 'usage' | 'mail' | 'feedback' | 'outbox' | 'auditReads' | 'readModels';
+type Tab = 'users' | 'invites' | 'usage' | 'mail' | 'feedback' | 'outbox' | 'auditReads' | 'readModels' | 'connections';
 
 const TABS: ReadonlyArray<{ id: Tab; icon: IconComponent }> = [
   { id: 'users', icon: UsersIcon },
@@ -23,6 +24,7 @@ const TABS: ReadonlyArray<{ id: Tab; icon: IconComponent }> = [
   { id: 'outbox', icon: InboxIcon },
   { id: 'auditReads', icon: HistoryIcon },
   { id: 'readModels', icon: DatabaseIcon },
+  { id: 'connections', icon: LinkIcon },
 ];
 
 /** The admin console. The route is marked admin-only; the server refuses every call to anyone else. */
@@ -64,6 +66,7 @@ export default function ManagePage() {
           {active === 'outbox' && <OutboxTab />}
           {active === 'auditReads' && <AuditReadsTab />}
           {active === 'readModels' && <ReadModelsTab />}
+          {active === 'connections' && <ConnectionsTab />}
         </div>
       </Tabs>
     </div>

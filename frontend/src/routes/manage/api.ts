@@ -121,6 +121,70 @@ export interface VerifyReport {
 
 type Batch = { updated: number; users: UserRow[] };
 
+/** A model's window, output cap and reasoning format as the api writes them; any field may be absent in an override. */
+export interface ModelProfileWire {
+  context_window?: number;
+  max_output_tokens?: number;
+  reasoning?: 'none' | 'reasoning_content' | 'think_tags';
+  price?: { prompt_per_million: number; completion_per_million: number; currency: string };
+}
+
+/** Whether a key is saved and readable, and its last four characters at most: the key itself never comes back. */
+export interface SecretHint {
+  set: boolean;
+  readable: boolean;
+  last4: string | null;
+}
+
+export interface ConnectionTestRecord {
+  ok: boolean;
+  latency_ms: number;
+  detail: string;
+  by: string;
+  at: string;
+}
+
+export interface ModelEndpoint {
+  id: string;
+  base_url: string;
+  model: string;
+  roles: string[];
+  profile: ModelProfileWire;
+  builtin_profile: ModelProfileWire;
+  effective_profile: ModelProfileWire;
+  key: SecretHint;
+  last_test: ConnectionTestRecord | null;
+}
+
+export interface Connections {
+  revision: number;
+  roles: string[];
+  models: ModelEndpoint[];
+  search: { url: string; last_test: ConnectionTestRecord | null } | null;
+  smtp: { url: string; from: string; password: SecretHint; last_test: ConnectionTestRecord | null } | null;
+  speech: { base_url: string; model: string; key: SecretHint; last_test: ConnectionTestRecord | null } | null;
+}
+
+/** What a test call answered now; a model test adds who answered and the profile in use. */
+export interface ConnectionTestResult {
+  ok: boolean;
+  latency_ms: number;
+  detail: string;
+  model?: string | null;
+  profile?: ModelProfileWire;
+}
+
+/** A key or password field: undefined keeps the saved one, null removes it. */
+export interface EndpointInput {
+  base_url: string;
+  model: string;
+  roles: string[];
+  profile: ModelProfileWire;
+  api_key?: string | null;
+}
+
+export type SingleConnection = 'search' | 'smtp' | 'speech';
+
 export const adminApi = {
   users: (query: UserQuery) => api.get<Page & { users: UserRow[] }>('/auth/admin/users', { query: { ...query } }),
   tokenInfo: (id: string) => api.get<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/token-info`),
@@ -151,5 +215,16 @@ export const adminApi = {
   readModels: () => api.get<{ head: number; rebuild_here: boolean; projections: ReadModel[] }>('/auth/admin/projections'),
   rebuild: (name: string) => api.post<{ name: string; head: number; checkpoint: number }>(`/auth/admin/projections/${encodeURIComponent(name)}/rebuild`),
   verify: (name: string) => api.post<VerifyReport>(`/auth/admin/projections/${encodeURIComponent(name)}/verify`),
+  connections: () => api.get<Connections>('/admin/connections'),
+  builtinProfile: (model: string) => api.get<ModelProfileWire>('/admin/connections/profile', { query: { model } }),
+  addEndpoint: (input: EndpointInput) => api.post<Connections & { id: string }>('/admin/connections/models', { json: input }),
+  changeEndpoint: (id: string, input: EndpointInput) => api.put<Connections>(`/admin/connections/models/${encodeURIComponent(id)}`, { json: input }),
+  removeEndpoint: (id: string) => api.delete<Connections>(`/admin/connections/models/${encodeURIComponent(id)}`),
+  testEndpoint: (id: string) => api.post<ConnectionTestResult>(`/admin/connections/models/${encodeURIComponent(id)}/test`),
+  setSearch: (url: string) => api.put<Connections>('/admin/connections/search', { json: { url } }),
+  setSmtp: (input: { url: string; from: string; password?: string | null }) => api.put<Connections>('/admin/connections/smtp', { json: input }),
+  setSpeech: (input: { base_url: string; model: string; api_key?: string | null }) => api.put<Connections>('/admin/connections/speech', { json: input }),
+  clearConnection: (which: SingleConnection) => api.delete<Connections>(`/admin/connections/${which}`),
+  testConnection: (which: SingleConnection) => api.post<ConnectionTestResult>(`/admin/connections/${which}/test`),
   outbox: (skip: number, limit: number) => api.get<Page & { transport: 'smtp' | 'outbox'; mails: OutboxMail[] }>('/auth/admin/outbox', { query: { skip, limit } }),
 };

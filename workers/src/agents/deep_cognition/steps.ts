@@ -33,7 +33,7 @@ export async function chooseSearch(run: Run, session: OpenSession, said: Readonl
   const say = async (progress: Progress) => {
     if (!said.has(progress.code)) await run.writer.progress(progress);
   };
-  if (session.searchEnabled && webSearch) {
+  if (session.searchEnabled && webSearch && webSearch.available !== false) {
     await say({ code: 'research.webSearch', params: {} });
     return { port: webSearch, kind: 'web' };
   }
