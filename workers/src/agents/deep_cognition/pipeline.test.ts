@@ -456,3 +456,31 @@ test('a budget that runs out mid-report: a 402 error item, the partial version k
   t.deepEqual(of(log, 'AgentReplyCompleted').map((event) => [event.data.outcome, event.data.error]), [['failed', BUDGET_EXHAUSTED]]);
   t.is(of(log, 'TokensConsumed').length, 1, 'stopped before the second section');
 });
+
+test('a revision works from the text of the pages the first run read: a fact past character 3,000 reaches the model', async (t) => {
+  const model = SPECIFIC_MODEL();
+  const h = await harness({ model });
+  t.teardown(() => h.close());
+  const FACT = '固态电池电芯成本目标：到2030年降至每千瓦时80美元。';
+  const filler = '行业报告回顾了电池材料的历史沿革与各国政策。'.repeat(160);
+  const fetcher = h.deps.fetcher!;
+  h.deps.fetcher = {
+    async fetch(url, options) {
+      const page = await fetcher.fetch(url, options);
+      return url === 'https://example.test/solid-state-industry' ? { ...page, text: `${page.text}${filler}${FACT}` } : page;
+    },
+  };
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  const stored = of(await h.log(sessionId), 'PageRead').find((event) => event.data.url === 'https://example.test/solid-state-industry');
+  t.true(stored!.data.text.indexOf(FACT) > 3000, 'the page is in the log with its text');
+
+  // The page is gone from the web by the time of the revision: the log has it.
+  h.deps.fetcher = fetcher;
+  const calls = model.requests.length;
+  const revision = await h.feedback(sessionId, 'manual_feedback', '补充2030年的电芯成本目标');
+  await h.run(runDeepCognition, 'deep_cognition', revision, job(reply, 'revise'));
+  const revising = model.requests.slice(calls).find((request) => request.context);
+  t.true(revising!.context!.some((document) => document.text.includes(FACT)), 'the revision is given the passage with the fact');
+});
