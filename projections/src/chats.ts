@@ -45,6 +45,7 @@ export const chatsProjection: Projection = {
     'ClarificationAsked',
     'ClarificationAnswered',
     'StageStarted',
+    'ReplyDeferred',
     'FeedbackRequested',
     'FeedbackGiven',
     'WritingVersionSaved',
@@ -131,6 +132,8 @@ function evolveChat(chat: ChatDoc | null, event: Exclude<ConversationEvent, { ty
       return touched({ activity: 'waiting' });
     case 'StageStarted':
       return touched({ activity: 'processing', ...(chat.active_reply && { active_reply: { ...chat.active_reply, job_id: event.data.jobId } }) });
+    case 'ReplyDeferred':
+      return chat.active_reply ? touched({ active_reply: { ...chat.active_reply, job_id: event.data.jobId } }) : chat;
     case 'WritingVersionSaved':
     case 'TargetedEditApplied':
     case 'CanvasEdited':
@@ -143,6 +146,8 @@ function evolveChat(chat: ChatDoc | null, event: Exclude<ConversationEvent, { ty
     case 'PlanProposed':
     case 'PlanStepMarked':
     case 'SearchResultsRecorded':
+    case 'PageRead':
+    case 'SectionWritten':
     case 'WritingStarted':
     case 'WritingVersionDiscarded':
     case 'TargetedEditRequested':

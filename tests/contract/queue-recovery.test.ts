@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { BullJobQueue } from '@scriptorium/infra/queue/bullmq';
+import { lockTimings } from '@scriptorium/infra/queue/index';
 import { waitFor, waitForState } from './queue.ts';
 import { deleteKeys, redisAnswers, redisUrl } from './redis.ts';
 
@@ -41,6 +42,15 @@ function spawnWorker(prefix: string, queueName: string) {
   };
 }
 
+test('QUEUE_LOCK_SECONDS bounds the takeover: the lock and one stall check after it fit in it', (t) => {
+  for (const seconds of [1, 4, 30]) {
+    const { lockDuration, stalledInterval } = lockTimings(seconds);
+    // A dead worker's job is moved back at the first stall check after its lock expired.
+    t.true(lockDuration + stalledInterval <= seconds * 1000, `${seconds} s`);
+    t.true(stalledInterval < lockDuration / 2, 'checked more often than a live worker renews its lock');
+  }
+});
+
 if (haveRedis) {
   const base = `scriptorium-recovery-${randomUUID()}`;
   test.after.always(() => deleteKeys(redisUrl, base));
@@ -48,7 +58,7 @@ if (haveRedis) {
   test('a job whose worker process was killed mid-job runs again after the stall check', async (t) => {
     const prefix = `${base}-stall`;
     const name = 'recovery';
-    const queue = new BullJobQueue(redisUrl, { prefix, stalledInterval: 250, lockDuration: 1000 });
+    const queue = new BullJobQueue(redisUrl, { prefix, ...lockTimings(1) });
     t.teardown(() => queue.close());
     const worker = spawnWorker(prefix, name);
     t.teardown(() => worker.stop('SIGKILL'));

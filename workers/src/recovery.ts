@@ -11,11 +11,12 @@ import { DECK_REVIEWS, type DeckReviewDoc } from '@scriptorium/projections/deckR
 import { ENGINEER_SESSIONS, type EngineerSessionDoc } from '@scriptorium/projections/engineer';
 
 /**
- * Re-queues the job of every reply the log says is still running. The in-process queue forgets its
- * jobs when the process dies; BullMQ keeps them, and there the same job id makes this a no-op. A
- * re-run job finds what its first run wrote and writes nothing twice: a research reply goes on from
- * its recorded plan, searches and pages (read again for the report, not shown again), a reply that
- * was streaming text ends as interrupted.
+ * Re-queues the job of every reply the log says is still running (one the model service asked to
+ * wait, for when it may start). The in-process queue forgets its jobs when the process dies; BullMQ
+ * keeps them, and there the same job id makes this a no-op. A re-run job finds what its first run
+ * wrote and writes nothing twice: a research reply goes on from its recorded plan, searches, pages
+ * and sections and continues the section it was writing; a chat reply that was streaming text ends
+ * as interrupted.
  */
 export async function requeueRunningReplies(deps: { readStore: ReadStore; commands: CommandHandler; queue: JobQueue; log: Logger }): Promise<number> {
   const running = await deps.readStore.collection<ChatDoc>(CHATS).find({ activity: 'processing' });

@@ -88,3 +88,28 @@ test('an interrupted reply can be resumed once, continuing the same question', (
   spec([created, ...posted, ...interrupted, ...resumed]).when({ type: 'ResumeReply', data: { actorId: 'u1', replyId: 'r3' }, metadata: meta }).thenThrows(t, 'conflict');
   spec([created]).when({ type: 'ResumeReply', data: { actorId: 'u1', replyId: 'r3' }, metadata: meta }).thenThrows(t, 'conflict');
 });
+
+test('a failed reply can be retried from where it failed; a completed one cannot be resumed', (t) => {
+  const ended = (outcome: 'failed' | 'completed'): ConversationEvent[] => [
+    { type: 'AgentReplyCompleted', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', outcome, error: 'x', at: T1 } },
+    { type: 'AgentStatusChanged', data: { sessionId: 's1', agent: 'deep_cognition', status: 'paused', at: T1 } },
+  ];
+  spec([created, ...posted, ...ended('failed')])
+    .when({ type: 'ResumeReply', data: { actorId: 'u1', replyId: 'r2' }, metadata: meta })
+    .then(t, [
+      { type: 'AgentReplyStarted', data: { sessionId: 's1', messageId: 'r2', agent: 'deep_cognition', replyTo: 'm1', jobId: 'r2', at: T1, continues: 'r1' } },
+      { type: 'AgentStatusChanged', data: { sessionId: 's1', agent: 'deep_cognition', status: 'processing', at: T1 } },
+    ]);
+  spec([created, ...posted, ...ended('completed')]).when({ type: 'ResumeReply', data: { actorId: 'u1', replyId: 'r2' }, metadata: meta }).thenThrows(t, 'conflict');
+  spec([created, ...posted, ...ended('failed')]).when({ type: 'ResumeReply', data: { actorId: 'u2', replyId: 'r2' }, metadata: meta }).thenThrows(t, 'not_found');
+});
+
+test('a reply the model service asked to wait goes on as a new job, once; the old job has nothing more to do', (t) => {
+  const deferred: ConversationEvent = { type: 'ReplyDeferred', data: { sessionId: 's1', messageId: 'r1', jobId: 'r1:wait:1', until: '2026-03-01T08:02:00.000Z', at: T1 } };
+  spec([created, ...posted]).when({ type: 'DeferReply', data: { messageId: 'r1', jobId: 'r1:wait:1', until: '2026-03-01T08:02:00.000Z' }, metadata: meta }).then(t, [deferred]);
+  spec([created, ...posted, deferred]).when({ type: 'DeferReply', data: { messageId: 'r1', jobId: 'r1:wait:1', until: '2026-03-01T08:02:00.000Z' }, metadata: meta }).then(t, []);
+  spec([created, ...posted]).when({ type: 'DeferReply', data: { messageId: 'r9', jobId: 'x', until: T1 }, metadata: meta }).thenThrows(t, 'conflict');
+  let state = conversationDecider.initialState();
+  for (const event of [created, ...posted, deferred]) state = conversationDecider.evolve(state, event);
+  t.like(state, { activity: 'processing', activeReply: { messageId: 'r1', jobId: 'r1:wait:1', notBefore: '2026-03-01T08:02:00.000Z' } });
+});

@@ -60,9 +60,19 @@ export type ResearchStage = 'research' | 'revise';
 export type ClarificationAsked = DomainEvent<'ClarificationAsked', { sessionId: string; messageId: string; questions: ClarificationQuestion[]; at: string }>;
 export type ClarificationAnswered = DomainEvent<'ClarificationAnswered', { sessionId: string; messageId: string; answers: ClarificationAnswer[]; at: string }>;
 export type StageStarted = DomainEvent<'StageStarted', { sessionId: string; messageId: string; stage: ResearchStage; jobId: string; at: string }>;
-export type PlanProposed = DomainEvent<'PlanProposed', { sessionId: string; messageId: string; steps: string[]; at: string }>;
+/** `queries`: each step's searches, so a job that continues the plan searches as it was planned. */
+export type PlanProposed = DomainEvent<'PlanProposed', { sessionId: string; messageId: string; steps: string[]; queries?: string[][]; at: string }>;
 export type PlanStepMarked = DomainEvent<'PlanStepMarked', { sessionId: string; messageId: string; steps: string[]; index: number; at: string }>;
 export type SearchResultsRecorded = DomainEvent<'SearchResultsRecorded', { sessionId: string; messageId: string; queries: string[]; results: WebResult[]; at: string }>;
+/** A page the research read, with its text, so a continuation or a revision works from the page and not from a summary. */
+export type PageRead = DomainEvent<'PageRead', { sessionId: string; messageId: string; url: string; title: string; text: string; summary: string; at: string }>;
+/**
+ * A section of the report written to its end (`index` in the plan; the conclusion is the step after
+ * the last), as it stands in the version: a job that continues the report writes it no more.
+ */
+export type SectionWritten = DomainEvent<'SectionWritten', { sessionId: string; messageId: string; index: number; heading: string; text: string; at: string }>;
+/** The model service asked to wait: the reply goes on as job `jobId`, not before `until`. */
+export type ReplyDeferred = DomainEvent<'ReplyDeferred', { sessionId: string; messageId: string; jobId: string; until: string; at: string }>;
 export type WritingStarted = DomainEvent<'WritingStarted', { sessionId: string; messageId: string; agent: AgentName; artifactId: string; version: number; title: string; at: string }>;
 export type WritingVersionSaved = DomainEvent<
   'WritingVersionSaved',
@@ -127,6 +137,9 @@ export type ConversationEvent =
   | PlanProposed
   | PlanStepMarked
   | SearchResultsRecorded
+  | PageRead
+  | SectionWritten
+  | ReplyDeferred
   | WritingStarted
   | WritingVersionSaved
   | WritingVersionDiscarded
@@ -152,6 +165,8 @@ export interface ActiveReply {
   continues?: string;
   /** The research stage its current job runs; absent for the first job. */
   stage?: ResearchStage;
+  /** Set when the model service asked to wait: the current job does not start before it. */
+  notBefore?: string;
 }
 
 export interface OpenSession {
@@ -166,7 +181,7 @@ export interface OpenSession {
   lifecycle: Lifecycle;
   activity: Activity;
   activeReply: ActiveReply | null;
-  /** The last reply that a pause or crash cut short: what resume continues. */
+  /** The last reply that a pause, a crash or a failure cut short: what resume continues. */
   interruptedReply: ActiveReply | null;
   /** What the active reply waits for from the user, if anything. */
   awaiting: null | 'clarification' | 'feedback';
@@ -239,7 +254,8 @@ export function evolve(state: Conversation, event: ConversationEvent): Conversat
         ...state,
         activity: event.data.outcome === 'interrupted' ? 'paused' : 'idle',
         activeReply: ended ? null : state.activeReply,
-        interruptedReply: event.data.outcome === 'interrupted' ? ended : null,
+        // A failed reply can be retried from where it failed, as a paused one is continued.
+        interruptedReply: event.data.outcome === 'completed' ? null : ended,
         awaiting: ended ? null : state.awaiting,
         pendingQuestions: ended ? [] : state.pendingQuestions,
         canvas: ended ? { ...state.canvas, writing: null } : state.canvas,
@@ -250,8 +266,13 @@ export function evolve(state: Conversation, event: ConversationEvent): Conversat
       return { ...state, activity: 'waiting', awaiting: 'clarification', pendingQuestions: event.data.questions };
     case 'ClarificationAnswered':
       return { ...state, awaiting: null, pendingQuestions: [] };
-    case 'StageStarted':
-      return { ...state, activity: 'processing', activeReply: state.activeReply && { ...state.activeReply, jobId: event.data.jobId, stage: event.data.stage } };
+    case 'StageStarted': {
+      const reply = state.activeReply && { ...state.activeReply, jobId: event.data.jobId, stage: event.data.stage };
+      if (reply) delete reply.notBefore;
+      return { ...state, activity: 'processing', activeReply: reply };
+    }
+    case 'ReplyDeferred':
+      return state.activeReply?.messageId === event.data.messageId ? { ...state, activeReply: { ...state.activeReply, jobId: event.data.jobId, notBefore: event.data.until } } : state;
     case 'WritingStarted':
       return { ...state, canvas: { ...state.canvas, writing: { version: event.data.version, title: event.data.title, messageId: event.data.messageId, agent: event.data.agent } } };
     case 'WritingVersionSaved':
@@ -285,6 +306,8 @@ export function evolve(state: Conversation, event: ConversationEvent): Conversat
     case 'PlanProposed':
     case 'PlanStepMarked':
     case 'SearchResultsRecorded':
+    case 'PageRead':
+    case 'SectionWritten':
       return state;
     default:
       return assertNever(event);

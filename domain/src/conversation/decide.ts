@@ -47,9 +47,13 @@ export type ResumeReply = Command<'ResumeReply', Owned<{ replyId: string }>>;
 
 /** Commands the research agent issues for its reply (`messageId`) while it runs. */
 export type AskClarification = Command<'AskClarification', { messageId: string; questions: ClarificationQuestion[] }>;
-export type ProposePlan = Command<'ProposePlan', { messageId: string; steps: string[] }>;
+export type ProposePlan = Command<'ProposePlan', { messageId: string; steps: string[]; queries?: string[][] }>;
 export type MarkPlanStep = Command<'MarkPlanStep', { messageId: string; steps: string[]; index: number }>;
 export type RecordSearchResults = Command<'RecordSearchResults', { messageId: string; queries: string[]; results: WebResult[] }>;
+export type RecordPage = Command<'RecordPage', { messageId: string; url: string; title: string; text: string; summary: string }>;
+export type RecordSection = Command<'RecordSection', { messageId: string; index: number; heading: string; text: string }>;
+/** The model service asked to wait: the reply goes on as a new job once `until` has come. */
+export type DeferReply = Command<'DeferReply', { messageId: string; jobId: string; until: string }>;
 export type StartWriting = Command<'StartWriting', { messageId: string; title: string }>;
 export type FinishWriting = Command<'FinishWriting', { messageId: string; content: string; interrupted: boolean }>;
 export type RequestFeedback = Command<'RequestFeedback', { messageId: string }>;
@@ -82,6 +86,9 @@ export type ConversationCommand =
   | ProposePlan
   | MarkPlanStep
   | RecordSearchResults
+  | RecordPage
+  | RecordSection
+  | DeferReply
   | StartWriting
   | FinishWriting
   | RequestFeedback
@@ -188,10 +195,11 @@ export const completeReply = (command: CompleteReply, state: Conversation): Conv
   ];
 };
 
+/** Continues the reply a pause, a crash or a failure cut short, as long as nothing has run since. */
 export const resumeReply = (command: ResumeReply, state: Conversation): ConversationEvent[] => {
   const session = owned(state, command.data.actorId);
   const interrupted = session.interruptedReply;
-  if (session.activity !== 'paused' || !interrupted) throw refuse('conflict', 'conversation.nothing_to_resume');
+  if (session.activeReply || !interrupted) throw refuse('conflict', 'conversation.nothing_to_resume');
   const { sessionId } = session;
   const now = at(command);
   return [
@@ -235,8 +243,10 @@ export const answerClarification = (command: AnswerClarification, state: Convers
 
 export const proposePlan = (command: ProposePlan, state: Conversation): ConversationEvent[] => {
   const session = replying(state, command.data.messageId);
-  if (command.data.steps.length === 0) throw refuse('invalid', 'conversation.plan_empty');
-  return [{ type: 'PlanProposed', data: { sessionId: session.sessionId, messageId: command.data.messageId, steps: command.data.steps, at: at(command) } }];
+  const { messageId, steps, queries } = command.data;
+  if (steps.length === 0) throw refuse('invalid', 'conversation.plan_empty');
+  if (queries && queries.length !== steps.length) throw refuse('invalid', 'conversation.plan_step_not_found');
+  return [{ type: 'PlanProposed', data: { sessionId: session.sessionId, messageId, steps, ...(queries && { queries }), at: at(command) } }];
 };
 
 export const markPlanStep = (command: MarkPlanStep, state: Conversation): ConversationEvent[] => {
@@ -250,6 +260,25 @@ export const recordSearchResults = (command: RecordSearchResults, state: Convers
   const session = replying(state, command.data.messageId);
   const { messageId, queries, results } = command.data;
   return [{ type: 'SearchResultsRecorded', data: { sessionId: session.sessionId, messageId, queries, results, at: at(command) } }];
+};
+
+export const recordPage = (command: RecordPage, state: Conversation): ConversationEvent[] => {
+  const session = replying(state, command.data.messageId);
+  return [{ type: 'PageRead', data: { sessionId: session.sessionId, ...command.data, at: at(command) } }];
+};
+
+/** A section belongs to the version being written; recorded once the text it names is in that version. */
+export const recordSection = (command: RecordSection, state: Conversation): ConversationEvent[] => {
+  const session = replying(state, command.data.messageId);
+  if (session.canvas.writing?.messageId !== command.data.messageId) throw refuse('conflict', 'conversation.reply_ended');
+  if (!Number.isInteger(command.data.index) || command.data.index < 0) throw refuse('invalid', 'conversation.plan_step_not_found');
+  return [{ type: 'SectionWritten', data: { sessionId: session.sessionId, ...command.data, at: at(command) } }];
+};
+
+export const deferReply = (command: DeferReply, state: Conversation): ConversationEvent[] => {
+  const session = replying(state, command.data.messageId);
+  if (session.activeReply!.jobId === command.data.jobId) return [];
+  return [{ type: 'ReplyDeferred', data: { sessionId: session.sessionId, ...command.data, at: at(command) } }];
 };
 
 export const startWriting = (command: StartWriting, state: Conversation): ConversationEvent[] => {
@@ -427,6 +456,12 @@ export function decide(command: ConversationCommand, state: Conversation): Conve
       return markPlanStep(command, state);
     case 'RecordSearchResults':
       return recordSearchResults(command, state);
+    case 'RecordPage':
+      return recordPage(command, state);
+    case 'RecordSection':
+      return recordSection(command, state);
+    case 'DeferReply':
+      return deferReply(command, state);
     case 'StartWriting':
       return startWriting(command, state);
     case 'FinishWriting':

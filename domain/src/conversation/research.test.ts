@@ -150,3 +150,14 @@ test('a report version can be rated by its owner; an unknown version is refused'
   spec([...started, writing, saved]).when({ type: 'RateReport', data: { actorId: 'u1', version: 2, rating: 'helpful' }, metadata: meta }).thenThrows(t, 'invalid');
   spec([...started, writing, saved]).when({ type: 'RateReport', data: { actorId: 'u2', version: 1, rating: 'helpful' }, metadata: meta }).thenThrows(t, 'not_found');
 });
+
+test('a section is recorded only into the version its reply is writing; a page read is recorded while the reply runs', (t) => {
+  const section = { messageId: 'r1', index: 0, heading: '背景', text: '光伏产业快速增长[[1]](https://a.test)。' };
+  spec([...started, writing])
+    .when({ type: 'RecordSection', data: section, metadata: meta })
+    .then(t, [{ type: 'SectionWritten', data: { sessionId: 's1', ...section, at: T } }]);
+  spec(started).when({ type: 'RecordSection', data: section, metadata: meta }).thenThrows(t, 'conflict');
+  const page = { messageId: 'r1', url: 'https://a.test', title: 'A', text: '全文'.repeat(3000), summary: '摘要' };
+  spec(started).when({ type: 'RecordPage', data: page, metadata: meta }).then(t, [{ type: 'PageRead', data: { sessionId: 's1', ...page, at: T } }]);
+  spec([...started, writing, saved]).when({ type: 'RecordPage', data: { ...page, messageId: 'r9' }, metadata: meta }).thenThrows(t, 'conflict');
+});

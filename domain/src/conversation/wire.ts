@@ -111,6 +111,9 @@ export function toWire(recorded: RecordedEvent): SessionMessage | MetadataUpdate
     case 'ClarificationAnswered':
       return message({ agent: 'deep_cognition', content_type: 'clarification_answer', message_id: event.data.messageId, answers: event.data.answers, status: 'done' });
     case 'StageStarted':
+    case 'PageRead':
+    case 'SectionWritten':
+    case 'ReplyDeferred':
     case 'ReportRated':
     case 'TargetedEditRequested':
       return null;

@@ -51,3 +51,19 @@ test('an uploaded deck queues its review once, and a review that already ended q
   t.deepEqual(await run([uploaded]), [{ name: 'deck_review', data: { reviewId: 'd1', userId: 'u1' }, jobId: 'deck-review:d1' }]);
   t.deepEqual(await run([uploaded, failed]), []);
 });
+
+test('a reply the model service asked to wait is queued again under its new job id, delayed until then', async (t) => {
+  const store: EventStore = new SqliteEventStore(':memory:');
+  t.teardown(() => store.close());
+  const until = new Date(Date.now() + 60_000).toISOString();
+  const deferred: ConversationEvent = { type: 'ReplyDeferred', data: { sessionId: 's1', messageId: 'r1', jobId: 'r1:wait:1', until, at: T } };
+  await store.appendToStream(conversationStream('s1'), [created, replyStarted, deferred].map((event) => ({ ...event, metadata: { userId: 'u1', at: T } })), { expectedRevision: 'no_stream' });
+  const queued: Array<{ jobId: string | undefined; delay: number | undefined }> = [];
+  const queue = { enqueue: async (_queue: string, _name: string, _data: unknown, options?: { jobId?: string; delay?: number }) => (queued.push({ jobId: options?.jobId, delay: options?.delay }), { id: '', created: true }) } as unknown as JobQueue;
+  const reaction = jobDispatch({ commands: new CommandHandler(store), queue });
+  for (const event of await store.readAll({ after: 0 })) if (reaction.handles.includes(event.type)) await reaction.react(event);
+  // The start's job is no longer the reply's: only the deferred one is queued.
+  t.is(queued.length, 1);
+  t.is(queued[0]!.jobId, 'r1:wait:1');
+  t.true(queued[0]!.delay! > 0 && queued[0]!.delay! <= 60_000, `delayed ${queued[0]!.delay} ms`);
+});

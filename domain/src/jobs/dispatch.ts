@@ -20,9 +20,14 @@ export interface QueuedJob<Data> {
   name: string;
   data: Data;
   jobId: string;
+  /** Not to start before this time (ISO): the model service asked the reply to wait. */
+  notBefore?: string;
 }
 
-export const enqueueJob = <Data>(queue: JobQueue, job: QueuedJob<Data>) => queue.enqueue(AGENT_QUEUE, job.name, job.data, { ...JOB_OPTIONS, jobId: job.jobId });
+export const enqueueJob = <Data>(queue: JobQueue, job: QueuedJob<Data>) => {
+  const delay = job.notBefore === undefined ? 0 : Date.parse(job.notBefore) - Date.now();
+  return queue.enqueue(AGENT_QUEUE, job.name, job.data, { ...JOB_OPTIONS, jobId: job.jobId, ...(delay > 0 && { delay }) });
+};
 
 /** The job that carries a session's active reply on, or null when no reply is running. */
 export function replyJob(session: OpenSession): QueuedJob<AgentJobData> | null {
@@ -37,7 +42,7 @@ export function replyJob(session: OpenSession): QueuedJob<AgentJobData> | null {
     ...(reply.continues !== undefined && { continues: reply.continues }),
     ...(reply.stage !== undefined && { stage: reply.stage }),
   };
-  return { name: reply.agent, data, jobId: reply.jobId };
+  return { name: reply.agent, data, jobId: reply.jobId, ...(reply.notBefore !== undefined && { notBefore: reply.notBefore }) };
 }
 
 export function extractionJob(extractionId: string, userId: string): QueuedJob<CognitionJobData> {
@@ -71,11 +76,12 @@ export function jobDispatch(deps: { commands: CommandHandler; queue: JobQueue })
 
   return {
     name: 'job-dispatch',
-    handles: ['AgentReplyStarted', 'StageStarted', 'TargetedEditRequested', 'CognitionExtractionRequested', 'EngineerSessionCreated', 'DeckUploaded'],
+    handles: ['AgentReplyStarted', 'StageStarted', 'ReplyDeferred', 'TargetedEditRequested', 'CognitionExtractionRequested', 'EngineerSessionCreated', 'DeckUploaded'],
     async react(event: RecordedEvent) {
       switch (event.type) {
         case 'AgentReplyStarted':
-        case 'StageStarted': {
+        case 'StageStarted':
+        case 'ReplyDeferred': {
           const { sessionId, jobId } = event.data as { sessionId: string; jobId: string };
           await enqueue(await activeReply(sessionId, jobId));
           return;

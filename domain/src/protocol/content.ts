@@ -76,6 +76,8 @@ export const contentSchemas = [
   item('edit_report', { ...artifact, title: z.string(), content: z.array(z.object({ id: z.string(), content: z.string(), destination: z.string() })) }),
   item('writing_start', { ...artifact, title: z.string(), ...message }),
   item('writing_content', { ...text, artifact_id: z.string() }),
+  /** The version being written goes back to its first `length` characters (a section cut mid-stream, written again). */
+  item('writing_rollback', { artifact_id: z.string(), length: z.number().int().nonnegative() }),
   item('writing_end', { ...artifact, title: z.string().optional(), interrupted: z.boolean(), saved: z.boolean(), ...message, level: z.literal('warning').optional() }),
   item('feedback_request', { ...artifact, options: z.array(z.enum(FEEDBACK_OPTIONS)) }),
   item('feedback_response', { option: z.enum(FEEDBACK_OPTIONS), text: z.string().optional() }),
@@ -121,6 +123,7 @@ export const OUTPUT_TYPES = [
   'web_scraping_start',
   'web_scraping_end',
   'edit_report',
+  'writing_rollback',
   'cognition_recommendation',
   'artifact_start',
   'artifact_complete',

@@ -8,6 +8,12 @@ import { z } from 'zod';
 
 const none = z.object({});
 const reason = z.object({ reason: z.enum(['unconfigured', 'off']) });
+/** The research agent's internal (JSON) calls, by what each decides. */
+export const INTERNAL_CALLS = ['analyse', 'clarify', 'plan', 'judge', 'summarise', 'queries'] as const;
+export type InternalCall = (typeof INTERNAL_CALLS)[number];
+const call = z.object({ call: z.enum(INTERNAL_CALLS) });
+const section = z.object({ section: z.string() });
+const callText: Record<InternalCall, string> = { analyse: '问题分析', clarify: '澄清问题', plan: '研究计划', judge: '搜索结果的判断', summarise: '网页摘要', queries: '检索词' };
 
 const catalogue = {
   'research.planning': { params: none, level: 'info', text: () => 'Planing .....' },
@@ -23,6 +29,17 @@ const catalogue = {
     level: 'info',
     text: (p: { count: number; titles: string[] }) => `已读取你为本次研究添加的 ${p.count} 份资料：${p.titles.join('、')}`,
   },
+  'research.continuing': {
+    params: z.object({ steps: z.number().int(), sections: z.number().int() }),
+    level: 'info',
+    text: (p: { steps: number; sections: number }) => `从中断处继续：沿用已完成的 ${p.steps} 个检索步骤和已写完的 ${p.sections} 节，只补上缺少的部分`,
+  },
+  'research.takenOver': { params: none, level: 'info', text: () => '上一个工作进程中断，研究从已写出的位置继续' },
+  'research.rulesFallback': { params: call, level: 'warning', text: (p: z.infer<typeof call>) => `模型两次重试后仍未给出可用的${callText[p.call]}，本步改用规则完成` },
+  'research.sectionRetry': { params: section, level: 'warning', text: (p: z.infer<typeof section>) => `“${p.section}”一节的输出中途断开，已回退到本节开头重新撰写` },
+  'research.sectionEmpty': { params: section, level: 'warning', text: (p: z.infer<typeof section>) => `模型没有为“${p.section}”一节写出内容，报告中已注明` },
+  'research.sectionCapped': { params: section, level: 'warning', text: (p: z.infer<typeof section>) => `“${p.section}”一节达到了模型的输出上限，可能不完整，报告中已注明` },
+  'research.waitingForModel': { params: z.object({ until: z.string() }), level: 'warning', text: (p: { until: string }) => `模型服务要求稍候，研究将于 ${p.until} 自动继续` },
   'research.cutShortSaved': { params: none, level: 'warning', text: () => '上次运行在写作过程中中断，已保存已写出的部分，不再重复写作' },
   'research.interrupted': { params: none, level: 'warning', text: () => '研究已中断，已完成的部分已保存' },
   'chat.cutShortKept': { params: none, level: 'info', text: () => '回复在生成过程中中断，已保留已生成的内容' },

@@ -22,6 +22,17 @@ test('writing_start shows a loading item and chunks stream into the version', (t
   t.true(shownVersion(actor.getSnapshot().context)?.streaming);
 });
 
+test('a rollback takes the streaming draft back to the start of the section being written again', (t) => {
+  const { actor } = start();
+  actor.send({ type: 'writing.started', artifact_id: canvas, version: 1, title: '报告' });
+  actor.send({ type: 'writing.chunk', artifact_id: canvas, content: '## 一\n\n' });
+  actor.send({ type: 'writing.chunk', artifact_id: canvas, content: '写到一半' });
+  actor.send({ type: 'writing.rollback', artifact_id: canvas, length: '## 一\n\n'.length });
+  t.is(shownVersion(actor.getSnapshot().context)?.content, '## 一\n\n');
+  actor.send({ type: 'writing.chunk', artifact_id: canvas, content: '重写的一节' });
+  t.is(shownVersion(actor.getSnapshot().context)?.content, '## 一\n\n重写的一节');
+});
+
 test('writing_end saves a version of 50 characters or more with 写作完成', (t) => {
   const { actor } = start();
   actor.send({ type: 'writing.started', artifact_id: canvas, version: 1, title: '报告' });

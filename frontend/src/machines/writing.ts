@@ -44,6 +44,8 @@ export interface SavedCanvas {
 export type WritingEvent =
   | { type: 'writing.started'; artifact_id?: string; version: number; title?: string }
   | { type: 'writing.chunk'; artifact_id?: string; content: string }
+  /** The draft goes back to its first `length` characters: a section cut mid-stream is written again. */
+  | { type: 'writing.rollback'; artifact_id?: string; length: number }
   | { type: 'writing.ended'; artifact_id?: string; version: number; interrupted: boolean; saved?: boolean; title?: string; timestamp?: string }
   | { type: 'canvas.loaded'; versions: CanvasVersion[]; currentVersion: number | null }
   | { type: 'version.selected'; version: number }
@@ -84,6 +86,9 @@ export const writingMachine = setup({
     }),
     appendChunk: assign({
       draft: ({ context, event }) => (event.type === 'writing.chunk' && context.draft ? { ...context.draft, content: context.draft.content + event.content } : context.draft),
+    }),
+    rollBack: assign({
+      draft: ({ context, event }) => (event.type === 'writing.rollback' && context.draft ? { ...context.draft, content: context.draft.content.slice(0, event.length) } : context.draft),
     }),
     saveDraft: assign(({ context, event }) => {
       if (event.type !== 'writing.ended' || !context.draft) return { draft: null };
@@ -145,6 +150,7 @@ export const writingMachine = setup({
         writing: {
           on: {
             'writing.chunk': [{ guard: 'hasArtifact', actions: 'appendChunk' }, { actions: 'warnNoArtifact' }],
+            'writing.rollback': [{ guard: 'hasArtifact', actions: 'rollBack' }, { actions: 'warnNoArtifact' }],
             'writing.ended': [
               { guard: ({ event }) => !hasArtifact(event), actions: 'warnNoArtifact' },
               { guard: 'interrupted', target: 'idle', actions: 'saveDraft' },
@@ -218,6 +224,8 @@ export function writingEvent(content: WireContent): WritingEvent | null {
       return { type: 'writing.started', artifact_id: content.artifact_id, version: content.version, title: content.title };
     case 'writing_content':
       return { type: 'writing.chunk', artifact_id: content.artifact_id, content: content.content };
+    case 'writing_rollback':
+      return { type: 'writing.rollback', artifact_id: content.artifact_id, length: content.length };
     case 'writing_end':
       return {
         type: 'writing.ended',

@@ -32,7 +32,7 @@ import {
 import { CheckIcon, LightbulbIcon, PauseIcon, RefreshCwIcon, SparklesIcon } from '../ui/icons.ts';
 import './research.css';
 
-const HIDDEN: ReadonlySet<ContentType> = new Set(['message_start', 'think_end', 'status', 'writing_content', 'clarification_answer', 'feedback_response', 'user_input']);
+const HIDDEN: ReadonlySet<ContentType> = new Set(['message_start', 'think_end', 'status', 'writing_content', 'writing_rollback', 'clarification_answer', 'feedback_response', 'user_input']);
 
 /** Progress that announces an item, and that item: the announcement goes once the item arrives. */
 const SETTLED_BY: Readonly<Partial<Record<string, ContentType>>> = { 'research.planning': 'plan', 'research.clarifying': 'clarification' };

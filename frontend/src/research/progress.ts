@@ -14,6 +14,16 @@ export function infoText(t: TFunction, item: ContentOf<'info'>): string {
       return t(`progress.${progress.code}`, { why: t(`progress.why.${progress.params.reason}`) });
     case 'research.searchFailed':
       return t('progress.research.searchFailed', { query: progress.params.query });
+    case 'research.continuing':
+      return t('progress.research.continuing', { steps: progress.params.steps, sections: progress.params.sections });
+    case 'research.rulesFallback':
+      return t('progress.research.rulesFallback', { call: t(`progress.call.${progress.params.call}`) });
+    case 'research.sectionRetry':
+    case 'research.sectionEmpty':
+    case 'research.sectionCapped':
+      return t(`progress.${progress.code}`, { section: progress.params.section });
+    case 'research.waitingForModel':
+      return t('progress.research.waitingForModel', { time: new Date(progress.params.until).toLocaleTimeString() });
     case 'research.attachedRead':
       return t('progress.research.attachedRead', { count: progress.params.count, titles: progress.params.titles.join(t('progress.listSeparator')) });
     default:

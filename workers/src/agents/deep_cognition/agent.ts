@@ -26,10 +26,11 @@ import {
   revisePrompt,
   sectionPrompt,
 } from './prompts.ts';
-import { checkpoint, command, completeJson, streamModel, type Run } from './run.ts';
+import { checkpoint, command, completeJson, mustWait, streamModel, type Run } from './run.ts';
 import { SourceBook, parseReport } from './sources.ts';
-import { afterWriting, browseRound, chooseSearch, finishWriting, readAttached, saveCutShort, searchRound, sentencesIn, startWriting, stop, writeExtract } from './steps.ts';
-import { replyRecord, stageTrace, type ReplyRecord, type StageTrace } from './trace.ts';
+import { afterWriting, browseRound, chooseSearch, finishWriting, readAttached, searchRound, sentencesIn, startWriting, stop, writeExtract, type Searcher } from './steps.ts';
+import { continuedTrace, merge, replyRecord, stageTrace, type ReplyRecord, type StageTrace } from './trace.ts';
+import { continuation, headingLine, notesBlock, recordSection, writeSection } from './sections.ts';
 import { runPlatformTools } from '@scriptorium/domain/tools/registry';
 import { assignExtracts, type ExtractSection } from './extracts.ts';
 import { clip, languageOf } from './text.ts';
@@ -58,7 +59,10 @@ export async function runDeepCognition(deps: AgentDeps, job: JobContext<unknown>
 
   const events = await deps.events.readStream(stream);
   const record = replyRecord(events, data.replyId, data.replyTo);
-  const trace = stageTrace(events, data.replyId, job.id);
+  const own = stageTrace(events, data.replyId, job.id);
+  // A resumed reply's first stage goes on from what the reply it continues had done.
+  const earlier = data.stage === undefined ? continuedTrace(events, data.continues) : null;
+  const trace = earlier ? merge(earlier, own) : own;
   const run: Run = {
     deps,
     job,
@@ -67,12 +71,8 @@ export async function runDeepCognition(deps: AgentDeps, job: JobContext<unknown>
     allowance: new Allowance(deps, data.userId, { sessionId: data.sessionId, messageId: data.replyId }),
     language: languageOf(record.question),
     draft: null,
+    notes: [],
   };
-
-  if (state.canvas.writing?.messageId === data.replyId) {
-    await saveCutShort(run, trace.writingText);
-    return;
-  }
 
   try {
     if (trace.savedVersion !== null) await afterWriting(run, record.question, trace.outputs);
@@ -80,16 +80,29 @@ export async function runDeepCognition(deps: AgentDeps, job: JobContext<unknown>
     else if (data.stage === 'revise') await revise(run, state, record, trace);
     else await start(run, state, record, events, trace);
   } catch (error) {
-    await stop(run, error);
+    if (mustWait(error) && !job.signal.aborted) await defer(run, own, error.retryAfterMs);
+    else await stop(run, error);
   }
+}
+
+/**
+ * The model service asked to wait longer than a call may: the reply goes on as a new job queued for
+ * then (`ReplyDeferred`), which continues from what this one recorded. The chat says until when.
+ */
+async function defer(run: Run, trace: StageTrace, waitMs: number): Promise<void> {
+  run.draft?.endCited();
+  const until = new Date(run.deps.clock().getTime() + waitMs).toISOString();
+  await run.writer.progress({ code: 'research.waitingForModel', params: { until } });
+  await command(run, 'defer', { type: 'DeferReply', data: { messageId: run.data.replyId, jobId: `${run.data.replyId}:wait:${trace.deferrals + 1}`, until } });
 }
 
 async function start(run: Run, session: OpenSession, record: ReplyRecord, events: RecordedEvent[], trace: StageTrace): Promise<void> {
   const { data, deps, writer } = run;
   if (data.continues) {
-    // Resuming a paused reply: the scope the user settled still holds; the research runs again.
+    // Continuing a reply a pause or a failure cut short: the scope the user settled still holds,
+    // and what the reply had planned, searched, read and written is kept.
     const earlier = replyRecord(events, data.continues, data.replyTo);
-    await writer.progress({ code: 'research.resuming', params: {} });
+    if (!trace.said.has('research.continuing')) await writer.progress({ code: 'research.continuing', params: { steps: trace.searches.length, sections: trace.sections.size } });
     await research(run, session, { ...record, answers: earlier.answers }, trace);
     return;
   }
@@ -98,8 +111,11 @@ async function start(run: Run, session: OpenSession, record: ReplyRecord, events
   let thought = rules.thinking(record.question, analysis);
   let status = rules.statusAndGoal(analysis);
   let specific = analysis.specific;
-  if (!deps.model.offline) {
-    const analysed = await completeJson(run, analyseSchema, [
+  if (trace.outputs.has('status_and_goal')) {
+    // A job that runs again after its worker died: the analysis is in the log; it asked questions or researched.
+    specific = !trace.said.has('research.clarifying');
+  } else if (!deps.model.offline) {
+    const analysed = await completeJson(run, 'planning', 'analyse', analyseSchema, [
       { role: 'system', content: ANALYSE_PROMPT },
       { role: 'user', content: record.question },
     ]);
@@ -124,7 +140,7 @@ async function start(run: Run, session: OpenSession, record: ReplyRecord, events
   await run.writer.progress({ code: 'research.clarifying', params: {} });
   let questions = rules.clarificationQuestions(analysis);
   if (!deps.model.offline) {
-    const asked = await completeJson(run, clarifySchema, [
+    const asked = await completeJson(run, 'planning', 'clarify', clarifySchema, [
       { role: 'system', content: CLARIFY_PROMPT },
       { role: 'user', content: record.question },
     ]);
@@ -178,73 +194,89 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
 
   const sources = new SourceBook();
   await readAttached(run, sources);
-  const searcher = await chooseSearch(run, session, trace.said);
+  // Which search it uses is said when it first searches: a job that goes on after the searches searches nothing.
+  let searcher: Searcher | null | undefined;
   const found: Array<Set<number>> = [];
   for (const [index, step] of planned.entries()) {
     checkpoint(run);
     await command(run, `step:${index}`, { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index } });
     const about = `${record.question} ${step.description}`;
-    const results = trace.searches[index] ?? (await searchRound(run, searcher, step.queries, about, `search:${index}`));
-    found.push(await browseRound(run, results, about, sources, { announce: !trace.browsed.has(index) }));
+    let results = trace.searches[index];
+    if (!results) {
+      if (searcher === undefined) searcher = await chooseSearch(run, session, trace.said);
+      results = await searchRound(run, searcher, step.queries, about, `search:${index}`);
+    }
+    found.push(await browseRound(run, results, about, sources, { announce: !trace.browsed.has(index), stored: trace.pages }));
   }
   await command(run, 'step:done', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: steps.length } });
   if (!trace.outputs.has('platform_tools_end')) await usePlatformTools(run, record.question);
 
   const zh = run.language === 'zh';
   const title = rules.reportTitle(analysis);
-  const draft = await startWriting(run, title, sources);
-  draft.plain(`# ${title}\n\n`);
-  if (deps.model.offline) draft.plain(`${OFFLINE_REPORT_LABEL[run.language]}\n\n`);
-  draft.plain(`## ${zh ? '研究问题' : 'Research question'}\n\n${record.question.trim()}\n\n${scope.map((line) => `- ${line}\n`).join('')}${scope.length > 0 ? '\n' : ''}`);
+  const header =
+    `# ${title}\n\n` +
+    (deps.model.offline ? `${OFFLINE_REPORT_LABEL[run.language]}\n\n` : '') +
+    `## ${zh ? '研究问题' : 'Research question'}\n\n${record.question.trim()}\n\n${scope.map((line) => `- ${line}\n`).join('')}${scope.length > 0 ? '\n' : ''}`;
+  const headings = [...planned.map((step) => step.heading), zh ? '结论' : 'Conclusion'];
+  // The offline engine writes a section at once: there is never a part of one to continue.
+  const { next, prefix, partial } = continuation(header, headings, trace.sections, deps.model.offline ? '' : trace.lastText);
+  const draft = await startWriting(run, title, sources, trace.writing ? trace.writingText : '');
+  if (trace.writing && !trace.deferredLast && !trace.said.has('research.takenOver')) await run.writer.progress({ code: 'research.takenOver', params: {} });
+  await draft.restore(prefix + partial);
+
   const outline = steps.map((step, index) => `${index + 1}. ${step}`).join('\n');
   const brief = zh ? `研究问题：${record.question}\n${scope.join('\n')}\n\n报告提纲：\n${outline}` : `Research question: ${record.question}\n${scope.join('\n')}\n\nOutline:\n${outline}`;
   const sections: ExtractSection[] = steps.map((step, index) => ({ focus: step, ...(found[index] && { sources: found[index] }) }));
   const extracts = deps.model.offline ? assignExtracts(sources.all, subjectOf(analysis), sections, new Set()) : [];
-  for (const [index, step] of steps.entries()) {
+  for (let index = next; index < headings.length; index++) {
     checkpoint(run);
-    // A section the budget cannot pay for does not get its heading either.
-    await run.allowance.check();
-    draft.plain(`## ${planned[index]!.heading}\n\n`);
+    const heading = headings[index]!;
+    if (index > next) {
+      // A section the budget cannot pay for does not get its heading either.
+      await run.allowance.check();
+      draft.plain(headingLine(heading));
+    }
+    const start = draft.content.length - (index === next ? partial.length : 0);
+    const conclusion = index === steps.length;
     if (deps.model.offline) {
-      await writeExtract(run, draft, sources, sections[index]!, extracts[index]!);
+      if (conclusion) {
+        draft.plain(
+          zh
+            ? `离线引擎只做摘录，没有对资料进行推理与综合。本报告按研究计划的 ${steps.length} 个步骤，从 ${sources.size} 个来源中摘录了相关内容；配置语言模型后可以得到完整的分析与结论。`
+            : `The offline engine only quotes; it does not reason over the sources. This report quotes ${sources.size} sources for the ${steps.length} steps of the plan; configure a language model for a full analysis and conclusion.`,
+        );
+      } else {
+        if (index === next) await run.allowance.check();
+        await writeExtract(run, draft, sources, sections[index]!, extracts[index]!);
+      }
+      await recordSection(run, draft, index, heading, start);
     } else {
-      await streamModel(
+      const ask = conclusion ? brief : `${brief}\n\n${zh ? `现在撰写这一节：${steps[index]}` : `Write this section now: ${steps[index]}`}`;
+      const system = conclusion ? conclusionPrompt(run.language) : sectionPrompt(run.language);
+      await writeSection(
         run,
-        { messages: [{ role: 'system', content: sectionPrompt(run.language) }, { role: 'user', content: `${brief}\n\n${zh ? `现在撰写这一节：${step}` : `Write this section now: ${step}`}` }], context: sources.context() },
-        (text) => draft.cited(text),
+        draft,
+        { index, heading, messages: [{ role: 'system', content: system }, { role: 'user', content: ask }], context: sources.context(conclusion ? record.question : `${record.question} ${steps[index]}`) },
+        index === next ? partial : '',
       );
-      draft.endCited();
     }
     draft.plain('\n\n');
   }
   checkpoint(run);
-  draft.plain(`## ${zh ? '结论' : 'Conclusion'}\n\n`);
-  if (deps.model.offline) {
-    draft.plain(
-      zh
-        ? `离线引擎只做摘录，没有对资料进行推理与综合。本报告按研究计划的 ${steps.length} 个步骤，从 ${sources.size} 个来源中摘录了相关内容；配置语言模型后可以得到完整的分析与结论。\n\n`
-        : `The offline engine only quotes; it does not reason over the sources. This report quotes ${sources.size} sources for the ${steps.length} steps of the plan; configure a language model for a full analysis and conclusion.\n\n`,
-    );
-  } else {
-    await streamModel(run, { messages: [{ role: 'system', content: conclusionPrompt(run.language) }, { role: 'user', content: brief }], context: sources.context() }, (text) => draft.cited(text));
-    draft.endCited();
-    draft.plain('\n\n');
-  }
+  draft.plain(notesBlock(run.notes, run.language));
   draft.plain(sources.markdown(run.language));
   await finishWriting(run, draft);
   await afterWriting(run, record.question, trace.outputs);
 }
 
-/** The plan of the research: the one the log already has, else a new one, recorded. */
+/** The plan of the research: the one the log already has (with the searches it planned), else a new one, recorded. */
 async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): Promise<rules.PlannedStep[]> {
   const analysis = rules.analyseQuestion(record.question);
   const byRules = rules.plan(analysis, record.answers);
-  // Queries are not in the log; a recorded plan searches by the rules' queries, or by its own words.
-  const recorded = trace.plan ?? (run.data.continues ? record.plan : null);
-  if (recorded) {
-    return recorded.map((description) => {
+  if (trace.plan) {
+    return trace.plan.map((description, index) => {
       const known = byRules.find((step) => step.description === description);
-      return { description, heading: known?.heading ?? description, queries: known?.queries ?? [description] };
+      return { description, heading: known?.heading ?? description, queries: trace.queries?.[index] ?? known?.queries ?? [description] };
     });
   }
 
@@ -252,13 +284,16 @@ async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): P
   let planned = byRules;
   if (!run.deps.model.offline) {
     const scope = rules.answerLines(record.answers, run.language).join('\n');
-    const proposed = await completeJson(run, planSchema, [
+    const proposed = await completeJson(run, 'planning', 'plan', planSchema, [
       { role: 'system', content: PLAN_PROMPT },
       { role: 'user', content: `${record.question}\n${scope}` },
     ]);
     if (proposed) planned = proposed.steps.map((step) => ({ ...step, heading: step.description }));
   }
-  await command(run, 'plan', { type: 'ProposePlan', data: { messageId: run.data.replyId, steps: planned.map((step) => step.description) } });
+  await command(run, 'plan', {
+    type: 'ProposePlan',
+    data: { messageId: run.data.replyId, steps: planned.map((step) => step.description), queries: planned.map((step) => step.queries) },
+  });
   return planned;
 }
 
@@ -292,7 +327,7 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
     let queries = kind === 'continue' ? rules.deepenQueries(analysis, record.answers) : rules.feedbackQueries(analysis, feedback.text);
     if (!deps.model.offline) {
       const headings = [...report.body.matchAll(/^#{1,3}\s+(.+)$/gm)].map((match) => match[1]).join('\n');
-      const asked = await completeJson(run, queriesSchema, [
+      const asked = await completeJson(run, 'planning', 'queries', queriesSchema, [
         { role: 'system', content: QUERIES_PROMPT },
         { role: 'user', content: `${record.question}\n\n${zh ? '报告提纲' : 'Outline'}：\n${headings}\n\n${zh ? '用户的要求' : 'What the user asks'}：${kind === 'continue' ? (zh ? '继续深入研究' : 'go deeper') : feedback.text}` },
       ]);
@@ -300,22 +335,24 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
     }
     results = await searchRound(run, searcher, queries, about, 'search:0');
   }
-  await browseRound(run, results, about, sources, { announce: !trace.browsed.has(0) });
+  await browseRound(run, results, about, sources, { announce: !trace.browsed.has(0), stored: trace.pages });
   const fresh = new Set(sources.all.map((source) => source.n).filter((n) => !known.has(n)));
   await command(run, 'step:1', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: 1 } });
 
-  const draft = await startWriting(run, prior.title, sources);
+  // A job that goes on after its worker died rolls back what the dead one streamed and writes the revision again.
+  const draft = await startWriting(run, prior.title, sources, trace.writing ? trace.writingText : '');
   const brief = zh ? `研究问题：${record.question}\n\n现有报告：\n${clip(report.body, 12_000)}` : `Research question: ${record.question}\n\nCurrent report:\n${clip(report.body, 12_000)}`;
   if (kind === 'continue') {
-    draft.plain(`${report.body}\n\n## ${zh ? '深入补充' : 'Further research'}\n\n`);
+    await draft.restore(`${report.body}\n\n## ${zh ? '深入补充' : 'Further research'}\n\n`);
     if (deps.model.offline) {
       const section: ExtractSection = { focus: record.question, sources: fresh };
       await writeExtract(run, draft, sources, section, assignExtracts(sources.all, subjectOf(analysis), [section], sentencesIn(report.body))[0]!);
     } else {
-      await streamModel(run, { messages: [{ role: 'system', content: deepenPrompt(run.language) }, { role: 'user', content: brief }], context: sources.context() }, (text) => draft.cited(text));
+      await streamModel(run, 'writing', { messages: [{ role: 'system', content: deepenPrompt(run.language) }, { role: 'user', content: brief }], context: sources.context(record.question) }, (text) => draft.cited(text));
       draft.endCited();
     }
   } else if (deps.model.offline) {
+    await draft.restore('');
     draft.plain(`${report.body}\n\n## ${zh ? '根据反馈补充' : 'Added on feedback'}\n\n`);
     draft.plain(
       zh
@@ -325,9 +362,11 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
     const section: ExtractSection = { focus: feedback.text };
     await writeExtract(run, draft, sources, section, assignExtracts(sources.all, `${subjectOf(analysis)} ${feedback.text}`, [section], sentencesIn(report.body))[0]!);
   } else {
+    await draft.restore('');
     await streamModel(
       run,
-      { messages: [{ role: 'system', content: revisePrompt(run.language) }, { role: 'user', content: `${brief}\n\n${zh ? '修改意见：' : 'Feedback: '}${feedback.text}` }], context: sources.context() },
+      'writing',
+      { messages: [{ role: 'system', content: revisePrompt(run.language) }, { role: 'user', content: `${brief}\n\n${zh ? '修改意见：' : 'Feedback: '}${feedback.text}` }], context: sources.context(`${record.question} ${feedback.text}`) },
       (text) => draft.cited(text),
     );
     draft.endCited();

@@ -22,7 +22,9 @@ import { DEFAULT_PROFILE } from '@scriptorium/infra/model/profile';
 import type { AgentDeps } from '../deps.ts';
 import type { FetchedPage, PageFetcherPort } from '@scriptorium/infra/fetch/port';
 import type { HitSource, SearchHit, SearchPort } from '@scriptorium/infra/search/port';
-import { ANALYSE_PROMPT, BROWSE_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT } from './prompts.ts';
+import { ANALYSE_PROMPT, BROWSE_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT } from './prompts.ts';
+
+const RESEARCH_PROMPTS = new Set([ANALYSE_PROMPT, BROWSE_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT]);
 import { coverage, termsOf } from './text.ts';
 
 export interface CorpusPage {
@@ -104,6 +106,8 @@ export interface Harness {
   /** Answers the pending questions with their first option; returns the research job's id. */
   answerAll(sessionId: string): Promise<string>;
   feedback(sessionId: string, option: 'continue' | 'satisfied' | 'manual_feedback', text?: string): Promise<string>;
+  /** Resumes the reply a pause or failure cut short, as the api does; the new reply's first job has its id. */
+  resume(sessionId: string, earlier: Reply): Promise<Reply & { continues: string }>;
   /** Records a targeted edit request, as the api does before its job is queued. */
   requestEdit(sessionId: string, requestId: string, instruction: string, snippet: string): Promise<void>;
   run(handler: (deps: AgentDeps, job: JobContext<unknown>) => Promise<void>, name: string, jobId: string, data: unknown, signal?: AbortSignal): Promise<void>;
@@ -166,6 +170,11 @@ export async function harness(options: { model?: ModelProvider; remainingTokens?
       await handle(sessionId, { type: 'GiveFeedback', data: { actorId: userId, option, ...(text !== undefined && { text }), jobId } });
       return jobId;
     },
+    async resume(sessionId, earlier) {
+      const replyId = crypto.randomUUID();
+      await handle(sessionId, { type: 'ResumeReply', data: { actorId: userId, replyId } });
+      return { ...earlier, replyId, continues: earlier.replyId };
+    },
     async requestEdit(sessionId, requestId, instruction, snippet) {
       await handle(sessionId, { type: 'RequestTargetedEdit', data: { actorId: userId, requestId, instruction, snippet } });
     },
@@ -197,6 +206,18 @@ export function itemTypes(log: RecordedEvent[], replyId: string): string[] {
 export const SECTION_PROSE = '固态电池用固态电解质取代了液态电解液，能量密度和安全性更高[1]。产业化的主要障碍是界面阻抗和制造成本[2]。';
 
 /**
+ * What a real provider does wrong, one per call, in order: a JSON answer cut, invalid, empty or
+ * runaway; a section stream cut after a few pieces, empty, or stopped by its output cap; a 429 with
+ * a `Retry-After` too long to wait in the call.
+ */
+export type JsonFault = 'ok' | 'cut' | 'invalid' | 'empty' | 'runaway' | 'wait';
+export type StreamFault = 'ok' | 'cut' | 'empty' | 'capped' | 'wait';
+
+const PARTIAL_USAGE = { promptTokens: 150, completionTokens: 7, model: 'scripted', estimated: true };
+const waitError = () => new ModelError('rate_limited', 'the model service asked to wait', { status: 429, retryAfterMs: 120_000 });
+const cutError = () => Object.assign(new ModelError('network', 'the stream was cut', { textEmitted: true }), { partialUsage: PARTIAL_USAGE });
+
+/**
  * A model that answers the research agent's JSON prompts with fixed, valid JSON and streams
  * `SECTION_PROSE` for everything it writes. `stall` makes a stream stop after a number of pieces
  * and wait until it is aborted (a pause) or for ever (a dead worker).
@@ -208,16 +229,26 @@ export class ScriptedModel implements ModelProvider {
   readonly requests: ModelRequest[] = [];
   private streamed = 0;
   private stall: { after: number; reached: () => void } | undefined;
+  /** Faults still to make, consumed one per call of their kind (JSON: the research's own prompts). */
+  readonly faults: { json: JsonFault[]; stream: StreamFault[] } = { json: [], stream: [] };
 
   constructor(private readonly answers: Partial<Record<'analyse' | 'clarify' | 'plan', unknown>> = {}) {}
 
-  /** Resolves once `after` pieces have been streamed (over all calls); the stream then stalls. */
+  /** Resolves once `after` pieces have been streamed (over all calls); that stream then stalls, later ones do not. */
   stallAfter(after: number): Promise<void> {
     return new Promise((resolve) => (this.stall = { after, reached: resolve }));
   }
 
   async complete(request: ModelRequest) {
     this.requests.push(request);
+    // Faults go to the research's own JSON calls, in order; a session title is asked for too.
+    const fault = RESEARCH_PROMPTS.has(request.messages[0]?.content ?? '') ? this.faults.json.shift() : undefined;
+    if (fault === 'cut') throw cutError();
+    if (fault === 'wait') throw waitError();
+    if (fault === 'invalid' || fault === 'empty' || fault === 'runaway') {
+      const text = fault === 'invalid' ? '{"steps": [{"description": "梳理' : fault === 'empty' ? '' : '固态电池'.repeat(30_000);
+      return { text, usage: { promptTokens: 100, completionTokens: fault === 'runaway' ? (request.maxTokens ?? 1200) : 10, model: 'scripted', estimated: false } };
+    }
     const system = request.messages[0]?.content ?? '';
     const reply =
       system === ANALYSE_PROMPT
@@ -237,9 +268,18 @@ export class ScriptedModel implements ModelProvider {
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelDelta> {
     this.requests.push(request);
-    for (const piece of SECTION_PROSE.match(/.{1,6}/gsu) ?? []) {
+    const fault = this.faults.stream.shift();
+    if (fault === 'wait') throw waitError();
+    if (fault === 'empty') {
+      yield { type: 'usage', promptTokens: 200, completionTokens: 0, model: 'scripted', estimated: false };
+      return;
+    }
+    for (const [index, piece] of (SECTION_PROSE.match(/.{1,6}/gsu) ?? []).entries()) {
+      if (fault === 'cut' && index === 3) throw cutError();
       if (this.stall && this.streamed === this.stall.after) {
-        this.stall.reached();
+        const { reached } = this.stall;
+        this.stall = undefined;
+        reached();
         await new Promise((_, reject) => {
           const aborted = () => reject(new ModelError('aborted', 'the request was aborted'));
           if (request.signal?.aborted) aborted();
@@ -249,7 +289,7 @@ export class ScriptedModel implements ModelProvider {
       this.streamed++;
       yield { type: 'text', text: piece };
     }
-    yield { type: 'usage', promptTokens: 200, completionTokens: 40, model: 'scripted', estimated: false };
+    yield { type: 'usage', promptTokens: 200, completionTokens: fault === 'capped' ? (request.maxTokens ?? 40) : 40, model: 'scripted', estimated: false };
   }
 }
 

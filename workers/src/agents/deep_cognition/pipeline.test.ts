@@ -1,13 +1,15 @@
 import test from 'ava';
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import { BUDGET_EXHAUSTED } from '@scriptorium/domain/budget/guard';
-import { toWire, WRITING_INTERRUPTED } from '@scriptorium/domain/conversation/wire';
 import type { OutputType } from '@scriptorium/domain/protocol/content';
 import { runDeepCognition } from './agent.ts';
 import { asEvents, harness, itemTypes, ScriptedModel, SECTION_PROSE, until, type Reply } from './harness.ts';
+import { PLAN_PROMPT } from './prompts.ts';
 
 const VAGUE = '帮我研究一下固态电池';
 const SPECIFIC = '对比2020年以来中国固态电池的技术路线和产业化进展，写一份决策参考报告';
+/** Web searches made, without the cognition recommendations' search for the question itself. */
+const searches = (queries: string[]) => queries.filter((query) => query !== SPECIFIC).length;
 
 const job = (reply: Reply, stage?: 'research' | 'revise') => ({ ...reply, ...(stage && { stage }) });
 const of = <T extends string>(log: RecordedEvent[], type: T) => asEvents(log).filter((event) => event.type === type) as Array<Extract<ReturnType<typeof asEvents>[number], { type: T }>>;
@@ -184,7 +186,7 @@ test('with a model: JSON answers drive questions and plan, prose streams into th
   t.false(content.includes('离线模式'));
 });
 
-test('a worker that dies while writing: the re-run saves what was written as interrupted and writes nothing again', async (t) => {
+test('a worker that dies while writing: the job taken over continues the section from the last stored chunk and ends completed', async (t) => {
   const model = new ScriptedModel({ analyse: { analysis: '足够具体', status: '开始', goal: '报告', needs_clarification: false } });
   const h = await harness({ model });
   const sessionId = await h.createSession();
@@ -193,21 +195,27 @@ test('a worker that dies while writing: the re-run saves what was written as int
   const dying = new AbortController();
   const first = h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply), dying.signal);
   await stalled;
-  const before = await until(() => h.log(sessionId), (log) => written(log, reply.replyId).length > 0 && of(log, 'WritingStarted').length === 1);
+  const before = await until(() => h.log(sessionId), (log) => written(log, reply.replyId).includes(SECTION_PROSE.slice(0, 12)));
   const partial = written(before, reply.replyId);
   const calls = model.requests.length;
+  const searched = searches(h.corpus.queries);
 
   await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
   const log = await h.log(sessionId);
-  t.is(model.requests.length, calls, 'the re-run called no model');
-  t.is(of(log, 'WritingStarted').length, 1);
+  const later = model.requests.slice(calls);
+  t.false(later.some((request) => request.messages[0]?.content === PLAN_PROMPT), 'no planning call');
+  t.is(searches(h.corpus.queries), searched, 'no search again');
+  t.is(later.length, 3, 'the cut section, the second and the conclusion: nothing else');
+  t.true(later[0]!.messages.some((message) => message.role === 'assistant' && SECTION_PROSE.startsWith(message.content.replace(/\[\[(\d+)\]\]\([^)]*\)/g, '[$1]'))), 'the model is given what it had written');
+  t.is(of(log, 'WritingStarted').length, 1, 'the same version goes on');
   const [saved] = of(log, 'WritingVersionSaved');
-  t.like(saved!.data, { interrupted: true, content: partial });
-  t.true(partial.includes(SECTION_PROSE.slice(0, 12)));
-  t.false(partial.includes('## 结论'), 'cut where the worker died');
-  t.deepEqual(of(log, 'AgentReplyCompleted').map((event) => event.data.outcome), ['interrupted']);
-  const wire = toWire(log.find((event) => event.type === 'WritingVersionSaved')!);
-  t.like(wire?.type === 'message' ? wire.content : {}, { content_type: 'writing_end', message: WRITING_INTERRUPTED, level: 'warning' });
+  t.like(saved!.data, { interrupted: false });
+  t.true(saved!.data.content.startsWith(partial), 'what was streamed stays where it was');
+  t.is(saved!.data.content, written(log, reply.replyId));
+  t.is(of(log, 'SectionWritten').length, 3);
+  t.deepEqual(of(log, 'AgentReplyCompleted').map((event) => event.data.outcome), []);
+  t.is(of(log, 'FeedbackRequested').length, 1);
+  t.true(outputs(log, 'info').some((item) => (item.progress as { code?: string } | undefined)?.code === 'research.takenOver'));
 
   // The dead run's model call returns at last: nothing it does reaches the log.
   const length = log.length;
@@ -215,6 +223,158 @@ test('a worker that dies while writing: the re-run saves what was written as int
   await first;
   t.is((await h.log(sessionId)).length, length);
   await h.close();
+});
+
+const SPECIFIC_MODEL = () => new ScriptedModel({ analyse: { analysis: '足够具体', status: '开始', goal: '报告', needs_clarification: false } });
+const codes = (log: RecordedEvent[]) => outputs(log, 'info').flatMap((item) => ((item.progress as { code?: string } | undefined)?.code ? [(item.progress as { code: string }).code] : []));
+const systemOf = (request: { messages: Array<{ content: string }> }) => request.messages[0]?.content;
+
+test('an internal JSON call cut or answered badly is asked again; when it never fits, the rules take over and it is said in chat and report', async (t) => {
+  const model = SPECIFIC_MODEL();
+  // analyse fine; the plan cut once and invalid once, then answered.
+  model.faults.json.push('ok', 'cut', 'invalid');
+  const h = await harness({ model });
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  let log = await h.log(sessionId);
+  t.is(model.requests.filter((request) => systemOf(request) === PLAN_PROMPT).length, 3, 'the plan was asked for three times');
+  t.deepEqual(of(log, 'PlanProposed')[0]!.data.steps, ['梳理技术路线', '调研产业化进展'], "the model's plan on the third try");
+  t.false(codes(log).includes('research.rulesFallback'));
+  t.true(of(log, 'TokensConsumed').some((event) => event.data.completion === 7), 'the cut call is charged what it used');
+
+  const fallback = SPECIFIC_MODEL();
+  fallback.faults.json.push('ok', 'empty', 'runaway', 'invalid');
+  const h2 = await harness({ model: fallback });
+  t.teardown(() => h2.close());
+  const session2 = await h2.createSession();
+  const reply2 = await h2.post(session2, SPECIFIC);
+  await h2.run(runDeepCognition, 'deep_cognition', reply2.replyId, job(reply2));
+  log = await h2.log(session2);
+  t.is(fallback.requests.filter((request) => systemOf(request) === PLAN_PROMPT).length, 3, 'bounded: two more tries');
+  t.deepEqual(outputs(log, 'info').filter((item) => (item.progress as { code?: string } | undefined)?.code === 'research.rulesFallback').map((item) => item.progress), [{ code: 'research.rulesFallback', params: { call: 'plan' } }]);
+  const content = of(log, 'WritingVersionSaved')[0]!.data.content;
+  t.regex(content, /## 说明\n\n- 研究计划由规则生成/, 'the report says its plan came from the rules');
+  t.deepEqual(of(log, 'AgentReplyCompleted').map((event) => event.data.outcome), []);
+});
+
+test('a section whose stream is cut is rolled back to its start and written again, visibly; an empty or capped section leaves a note', async (t) => {
+  const model = SPECIFIC_MODEL();
+  model.faults.stream.push('cut', 'ok', 'empty', 'capped');
+  const h = await harness({ model });
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  const log = await h.log(sessionId);
+  const [saved] = of(log, 'WritingVersionSaved');
+  const rollbacks = outputs(log, 'writing_rollback');
+  t.is(rollbacks.length, 1);
+  // The canvas replays the chunks with the rollback: it ends with exactly the saved version.
+  let canvas = '';
+  for (const event of asEvents(log)) {
+    if (event.type === 'MessageChunksAppended' && event.data.contentType === 'writing_content') canvas += event.data.text;
+    if (event.type === 'AgentOutputRecorded' && event.data.contentType === 'writing_rollback') canvas = canvas.slice(0, Number(event.data.payload.length));
+  }
+  t.is(canvas, saved!.data.content);
+  t.is(saved!.data.content.split('## 梳理技术路线\n\n')[1]!.split('\n\n')[0], SECTION_PROSE.replace(/\[(\d)\]/g, (_m, n: string) => `[[${n}]](${saved!.data.content.match(new RegExp(`\\[\\[${n}\\]\\]\\(([^)]+)\\)`))![1]})`), 'the cut section is whole, once');
+  t.deepEqual(codes(log).filter((code) => code.startsWith('research.section')), ['research.sectionRetry', 'research.sectionEmpty', 'research.sectionCapped']);
+  t.true(saved!.data.content.includes('> 注：模型没有为本节写出内容。'));
+  t.regex(saved!.data.content, /## 说明\n\n- “调研产业化进展”一节模型没有写出内容。\n- “结论”一节达到了模型的输出上限/);
+  t.is(model.requests.filter((request) => request.context).length, 4, 'three sections, the first written twice');
+});
+
+test('a 429 with a long Retry-After: the job is deferred with the time said in chat, and the later job continues without planning again', async (t) => {
+  const model = SPECIFIC_MODEL();
+  model.faults.stream.push('ok', 'wait');
+  const h = await harness({ model });
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  let log = await h.log(sessionId);
+  const [deferred] = of(log, 'ReplyDeferred');
+  t.is(deferred!.data.jobId, `${reply.replyId}:wait:1`);
+  const waiting = outputs(log, 'info').find((item) => (item.progress as { code?: string } | undefined)?.code === 'research.waitingForModel');
+  t.is((waiting!.progress as { params: { until: string } }).params.until, deferred!.data.until);
+  t.true(Date.parse(deferred!.data.until) - Date.parse(deferred!.data.at) >= 119_000, 'when the service said');
+  let { state } = await h.state(sessionId);
+  t.like(state, { activity: 'processing', activeReply: { jobId: deferred!.data.jobId, notBefore: deferred!.data.until } });
+  t.is(of(log, 'AgentReplyCompleted').length, 0);
+
+  const calls = model.requests.length;
+  await h.run(runDeepCognition, 'deep_cognition', deferred!.data.jobId, job(reply));
+  log = await h.log(sessionId);
+  const later = model.requests.slice(calls);
+  t.is(later.length, 2, 'the section that waited and the conclusion');
+  t.false(later.some((request) => request.messages[0]?.content === PLAN_PROMPT));
+  t.is(of(log, 'SectionWritten').length, 3);
+  t.like(of(log, 'WritingVersionSaved')[0]!.data, { interrupted: false });
+  ({ state } = await h.state(sessionId));
+  t.like(state, { activity: 'waiting', awaiting: 'feedback' });
+});
+
+test('a pause in a later section, then resume: no planning, no search, no rewrite of a finished section; the paused section is continued', async (t) => {
+  const model = SPECIFIC_MODEL();
+  const h = await harness({ model });
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  const pieces = (SECTION_PROSE.match(/.{1,6}/gsu) ?? []).length;
+  const stalled = model.stallAfter(pieces + 4);
+  const pause = new AbortController();
+  const running = h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply), pause.signal);
+  await stalled;
+  await until(() => h.log(sessionId), (log) => of(log, 'SectionWritten').length === 1 && (written(log, reply.replyId).split('## 调研产业化进展\n\n')[1] ?? '').length > 0);
+  pause.abort();
+  await running;
+  let log = await h.log(sessionId);
+  const paused = of(log, 'WritingVersionSaved')[0]!.data.content;
+  t.deepEqual(of(log, 'AgentReplyCompleted').map((event) => event.data.outcome), ['interrupted']);
+  const calls = model.requests.length;
+  const searched = searches(h.corpus.queries);
+  const fetched = h.corpus.fetched.length;
+
+  const resumed = await h.resume(sessionId, reply);
+  await h.run(runDeepCognition, 'deep_cognition', resumed.replyId, resumed);
+  log = await h.log(sessionId);
+  const later = model.requests.slice(calls);
+  t.is(later.length, 2, 'the paused section and the conclusion, nothing more');
+  t.false(later.some((request) => !request.context), 'no JSON call: no planning, judging or summarising');
+  t.is(searches(h.corpus.queries), searched, 'no search for a finished step');
+  t.is(h.corpus.fetched.length, fetched, 'no page read again');
+  t.true(later[0]!.messages.some((message) => message.role === 'assistant'), 'the paused section is continued from its text');
+  const version = of(log, 'WritingVersionSaved').at(-1)!.data;
+  t.like(version, { version: 2, interrupted: false });
+  t.true(version.content.startsWith(paused), 'the paused text, continued, not rewritten');
+  t.is(version.content.split('## 梳理技术路线')[1]!.split('## 调研产业化进展')[0], paused.split('## 梳理技术路线')[1]!.split('## 调研产业化进展')[0], 'the finished section as it was');
+  t.true(codes(log).includes('research.continuing'));
+  t.is(of(log, 'FeedbackRequested').length, 1);
+});
+
+test('a failed reply is retried from where it failed: finished sections stay, only the failed one and what follows are written', async (t) => {
+  const model = SPECIFIC_MODEL();
+  model.faults.stream.push('ok', 'cut', 'cut', 'cut');
+  const h = await harness({ model });
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  let log = await h.log(sessionId);
+  t.deepEqual(of(log, 'AgentReplyCompleted').map((event) => event.data.outcome), ['failed']);
+  t.is(codes(log).filter((code) => code === 'research.sectionRetry').length, 2, 'bounded: two more tries');
+  const calls = model.requests.length;
+  const searched = searches(h.corpus.queries);
+
+  const retried = await h.resume(sessionId, reply);
+  await h.run(runDeepCognition, 'deep_cognition', retried.replyId, retried);
+  log = await h.log(sessionId);
+  const later = model.requests.slice(calls);
+  t.is(later.length, 2, 'the failed section and the conclusion');
+  t.is(searches(h.corpus.queries), searched);
+  t.like(of(log, 'WritingVersionSaved').at(-1)!.data, { interrupted: false });
+  t.is(of(log, 'FeedbackRequested').length, 1);
 });
 
 test('a worker that dies in a later step: the re-run shows each page read once and says its search once, and the report still cites what was read before', async (t) => {
@@ -295,4 +455,32 @@ test('a budget that runs out mid-report: a 402 error item, the partial version k
   t.is((saved!.data.content.match(/^## /gm) ?? []).length, 2, 'the question and the first section, no more');
   t.deepEqual(of(log, 'AgentReplyCompleted').map((event) => [event.data.outcome, event.data.error]), [['failed', BUDGET_EXHAUSTED]]);
   t.is(of(log, 'TokensConsumed').length, 1, 'stopped before the second section');
+});
+
+test('a revision works from the text of the pages the first run read: a fact past character 3,000 reaches the model', async (t) => {
+  const model = SPECIFIC_MODEL();
+  const h = await harness({ model });
+  t.teardown(() => h.close());
+  const FACT = '固态电池电芯成本目标：到2030年降至每千瓦时80美元。';
+  const filler = '行业报告回顾了电池材料的历史沿革与各国政策。'.repeat(160);
+  const fetcher = h.deps.fetcher!;
+  h.deps.fetcher = {
+    async fetch(url, options) {
+      const page = await fetcher.fetch(url, options);
+      return url === 'https://example.test/solid-state-industry' ? { ...page, text: `${page.text}${filler}${FACT}` } : page;
+    },
+  };
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  const stored = of(await h.log(sessionId), 'PageRead').find((event) => event.data.url === 'https://example.test/solid-state-industry');
+  t.true(stored!.data.text.indexOf(FACT) > 3000, 'the page is in the log with its text');
+
+  // The page is gone from the web by the time of the revision: the log has it.
+  h.deps.fetcher = fetcher;
+  const calls = model.requests.length;
+  const revision = await h.feedback(sessionId, 'manual_feedback', '补充2030年的电芯成本目标');
+  await h.run(runDeepCognition, 'deep_cognition', revision, job(reply, 'revise'));
+  const revising = model.requests.slice(calls).find((request) => request.context);
+  t.true(revising!.context!.some((document) => document.text.includes(FACT)), 'the revision is given the passage with the fact');
 });

@@ -4,10 +4,13 @@ import { conversationDecider, type ConversationCommand } from '@scriptorium/doma
 import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
 import type { JobContext } from '@scriptorium/infra/queue/port';
 import { estimateTokens } from '@scriptorium/infra/model/tokens';
-import type { ChatMessage, ModelRequest } from '@scriptorium/infra/model/port';
+import { ModelError, type ChatMessage, type ModelRequest, type Usage } from '@scriptorium/infra/model/port';
+import type { ModelProfile, ModelRole } from '@scriptorium/infra/model/profile';
 import type { Allowance } from '@scriptorium/domain/budget/allowance';
-import type { AgentDeps } from '../deps.ts';
+import type { InternalCall } from '@scriptorium/domain/protocol/progress';
+import { modelFor, type AgentDeps } from '../deps.ts';
 import type { ReplyWriter } from '../replyWriter.ts';
+import { CANVAS_ID } from '@scriptorium/domain/protocol/research';
 import { CitationLinker, type Language } from './text.ts';
 
 /** One job of a research reply, with what every step needs. */
@@ -20,6 +23,36 @@ export interface Run {
   language: Language;
   /** The version being written, so a job that stops can save what it has. */
   draft: Draft | null;
+  /** What went less well than asked (a rule in place of the model, a section empty or cut), for the report's note. */
+  notes: string[];
+}
+
+/** Tries of an internal (JSON) call, and of a section whose stream was cut, before giving up. */
+export const JSON_TRIES = 3;
+export const SECTION_TRIES = 3;
+
+/**
+ * The model service asked to wait longer than a call may wait: the job is given back to the queue
+ * for later instead of failing.
+ */
+export const mustWait = (error: unknown): error is ModelError & { retryAfterMs: number } =>
+  error instanceof ModelError && error.retryAfterMs !== undefined && (error.kind === 'rate_limited' || error.kind === 'server');
+
+/** A failure another try of the same call may not meet: a cut stream, a timeout, a server error. */
+export const worthRetrying = (error: unknown): error is ModelError => error instanceof ModelError && !mustWait(error) && ['network', 'timeout', 'server', 'bad_response', 'rate_limited'].includes(error.kind);
+
+/** What a call cut midway used, as the provider reported it or as estimated from what streamed. */
+async function chargeCut(run: Run, error: unknown): Promise<void> {
+  const partial = (error as { partialUsage?: Usage } | null)?.partialUsage;
+  if (!partial) return;
+  run.allowance.record(partial);
+  await run.writer.tokens(partial);
+}
+
+/** The gateway sizes a call to the model's profile (output cap, window) as well as to the budget. */
+function ensure<R extends Pick<ModelRequest, 'messages' | 'context' | 'maxTokens'>>(run: Run, request: R, profile: ModelProfile): Promise<R & { maxTokens: number }> {
+  const sized = run.allowance.ensure as (request: R, profile?: ModelProfile) => Promise<R & { maxTokens: number }>;
+  return sized.call(run.allowance, request, profile);
 }
 
 export class StoppedError extends Error {
@@ -64,32 +97,73 @@ export function extractJson(text: string): unknown {
 }
 
 /**
- * Asks the model for JSON and validates it. Null when the answer does not fit, and the caller falls
- * back to its rules: a model that answers badly slows the research down, it does not stop it.
+ * Asks the model for JSON and validates it, up to `JSON_TRIES` times: a cut stream, an empty,
+ * truncated, runaway or invalid answer is asked for again. Null when it still does not fit, and the
+ * caller falls back to its rules — said in the chat, and noted for the report where it shapes it: a
+ * model that answers badly slows the research down, it does not stop it, nor changes it unseen.
  */
-export async function completeJson<T>(run: Run, schema: z.ZodType<T>, messages: ChatMessage[], maxTokens = 1200): Promise<T | null> {
-  checkpoint(run);
-  const request = await run.allowance.ensure({ messages, temperature: 0.2, maxTokens });
-  const completion = await run.deps.model.complete({ ...request, signal: run.job.signal });
-  run.allowance.record(completion.usage);
-  await run.writer.tokens(completion.usage);
-  const parsed = schema.safeParse(extractJson(completion.text));
-  if (parsed.success) return parsed.data;
-  run.deps.log.warn({ replyId: run.data.replyId, issues: parsed.error.issues.slice(0, 3) }, 'the model answered JSON that does not fit; using the rules instead');
+export async function completeJson<T>(run: Run, role: ModelRole, call: InternalCall, schema: z.ZodType<T>, messages: ChatMessage[], maxTokens = 1200): Promise<T | null> {
+  for (let attempt = 1; attempt <= JSON_TRIES; attempt++) {
+    checkpoint(run);
+    const model = modelFor(run.deps, role);
+    const request = await ensure(run, { messages, temperature: 0.2, maxTokens }, model.profile);
+    let text: string;
+    try {
+      const completion = await model.complete({ ...request, signal: run.job.signal });
+      run.allowance.record(completion.usage);
+      await run.writer.tokens(completion.usage);
+      text = completion.text;
+    } catch (error) {
+      checkpoint(run);
+      await chargeCut(run, error);
+      if (!worthRetrying(error)) throw error;
+      run.deps.log.warn({ err: error, replyId: run.data.replyId, call, attempt }, 'an internal model call failed');
+      continue;
+    }
+    const parsed = schema.safeParse(extractJson(text));
+    if (parsed.success) return parsed.data;
+    run.deps.log.warn({ replyId: run.data.replyId, call, attempt, chars: text.length, issues: parsed.error.issues.slice(0, 3) }, 'the model answered JSON that does not fit');
+  }
+  await run.writer.progress({ code: 'research.rulesFallback', params: { call } });
+  if (call === 'plan' || call === 'judge' || call === 'summarise') run.notes.push(FALLBACK_NOTE[call][run.language]);
   return null;
 }
 
-/** Streams the model's text to `onText`, checking the budget first and recording the usage. */
-export async function streamModel(run: Run, request: Omit<ModelRequest, 'signal'>, onText: (text: string) => void): Promise<void> {
+const FALLBACK_NOTE = {
+  plan: { zh: '研究计划由规则生成：模型多次未给出可用的计划。', en: 'The research plan was made by rules: the model gave no usable plan after retries.' },
+  judge: { zh: '部分搜索结果的取舍由规则判断：模型多次未给出可用的判断。', en: 'Some search results were judged by rules: the model gave no usable judgement after retries.' },
+  summarise: { zh: '部分网页的摘要由规则摘录：模型多次未给出可用的摘要。', en: 'Some page summaries were extracted by rules: the model gave no usable summary after retries.' },
+} as const;
+
+/** What a streamed answer used against what it was allowed: an answer that reached its cap may be cut. */
+export interface Streamed {
+  completionTokens: number;
+  maxTokens: number;
+}
+
+/**
+ * Streams the model's text to `onText`, checking the budget first and recording the usage. A
+ * call cut midway is charged what it used before the error goes on to the caller.
+ */
+export async function streamModel(run: Run, role: ModelRole, request: Omit<ModelRequest, 'signal'>, onText: (text: string) => void): Promise<Streamed> {
   checkpoint(run);
-  const capped = await run.allowance.ensure(request);
-  for await (const delta of run.deps.model.stream({ ...capped, signal: run.job.signal })) {
-    if (delta.type === 'text') onText(delta.text);
-    else {
-      run.allowance.record(delta);
-      await run.writer.tokens(delta);
+  const model = modelFor(run.deps, role);
+  const capped = await ensure(run, request, model.profile);
+  let completionTokens = 0;
+  try {
+    for await (const delta of model.stream({ ...capped, signal: run.job.signal })) {
+      if (delta.type === 'text') onText(delta.text);
+      else {
+        completionTokens = delta.completionTokens;
+        run.allowance.record(delta);
+        await run.writer.tokens(delta);
+      }
     }
+  } catch (error) {
+    await chargeCut(run, error);
+    throw error;
   }
+  return { completionTokens, maxTokens: capped.maxTokens };
 }
 
 /**
@@ -117,8 +191,11 @@ export class Draft {
   constructor(
     private readonly run: Run,
     urlOf: (n: number) => string | undefined,
+    /** What the log already holds of this version. */
+    shown = '',
   ) {
     this.linker = new CitationLinker(urlOf);
+    this.content = shown;
   }
 
   /** Text written by the agent itself (headings, the source list): no citations to link. */
@@ -129,6 +206,25 @@ export class Draft {
 
   cited(text: string): void {
     this.emit(this.linker.push(text));
+  }
+
+  /**
+   * Brings the version to `text`: what it already shows and `text` share is kept, anything after
+   * that is rolled back, and the rest of `text` is written. A version the log already holds (a job
+   * that goes on after its worker died) starts from that text.
+   */
+  async restore(text: string): Promise<void> {
+    let common = 0;
+    while (common < this.content.length && common < text.length && this.content[common] === text[common]) common++;
+    if (common < this.content.length) await this.rollback(common);
+    this.emit(text.slice(common));
+  }
+
+  /** Takes the version back to its first `length` characters, in the canvas too. */
+  async rollback(length: number): Promise<void> {
+    this.linker.end();
+    this.content = this.content.slice(0, length);
+    await this.run.writer.output('writing_rollback', { artifact_id: CANVAS_ID, length });
   }
 
   endCited(): void {

@@ -1,6 +1,6 @@
 import type { ContextDocument } from '@scriptorium/infra/model/port';
 import { LOCAL_LABELS, LOCAL_PAGES, localMaterialOf, pageOf, shownTitle, type LocalKind } from '@scriptorium/domain/protocol/sources';
-import { clip, type Language } from './text.ts';
+import { clip, coverage, termsOf, type Language } from './text.ts';
 
 export interface Source {
   /** The citation number: `[n]` in the report. */
@@ -13,6 +13,24 @@ export interface Source {
 
 /** Characters of one source handed to a model; the offline writer ranks the whole text. */
 const CONTEXT_CHARS = 2_400;
+const PASSAGE_CHARS = 600;
+
+/** The head of a long text and its passages with most of `terms`, in their order, up to `CONTEXT_CHARS`. */
+function passages(text: string, terms: readonly string[]): string {
+  const chars = Array.from(text.trim());
+  if (chars.length <= CONTEXT_CHARS || terms.length === 0) return clip(text, CONTEXT_CHARS);
+  const pieces: string[] = [];
+  for (let at = 0; at < chars.length; at += PASSAGE_CHARS) pieces.push(chars.slice(at, at + PASSAGE_CHARS).join(''));
+  const budget = Math.floor(CONTEXT_CHARS / PASSAGE_CHARS);
+  const ranked = pieces
+    .map((piece, index) => ({ index, score: coverage(terms, piece) }))
+    .slice(1)
+    .filter((entry) => entry.score > 0)
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .slice(0, budget - 1)
+    .map((entry) => entry.index);
+  return [0, ...ranked.sort((a, b) => a - b)].map((index) => pieces[index]!).join(' … ');
+}
 const MAX_TEXT = 40_000;
 
 /**
@@ -54,14 +72,17 @@ export class SourceBook {
 
   /**
    * What a model is given. Providers number context documents from 1 in order, so the list is
-   * padded to keep `[n]` meaning source n even when numbers have gaps.
+   * padded to keep `[n]` meaning source n even when numbers have gaps. A long source is cut to its
+   * head and the passages that bear most on `focus` (what the call writes about), so a fact deep in
+   * a page reaches the model when it is asked about.
    */
-  context(): ContextDocument[] {
+  context(focus?: string): ContextDocument[] {
     const max = this.list.reduce((top, candidate) => Math.max(top, candidate.n), 0);
+    const terms = focus ? termsOf(focus) : [];
     const documents: ContextDocument[] = [];
     for (let n = 1; n <= max; n++) {
       const source = this.list.find((candidate) => candidate.n === n);
-      documents.push(source ? { title: source.title, ...(source.url && { url: source.url }), text: clip(source.text, CONTEXT_CHARS) } : { title: '—', text: '' });
+      documents.push(source ? { title: source.title, ...(source.url && { url: source.url }), text: passages(source.text, terms) } : { title: '—', text: '' });
     }
     return documents;
   }

@@ -14,6 +14,7 @@ import { bestSentences, judge, pageSummary } from './heuristics.ts';
 import { BROWSE_PROMPT, JUDGE_PROMPT, browseSchema, judgeSchema } from './prompts.ts';
 import { checkpoint, command, completeJson, Draft, offlineWork, type Run } from './run.ts';
 import type { SourceBook } from './sources.ts';
+import type { StoredPage } from './trace.ts';
 import { extractText, sentenceKey, type Extract, type ExtractSection } from './extracts.ts';
 import { clip, sentencesOf, splitEditReport, termsOf } from './text.ts';
 
@@ -72,7 +73,7 @@ export async function searchRound(run: Run, searcher: Searcher | null, queries: 
 async function judgeWithModel(run: Run, hits: SearchHit[], about: string): Promise<WebResult[] | null> {
   if (run.deps.model.offline || hits.length === 0) return null;
   const listed = hits.map((hit, index) => `[${index + 1}] ${hit.title}\n${hit.url}\n${clip(hit.snippet, 400)}`).join('\n\n');
-  const judged = await completeJson(run, judgeSchema, [
+  const judged = await completeJson(run, 'judging', 'judge', judgeSchema, [
     { role: 'system', content: JUDGE_PROMPT },
     { role: 'user', content: `研究内容：${about}\n\n搜索结果：\n${listed}` },
   ]);
@@ -86,13 +87,23 @@ async function judgeWithModel(run: Run, hits: SearchHit[], about: string): Promi
 
 const readable = (url: string) => /^https?:\/\//i.test(url);
 
+/** Characters of a page kept in the log: enough for every passage a section or a revision may need. */
+const STORED_PAGE_CHARS = 40_000;
+
 /**
  * Reads the most useful pages of a round with the spec's progress items and adds what was learnt
- * to the sources; useful results that are not read count by their snippets. `announce: false` for a
- * round a job that stopped had already read to the end: its pages are read again for the sources,
- * and the conversation, which already shows them, gets nothing twice.
+ * to the sources; useful results that are not read count by their snippets. Each page read is
+ * recorded with its text, so a job that goes on later reads it from the log (`stored`) instead of
+ * fetching and summarising it again. `announce: false` for a round a job that stopped had already
+ * read to the end: the conversation, which already shows it, gets nothing twice.
  */
-export async function browseRound(run: Run, results: WebResult[], about: string, sources: SourceBook, { announce = true }: { announce?: boolean } = {}): Promise<Set<number>> {
+export async function browseRound(
+  run: Run,
+  results: WebResult[],
+  about: string,
+  sources: SourceBook,
+  { announce = true, stored = new Map() }: { announce?: boolean; stored?: ReadonlyMap<string, StoredPage> } = {},
+): Promise<Set<number>> {
   const fetcher = run.deps.fetcher;
   const output: Run['writer']['output'] = (contentType, payload) => (announce ? run.writer.output(contentType, payload) : Promise.resolve());
   const found = new Set<number>();
@@ -103,11 +114,19 @@ export async function browseRound(run: Run, results: WebResult[], about: string,
   }
   if (!fetcher || toRead.length === 0) return found;
   const urls = toRead.map((result) => result.url);
-  await output('web_browsing_start', { urls, message: 'Browsing Webpages .....' });
-  await output('web_scraping_start', { urls, message: 'Scraping Webpages .....' });
-  const pages: Array<{ result: WebResult; title: string; text: string }> = [];
+  const fresh = toRead.filter((result) => !stored.has(result.url));
+  if (fresh.length > 0) {
+    await output('web_browsing_start', { urls, message: 'Browsing Webpages .....' });
+    await output('web_scraping_start', { urls, message: 'Scraping Webpages .....' });
+  }
+  const pages: Array<{ result: WebResult; title: string; text: string; summary?: string }> = [];
   const failed: WebResult[] = [];
   for (const [index, result] of toRead.entries()) {
+    const known = stored.get(result.url);
+    if (known) {
+      pages.push({ result, title: known.title, text: known.text, summary: known.summary });
+      continue;
+    }
     checkpoint(run);
     await output('web_browsing_in_progress', { url: result.url, title: result.title, index: index + 1, total: toRead.length });
     try {
@@ -120,25 +139,27 @@ export async function browseRound(run: Run, results: WebResult[], about: string,
       failed.push(result);
     }
   }
-  await output('web_scraping_end', { count: pages.length, message: `Get Information from ${pages.length} Webpages....` });
-  const summaries = (await summariseWithModel(run, pages, about)) ?? pages.map((page) => pageSummary(page.text, about));
-  for (const [index, page] of pages.entries()) {
-    const summary = summaries[index] || pageSummary(page.text, about);
-    await output('web_browsing_result', { url: page.result.url, title: page.title, ok: true, summary });
-    found.add(sources.add({ title: page.title, url: page.result.url, text: `${summary}\n\n${page.text}` }));
+  const unread = pages.filter((page) => page.summary === undefined);
+  if (fresh.length > 0) await output('web_scraping_end', { count: pages.length, message: `Get Information from ${pages.length} Webpages....` });
+  const summaries = (await summariseWithModel(run, unread, about)) ?? unread.map((page) => pageSummary(page.text, about));
+  for (const [index, page] of unread.entries()) {
+    page.summary = summaries[index] || pageSummary(page.text, about);
+    await command(run, `page:${page.result.url}`, { type: 'RecordPage', data: { messageId: run.data.replyId, url: page.result.url, title: page.title, text: clip(page.text, STORED_PAGE_CHARS), summary: page.summary } });
+    await output('web_browsing_result', { url: page.result.url, title: page.title, ok: true, summary: page.summary });
   }
+  for (const page of pages) found.add(sources.add({ title: page.title, url: page.result.url, text: `${page.summary}\n\n${page.text}` }));
   for (const result of failed) {
     await output('web_browsing_result', { url: result.url, title: result.title, ok: false, error: run.language === 'zh' ? '网页读取失败' : 'The page could not be read' });
     found.add(sources.add({ title: result.title, url: result.url, text: [result.snippet, result.useful_info_summary].filter(Boolean).join('\n') }));
   }
-  await output('web_browsing_llm_end', { message: 'Browsing Webpages Finished' });
+  if (fresh.length > 0) await output('web_browsing_llm_end', { message: 'Browsing Webpages Finished' });
   return found;
 }
 
 async function summariseWithModel(run: Run, pages: Array<{ title: string; text: string }>, about: string): Promise<string[] | null> {
   if (run.deps.model.offline || pages.length === 0) return null;
   const listed = pages.map((page, index) => `[${index + 1}] ${page.title}\n${clip(page.text, 3000)}`).join('\n\n');
-  const summarised = await completeJson(run, browseSchema, [
+  const summarised = await completeJson(run, 'summarising', 'summarise', browseSchema, [
     { role: 'system', content: BROWSE_PROMPT },
     { role: 'user', content: `研究内容：${about}\n\n网页：\n${listed}` },
   ]);
@@ -159,10 +180,10 @@ export async function writeExtract(run: Run, draft: Draft, sources: SourceBook, 
   draft.endCited();
 }
 
-/** Opens a version of the canvas for this job's writing. */
-export async function startWriting(run: Run, title: string, sources: SourceBook): Promise<Draft> {
+/** Opens a version of the canvas for this job's writing, or goes on with the one `shown` (its text so far) when the log has it open. */
+export async function startWriting(run: Run, title: string, sources: SourceBook, shown = ''): Promise<Draft> {
   await command(run, 'write:start', { type: 'StartWriting', data: { messageId: run.data.replyId, title } });
-  run.draft = new Draft(run, (n) => sources.urlOf(n));
+  run.draft = new Draft(run, (n) => sources.urlOf(n), shown);
   return run.draft;
 }
 
@@ -232,8 +253,9 @@ export async function saveCutShort(run: Run, text: string): Promise<void> {
 export async function stop(run: Run, error: unknown): Promise<void> {
   const { deps, data, writer } = run;
   const { state } = await deps.commands.load(conversationDecider, conversationStream(data.sessionId));
-  // Ended elsewhere meanwhile (a pause that found no running job, a new question): nothing to save into.
-  if (state.status === 'none' || state.activeReply?.messageId !== data.replyId) return;
+  // Ended elsewhere meanwhile (a pause that found no running job, a new question), or carried on to
+  // where it waits for the user by a job that took this one over: nothing to save into.
+  if (state.status === 'none' || state.activeReply?.messageId !== data.replyId || state.awaiting !== null) return;
   if (state.canvas.writing?.messageId === data.replyId) {
     await command(run, 'write:end', { type: 'FinishWriting', data: { messageId: data.replyId, content: run.draft?.content ?? '', interrupted: true } });
   }

@@ -2,21 +2,45 @@ import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { ConversationEvent, FeedbackOption } from '@scriptorium/domain/conversation/conversation';
 import type { ClarificationAnswer, WebResult } from '@scriptorium/domain/protocol/research';
 
-/** What the log holds of one job (one stage) of a research reply: what a re-run resumes from. */
+/** A page as the research read it: its text, and what was learnt from it. */
+export interface StoredPage {
+  title: string;
+  text: string;
+  summary: string;
+}
+
+/**
+ * What the log holds of one stage of a research reply (the start, the research, a revision): what a
+ * job that runs it — first, again after its worker died, after the model service asked it to wait,
+ * or as the continuation of a reply a pause or failure cut short — goes on from.
+ */
 export interface StageTrace {
-  /** Items and chunks this job already wrote. */
+  /** Items and chunks this stage already wrote into this reply. */
   written: number;
   outputs: Set<string>;
   plan: string[] | null;
+  /** The planned searches of each step, when the plan recorded them. */
+  queries: string[][] | null;
   /** Recorded search rounds, in order: round i belongs to plan step i. */
   searches: WebResult[][];
   /** Rounds whose pages were read to the end (their `web_browsing_llm_end` is in the log). */
   browsed: Set<number>;
-  /** Progress codes this job already said (a re-run says each once). */
+  /** Pages read, by address, with their text. */
+  pages: Map<string, StoredPage>;
+  /** Sections written to their end, by plan index (the conclusion's is the number of steps). */
+  sections: Map<number, { heading: string; text: string }>;
+  /** Progress codes this reply already said in this stage (a re-run says each once). */
   said: Set<string>;
   savedVersion: number | null;
-  /** Text streamed into the version this job was writing when it stopped. */
+  /** This reply's version still being written when its job stopped: its text so far. */
+  writing: boolean;
   writingText: string;
+  /** The text of the last version this stage wrote, saved or not: what an interrupted section continues. */
+  lastText: string;
+  /** Times the model service asked this stage to wait. */
+  deferrals: number;
+  /** Whether the last thing in this stage is a wait the model service asked for. */
+  deferredLast: boolean;
 }
 
 /** What the log holds of the whole reply, across its jobs. */
@@ -26,32 +50,56 @@ export interface ReplyRecord {
   /** The research plan: the reply's first. */
   plan: string[] | null;
   feedback: { option: FeedbackOption; text: string } | null;
-  /** Everything the reply learned about each address: snippets, summaries of pages. */
+  /** Everything the session learned about each address: snippets, summaries and the text of pages read. */
   notes: Map<string, { title: string; text: string[] }>;
 }
 
 const asEvent = (recorded: RecordedEvent) => ({ type: recorded.type, data: recorded.data }) as ConversationEvent;
 
+const emptyTrace = (): StageTrace => ({
+  written: 0,
+  outputs: new Set(),
+  plan: null,
+  queries: null,
+  searches: [],
+  browsed: new Set(),
+  pages: new Map(),
+  sections: new Map(),
+  said: new Set(),
+  savedVersion: null,
+  writing: false,
+  writingText: '',
+  lastText: '',
+  deferrals: 0,
+  deferredLast: false,
+});
+
 /**
- * The job's events: those of the reply after the event that started this job — the reply's start
- * for its first job, the `StageStarted` naming the job for a later one.
+ * The reply's events split by stage: a stage begins with the reply's start (job id = reply id) or a
+ * `StageStarted`; a `ReplyDeferred` hands the same stage on to a new job id.
  */
-export function stageTrace(events: RecordedEvent[], replyId: string, jobId: string): StageTrace {
-  const trace: StageTrace = { written: 0, outputs: new Set(), plan: null, searches: [], browsed: new Set(), said: new Set(), savedVersion: null, writingText: '' };
-  let inside = false;
-  let writing = false;
+function stagesOf(events: RecordedEvent[], replyId: string): { stages: ConversationEvent[][]; jobs: Map<string, number> } {
+  const stages: ConversationEvent[][] = [];
+  const jobs = new Map<string, number>();
   for (const recorded of events) {
     const event = asEvent(recorded);
     if (!('messageId' in event.data) || event.data.messageId !== replyId) continue;
-    if (event.type === 'StageStarted') {
-      inside = event.data.jobId === jobId;
+    if (event.type === 'AgentReplyStarted' || event.type === 'StageStarted') {
+      jobs.set(event.type === 'AgentReplyStarted' ? event.data.jobId : event.data.jobId, stages.length);
+      stages.push([]);
       continue;
     }
-    if (event.type === 'AgentReplyStarted') {
-      inside = jobId === replyId;
-      continue;
-    }
-    if (!inside) continue;
+    if (stages.length === 0) continue;
+    if (event.type === 'ReplyDeferred') jobs.set(event.data.jobId, stages.length - 1);
+    stages.at(-1)!.push(event);
+  }
+  return { stages, jobs };
+}
+
+function fold(stage: ConversationEvent[]): StageTrace {
+  const trace = emptyTrace();
+  for (const event of stage) {
+    trace.deferredLast = false;
     switch (event.type) {
       case 'AgentOutputRecorded':
         trace.written++;
@@ -61,33 +109,89 @@ export function stageTrace(events: RecordedEvent[], replyId: string, jobId: stri
           const code = (event.data.payload as { progress?: { code?: unknown } }).progress?.code;
           if (typeof code === 'string') trace.said.add(code);
         }
+        if (event.data.contentType === 'writing_rollback' && trace.writing) trace.writingText = trace.writingText.slice(0, Number(event.data.payload.length));
         break;
       case 'MessageChunksAppended':
         trace.written++;
-        if (writing && event.data.contentType === 'writing_content') trace.writingText += event.data.text;
+        if (trace.writing && event.data.contentType === 'writing_content') trace.writingText += event.data.text;
         break;
       case 'PlanProposed':
         trace.plan = event.data.steps;
+        trace.queries = event.data.queries ?? null;
         break;
       case 'SearchResultsRecorded':
         trace.searches.push(event.data.results);
         break;
+      case 'PageRead':
+        trace.pages.set(event.data.url, { title: event.data.title, text: event.data.text, summary: event.data.summary });
+        break;
+      case 'SectionWritten':
+        trace.sections.set(event.data.index, { heading: event.data.heading, text: event.data.text });
+        break;
       case 'WritingStarted':
-        writing = true;
+        trace.writing = true;
         trace.writingText = '';
         break;
       case 'WritingVersionSaved':
-        writing = false;
-        trace.savedVersion = event.data.version;
+        trace.writing = false;
+        trace.savedVersion = event.data.interrupted ? trace.savedVersion : event.data.version;
+        trace.lastText = event.data.content;
         break;
       case 'WritingVersionDiscarded':
-        writing = false;
+        trace.writing = false;
+        break;
+      case 'ReplyDeferred':
+        trace.deferrals++;
+        trace.deferredLast = true;
         break;
       default:
         break;
     }
   }
+  if (trace.writing) trace.lastText = trace.writingText;
   return trace;
+}
+
+/** The stage job `jobId` runs: what it and the jobs before it in the same stage recorded. */
+export function stageTrace(events: RecordedEvent[], replyId: string, jobId: string): StageTrace {
+  const { stages, jobs } = stagesOf(events, replyId);
+  const index = jobs.get(jobId);
+  return index === undefined ? emptyTrace() : fold(stages[index]!);
+}
+
+/**
+ * The research a resumed reply continues: the last stage of the reply it continues (and of the one
+ * that one continued, and so on), with what was planned, searched, read and written there. A reply
+ * cut short while revising continues nothing of its revision.
+ */
+export function continuedTrace(events: RecordedEvent[], continues: string | undefined): StageTrace | null {
+  if (!continues) return null;
+  const { stages } = stagesOf(events, continues);
+  const last = stages.at(-1);
+  if (!last) return null;
+  const started = events.map(asEvent).find((event) => event.type === 'AgentReplyStarted' && event.data.messageId === continues);
+  const stageStart = [...events].map(asEvent).filter((event) => event.type === 'StageStarted' && event.data.messageId === continues).at(-1);
+  if (stageStart?.type === 'StageStarted' && stageStart.data.stage === 'revise') return null;
+  const own = fold(last);
+  const earlier = started?.type === 'AgentReplyStarted' ? continuedTrace(events, started.data.continues) : null;
+  return earlier ? merge(earlier, own) : own;
+}
+
+/** What an earlier reply did, with what a later one added on top. */
+export function merge(earlier: StageTrace, later: StageTrace): StageTrace {
+  const searches = later.searches.length >= earlier.searches.length ? later.searches : [...later.searches, ...earlier.searches.slice(later.searches.length)];
+  const sections = new Map(earlier.sections);
+  for (const [index, section] of later.sections) sections.set(index, section);
+  return {
+    ...later,
+    plan: later.plan ?? earlier.plan,
+    queries: later.queries ?? earlier.queries,
+    searches,
+    browsed: new Set([...earlier.browsed, ...later.browsed]),
+    pages: new Map([...earlier.pages, ...later.pages]),
+    sections,
+    lastText: later.lastText || earlier.lastText,
+  };
 }
 
 export function replyRecord(events: RecordedEvent[], replyId: string, replyTo: string): ReplyRecord {
@@ -101,6 +205,8 @@ export function replyRecord(events: RecordedEvent[], replyId: string, replyTo: s
   for (const recorded of events) {
     const event = asEvent(recorded);
     if (event.type === 'UserMessagePosted' && event.data.messageId === replyTo) record.question = event.data.content;
+    // A page's text is the page's whichever reply read it: a revision works from it, not from a summary.
+    if (event.type === 'PageRead') note(event.data.url, event.data.title, event.data.text);
     if (!('messageId' in event.data) || event.data.messageId !== replyId) continue;
     switch (event.type) {
       case 'ClarificationAnswered':

@@ -44,6 +44,7 @@ export async function runDirectWriting(deps: AgentDeps, job: JobContext<unknown>
     allowance: new Allowance(deps, data.userId, { sessionId: data.sessionId, messageId: data.replyId }, deps.model.profile),
     language: languageOf(brief),
     draft: null,
+    notes: [],
   };
   if (state.canvas.writing?.messageId === data.replyId) {
     await saveCutShort(run, trace.writingText);
@@ -75,7 +76,7 @@ export async function runDirectWriting(deps: AgentDeps, job: JobContext<unknown>
       await writeExtract(run, draft, sources, section, assignExtracts(sources.all, brief, [section], new Set())[0]!);
     } else {
       const history = conversationHistory(events, { upTo: data.replyTo });
-      await streamModel(run, { messages: [{ role: 'system', content: directWritingPrompt(run.language) }, ...history], ...(sources.size > 0 && { context: sources.context() }) }, (text) => draft.cited(text));
+      await streamModel(run, 'writing', { messages: [{ role: 'system', content: directWritingPrompt(run.language) }, ...history], ...(sources.size > 0 && { context: sources.context() }) }, (text) => draft.cited(text));
       draft.endCited();
     }
     if (sources.size > 0) draft.plain(`\n\n${sources.markdown(run.language)}`);
