@@ -4,8 +4,8 @@ import { conversationDecider, type ConversationCommand } from '@scriptorium/doma
 import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
 import type { JobContext } from '@scriptorium/infra/queue/port';
 import { estimateTokens } from '@scriptorium/infra/model/tokens';
-import { ModelError, type ChatMessage, type ModelRequest, type Usage } from '@scriptorium/infra/model/port';
-import type { ModelProfile, ModelRole } from '@scriptorium/infra/model/profile';
+import { ModelError, partialUsageOf, type ChatMessage, type ModelRequest } from '@scriptorium/infra/model/port';
+import type { ModelRole } from '@scriptorium/infra/model/profile';
 import type { Allowance } from '@scriptorium/domain/budget/allowance';
 import type { InternalCall } from '@scriptorium/domain/protocol/progress';
 import { modelFor, type AgentDeps } from '../deps.ts';
@@ -43,16 +43,10 @@ export const worthRetrying = (error: unknown): error is ModelError => error inst
 
 /** What a call cut midway used, as the provider reported it or as estimated from what streamed. */
 async function chargeCut(run: Run, error: unknown): Promise<void> {
-  const partial = (error as { partialUsage?: Usage } | null)?.partialUsage;
+  const partial = partialUsageOf(error);
   if (!partial) return;
   run.allowance.record(partial);
   await run.writer.tokens(partial);
-}
-
-/** The gateway sizes a call to the model's profile (output cap, window) as well as to the budget. */
-function ensure<R extends Pick<ModelRequest, 'messages' | 'context' | 'maxTokens'>>(run: Run, request: R, profile: ModelProfile): Promise<R & { maxTokens: number }> {
-  const sized = run.allowance.ensure as (request: R, profile?: ModelProfile) => Promise<R & { maxTokens: number }>;
-  return sized.call(run.allowance, request, profile);
 }
 
 export class StoppedError extends Error {
@@ -106,7 +100,7 @@ export async function completeJson<T>(run: Run, role: ModelRole, call: InternalC
   for (let attempt = 1; attempt <= JSON_TRIES; attempt++) {
     checkpoint(run);
     const model = modelFor(run.deps, role);
-    const request = await ensure(run, { messages, temperature: 0.2, maxTokens }, model.profile);
+    const request = await run.allowance.ensure({ messages, temperature: 0.2, maxTokens }, model.profile);
     let text: string;
     try {
       const completion = await model.complete({ ...request, signal: run.job.signal });
@@ -148,7 +142,7 @@ export interface Streamed {
 export async function streamModel(run: Run, role: ModelRole, request: Omit<ModelRequest, 'signal'>, onText: (text: string) => void): Promise<Streamed> {
   checkpoint(run);
   const model = modelFor(run.deps, role);
-  const capped = await ensure(run, request, model.profile);
+  const capped = await run.allowance.ensure(request, model.profile);
   let completionTokens = 0;
   try {
     for await (const delta of model.stream({ ...capped, signal: run.job.signal })) {

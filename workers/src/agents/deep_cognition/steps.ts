@@ -56,7 +56,7 @@ export async function searchRound(run: Run, searcher: Searcher | null, queries: 
     if (!searcher) break;
     checkpoint(run);
     try {
-      hits.push(...(await searcher.port.search(query, { limit: RESULTS_PER_QUERY, signal: run.job.signal, userId: run.data.userId })));
+      hits.push(...(await searcher.port.search(query, { limit: RESULTS_PER_QUERY, signal: run.job.signal, userId: run.data.userId, language: run.language === 'zh' ? 'zh-CN' : 'en' })));
     } catch (error) {
       checkpoint(run);
       run.deps.log.warn({ err: error, query, replyId: run.data.replyId }, 'a search failed');
