@@ -12,6 +12,8 @@ export interface AccessClaims {
 export interface VerifiedClaims extends AccessClaims {
   /** When the token was issued, in milliseconds: JWT's `iat` has whole seconds, too coarse to order a sign-in against a password change. */
   issuedAt: number;
+  /** When the token expires, in milliseconds. */
+  expiresAt: number;
 }
 
 /**
@@ -51,7 +53,7 @@ export class TokenService {
       if (typeof payload === 'string' || payload.typ !== 'access' || typeof payload.sub !== 'string') return null;
       const issuedAt = typeof payload.iat_ms === 'number' ? payload.iat_ms : (payload.iat ?? 0) * 1000;
       const oauth = typeof payload.client_id === 'string' && typeof payload.grant === 'string' ? { clientId: payload.client_id, grantId: payload.grant } : {};
-      return { sub: payload.sub, username: String(payload.username ?? ''), issuedAt, ...oauth };
+      return { sub: payload.sub, username: String(payload.username ?? ''), issuedAt, expiresAt: (payload.exp ?? 0) * 1000, ...oauth };
     } catch {
       return null;
     }

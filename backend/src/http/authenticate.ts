@@ -23,22 +23,50 @@ export const tokenHash = (token: string): string => createHash('sha256').update(
 
 export const unauthorized = () => httpError(401, 'auth.unauthenticated', {}, { 'WWW-Authenticate': 'Bearer' });
 
+/** What a sign-in rests on, once its token's signature checked out: what a socket keeps and re-checks. */
+export interface SignIn {
+  userId: string;
+  tokenHash: string;
+  /** The OAuth grant the token was issued under, for an app's token. */
+  grantId?: string;
+  /** When the token was issued and when it expires (ms since the epoch). */
+  issuedAt: number;
+  expiresAt: number;
+}
+
 /**
- * The token's user from the read model, active or not; null when the token is absent, invalid,
- * logged out, or older than the user's last password change (a changed password ends every sign-in
- * made with the old one).
+ * The sign-in's user from the read model, active or not; null when it was logged out, its grant
+ * revoked, or it is older than the user's last password change (a changed password ends
+ * every sign-in made with the old one).
  */
-export async function resolveToken(services: Services, token: string | undefined): Promise<CurrentUser | null> {
+async function signedInUser(services: Services, signIn: SignIn): Promise<UserDoc | null> {
+  if (await services.readStore.collection<RevokedTokenDoc>(REVOKED_TOKENS).get(signIn.tokenHash)) return null;
+  // A token issued to an OAuth client lives only as long as the grant behind it.
+  if (signIn.grantId !== undefined && (await services.readStore.collection<OAuthGrantDoc>(OAUTH_GRANTS).get(signIn.grantId))?.status !== 'active') return null;
+  const doc = await services.readStore.collection<UserDoc>(USERS).get(signIn.userId);
+  if (!doc) return null;
+  if (doc.password_changed_at && signIn.issuedAt < Date.parse(doc.password_changed_at)) return null;
+  return doc;
+}
+
+/** The token's sign-in and user, or null when the token is absent, invalid or no longer holds (see `signedInUser`). */
+export async function resolveToken(services: Services, token: string | undefined): Promise<(CurrentUser & { signIn: SignIn }) | null> {
   if (!token) return null;
   const claims = services.tokens.verify(token);
   if (!claims) return null;
-  if (await services.readStore.collection<RevokedTokenDoc>(REVOKED_TOKENS).get(tokenHash(token))) return null;
-  // A token issued to an OAuth client lives only as long as the grant behind it.
-  if (claims.grantId !== undefined && (await services.readStore.collection<OAuthGrantDoc>(OAUTH_GRANTS).get(claims.grantId))?.status !== 'active') return null;
-  const doc = await services.readStore.collection<UserDoc>(USERS).get(claims.sub);
-  if (!doc) return null;
-  if (doc.password_changed_at && claims.issuedAt < Date.parse(doc.password_changed_at)) return null;
-  return { id: doc._id, doc, token };
+  const signIn: SignIn = { userId: claims.sub, tokenHash: tokenHash(token), issuedAt: claims.issuedAt, expiresAt: claims.expiresAt, ...(claims.grantId !== undefined && { grantId: claims.grantId }) };
+  const doc = await signedInUser(services, signIn);
+  return doc ? { id: doc._id, doc, token, signIn } : null;
+}
+
+/**
+ * Whether a sign-in a socket was opened with still holds, asked before the socket acts on a message:
+ * the events that close sockets reach each process a little later than the read model changes.
+ */
+export async function signInStatus(services: Services, signIn: SignIn): Promise<'valid' | 'inactive' | 'ended'> {
+  const doc = await signedInUser(services, signIn);
+  if (!doc) return 'ended';
+  return doc.is_active ? 'valid' : 'inactive';
 }
 
 /** Resolves a token to an active user (what the socket accepts); null otherwise. */
