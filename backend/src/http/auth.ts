@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import jwt from 'jsonwebtoken';
 import type { Next, ParameterizedContext as Context } from 'koa';
 import { z } from 'zod';
+import { HashingBusy } from '@scriptorium/infra/auth/passwords';
 import { MailError } from '@scriptorium/infra/mail/port';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { USERS, type UserDoc } from '@scriptorium/projections/users';
@@ -13,6 +14,7 @@ import { CODE_LENGTH, CodeRejected, ResendTooSoon } from '@scriptorium/domain/us
 import { AddressLimit, LoginThrottle } from '@scriptorium/domain/user/loginThrottle';
 import { changeEmail, precheckRegistration, registerAccount, userIdFor, type Registration } from '@scriptorium/domain/user/registration';
 import { hasForbiddenCharacters, normaliseUsername } from '@scriptorium/domain/user/username';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS, DEVICE_COOKIE_PATH, DeviceCookies } from '../auth/deviceCookie.ts';
 import type { Services } from '../services.ts';
 import { requireUser, tokenHash } from './authenticate.ts';
 import { HttpError, httpError, invalidField } from './errors.ts';
@@ -65,7 +67,7 @@ export const userDto = (doc: UserDoc) => ({
   email_verified: doc.email_verified,
 });
 
-/** Refusals of codes and mail, in the catalogue's statuses: a bad code 400, too soon 429, mail down 503. */
+/** Refusals of codes, mail and hashing, in the catalogue's statuses: a bad code 400, too soon 429, mail down or hashing full 503. */
 async function refusals(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
@@ -73,6 +75,7 @@ async function refusals(ctx: Context, next: Next): Promise<void> {
     if (error instanceof CodeRejected || error instanceof InviteRefused) throw new HttpError(400, error.message, error.code, error.params);
     if (error instanceof ResendTooSoon) throw new HttpError(429, error.message, error.code, error.params, { 'Retry-After': String(error.retryAfterSeconds) });
     if (error instanceof MailError) throw httpError(503, 'mail.send_failed');
+    if (error instanceof HashingBusy) throw httpError(503, 'auth.busy', {}, { 'Retry-After': '2' });
     throw error;
   }
 }
@@ -87,6 +90,7 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     { maxFailures: config.LOGIN_MAX_FAILURES, windowSeconds: config.LOGIN_WINDOW_SECONDS, maxDelaySeconds: config.LOGIN_MAX_DELAY_SECONDS },
     services.clock,
   );
+  const devices = new DeviceCookies(config.JWT_SECRET);
   const registrations = new AddressLimit(services.attempts, 'register', { max: config.REGISTER_MAX_PER_ADDRESS, windowSeconds: config.REGISTER_WINDOW_SECONDS }, services.clock);
   const lookAlikes = async (usernameKey: string) => (await users().find({ username_key: usernameKey }, { limit: 1 }))[0]?._id;
   const codes = new VerificationCodes(
@@ -101,21 +105,42 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     return doc;
   }
 
-  /** Checks the password, counting failures against the name and the address; the same 401 for an unknown name. */
+  /** The attempt log is Redis when configured: while it is down sign-in cannot be throttled, so it is refused with 503, not 500. */
+  const throttled = <T>(work: Promise<T>): Promise<T> =>
+    work.catch((error: unknown) => {
+      services.log.warn({ err: error }, 'sign-in throttle unavailable');
+      throw httpError(503, 'auth.throttle_unavailable', {}, { 'Retry-After': '5' });
+    });
+
+  /**
+   * Checks the password, counting failures against the name and the address; the same 401 for an
+   * unknown name. A browser with this user's device cookie is spared the account's delay, and a good
+   * sign-in leaves (or renews) one.
+   */
   async function signIn(ctx: Context) {
     const body = parseBody(ctx, loginBody, { form: true });
-    const wait = await throttle.retryAfter(body.username, ctx.ip);
+    const wait = await throttled(throttle.retryAfter(body.username, ctx.ip));
     if (wait > 0) throw httpError(429, 'auth.too_many_attempts', { minutes: Math.ceil(wait / 60) }, { 'Retry-After': String(wait) });
-    const delay = await throttle.delayMs(body.username);
-    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     const userId = userIdFor(body.username);
+    const device = devices.deviceOf(ctx.cookies.get(DEVICE_COOKIE), userId);
+    const trusted = (await throttled(throttle.trusts(device))) ? device : null;
+    const delay = await throttled(throttle.delayMs(body.username, trusted));
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     const { state } = await services.commands.load(userDecider, userStream(userId));
     const ok = await services.passwords.verify(state.status !== 'unregistered' ? state.passwordHash : undefined, body.password);
     if (!ok || state.status === 'unregistered') {
-      await throttle.fail(body.username, ctx.ip);
+      await throttled(throttle.fail(body.username, ctx.ip, trusted));
       throw httpError(401, 'auth.invalid_credentials', {}, { 'WWW-Authenticate': 'Bearer' });
     }
-    await throttle.succeed(body.username, ctx.ip);
+    await throttled(throttle.succeed(body.username, ctx.ip, device));
+    ctx.cookies.set(DEVICE_COOKIE, devices.issue(userId, device ?? undefined), {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: ctx.secure,
+      path: DEVICE_COOKIE_PATH,
+      maxAge: DEVICE_COOKIE_MAX_AGE_MS,
+      overwrite: true,
+    });
     return { userId, user: state, token: services.tokens.issue({ sub: userId, username: state.username }) };
   }
 
@@ -130,9 +155,9 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     };
   });
 
-  router.post('/auth/register', contract({ access: 'public', body: registerBody, refusals: [400, 409] }), async (ctx) => {
+  router.post('/auth/register', contract({ access: 'public', body: registerBody, refusals: [400, 409, 503] }), async (ctx) => {
     const body = parseBody(ctx, registerBody);
-    const wait = await registrations.retryAfter(ctx.ip);
+    const wait = await throttled(registrations.retryAfter(ctx.ip));
     if (wait > 0) throw httpError(429, 'auth.too_many_registrations', { minutes: Math.ceil(wait / 60) }, { 'Retry-After': String(wait) });
     if (config.INVITE_CODE_REQUIRED && body.invite_code === undefined) throw invalidField(['invite_code'], 'auth.invite_required', {}, 'missing');
     if (config.EMAIL_VERIFICATION_REQUIRED && body.email_verification_code === undefined) throw invalidField(['email_verification_code'], 'auth.email_code_required', {}, 'missing');
@@ -149,16 +174,16 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     await precheckRegistration(services.commands, registration, meta, lookAlikes);
     if (body.email_verification_code !== undefined) await codes.check(body.email, body.email_verification_code);
     const { userId, position } = await registerAccount(services.commands, { ...registration, passwordHash: await services.passwords.hash(body.password) }, meta);
-    await registrations.record(ctx.ip);
+    await throttled(registrations.record(ctx.ip));
     ctx.body = userDto(await readUser(userId, position));
   });
 
-  router.post('/auth/login', contract({ access: 'public', body: loginBody, form: true, refusals: [401, 429] }), async (ctx) => {
+  router.post('/auth/login', contract({ access: 'public', body: loginBody, form: true, refusals: [401, 429, 503] }), async (ctx) => {
     const { token } = await signIn(ctx);
     ctx.body = { access_token: token, token_type: 'bearer' };
   });
 
-  router.post('/auth/admin/login', contract({ access: 'public', body: loginBody, form: true, refusals: [401, 403, 429] }), async (ctx) => {
+  router.post('/auth/admin/login', contract({ access: 'public', body: loginBody, form: true, refusals: [401, 403, 429, 503] }), async (ctx) => {
     const { user, token } = await signIn(ctx);
     if (!user.isAdmin) throw httpError(403, 'auth.forbidden');
     ctx.body = { access_token: token, token_type: 'bearer', is_admin: true };
