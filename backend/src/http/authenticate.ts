@@ -4,6 +4,7 @@ import type { Services } from '../services.ts';
 import { OAUTH_GRANTS, type OAuthGrantDoc } from '@scriptorium/projections/oauthGrants';
 import { REVOKED_TOKENS, USERS, type RevokedTokenDoc, type UserDoc } from '@scriptorium/projections/users';
 import { httpError } from './errors.ts';
+import { scopesAllow } from './scopes.ts';
 
 export interface CurrentUser {
   id: string;
@@ -32,6 +33,8 @@ export interface SignIn {
   /** When the token was issued and when it expires (ms since the epoch). */
   issuedAt: number;
   expiresAt: number;
+  /** An app's token's scopes; none for a browser's sign-in, which may do all (see `scopes.ts`). */
+  scopes?: readonly string[];
 }
 
 /**
@@ -54,7 +57,14 @@ export async function resolveToken(services: Services, token: string | undefined
   if (!token) return null;
   const claims = services.tokens.verify(token);
   if (!claims) return null;
-  const signIn: SignIn = { userId: claims.sub, tokenHash: tokenHash(token), issuedAt: claims.issuedAt, expiresAt: claims.expiresAt, ...(claims.grantId !== undefined && { grantId: claims.grantId }) };
+  const signIn: SignIn = {
+    userId: claims.sub,
+    tokenHash: tokenHash(token),
+    issuedAt: claims.issuedAt,
+    expiresAt: claims.expiresAt,
+    ...(claims.grantId !== undefined && { grantId: claims.grantId }),
+    ...(claims.scopes !== undefined && { scopes: claims.scopes }),
+  };
   const doc = await signedInUser(services, signIn);
   return doc ? { id: doc._id, doc, token, signIn } : null;
 }
@@ -82,6 +92,8 @@ export async function userFromToken(services: Services, token: string | undefine
 export async function requireUser(services: Services, ctx: Context, options: { allowInactive?: boolean } = {}): Promise<CurrentUser> {
   const user = await resolveToken(services, bearerToken(ctx));
   if (!user) throw unauthorized();
+  // RFC 6750 §3.1: the token is good, but not for this.
+  if (!scopesAllow(user.signIn.scopes, ctx.method, ctx.path)) throw httpError(403, 'auth.scope_insufficient', {}, { 'WWW-Authenticate': 'Bearer error="insufficient_scope"' });
   if (!user.doc.is_active && !options.allowInactive) throw httpError(403, 'auth.account_inactive');
   return user;
 }

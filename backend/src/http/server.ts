@@ -5,7 +5,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import websockify from 'koa-websocket';
 import type { ProjectionProgress, ProjectionRunner } from '@scriptorium/projections/runner';
-import { CLOSE_ACCOUNT_INACTIVE, CLOSE_NOT_FOUND, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
+import { CLOSE_ACCOUNT_INACTIVE, CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
 import type { Services } from '../services.ts';
 import { ConversationService } from '@scriptorium/domain/conversation/service';
 import { ConversationGateway } from '../ws/conversations.ts';
@@ -36,6 +36,7 @@ import { projectionRoutes } from './projections.ts';
 import { authRoutes } from './auth.ts';
 import { oauthMetadataRoutes, oauthRoutes } from './oauth.ts';
 import { resolveToken, signInStatus, type SignIn } from './authenticate.ts';
+import { scopesAllow } from './scopes.ts';
 import { errorMiddleware } from './errors.ts';
 import { securityHeaders } from './security.ts';
 import { feedbackRoutes } from './feedback.ts';
@@ -162,6 +163,10 @@ export async function createApi(services: Services, progress: ProjectionProgress
     }
     if (!user.doc.is_active) {
       socket.close(CLOSE_ACCOUNT_INACTIVE, 'account deactivated');
+      return;
+    }
+    if (!scopesAllow(user.signIn.scopes, 'GET', ctx.path)) {
+      socket.close(CLOSE_FORBIDDEN, 'outside the token scope');
       return;
     }
     const identity = user.signIn;

@@ -21,6 +21,7 @@ export const ERROR_TEXTS = {
   'http.unsupported_media_type': { zh: '不支持的请求内容类型', en: 'Unsupported content type' },
   'auth.unauthenticated': { zh: '认证失败，请重新登录', en: 'Authentication failed, please log in again' },
   'auth.forbidden': { zh: '权限不足，无法访问', en: 'You do not have permission to access this' },
+  'auth.scope_insufficient': { zh: '该应用的授权范围不包括此操作', en: 'This app’s authorisation does not cover this' },
   'budget.exhausted': { zh: 'Token使用额度已用尽，请联系管理员进行充值', en: 'Your token allowance is used up; please ask an administrator to top it up' },
   'budget.busy': { zh: '额度正被进行中的请求占用，请稍后再试', en: 'What is left of your allowance is held by calls still running; try again shortly' },
 
