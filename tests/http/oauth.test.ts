@@ -238,7 +238,7 @@ test.serial('a password changed after the approval ends the grant, as it ends ev
   const carol = await signUp(app.url, 'carol');
   const before = await signedIn(carol);
   const passwordHash = await app.services.passwords.hash('a new password for carol');
-  await app.services.commands.handle(userDecider, userStream(carol.userId), { type: 'ChangePassword', data: { passwordHash }, metadata: { now: new Date() } });
+  await app.services.commands.handle(userDecider, userStream(carol.userId), { type: 'ChangePassword', data: { passwordHash, reason: 'changed' }, metadata: { now: new Date() } });
   await app.settle();
   t.is((await me(before.access_token)).status, 401);
   t.like(await refusal(refresh(before.refresh_token!)), { error: 'invalid_grant', code: 'oauth.grant_revoked' });

@@ -49,7 +49,7 @@ test('an administrator deactivating the account closes its sockets, saying the a
 test('a password change closes the sockets opened before it and ends the old sign-ins; the new password signs in', async (t) => {
   const { user, socket } = await signedInSocket('sockpass');
   const passwordHash = await app.services.passwords.hash('a brand new passphrase');
-  await app.services.commands.handle(userDecider, userStream(user.userId), { type: 'ChangePassword', data: { passwordHash }, metadata: { now: new Date(), userId: user.userId } });
+  await app.services.commands.handle(userDecider, userStream(user.userId), { type: 'ChangePassword', data: { passwordHash, reason: 'changed' }, metadata: { now: new Date(), userId: user.userId } });
   t.like(await closeOf(socket), { code: CLOSE_UNAUTHORIZED, reason: 'password changed' });
   await until('the old token is refused', 10_000, async () => (await user.request('GET', '/backend/auth/me')).status === 401);
   const login = await client(app.url).request('POST', '/backend/auth/login', { username: 'sockpass', password: 'a brand new passphrase' }, { form: true });

@@ -2,7 +2,6 @@ import Router from '@koa/router';
 import jwt from 'jsonwebtoken';
 import type { Next, ParameterizedContext as Context } from 'koa';
 import { z } from 'zod';
-import { HashingBusy } from '@scriptorium/infra/auth/passwords';
 import { MailError } from '@scriptorium/infra/mail/port';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { USERS, type UserDoc } from '@scriptorium/projections/users';
@@ -28,7 +27,8 @@ const username = z
   .pipe(z.string().regex(/^[\p{L}\p{N}_.-]{3,32}$/u, 'auth.username_invalid'));
 const email = z.string({ error: 'auth.email_required' }).trim().max(254, 'auth.email_too_long').pipe(z.email('auth.email_invalid'));
 const nickname = z.string().trim().max(32, 'auth.nickname_too_long');
-const password = z.string({ error: 'auth.password_required' }).min(8, 'auth.password_too_short').max(128, 'auth.password_too_long');
+/** A new password's rules, wherever one is set (sign-up, change, reset). */
+export const password = z.string({ error: 'auth.password_required' }).min(8, 'auth.password_too_short').max(128, 'auth.password_too_long');
 const codeText = z
   .string({ error: 'auth.code_required' })
   .trim()
@@ -67,7 +67,7 @@ export const userDto = (doc: UserDoc) => ({
   email_verified: doc.email_verified,
 });
 
-/** Refusals of codes, mail and hashing, in the catalogue's statuses: a bad code 400, too soon 429, mail down or hashing full 503. */
+/** Refusals of codes and mail, in the catalogue's statuses: a bad code 400, too soon 429, mail down 503. */
 async function refusals(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
@@ -75,7 +75,6 @@ async function refusals(ctx: Context, next: Next): Promise<void> {
     if (error instanceof CodeRejected || error instanceof InviteRefused) throw new HttpError(400, error.message, error.code, error.params);
     if (error instanceof ResendTooSoon) throw new HttpError(429, error.message, error.code, error.params, { 'Retry-After': String(error.retryAfterSeconds) });
     if (error instanceof MailError) throw httpError(503, 'mail.send_failed');
-    if (error instanceof HashingBusy) throw httpError(503, 'auth.busy', {}, { 'Retry-After': '2' });
     throw error;
   }
 }
@@ -97,6 +96,18 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     { commands: services.commands, mailer: services.mailer, secret: config.JWT_SECRET, clock: services.clock, log: services.log },
     { ttlSeconds: config.EMAIL_CODE_TTL_SECONDS, resendSeconds: config.EMAIL_CODE_RESEND_SECONDS, maxAttempts: config.EMAIL_CODE_MAX_ATTEMPTS },
   );
+
+  // A reset code is a code of its own (`pwreset-…`), mailed with its own words; the same lifetime and attempts.
+  const resetCodes = new VerificationCodes(
+    { commands: services.commands, mailer: services.mailer, secret: config.JWT_SECRET, clock: services.clock, log: services.log },
+    { ttlSeconds: config.EMAIL_CODE_TTL_SECONDS, resendSeconds: config.EMAIL_CODE_RESEND_SECONDS, maxAttempts: config.EMAIL_CODE_MAX_ATTEMPTS },
+    'reset',
+  );
+  /** Wrong current passwords per account, as sign-in counts a name and address pair. */
+  const passwordChanges = new AddressLimit(services.attempts, 'password-change', { max: config.LOGIN_MAX_FAILURES, windowSeconds: config.LOGIN_WINDOW_SECONDS }, services.clock);
+  /** Reset requests and attempts per address: each mails someone, or spends a code's attempts. */
+  const resets = new AddressLimit(services.attempts, 'password-reset', { max: config.LOGIN_MAX_FAILURES * 2, windowSeconds: config.LOGIN_WINDOW_SECONDS }, services.clock);
+  const tooMany = (wait: number) => httpError(429, 'auth.too_many_attempts', { minutes: Math.ceil(wait / 60) }, { 'Retry-After': String(wait) });
 
   async function readUser(userId: string, position: number): Promise<UserDoc> {
     await progress.waitFor(position);
@@ -246,6 +257,55 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     }
     await progress.waitFor(position);
     ctx.body = { message: '邮箱验证成功', email: address, email_verified: true, account_verified: claim.status === 'held' };
+  });
+
+  /**
+   * The signed-in user changes their password, knowing the current one. Every sign-in made before
+   * ends (this one too: the change is dated after it), so this browser is handed a new token.
+   */
+  const changePasswordBody = z.object({ current_password: z.string({ error: 'auth.password_required' }).min(1, 'auth.password_required').max(128), new_password: password });
+  router.post('/auth/password', contract({ summary: 'Change my password; every other sign-in ends', access: 'user', body: changePasswordBody, refusals: [400, 429, 503] }), async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const body = parseBody(ctx, changePasswordBody);
+    const wait = await throttled(passwordChanges.retryAfter(user.id));
+    if (wait > 0) throw tooMany(wait);
+    const { state } = await services.commands.load(userDecider, userStream(user.id));
+    if (state.status === 'unregistered' || !(await services.passwords.verify(state.passwordHash, body.current_password))) {
+      await throttled(passwordChanges.record(user.id));
+      throw httpError(400, 'auth.current_password_wrong');
+    }
+    const result = await services.commands.handle(userDecider, userStream(user.id), { type: 'ChangePassword', data: { passwordHash: await services.passwords.hash(body.new_password), reason: 'changed' }, metadata: metadata(user.id) });
+    await progress.waitFor(result.position);
+    ctx.body = { access_token: services.tokens.issue({ sub: user.id, username: state.username }), token_type: 'bearer' };
+  });
+
+  /** A reset code goes only to an address an account holds; any address is answered alike, so the answer tells nobody which are. */
+  router.post('/auth/password-reset/request', contract({ summary: 'Mail a password reset code to the address of an account', access: 'public', body: emailBody, refusals: [429, 503] }), async (ctx) => {
+    const body = parseBody(ctx, emailBody);
+    const wait = await throttled(resets.retryAfter(ctx.ip));
+    if (wait > 0) throw tooMany(wait);
+    await throttled(resets.record(ctx.ip));
+    const { state: claim } = await services.commands.load(emailClaimDecider, emailClaimStream(normaliseEmail(body.email)));
+    // Within the countdown the code already mailed still holds: saying so would say the address is an account's.
+    if (claim.status === 'held') await resetCodes.send(body.email).catch((error: unknown) => {
+      if (!(error instanceof ResendTooSoon)) throw error;
+    });
+    ctx.body = { message: '如果该邮箱属于某个账户，重置密码的验证码已发送至该邮箱', expires_in: config.EMAIL_CODE_TTL_SECONDS, resend_after: config.EMAIL_CODE_RESEND_SECONDS };
+  });
+
+  /** The mailed code sets a new password; every sign-in made before it ends. */
+  const resetBody = z.object({ email, code: codeText, new_password: password });
+  router.post('/auth/password-reset', contract({ summary: 'Set a new password with a mailed reset code', access: 'public', body: resetBody, refusals: [400, 403, 429] }), async (ctx) => {
+    const body = parseBody(ctx, resetBody);
+    const wait = await throttled(resets.retryAfter(ctx.ip));
+    if (wait > 0) throw tooMany(wait);
+    await resetCodes.check(body.email, body.code);
+    const { state: claim } = await services.commands.load(emailClaimDecider, emailClaimStream(normaliseEmail(body.email)));
+    if (claim.status !== 'held') throw httpError(400, 'auth.code_missing');
+    const result = await services.commands.handle(userDecider, userStream(claim.userId), { type: 'ChangePassword', data: { passwordHash: await services.passwords.hash(body.new_password), reason: 'reset_by_code' }, metadata: metadata(claim.userId) });
+    await resetCodes.withdraw(body.email, body.code);
+    await progress.waitFor(result.position);
+    ctx.body = { message: '密码已重置，请使用新密码登录' };
   });
 
   return router;

@@ -58,6 +58,7 @@ export const ERROR_TEXTS = {
   'auth.too_many_attempts': { zh: '登录尝试过于频繁，请 {minutes} 分钟后再试', en: 'Too many sign-in attempts; try again in {minutes} minutes' },
   'auth.too_many_registrations': { zh: '注册过于频繁，请 {minutes} 分钟后再试', en: 'Too many accounts registered from this address; try again in {minutes} minutes' },
   'auth.account_inactive': { zh: '账户已停用，请联系管理员', en: 'This account is deactivated; please contact an administrator' },
+  'auth.current_password_wrong': { zh: '当前密码不正确', en: 'The current password is wrong' },
   'auth.busy': { zh: '登录和注册请求过多，服务器正忙，请稍后重试', en: 'The server is busy with too many sign-ins and sign-ups; please try again shortly' },
   'auth.throttle_unavailable': { zh: '登录服务暂时不可用，请稍后重试', en: 'Sign-in is unavailable for a moment; please try again shortly' },
   'auth.account_syncing': { zh: '账户已创建，正在同步，请稍后重试', en: 'The account was created and is syncing; please try again shortly' },
