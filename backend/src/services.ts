@@ -72,7 +72,7 @@ export async function createServices(config: Config, log: Logger): Promise<Servi
     queue,
     commands,
     tokens: new TokenService(config.JWT_SECRET, config.JWT_TTL_SECONDS),
-    passwords: new PasswordHasher({ memoryKib: config.PASSWORD_HASH_MEMORY_KIB, passes: config.PASSWORD_HASH_PASSES }),
+    passwords: new PasswordHasher({ memoryKib: config.PASSWORD_HASH_MEMORY_KIB, passes: config.PASSWORD_HASH_PASSES }, config.PASSWORD_HASH_MAX_WAITING),
     budget: new BudgetGuard(
       commands,
       { timeZone: config.TIME_ZONE, tokensPerCoin: config.TOKENS_PER_COIN, holdTokens: config.BUDGET_HOLD_TOKENS, holdTtlSeconds: config.BUDGET_HOLD_TTL_SECONDS },

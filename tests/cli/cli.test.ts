@@ -89,7 +89,18 @@ test("every chat and run is a live engineer session; the browser's commands run 
   child.stdin.write('/help\n!node -e "process.exit(2)"\n');
   const chatSession = await until(async () => (await user.request('GET', `${base}/sessions?status=running`)).body.sessions[0]);
   await until(async () => ((await user.request('GET', `${base}/sessions/${chatSession.id}`)).body.node_count >= 2 ? true : undefined));
+  // A command from the browser waits for the terminal's y: until then it has no result and nothing ran.
+  const refusedCommand = (await user.request('POST', `${base}/sessions/${chatSession.id}/commands`, { command_type: 'run', content: 'node -e "console.log(5*5)"' })).body;
+  await until(async () => (output.stdout.includes('运行浏览器发来的命令：node -e "console.log(5*5)"  运行？[y/N]') ? true : undefined));
+  t.falsy((await user.request('GET', `${base}/sessions/${chatSession.id}/commands`)).body.commands.find((c: any) => c.id === refusedCommand.id).result);
+  child.stdin.write('n\n');
+  const refused = await until(async () => (await user.request('GET', `${base}/sessions/${chatSession.id}/commands`)).body.commands.find((c: any) => c.id === refusedCommand.id && c.result));
+  t.like(refused.result, { status: 'failed', result: '', error_message: '终端拒绝运行浏览器发来的命令' });
+  t.false(output.stdout.includes('25'), 'the refused command did not run');
   const command = (await user.request('POST', `${base}/sessions/${chatSession.id}/commands`, { command_type: 'run', content: 'node -e "console.log(6*7)"' })).body;
+  await until(async () => (output.stdout.includes('运行浏览器发来的命令：node -e "console.log(6*7)"') ? true : undefined));
+  t.falsy((await user.request('GET', `${base}/sessions/${chatSession.id}/commands`)).body.commands.find((c: any) => c.id === command.id).result);
+  child.stdin.write('y\n');
   const done = await until(async () => (await user.request('GET', `${base}/sessions/${chatSession.id}/commands`)).body.commands.find((c: any) => c.id === command.id && c.result));
   t.like(done.result, { status: 'completed', result: '42\n' });
   t.is(done.delivered_to.length, 1);
@@ -106,6 +117,27 @@ test("every chat and run is a live engineer session; the browser's commands run 
   t.deepEqual(nodes.map((node: any) => node.node_type), ['command', 'output', 'command', 'output']);
   t.like(nodes[1], { parent_id: nodes[0].id, status: 'failed', payload: { exit_code: 2 } });
   t.like(nodes[3], { payload: { text: '42\n', exit_code: 0 } });
+});
+
+test('a chat started with --allow-browser-commands runs what the browser sends without asking', async (t) => {
+  const app = await startTestApp();
+  t.teardown(() => app.stop());
+  const user = await signUp(app.url, 'optedin', 'optedin-password');
+  const home = mkdtempSync(join(tmpdir(), 'scriptorium-cli-'));
+  t.teardown(() => rmSync(home, { recursive: true, force: true }));
+  const env = { SCRIPTORIUM_CONFIG: join(home, 'config.json') };
+  t.is((await cli(['login', '--password', '--server', app.url, '--username', 'optedin'], { ...env, SCRIPTORIUM_PASSWORD: 'optedin-password' })).code, 0);
+  t.regex((await cli(['--help'], env)).stdout, /--allow-browser-commands/, 'the flag is in the help');
+  const base = '/backend/api/ai-engineer';
+  const { child, output, exited } = spawnCli(['chat', '--allow-browser-commands'], env);
+  const session = await until(async () => (await user.request('GET', `${base}/sessions?status=running`)).body.sessions[0]);
+  const command = (await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'run', content: 'node -e "console.log(6*7)"' })).body;
+  const done = await until(async () => (await user.request('GET', `${base}/sessions/${session.id}/commands`)).body.commands.find((c: any) => c.id === command.id && c.result));
+  t.like(done.result, { status: 'completed', result: '42\n' });
+  t.regex(output.stdout, /已允许浏览器直接运行命令/);
+  t.false(output.stdout.includes('运行浏览器发来的命令'), 'nothing was asked');
+  child.stdin.end('/exit\n');
+  t.is((await exited).code, 0);
 });
 
 test('a command the assistant proposes runs only once approved: from the terminal, or from the browser where the first answer wins; a refusal runs nothing', async (t) => {

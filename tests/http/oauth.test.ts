@@ -2,6 +2,7 @@ import test from 'ava';
 import * as oauth from 'oauth4webapi';
 import { userDecider, userStream } from '@scriptorium/domain/user/decide';
 import { client as httpClient, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { openSocketAt } from '../support/socket.ts';
 
 /**
  * The authorisation server as a client nobody here wrote sees it: oauth4webapi discovers the metadata,
@@ -64,8 +65,8 @@ async function exchange(started: Started, callback: URL, verifier = started.veri
   return oauth.processAuthorizationCodeResponse(as, cli, response);
 }
 
-async function signedIn(user: Client = alice) {
-  const started = await start();
+async function signedIn(user: Client = alice, overrides: Record<string, string> = {}) {
+  const started = await start(overrides);
   return exchange(started, await consent(user, started));
 }
 
@@ -237,7 +238,7 @@ test.serial('a password changed after the approval ends the grant, as it ends ev
   const carol = await signUp(app.url, 'carol');
   const before = await signedIn(carol);
   const passwordHash = await app.services.passwords.hash('a new password for carol');
-  await app.services.commands.handle(userDecider, userStream(carol.userId), { type: 'ChangePassword', data: { passwordHash }, metadata: { now: new Date() } });
+  await app.services.commands.handle(userDecider, userStream(carol.userId), { type: 'ChangePassword', data: { passwordHash, reason: 'changed' }, metadata: { now: new Date() } });
   await app.settle();
   t.is((await me(before.access_token)).status, 401);
   t.like(await refusal(refresh(before.refresh_token!)), { error: 'invalid_grant', code: 'oauth.grant_revoked' });
@@ -246,4 +247,45 @@ test.serial('a password changed after the approval ends the grant, as it ends ev
   const after = await signedIn(again);
   const listed = (await again.request('GET', '/backend/oauth/grants')).body.grants;
   t.deepEqual(listed.map((row: { id: string }) => row.id), [JSON.parse(Buffer.from(after.access_token.split('.')[1]!, 'base64url').toString()).grant], 'only the grant approved since is listed');
+});
+
+test.serial('a token for the engineer scope reaches the engineer routes and socket only: no account changes, no admin, no chats (RFC 6750 insufficient_scope)', async (t) => {
+  const tokens = await signedIn(alice, { scope: 'engineer' });
+  t.is(tokens.scope, 'engineer');
+  const cliApp = httpClient(app.url, tokens.access_token);
+  t.is((await me(tokens.access_token)).status, 200, 'it may say who it is');
+  const session = await cliApp.request('POST', '/backend/api/ai-engineer/sessions', { title: 'cli' });
+  t.is(session.status, 201);
+  t.is((await cliApp.request('GET', '/backend/engineer/trajectory/files')).status, 200);
+  const socket = await openSocketAt(app.url, `/backend/api/ai-engineer/ws/sessions/${session.body.id}`, tokens.access_token);
+  await socket.next((message) => message.type === 'subscribed');
+  socket.close();
+
+  const refused = [
+    await cliApp.request('PATCH', `/backend/users/${alice.userId}`, { nickname: 'taken over' }),
+    await cliApp.request('GET', '/backend/oauth/grants'),
+    await cliApp.request('POST', '/backend/conversation/sessions', { client_id: 'client-cli' }),
+    await cliApp.request('GET', '/backend/auth/admin/users'),
+    await cliApp.request('POST', '/backend/auth/logout'),
+  ];
+  for (const answer of refused) {
+    t.is(answer.status, 403);
+    t.is(answer.body.code, 'auth.scope_insufficient');
+    t.regex(answer.headers.get('www-authenticate') ?? '', /error="insufficient_scope"/);
+  }
+  const chat = await openSocketAt(app.url, '/backend/conversation/ws/client-cli', tokens.access_token);
+  t.is((await chat.closed).code, 4403);
+  t.is((await alice.request('GET', '/backend/auth/me')).body.nickname, 'alice', 'nothing changed');
+});
+
+test.serial('an unknown scope is refused; no scope asks for the whole account, as clients did before scopes', async (t) => {
+  const unknown = await start({ scope: 'engineer admin' });
+  const shown = await alice.request('GET', `/backend/oauth/authorize?${new URLSearchParams(unknown.params)}`);
+  t.like(shown.body, { status: 'error' });
+  t.is(new URL(shown.body.redirect_to).searchParams.get('error'), 'invalid_scope');
+  const started = await start();
+  const { scope: _omitted, ...params } = started.params;
+  started.params = params;
+  t.is((await exchange(started, await consent(alice, started))).scope, 'account');
+  t.deepEqual(as.scopes_supported, ['account', 'engineer', 'audit:read']);
 });

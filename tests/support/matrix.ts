@@ -66,6 +66,12 @@ export const TABLE: Record<string, Entry> = {
   'POST /backend/auth/send-verification-email': { body: () => ({ email: `send-${Math.random().toString(36).slice(2)}@example.com` }) },
   'POST /backend/auth/resend-verification-email': { body: () => ({ email: `resend-${Math.random().toString(36).slice(2)}@example.com` }) },
   'POST /backend/auth/verify-email': { body: () => ({ email: 'nobody@example.com', code: '123456' }), recordsRefusal: true },
+  // A wrong current password (400): a right one would end alice's sign-ins for the rest of the run.
+  'POST /backend/auth/password': { body: () => ({ current_password: 'not the password', new_password: 'another passphrase' }) },
+  'POST /backend/auth/password-reset/request': { body: () => ({ email: 'nobody@example.com' }) },
+  'POST /backend/auth/password-reset': { body: () => ({ email: 'nobody@example.com', code: '123456', new_password: 'another passphrase' }) },
+  // Nobody's id: resetting alice's would end her sign-ins for the rest of the run.
+  'PUT /backend/auth/admin/users/:id/password': { params: () => ({ id: 'no-such-user' }), body: () => ({ new_password: 'another passphrase' }) },
   'GET /backend/auth/admin/users': {},
   // The consent page's calls: a denial appends nothing, so every caller may send it; the redirect is a loopback one.
   'GET /backend/oauth/authorize': { query: () => ({ response_type: 'code', client_id: 'scriptorium-cli', redirect_uri: 'http://127.0.0.1:9/callback', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }) },

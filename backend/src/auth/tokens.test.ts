@@ -5,10 +5,10 @@ import { TokenService } from './tokens.ts';
 const secret = 'a-test-secret-that-is-long-enough-for-hs256';
 const tokens = new TokenService(secret, 60);
 
-test('an issued token verifies to its claims and the millisecond it was issued', (t) => {
+test('an issued token verifies to its claims, the millisecond it was issued and when it expires', (t) => {
   const issuedAt = Date.UTC(2026, 10, 24, 8, 0, 0, 123);
   const clocked = new TokenService(secret, 60, () => issuedAt);
-  t.deepEqual(clocked.verify(clocked.issue({ sub: 'u1', username: 'lin' })), { sub: 'u1', username: 'lin', issuedAt });
+  t.deepEqual(clocked.verify(clocked.issue({ sub: 'u1', username: 'lin' })), { sub: 'u1', username: 'lin', issuedAt, expiresAt: Math.floor(issuedAt / 1000) * 1000 + 60_000 });
 });
 
 test('expiry is judged by the service clock: a token is good until its lifetime has passed on that clock', (t) => {

@@ -7,11 +7,15 @@ export interface AccessClaims {
   /** Set on tokens issued to an OAuth client (RFC 9068's `client_id`), with the grant that issued them. */
   clientId?: string;
   grantId?: string;
+  /** The scopes an OAuth client's token carries (RFC 9068's `scope`); a browser sign-in's has none and may do all. */
+  scopes?: readonly string[];
 }
 
 export interface VerifiedClaims extends AccessClaims {
   /** When the token was issued, in milliseconds: JWT's `iat` has whole seconds, too coarse to order a sign-in against a password change. */
   issuedAt: number;
+  /** When the token expires, in milliseconds. */
+  expiresAt: number;
 }
 
 /**
@@ -33,7 +37,7 @@ export class TokenService {
   /** `ttlSeconds`: an OAuth client's shorter lifetime; a signed-in browser gets the configured one. */
   issue(claims: AccessClaims, ttlSeconds = this.ttlSeconds): string {
     const issuedAt = this.now();
-    const oauth = claims.clientId !== undefined ? { client_id: claims.clientId, grant: claims.grantId } : {};
+    const oauth = claims.clientId !== undefined ? { client_id: claims.clientId, grant: claims.grantId, ...(claims.scopes !== undefined && { scope: claims.scopes.join(' ') }) } : {};
     return jwt.sign({ username: claims.username, typ: 'access', iat: Math.floor(issuedAt / 1000), iat_ms: issuedAt, ...oauth }, this.secret, {
       algorithm: 'HS256',
       subject: claims.sub,
@@ -50,8 +54,11 @@ export class TokenService {
       const payload = jwt.verify(token, this.secret, { algorithms: ['HS256'], clockTimestamp: Math.floor(this.now() / 1000) });
       if (typeof payload === 'string' || payload.typ !== 'access' || typeof payload.sub !== 'string') return null;
       const issuedAt = typeof payload.iat_ms === 'number' ? payload.iat_ms : (payload.iat ?? 0) * 1000;
-      const oauth = typeof payload.client_id === 'string' && typeof payload.grant === 'string' ? { clientId: payload.client_id, grantId: payload.grant } : {};
-      return { sub: payload.sub, username: String(payload.username ?? ''), issuedAt, ...oauth };
+      const oauth =
+        typeof payload.client_id === 'string' && typeof payload.grant === 'string'
+          ? { clientId: payload.client_id, grantId: payload.grant, ...(typeof payload.scope === 'string' && { scopes: payload.scope.split(' ') }) }
+          : {};
+      return { sub: payload.sub, username: String(payload.username ?? ''), issuedAt, expiresAt: (payload.exp ?? 0) * 1000, ...oauth };
     } catch {
       return null;
     }

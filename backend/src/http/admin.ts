@@ -20,6 +20,7 @@ import { inviteStream, normaliseInviteCode } from '@scriptorium/domain/invites/i
 import { adminMail } from '@scriptorium/domain/mail/templates';
 import { userDecider, userStream } from '@scriptorium/domain/user/decide';
 import type { Services } from '../services.ts';
+import { password } from './auth.ts';
 import { requireAdmin, type CurrentUser } from './authenticate.ts';
 import { httpError, invalidField } from './errors.ts';
 import { paging, UsageQueries } from './usage.ts';
@@ -136,6 +137,22 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     const body = parseBody(ctx, batchActiveBody);
     const users = await setActive(actor, await existing(body.user_ids), body.is_active);
     ctx.body = { updated: users.length, users };
+  });
+
+  /** The administrator sets a new password (the user tells it to them in person); every sign-in of the user ends. */
+  const passwordBody = z.object({ new_password: password });
+  router.put('/auth/admin/users/:id/password', contract({ access: 'admin', summary: "Reset a user's password; every sign-in of theirs ends", params: idParam, body: passwordBody, refusals: [404] }), async (ctx) => {
+    const actor = await admin(ctx);
+    const { id } = parseParams(ctx.params, idParam);
+    const body = parseBody(ctx, passwordBody);
+    const [userId] = await existing([id]);
+    const result = await services.commands.handle(userDecider, userStream(userId!), {
+      type: 'ChangePassword',
+      data: { passwordHash: await services.passwords.hash(body.new_password), reason: 'reset_by_admin', by: actor.id },
+      metadata: { now: services.clock(), userId: actor.id },
+    });
+    await progress.waitFor(result.position);
+    ctx.body = { id: userId, password_reset: true };
   });
 
   const auditorBody = z.object({ auditor: z.boolean() });

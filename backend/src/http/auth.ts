@@ -13,6 +13,7 @@ import { CODE_LENGTH, CodeRejected, ResendTooSoon } from '@scriptorium/domain/us
 import { AddressLimit, LoginThrottle } from '@scriptorium/domain/user/loginThrottle';
 import { changeEmail, precheckRegistration, registerAccount, userIdFor, type Registration } from '@scriptorium/domain/user/registration';
 import { hasForbiddenCharacters, normaliseUsername } from '@scriptorium/domain/user/username';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS, DEVICE_COOKIE_PATH, DeviceCookies } from '../auth/deviceCookie.ts';
 import type { Services } from '../services.ts';
 import { requireUser, tokenHash } from './authenticate.ts';
 import { HttpError, httpError, invalidField } from './errors.ts';
@@ -26,7 +27,8 @@ const username = z
   .pipe(z.string().regex(/^[\p{L}\p{N}_.-]{3,32}$/u, 'auth.username_invalid'));
 const email = z.string({ error: 'auth.email_required' }).trim().max(254, 'auth.email_too_long').pipe(z.email('auth.email_invalid'));
 const nickname = z.string().trim().max(32, 'auth.nickname_too_long');
-const password = z.string({ error: 'auth.password_required' }).min(8, 'auth.password_too_short').max(128, 'auth.password_too_long');
+/** A new password's rules, wherever one is set (sign-up, change, reset). */
+export const password = z.string({ error: 'auth.password_required' }).min(8, 'auth.password_too_short').max(128, 'auth.password_too_long');
 const codeText = z
   .string({ error: 'auth.code_required' })
   .trim()
@@ -87,12 +89,25 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     { maxFailures: config.LOGIN_MAX_FAILURES, windowSeconds: config.LOGIN_WINDOW_SECONDS, maxDelaySeconds: config.LOGIN_MAX_DELAY_SECONDS },
     services.clock,
   );
+  const devices = new DeviceCookies(config.JWT_SECRET);
   const registrations = new AddressLimit(services.attempts, 'register', { max: config.REGISTER_MAX_PER_ADDRESS, windowSeconds: config.REGISTER_WINDOW_SECONDS }, services.clock);
   const lookAlikes = async (usernameKey: string) => (await users().find({ username_key: usernameKey }, { limit: 1 }))[0]?._id;
   const codes = new VerificationCodes(
     { commands: services.commands, mailer: services.mailer, secret: config.JWT_SECRET, clock: services.clock, log: services.log },
     { ttlSeconds: config.EMAIL_CODE_TTL_SECONDS, resendSeconds: config.EMAIL_CODE_RESEND_SECONDS, maxAttempts: config.EMAIL_CODE_MAX_ATTEMPTS },
   );
+
+  // A reset code is a code of its own (`pwreset-…`), mailed with its own words; the same lifetime and attempts.
+  const resetCodes = new VerificationCodes(
+    { commands: services.commands, mailer: services.mailer, secret: config.JWT_SECRET, clock: services.clock, log: services.log },
+    { ttlSeconds: config.EMAIL_CODE_TTL_SECONDS, resendSeconds: config.EMAIL_CODE_RESEND_SECONDS, maxAttempts: config.EMAIL_CODE_MAX_ATTEMPTS },
+    'reset',
+  );
+  /** Wrong current passwords per account, as sign-in counts a name and address pair. */
+  const passwordChanges = new AddressLimit(services.attempts, 'password-change', { max: config.LOGIN_MAX_FAILURES, windowSeconds: config.LOGIN_WINDOW_SECONDS }, services.clock);
+  /** Reset requests and attempts per address: each mails someone, or spends a code's attempts. */
+  const resets = new AddressLimit(services.attempts, 'password-reset', { max: config.LOGIN_MAX_FAILURES * 2, windowSeconds: config.LOGIN_WINDOW_SECONDS }, services.clock);
+  const tooMany = (wait: number) => httpError(429, 'auth.too_many_attempts', { minutes: Math.ceil(wait / 60) }, { 'Retry-After': String(wait) });
 
   async function readUser(userId: string, position: number): Promise<UserDoc> {
     await progress.waitFor(position);
@@ -101,21 +116,42 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     return doc;
   }
 
-  /** Checks the password, counting failures against the name and the address; the same 401 for an unknown name. */
+  /** The attempt log is Redis when configured: while it is down sign-in cannot be throttled, so it is refused with 503, not 500. */
+  const throttled = <T>(work: Promise<T>): Promise<T> =>
+    work.catch((error: unknown) => {
+      services.log.warn({ err: error }, 'sign-in throttle unavailable');
+      throw httpError(503, 'auth.throttle_unavailable', {}, { 'Retry-After': '5' });
+    });
+
+  /**
+   * Checks the password, counting failures against the name and the address; the same 401 for an
+   * unknown name. A browser with this user's device cookie is spared the account's delay, and a good
+   * sign-in leaves (or renews) one.
+   */
   async function signIn(ctx: Context) {
     const body = parseBody(ctx, loginBody, { form: true });
-    const wait = await throttle.retryAfter(body.username, ctx.ip);
+    const wait = await throttled(throttle.retryAfter(body.username, ctx.ip));
     if (wait > 0) throw httpError(429, 'auth.too_many_attempts', { minutes: Math.ceil(wait / 60) }, { 'Retry-After': String(wait) });
-    const delay = await throttle.delayMs(body.username);
-    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     const userId = userIdFor(body.username);
+    const device = devices.deviceOf(ctx.cookies.get(DEVICE_COOKIE), userId);
+    const trusted = (await throttled(throttle.trusts(device))) ? device : null;
+    const delay = await throttled(throttle.delayMs(body.username, trusted));
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     const { state } = await services.commands.load(userDecider, userStream(userId));
     const ok = await services.passwords.verify(state.status !== 'unregistered' ? state.passwordHash : undefined, body.password);
     if (!ok || state.status === 'unregistered') {
-      await throttle.fail(body.username, ctx.ip);
+      await throttled(throttle.fail(body.username, ctx.ip, trusted));
       throw httpError(401, 'auth.invalid_credentials', {}, { 'WWW-Authenticate': 'Bearer' });
     }
-    await throttle.succeed(body.username, ctx.ip);
+    await throttled(throttle.succeed(body.username, ctx.ip, device));
+    ctx.cookies.set(DEVICE_COOKIE, devices.issue(userId, device ?? undefined), {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: ctx.secure,
+      path: DEVICE_COOKIE_PATH,
+      maxAge: DEVICE_COOKIE_MAX_AGE_MS,
+      overwrite: true,
+    });
     return { userId, user: state, token: services.tokens.issue({ sub: userId, username: state.username }) };
   }
 
@@ -130,9 +166,9 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     };
   });
 
-  router.post('/auth/register', contract({ access: 'public', body: registerBody, refusals: [400, 409] }), async (ctx) => {
+  router.post('/auth/register', contract({ access: 'public', body: registerBody, refusals: [400, 409, 503] }), async (ctx) => {
     const body = parseBody(ctx, registerBody);
-    const wait = await registrations.retryAfter(ctx.ip);
+    const wait = await throttled(registrations.retryAfter(ctx.ip));
     if (wait > 0) throw httpError(429, 'auth.too_many_registrations', { minutes: Math.ceil(wait / 60) }, { 'Retry-After': String(wait) });
     if (config.INVITE_CODE_REQUIRED && body.invite_code === undefined) throw invalidField(['invite_code'], 'auth.invite_required', {}, 'missing');
     if (config.EMAIL_VERIFICATION_REQUIRED && body.email_verification_code === undefined) throw invalidField(['email_verification_code'], 'auth.email_code_required', {}, 'missing');
@@ -149,16 +185,16 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     await precheckRegistration(services.commands, registration, meta, lookAlikes);
     if (body.email_verification_code !== undefined) await codes.check(body.email, body.email_verification_code);
     const { userId, position } = await registerAccount(services.commands, { ...registration, passwordHash: await services.passwords.hash(body.password) }, meta);
-    await registrations.record(ctx.ip);
+    await throttled(registrations.record(ctx.ip));
     ctx.body = userDto(await readUser(userId, position));
   });
 
-  router.post('/auth/login', contract({ access: 'public', body: loginBody, form: true, refusals: [401, 429] }), async (ctx) => {
+  router.post('/auth/login', contract({ access: 'public', body: loginBody, form: true, refusals: [401, 429, 503] }), async (ctx) => {
     const { token } = await signIn(ctx);
     ctx.body = { access_token: token, token_type: 'bearer' };
   });
 
-  router.post('/auth/admin/login', contract({ access: 'public', body: loginBody, form: true, refusals: [401, 403, 429] }), async (ctx) => {
+  router.post('/auth/admin/login', contract({ access: 'public', body: loginBody, form: true, refusals: [401, 403, 429, 503] }), async (ctx) => {
     const { user, token } = await signIn(ctx);
     if (!user.isAdmin) throw httpError(403, 'auth.forbidden');
     ctx.body = { access_token: token, token_type: 'bearer', is_admin: true };
@@ -221,6 +257,55 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     }
     await progress.waitFor(position);
     ctx.body = { message: '邮箱验证成功', email: address, email_verified: true, account_verified: claim.status === 'held' };
+  });
+
+  /**
+   * The signed-in user changes their password, knowing the current one. Every sign-in made before
+   * ends (this one too: the change is dated after it), so this browser is handed a new token.
+   */
+  const changePasswordBody = z.object({ current_password: z.string({ error: 'auth.password_required' }).min(1, 'auth.password_required').max(128), new_password: password });
+  router.post('/auth/password', contract({ summary: 'Change my password; every other sign-in ends', access: 'user', body: changePasswordBody, refusals: [400, 429, 503] }), async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const body = parseBody(ctx, changePasswordBody);
+    const wait = await throttled(passwordChanges.retryAfter(user.id));
+    if (wait > 0) throw tooMany(wait);
+    const { state } = await services.commands.load(userDecider, userStream(user.id));
+    if (state.status === 'unregistered' || !(await services.passwords.verify(state.passwordHash, body.current_password))) {
+      await throttled(passwordChanges.record(user.id));
+      throw httpError(400, 'auth.current_password_wrong');
+    }
+    const result = await services.commands.handle(userDecider, userStream(user.id), { type: 'ChangePassword', data: { passwordHash: await services.passwords.hash(body.new_password), reason: 'changed' }, metadata: metadata(user.id) });
+    await progress.waitFor(result.position);
+    ctx.body = { access_token: services.tokens.issue({ sub: user.id, username: state.username }), token_type: 'bearer' };
+  });
+
+  /** A reset code goes only to an address an account holds; any address is answered alike, so the answer tells nobody which are. */
+  router.post('/auth/password-reset/request', contract({ summary: 'Mail a password reset code to the address of an account', access: 'public', body: emailBody, refusals: [429, 503] }), async (ctx) => {
+    const body = parseBody(ctx, emailBody);
+    const wait = await throttled(resets.retryAfter(ctx.ip));
+    if (wait > 0) throw tooMany(wait);
+    await throttled(resets.record(ctx.ip));
+    const { state: claim } = await services.commands.load(emailClaimDecider, emailClaimStream(normaliseEmail(body.email)));
+    // Within the countdown the code already mailed still holds: saying so would say the address is an account's.
+    if (claim.status === 'held') await resetCodes.send(body.email).catch((error: unknown) => {
+      if (!(error instanceof ResendTooSoon)) throw error;
+    });
+    ctx.body = { message: '如果该邮箱属于某个账户，重置密码的验证码已发送至该邮箱', expires_in: config.EMAIL_CODE_TTL_SECONDS, resend_after: config.EMAIL_CODE_RESEND_SECONDS };
+  });
+
+  /** The mailed code sets a new password; every sign-in made before it ends. */
+  const resetBody = z.object({ email, code: codeText, new_password: password });
+  router.post('/auth/password-reset', contract({ summary: 'Set a new password with a mailed reset code', access: 'public', body: resetBody, refusals: [400, 403, 429] }), async (ctx) => {
+    const body = parseBody(ctx, resetBody);
+    const wait = await throttled(resets.retryAfter(ctx.ip));
+    if (wait > 0) throw tooMany(wait);
+    await resetCodes.check(body.email, body.code);
+    const { state: claim } = await services.commands.load(emailClaimDecider, emailClaimStream(normaliseEmail(body.email)));
+    if (claim.status !== 'held') throw httpError(400, 'auth.code_missing');
+    const result = await services.commands.handle(userDecider, userStream(claim.userId), { type: 'ChangePassword', data: { passwordHash: await services.passwords.hash(body.new_password), reason: 'reset_by_code' }, metadata: metadata(claim.userId) });
+    await resetCodes.withdraw(body.email, body.code);
+    await progress.waitFor(result.position);
+    ctx.body = { message: '密码已重置，请使用新密码登录' };
   });
 
   return router;

@@ -4,6 +4,7 @@ import type { Services } from '../services.ts';
 import { OAUTH_GRANTS, type OAuthGrantDoc } from '@scriptorium/projections/oauthGrants';
 import { REVOKED_TOKENS, USERS, type RevokedTokenDoc, type UserDoc } from '@scriptorium/projections/users';
 import { httpError } from './errors.ts';
+import { scopesAllow } from './scopes.ts';
 
 export interface CurrentUser {
   id: string;
@@ -23,22 +24,59 @@ export const tokenHash = (token: string): string => createHash('sha256').update(
 
 export const unauthorized = () => httpError(401, 'auth.unauthenticated', {}, { 'WWW-Authenticate': 'Bearer' });
 
+/** What a sign-in rests on, once its token's signature checked out: what a socket keeps and re-checks. */
+export interface SignIn {
+  userId: string;
+  tokenHash: string;
+  /** The OAuth grant the token was issued under, for an app's token. */
+  grantId?: string;
+  /** When the token was issued and when it expires (ms since the epoch). */
+  issuedAt: number;
+  expiresAt: number;
+  /** An app's token's scopes; none for a browser's sign-in, which may do all (see `scopes.ts`). */
+  scopes?: readonly string[];
+}
+
 /**
- * The token's user from the read model, active or not; null when the token is absent, invalid,
- * logged out, or older than the user's last password change (a changed password ends every sign-in
- * made with the old one).
+ * The sign-in's user from the read model, active or not; null when it was logged out, its grant
+ * revoked, or it is older than the user's last password change (a changed password ends
+ * every sign-in made with the old one).
  */
-export async function resolveToken(services: Services, token: string | undefined): Promise<CurrentUser | null> {
+async function signedInUser(services: Services, signIn: SignIn): Promise<UserDoc | null> {
+  if (await services.readStore.collection<RevokedTokenDoc>(REVOKED_TOKENS).get(signIn.tokenHash)) return null;
+  // A token issued to an OAuth client lives only as long as the grant behind it.
+  if (signIn.grantId !== undefined && (await services.readStore.collection<OAuthGrantDoc>(OAUTH_GRANTS).get(signIn.grantId))?.status !== 'active') return null;
+  const doc = await services.readStore.collection<UserDoc>(USERS).get(signIn.userId);
+  if (!doc) return null;
+  if (doc.password_changed_at && signIn.issuedAt < Date.parse(doc.password_changed_at)) return null;
+  return doc;
+}
+
+/** The token's sign-in and user, or null when the token is absent, invalid or no longer holds (see `signedInUser`). */
+export async function resolveToken(services: Services, token: string | undefined): Promise<(CurrentUser & { signIn: SignIn }) | null> {
   if (!token) return null;
   const claims = services.tokens.verify(token);
   if (!claims) return null;
-  if (await services.readStore.collection<RevokedTokenDoc>(REVOKED_TOKENS).get(tokenHash(token))) return null;
-  // A token issued to an OAuth client lives only as long as the grant behind it.
-  if (claims.grantId !== undefined && (await services.readStore.collection<OAuthGrantDoc>(OAUTH_GRANTS).get(claims.grantId))?.status !== 'active') return null;
-  const doc = await services.readStore.collection<UserDoc>(USERS).get(claims.sub);
-  if (!doc) return null;
-  if (doc.password_changed_at && claims.issuedAt < Date.parse(doc.password_changed_at)) return null;
-  return { id: doc._id, doc, token };
+  const signIn: SignIn = {
+    userId: claims.sub,
+    tokenHash: tokenHash(token),
+    issuedAt: claims.issuedAt,
+    expiresAt: claims.expiresAt,
+    ...(claims.grantId !== undefined && { grantId: claims.grantId }),
+    ...(claims.scopes !== undefined && { scopes: claims.scopes }),
+  };
+  const doc = await signedInUser(services, signIn);
+  return doc ? { id: doc._id, doc, token, signIn } : null;
+}
+
+/**
+ * Whether a sign-in a socket was opened with still holds, asked before the socket acts on a message:
+ * the events that close sockets reach each process a little later than the read model changes.
+ */
+export async function signInStatus(services: Services, signIn: SignIn): Promise<'valid' | 'inactive' | 'ended'> {
+  const doc = await signedInUser(services, signIn);
+  if (!doc) return 'ended';
+  return doc.is_active ? 'valid' : 'inactive';
 }
 
 /** Resolves a token to an active user (what the socket accepts); null otherwise. */
@@ -54,6 +92,8 @@ export async function userFromToken(services: Services, token: string | undefine
 export async function requireUser(services: Services, ctx: Context, options: { allowInactive?: boolean } = {}): Promise<CurrentUser> {
   const user = await resolveToken(services, bearerToken(ctx));
   if (!user) throw unauthorized();
+  // RFC 6750 §3.1: the token is good, but not for this.
+  if (!scopesAllow(user.signIn.scopes, ctx.method, ctx.path)) throw httpError(403, 'auth.scope_insufficient', {}, { 'WWW-Authenticate': 'Bearer error="insufficient_scope"' });
   if (!user.doc.is_active && !options.allowInactive) throw httpError(403, 'auth.account_inactive');
   return user;
 }

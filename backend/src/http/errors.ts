@@ -1,4 +1,5 @@
 import { DomainError, type DomainErrorKind } from '@scriptorium/infra/eventsourcing/decider';
+import { HashingBusy } from '@scriptorium/infra/auth/passwords';
 import { anyErrorText, coded, type CodedError, type ErrorCode, type ErrorParams, type ParamsThen } from '@scriptorium/domain/protocol/errors';
 import { validationIssue, type ValidationIssue } from '@scriptorium/domain/protocol/validation';
 import type { Next, ParameterizedContext as Context } from 'koa';
@@ -100,6 +101,8 @@ function toResponse(error: unknown): Refusal {
     if (status === 422) return { status, detail: [{ loc: ['body', ...(error.field ? [error.field] : [])], msg: error.message, type: 'value_error', ...what }], headers: {}, ...what };
     return { status, detail: error.message, headers: {}, ...what };
   }
+  // Too many password hashes already wait (sign-in, sign-up, a change or a reset): come back shortly.
+  if (error instanceof HashingBusy) return { ...plain(503, 'auth.busy'), headers: { 'Retry-After': '2' } };
   if (error instanceof z.ZodError) {
     const refusal = validationError(error.issues, 'body');
     return { status: 422, detail: refusal.detail, headers: {}, code: refusal.code };

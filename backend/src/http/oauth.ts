@@ -6,7 +6,7 @@ import { DomainError } from '@scriptorium/infra/eventsourcing/decider';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { OAUTH_GRANTS, type OAuthGrantDoc } from '@scriptorium/projections/oauthGrants';
 import { USERS, type UserDoc } from '@scriptorium/projections/users';
-import { CLI_CLIENT, ClientRegistry, SCOPE, type OAuthClient } from '@scriptorium/domain/oauth/clients';
+import { CLI_CLIENT, ClientRegistry, requestedScopes, SCOPES, type OAuthClient } from '@scriptorium/domain/oauth/clients';
 import { grantDecider } from '@scriptorium/domain/oauth/decide';
 import { isOAuthCode, RFC_ERROR, type RfcError } from '@scriptorium/domain/oauth/errors';
 import { grantStream } from '@scriptorium/domain/oauth/grant';
@@ -93,7 +93,7 @@ export function oauthMetadataRoutes(services: Services): Router {
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['none'],
       revocation_endpoint_auth_methods_supported: ['none'],
-      scopes_supported: [SCOPE],
+      scopes_supported: SCOPES,
       authorization_response_iss_parameter_supported: true,
       service_documentation: `${issuer}/cli/docs`,
       ui_locales_supported: ['zh-CN', 'en'],
@@ -144,7 +144,7 @@ export function oauthRoutes(services: Services, progress: ProjectionProgress): R
     if (request.response_type !== 'code') return 'oauth.unsupported_response_type';
     if (request.code_challenge === undefined || request.code_challenge_method !== 'S256') return 'oauth.pkce_required';
     if (!CHALLENGE.test(request.code_challenge)) return 'oauth.invalid_request';
-    if (request.scope !== undefined && request.scope.split(' ').some((scope) => scope !== SCOPE)) return 'oauth.invalid_scope';
+    if (requestedScopes(request.scope) === null) return 'oauth.invalid_scope';
     return null;
   }
 
@@ -155,7 +155,7 @@ export function oauthRoutes(services: Services, progress: ProjectionProgress): R
     const problem = requestProblem(request);
     ctx.body = problem
       ? { status: 'error', redirect_to: errorRedirect(ctx, redirectUri, request, problem) }
-      : { status: 'consent', client: clientDto(client), scopes: [SCOPE], redirect_uri: redirectUri, native: client.native };
+      : { status: 'consent', client: clientDto(client), scopes: requestedScopes(request.scope), redirect_uri: redirectUri, native: client.native };
   });
 
   router.post('/oauth/authorize', contract({ summary: 'The user approves or denies an authorisation request', access: 'user', body: authorizeBody, refusals: [400] }), async (ctx) => {
@@ -175,7 +175,7 @@ export function oauthRoutes(services: Services, progress: ProjectionProgress): R
     const code = newSecret(grantId);
     await services.commands.handle(grantDecider, grantStream(grantId), {
       type: 'IssueCode',
-      data: { grantId, userId: user.id, clientId: request.client_id!, scope: SCOPE, redirectUri, codeHash: hashSecret(code), codeChallenge: request.code_challenge!, ttlSeconds: config.OAUTH_CODE_TTL_SECONDS },
+      data: { grantId, userId: user.id, clientId: request.client_id!, scope: requestedScopes(request.scope)!.join(' '), redirectUri, codeHash: hashSecret(code), codeChallenge: request.code_challenge!, ttlSeconds: config.OAUTH_CODE_TTL_SECONDS },
       metadata: metadata(user.id),
     });
     ctx.body = { redirect_to: redirectTo(ctx, redirectUri, request, { code }) };
@@ -208,15 +208,16 @@ export function oauthRoutes(services: Services, progress: ProjectionProgress): R
   /** A password changed after the user approved ends the grant, as it ends every sign-in made before it. */
   const changedPasswordSince = (user: UserDoc, approvedAt: string) => user.password_changed_at !== undefined && Date.parse(user.password_changed_at) > Date.parse(approvedAt);
 
-  async function tokens(user: UserDoc, client: OAuthClient, grantId: string, refreshToken: string, position: number) {
+  /** `scope`: what the user approved, the grant's for good (a refresh cannot widen it). */
+  async function tokens(user: UserDoc, client: OAuthClient, grant: { grantId: string; scope: string }, refreshToken: string, position: number) {
     // The access token is checked against the grant's read model: answer once it says active.
     await progress.waitFor(position);
     return {
-      access_token: services.tokens.issue({ sub: user._id, username: user.username, clientId: client.id, grantId }, config.OAUTH_ACCESS_TTL_SECONDS),
+      access_token: services.tokens.issue({ sub: user._id, username: user.username, clientId: client.id, grantId: grant.grantId, scopes: grant.scope.split(' ') }, config.OAUTH_ACCESS_TTL_SECONDS),
       token_type: 'Bearer',
       expires_in: config.OAUTH_ACCESS_TTL_SECONDS,
       refresh_token: refreshToken,
-      scope: SCOPE,
+      scope: grant.scope,
     };
   }
 
@@ -254,7 +255,7 @@ export function oauthRoutes(services: Services, progress: ProjectionProgress): R
         throw new OAuthRefusal(params.grant_type === 'authorization_code' ? 'oauth.code_reused' : 'oauth.grant_revoked');
       }
       ctx.set('Pragma', 'no-cache');
-      ctx.body = await tokens(user, client, grantId, refreshToken, result.position);
+      ctx.body = await tokens(user, client, { grantId, scope: state.scope }, refreshToken, result.position);
     }),
   );
 

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
-import jwt from 'jsonwebtoken';
 import Koa from 'koa';
 import websockify from 'koa-websocket';
 import type { ProjectionProgress, ProjectionRunner } from '@scriptorium/projections/runner';
-import { CLOSE_ACCOUNT_INACTIVE, CLOSE_NOT_FOUND, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
+import { CLOSE_ACCOUNT_INACTIVE, CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
 import type { Services } from '../services.ts';
 import { ConversationService } from '@scriptorium/domain/conversation/service';
 import { ConversationGateway } from '../ws/conversations.ts';
@@ -37,7 +36,8 @@ import { auditRoutes } from './audit.ts';
 import { projectionRoutes } from './projections.ts';
 import { authRoutes } from './auth.ts';
 import { oauthMetadataRoutes, oauthRoutes } from './oauth.ts';
-import { resolveToken, tokenHash } from './authenticate.ts';
+import { resolveToken, signInStatus, type SignIn } from './authenticate.ts';
+import { scopesAllow } from './scopes.ts';
 import { errorMiddleware } from './errors.ts';
 import { securityHeaders } from './security.ts';
 import { feedbackRoutes } from './feedback.ts';
@@ -66,17 +66,18 @@ export interface Api {
 export async function createApi(services: Services, progress: ProjectionProgress, options: { distDir?: string; runner?: ProjectionRunner } = {}): Promise<Api> {
   // Only the entry the proxy itself appended is believed: anything left of it is the client's to forge.
   const app = websockify(new Koa({ proxy: services.config.TRUST_PROXY, maxIpsCount: 1 }), { maxPayload: 1024 * 1024 });
-  const hub = new SocketHub(services.log);
+  const checkSignIn = (signIn: SignIn) => signInStatus(services, signIn);
+  const hub = new SocketHub(services.log, checkSignIn);
   const conversations = new ConversationService(services);
   const engineer = new EngineerService(services);
   const fileOptions = { blobs: services.blobs, progress };
   const contexts = contextFiles(services, fileOptions);
   const gateway = new ConversationGateway(services.events, services.commands, conversations, services.readStore, hub, contexts, services.log);
   await gateway.start();
-  const engineerGateway = new EngineerGateway(services.events, services.commands, engineer, services.log);
+  const engineerGateway = new EngineerGateway(services.events, services.commands, engineer, services.log, checkSignIn);
   await engineerGateway.start();
   const collab = new CollabService(services);
-  const collabGateway = new CollabGateway(services.events, services.readStore, collab, services.presence, services.log);
+  const collabGateway = new CollabGateway(services.events, services.readStore, collab, services.presence, services.log, checkSignIn);
   await collabGateway.start();
 
   // Koa reports what fails after the response began (mostly a client that went away mid-stream)
@@ -166,8 +167,11 @@ export async function createApi(services: Services, progress: ProjectionProgress
       socket.close(CLOSE_ACCOUNT_INACTIVE, 'account deactivated');
       return;
     }
-    const { iat, exp } = jwt.decode(user.token) as { iat: number; exp: number };
-    const identity = { userId: user.id, tokenHash: tokenHash(user.token), issuedAt: iat * 1000, expiresAt: exp * 1000 };
+    if (!scopesAllow(user.signIn.scopes, 'GET', ctx.path)) {
+      socket.close(CLOSE_FORBIDDEN, 'outside the token scope');
+      return;
+    }
+    const identity = user.signIn;
     if (collabMatch) {
       const version = Number.parseInt(new URLSearchParams(ctx.querystring).get('version') ?? '', 10);
       await collabGateway.accept(socket, { ...identity, clientId: `collab-${randomUUID()}` }, collabMatch[1]!, Number.isSafeInteger(version) && version >= 0 ? version : 0);

@@ -1,7 +1,11 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import { CLOSE_ACCOUNT_INACTIVE } from '@scriptorium/domain/protocol/ws';
+import { grantStream, type OAuthEvent } from '@scriptorium/domain/oauth/grant';
 import type { UserEvent } from '@scriptorium/domain/user/user';
+
 import type { Identity } from './hub.ts';
+
+const GRANT_PREFIX = grantStream('');
 
 /** Sockets kept by who they speak for: the conversation hub and the engineer session gateway. */
 export interface SocketRegistry<Socket> {
@@ -14,9 +18,15 @@ export interface SocketRegistry<Socket> {
  * Sockets are authorised when they open and re-authorised by the user's events as they reach the
  * log: a logout closes the sockets of that token, a deactivation all of the user's (with the code that
  * tells the client the account is inactive, not signed out), a password change those signed in
- * before it. Every api process sees every event, so it works across them.
+ * before it, and a revoked OAuth grant those of the app's tokens. Every api process sees every
+ * event, so it works across them.
  */
 export function closeRevokedSockets<Socket>(hub: SocketRegistry<Socket>, recorded: RecordedEvent): void {
+  if (recorded.streamId.startsWith(GRANT_PREFIX)) {
+    const event = { type: recorded.type, data: recorded.data } as OAuthEvent;
+    if (event.type === 'OAuthGrantRevoked') hub.reauthenticate(hub.where((connection) => connection.grantId === event.data.grantId), 'app access revoked');
+    return;
+  }
   if (!recorded.streamId.startsWith('user-')) return;
   const event = { type: recorded.type, data: recorded.data } as UserEvent;
   switch (event.type) {

@@ -23,7 +23,7 @@ import { issueCode } from '@scriptorium/domain/protocol/validation';
 import { CLOSE_NOT_FOUND, CLOSE_REMOVED, CLOSE_SHUTTING_DOWN, CLOSE_UNAUTHORIZED, HEARTBEAT_INTERVAL_MS } from '@scriptorium/domain/protocol/ws';
 import { displayNames, nearestSnapshot } from '../http/collab.ts';
 import { closeRevokedSockets, type SocketRegistry } from './access.ts';
-import type { Identity } from './hub.ts';
+import { stillSignedIn, type Identity, type SignInCheck } from './hub.ts';
 import { followLog, type LogFeed } from './logFeed.ts';
 
 /** Frames a socket may have waiting: more closes it. */
@@ -104,6 +104,7 @@ export class CollabGateway implements SocketRegistry<Editor> {
     private readonly collab: CollabService,
     private readonly presence: PresenceChannel,
     private readonly log: Logger,
+    private readonly check: SignInCheck,
     private readonly now: () => number = Date.now,
   ) {
     this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_INTERVAL_MS);
@@ -279,10 +280,9 @@ export class CollabGateway implements SocketRegistry<Editor> {
     if (!parsed.success) return error('socket.invalid_message', { issues: issueCode(parsed.error.issues[0]!).msg });
     editor.lastSeen = this.now();
     const data = parsed.data;
+    if (data.type === 'ping' || data.type === 'heartbeat') return;
+    if (!(await stillSignedIn(this.check, editor.identity, (reason, code) => this.reauthenticate([editor], reason, code)))) return;
     switch (data.type) {
-      case 'ping':
-      case 'heartbeat':
-        return;
       case 'collab.presence':
         editor.selection = data.selection;
         editor.selectionVersion = data.version;

@@ -12,7 +12,7 @@ import { anyErrorText, coded, type ErrorCode } from '@scriptorium/domain/protoco
 import { issueCode } from '@scriptorium/domain/protocol/validation';
 import { CLOSE_NOT_FOUND, CLOSE_SHUTTING_DOWN, CLOSE_UNAUTHORIZED, HEARTBEAT_INTERVAL_MS } from '@scriptorium/domain/protocol/ws';
 import { closeRevokedSockets, type SocketRegistry } from './access.ts';
-import type { Identity } from './hub.ts';
+import { stillSignedIn, type Identity, type SignInCheck } from './hub.ts';
 import { followLog, type LogFeed } from './logFeed.ts';
 
 interface Watcher {
@@ -43,6 +43,7 @@ export class EngineerGateway implements SocketRegistry<Watcher> {
     private readonly commands: CommandHandler,
     private readonly engineer: EngineerService,
     private readonly log: Logger,
+    private readonly check: SignInCheck,
   ) {
     this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_INTERVAL_MS);
     this.heartbeat.unref();
@@ -63,7 +64,7 @@ export class EngineerGateway implements SocketRegistry<Watcher> {
   async accept(socket: WebSocket, identity: Identity, sessionId: string, lastPosition: number | undefined): Promise<void> {
     const { userId } = identity;
     // Listening before the owner check loses no input sent meanwhile; the decider refuses another user's session itself.
-    socket.on('message', (raw, isBinary) => void this.receive(socket, userId, sessionId, isBinary ? null : raw.toString()));
+    socket.on('message', (raw, isBinary) => void this.receive(socket, identity, sessionId, isBinary ? null : raw.toString()));
     const { state } = await this.commands.load(engineerDecider, engineerStream(sessionId));
     if (state.status === 'none' || state.ownerId !== userId) {
       socket.close(CLOSE_NOT_FOUND, 'session not found');
@@ -119,7 +120,7 @@ export class EngineerGateway implements SocketRegistry<Watcher> {
     if (wire) send(watcher.socket, wire);
   }
 
-  private async receive(socket: WebSocket, userId: string, sessionId: string, raw: string | null): Promise<void> {
+  private async receive(socket: WebSocket, identity: Identity, sessionId: string, raw: string | null): Promise<void> {
     const refuse = (code: ErrorCode, params: Record<string, string | number> = {}, text = anyErrorText(code, params)) =>
       send(socket, { type: 'error', error_message: text, ...coded(code, params) });
     let message: unknown;
@@ -135,8 +136,9 @@ export class EngineerGateway implements SocketRegistry<Watcher> {
       return refuse('socket.invalid_message', { issues: first.msg });
     }
     if (parsed.data.type !== 'user_input') return;
+    if (!(await stillSignedIn(this.check, identity, (reason, code = CLOSE_UNAUTHORIZED) => socket.close(code, reason)))) return;
     try {
-      await this.engineer.issue(userId, sessionId, { commandType: 'message', content: parsed.data.text, clientId: null });
+      await this.engineer.issue(identity.userId, sessionId, { commandType: 'message', content: parsed.data.text, clientId: null });
     } catch (error) {
       if (error instanceof DomainError) return refuse(error.code as ErrorCode, { ...error.params }, error.message);
       this.log.warn({ err: error, sessionId }, 'engineer user input failed');

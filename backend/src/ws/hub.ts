@@ -5,17 +5,28 @@ import { z } from 'zod';
 import { DomainError } from '@scriptorium/infra/eventsourcing/decider';
 import { anyErrorText, coded, type ErrorCode, type ParamsThen } from '@scriptorium/domain/protocol/errors';
 import { issueCode } from '@scriptorium/domain/protocol/validation';
+import type { SignIn } from '../http/authenticate.ts';
 import { HttpError } from '../http/errors.ts';
-import { clientEnvelopeSchema, CLOSE_SHUTTING_DOWN, CLOSE_UNAUTHORIZED, FRAME_BURST, FRAMES_PER_SECOND, HEARTBEAT_INTERVAL_MS, type HeartbeatMessage, type ParsedEnvelope, type ServerMessage, type SocketErrorMessage } from '@scriptorium/domain/protocol/ws';
+import { clientEnvelopeSchema, CLOSE_ACCOUNT_INACTIVE, CLOSE_SHUTTING_DOWN, CLOSE_UNAUTHORIZED, FRAME_BURST, FRAMES_PER_SECOND, HEARTBEAT_INTERVAL_MS, type HeartbeatMessage, type ParsedEnvelope, type ServerMessage, type SocketErrorMessage } from '@scriptorium/domain/protocol/ws';
 
 /** Who a socket speaks for, and with which sign-in: what decides when it must sign in again. */
-export interface Identity {
-  userId: string;
+export interface Identity extends SignIn {
   clientId: string;
-  tokenHash: string;
-  /** When the token was issued and when it expires (ms since the epoch). */
-  issuedAt: number;
-  expiresAt: number;
+}
+
+/** Whether the sign-in behind a socket still holds (`signInStatus`), asked before a socket acts on a message. */
+export type SignInCheck = (signIn: SignIn) => Promise<'valid' | 'inactive' | 'ended'>;
+
+/**
+ * Closes the socket and answers false when its sign-in no longer holds. The events that close sockets
+ * reach this process a moment after the read model has changed; a message in between is not acted on.
+ */
+export async function stillSignedIn(check: SignInCheck, identity: Identity, close: (reason: string, code?: number) => void): Promise<boolean> {
+  const status = await check(identity);
+  if (status === 'valid') return true;
+  if (status === 'inactive') close('account deactivated', CLOSE_ACCOUNT_INACTIVE);
+  else close('signed out');
+  return false;
 }
 
 export interface Connection extends Identity {
@@ -60,7 +71,10 @@ export class SocketHub {
   private readonly closeListeners: Array<(connection: Connection) => void> = [];
   private readonly heartbeat: NodeJS.Timeout;
 
-  constructor(private readonly log: Logger) {
+  constructor(
+    private readonly log: Logger,
+    private readonly check: SignInCheck,
+  ) {
     this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_INTERVAL_MS);
     this.heartbeat.unref();
   }
@@ -169,6 +183,7 @@ export class SocketHub {
       this.log.info({ issues: envelope.error.issues, clientId: connection.clientId }, 'socket message does not fit the protocol');
       return refuse('socket.invalid_message', { issues: issuesOf(envelope.error) });
     }
+    if (!(await stillSignedIn(this.check, connection, (reason, code) => this.reauthenticate([connection], reason, code)))) return;
     try {
       for (const handler of this.handlers) await handler(connection, envelope.data);
     } catch (error) {

@@ -16,6 +16,20 @@ export const verificationMail = (email: string, code: string, ttlSeconds: number
   ].join('\n'),
 });
 
+export const passwordResetMail = (email: string, code: string, ttlSeconds: number): MailMessage => ({
+  to: [email],
+  subject: `Scriptorium 重置密码验证码：${code}`,
+  text: [
+    '您好！',
+    '',
+    `您正在重置 Scriptorium 账户的密码，验证码是：${code}`,
+    `验证码 ${Math.round(ttlSeconds / 60)} 分钟内有效。重置后，该账户在其他设备上的登录将全部退出。`,
+    '如果这不是您本人的操作，请忽略本邮件，您的密码不会改变。',
+    '',
+    '—— Scriptorium',
+  ].join('\n'),
+});
+
 const FEEDBACK_LABELS: Record<FeedbackType, string> = { bug: '问题报告', feature: '功能建议', general: '其他' };
 
 export const feedbackMail = (to: string[], feedback: { username: string; email: string; feedbackType: FeedbackType; text: string; at: string }): MailMessage => ({

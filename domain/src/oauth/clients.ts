@@ -1,7 +1,25 @@
 import { refuse } from '../refuse.ts';
 
-/** The one permission a client asks for: the user's account, as a signed-in session has it. */
-export const SCOPE = 'account';
+/**
+ * What a client may ask for (space-separated, RFC 6749 §3.3). `account`: everything a signed-in
+ * browser may do, what a client gets that names no scope (as all did before scopes). `engineer`: the
+ * AI-engineer sessions and their socket, trajectories and the assistant's model endpoint, and reading
+ * who the user is; what the command-line assistant needs. `audit:read`: the audit reads, which still
+ * need the auditor or administrator role. Which routes each opens is the api's (`http/scopes.ts`).
+ */
+export const SCOPES = ['account', 'engineer', 'audit:read'] as const;
+export type Scope = (typeof SCOPES)[number];
+export const DEFAULT_SCOPE: Scope = 'account';
+
+const isScope = (name: string): name is Scope => (SCOPES as readonly string[]).includes(name);
+
+/** The scopes a request asks for, in the canonical order, or null when it names one that does not exist. */
+export function requestedScopes(scope: string | undefined): Scope[] | null {
+  const names = (scope ?? '').split(' ').filter(Boolean);
+  if (names.length === 0) return [DEFAULT_SCOPE];
+  if (!names.every(isScope)) return null;
+  return SCOPES.filter((known) => names.includes(known));
+}
 
 /** A public client (RFC 6749 §2.1): no secret, identified by its id and held to its redirect URIs. */
 export interface OAuthClient {

@@ -21,6 +21,7 @@ export const ERROR_TEXTS = {
   'http.unsupported_media_type': { zh: '不支持的请求内容类型', en: 'Unsupported content type' },
   'auth.unauthenticated': { zh: '认证失败，请重新登录', en: 'Authentication failed, please log in again' },
   'auth.forbidden': { zh: '权限不足，无法访问', en: 'You do not have permission to access this' },
+  'auth.scope_insufficient': { zh: '该应用的授权范围不包括此操作', en: 'This app’s authorisation does not cover this' },
   'budget.exhausted': { zh: 'Token使用额度已用尽，请联系管理员进行充值', en: 'Your token allowance is used up; please ask an administrator to top it up' },
   'budget.busy': { zh: '额度正被进行中的请求占用，请稍后再试', en: 'What is left of your allowance is held by calls still running; try again shortly' },
 
@@ -57,6 +58,9 @@ export const ERROR_TEXTS = {
   'auth.too_many_attempts': { zh: '登录尝试过于频繁，请 {minutes} 分钟后再试', en: 'Too many sign-in attempts; try again in {minutes} minutes' },
   'auth.too_many_registrations': { zh: '注册过于频繁，请 {minutes} 分钟后再试', en: 'Too many accounts registered from this address; try again in {minutes} minutes' },
   'auth.account_inactive': { zh: '账户已停用，请联系管理员', en: 'This account is deactivated; please contact an administrator' },
+  'auth.current_password_wrong': { zh: '当前密码不正确', en: 'The current password is wrong' },
+  'auth.busy': { zh: '登录和注册请求过多，服务器正忙，请稍后重试', en: 'The server is busy with too many sign-ins and sign-ups; please try again shortly' },
+  'auth.throttle_unavailable': { zh: '登录服务暂时不可用，请稍后重试', en: 'Sign-in is unavailable for a moment; please try again shortly' },
   'auth.account_syncing': { zh: '账户已创建，正在同步，请稍后重试', en: 'The account was created and is syncing; please try again shortly' },
   'auth.username_taken': { zh: '用户名已被注册', en: 'This user name is already taken' },
   'auth.email_taken': { zh: '该邮箱已被注册', en: 'This e-mail address is already registered' },

@@ -7,7 +7,7 @@ import { AGENTS } from './agents.ts';
 import { wireContentSchema } from './content.ts';
 import { clarificationAnswerSchema, FEEDBACK_OPTIONS } from './research.ts';
 
-export { CLOSE_ACCOUNT_INACTIVE, CLOSE_NOT_FOUND, CLOSE_REMOVED, CLOSE_SHUTTING_DOWN, CLOSE_UNAUTHORIZED, HEARTBEAT_INTERVAL_MS } from './socketCodes.ts';
+export { CLOSE_ACCOUNT_INACTIVE, CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_REMOVED, CLOSE_SHUTTING_DOWN, CLOSE_UNAUTHORIZED, HEARTBEAT_INTERVAL_MS } from './socketCodes.ts';
 
 // Server → client.
 

@@ -1,6 +1,6 @@
 import { refuse } from '../refuse.ts';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
-import { evolve, initialState, type User, type UserEvent } from './user.ts';
+import { evolve, initialState, type PasswordChangeReason, type User, type UserEvent } from './user.ts';
 
 export type RegisterUser = Command<
   'RegisterUser',
@@ -20,7 +20,8 @@ export type RegisterUser = Command<
   }
 >;
 export type UpdateProfile = Command<'UpdateProfile', { nickname?: string; email?: string }>;
-export type ChangePassword = Command<'ChangePassword', { passwordHash: string }>;
+/** `by`: the administrator who reset it. The caller has checked the old password or the mailed code. */
+export type ChangePassword = Command<'ChangePassword', { passwordHash: string; reason: PasswordChangeReason; by?: string }>;
 export type GrantAdminRole = Command<'GrantAdminRole', Record<string, never>>;
 export type SetAuditor = Command<'SetAuditor', { auditor: boolean; by: string }>;
 /** Issued once the address's code checked out (see `emailVerification.ts`). */
@@ -50,7 +51,10 @@ export const updateProfile = (command: UpdateProfile, state: User): UserEvent[] 
 
 export const changePassword = (command: ChangePassword, state: User): UserEvent => {
   if (state.status === 'unregistered') throw refuse('not_found', 'user.not_found');
-  return { type: 'UserPasswordChanged', data: { userId: state.userId, passwordHash: command.data.passwordHash, changedAt: command.metadata.now.toISOString() } };
+  const { passwordHash, reason, by } = command.data;
+  // A switched-off account gets back in only through an administrator.
+  if (state.status === 'deactivated' && reason !== 'reset_by_admin' && reason !== 'configured') throw refuse('forbidden', 'auth.account_inactive');
+  return { type: 'UserPasswordChanged', data: { userId: state.userId, passwordHash, changedAt: command.metadata.now.toISOString(), reason, ...(by !== undefined && { by }) } };
 };
 
 export const grantAdminRole = (command: GrantAdminRole, state: User): UserEvent[] => {

@@ -72,3 +72,10 @@ test('codes are six digits and hashed with the secret and the address', (t) => {
   t.not(codeHash('s', 'a@x.com', '123456'), codeHash('other', 'a@x.com', '123456'));
   t.not(codeHash('s', 'a@x.com', '123456'), codeHash('s', 'b@x.com', '123456'));
 });
+
+test('an accepted code that has done its work is withdrawn, and is then no code at all', (t) => {
+  const accepted: VerificationEvent = { type: 'VerificationCodeAccepted', data: { email: 'a@x.com', at: '2026-01-01T00:01:00.000Z' } };
+  const withdrawn: VerificationEvent = { type: 'VerificationCodeWithdrawn', data: { email: 'a@x.com', at: '2026-01-01T00:01:01.000Z' } };
+  spec([issued, accepted]).when({ type: 'WithdrawCode', data: { codeHash: 'right' }, metadata: at('2026-01-01T00:01:01Z') }).then(t, [withdrawn]);
+  spec([issued, accepted, withdrawn]).when({ type: 'CheckCode', data: { codeHash: 'right' }, metadata: at('2026-01-01T00:01:02Z') }).thenThrows(t, 'invalid');
+});

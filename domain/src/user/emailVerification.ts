@@ -96,8 +96,9 @@ export const issueCode = (command: IssueCode, state: Verification): Verification
   };
 };
 
+/** A code whose mail failed, or an accepted one that has done its work (a password reset, good once). */
 export const withdrawCode = (command: WithdrawCode, state: Verification): VerificationEvent[] => {
-  if (state.status !== 'pending' || state.codeHash !== command.data.codeHash) return [];
+  if ((state.status !== 'pending' && state.status !== 'accepted') || state.codeHash !== command.data.codeHash) return [];
   return [{ type: 'VerificationCodeWithdrawn', data: { email: state.email, at: command.metadata.now.toISOString() } }];
 };
 
@@ -135,8 +136,11 @@ export function decide(command: VerificationCommand, state: Verification): Verif
 
 export const verificationDecider: Decider<Verification, VerificationCommand, VerificationEvent> = { initialState, evolve, decide };
 
-export const verificationStream = (email: string): string =>
-  `emailcode-${createHash('sha256').update(normaliseEmail(email)).digest('hex').slice(0, 32)}`;
+/** What a code is for: proving an address (`emailcode-…`) or resetting the password of the account holding it (`pwreset-…`); a code of one is never taken for the other. */
+export type CodePurpose = 'verify' | 'reset';
+
+export const verificationStream = (email: string, purpose: CodePurpose = 'verify'): string =>
+  `${purpose === 'reset' ? 'pwreset' : 'emailcode'}-${createHash('sha256').update(normaliseEmail(email)).digest('hex').slice(0, 32)}`;
 
 export const CODE_LENGTH = 6;
 

@@ -45,3 +45,21 @@ test('a successful sign-in clears the pair', async (t) => {
   await throttle.fail('lin', 'ip');
   t.is(await throttle.retryAfter('lin', 'ip'), 0);
 });
+
+test('a trusted device skips the account delay; its own failures count against it, and past the limit it is a fresh client again', async (t) => {
+  const time = clockAt(Date.parse('2026-01-01T00:00:00Z'));
+  const throttle = new LoginThrottle(new MemoryAttemptLog(), { maxFailures: 2, windowSeconds: 60, maxDelaySeconds: 30 }, time.clock);
+  for (let i = 0; i < 6; i++) await throttle.fail('owner', `10.0.2.${i}`);
+  t.true((await throttle.delayMs('owner')) > 0, 'guesses from anywhere delay a fresh client');
+  t.true(await throttle.trusts('device-a'));
+  t.is(await throttle.delayMs('owner', 'device-a'), 0);
+  t.false(await throttle.trusts(null));
+
+  await throttle.fail('owner', '10.0.3.1', 'device-a');
+  t.true(await throttle.trusts('device-a'), 'one typo on the device');
+  await throttle.fail('owner', '10.0.3.1', 'device-a');
+  t.false(await throttle.trusts('device-a'), 'past the limit the device is not spared');
+  t.true(await throttle.trusts('device-b'), 'other devices are not affected');
+  await throttle.succeed('owner', '10.0.3.1', 'device-a');
+  t.true(await throttle.trusts('device-a'), 'a good sign-in restores it');
+});

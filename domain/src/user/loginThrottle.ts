@@ -43,6 +43,8 @@ export class AddressLimit {
  * are refused past their limits (that is where the guessing comes from); the account alone is
  * only slowed, by a delay doubling with each failure past the limit up to a cap, so guesses from
  * many addresses can slow the owner's correct password from a fresh client but never lock it out.
+ * A device the user signed in from before (OWASP's device cookies) is spared that delay; its own
+ * failures count against it alone, and past the limit it is treated like any fresh client.
  */
 export class LoginThrottle {
   constructor(
@@ -51,9 +53,9 @@ export class LoginThrottle {
     private readonly clock: () => Date,
   ) {}
 
-  private keys(username: string, ip: string) {
+  private keys(username: string, ip: string, device?: string) {
     const name = username.trim().toLowerCase();
-    return { pair: `pair:${name}\u001f${ip}`, user: `user:${name}`, ip: `ip:${ip}` };
+    return { pair: `pair:${name}\u001f${ip}`, user: `user:${name}`, ip: `ip:${ip}`, device: `device:${device ?? ''}` };
   }
 
   private get windowMs(): number {
@@ -75,20 +77,31 @@ export class LoginThrottle {
     );
   }
 
-  /** How long to hold this sign-in before answering, from the account's recent failures from anywhere. */
-  async delayMs(username: string): Promise<number> {
+  /** Whether `device` (a signed device cookie of this user's) is still trusted: not past its own failures. */
+  async trusts(device: string | null): Promise<boolean> {
+    if (device === null) return false;
+    const [failures = []] = await this.attempts.recent([this.keys('', '', device).device], this.clock().getTime(), this.windowMs);
+    return failures.length < this.settings.maxFailures;
+  }
+
+  /** How long to hold this sign-in before answering, from the account's recent failures from anywhere; nothing for a trusted device. */
+  async delayMs(username: string, trustedDevice: string | null = null): Promise<number> {
+    if (trustedDevice !== null) return 0;
     const [failures = []] = await this.attempts.recent([this.keys(username, '').user], this.clock().getTime(), this.windowMs);
     const excess = failures.length - this.settings.maxFailures;
     return excess <= 0 ? 0 : Math.min(1000 * 2 ** (excess - 1), this.settings.maxDelaySeconds * 1000);
   }
 
-  async fail(username: string, ip: string): Promise<void> {
-    const keys = this.keys(username, ip);
-    await this.attempts.add([keys.pair, keys.user, keys.ip], this.clock().getTime(), this.windowMs);
+  /** A trusted device's failures count against the device, not the account: its owner's typos do not slow the account. */
+  async fail(username: string, ip: string, trustedDevice: string | null = null): Promise<void> {
+    const keys = this.keys(username, ip, trustedDevice ?? undefined);
+    await this.attempts.add([keys.pair, trustedDevice !== null ? keys.device : keys.user, keys.ip], this.clock().getTime(), this.windowMs);
   }
 
-  /** A successful sign-in clears the pair's count; the wider counts keep running. */
-  async succeed(username: string, ip: string): Promise<void> {
-    await this.attempts.clear(this.keys(username, ip).pair);
+  /** A successful sign-in clears the pair's count (and the device's); the wider counts keep running. */
+  async succeed(username: string, ip: string, device: string | null = null): Promise<void> {
+    const keys = this.keys(username, ip, device ?? undefined);
+    await this.attempts.clear(keys.pair);
+    if (device !== null) await this.attempts.clear(keys.device);
   }
 }

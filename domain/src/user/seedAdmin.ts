@@ -29,7 +29,7 @@ export async function seedAdmin(
     changed = true;
   }
   if (!(await passwords.verify(state.passwordHash, admin.password))) {
-    await commands.handle(userDecider, userStream(userId), { type: 'ChangePassword', data: { passwordHash: await passwords.hash(admin.password) }, metadata });
+    await commands.handle(userDecider, userStream(userId), { type: 'ChangePassword', data: { passwordHash: await passwords.hash(admin.password), reason: 'configured' }, metadata });
     changed = true;
   }
   return changed ? 'updated' : 'unchanged';

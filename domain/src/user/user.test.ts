@@ -135,3 +135,28 @@ test('an admin grants and revokes the auditor role; granting it twice records no
     .then(t, [{ type: 'AuditorRoleRevoked', data: { userId: 'u1', by: 'root', at: '2026-01-03T00:00:00.000Z' } }]);
   spec([]).when({ type: 'SetAuditor', data: { auditor: true, by: 'root' }, metadata: at('2026-01-02T00:00:00Z') }).thenThrows(t, 'not_found', '未找到用户信息');
 });
+
+test('a password change records the new hash, why and by whom: the user, a mailed code or an administrator', (t) => {
+  spec([registered])
+    .when({ type: 'ChangePassword', data: { passwordHash: 'h2', reason: 'changed' }, metadata: at('2026-01-03T00:00:00Z') })
+    .then(t, [{ type: 'UserPasswordChanged', data: { userId: 'u1', passwordHash: 'h2', changedAt: '2026-01-03T00:00:00.000Z', reason: 'changed' } }]);
+  spec([registered])
+    .when({ type: 'ChangePassword', data: { passwordHash: 'h3', reason: 'reset_by_admin', by: 'admin' }, metadata: at('2026-01-03T00:00:00Z') })
+    .then(t, [{ type: 'UserPasswordChanged', data: { userId: 'u1', passwordHash: 'h3', changedAt: '2026-01-03T00:00:00.000Z', reason: 'reset_by_admin', by: 'admin' } }]);
+});
+
+test('a deactivated account may be reset by an administrator, but not by itself or a mailed code', (t) => {
+  const deactivated: UserEvent = { type: 'UserDeactivated', data: { userId: 'u1', by: 'admin', at: '2026-01-02T00:00:00.000Z' } };
+  spec([registered, deactivated])
+    .when({ type: 'ChangePassword', data: { passwordHash: 'h2', reason: 'reset_by_code' }, metadata: at('2026-01-03T00:00:00Z') })
+    .thenThrows(t, 'forbidden', '账户已停用，请联系管理员');
+  spec([registered, deactivated])
+    .when({ type: 'ChangePassword', data: { passwordHash: 'h2', reason: 'reset_by_admin', by: 'admin' }, metadata: at('2026-01-03T00:00:00Z') })
+    .then(t, [{ type: 'UserPasswordChanged', data: { userId: 'u1', passwordHash: 'h2', changedAt: '2026-01-03T00:00:00.000Z', reason: 'reset_by_admin', by: 'admin' } }]);
+});
+
+test('nobody changes the password of an account that does not exist', (t) => {
+  spec([])
+    .when({ type: 'ChangePassword', data: { passwordHash: 'h2', reason: 'reset_by_admin', by: 'admin' }, metadata: at('2026-01-03T00:00:00Z') })
+    .thenThrows(t, 'not_found');
+});

@@ -19,7 +19,10 @@ export type UserRegistered = DomainEvent<
   }
 >;
 export type UserProfileUpdated = DomainEvent<'UserProfileUpdated', { userId: string; nickname?: string; email?: string; updatedAt: string }>;
-export type UserPasswordChanged = DomainEvent<'UserPasswordChanged', { userId: string; passwordHash: string; changedAt: string }>;
+/** Why a password changed: the user did (knowing the old one), with a mailed code, an administrator reset it, or the operator's ADMIN_PASSWORD set it at start. */
+export type PasswordChangeReason = 'changed' | 'reset_by_code' | 'reset_by_admin' | 'configured';
+/** Every sign-in made before `changedAt` ends, and its sockets close. `reason` and `by` are absent on changes made before resets existed. */
+export type UserPasswordChanged = DomainEvent<'UserPasswordChanged', { userId: string; passwordHash: string; changedAt: string; reason?: PasswordChangeReason; by?: string }>;
 export type AdminRoleGranted = DomainEvent<'AdminRoleGranted', { userId: string; grantedAt: string }>;
 /** Auditors read any stream (each read is recorded on their audit stream); they change nothing. */
 export type AuditorRoleGranted = DomainEvent<'AuditorRoleGranted', { userId: string; by: string; at: string }>;

@@ -93,6 +93,8 @@ export const accountEn: AccountMessages = {
     mayTitle: 'Once authorised, it can:',
     may: {
       act: 'Use Scriptorium as you: research sessions, notes, the cognition library and CLI trajectories',
+      engineer: 'Use your AI-engineer sessions and CLI trajectories, and see who you are; nothing else of your account',
+      audit: 'Read the audit record, if you are an auditor or an administrator',
       budget: 'Call the models, spending your token allowance',
       stay: 'Stay signed in until you revoke it (its tokens renew themselves)',
     },

@@ -92,6 +92,8 @@ export const accountZh = {
     mayTitle: '授权后，它可以：',
     may: {
       act: '以你的身份使用 Scriptorium：研究会话、笔记、认知库与 CLI 轨迹',
+      engineer: '使用你的 AI 工程师会话与 CLI 轨迹，并读取你的用户名；不能操作账户的其他部分',
+      audit: '查阅审计记录（仅当你是审计员或管理员时）',
       budget: '调用模型，消耗你的 Token 额度',
       stay: '在你撤销之前保持登录（令牌会自动续期）',
     },

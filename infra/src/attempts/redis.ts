@@ -13,7 +13,8 @@ export class RedisAttemptLog implements AttemptLog {
     url: string,
     private readonly prefix: string,
   ) {
-    this.#redis = new Redis(url, { maxRetriesPerRequest: 2 });
+    // A command answers within the timeout even while Redis is away (queued ones too): sign-in says so at once rather than hang.
+    this.#redis = new Redis(url, { maxRetriesPerRequest: 2, commandTimeout: 2000 });
     // A lost connection fails the commands waiting on it, which is where callers hear of it; without
     // a listener ioredis would also print every reconnect attempt as an unhandled error.
     this.#redis.on('error', () => undefined);

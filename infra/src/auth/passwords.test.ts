@@ -1,6 +1,6 @@
 import argon2 from 'argon2';
 import test from 'ava';
-import { CONCURRENT_HASHES, hashLoad, PasswordHasher } from './passwords.ts';
+import { CONCURRENT_HASHES, HashingBusy, hashLoad, PasswordHasher } from './passwords.ts';
 import { MINIMUM_PASSWORD_COST } from './passwordCost.ts';
 
 test('new hashes are argon2id with one lane at the default cost; hashes made with four lanes still verify', async (t) => {
@@ -32,4 +32,15 @@ test('a burst of sign-ins hashes at most CONCURRENT_HASHES at once, across hashe
   t.deepEqual(await burst, Array.from({ length: CONCURRENT_HASHES + 4 }, () => true));
   clearInterval(sampler);
   t.true(most >= 1 && most <= CONCURRENT_HASHES, `at most ${CONCURRENT_HASHES} ran at once (saw ${most})`);
+});
+
+// Serial: the queue is the process's, and the other tests here hash at the same time otherwise.
+test.serial('past `maxWaiting` queued hashes, a hasher turns more away with HashingBusy at once; what it took in still verifies', async (t) => {
+  const bounded = new PasswordHasher(MINIMUM_PASSWORD_COST, 2);
+  const hash = await bounded.hash('pw');
+  const burst = Array.from({ length: CONCURRENT_HASHES + 6 }, () => bounded.verify(hash, 'pw').then((ok) => (ok ? 'verified' : 'refused'), (error: unknown) => (error instanceof HashingBusy ? 'busy' : String(error))));
+  const outcomes = await Promise.all(burst);
+  t.is(outcomes.filter((outcome) => outcome === 'verified').length, CONCURRENT_HASHES + 2);
+  t.is(outcomes.filter((outcome) => outcome === 'busy').length, 4);
+  t.true(await bounded.verify(hash, 'pw'), 'once the burst has passed it hashes again');
 });

@@ -132,6 +132,8 @@ export const configSchema = z
      */
     PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(MINIMUM_PASSWORD_COST.memoryKib).max(4_194_304).default(DEFAULT_PASSWORD_COST.memoryKib),
     PASSWORD_HASH_PASSES: z.coerce.number().int().min(MINIMUM_PASSWORD_COST.passes).max(20).default(DEFAULT_PASSWORD_COST.passes),
+    /** Password hashes (sign-ins, registrations) that may wait for a free core; past it the request is answered 503 at once. */
+    PASSWORD_HASH_MAX_WAITING: z.coerce.number().int().min(1).max(10_000).default(16),
     /** Failed logins allowed per user name and address within the window; an address alone gets five times as many. */
     LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
     LOGIN_WINDOW_SECONDS: seconds(900),

@@ -4,10 +4,12 @@
  *
  *   scriptorium login [--server URL] [--no-browser]         (OAuth in the browser: PKCE, a loopback redirect)
  *   scriptorium login --password [--server URL] [--username NAME]   (headless: prompt or SCRIPTORIUM_PASSWORD)
- *   scriptorium chat  [--project NAME]                      (a line asks; `!cmd` runs a command; /help; /exit or Ctrl-C ends)
+ *   scriptorium chat  [--project NAME] [--allow-browser-commands]   (a line asks; `!cmd` runs a command; /help; /exit or Ctrl-C ends)
  *
  * In a chat the assistant may propose a command (the `run_command` tool); it runs in the user's own
  * shell, unsandboxed, so only once a person approves it: `y` in the terminal, or 批准运行 in the browser.
+ * A command the browser sends itself asks the terminal the same way: whoever holds a token of the
+ * account can send one, so it runs unasked only in a chat started with `--allow-browser-commands`.
  *   scriptorium run   [--project NAME] -- <command…>         (runs one command and records it: several arguments
  *                                                           run as given, with no shell; one is a command line for the shell)
  *
@@ -175,8 +177,12 @@ const HELP = `Scriptorium 命令行助手
 
   scriptorium login [--server URL] [--no-browser]     在浏览器中授权登录（OAuth，打印授权地址）
   scriptorium login --password [--username 名称]      用户名和密码登录（无浏览器时；密码：提示输入或 SCRIPTORIUM_PASSWORD）
-  scriptorium chat  [--project 名称]                  对话：直接输入问题；!命令 运行命令；/help 帮助；/exit 结束
-                                                     助手建议的命令须经你批准（终端输入 y，或在浏览器点“批准运行”）才会运行
+  scriptorium chat  [--project 名称] [--allow-browser-commands]
+                                                     对话：直接输入问题；!命令 运行命令；/help 帮助；/exit 结束
+                                                     助手建议的命令须经你批准（终端输入 y，或在浏览器点“批准运行”）才会运行；
+                                                     浏览器发来的命令也须你在终端输入 y 才会运行
+      --allow-browser-commands                       浏览器发来的命令直接运行，不再在终端询问；
+                                                     持有你账户令牌的任何人都能借此在本机运行命令，请只在可信环境中使用
   scriptorium run   [--project 名称] -- <命令…>        运行一条命令并记录：多个参数按原样运行，不经 shell；
                                                      单个参数是一整行命令（如 "npm test && echo ok"），交给 shell 运行
   scriptorium whoami | logout
@@ -184,14 +190,17 @@ const HELP = `Scriptorium 命令行助手
 每个会话都会记录为轨迹（/cli/trajectories），并作为工程会话实时显示在 /engineer，可在浏览器中发送消息、命令，批准或拒绝助手建议的命令。
 `;
 const CHAT_HELP = `直接输入问题；!命令 运行命令（如 !npm test）；/help 显示本帮助；/exit 结束会话（Ctrl-C 亦可）。
-助手可能建议运行一条命令：它在你自己的 shell 中运行、不受沙箱限制，所以只有在你批准后才会运行——终端输入 y，或在浏览器中点“批准运行”；直接回车或输入其他内容即拒绝。\n`;
+助手可能建议运行一条命令：它在你自己的 shell 中运行、不受沙箱限制，所以只有在你批准后才会运行——终端输入 y，或在浏览器中点“批准运行”；直接回车或输入其他内容即拒绝。
+浏览器发来的命令同样要你在终端输入 y 才会运行，除非对话以 --allow-browser-commands 启动。\n`;
 
 async function chat(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { project: { type: 'string' } } });
+  const { values } = parseArgs({ args, options: { project: { type: 'string' }, 'allow-browser-commands': { type: 'boolean', default: false } } });
   const saved = loadSaved();
   const project = values.project ?? basename(process.cwd());
+  const browserMayRun = values['allow-browser-commands'];
   const { session, engineer, sessionId } = openSession(saved, { title: `${project} · 对话`, task_description: `scriptorium chat（${project}）` });
   out(`Scriptorium 命令行助手（${project}）。直接输入问题；!命令 运行命令；/help 帮助；/exit 结束。\n`);
+  if (browserMayRun) out('注意：已允许浏览器直接运行命令（--allow-browser-commands）。\n');
   out(`实时查看：${new URL(`/engineer/${sessionId}`, saved.server)}\n`);
   const terminal = theTerminal();
   const { tty, lines } = terminal;
@@ -228,9 +237,27 @@ async function chat(args: string[]): Promise<void> {
         if (pending?.id !== id) return;
         // A piped answer is not echoed: end the question's line before what follows.
         if (line !== null && !tty) out('\n');
-        pending.settle(line === null ? { approved: false, by: 'ended' } : { approved: /^(y|yes|是|好|运行)$/i.test(line.trim()), by: 'terminal' });
+        pending.settle(line === null ? { approved: false, by: 'ended' } : { approved: YES.test(line.trim()), by: 'terminal' });
       });
     });
+
+  // A command the browser sent, waiting for the terminal's answer; a stop from the browser answers no.
+  let browserRunAsked: (() => void) | null = null;
+  const terminalAllows = async (command: string): Promise<boolean> => {
+    if (browserMayRun) return true;
+    terminal.show(`运行浏览器发来的命令：${command}  运行？[y/N] `);
+    const typed = lines.next(true);
+    const line = await new Promise<string | null>((resolve) => {
+      browserRunAsked = () => {
+        typed.cancel();
+        resolve(null);
+      };
+      void typed.line.then(resolve);
+    });
+    browserRunAsked = null;
+    if (line !== null && !tty) out('\n');
+    return line !== null && YES.test(line.trim());
+  };
 
   /** Asks the assistant; a command it proposes runs once a person approves it. What ran, or the answer, is the outcome. */
   const converse = async (question: string): Promise<Outcome> => {
@@ -261,10 +288,13 @@ async function chat(args: string[]): Promise<void> {
           else await engineer.result(command.id, { status: 'failed', result: '', error_message: '该命令建议已有答复，这次答复被忽略' });
           continue;
         }
-        if (command.command_type === 'stop') pending?.settle({ approved: false, by: 'ended' });
+        if (command.command_type === 'stop') {
+          pending?.settle({ approved: false, by: 'ended' });
+          browserRunAsked?.();
+        }
         take(async () => {
           if (ending) return;
-          await runBrowserCommand(session, engineer, command, converse, () => finish('stopped'));
+          await runBrowserCommand(session, engineer, command, { converse, allows: terminalAllows, stop: () => finish('stopped') });
           showPrompt();
         });
       }
@@ -320,14 +350,29 @@ async function runOutcome(session: RecordedSession, command: string): Promise<Ou
   return { status: exitCode === 0 ? 'completed' : 'failed', result: output, error_message: exitCode === 0 ? null : `退出码 ${exitCode}` };
 }
 
+const YES = /^(y|yes|是|好|运行)$/i;
+
+interface BrowserCommandHandlers {
+  converse: (question: string) => Promise<Outcome>;
+  /** Whether the terminal lets a command the browser sent run (always, with --allow-browser-commands). */
+  allows: (command: string) => Promise<boolean>;
+  stop: () => void;
+}
+
 /**
- * Runs what the browser sent and answers its result once: a shell command, a message to the
- * assistant (whose result is what the command it proposed printed, once approved, or its answer), or stop.
+ * Runs what the browser sent and answers its result once: a shell command (once the terminal allows
+ * it), a message to the assistant (whose result is what the command it proposed printed, once
+ * approved, or its answer), or stop.
  */
-async function runBrowserCommand(session: RecordedSession, engineer: EngineerRecorder, command: EngineerCommandDto, converse: (question: string) => Promise<Outcome>, stop: () => void): Promise<void> {
+async function runBrowserCommand(session: RecordedSession, engineer: EngineerRecorder, command: EngineerCommandDto, { converse, allows, stop }: BrowserCommandHandlers): Promise<void> {
   out(`\n[浏览器] ${command.command_type === 'run' ? `$ ${command.content}` : command.content || command.command_type}\n`);
-  if (command.command_type === 'run') await engineer.result(command.id, await runOutcome(session, command.content));
-  else if (command.command_type === 'message') await engineer.result(command.id, await converse(command.content));
+  if (command.command_type === 'run') {
+    if (await allows(command.content)) await engineer.result(command.id, await runOutcome(session, command.content));
+    else {
+      out('已拒绝，命令没有运行。\n');
+      await engineer.result(command.id, { status: 'failed', result: '', error_message: '终端拒绝运行浏览器发来的命令' });
+    }
+  } else if (command.command_type === 'message') await engineer.result(command.id, await converse(command.content));
   else {
     await engineer.result(command.id, { status: 'completed', result: '', error_message: null });
     stop();

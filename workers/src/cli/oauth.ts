@@ -110,7 +110,8 @@ export async function authorize(metadata: Metadata, options: { openBrowser: bool
       response_type: 'code',
       client_id: CLIENT_ID,
       redirect_uri: redirectUri,
-      scope: 'account',
+      // The narrowest that serve it: its engineer sessions, trajectories and model, and audit reads for an auditor (`npm run audit`); never the account itself.
+      scope: 'engineer audit:read',
       state,
       code_challenge: createHash('sha256').update(verifier).digest('base64url'),
       code_challenge_method: 'S256',

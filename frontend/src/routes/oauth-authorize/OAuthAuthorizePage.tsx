@@ -30,10 +30,10 @@ export default function OAuthAuthorizePage() {
   if (request.isPending) return <PageLoading />;
   if (request.error) return <InvalidRequest error={request.error} />;
   if (request.data.status === 'error' || leaving) return <Returning />;
-  return <Consent params={params} client={request.data.client} redirectUri={request.data.redirect_uri} native={request.data.native} onLeave={() => setLeaving(true)} />;
+  return <Consent params={params} client={request.data.client} scopes={request.data.scopes} redirectUri={request.data.redirect_uri} native={request.data.native} onLeave={() => setLeaving(true)} />;
 }
 
-function Consent({ params, client, redirectUri, native, onLeave }: { params: AuthorizeParams; client: OAuthClientDto; redirectUri: string; native: boolean; onLeave: () => void }) {
+function Consent({ params, client, scopes, redirectUri, native, onLeave }: { params: AuthorizeParams; client: OAuthClientDto; scopes: string[]; redirectUri: string; native: boolean; onLeave: () => void }) {
   const { t, i18n } = useTranslation('account');
   const { user } = useAuth();
   const [busy, setBusy] = useState<'approve' | 'deny' | null>(null);
@@ -70,10 +70,28 @@ function Consent({ params, client, redirectUri, native, onLeave }: { params: Aut
         <div className="oauth-scopes">
           <h2>{t('oauth.mayTitle')}</h2>
           <ul>
-            <li>
-              <ShieldIcon size={18} />
-              <span>{t('oauth.may.act')}</span>
-            </li>
+            {/* What the app asked for, scope by scope: `account` is all of it. */}
+            {scopes.includes('account') ? (
+              <li>
+                <ShieldIcon size={18} />
+                <span>{t('oauth.may.act')}</span>
+              </li>
+            ) : (
+              <>
+                {scopes.includes('engineer') && (
+                  <li>
+                    <ShieldIcon size={18} />
+                    <span>{t('oauth.may.engineer')}</span>
+                  </li>
+                )}
+                {scopes.includes('audit:read') && (
+                  <li>
+                    <ShieldIcon size={18} />
+                    <span>{t('oauth.may.audit')}</span>
+                  </li>
+                )}
+              </>
+            )}
             <li>
               <CoinsIcon size={18} />
               <span>{t('oauth.may.budget')}</span>
