@@ -236,6 +236,7 @@ export const en: Messages = {
     placeholderResearch: 'Describe your research question, e.g. compare how three solid-state battery approaches are reaching the market',
     placeholderChat: 'Type a message — Enter to send, Shift+Enter for a new line',
     readOnly: 'This shared conversation is read-only; messages cannot be sent',
+    loginRequired: 'Signing in is needed, and what you typed is kept: ',
     mode: 'Collaboration mode',
     modes: { '0': 'General chat', '1': 'Deep research' },
     modeHint: { '0': 'The general chat agent answers directly', '1': 'The research agent clarifies, plans, searches and writes a report' },

@@ -236,6 +236,7 @@ export const zh = {
     placeholderResearch: '描述你的研究问题，例如：比较三种固态电池路线的商业化进展',
     placeholderChat: '输入消息，Enter 发送，Shift+Enter 换行',
     readOnly: '这是只读的分享会话，不能发送消息',
+    loginRequired: '需要登录，输入的内容会保留：',
     mode: '协作模式',
     modes: { '0': '通用对话', '1': '深度研究' },
     modeHint: { '0': '通用对话智能体直接回答', '1': '深度研究智能体会澄清、规划、检索并写报告' },

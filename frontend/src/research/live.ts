@@ -15,7 +15,6 @@ import { deliver, type SessionCommand } from './commands.ts';
 import { CURRENT_CONVERSATION_KEY, OPEN_SESSIONS_KEY, readOpenIds, shareIdOf, startupPlan } from './sessions.ts';
 
 export const CLOUD_HISTORY_PAGE = 100;
-export const LOGIN_REQUIRED = '需要登录';
 
 /** HTTP forms of the session commands, used when the socket is down (spec §7). */
 const overHttp = (sessionId: string, command: SessionCommand): Promise<unknown> => {
