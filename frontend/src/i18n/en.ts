@@ -290,6 +290,8 @@ export const en: Messages = {
     editSubmit: 'Edit',
     editSubmitted: 'Edit submitted',
     editFailed: 'The edit was not made: {{message}}',
+    editRetry: 'Send again',
+    editDismiss: 'Drop this edit',
     switchTitle: 'Keep your changes before switching to version {{version}}?',
     switchSave: 'Save as new version, then switch',
     switchDiscard: 'Discard and switch',

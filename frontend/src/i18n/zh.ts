@@ -290,6 +290,8 @@ export const zh = {
     editSubmit: '修改',
     editSubmitted: '修改已提交',
     editFailed: '修改未完成：{{message}}',
+    editRetry: '再次发送',
+    editDismiss: '放弃这次修改',
     switchTitle: '切换到第 {{version}} 版前，要保留当前的修改吗？',
     switchSave: '保存为新版本后切换',
     switchDiscard: '放弃修改并切换',
