@@ -25,16 +25,17 @@ function keepDraft(text: string): void {
 }
 
 /**
- * The first message of a session swaps the welcome layout for the conversation's, and with it this
- * composer for another: focus that was in the one leaving goes to the one arriving (within a moment,
- * so that a later composer never takes focus it was not handed).
+ * A new layout (the first message swaps the welcome screen for the conversation, a report arriving
+ * opens the canvas) rebuilds every panel, and what had focus in them goes with them: the focus goes
+ * to the composer arriving (within a moment, so that a later composer never takes focus it was not
+ * handed) rather than to the page's start.
  */
 const FOCUS_CARRY_MS = 1000;
 let carryFocusUntil = 0;
 
 /** Called by the workspace before it replaces the panels: golden-layout removes their frames before React unmounts them. */
-export function carryComposerFocus(from: ParentNode | null): void {
-  if (from?.querySelector('.composer-panel')?.contains(document.activeElement)) carryFocusUntil = performance.now() + FOCUS_CARRY_MS;
+export function carryComposerFocus(from: Node | null): void {
+  if (from?.contains(document.activeElement)) carryFocusUntil = performance.now() + FOCUS_CARRY_MS;
 }
 
 /** The text input panel: mode, search, attachments, voice, send and pause. */
