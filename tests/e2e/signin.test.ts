@@ -136,3 +136,28 @@ test.serial('the consent page opened directly while signed in is styled, its but
     }
   }
 });
+
+test.serial('the nickname asked for at registration is what the sidebar and the account show', async (t) => {
+  for (const [language, texts] of [
+    ['zh', { user: '用户名', nickname: '昵称', email: '邮箱', password: '密码', confirm: '确认密码', register: '注册' }],
+    ['en', { user: 'Username', nickname: 'Nickname', email: 'E-mail', password: 'Password', confirm: 'Confirm password', register: 'Register' }],
+  ] as const) {
+    const username = `nick${language}${Date.now().toString(36)}`;
+    const nickname = language === 'zh' ? '林小满' : 'Robin';
+    const page = await visitor(t, suite.browser, language);
+    await page.goto(`${suite.app.url}/register`);
+    await page.getByLabel(texts.user).fill(username);
+    await page.getByLabel(texts.nickname).fill(nickname);
+    await page.getByLabel(texts.email).fill(`${username}@example.com`);
+    await page.getByLabel(texts.password, { exact: true }).fill('correct horse battery');
+    await page.getByLabel(texts.confirm).fill('correct horse battery');
+    await page.getByRole('button', { name: texts.register, exact: true }).click();
+    await page.waitForURL(/\/research/);
+    const button = page.locator('.user-button');
+    await button.locator('.user-button-name', { hasText: nickname }).waitFor();
+    await button.click();
+    await page.getByRole('heading', { name: nickname, level: 2 }).waitFor();
+    t.true(await page.getByText(`@${username}`).isVisible(), 'the user name is still there, beside it');
+    await screenshot(page, `signin-nickname-${language}`);
+  }
+});
