@@ -167,8 +167,8 @@ test.serial('extract, read, share, browse signed out, collect, extract a page an
   t.true(await visitor.getByText(`${username} 分享的认知`).isVisible());
   await shoot(visitor, 'shared');
   await visitor.goto(`${app.url}/share/cognition/00000000-0000-4000-8000-000000000000`, { waitUntil: 'networkidle' });
-  await visitor.waitForURL(`${app.url}/research`);
-  await visitor.locator('.toast-title', { hasText: '该认知不存在或未公开' }).waitFor();
+  await visitor.getByRole('heading', { name: '该认知不存在或未公开' }).waitFor();
+  await visitor.getByRole('link', { name: '返回首页' }).waitFor();
   await shoot(visitor, 'shared-missing');
   await visitorContext.close();
 

@@ -168,12 +168,12 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   await page.locator('.note-editor-head').getByRole('button', { name: '分享' }).click();
   await shared.goto(link.replace('/share/', '/share/folder/'), { waitUntil: 'networkidle' });
   await shared.locator('.shared-folder-tree').getByRole('button', { name: '走访名单' }).waitFor();
-  // A revoked link goes to / (spec 01), saying why.
+  // A revoked link says the share has ended, with the way home.
   await page.getByRole('button', { name: '取消分享' }).click();
   await page.getByText('已取消分享，原链接失效').waitFor();
   await shared.goto(link, { waitUntil: 'networkidle' });
-  await shared.waitForURL(`${suite.app.url}/research`);
-  await shared.locator('.toast-title', { hasText: '分享不存在或已过期' }).waitFor();
+  await shared.getByRole('heading', { name: '这个分享已结束' }).waitFor();
+  await shared.getByRole('link', { name: '返回首页' }).waitFor();
   await screenshot(shared, 'notes-shared-revoked');
   await page.keyboard.press('Escape');
 
@@ -188,8 +188,8 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   await page.locator('.note-doc strong').filter({ hasText: '加粗' }).waitFor();
   await screenshot(page, 'notes-markdown-en');
   await page.goto(`${suite.app.url}/share/no-such-share-token`, { waitUntil: 'networkidle' });
-  await page.waitForURL(/\/research/);
-  await page.locator('.toast-title', { hasText: 'This share does not exist or has expired' }).waitFor();
+  await page.getByRole('heading', { name: 'This share has ended' }).waitFor();
+  await page.getByRole('link', { name: 'Back to home' }).waitFor();
   await screenshot(page, 'notes-shared-revoked-en');
   await page.evaluate(() => localStorage.setItem('app_language', 'zh'));
 

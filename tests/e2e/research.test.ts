@@ -152,10 +152,10 @@ test.serial('a new user chats, reloads mid-stream, shares, and the link opens si
   t.is(await shared.getByRole('textbox', { name: '输入消息' }).count(), 0, 'no input on a shared conversation');
   await shoot(shared, 'shared');
 
-  // A share that does not load goes to / (spec 01), saying why.
+  // A link that is not (or no longer) there says the share has ended, with the way home.
   await shared.goto(`${app.url}/share/conversation/no-such-share`, { waitUntil: 'networkidle' });
-  await shared.waitForURL(`${app.url}/research`);
-  await shared.locator('.toast-title', { hasText: '分享不存在或已过期' }).waitFor();
+  await shared.getByRole('heading', { name: '这个分享已结束' }).waitFor();
+  await shared.getByRole('link', { name: '返回首页' }).waitFor();
   await shoot(shared, 'shared-missing');
   await visitor.close();
 

@@ -87,10 +87,10 @@ try {
   await page.getByRole('heading', { name: '登录 Scriptorium' }).waitFor();
   await shoot(page, 'login');
 
-  // A shared page that does not load goes to / (spec 01), saying why.
+  // A link that is not (or no longer) there says the share has ended, with the way home.
   await page.goto(`${base}/share/report/abc`, { waitUntil: 'networkidle' });
-  await page.waitForURL(`${base}/research`);
-  check(await page.locator('.toast-title', { hasText: '分享不存在或已过期' }).isVisible(), 'the redirect says why');
+  await page.getByRole('heading', { name: '这个分享已结束' }).waitFor();
+  check(await page.getByRole('link', { name: '返回首页' }).isVisible(), 'the ended page offers the way home');
   await shoot(page, 'share-gone');
 
   await page.goto(`${base}/register`, { waitUntil: 'networkidle' });

@@ -100,10 +100,10 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
   await page.getByText('已取消分享，原链接失效').first().waitFor();
   await shares.waitFor({ state: 'detached' });
 
-  // A revoked link goes to / (spec 01), saying why.
+  // A revoked link says the share has ended, with the way home.
   await shared.reload({ waitUntil: 'networkidle' });
-  await shared.waitForURL(`${suite.app.url}/research`);
-  await shared.locator('.toast-title', { hasText: '分享不存在或已过期' }).waitFor();
+  await shared.getByRole('heading', { name: '这个分享已结束' }).waitFor();
+  await shared.getByRole('link', { name: '返回首页' }).waitFor();
   await screenshot(shared, 'trajectories-shared-revoked');
 
   // The same screens in English.

@@ -163,6 +163,11 @@ test.serial("another user's session is not found, and bad input is a 422 with a 
   t.is(bad.status, 422);
   t.true(Array.isArray(bad.body.detail));
   t.true(bad.body.detail.some((issue: any) => issue.loc.includes('timestamp')));
+  // Each refusal words its own cause: too many nodes is not "please give nodes".
+  const tooMany = await owner.request('POST', `${base}/sessions/${id}/nodes`, { nodes: Array.from({ length: 501 }, (_, index) => thought(`n${index}`, index)) });
+  t.is(tooMany.status, 422);
+  t.like(tooMany.body.detail[0], { code: 'validation.too_big_array', msg: '最多 500 项' });
+  t.is((await owner.request('POST', `${base}/sessions/${id}/nodes`, { nodes: 'none' })).body.detail[0].code, 'engineer.nodes_required');
   const orphan = await owner.request('POST', `${base}/sessions/${id}/nodes`, { nodes: [thought('y', 0, 'ghost')] });
   t.is(orphan.status, 422);
   t.is(orphan.body.code, 'engineer.parent_unknown');

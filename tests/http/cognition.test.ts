@@ -125,6 +125,11 @@ test.serial('viewing counts once per reader, and three different cognitions comp
     await author.request('PATCH', `/backend/api/cognition/${id}`, { public: true });
     ids.push(id);
   }
+  // The author reading their own counts for nothing: not a view, not the task.
+  for (const id of ids) t.is((await author.request('POST', `/backend/api/cognition/${id}/view`)).status, 200);
+  await app.settle();
+  t.is((await author.request('GET', `/backend/api/cognition/${ids[0]}`)).body.view_count, 0);
+  t.like((await author.request('GET', '/backend/api/tasks/summary')).body.tasks.find((task: { task_id: string }) => task.task_id.startsWith('view_cognition')), { current_progress: 0, is_completed: false });
   const reader = await signUp(app.url, 'viewer');
   await reader.request('POST', `/backend/api/cognition/${ids[0]}/view`);
   await reader.request('POST', `/backend/api/cognition/${ids[0]}/view`);

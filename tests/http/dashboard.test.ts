@@ -38,3 +38,29 @@ test('the dashboard counts users, conversations, content and tokens, for admins 
   t.is((await user.request('GET', '/backend/auth/admin/dashboard')).status, 403);
   t.is((await client(app.url).request('GET', '/backend/auth/admin/dashboard')).status, 401);
 });
+
+test('the dashboard counts the conversation links that still open: not a revoked, expired or file link', async (t) => {
+  const app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password' });
+  t.teardown(() => app.stop());
+  const user = await signUp(app.url, 'sharer');
+  const { body: session } = await user.request('POST', '/backend/conversation/sessions', { client_id: 'dash-share' });
+  const share = async (expires_days: number | null) => (await user.request('POST', '/backend/conversation/sessions/share', { session_id: session.session_id, expires_days })).body.share_id as string;
+  const [kept, revoked] = [await share(null), await share(null)];
+  await share(7);
+  t.is((await user.request('DELETE', `/backend/conversation/share/${revoked}`)).status, 200);
+  const admin = await signInAdmin(app.url);
+  const shared = async () => (await admin.request('GET', '/backend/auth/admin/dashboard')).body.conversations.shared;
+  t.is(await shared(), 2, 'the revoked link is not counted');
+
+  const listed = await user.request('GET', `/backend/conversation/api/research/share/${session.session_id}`);
+  const link = (id: string) => listed.body.shares.find((candidate: { share_id: string }) => candidate.share_id === id);
+  t.like(link(kept), { open: true, revoked: false, include_private: false, expires_at: null });
+  t.like(link(revoked), { open: false, revoked: true });
+
+  const realClock = app.services.clock;
+  app.services.clock = () => new Date(Date.now() + 8 * 86_400_000);
+  t.teardown(() => {
+    app.services.clock = realClock;
+  });
+  t.is(await shared(), 1, 'the expired link is not counted');
+});

@@ -28,10 +28,16 @@ const audioForm = () => {
 test('without a speech server the voice routes answer 501', async (t) => {
   const app = await startTestApp();
   try {
+    // What the request logs: an unconfigured service is a refusal worth a line, not an error with a stack.
+    const logged: Array<{ level: string; message: string }> = [];
+    const record = (level: string) => (_fields: unknown, message: string) => void logged.push({ level, message });
+    app.services.log.child = (() => ({ info: record('info'), warn: record('warn'), error: record('error'), debug: record('debug') })) as unknown as typeof app.services.log.child;
     const user = await signUp(app.url, 'mute');
     t.deepEqual((await user.request('GET', '/backend/conversation/api/v2/asr/status')).body, { configured: false }, 'the client is told not to offer voice');
     const response = await fetch(`${app.url}/backend/conversation/api/v2/asr/short`, { method: 'POST', body: audioForm(), headers: { authorization: `Bearer ${user.token}` } });
     t.is(response.status, 501);
+    t.deepEqual(logged.filter((line) => line.level === 'error'), []);
+    t.true(logged.some((line) => line.level === 'info' && line.message === 'request refused'));
   } finally {
     await app.stop();
   }

@@ -46,7 +46,7 @@ const createBody = z.object({
 const listQuery = z.object({ status: z.enum(SESSION_STATUSES).optional() });
 /** An agent reports its status beside a batch, or alone with no nodes (how it ends a session). */
 const nodesBody = z
-  .object({ nodes: z.array(engineerNodeSchema, { error: 'engineer.nodes_required' }).max(ENGINEER_LIMITS.batch), status: z.enum(SESSION_STATUSES).optional() })
+  .object({ nodes: z.array(engineerNodeSchema, { error: (issue) => (issue.code === 'invalid_type' ? 'engineer.nodes_required' : undefined) }).max(ENGINEER_LIMITS.batch), status: z.enum(SESSION_STATUSES).optional() })
   .refine((body) => body.nodes.length > 0 || body.status !== undefined, { path: ['nodes'], message: 'validation.required' });
 const time = z.iso.datetime({ offset: true, error: 'engineer.time_invalid' });
 const nodesQuery = z.object({

@@ -8,6 +8,7 @@ import { SHARES } from '@scriptorium/projections/shares';
 import { DAILY_USAGE, type DailyUsageDoc } from '@scriptorium/projections/tokenUsage';
 import { TRAJECTORIES } from '@scriptorium/projections/trajectories';
 import { USERS } from '@scriptorium/projections/users';
+import type { Filter } from '@scriptorium/infra/readstore/port';
 import type { Services } from '../services.ts';
 import { requireAdmin } from './authenticate.ts';
 import { contract } from './contract.ts';
@@ -26,7 +27,13 @@ export function seriesDays(now: Date, timeZone: string, days = SERIES_DAYS): str
 /** The statistics dashboard: counts from the read models, tokens per day for the last two weeks. */
 export function dashboardRoutes(services: Services): Router {
   const router = new Router();
-  const count = (collection: string, filter = {}) => services.readStore.collection(collection).count(filter);
+  const count = (collection: string, filter: Filter = {}) => services.readStore.collection(collection).count(filter);
+  /** Conversation links that still open: a revoked or expired one shares nothing any more. */
+  const openConversationShares = async (now: Date) => {
+    const live: Filter = { kind: { $ne: 'artifact' }, revoked: false };
+    const [never, later] = await Promise.all([count(SHARES, { ...live, expires_at: null }), count(SHARES, { ...live, expires_at: { $gt: now.toISOString() } })]);
+    return never + later;
+  };
 
   router.get('/auth/admin/dashboard', contract({ access: 'admin' }), async (ctx) => {
     await requireAdmin(services, ctx);
@@ -48,7 +55,7 @@ export function dashboardRoutes(services: Services): Router {
       count(COGNITIONS),
       count(COGNITIONS, { public: true }),
       count(TRAJECTORIES),
-      count(SHARES),
+      openConversationShares(now),
       services.readStore.collection<DailyUsageDoc>(DAILY_USAGE).find({ day: { $gte: days[0]! } }),
       services.readStore.collection<PageViewsDoc>(PAGE_VIEWS).get(today),
       count(VISITORS, { day: today }),

@@ -84,7 +84,8 @@ export function errorMiddleware(shapes: Record<string, RefusalShape> = {}) {
       }
     } catch (error) {
       const refusal = toResponse(error);
-      if (refusal.status >= 500) ctx.state.log?.error({ err: error }, 'request failed');
+      // 501 is a service this deployment does not offer (speech without a server): a refusal, not a failure.
+      if (refusal.status >= 500 && refusal.status !== 501) ctx.state.log?.error({ err: error }, 'request failed');
       else ctx.state.log?.info({ status: refusal.status, detail: refusal.detail, code: refusal.code }, 'request refused');
       answer(ctx, refusal);
     }

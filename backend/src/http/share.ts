@@ -130,6 +130,7 @@ export function shareRoutes(services: Services, conversations: ConversationServi
         expires_at: z.string().nullable(),
         revoked: z.boolean(),
         open: z.boolean().meta({ description: 'Neither revoked nor expired' }),
+        include_private: z.boolean().meta({ description: 'A conversation link that shows the private notes and cognitions the research found' }),
       }),
     ),
   });
@@ -156,6 +157,7 @@ export function shareRoutes(services: Services, conversations: ConversationServi
           expires_at: share.expires_at,
           revoked: share.revoked,
           open: isOpen({ revoked: share.revoked, expiresAt: share.expires_at }, now),
+          include_private: share.include_private ?? false,
         };
       }),
     };

@@ -71,7 +71,8 @@ export const deleteCognition = (command: DeleteCognition, state: Cognition): Cog
 export const viewCognition = (command: ViewCognition, state: Cognition): CognitionEvent[] => {
   const { cognitionId, viewerId } = command.data;
   if (!readableBy(state, viewerId)) throw refuse('not_found', 'cognition.not_found');
-  if (state.status === 'active' && state.viewers.includes(viewerId)) return [];
+  // A reader's view, once: the owner reading their own is neither a view to count nor the "browse cognition" task.
+  if (state.status === 'active' && (state.viewers.includes(viewerId) || state.ownerId === viewerId)) return [];
   return [{ type: 'CognitionViewed', data: { cognitionId, viewerId, at: command.metadata.now.toISOString() } }];
 };
 

@@ -52,10 +52,11 @@ export default function AccountPanel({ user, onClose }: { user: ClientUser; onCl
   return (
     <div className="account">
       <header className="account-head">
-        <span className="avatar account-avatar">{initials(me.name)}</span>
+        <span className="avatar account-avatar">{initials(me.nickname)}</span>
         <div className="account-identity">
           <div className="account-name-row">
-            <h2>{me.name}</h2>
+            <h2>{me.nickname}</h2>
+            {me.nickname !== me.username && <span className="muted small">@{me.username}</span>}
             <span className={`account-group account-group-${group}`}>{t(`group.${group}`)}</span>
           </div>
           <div className="account-email-row">

@@ -57,6 +57,8 @@ export const queryKeys = {
   speech: ['research', 'speech-status'] as const,
   sharedConversation: (shareId: string) => ['share', 'conversation', shareId] as const,
   shared: (kind: string, id: string) => ['share', kind, id] as const,
+  /** A research session's own links, as its owner manages them. */
+  sessionShares: (sessionId: string) => ['research', sessionId, 'shares'] as const,
   account: (part: string) => ['account', part] as const,
   manage: (...parts: unknown[]) => ['manage', ...parts] as const,
   /** Without arguments, every list of cognitions (to mark them all stale after a change). */

@@ -49,6 +49,21 @@ export interface SharedConversationDto {
   expires_at: string | null;
 }
 
+/** One of a session's links, as its owner's list has it. */
+export interface SessionShareDto {
+  share_id: string;
+  kind: 'conversation' | 'artifact';
+  title: string;
+  filename: string | null;
+  /** `/share/{kind}/{share_id}` */
+  path: string;
+  created_at: string;
+  expires_at: string | null;
+  /** Neither revoked nor expired. */
+  open: boolean;
+  include_private: boolean;
+}
+
 const encode = encodeURIComponent;
 
 export const research = {
@@ -79,11 +94,8 @@ export const research = {
     api.post<{ share_id: string; include_private: boolean }>('/conversation/sessions/share', { json: body }),
   shared: (shareId: string) => api.get<SharedConversationDto>(`/conversation/share/${encode(shareId)}`),
   shareArtifact: (body: { session_id: string; message_id: string; filename: string; expires_days: number | null }) => api.post<{ share_id: string; path: string }>('/conversation/artifacts/share', { json: body }),
-  /** The session's newest conversation link that is neither revoked nor expired, if any. */
-  openShare: async (sessionId: string) => {
-    const { shares } = await api.get<{ shares: Array<{ share_id: string; kind: string; title: string; description: string; open: boolean }> }>(`/conversation/api/research/share/${encode(sessionId)}`);
-    return shares.find((share) => share.kind === 'conversation' && share.open) ?? null;
-  },
+  /** The session's links (its conversation and its files), newest first, revoked and expired ones too. */
+  shares: (sessionId: string) => api.get<{ shares: SessionShareDto[] }>(`/conversation/api/research/share/${encode(sessionId)}`).then((body) => body.shares),
   revokeShare: (shareId: string) => api.delete<{ revoked: boolean }>(`/conversation/share/${encode(shareId)}`),
   sharedArtifact: (shareId: string) => api.get<{ share_id: string; filename: string; filetype: 'html' | 'markdown'; content: string; created_at: string; expires_at: string | null }>(`/conversation/artifact-share/${encode(shareId)}`),
 };

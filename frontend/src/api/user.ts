@@ -3,6 +3,8 @@ export interface MeDto {
   _id: string;
   username: string;
   email: string;
+  /** The name asked for at registration, shown to the user (beyond the spec); the user name when none was given. */
+  nickname?: string;
   created_at: string;
   is_active: boolean;
   is_admin: boolean;
@@ -16,6 +18,8 @@ export interface ClientUser {
   id: string;
   username: string;
   name: string;
+  /** What the user is called where they are greeted (the sidebar, their account); `name` stays the user name, as the spec has it. */
+  nickname: string;
   email: string;
   created_at: string;
   updated_at: string;
@@ -29,6 +33,7 @@ export const toClientUser = (dto: MeDto): ClientUser => ({
   id: dto._id,
   username: dto.username,
   name: dto.username,
+  nickname: dto.nickname?.trim() || dto.username,
   email: dto.email,
   created_at: dto.created_at,
   updated_at: dto.created_at,

@@ -18,8 +18,9 @@ export function Field({ label, error, optional = false, ...input }: FieldProps) 
         {optional && <span className="field-optional">{t('auth.fields.optional')}</span>}
       </label>
       <input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...input} />
+      {/* Said as it appears: a refusal marked on its field has no banner above the form to announce it. */}
       {error && (
-        <p className="field-error" id={errorId}>
+        <p className="field-error" id={errorId} role="alert">
           {error}
         </p>
       )}

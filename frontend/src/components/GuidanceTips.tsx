@@ -87,13 +87,25 @@ export function GuidanceTips({ welcomeScreen }: { welcomeScreen: boolean }) {
     return () => clearTimeout(timer);
   }, [candidate, filling, tip]);
 
+  const dismiss = useCallback((shown: GuidanceItem) => {
+    markSeen(localStorage, shown.id);
+    setTip(null);
+    setCandidate(nextTip(welcome.current)?.id ?? null);
+  }, []);
+
+  // Escape puts a tip away as "got it" does, unless a dialog or a menu open over the page takes it.
+  useEffect(() => {
+    if (!tip || filling) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || document.querySelector('[role="dialog"][data-state="open"], [role="alertdialog"], [role="menu"], [role="listbox"]')) return;
+      dismiss(tip);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [tip, filling, dismiss]);
+
   // A form the user turns to hides the tip; it comes back once they are done.
   if (!tip || filling) return null;
-  const dismiss = () => {
-    markSeen(localStorage, tip.id);
-    setTip(null);
-    setCandidate(nextTip(welcomeScreen)?.id ?? null);
-  };
   const style: React.CSSProperties = {};
   if (anchor && tip.position !== 'center') {
     // Near the right edge a tip opens leftwards from its element, so it stays on screen.
@@ -126,7 +138,7 @@ export function GuidanceTips({ welcomeScreen }: { welcomeScreen: boolean }) {
         >
           {t('guidance.disable')}
         </button>
-        <button type="button" className="button button-primary button-small" onClick={dismiss}>
+        <button type="button" className="button button-primary button-small" onClick={() => dismiss(tip)}>
           {t('guidance.gotIt')}
         </button>
       </div>

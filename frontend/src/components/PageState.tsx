@@ -1,7 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router-dom';
-import type { IconComponent } from '../ui/icons.ts';
+import { Link, Navigate } from 'react-router-dom';
+import { Link2OffIcon, type IconComponent } from '../ui/icons.ts';
 import { useToast } from '../ui/Toast.tsx';
 import './pageState.css';
 
@@ -31,19 +31,40 @@ export function PageLoading() {
 }
 
 /**
- * A shared route that fails to load redirects to / (spec 01, navigation guard). The page it would
- * have been is gone, so a toast says why: the share is missing (revoked, expired, never there) or
- * loading failed, with the status (spec 01 §8: 获取分享内容失败 plus the status).
+ * A shared route whose link has ended (revoked, expired, never there) says so where the link
+ * pointed, with the way home: the page did load, and its answer is that the share is over. A route
+ * that fails to load (the server or the network failed) redirects to / (spec 01, navigation guard),
+ * and a toast says why with the status (spec 01 §8: 获取分享内容失败 plus the status).
  */
 export function ShareGone({ status, title, text }: { status: number; title?: string; text?: string }) {
+  const { t } = useTranslation();
+  const ended = status === 404 || status === 410 || status === 422;
+  if (ended) {
+    return (
+      <PageState
+        icon={Link2OffIcon}
+        title={title ?? t('shared.missingTitle')}
+        actions={
+          <Link className="button button-primary" to="/">
+            {t('errorPage.home')}
+          </Link>
+        }
+      >
+        <p>{text ?? t('shared.missingText')}</p>
+      </PageState>
+    );
+  }
+  return <ShareUnreadable status={status} />;
+}
+
+function ShareUnreadable({ status }: { status: number }) {
   const { t } = useTranslation();
   const toast = useToast();
   const told = useRef(false);
   useEffect(() => {
     if (told.current) return;
     told.current = true;
-    const missing = status === 404 || status === 410 || status === 422;
-    toast(missing ? { title: title ?? t('shared.missingTitle'), description: text ?? t('shared.missingText'), tone: 'error' } : { title: `${t('shared.loadFailed')} ${status || ''}`.trim(), tone: 'error' });
-  }, [status, title, text, t, toast]);
+    toast({ title: `${t('shared.loadFailed')} ${status || ''}`.trim(), tone: 'error' });
+  }, [status, t, toast]);
   return <Navigate to="/" replace />;
 }

@@ -123,6 +123,22 @@ test('a pending targeted edit stops with the refusal instead of waiting forever'
   t.is(edit.getSnapshot().context.error, OUT_OF_BUDGET);
 });
 
+test('a targeted edit refused for budget keeps its instruction and is sent again as it was, under a new id', (t) => {
+  let refusing = true;
+  const { actor, delivered } = session({ loaded: empty('s-1'), refuse: (command) => (command.kind === 'targeted_edit' && refusing ? OUT_OF_BUDGET : null) });
+  actor.send({ type: 'edit.request', text: ' 改写得更简洁 ', snippet: '电池', offset: 12, version: 2 });
+  const edit = actor.getSnapshot().children.targetedEdit!;
+  t.true(edit.getSnapshot().matches('failed'));
+  t.like(edit.getSnapshot().context, { error: OUT_OF_BUDGET, request: { text: '改写得更简洁', snippet: '电池', offset: 12, version: 2 } });
+  refusing = false;
+  edit.send({ type: 'edit.retried' });
+  t.true(edit.getSnapshot().matches('pending'));
+  t.is(edit.getSnapshot().context.error, null);
+  const [first, again] = delivered as Array<Extract<SessionCommand, { kind: 'targeted_edit' }>>;
+  t.like(again, { kind: 'targeted_edit', request: { text: '改写得更简洁', snippet: '电池', offset: 12, version: 2 } });
+  t.not(again!.request.request_id, first!.request.request_id);
+});
+
 test('a targeted edit ends when its answer arrives: a new version, or the agent\'s reason', (t) => {
   const { actor, delivered } = session({ loaded: empty('s-1') });
   actor.send({ type: 'edit.request', text: '改写', snippet: '电池', offset: 0, version: 1 });

@@ -1,17 +1,16 @@
 import test from 'ava';
 import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
-import { shareDialogMachine, type OpenShare, type ShareRequest } from './shareDialog.ts';
+import { shareDialogMachine, type ShareRequest } from './shareDialog.ts';
 
-function start(create: (request: ShareRequest) => Promise<{ share_id: string }>, copy: () => Promise<void> = async () => undefined, find: () => Promise<OpenShare | null> = async () => null) {
+function start(create: (request: ShareRequest) => Promise<{ share_id: string }>, copy: (link: string) => Promise<void> = async () => undefined) {
   const requests: ShareRequest[] = [];
   const machine = shareDialogMachine.provide({
     actors: {
-      findShare: fromPromise<OpenShare | null, { sessionId: string }>(() => find()),
       createShare: fromPromise<{ share_id: string }, ShareRequest>(({ input }) => {
         requests.push(input);
         return create(input);
       }),
-      copyLink: fromPromise<void, { link: string }>(() => copy()),
+      copyLink: fromPromise<void, { link: string }>(({ input }) => copy(input.link)),
     },
   });
   return { actor: createActor(machine, { clock: new SimulatedClock() }).start(), requests };
@@ -19,66 +18,67 @@ function start(create: (request: ShareRequest) => Promise<{ share_id: string }>,
 
 const open = { type: 'dialog.open', sessionId: 's-1', sessionName: '固态电池调研', sessionKnown: true } as const;
 
-/** Opens the dialog and waits while it looks for a link made earlier. */
-async function opened(actor: ReturnType<typeof start>['actor']) {
+function opened(actor: ReturnType<typeof start>['actor']) {
   actor.send(open);
-  await waitFor(actor, (snapshot) => !snapshot.matches({ open: 'checking' }));
 }
 
-test('opens without a link, titled after the session', async (t) => {
+/** Creates a link and waits until its answer is in. */
+async function created(actor: ReturnType<typeof start>['actor']) {
+  actor.send({ type: 'link.create' });
+  await waitFor(actor, (snapshot) => snapshot.matches({ open: 'editing' }));
+}
+
+test('opens on the form, titled after the session', (t) => {
   const { actor } = start(async () => ({ share_id: 'x' }));
   t.true(actor.getSnapshot().matches('closed'));
-  await opened(actor);
+  opened(actor);
   t.true(actor.getSnapshot().matches({ open: 'editing' }));
   t.is(actor.getSnapshot().context.title, '固态电池调研');
-  t.is(actor.getSnapshot().context.link, '');
+  t.is(actor.getSnapshot().context.createdId, null);
 });
 
-test('creating a link sends the fields and shows the link; copy reports its outcome', async (t) => {
-  let copies = 0;
+test('creating a link sends the fields and names the link made; copy copies the link given and reports its outcome', async (t) => {
+  const copied: string[] = [];
   const { actor, requests } = start(
     async () => ({ share_id: 'abc123' }),
-    async () => {
-      copies += 1;
-      if (copies > 1) throw new Error('denied');
+    async (link) => {
+      copied.push(link);
+      if (copied.length > 1) throw new Error('denied');
     },
   );
-  await opened(actor);
+  opened(actor);
   actor.send({ type: 'field.title', value: ' 报告 ' });
   actor.send({ type: 'field.description', value: '给团队看' });
   actor.send({ type: 'field.expiry', value: 7 });
   actor.send({ type: 'link.create' });
   t.true(actor.getSnapshot().matches({ open: 'creating' }));
-  await waitFor(actor, (snapshot) => snapshot.matches({ open: 'created' }));
+  await waitFor(actor, (snapshot) => snapshot.matches({ open: 'editing' }));
   t.deepEqual(requests, [{ session_id: 's-1', title: '报告', description: '给团队看', expires_days: 7, include_private: false }]);
-  t.true(actor.getSnapshot().context.link.endsWith('/share/conversation/abc123'));
+  t.is(actor.getSnapshot().context.createdId, 'abc123');
   t.deepEqual(actor.getSnapshot().context.message, { key: 'created' });
-  actor.send({ type: 'link.copy' });
-  await waitFor(actor, (snapshot) => snapshot.matches({ open: { created: 'idle' } }));
-  t.deepEqual(actor.getSnapshot().context.message, { key: 'copied' });
-  actor.send({ type: 'link.copy' });
+  actor.send({ type: 'link.copy', link: 'https://x/share/conversation/abc123' });
+  await waitFor(actor, (snapshot) => snapshot.context.message?.key === 'copied');
+  actor.send({ type: 'link.copy', link: 'https://x/share/artifact/f1' });
   await waitFor(actor, (snapshot) => snapshot.context.message?.key === 'copyFailed');
-  t.pass();
+  t.deepEqual(copied, ['https://x/share/conversation/abc123', 'https://x/share/artifact/f1']);
 });
 
 test('private notes and cognitions stay out unless the owner includes them, and closing forgets the choice', async (t) => {
   const { actor, requests } = start(async () => ({ share_id: 'p' }));
-  await opened(actor);
+  opened(actor);
   t.false(actor.getSnapshot().context.includePrivate);
   actor.send({ type: 'field.includePrivate', value: true });
-  actor.send({ type: 'link.create' });
-  await waitFor(actor, (snapshot) => snapshot.matches({ open: 'created' }));
+  await created(actor);
   t.true(requests[0]?.include_private);
   actor.send({ type: 'dialog.close' });
-  await opened(actor);
+  opened(actor);
   t.false(actor.getSnapshot().context.includePrivate);
 });
 
-test('expiry defaults to null (never)', async (t) => {
+test('expiry defaults to null (never), as the spec has it', async (t) => {
   const { actor, requests } = start(async () => ({ share_id: 'y' }));
-  await opened(actor);
-  actor.send({ type: 'link.create' });
-  await waitFor(actor, (snapshot) => snapshot.matches({ open: 'created' }));
+  opened(actor);
+  await created(actor);
   t.is(requests[0]?.expires_days, null);
 });
 
@@ -88,14 +88,12 @@ test('a failure shows the server detail, else the generic message, and allows re
     calls += 1;
     throw calls === 1 ? Object.assign(new Error('x'), { detail: '会话不存在' }) : new Error('network');
   });
-  await opened(actor);
-  actor.send({ type: 'link.create' });
-  await waitFor(actor, (snapshot) => snapshot.context.message !== null);
-  t.true(actor.getSnapshot().matches({ open: 'editing' }));
+  opened(actor);
+  await created(actor);
   t.deepEqual(actor.getSnapshot().context.message, { key: 'createFailed', detail: '会话不存在' });
-  actor.send({ type: 'link.create' });
-  await waitFor(actor, (snapshot) => snapshot.matches({ open: 'editing' }) && snapshot.context.message !== null);
+  await created(actor);
   t.deepEqual(actor.getSnapshot().context.message, { key: 'createFailed' });
+  t.is(actor.getSnapshot().context.createdId, null);
 });
 
 test('without an active session, or with an unknown one, nothing is sent', (t) => {
@@ -110,43 +108,24 @@ test('without an active session, or with an unknown one, nothing is sent', (t) =
   t.is(requests.length, 0);
 });
 
-test('closing resets title to the session name, description, message and link', async (t) => {
+test('a revoked link says so and is no longer the one to focus; a refused revoke keeps the server words', async (t) => {
+  const { actor } = start(async () => ({ share_id: 'r' }));
+  opened(actor);
+  await created(actor);
+  actor.send({ type: 'link.revoked' });
+  t.like(actor.getSnapshot().context, { message: { key: 'revoked' }, createdId: null });
+  actor.send({ type: 'link.revokeFailed', detail: '分享不存在或已过期' });
+  t.deepEqual(actor.getSnapshot().context.message, { key: 'revokeFailed', detail: '分享不存在或已过期' });
+});
+
+test('closing resets title to the session name, description, message and the link made', async (t) => {
   const { actor } = start(async () => ({ share_id: 'q' }));
-  await opened(actor);
+  opened(actor);
   actor.send({ type: 'field.title', value: '别的标题' });
   actor.send({ type: 'field.description', value: '说明' });
-  actor.send({ type: 'link.create' });
-  await waitFor(actor, (snapshot) => snapshot.matches({ open: 'created' }));
+  await created(actor);
   actor.send({ type: 'dialog.close' });
   const { context } = actor.getSnapshot();
   t.true(actor.getSnapshot().matches('closed'));
-  t.is(context.title, '固态电池调研');
-  t.is(context.description, '');
-  t.is(context.message, null);
-  t.is(context.link, '');
-});
-
-test('a link made earlier and still open is shown again, with the way to make another', async (t) => {
-  const { actor, requests } = start(
-    async () => ({ share_id: 'fresh' }),
-    undefined,
-    async () => ({ share_id: 'earlier', title: '给团队', description: '周会用' }),
-  );
-  await opened(actor);
-  t.true(actor.getSnapshot().matches({ open: 'created' }));
-  t.like(actor.getSnapshot().context, { title: '给团队', description: '周会用', message: { key: 'existing' } });
-  t.true(actor.getSnapshot().context.link.endsWith('/share/conversation/earlier'));
-  actor.send({ type: 'link.another' });
-  t.true(actor.getSnapshot().matches({ open: 'editing' }));
-  t.like(actor.getSnapshot().context, { title: '固态电池调研', link: '', message: null });
-  actor.send({ type: 'link.create' });
-  await waitFor(actor, (snapshot) => snapshot.matches({ open: 'created' }));
-  t.true(actor.getSnapshot().context.link.endsWith('/share/conversation/fresh'));
-  t.is(requests.length, 1);
-});
-
-test('when the links cannot be read the form opens as for a first link', async (t) => {
-  const { actor } = start(async () => ({ share_id: 'x' }), undefined, () => Promise.reject(new Error('offline')));
-  await opened(actor);
-  t.true(actor.getSnapshot().matches({ open: 'editing' }));
+  t.like(context, { title: '固态电池调研', description: '', message: null, createdId: null });
 });

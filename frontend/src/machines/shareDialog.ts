@@ -11,14 +11,7 @@ export interface ShareRequest {
 }
 
 /** i18n keys under `share.`; `detail` is the server's own words when it gave any. */
-export type ShareMessage = { key: 'created' | 'existing' | 'copied' | 'copyFailed' | 'createFailed' | 'noActiveSession' | 'sessionMissing'; detail?: string };
-
-/** A conversation link of the session that is still open (neither revoked nor expired), newest first. */
-export interface OpenShare {
-  share_id: string;
-  title: string;
-  description: string;
-}
+export type ShareMessage = { key: 'created' | 'copied' | 'copyFailed' | 'createFailed' | 'revoked' | 'revokeFailed' | 'noActiveSession' | 'sessionMissing'; detail?: string };
 
 export interface ShareDialogContext {
   sessionId: string | null;
@@ -30,9 +23,14 @@ export interface ShareDialogContext {
   expiresDays: number | null;
   includePrivate: boolean;
   message: ShareMessage | null;
-  link: string;
+  /** The link made last in this dialog: the list shows it first and its copy button takes the focus. */
+  createdId: string | null;
 }
 
+/**
+ * The session's links themselves are server data (the `sessionShares` query, revoked there too);
+ * this machine holds the form, the create and copy steps, and the one line that says how they went.
+ */
 export type ShareDialogEvent =
   | { type: 'dialog.open'; sessionId: string | null; sessionName: string; sessionKnown: boolean }
   | { type: 'dialog.close' }
@@ -41,12 +39,11 @@ export type ShareDialogEvent =
   | { type: 'field.expiry'; value: number | null }
   | { type: 'field.includePrivate'; value: boolean }
   | { type: 'link.create' }
-  | { type: 'link.another' }
-  | { type: 'link.copy' };
+  | { type: 'link.copy'; link: string }
+  | { type: 'link.revoked' }
+  | { type: 'link.revokeFailed'; detail?: string };
 
-const emptyFields = (sessionName: string) => ({ title: sessionName, description: '', expiresDays: null, includePrivate: false, message: null, link: '' });
-
-const linkTo = (shareId: string): string => `${globalThis.location?.origin ?? ''}/share/conversation/${shareId}`;
+const emptyFields = (sessionName: string) => ({ title: sessionName, description: '', expiresDays: null, includePrivate: false, message: null, createdId: null });
 
 const detailOf = (error: unknown): string | undefined => {
   const detail = (error as { detail?: unknown; userMessage?: unknown } | null)?.detail ?? (error as { userMessage?: unknown } | null)?.userMessage;
@@ -59,9 +56,7 @@ export const shareDialogMachine = setup({
     events: {} as ShareDialogEvent,
   },
   actors: {
-    // Provided by the dialog: the session's open link (GET /conversation/api/research/share/{id}),
-    // POST /conversation/sessions/share, and the clipboard.
-    findShare: fromPromise<OpenShare | null, { sessionId: string }>(async () => null),
+    // Provided by the dialog: POST /conversation/sessions/share (refreshing the session's links), and the clipboard.
     createShare: fromPromise<{ share_id: string }, ShareRequest>(() => Promise.reject(new Error('createShare not provided'))),
     copyLink: fromPromise<void, { link: string }>(() => Promise.reject(new Error('copyLink not provided'))),
   },
@@ -89,29 +84,13 @@ export const shareDialogMachine = setup({
       on: { 'dialog.open': { target: 'open', actions: 'openFor' } },
     },
     open: {
-      on: { 'dialog.close': { target: 'closed', actions: 'reset' } },
-      initial: 'checking',
+      on: {
+        'dialog.close': { target: 'closed', actions: 'reset' },
+        'link.revoked': { actions: assign({ message: { key: 'revoked' } as ShareMessage, createdId: null }) },
+        'link.revokeFailed': { actions: assign({ message: ({ event }) => ({ key: 'revokeFailed', ...(event.detail !== undefined && { detail: event.detail }) }) as ShareMessage }) },
+      },
+      initial: 'editing',
       states: {
-        // A link made earlier is shown again rather than a blank form that would make a second one.
-        checking: {
-          always: [{ guard: 'noActiveSession', target: 'editing' }, { guard: 'sessionMissing', target: 'editing' }],
-          invoke: {
-            src: 'findShare',
-            input: ({ context }) => ({ sessionId: context.sessionId ?? '' }),
-            onDone: [
-              {
-                guard: ({ event }) => event.output !== null,
-                target: 'created',
-                actions: assign(({ event }) => {
-                  const share = event.output!;
-                  return { link: linkTo(share.share_id), title: share.title, description: share.description, message: { key: 'existing' } as ShareMessage };
-                }),
-              },
-              { target: 'editing' },
-            ],
-            onError: { target: 'editing' },
-          },
-        },
         editing: {
           on: {
             'field.title': { actions: 'setTitle' },
@@ -123,6 +102,7 @@ export const shareDialogMachine = setup({
               { guard: 'sessionMissing', actions: 'refuseMissing' },
               { target: 'creating', actions: 'clearMessage' },
             ],
+            'link.copy': 'copying',
           },
         },
         creating: {
@@ -136,8 +116,8 @@ export const shareDialogMachine = setup({
               include_private: context.includePrivate,
             }),
             onDone: {
-              target: 'created',
-              actions: assign({ link: ({ event }) => linkTo(event.output.share_id), message: { key: 'created' } as ShareMessage }),
+              target: 'editing',
+              actions: assign({ createdId: ({ event }) => event.output.share_id, message: { key: 'created' } as ShareMessage }),
             },
             onError: {
               target: 'editing',
@@ -145,19 +125,12 @@ export const shareDialogMachine = setup({
             },
           },
         },
-        created: {
-          on: { 'link.another': { target: 'editing', actions: 'reset' } },
-          initial: 'idle',
-          states: {
-            idle: { on: { 'link.copy': 'copying' } },
-            copying: {
-              invoke: {
-                src: 'copyLink',
-                input: ({ context }) => ({ link: context.link }),
-                onDone: { target: 'idle', actions: assign({ message: { key: 'copied' } as ShareMessage }) },
-                onError: { target: 'idle', actions: assign({ message: { key: 'copyFailed' } as ShareMessage }) },
-              },
-            },
+        copying: {
+          invoke: {
+            src: 'copyLink',
+            input: ({ event }) => ({ link: event.type === 'link.copy' ? event.link : '' }),
+            onDone: { target: 'editing', actions: assign({ message: { key: 'copied' } as ShareMessage }) },
+            onError: { target: 'editing', actions: assign({ message: { key: 'copyFailed' } as ShareMessage }) },
           },
         },
       },

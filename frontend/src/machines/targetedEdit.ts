@@ -16,11 +16,14 @@ export type TargetedEditEvent =
   | { type: 'edit.answered'; requestId: string; error: string | null }
   /** The request never reached the agent (socket refusal, HTTP failure, out of budget). */
   | { type: 'edit.refused'; message: string }
+  /** The same instruction on the same passage, sent again (after a budget top-up, a reconnect). */
+  | { type: 'edit.retried' }
   | { type: 'edit.dismissed' };
 
 /**
  * One targeted edit at a time: submitted, then answered or refused. The session delivers the request
- * (socket or HTTP) and reports what came back; a refusal ends the wait with its message.
+ * (socket or HTTP) and reports what came back; a refusal ends the wait with its message and keeps
+ * the request, so the instruction typed is not lost and can be sent again as it was.
  */
 export const targetedEditMachine = setup({
   types: {
@@ -37,6 +40,8 @@ export const targetedEditMachine = setup({
     requestDelivery: sendParent(({ context }) => ({ type: 'command.deliver' as const, command: { kind: 'targeted_edit' as const, request: context.request! } })),
     noteAnswer: assign({ error: ({ event }) => (event.type === 'edit.answered' ? event.error : null) }),
     noteRefusal: assign({ error: ({ event }) => (event.type === 'edit.refused' ? event.message : null) }),
+    // A new id: the reply to the refused one, should it ever come, must not settle this one.
+    renew: assign({ request: ({ context }) => (context.request ? { ...context.request, request_id: newRequestId() } : null), error: null }),
   },
 }).createMachine({
   id: 'targetedEdit',
@@ -58,6 +63,7 @@ export const targetedEditMachine = setup({
     failed: {
       on: {
         'edit.submit': { guard: 'sendable', target: 'pending', actions: ['remember', 'requestDelivery'] },
+        'edit.retried': { target: 'pending', actions: ['renew', 'requestDelivery'] },
         'edit.dismissed': { target: 'idle', actions: assign({ error: null }) },
       },
     },

@@ -9,6 +9,7 @@ import { useAuth } from '../app/auth/index.ts';
 import { CheckIcon, ChevronDownIcon, ChevronRightIcon, EllipsisIcon, FileTextIcon, GlobeIcon, LightbulbIcon, PenLineIcon, PlusIcon, SparklesIcon, Trash2Icon } from '../ui/icons.ts';
 import { ContextMenuArea, Menu, type MenuItem } from '../ui/Menu.tsx';
 import { useToast } from '../ui/Toast.tsx';
+import { catalogueText } from '../i18n/catalogue.ts';
 import { Tooltip } from '../ui/Tooltip.tsx';
 import { useCloseSidebarOverlay } from '../ui/sidebarOverlay.ts';
 import { notesActor, useNoteTree, useNotesUi, useSelecting } from './live.ts';
@@ -153,6 +154,7 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
     }
   };
 
+  /** `targetId` null: the tree's empty space, the root level. A note dropped onto itself or below itself stays where it was. */
   const onDrop = (event: DragEvent, targetId: string | null) => {
     event.preventDefault();
     event.stopPropagation();
@@ -161,6 +163,7 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
     if (!current) return;
     if (targetId === null) send({ type: 'notes.move', id: current.id, targetId: null, position: 'inside' });
     else if (canDrop(notes, current.id, targetId)) send({ type: 'notes.move', id: current.id, targetId, position: current.position });
+    else if (current.id !== targetId) toast({ title: catalogueText('notes.move_into_itself'), tone: 'error' });
   };
 
   const shared = sharedThrough(roots);
@@ -290,14 +293,16 @@ function NoteRow(props: RowProps) {
           }}
           onDragEnd={() => setDrag(null)}
           onDragOver={(event) => {
-            if (!drag || !droppable) return;
+            if (!drag) return;
             event.preventDefault();
             event.stopPropagation();
+            // Below itself, the row still takes the drop, to refuse it and say why (the tree around it would take it as "to the root").
+            if (!droppable) return;
             const box = event.currentTarget.getBoundingClientRect();
             const position = dropPosition(event.clientY - box.top, box.height);
             if (drag.over !== note.id || drag.position !== position) setDrag({ ...drag, over: note.id, position });
           }}
-          onDrop={(event) => onDrop(event, droppable ? note.id : null)}
+          onDrop={(event) => onDrop(event, note.id)}
         >
           <button type="button" tabIndex={-1} className={`note-twisty${children.length === 0 ? ' leaf' : ''}`} aria-label={open ? t('collapse') : t('expand')} aria-hidden={children.length === 0 || undefined} onClick={() => send({ type: 'notes.toggleExpanded', id: note.id })}>
             {children.length > 0 && (open ? <ChevronDownIcon size={12} /> : <ChevronRightIcon size={12} />)}

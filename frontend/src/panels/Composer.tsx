@@ -7,23 +7,35 @@ import { fullPath } from '../app/guard.ts';
 import { preloadMarkdown } from '../components/Markdown.tsx';
 import { clampInputHeight, INPUT_MIN_HEIGHT } from '../research/editReport.ts';
 import { isRestoring, type ResearchSessionRef } from '../machines/researchSession.ts';
-import { LOGIN_REQUIRED, useSessionView } from '../research/live.ts';
+import { useSessionView } from '../research/live.ts';
 import { CircleAlertIcon, GlobeIcon, LightbulbIcon, MessageSquareIcon, MicIcon, PaperclipIcon, PauseIcon, SendIcon, XIcon } from '../ui/icons.ts';
 import { Segmented } from '../ui/Segmented.tsx';
 
 const INPUT_HEIGHT_KEY = 'research_input_height';
 
 /**
- * The first message of a session swaps the welcome layout for the conversation's, and with it this
- * composer for another: focus that was in the one leaving goes to the one arriving (within a moment,
- * so that a later composer never takes focus it was not handed).
+ * What was typed while signed out, kept in the tab until it is sent or cleared: signing in leaves
+ * the page and comes back to a new composer, which starts from it.
+ */
+const DRAFT_KEY = 'composer_draft';
+const storedDraft = (): string => sessionStorage.getItem(DRAFT_KEY) ?? '';
+function keepDraft(text: string): void {
+  if (text.trim() === '') sessionStorage.removeItem(DRAFT_KEY);
+  else sessionStorage.setItem(DRAFT_KEY, text);
+}
+
+/**
+ * A new layout (the first message swaps the welcome screen for the conversation, a report arriving
+ * opens the canvas) rebuilds every panel, and what had focus in them goes with them: the focus goes
+ * to the composer arriving (within a moment, so that a later composer never takes focus it was not
+ * handed) rather than to the page's start.
  */
 const FOCUS_CARRY_MS = 1000;
 let carryFocusUntil = 0;
 
 /** Called by the workspace before it replaces the panels: golden-layout removes their frames before React unmounts them. */
-export function carryComposerFocus(from: ParentNode | null): void {
-  if (from?.querySelector('.composer-panel')?.contains(document.activeElement)) carryFocusUntil = performance.now() + FOCUS_CARRY_MS;
+export function carryComposerFocus(from: Node | null): void {
+  if (from?.contains(document.activeElement)) carryFocusUntil = performance.now() + FOCUS_CARRY_MS;
 }
 
 /** The text input panel: mode, search, attachments, voice, send and pause. */
@@ -45,7 +57,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
   // The server says whether speech is configured; the recogniser itself is only called to recognise.
   const speech = useApiQuery({ queryKey: queryKeys.speech, queryFn: speechStatus, enabled: signedIn, staleTime: Infinity });
   const asr = speech.data?.configured === true;
-  const [text, setText] = useState('');
+  const [text, setText] = useState(storedDraft);
   const [height, setHeight] = useState(() => clampInputHeight(Number(localStorage.getItem(INPUT_HEIGHT_KEY)) || INPUT_MIN_HEIGHT + 30));
   const [needsLogin, setNeedsLogin] = useState(false);
   const [uploading, setUploading] = useState<string | null>(null);
@@ -74,6 +86,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
     if (!ref?.getSnapshot().can(event)) return;
     ref.send(event);
     setText('');
+    keepDraft('');
     // The reply is Markdown and takes a round trip at least: its renderer arrives before it does.
     void preloadMarkdown();
   };
@@ -127,7 +140,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
           <CircleAlertIcon size={14} />
           {needsLogin ? (
             <span>
-              {LOGIN_REQUIRED}，
+              {t('composer.loginRequired')}
               <Link to={`/login?redirect=${encodeURIComponent(fullPath(location))}`}>{t('user.signIn')}</Link>
             </span>
           ) : (
@@ -145,7 +158,11 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
           disabled={disabled}
           placeholder={disabled && session?.readOnly ? t('composer.readOnly') : t(session?.mode === 0 ? 'composer.placeholderChat' : 'composer.placeholderResearch')}
           aria-label={t('composer.label')}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            setText(event.target.value);
+            // Signed in, a draft kept from before signing in follows the edits until it is sent.
+            if (!signedIn || sessionStorage.getItem(DRAFT_KEY) !== null) keepDraft(event.target.value);
+          }}
           onKeyDown={(event) => {
             if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
               event.preventDefault();

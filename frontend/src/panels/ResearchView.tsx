@@ -96,7 +96,12 @@ export const ResearchView = memo(function ResearchView({ session: ref, signedIn,
             className="icon-button"
             title={t(session.layoutPreset === 'home-welcome' ? 'workspace.presetChat' : 'workspace.presetWelcome')}
             aria-label={t(session.layoutPreset === 'home-welcome' ? 'workspace.presetChat' : 'workspace.presetWelcome')}
-            onClick={() => ref?.send({ type: 'layout.preset', preset: session.layoutPreset === 'home-welcome' ? 'chat-interface-only' : 'home-welcome' })}
+            onClick={() => {
+              // A preset is a whole layout of one panel: chosen with the canvas or a file open beside
+              // the chat, it puts that panel away (it changed nothing visible before).
+              if (session.panel) ref?.send({ type: 'panel.canvas', open: false });
+              ref?.send({ type: 'layout.preset', preset: session.layoutPreset === 'home-welcome' ? 'chat-interface-only' : 'home-welcome' });
+            }}
           >
             <PanelsTopLeftIcon size={16} />
           </button>

@@ -9,13 +9,12 @@ import { canvasExportMachine, type ExportRequest } from '../machines/canvasExpor
 import { errorText } from '../machines/errorText.ts';
 import { researchMachine, type StartupPlan } from '../machines/research.ts';
 import { researchSessionMachine, type LoadedSession, type ResearchSessionContext, type ResearchSessionRef, type ResearchSessionSnapshot, type SettingChange } from '../machines/researchSession.ts';
-import { shareDialogMachine, type OpenShare, type ShareRequest } from '../machines/shareDialog.ts';
+import { shareDialogMachine, type ShareRequest } from '../machines/shareDialog.ts';
 import { writingMachine, type CanvasSave, type SavedCanvas } from '../machines/writing.ts';
 import { deliver, type SessionCommand } from './commands.ts';
 import { CURRENT_CONVERSATION_KEY, OPEN_SESSIONS_KEY, readOpenIds, shareIdOf, startupPlan } from './sessions.ts';
 
 export const CLOUD_HISTORY_PAGE = 100;
-export const LOGIN_REQUIRED = '需要登录';
 
 /** HTTP forms of the session commands, used when the socket is down (spec §7). */
 const overHttp = (sessionId: string, command: SessionCommand): Promise<unknown> => {
@@ -92,8 +91,11 @@ export const liveSessionMachine = researchSessionMachine.provide({
     canvasExport: canvasExportMachine.provide({ actors: { exportFile: fromPromise<void, ExportRequest>(({ input }) => exportCanvas(input)) } }),
     shareDialog: shareDialogMachine.provide({
       actors: {
-        findShare: fromPromise<OpenShare | null, { sessionId: string }>(({ input }) => research.openShare(input.sessionId)),
-        createShare: fromPromise<{ share_id: string }, ShareRequest>(({ input }) => research.share(input)),
+        createShare: fromPromise<{ share_id: string }, ShareRequest>(async ({ input }) => {
+          const created = await research.share(input);
+          await queryClient.invalidateQueries({ queryKey: queryKeys.sessionShares(input.session_id) });
+          return created;
+        }),
         copyLink: fromPromise<void, { link: string }>(({ input }) => navigator.clipboard.writeText(input.link)),
       },
     }),

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { toApiError } from '../api/client.ts';
 import { queryClient, queryKeys, useApiQuery } from '../api/query.ts';
 import { trajectoriesApi, type TrajectoryShare } from '../api/trajectories.ts';
-import { copyText, ShareLinkDialog, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
-import { CopyIcon, LinkIcon, Share2Icon } from '../ui/icons.ts';
+import { copyText, ShareLinkDialog, ShareLinkList, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
+import { LinkIcon, Share2Icon } from '../ui/icons.ts';
 import { Select } from '../ui/Select.tsx';
 import { useToast } from '../ui/Toast.tsx';
 import '../share/share.css';
@@ -48,30 +48,17 @@ export function TrajectoryShareList({ fileId, onOutcome, empty = null }: { fileI
   if (shares.isError) return <p className="share-link-outcome error">{shares.error.userMessage}</p>;
   if (shares.data.length === 0) return empty;
   return (
-    <ul className="share-list">
-      {shares.data.map((share) => (
-        <li key={share.token}>
-          <input readOnly value={linkOf(share)} aria-label={t('share.link')} onFocus={(event) => event.currentTarget.select()} />
-          <div className="share-list-row">
-            <span className="muted small">
-              {[share.expires_at ? t('share.expiresAt', { date: date(share.expires_at) }) : t('share.never'), t(share.allow_download ? 'share.downloadAllowed' : 'share.viewOnly')].join(' · ')}
-            </span>
-            <button type="button" className="button button-secondary button-small" disabled={revoking !== null} onClick={() => void revoke(share.token)}>
-              {revoking === share.token && <span className="spinner spinner-small" />}
-              {t('share.revoke')}
-            </button>
-            <button
-              type="button"
-              className="button button-secondary button-small"
-              onClick={() => void copyText(linkOf(share)).then((ok) => onOutcome(ok ? { tone: 'ok', text: t('share.copied') } : { tone: 'error', text: t('share.copyFailed') }))}
-            >
-              <CopyIcon size={14} />
-              {t('share.copy')}
-            </button>
-          </div>
-        </li>
-      ))}
-    </ul>
+    <ShareLinkList
+      links={shares.data.map((share) => ({
+        id: share.token,
+        url: linkOf(share),
+        meta: [share.expires_at ? t('share.expiresAt', { date: date(share.expires_at) }) : t('share.never'), t(share.allow_download ? 'share.downloadAllowed' : 'share.viewOnly')].join(' · '),
+      }))}
+      labels={{ link: t('share.link'), copy: t('share.copy'), revoke: t('share.revoke') }}
+      revoking={revoking}
+      onRevoke={(token) => void revoke(token)}
+      onCopy={(link) => void copyText(link).then((ok) => onOutcome(ok ? { tone: 'ok', text: t('share.copied') } : { tone: 'error', text: t('share.copyFailed') }))}
+    />
   );
 }
 

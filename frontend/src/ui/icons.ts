@@ -45,6 +45,7 @@ export {
   LayersIcon,
   LibraryIcon,
   LightbulbIcon,
+  Link2OffIcon,
   LinkIcon,
   ListChecksIcon,
   ListIcon,

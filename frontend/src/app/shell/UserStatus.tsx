@@ -18,12 +18,12 @@ export function UserStatusButton({ expanded }: { expanded: boolean }) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const [open, setOpen] = useState(false);
-  const label = user ? user.name : t('user.signInPrompt');
+  const label = user ? user.nickname : t('user.signInPrompt');
   return (
     <>
       <button className="user-button" type="button" onClick={() => setOpen(true)} title={expanded ? undefined : label} aria-label={expanded ? undefined : label} aria-haspopup="dialog">
         {user ? (
-          <span className="avatar">{initials(user.name)}</span>
+          <span className="avatar">{initials(user.nickname)}</span>
         ) : (
           <span className="avatar avatar-empty">
             <UserIcon size={18} />

@@ -12,7 +12,7 @@ import { editState, shownVersion } from '../../machines/writing.ts';
 import { parseCanvas, serializeCanvas, snippetAt } from './canvasMarkdown.ts';
 import { markdownEditing } from './markdownInput.ts';
 import { Select } from '../../ui/Select.tsx';
-import { CheckIcon, CircleAlertIcon, DownloadIcon, PenLineIcon, SparklesIcon, SquarePenIcon, UsersIcon, XIcon } from '../../ui/icons.ts';
+import { CheckIcon, CircleAlertIcon, DownloadIcon, PenLineIcon, SparklesIcon, SendIcon, SquarePenIcon, UsersIcon, XIcon } from '../../ui/icons.ts';
 import { collabApi } from '../../api/collab.ts';
 import { useApiMutation } from '../../api/query.ts';
 import { COLLAB_LIMITS } from '@scriptorium/domain/protocol/collab';
@@ -70,7 +70,11 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
   const { writing, targetedEdit, canvasExport } = session.getSnapshot().children as Required<ReturnType<ResearchSessionRef['getSnapshot']>['children']>;
   const context = useSelector(writing, (snapshot) => snapshot.context);
   const edit = useSelector(writing, editState);
-  const editing = useSelector(targetedEdit, (snapshot) => ({ pending: snapshot.matches('pending'), error: snapshot.context.error }), (a, b) => a.pending === b.pending && a.error === b.error);
+  const editing = useSelector(
+    targetedEdit,
+    (snapshot) => ({ pending: snapshot.matches('pending'), error: snapshot.context.error, instruction: snapshot.context.request?.text ?? '' }),
+    (a, b) => a.pending === b.pending && a.error === b.error && a.instruction === b.instruction,
+  );
   const exporting = useSelector(canvasExport, (snapshot) => snapshot.context);
   const shown = shownVersion(context);
   const host = useRef<HTMLDivElement>(null);
@@ -216,7 +220,7 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
     onSuccess: (created) => location.assign(`/collaboration/${created.id}`),
   });
 
-  const alert = coEdit.error ? t('canvas.coEditFailed', { message: coEdit.error.userMessage }) : context.saveError ? t('canvas.saveFailed', { message: context.saveError }) : editing.error ? t('canvas.editFailed', { message: editing.error }) : exporting.error;
+  const alert = coEdit.error ? t('canvas.coEditFailed', { message: coEdit.error.userMessage }) : context.saveError ? t('canvas.saveFailed', { message: context.saveError }) : editing.error ? null : exporting.error;
   return (
     <div className="canvas-panel">
       <header className="panel-header">
@@ -309,6 +313,23 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
         <div className="composer-alert" role="alert">
           <CircleAlertIcon size={14} />
           {alert}
+        </div>
+      )}
+      {editing.error !== null && (
+        // The instruction stays with its reason, to be sent again as it was once the cause is gone (a budget topped up).
+        <div className="composer-alert edit-refused" role="alert">
+          <CircleAlertIcon size={14} />
+          <span>
+            {t('canvas.editFailed', { message: editing.error })}
+            <q className="edit-refused-instruction">{editing.instruction}</q>
+          </span>
+          <button type="button" className="button button-secondary button-small" onClick={() => targetedEdit.send({ type: 'edit.dismissed' })}>
+            {t('canvas.editDismiss')}
+          </button>
+          <button type="button" className="button button-primary button-small" onClick={() => targetedEdit.send({ type: 'edit.retried' })}>
+            <SendIcon size={14} />
+            {t('canvas.editRetry')}
+          </button>
         </div>
       )}
       <div className="canvas-scroll">

@@ -10,6 +10,7 @@ import { infoText } from '../../research/progress.ts';
 import { planProgressMachine } from '../../machines/planProgress.ts';
 import type { PendingCommand } from '../../machines/researchSession.ts';
 import { useSessionRef } from '../../research/sessionContext.ts';
+import { OptionGroup } from '../../ui/OptionGroup.tsx';
 import { CheckIcon, ChevronDownIcon, ChevronRightIcon, CircleAlertIcon, CompassIcon, FileIcon, GlobeIcon, InfoIcon, LightbulbIcon, ListChecksIcon, SearchIcon, SendIcon, SparklesIcon, SquarePenIcon } from '../../ui/icons.ts';
 
 /** Browsing and scraping items of one round, shown as one card. */
@@ -231,12 +232,6 @@ export function ClarificationView({ questions, answered, pending, readOnly }: { 
     answeredHere.current = false;
     summary.current?.focus();
   }, [isDone]);
-  const toggle = (question: ClarificationQuestion, option: string) =>
-    setSelected((current) => {
-      const chosen = current[question.id] ?? [];
-      if (question.question_type === 'single') return { ...current, [question.id]: [option] };
-      return { ...current, [question.id]: chosen.includes(option) ? chosen.filter((value) => value !== option) : [...chosen, option] };
-    });
   const answers: ClarificationAnswer[] = questions.map((question) => ({
     id: question.id,
     question: question.question_content,
@@ -285,16 +280,14 @@ export function ClarificationView({ questions, answered, pending, readOnly }: { 
             {index + 1}. <Markdown inline text={question.question_content} />
           </legend>
           {question.question_options.length > 0 && (
-            <div className="options">
-              {question.question_options.map((option) => {
-                const active = (selected[question.id] ?? []).includes(option);
-                return (
-                  <button key={option} type="button" className={`option${active ? ' active' : ''}`} aria-pressed={active} onClick={() => toggle(question, option)}>
-                    {option}
-                  </button>
-                );
-              })}
-            </div>
+            <OptionGroup
+              className="options"
+              optionClassName="option"
+              options={question.question_options}
+              multiple={question.question_type !== 'single'}
+              chosen={selected[question.id] ?? []}
+              onChange={(chosen) => setSelected((current) => ({ ...current, [question.id]: chosen }))}
+            />
           )}
           <input
             className="text-input"

@@ -49,7 +49,7 @@ export default function LoginPage() {
           <h1>{t('auth.login.title')}</h1>
           <p>{t('auth.login.subtitle')}</p>
         </div>
-        {error && <ErrorBanner error={error} />}
+        {error && <ErrorBanner error={error} form />}
         <Field
           label={t('auth.fields.username')}
           placeholder={t('auth.fields.usernamePlaceholder')}

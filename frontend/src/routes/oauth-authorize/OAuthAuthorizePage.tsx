@@ -9,6 +9,7 @@ import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { Logo } from '../../components/Logo.tsx';
 import { PageLoading, PageState } from '../../components/PageState.tsx';
 import { ArrowRightIcon, CoinsIcon, KeyRoundIcon, LockIcon, ShieldIcon, TerminalIcon } from '../../ui/icons.ts';
+import '../login/auth.css';
 import './oauth.css';
 
 /** Where the browser goes back to, as a person reads it: the host and port, which for a native app is this computer. */

@@ -83,7 +83,8 @@ export default function RegisterPage() {
     onSuccess: () => navigate(afterLoginPath(redirect), { replace: true }),
     onError: (apiError) => setFieldErrors(fieldErrorsOf(apiError, form)),
   });
-  const error = signUp.error;
+  // A refusal about one field (a name taken) is said beside that field, not again above the form.
+  const error = signUp.error && Object.keys(fieldErrorsOf(signUp.error, form)).length === 0 ? signUp.error : null;
   // Still busy after success: the page stays until the navigation replaces it.
   const busy = signUp.isPending || signUp.isSuccess;
 
@@ -122,7 +123,7 @@ export default function RegisterPage() {
           <h1>{t('auth.register.title')}</h1>
           <p>{t('auth.register.subtitle')}</p>
         </div>
-        {error && <ErrorBanner error={error} />}
+        {error && <ErrorBanner error={error} form />}
         <div className="field-grid">
           <Field label={t('auth.fields.username')} placeholder={t('auth.fields.usernamePlaceholder')} autoComplete="username" autoFocus {...bind('username')} />
           <Field label={t('auth.fields.nickname')} placeholder={t('auth.fields.nicknamePlaceholder')} autoComplete="nickname" optional {...bind('nickname')} />

@@ -1,0 +1,64 @@
+/**
+ * The note tree refuses a drop of a note onto itself or one of its own notes: the note stays where
+ * it was (it used to land at the end of the root level, out of its folder) and a toast says why,
+ * in zh and en. Serves frontend/dist: run `npm run build` first.
+ */
+import test from 'ava';
+import type { Page } from 'playwright-core';
+import { signUp, type Client } from '../support/app.ts';
+import { browserSuite, screenshot, signedInPage } from '../support/browser.ts';
+
+const suite = browserSuite();
+
+const create = async (user: Client, name: string, parentId: string | null) => (await user.request('POST', '/backend/api/notes', { name, parent_id: parentId })).body.id as string;
+const parents = async (user: Client) => Object.fromEntries(((await user.request('GET', '/backend/api/notes')).body.notes as Array<{ name: string; parent_id: string | null }>).map((note) => [note.name, note.parent_id]));
+const row = (page: Page, name: string) => page.locator('.note-row').filter({ has: page.getByRole('button', { name, exact: true }) });
+
+async function dropOnto(page: Page, dragged: string, target: string) {
+  const box = (await row(page, target).boundingBox())!;
+  await row(page, dragged).dragTo(row(page, target), { targetPosition: { x: box.width / 2, y: box.height / 2 } });
+}
+
+async function expandAll(page: Page) {
+  for (const name of ['项目', '储能调研', '走访名单']) {
+    const item = page.getByRole('treeitem', { name, exact: true });
+    if ((await item.getAttribute('aria-expanded')) === 'false') await row(page, name).locator('.note-twisty').click();
+  }
+  await row(page, '第一站').waitFor();
+}
+
+test('a note dropped onto its own child or grandchild stays in its folder, and the tree says why', async (t) => {
+  const user = await signUp(suite.app.url, `tree${Date.now().toString(36)}`);
+  const folder = await create(user, '项目', null);
+  const parent = await create(user, '储能调研', folder);
+  const child = await create(user, '走访名单', parent);
+  await create(user, '第一站', child);
+  await create(user, '读书摘录', null);
+  const before = await parents(user);
+
+  const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
+  await page.goto(`${suite.app.url}/note`, { waitUntil: 'networkidle' });
+  await expandAll(page);
+
+  for (const target of ['走访名单', '第一站', '走访名单']) {
+    await dropOnto(page, '储能调研', target);
+    await page.locator('.toast-title', { hasText: '不能把笔记移动到它自己或它的子笔记下' }).last().waitFor();
+  }
+  await screenshot(page, 'notetree-drop-refused');
+  t.deepEqual(await parents(user), before, 'nothing moved');
+  t.is(await page.locator('.note-tree > li').count(), 2, 'the root level is as it was');
+
+  // A drop that is allowed still moves: 读书摘录 into 项目.
+  await dropOnto(page, '读书摘录', '项目');
+  await page.waitForFunction(() => document.querySelectorAll('.note-tree > li').length === 1);
+  t.is((await parents(user))['读书摘录'], folder);
+
+  await page.evaluate(() => localStorage.setItem('app_language', 'en'));
+  await page.reload({ waitUntil: 'networkidle' });
+  await expandAll(page);
+  await dropOnto(page, '走访名单', '第一站');
+  await page.locator('.toast-title', { hasText: 'A note cannot be moved into itself or one of its children' }).waitFor();
+  await screenshot(page, 'notetree-drop-refused-en');
+  t.is((await parents(user))['走访名单'], parent);
+  t.deepEqual(pageErrors, []);
+});
