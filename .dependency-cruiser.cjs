@@ -75,9 +75,9 @@ module.exports = {
     },
     {
       name: 'production-imports-no-dev-dependencies',
-      comment: 'What ships may not lean on packages installed only for development (openai, playwright-core…).',
+      comment: 'What ships may not lean on packages installed only for development (openai, playwright-core…); tests, their helpers and the tsx entry of the document worker (*.dev.mjs) may.',
       severity: 'error',
-      from: { path: '^(infra|domain|projections|workers|backend|frontend)/src/', pathNot: ['\\.test\\.tsx?$', '/testing\\.ts$', '^workers/src/agents/deep_cognition/harness\\.ts$'] },
+      from: { path: '^(infra|domain|projections|workers|backend|frontend)/src/', pathNot: ['\\.test\\.tsx?$', '/testing\\.ts$', '\\.dev\\.mjs$', '^workers/src/agents/deep_cognition/harness\\.ts$'] },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['npm'] },
     },
     {
