@@ -53,7 +53,7 @@ export interface Services {
 export async function createServices(config: Config, log: Logger): Promise<Services> {
   const [events, readStore, queue, attempts, presence] = await Promise.all([
     createEventStore(config),
-    createReadStore(config),
+    createReadStore(config, { checkServer: true }),
     createJobQueue(config),
     createAttemptLog(config),
     createPresenceChannel(config, log),

@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     process.stderr.write(`usage: npm run projections -- list | rebuild <name> | verify <${allProjections.map((candidate) => candidate.name).join('|')}>\n`);
     process.exit(2);
   }
-  const [events, readStore] = await Promise.all([createEventStore(config), createReadStore(config)]);
+  const [events, readStore] = await Promise.all([createEventStore(config), createReadStore(config, { checkServer: true })]);
   if (command === 'verify') {
     const report = await verifyProjection(events, readStore, projection, (position, until) => process.stdout.write(`\r${projection.name}: shadow ${position}/${until}   `));
     process.stdout.write(`\n${projection.name} at ${report.position}: ${report.documents} documents, ${report.differences.length}${report.truncated ? '+' : ''} differences\n`);

@@ -16,11 +16,11 @@ export interface ReadStoreConfig {
  * Only the chosen adapter's module is loaded: the client libraries of the others are hundreds of
  * modules each, which every process (and every test file) would otherwise load for nothing.
  */
-export async function createReadStore(config: ReadStoreConfig): Promise<ReadStore> {
+export async function createReadStore(config: ReadStoreConfig, { checkServer = false }: { checkServer?: boolean } = {}): Promise<ReadStore> {
   if (config.MONGO_URL) {
     const store = new (await import('./mongo.ts')).MongoReadStore(config.MONGO_URL, config.MONGO_DB ?? 'scriptorium', { allowStandalone: config.MONGO_ALLOW_STANDALONE ?? false });
-    // A server too old, or a standalone one, is refused at start with the reason, not at the first write.
-    await store.supportsTransactions();
+    // At a process's start a server too old, or a standalone one, is refused with the reason, not at the first write.
+    if (checkServer) await store.supportsTransactions();
     return store;
   }
   if (config.DATABASE_URL) return new (await import('./postgres.ts')).PostgresReadStore(config.DATABASE_URL);
