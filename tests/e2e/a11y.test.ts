@@ -31,7 +31,7 @@ async function audit(page: Page, screen: string): Promise<Found[]> {
 /** Opens a screen and waits for the route's chunk and its first requests. */
 async function visit(page: Page, path: string) {
   await page.goto(`${suite.app.url}${path}`, { waitUntil: 'networkidle' });
-  await page.locator('main, .page, .share-page, [role="main"]').first().waitFor({ timeout: 15_000 }).catch(() => undefined);
+  await page.locator('main, .page, .share-page, .page-state, [role="main"]').first().waitFor({ timeout: 15_000 }).catch(() => undefined);
   await page.waitForTimeout(300);
 }
 
@@ -54,7 +54,7 @@ function report(t: { log(...values: unknown[]): void; deepEqual(actual: unknown,
 }
 
 test('signed out, every screen passes axe in Chinese and in English', async (t) => {
-  t.timeout(240_000);
+  t.timeout(360_000);
   const context = await suite.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
   t.teardown(() => context.close());
   const page = await context.newPage();

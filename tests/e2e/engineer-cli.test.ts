@@ -139,11 +139,14 @@ const base = '/backend/api/ai-engineer';
   await tree.getByText('已拒绝运行（终端）').waitFor();
   await tree.getByRole('treeitem').filter({ hasText: /^工具调用\s*ls -la\s*已拒绝/ }).waitFor();
 
-  // And the command itself: the terminal runs it, the browser shows its output.
+  // And the command itself: the terminal asks, runs it once answered y, the browser shows its output.
   await page.getByRole('combobox', { name: '发送方式' }).click();
   await page.getByRole('option', { name: '运行命令' }).click();
   await page.getByRole('textbox', { name: '要在智能体终端运行的命令，如 npm test' }).fill('ls');
   await page.getByRole('button', { name: '发送' }).click();
+  await paneShows(/运行浏览器发来的命令：ls {2}运行？\[y\/N\]/);
+  type('y');
+  enter();
   await paneShows(/\[浏览器\] \$ ls\n(.*\n)*.*package\.json/);
   await tree.getByText('$ ls', { exact: true }).waitFor();
   await tree.getByRole('treeitem').filter({ hasText: /^输出[\s\S]*package\.json/ }).last().waitFor();

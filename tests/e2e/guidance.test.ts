@@ -26,7 +26,7 @@ test('the welcome tip leaves with the welcome screen, and no tip covers the ques
   await welcome.waitFor({ state: 'detached' });
   t.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('guidance_seen') ?? '[]')), ['welcome'], 'counted as seen: a new session does not greet again');
 
-  await page.getByRole('button', { name: '全球' }).click({ timeout: 60_000 });
+  await page.getByRole('radio', { name: '全球' }).click({ timeout: 60_000 });
   await page.getByRole('button', { name: '提交回答' }).click();
   await page.locator('.card.feedback').waitFor({ timeout: 60_000 });
   await page.waitForTimeout(1_500);
