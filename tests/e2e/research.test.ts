@@ -134,11 +134,17 @@ test.serial('a new user chats, reloads mid-stream, shares, and the link opens si
   t.regex(link, /\/share\/conversation\/[\w-]+$/);
   await shoot(page, 'share-dialog');
   await dialog.getByRole('button', { name: '关闭' }).first().click();
-  // Opened again, the dialog shows that link rather than a blank form that would make a second one.
+  // Opened again, the dialog lists that link (what it shows, until when, to copy) above the form
+  // for another, rather than only a blank form that would make a second one.
   await page.getByRole('button', { name: '分享' }).click();
-  await dialog.getByText('这个会话已有一个有效的分享链接').waitFor();
-  t.is(await dialog.getByRole('textbox', { name: '分享链接' }).inputValue(), link);
-  t.true(await dialog.getByRole('button', { name: '另建链接' }).isVisible());
+  await dialog.getByText('当前有效的分享链接').waitFor();
+  const listed = dialog.locator('.share-list li');
+  await listed.first().waitFor();
+  t.is(await listed.count(), 1, 'the one link made, listed once');
+  t.is(await listed.first().getByRole('textbox', { name: '分享链接' }).inputValue(), link);
+  t.regex(await listed.first().innerText(), /对话与报告（不含私人资料） · 永久有效/);
+  t.true(await listed.first().getByRole('button', { name: '复制链接' }).isVisible());
+  t.true(await dialog.getByRole('button', { name: '创建分享链接' }).isVisible());
   await dialog.getByRole('button', { name: '关闭' }).first().click();
 
   // Signed out, in a fresh browser: read-only, full-screen, sending disabled.
@@ -265,7 +271,11 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   t.regex(docText, /\[\d+\]/, 'numbered citations');
   t.regex(docText, /参考来源/, 'a sources list');
   t.true(await canvasDoc.locator('a[href*="/article"]').count() > 0, 'the sources list links the article');
-  // The last first-visit tip explains the reports folder, once there is a report to open.
+  // The last first-visit tip explains the reports folder, once there is a report to open. The report
+  // opening the canvas hands the focus to the composer (focus.test.ts), and no tip shows while a field
+  // has the focus: it comes once the user turns from the composer.
+  await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === '输入消息', undefined, { timeout: 5_000 }).catch(() => undefined);
+  await page.getByRole('textbox', { name: '输入消息' }).blur();
   await page.getByRole('dialog', { name: '报告与文件' }).waitFor();
   await deepShot('artifacts-tip');
   await page.getByRole('button', { name: '知道了' }).click();
