@@ -5,46 +5,20 @@
  * message posted during the outage gets its reply once Redis is back (the event is the job's outbox),
  * and nothing is written twice.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { signUp } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
-import { owned } from '../support/children.ts';
 import { startProduct } from '../support/product.ts';
+import { freePort, haveRedisServer, startRedis as startRedisServer } from '../support/redisServer.ts';
 import { until } from '../support/readModels.ts';
 
-const haveRedisServer = await new Promise<boolean>((resolve) => {
-  const probe = spawn('redis-server', ['--version'], { stdio: 'ignore' });
-  probe.once('error', () => resolve(false));
-  probe.once('exit', (code) => resolve(code === 0));
-});
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
 /** A throwaway Redis as production runs it (AOF on, no eviction), resolved once it accepts connections. */
-async function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const child = owned(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--maxmemory-policy', 'noeviction'], { stdio: ['ignore', 'pipe', 'inherit'] }));
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output.slice(-500)}`)));
-  });
-  return child;
-}
+const startRedis = (port: number, dir: string) =>
+  startRedisServer(port, ['--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--maxmemory-policy', 'noeviction']);
 
 if (!haveRedisServer) {
   console.log('redis-restart fault test skipped: no redis-server binary on this machine');

@@ -1,18 +1,13 @@
 import test from 'ava';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { client, signUp, startTestApp } from '../support/app.ts';
 import { until } from '../support/readModels.ts';
+import { freePort, haveRedisServer, startRedis } from '../support/redisServer.ts';
 
 const PASSWORD = 'correct horse battery';
 
-// Probed before any test is declared: ava takes declarations only until the file's first await.
-const haveRedisServer = await new Promise<boolean>((resolve) => {
-  const probe = spawn('redis-server', ['--version'], { stdio: 'ignore' });
-  probe.once('error', () => resolve(false));
-  probe.once('exit', (code) => resolve(code === 0));
-});
+/** A Redis that keeps nothing: the outage is all this suite needs of it. */
+const NO_PERSISTENCE = ['--save', '', '--appendonly', 'no'];
 
 const signIn = (url: string, username: string, password: string, forwardedFor?: string, cookie?: string) =>
   client(url).request('POST', '/backend/auth/login', { username, password }, { form: true, headers: { ...(forwardedFor && { 'x-forwarded-for': forwardedFor }), ...(cookie && { cookie }) } });
@@ -79,30 +74,9 @@ test.serial('past the bound on waiting password hashes a sign-in is answered 503
   t.is((await signIn(app.url, 'hashflood', PASSWORD, '192.0.2.1')).status, 200, 'once the burst is over the owner signs in');
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output.slice(-500)}`)));
-  });
-  return child;
-}
-
 (haveRedisServer ? test : test.skip)('with Redis down sign-in answers 503 with a code, not 500, and signs in again once it is back', async (t) => {
   const port = await freePort();
-  let redis = await startRedis(port);
+  let redis = await startRedis(port, NO_PERSISTENCE);
   const app = await startTestApp({ REDIS_URL: `redis://127.0.0.1:${port}`, QUEUE_PREFIX: `signin-${port}` });
   t.teardown(async () => {
     await app.stop();
@@ -114,7 +88,7 @@ async function startRedis(port: number): Promise<ChildProcess> {
   const down = await signIn(app.url, 'redisdown', PASSWORD);
   t.is(down.status, 503);
   t.like(down.body, { code: 'auth.throttle_unavailable' });
-  redis = await startRedis(port);
+  redis = await startRedis(port, NO_PERSISTENCE);
   await until('sign-in works again once Redis is back', 30_000, async () => (await signIn(app.url, 'redisdown', PASSWORD)).status === 200);
   t.pass();
 });
