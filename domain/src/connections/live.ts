@@ -1,4 +1,3 @@
-import { ConfigError } from '@scriptorium/infra/config/config';
 import type { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHandler';
 import type { AllSubscription, EventStore } from '@scriptorium/infra/eventstore/port';
 import type { Logger } from '@scriptorium/infra/log';
@@ -6,7 +5,7 @@ import { OutboxMailer } from '@scriptorium/infra/mail/outbox';
 import type { Mailer, MailMessage } from '@scriptorium/infra/mail/port';
 import { SmtpMailer } from '@scriptorium/infra/mail/smtp';
 import { OfflineProvider } from '@scriptorium/infra/model/offline';
-import { providerFor } from '@scriptorium/infra/model/index';
+import { modelEnvironment, providerFor } from '@scriptorium/infra/model/index';
 import type { OpenAICompatibleProvider } from '@scriptorium/infra/model/openai';
 import type { Completion, ModelDelta, ModelProvider, ModelRequest, ModelRouter } from '@scriptorium/infra/model/port';
 import { profileFor, type ModelProfile, type ModelProfileOverride, type ModelRole } from '@scriptorium/infra/model/profile';
@@ -293,20 +292,12 @@ export class LiveConnections {
   }
 
   private async seed(env: ConnectionsEnvironment): Promise<void> {
-    const baseUrl = env.LLM_BASE_URL?.trim();
-    const model = env.LLM_MODEL?.trim();
-    const apiKey = env.LLM_API_KEY?.trim();
-    // As before connections existed: a model or key without a URL is a typo, not a wish to run offline.
-    if (!baseUrl && model) throw new ConfigError('LLM_BASE_URL', 'must be set when LLM_MODEL is set');
-    if (!baseUrl && apiKey) throw new ConfigError('LLM_BASE_URL', 'must be set when LLM_API_KEY is set');
-    if (!baseUrl && env.LLM_PROFILE) throw new ConfigError('LLM_BASE_URL', 'must be set when LLM_PROFILE is set');
-    if (!baseUrl && env.LLM_ROLE_MODELS) throw new ConfigError('LLM_BASE_URL', 'must be set when LLM_ROLE_MODELS is set: the roles’ models are served by the same endpoint');
-    if (baseUrl && !model) throw new ConfigError('LLM_MODEL', 'must be set when LLM_BASE_URL is set (e.g. gpt-4o-mini, qwen2.5:7b)');
+    const llm = modelEnvironment(env);
     const smtp = env.SMTP_URL ? new URL(env.SMTP_URL) : undefined;
     const smtpPassword = smtp && smtp.password ? decodeURIComponent(smtp.password) : undefined;
     if (smtp) smtp.password = '';
     const seeds = {
-      ...(baseUrl && model && { endpoints: this.environmentEndpoints(env, baseUrl, model, apiKey ? this.seal(apiKey) : null) }),
+      ...(llm && { endpoints: this.environmentEndpoints(env, llm.baseUrl, llm.model, llm.apiKey ? this.seal(llm.apiKey) : null) }),
       ...(env.SEARCH_URL && { search: { url: env.SEARCH_URL } }),
       ...(smtp && { smtp: { url: smtp.toString(), from: env.MAIL_FROM, encryptedPassword: smtpPassword ? this.seal(smtpPassword) : null } }),
       ...(env.ASR_BASE_URL && { speech: { baseUrl: env.ASR_BASE_URL, model: env.ASR_MODEL, encryptedKey: env.ASR_API_KEY ? this.seal(env.ASR_API_KEY) : null } }),

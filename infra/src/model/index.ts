@@ -42,11 +42,11 @@ export function providerFor(endpoint: Pick<ModelEndpoint, 'baseUrl' | 'apiKey' |
 }
 
 /**
- * The OpenAI-compatible client when `LLM_BASE_URL` is set, the offline engine otherwise. A model,
- * key or profile without a URL is refused rather than ignored: silently answering offline would
- * hide a typo.
+ * The environment's model settings, trimmed and checked together. A model, key, profile or role
+ * models without a URL are refused rather than ignored: silently answering offline would hide a typo.
+ * `null` when no model is configured.
  */
-export function createModelProvider(config: ModelConfig, tuning: ModelProviderTuning = {}): ModelProvider {
+export function modelEnvironment(config: ModelConfig): { baseUrl: string; model: string; apiKey?: string } | null {
   const baseUrl = config.LLM_BASE_URL?.trim();
   const model = config.LLM_MODEL?.trim();
   const apiKey = config.LLM_API_KEY?.trim();
@@ -55,8 +55,15 @@ export function createModelProvider(config: ModelConfig, tuning: ModelProviderTu
     if (apiKey) throw new ConfigError('LLM_BASE_URL', 'must be set when LLM_API_KEY is set');
     if (config.LLM_PROFILE) throw new ConfigError('LLM_BASE_URL', 'must be set when LLM_PROFILE is set');
     if (config.LLM_ROLE_MODELS) throw new ConfigError('LLM_BASE_URL', 'must be set when LLM_ROLE_MODELS is set: the roles’ models are served by the same endpoint');
-    return new OfflineProvider(tuning.offline);
+    return null;
   }
   if (!model) throw new ConfigError('LLM_MODEL', 'must be set when LLM_BASE_URL is set (e.g. gpt-4o-mini, qwen2.5:7b)');
-  return providerFor({ baseUrl, model, ...(apiKey && { apiKey }), ...(config.LLM_PROFILE && { profile: config.LLM_PROFILE }) }, tuning.openai);
+  return { baseUrl, model, ...(apiKey && { apiKey }) };
+}
+
+/** The OpenAI-compatible client when `LLM_BASE_URL` is set, the offline engine otherwise. */
+export function createModelProvider(config: ModelConfig, tuning: ModelProviderTuning = {}): ModelProvider {
+  const configured = modelEnvironment(config);
+  if (!configured) return new OfflineProvider(tuning.offline);
+  return providerFor({ ...configured, ...(config.LLM_PROFILE && { profile: config.LLM_PROFILE }) }, tuning.openai);
 }
