@@ -17,6 +17,8 @@ export interface FaultCase {
   name: string;
   about: string;
   faults: Fault[];
+  /** Run over every task rather than one: the limits every deployment on such a provider meets on every question. */
+  everyTask?: boolean;
 }
 
 const once = (kinds: CallKind[]): CallMatch => ({ kinds, times: 1 });
@@ -42,8 +44,8 @@ export const FAULTS: FaultCase[] = [
   { name: 'reasoning-content', about: 'reasoning_content deltas before every streamed answer', faults: [{ kind: 'reasoning', match: always }] },
   { name: 'slow-first-token', about: '20 s before the first token of the first section', faults: [{ kind: 'firstToken', ms: 20_000, match: once(['section']) }] },
   { name: 'missing-usage', about: 'no usage in any response', faults: [{ kind: 'noUsage' }] },
-  { name: 'output-cap-8192', about: 'max_tokens above 8,192 refused with DeepSeek’s 400', faults: [{ kind: 'outputCap', cap: 8192 }] },
-  { name: 'context-32k', about: 'prompt + max_tokens above 32,768 refused with vLLM’s 400', faults: [{ kind: 'window', tokens: 32_768 }] },
+  { name: 'output-cap-8192', about: 'max_tokens above 8,192 refused with DeepSeek’s 400', faults: [{ kind: 'outputCap', cap: 8192 }], everyTask: true },
+  { name: 'context-32k', about: 'prompt + max_tokens above 32,768 refused with vLLM’s 400', faults: [{ kind: 'window', tokens: 32_768 }], everyTask: true },
 ];
 
 export type Verdict = 'completed' | 'failed' | 'silently degraded' | 'degraded, said';
@@ -144,15 +146,17 @@ export async function runFault(lab: Lab, fault: FaultCase, topic: Topic, timeout
   }
 }
 
-/** Each fault over one task, the tasks taken in turn so both languages meet the faults. */
+/** Each fault over one task, the tasks taken in turn so both languages meet the faults; an `everyTask` fault over all of them. */
 export async function runFaults(lab: Lab, options: { names?: readonly string[]; only?: readonly string[]; timeoutMs?: number; onResult?: (result: FaultResult) => void } = {}): Promise<FaultResult[]> {
   const topics = TOPICS.filter((topic) => !options.only || options.only.includes(topic.id));
   const cases = FAULTS.filter((fault) => !options.names || options.names.includes(fault.name));
   const results: FaultResult[] = [];
   for (const [index, fault] of cases.entries()) {
-    const result = await runFault(lab, fault, topics[index % topics.length]!, options.timeoutMs ?? 360_000);
-    options.onResult?.(result);
-    results.push(result);
+    for (const topic of fault.everyTask ? topics : [topics[index % topics.length]!]) {
+      const result = await runFault(lab, fault, topic, options.timeoutMs ?? 360_000);
+      options.onResult?.(result);
+      results.push(result);
+    }
   }
   return results;
 }

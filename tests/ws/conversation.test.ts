@@ -113,6 +113,25 @@ test('pause interrupts the running reply and keeps what was written; resume cont
   socket.close();
 });
 
+test('resume over the socket continues a paused reply; with nothing to continue it is refused with its code', async (t) => {
+  const { user, sessionId } = await session('socketresumer');
+  const socket = await openSocket(app.url, 'client-resume', user.token);
+  socket.send(subscribe(sessionId));
+  await socket.next((m) => m.type === 'subscribed');
+  socket.send({ session_id: sessionId, agent: 'poe_llm', payload: { content_type: 'resume' } });
+  const refused = await socket.next((m) => m.type === 'error');
+  t.is(refused.code, 'conversation.nothing_to_resume');
+  t.is(refused.content_type, 'resume', 'the client knows which command was refused');
+  const sent = await user.request('POST', '/backend/api/v2/chat/poe/start', { session_id: sessionId, text: '写一段介绍' });
+  await socket.next((m) => m.type === 'message' && m.content.content_type === 'chat_chunk');
+  socket.send({ session_id: sessionId, agent: 'poe_llm', payload: { content_type: 'pause' } });
+  t.is((await socket.next(isEnd(sent.body.reply_id))).content.outcome, 'interrupted');
+  socket.send({ session_id: sessionId, agent: 'poe_llm', payload: { content_type: 'resume' } });
+  const start = await socket.next((m) => m.type === 'message' && m.content.content_type === 'message_start' && m.content.continues === sent.body.reply_id);
+  t.is((await socket.next(isEnd(start.content.message_id))).content.outcome, 'completed');
+  socket.close();
+});
+
 test('messages sent over the socket start a reply; bad envelopes get an error and the socket stays up', async (t) => {
   const { user, sessionId } = await session('socketsender');
   const socket = await openSocket(app.url, 'client-send', user.token);

@@ -97,6 +97,9 @@ export class ConversationGateway {
       case 'pause':
         await this.conversations.pause(actor, sessionId);
         return;
+      case 'resume':
+        await this.conversations.resume(actor, sessionId);
+        return;
       case 'clarification_answer':
         await this.conversations.answerClarification(actor, sessionId, payload.answers);
         return;

@@ -67,6 +67,7 @@ export const clientPayloadSchema = z.discriminatedUnion(
     z.object({ content_type: z.literal('user_input'), ...input }),
     z.object({ content_type: z.literal('question'), ...input }),
     z.object({ content_type: z.literal('pause') }),
+    z.object({ content_type: z.literal('resume') }),
     z.object({ content_type: z.literal('clarification_answer'), answers: z.array(clarificationAnswerSchema).min(1).max(50) }),
     z.object({ content_type: z.literal('feedback_response'), option: z.enum(FEEDBACK_OPTIONS), text: z.string().max(5000).optional() }),
     // offset and version: where the selection is, so equal text elsewhere in the report is left alone.

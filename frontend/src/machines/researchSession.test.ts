@@ -106,6 +106,26 @@ test('a question shown while on its way goes once the conversation has it', (t) 
   t.is(actor.getSnapshot().context.conversation.messages.length, 1);
 });
 
+test('continue asks the server once, is settled by the continued reply, and a refusal is said and not kept', (t) => {
+  let refusal: string | null = null;
+  const { actor, delivered } = session({ loaded: empty('s-1'), refuse: (command) => (command.kind === 'resume' ? refusal : null) });
+  actor.send({ type: 'conversation.resume', agent: 'deep_cognition' });
+  t.deepEqual(delivered, [{ kind: 'resume', agent: 'deep_cognition' }]);
+  t.like(actor.getSnapshot().context.outbox[0], { command: { kind: 'resume' }, error: null }, 'asked, waiting for the reply to go on');
+  actor.send({ type: 'socket.message', message: content({ content_type: 'message_start', message_id: 'r-2' }) });
+  t.deepEqual(actor.getSnapshot().context.outbox, []);
+  refusal = '没有可以继续的回复';
+  actor.send({ type: 'conversation.resume', agent: 'deep_cognition' });
+  t.deepEqual(actor.getSnapshot().context.outbox, [], 'nothing is left in the conversation to send again');
+  t.is(actor.getSnapshot().context.error, refusal);
+});
+
+test('a read-only session cannot be continued', (t) => {
+  const actor = createActor(researchSessionMachine, { input: { id: 'share-1', readOnly: true, loaded: empty('share-1') } }).start();
+  actor.send({ type: 'conversation.resume', agent: 'deep_cognition' });
+  t.deepEqual(actor.getSnapshot().context.outbox, []);
+});
+
 test('continue editing refused over HTTP stops with the message', (t) => {
   const { actor } = session({ loaded: empty('s-1'), refuse: (command) => (command.kind === 'feedback_response' ? OUT_OF_BUDGET : null) });
   actor.send({ type: 'feedback.give', option: 'continue' });

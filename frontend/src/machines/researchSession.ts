@@ -1,7 +1,7 @@
-import { assign, enqueueActions, fromCallback, fromPromise, sendParent, sendTo, setup, type ActorRefFrom, type EventObject, type SnapshotFrom } from 'xstate';
+import { assign, enqueueActions, fromCallback, fromPromise, not, sendParent, sendTo, setup, type ActorRefFrom, type EventObject, type SnapshotFrom } from 'xstate';
 import type { ClarificationAnswer } from '@scriptorium/domain/protocol/research';
 import type { WireContent } from '@scriptorium/domain/protocol/content';
-import type { ServerMessage } from '@scriptorium/domain/protocol/ws';
+import type { ServerMessage, WireAgent } from '@scriptorium/domain/protocol/ws';
 import { refusalMessage } from '../api/client.ts';
 import type { CanvasDto, CollaborationMode, LayoutPreset, SessionDto } from '../api/research.ts';
 import type { EditTarget, FeedbackOption, SessionCommand } from '../research/commands.ts';
@@ -76,6 +76,7 @@ export type ResearchSessionEvent =
   | { type: 'socket.message'; message: ServerMessage }
   | { type: 'conversation.send'; text: string }
   | { type: 'conversation.pause' }
+  | { type: 'conversation.resume'; agent: WireAgent }
   | { type: 'clarification.answer'; answers: ClarificationAnswer[] }
   | { type: 'feedback.give'; option: FeedbackOption; text?: string }
   | ({ type: 'edit.request'; text: string; snippet: string } & EditTarget)
@@ -121,6 +122,8 @@ function acknowledges(pending: SessionCommand, content: WireContent): boolean {
       return content.message_id === pending.request.request_id && (content.content_type === 'targeted_edit_result' || content.content_type === 'error');
     case 'pause':
       return false;
+    case 'resume':
+      return content.content_type === 'message_start';
   }
 }
 
@@ -226,10 +229,11 @@ export const researchSessionMachine = setup({
     refuse: enqueueActions(({ context, enqueue }, refusal: { id: string; message: string }) => {
       const refused = context.outbox.find((pending) => pending.id === refusal.id);
       if (!refused) return;
-      // A refused pause is nothing to keep in the conversation; the rest stay, with why.
+      // A refused pause or resume is nothing to keep in the conversation; the rest stay, with why.
+      const control = refused.command.kind === 'pause' || refused.command.kind === 'resume';
       enqueue.assign({
-        outbox: refused.command.kind === 'pause' ? context.outbox.filter((pending) => pending !== refused) : context.outbox.map((pending) => (pending === refused ? { ...pending, error: refusal.message } : pending)),
-        ...(refused.command.kind === 'pause' && { error: refusal.message }),
+        outbox: control ? context.outbox.filter((pending) => pending !== refused) : context.outbox.map((pending) => (pending === refused ? { ...pending, error: refusal.message } : pending)),
+        ...(control && { error: refusal.message }),
       });
       if (refused.command.kind === 'targeted_edit') enqueue.sendTo('targetedEdit', { type: 'edit.refused', message: refusal.message });
     }),
@@ -300,6 +304,7 @@ export const researchSessionMachine = setup({
           ],
         },
         'conversation.pause': { actions: { type: 'send', params: ({ context }) => ({ kind: 'pause', agent: agentFor(context.mode) }) } },
+        'conversation.resume': { guard: not('readOnly'), actions: { type: 'send', params: ({ event }) => ({ kind: 'resume', agent: event.agent }) } },
         'clarification.answer': { actions: { type: 'send', params: ({ event }) => ({ kind: 'clarification_answer', answers: event.answers }) } },
         'feedback.give': { actions: { type: 'send', params: ({ event }) => ({ kind: 'feedback_response', option: event.option, ...(event.text !== undefined && { text: event.text }) }) } },
         'edit.request': {

@@ -29,7 +29,7 @@ import {
   TOOL_TYPES,
   WritingNoticeView,
 } from './stream/items.tsx';
-import { CheckIcon, LightbulbIcon, PauseIcon, RefreshCwIcon, SparklesIcon } from '../ui/icons.ts';
+import { CheckIcon, LightbulbIcon, PauseIcon, PlayIcon, RefreshCwIcon, SparklesIcon } from '../ui/icons.ts';
 import './research.css';
 
 const HIDDEN: ReadonlySet<ContentType> = new Set(['message_start', 'think_end', 'status', 'writing_content', 'writing_rollback', 'clarification_answer', 'feedback_response', 'user_input']);
@@ -201,7 +201,7 @@ function renderContents(message: ChatMessage, answers: Answers, outbox: readonly
  * answers to its forms or (for a reply with forms) the commands waiting for their echo change.
  */
 const AssistantMessage = memo(
-  function AssistantMessage({ message, answers, outbox, readOnly, busy }: { message: ChatMessage; answers: Answers; outbox: readonly PendingCommand[]; readOnly: boolean; busy: boolean }) {
+  function AssistantMessage({ message, answers, outbox, readOnly, busy, resume }: { message: ChatMessage; answers: Answers; outbox: readonly PendingCommand[]; readOnly: boolean; busy: boolean; resume: Resume }) {
     const { t } = useTranslation();
     const nodes = renderContents(message, answers, outbox, readOnly);
     const streaming = message.status === 'streaming';
@@ -222,12 +222,52 @@ const AssistantMessage = memo(
             </div>
           )}
           {streaming && visible && busy && <span className="caret" aria-hidden="true" />}
+          {resume && <ResumeButton message={message} resume={resume} />}
         </div>
       </div>
     );
   },
-  (before, after) => before.message === after.message && before.outbox === after.outbox && before.readOnly === after.readOnly && before.busy === after.busy && sameAnswers(before.answers, after.answers),
+  (before, after) =>
+    before.message === after.message && before.outbox === after.outbox && before.readOnly === after.readOnly && before.busy === after.busy && before.resume === after.resume && sameAnswers(before.answers, after.answers),
 );
+
+/** Whether a reply can be continued from where it stopped, and whether that was already asked. */
+type Resume = null | 'ready' | 'asked';
+
+const RESUMABLE_AGENTS: ReadonlySet<string> = new Set(['deep_cognition', 'poe_llm']);
+
+/**
+ * The last reply, when a pause or a failure cut it short and nothing was sent since, is what the
+ * server's resume continues; a targeted edit or a document agent is asked again instead.
+ */
+function resumeOf(conversation: Conversation, outbox: readonly PendingCommand[], readOnly: boolean): Resume {
+  const last = conversation.messages.at(-1);
+  if (readOnly || conversation.busy || !last || last.role !== 'assistant' || last.status === 'streaming' || !RESUMABLE_AGENTS.has(last.agent)) return null;
+  const end = last.contents.find(oneOf(['message_end']));
+  if (end?.outcome !== 'interrupted' && end?.outcome !== 'failed') return null;
+  return outbox.some((pending) => pending.command.kind === 'resume' && pending.error === null) ? 'asked' : 'ready';
+}
+
+function ResumeButton({ message, resume }: { message: ChatMessage; resume: 'ready' | 'asked' }) {
+  const { t } = useTranslation();
+  const session = useSessionRef();
+  const failed = message.contents.some((item) => item.content_type === 'message_end' && item.outcome === 'failed');
+  return (
+    <div className="resume-row">
+      <button
+        type="button"
+        className="button button-secondary button-small"
+        aria-disabled={resume === 'asked'}
+        title={t('stream.resumeHint')}
+        onClick={() => resume === 'ready' && session?.send({ type: 'conversation.resume', agent: message.agent === 'poe_llm' ? 'poe_llm' : 'deep_cognition' })}
+      >
+        {failed ? <RefreshCwIcon size={14} /> : <PlayIcon size={14} />}
+        {t(failed ? 'stream.retryFromFailure' : 'stream.resume')}
+      </button>
+      <span className="resume-hint">{t('stream.resumeHint')}</span>
+    </div>
+  );
+}
 
 /**
  * What this page sent and the conversation does not have yet: a question shows as the user's bubble
@@ -298,6 +338,7 @@ export function ChatStream({ conversation, outbox = [], readOnly }: { conversati
 
   const last = conversation.messages.at(-1);
   const waiting = conversation.busy && (!last || last.role === 'user');
+  const resume = resumeOf(conversation, outbox, readOnly);
   return (
     <div
       className="chat-stream"
@@ -337,6 +378,7 @@ export function ChatStream({ conversation, outbox = [], readOnly }: { conversati
               outbox={answers === NO_ANSWERS ? NO_PENDING : outbox}
               readOnly={readOnly}
               busy={message.status === 'streaming' && conversation.busy}
+              resume={message === last ? resume : null}
             />
           );
         })}

@@ -19,6 +19,8 @@ export type FeedbackOption = 'continue' | 'satisfied' | 'manual_feedback';
 export type SessionCommand =
   | { kind: 'user_input'; agent: WireAgent; content: string }
   | { kind: 'pause'; agent: WireAgent }
+  /** Continues the reply a pause or a failure cut short, from where it stands. */
+  | { kind: 'resume'; agent: WireAgent }
   | { kind: 'clarification_answer'; answers: ClarificationAnswer[] }
   | { kind: 'feedback_response'; option: FeedbackOption; text?: string }
   | { kind: 'targeted_edit'; request: EditRequest };
@@ -30,6 +32,8 @@ export function wireOf(command: SessionCommand): { agent: WireAgent; payload: Cl
       return { agent: command.agent, payload: { content_type: 'user_input', content: command.content } };
     case 'pause':
       return { agent: command.agent, payload: { content_type: 'pause' } };
+    case 'resume':
+      return { agent: command.agent, payload: { content_type: 'resume' } };
     case 'clarification_answer':
       return { agent: 'deep_cognition', payload: { content_type: 'clarification_answer', answers: command.answers } };
     case 'feedback_response':

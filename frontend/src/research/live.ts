@@ -23,6 +23,8 @@ const overHttp = (sessionId: string, command: SessionCommand): Promise<unknown> 
       return research.send(sessionId, command.content);
     case 'pause':
       return research.pause(sessionId);
+    case 'resume':
+      return research.resume(sessionId);
     case 'clarification_answer':
       return research.answerClarification(sessionId, command.answers);
     case 'feedback_response':

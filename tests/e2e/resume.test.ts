@@ -1,0 +1,115 @@
+/**
+ * Continuing a reply in the browser: a paused answer goes on from where it stopped at one click, and
+ * an answer the model service broke off is retried from there, in zh and in en. The model is a local
+ * OpenAI-compatible server behind a switch that makes it answer 503 while the test says it is down.
+ */
+import { createServer, request as forward } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test, { type ExecutionContext } from 'ava';
+import type { Browser, Page } from 'playwright-core';
+import { screenshot, signedInPage } from '../support/browser.ts';
+import { launchBrowser } from '../support/chromium.ts';
+import { signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { startMockOpenAI, type MockOpenAI } from '../support/mockOpenAI.ts';
+
+const ANSWER = `${'固态电池用固体电解质代替电解液，不易燃，能量密度也更高。'.repeat(12)}结论：更安全。`;
+
+let upstream: MockOpenAI;
+let app: TestApp;
+let browser: Browser;
+let down = false;
+let gateway: ReturnType<typeof createServer>;
+
+test.before(async () => {
+  upstream = await startMockOpenAI({ scenario: 'slow', delayMs: 40, reply: ANSWER });
+  gateway = createServer((req, res) => {
+    if (down) {
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'The server is overloaded', type: 'server_error' } }));
+      return;
+    }
+    const target = new URL(req.url ?? '/', upstream.origin);
+    const proxied = forward(target, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    proxied.on('error', () => res.destroy());
+    req.pipe(proxied);
+  });
+  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+  const { port } = gateway.address() as AddressInfo;
+  app = await startTestApp({ LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, LLM_MODEL: 'mock-model' });
+  browser = await launchBrowser();
+});
+test.after.always(async () => {
+  await browser?.close();
+  await app?.stop();
+  await new Promise((resolve) => gateway?.close(resolve));
+  await upstream?.close();
+});
+
+const WORDS = {
+  zh: { chat: '通用对话', input: '输入消息', pause: '暂停', paused: '回答已暂停', resume: '继续', retry: '从中断处重试', gotIt: '知道了' },
+  en: { chat: 'General chat', input: 'Message', pause: 'Pause', paused: 'The answer was paused', resume: 'Continue', retry: 'Retry from where it stopped', gotIt: 'Got it' },
+} as const;
+
+async function chatPage(t: ExecutionContext, language: 'zh' | 'en', name: string): Promise<{ page: Page; pageErrors: string[] }> {
+  const user = await signUp(app.url, name);
+  const opened = await signedInPage(t, browser, user.token!);
+  const { page } = opened;
+  await page.addInitScript((lang) => localStorage.setItem('app_language', lang), language);
+  await page.goto(`${app.url}/research`, { waitUntil: 'networkidle' });
+  const words = WORDS[language];
+  const tip = page.getByRole('button', { name: words.gotIt });
+  if (await tip.isVisible()) await tip.click();
+  await page.getByRole('radio', { name: words.chat }).click();
+  return opened;
+}
+
+const replyText = (page: Page) => page.locator('.message-assistant').last().locator('.assistant-body').innerText();
+
+for (const language of ['zh', 'en'] as const) {
+  const words = WORDS[language];
+
+  test(`${language}: a paused answer goes on from where it stopped at one click, and the button leaves`, async (t) => {
+    t.timeout(120_000);
+    const { page, pageErrors } = await chatPage(t, language, `resumer${language}`);
+    await page.getByRole('textbox', { name: words.input }).fill('固态电池安全吗？');
+    await page.keyboard.press('Enter');
+    await page.locator('.message-assistant').last().getByText('固态电池用固体电解质').first().waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: words.pause }).click();
+    await page.getByText(words.paused).waitFor({ timeout: 30_000 });
+    const partial = await replyText(page);
+    t.false(partial.includes('结论：更安全。'), 'stopped before the end');
+    const resume = page.getByRole('button', { name: words.resume, exact: true });
+    await resume.waitFor();
+    await screenshot(page, `resume-paused-${language}`);
+    await resume.click();
+    await page.locator('.message-assistant').last().getByText('结论：更安全。').waitFor({ timeout: 60_000 });
+    await page.waitForFunction(() => !document.querySelector('.message-assistant.streaming'), undefined, { timeout: 30_000 });
+    t.is(await page.getByRole('button', { name: words.resume, exact: true }).count(), 0, 'nothing left to continue');
+    await screenshot(page, `resume-continued-${language}`);
+    t.deepEqual(pageErrors, []);
+  });
+
+  test.serial(`${language}: an answer the model service broke off is retried from where it failed`, async (t) => {
+    t.timeout(180_000);
+    const { page, pageErrors } = await chatPage(t, language, `retrier${language}`);
+    down = true;
+    try {
+      await page.getByRole('textbox', { name: words.input }).fill('固态电池贵吗？');
+      await page.keyboard.press('Enter');
+      const retry = page.getByRole('button', { name: words.retry });
+      await retry.waitFor({ timeout: 120_000 });
+      await screenshot(page, `resume-failed-${language}`);
+      down = false;
+      await retry.click();
+      await page.locator('.message-assistant').last().getByText('结论：更安全。').waitFor({ timeout: 60_000 });
+    } finally {
+      down = false;
+    }
+    t.is(await page.getByRole('button', { name: words.retry }).count(), 0);
+    await screenshot(page, `resume-retried-${language}`);
+    t.deepEqual(pageErrors, []);
+  });
+}
