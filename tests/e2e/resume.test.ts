@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { screenshot, signedInPage } from '../support/browser.ts';
 import { launchBrowser } from '../support/chromium.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
-import { startMockOpenAI, type MockOpenAI } from '../support/mockOpenAI.ts';
+import { startMockOpenAI, type ChatBody, type MockOpenAI } from '../support/mockOpenAI.ts';
 
 const ANSWER = `${'固态电池用固体电解质代替电解液，不易燃，能量密度也更高。'.repeat(12)}结论：更安全。`;
 
@@ -21,7 +21,13 @@ let down = false;
 let gateway: ReturnType<typeof createServer>;
 
 test.before(async () => {
-  upstream = await startMockOpenAI({ scenario: 'slow', delayMs: 40, reply: ANSWER });
+  // Asked to go on after a partial answer, the model writes the rest of it, as a real one would.
+  const reply = (body: ChatBody) => {
+    const messages = body.messages ?? [];
+    const partial = messages.at(-1)?.content.includes('继续') ? messages.at(-2)?.content : undefined;
+    return partial && ANSWER.startsWith(partial) ? ANSWER.slice(partial.length) : ANSWER;
+  };
+  upstream = await startMockOpenAI({ scenario: 'slow', delayMs: 40, reply });
   gateway = createServer((req, res) => {
     if (down) {
       req.resume();
@@ -66,13 +72,14 @@ async function chatPage(t: ExecutionContext, language: 'zh' | 'en', name: string
   return opened;
 }
 
-const replyText = (page: Page) => page.locator('.message-assistant').last().locator('.assistant-body').innerText();
+/** The last reply's text, without the agent's name above it. */
+const replyText = async (page: Page) => (await page.locator('.message-assistant').last().locator('.assistant-body').innerText()).split('\n').slice(1).join('\n').trim();
 
 for (const language of ['zh', 'en'] as const) {
   const words = WORDS[language];
 
   test(`${language}: a paused answer goes on from where it stopped at one click, and the button leaves`, async (t) => {
-    t.timeout(120_000);
+    t.timeout(240_000);
     const { page, pageErrors } = await chatPage(t, language, `resumer${language}`);
     await page.getByRole('textbox', { name: words.input }).fill('固态电池安全吗？');
     await page.keyboard.press('Enter');
@@ -85,15 +92,17 @@ for (const language of ['zh', 'en'] as const) {
     await resume.waitFor();
     await screenshot(page, `resume-paused-${language}`);
     await resume.click();
-    await page.locator('.message-assistant').last().getByText('结论：更安全。').waitFor({ timeout: 60_000 });
+    await page.locator('.message-assistant').last().getByText('结论：更安全。').waitFor({ timeout: 150_000 });
     await page.waitForFunction(() => !document.querySelector('.message-assistant.streaming'), undefined, { timeout: 30_000 });
+    const continued = await replyText(page);
+    t.false(continued.startsWith('固态电池用固体电解质'), 'the continuation does not start over');
     t.is(await page.getByRole('button', { name: words.resume, exact: true }).count(), 0, 'nothing left to continue');
     await screenshot(page, `resume-continued-${language}`);
     t.deepEqual(pageErrors, []);
   });
 
   test.serial(`${language}: an answer the model service broke off is retried from where it failed`, async (t) => {
-    t.timeout(180_000);
+    t.timeout(300_000);
     const { page, pageErrors } = await chatPage(t, language, `retrier${language}`);
     down = true;
     try {
@@ -104,7 +113,7 @@ for (const language of ['zh', 'en'] as const) {
       await screenshot(page, `resume-failed-${language}`);
       down = false;
       await retry.click();
-      await page.locator('.message-assistant').last().getByText('结论：更安全。').waitFor({ timeout: 60_000 });
+      await page.locator('.message-assistant').last().getByText('结论：更安全。').waitFor({ timeout: 150_000 });
     } finally {
       down = false;
     }

@@ -193,6 +193,7 @@ export const en: Messages = {
     resume: 'Continue',
     retryFromFailure: 'Retry from where it stopped',
     resumeHint: 'The plan, searches, pages read and finished sections are kept; only what is left is done',
+    resumeChatHint: 'What was written is kept; the answer goes on from there',
     sendAgain: 'Send again',
     discard: 'Discard',
     planning: 'Planing .....',

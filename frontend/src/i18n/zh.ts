@@ -192,6 +192,7 @@ export const zh = {
     resume: '继续',
     retryFromFailure: '从中断处重试',
     resumeHint: '已完成的计划、检索、阅读和章节都会保留，只做剩下的部分',
+    resumeChatHint: '已写出的内容会保留，从中断处接着写',
     sendAgain: '重新发送',
     discard: '不发送了',
     planning: '正在制定计划.....',

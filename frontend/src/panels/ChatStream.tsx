@@ -186,7 +186,8 @@ function renderContents(message: ChatMessage, answers: Answers, outbox: readonly
         return;
       }
       case 'message_end':
-        if (item.outcome === 'failed') nodes.push(<ErrorItem key={key} message={item.error_message ?? ''} />);
+        // The error item before it already said why, in the reader's language; the end's own text is for a reply that has none.
+        if (item.outcome === 'failed' && !contents.some((candidate) => candidate.content_type === 'error')) nodes.push(<ErrorItem key={key} message={item.error_message ?? ''} />);
         if (item.outcome === 'interrupted') nodes.push(<InterruptedItem key={key} />);
         return;
       default:
@@ -258,13 +259,12 @@ function ResumeButton({ message, resume }: { message: ChatMessage; resume: 'read
         type="button"
         className="button button-secondary button-small"
         aria-disabled={resume === 'asked'}
-        title={t('stream.resumeHint')}
         onClick={() => resume === 'ready' && session?.send({ type: 'conversation.resume', agent: message.agent === 'poe_llm' ? 'poe_llm' : 'deep_cognition' })}
       >
         {failed ? <RefreshCwIcon size={14} /> : <PlayIcon size={14} />}
         {t(failed ? 'stream.retryFromFailure' : 'stream.resume')}
       </button>
-      <span className="resume-hint">{t('stream.resumeHint')}</span>
+      <span className="resume-hint">{t(message.agent === 'deep_cognition' ? 'stream.resumeHint' : 'stream.resumeChatHint')}</span>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { queryKeys, useApiQuery } from '../api/query.ts';
@@ -52,6 +52,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
     // A pause on its way (slow or offline, it may take seconds to be answered or refused).
     pausing: snapshot.context.outbox.some((pending) => pending.command.kind === 'pause' && pending.error === null),
     restoring: isRestoring(snapshot),
+    ready: snapshot.matches('ready'),
   }));
   const error = session?.error ?? null;
   // The server says whether speech is configured; the recogniser itself is only called to recognise.
@@ -60,6 +61,8 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
   const [text, setText] = useState(storedDraft);
   const [height, setHeight] = useState(() => clampInputHeight(Number(localStorage.getItem(INPUT_HEIGHT_KEY)) || INPUT_MIN_HEIGHT + 30));
   const [needsLogin, setNeedsLogin] = useState(false);
+  /** Sent before the session was ready (just made, or still loading): it goes once the session is. */
+  const [sendWhenReady, setSendWhenReady] = useState(false);
   const [uploading, setUploading] = useState<string | null>(null);
   const [uploaded, setUploaded] = useState<string[]>([]);
   const [recording, setRecording] = useState<MediaRecorder | null>(null);
@@ -81,15 +84,26 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
       setNeedsLogin(true);
       return;
     }
-    // The first visit's session is still being made (or is loading): the text waits in the box.
+    // The first visit's session is still being made (or is loading): the text waits in the box and goes once it is ready.
     const event = { type: 'conversation.send' as const, text };
-    if (!ref?.getSnapshot().can(event)) return;
+    if (!ref?.getSnapshot().can(event)) {
+      setSendWhenReady(true);
+      return;
+    }
+    setSendWhenReady(false);
     ref.send(event);
     setText('');
     keepDraft('');
     // The reply is Markdown and takes a round trip at least: its renderer arrives before it does.
     void preloadMarkdown();
   };
+
+  const ready = session?.ready === true;
+  useEffect(() => {
+    if (sendWhenReady && ready && signedIn) submit();
+    // Only readiness arriving sends: `submit` reads the text as it is then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [sendWhenReady, ready, signedIn]);
 
   const startDrag = (event: React.PointerEvent) => {
     event.preventDefault();

@@ -1,5 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { ContentOf } from '@scriptorium/domain/protocol/content';
+import { currentLanguage } from '../i18n/index.ts';
+import { intlLocale } from '../i18n/language.ts';
 
 /**
  * An info item in the user's language: from its progress code when it has one; an entry from
@@ -23,7 +25,7 @@ export function infoText(t: TFunction, item: ContentOf<'info'>): string {
     case 'research.sectionCapped':
       return t(`progress.${progress.code}`, { section: progress.params.section });
     case 'research.waitingForModel':
-      return t('progress.research.waitingForModel', { time: new Date(progress.params.until).toLocaleTimeString() });
+      return t('progress.research.waitingForModel', { time: new Date(progress.params.until).toLocaleTimeString(intlLocale(currentLanguage())) });
     case 'research.attachedRead':
       return t('progress.research.attachedRead', { count: progress.params.count, titles: progress.params.titles.join(t('progress.listSeparator')) });
     default:
