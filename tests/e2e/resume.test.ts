@@ -11,6 +11,7 @@ import { screenshot, signedInPage } from '../support/browser.ts';
 import { launchBrowser } from '../support/chromium.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { startMockOpenAI, type ChatBody, type MockOpenAI } from '../support/mockOpenAI.ts';
+import { straightResearch } from '../support/researchModel.ts';
 
 const ANSWER = `${'固态电池用固体电解质代替电解液，不易燃，能量密度也更高。'.repeat(12)}结论：更安全。`;
 
@@ -21,11 +22,12 @@ let down = false;
 let gateway: ReturnType<typeof createServer>;
 
 test.before(async () => {
+  const research = straightResearch({ description: '安全性对比', queries: ['固态电池 安全'] }, ANSWER);
   // Asked to go on after a partial answer, the model writes the rest of it, as a real one would.
   const reply = (body: ChatBody) => {
     const messages = body.messages ?? [];
     const partial = messages.at(-1)?.content.includes('继续') ? messages.at(-2)?.content : undefined;
-    return partial && ANSWER.startsWith(partial) ? ANSWER.slice(partial.length) : ANSWER;
+    return partial && ANSWER.startsWith(partial) ? ANSWER.slice(partial.length) : research(body);
   };
   upstream = await startMockOpenAI({ scenario: 'slow', delayMs: 40, reply });
   gateway = createServer((req, res) => {
@@ -55,20 +57,21 @@ test.after.always(async () => {
 });
 
 const WORDS = {
-  zh: { chat: '通用对话', input: '输入消息', pause: '暂停', paused: '回答已暂停', resume: '继续', retry: '从中断处重试', gotIt: '知道了' },
-  en: { chat: 'General chat', input: 'Message', pause: 'Pause', paused: 'The answer was paused', resume: 'Continue', retry: 'Retry from where it stopped', gotIt: 'Got it' },
+  zh: { research: '深度研究', pausedWriting: '已暂停：1 个研究步骤已完成，正在写报告', chat: '通用对话', input: '输入消息', pause: '暂停', paused: '回答已暂停', resume: '继续', retry: '从中断处重试' },
+  en: { research: 'Deep research', pausedWriting: 'Paused while writing the report, after all research steps (1)', chat: 'General chat', input: 'Message', pause: 'Pause', paused: 'The answer was paused', resume: 'Continue', retry: 'Retry from where it stopped' },
 } as const;
 
-async function chatPage(t: ExecutionContext, language: 'zh' | 'en', name: string): Promise<{ page: Page; pageErrors: string[] }> {
+async function chatPage(t: ExecutionContext, language: 'zh' | 'en', name: string, mode: 'chat' | 'research' = 'chat'): Promise<{ page: Page; pageErrors: string[] }> {
   const user = await signUp(app.url, name);
   const opened = await signedInPage(t, browser, user.token!);
   const { page } = opened;
-  await page.addInitScript((lang) => localStorage.setItem('app_language', lang), language);
+  // First-visit tips are another test's subject; here one could sit over the button being tried.
+  await page.addInitScript((lang) => {
+    localStorage.setItem('app_language', lang);
+    localStorage.setItem('guidance_enabled', 'false');
+  }, language);
   await page.goto(`${app.url}/research`, { waitUntil: 'networkidle' });
-  const words = WORDS[language];
-  const tip = page.getByRole('button', { name: words.gotIt });
-  if (await tip.isVisible()) await tip.click();
-  await page.getByRole('radio', { name: words.chat }).click();
+  await page.getByRole('radio', { name: WORDS[language][mode] }).click();
   return opened;
 }
 
@@ -119,6 +122,24 @@ for (const language of ['zh', 'en'] as const) {
     }
     t.is(await page.getByRole('button', { name: words.retry }).count(), 0);
     await screenshot(page, `resume-retried-${language}`);
+    t.deepEqual(pageErrors, []);
+  });
+
+  test(`${language}: a research paused while it writes says where it stands, and goes on with the section it was in`, async (t) => {
+    t.timeout(300_000);
+    const { page, pageErrors } = await chatPage(t, language, `researchresumer${language}`, 'research');
+    await page.getByRole('textbox', { name: words.input }).fill('固态电池安全吗？');
+    await page.keyboard.press('Enter');
+    await page.locator('.canvas-doc').getByText('固态电池用固体电解质').first().waitFor({ timeout: 120_000 });
+    await page.getByRole('button', { name: words.pause }).click();
+    await page.getByText(words.pausedWriting).waitFor({ timeout: 60_000 });
+    await screenshot(page, `resume-research-paused-${language}`);
+    await page.getByRole('button', { name: words.resume, exact: true }).click();
+    await page.locator('.card.feedback').waitFor({ timeout: 150_000 });
+    const report = await page.locator('.canvas-doc').innerText();
+    const sentences = report.split('固态电池用固体电解质代替电解液').length - 1;
+    t.is(sentences, 24, 'both sections whole: the paused one continued, not written again');
+    await screenshot(page, `resume-research-continued-${language}`);
     t.deepEqual(pageErrors, []);
   });
 }

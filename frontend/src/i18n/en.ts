@@ -190,6 +190,8 @@ export const en: Messages = {
     targetedEditDone: 'Targeted edit done: version {{version}} created',
     unknownError: 'Unknown Error, retrying',
     interrupted: 'The answer was paused',
+    pausedDuringStep: 'Paused during step {{step}} of {{total}}',
+    pausedWhileWriting: 'Paused while writing the report, after all research steps ({{total}})',
     resume: 'Continue',
     retryFromFailure: 'Retry from where it stopped',
     resumeHint: 'The plan, searches, pages read and finished sections are kept; only what is left is done',

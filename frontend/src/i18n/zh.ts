@@ -189,6 +189,8 @@ export const zh = {
     targetedEditDone: '定向修改已完成，已生成第 {{version}} 版',
     unknownError: '未知错误，正在重试',
     interrupted: '回答已暂停',
+    pausedDuringStep: '已暂停：第 {{step}} 步（共 {{total}} 步）进行中',
+    pausedWhileWriting: '已暂停：{{total}} 个研究步骤已完成，正在写报告',
     resume: '继续',
     retryFromFailure: '从中断处重试',
     resumeHint: '已完成的计划、检索、阅读和章节都会保留，只做剩下的部分',

@@ -34,6 +34,9 @@ import './research.css';
 
 const HIDDEN: ReadonlySet<ContentType> = new Set(['message_start', 'think_end', 'status', 'writing_content', 'writing_rollback', 'clarification_answer', 'feedback_response', 'user_input']);
 
+/** Progress that says a reply was paused, which its end says again with where it stood. */
+const SAID_BY_PAUSED_END: ReadonlySet<string> = new Set(['research.interrupted', 'chat.paused']);
+
 /** Progress that announces an item, and that item: the announcement goes once the item arrives. */
 const SETTLED_BY: Readonly<Partial<Record<string, ContentType>>> = { 'research.planning': 'plan', 'research.clarifying': 'clarification' };
 
@@ -180,15 +183,18 @@ function renderContents(message: ChatMessage, answers: Answers, outbox: readonly
         return;
       case 'info': {
         // "Planning…" and "making clarification questions…" tell what is under way; once the plan or the questions are here, they are not.
-        const settledBy = SETTLED_BY[item.progress?.code ?? codeOfSpecText(item.content) ?? ''];
+        const code = item.progress?.code ?? codeOfSpecText(item.content) ?? '';
+        const settledBy = SETTLED_BY[code];
         if (settledBy && contents.slice(index + 1).some((candidate) => candidate.content_type === settledBy)) return;
+        // The reply's end says it was paused, and where it stood: once is enough.
+        if (SAID_BY_PAUSED_END.has(code) && contents.slice(index + 1).some((candidate) => candidate.content_type === 'message_end' && candidate.outcome === 'interrupted')) return;
         nodes.push(<InfoItem key={key} content={item} />);
         return;
       }
       case 'message_end':
         // The error item before it already said why, in the reader's language; the end's own text is for a reply that has none.
         if (item.outcome === 'failed' && !contents.some((candidate) => candidate.content_type === 'error')) nodes.push(<ErrorItem key={key} message={item.error_message ?? ''} />);
-        if (item.outcome === 'interrupted') nodes.push(<InterruptedItem key={key} />);
+        if (item.outcome === 'interrupted') nodes.push(<InterruptedItem key={key} contents={contents} />);
         return;
       default:
         return;
@@ -304,12 +310,20 @@ function PendingView({ pending, session }: { pending: PendingCommand; session: R
   return error ? <ErrorItem message={error} /> : null;
 }
 
-function InterruptedItem() {
+/** Where a paused research stands, from the last step it marked: the step under way, or the writing once every step is done. */
+function pausedAt(contents: readonly WireContent[]): { step: number; total: number } | null {
+  const marked = contents.findLast(oneOf(['mark_in_progress_plan_step']));
+  return marked ? { step: marked.index, total: marked.research_plan.length } : null;
+}
+
+function InterruptedItem({ contents }: { contents: readonly WireContent[] }) {
   const { t } = useTranslation();
+  const at = pausedAt(contents);
+  const text = !at ? t('stream.interrupted') : at.step < at.total ? t('stream.pausedDuringStep', { step: at.step + 1, total: at.total }) : t('stream.pausedWhileWriting', { total: at.total });
   return (
     <div className="info-item warning">
       <PauseIcon size={14} />
-      <span>{t('stream.interrupted')}</span>
+      <span>{text}</span>
     </div>
   );
 }
