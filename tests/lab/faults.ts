@@ -46,6 +46,15 @@ export const FAULTS: FaultCase[] = [
   { name: 'missing-usage', about: 'no usage in any response', faults: [{ kind: 'noUsage' }] },
   { name: 'output-cap-8192', about: 'max_tokens above 8,192 refused with DeepSeek’s 400', faults: [{ kind: 'outputCap', cap: 8192 }], everyTask: true },
   { name: 'context-32k', about: 'prompt + max_tokens above 32,768 refused with vLLM’s 400', faults: [{ kind: 'window', tokens: 32_768 }], everyTask: true },
+  {
+    name: 'cap-and-window',
+    about: 'an 8,192 output cap and a 32k window at once, each refused with its provider’s 400',
+    faults: [
+      { kind: 'outputCap', cap: 8192 },
+      { kind: 'window', tokens: 32_768 },
+    ],
+    everyTask: true,
+  },
 ];
 
 export type Verdict = 'completed' | 'failed' | 'silently degraded' | 'degraded, said';
