@@ -6,7 +6,7 @@ import test from 'ava';
 import { signUp, startTestApp, type Client } from '../support/app.ts';
 import { eventually } from '../support/poll.ts';
 
-const until = <T>(probe: () => Promise<T | undefined>) => eventually(probe, 20_000);
+const until = <T>(probe: () => Promise<T | undefined>) => eventually(probe, 60_000);
 
 const MAIN = join(import.meta.dirname, '../../workers/src/cli/main.ts');
 

@@ -28,7 +28,8 @@ export function openSocketAt(baseUrl: string, path: string, token?: string, quer
     received,
     closed,
     send: (message) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)),
-    next: (predicate, timeoutMs = 10_000) =>
+    // A bound to fail by, not a measure: generous, so a loaded machine is slow rather than failing.
+    next: (predicate, timeoutMs = 60_000) =>
       new Promise((resolve, reject) => {
         let seen = 0;
         const check = () => {
