@@ -62,3 +62,51 @@ test('a note dropped onto its own child or grandchild stays in its folder, and t
   t.is((await parents(user))['走访名单'], parent);
   t.deepEqual(pageErrors, []);
 });
+
+/** Each level's notes in order, as `name[child,child]`, from the server. */
+async function outline(user: Client): Promise<string> {
+  const notes = (await user.request('GET', '/backend/api/notes')).body.notes as Array<{ id: string; name: string; parent_id: string | null; order: number }>;
+  const level = (parent: string | null): string =>
+    notes
+      .filter((note) => note.parent_id === parent)
+      .sort((a, b) => a.order - b.order)
+      .map((note) => {
+        const below = level(note.id);
+        return below === '' ? note.name : `${note.name}[${below}]`;
+      })
+      .join(',');
+  return level(null);
+}
+
+for (const language of ['zh', 'en'] as const) {
+  test(`notes move with Alt+arrows, the focus stays on the note and a screen reader hears where it went (${language})`, async (t) => {
+    const en = language === 'en';
+    const [first, second, third] = en ? ['Alpha', 'Beta', 'Gamma'] : ['甲', '乙', '丙'];
+    const user = await signUp(suite.app.url, `keys${language}${Date.now().toString(36)}`);
+    for (const name of [first, second, third]) await create(user, name, null);
+    const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
+    await page.addInitScript((lang) => localStorage.setItem('app_language', lang), language);
+    await page.goto(`${suite.app.url}/note`, { waitUntil: 'networkidle' });
+    const live = page.locator('.note-sidebar [aria-live="polite"]');
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    const moved = async (key: string, said: string, expected: string) => {
+      await page.keyboard.press(key);
+      await live.filter({ hasText: said }).waitFor();
+      // The server has it once the tree shows the moved note where it went and the focus on it.
+      await page.waitForFunction((name) => document.activeElement?.getAttribute('aria-label') === name, third);
+      for (let tries = 0; (await outline(user)) !== expected && tries < 50; tries++) await page.waitForTimeout(100);
+      t.is(await outline(user), expected, `${key}: ${said}`);
+    };
+
+    await page.getByRole('treeitem', { name: third, exact: true }).focus();
+    await moved('Alt+ArrowUp', en ? `Moved “${third}” before “${second}”` : `已将「${third}」移到「${second}」之前`, `${first},${third},${second}`);
+    await moved('Alt+ArrowRight', en ? `Moved “${third}” into “${first}”` : `已将「${third}」移入「${first}」`, `${first}[${third}],${second}`);
+    await screenshot(page, `notetree-keyboard-${language}`);
+    await moved('Alt+ArrowLeft', en ? `Moved “${third}” after “${first}”` : `已将「${third}」移到「${first}」之后`, `${first},${third},${second}`);
+    await moved('Alt+ArrowDown', en ? `Moved “${third}” after “${second}”` : `已将「${third}」移到「${second}」之后`, `${first},${second},${third}`);
+    await page.keyboard.press('Alt+ArrowDown');
+    await live.filter({ hasText: en ? `“${third}” cannot move further that way` : `「${third}」无法再往这个方向移动` }).waitFor();
+    t.is(await focused(), third);
+    t.deepEqual(pageErrors, []);
+  });
+}

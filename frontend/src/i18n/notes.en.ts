@@ -11,6 +11,13 @@ export const notesEn: NotesMessages = {
   undoDelete: 'Undo deleting “{{name}}”',
   expand: 'Expand',
   collapse: 'Collapse',
+  keyboardHint: 'Arrow keys browse; Alt+arrows move the note: up and down reorder, right moves it into the note above, left moves it out of its parent',
+  moved: {
+    before: 'Moved “{{name}}” before “{{target}}”',
+    after: 'Moved “{{name}}” after “{{target}}”',
+    inside: 'Moved “{{name}}” into “{{target}}”',
+    nowhere: '“{{name}}” cannot move further that way',
+  },
   selectNotes: 'Select notes',
   cancelSelect: 'Cancel',
   selected_one: '{{count}} note selected',

@@ -10,6 +10,13 @@ export const notesZh = {
   undoDelete: '撤销删除「{{name}}」',
   expand: '展开',
   collapse: '收起',
+  keyboardHint: '方向键浏览，Alt+方向键移动笔记：上下调整顺序，向右移入上一篇，向左移出所在笔记',
+  moved: {
+    before: '已将「{{name}}」移到「{{target}}」之前',
+    after: '已将「{{name}}」移到「{{target}}」之后',
+    inside: '已将「{{name}}」移入「{{target}}」',
+    nowhere: '「{{name}}」无法再往这个方向移动',
+  },
   selectNotes: '选择笔记',
   cancelSelect: '取消选择',
   selected_one: '已选择 {{count}} 个文档',

@@ -14,7 +14,7 @@ import { Tooltip } from '../ui/Tooltip.tsx';
 import { useCloseSidebarOverlay } from '../ui/sidebarOverlay.ts';
 import { notesActor, useNoteTree, useNotesUi, useSelecting } from './live.ts';
 import { hiddenNotes, UNDO_WINDOW_MS } from './notesMachine.ts';
-import { buildTree, canDrop, cleanName, descendants, dropPosition, hiddenIds, sharedThrough, visibleRows, type TreeNode } from './tree.ts';
+import { buildTree, canDrop, cleanName, descendants, dropPosition, hiddenIds, keyboardMove, sharedThrough, visibleRows, type MoveKey, type TreeNode } from './tree.ts';
 import './notes.css';
 
 type Drag = { id: string; over: string | null; position: DropPosition } | null;
@@ -39,6 +39,10 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
   const toast = useToast();
   const [drag, setDrag] = useState<Drag>(null);
   const [focusedId, setFocusedId] = useState<string | null>(null);
+  // What a keyboard move said, read out by screen readers (the tree itself does not announce a move).
+  const [announcement, setAnnouncement] = useState('');
+  // A note moved by keyboard is drawn anew in its new place: the focus follows it there.
+  const follow = useRef<string | null>(null);
   const treeRef = useRef<HTMLUListElement>(null);
   const signedIn = auth.status === 'authenticated';
   const tree = useNoteTree(signedIn);
@@ -49,6 +53,16 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
     if (extracting.current && !extraction.busy) notesActor.send({ type: 'notes.extractionEnded' });
     extracting.current = extraction.busy;
   }, [extraction.busy]);
+
+  useEffect(() => {
+    const id = follow.current;
+    const row = id === null ? null : treeRef.current?.querySelector<HTMLElement>(`[data-note-id="${CSS.escape(id)}"]`);
+    // Not drawn yet: a note moved into another waits for that one to open.
+    if (!id || !row) return;
+    follow.current = null;
+    setFocusedId(id);
+    if (row !== document.activeElement) row.focus();
+  }, [tree.data, state.expanded]);
 
   if (auth.status === 'pending') return <span className="spinner spinner-small" />;
   if (!signedIn) {
@@ -125,6 +139,7 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
       action();
     };
     const to = (next: { id: string } | undefined) => next && focusRow(next.id);
+    if (event.altKey && ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'].includes(event.key)) return act(() => moveByKey(note, event.key as MoveKey));
     switch (event.key) {
       case 'ArrowDown':
         return act(() => to(rows[index + 1]));
@@ -152,6 +167,15 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
           if (next) focusRow(next.id);
         });
     }
+  };
+
+  const moveByKey = (note: NoteSummary, key: MoveKey) => {
+    const move = keyboardMove(roots, note.id, key);
+    const target = move && notes.find((candidate) => candidate.id === move.targetId);
+    if (!move || !target) return setAnnouncement(t('moved.nowhere', { name: note.name }));
+    send({ type: 'notes.move', id: note.id, targetId: move.targetId, position: move.position });
+    follow.current = note.id;
+    setAnnouncement(t(`moved.${move.position}`, { name: note.name, target: target.name }));
   };
 
   /** `targetId` null: the tree's empty space, the root level. A note dropped onto itself or below itself stays where it was. */
@@ -226,12 +250,15 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
           <p>{t('empty')}</p>
         </div>
       ) : (
-        <ul ref={treeRef} className="note-tree" role="tree" aria-label={t('title')} aria-multiselectable={selecting || undefined} onKeyDown={onTreeKey} onDragOver={(event) => event.preventDefault()} onDrop={(event) => onDrop(event, null)}>
+        <ul ref={treeRef} className="note-tree" role="tree" aria-label={t('title')} aria-description={t('keyboardHint')} aria-multiselectable={selecting || undefined} onKeyDown={onTreeKey} onDragOver={(event) => event.preventDefault()} onDrop={(event) => onDrop(event, null)}>
           {roots.map((node) => (
             <NoteRow key={node.note.id} node={node} depth={0} {...rowProps} />
           ))}
         </ul>
       )}
+      <p className="sr-only" aria-live="polite">
+        {announcement}
+      </p>
       <ExtractionDialog extraction={extraction} />
     </div>
   );
