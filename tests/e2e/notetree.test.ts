@@ -110,3 +110,49 @@ for (const language of ['zh', 'en'] as const) {
     t.deepEqual(pageErrors, []);
   });
 }
+
+for (const language of ['zh', 'en'] as const) {
+  test(`folders stay open across a reload, a search finds notes by name, and the editor's header renames the note (${language})`, async (t) => {
+    const en = language === 'en';
+    const [folder, study, visits, reading] = en ? ['Project', 'Storage study', 'Site visits', 'Reading'] : ['项目', '储能调研', '走访名单', '读书摘录'];
+    const user = await signUp(suite.app.url, `find${language}${Date.now().toString(36)}`);
+    const folderId = await create(user, folder, null);
+    const studyId = await create(user, study, folderId);
+    await create(user, visits, studyId);
+    await create(user, reading, null);
+    const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
+    await page.addInitScript((lang) => localStorage.setItem('app_language', lang), language);
+    await page.goto(`${suite.app.url}/note`, { waitUntil: 'networkidle' });
+    for (const name of [folder, study]) await row(page, name).locator('.note-twisty').click();
+    await row(page, visits).waitFor();
+    await page.reload({ waitUntil: 'networkidle' });
+    await row(page, visits).waitFor();
+    t.is(await page.getByRole('treeitem', { name: study, exact: true }).getAttribute('aria-expanded'), 'true', 'the folders the user opened are open after the reload');
+
+    await row(page, folder).locator('.note-twisty').click();
+    const search = page.getByRole('searchbox', { name: en ? 'Search note names' : '搜索笔记名称' });
+    await search.fill(en ? 'visit' : '走访');
+    await row(page, visits).waitFor();
+    t.deepEqual(await page.getByRole('treeitem').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label'))), [folder, study, visits], 'the note found, with the notes above it opened');
+    await screenshot(page, `notetree-search-${language}`);
+    await search.fill('zzz');
+    await page.getByText(en ? 'No note name contains “zzz”' : '没有名称包含「zzz」的笔记').waitFor();
+    await search.fill('');
+    await row(page, reading).waitFor();
+    t.is(await page.getByRole('treeitem', { name: folder, exact: true }).getAttribute('aria-expanded'), 'false', 'the user’s own expansion is back');
+
+    await page.getByRole('button', { name: reading, exact: true }).click();
+    const title = page.getByRole('textbox', { name: en ? 'Note name (Enter saves, Esc cancels)' : '笔记名称（回车保存，Esc 取消）' });
+    await title.fill('x');
+    await title.press('Escape');
+    t.is(await title.inputValue(), reading, 'Escape keeps the name');
+    const renamed = en ? 'Reading list' : '读书笔记';
+    await title.fill(renamed);
+    await title.press('Enter');
+    await page.getByRole('treeitem', { name: renamed, exact: true }).waitFor();
+    for (let tries = 0; (await parents(user))[renamed] === undefined && tries < 50; tries++) await page.waitForTimeout(100);
+    t.true(renamed in (await parents(user)), 'the server has the new name');
+    await screenshot(page, `note-title-${language}`);
+    t.deepEqual(pageErrors, []);
+  });
+}

@@ -6,7 +6,7 @@ import { ExtractionDialog } from '../cognition/ExtractionDialog.tsx';
 import { noteExtractionCheck } from '../cognition/noteExtraction.ts';
 import { useCognitionExtraction } from '../cognition/useCognitionExtraction.ts';
 import { useAuth } from '../app/auth/index.ts';
-import { CheckIcon, ChevronDownIcon, ChevronRightIcon, EllipsisIcon, FileTextIcon, GlobeIcon, LightbulbIcon, PenLineIcon, PlusIcon, SparklesIcon, Trash2Icon } from '../ui/icons.ts';
+import { CheckIcon, SearchIcon, ChevronDownIcon, ChevronRightIcon, EllipsisIcon, FileTextIcon, GlobeIcon, LightbulbIcon, PenLineIcon, PlusIcon, SparklesIcon, Trash2Icon } from '../ui/icons.ts';
 import { ContextMenuArea, Menu, type MenuItem } from '../ui/Menu.tsx';
 import { useToast } from '../ui/Toast.tsx';
 import { catalogueText } from '../i18n/catalogue.ts';
@@ -14,7 +14,7 @@ import { Tooltip } from '../ui/Tooltip.tsx';
 import { useCloseSidebarOverlay } from '../ui/sidebarOverlay.ts';
 import { notesActor, useNoteTree, useNotesUi, useSelecting } from './live.ts';
 import { hiddenNotes, UNDO_WINDOW_MS } from './notesMachine.ts';
-import { buildTree, canDrop, cleanName, descendants, dropPosition, hiddenIds, keyboardMove, sharedThrough, visibleRows, type MoveKey, type TreeNode } from './tree.ts';
+import { buildTree, canDrop, cleanName, descendants, dropPosition, hiddenIds, keyboardMove, searchNotes, sharedThrough, visibleRows, type MoveKey, type TreeNode } from './tree.ts';
 import './notes.css';
 
 type Drag = { id: string; over: string | null; position: DropPosition } | null;
@@ -41,6 +41,7 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
   const [focusedId, setFocusedId] = useState<string | null>(null);
   // What a keyboard move said, read out by screen readers (the tree itself does not announce a move).
   const [announcement, setAnnouncement] = useState('');
+  const [query, setQuery] = useState('');
   // A note moved by keyboard is drawn anew in its new place: the focus follows it there.
   const follow = useRef<string | null>(null);
   const treeRef = useRef<HTMLUListElement>(null);
@@ -78,8 +79,11 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
 
   const notes = tree.data ?? [];
   const hidden = hiddenNotes(notes, state);
-  const roots = buildTree(notes.filter((note) => !hidden.has(note.id)));
-  const rows = visibleRows(roots, state.expanded);
+  const found = searchNotes(notes, query);
+  const roots = buildTree(notes.filter((note) => !hidden.has(note.id) && (found === null || found.has(note.id))));
+  // A search opens the way to every note it found; the user's own expansion is back when it is cleared.
+  const expanded = found ?? state.expanded;
+  const rows = visibleRows(roots, expanded);
   const tabStop = rows.some((row) => row.id === focusedId) ? focusedId : (rows.find((row) => row.id === state.currentId)?.id ?? rows[0]?.id ?? null);
   const check = noteExtractionCheck(state.selected.size);
 
@@ -132,7 +136,7 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
     const row = rows[index];
     const note = notes.find((candidate) => candidate.id === id);
     if (!row || !note) return;
-    const expanded = state.expanded.has(row.id);
+    const open = expanded.has(row.id);
     const act = (action: () => void) => {
       event.preventDefault();
       event.stopPropagation();
@@ -150,9 +154,9 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
       case 'End':
         return act(() => to(rows.at(-1)));
       case 'ArrowRight':
-        return act(() => row.hasChildren && (expanded ? to(rows[index + 1]) : send({ type: 'notes.toggleExpanded', id: row.id })));
+        return act(() => row.hasChildren && (open ? to(rows[index + 1]) : send({ type: 'notes.toggleExpanded', id: row.id })));
       case 'ArrowLeft':
-        return act(() => (row.hasChildren && expanded ? send({ type: 'notes.toggleExpanded', id: row.id }) : row.parentId !== null && to(rows.find((candidate) => candidate.id === row.parentId))));
+        return act(() => (row.hasChildren && open ? send({ type: 'notes.toggleExpanded', id: row.id }) : row.parentId !== null && to(rows.find((candidate) => candidate.id === row.parentId))));
       case 'Enter':
         return act(() => openNote(row.id));
       case 'F2':
@@ -191,7 +195,7 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
   };
 
   const shared = sharedThrough(roots);
-  const rowProps = { notes, shared, selecting, drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId };
+  const rowProps = { notes, shared, expanded, selecting, drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId };
   return (
     <div className={`note-sidebar${compact ? ' compact' : ''}`}>
       <div className="note-toolbar">
@@ -242,8 +246,18 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
           </button>
         </p>
       )}
+      {notes.length > 0 && (
+        <label className="note-search">
+          <SearchIcon size={14} aria-hidden="true" />
+          <input type="search" value={query} onChange={(event) => setQuery(event.target.value)} placeholder={t('search')} aria-label={t('search')} />
+        </label>
+      )}
       {tree.data === undefined ? (
         tree.isFetching && <span className="spinner spinner-small" />
+      ) : found !== null && roots.length === 0 ? (
+        <p className="note-empty muted" role="status">
+          {t('noMatch', { query: query.trim() })}
+        </p>
       ) : roots.length === 0 ? (
         // The page beside the tree says what notes are for and offers the first one; the toolbar above creates too.
         <div className="note-empty">
@@ -268,6 +282,8 @@ interface RowProps {
   notes: readonly NoteSummary[];
   /** Public notes, each with the note whose link opens it. */
   shared: ReadonlyMap<string, NoteSummary>;
+  /** The notes shown open: the user's own, or during a search the way to every note found. */
+  expanded: ReadonlySet<string>;
   selecting: boolean;
   node: TreeNode;
   depth: number;
@@ -282,12 +298,12 @@ interface RowProps {
 }
 
 function NoteRow(props: RowProps) {
-  const { notes, shared, selecting, node, depth, drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId } = props;
+  const { notes, shared, expanded, selecting, node, depth, drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId } = props;
   const { t } = useTranslation('notes');
   const state = useNotesUi();
   const send = notesActor.send.bind(notesActor);
   const { note, children } = node;
-  const open = state.expanded.has(note.id);
+  const open = expanded.has(note.id);
   const editing = state.editingId === note.id;
   const active = state.currentId === note.id;
   const droppable = drag !== null && canDrop(notes, drag.id, note.id);

@@ -150,3 +150,19 @@ export function keyboardMove(roots: readonly TreeNode[], id: string, key: MoveKe
       return parent ? { targetId: parent.note.id, position: 'after' } : null;
   }
 }
+
+/**
+ * What a search of the tree shows: the notes whose name holds the words typed (any case), and the
+ * notes above them, so each is seen where it lives. Null when nothing is typed: the whole tree.
+ */
+export function searchNotes(notes: readonly NoteSummary[], query: string): Set<string> | null {
+  const wanted = query.trim().toLocaleLowerCase();
+  if (wanted === '') return null;
+  const shown = new Set<string>();
+  for (const note of notes) {
+    if (!note.name.toLocaleLowerCase().includes(wanted)) continue;
+    shown.add(note.id);
+    for (const above of ancestors(notes, note.id)) shown.add(above);
+  }
+  return shown;
+}
