@@ -46,3 +46,34 @@ test('the welcome tip leaves with the welcome screen, and no tip covers the ques
   t.false(await welcome.isVisible(), 'the welcome tip is not shown a second time');
   t.deepEqual(pageErrors, []);
 });
+
+for (const language of ['zh', 'en'] as const) {
+  test(`the reports-and-files tip shows while the composer holds the focus the app gave it (${language})`, async (t) => {
+    if (!CLIENT_BUILT) return void t.fail('frontend/dist is missing: run `npm run build` first');
+    t.timeout(120_000);
+    const user = await signUp(suite.app.url, `tipfocus${language}`);
+    const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
+    await page.addInitScript((lang) => {
+      localStorage.setItem('app_language', lang);
+      localStorage.setItem('guidance_seen', '["welcome","inputMode","sessions"]');
+    }, language);
+    await page.goto(`${suite.app.url}/research`, { waitUntil: 'networkidle' });
+    const en = language === 'en';
+    const composer = page.getByRole('textbox', { name: en ? 'Message' : '输入消息' });
+    await composer.fill(en ? 'Why are solid-state batteries safer than liquid lithium ones?' : '固态电池的安全性比液态锂电池好在哪里？');
+    await page.keyboard.press('Enter');
+    await page.locator('form.clarification').getByRole('radio').first().click({ timeout: 60_000 });
+    await page.getByRole('button', { name: en ? 'Submit answers' : '提交回答' }).click();
+    await page.locator('.card.feedback').waitFor({ timeout: 60_000 });
+
+    const tip = page.getByRole('dialog', { name: en ? 'Reports and files' : '报告与文件' });
+    await tip.waitFor();
+    t.true(await composer.evaluate((element) => element === document.activeElement), 'the composer has the focus the new layout handed it');
+    await screenshot(page, `guidance-artifacts-${language}`);
+
+    await composer.pressSequentially('x');
+    await tip.waitFor({ state: 'detached' });
+    t.false(await composer.evaluate((element) => element.hasAttribute('data-focus-from-app')), 'typing makes the focus the user’s: the tip steps aside');
+    t.deepEqual(pageErrors, []);
+  });
+}

@@ -62,3 +62,97 @@ test('a note dropped onto its own child or grandchild stays in its folder, and t
   t.is((await parents(user))['走访名单'], parent);
   t.deepEqual(pageErrors, []);
 });
+
+/** Each level's notes in order, as `name[child,child]`, from the server. */
+async function outline(user: Client): Promise<string> {
+  const notes = (await user.request('GET', '/backend/api/notes')).body.notes as Array<{ id: string; name: string; parent_id: string | null; order: number }>;
+  const level = (parent: string | null): string =>
+    notes
+      .filter((note) => note.parent_id === parent)
+      .sort((a, b) => a.order - b.order)
+      .map((note) => {
+        const below = level(note.id);
+        return below === '' ? note.name : `${note.name}[${below}]`;
+      })
+      .join(',');
+  return level(null);
+}
+
+for (const language of ['zh', 'en'] as const) {
+  test(`notes move with Alt+arrows, the focus stays on the note and a screen reader hears where it went (${language})`, async (t) => {
+    const en = language === 'en';
+    const [first, second, third] = en ? ['Alpha', 'Beta', 'Gamma'] : ['甲', '乙', '丙'];
+    const user = await signUp(suite.app.url, `keys${language}${Date.now().toString(36)}`);
+    for (const name of [first, second, third]) await create(user, name, null);
+    const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
+    await page.addInitScript((lang) => localStorage.setItem('app_language', lang), language);
+    await page.goto(`${suite.app.url}/note`, { waitUntil: 'networkidle' });
+    const live = page.locator('.note-sidebar [aria-live="polite"]');
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    const moved = async (key: string, said: string, expected: string) => {
+      await page.keyboard.press(key);
+      await live.filter({ hasText: said }).waitFor();
+      // The server has it once the tree shows the moved note where it went and the focus on it.
+      await page.waitForFunction((name) => document.activeElement?.getAttribute('aria-label') === name, third);
+      for (let tries = 0; (await outline(user)) !== expected && tries < 50; tries++) await page.waitForTimeout(100);
+      t.is(await outline(user), expected, `${key}: ${said}`);
+    };
+
+    await page.getByRole('treeitem', { name: third, exact: true }).focus();
+    await moved('Alt+ArrowUp', en ? `Moved “${third}” before “${second}”` : `已将「${third}」移到「${second}」之前`, `${first},${third},${second}`);
+    await moved('Alt+ArrowRight', en ? `Moved “${third}” into “${first}”` : `已将「${third}」移入「${first}」`, `${first}[${third}],${second}`);
+    await screenshot(page, `notetree-keyboard-${language}`);
+    await moved('Alt+ArrowLeft', en ? `Moved “${third}” after “${first}”` : `已将「${third}」移到「${first}」之后`, `${first},${third},${second}`);
+    await moved('Alt+ArrowDown', en ? `Moved “${third}” after “${second}”` : `已将「${third}」移到「${second}」之后`, `${first},${second},${third}`);
+    await page.keyboard.press('Alt+ArrowDown');
+    await live.filter({ hasText: en ? `“${third}” cannot move further that way` : `「${third}」无法再往这个方向移动` }).waitFor();
+    t.is(await focused(), third);
+    t.deepEqual(pageErrors, []);
+  });
+}
+
+for (const language of ['zh', 'en'] as const) {
+  test(`folders stay open across a reload, a search finds notes by name, and the editor's header renames the note (${language})`, async (t) => {
+    const en = language === 'en';
+    const [folder, study, visits, reading] = en ? ['Project', 'Storage study', 'Site visits', 'Reading'] : ['项目', '储能调研', '走访名单', '读书摘录'];
+    const user = await signUp(suite.app.url, `find${language}${Date.now().toString(36)}`);
+    const folderId = await create(user, folder, null);
+    const studyId = await create(user, study, folderId);
+    await create(user, visits, studyId);
+    await create(user, reading, null);
+    const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
+    await page.addInitScript((lang) => localStorage.setItem('app_language', lang), language);
+    await page.goto(`${suite.app.url}/note`, { waitUntil: 'networkidle' });
+    for (const name of [folder, study]) await row(page, name).locator('.note-twisty').click();
+    await row(page, visits).waitFor();
+    await page.reload({ waitUntil: 'networkidle' });
+    await row(page, visits).waitFor();
+    t.is(await page.getByRole('treeitem', { name: study, exact: true }).getAttribute('aria-expanded'), 'true', 'the folders the user opened are open after the reload');
+
+    await row(page, folder).locator('.note-twisty').click();
+    const search = page.getByRole('searchbox', { name: en ? 'Search note names' : '搜索笔记名称' });
+    await search.fill(en ? 'visit' : '走访');
+    await row(page, visits).waitFor();
+    t.deepEqual(await page.getByRole('treeitem').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label'))), [folder, study, visits], 'the note found, with the notes above it opened');
+    await screenshot(page, `notetree-search-${language}`);
+    await search.fill('zzz');
+    await page.getByText(en ? 'No note name contains “zzz”' : '没有名称包含「zzz」的笔记').waitFor();
+    await search.fill('');
+    await row(page, reading).waitFor();
+    t.is(await page.getByRole('treeitem', { name: folder, exact: true }).getAttribute('aria-expanded'), 'false', 'the user’s own expansion is back');
+
+    await page.getByRole('button', { name: reading, exact: true }).click();
+    const title = page.getByRole('textbox', { name: en ? 'Note name (Enter saves, Esc cancels)' : '笔记名称（回车保存，Esc 取消）' });
+    await title.fill('x');
+    await title.press('Escape');
+    t.is(await title.inputValue(), reading, 'Escape keeps the name');
+    const renamed = en ? 'Reading list' : '读书笔记';
+    await title.fill(renamed);
+    await title.press('Enter');
+    await page.getByRole('treeitem', { name: renamed, exact: true }).waitFor();
+    for (let tries = 0; (await parents(user))[renamed] === undefined && tries < 50; tries++) await page.waitForTimeout(100);
+    t.true(renamed in (await parents(user)), 'the server has the new name');
+    await screenshot(page, `note-title-${language}`);
+    t.deepEqual(pageErrors, []);
+  });
+}

@@ -9,6 +9,7 @@ import { accountApi } from './api.ts';
 import { AuthorisedApps } from './AuthorisedApps.tsx';
 import { EmailVerificationModal } from './EmailVerificationModal.tsx';
 import { FeedbackSection } from './FeedbackSection.tsx';
+import { PasswordSection } from './PasswordSection.tsx';
 import { QuotaCard, UsageStats } from './QuotaCard.tsx';
 import { groupOf } from './quota.ts';
 import { TasksPanel } from './TasksPanel.tsx';
@@ -111,6 +112,8 @@ export default function AccountPanel({ user, onClose }: { user: ClientUser; onCl
         </div>
         <TasksPanel tasks={tasks} onClaimed={reloadTasks} />
       </div>
+
+      <PasswordSection />
 
       <AuthorisedApps />
 

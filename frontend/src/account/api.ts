@@ -64,5 +64,9 @@ export const accountApi = {
   verifyEmail: (email: string, code: string) => api.post<{ message?: string }>('/auth/verify-email', { json: { email, code } }),
   sendFeedback: (feedback_type: FeedbackType, feedback_text: string) => api.post<unknown>('/email/user-feedback', { json: { feedback_type, feedback_text } }),
   logout: () => api.post<unknown>('/auth/logout'),
+  /** Every sign-in made before the change ends, this one too: the answer carries this browser's new token. */
+  changePassword: (current_password: string, new_password: string) => api.post<{ access_token: string }>('/auth/password', { json: { current_password, new_password } }),
+  requestPasswordReset: (email: string) => api.post<{ message?: string }>('/auth/password-reset/request', { json: { email } }),
+  resetPassword: (email: string, code: string, new_password: string) => api.post<{ message?: string }>('/auth/password-reset', { json: { email, code, new_password } }),
   registrationSettings: () => api.get<RegistrationSettings>('/auth/registration-settings'),
 };

@@ -1,6 +1,6 @@
 import { i18n, refusalInReadersLanguage } from '../i18n/index.ts';
 import { describeHttpError, describeNoResponse, describeRequestFailure, refusalText, type ErrorDescription, type RenderCode, type Translate } from './errorCatalogue.ts';
-import { browserTokens } from './token.ts';
+import { browserTokens, tokenSettled } from './token.ts';
 
 export const API_BASE = '/backend';
 export const REQUEST_TIMEOUT_MS = 36_000_000;
@@ -51,8 +51,13 @@ export function onUnauthorized(listener: () => void): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
-/** The server no longer accepts the stored token (a 401, or the socket closed with 4401): forget it and sign out. */
-export function signedOutByServer(): void {
+/**
+ * The server no longer accepts `used`, the token a request or socket carried (a 401, or the socket
+ * closed with 4401): forget it and sign out, unless this browser holds another token by now (a
+ * password change hands a new one while its other sign-ins, this one's old token among them, end).
+ */
+export function signedOutByServer(used: string | null): void {
+  if (used !== browserTokens.get()) return;
   browserTokens.clear();
   for (const listener of unauthorizedListeners) listener();
 }
@@ -116,7 +121,9 @@ export async function request<T>(method: string, path: string, options: RequestO
 
   if (!response.ok) {
     const payload = await readBody(response).catch(() => undefined);
-    if (response.status === 401) signedOutByServer();
+    if (response.status === 401) await tokenSettled();
+    if (response.status === 401 && token !== browserTokens.get() && browserTokens.get() !== null) return request<T>(method, path, options);
+    if (response.status === 401) signedOutByServer(token);
     if (response.status === 403 && (payload as { code?: unknown } | undefined)?.code === 'auth.account_inactive') accountInactiveByServer();
     throw new ApiError(describeHttpError(response.status, payload, translate, renderCode));
   }

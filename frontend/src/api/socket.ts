@@ -1,8 +1,9 @@
 import { createActor, fromCallback, type Actor } from 'xstate';
+import { CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/socketCodes';
 import type { ClientEnvelope, ClientPayload, ServerMessage, WireAgent } from '@scriptorium/domain/protocol/ws';
 import { connectionMachine, connectionStatus, type ConnectionStatus } from '../machines/connection.ts';
 import { accountInactiveByServer, API_BASE, signedOutByServer } from './client.ts';
-import { browserTokens } from './token.ts';
+import { browserTokens, tokenSettled } from './token.ts';
 
 /** Spec §9: how long `connect()` waits for the socket before giving up. */
 export const CONNECT_PROMISE_TIMEOUT_MS = 10_000;
@@ -61,7 +62,13 @@ export class SocketClient {
               socket = new WebSocket(`${scheme}://${location.host}${API_BASE}/conversation/ws/${encodeURIComponent(clientId())}?token=${encodeURIComponent(token)}`);
               this.socket = socket;
               socket.onopen = () => sendBack({ type: 'socket.opened' });
-              socket.onclose = (event) => sendBack({ type: 'socket.closed', code: event.code });
+              // Closed for a sign-in this browser has since replaced (a password change): not a sign-out.
+              socket.onclose = ({ code }) => {
+                if (code !== CLOSE_UNAUTHORIZED) return sendBack({ type: 'socket.closed', code });
+                void tokenSettled().then(() => {
+                  if (!stopped) sendBack({ type: 'socket.closed', code, tokenReplaced: browserTokens.get() !== token });
+                });
+              };
               socket.onerror = () => sendBack({ type: 'socket.error' });
               socket.onmessage = (event) => {
                 let data: unknown;
@@ -97,7 +104,7 @@ export class SocketClient {
           for (const [sessionId, subscription] of this.sessions) this.subscribeNow(sessionId, subscription);
         },
         deliver: (_, params) => this.route(params.data as ServerMessage),
-        signedOut: () => signedOutByServer(),
+        signedOut: () => signedOutByServer(browserTokens.get()),
         accountInactive: () => accountInactiveByServer(),
       },
     });

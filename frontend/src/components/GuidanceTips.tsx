@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fillingIn, fitsPage, FORMS_IN_USE, GUIDANCE_ITEMS, KEEP_CLEAR, markSeen, overlaps, pendingTips, setGuidanceEnabled, type GuidanceItem, type GuidancePage } from '../research/guidance.ts';
+import { fillingIn, fitsPage, FOCUS_FROM_APP, FORMS_IN_USE, GUIDANCE_ITEMS, KEEP_CLEAR, markSeen, overlaps, pendingTips, setGuidanceEnabled, type GuidanceItem, type GuidancePage } from '../research/guidance.ts';
 import { InfoIcon, SparklesIcon } from '../ui/icons.ts';
 import './guidance.css';
 
@@ -57,7 +57,8 @@ export function GuidanceTips({ welcomeScreen }: { welcomeScreen: boolean }) {
     };
     look();
     const observer = new MutationObserver(lookNextFrame);
-    observer.observe(document.body, { childList: true, subtree: true });
+    // The user acting in a field the app focused makes it theirs (the mark goes): look again then too.
+    observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: [FOCUS_FROM_APP] });
     document.addEventListener('focusin', look);
     document.addEventListener('focusout', look);
     return () => {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createActor, fromCallback, SimulatedClock } from 'xstate';
 import { CLOSE_ACCOUNT_INACTIVE, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/socketCodes';
-import { connectionMachine, connectionStatus, HEARTBEAT_WATCHDOG_MS, MAX_RECONNECT_ATTEMPTS, reconnectDelay } from './connection.ts';
+import { connectionMachine, connectionStatus, HEARTBEAT_WATCHDOG_MS, MAX_RECONNECT_ATTEMPTS, RECONNECT_BASE_MS, reconnectDelay } from './connection.ts';
 
 /** A fake socket: counts opens, records what was sent, and lets the test answer for the server. */
 function harness() {
@@ -133,6 +133,18 @@ for (const closing of ['while connected', 'on connect'] as const) {
     t.is(log.signedOut, 1);
   });
 }
+
+test('close code 4401 for a token this browser has already replaced (a password change) reconnects with the new one, not signing out', (t) => {
+  const { actor, clock, status, log } = harness();
+  actor.send({ type: 'connection.connect' });
+  actor.send({ type: 'socket.opened' });
+  actor.send({ type: 'socket.closed', code: CLOSE_UNAUTHORIZED, tokenReplaced: true });
+  clock.increment(RECONNECT_BASE_MS);
+  t.is(log.opened, 2);
+  actor.send({ type: 'socket.opened' });
+  t.is(status(), 'connected');
+  t.is(log.signedOut, 0);
+});
 
 test('close code 4423 (account deactivated) stops reconnecting and reports the inactive account without signing out', (t) => {
   const { actor, clock, status, log } = harness();

@@ -19,7 +19,7 @@ export type ConnectionEvent =
   | { type: 'connection.connect' }
   | { type: 'connection.disconnect' }
   | { type: 'socket.opened' }
-  | { type: 'socket.closed'; code: number }
+  | { type: 'socket.closed'; code: number; tokenReplaced?: boolean }
   | { type: 'socket.error' }
   | { type: 'socket.message'; data: unknown }
   | { type: 'socket.send'; data: unknown };
@@ -52,7 +52,9 @@ export const connectionMachine = setup({
     isFinalClose: ({ event }) => event.type === 'socket.closed' && FINAL_CLOSE_CODES.has(event.code),
     // The server refused the sign-in (at connect, or later: logout, deactivation, password change,
     // expiry): the same token would be refused again, so the user signs in instead of a retry loop.
-    isSignedOut: ({ event }) => event.type === 'socket.closed' && event.code === CLOSE_UNAUTHORIZED,
+    // A sign-in this browser has already replaced (a password change) ends without signing out: the
+    // reconnect carries the new token.
+    isSignedOut: ({ event }) => event.type === 'socket.closed' && event.code === CLOSE_UNAUTHORIZED && event.tokenReplaced !== true,
     // Deactivated: the sign-in holds, but a retry would be closed again until an administrator acts.
     isAccountInactive: ({ event }) => event.type === 'socket.closed' && event.code === CLOSE_ACCOUNT_INACTIVE,
     isStopped: ({ context }) => context.stopped,

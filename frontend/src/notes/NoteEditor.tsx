@@ -2,7 +2,7 @@ import { EditorState } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import 'prosemirror-view/style/prosemirror.css';
 import '../components/markdown.css';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../api/client.ts';
 import { notesApi } from '../api/notes.ts';
@@ -10,7 +10,8 @@ import { queryKeys, useApiQuery } from '../api/query.ts';
 import { parseCanvas, serializeCanvas } from '../panels/canvas/canvasMarkdown.ts';
 import { notePlugins } from './editorSetup.ts';
 import { ShareNoteButton } from './ShareNoteDialog.tsx';
-import { noteTouched, onNoteSavedElsewhere, useNoteTree } from './live.ts';
+import { notesActor, noteTouched, onNoteSavedElsewhere, useNoteTree } from './live.ts';
+import { cleanName } from './tree.ts';
 import { CheckIcon, CopyIcon, RefreshCwIcon } from '../ui/icons.ts';
 import { copyText } from '../components/ShareLinkDialog.tsx';
 import { intlLocale } from '../i18n/language.ts';
@@ -128,7 +129,9 @@ export function NoteEditor({ noteId }: { noteId: string }) {
   return (
     <div className="note-editor">
       <header className="note-editor-head">
-        <h1 title={listed?.name ?? note.name}>{listed?.name ?? note.name}</h1>
+        <h1 title={listed?.name ?? note.name}>
+          <NoteTitle key={listed?.name ?? note.name} id={note.id} name={listed?.name ?? note.name} />
+        </h1>
         <span className={`note-save-state ${save.kind}`} role="status">
           {save.kind === 'saving' && <span className="spinner spinner-small" />}
           {save.kind === 'saved' && <CheckIcon size={12} />}
@@ -160,5 +163,41 @@ export function NoteEditor({ noteId }: { noteId: string }) {
         <div ref={host} className="note-doc markdown" />
       </div>
     </div>
+  );
+}
+
+/**
+ * The note's name in the header, edited in place: Enter or leaving the field renames the note (as
+ * the tree's rename does, shown at once and taken back if refused), Escape or a blank name keeps it.
+ */
+function NoteTitle({ id, name }: { id: string; name: string }) {
+  const { t } = useTranslation('notes');
+  const [value, setValue] = useState(name);
+  const finish = (typed: string) => {
+    const next = cleanName(typed);
+    if (next === null || next === name) return setValue(name);
+    notesActor.send({ type: 'notes.rename', id, name: next, before: name });
+  };
+  const onKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') event.currentTarget.blur();
+    if (event.key === 'Escape') {
+      setValue(name);
+      event.currentTarget.dataset.cancelled = 'true';
+      event.currentTarget.blur();
+    }
+  };
+  return (
+    <input
+      className="note-title-input"
+      value={value}
+      maxLength={200}
+      aria-label={t('titleLabel')}
+      onChange={(event) => setValue(event.target.value)}
+      onKeyDown={onKey}
+      onBlur={(event) => {
+        if (event.currentTarget.dataset.cancelled === 'true') delete event.currentTarget.dataset.cancelled;
+        else finish(event.currentTarget.value);
+      }}
+    />
   );
 }

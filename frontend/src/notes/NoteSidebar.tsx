@@ -6,7 +6,7 @@ import { ExtractionDialog } from '../cognition/ExtractionDialog.tsx';
 import { noteExtractionCheck } from '../cognition/noteExtraction.ts';
 import { useCognitionExtraction } from '../cognition/useCognitionExtraction.ts';
 import { useAuth } from '../app/auth/index.ts';
-import { CheckIcon, ChevronDownIcon, ChevronRightIcon, EllipsisIcon, FileTextIcon, GlobeIcon, LightbulbIcon, PenLineIcon, PlusIcon, SparklesIcon, Trash2Icon } from '../ui/icons.ts';
+import { CheckIcon, SearchIcon, ChevronDownIcon, ChevronRightIcon, EllipsisIcon, FileTextIcon, GlobeIcon, LightbulbIcon, PenLineIcon, PlusIcon, SparklesIcon, Trash2Icon } from '../ui/icons.ts';
 import { ContextMenuArea, Menu, type MenuItem } from '../ui/Menu.tsx';
 import { useToast } from '../ui/Toast.tsx';
 import { catalogueText } from '../i18n/catalogue.ts';
@@ -14,7 +14,7 @@ import { Tooltip } from '../ui/Tooltip.tsx';
 import { useCloseSidebarOverlay } from '../ui/sidebarOverlay.ts';
 import { notesActor, useNoteTree, useNotesUi, useSelecting } from './live.ts';
 import { hiddenNotes, UNDO_WINDOW_MS } from './notesMachine.ts';
-import { buildTree, canDrop, cleanName, descendants, dropPosition, hiddenIds, sharedThrough, visibleRows, type TreeNode } from './tree.ts';
+import { buildTree, canDrop, cleanName, descendants, dropPosition, hiddenIds, keyboardMove, searchNotes, sharedThrough, visibleRows, type MoveKey, type TreeNode } from './tree.ts';
 import './notes.css';
 
 type Drag = { id: string; over: string | null; position: DropPosition } | null;
@@ -39,6 +39,11 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
   const toast = useToast();
   const [drag, setDrag] = useState<Drag>(null);
   const [focusedId, setFocusedId] = useState<string | null>(null);
+  // What a keyboard move said, read out by screen readers (the tree itself does not announce a move).
+  const [announcement, setAnnouncement] = useState('');
+  const [query, setQuery] = useState('');
+  // A note moved by keyboard is drawn anew in its new place: the focus follows it there.
+  const follow = useRef<string | null>(null);
   const treeRef = useRef<HTMLUListElement>(null);
   const signedIn = auth.status === 'authenticated';
   const tree = useNoteTree(signedIn);
@@ -49,6 +54,16 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
     if (extracting.current && !extraction.busy) notesActor.send({ type: 'notes.extractionEnded' });
     extracting.current = extraction.busy;
   }, [extraction.busy]);
+
+  useEffect(() => {
+    const id = follow.current;
+    const row = id === null ? null : treeRef.current?.querySelector<HTMLElement>(`[data-note-id="${CSS.escape(id)}"]`);
+    // Not drawn yet: a note moved into another waits for that one to open.
+    if (!id || !row) return;
+    follow.current = null;
+    setFocusedId(id);
+    if (row !== document.activeElement) row.focus();
+  }, [tree.data, state.expanded]);
 
   if (auth.status === 'pending') return <span className="spinner spinner-small" />;
   if (!signedIn) {
@@ -64,8 +79,11 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
 
   const notes = tree.data ?? [];
   const hidden = hiddenNotes(notes, state);
-  const roots = buildTree(notes.filter((note) => !hidden.has(note.id)));
-  const rows = visibleRows(roots, state.expanded);
+  const found = searchNotes(notes, query);
+  const roots = buildTree(notes.filter((note) => !hidden.has(note.id) && (found === null || found.has(note.id))));
+  // A search opens the way to every note it found; the user's own expansion is back when it is cleared.
+  const expanded = found ?? state.expanded;
+  const rows = visibleRows(roots, expanded);
   const tabStop = rows.some((row) => row.id === focusedId) ? focusedId : (rows.find((row) => row.id === state.currentId)?.id ?? rows[0]?.id ?? null);
   const check = noteExtractionCheck(state.selected.size);
 
@@ -118,13 +136,14 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
     const row = rows[index];
     const note = notes.find((candidate) => candidate.id === id);
     if (!row || !note) return;
-    const expanded = state.expanded.has(row.id);
+    const open = expanded.has(row.id);
     const act = (action: () => void) => {
       event.preventDefault();
       event.stopPropagation();
       action();
     };
     const to = (next: { id: string } | undefined) => next && focusRow(next.id);
+    if (event.altKey && ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'].includes(event.key)) return act(() => moveByKey(note, event.key as MoveKey));
     switch (event.key) {
       case 'ArrowDown':
         return act(() => to(rows[index + 1]));
@@ -135,9 +154,9 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
       case 'End':
         return act(() => to(rows.at(-1)));
       case 'ArrowRight':
-        return act(() => row.hasChildren && (expanded ? to(rows[index + 1]) : send({ type: 'notes.toggleExpanded', id: row.id })));
+        return act(() => row.hasChildren && (open ? to(rows[index + 1]) : send({ type: 'notes.toggleExpanded', id: row.id })));
       case 'ArrowLeft':
-        return act(() => (row.hasChildren && expanded ? send({ type: 'notes.toggleExpanded', id: row.id }) : row.parentId !== null && to(rows.find((candidate) => candidate.id === row.parentId))));
+        return act(() => (row.hasChildren && open ? send({ type: 'notes.toggleExpanded', id: row.id }) : row.parentId !== null && to(rows.find((candidate) => candidate.id === row.parentId))));
       case 'Enter':
         return act(() => openNote(row.id));
       case 'F2':
@@ -154,6 +173,15 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
     }
   };
 
+  const moveByKey = (note: NoteSummary, key: MoveKey) => {
+    const move = keyboardMove(roots, note.id, key);
+    const target = move && notes.find((candidate) => candidate.id === move.targetId);
+    if (!move || !target) return setAnnouncement(t('moved.nowhere', { name: note.name }));
+    send({ type: 'notes.move', id: note.id, targetId: move.targetId, position: move.position });
+    follow.current = note.id;
+    setAnnouncement(t(`moved.${move.position}`, { name: note.name, target: target.name }));
+  };
+
   /** `targetId` null: the tree's empty space, the root level. A note dropped onto itself or below itself stays where it was. */
   const onDrop = (event: DragEvent, targetId: string | null) => {
     event.preventDefault();
@@ -167,7 +195,7 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
   };
 
   const shared = sharedThrough(roots);
-  const rowProps = { notes, shared, selecting, drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId };
+  const rowProps = { notes, shared, expanded, selecting, drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId };
   return (
     <div className={`note-sidebar${compact ? ' compact' : ''}`}>
       <div className="note-toolbar">
@@ -218,20 +246,33 @@ export function NoteSidebar({ compact = false }: { compact?: boolean }) {
           </button>
         </p>
       )}
+      {notes.length > 0 && (
+        <label className="note-search">
+          <SearchIcon size={14} aria-hidden="true" />
+          <input type="search" value={query} onChange={(event) => setQuery(event.target.value)} placeholder={t('search')} aria-label={t('search')} />
+        </label>
+      )}
       {tree.data === undefined ? (
         tree.isFetching && <span className="spinner spinner-small" />
+      ) : found !== null && roots.length === 0 ? (
+        <p className="note-empty muted" role="status">
+          {t('noMatch', { query: query.trim() })}
+        </p>
       ) : roots.length === 0 ? (
         // The page beside the tree says what notes are for and offers the first one; the toolbar above creates too.
         <div className="note-empty">
           <p>{t('empty')}</p>
         </div>
       ) : (
-        <ul ref={treeRef} className="note-tree" role="tree" aria-label={t('title')} aria-multiselectable={selecting || undefined} onKeyDown={onTreeKey} onDragOver={(event) => event.preventDefault()} onDrop={(event) => onDrop(event, null)}>
+        <ul ref={treeRef} className="note-tree" role="tree" aria-label={t('title')} aria-description={t('keyboardHint')} aria-multiselectable={selecting || undefined} onKeyDown={onTreeKey} onDragOver={(event) => event.preventDefault()} onDrop={(event) => onDrop(event, null)}>
           {roots.map((node) => (
             <NoteRow key={node.note.id} node={node} depth={0} {...rowProps} />
           ))}
         </ul>
       )}
+      <p className="sr-only" aria-live="polite">
+        {announcement}
+      </p>
       <ExtractionDialog extraction={extraction} />
     </div>
   );
@@ -241,6 +282,8 @@ interface RowProps {
   notes: readonly NoteSummary[];
   /** Public notes, each with the note whose link opens it. */
   shared: ReadonlyMap<string, NoteSummary>;
+  /** The notes shown open: the user's own, or during a search the way to every note found. */
+  expanded: ReadonlySet<string>;
   selecting: boolean;
   node: TreeNode;
   depth: number;
@@ -255,12 +298,12 @@ interface RowProps {
 }
 
 function NoteRow(props: RowProps) {
-  const { notes, shared, selecting, node, depth, drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId } = props;
+  const { notes, shared, expanded, selecting, node, depth, drag, setDrag, onDrop, tabStop, menuItems, openNote, focusRow, setFocusedId } = props;
   const { t } = useTranslation('notes');
   const state = useNotesUi();
   const send = notesActor.send.bind(notesActor);
   const { note, children } = node;
-  const open = state.expanded.has(note.id);
+  const open = expanded.has(note.id);
   const editing = state.editingId === note.id;
   const active = state.currentId === note.id;
   const droppable = drag !== null && canDrop(notes, drag.id, note.id);

@@ -11,6 +11,8 @@ import { notesMachine, type NotesContext, type NoteWrite, type NoteWriteResult, 
 export const NOTE_TREE_KEY = 'note_tree';
 export const CURRENT_NOTE_KEY = 'current_note_id';
 export const SELECTED_NOTES_KEY = 'selected_note_ids';
+/** The notes open in the tree, so a reload finds the folders as the user left them. */
+export const EXPANDED_NOTES_KEY = 'expanded_note_ids';
 
 function readJson<T>(key: string, fallback: T): T {
   try {
@@ -93,7 +95,7 @@ export const notesActor = createActor(
       },
     },
   }),
-  { input: { currentId: localStorage.getItem(CURRENT_NOTE_KEY), selected: readJson<string[]>(SELECTED_NOTES_KEY, []) } },
+  { input: { currentId: localStorage.getItem(CURRENT_NOTE_KEY), selected: readJson<string[]>(SELECTED_NOTES_KEY, []), expanded: [readJson<unknown>(EXPANDED_NOTES_KEY, [])].flat().filter((id): id is string => typeof id === 'string') } },
 ).start();
 
 // The cache holds the tree; local storage mirrors it for the next first paint, and the machine hears
@@ -113,6 +115,7 @@ notesActor.subscribe(({ context }) => {
     else localStorage.setItem(CURRENT_NOTE_KEY, context.currentId);
   }
   if (context.selected !== remembered.selected) localStorage.setItem(SELECTED_NOTES_KEY, JSON.stringify([...context.selected]));
+  if (context.expanded !== remembered.expanded) localStorage.setItem(EXPANDED_NOTES_KEY, JSON.stringify([...context.expanded]));
   remembered = context;
 });
 
@@ -122,7 +125,7 @@ let owner = auth.getSnapshot().context.user?.id ?? null;
 auth.subscribe(({ context }) => {
   const user = context.user?.id ?? null;
   if (user === owner) return;
-  if (owner !== null) for (const key of [NOTE_TREE_KEY, CURRENT_NOTE_KEY, SELECTED_NOTES_KEY]) localStorage.removeItem(key);
+  if (owner !== null) for (const key of [NOTE_TREE_KEY, CURRENT_NOTE_KEY, SELECTED_NOTES_KEY, EXPANDED_NOTES_KEY]) localStorage.removeItem(key);
   owner = user;
 });
 

@@ -16,7 +16,7 @@ interface Call {
 }
 
 /** A notes actor over a tree kept here (as the query cache would), whose server calls wait for the test. */
-function start(initial: NoteSummary[], input: { currentId?: string | null; selected?: string[] } = {}) {
+function start(initial: NoteSummary[], input: { currentId?: string | null; selected?: string[]; expanded?: string[] } = {}) {
   const clock = new SimulatedClock();
   let tree = initial;
   const calls: Call[] = [];
@@ -26,7 +26,7 @@ function start(initial: NoteSummary[], input: { currentId?: string | null; selec
     },
     actions: { updateTree: (_, { update }) => void (tree = update ? update(tree) : tree) },
   });
-  const actor = createActor(machine, { clock, input: { currentId: input.currentId ?? null, selected: input.selected ?? [] } }).start();
+  const actor = createActor(machine, { clock, input: { currentId: input.currentId ?? null, selected: input.selected ?? [], expanded: input.expanded ?? [] } }).start();
   actor.send({ type: 'notes.loaded', notes: tree });
   const shown = () => {
     const hidden = hiddenNotes(tree, actor.getSnapshot().context);
@@ -42,6 +42,11 @@ test('the first tree opens the way to the remembered note; an unknown one falls 
   t.deepEqual([...actor.getSnapshot().context.expanded].sort(), ['a', 'b']);
   t.deepEqual([...actor.getSnapshot().context.selected], ['b'], 'selections of notes that no longer exist are dropped');
   t.is(start([note('a'), note('b')], { currentId: 'gone' }).actor.getSnapshot().context.currentId, 'a');
+});
+
+test('the folders the user had open before the page loaded are open again', (t) => {
+  const { actor } = start([note('a'), note('b', 'a'), note('c')], { currentId: 'c', expanded: ['a'] });
+  t.deepEqual([...actor.getSnapshot().context.expanded], ['a']);
 });
 
 test('delete, then undo within the toast time: the note is back and the server never hears of it', (t) => {

@@ -72,6 +72,8 @@ export type NotesEvent =
 export interface NotesInput {
   currentId: string | null;
   selected: readonly string[];
+  /** The notes the user had open in the tree before the page was loaded. */
+  expanded?: readonly string[];
 }
 
 const undoTimer = (id: string) => `undo:${id}`;
@@ -201,7 +203,7 @@ export const notesMachine = setup({
   context: ({ input }) => ({
     currentId: input.currentId,
     selected: new Set(input.selected),
-    expanded: new Set(),
+    expanded: new Set(input.expanded),
     editingId: null,
     pendingDelete: {},
     writes: [],

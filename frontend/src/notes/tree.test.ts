@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { NoteSummary } from '../api/notes.ts';
-import { ancestors, buildTree, canDrop, cleanName, dropPosition, hiddenIds, sharedThrough, toggleSelection, visibleRows } from './tree.ts';
+import { ancestors, buildTree, canDrop, cleanName, dropPosition, hiddenIds, keyboardMove, searchNotes, sharedThrough, toggleSelection, visibleRows } from './tree.ts';
 
 const note = (id: string, parent: string | null, order: number, shared = false): NoteSummary => ({ id, name: id, parent_id: parent, order, created_at: '', updated_at: '', shared });
 const NOTES = [note('b', null, 2), note('a', null, 1), note('a2', 'a', 2), note('a1', 'a', 1), note('a1x', 'a1', 1), note('orphan', 'gone', 1)];
@@ -70,4 +70,24 @@ test('a shared note makes itself and everything below it public through its link
     'a note with a link of its own is named by it; below it, the nearest link',
   );
   t.false(through.has('other'));
+});
+
+test('Alt+arrows move a note past its neighbour, into the note above it, or out beside its parent; at an edge nowhere', (t) => {
+  const tree = buildTree(NOTES);
+  t.deepEqual(keyboardMove(tree, 'a2', 'ArrowUp'), { targetId: 'a1', position: 'before' });
+  t.is(keyboardMove(tree, 'a1', 'ArrowUp'), null, 'already first among its siblings');
+  t.deepEqual(keyboardMove(tree, 'a1', 'ArrowDown'), { targetId: 'a2', position: 'after' });
+  t.is(keyboardMove(tree, 'b', 'ArrowDown'), null);
+  t.deepEqual(keyboardMove(tree, 'a2', 'ArrowRight'), { targetId: 'a1', position: 'inside' });
+  t.is(keyboardMove(tree, 'a', 'ArrowRight'), null, 'nothing above it to go into');
+  t.deepEqual(keyboardMove(tree, 'a1x', 'ArrowLeft'), { targetId: 'a1', position: 'after' });
+  t.is(keyboardMove(tree, 'b', 'ArrowLeft'), null, 'already at the root');
+});
+
+test('a search shows the notes whose name holds the words, with the notes above them; nothing typed is the whole tree', (t) => {
+  const named = [note('a', null, 1), { ...note('a1', 'a', 1), name: 'Battery Notes' }, { ...note('a1x', 'a1', 1), name: 'cells' }, { ...note('b', null, 2), name: 'battery costs' }];
+  t.deepEqual([...searchNotes(named, ' BATTERY ')!].sort(), ['a', 'a1', 'b']);
+  t.deepEqual([...searchNotes(named, 'cells')!].sort(), ['a', 'a1', 'a1x']);
+  t.is(searchNotes(named, 'nothing like it')!.size, 0);
+  t.is(searchNotes(named, '  '), null);
 });

@@ -118,3 +118,51 @@ export function visibleRows(tree: readonly TreeNode[], expanded: ReadonlySet<str
   walk(tree);
   return rows;
 }
+
+export type MoveKey = 'ArrowUp' | 'ArrowDown' | 'ArrowLeft' | 'ArrowRight';
+
+/**
+ * Where Alt+arrow moves a note, as a drop would place it: up or down past its neighbour, right into
+ * the note above it (as its last child), left out of its parent (just after it). Null at an edge.
+ */
+export function keyboardMove(roots: readonly TreeNode[], id: string, key: MoveKey): { targetId: string; position: DropPosition } | null {
+  const find = (siblings: readonly TreeNode[], parent: TreeNode | null): { siblings: readonly TreeNode[]; parent: TreeNode | null; index: number } | null => {
+    for (const [index, node] of siblings.entries()) {
+      if (node.note.id === id) return { siblings, parent, index };
+      const below = find(node.children, node);
+      if (below) return below;
+    }
+    return null;
+  };
+  const place = find(roots, null);
+  if (!place) return null;
+  const { siblings, parent, index } = place;
+  const previous = siblings[index - 1];
+  const next = siblings[index + 1];
+  switch (key) {
+    case 'ArrowUp':
+      return previous ? { targetId: previous.note.id, position: 'before' } : null;
+    case 'ArrowDown':
+      return next ? { targetId: next.note.id, position: 'after' } : null;
+    case 'ArrowRight':
+      return previous ? { targetId: previous.note.id, position: 'inside' } : null;
+    case 'ArrowLeft':
+      return parent ? { targetId: parent.note.id, position: 'after' } : null;
+  }
+}
+
+/**
+ * What a search of the tree shows: the notes whose name holds the words typed (any case), and the
+ * notes above them, so each is seen where it lives. Null when nothing is typed: the whole tree.
+ */
+export function searchNotes(notes: readonly NoteSummary[], query: string): Set<string> | null {
+  const wanted = query.trim().toLocaleLowerCase();
+  if (wanted === '') return null;
+  const shown = new Set<string>();
+  for (const note of notes) {
+    if (!note.name.toLocaleLowerCase().includes(wanted)) continue;
+    shown.add(note.id);
+    for (const above of ancestors(notes, note.id)) shown.add(above);
+  }
+  return shown;
+}

@@ -10,6 +10,7 @@ import { isRestoring, type ResearchSessionRef } from '../machines/researchSessio
 import { useSessionView } from '../research/live.ts';
 import { CircleAlertIcon, GlobeIcon, LightbulbIcon, MessageSquareIcon, MicIcon, PaperclipIcon, PauseIcon, SendIcon, XIcon } from '../ui/icons.ts';
 import { Segmented } from '../ui/Segmented.tsx';
+import { handFocus } from '../ui/returnFocus.ts';
 
 const INPUT_HEIGHT_KEY = 'research_input_height';
 
@@ -71,7 +72,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
   useLayoutEffect(() => {
     if (performance.now() < carryFocusUntil) {
       carryFocusUntil = 0;
-      input.current?.focus();
+      handFocus(input.current);
     }
   }, []);
 

@@ -49,6 +49,13 @@ test('a tip waits while the user fills something in', (t) => {
   t.false(fillingIn(null, 0));
 });
 
+test('a field the app focused is not the user filling it in', (t) => {
+  const handed = { tagName: 'TEXTAREA', hasAttribute: (name: string) => name === 'data-focus-from-app' };
+  t.false(fillingIn(handed, 0), 'the composer focused when a report arrived');
+  t.true(fillingIn({ tagName: 'TEXTAREA', hasAttribute: () => false }, 0), 'once the user types in it');
+  t.true(fillingIn(handed, 1), 'a form in use still counts');
+});
+
 test('the welcome tip belongs to the welcome screen: a conversation already under way gets none', (t) => {
   t.deepEqual(
     pendingTips(GUIDANCE_ITEMS, memory(), { present: () => true, welcomeScreen: false }).map((item) => item.id),

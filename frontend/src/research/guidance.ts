@@ -76,10 +76,16 @@ export const setGuidanceEnabled = (storage: GuidanceStorage, enabled: boolean): 
 /** Forms a tip must never cover: an unanswered clarification, a targeted edit, unsaved canvas edits, a rename, a dialog. */
 export const FORMS_IN_USE = 'form.clarification, form.edit-popover, .canvas-savebar, form.session-rename, form.manual-feedback, dialog[open]';
 
-/** Whether the user is filling something in: typing in a field, or a form from FORMS_IN_USE is open. */
-export function fillingIn(active: { tagName: string; isContentEditable?: boolean } | null, openForms: number): boolean {
+/** The attribute `handFocus` puts on a field the app focused and the user has not yet acted in. */
+export const FOCUS_FROM_APP = 'data-focus-from-app';
+
+/**
+ * Whether the user is filling something in: typing in a field, or a form from FORMS_IN_USE is open.
+ * A field the app focused by itself (marked FOCUS_FROM_APP) does not count until the user acts in it.
+ */
+export function fillingIn(active: { tagName: string; isContentEditable?: boolean; hasAttribute?: (name: string) => boolean } | null, openForms: number): boolean {
   if (openForms > 0) return true;
-  if (!active) return false;
+  if (!active || active.hasAttribute?.(FOCUS_FROM_APP) === true) return false;
   return ['INPUT', 'TEXTAREA', 'SELECT'].includes(active.tagName) || active.isContentEditable === true;
 }
 

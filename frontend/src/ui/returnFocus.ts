@@ -32,3 +32,20 @@ export function useReturnFocus(open: boolean): (event: Event) => void {
     target.focus({ preventScroll: true });
   };
 }
+
+/**
+ * Focus the app hands to a field (the composer after a new layout) is not the user filling it in:
+ * the field is marked `data-focus-from-app` until the user acts in it (a key, a pointer) or leaves
+ * it, so what waits for the user to finish (the first-visit tips) is not held back by it.
+ */
+export function handFocus(element: HTMLElement | null): void {
+  if (!element) return;
+  element.dataset.focusFromApp = 'true';
+  const taken = new AbortController();
+  const userActs = () => {
+    delete element.dataset.focusFromApp;
+    taken.abort();
+  };
+  for (const type of ['keydown', 'pointerdown', 'blur']) element.addEventListener(type, userActs, { signal: taken.signal });
+  element.focus();
+}

@@ -7,10 +7,12 @@ import { afterLoginPath } from '../../app/guard.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { Field } from '../../components/Field.tsx';
 import { Logo } from '../../components/Logo.tsx';
+import { ForgotPasswordDialog } from './ForgotPasswordDialog.tsx';
 import './auth.css';
 
 export default function LoginPage() {
   const { t } = useTranslation();
+  const { t: tAccount } = useTranslation('account');
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [username, setUsername] = useState('');
@@ -18,6 +20,7 @@ export default function LoginPage() {
   const [missing, setMissing] = useState<{ username?: string; password?: string }>({});
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
+  const [forgot, setForgot] = useState(false);
 
   const redirect = params.get('redirect');
 
@@ -70,6 +73,9 @@ export default function LoginPage() {
           onChange={(event) => setPassword(event.target.value)}
           error={missing.password}
         />
+        <button className="link-button auth-forgot" type="button" onClick={() => setForgot(true)}>
+          {tAccount('password.forgot')}
+        </button>
         <button className="button button-primary button-block" type="submit" disabled={busy}>
           {busy ? t('auth.login.submitting') : t('auth.login.submit')}
         </button>
@@ -78,6 +84,7 @@ export default function LoginPage() {
           <Link to={redirect ? `/register?redirect=${encodeURIComponent(redirect)}` : '/register'}>{t('auth.login.toRegister')}</Link>
         </p>
       </form>
+      {forgot && <ForgotPasswordDialog onClose={() => setForgot(false)} />}
     </div>
   );
 }

@@ -52,11 +52,11 @@ export function AuditReadsTab() {
             </TableState>
             {rows.map((read) => (
               <tr key={read.id}>
-                <td>{date(read.at)}</td>
-                <td>{read.auditor}</td>
-                <td>{t(`manage.auditReads.actions.${read.action}`)}</td>
-                <td className={read.action === 'search' ? undefined : 'mono'}>{read.action === 'search' ? <SearchCriteria recorded={read.stream_id} /> : read.stream_id}</td>
-                <td>{read.after !== null && read.count !== null ? t('manage.auditReads.range', { from: read.after, count: read.count }) : ''}</td>
+                <td data-label={t('manage.auditReads.columns.at')}>{date(read.at)}</td>
+                <td data-label={t('manage.auditReads.columns.auditor')}>{read.auditor}</td>
+                <td data-label={t('manage.auditReads.columns.action')}>{t(`manage.auditReads.actions.${read.action}`)}</td>
+                <td data-label={t('manage.auditReads.columns.stream')} className={read.action === 'search' ? undefined : 'mono'}>{read.action === 'search' ? <SearchCriteria recorded={read.stream_id} /> : read.stream_id}</td>
+                <td data-label={t('manage.auditReads.columns.range')}>{read.after !== null && read.count !== null ? t('manage.auditReads.range', { from: read.after, count: read.count }) : ''}</td>
               </tr>
             ))}
           </tbody>
@@ -141,15 +141,15 @@ export function ReadModelsTab() {
             <TableState loading={models.isFetching} empty={rows.length === 0} error={models.error} columns={4} />
             {rows.map((model) => (
               <tr key={model.name}>
-                <td>
+                <td data-label={t('manage.readModels.columns.name')}>
                   <DatabaseIcon size={14} /> {model.name}
                   {model.failing && <div className="account-notice-error">{t('manage.readModels.failing', { message: model.failing })}</div>}
                 </td>
-                <td className="num">{number(model.checkpoint)}</td>
-                <td>
+                <td data-label={t('manage.readModels.columns.checkpoint')} className="num">{number(model.checkpoint)}</td>
+                <td data-label={t('manage.readModels.columns.progress')}>
                   <progress max={Math.max(head, 1)} value={Math.min(model.checkpoint, head)} aria-label={model.name === rebuilding ? t('manage.readModels.rebuilding', { name: model.name }) : model.name} />
                 </td>
-                <td className="col-actions">
+                <td data-label={t('manage.readModels.columns.actions')} className="col-actions">
                   <button className="button button-secondary button-small" type="button" disabled={busy || rebuilding !== null || !models.data?.rebuild_here} onClick={() => rebuild.mutate(model.name)} aria-label={t('manage.readModels.rebuild', { name: model.name })}>
                     <RefreshCwIcon size={14} />
                     {t('manage.readModels.rebuild', { name: '' })}

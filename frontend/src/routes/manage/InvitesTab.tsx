@@ -109,15 +109,15 @@ export function InvitesTab() {
             <TableState loading={invites.isFetching} empty={rows.length === 0} error={invites.error} columns={6} />
             {rows.map((invite) => (
               <tr key={invite.code} className={fresh.has(invite.code) ? 'row-fresh' : undefined}>
-                <td>
+                <td data-label={t('manage.invites.columns.code')}>
                   <code className="invite-code">{invite.code}</code>
                 </td>
-                <td>
+                <td data-label={t('manage.invites.columns.status')}>
                   <span className={`mini-badge ${invite.status === 'unused' ? 'mini-badge-success' : 'mini-badge-muted'}`}>{t(`manage.invites.status.${invite.status}`)}</span>
                 </td>
-                <td>{date(invite.created_at)}</td>
-                <td>{invite.used_by_username ?? invite.used_by ?? t('manage.common.never')}</td>
-                <td>{date(invite.used_at)}</td>
+                <td data-label={t('manage.invites.columns.createdAt')}>{date(invite.created_at)}</td>
+                <td data-label={t('manage.invites.columns.usedBy')}>{invite.used_by_username ?? invite.used_by ?? t('manage.common.never')}</td>
+                <td data-label={t('manage.invites.columns.usedAt')}>{date(invite.used_at)}</td>
                 <td className="col-actions">
                   <button className="button button-secondary button-small" type="button" onClick={() => copy(invite)} aria-label={`${t('manage.invites.copy')} ${invite.code}`}>
                     {copied === invite.code ? <CheckIcon size={14} /> : <CopyIcon size={14} />}

@@ -75,16 +75,16 @@ export function UsageTab() {
                 <TableState loading={overview.isFetching} empty={rows.length === 0} error={overview.error} columns={5} />
                 {rows.map((row) => (
                   <tr key={row.id}>
-                    <td>
+                    <td data-label={t('manage.usage.columns.user')}>
                       <div className="user-cell-name">{row.username}</div>
                       <div className="user-cell-email">{row.email}</div>
                     </td>
-                    <td>
+                    <td data-label={t('manage.usage.columns.level')}>
                       <LevelBadge level={row.user_level} />
                     </td>
-                    <td className="num">{number(row.today_usage)}</td>
-                    <td className="num">{number(row.all_usage)}</td>
-                    <td className="num">{number(row.token_remaining)}</td>
+                    <td data-label={t('manage.usage.columns.today')} className="num">{number(row.today_usage)}</td>
+                    <td data-label={t('manage.usage.columns.all')} className="num">{number(row.all_usage)}</td>
+                    <td data-label={t('manage.usage.columns.remaining')} className="num">{number(row.token_remaining)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -111,16 +111,16 @@ export function UsageTab() {
                 <TableState loading={sessions.isFetching} empty={sessionRows.length === 0} error={sessions.error} columns={7} />
                 {sessionRows.map((session) => (
                   <tr key={session.session_id}>
-                    <td>
+                    <td data-label={t('manage.usage.columns.session')}>
                       <div className="user-cell-name">{session.title || t('manage.usage.untitled')}</div>
                       <div className="user-cell-email mono">{session.session_id}</div>
                     </td>
-                    <td>{session.username ?? session.user_id.slice(0, 8)}</td>
-                    <td className="num">{number(session.prompt_tokens)}</td>
-                    <td className="num">{number(session.completion_tokens)}</td>
-                    <td className="num strong">{number(session.total_tokens)}</td>
-                    <td className="num">{number(session.calls)}</td>
-                    <td>{date(session.updated_at)}</td>
+                    <td data-label={t('manage.usage.columns.user')}>{session.username ?? session.user_id.slice(0, 8)}</td>
+                    <td data-label={t('manage.usage.columns.prompt')} className="num">{number(session.prompt_tokens)}</td>
+                    <td data-label={t('manage.usage.columns.completion')} className="num">{number(session.completion_tokens)}</td>
+                    <td data-label={t('manage.usage.columns.tokens')} className="num strong">{number(session.total_tokens)}</td>
+                    <td data-label={t('manage.usage.columns.calls')} className="num">{number(session.calls)}</td>
+                    <td data-label={t('manage.usage.columns.updated')}>{date(session.updated_at)}</td>
                   </tr>
                 ))}
               </tbody>

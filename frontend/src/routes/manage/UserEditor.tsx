@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { queryKeys, useApiQuery } from '../../api/query.ts';
+import { queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
+import { PASSWORD_MIN_LENGTH } from '../../account/password.ts';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../../api/client.ts';
 import { catalogueText } from '../../i18n/catalogue.ts';
@@ -9,7 +10,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { dailyBars, fromLocalInput, parseNumber, toLocalInput } from './model.ts';
 import { Notice, useNumberFormat, type NoticeState } from './shared.tsx';
-import { PlusIcon, RefreshCwIcon } from '../../ui/icons.ts';
+import { KeyRoundIcon, PlusIcon, RefreshCwIcon } from '../../ui/icons.ts';
 import { Select } from '../../ui/Select.tsx';
 
 const USAGE_DAYS = 30;
@@ -28,6 +29,22 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
   // A level change that would move the daily limit waits here for the admin to say apply or keep.
   const [limitQuestion, setLimitQuestion] = useState(false);
   const usage = useApiQuery({ queryKey: queryKeys.manage('usage', user.id), queryFn: () => adminApi.userUsage(user.id) });
+  const [newPassword, setNewPassword] = useState('');
+  const resetPassword = useApiMutation({
+    mutationFn: () => adminApi.resetPassword(user.id, newPassword),
+    onMutate: () => setNotice(null),
+    onSuccess: () => {
+      setNewPassword('');
+      setNotice({ kind: 'success', text: t('password.adminDone', { name: user.username }) });
+    },
+    onError: (error) => setNotice({ kind: 'error', error }),
+  });
+
+  function submitPassword(event: FormEvent) {
+    event.preventDefault();
+    if (newPassword.length < PASSWORD_MIN_LENGTH) return setNotice({ kind: 'warning', text: t('password.tooShort') });
+    resetPassword.mutate();
+  }
 
   async function save(event: FormEvent | null, action: () => Promise<UserRow>) {
     event?.preventDefault();
@@ -156,6 +173,31 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
           {t('manage.users.batch.refresh')}
         </button>
       </div>
+
+      <form className="editor-row editor-password" onSubmit={submitPassword}>
+        <label className="editor-field editor-grow">
+          <span>{t('password.adminTitle')}</span>
+          <input
+            className="input"
+            type="password"
+            autoComplete="new-password"
+            placeholder={t('password.nextHint')}
+            value={newPassword}
+            onChange={(event) => {
+              setNewPassword(event.target.value);
+              edited();
+            }}
+            aria-describedby="editor-password-hint"
+          />
+        </label>
+        <button className="button button-secondary" type="submit" disabled={resetPassword.isPending || newPassword === ''}>
+          <KeyRoundIcon size={14} />
+          {t('password.adminReset')}
+        </button>
+        <p id="editor-password-hint" className="muted editor-password-hint">
+          {t('password.adminHint')}
+        </p>
+      </form>
 
       {limitQuestion && (
         <ConfirmDialog

@@ -217,7 +217,7 @@ export function UsersTab() {
                 <td className="col-check">
                   <input type="checkbox" checked={selection.has(row.id)} onChange={() => setSelection((current) => toggle(current, row.id))} aria-label={t('manage.users.selectUser', { name: row.username })} />
                 </td>
-                <td>
+                <td data-label={t('manage.users.columns.user')}>
                   <div className="user-cell">
                     <span className="avatar avatar-small" aria-hidden="true">
                       {initials(row.username)}
@@ -233,14 +233,14 @@ export function UsersTab() {
                     </div>
                   </div>
                 </td>
-                <td>
+                <td data-label={t('manage.users.columns.level')}>
                   <LevelBadge level={row.user_level} />
                 </td>
-                <td className="num strong">{number(row.token_level_limit)}</td>
-                <td className="num">{number(row.today_usage)}</td>
-                <td className="num">{number(row.extra_budget)}</td>
-                <td>{date(row.membership_expires_at)}</td>
-                <td>
+                <td data-label={t('manage.users.columns.limit')} className="num strong">{number(row.token_level_limit)}</td>
+                <td data-label={t('manage.users.columns.today')} className="num">{number(row.today_usage)}</td>
+                <td data-label={t('manage.users.columns.extra')} className="num">{number(row.extra_budget)}</td>
+                <td data-label={t('manage.users.columns.expiry')}>{date(row.membership_expires_at)}</td>
+                <td data-label={t('manage.users.columns.auditor')}>
                   <Switch
                     checked={row.is_auditor}
                     disabled={busy || row.is_admin}
@@ -248,7 +248,7 @@ export function UsersTab() {
                     onChange={() => run(() => adminApi.setAuditor(row.id, !row.is_auditor), t('manage.common.saved'))}
                   />
                 </td>
-                <td>
+                <td data-label={t('manage.users.columns.active')}>
                   <Switch
                     checked={row.is_active}
                     // The server refuses it; an administrator who could lock themselves out would have no one to let them back in.
@@ -257,7 +257,7 @@ export function UsersTab() {
                     onChange={() => run(() => adminApi.setActive(row.id, !row.is_active), t('manage.common.saved'))}
                   />
                 </td>
-                <td className="col-actions">
+                <td data-label={t('manage.users.columns.actions')} className="col-actions">
                   <button className="button button-secondary button-small" type="button" onClick={() => setEditing(row)} aria-label={`${t('manage.users.edit')} ${row.username}`}>
                     <SquarePenIcon size={14} />
                     {t('manage.users.edit')}

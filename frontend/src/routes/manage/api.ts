@@ -192,6 +192,7 @@ export const adminApi = {
   addExtraBudget: (id: string, amount: number) => api.post<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/extra-budget`, { json: { amount } }),
   setLevel: (id: string, level: Level, membership_expires_at: string | null, daily_limit: DailyLimitChoice) =>
     api.put<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/level`, { json: { user_id: id, level, membership_expires_at, daily_limit } }),
+  resetPassword: (id: string, new_password: string) => api.put<{ id: string; password_reset: boolean }>(`/auth/admin/users/${encodeURIComponent(id)}/password`, { json: { new_password } }),
   refreshTokens: (id: string) => api.post<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/refresh-tokens`),
   setActive: (id: string, is_active: boolean) => api.put<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/active`, { json: { is_active } }),
   batchRefresh: (user_ids: string[]) => api.post<Batch>('/auth/admin/users/batch-refresh-tokens', { json: { user_ids } }),
