@@ -26,7 +26,7 @@ import {
   revisePrompt,
   sectionPrompt,
 } from './prompts.ts';
-import { Ahead, checkpoint, command, completeJson, mustWait, runPools, streamModel, type Run } from './run.ts';
+import { Ahead, cancelAhead, checkpoint, command, completeJson, mustWait, runPools, streamModel, type Run } from './run.ts';
 import { estimateMessageTokens, estimateTokens } from '@scriptorium/infra/model/tokens';
 import { SourceBook, parseReport } from './sources.ts';
 import { afterWriting, chooseSearch, finishWriting, numberLearnt, PageReader, readAttached, searchRound, sentencesIn, startWriting, stop, writeExtract } from './steps.ts';
@@ -83,6 +83,8 @@ export async function runDeepCognition(deps: AgentDeps, job: JobContext<unknown>
     else if (data.stage === 'revise') await revise(run, state, record, trace);
     else await start(run, state, record, events, trace);
   } catch (error) {
+    // Sections asked for ahead stop here, and what they used is charged before the job ends.
+    await cancelAhead(run);
     if (mustWait(error) && !job.signal.aborted) await defer(run, own, error.retryAfterMs);
     else await stop(run, error);
   }
@@ -217,11 +219,14 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   const brief = zh ? `研究问题：${record.question}\n${scope.join('\n')}\n\n报告提纲：\n${outline}` : `Research question: ${record.question}\n${scope.join('\n')}\n\nOutline:\n${outline}`;
   const sections: ExtractSection[] = steps.map((step, index) => ({ focus: step, ...(found[index] && { sources: found[index] }) }));
   const extracts = deps.model.offline ? assignExtracts(sources.all, subjectOf(analysis), sections, new Set()) : [];
+  // Each section is given the chunks on its own step that no section before it was given, so
+  // sections draw on different facts; the conclusion draws on the best for the whole question.
+  const given = new Set<string>();
   const plans: SectionPlan[] = headings.map((heading, index) => {
     const conclusion = index === steps.length;
     const ask = conclusion ? brief : `${brief}\n\n${zh ? `现在撰写这一节：${steps[index]}` : `Write this section now: ${steps[index]}`}`;
     const system = conclusion ? conclusionPrompt(run.language) : sectionPrompt(run.language);
-    return { index, heading, messages: [{ role: 'system', content: system }, { role: 'user', content: ask }], context: sources.context(conclusion ? record.question : `${record.question} ${steps[index]}`, run.language) };
+    return { index, heading, messages: [{ role: 'system', content: system }, { role: 'user', content: ask }], context: conclusion ? sources.context(record.question, run.language) : sources.context(steps[index], run.language, given) };
   });
   if (!deps.model.offline) await writeAhead(run, plans.slice(next + 1));
   for (let index = next; index < headings.length; index++) {
@@ -262,7 +267,8 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
 const SECTION_ANSWER_TOKENS = 2_000;
 
 /**
- * Asks for the sections after the one being written at once, so they are written side by side
+ * Asks for the sections after the one being written at once (once that one streams, so it is asked
+ * first), so they are written side by side
  * (bounded by the job's model pool) and streamed into the report in order. Only when the budget left
  * covers them all twice over, and the job may have more than one call open: otherwise they are asked
  * one after another, and the budget stops the report at a section boundary as before.
@@ -271,7 +277,8 @@ async function writeAhead(run: Run, plans: readonly SectionPlan[]): Promise<void
   if (plans.length === 0 || run.pools.limits.modelConcurrency < 2) return;
   const cost = plans.reduce((sum, plan) => sum + estimateMessageTokens(plan.messages) + plan.context.reduce((total, doc) => total + estimateTokens(`${doc.title}\n${doc.text}`), 0) + SECTION_ANSWER_TOKENS, 0);
   if ((await run.allowance.remaining()) < 2 * cost) return;
-  run.ahead = new Map(plans.map((plan) => [plan.messages, new Ahead(run, 'writing', { messages: plan.messages, context: plan.context })]));
+  const released = new Promise<void>((resolve) => (run.releaseAhead = resolve));
+  run.ahead = new Map(plans.map((plan) => [plan.messages, new Ahead(run, 'writing', { messages: plan.messages, context: plan.context }, released)]));
 }
 
 /** The plan of the research: the one the log already has (with the searches it planned), else a new one, recorded. */

@@ -39,6 +39,8 @@ export function tokenize(text: string): string[] {
   return terms.filter(Boolean);
 }
 
+const keyOf = (chunk: Chunk) => `${chunk.n}:${chunk.order}`;
+
 /** A text as chunks of whole sentences, each up to about `CHUNK_CHARS` (a longer sentence is a chunk alone). */
 export function chunksOf(text: string, size = CHUNK_CHARS): string[] {
   const chunks: string[] = [];
@@ -78,18 +80,24 @@ export class ChunkIndex {
     this.search.addAll(this.chunks.map((chunk, id) => ({ ...chunk, id })));
   }
 
-  /** The `limit` chunks that bear most on `query`, best first, at most `perSource` of any one source. */
-  best(query: string, limit: number, perSource = limit): Chunk[] {
+  /**
+   * The `limit` chunks that bear most on `query`, best first, at most `perSource` of any one source.
+   * Chunks whose key (`keyOf`) is in `given` are passed over, and the ones picked are added to it, so
+   * calls that share it (the sections of one report) are each given what the others were not.
+   */
+  best(query: string, limit: number, perSource = limit, given?: Set<string>): Chunk[] {
     const taken = new Map<number, number>();
     const picked: Chunk[] = [];
     for (const hit of this.search.search(query)) {
       const chunk = this.chunks[hit.id as number]!;
+      if (given?.has(keyOf(chunk))) continue;
       const count = taken.get(chunk.n) ?? 0;
       if (count >= perSource) continue;
       taken.set(chunk.n, count + 1);
       picked.push(chunk);
       if (picked.length === limit) break;
     }
+    for (const chunk of picked) given?.add(keyOf(chunk));
     return picked;
   }
 }

@@ -624,3 +624,34 @@ test('later sections are written ahead, side by side, and still reach the report
   t.deepEqual(headings.slice(1, 4), ['梳理技术路线', '调研产业化进展', '结论']);
   for (const section of of(log, 'SectionWritten')) t.is(section.data.text.split(SECTION_PROSE.slice(0, 12)).length, 2, `section ${section.data.index} holds its own text once`);
 });
+
+test('a section written ahead that meets a long 429 defers the reply at its turn; the other sections asked ahead stop, and nothing is written after the job ends', async (t) => {
+  const model = SPECIFIC_MODEL();
+  // The first section streams; of the two asked ahead, the second section meets the 429.
+  model.faults.stream.push('ok', 'wait');
+  let open = 0;
+  const slow: typeof model = Object.assign(Object.create(model) as typeof model, {
+    async *stream(request: Parameters<typeof model.stream>[0]) {
+      open++;
+      try {
+        for await (const delta of model.stream(request)) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          yield delta;
+        }
+      } finally {
+        open--;
+      }
+    },
+  });
+  const h = await harness({ model: slow });
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  const log = await h.log(sessionId);
+  t.is(of(log, 'ReplyDeferred').length, 1);
+  t.deepEqual(of(log, 'SectionWritten').map((event) => event.data.index), [0], 'the first section only');
+  t.is(open, 0, 'no call is left open');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  t.is((await h.log(sessionId)).length, log.length, 'nothing lands after the job ended');
+});

@@ -29,6 +29,8 @@ export interface Run {
   pools: RunPools;
   /** Sections asked for ahead of their turn, by their messages: `streamModel` replays one when its turn comes. */
   ahead?: Map<ChatMessage[], Ahead>;
+  /** Lets the sections asked for ahead go: once the section in turn streams (or ends), so it is asked first. */
+  releaseAhead?: () => void;
 }
 
 /**
@@ -171,6 +173,7 @@ export async function streamModel(run: Run, role: ModelRole, request: Omit<Model
   if (ahead) {
     // Used once: a try after a cut asks the model again.
     run.ahead!.delete(request.messages);
+    run.releaseAhead?.();
     return ahead.replay(onText);
   }
   const model = modelFor(run.deps, role);
@@ -179,6 +182,7 @@ export async function streamModel(run: Run, role: ModelRole, request: Omit<Model
     let completionTokens = 0;
     try {
       for await (const delta of model.stream({ ...capped, signal: run.job.signal })) {
+        run.releaseAhead?.();
         if (delta.type === 'text') onText(delta.text);
         else {
           completionTokens = delta.completionTokens;
@@ -188,6 +192,8 @@ export async function streamModel(run: Run, role: ModelRole, request: Omit<Model
     } catch (error) {
       await chargeCut(run, error);
       throw error;
+    } finally {
+      run.releaseAhead?.();
     }
     return { completionTokens, maxTokens: capped.maxTokens };
   });
@@ -202,25 +208,38 @@ export async function streamModel(run: Run, role: ModelRole, request: Omit<Model
  */
 export class Ahead {
   private readonly texts: string[] = [];
+  private readonly cancelled = new AbortController();
+  private readonly started: Promise<void>;
   private finished = false;
   private failure: unknown;
   private completionTokens = 0;
   private maxTokens = 0;
   private wake: (() => void) | null = null;
 
-  constructor(run: Run, role: ModelRole, request: Omit<ModelRequest, 'signal'>) {
-    void this.start(run, role, request);
+  /** Starts once `released` settles. */
+  constructor(run: Run, role: ModelRole, request: Omit<ModelRequest, 'signal'>, released: Promise<void>) {
+    this.started = this.start(run, role, request, released);
   }
 
-  private async start(run: Run, role: ModelRole, request: Omit<ModelRequest, 'signal'>): Promise<void> {
+  /** Stops the call if its turn will not come (the job ends early), once what it used is charged. */
+  cancel(): Promise<void> {
+    this.cancelled.abort();
+    this.notify();
+    return this.started;
+  }
+
+  private async start(run: Run, role: ModelRole, request: Omit<ModelRequest, 'signal'>, released: Promise<void>): Promise<void> {
     try {
+      await Promise.race([released, new Promise((resolve) => this.cancelled.signal.addEventListener('abort', resolve))]);
+      if (this.cancelled.signal.aborted) throw new StoppedError();
       const model = modelFor(run.deps, role);
       const capped = await run.allowance.ensure(request, model.profile);
       this.maxTokens = capped.maxTokens;
       await run.pools.model(async () => {
         checkpoint(run);
+        if (this.cancelled.signal.aborted) throw new StoppedError();
         try {
-          for await (const delta of model.stream({ ...capped, signal: run.job.signal })) {
+          for await (const delta of model.stream({ ...capped, signal: AbortSignal.any([run.job.signal, this.cancelled.signal]) })) {
             if (delta.type === 'text') this.texts.push(delta.text);
             else {
               this.completionTokens = delta.completionTokens;
@@ -255,6 +274,14 @@ export class Ahead {
     if (this.failure !== undefined) throw this.failure;
     return { completionTokens: this.completionTokens, maxTokens: this.maxTokens };
   }
+}
+
+/** Cancels the sections asked for ahead whose turn has not come, and waits until what they used is charged. */
+export async function cancelAhead(run: Run): Promise<void> {
+  const pending = [...(run.ahead?.values() ?? [])];
+  run.ahead?.clear();
+  run.releaseAhead?.();
+  await Promise.all(pending.map((ahead) => ahead.cancel()));
 }
 
 /**

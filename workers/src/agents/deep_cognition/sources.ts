@@ -76,11 +76,11 @@ export class SourceBook {
    * the call that needs it and a source with nothing on it costs no tokens. Providers number context
    * documents from 1 in order, so the list is padded to keep `[n]` meaning source n. A source known
    * only by its snippet says so in its title. Without a focus, or when nothing matches, each source
-   * gives its head.
+   * gives its head. Calls that share `given` are each given chunks the others were not (see `ChunkIndex.best`).
    */
-  context(focus: string | undefined, language: Language = 'en'): ContextDocument[] {
+  context(focus: string | undefined, language: Language = 'en', given?: Set<string>): ContextDocument[] {
     this.index ??= new ChunkIndex(this.list);
-    const picked = focus ? excerptsBySource(this.index.best(focus, CONTEXT_CHUNKS, CHUNKS_PER_SOURCE)) : new Map<number, string>();
+    const picked = focus ? excerptsBySource(this.index.best(focus, CONTEXT_CHUNKS, CHUNKS_PER_SOURCE, given)) : new Map<number, string>();
     const max = this.list.reduce((top, candidate) => Math.max(top, candidate.n), 0);
     const documents: ContextDocument[] = [];
     for (let n = 1; n <= max; n++) {
