@@ -51,7 +51,13 @@ async function main(): Promise<void> {
   }
   if (roles.includes('worker')) {
     const research = await startResearchTools(services);
-    const workers = startWorkers({ ...services, ...research });
+    const researchLimits = {
+      modelConcurrency: config.RESEARCH_MODEL_CONCURRENCY,
+      fetchConcurrency: config.RESEARCH_FETCH_CONCURRENCY,
+      maxRounds: config.RESEARCH_MAX_ROUNDS,
+      followUpTokens: config.RESEARCH_FOLLOW_UP_TOKENS,
+    };
+    const workers = startWorkers({ ...services, ...research, researchLimits });
     stops.push(() => workers.close(), () => research.close());
     const progress = runner ?? new RemoteProjectionProgress(services.readStore, projections.map((projection) => projection.name));
     // The read models must have caught up before they can say which replies were running.

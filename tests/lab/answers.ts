@@ -11,6 +11,7 @@ export type CallKind =
   | 'clarify'
   | 'plan'
   | 'queries'
+  | 'reflect'
   | 'judge'
   | 'browse'
   | 'section'
@@ -55,6 +56,7 @@ export function kindOf(messages: readonly Message[]): CallKind {
     ['analyse', /"needs_clarification"/],
     ['clarify', /"question_content"/],
     ['plan', /"steps"\s*:/],
+    ['reflect', /"follow_up_queries"/],
     ['queries', /"queries"\s*:/],
     ['judge', /"has_useful_info"/],
     ['browse', /"pages"\s*:/],
@@ -129,6 +131,9 @@ function rank(sources: readonly Source[], terms: readonly string[], extra: reado
   }
   return ranked.filter((entry) => entry.score > 0.05).sort((a, b) => b.score - a.score);
 }
+
+/** How a source that disputes another's figure introduces itself. */
+const DISPUTE = /不过也有|但也有|另一项研究|by contrast|re-analysis|disputed|questioned/i;
 
 /** `sentence` with `[n]` before its closing punctuation. */
 function cite(sentence: string, n: number): string {
@@ -225,6 +230,18 @@ export function answerFor(messages: readonly Message[], mood: Mood): Answer {
     case 'queries': {
       const q = coreOf(user);
       return plain(json({ queries: zh ? [`${q} 最新 数据`, `${q} 研究 综述`] : [`${q} latest data`, `${q} review`] }));
+    }
+    case 'reflect': {
+      // A careful model checks a figure one source disputes before writing about it.
+      const disputed = sentencesOf(user).find((sentence) => DISPUTE.test(sentence) && /\d/.test(sentence));
+      if (!disputed) return plain(json({ answered: true, reason: '', follow_up_queries: [] }));
+      return plain(
+        json({
+          answered: false,
+          reason: zh ? `资料之间说法不一：${disputed.slice(0, 60)}` : `The sources disagree: ${disputed.slice(0, 100)}`,
+          follow_up_queries: [zh ? `${subject} 数据 核实` : `${subject} evidence`],
+        }),
+      );
     }
     case 'judge': {
       const about = /(?:研究内容|Research)[:：]\s*(.+)/.exec(user)?.[1] ?? user;

@@ -63,7 +63,18 @@ export type StageStarted = DomainEvent<'StageStarted', { sessionId: string; mess
 /** `queries`: each step's searches, so a job that continues the plan searches as it was planned. */
 export type PlanProposed = DomainEvent<'PlanProposed', { sessionId: string; messageId: string; steps: string[]; queries?: string[][]; at: string }>;
 export type PlanStepMarked = DomainEvent<'PlanStepMarked', { sessionId: string; messageId: string; steps: string[]; index: number; at: string }>;
-export type SearchResultsRecorded = DomainEvent<'SearchResultsRecorded', { sessionId: string; messageId: string; queries: string[]; results: WebResult[]; at: string }>;
+/**
+ * Where a search round belongs in the research: its plan step, its round within the step (0 the
+ * planned search, 1… follow-ups a reflection asked for) and, for a follow-up, why. Absent on rounds
+ * recorded before steps were researched concurrently: those came in plan order, one per step.
+ */
+export interface SearchPlacement {
+  step?: number;
+  round?: number;
+  reason?: string;
+}
+
+export type SearchResultsRecorded = DomainEvent<'SearchResultsRecorded', { sessionId: string; messageId: string; queries: string[]; results: WebResult[]; at: string } & SearchPlacement>;
 /** A page the research read, with its text, so a continuation or a revision works from the page and not from a summary. */
 export type PageRead = DomainEvent<'PageRead', { sessionId: string; messageId: string; url: string; title: string; text: string; summary: string; at: string }>;
 /**

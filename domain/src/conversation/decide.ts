@@ -16,6 +16,7 @@ import {
   type MessageChunksAppended,
   type AgentOutputRecorded,
   type TokensConsumed,
+  type SearchPlacement,
 } from './conversation.ts';
 import type { ClarificationAnswer, ClarificationQuestion, WebResult } from '../protocol/research.ts';
 import { CANVAS_ID } from '../protocol/research.ts';
@@ -49,7 +50,7 @@ export type ResumeReply = Command<'ResumeReply', Owned<{ replyId: string }>>;
 export type AskClarification = Command<'AskClarification', { messageId: string; questions: ClarificationQuestion[] }>;
 export type ProposePlan = Command<'ProposePlan', { messageId: string; steps: string[]; queries?: string[][] }>;
 export type MarkPlanStep = Command<'MarkPlanStep', { messageId: string; steps: string[]; index: number }>;
-export type RecordSearchResults = Command<'RecordSearchResults', { messageId: string; queries: string[]; results: WebResult[] }>;
+export type RecordSearchResults = Command<'RecordSearchResults', { messageId: string; queries: string[]; results: WebResult[] } & SearchPlacement>;
 export type RecordPage = Command<'RecordPage', { messageId: string; url: string; title: string; text: string; summary: string }>;
 export type RecordSection = Command<'RecordSection', { messageId: string; index: number; heading: string; text: string }>;
 /** The model service asked to wait: the reply goes on as a new job once `until` has come. */
@@ -258,8 +259,9 @@ export const markPlanStep = (command: MarkPlanStep, state: Conversation): Conver
 
 export const recordSearchResults = (command: RecordSearchResults, state: Conversation): ConversationEvent[] => {
   const session = replying(state, command.data.messageId);
-  const { messageId, queries, results } = command.data;
-  return [{ type: 'SearchResultsRecorded', data: { sessionId: session.sessionId, messageId, queries, results, at: at(command) } }];
+  const { messageId, queries, results, step, round, reason } = command.data;
+  const placement = { ...(step !== undefined && { step }), ...(round !== undefined && { round }), ...(reason !== undefined && { reason }) };
+  return [{ type: 'SearchResultsRecorded', data: { sessionId: session.sessionId, messageId, queries, results, ...placement, at: at(command) } }];
 };
 
 export const recordPage = (command: RecordPage, state: Conversation): ConversationEvent[] => {

@@ -222,6 +222,7 @@ export const en: Messages = {
       sectionRetry: 'The section "{{section}}" was cut off mid-stream; it was rolled back to its start and is being written again',
       sectionEmpty: 'The model wrote nothing for the section "{{section}}"; the report says so',
       sectionCapped: 'The section "{{section}}" reached the model\'s output limit and may be incomplete; the report says so',
+      followUp: 'The step "{{section}}" needs more ({{reason}}); searching again: {{queries}}',
       waitingForModel: 'The model service asked us to wait; the research continues automatically at {{time}}',
       cutShortSaved: 'The previous run stopped while writing; what it wrote is saved and is not written again',
       interrupted: 'The research was interrupted; what was done is saved',
@@ -231,7 +232,7 @@ export const en: Messages = {
       paused: 'Generation paused; what was generated is saved',
     },
     why: { unconfigured: 'No web search is configured', off: 'Web search is off' },
-    call: { analyse: 'analysis of the question', clarify: 'clarifying questions', plan: 'research plan', judge: 'judgement of the search results', summarise: 'page summaries', queries: 'search queries' },
+    call: { analyse: 'analysis of the question', clarify: 'clarifying questions', plan: 'research plan', judge: 'judgement of the search results', summarise: 'page summaries', queries: 'search queries', reflect: 'judgement of whether the sources suffice' },
     listSeparator: ', ',
   },
   writing: {

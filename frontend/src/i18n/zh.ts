@@ -222,6 +222,7 @@ export const zh = {
       sectionRetry: '“{{section}}”一节的输出中途断开，已回退到本节开头重新撰写',
       sectionEmpty: '模型没有为“{{section}}”一节写出内容，报告中已注明',
       sectionCapped: '“{{section}}”一节达到了模型的输出上限，可能不完整，报告中已注明',
+      followUp: '“{{section}}”还需补充（{{reason}}），追加搜索：{{queries}}',
       waitingForModel: '模型服务要求稍候，研究将于 {{time}} 自动继续',
       cutShortSaved: '上次运行在写作过程中中断，已保存已写出的部分，不再重复写作',
       interrupted: '研究已中断，已完成的部分已保存',
@@ -231,7 +232,7 @@ export const zh = {
       paused: '已暂停生成，已保存已生成的内容',
     },
     why: { unconfigured: '未配置网络搜索', off: '联网搜索已关闭' },
-    call: { analyse: '问题分析', clarify: '澄清问题', plan: '研究计划', judge: '搜索结果的判断', summarise: '网页摘要', queries: '检索词' },
+    call: { analyse: '问题分析', clarify: '澄清问题', plan: '研究计划', judge: '搜索结果的判断', summarise: '网页摘要', queries: '检索词', reflect: '对资料是否足够的判断' },
     listSeparator: '、',
   },
   writing: {

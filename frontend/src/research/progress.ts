@@ -24,6 +24,8 @@ export function infoText(t: TFunction, item: ContentOf<'info'>): string {
     case 'research.sectionEmpty':
     case 'research.sectionCapped':
       return t(`progress.${progress.code}`, { section: progress.params.section });
+    case 'research.followUp':
+      return t('progress.research.followUp', { section: progress.params.section, reason: progress.params.reason, queries: progress.params.queries.join(t('progress.listSeparator')) });
     case 'research.waitingForModel':
       return t('progress.research.waitingForModel', { time: new Date(progress.params.until).toLocaleTimeString(intlLocale(currentLanguage())) });
     case 'research.attachedRead':

@@ -107,6 +107,14 @@ export const configSchema = z
         }
         return entries;
       }),
+    /** Model calls one research run may have open at once (its plan steps are researched side by side). */
+    RESEARCH_MODEL_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+    /** Searches and page reads one research run may have open at once. */
+    RESEARCH_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(6),
+    /** Search rounds per plan step: the planned one and the follow-ups a reflection asks for. */
+    RESEARCH_MAX_ROUNDS: z.coerce.number().int().min(1).max(5).default(2),
+    /** No follow-up search starts once a research run has used this many tokens. */
+    RESEARCH_FOLLOW_UP_TOKENS: z.coerce.number().int().min(0).default(60_000),
     SMTP_URL: optional(url(['smtp:', 'smtps:'])),
     BLOB_DIR: optional(z.string()),
     MAIL_FROM: z.string().default('Scriptorium <no-reply@scriptorium.local>'),

@@ -33,9 +33,25 @@ export interface AgentDeps {
   material?: MaterialPort;
   /** The platform's own tools (the user's material, clock, calculator…); absent means none are run. */
   tools?: ToolRegistry;
+  /** How far one research run may spread and dig; absent means `DEFAULT_RESEARCH_LIMITS`. */
+  researchLimits?: ResearchLimits;
   /** Where the demo runs its commands; absent means this machine's bubblewrap at /usr/bin/bwrap. */
   sandbox?: Sandbox;
 }
+
+/** The research agent's bounds per run (config `RESEARCH_*`). */
+export interface ResearchLimits {
+  /** Model calls open at once. */
+  modelConcurrency: number;
+  /** Searches and page reads open at once. */
+  fetchConcurrency: number;
+  /** Search rounds per plan step, the planned one included. */
+  maxRounds: number;
+  /** Tokens the run may have used before no follow-up search starts. */
+  followUpTokens: number;
+}
+
+export const DEFAULT_RESEARCH_LIMITS: ResearchLimits = { modelConcurrency: 4, fetchConcurrency: 6, maxRounds: 2, followUpTokens: 60_000 };
 
 /** The model for one role of a job, asked per call: an administrator may change it while the job runs. */
 export function modelFor(deps: Pick<AgentDeps, 'model' | 'models'>, role: ModelRole): ModelProvider {

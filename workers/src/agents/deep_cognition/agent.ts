@@ -26,11 +26,13 @@ import {
   revisePrompt,
   sectionPrompt,
 } from './prompts.ts';
-import { checkpoint, command, completeJson, mustWait, streamModel, type Run } from './run.ts';
+import { Ahead, cancelAhead, checkpoint, command, completeJson, mustWait, runPools, streamModel, type Run } from './run.ts';
+import { estimateMessageTokens, estimateTokens } from '@scriptorium/infra/model/tokens';
 import { SourceBook, parseReport } from './sources.ts';
-import { afterWriting, browseRound, chooseSearch, finishWriting, readAttached, searchRound, sentencesIn, startWriting, stop, writeExtract, type Searcher } from './steps.ts';
+import { afterWriting, chooseSearch, finishWriting, numberLearnt, PageReader, readAttached, searchRound, sentencesIn, startWriting, stop, writeExtract } from './steps.ts';
+import { researchSteps } from './iteration.ts';
 import { continuedTrace, merge, replyRecord, stageTrace, type ReplyRecord, type StageTrace } from './trace.ts';
-import { continuation, headingLine, notesBlock, recordSection, writeSection } from './sections.ts';
+import { continuation, headingLine, notesBlock, recordSection, writeSection, type SectionPlan } from './sections.ts';
 import { runPlatformTools } from '@scriptorium/domain/tools/registry';
 import { assignExtracts, type ExtractSection } from './extracts.ts';
 import { clip, languageOf } from './text.ts';
@@ -72,6 +74,7 @@ export async function runDeepCognition(deps: AgentDeps, job: JobContext<unknown>
     language: languageOf(record.question),
     draft: null,
     notes: [],
+    pools: runPools(deps),
   };
 
   try {
@@ -80,6 +83,8 @@ export async function runDeepCognition(deps: AgentDeps, job: JobContext<unknown>
     else if (data.stage === 'revise') await revise(run, state, record, trace);
     else await start(run, state, record, events, trace);
   } catch (error) {
+    // Sections asked for ahead stop here, and what they used is charged before the job ends.
+    await cancelAhead(run);
     if (mustWait(error) && !job.signal.aborted) await defer(run, own, error.retryAfterMs);
     else await stop(run, error);
   }
@@ -102,7 +107,7 @@ async function start(run: Run, session: OpenSession, record: ReplyRecord, events
     // Continuing a reply a pause or a failure cut short: the scope the user settled still holds,
     // and what the reply had planned, searched, read and written is kept.
     const earlier = replyRecord(events, data.continues, data.replyTo);
-    if (!trace.said.has('research.continuing')) await writer.progress({ code: 'research.continuing', params: { steps: trace.searches.length, sections: trace.sections.size } });
+    if (!trace.said.has('research.continuing')) await writer.progress({ code: 'research.continuing', params: { steps: trace.searches.filter(Boolean).length, sections: trace.sections.size } });
     await research(run, session, { ...record, answers: earlier.answers }, trace);
     return;
   }
@@ -186,7 +191,7 @@ async function usePlatformTools(run: Run, question: string): Promise<void> {
 }
 
 async function research(run: Run, session: OpenSession, record: ReplyRecord, trace: StageTrace): Promise<void> {
-  const { deps, data } = run;
+  const { deps } = run;
   const analysis = rules.analyseQuestion(record.question);
   const scope = rules.answerLines(record.answers, run.language);
   const planned = await planResearch(run, record, trace);
@@ -194,21 +199,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
 
   const sources = new SourceBook();
   await readAttached(run, sources);
-  // Which search it uses is said when it first searches: a job that goes on after the searches searches nothing.
-  let searcher: Searcher | null | undefined;
-  const found: Array<Set<number>> = [];
-  for (const [index, step] of planned.entries()) {
-    checkpoint(run);
-    await command(run, `step:${index}`, { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index } });
-    const about = `${record.question} ${step.description}`;
-    let results = trace.searches[index];
-    if (!results) {
-      if (searcher === undefined) searcher = await chooseSearch(run, session, trace.said);
-      results = await searchRound(run, searcher, step.queries, about, `search:${index}`);
-    }
-    found.push(await browseRound(run, results, about, sources, { announce: !trace.browsed.has(index), stored: trace.pages }));
-  }
-  await command(run, 'step:done', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: steps.length } });
+  const found = numberLearnt(sources, await researchSteps(run, session, record.question, planned, trace));
   if (!trace.outputs.has('platform_tools_end')) await usePlatformTools(run, record.question);
 
   const zh = run.language === 'zh';
@@ -228,6 +219,16 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   const brief = zh ? `研究问题：${record.question}\n${scope.join('\n')}\n\n报告提纲：\n${outline}` : `Research question: ${record.question}\n${scope.join('\n')}\n\nOutline:\n${outline}`;
   const sections: ExtractSection[] = steps.map((step, index) => ({ focus: step, ...(found[index] && { sources: found[index] }) }));
   const extracts = deps.model.offline ? assignExtracts(sources.all, subjectOf(analysis), sections, new Set()) : [];
+  // Each section is given the chunks on its own step that no section before it was given, so
+  // sections draw on different facts; the conclusion draws on the best for the whole question.
+  const given = new Set<string>();
+  const plans: SectionPlan[] = headings.map((heading, index) => {
+    const conclusion = index === steps.length;
+    const ask = conclusion ? brief : `${brief}\n\n${zh ? `现在撰写这一节：${steps[index]}` : `Write this section now: ${steps[index]}`}`;
+    const system = conclusion ? conclusionPrompt(run.language) : sectionPrompt(run.language);
+    return { index, heading, messages: [{ role: 'system', content: system }, { role: 'user', content: ask }], context: conclusion ? sources.context(record.question, run.language) : sources.context(steps[index], run.language, given) };
+  });
+  if (!deps.model.offline) await writeAhead(run, plans.slice(next + 1));
   for (let index = next; index < headings.length; index++) {
     checkpoint(run);
     const heading = headings[index]!;
@@ -251,14 +252,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
       }
       await recordSection(run, draft, index, heading, start);
     } else {
-      const ask = conclusion ? brief : `${brief}\n\n${zh ? `现在撰写这一节：${steps[index]}` : `Write this section now: ${steps[index]}`}`;
-      const system = conclusion ? conclusionPrompt(run.language) : sectionPrompt(run.language);
-      await writeSection(
-        run,
-        draft,
-        { index, heading, messages: [{ role: 'system', content: system }, { role: 'user', content: ask }], context: sources.context(conclusion ? record.question : `${record.question} ${steps[index]}`) },
-        index === next ? partial : '',
-      );
+      await writeSection(run, draft, plans[index]!, index === next ? partial : '');
     }
     draft.plain('\n\n');
   }
@@ -267,6 +261,24 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   draft.plain(sources.markdown(run.language));
   await finishWriting(run, draft);
   await afterWriting(run, record.question, trace.outputs);
+}
+
+/** Tokens a section is reckoned to answer with, when deciding whether the budget covers writing ahead. */
+const SECTION_ANSWER_TOKENS = 2_000;
+
+/**
+ * Asks for the sections after the one being written at once (once that one streams, so it is asked
+ * first), so they are written side by side
+ * (bounded by the job's model pool) and streamed into the report in order. Only when the budget left
+ * covers them all twice over, and the job may have more than one call open: otherwise they are asked
+ * one after another, and the budget stops the report at a section boundary as before.
+ */
+async function writeAhead(run: Run, plans: readonly SectionPlan[]): Promise<void> {
+  if (plans.length === 0 || run.pools.limits.modelConcurrency < 2) return;
+  const cost = plans.reduce((sum, plan) => sum + estimateMessageTokens(plan.messages) + plan.context.reduce((total, doc) => total + estimateTokens(`${doc.title}\n${doc.text}`), 0) + SECTION_ANSWER_TOKENS, 0);
+  if ((await run.allowance.remaining()) < 2 * cost) return;
+  const released = new Promise<void>((resolve) => (run.releaseAhead = resolve));
+  run.ahead = new Map(plans.map((plan) => [plan.messages, new Ahead(run, 'writing', { messages: plan.messages, context: plan.context }, released)]));
 }
 
 /** The plan of the research: the one the log already has (with the searches it planned), else a new one, recorded. */
@@ -308,7 +320,7 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
   const report = parseReport(prior.content);
   const sources = new SourceBook();
   for (const source of report.sources) {
-    sources.add({ title: source.title, url: source.url, text: record.notes.get(source.url)?.text.join('\n') ?? source.title }, source.n);
+    sources.add({ title: source.title, url: source.url, text: record.notes.get(source.url)?.text.join('\n') ?? source.title, ...(source.read === false && { read: false }) }, source.n);
   }
   const known = new Set(sources.all.map((source) => source.n));
   // Material attached since the last version is new to the report, like a page found this round.
@@ -333,9 +345,9 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
       ]);
       if (asked) queries = asked.queries;
     }
-    results = await searchRound(run, searcher, queries, about, 'search:0');
+    results = await searchRound(run, searcher, queries, about, 'search:0', { step: 0, round: 0 });
   }
-  await browseRound(run, results, about, sources, { announce: !trace.browsed.has(0), stored: trace.pages });
+  numberLearnt(sources, [await new PageReader(run, trace.pages, trace.announced).round(results, about)]);
   const fresh = new Set(sources.all.map((source) => source.n).filter((n) => !known.has(n)));
   await command(run, 'step:1', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: 1 } });
 
@@ -348,7 +360,7 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
       const section: ExtractSection = { focus: record.question, sources: fresh };
       await writeExtract(run, draft, sources, section, assignExtracts(sources.all, subjectOf(analysis), [section], sentencesIn(report.body))[0]!);
     } else {
-      await streamModel(run, 'writing', { messages: [{ role: 'system', content: deepenPrompt(run.language) }, { role: 'user', content: brief }], context: sources.context(record.question) }, (text) => draft.cited(text));
+      await streamModel(run, 'writing', { messages: [{ role: 'system', content: deepenPrompt(run.language) }, { role: 'user', content: brief }], context: sources.context(record.question, run.language) }, (text) => draft.cited(text));
       draft.endCited();
     }
   } else if (deps.model.offline) {
@@ -366,7 +378,7 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
     await streamModel(
       run,
       'writing',
-      { messages: [{ role: 'system', content: revisePrompt(run.language) }, { role: 'user', content: `${brief}\n\n${zh ? '修改意见：' : 'Feedback: '}${feedback.text}` }], context: sources.context(`${record.question} ${feedback.text}`) },
+      { messages: [{ role: 'system', content: revisePrompt(run.language) }, { role: 'user', content: `${brief}\n\n${zh ? '修改意见：' : 'Feedback: '}${feedback.text}` }], context: sources.context(`${record.question} ${feedback.text}`, run.language) },
       (text) => draft.cited(text),
     );
     draft.endCited();

@@ -22,9 +22,9 @@ import { DEFAULT_PROFILE } from '@scriptorium/infra/model/profile';
 import type { AgentDeps } from '../deps.ts';
 import type { FetchedPage, PageFetcherPort } from '@scriptorium/infra/fetch/port';
 import type { HitSource, SearchHit, SearchPort } from '@scriptorium/infra/search/port';
-import { ANALYSE_PROMPT, BROWSE_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT } from './prompts.ts';
+import { ANALYSE_PROMPT, BROWSE_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT } from './prompts.ts';
 
-const RESEARCH_PROMPTS = new Set([ANALYSE_PROMPT, BROWSE_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT]);
+const RESEARCH_PROMPTS = new Set([ANALYSE_PROMPT, BROWSE_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT]);
 import { coverage, termsOf } from './text.ts';
 
 export interface CorpusPage {
@@ -232,7 +232,7 @@ export class ScriptedModel implements ModelProvider {
   /** Faults still to make, consumed one per call of their kind (JSON: the research's own prompts). */
   readonly faults: { json: JsonFault[]; stream: StreamFault[] } = { json: [], stream: [] };
 
-  constructor(private readonly answers: Partial<Record<'analyse' | 'clarify' | 'plan', unknown>> = {}) {}
+  constructor(private readonly answers: Partial<Record<'analyse' | 'clarify' | 'plan' | 'reflect', unknown>> = {}) {}
 
   /** Resolves once `after` pieces have been streamed (over all calls); that stream then stalls, later ones do not. */
   stallAfter(after: number): Promise<void> {
@@ -261,7 +261,9 @@ export class ScriptedModel implements ModelProvider {
               ? { results: [1, 2, 3].map((index) => ({ index, has_useful_info: true, useful_info_summary: '与固态电池直接相关' })) }
               : system === BROWSE_PROMPT
                 ? { pages: [1, 2, 3].map((index) => ({ index, summary: '网页介绍了固态电池的进展。' })) }
-                : { queries: ['固态电池 成本'] };
+                : system === REFLECT_PROMPT
+                  ? (this.answers.reflect ?? { answered: true, reason: '', follow_up_queries: [] })
+                  : { queries: ['固态电池 成本'] };
     const text = `好的：\n\`\`\`json\n${JSON.stringify(reply)}\n\`\`\``;
     return { text, usage: { promptTokens: 100, completionTokens: 20, model: 'scripted', estimated: false } };
   }

@@ -4,7 +4,8 @@ import { BUDGET_EXHAUSTED } from '@scriptorium/domain/budget/guard';
 import type { OutputType } from '@scriptorium/domain/protocol/content';
 import { runDeepCognition } from './agent.ts';
 import { asEvents, harness, itemTypes, ScriptedModel, SECTION_PROSE, until, type Reply } from './harness.ts';
-import { PLAN_PROMPT } from './prompts.ts';
+import { PLAN_PROMPT, REFLECT_PROMPT } from './prompts.ts';
+import { DEFAULT_RESEARCH_LIMITS } from '../deps.ts';
 
 const VAGUE = '帮我研究一下固态电池';
 const SPECIFIC = '对比2020年以来中国固态电池的技术路线和产业化进展，写一份决策参考报告';
@@ -189,6 +190,7 @@ test('with a model: JSON answers drive questions and plan, prose streams into th
 test('a worker that dies while writing: the job taken over continues the section from the last stored chunk and ends completed', async (t) => {
   const model = new ScriptedModel({ analyse: { analysis: '足够具体', status: '开始', goal: '报告', needs_clarification: false } });
   const h = await harness({ model });
+  oneCallAtATime(h);
   const sessionId = await h.createSession();
   const reply = await h.post(sessionId, SPECIFIC);
   const stalled = model.stallAfter(5);
@@ -225,6 +227,8 @@ test('a worker that dies while writing: the job taken over continues the section
   await h.close();
 });
 
+/** Faults and stalls are played by the order of the model's calls: these tests write sections one after another. */
+const oneCallAtATime = (h: { deps: { researchLimits?: typeof DEFAULT_RESEARCH_LIMITS } }) => (h.deps.researchLimits = { ...DEFAULT_RESEARCH_LIMITS, modelConcurrency: 1 });
 const SPECIFIC_MODEL = () => new ScriptedModel({ analyse: { analysis: '足够具体', status: '开始', goal: '报告', needs_clarification: false } });
 const codes = (log: RecordedEvent[]) => outputs(log, 'info').flatMap((item) => ((item.progress as { code?: string } | undefined)?.code ? [(item.progress as { code: string }).code] : []));
 const systemOf = (request: { messages: Array<{ content: string }> }) => request.messages[0]?.content;
@@ -263,6 +267,7 @@ test('a section whose stream is cut is rolled back to its start and written agai
   const model = SPECIFIC_MODEL();
   model.faults.stream.push('cut', 'ok', 'empty', 'capped');
   const h = await harness({ model });
+  oneCallAtATime(h);
   t.teardown(() => h.close());
   const sessionId = await h.createSession();
   const reply = await h.post(sessionId, SPECIFIC);
@@ -289,6 +294,7 @@ test('a 429 with a long Retry-After: the job is deferred with the time said in c
   const model = SPECIFIC_MODEL();
   model.faults.stream.push('ok', 'wait');
   const h = await harness({ model });
+  oneCallAtATime(h);
   t.teardown(() => h.close());
   const sessionId = await h.createSession();
   const reply = await h.post(sessionId, SPECIFIC);
@@ -318,6 +324,7 @@ test('a 429 with a long Retry-After: the job is deferred with the time said in c
 test('a pause in a later section, then resume: no planning, no search, no rewrite of a finished section; the paused section is continued', async (t) => {
   const model = SPECIFIC_MODEL();
   const h = await harness({ model });
+  oneCallAtATime(h);
   t.teardown(() => h.close());
   const sessionId = await h.createSession();
   const reply = await h.post(sessionId, SPECIFIC);
@@ -357,6 +364,7 @@ test('a failed reply is retried from where it failed: finished sections stay, on
   const model = SPECIFIC_MODEL();
   model.faults.stream.push('ok', 'cut', 'cut', 'cut');
   const h = await harness({ model });
+  oneCallAtATime(h);
   t.teardown(() => h.close());
   const sessionId = await h.createSession();
   const reply = await h.post(sessionId, SPECIFIC);
@@ -383,15 +391,24 @@ test('a worker that dies in a later step: the re-run shows each page read once a
   const sessionId = await h.createSession();
   const reply = await h.post(sessionId, SPECIFIC);
   const web = h.deps.webSearch!;
-  // Once a round has been read to the end, the next search the worker makes never answers.
+  // Steps are researched side by side; here each step's search waits for the steps before it to end,
+  // and once a round has been read to the end, the next search the worker makes never answers.
+  h.deps.researchLimits = { ...DEFAULT_RESEARCH_LIMITS, maxRounds: 1 };
   let stalled: () => void = () => undefined;
   const stalling = new Promise<void>((resolve) => (stalled = resolve));
+  let searched = 0;
   h.deps.webSearch = {
     ...web,
     async search(query, options) {
+      const turn = searched++;
+      await until(() => h.log(sessionId), (log) => turn === 0 || of(log, 'PlanStepMarked').some((event) => event.data.index >= turn));
       if (outputs(await h.log(sessionId), 'web_browsing_llm_end').length > 0) {
         stalled();
-        await new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(new Error('the worker died'))));
+        await new Promise((_, reject) => {
+          const died = () => reject(new Error('the worker died'));
+          if (options?.signal?.aborted) died();
+          options?.signal?.addEventListener('abort', died);
+        });
       }
       return web.search(query, options);
     },
@@ -421,6 +438,7 @@ test('a worker that dies in a later step: the re-run shows each page read once a
 test('a pause while writing saves the partial version and ends the reply as interrupted', async (t) => {
   const model = new ScriptedModel({ analyse: { analysis: '足够具体', status: '开始', goal: '报告', needs_clarification: false } });
   const h = await harness({ model });
+  oneCallAtATime(h);
   t.teardown(() => h.close());
   const sessionId = await h.createSession();
   const reply = await h.post(sessionId, SPECIFIC);
@@ -483,4 +501,157 @@ test('a revision works from the text of the pages the first run read: a fact pas
   await h.run(runDeepCognition, 'deep_cognition', revision, job(reply, 'revise'));
   const revising = model.requests.slice(calls).find((request) => request.context);
   t.true(revising!.context!.some((document) => document.text.includes(FACT)), 'the revision is given the passage with the fact');
+});
+
+test('the plan steps are researched side by side in bounded pools, and the plan shown still moves one step at a time', async (t) => {
+  const model = SPECIFIC_MODEL();
+  const h = await harness({ model });
+  t.teardown(() => h.close());
+  h.deps.researchLimits = { ...DEFAULT_RESEARCH_LIMITS, fetchConcurrency: 2 };
+  const web = h.deps.webSearch!;
+  let open = 0;
+  let most = 0;
+  // Every search waits until a second one is open or a moment has passed: searches made one after another never overlap.
+  h.deps.webSearch = {
+    ...web,
+    async search(query, options) {
+      open++;
+      most = Math.max(most, open);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      open--;
+      return web.search(query, options);
+    },
+  };
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  const log = await h.log(sessionId);
+  t.is(most, 2, 'the two steps searched at once, and no more than the fetch pool allows');
+  t.deepEqual(
+    of(log, 'PlanStepMarked').map((event) => event.data.index),
+    [0, 1, 2],
+    'the lowest unfinished step is in progress, those before it done',
+  );
+  t.deepEqual(of(log, 'SearchResultsRecorded').map((event) => [event.data.step, event.data.round]).sort(), [[0, 0], [1, 0]]);
+  const items = itemTypes(log, reply.replyId);
+  const browsing = items.filter((type) => type.startsWith('web_browsing') || type.startsWith('web_scraping'));
+  const rounds = browsing.join(' ').split('web_browsing_llm_end').filter((round) => round.trim());
+  for (const round of rounds) t.regex(round.trim(), /^web_browsing_start web_scraping_start (web_browsing_in_progress )+web_scraping_end (web_browsing_result ?)+$/, 'a round of reading stays together in the chat');
+});
+
+test('a reflection that finds the step unanswered asks a follow-up search with its reason in the chat; a re-run of the job does not ask again', async (t) => {
+  const model = new ScriptedModel({
+    analyse: { analysis: '足够具体', status: '开始', goal: '报告', needs_clarification: false },
+    reflect: { answered: false, reason: '两篇资料的成本数据不一致', follow_up_queries: ['固态电池 成本 核实'] },
+  });
+  const h = await harness({ model });
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  const log = await h.log(sessionId);
+  const followUps = outputs(log, 'info').filter((item) => (item.progress as { code?: string } | undefined)?.code === 'research.followUp');
+  t.is(followUps.length, 1, 'both steps meet the same gap: its search is made once');
+  t.like(followUps[0]!.progress, { code: 'research.followUp', params: { reason: '两篇资料的成本数据不一致', queries: ['固态电池 成本 核实'] } });
+  const recorded = of(log, 'SearchResultsRecorded');
+  t.is(recorded.length, 3);
+  t.like(recorded.find((event) => event.data.round === 1)!.data, { reason: '两篇资料的成本数据不一致', queries: ['固态电池 成本 核实'] });
+  t.is(outputs(log, 'web_search_queries').length, 3, 'the follow-up is shown as a search');
+
+  // The job runs again from its log: nothing is searched or reflected on twice.
+  const calls = model.requests.length;
+  const searched = searches(h.corpus.queries);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  t.is(searches(h.corpus.queries), searched);
+  t.false(model.requests.slice(calls).some((request) => systemOf(request) === REFLECT_PROMPT));
+  t.is(of(await h.log(sessionId), 'SearchResultsRecorded').length, 3);
+});
+
+test('offline, the rules follow up only on a step that found nothing', async (t) => {
+  const h = await harness();
+  t.teardown(() => h.close());
+  const web = h.deps.webSearch!;
+  let first = true;
+  h.deps.webSearch = {
+    ...web,
+    async search(query, options) {
+      // The first search finds nothing: its step has a gap.
+      if (first) {
+        first = false;
+        return [];
+      }
+      return web.search(query, options);
+    },
+  };
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  const log = await h.log(sessionId);
+  const followUps = of(log, 'SearchResultsRecorded').filter((event) => event.data.round === 1);
+  t.is(followUps.length, 1, 'only the step that found nothing searched again');
+  t.deepEqual(followUps[0]!.data.queries, [of(log, 'PlanProposed')[0]!.data.steps[followUps[0]!.data.step!]]);
+});
+
+test('later sections are written ahead, side by side, and still reach the report one after another in order', async (t) => {
+  const model = SPECIFIC_MODEL();
+  let open = 0;
+  let most = 0;
+  const slow: typeof model = Object.assign(Object.create(model) as typeof model, {
+    async *stream(request: Parameters<typeof model.stream>[0]) {
+      open++;
+      most = Math.max(most, open);
+      try {
+        for await (const delta of model.stream(request)) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          yield delta;
+        }
+      } finally {
+        open--;
+      }
+    },
+  });
+  const h = await harness({ model: slow });
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  const log = await h.log(sessionId);
+  t.true(most >= 3, `sections streamed at once: ${most}`);
+  t.deepEqual(of(log, 'SectionWritten').map((event) => event.data.index), [0, 1, 2]);
+  const [saved] = of(log, 'WritingVersionSaved');
+  t.is(saved!.data.content, written(log, reply.replyId), 'the canvas shows what was saved');
+  const headings = [...saved!.data.content.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
+  t.deepEqual(headings.slice(1, 4), ['梳理技术路线', '调研产业化进展', '结论']);
+  for (const section of of(log, 'SectionWritten')) t.is(section.data.text.split(SECTION_PROSE.slice(0, 12)).length, 2, `section ${section.data.index} holds its own text once`);
+});
+
+test('a section written ahead that meets a long 429 defers the reply at its turn; the other sections asked ahead stop, and nothing is written after the job ends', async (t) => {
+  const model = SPECIFIC_MODEL();
+  // The first section streams; of the two asked ahead, the second section meets the 429.
+  model.faults.stream.push('ok', 'wait');
+  let open = 0;
+  const slow: typeof model = Object.assign(Object.create(model) as typeof model, {
+    async *stream(request: Parameters<typeof model.stream>[0]) {
+      open++;
+      try {
+        for await (const delta of model.stream(request)) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          yield delta;
+        }
+      } finally {
+        open--;
+      }
+    },
+  });
+  const h = await harness({ model: slow });
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  const log = await h.log(sessionId);
+  t.is(of(log, 'ReplyDeferred').length, 1);
+  t.deepEqual(of(log, 'SectionWritten').map((event) => event.data.index), [0], 'the first section only');
+  t.is(open, 0, 'no call is left open');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  t.is((await h.log(sessionId)).length, log.length, 'nothing lands after the job ended');
 });

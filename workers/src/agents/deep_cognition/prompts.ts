@@ -66,6 +66,17 @@ export const BROWSE_PROMPT =
 
 export const browseSchema = z.object({ pages: z.array(z.object({ index: z.number().int().min(1), summary: z.string().max(1500) })) });
 
+export const REFLECT_PROMPT =
+  '你是深度研究助理。判断下面已读的资料是否足以回答当前研究步骤的问题：有没有缺口（步骤要求但资料没有的信息），有没有矛盾（资料之间对同一事实说法不一）。' +
+  '资料足够就回答 answered 为 true；否则说明原因，并给出 1 到 3 个新的搜索查询（适合搜索引擎的关键词），用来补上缺口或核实矛盾的说法。' +
+  '只输出一个 JSON 对象，不要任何其他文字：{"answered": true 或 false, "reason": "一句话原因", "follow_up_queries": ["查询"]}';
+
+export const reflectSchema = z.object({
+  answered: z.boolean(),
+  reason: z.string().max(400).default(''),
+  follow_up_queries: z.array(z.string().min(1).max(200)).max(4).default([]),
+});
+
 export const sectionPrompt = (language: Language) =>
   '你是严谨的研究报告撰写者，正在撰写研究报告中的一节。' +
   inLanguage(language) +

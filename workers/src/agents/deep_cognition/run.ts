@@ -1,14 +1,15 @@
 import type { z } from 'zod';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { conversationStream } from '@scriptorium/domain/conversation/conversation';
 import { conversationDecider, type ConversationCommand } from '@scriptorium/domain/conversation/decide';
 import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
 import type { JobContext } from '@scriptorium/infra/queue/port';
 import { estimateTokens } from '@scriptorium/infra/model/tokens';
-import { ModelError, partialUsageOf, type ChatMessage, type ModelRequest } from '@scriptorium/infra/model/port';
+import { ModelError, partialUsageOf, type ChatMessage, type ModelRequest, type Usage } from '@scriptorium/infra/model/port';
 import type { ModelRole } from '@scriptorium/infra/model/profile';
 import type { Allowance } from '@scriptorium/domain/budget/allowance';
 import type { InternalCall } from '@scriptorium/domain/protocol/progress';
-import { modelFor, type AgentDeps } from '../deps.ts';
+import { DEFAULT_RESEARCH_LIMITS, modelFor, type AgentDeps, type ResearchLimits } from '../deps.ts';
 import type { ReplyWriter } from '../replyWriter.ts';
 import { CANVAS_ID } from '@scriptorium/domain/protocol/research';
 import { CitationLinker, type Language } from './text.ts';
@@ -25,6 +26,36 @@ export interface Run {
   draft: Draft | null;
   /** What went less well than asked (a rule in place of the model, a section empty or cut), for the report's note. */
   notes: string[];
+  pools: RunPools;
+  /** Sections asked for ahead of their turn, by their messages: `streamModel` replays one when its turn comes. */
+  ahead?: Map<ChatMessage[], Ahead>;
+  /** Lets the sections asked for ahead go: once the section in turn streams (or ends), so it is asked first. */
+  releaseAhead?: () => void;
+}
+
+/**
+ * What one job may have open at once: its model calls, its searches and page reads, and one burst
+ * of chat items at a time, so the items of a round of reading stay together while steps run side by
+ * side. `used` counts the job's tokens, for the allowance of follow-up searches.
+ */
+export interface RunPools {
+  limits: ResearchLimits;
+  model: LimitFunction;
+  fetch: LimitFunction;
+  chat: LimitFunction;
+  used: number;
+}
+
+export function runPools(deps: Pick<AgentDeps, 'researchLimits'>): RunPools {
+  const limits = deps.researchLimits ?? DEFAULT_RESEARCH_LIMITS;
+  return { limits, model: pLimit(limits.modelConcurrency), fetch: pLimit(limits.fetchConcurrency), chat: pLimit(1), used: 0 };
+}
+
+/** Usage of a call: against the budget, into the log, and into the job's own count. */
+async function charge(run: Run, usage: Usage): Promise<void> {
+  run.allowance.record(usage);
+  run.pools.used += usage.promptTokens + usage.completionTokens;
+  await run.writer.tokens(usage);
 }
 
 /** Tries of an internal (JSON) call, and of a section whose stream was cut, before giving up. */
@@ -44,9 +75,7 @@ export const worthRetrying = (error: unknown): error is ModelError => error inst
 /** What a call cut midway used, as the provider reported it or as estimated from what streamed. */
 async function chargeCut(run: Run, error: unknown): Promise<void> {
   const partial = partialUsageOf(error);
-  if (!partial) return;
-  run.allowance.record(partial);
-  await run.writer.tokens(partial);
+  if (partial) await charge(run, partial);
 }
 
 export class StoppedError extends Error {
@@ -103,9 +132,8 @@ export async function completeJson<T>(run: Run, role: ModelRole, call: InternalC
     const request = await run.allowance.ensure({ messages, temperature: 0.2, maxTokens }, model.profile);
     let text: string;
     try {
-      const completion = await model.complete({ ...request, signal: run.job.signal });
-      run.allowance.record(completion.usage);
-      await run.writer.tokens(completion.usage);
+      const completion = await run.pools.model(() => model.complete({ ...request, signal: run.job.signal }));
+      await charge(run, completion.usage);
       text = completion.text;
     } catch (error) {
       checkpoint(run);
@@ -141,23 +169,119 @@ export interface Streamed {
  */
 export async function streamModel(run: Run, role: ModelRole, request: Omit<ModelRequest, 'signal'>, onText: (text: string) => void): Promise<Streamed> {
   checkpoint(run);
+  const ahead = run.ahead?.get(request.messages);
+  if (ahead) {
+    // Used once: a try after a cut asks the model again.
+    run.ahead!.delete(request.messages);
+    run.releaseAhead?.();
+    return ahead.replay(onText);
+  }
   const model = modelFor(run.deps, role);
   const capped = await run.allowance.ensure(request, model.profile);
-  let completionTokens = 0;
-  try {
-    for await (const delta of model.stream({ ...capped, signal: run.job.signal })) {
-      if (delta.type === 'text') onText(delta.text);
-      else {
-        completionTokens = delta.completionTokens;
-        run.allowance.record(delta);
-        await run.writer.tokens(delta);
+  return run.pools.model(async () => {
+    let completionTokens = 0;
+    try {
+      for await (const delta of model.stream({ ...capped, signal: run.job.signal })) {
+        run.releaseAhead?.();
+        if (delta.type === 'text') onText(delta.text);
+        else {
+          completionTokens = delta.completionTokens;
+          await charge(run, delta);
+        }
       }
+    } catch (error) {
+      await chargeCut(run, error);
+      throw error;
+    } finally {
+      run.releaseAhead?.();
     }
-  } catch (error) {
-    await chargeCut(run, error);
-    throw error;
+    return { completionTokens, maxTokens: capped.maxTokens };
+  });
+}
+
+/**
+ * A streamed call started before its turn (a later section while an earlier one streams), through
+ * the job's model pool: its text is kept and handed on in order when its turn comes, so sections
+ * are written side by side and still appear one after another. Its usage is charged as it comes,
+ * whether or not its turn ever comes; a failure is kept for its turn, where it is met as the
+ * call's own.
+ */
+export class Ahead {
+  private readonly texts: string[] = [];
+  private readonly cancelled = new AbortController();
+  private readonly started: Promise<void>;
+  private finished = false;
+  private failure: unknown;
+  private completionTokens = 0;
+  private maxTokens = 0;
+  private wake: (() => void) | null = null;
+
+  /** Starts once `released` settles. */
+  constructor(run: Run, role: ModelRole, request: Omit<ModelRequest, 'signal'>, released: Promise<void>) {
+    this.started = this.start(run, role, request, released);
   }
-  return { completionTokens, maxTokens: capped.maxTokens };
+
+  /** Stops the call if its turn will not come (the job ends early), once what it used is charged. */
+  cancel(): Promise<void> {
+    this.cancelled.abort();
+    this.notify();
+    return this.started;
+  }
+
+  private async start(run: Run, role: ModelRole, request: Omit<ModelRequest, 'signal'>, released: Promise<void>): Promise<void> {
+    try {
+      await Promise.race([released, new Promise((resolve) => this.cancelled.signal.addEventListener('abort', resolve))]);
+      if (this.cancelled.signal.aborted) throw new StoppedError();
+      const model = modelFor(run.deps, role);
+      const capped = await run.allowance.ensure(request, model.profile);
+      this.maxTokens = capped.maxTokens;
+      await run.pools.model(async () => {
+        checkpoint(run);
+        if (this.cancelled.signal.aborted) throw new StoppedError();
+        try {
+          for await (const delta of model.stream({ ...capped, signal: AbortSignal.any([run.job.signal, this.cancelled.signal]) })) {
+            if (delta.type === 'text') this.texts.push(delta.text);
+            else {
+              this.completionTokens = delta.completionTokens;
+              await charge(run, delta);
+            }
+            this.notify();
+          }
+        } catch (error) {
+          await chargeCut(run, error);
+          throw error;
+        }
+      });
+    } catch (error) {
+      this.failure = error;
+    }
+    this.finished = true;
+    this.notify();
+  }
+
+  private notify(): void {
+    this.wake?.();
+    this.wake = null;
+  }
+
+  async replay(onText: (text: string) => void): Promise<Streamed> {
+    let at = 0;
+    for (;;) {
+      while (at < this.texts.length) onText(this.texts[at++]!);
+      if (this.finished) break;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+    if (this.failure !== undefined) throw this.failure;
+    return { completionTokens: this.completionTokens, maxTokens: this.maxTokens };
+  }
+}
+
+/** Cancels the sections asked for ahead whose turn has not come, and waits until what they used is charged. */
+export async function cancelAhead(run: Run): Promise<void> {
+  const pending = [...(run.ahead?.values() ?? [])];
+  run.ahead?.clear();
+  run.releaseAhead?.();
+  await Promise.all(pending.map((ahead) => ahead.cancel()));
 }
 
 /**
@@ -168,9 +292,7 @@ export async function offlineWork<T>(run: Run, input: string, produce: () => T &
   checkpoint(run);
   await run.allowance.check();
   const result = produce();
-  const usage = { promptTokens: estimateTokens(input), completionTokens: estimateTokens(result.text), model: 'offline', estimated: true };
-  run.allowance.record(usage);
-  await run.writer.tokens(usage);
+  await charge(run, { promptTokens: estimateTokens(input), completionTokens: estimateTokens(result.text), model: 'offline', estimated: true });
   return result;
 }
 

@@ -1,6 +1,7 @@
 import type { ContextDocument } from '@scriptorium/infra/model/port';
 import { LOCAL_LABELS, LOCAL_PAGES, localMaterialOf, pageOf, shownTitle, type LocalKind } from '@scriptorium/domain/protocol/sources';
-import { clip, coverage, termsOf, type Language } from './text.ts';
+import { ChunkIndex, excerptsBySource } from './chunks.ts';
+import { clip, type Language } from './text.ts';
 
 export interface Source {
   /** The citation number: `[n]` in the report. */
@@ -9,28 +10,18 @@ export interface Source {
   url: string;
   /** What the writer may draw on: the page text when the page was read, else snippet and summary. */
   text: string;
+  /** Whether the page itself was read; false when all that is known of it is a search snippet. */
+  read?: boolean;
 }
 
-/** Characters of one source handed to a model; the offline writer ranks the whole text. */
-const CONTEXT_CHARS = 2_400;
-const PASSAGE_CHARS = 600;
+/** How the report's source list and the writer's context mark a source known only by its search snippet. */
+export const SNIPPET_MARK: Record<Language, string> = { zh: '（仅据搜索摘要，未读原文）', en: ' (search snippet only; page not read)' };
 
-/** The head of a long text and its passages with most of `terms`, in their order, up to `CONTEXT_CHARS`. */
-function passages(text: string, terms: readonly string[]): string {
-  const chars = Array.from(text.trim());
-  if (chars.length <= CONTEXT_CHARS || terms.length === 0) return clip(text, CONTEXT_CHARS);
-  const pieces: string[] = [];
-  for (let at = 0; at < chars.length; at += PASSAGE_CHARS) pieces.push(chars.slice(at, at + PASSAGE_CHARS).join(''));
-  const budget = Math.floor(CONTEXT_CHARS / PASSAGE_CHARS);
-  const ranked = pieces
-    .map((piece, index) => ({ index, score: coverage(terms, piece) }))
-    .slice(1)
-    .filter((entry) => entry.score > 0)
-    .sort((a, b) => b.score - a.score || a.index - b.index)
-    .slice(0, budget - 1)
-    .map((entry) => entry.index);
-  return [0, ...ranked.sort((a, b) => a - b)].map((index) => pieces[index]!).join(' … ');
-}
+/** Chunks one call is given at most, and of them at most this many from one source. */
+const CONTEXT_CHUNKS = 7;
+const CHUNKS_PER_SOURCE = 2;
+/** Characters of a source's head given to a call that names no focus, or whose focus nothing matches. */
+const HEAD_CHARS = 2_400;
 const MAX_TEXT = 40_000;
 
 /**
@@ -39,6 +30,7 @@ const MAX_TEXT = 40_000;
  */
 export class SourceBook {
   private readonly list: Source[] = [];
+  private index: ChunkIndex | null = null;
 
   get all(): readonly Source[] {
     return this.list;
@@ -52,13 +44,21 @@ export class SourceBook {
   add(source: Omit<Source, 'n'>, n?: number): number {
     const key = keyOf(source);
     const known = this.list.find((candidate) => keyOf(candidate) === key);
+    this.index = null;
     if (known) {
-      if (source.text.length > known.text.length) known.text = clip(source.text, MAX_TEXT);
+      // A page read replaces what its snippet said; a snippet never replaces a page.
+      if ((source.read && known.read === false) || (source.read !== false && source.text.length > known.text.length)) known.text = clip(source.text, MAX_TEXT);
+      if (source.read) known.read = true;
       return known.n;
     }
     const next = n ?? this.list.reduce((max, candidate) => Math.max(max, candidate.n), 0) + 1;
-    this.list.push({ ...source, text: clip(source.text, MAX_TEXT), n: next });
+    this.list.push({ ...source, title: source.title.replace(SNIPPET_TITLE_MARK, ''), text: clip(source.text, MAX_TEXT), n: next });
     return next;
+  }
+
+  /** The whole stored text of source n: the page text when it was read, else its snippet and summary. */
+  textOf(n: number): string | undefined {
+    return this.list.find((candidate) => candidate.n === n)?.text;
   }
 
   has(url: string): boolean {
@@ -71,18 +71,22 @@ export class SourceBook {
   }
 
   /**
-   * What a model is given. Providers number context documents from 1 in order, so the list is
-   * padded to keep `[n]` meaning source n even when numbers have gaps. A long source is cut to its
-   * head and the passages that bear most on `focus` (what the call writes about), so a fact deep in
-   * a page reaches the model when it is asked about.
+   * What a model is given: the chunks of all sources that bear most on `focus` (what the call
+   * writes about), found by BM25, each source's in reading order, so a fact deep in a page reaches
+   * the call that needs it and a source with nothing on it costs no tokens. Providers number context
+   * documents from 1 in order, so the list is padded to keep `[n]` meaning source n. A source known
+   * only by its snippet says so in its title. Without a focus, or when nothing matches, each source
+   * gives its head. Calls that share `given` are each given chunks the others were not (see `ChunkIndex.best`).
    */
-  context(focus?: string): ContextDocument[] {
+  context(focus: string | undefined, language: Language = 'en', given?: Set<string>): ContextDocument[] {
+    this.index ??= new ChunkIndex(this.list);
+    const picked = focus ? excerptsBySource(this.index.best(focus, CONTEXT_CHUNKS, CHUNKS_PER_SOURCE, given)) : new Map<number, string>();
     const max = this.list.reduce((top, candidate) => Math.max(top, candidate.n), 0);
-    const terms = focus ? termsOf(focus) : [];
     const documents: ContextDocument[] = [];
     for (let n = 1; n <= max; n++) {
       const source = this.list.find((candidate) => candidate.n === n);
-      documents.push(source ? { title: source.title, ...(source.url && { url: source.url }), text: passages(source.text, terms) } : { title: '—', text: '' });
+      const text = source && (picked.size > 0 ? picked.get(n) : clip(source.text, HEAD_CHARS));
+      documents.push(source && text ? { title: `${source.title}${source.read === false ? SNIPPET_MARK[language] : ''}`, ...(source.url && { url: source.url }), text } : { title: '—', text: '' });
     }
     return documents;
   }
@@ -95,7 +99,7 @@ export class SourceBook {
       .sort((a, b) => a.n - b.n)
       .map((source) => {
         const title = shownTitle(source.title) || source.url;
-        if (/^https?:\/\//.test(source.url)) return `${source.n}. [${title}](${source.url})`;
+        if (/^https?:\/\//.test(source.url)) return `${source.n}. [${title}${source.read === false ? SNIPPET_MARK[language] : ''}](${source.url})`;
         const local = localMaterialOf(source.url);
         if (local) {
           const page = pageOf(local.kind, local.id);
@@ -128,12 +132,15 @@ function addressOf(url: string | undefined, label: string | undefined): string {
   return '';
 }
 
+/** The snippet mark as a report's source list shows it, in either language, so a revision reads the title without it. */
+const SNIPPET_TITLE_MARK = new RegExp(`(?:${Object.values(SNIPPET_MARK).map((mark) => mark.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
+
 export const SOURCES_HEADING: Record<Language, string> = { zh: '参考来源', en: 'Sources' };
 
 export interface ParsedReport {
   /** The report without its source list. */
   body: string;
-  sources: Array<{ n: number; title: string; url: string }>;
+  sources: Array<{ n: number; title: string; url: string; read?: boolean }>;
 }
 
 /**
@@ -149,7 +156,8 @@ export function parseReport(content: string): ParsedReport {
   for (const line of content.slice(last.index).split('\n').slice(1)) {
     const linked = /^(\d+)\.\s+\[(.+)\]\((\S+)\)\s*$/.exec(line.trim());
     if (linked) {
-      sources.push({ n: Number(linked[1]), title: linked[2]!, url: addressOf(linked[3], undefined) });
+      const read = !SNIPPET_TITLE_MARK.test(linked[2]!);
+      sources.push({ n: Number(linked[1]), title: linked[2]!.replace(SNIPPET_TITLE_MARK, ''), url: addressOf(linked[3], undefined), ...(!read && { read }) });
       continue;
     }
     const labelled = /^(\d+)\.\s+(.+?)((?:（[^（）]+）)|(?:\s\((?:note|uploaded file|cognition|earlier source)\)))\s*$/.exec(line.trim());

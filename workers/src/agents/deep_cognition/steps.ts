@@ -14,13 +14,19 @@ import { bestSentences, judge, pageSummary } from './heuristics.ts';
 import { BROWSE_PROMPT, JUDGE_PROMPT, browseSchema, judgeSchema } from './prompts.ts';
 import { checkpoint, command, completeJson, Draft, offlineWork, type Run } from './run.ts';
 import type { SourceBook } from './sources.ts';
+import { ChunkIndex } from './chunks.ts';
 import type { StoredPage } from './trace.ts';
 import { extractText, sentenceKey, type Extract, type ExtractSection } from './extracts.ts';
 import { clip, sentencesOf, splitEditReport, termsOf } from './text.ts';
 
 const RESULTS_PER_QUERY = 6;
 const RESULTS_PER_ROUND = 8;
-const PAGES_PER_ROUND = 3;
+const PAGES_PER_ROUND = 4;
+/** Characters of a snippet the judge sees. */
+const SNIPPET_CHARS = 240;
+/** What of a page its summary is written from: its head and its chunks that bear most on the step. */
+const SUMMARY_HEAD_CHARS = 300;
+const SUMMARY_CHUNKS = 2;
 
 export interface Searcher {
   port: SearchPort;
@@ -47,32 +53,45 @@ export async function chooseSearch(run: Run, session: OpenSession, said: Readonl
   return null;
 }
 
-/** Runs the queries, judges the hits and records them as one search round. */
-export async function searchRound(run: Run, searcher: Searcher | null, queries: string[], about: string, step: string): Promise<WebResult[]> {
+/** Where a search round belongs: its plan step, its round within the step, and why a follow-up was asked for. */
+export interface Placement {
+  step: number;
+  round: number;
+  reason?: string;
+}
+
+/** Runs the queries side by side, judges the hits and records them as one search round. */
+export async function searchRound(run: Run, searcher: Searcher | null, queries: string[], about: string, key: string, placement: Placement): Promise<WebResult[]> {
   checkpoint(run);
   await run.writer.output('web_search_queries', { queries });
-  const hits: SearchHit[] = [];
-  for (const query of queries) {
-    if (!searcher) break;
-    checkpoint(run);
-    try {
-      hits.push(...(await searcher.port.search(query, { limit: RESULTS_PER_QUERY, signal: run.job.signal, userId: run.data.userId, language: run.language === 'zh' ? 'zh-CN' : 'en' })));
-    } catch (error) {
-      checkpoint(run);
-      run.deps.log.warn({ err: error, query, replyId: run.data.replyId }, 'a search failed');
-      await run.writer.progress({ code: 'research.searchFailed', params: { query } });
-    }
+  const language = run.language === 'zh' ? 'zh-CN' : 'en';
+  const answers = await Promise.all(
+    queries.map((query) =>
+      searcher
+        ? run.pools.fetch(() => searcher.port.search(query, { limit: RESULTS_PER_QUERY, signal: run.job.signal, userId: run.data.userId, language })).then(
+            (hits) => ({ query, hits }),
+            (error: unknown) => ({ query, hits: [] as SearchHit[], error }),
+          )
+        : { query, hits: [] as SearchHit[] },
+    ),
+  );
+  checkpoint(run);
+  for (const answer of answers) {
+    if (!('error' in answer)) continue;
+    run.deps.log.warn({ err: answer.error, query: answer.query, replyId: run.data.replyId }, 'a search failed');
+    await run.writer.progress({ code: 'research.searchFailed', params: { query: answer.query } });
   }
+  const hits = answers.flatMap((answer) => answer.hits);
   const unique = hits.filter((hit, index) => hits.findIndex((other) => other.url === hit.url) === index).slice(0, RESULTS_PER_ROUND);
   // The rules judge by the queries: a whole question has too many words for any snippet to cover.
   const results = (await judgeWithModel(run, unique, about)) ?? judge(unique, queries.join(' '));
-  await command(run, step, { type: 'RecordSearchResults', data: { messageId: run.data.replyId, queries, results } });
+  await command(run, key, { type: 'RecordSearchResults', data: { messageId: run.data.replyId, queries, results, ...placement } });
   return results;
 }
 
 async function judgeWithModel(run: Run, hits: SearchHit[], about: string): Promise<WebResult[] | null> {
   if (run.deps.model.offline || hits.length === 0) return null;
-  const listed = hits.map((hit, index) => `[${index + 1}] ${hit.title}\n${hit.url}\n${clip(hit.snippet, 400)}`).join('\n\n');
+  const listed = hits.map((hit, index) => `[${index + 1}] ${hit.title}\n${hit.url}\n${clip(hit.snippet, SNIPPET_CHARS)}`).join('\n\n');
   const judged = await completeJson(run, 'judging', 'judge', judgeSchema, [
     { role: 'system', content: JUDGE_PROMPT },
     { role: 'user', content: `研究内容：${about}\n\n搜索结果：\n${listed}` },
@@ -90,81 +109,129 @@ const readable = (url: string) => /^https?:\/\//i.test(url);
 /** Characters of a page kept in the log: enough for every passage a section or a revision may need. */
 const STORED_PAGE_CHARS = 40_000;
 
+/** What a round learnt of one useful result: the page when it was read, else its snippet. */
+export interface Learnt {
+  title: string;
+  url: string;
+  text: string;
+  read: boolean;
+  /** What the page says about the step (the model's summary), or the judge's line on the snippet. */
+  summary: string;
+}
+
+interface ReadPage {
+  title: string;
+  text: string;
+  summary: string;
+}
+
 /**
- * Reads the most useful pages of a round with the spec's progress items and adds what was learnt
- * to the sources; useful results that are not read count by their snippets. Each page read is
- * recorded with its text, so a job that goes on later reads it from the log (`stored`) instead of
- * fetching and summarising it again. `announce: false` for a round a job that stopped had already
- * read to the end: the conversation, which already shows it, gets nothing twice.
+ * The pages one job reads, each fetched, summarised and recorded once however many steps choose it,
+ * through the job's fetch and model pools. A page the log already holds (`stored`) is not fetched
+ * again; `announced` holds the pages the chat already shows as read.
  */
-export async function browseRound(
-  run: Run,
-  results: WebResult[],
-  about: string,
-  sources: SourceBook,
-  { announce = true, stored = new Map() }: { announce?: boolean; stored?: ReadonlyMap<string, StoredPage> } = {},
-): Promise<Set<number>> {
-  const fetcher = run.deps.fetcher;
-  const output: Run['writer']['output'] = (contentType, payload) => (announce ? run.writer.output(contentType, payload) : Promise.resolve());
-  const found = new Set<number>();
-  const useful = results.filter((result) => result.has_useful_info);
-  const toRead = fetcher ? useful.filter((result) => readable(result.url) && !sources.has(result.url)).slice(0, PAGES_PER_ROUND) : [];
-  for (const result of useful) {
-    if (!toRead.includes(result)) found.add(sources.add({ title: result.title, url: result.url, text: [result.snippet, result.useful_info_summary].filter(Boolean).join('\n') }));
+export class PageReader {
+  private readonly reads = new Map<string, Promise<ReadPage | null>>();
+  private readonly announced: Set<string>;
+
+  constructor(
+    private readonly run: Run,
+    private readonly stored: ReadonlyMap<string, StoredPage> = new Map(),
+    announced: ReadonlySet<string> = new Set(),
+  ) {
+    this.announced = new Set(announced);
   }
-  if (!fetcher || toRead.length === 0) return found;
-  const urls = toRead.map((result) => result.url);
-  const fresh = toRead.filter((result) => !stored.has(result.url));
-  if (fresh.length > 0) {
-    await output('web_browsing_start', { urls, message: 'Browsing Webpages .....' });
-    await output('web_scraping_start', { urls, message: 'Scraping Webpages .....' });
-  }
-  const pages: Array<{ result: WebResult; title: string; text: string; summary?: string }> = [];
-  const failed: WebResult[] = [];
-  for (const [index, result] of toRead.entries()) {
-    const known = stored.get(result.url);
-    if (known) {
-      pages.push({ result, title: known.title, text: known.text, summary: known.summary });
-      continue;
-    }
+
+  /**
+   * Reads the most useful pages of a round (whether or not an earlier round listed them) with the
+   * spec's progress items, kept together in the chat; useful results that are not read count by
+   * their snippets. Nothing is added to a source book here: the caller numbers what steps learnt in
+   * plan order, so the numbers do not depend on which step finished first.
+   */
+  async round(results: WebResult[], about: string): Promise<Learnt[]> {
+    const { run } = this;
+    const useful = results.filter((result) => result.has_useful_info);
+    const toRead = run.deps.fetcher ? useful.filter((result) => readable(result.url)).slice(0, PAGES_PER_ROUND) : [];
+    const toAnnounce = toRead.filter((result) => !this.announced.has(result.url));
+    for (const result of toAnnounce) this.announced.add(result.url);
+    const pages = await Promise.all(toRead.map((result) => this.read(result, about)));
     checkpoint(run);
-    await output('web_browsing_in_progress', { url: result.url, title: result.title, index: index + 1, total: toRead.length });
+    if (toAnnounce.length > 0) await run.pools.chat(() => this.announce(toAnnounce, toRead, pages));
+    return useful.map((result): Learnt => {
+      const page = pages[toRead.indexOf(result)];
+      if (page) return { title: page.title, url: result.url, text: `${page.summary}\n\n${page.text}`, read: true, summary: page.summary };
+      return { title: result.title, url: result.url, text: [result.snippet, result.useful_info_summary].filter(Boolean).join('\n'), read: false, summary: result.useful_info_summary || result.snippet };
+    });
+  }
+
+  private read(result: WebResult, about: string): Promise<ReadPage | null> {
+    let reading = this.reads.get(result.url);
+    if (!reading) {
+      reading = this.fetchAndSummarise(result, about);
+      this.reads.set(result.url, reading);
+    }
+    return reading;
+  }
+
+  private async fetchAndSummarise(result: WebResult, about: string): Promise<ReadPage | null> {
+    const { run } = this;
+    const known = this.stored.get(result.url);
+    if (known) return known;
+    const fetcher = run.deps.fetcher!;
+    let page: { title: string; text: string };
     try {
-      const page = await fetcher.fetch(result.url, { signal: run.job.signal });
-      if (page.text.trim()) pages.push({ result, title: page.title.trim() || result.title, text: page.text });
-      else failed.push(result);
+      page = await run.pools.fetch(() => {
+        checkpoint(run);
+        return fetcher.fetch(result.url, { signal: run.job.signal });
+      });
     } catch (error) {
       checkpoint(run);
       run.deps.log.info({ err: error, url: result.url, replyId: run.data.replyId }, 'a page could not be read');
-      failed.push(result);
+      return null;
     }
+    if (!page.text.trim()) return null;
+    const title = page.title.trim() || result.title;
+    const summary = (await summariseWithModel(run, title, page.text, about)) || pageSummary(page.text, about);
+    await command(run, `page:${result.url}`, { type: 'RecordPage', data: { messageId: run.data.replyId, url: result.url, title, text: clip(page.text, STORED_PAGE_CHARS), summary } });
+    return { title, text: page.text, summary };
   }
-  const unread = pages.filter((page) => page.summary === undefined);
-  if (fresh.length > 0) await output('web_scraping_end', { count: pages.length, message: `Get Information from ${pages.length} Webpages....` });
-  const summaries = (await summariseWithModel(run, unread, about)) ?? unread.map((page) => pageSummary(page.text, about));
-  for (const [index, page] of unread.entries()) {
-    page.summary = summaries[index] || pageSummary(page.text, about);
-    await command(run, `page:${page.result.url}`, { type: 'RecordPage', data: { messageId: run.data.replyId, url: page.result.url, title: page.title, text: clip(page.text, STORED_PAGE_CHARS), summary: page.summary } });
-    await output('web_browsing_result', { url: page.result.url, title: page.title, ok: true, summary: page.summary });
+
+  private async announce(urls: WebResult[], round: WebResult[], pages: Array<ReadPage | null>): Promise<void> {
+    const { writer } = this.run;
+    const list = urls.map((result) => result.url);
+    const pageOf = (result: WebResult) => pages[round.indexOf(result)];
+    await writer.output('web_browsing_start', { urls: list, message: 'Browsing Webpages .....' });
+    await writer.output('web_scraping_start', { urls: list, message: 'Scraping Webpages .....' });
+    for (const [index, result] of urls.entries()) await writer.output('web_browsing_in_progress', { url: result.url, title: result.title, index: index + 1, total: urls.length });
+    const count = urls.filter((result) => pageOf(result)).length;
+    await writer.output('web_scraping_end', { count, message: `Get Information from ${count} Webpages....` });
+    for (const result of urls) {
+      const page = pageOf(result);
+      if (page) await writer.output('web_browsing_result', { url: result.url, title: page.title, ok: true, summary: page.summary });
+      else await writer.output('web_browsing_result', { url: result.url, title: result.title, ok: false, error: this.run.language === 'zh' ? '网页读取失败' : 'The page could not be read' });
+    }
+    await writer.output('web_browsing_llm_end', { message: 'Browsing Webpages Finished' });
   }
-  for (const page of pages) found.add(sources.add({ title: page.title, url: page.result.url, text: `${page.summary}\n\n${page.text}` }));
-  for (const result of failed) {
-    await output('web_browsing_result', { url: result.url, title: result.title, ok: false, error: run.language === 'zh' ? '网页读取失败' : 'The page could not be read' });
-    found.add(sources.add({ title: result.title, url: result.url, text: [result.snippet, result.useful_info_summary].filter(Boolean).join('\n') }));
-  }
-  if (fresh.length > 0) await output('web_browsing_llm_end', { message: 'Browsing Webpages Finished' });
-  return found;
 }
 
-async function summariseWithModel(run: Run, pages: Array<{ title: string; text: string }>, about: string): Promise<string[] | null> {
-  if (run.deps.model.offline || pages.length === 0) return null;
-  const listed = pages.map((page, index) => `[${index + 1}] ${page.title}\n${clip(page.text, 3000)}`).join('\n\n');
+/** Adds what steps learnt to the sources in plan order; returns each step's source numbers. */
+export function numberLearnt(sources: SourceBook, learnt: ReadonlyArray<readonly Learnt[]>): Array<Set<number>> {
+  return learnt.map((step) => new Set(step.map((entry) => sources.add({ title: entry.title, url: entry.url, text: entry.text, read: entry.read }))));
+}
+
+/**
+ * One page summarised for the step: the model reads the page's head and the chunks that bear most
+ * on the step (as GPT Researcher compresses pages to what the query needs), not its whole text.
+ */
+async function summariseWithModel(run: Run, title: string, text: string, about: string): Promise<string | null> {
+  if (run.deps.model.offline) return null;
+  const chunks = new ChunkIndex([{ n: 1, text }]).best(about, SUMMARY_CHUNKS);
+  const shown = [clip(text, SUMMARY_HEAD_CHARS), ...chunks.map((chunk) => chunk.text).filter((chunk) => !text.startsWith(chunk))].join(' … ');
   const summarised = await completeJson(run, 'summarising', 'summarise', browseSchema, [
     { role: 'system', content: BROWSE_PROMPT },
-    { role: 'user', content: `研究内容：${about}\n\n网页：\n${listed}` },
+    { role: 'user', content: `研究内容：${about}\n\n网页：\n[1] ${title}\n${shown}` },
   ]);
-  if (!summarised) return null;
-  return pages.map((_, index) => summarised.pages.find((page) => page.index === index + 1)?.summary.trim() ?? '');
+  return summarised?.pages.find((page) => page.index === 1)?.summary.trim() ?? null;
 }
 
 /** Sentences already in a report, so an extension does not quote them again. */

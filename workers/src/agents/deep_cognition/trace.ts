@@ -21,10 +21,14 @@ export interface StageTrace {
   plan: string[] | null;
   /** The planned searches of each step, when the plan recorded them. */
   queries: string[][] | null;
-  /** Recorded search rounds, in order: round i belongs to plan step i. */
-  searches: WebResult[][];
-  /** Rounds whose pages were read to the end (their `web_browsing_llm_end` is in the log). */
-  browsed: Set<number>;
+  /** The planned search round of each plan step, by step (rounds recorded without a step came one per step, in order). */
+  searches: Array<WebResult[] | undefined>;
+  /** Follow-up rounds a reflection asked for, by `roundKey(step, round)`. */
+  followUps: Map<string, { queries: string[]; results: WebResult[] }>;
+  /** Every step of the plan was researched to its end (the plan was marked done): no step is reflected on again. */
+  researched: boolean;
+  /** Pages whose reading the chat already showed (their `web_browsing_result`), by address. */
+  announced: Set<string>;
   /** Pages read, by address, with their text. */
   pages: Map<string, StoredPage>;
   /** Sections written to their end, by plan index (the conclusion's is the number of steps). */
@@ -62,7 +66,9 @@ const emptyTrace = (): StageTrace => ({
   plan: null,
   queries: null,
   searches: [],
-  browsed: new Set(),
+  followUps: new Map(),
+  researched: false,
+  announced: new Set(),
   pages: new Map(),
   sections: new Map(),
   said: new Set(),
@@ -104,7 +110,7 @@ function fold(stage: ConversationEvent[]): StageTrace {
       case 'AgentOutputRecorded':
         trace.written++;
         trace.outputs.add(event.data.contentType);
-        if (event.data.contentType === 'web_browsing_llm_end' && trace.searches.length > 0) trace.browsed.add(trace.searches.length - 1);
+        if (event.data.contentType === 'web_browsing_result') trace.announced.add(String(event.data.payload.url ?? ''));
         if (event.data.contentType === 'info') {
           const code = (event.data.payload as { progress?: { code?: unknown } }).progress?.code;
           if (typeof code === 'string') trace.said.add(code);
@@ -119,8 +125,14 @@ function fold(stage: ConversationEvent[]): StageTrace {
         trace.plan = event.data.steps;
         trace.queries = event.data.queries ?? null;
         break;
-      case 'SearchResultsRecorded':
-        trace.searches.push(event.data.results);
+      case 'SearchResultsRecorded': {
+        const step = event.data.step ?? trace.searches.length;
+        if ((event.data.round ?? 0) === 0) trace.searches[step] = event.data.results;
+        else trace.followUps.set(roundKey(step, event.data.round!), { queries: event.data.queries, results: event.data.results });
+        break;
+      }
+      case 'PlanStepMarked':
+        if (event.data.index === event.data.steps.length) trace.researched = true;
         break;
       case 'PageRead':
         trace.pages.set(event.data.url, { title: event.data.title, text: event.data.text, summary: event.data.summary });
@@ -177,9 +189,12 @@ export function continuedTrace(events: RecordedEvent[], continues: string | unde
   return earlier ? merge(earlier, own) : own;
 }
 
+/** Where a follow-up search round is kept: its plan step and its round within the step. */
+export const roundKey = (step: number, round: number) => `${step}:${round}`;
+
 /** What an earlier reply did, with what a later one added on top. */
 export function merge(earlier: StageTrace, later: StageTrace): StageTrace {
-  const searches = later.searches.length >= earlier.searches.length ? later.searches : [...later.searches, ...earlier.searches.slice(later.searches.length)];
+  const searches = Array.from({ length: Math.max(earlier.searches.length, later.searches.length) }, (_, step) => later.searches[step] ?? earlier.searches[step]);
   const sections = new Map(earlier.sections);
   for (const [index, section] of later.sections) sections.set(index, section);
   return {
@@ -187,7 +202,9 @@ export function merge(earlier: StageTrace, later: StageTrace): StageTrace {
     plan: later.plan ?? earlier.plan,
     queries: later.queries ?? earlier.queries,
     searches,
-    browsed: new Set([...earlier.browsed, ...later.browsed]),
+    followUps: new Map([...earlier.followUps, ...later.followUps]),
+    researched: earlier.researched || later.researched,
+    announced: new Set([...earlier.announced, ...later.announced]),
     pages: new Map([...earlier.pages, ...later.pages]),
     sections,
     lastText: later.lastText || earlier.lastText,

@@ -9,7 +9,7 @@ import { jobData } from '../poe_llm/agent.ts';
 import { ReplyWriter } from '../replyWriter.ts';
 import { reportTitleOf } from '../titles.ts';
 import { directWritingPrompt } from '../deep_cognition/prompts.ts';
-import { checkpoint, streamModel, type Run } from '../deep_cognition/run.ts';
+import { checkpoint, runPools, streamModel, type Run } from '../deep_cognition/run.ts';
 import { assignExtracts, type ExtractSection } from '../deep_cognition/extracts.ts';
 import { SourceBook } from '../deep_cognition/sources.ts';
 import { finishWriting, readAttached, saveCutShort, startWriting, stop, writeExtract } from '../deep_cognition/steps.ts';
@@ -45,6 +45,7 @@ export async function runDirectWriting(deps: AgentDeps, job: JobContext<unknown>
     language: languageOf(brief),
     draft: null,
     notes: [],
+    pools: runPools(deps),
   };
   if (state.canvas.writing?.messageId === data.replyId) {
     await saveCutShort(run, trace.writingText);
@@ -76,7 +77,7 @@ export async function runDirectWriting(deps: AgentDeps, job: JobContext<unknown>
       await writeExtract(run, draft, sources, section, assignExtracts(sources.all, brief, [section], new Set())[0]!);
     } else {
       const history = conversationHistory(events, { upTo: data.replyTo });
-      await streamModel(run, 'writing', { messages: [{ role: 'system', content: directWritingPrompt(run.language) }, ...history], ...(sources.size > 0 && { context: sources.context() }) }, (text) => draft.cited(text));
+      await streamModel(run, 'writing', { messages: [{ role: 'system', content: directWritingPrompt(run.language) }, ...history], ...(sources.size > 0 && { context: sources.context(undefined, run.language) }) }, (text) => draft.cited(text));
       draft.endCited();
     }
     if (sources.size > 0) draft.plain(`\n\n${sources.markdown(run.language)}`);

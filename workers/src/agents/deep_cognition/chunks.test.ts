@@ -1,0 +1,63 @@
+import test from 'ava';
+import { ChunkIndex, chunksOf, tokenize } from './chunks.ts';
+import { parseReport, SourceBook } from './sources.ts';
+
+test('Chinese is searched by pairs of Han characters, other scripts by words', (t) => {
+  t.deepEqual(tokenize('钠离子电池'), ['钠离', '离子', '子电', '电池']);
+  t.deepEqual(tokenize('钠'), ['钠']);
+  t.deepEqual(tokenize('Heat pumps sold 2.6 million units, 8%.'), ['heat', 'pumps', 'sold', '2.6', 'million', 'units', '8']);
+  t.deepEqual(tokenize('低温容量90%'), ['低温', '温容', '容量', '90']);
+});
+
+test('a page is cut into chunks of whole sentences', (t) => {
+  const page = `${'钠离子电池的背景介绍，这一段只是铺垫而已。'.repeat(60)}\n\n测试表明，钠离子电池在零下20℃时的容量保持率约为90%。`;
+  const chunks = chunksOf(page);
+  t.true(chunks.length > 3);
+  for (const chunk of chunks) t.true(chunk.length <= 500, 'no chunk much longer than its size');
+  t.true(chunks.every((chunk) => /。$/.test(chunk)), 'no sentence is cut');
+  t.true(chunks.at(-1)!.endsWith('铺垫而已。测试表明，钠离子电池在零下20℃时的容量保持率约为90%。'), 'Chinese sentences join without spaces');
+  t.is(chunksOf('First sentence here. Second sentence here.')[0], 'First sentence here. Second sentence here.');
+});
+
+const FILLER = '行业报告回顾了电池材料的历史沿革与各国政策。'.repeat(160);
+const DEEP = '测试表明，钠离子电池在零下20℃时的容量保持率约为90%，明显好于磷酸铁锂电池。';
+
+test('BM25 finds the chunk that bears on the question anywhere in a page', (t) => {
+  const index = new ChunkIndex([
+    { n: 1, text: `${FILLER}${DEEP}` },
+    { n: 2, text: '少吃盐有益健康。膳食指南建议每天食盐不超过5克。' },
+  ]);
+  const [best] = index.best('钠离子电池 低温 容量保持率', 1);
+  t.is(best!.n, 1);
+  t.true(best!.text.includes(DEEP));
+});
+
+test('a section is given the chunks on it, with source numbers kept, and a source with nothing on it costs nothing', (t) => {
+  const book = new SourceBook();
+  book.add({ title: '综述', url: 'https://a.test/review', text: `${FILLER}${DEEP}`, read: true });
+  book.add({ title: '少吃盐', url: 'https://a.test/salt', text: '膳食指南建议成年人每天食盐摄入量不超过5克。', read: true });
+  book.add({ title: '快讯', url: 'https://a.test/news', text: '钠离子电池低温性能受到关注。', read: false });
+  const context = book.context('钠离子电池的低温容量保持率', 'zh');
+  t.is(context.length, 3, 'numbered as the book numbers them');
+  t.true(context[0]!.text.includes(DEEP), 'the fact past character 3,000 reaches the writer');
+  t.true(context[0]!.text.length < 1_500, 'without the rest of the page');
+  t.is(context[1]!.text, '', 'nothing of a source that says nothing on it');
+  t.is(context[2]!.title, '快讯（仅据搜索摘要，未读原文）', 'a snippet-only source says so');
+  t.is(book.textOf(1), `${FILLER}${DEEP}`, 'the whole stored text stays available');
+  t.is(book.textOf(9), undefined);
+});
+
+test('a page read replaces its snippet; a snippet never replaces a page; the list marks what rests on a snippet, and a revision reads the mark back', (t) => {
+  const book = new SourceBook();
+  book.add({ title: 'A', url: 'https://a.test/a', text: 'snippet of a', read: false });
+  book.add({ title: 'B', url: 'https://a.test/b', text: 'the whole page b', read: true });
+  book.add({ title: 'A', url: 'https://a.test/a', text: 'page', read: true });
+  book.add({ title: 'B', url: 'https://a.test/b', text: 'a much longer snippet of page b', read: false });
+  t.is(book.textOf(1), 'page');
+  t.is(book.textOf(2), 'the whole page b');
+  book.add({ title: 'C', url: 'https://a.test/c', text: 'snippet', read: false });
+  const list = book.markdown('en');
+  t.regex(list, /^3\. \[C \(search snippet only; page not read\)\]\(https:\/\/a\.test\/c\)$/m);
+  t.regex(list, /^1\. \[A\]\(https:\/\/a\.test\/a\)$/m);
+  t.deepEqual(parseReport(`body\n\n${book.markdown('zh')}`).sources[2], { n: 3, title: 'C', url: 'https://a.test/c', read: false });
+});

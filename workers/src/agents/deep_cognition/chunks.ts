@@ -1,0 +1,118 @@
+/**
+ * Pages cut into chunks and the chunks that bear on a question found by BM25 (MiniSearch), so a
+ * fact anywhere in a page reaches the call that needs it, and only that part of the page does.
+ */
+import MiniSearch from 'minisearch';
+import { sentencesOf } from './text.ts';
+
+/** Characters of one chunk: a paragraph or a few sentences, small enough to cite from precisely. */
+export const CHUNK_CHARS = 400;
+
+export interface Chunk {
+  /** The source it comes from. */
+  n: number;
+  /** Its place among the source's chunks, so chunks of one source are shown in reading order. */
+  order: number;
+  text: string;
+}
+
+const HAN = /\p{Script=Han}/u;
+/** Text ending in a Han character or CJK punctuation: the next sentence follows without a space. */
+const CJK_END = /[\p{Script=Han}\u3000-\u303f\uff00-\uffef]$/u;
+
+/**
+ * Search terms of a text: words of alphabetic scripts, lower-cased, and pairs of neighbouring Han
+ * characters (a lone Han character stays itself). Chinese has no spaces, and pairs match the
+ * two-character words most of its vocabulary is made of without a dictionary.
+ */
+export function tokenize(text: string): string[] {
+  const terms: string[] = [];
+  for (const [run] of text.toLowerCase().matchAll(/\p{Script=Han}+|[\p{L}\p{N}][\p{L}\p{N}.%-]*/gu)) {
+    if (!HAN.test(run)) {
+      terms.push(run.replace(/[.%-]+$/, ''));
+      continue;
+    }
+    const chars = Array.from(run);
+    if (chars.length === 1) terms.push(run);
+    for (let at = 0; at + 1 < chars.length; at++) terms.push(chars[at]! + chars[at + 1]!);
+  }
+  return terms.filter(Boolean);
+}
+
+const keyOf = (chunk: Chunk) => `${chunk.n}:${chunk.order}`;
+
+/** A text as chunks of whole sentences, each up to about `CHUNK_CHARS` (a longer sentence is a chunk alone). */
+export function chunksOf(text: string, size = CHUNK_CHARS): string[] {
+  const chunks: string[] = [];
+  let current = '';
+  for (const paragraph of text.split(/\n\s*\n/)) {
+    for (const sentence of sentencesOf(paragraph)) {
+      const gap = current && !CJK_END.test(current) ? ' ' : '';
+      if (current && current.length + gap.length + sentence.length > size) {
+        chunks.push(current);
+        current = sentence;
+      } else current += gap + sentence;
+    }
+    // A paragraph ends a chunk once the chunk is half full, so chunks follow the page's own parts.
+    if (current.length >= size / 2) {
+      chunks.push(current);
+      current = '';
+    }
+  }
+  if (current) chunks.push(current);
+  return chunks;
+}
+
+/** The chunks of some texts, searchable by BM25. */
+export class ChunkIndex {
+  private readonly chunks: Chunk[] = [];
+  private readonly search = new MiniSearch<Chunk & { id: number }>({
+    fields: ['text'],
+    tokenize,
+    processTerm: (term) => term,
+    searchOptions: { tokenize, processTerm: (term) => term, combineWith: 'OR' },
+  });
+
+  constructor(texts: ReadonlyArray<{ n: number; text: string }>) {
+    for (const { n, text } of texts) {
+      chunksOf(text).forEach((chunk, order) => this.chunks.push({ n, order, text: chunk }));
+    }
+    this.search.addAll(this.chunks.map((chunk, id) => ({ ...chunk, id })));
+  }
+
+  /**
+   * The `limit` chunks that bear most on `query`, best first, at most `perSource` of any one source.
+   * Chunks whose key (`keyOf`) is in `given` are passed over, and the ones picked are added to it, so
+   * calls that share it (the sections of one report) are each given what the others were not.
+   */
+  best(query: string, limit: number, perSource = limit, given?: Set<string>): Chunk[] {
+    const taken = new Map<number, number>();
+    const picked: Chunk[] = [];
+    for (const hit of this.search.search(query)) {
+      const chunk = this.chunks[hit.id as number]!;
+      if (given?.has(keyOf(chunk))) continue;
+      const count = taken.get(chunk.n) ?? 0;
+      if (count >= perSource) continue;
+      taken.set(chunk.n, count + 1);
+      picked.push(chunk);
+      if (picked.length === limit) break;
+    }
+    for (const chunk of picked) given?.add(keyOf(chunk));
+    return picked;
+  }
+}
+
+/** Chunks grouped by source, each source's in reading order, joined as one excerpt per source. */
+export function excerptsBySource(chunks: readonly Chunk[]): Map<number, string> {
+  const bySource = new Map<number, Chunk[]>();
+  for (const chunk of chunks) bySource.set(chunk.n, [...(bySource.get(chunk.n) ?? []), chunk]);
+  return new Map(
+    [...bySource].map(([n, list]) => [
+      n,
+      list
+        .sort((a, b) => a.order - b.order)
+        .map((chunk) => chunk.text)
+        .join(' … '),
+    ]),
+  );
+}
