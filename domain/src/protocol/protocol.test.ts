@@ -103,6 +103,7 @@ test('every progress code round-trips with its parameters', (t) => {
     'research.sectionRetry': { section: '技术路线' },
     'research.sectionEmpty': { section: '技术路线' },
     'research.sectionCapped': { section: '技术路线' },
+    'research.citationsChecked': { section: '技术路线', checked: 6, repaired: 1, marked: 1, removed: 1 },
     'research.waitingForModel': { until: '2025-05-01T10:02:00.000Z' },
     'research.cutShortSaved': {},
     'research.interrupted': {},

@@ -22,6 +22,8 @@ export function infoText(t: TFunction, item: ContentOf<'info'>): string {
     case 'research.sectionEmpty':
     case 'research.sectionCapped':
       return t(`progress.${progress.code}`, { section: progress.params.section });
+    case 'research.citationsChecked':
+      return t('progress.research.citationsChecked', { ...progress.params });
     case 'research.waitingForModel':
       return t('progress.research.waitingForModel', { time: new Date(progress.params.until).toLocaleTimeString() });
     case 'research.attachedRead':

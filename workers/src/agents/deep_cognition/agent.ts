@@ -30,6 +30,7 @@ import { checkpoint, command, completeJson, mustWait, streamModel, type Run } fr
 import { SourceBook, parseReport } from './sources.ts';
 import { afterWriting, browseRound, chooseSearch, finishWriting, readAttached, searchRound, sentencesIn, startWriting, stop, writeExtract, type Searcher } from './steps.ts';
 import { continuedTrace, merge, replyRecord, stageTrace, type ReplyRecord, type StageTrace } from './trace.ts';
+import { citedNumbers } from './citations.ts';
 import { continuation, headingLine, notesBlock, recordSection, writeSection } from './sections.ts';
 import { runPlatformTools } from '@scriptorium/domain/tools/registry';
 import { assignExtracts, type ExtractSection } from './extracts.ts';
@@ -249,14 +250,14 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
         if (index === next) await run.allowance.check();
         await writeExtract(run, draft, sources, sections[index]!, extracts[index]!);
       }
-      await recordSection(run, draft, index, heading, start);
+      await recordSection(run, draft, index, heading, start, sources);
     } else {
       const ask = conclusion ? brief : `${brief}\n\n${zh ? `现在撰写这一节：${steps[index]}` : `Write this section now: ${steps[index]}`}`;
       const system = conclusion ? conclusionPrompt(run.language) : sectionPrompt(run.language);
       await writeSection(
         run,
         draft,
-        { index, heading, messages: [{ role: 'system', content: system }, { role: 'user', content: ask }], context: sources.context(conclusion ? record.question : `${record.question} ${steps[index]}`) },
+        { index, heading, messages: [{ role: 'system', content: system }, { role: 'user', content: ask }], context: sources.context(conclusion ? record.question : `${record.question} ${steps[index]}`), sources },
         index === next ? partial : '',
       );
     }
@@ -264,7 +265,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   }
   checkpoint(run);
   draft.plain(notesBlock(run.notes, run.language));
-  draft.plain(sources.markdown(run.language));
+  draft.plain(sources.markdown(run.language, citedNumbers(draft.content)));
   await finishWriting(run, draft);
   await afterWriting(run, record.question, trace.outputs);
 }
