@@ -31,3 +31,9 @@ test('an interrupted writing is kept, marked as such', async (t) => {
 test('a version seen again is not added twice', async (t) => {
   await spec.given(versionSaved(1, '初稿全文')).when(edited).replayed().thenDoc(t, CANVAS, SESSION, { currentVersion: 2, versions: [{ version: 1 }, { version: 2 }] });
 });
+
+test("a written version keeps its citation checks, which the read route returns with it", async (t) => {
+  const written = versionSaved(1, '初稿全文');
+  const citations = [{ n: 1, offset: 0, verdict: 'supported' as const, action: 'kept' as const, excerpt: '初稿' }];
+  await spec.given({ ...written, data: { ...written.data, citations } }).thenDoc(t, CANVAS, SESSION, { versions: [{ version: 1, citations }] });
+});

@@ -20,7 +20,7 @@ function versionOf(event: CanvasChange): CanvasDoc['versions'][number] {
   const { version, title, at } = event.data;
   switch (event.type) {
     case 'WritingVersionSaved':
-      return { version, title, content: event.data.content, timestamp: at, interrupted: event.data.interrupted, source: 'writing' };
+      return { version, title, content: event.data.content, timestamp: at, interrupted: event.data.interrupted, source: 'writing', ...(event.data.citations && { citations: event.data.citations }) };
     case 'TargetedEditApplied':
       return { version, title, content: event.data.fullContent, timestamp: at, interrupted: false, source: 'targeted_edit' };
     case 'CanvasEdited':

@@ -148,6 +148,7 @@ function evolveChat(chat: ChatDoc | null, event: Exclude<ConversationEvent, { ty
     case 'SearchResultsRecorded':
     case 'PageRead':
     case 'SectionWritten':
+    case 'CitationsChecked':
     case 'WritingStarted':
     case 'WritingVersionDiscarded':
     case 'TargetedEditRequested':

@@ -90,6 +90,9 @@ test.serial('offline, one question: clarification, answers, a moving plan, searc
   t.is(first, streamedText(socket.received, replyId, 'writing_content'), 'the canvas holds exactly what streamed');
   t.regex(first, /\[\[\d\]\]\(https:\/\/example\.test\/[\w-]+\)/);
   t.true(first.includes('## 参考来源'));
+  const checks = canvas.body.versions[0].citations as Array<{ verdict: string; action: string; offset: number }>;
+  t.true(checks.length > 0 && checks.every((check) => check.verdict === 'supported' && check.action === 'kept'), 'the offline engine quotes, so every citation checks out');
+  t.true(checks.every((check) => check.offset < first.indexOf('## 参考来源')));
 
   t.is((await user.request('POST', `/backend/conversation/research/${sessionId}/feedback`, { option: 'manual_feedback', text: '补充固态电池成本方面的内容' })).status, 200);
   await socket.next(arrives(replyId, 'feedback_request', 2));

@@ -23,6 +23,7 @@ test('the scripted model tells every prompt of the research agent and of the jud
     [prompts.deepenPrompt('en'), 'deepen'],
     [prompts.revisePrompt('zh'), 'revise'],
     [prompts.EDIT_PROMPT, 'edit'],
+    [prompts.CITATIONS_PROMPT, 'citations'],
     [WEIGHTS_PROMPT, 'race-weights'],
     [SCORE_PROMPT, 'race-score'],
     [FACT_PROMPT, 'fact-check'],
@@ -72,4 +73,21 @@ test('streamed answers end with usage and [DONE], and calls open together are co
   model.reset();
   await post();
   t.is(model.maxInFlight, 1, 'a reset starts the count again');
+});
+
+test('the citation judge keeps a claim its passage holds and restates one it does not as the passage says it', (t) => {
+  const passage = 'Heat pump sales in Europe fell by about 5% in 2023 as gas prices eased. Norway leads Europe with about 632 heat pumps installed per 1,000 households.';
+  const answer = answerFor(
+    [
+      { role: 'system', content: prompts.CITATIONS_PROMPT },
+      { role: 'user', content: `[1] Claim: Heat pump sales in Europe fell by about 5% in 2023 as gas prices eased.\nSource 1 says: ${passage}\n\n[2] Claim: Norway leads Europe with 900 heat pumps per 1,000 households.\nSource 1 says: ${passage}` },
+    ],
+    { random: () => 0.5, mistakeRate: 0 },
+  );
+  t.deepEqual(JSON.parse(answer.text), {
+    citation_checks: [
+      { id: 1, supported: true, rewrite: '' },
+      { id: 2, supported: false, rewrite: 'Norway leads Europe with about 632 heat pumps installed per 1,000 households.' },
+    ],
+  });
 });

@@ -20,6 +20,7 @@ export type CallKind =
   | 'revise'
   | 'edit'
   | 'title'
+  | 'citations'
   | 'race-weights'
   | 'race-score'
   | 'fact-check'
@@ -53,6 +54,7 @@ export function kindOf(messages: readonly Message[]): CallKind {
     ['race-weights', new RegExp(JUDGE_WEIGHTS_MARK)],
     ['race-score', new RegExp(JUDGE_SCORE_MARK)],
     ['fact-check', new RegExp(JUDGE_FACT_MARK)],
+    ['citations', /"citation_checks"/],
     ['analyse', /"needs_clarification"/],
     ['clarify', /"question_content"/],
     ['plan', /"steps"\s*:/],
@@ -144,6 +146,7 @@ function cite(sentence: string, n: number): string {
 interface Mood {
   random: () => number;
   mistakeRate: number;
+  rewrites?: boolean;
 }
 
 /** Writes cited sentences, making a mistake in some as `mood` says. */
@@ -304,6 +307,27 @@ export function answerFor(messages: readonly Message[], mood: Mood): Answer {
       return plain(user.split('\n').filter(Boolean).at(-1) ?? user);
     case 'title':
       return plain(zh ? subject.slice(0, 20) : subject.split(' ').slice(0, 6).join(' '));
+    case 'citations': {
+      // A careful judge: a claim is supported when the passage holds nearly all its words and every figure; one it
+      // does not hold is restated as the passage's closest sentence.
+      const claims = user.split(/\n\n(?=\[\d+\] )/).flatMap((part) => {
+        const head = /^\[(\d+)\] [^:：]+[:：] ([^\n]*)\n[^:：]+[:：] ([\s\S]*)$/.exec(part.trim());
+        return head ? [{ id: Number(head[1]), claim: head[2]!, passage: head[3]! }] : [];
+      });
+      return plain(
+        json({
+          citation_checks: claims.map(({ id, claim, passage }) => {
+            const figures = claim.match(/\d[\d.,]*\d|\d/g) ?? [];
+            const supported = overlap(termsOf(claim), passage) >= 0.8 && figures.every((figure) => passage.includes(figure));
+            const closest = sentencesOf(passage.replace(/…$/, ''))
+              .filter((sentence) => /[。！？.!?]$/.test(sentence))
+              .map((sentence) => ({ sentence, score: overlap(termsOf(claim), sentence) }))
+              .sort((a, b) => b.score - a.score)[0];
+            return { id, supported, rewrite: supported || !closest || mood.rewrites === false ? '' : closest.sentence };
+          }),
+        }),
+      );
+    }
     case 'race-weights':
       return plain(json({ comprehensiveness: 0.3, insight: 0.25, instruction_following: 0.25, readability: 0.2 }));
     case 'race-score': {

@@ -5,7 +5,7 @@
 import { TOPICS, type Topic } from './corpus.ts';
 import { ask, awaitReply, chargedTokens, latestReport, newUser, openConversation, type Conversation, type Outcome, type ReplyEnd } from './drive.ts';
 import type { Lab } from './lab.ts';
-import { scoreReport, type CitationScore } from './score.ts';
+import { mistakeOutcomes, scoreReport, type CitationScore, type MistakeOutcomes } from './score.ts';
 
 export interface TaskResult {
   task: string;
@@ -17,6 +17,8 @@ export interface TaskResult {
   /** Supported / cited; null when nothing was cited. */
   accuracy: number | null;
   mistakesInjected: number;
+  /** What became of the injected mistakes in the published report. */
+  mistakes: MistakeOutcomes;
   pagesRead: number;
   searchRounds: number;
   planSteps: number;
@@ -61,6 +63,7 @@ export async function measure(lab: Lab, topic: Topic, conversation: Conversation
     citations,
     accuracy: citations.cited === 0 ? null : citations.supported / citations.cited,
     mistakesInjected: lab.model.mistakes.length,
+    mistakes: mistakeOutcomes(report?.content ?? '', lab.model.mistakes),
     pagesRead: new Set(of('web_browsing_result').filter((item) => item.ok).map((item) => item.url as string)).size,
     searchRounds,
     planSteps,

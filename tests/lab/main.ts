@@ -9,7 +9,8 @@
  *
  * Options: --realistic (the scripted model at a real model's speed), --mistakes <rate> and
  * --seed <n> (by default the baseline's: 0.15 and 27), --only <task,task>, --out <file.jsonl>,
- * --fault <name,name>.
+ * --fault <name,name>, --no-rewrites (the citation judge never restates a claim, so what it finds
+ * unsupported stays marked).
  */
 import { mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     only: { type: 'string' },
     out: { type: 'string' },
+    'no-rewrites': { type: 'boolean', default: false },
   },
 });
 
@@ -66,7 +68,7 @@ async function main(): Promise<number> {
   const stored = JSON.parse(readFileSync(BASELINE_FILE, 'utf8')) as { mistakeRate: number; seed: number; summary: Summary };
   const mistakeRate = values.mistakes === undefined ? stored.mistakeRate : Number(values.mistakes);
   const seed = values.seed === undefined ? stored.seed : Number(values.seed);
-  const lab = await startLab({ seed, mistakeRate, speed: values.realistic ? REALISTIC : null });
+  const lab = await startLab({ seed, mistakeRate, rewrites: !values['no-rewrites'], speed: values.realistic ? REALISTIC : null });
   try {
     if (values.faults) {
       const names = values.fault?.split(',').map((name) => name.trim());

@@ -53,6 +53,8 @@ export interface ScriptedModelOptions {
   seed?: number;
   /** Chance that a cited sentence carries a mistake (0–1). */
   mistakeRate?: number;
+  /** Off: the citation judge never restates a claim, so a claim its source does not hold stays marked. */
+  rewrites?: boolean;
   speed?: Speed | null;
 }
 
@@ -131,7 +133,7 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
 
   async function play(body: ChatBody, res: ServerResponse): Promise<void> {
     const messages = body.messages ?? [];
-    const answer: Answer = answerFor(messages, { random: () => random(), mistakeRate: options.mistakeRate ?? 0 });
+    const answer: Answer = answerFor(messages, { random: () => random(), mistakeRate: options.mistakeRate ?? 0, rewrites: options.rewrites ?? true });
     const promptTokens = tokenCount(messages.map((message) => message.content).join('\n'));
     const record: CallRecord = { kind: answer.kind, stream: body.stream === true, status: 200, promptTokens, completionTokens: 0, usageSent: false, ...(body.max_tokens !== undefined && { maxTokens: body.max_tokens }) };
     state.calls.push(record);

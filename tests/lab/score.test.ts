@@ -1,6 +1,6 @@
 import test from 'ava';
 import { TOPICS } from './corpus.ts';
-import { citedSentences, scoreReport, sourceList } from './score.ts';
+import { citedSentences, mistakeOutcomes, scoreReport, sourceList } from './score.ts';
 
 const sodium = TOPICS.find((topic) => topic.id === 'sodium')!;
 const origin = 'http://127.0.0.1:9';
@@ -63,4 +63,28 @@ test('every topic’s long page holds its deep fact past the 3,000th character, 
     t.true([long.title, ...long.paragraphs].join('\n').indexOf(deep.statement) > 3000, topic.id);
     t.is(topic.pages.filter((page) => page.paragraphs.includes(deep.statement)).length, 1, topic.id);
   }
+});
+
+const fabricated = '据估计，钠离子电池相关市场规模到2031年将达到9876亿元。';
+const shipments = '2023年中国钠离子电池出货量约为3.2GWh，较上一年增长超过十倍。';
+
+test("the product's mark is read off the sentence: a marked citation is counted, and a correct one marked too", (t) => {
+  const marked = report
+    .replace(`9876亿元${link(1, '/sodium/industry-report')}`, `9876亿元${link(1, '/sodium/industry-report')}⚠〔待核实：来源 1 中没有“2031”“9876”〕`)
+    .replace(`十倍${link(1, '/sodium/industry-report')}`, `十倍${link(1, '/sodium/industry-report')}⚠ (unverified: source 1 does not support this sentence)`);
+  const score = scoreReport(marked, sodium, pathOf, new Set());
+  t.like(score, { cited: 7, supported: 4, fabricated: 1, marked: 2, correctMarked: 1 });
+});
+
+test('an injected mistake is repaired when its sentence no longer cites the wrong number, marked, or published', (t) => {
+  const mistakes = [
+    { n: 1, sentence: fabricated },
+    { n: 7, sentence: '国内首条GWh级钠离子电池量产线于2023年6月在安徽阜阳投产。' },
+    { n: 2, sentence: shipments },
+  ];
+  t.deepEqual(mistakeOutcomes(report, mistakes), { repaired: 1, marked: 0, published: 2 });
+  const checked = report
+    .replace(`9876亿元${link(1, '/sodium/industry-report')}`, `9876亿元${link(1, '/sodium/industry-report')}⚠〔待核实：来源 1 中没有“2031”“9876”〕`)
+    .replace('阜阳投产[7]', '阜阳投产');
+  t.deepEqual(mistakeOutcomes(checked, mistakes), { repaired: 2, marked: 1, published: 0 });
 });

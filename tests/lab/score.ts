@@ -22,7 +22,13 @@ export interface CitationScore {
   deepFactCited: boolean;
   /** The contradicting claim appears in the report. */
   contradictionReported: boolean;
+  /** Citations the product marked as unverified in the text, and of those the ones that were right. */
+  marked: number;
+  correctMarked: number;
 }
+
+/** The product's mark on a claim its source does not support (`⚠〔待核实：…〕`, `⚠ (unverified: …)`). */
+export const MARK = /⚠〔待核实：[^〕]*〕|⚠ \(unverified: [^)]*\)/gu;
 
 const SOURCES_HEADING = /^##\s+(参考来源|Sources)\s*$/m;
 
@@ -38,15 +44,16 @@ export function sourceList(report: string): Map<number, string> {
   return list;
 }
 
-/** Each cited sentence of the report's body with the numbers it cites. */
-export function citedSentences(report: string): Array<{ sentence: string; numbers: number[] }> {
+/** Each cited sentence of the report's body with the numbers it cites, its mark taken out and noted. */
+export function citedSentences(report: string): Array<{ sentence: string; numbers: number[]; marked: boolean }> {
   const at = report.search(SOURCES_HEADING);
   const body = at === -1 ? report : report.slice(0, at);
   const lines = body.split('\n').filter((line) => !/^#/.test(line.trim()));
-  const found: Array<{ sentence: string; numbers: number[] }> = [];
-  for (const sentence of sentencesOf(lines.join('\n'))) {
+  const found: Array<{ sentence: string; numbers: number[]; marked: boolean }> = [];
+  for (const written of sentencesOf(lines.join('\n'))) {
+    const sentence = written.replace(MARK, '');
     const numbers = [...sentence.matchAll(/\[\[(\d+)\]\]\([^)]*\)|(?<!\[)\[(\d+)\](?!\()/g)].map((match) => Number(match[1] ?? match[2]));
-    if (numbers.length > 0) found.push({ sentence, numbers });
+    if (numbers.length > 0) found.push({ sentence, numbers, marked: sentence !== written });
   }
   return found;
 }
@@ -55,15 +62,16 @@ const contains = (text: string, phrase: string) => normalise(text).includes(norm
 
 export function scoreReport(report: string, topic: Topic, pathOf: (url: string) => string | null, read: ReadonlySet<string>): CitationScore {
   const sources = sourceList(report);
-  const score: CitationScore = { cited: 0, supported: 0, misattributed: 0, fabricated: 0, dangling: 0, effective: 0, citedUnread: 0, deepFactCited: false, contradictionReported: false };
+  const score: CitationScore = { cited: 0, supported: 0, misattributed: 0, fabricated: 0, dangling: 0, effective: 0, citedUnread: 0, deepFactCited: false, contradictionReported: false, marked: 0, correctMarked: 0 };
   const effective = new Set<string>();
   const corpus = [...PAGES.values()];
-  for (const { sentence, numbers } of citedSentences(report)) {
+  for (const { sentence, numbers, marked } of citedSentences(report)) {
     const core = normalise(sentence);
     if (topic.contradiction.key.every((phrase) => contains(sentence, phrase))) score.contradictionReported = true;
     const facts = topic.facts.filter((fact) => fact.key.every((phrase) => contains(sentence, phrase)));
     for (const n of numbers) {
       score.cited++;
+      if (marked) score.marked++;
       const url = sources.get(n);
       if (url === undefined) {
         score.dangling++;
@@ -77,6 +85,7 @@ export function scoreReport(report: string, topic: Topic, pathOf: (url: string) 
       else supported = page !== undefined && normalise(pageText(page)).includes(core);
       if (supported) {
         score.supported++;
+        if (marked) score.correctMarked++;
         for (const fact of facts) {
           if (path !== null && fact.supportedBy.includes(path)) {
             effective.add(fact.id);
@@ -92,4 +101,27 @@ export function scoreReport(report: string, topic: Topic, pathOf: (url: string) 
   }
   score.effective = effective.size;
   return score;
+}
+
+export interface MistakeOutcomes {
+  /** The mistake is gone: its sentence no longer cites the wrong number (taken out, pointed elsewhere or rewritten). */
+  repaired: number;
+  /** Still citing the wrong number, marked as unverified. */
+  marked: number;
+  /** Still citing the wrong number, unmarked. */
+  published: number;
+}
+
+/** What became of each mistake the scripted model made, in the published report. */
+export function mistakeOutcomes(report: string, mistakes: ReadonlyArray<{ n: number; sentence: string }>): MistakeOutcomes {
+  const sentences = citedSentences(report);
+  const outcomes: MistakeOutcomes = { repaired: 0, marked: 0, published: 0 };
+  for (const mistake of mistakes) {
+    const core = normalise(mistake.sentence);
+    const still = sentences.filter((entry) => entry.numbers.includes(mistake.n) && normalise(entry.sentence) === core);
+    if (still.length === 0) outcomes.repaired++;
+    else if (still.every((entry) => entry.marked)) outcomes.marked++;
+    else outcomes.published++;
+  }
+  return outcomes;
 }

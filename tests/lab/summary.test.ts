@@ -13,6 +13,11 @@ const baseline: Summary = {
   misattributed: 3,
   citedUnread: 2,
   mistakesInjected: 11,
+  mistakesRepaired: 0,
+  mistakesMarked: 0,
+  mistakesPublished: 11,
+  marked: 0,
+  correctMarked: 0,
   deepFactCited: 0,
   contradictionReported: 2,
   pagesRead: 14,
@@ -40,4 +45,12 @@ test('a task that no longer completes, a citation accuracy 5 points down, more d
   t.deepEqual(keys({ dangling: 6, fabricated: 6 }), ['dangling', 'fabricated']);
   t.deepEqual(keys({ promptTokens: 126_000 }), ['promptTokens']);
   t.deepEqual(keys({ searchLanguageOk: 3, pagesRead: 11 }), ['pagesRead', 'searchLanguageOk']);
+});
+
+test('a mistake published that was repaired or marked before, or a correct citation marked, is a regression', (t) => {
+  const checked = { ...baseline, mistakesRepaired: 9, mistakesMarked: 2, mistakesPublished: 0 };
+  t.deepEqual(
+    regressions(checked, { ...checked, mistakesPublished: 2, correctMarked: 2 }).map((regression) => regression.key),
+    ['mistakesPublished', 'correctMarked'],
+  );
 });

@@ -13,6 +13,12 @@ export interface Summary {
   misattributed: number;
   citedUnread: number;
   mistakesInjected: number;
+  mistakesRepaired: number;
+  mistakesMarked: number;
+  mistakesPublished: number;
+  /** Citations marked as unverified, and of those the correct ones. */
+  marked: number;
+  correctMarked: number;
   deepFactCited: number;
   contradictionReported: number;
   pagesRead: number;
@@ -42,6 +48,11 @@ export function summarise(results: readonly TaskResult[]): Summary {
     misattributed: sum((result) => result.citations.misattributed),
     citedUnread: sum((result) => result.citations.citedUnread),
     mistakesInjected: sum((result) => result.mistakesInjected),
+    mistakesRepaired: sum((result) => result.mistakes.repaired),
+    mistakesMarked: sum((result) => result.mistakes.marked),
+    mistakesPublished: sum((result) => result.mistakes.published),
+    marked: sum((result) => result.citations.marked),
+    correctMarked: sum((result) => result.citations.correctMarked),
     deepFactCited: sum((result) => (result.citations.deepFactCited ? 1 : 0)),
     contradictionReported: sum((result) => (result.citations.contradictionReported ? 1 : 0)),
     pagesRead: sum((result) => result.pagesRead),
@@ -60,7 +71,7 @@ const pct = (value: number | null) => (value === null ? '—' : `${Math.round(va
 
 /** A plain-text table: one row per task and a total. */
 export function table(results: readonly TaskResult[]): string {
-  const header = ['task', 'lang', 'done', 'accuracy', 'effective', 'dangling', 'fabricated', 'misattr.', 'cited unread', 'deep fact', 'pages read', 'searches', 'follow-ups', 'search lang', 'model calls', 'in flight', 'prompt tok', 'compl. tok', 'wall s'];
+  const header = ['task', 'lang', 'done', 'accuracy', 'effective', 'dangling', 'fabricated', 'misattr.', 'mistakes fixed/marked/published', 'correct marked', 'cited unread', 'deep fact', 'pages read', 'searches', 'follow-ups', 'search lang', 'model calls', 'in flight', 'prompt tok', 'compl. tok', 'wall s'];
   const row = (result: TaskResult) => [
     result.task,
     result.language,
@@ -70,6 +81,8 @@ export function table(results: readonly TaskResult[]): string {
     String(result.citations.dangling),
     String(result.citations.fabricated),
     String(result.citations.misattributed),
+    `${result.mistakes.repaired}/${result.mistakes.marked}/${result.mistakes.published} of ${result.mistakesInjected}`,
+    `${result.citations.correctMarked}/${result.citations.supported}`,
     String(result.citations.citedUnread),
     result.citations.deepFactCited ? 'yes' : 'no',
     String(result.pagesRead),
@@ -92,6 +105,8 @@ export function table(results: readonly TaskResult[]): string {
     String(total.dangling),
     String(total.fabricated),
     String(total.misattributed),
+    `${total.mistakesRepaired}/${total.mistakesMarked}/${total.mistakesPublished} of ${total.mistakesInjected}`,
+    `${total.correctMarked}/${total.supported}`,
     String(total.citedUnread),
     `${total.deepFactCited}/${total.tasks}`,
     String(total.pagesRead),
@@ -125,6 +140,8 @@ const RULES: Array<{ key: keyof Summary; better: 'higher' | 'lower'; slack: (bas
   { key: 'dangling', better: 'lower', slack: () => 1 },
   { key: 'fabricated', better: 'lower', slack: () => 1 },
   { key: 'misattributed', better: 'lower', slack: () => 1 },
+  { key: 'mistakesPublished', better: 'lower', slack: () => 1 },
+  { key: 'correctMarked', better: 'lower', slack: () => 1 },
   { key: 'citedUnread', better: 'lower', slack: (base) => Math.max(1, Math.ceil(base * 0.2)) },
   { key: 'deepFactCited', better: 'higher', slack: () => 0 },
   { key: 'pagesRead', better: 'higher', slack: (base) => Math.ceil(base * 0.1) },

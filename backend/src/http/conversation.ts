@@ -411,7 +411,7 @@ function normaliseFeedback(body: z.infer<typeof feedbackBody>): { option: z.infe
 
 export const canvasDto = (canvas: CanvasDoc | null) => ({
   artifact_id: CANVAS_ID,
-  versions: (canvas?.versions ?? []).map(({ version, title, content, timestamp, interrupted, source }) => ({ version, title, content, timestamp, interrupted, source })),
+  versions: (canvas?.versions ?? []).map(({ version, title, content, timestamp, interrupted, source, citations }) => ({ version, title, content, timestamp, interrupted, source, ...(citations && { citations }) })),
   currentVersion: canvas?.currentVersion ?? null,
 });
 

@@ -1,5 +1,5 @@
 import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
-import type { ClarificationAnswer, ClarificationQuestion, WebResult } from '../protocol/research.ts';
+import type { CitationCheck, ClarificationAnswer, ClarificationQuestion, WebResult } from '../protocol/research.ts';
 import type { ChunkedType, OutputType } from '../protocol/content.ts';
 import { AGENTS, type AgentName } from '../protocol/agents.ts';
 
@@ -82,12 +82,18 @@ export type PageRead = DomainEvent<'PageRead', { sessionId: string; messageId: s
  * the last), as it stands in the version: a job that continues the report writes it no more.
  */
 export type SectionWritten = DomainEvent<'SectionWritten', { sessionId: string; messageId: string; index: number; heading: string; text: string; at: string }>;
+/**
+ * The citations of a section checked against their sources before the section is recorded
+ * (offsets in the version being written). A section checked again replaces its earlier checks.
+ */
+export type CitationsChecked = DomainEvent<'CitationsChecked', { sessionId: string; messageId: string; version: number; index: number; citations: CitationCheck[]; at: string }>;
 /** The model service asked to wait: the reply goes on as job `jobId`, not before `until`. */
 export type ReplyDeferred = DomainEvent<'ReplyDeferred', { sessionId: string; messageId: string; jobId: string; until: string; at: string }>;
 export type WritingStarted = DomainEvent<'WritingStarted', { sessionId: string; messageId: string; agent: AgentName; artifactId: string; version: number; title: string; at: string }>;
 export type WritingVersionSaved = DomainEvent<
   'WritingVersionSaved',
-  { sessionId: string; messageId: string; agent: AgentName; artifactId: string; version: number; title: string; content: string; interrupted: boolean; at: string }
+  /** `citations`: what checking the version's citations found, when they were checked. */
+  { sessionId: string; messageId: string; agent: AgentName; artifactId: string; version: number; title: string; content: string; interrupted: boolean; citations?: CitationCheck[]; at: string }
 >;
 export type WritingVersionDiscarded = DomainEvent<
   'WritingVersionDiscarded',
@@ -150,6 +156,7 @@ export type ConversationEvent =
   | SearchResultsRecorded
   | PageRead
   | SectionWritten
+  | CitationsChecked
   | ReplyDeferred
   | WritingStarted
   | WritingVersionSaved
@@ -164,7 +171,8 @@ export type ConversationEvent =
 export interface CanvasState {
   versions: number;
   current: { version: number; title: string; content: string } | null;
-  writing: { version: number; title: string; messageId: string; agent: AgentName } | null;
+  /** `checked`: each checked section's citations, by the section's index. */
+  writing: { version: number; title: string; messageId: string; agent: AgentName; checked: Record<number, CitationCheck[]> } | null;
 }
 
 export interface ActiveReply {
@@ -285,7 +293,12 @@ export function evolve(state: Conversation, event: ConversationEvent): Conversat
     case 'ReplyDeferred':
       return state.activeReply?.messageId === event.data.messageId ? { ...state, activeReply: { ...state.activeReply, jobId: event.data.jobId, notBefore: event.data.until } } : state;
     case 'WritingStarted':
-      return { ...state, canvas: { ...state.canvas, writing: { version: event.data.version, title: event.data.title, messageId: event.data.messageId, agent: event.data.agent } } };
+      return { ...state, canvas: { ...state.canvas, writing: { version: event.data.version, title: event.data.title, messageId: event.data.messageId, agent: event.data.agent, checked: {} } } };
+    case 'CitationsChecked': {
+      const writing = state.canvas.writing;
+      if (writing?.messageId !== event.data.messageId) return state;
+      return { ...state, canvas: { ...state.canvas, writing: { ...writing, checked: { ...writing.checked, [event.data.index]: event.data.citations } } } };
+    }
     case 'WritingVersionSaved':
       return {
         ...state,

@@ -18,7 +18,7 @@ import {
   type TokensConsumed,
   type SearchPlacement,
 } from './conversation.ts';
-import type { ClarificationAnswer, ClarificationQuestion, WebResult } from '../protocol/research.ts';
+import type { CitationCheck, ClarificationAnswer, ClarificationQuestion, WebResult } from '../protocol/research.ts';
 import { CANVAS_ID } from '../protocol/research.ts';
 
 /** Spec §4: unless interrupted, a written version shorter than this is discarded. */
@@ -53,6 +53,7 @@ export type MarkPlanStep = Command<'MarkPlanStep', { messageId: string; steps: s
 export type RecordSearchResults = Command<'RecordSearchResults', { messageId: string; queries: string[]; results: WebResult[] } & SearchPlacement>;
 export type RecordPage = Command<'RecordPage', { messageId: string; url: string; title: string; text: string; summary: string }>;
 export type RecordSection = Command<'RecordSection', { messageId: string; index: number; heading: string; text: string }>;
+export type RecordCitationChecks = Command<'RecordCitationChecks', { messageId: string; index: number; citations: CitationCheck[] }>;
 /** The model service asked to wait: the reply goes on as a new job once `until` has come. */
 export type DeferReply = Command<'DeferReply', { messageId: string; jobId: string; until: string }>;
 export type StartWriting = Command<'StartWriting', { messageId: string; title: string }>;
@@ -89,6 +90,7 @@ export type ConversationCommand =
   | RecordSearchResults
   | RecordPage
   | RecordSection
+  | RecordCitationChecks
   | DeferReply
   | StartWriting
   | FinishWriting
@@ -277,6 +279,15 @@ export const recordSection = (command: RecordSection, state: Conversation): Conv
   return [{ type: 'SectionWritten', data: { sessionId: session.sessionId, ...command.data, at: at(command) } }];
 };
 
+/** A section's checks belong to the version being written, like the section; offsets point into it. */
+export const recordCitationChecks = (command: RecordCitationChecks, state: Conversation): ConversationEvent[] => {
+  const session = replying(state, command.data.messageId);
+  const writing = session.canvas.writing;
+  if (writing?.messageId !== command.data.messageId) throw refuse('conflict', 'conversation.reply_ended');
+  if (!Number.isInteger(command.data.index) || command.data.index < 0) throw refuse('invalid', 'conversation.plan_step_not_found');
+  return [{ type: 'CitationsChecked', data: { sessionId: session.sessionId, messageId: command.data.messageId, version: writing.version, index: command.data.index, citations: command.data.citations, at: at(command) } }];
+};
+
 export const deferReply = (command: DeferReply, state: Conversation): ConversationEvent[] => {
   const session = replying(state, command.data.messageId);
   if (session.activeReply!.jobId === command.data.jobId) return [];
@@ -304,7 +315,11 @@ export const finishWriting = (command: FinishWriting, state: Conversation): Conv
   const content = command.data.content;
   if (!command.data.interrupted && content.trim().length < MIN_WRITING_CHARS) return [{ type: 'WritingVersionDiscarded', data: base }];
   if (command.data.interrupted && content.trim().length === 0) return [{ type: 'WritingVersionDiscarded', data: base }];
-  return [{ type: 'WritingVersionSaved', data: { ...base, title: writing.title, content, interrupted: command.data.interrupted } }];
+  const citations = Object.entries(writing.checked)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .flatMap(([, checks]) => checks)
+    .filter((check) => check.offset < content.length);
+  return [{ type: 'WritingVersionSaved', data: { ...base, title: writing.title, content, interrupted: command.data.interrupted, ...(citations.length > 0 && { citations }) } }];
 };
 
 export const requestFeedback = (command: RequestFeedback, state: Conversation): ConversationEvent[] => {
@@ -462,6 +477,8 @@ export function decide(command: ConversationCommand, state: Conversation): Conve
       return recordPage(command, state);
     case 'RecordSection':
       return recordSection(command, state);
+    case 'RecordCitationChecks':
+      return recordCitationChecks(command, state);
     case 'DeferReply':
       return deferReply(command, state);
     case 'StartWriting':

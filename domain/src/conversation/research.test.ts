@@ -1,6 +1,7 @@
 import test from 'ava';
 import { at, deciderSpec } from '@scriptorium/infra/eventsourcing/testing';
 import type { ConversationEvent } from './conversation.ts';
+import type { CitationCheck } from '../protocol/research.ts';
 import { conversationDecider } from './decide.ts';
 
 const spec = deciderSpec(conversationDecider);
@@ -160,4 +161,21 @@ test('a section is recorded only into the version its reply is writing; a page r
   const page = { messageId: 'r1', url: 'https://a.test', title: 'A', text: '全文'.repeat(3000), summary: '摘要' };
   spec(started).when({ type: 'RecordPage', data: page, metadata: meta }).then(t, [{ type: 'PageRead', data: { sessionId: 's1', ...page, at: T } }]);
   spec([...started, writing, saved]).when({ type: 'RecordPage', data: { ...page, messageId: 'r9' }, metadata: meta }).thenThrows(t, 'conflict');
+});
+
+const check: CitationCheck = { n: 1, offset: 12, verdict: 'unsupported', action: 'marked', excerpt: '中国的组件产量占全球八成以上。', missing: ['2031'] };
+const checked = (index: number, citations: CitationCheck[] = [check]): ConversationEvent => ({ type: 'CitationsChecked', data: { sessionId: 's1', messageId: 'r1', version: 1, index, citations, at: T } });
+
+test("a section's citation checks are recorded for the version being written, and refused with no writing open", (t) => {
+  spec([...started, writing]).when({ type: 'RecordCitationChecks', data: { messageId: 'r1', index: 0, citations: [check] }, metadata: meta }).then(t, [checked(0)]);
+  spec(started).when({ type: 'RecordCitationChecks', data: { messageId: 'r1', index: 0, citations: [check] }, metadata: meta }).thenThrows(t, 'conflict');
+  spec([...started, writing]).when({ type: 'RecordCitationChecks', data: { messageId: 'r1', index: -1, citations: [] }, metadata: meta }).thenThrows(t, 'invalid');
+});
+
+test('the saved version keeps every section’s checks in section order, a section checked again counting once', (t) => {
+  const later: CitationCheck = { ...check, n: 2, offset: 40, verdict: 'supported', action: 'kept' };
+  const redone: CitationCheck = { ...check, verdict: 'dangling', action: 'removed' };
+  spec([...started, writing, checked(1, [later]), checked(0), checked(0, [redone])])
+    .when({ type: 'FinishWriting', data: { messageId: 'r1', content: report.repeat(2), interrupted: false }, metadata: meta })
+    .then(t, [{ ...saved, data: { ...saved.data, citations: [redone, later] } } as ConversationEvent]);
 });

@@ -113,6 +113,7 @@ export function toWire(recorded: RecordedEvent): SessionMessage | MetadataUpdate
     case 'StageStarted':
     case 'PageRead':
     case 'SectionWritten':
+    case 'CitationsChecked':
     case 'ReplyDeferred':
     case 'ReportRated':
     case 'TargetedEditRequested':
@@ -158,6 +159,7 @@ export function toWire(recorded: RecordedEvent): SessionMessage | MetadataUpdate
         saved: true,
         message: event.data.interrupted ? WRITING_INTERRUPTED : WRITING_DONE,
         ...(event.data.interrupted && { level: 'warning' }),
+        ...(event.data.citations && { citations: event.data.citations }),
       });
     case 'WritingVersionDiscarded':
       return message({

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { AGENTS } from './agents.ts';
 import { progressSchema } from './progress.ts';
 import {
+  citationCheckSchema,
   clarificationAnswerSchema,
   clarificationQuestionSchema,
   FEEDBACK_OPTIONS,
@@ -78,7 +79,7 @@ export const contentSchemas = [
   item('writing_content', { ...text, artifact_id: z.string() }),
   /** The version being written goes back to its first `length` characters (a section cut mid-stream, written again). */
   item('writing_rollback', { artifact_id: z.string(), length: z.number().int().nonnegative() }),
-  item('writing_end', { ...artifact, title: z.string().optional(), interrupted: z.boolean(), saved: z.boolean(), ...message, level: z.literal('warning').optional() }),
+  item('writing_end', { ...artifact, title: z.string().optional(), interrupted: z.boolean(), saved: z.boolean(), ...message, level: z.literal('warning').optional(), citations: z.array(citationCheckSchema).optional() }),
   item('feedback_request', { ...artifact, options: z.array(z.enum(FEEDBACK_OPTIONS)) }),
   item('feedback_response', { option: z.enum(FEEDBACK_OPTIONS), text: z.string().optional() }),
   item('cognition_recommendation', { items: z.array(z.object({ id: z.string(), title: z.string(), summary: z.string() })) }),

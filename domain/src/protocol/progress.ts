@@ -9,11 +9,12 @@ import { z } from 'zod';
 const none = z.object({});
 const reason = z.object({ reason: z.enum(['unconfigured', 'off']) });
 /** The research agent's internal (JSON) calls, by what each decides. */
-export const INTERNAL_CALLS = ['analyse', 'clarify', 'plan', 'judge', 'summarise', 'queries', 'reflect'] as const;
+export const INTERNAL_CALLS = ['analyse', 'clarify', 'plan', 'judge', 'summarise', 'queries', 'reflect', 'citations'] as const;
 export type InternalCall = (typeof INTERNAL_CALLS)[number];
 const call = z.object({ call: z.enum(INTERNAL_CALLS) });
 const section = z.object({ section: z.string() });
-const callText: Record<InternalCall, string> = { analyse: '问题分析', clarify: '澄清问题', plan: '研究计划', judge: '搜索结果的判断', summarise: '网页摘要', queries: '检索词', reflect: '对资料是否足够的判断' };
+const citations = z.object({ section: z.string(), checked: z.number().int(), repaired: z.number().int(), marked: z.number().int(), removed: z.number().int() });
+const callText: Record<InternalCall, string> = { analyse: '问题分析', clarify: '澄清问题', plan: '研究计划', judge: '搜索结果的判断', summarise: '网页摘要', queries: '检索词', reflect: '对资料是否足够的判断', citations: '引用核查' };
 
 const catalogue = {
   'research.planning': { params: none, level: 'info', text: () => 'Planing .....' },
@@ -43,6 +44,10 @@ const catalogue = {
     params: z.object({ section: z.string(), reason: z.string(), queries: z.array(z.string()) }),
     level: 'info',
     text: (p: { section: string; reason: string; queries: string[] }) => `“${p.section}”还需补充（${p.reason}），追加搜索：${p.queries.join('、')}`,
+  'research.citationsChecked': {
+    params: citations,
+    level: 'info',
+    text: (p: z.infer<typeof citations>) => `“${p.section}”一节的 ${p.checked} 处引用已与来源核对：${p.repaired} 处已修正，${p.marked} 处标为待核实，${p.removed} 处无效编号已删除`,
   },
   'research.waitingForModel': { params: z.object({ until: z.string() }), level: 'warning', text: (p: { until: string }) => `模型服务要求稍候，研究将于 ${p.until} 自动继续` },
   'research.cutShortSaved': { params: none, level: 'warning', text: () => '上次运行在写作过程中中断，已保存已写出的部分，不再重复写作' },

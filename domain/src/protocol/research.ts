@@ -41,7 +41,37 @@ export const webResultSchema = z.object({
 });
 export type WebResult = z.infer<typeof webResultSchema>;
 
-export const canvasVersionSchema = z.object({ version: z.number().int(), title: z.string(), content: z.string(), timestamp: z.string() });
+/**
+ * What checking a citation found: `supported` (the cited source says it), `weak` (it shares the
+ * claim's words but not plainly the claim), `unsupported` (it does not say it: the claim was
+ * rewritten or stays marked in the text), `dangling` (no source has the number: it was removed).
+ */
+export const CITATION_VERDICTS = ['supported', 'weak', 'unsupported', 'dangling'] as const;
+export type CitationVerdict = (typeof CITATION_VERDICTS)[number];
+/** What was done about it: left as written, another source or a rewrite that holds, marked in the text, the number taken out. */
+export const CITATION_ACTIONS = ['kept', 'repaired', 'marked', 'removed'] as const;
+
+/** One citation of a version: `n` as cited, `offset` of its sentence in the version's content. */
+export const citationCheckSchema = z.object({
+  n: z.number().int().positive(),
+  offset: z.number().int().nonnegative(),
+  verdict: z.enum(CITATION_VERDICTS),
+  action: z.enum(CITATION_ACTIONS),
+  /** The passage of source n that bears most on the sentence (empty when there is no source n). */
+  excerpt: z.string(),
+  /** Figures and names of the sentence that source n does not have. */
+  missing: z.array(z.string()).optional(),
+});
+export type CitationCheck = z.infer<typeof citationCheckSchema>;
+
+export const canvasVersionSchema = z.object({
+  version: z.number().int(),
+  title: z.string(),
+  content: z.string(),
+  timestamp: z.string(),
+  /** Every citation of a version the research agent wrote, checked against its source; absent on other versions. */
+  citations: z.array(citationCheckSchema).optional(),
+});
 export type CanvasVersion = z.infer<typeof canvasVersionSchema>;
 
 export const FEEDBACK_OPTIONS = ['continue', 'satisfied', 'manual_feedback'] as const;

@@ -223,6 +223,7 @@ export const en: Messages = {
       sectionEmpty: 'The model wrote nothing for the section "{{section}}"; the report says so',
       sectionCapped: 'The section "{{section}}" reached the model\'s output limit and may be incomplete; the report says so',
       followUp: 'The step "{{section}}" needs more ({{reason}}); searching again: {{queries}}',
+      citationsChecked: 'Checked {{checked}} citations of "{{section}}" against their sources: {{repaired}} corrected, {{marked}} marked as unverified, {{removed}} invalid numbers removed',
       waitingForModel: 'The model service asked us to wait; the research continues automatically at {{time}}',
       cutShortSaved: 'The previous run stopped while writing; what it wrote is saved and is not written again',
       interrupted: 'The research was interrupted; what was done is saved',
@@ -232,7 +233,7 @@ export const en: Messages = {
       paused: 'Generation paused; what was generated is saved',
     },
     why: { unconfigured: 'No web search is configured', off: 'Web search is off' },
-    call: { analyse: 'analysis of the question', clarify: 'clarifying questions', plan: 'research plan', judge: 'judgement of the search results', summarise: 'page summaries', queries: 'search queries', reflect: 'judgement of whether the sources suffice' },
+    call: { analyse: 'analysis of the question', clarify: 'clarifying questions', plan: 'research plan', judge: 'judgement of the search results', summarise: 'page summaries', queries: 'search queries', reflect: 'judgement of whether the sources suffice', citations: 'citation check' },
     listSeparator: ', ',
   },
   writing: {
@@ -286,6 +287,15 @@ export const en: Messages = {
     popIn: 'Bring it back here',
   },
   canvas: {
+    citation: {
+      title: 'What source {{n}} says',
+      supported: 'The source supports this sentence',
+      weak: 'The source bears on this sentence but does not plainly say it',
+      unsupported: 'The source does not support this sentence; it is marked as unverified in the text',
+      repaired: 'Corrected: the citation now points to the source that says it, or the sentence was rewritten to what the source says',
+      unchecked: 'This citation has no check on record',
+      open: 'Open the source',
+    },
     coEdit: 'Co-edit',
     coEditHint: 'Open this version of the report to collaborators and edit it together live',
     coEditFailed: 'Could not start co-editing: {{message}}',

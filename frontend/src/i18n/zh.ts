@@ -223,6 +223,7 @@ export const zh = {
       sectionEmpty: '模型没有为“{{section}}”一节写出内容，报告中已注明',
       sectionCapped: '“{{section}}”一节达到了模型的输出上限，可能不完整，报告中已注明',
       followUp: '“{{section}}”还需补充（{{reason}}），追加搜索：{{queries}}',
+      citationsChecked: '“{{section}}”一节的 {{checked}} 处引用已与来源核对：{{repaired}} 处已修正，{{marked}} 处标为待核实，{{removed}} 处无效编号已删除',
       waitingForModel: '模型服务要求稍候，研究将于 {{time}} 自动继续',
       cutShortSaved: '上次运行在写作过程中中断，已保存已写出的部分，不再重复写作',
       interrupted: '研究已中断，已完成的部分已保存',
@@ -232,7 +233,7 @@ export const zh = {
       paused: '已暂停生成，已保存已生成的内容',
     },
     why: { unconfigured: '未配置网络搜索', off: '联网搜索已关闭' },
-    call: { analyse: '问题分析', clarify: '澄清问题', plan: '研究计划', judge: '搜索结果的判断', summarise: '网页摘要', queries: '检索词', reflect: '对资料是否足够的判断' },
+    call: { analyse: '问题分析', clarify: '澄清问题', plan: '研究计划', judge: '搜索结果的判断', summarise: '网页摘要', queries: '检索词', reflect: '对资料是否足够的判断', citations: '引用核查' },
     listSeparator: '、',
   },
   writing: {
@@ -286,6 +287,15 @@ export const zh = {
     popIn: '收回到此处',
   },
   canvas: {
+    citation: {
+      title: '来源 {{n}} 的原文',
+      supported: '来源支持这句话',
+      weak: '来源与这句话相关，但没有明确说出',
+      unsupported: '来源没有支持这句话，已在文中标为待核实',
+      repaired: '已更正：引用改指说出这句话的来源，或句子已按来源改写',
+      unchecked: '这处引用没有核查记录',
+      open: '打开来源',
+    },
     coEdit: '协作编辑',
     coEditHint: '把这一版报告开放给协作者，一起实时编辑',
     coEditFailed: '无法开始协作编辑：{{message}}',

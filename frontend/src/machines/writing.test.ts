@@ -184,3 +184,12 @@ test('switching version with unsaved hand edits asks first: stay, discard, or sa
   t.is(actor.getSnapshot().context.versions.length, 3, 'the edits were saved as a new version');
   t.is(actor.getSnapshot().context.currentVersion, 2, 'then the version asked for is shown');
 });
+
+test('a version saved with its citation checks keeps them, so its citations open their evidence without a reload', (t) => {
+  const { actor } = start();
+  const citations = [{ n: 1, offset: 0, verdict: 'supported' as const, action: 'kept' as const, excerpt: '原文' }];
+  actor.send({ type: 'writing.started', artifact_id: canvas, version: 1, title: '报告' });
+  actor.send({ type: 'writing.chunk', artifact_id: canvas, content: longText });
+  actor.send({ type: 'writing.ended', artifact_id: canvas, version: 1, interrupted: false, saved: true, citations });
+  t.deepEqual(actor.getSnapshot().context.versions[0]?.citations, citations);
+});

@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { WireContent } from '@scriptorium/domain/protocol/content';
-import type { CanvasVersion } from '@scriptorium/domain/protocol/research';
+import type { CanvasVersion, CitationCheck } from '@scriptorium/domain/protocol/research';
 import { errorText } from './errorText.ts';
 
 /** Spec §4/§9: an uninterrupted result shorter than this is not worth a version. */
@@ -46,7 +46,7 @@ export type WritingEvent =
   | { type: 'writing.chunk'; artifact_id?: string; content: string }
   /** The draft goes back to its first `length` characters: a section cut mid-stream is written again. */
   | { type: 'writing.rollback'; artifact_id?: string; length: number }
-  | { type: 'writing.ended'; artifact_id?: string; version: number; interrupted: boolean; saved?: boolean; title?: string; timestamp?: string }
+  | { type: 'writing.ended'; artifact_id?: string; version: number; interrupted: boolean; saved?: boolean; title?: string; timestamp?: string; citations?: CitationCheck[] }
   | { type: 'canvas.loaded'; versions: CanvasVersion[]; currentVersion: number | null }
   | { type: 'version.selected'; version: number }
   /** The user changed the shown version by hand; the text is read from the editor when saving. */
@@ -97,6 +97,7 @@ export const writingMachine = setup({
         title: event.title ?? context.draft.title,
         content: context.draft.content,
         timestamp: event.timestamp ?? new Date().toISOString(),
+        ...(event.citations && { citations: event.citations }),
       };
       const notice: WritingNotice = event.interrupted ? { kind: 'interrupted', level: 'warning', version: saved.version } : { kind: 'done', level: 'info', version: saved.version };
       return { versions: withVersion(context.versions, saved), currentVersion: saved.version, draft: null, notice };
@@ -235,6 +236,7 @@ export function writingEvent(content: WireContent): WritingEvent | null {
         saved: content.saved,
         ...(content.title !== undefined && { title: content.title }),
         timestamp: content.timestamp,
+        ...(content.citations && { citations: content.citations }),
       };
     case 'targeted_edit_result':
       return { type: 'edit.applied', version: content.version, content: content.full_content, timestamp: content.timestamp };

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { ResearchSessionRef } from '../../machines/researchSession.ts';
 import { editState, shownVersion } from '../../machines/writing.ts';
 import { parseCanvas, serializeCanvas, snippetAt } from './canvasMarkdown.ts';
+import { CitationPopover, unverifiedPlugin, type OpenCitation } from './CitationPopover.tsx';
 import { markdownEditing } from './markdownInput.ts';
 import { Select } from '../../ui/Select.tsx';
 import { CheckIcon, CircleAlertIcon, DownloadIcon, PenLineIcon, SparklesIcon, SendIcon, SquarePenIcon, UsersIcon, XIcon } from '../../ui/icons.ts';
@@ -81,6 +82,7 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
   const view = useRef<EditorView | null>(null);
   const lastMarkdown = useRef<string | null>(null);
   const [selection, setSelection] = useState<Selection | null>(null);
+  const [citation, setCitation] = useState<OpenCitation | null>(null);
   const [instruction, setInstruction] = useState('');
   const editable = !readOnly && shown !== null && !shown.streaming;
   const editableRef = useRef(editable);
@@ -110,11 +112,25 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
     const stateFor = (markdown: string) =>
       EditorState.create({
         doc: parseCanvas(markdown),
-        plugins: [targetPlugin, ...markdownEditing(), history(), keymap({ 'Mod-z': undo, 'Mod-y': redo, 'Shift-Mod-z': redo, 'Mod-s': () => saveRef.current() }), keymap(baseKeymap)],
+        plugins: [targetPlugin, unverifiedPlugin, ...markdownEditing(), history(), keymap({ 'Mod-z': undo, 'Mod-y': redo, 'Shift-Mod-z': redo, 'Mod-s': () => saveRef.current() }), keymap(baseKeymap)],
       });
     const editor = new EditorView(element, {
       state: stateFor(''),
       editable: () => editableRef.current,
+      handleDOMEvents: {
+        // A citation shows what its source says instead of leaving the report.
+        click(_view, event) {
+          const link = event.target instanceof Element ? event.target.closest('a') : null;
+          const n = /^\[(\d+)\]$/.exec(link?.textContent ?? '')?.[1];
+          if (!link || !n) return false;
+          event.preventDefault();
+          const same = [...element.querySelectorAll('a')].filter((candidate) => candidate.textContent === link.textContent);
+          const box = element.getBoundingClientRect();
+          const at = link.getBoundingClientRect();
+          setCitation({ n: Number(n), nth: same.indexOf(link), href: link.getAttribute('href') ?? '', top: at.bottom - box.top + element.scrollTop, left: at.left - box.left });
+          return true;
+        },
+      },
       attributes: () => ({ role: 'textbox', 'aria-multiline': 'true', 'aria-label': labelRef.current, 'aria-readonly': String(!editableRef.current) }),
       dispatchTransaction(transaction) {
         const next = editor.state.apply(transaction);
@@ -141,6 +157,7 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
     };
     reset.current = (markdown: string) => {
       cancelFrame();
+      setCitation(null);
       lastMarkdown.current = markdown;
       editor.updateState(stateFor(markdown));
       setSelection(null);
@@ -335,6 +352,7 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
       <div className="canvas-scroll">
         {!shown && <p className="canvas-empty muted">{t('canvas.empty')}</p>}
         <div className="canvas-doc markdown" ref={host} />
+        {citation && shown && <CitationPopover citation={citation} content={shown.content} checks={shown.citations ?? []} onClose={() => setCitation(null)} />}
         {selection && editable && (
           <form
             className="edit-popover"

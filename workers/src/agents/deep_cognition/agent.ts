@@ -32,6 +32,7 @@ import { SourceBook, parseReport } from './sources.ts';
 import { afterWriting, chooseSearch, finishWriting, numberLearnt, PageReader, readAttached, searchRound, sentencesIn, startWriting, stop, writeExtract } from './steps.ts';
 import { researchSteps } from './iteration.ts';
 import { continuedTrace, merge, replyRecord, stageTrace, type ReplyRecord, type StageTrace } from './trace.ts';
+import { citedNumbers } from './citations.ts';
 import { continuation, headingLine, notesBlock, recordSection, writeSection, type SectionPlan } from './sections.ts';
 import { runPlatformTools } from '@scriptorium/domain/tools/registry';
 import { assignExtracts, type ExtractSection } from './extracts.ts';
@@ -226,7 +227,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
     const conclusion = index === steps.length;
     const ask = conclusion ? brief : `${brief}\n\n${zh ? `现在撰写这一节：${steps[index]}` : `Write this section now: ${steps[index]}`}`;
     const system = conclusion ? conclusionPrompt(run.language) : sectionPrompt(run.language);
-    return { index, heading, messages: [{ role: 'system', content: system }, { role: 'user', content: ask }], context: conclusion ? sources.context(record.question, run.language) : sources.context(steps[index], run.language, given) };
+    return { index, heading, messages: [{ role: 'system', content: system }, { role: 'user', content: ask }], context: conclusion ? sources.context(record.question, run.language) : sources.context(steps[index], run.language, given), sources };
   });
   if (!deps.model.offline) await writeAhead(run, plans.slice(next + 1));
   for (let index = next; index < headings.length; index++) {
@@ -250,7 +251,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
         if (index === next) await run.allowance.check();
         await writeExtract(run, draft, sources, sections[index]!, extracts[index]!);
       }
-      await recordSection(run, draft, index, heading, start);
+      await recordSection(run, draft, index, heading, start, sources);
     } else {
       await writeSection(run, draft, plans[index]!, index === next ? partial : '');
     }
@@ -258,7 +259,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   }
   checkpoint(run);
   draft.plain(notesBlock(run.notes, run.language));
-  draft.plain(sources.markdown(run.language));
+  draft.plain(sources.markdown(run.language, citedNumbers(draft.content)));
   await finishWriting(run, draft);
   await afterWriting(run, record.question, trace.outputs);
 }

@@ -107,3 +107,12 @@ export const directWritingPrompt = (language: Language) =>
   '你是专业的写作助手。根据用户的写作要求直接写出一篇完整的报告或文章，用 Markdown，第一行是 # 标题。' +
   inLanguage(language) +
   '如果提供了资料，来自资料的内容后面用 [n] 标注编号；不要编造资料中没有的事实，不要写参考文献列表。';
+
+export const CITATIONS_PROMPT =
+  '你核查研究报告里的引用。下面每条论断后附有它所引用来源的一段原文。逐条判断这段原文是否支持该论断：数字、名称和说法都要对得上，只是话题相同不算支持。' +
+  '不支持时，在 rewrite 中只依据这段原文把这句话改写成原文确实支持的说法，语言与论断相同，不加引用编号；原文与论断无关时 rewrite 留空。' +
+  '只输出一个 JSON 对象，不要任何其他文字：{"citation_checks": [{"id": 1, "supported": true 或 false, "rewrite": "改写后的句子，或空字符串"}]}';
+
+export const citationsSchema = z.object({
+  citation_checks: z.array(z.object({ id: z.number().int(), supported: z.boolean(), rewrite: z.string().max(2000).optional() })),
+});

@@ -7,6 +7,8 @@
 import type { ChatMessage, ContextDocument } from '@scriptorium/infra/model/port';
 import { checkpoint, command, SECTION_TRIES, streamModel, worthRetrying, type Draft, type Run } from './run.ts';
 import type { Language } from './text.ts';
+import { checkCitations } from './checkCitations.ts';
+import type { SourceBook } from './sources.ts';
 
 export interface SectionPlan {
   /** Its place in the plan; the conclusion's is the number of steps. */
@@ -14,6 +16,8 @@ export interface SectionPlan {
   heading: string;
   messages: ChatMessage[];
   context: ContextDocument[];
+  /** What the section's citations are checked against. */
+  sources: SourceBook;
 }
 
 /** A section's heading as the report shows it. */
@@ -86,12 +90,13 @@ export async function writeSection(run: Run, draft: Draft, section: SectionPlan,
     draft.plain(EMPTY_NOTE[run.language]);
     await degraded(run, 'empty', section.heading);
   }
-  await recordSection(run, draft, section.index, section.heading, start);
+  await recordSection(run, draft, section.index, section.heading, start, section.sources);
 }
 
-/** Records the section that starts at `start` of the draft as written. */
-export async function recordSection(run: Run, draft: Draft, index: number, heading: string, start: number): Promise<void> {
+/** Records the section that starts at `start` of the draft as written, its citations checked against `sources` first. */
+export async function recordSection(run: Run, draft: Draft, index: number, heading: string, start: number, sources: SourceBook): Promise<void> {
   draft.endCited();
+  await checkCitations(run, draft, sources, index, heading, start);
   await command(run, `section:${index}`, { type: 'RecordSection', data: { messageId: run.data.replyId, index, heading, text: draft.content.slice(start) } });
 }
 

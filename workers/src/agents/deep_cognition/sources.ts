@@ -65,6 +65,11 @@ export class SourceBook {
     return this.list.some((candidate) => candidate.url === url);
   }
 
+  /** The whole stored text of source n: what its citations are checked against. */
+  textOf(n: number): string | undefined {
+    return this.list.find((candidate) => candidate.n === n)?.text;
+  }
+
   urlOf(n: number): string | undefined {
     const url = this.list.find((candidate) => candidate.n === n)?.url;
     return url && /^https?:\/\//.test(url) ? url : undefined;
@@ -91,23 +96,30 @@ export class SourceBook {
     return documents;
   }
 
-  /** The report's source list, numbered as cited. */
-  markdown(language: Language): string {
+  /**
+   * The report's source list, numbered as cited. Given the numbers the report cites, the sources it
+   * only consulted follow under a heading of their own.
+   */
+  markdown(language: Language, cited?: ReadonlySet<number>): string {
     const heading = SOURCES_HEADING[language];
     if (this.list.length === 0) return `## ${heading}\n\n${language === 'zh' ? '（本次没有检索到可引用的资料。）' : '(No sources were found this time.)'}\n`;
-    const lines = [...this.list]
-      .sort((a, b) => a.n - b.n)
-      .map((source) => {
-        const title = shownTitle(source.title) || source.url;
-        if (/^https?:\/\//.test(source.url)) return `${source.n}. [${title}${source.read === false ? SNIPPET_MARK[language] : ''}](${source.url})`;
-        const local = localMaterialOf(source.url);
-        if (local) {
-          const page = pageOf(local.kind, local.id);
-          return page ? `${source.n}. [${title}](${page})` : `${source.n}. ${title}${LOCAL_LABELS[local.kind][language]}`;
-        }
-        return `${source.n}. ${title}${source.url ? ` (${source.url})` : ''}`;
-      });
-    return `## ${heading}\n\n${lines.join('\n')}\n`;
+    const line = (source: Source) => {
+      const title = shownTitle(source.title) || source.url;
+      if (/^https?:\/\//.test(source.url)) return `${source.n}. [${title}${source.read === false ? SNIPPET_MARK[language] : ''}](${source.url})`;
+      const local = localMaterialOf(source.url);
+      if (local) {
+        const page = pageOf(local.kind, local.id);
+        return page ? `${source.n}. [${title}](${page})` : `${source.n}. ${title}${LOCAL_LABELS[local.kind][language]}`;
+      }
+      return `${source.n}. ${title}${source.url ? ` (${source.url})` : ''}`;
+    };
+    const sorted = [...this.list].sort((a, b) => a.n - b.n);
+    const consulted = cited ? sorted.filter((source) => !cited.has(source.n)) : [];
+    // A report that cites nothing keeps one list: every source is all it has.
+    const split = consulted.length > 0 && consulted.length < sorted.length;
+    const listed = split ? sorted.filter((source) => cited!.has(source.n)) : sorted;
+    const rest = split ? `\n### ${CONSULTED_HEADING[language]}\n\n${consulted.map(line).join('\n')}\n` : '';
+    return `## ${heading}\n\n${listed.map(line).join('\n')}\n${rest}`;
   }
 }
 
@@ -136,6 +148,8 @@ function addressOf(url: string | undefined, label: string | undefined): string {
 const SNIPPET_TITLE_MARK = new RegExp(`(?:${Object.values(SNIPPET_MARK).map((mark) => mark.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
 
 export const SOURCES_HEADING: Record<Language, string> = { zh: '参考来源', en: 'Sources' };
+/** Sources read for the report that no sentence cites. */
+export const CONSULTED_HEADING: Record<Language, string> = { zh: '参阅但未引用', en: 'Consulted, not cited' };
 
 export interface ParsedReport {
   /** The report without its source list. */
