@@ -21,6 +21,9 @@ export interface StageTrace {
   plan: string[] | null;
   /** The planned searches of each step, when the plan recorded them. */
   queries: string[][] | null;
+  /** The section headings and the report title the model wrote with the plan, when it did. */
+  headings: string[] | null;
+  title: string | null;
   /** Recorded search rounds, in order: round i belongs to plan step i. */
   searches: WebResult[][];
   /** Rounds whose pages were read to the end (their `web_browsing_llm_end` is in the log). */
@@ -61,6 +64,8 @@ const emptyTrace = (): StageTrace => ({
   outputs: new Set(),
   plan: null,
   queries: null,
+  headings: null,
+  title: null,
   searches: [],
   browsed: new Set(),
   pages: new Map(),
@@ -118,6 +123,8 @@ function fold(stage: ConversationEvent[]): StageTrace {
       case 'PlanProposed':
         trace.plan = event.data.steps;
         trace.queries = event.data.queries ?? null;
+        trace.headings = event.data.headings ?? null;
+        trace.title = event.data.title ?? null;
         break;
       case 'SearchResultsRecorded':
         trace.searches.push(event.data.results);
@@ -186,6 +193,8 @@ export function merge(earlier: StageTrace, later: StageTrace): StageTrace {
     ...later,
     plan: later.plan ?? earlier.plan,
     queries: later.queries ?? earlier.queries,
+    headings: later.plan ? later.headings : earlier.headings,
+    title: later.plan ? later.title : earlier.title,
     searches,
     browsed: new Set([...earlier.browsed, ...later.browsed]),
     pages: new Map([...earlier.pages, ...later.pages]),
