@@ -174,21 +174,24 @@ function write(picked: readonly Ranked[], sources: readonly Source[], zh: boolea
   return { text: lines.join(zh ? '' : ' '), mistakes };
 }
 
-/** The plan the scripted model proposes for a question: three steps with their searches. */
-export function scriptedPlan(question: string): Array<{ description: string; queries: string[] }> {
+/** The plan the scripted model proposes for a question: three steps with their headings and searches. */
+export function scriptedPlan(question: string): Array<{ description: string; heading: string; queries: string[] }> {
   const q = coreOf(question);
   return isChinese(question)
     ? [
-        { description: `梳理${q}的现状与关键数据`, queries: [`${q} 数据`, `${q} 现状`] },
-        { description: `分析${q}的成本、效益与争议`, queries: [`${q} 成本 争议`] },
-        { description: `总结${q}面临的问题与前景`, queries: [`${q} 问题 前景`] },
+        { description: `梳理${q}的现状与关键数据`, heading: '现状与关键数据', queries: [`${q} 数据`, `${q} 现状`] },
+        { description: `分析${q}的成本、效益与争议`, heading: '成本、效益与争议', queries: [`${q} 成本 争议`] },
+        { description: `总结${q}面临的问题与前景`, heading: '问题与前景', queries: [`${q} 问题 前景`] },
       ]
     : [
-        { description: `Current state and key figures of ${q}`, queries: [`${q} figures`, `${q} market`] },
-        { description: `Costs, benefits and disputed evidence on ${q}`, queries: [`${q} evidence dispute`] },
-        { description: `Obstacles and outlook for ${q}`, queries: [`${q} obstacles outlook`] },
+        { description: `Current state and key figures of ${q}`, heading: 'Where things stand', queries: [`${q} figures`, `${q} market`] },
+        { description: `Costs, benefits and disputed evidence on ${q}`, heading: 'Costs, benefits and disputes', queries: [`${q} evidence dispute`] },
+        { description: `Obstacles and outlook for ${q}`, heading: 'Obstacles and outlook', queries: [`${q} obstacles outlook`] },
       ];
 }
+
+/** The report title the scripted model gives with its plan. */
+const scriptedTitle = (question: string) => (isChinese(question) ? `${coreOf(question)}：现状、争议与前景` : `${coreOf(question)}: where things stand and what holds them back`);
 
 const json = (value: unknown) => JSON.stringify(value, null, 1);
 
@@ -229,7 +232,7 @@ export function answerFor(messages: readonly Message[], mood: Mood): Answer {
         }),
       );
     case 'plan':
-      return plain(json({ steps: scriptedPlan(user) }));
+      return plain(json({ title: scriptedTitle(user), steps: scriptedPlan(user) }));
     case 'queries': {
       const q = coreOf(user);
       return plain(json({ queries: zh ? [`${q} 最新 数据`, `${q} 研究 综述`] : [`${q} latest data`, `${q} review`] }));

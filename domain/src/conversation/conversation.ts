@@ -60,8 +60,12 @@ export type ResearchStage = 'research' | 'revise';
 export type ClarificationAsked = DomainEvent<'ClarificationAsked', { sessionId: string; messageId: string; questions: ClarificationQuestion[]; at: string }>;
 export type ClarificationAnswered = DomainEvent<'ClarificationAnswered', { sessionId: string; messageId: string; answers: ClarificationAnswer[]; at: string }>;
 export type StageStarted = DomainEvent<'StageStarted', { sessionId: string; messageId: string; stage: ResearchStage; jobId: string; at: string }>;
-/** `queries`: each step's searches, so a job that continues the plan searches as it was planned. */
-export type PlanProposed = DomainEvent<'PlanProposed', { sessionId: string; messageId: string; steps: string[]; queries?: string[][]; at: string }>;
+/**
+ * `queries`: each step's searches, so a job that continues the plan searches as it was planned;
+ * `headings` (each step's section heading) and `title` (the report's), when the model wrote them, so
+ * a job that continues the report writes the same ones.
+ */
+export type PlanProposed = DomainEvent<'PlanProposed', { sessionId: string; messageId: string; steps: string[]; queries?: string[][]; headings?: string[]; title?: string; at: string }>;
 export type PlanStepMarked = DomainEvent<'PlanStepMarked', { sessionId: string; messageId: string; steps: string[]; index: number; at: string }>;
 /**
  * Where a search round belongs in the research: its plan step, its round within the step (0 the

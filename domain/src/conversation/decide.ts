@@ -48,7 +48,7 @@ export type ResumeReply = Command<'ResumeReply', Owned<{ replyId: string }>>;
 
 /** Commands the research agent issues for its reply (`messageId`) while it runs. */
 export type AskClarification = Command<'AskClarification', { messageId: string; questions: ClarificationQuestion[] }>;
-export type ProposePlan = Command<'ProposePlan', { messageId: string; steps: string[]; queries?: string[][] }>;
+export type ProposePlan = Command<'ProposePlan', { messageId: string; steps: string[]; queries?: string[][]; headings?: string[]; title?: string }>;
 export type MarkPlanStep = Command<'MarkPlanStep', { messageId: string; steps: string[]; index: number }>;
 export type RecordSearchResults = Command<'RecordSearchResults', { messageId: string; queries: string[]; results: WebResult[] } & SearchPlacement>;
 export type RecordPage = Command<'RecordPage', { messageId: string; url: string; title: string; text: string; summary: string }>;
@@ -246,10 +246,10 @@ export const answerClarification = (command: AnswerClarification, state: Convers
 
 export const proposePlan = (command: ProposePlan, state: Conversation): ConversationEvent[] => {
   const session = replying(state, command.data.messageId);
-  const { messageId, steps, queries } = command.data;
+  const { messageId, steps, queries, headings, title } = command.data;
   if (steps.length === 0) throw refuse('invalid', 'conversation.plan_empty');
-  if (queries && queries.length !== steps.length) throw refuse('invalid', 'conversation.plan_step_not_found');
-  return [{ type: 'PlanProposed', data: { sessionId: session.sessionId, messageId, steps, ...(queries && { queries }), at: at(command) } }];
+  if ((queries && queries.length !== steps.length) || (headings && headings.length !== steps.length)) throw refuse('invalid', 'conversation.plan_step_not_found');
+  return [{ type: 'PlanProposed', data: { sessionId: session.sessionId, messageId, steps, ...(queries && { queries }), ...(headings && { headings }), ...(title && { title }), at: at(command) } }];
 };
 
 export const markPlanStep = (command: MarkPlanStep, state: Conversation): ConversationEvent[] => {

@@ -179,3 +179,11 @@ test('the saved version keeps every section’s checks in section order, a secti
     .when({ type: 'FinishWriting', data: { messageId: 'r1', content: report.repeat(2), interrupted: false }, metadata: meta })
     .then(t, [{ ...saved, data: { ...saved.data, citations: [redone, later] } } as ConversationEvent]);
 });
+
+test("a plan keeps the model's section headings and report title, one heading per step", (t) => {
+  const steps = ['梳理钠离子电池的现状与关键数据', '分析成本与争议'];
+  spec(started)
+    .when({ type: 'ProposePlan', data: { messageId: 'r1', steps, headings: ['现状与数据', '成本之争'], title: '钠离子电池：走到哪一步了' }, metadata: meta })
+    .then(t, [{ type: 'PlanProposed', data: { sessionId: 's1', messageId: 'r1', steps, headings: ['现状与数据', '成本之争'], title: '钠离子电池：走到哪一步了', at: T } }]);
+  spec(started).when({ type: 'ProposePlan', data: { messageId: 'r1', steps, headings: ['现状与数据'] }, metadata: meta }).thenThrows(t, 'invalid');
+});

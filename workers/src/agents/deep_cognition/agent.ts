@@ -33,6 +33,7 @@ import { afterWriting, chooseSearch, finishWriting, numberLearnt, PageReader, re
 import { researchSteps } from './iteration.ts';
 import { continuedTrace, merge, replyRecord, stageTrace, type ReplyRecord, type StageTrace } from './trace.ts';
 import { citedNumbers } from './citations.ts';
+import { reportTitle, sectionHeading } from './outline.ts';
 import { continuation, headingLine, notesBlock, recordSection, writeSection, type SectionPlan } from './sections.ts';
 import { runPlatformTools } from '@scriptorium/domain/tools/registry';
 import { assignExtracts, type ExtractSection } from './extracts.ts';
@@ -195,7 +196,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   const { deps } = run;
   const analysis = rules.analyseQuestion(record.question);
   const scope = rules.answerLines(record.answers, run.language);
-  const planned = await planResearch(run, record, trace);
+  const { steps: planned, title: writtenTitle } = await planResearch(run, record, trace);
   const steps = planned.map((step) => step.description);
 
   const sources = new SourceBook();
@@ -204,7 +205,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   if (!trace.outputs.has('platform_tools_end')) await usePlatformTools(run, record.question);
 
   const zh = run.language === 'zh';
-  const title = rules.reportTitle(analysis);
+  const title = writtenTitle ?? rules.reportTitle(analysis);
   const header =
     `# ${title}\n\n` +
     (deps.model.offline ? `${OFFLINE_REPORT_LABEL[run.language]}\n\n` : '') +
@@ -282,32 +283,46 @@ async function writeAhead(run: Run, plans: readonly SectionPlan[]): Promise<void
   run.ahead = new Map(plans.map((plan) => [plan.messages, new Ahead(run, 'writing', { messages: plan.messages, context: plan.context }, released)]));
 }
 
-/** The plan of the research: the one the log already has (with the searches it planned), else a new one, recorded. */
-async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): Promise<rules.PlannedStep[]> {
+/**
+ * The plan of the research: the one the log already has (with the searches, headings and title it
+ * planned), else a new one, recorded. `title`: the model's, when it wrote one.
+ */
+async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): Promise<{ steps: rules.PlannedStep[]; title: string | null }> {
   const analysis = rules.analyseQuestion(record.question);
   const byRules = rules.plan(analysis, record.answers);
   if (trace.plan) {
-    return trace.plan.map((description, index) => {
+    const steps = trace.plan.map((description, index) => {
       const known = byRules.find((step) => step.description === description);
-      return { description, heading: known?.heading ?? description, queries: trace.queries?.[index] ?? known?.queries ?? [description] };
+      return { description, heading: trace.headings?.[index] ?? known?.heading ?? description, queries: trace.queries?.[index] ?? known?.queries ?? [description] };
     });
+    return { steps, title: trace.title };
   }
 
   await run.writer.progress({ code: 'research.planning', params: {} });
   let planned = byRules;
+  let title: string | null = null;
   if (!run.deps.model.offline) {
     const scope = rules.answerLines(record.answers, run.language).join('\n');
     const proposed = await completeJson(run, 'planning', 'plan', planSchema, [
       { role: 'system', content: PLAN_PROMPT },
       { role: 'user', content: `${record.question}\n${scope}` },
     ]);
-    if (proposed) planned = proposed.steps.map((step) => ({ ...step, heading: step.description }));
+    if (proposed) {
+      planned = proposed.steps.map((step) => ({ ...step, heading: sectionHeading(step.heading, step.description) }));
+      title = reportTitle(proposed.title);
+    }
   }
   await command(run, 'plan', {
     type: 'ProposePlan',
-    data: { messageId: run.data.replyId, steps: planned.map((step) => step.description), queries: planned.map((step) => step.queries) },
+    data: {
+      messageId: run.data.replyId,
+      steps: planned.map((step) => step.description),
+      queries: planned.map((step) => step.queries),
+      ...(planned !== byRules && { headings: planned.map((step) => step.heading) }),
+      ...(title && { title }),
+    },
   });
-  return planned;
+  return { steps: planned, title };
 }
 
 async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace: StageTrace): Promise<void> {

@@ -22,7 +22,7 @@ import { DEFAULT_PROFILE } from '@scriptorium/infra/model/profile';
 import type { AgentDeps } from '../deps.ts';
 import type { FetchedPage, PageFetcherPort } from '@scriptorium/infra/fetch/port';
 import type { HitSource, SearchHit, SearchPort } from '@scriptorium/infra/search/port';
-import { ANALYSE_PROMPT, BROWSE_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT } from './prompts.ts';
+import { ANALYSE_PROMPT, BROWSE_PROMPT, CITATIONS_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT } from './prompts.ts';
 
 const RESEARCH_PROMPTS = new Set([ANALYSE_PROMPT, BROWSE_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT]);
 import { coverage, termsOf } from './text.ts';
@@ -263,7 +263,9 @@ export class ScriptedModel implements ModelProvider {
                 ? { pages: [1, 2, 3].map((index) => ({ index, summary: '网页介绍了固态电池的进展。' })) }
                 : system === REFLECT_PROMPT
                   ? (this.answers.reflect ?? { answered: true, reason: '', follow_up_queries: [] })
-                  : { queries: ['固态电池 成本'] };
+                  : system === CITATIONS_PROMPT
+                    ? { citation_checks: [...(request.messages[1]?.content ?? '').matchAll(/^\[(\d+)\] /gm)].map((match) => ({ id: Number(match[1]), supported: true })) }
+                    : { queries: ['固态电池 成本'] };
     const text = `好的：\n\`\`\`json\n${JSON.stringify(reply)}\n\`\`\``;
     return { text, usage: { promptTokens: 100, completionTokens: 20, model: 'scripted', estimated: false } };
   }

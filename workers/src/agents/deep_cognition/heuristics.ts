@@ -108,9 +108,11 @@ const texts = {
   },
 } as const;
 
+/** Offline, the topic names the report: a question's closing words ("…如何", "…吗") do not belong in a title. */
 export function reportTitle(analysis: QuestionAnalysis): string {
   if (analysis.language === 'en') return `Research report: ${analysis.topic}`;
-  return /报告$/.test(analysis.topic) ? analysis.topic : `${analysis.topic}研究报告`;
+  const topic = analysis.topic.replace(/(?:的)?(?:情况|现状)?(?:如何|怎样|怎么样|是什么|有哪些|有多大|吗|呢)$/u, '') || analysis.topic;
+  return /报告$/.test(topic) ? topic : `${topic}研究报告`;
 }
 
 export function thinking(question: string, analysis: QuestionAnalysis): string {

@@ -655,3 +655,34 @@ test('a section written ahead that meets a long 429 defers the reply at its turn
   await new Promise((resolve) => setTimeout(resolve, 100));
   t.is((await h.log(sessionId)).length, log.length, 'nothing lands after the job ended');
 });
+
+test("with a model: the plan's short headings and its title head the report, and a job that goes on keeps them", async (t) => {
+  const plan = {
+    title: '固态电池：路线与量产',
+    steps: [
+      { description: '梳理技术路线', heading: '## 技术路线。', queries: ['固态电池 技术路线'] },
+      { description: '调研产业化进展', heading: '量产进度', queries: ['固态电池 产业化'] },
+    ],
+  };
+  const model = new ScriptedModel({ analyse: { analysis: '足够具体', status: '开始', goal: '报告', needs_clarification: false }, plan });
+  const h = await harness({ model });
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  // The first worker dies in the first section; the job taken over writes the rest from the log.
+  const stalled = model.stallAfter(5);
+  const dying = new AbortController();
+  const first = h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply), dying.signal);
+  await stalled;
+  await until(() => h.log(sessionId), (log) => written(log, reply.replyId).includes(SECTION_PROSE.slice(0, 12)));
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  const log = await h.log(sessionId);
+  dying.abort();
+  await first;
+  await h.close();
+  t.is(model.requests.filter((request) => request.messages[0]?.content === PLAN_PROMPT).length, 1, 'planned once');
+  t.like(of(log, 'PlanProposed')[0]!.data, { steps: ['梳理技术路线', '调研产业化进展'], headings: ['技术路线', '量产进度'], title: '固态电池：路线与量产' });
+  const content = of(log, 'WritingVersionSaved')[0]!.data.content;
+  t.true(content.startsWith('# 固态电池：路线与量产\n'));
+  t.true(content.includes('\n## 技术路线\n') && content.includes('\n## 量产进度\n'));
+  t.false(content.includes('## 梳理技术路线'), 'the step sentence is no heading');
+});

@@ -37,13 +37,15 @@ export const clarifySchema = z.object({
 
 export const PLAN_PROMPT =
   '你是深度研究助理。为下面的研究问题制定研究计划：3 到 6 个步骤，每步一句话，并为每步给出 1 到 3 个搜索查询（适合搜索引擎的关键词）。' +
-  '只输出一个 JSON 对象，不要任何其他文字：{"steps": [{"description": "步骤", "queries": ["查询"]}]}';
+  '再为报告起一个标题（点明主题与要回答的问题，不超过 30 个字或 12 个英文单词），为每步起一个写给读者看的简短小标题（不超过 12 个字或 6 个英文单词，不重复标题已经说出的主题）；标题和小标题使用研究问题的语言。' +
+  '只输出一个 JSON 对象，不要任何其他文字：{"title": "报告标题", "steps": [{"description": "步骤", "heading": "小标题", "queries": ["查询"]}]}';
 
 export const planSchema = z.object({
   steps: z
-    .array(z.object({ description: z.string().min(1).max(300), queries: z.array(z.string().min(1).max(200)).min(1).max(4) }))
+    .array(z.object({ description: z.string().min(1).max(300), heading: z.string().max(80).optional(), queries: z.array(z.string().min(1).max(200)).min(1).max(4) }))
     .min(1)
     .max(8),
+  title: z.string().max(200).optional(),
 });
 
 export const QUERIES_PROMPT =

@@ -56,18 +56,13 @@ export class SourceBook {
     return next;
   }
 
-  /** The whole stored text of source n: the page text when it was read, else its snippet and summary. */
+  /** The whole stored text of source n (the page text when it was read, else its snippet and summary): what its citations are checked against. */
   textOf(n: number): string | undefined {
     return this.list.find((candidate) => candidate.n === n)?.text;
   }
 
   has(url: string): boolean {
     return this.list.some((candidate) => candidate.url === url);
-  }
-
-  /** The whole stored text of source n: what its citations are checked against. */
-  textOf(n: number): string | undefined {
-    return this.list.find((candidate) => candidate.n === n)?.text;
   }
 
   urlOf(n: number): string | undefined {

@@ -21,6 +21,9 @@ export interface StageTrace {
   plan: string[] | null;
   /** The planned searches of each step, when the plan recorded them. */
   queries: string[][] | null;
+  /** The section headings and the report title the model wrote with the plan, when it did. */
+  headings: string[] | null;
+  title: string | null;
   /** The planned search round of each plan step, by step (rounds recorded without a step came one per step, in order). */
   searches: Array<WebResult[] | undefined>;
   /** Follow-up rounds a reflection asked for, by `roundKey(step, round)`. */
@@ -65,6 +68,8 @@ const emptyTrace = (): StageTrace => ({
   outputs: new Set(),
   plan: null,
   queries: null,
+  headings: null,
+  title: null,
   searches: [],
   followUps: new Map(),
   researched: false,
@@ -124,6 +129,8 @@ function fold(stage: ConversationEvent[]): StageTrace {
       case 'PlanProposed':
         trace.plan = event.data.steps;
         trace.queries = event.data.queries ?? null;
+        trace.headings = event.data.headings ?? null;
+        trace.title = event.data.title ?? null;
         break;
       case 'SearchResultsRecorded': {
         const step = event.data.step ?? trace.searches.length;
@@ -201,6 +208,8 @@ export function merge(earlier: StageTrace, later: StageTrace): StageTrace {
     ...later,
     plan: later.plan ?? earlier.plan,
     queries: later.queries ?? earlier.queries,
+    headings: later.plan ? later.headings : earlier.headings,
+    title: later.plan ? later.title : earlier.title,
     searches,
     followUps: new Map([...earlier.followUps, ...later.followUps]),
     researched: earlier.researched || later.researched,
