@@ -44,6 +44,7 @@ const catalogue = {
     params: z.object({ section: z.string(), reason: z.string(), queries: z.array(z.string()) }),
     level: 'info',
     text: (p: { section: string; reason: string; queries: string[] }) => `“${p.section}”还需补充（${p.reason}），追加搜索：${p.queries.join('、')}`,
+  },
   'research.citationsChecked': {
     params: citations,
     level: 'info',
