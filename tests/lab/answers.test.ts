@@ -15,6 +15,7 @@ test('the scripted model tells every prompt of the research agent and of the jud
     [prompts.CLARIFY_PROMPT, 'clarify'],
     [prompts.PLAN_PROMPT, 'plan'],
     [prompts.QUERIES_PROMPT, 'queries'],
+    [prompts.REFLECT_PROMPT, 'reflect'],
     [prompts.JUDGE_PROMPT, 'judge'],
     [prompts.BROWSE_PROMPT, 'browse'],
     [prompts.sectionPrompt('zh'), 'section'],
@@ -30,6 +31,15 @@ test('the scripted model tells every prompt of the research agent and of the jud
     ['You are a helpful assistant.', 'other'],
   ];
   for (const [system, kind] of expected) t.is(kindOf(asks(system)), kind, system.slice(0, 40));
+});
+
+test('a reflection asks a follow-up when a source disputes a figure, and finds the step answered otherwise', (t) => {
+  const reflect = (notes: string) => JSON.parse(answerFor([{ role: 'system', content: prompts.REFLECT_PROMPT }, { role: 'user', content: `研究问题：2023年以来中国钠离子电池的产业化进展如何？\n当前步骤：分析成本与争议\n\n已读资料：\n${notes}` }], { random: () => 0.99, mistakeRate: 0 }).text);
+  const disputed = reflect('[1] 钠电池成本之争\n关于钠离子电池是否已经具备成本优势，业内观点并不一致。不过也有券商报告认为，规模化后钠离子电池电芯成本已降至每瓦时0.38元，低于磷酸铁锂。');
+  t.false(disputed.answered);
+  t.regex(disputed.reason, /说法不一/);
+  t.is(disputed.follow_up_queries.length, 1);
+  t.deepEqual(reflect('[1] 年度报告\n行业调研显示，钠离子电池电芯的平均成本约为每瓦时0.55元。'), { answered: true, reason: '', follow_up_queries: [] });
 });
 
 test('a section cites each sentence to the source it came from, and mistakes are made only when asked and remembered', (t) => {

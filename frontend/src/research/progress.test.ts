@@ -26,6 +26,10 @@ test('progress is worded from its code in the UI language, parameters included',
   t.is(infoText(i18n.getFixedT('en'), info(attached)), 'Read the 2 items you attached to this research: A, B');
   t.is(infoText(i18n.getFixedT('en'), info({ code: 'research.attachedRead', params: { count: 1, titles: ['A'] } })), 'Read the item you attached to this research: A');
   t.is(infoText(i18n.getFixedT('zh'), info(attached)), '已读取你为本次研究添加的 2 份资料：A、B');
+  const followUp: Progress = { code: 'research.followUp', params: { section: '成本与争议', reason: '资料之间的成本数据不一致', queries: ['钠电池 成本', '钠电池 价格'] } };
+  t.is(infoText(i18n.getFixedT('zh'), info(followUp)), progressText(followUp));
+  t.is(infoText(i18n.getFixedT('zh'), info(followUp)), '“成本与争议”还需补充（资料之间的成本数据不一致），追加搜索：钠电池 成本、钠电池 价格');
+  t.is(infoText(i18n.getFixedT('en'), info(followUp)), 'The step "成本与争议" needs more (资料之间的成本数据不一致); searching again: 钠电池 成本, 钠电池 价格');
 });
 
 test('every code has a wording in both languages', (t) => {
