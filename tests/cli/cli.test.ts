@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { signUp, startTestApp, type Client } from '../support/app.ts';
+import { client, signUp, startTestApp, type Client } from '../support/app.ts';
 import { eventually } from '../support/poll.ts';
 
 const until = <T>(probe: () => Promise<T | undefined>) => eventually(probe, 20_000);
@@ -61,8 +61,10 @@ test('the CLI logs in, chats, runs a command, and each session arrives as a traj
   const ran = (await user.request('GET', `/backend/engineer/trajectory/files/${runFile.file_id}`)).body;
   t.like(ran.events[2], { event_type: 'command_output', exit_code: 3 });
 
+  const token = (JSON.parse(readFileSync(env.SCRIPTORIUM_CONFIG, 'utf8')) as { token: string }).token;
   t.is((await cli(['logout'], env)).code, 0);
   t.regex((await cli(['whoami'], env)).stderr, /尚未登录/);
+  t.is((await client(app.url, token).request('GET', '/backend/auth/me')).status, 401, 'logout ends the password sign-in on the server too');
 });
 
 test("every chat and run is a live engineer session; the browser's commands run in the terminal and their results come back", async (t) => {

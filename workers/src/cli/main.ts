@@ -413,6 +413,13 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
     if (saved?.refresh_token && saved.revocation_endpoint) {
       const revoked = await revoke(saved.revocation_endpoint, saved.refresh_token).catch(() => false);
       if (!revoked) warn('服务器未确认吊销令牌，可在网页的账户面板中撤销授权');
+    } else if (saved?.token) {
+      // A `login --password` token is a sign-in like a browser's: the server's sign-out ends it.
+      const ended = await fetch(new URL('/backend/auth/logout', saved.server), { method: 'POST', headers: { authorization: `Bearer ${saved.token}` } }).then(
+        (response) => response.ok || response.status === 401,
+        () => false,
+      );
+      if (!ended) warn('服务器未确认注销，令牌将在到期后失效');
     }
     rmSync(configPath(), { force: true });
     out('已退出登录\n');
