@@ -271,3 +271,14 @@ test('login signs in through the browser with PKCE, refreshes an expired token, 
   const stale = await fetch(`${app.url}/backend/auth/me`, { headers: { authorization: `Bearer ${renewed.token}` } });
   t.is(stale.status, 401);
 });
+
+test('the CLI follows LANG and --lang: English help and refusals for an English locale, Chinese by default', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-lang-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const env = { SCRIPTORIUM_CONFIG: join(dir, 'config.json'), LC_ALL: '', LC_MESSAGES: '' };
+  t.regex((await cli(['--help'], { ...env, LANG: 'en_US.UTF-8' })).stdout, /Scriptorium command-line assistant/);
+  t.regex((await cli(['whoami'], { ...env, LANG: 'en_US.UTF-8' })).stderr, /Not signed in: run scriptorium login first/);
+  t.regex((await cli(['whoami', '--lang', 'zh'], { ...env, LANG: 'en_US.UTF-8' })).stderr, /尚未登录/);
+  t.regex((await cli(['--lang', 'en', 'whoami'], { ...env, LANG: 'C.UTF-8' })).stderr, /Not signed in/);
+  t.regex((await cli(['whoami'], { ...env, LANG: 'C.UTF-8' })).stderr, /尚未登录/);
+});
