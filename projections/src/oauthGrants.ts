@@ -7,7 +7,7 @@ import type { Projection } from './projection.ts';
 /**
  * The apps a user authorised: one document per grant. `issued` until its code is exchanged (what the
  * status dialog lists is `active` only), `last_used_at` the last time it bought tokens (an exchange or
- * a refresh), and `revoked` for good: an access token naming a grant that is not active is refused.
+ * a refresh) or used one (recorded every few minutes at most), and `revoked` for good: an access token naming a grant that is not active is refused.
  */
 export interface OAuthGrantDoc extends Doc {
   user_id: string;
@@ -26,7 +26,7 @@ export const OAUTH_GRANTS = 'oauth_grants';
 export const oauthGrantsProjection: Projection = {
   name: 'oauthGrants',
   collections: [OAUTH_GRANTS],
-  handles: ['OAuthCodeIssued', 'OAuthCodeExchanged', 'OAuthRefreshRotated', 'OAuthGrantRevoked'] satisfies OAuthEvent['type'][],
+  handles: ['OAuthCodeIssued', 'OAuthCodeExchanged', 'OAuthRefreshRotated', 'OAuthGrantRevoked', 'OAuthGrantUsed'] satisfies OAuthEvent['type'][],
   async setup(store) {
     await store.collection(OAUTH_GRANTS).ensureIndex({ fields: { user_id: 1, status: 1 } });
   },
@@ -44,6 +44,9 @@ export const oauthGrantsProjection: Projection = {
         return;
       case 'OAuthRefreshRotated':
         await grants.update(event.data.grantId, { $set: { last_used_at: event.data.rotatedAt } });
+        return;
+      case 'OAuthGrantUsed':
+        await grants.update(event.data.grantId, { $set: { last_used_at: event.data.usedAt } });
         return;
       case 'OAuthGrantRevoked':
         await grants.update(event.data.grantId, { $set: { status: 'revoked', revoked_at: event.data.revokedAt, revoked_reason: event.data.reason } });

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { signUp, startTestApp, type Client } from '../support/app.ts';
+import { client, signUp, startTestApp, type Client } from '../support/app.ts';
 import { eventually } from '../support/poll.ts';
 
 const until = <T>(probe: () => Promise<T | undefined>) => eventually(probe, 60_000);
@@ -61,8 +61,10 @@ test('the CLI logs in, chats, runs a command, and each session arrives as a traj
   const ran = (await user.request('GET', `/backend/engineer/trajectory/files/${runFile.file_id}`)).body;
   t.like(ran.events[2], { event_type: 'command_output', exit_code: 3 });
 
+  const token = (JSON.parse(readFileSync(env.SCRIPTORIUM_CONFIG, 'utf8')) as { token: string }).token;
   t.is((await cli(['logout'], env)).code, 0);
   t.regex((await cli(['whoami'], env)).stderr, /尚未登录/);
+  t.is((await client(app.url, token).request('GET', '/backend/auth/me')).status, 401, 'logout ends the password sign-in on the server too');
 });
 
 test("every chat and run is a live engineer session; the browser's commands run in the terminal and their results come back", async (t) => {
@@ -268,4 +270,15 @@ test('login signs in through the browser with PKCE, refreshes an expired token, 
   t.deepEqual((await user.request('GET', '/backend/oauth/grants')).body.grants, [], 'logout revokes the grant on the server');
   const stale = await fetch(`${app.url}/backend/auth/me`, { headers: { authorization: `Bearer ${renewed.token}` } });
   t.is(stale.status, 401);
+});
+
+test('the CLI follows LANG and --lang: English help and refusals for an English locale, Chinese by default', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-lang-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const env = { SCRIPTORIUM_CONFIG: join(dir, 'config.json'), LC_ALL: '', LC_MESSAGES: '' };
+  t.regex((await cli(['--help'], { ...env, LANG: 'en_US.UTF-8' })).stdout, /Scriptorium command-line assistant/);
+  t.regex((await cli(['whoami'], { ...env, LANG: 'en_US.UTF-8' })).stderr, /Not signed in: run scriptorium login first/);
+  t.regex((await cli(['whoami', '--lang', 'zh'], { ...env, LANG: 'en_US.UTF-8' })).stderr, /尚未登录/);
+  t.regex((await cli(['--lang', 'en', 'whoami'], { ...env, LANG: 'C.UTF-8' })).stderr, /Not signed in/);
+  t.regex((await cli(['whoami'], { ...env, LANG: 'C.UTF-8' })).stderr, /尚未登录/);
 });

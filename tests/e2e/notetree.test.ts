@@ -156,3 +156,24 @@ for (const language of ['zh', 'en'] as const) {
     t.deepEqual(pageErrors, []);
   });
 }
+
+for (const language of ['zh', 'en'] as const) {
+  test(`the delete toast leaves the editor's Share button free (${language})`, async (t) => {
+    const en = language === 'en';
+    const user = await signUp(suite.app.url, `toast${language}${Date.now().toString(36)}`);
+    await create(user, en ? 'Kept' : '保留', null);
+    await create(user, en ? 'Gone' : '删除', null);
+    const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
+    await page.addInitScript((lang) => localStorage.setItem('app_language', lang), language);
+    await page.goto(`${suite.app.url}/note`, { waitUntil: 'networkidle' });
+    await page.getByRole('treeitem', { name: en ? 'Gone' : '删除', exact: true }).focus();
+    await page.keyboard.press('Delete');
+    const toast = page.locator('.toast').first();
+    await toast.waitFor();
+    const share = (await page.getByRole('button', { name: en ? 'Share' : '分享', exact: true }).boundingBox())!;
+    const box = (await toast.boundingBox())!;
+    await screenshot(page, `note-delete-toast-${language}`);
+    t.true(box.y >= share.y + share.height || box.x >= share.x + share.width || box.x + box.width <= share.x, 'the toast is not over Share');
+    t.deepEqual(pageErrors, []);
+  });
+}

@@ -15,7 +15,7 @@ const NEW = 'a new passphrase';
 const login = (username: string, password: string) => client(suite.app.url).request('POST', '/backend/auth/login', { username, password }, { form: true });
 
 async function pageIn(t: { teardown(fn: () => Promise<void>): void }, browser: Browser, token: string, language: 'zh' | 'en'): Promise<{ page: Page; pageErrors: string[] }> {
-  const opened = await signedInPage(t, browser, token);
+  const opened = await signedInPage(t, browser, token, { timezoneId: 'UTC' });
   await opened.page.addInitScript((lang) => {
     localStorage.setItem('app_language', lang);
     localStorage.setItem('guidance_enabled', 'false');
@@ -40,6 +40,10 @@ for (const language of ['zh', 'en'] as const) {
     await page.goto(`${suite.app.url}/research`);
     await page.getByText(en ? 'Connected' : '已连接').waitFor();
     await page.locator('.user-button').click();
+    // The quota's daily reset is a day, whatever the browser's zone (this one runs in UTC, the quota in Shanghai).
+    const refreshed = page.locator('.usage-grid div').filter({ hasText: en ? 'Last refresh' : '上次刷新' }).locator('dd');
+    await refreshed.waitFor();
+    t.notRegex(await refreshed.innerText(), /\d:\d\d/, 'a day, not the afternoon before');
     const card = page.locator('section.account-password');
     await card.getByRole('button', { name: en ? 'Change password' : '修改密码' }).click();
     await card.getByLabel(en ? 'Current password' : '当前密码').fill('not it at all');

@@ -2,6 +2,7 @@ import test from 'ava';
 import * as oauth from 'oauth4webapi';
 import { userDecider, userStream } from '@scriptorium/domain/user/decide';
 import { client as httpClient, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { eventually } from '../support/poll.ts';
 import { openSocketAt } from '../support/socket.ts';
 
 /**
@@ -108,6 +109,27 @@ test.serial('the full PKCE flow gives a product access token carrying the client
   t.like(grant, { client_id: 'scriptorium-cli', client_name: 'Scriptorium 命令行助手', client_name_en: 'Scriptorium command-line assistant', scope: 'account' });
   t.truthy(grant.granted_at);
   t.is(grant.last_used_at, grant.granted_at);
+});
+
+test.serial("an app's \"last used\" follows its calls, recorded at most every five minutes", async (t) => {
+  const tokens = await signedIn();
+  const grantId = JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString()).grant as string;
+  const lastUsed = async () => ((await alice.request('GET', '/backend/oauth/grants')).body.grants as Array<{ id: string; last_used_at: string }>).find((row) => row.id === grantId)!.last_used_at;
+  const granted = await lastUsed();
+  const realClock = app.services.clock;
+  const later = new Date(Date.parse(granted) + 6 * 60_000);
+  app.services.clock = () => later;
+  try {
+    t.is((await me(tokens.access_token)).status, 200);
+    // Recorded beside the call, not before its answer.
+    await eventually(async () => ((await lastUsed()) === later.toISOString() ? true : undefined), 10_000, 'the new "last used"');
+    t.is((await me(tokens.access_token)).status, 200);
+    await app.settle();
+  } finally {
+    app.services.clock = realClock;
+  }
+  const uses = (await app.services.events.readStream(`oauthgrant-${grantId}`)).filter((event) => event.type === 'OAuthGrantUsed');
+  t.is(uses.length, 1, 'the second call within five minutes records nothing');
 });
 
 test.serial('a wrong verifier is refused and leaves the code for the right one', async (t) => {

@@ -44,7 +44,7 @@ export async function signedInPage(
   t: { teardown(fn: () => Promise<void>): void },
   browser: Browser,
   token: string,
-  options: { acceptDownloads?: boolean } = {},
+  options: { acceptDownloads?: boolean; timezoneId?: string } = {},
 ): Promise<{ page: Page; pageErrors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', ...options });
   t.teardown(() => context.close());

@@ -1,4 +1,6 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { grantDecider } from '@scriptorium/domain/oauth/decide';
+import { grantStream } from '@scriptorium/domain/oauth/grant';
 import type { ParameterizedContext as Context } from 'koa';
 import type { Services } from '../services.ts';
 import { OAUTH_GRANTS, type OAuthGrantDoc } from '@scriptorium/projections/oauthGrants';
@@ -45,11 +47,28 @@ export interface SignIn {
 async function signedInUser(services: Services, signIn: SignIn): Promise<UserDoc | null> {
   if (await services.readStore.collection<RevokedTokenDoc>(REVOKED_TOKENS).get(signIn.tokenHash)) return null;
   // A token issued to an OAuth client lives only as long as the grant behind it.
-  if (signIn.grantId !== undefined && (await services.readStore.collection<OAuthGrantDoc>(OAUTH_GRANTS).get(signIn.grantId))?.status !== 'active') return null;
+  const grant = signIn.grantId === undefined ? null : await services.readStore.collection<OAuthGrantDoc>(OAUTH_GRANTS).get(signIn.grantId);
+  if (signIn.grantId !== undefined && grant?.status !== 'active') return null;
   const doc = await services.readStore.collection<UserDoc>(USERS).get(signIn.userId);
   if (!doc) return null;
   if (doc.password_changed_at && signIn.issuedAt < Date.parse(doc.password_changed_at)) return null;
+  if (grant) noteGrantUse(services, grant);
   return doc;
+}
+
+/** How stale an app's "last used" may get: one event per grant per this, however many calls it makes. */
+export const GRANT_USE_EVERY_MS = 5 * 60_000;
+
+/**
+ * Records that an app's token was used, when its "last used" is older than GRANT_USE_EVERY_MS, without
+ * holding up the call (a failure to record is logged; the call goes on).
+ */
+function noteGrantUse(services: Services, grant: OAuthGrantDoc): void {
+  const now = services.clock();
+  if (grant.last_used_at !== null && now.getTime() - Date.parse(grant.last_used_at) < GRANT_USE_EVERY_MS) return;
+  services.commands
+    .handle(grantDecider, grantStream(grant._id), { type: 'RecordGrantUse', data: {}, metadata: { now, userId: grant.user_id, correlationId: randomUUID() } })
+    .catch((error: unknown) => services.log.warn({ err: error, grantId: grant._id }, 'recording an app’s use failed'));
 }
 
 /** The token's sign-in and user, or null when the token is absent, invalid or no longer holds (see `signedInUser`). */

@@ -34,6 +34,7 @@ test('a new user has the basic level and the default 100 coins a day', (t) => {
   t.like(info, { token_level_limit: 100, today_usage: 0, extra_budget: 0, total_available: 100, token_remaining: 100_000, user_level: 'basic', all_usage: 0 });
   t.is(info.last_refresh_date, startOfDay('2026-03-01', 'Asia/Shanghai').toISOString());
   t.is(info.last_refresh_date, '2026-02-28T16:00:00.000Z', 'local midnight in Shanghai');
+  t.is(info.time_zone, 'Asia/Shanghai', 'the zone whose day that is, for a reader elsewhere');
 });
 
 test('a model call holds its share of what is free before it starts', (t) => {

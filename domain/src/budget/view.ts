@@ -16,6 +16,8 @@ export interface TokenInfo {
   last_refresh_date: string;
   membership_expires_at: string | null;
   tokens_per_coin: number;
+  /** The zone whose days the quota counts (TIME_ZONE), so a client shows the quota's day, not its own. */
+  time_zone: string;
 }
 
 export interface BudgetSettings {
@@ -67,5 +69,6 @@ export function tokenInfo(snapshot: BudgetSnapshot, userId: string, now: Date, s
     last_refresh_date: current.lastRefreshAt !== null && current.lastRefreshAt > midnight ? current.lastRefreshAt : midnight,
     membership_expires_at: current.membershipExpiresAt,
     tokens_per_coin: settings.tokensPerCoin,
+    time_zone: settings.timeZone,
   };
 }

@@ -19,7 +19,9 @@ export type RotateRefresh = Command<'RotateRefresh', { presentedHash: string; cl
  * presented an access token, whose signature the caller checked).
  */
 export type RevokeGrant = Command<'RevokeGrant', { by: 'user'; actorId: string } | { by: 'client'; clientId: string; presentedHash?: string }>;
-export type OAuthCommand = IssueCode | ExchangeCode | RotateRefresh | RevokeGrant;
+/** An access token of the grant was used; only an active grant records it. */
+export type RecordGrantUse = Command<'RecordGrantUse', Record<string, never>>;
+export type OAuthCommand = IssueCode | ExchangeCode | RotateRefresh | RevokeGrant | RecordGrantUse;
 
 const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -72,6 +74,9 @@ export const revokeGrant = (command: RevokeGrant, state: Grant): OAuthEvent[] =>
   return [{ type: 'OAuthGrantRevoked', data: { grantId: state.grantId, userId: state.userId, reason: by.by, revokedAt: command.metadata.now.toISOString() } }];
 };
 
+export const recordGrantUse = (command: RecordGrantUse, state: Grant): OAuthEvent[] =>
+  state.status === 'active' ? [{ type: 'OAuthGrantUsed', data: { grantId: state.grantId, usedAt: command.metadata.now.toISOString() } }] : [];
+
 export function decide(command: OAuthCommand, state: Grant): OAuthEvent[] {
   switch (command.type) {
     case 'IssueCode':
@@ -82,6 +87,8 @@ export function decide(command: OAuthCommand, state: Grant): OAuthEvent[] {
       return rotateRefresh(command, state);
     case 'RevokeGrant':
       return revokeGrant(command, state);
+    case 'RecordGrantUse':
+      return recordGrantUse(command, state);
     default:
       return assertNever(command);
   }

@@ -89,3 +89,10 @@ test('the user or the client revokes, once; nobody else finds it', (t) => {
   // After a revocation the refresh tokens it held are refused as revoked.
   spec([issued, exchanged, byUser]).when(rotate('r1')).thenThrows(t, 'invalid', '授权已撤销，请重新登录');
 });
+
+test('a use of an active grant is recorded; a grant not active records none', (t) => {
+  const use = { type: 'RecordGrantUse' as const, data: {}, metadata: at('2026-03-02T10:00:00Z') };
+  spec([issued, exchanged]).when(use).then(t, [{ type: 'OAuthGrantUsed', data: { grantId: G, usedAt: '2026-03-02T10:00:00.000Z' } }]);
+  spec([issued]).when(use).then(t, []);
+  spec([issued, exchanged, { type: 'OAuthGrantRevoked', data: { grantId: G, userId: 'u1', reason: 'user', revokedAt: '2026-03-02T00:00:00.000Z' } }]).when(use).then(t, []);
+});

@@ -15,7 +15,9 @@ export type OAuthRefreshRotated = DomainEvent<'OAuthRefreshRotated', { grantId: 
 /** `code_reused` and `refresh_reused`: a replayed secret ends what it issued (RFC 6749 §4.1.2, OAuth 2.0 Security BCP §4.14). */
 export type RevocationReason = 'user' | 'client' | 'code_reused' | 'refresh_reused';
 export type OAuthGrantRevoked = DomainEvent<'OAuthGrantRevoked', { grantId: string; userId: string; reason: RevocationReason; revokedAt: string }>;
-export type OAuthEvent = OAuthCodeIssued | OAuthCodeExchanged | OAuthRefreshRotated | OAuthGrantRevoked;
+/** The app's token was used (recorded at most every few minutes), so "last used" stays current between refreshes. */
+export type OAuthGrantUsed = DomainEvent<'OAuthGrantUsed', { grantId: string; usedAt: string }>;
+export type OAuthEvent = OAuthCodeIssued | OAuthCodeExchanged | OAuthRefreshRotated | OAuthGrantRevoked | OAuthGrantUsed;
 
 interface GrantDetails {
   grantId: string;
@@ -53,6 +55,8 @@ export function evolve(state: Grant, event: OAuthEvent): Grant {
     case 'OAuthRefreshRotated':
       if (state.status !== 'active') return state;
       return { ...state, refreshHash: event.data.refreshHash, refreshExpiresAt: event.data.refreshExpiresAt, retiredRefreshHashes: [...state.retiredRefreshHashes, state.refreshHash] };
+    case 'OAuthGrantUsed':
+      return state;
     case 'OAuthGrantRevoked': {
       if (state.status === 'none' || state.status === 'revoked') return state;
       const retired = state.status === 'active' ? [...state.retiredRefreshHashes, state.refreshHash] : [];

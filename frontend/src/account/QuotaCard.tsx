@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { TokenInfo } from './api.ts';
-import { formatAmount, groupOf, quotaView, readDate } from './quota.ts';
+import { formatAmount, groupOf, quotaView, readDate, refreshText } from './quota.ts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ApiError } from '../api/client.ts';
 import { ChartColumnIcon, GaugeIcon } from '../ui/icons.ts';
@@ -79,11 +79,11 @@ function QuotaBody({ info }: { info: TokenInfo }) {
 export function UsageStats({ info }: { info: UseQueryResult<TokenInfo, ApiError> }) {
   const { t, i18n } = useTranslation('account');
   const locale = intlLocale(i18n.language);
-  const dateText = (value: string | undefined) => {
+  const dateText = (value: string | undefined, timeZone: string | undefined) => {
     const read = readDate(value);
     if (read.kind === 'unknown') return t('usage.unknown');
     if (read.kind === 'invalid') return t('usage.invalidDate');
-    return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(read.date);
+    return refreshText(read.date, timeZone, locale);
   };
   return (
     <section className="account-card">
@@ -116,7 +116,7 @@ export function UsageStats({ info }: { info: UseQueryResult<TokenInfo, ApiError>
           </div>
           <div>
             <dt>{t('usage.lastRefresh')}</dt>
-            <dd>{dateText(info.data.last_refresh_date)}</dd>
+            <dd>{dateText(info.data.last_refresh_date, info.data.time_zone)}</dd>
           </div>
         </dl>
       )}

@@ -12,6 +12,8 @@ export interface TokenInfo {
   all_usage: number;
   last_refresh_date: string;
   membership_expires_at?: string | null;
+  /** The zone whose days the quota counts. */
+  time_zone?: string;
 }
 
 export interface Task {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { claimedCoins, groupOf, quotaView, readDate, taskStage, usagePercent } from './quota.ts';
+import { claimedCoins, groupOf, quotaView, readDate, refreshText, taskStage, usagePercent } from './quota.ts';
 
 test('user group labels: the four levels, anything else standard', (t) => {
   t.is(groupOf('basic'), 'basic');
@@ -46,4 +46,11 @@ test('dates: missing is unknown, unreadable is invalid', (t) => {
   t.deepEqual(readDate('not a date'), { kind: 'invalid' });
   const read = readDate('2025-03-01T00:00:00Z');
   t.is(read.kind, 'date');
+});
+
+test('the daily reset reads as the quota’s day wherever the reader is; a refresh at another time as a moment', (t) => {
+  const shanghaiMidnight = new Date('2026-02-28T16:00:00.000Z');
+  t.is(refreshText(shanghaiMidnight, 'Asia/Shanghai', 'en-US'), 'Mar 1, 2026', 'not Feb 28, 4:00 PM for a reader in UTC');
+  t.is(refreshText(shanghaiMidnight, 'Asia/Shanghai', 'zh-CN'), '2026年3月1日');
+  t.regex(refreshText(new Date('2026-03-01T03:00:00.000Z'), 'Asia/Shanghai', 'en-US'), /2026, \d{1,2}:00/);
 });

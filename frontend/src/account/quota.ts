@@ -60,3 +60,16 @@ export function readDate(value: string | null | undefined): DateText {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? { kind: 'invalid' } : { kind: 'date', date };
 }
+
+/**
+ * When today's quota started again, as a reader means it: the daily reset is a day (the quota's day,
+ * in the zone it counts in: a reader in UTC would otherwise see the previous afternoon), an
+ * administrator's refresh a moment in the reader's own time.
+ */
+export function refreshText(date: Date, timeZone: string | undefined, locale: string): string {
+  if (timeZone !== undefined) {
+    const clock = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(date);
+    if (clock === '00:00:00') return new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium' }).format(date);
+  }
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}

@@ -26,6 +26,7 @@ import { OpenAICompatibleProvider } from '@scriptorium/infra/model/openai';
 import type { EngineerCommandDto, EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
 import { commandFromArgs, commandLine } from './command.ts';
 import { EngineerRecorder, POLL_MS } from './engineer.ts';
+import { cliLanguage, cliMessages, withoutLangFlag } from './messages.ts';
 import { authorize, discover, OAuthFailure, refresh, revoke, type Tokens } from './oauth.ts';
 import type { RunAnswerer } from '@scriptorium/domain/protocol/trajectories';
 import { RecordedSession } from './session.ts';
@@ -42,6 +43,10 @@ interface Saved {
   revocation_endpoint?: string;
 }
 
+// The language is settled before anything is said; `--lang` is no command's own option.
+const { flag: langFlag, rest: argv } = withoutLangFlag(process.argv.slice(2));
+const say = cliMessages(cliLanguage(langFlag, process.env));
+
 const configPath = () => process.env.SCRIPTORIUM_CONFIG ?? join(homedir(), '.scriptorium', 'config.json');
 const out = (text: string) => process.stdout.write(text);
 function fail(message: string): never {
@@ -53,7 +58,7 @@ function loadSaved(): Saved {
   try {
     return JSON.parse(readFileSync(configPath(), 'utf8')) as Saved;
   } catch {
-    return fail('尚未登录，请先运行 scriptorium login');
+    return fail(say.notSignedIn);
   }
 }
 
@@ -72,9 +77,9 @@ const withTokens = (saved: Saved, tokens: Tokens, now = Date.now()): Saved => ({
 
 /** Trades the refresh token for new tokens (it rotates, so the new one is saved at once). */
 async function renew(saved: Saved): Promise<void> {
-  if (!saved.refresh_token || !saved.token_endpoint) fail('登录已失效，请重新运行 scriptorium login');
+  if (!saved.refresh_token || !saved.token_endpoint) fail(say.signInAgain);
   const tokens = await refresh(saved.token_endpoint, saved.refresh_token).catch((error: unknown) =>
-    fail(error instanceof OAuthFailure ? `${error.message}；请重新运行 scriptorium login` : '登录已失效，请重新运行 scriptorium login'),
+    fail(error instanceof OAuthFailure ? say.signInAgainBecause(error.message) : say.signInAgain),
   );
   Object.assign(saved, withTokens(saved, tokens));
   save(saved);
@@ -94,7 +99,7 @@ async function api(saved: Saved, path: string, init: RequestInit = {}): Promise<
     await renew(saved);
     response = await send();
   }
-  if (response.status === 401) fail('登录已失效，请重新运行 scriptorium login');
+  if (response.status === 401) fail(say.signInAgain);
   return response;
 }
 
@@ -105,7 +110,7 @@ const theTerminal = () => (terminal ??= new Terminal(process.stdin, process.stdo
 /** The next line of input as the answer; input that ends first is an error rather than a wait that never ends. */
 async function answer(question: string, missing: string, secret = false): Promise<string> {
   const line = await theTerminal().ask(question, secret);
-  if (line === null) fail(`输入已结束，没有读到${missing}`);
+  if (line === null) fail(say.inputEnded(missing));
   return line.trim();
 }
 
@@ -126,7 +131,7 @@ async function login(args: string[]): Promise<void> {
       tokens,
     );
     save(saved);
-    out(`已登录 ${server}，用户 ${saved.username}\n`);
+    out(say.signedIn(server, saved.username));
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error));
   }
@@ -134,13 +139,13 @@ async function login(args: string[]): Promise<void> {
 
 /** The old prompt, for machines with no browser to hand: the token is a browser session's, without refresh. */
 async function passwordLogin(server: string, name: string | undefined): Promise<void> {
-  const username = name ?? process.env.SCRIPTORIUM_USERNAME ?? (await answer('用户名: ', '用户名'));
-  const password = process.env.SCRIPTORIUM_PASSWORD ?? (await answer('密码: ', '密码', true));
+  const username = name ?? process.env.SCRIPTORIUM_USERNAME ?? (await answer(say.usernamePrompt, say.username));
+  const password = process.env.SCRIPTORIUM_PASSWORD ?? (await answer(say.passwordPrompt, say.password, true));
   const response = await fetch(new URL('/backend/auth/login', server), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username, password }) });
   const body = (await response.json().catch(() => ({}))) as { access_token?: string; detail?: unknown };
-  if (!response.ok || !body.access_token) fail(typeof body.detail === 'string' ? body.detail : `登录失败（HTTP ${response.status}）`);
+  if (!response.ok || !body.access_token) fail(typeof body.detail === 'string' ? body.detail : say.signInFailed(response.status));
   save({ server, username, token: body.access_token });
-  out(`已登录 ${server}，用户 ${username}\n`);
+  out(say.signedIn(server, username));
 }
 
 async function upload(saved: Saved, session: RecordedSession, sessionId: string, project: string, title?: string): Promise<void> {
@@ -150,9 +155,9 @@ async function upload(saved: Saved, session: RecordedSession, sessionId: string,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ metadata: { session_id: sessionId, project_name: project }, events: session.events, ...(title !== undefined && { title }) }),
     });
-    if (!response.ok) warn(`轨迹上传失败（HTTP ${response.status}）`);
+    if (!response.ok) warn(say.uploadFailedStatus(response.status));
   } catch (error) {
-    warn(`轨迹上传失败：${error instanceof Error ? error.message : String(error)}`);
+    warn(say.uploadFailed(error instanceof Error ? error.message : String(error)));
   }
 }
 
@@ -173,35 +178,15 @@ function openSession(saved: Saved, session: { title: string; task_description: s
   return { session: new RecordedSession({ write: out, clock: () => new Date(), recorded: (event) => void engineer.record(event) }, model), engineer, sessionId };
 }
 
-const HELP = `Scriptorium 命令行助手
-
-  scriptorium login [--server URL] [--no-browser]     在浏览器中授权登录（OAuth，打印授权地址）
-  scriptorium login --password [--username 名称]      用户名和密码登录（无浏览器时；密码：提示输入或 SCRIPTORIUM_PASSWORD）
-  scriptorium chat  [--project 名称] [--allow-browser-commands]
-                                                     对话：直接输入问题；!命令 运行命令；/help 帮助；/exit 结束
-                                                     助手建议的命令须经你批准（终端输入 y，或在浏览器点“批准运行”）才会运行；
-                                                     浏览器发来的命令也须你在终端输入 y 才会运行
-      --allow-browser-commands                       浏览器发来的命令直接运行，不再在终端询问；
-                                                     持有你账户令牌的任何人都能借此在本机运行命令，请只在可信环境中使用
-  scriptorium run   [--project 名称] -- <命令…>        运行一条命令并记录：多个参数按原样运行，不经 shell；
-                                                     单个参数是一整行命令（如 "npm test && echo ok"），交给 shell 运行
-  scriptorium whoami | logout
-
-每个会话都会记录为轨迹（/cli/trajectories），并作为工程会话实时显示在 /engineer，可在浏览器中发送消息、命令，批准或拒绝助手建议的命令。
-`;
-const CHAT_HELP = `直接输入问题；!命令 运行命令（如 !npm test）；/help 显示本帮助；/exit 结束会话（Ctrl-C 亦可）。
-助手可能建议运行一条命令：它在你自己的 shell 中运行、不受沙箱限制，所以只有在你批准后才会运行——终端输入 y，或在浏览器中点“批准运行”；直接回车或输入其他内容即拒绝。
-浏览器发来的命令同样要你在终端输入 y 才会运行，除非对话以 --allow-browser-commands 启动。\n`;
-
 async function chat(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { project: { type: 'string' }, 'allow-browser-commands': { type: 'boolean', default: false } } });
   const saved = loadSaved();
   const project = values.project ?? basename(process.cwd());
   const browserMayRun = values['allow-browser-commands'];
-  const { session, engineer, sessionId } = openSession(saved, { title: `${project} · 对话`, task_description: `scriptorium chat（${project}）` });
-  out(`Scriptorium 命令行助手（${project}）。直接输入问题；!命令 运行命令；/help 帮助；/exit 结束。\n`);
-  if (browserMayRun) out('注意：已允许浏览器直接运行命令（--allow-browser-commands）。\n');
-  out(`实时查看：${new URL(`/engineer/${sessionId}`, saved.server)}\n`);
+  const { session, engineer, sessionId } = openSession(saved, { title: say.chatTitle(project), task_description: `scriptorium chat（${project}）` });
+  out(say.chatGreeting(project));
+  if (browserMayRun) out(say.browserMayRun);
+  out(say.watchLive(new URL(`/engineer/${sessionId}`, saved.server).toString()));
   const terminal = theTerminal();
   const { tty, lines } = terminal;
   const showPrompt = () => tty && terminal.show('scriptorium> ');
@@ -223,7 +208,7 @@ async function chat(args: string[]): Promise<void> {
   let pending: { id: string; settle: (verdict: Verdict) => void } | null = null;
   const approval = (id: string, command: string): Promise<Verdict> =>
     new Promise((resolve) => {
-      terminal.show(`助手建议运行：${command}  运行？[y/N] `);
+      terminal.show(say.proposed(command));
       const typed = lines.next(true);
       pending = {
         id,
@@ -245,7 +230,7 @@ async function chat(args: string[]): Promise<void> {
   let browserRunAsked: (() => void) | null = null;
   const terminalAllows = async (command: string): Promise<boolean> => {
     if (browserMayRun) return true;
-    terminal.show(`运行浏览器发来的命令：${command}  运行？[y/N] `);
+    terminal.show(say.fromBrowser(command));
     const typed = lines.next(true);
     const line = await new Promise<string | null>((resolve) => {
       browserRunAsked = () => {
@@ -266,10 +251,10 @@ async function chat(args: string[]): Promise<void> {
     const id = engineer.pendingProposal;
     if (!proposal || !id) return { status: 'completed', result: answer, error_message: null };
     const verdict = await approval(id, proposal);
-    if (verdict.by === 'browser') out(`\n[浏览器] ${verdict.approved ? '批准运行' : '拒绝运行'}\n`);
+    if (verdict.by === 'browser') out(say.browserVerdict(verdict.approved));
     session.answer(proposal, verdict.approved, verdict.by);
-    const outcome: Outcome = verdict.approved ? await runOutcome(session, proposal) : { status: 'completed', result: `已拒绝运行：${proposal}`, error_message: null };
-    if (!verdict.approved && verdict.by !== 'browser') out('已拒绝，命令没有运行。\n');
+    const outcome: Outcome = verdict.approved ? await runOutcome(session, proposal) : { status: 'completed', result: say.declinedResult(proposal), error_message: null };
+    if (!verdict.approved && verdict.by !== 'browser') out(say.declined);
     if (verdict.commandId) await engineer.result(verdict.commandId, outcome);
     return outcome;
   };
@@ -285,7 +270,7 @@ async function chat(args: string[]): Promise<void> {
         if (command.command_type === 'approve' || command.command_type === 'reject') {
           // Answers go straight to the waiting proposal, past the turn that waits for them; a late one is ignored.
           if (pending?.id === command.content) pending.settle({ approved: command.command_type === 'approve', by: 'browser', commandId: command.id });
-          else await engineer.result(command.id, { status: 'failed', result: '', error_message: '该命令建议已有答复，这次答复被忽略' });
+          else await engineer.result(command.id, { status: 'failed', result: '', error_message: say.alreadyAnswered });
           continue;
         }
         if (command.command_type === 'stop') {
@@ -311,7 +296,7 @@ async function chat(args: string[]): Promise<void> {
       const line = (await lines.next().line)?.trim();
       if (ending) return;
       if (line === undefined || line === '/exit' || line === '/quit') return finish('completed');
-      if (line === '/help') out(CHAT_HELP);
+      if (line === '/help') out(say.chatHelp);
       if (!line || line === '/help') continue;
       await take(async () => {
         if (line.startsWith('!')) await session.run(line.slice(1).trim());
@@ -332,7 +317,7 @@ async function chat(args: string[]): Promise<void> {
   await upload(saved, session, sessionId, project);
   await engineer.flush();
   process.stdin.destroy();
-  out(`\n会话已记录，共 ${session.events.length} 个事件：${new URL('/cli/trajectories', saved.server)}\n`);
+  out(say.recorded(session.events.length, new URL('/cli/trajectories', saved.server).toString()));
 }
 
 interface Verdict {
@@ -347,7 +332,7 @@ type Outcome = { status: 'completed' | 'failed'; result: string; error_message: 
 async function runOutcome(session: RecordedSession, command: string): Promise<Outcome> {
   const exitCode = await session.run(command);
   const output = session.events.at(-1)?.content ?? '';
-  return { status: exitCode === 0 ? 'completed' : 'failed', result: output, error_message: exitCode === 0 ? null : `退出码 ${exitCode}` };
+  return { status: exitCode === 0 ? 'completed' : 'failed', result: output, error_message: exitCode === 0 ? null : say.exitCode(exitCode) };
 }
 
 const YES = /^(y|yes|是|好|运行)$/i;
@@ -365,12 +350,12 @@ interface BrowserCommandHandlers {
  * approved, or its answer), or stop.
  */
 async function runBrowserCommand(session: RecordedSession, engineer: EngineerRecorder, command: EngineerCommandDto, { converse, allows, stop }: BrowserCommandHandlers): Promise<void> {
-  out(`\n[浏览器] ${command.command_type === 'run' ? `$ ${command.content}` : command.content || command.command_type}\n`);
+  out(`\n${say.browserLabel} ${command.command_type === 'run' ? `$ ${command.content}` : command.content || command.command_type}\n`);
   if (command.command_type === 'run') {
     if (await allows(command.content)) await engineer.result(command.id, await runOutcome(session, command.content));
     else {
-      out('已拒绝，命令没有运行。\n');
-      await engineer.result(command.id, { status: 'failed', result: '', error_message: '终端拒绝运行浏览器发来的命令' });
+      out(say.declined);
+      await engineer.result(command.id, { status: 'failed', result: '', error_message: say.terminalRefused });
     }
   } else if (command.command_type === 'message') await engineer.result(command.id, await converse(command.content));
   else {
@@ -383,7 +368,7 @@ async function run(args: string[]): Promise<void> {
   const separator = args.indexOf('--');
   const { values } = parseArgs({ args: separator === -1 ? [] : args.slice(0, separator), options: { project: { type: 'string' } } });
   const command = commandFromArgs(separator === -1 ? args : args.slice(separator + 1));
-  if (!command) fail('用法：scriptorium run [--project 名称] -- <命令…>');
+  if (!command) fail(say.runUsage);
   const saved = loadSaved();
   const project = values.project ?? basename(process.cwd());
   const title = commandLine(command);
@@ -412,19 +397,26 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
     // The grant ends on the server too, so the refresh token left in a backup is worth nothing.
     if (saved?.refresh_token && saved.revocation_endpoint) {
       const revoked = await revoke(saved.revocation_endpoint, saved.refresh_token).catch(() => false);
-      if (!revoked) warn('服务器未确认吊销令牌，可在网页的账户面板中撤销授权');
+      if (!revoked) warn(say.revokeUnconfirmed);
+    } else if (saved?.token) {
+      // A `login --password` token is a sign-in like a browser's: the server's sign-out ends it.
+      const ended = await fetch(new URL('/backend/auth/logout', saved.server), { method: 'POST', headers: { authorization: `Bearer ${saved.token}` } }).then(
+        (response) => response.ok || response.status === 401,
+        () => false,
+      );
+      if (!ended) warn(say.logoutUnconfirmed);
     }
     rmSync(configPath(), { force: true });
-    out('已退出登录\n');
+    out(say.signedOut);
   },
 };
 
-const [name, ...rest] = process.argv.slice(2);
+const [name, ...rest] = argv;
 const command = name ? commands[name] : undefined;
 // Help never needs a server or a login; `run -- cmd --help` is the command's own flag.
 const before = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
-if (name === 'help' || name === '--help' || name === '-h' || before.includes('--help') || before.includes('-h')) out(HELP);
-else if (!command) fail(`用法：scriptorium <${Object.keys(commands).join('|')}>（scriptorium --help 查看帮助）`);
+if (name === 'help' || name === '--help' || name === '-h' || before.includes('--help') || before.includes('-h')) out(say.help);
+else if (!command) fail(say.usage(Object.keys(commands).join('|')));
 else {
   await command(rest);
   // An open reader on a terminal would keep the process waiting for input nobody is asked for.

@@ -1,0 +1,139 @@
+/** The languages the command-line assistant speaks: Chinese first, as the product is, and English. */
+export type CliLanguage = 'zh' | 'en';
+
+/**
+ * `--lang zh|en` wins; otherwise the locale POSIX names (LC_ALL, then LC_MESSAGES, then LANG), English
+ * when it is an English one, Chinese for anything else (C.UTF-8 included), as the web page defaults.
+ */
+export function cliLanguage(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): CliLanguage {
+  if (flag === 'en' || flag === 'zh') return flag;
+  const locale = [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((value) => value !== undefined && value !== '') ?? '';
+  return /^en([_.@-]|$)/i.test(locale) ? 'en' : 'zh';
+}
+
+/** Takes `--lang X` or `--lang=X` out of the arguments, wherever it stands before `--`. */
+export function withoutLangFlag(args: readonly string[]): { flag: string | undefined; rest: string[] } {
+  const end = args.includes('--') ? args.indexOf('--') : args.length;
+  let flag: string | undefined;
+  const rest: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (index < end && arg === '--lang') flag = args[++index];
+    else if (index < end && arg.startsWith('--lang=')) flag = arg.slice('--lang='.length);
+    else rest.push(arg);
+  }
+  return { flag, rest };
+}
+
+const zh = {
+  notSignedIn: '尚未登录，请先运行 scriptorium login',
+  signInAgain: '登录已失效，请重新运行 scriptorium login',
+  signInAgainBecause: (reason: string) => `${reason}；请重新运行 scriptorium login`,
+  inputEnded: (missing: string) => `输入已结束，没有读到${missing}`,
+  signedIn: (server: string, username: string) => `已登录 ${server}，用户 ${username}\n`,
+  usernamePrompt: '用户名: ',
+  username: '用户名',
+  passwordPrompt: '密码: ',
+  password: '密码',
+  signInFailed: (status: number) => `登录失败（HTTP ${status}）`,
+  uploadFailedStatus: (status: number) => `轨迹上传失败（HTTP ${status}）`,
+  uploadFailed: (reason: string) => `轨迹上传失败：${reason}`,
+  help: `Scriptorium 命令行助手
+
+  scriptorium login [--server URL] [--no-browser]     在浏览器中授权登录（OAuth，打印授权地址）
+  scriptorium login --password [--username 名称]      用户名和密码登录（无浏览器时；密码：提示输入或 SCRIPTORIUM_PASSWORD）
+  scriptorium chat  [--project 名称] [--allow-browser-commands]
+                                                     对话：直接输入问题；!命令 运行命令；/help 帮助；/exit 结束
+                                                     助手建议的命令须经你批准（终端输入 y，或在浏览器点“批准运行”）才会运行；
+                                                     浏览器发来的命令也须你在终端输入 y 才会运行
+      --allow-browser-commands                       浏览器发来的命令直接运行，不再在终端询问；
+                                                     持有你账户令牌的任何人都能借此在本机运行命令，请只在可信环境中使用
+  scriptorium run   [--project 名称] -- <命令…>        运行一条命令并记录：多个参数按原样运行，不经 shell；
+                                                     单个参数是一整行命令（如 "npm test && echo ok"），交给 shell 运行
+  scriptorium whoami | logout
+  --lang zh|en                                       输出语言（默认跟随 LANG）
+
+每个会话都会记录为轨迹（/cli/trajectories），并作为工程会话实时显示在 /engineer，可在浏览器中发送消息、命令，批准或拒绝助手建议的命令。
+`,
+  chatHelp: `直接输入问题；!命令 运行命令（如 !npm test）；/help 显示本帮助；/exit 结束会话（Ctrl-C 亦可）。
+助手可能建议运行一条命令：它在你自己的 shell 中运行、不受沙箱限制，所以只有在你批准后才会运行——终端输入 y，或在浏览器中点“批准运行”；直接回车或输入其他内容即拒绝。
+浏览器发来的命令同样要你在终端输入 y 才会运行，除非对话以 --allow-browser-commands 启动。\n`,
+  chatTitle: (project: string) => `${project} · 对话`,
+  chatGreeting: (project: string) => `Scriptorium 命令行助手（${project}）。直接输入问题；!命令 运行命令；/help 帮助；/exit 结束。\n`,
+  browserMayRun: '注意：已允许浏览器直接运行命令（--allow-browser-commands）。\n',
+  watchLive: (url: string) => `实时查看：${url}\n`,
+  proposed: (command: string) => `助手建议运行：${command}  运行？[y/N] `,
+  fromBrowser: (command: string) => `运行浏览器发来的命令：${command}  运行？[y/N] `,
+  browserVerdict: (approved: boolean) => `\n[浏览器] ${approved ? '批准运行' : '拒绝运行'}\n`,
+  declinedResult: (command: string) => `已拒绝运行：${command}`,
+  declined: '已拒绝，命令没有运行。\n',
+  alreadyAnswered: '该命令建议已有答复，这次答复被忽略',
+  recorded: (count: number, url: string) => `\n会话已记录，共 ${count} 个事件：${url}\n`,
+  exitCode: (code: number) => `退出码 ${code}`,
+  browserLabel: '[浏览器]',
+  terminalRefused: '终端拒绝运行浏览器发来的命令',
+  runUsage: '用法：scriptorium run [--project 名称] -- <命令…>',
+  revokeUnconfirmed: '服务器未确认吊销令牌，可在网页的账户面板中撤销授权',
+  logoutUnconfirmed: '服务器未确认注销，令牌将在到期后失效',
+  signedOut: '已退出登录\n',
+  usage: (commands: string) => `用法：scriptorium <${commands}>（scriptorium --help 查看帮助）`,
+};
+
+export type CliMessages = typeof zh;
+
+const en: CliMessages = {
+  notSignedIn: 'Not signed in: run scriptorium login first',
+  signInAgain: 'The sign-in has ended: run scriptorium login again',
+  signInAgainBecause: (reason: string) => `${reason}; run scriptorium login again`,
+  inputEnded: (missing: string) => `The input ended before the ${missing}`,
+  signedIn: (server: string, username: string) => `Signed in to ${server} as ${username}\n`,
+  usernamePrompt: 'Username: ',
+  username: 'username',
+  passwordPrompt: 'Password: ',
+  password: 'password',
+  signInFailed: (status: number) => `Sign-in failed (HTTP ${status})`,
+  uploadFailedStatus: (status: number) => `Uploading the trajectory failed (HTTP ${status})`,
+  uploadFailed: (reason: string) => `Uploading the trajectory failed: ${reason}`,
+  help: `Scriptorium command-line assistant
+
+  scriptorium login [--server URL] [--no-browser]     sign in by authorising in the browser (OAuth; prints the address)
+  scriptorium login --password [--username NAME]      sign in with user name and password (no browser; password asked or SCRIPTORIUM_PASSWORD)
+  scriptorium chat  [--project NAME] [--allow-browser-commands]
+                                                     chat: type a question; !command runs a command; /help; /exit ends
+                                                     a command the assistant proposes runs only once you approve it (y in the
+                                                     terminal, or "Run it" in the browser); a command the browser sends asks y too
+      --allow-browser-commands                       run what the browser sends without asking; anyone holding a token of
+                                                     your account can then run commands here: use it only where you trust both
+  scriptorium run   [--project NAME] -- <command…>    run one command and record it: several arguments run as given, with no
+                                                     shell; one argument is a whole command line ("npm test && echo ok") for the shell
+  scriptorium whoami | logout
+  --lang zh|en                                       the language of the output (LANG by default)
+
+Each session is recorded as a trajectory (/cli/trajectories) and shown live as an engineer session at /engineer, where
+messages and commands can be sent and the assistant's proposals approved or declined.
+`,
+  chatHelp: `Type a question; !command runs a command (e.g. !npm test); /help shows this; /exit ends the session (Ctrl-C too).
+The assistant may propose a command: it runs in your own shell, unsandboxed, so only once you approve it: y in the terminal, or "Run it" in the browser; Enter or anything else declines.
+A command sent from the browser asks for y in the terminal too, unless the chat was started with --allow-browser-commands.\n`,
+  chatTitle: (project: string) => `${project} · chat`,
+  chatGreeting: (project: string) => `Scriptorium command-line assistant (${project}). Type a question; !command runs a command; /help; /exit ends.\n`,
+  browserMayRun: 'Note: commands from the browser run without asking (--allow-browser-commands).\n',
+  watchLive: (url: string) => `Watch live: ${url}\n`,
+  proposed: (command: string) => `The assistant proposes: ${command}  Run it? [y/N] `,
+  fromBrowser: (command: string) => `Run the command the browser sent: ${command}  Run it? [y/N] `,
+  browserVerdict: (approved: boolean) => `\n[browser] ${approved ? 'approved' : 'declined'}\n`,
+  declinedResult: (command: string) => `Declined: ${command}`,
+  declined: 'Declined; the command did not run.\n',
+  alreadyAnswered: 'This proposal was already answered; this answer is ignored',
+  recorded: (count: number, url: string) => `\nSession recorded, ${count} events: ${url}\n`,
+  exitCode: (code: number) => `exit code ${code}`,
+  browserLabel: '[browser]',
+  terminalRefused: 'The terminal declined to run the command the browser sent',
+  runUsage: 'Usage: scriptorium run [--project NAME] -- <command…>',
+  revokeUnconfirmed: 'The server did not confirm the revocation; revoke the app in the account panel on the web page',
+  logoutUnconfirmed: 'The server did not confirm the sign-out; the token ends when it expires',
+  signedOut: 'Signed out\n',
+  usage: (commands: string) => `Usage: scriptorium <${commands}> (scriptorium --help for help)`,
+};
+
+export const cliMessages = (language: CliLanguage): CliMessages => (language === 'en' ? en : zh);
