@@ -61,15 +61,18 @@ const WORDS = {
   en: { research: 'Deep research', pausedWriting: 'Paused while writing the report, after all research steps (1)', chat: 'General chat', input: 'Message', pause: 'Pause', paused: 'The answer was paused', resume: 'Continue', retry: 'Retry from where it stopped' },
 } as const;
 
-async function chatPage(t: ExecutionContext, language: 'zh' | 'en', name: string, mode: 'chat' | 'research' = 'chat'): Promise<{ page: Page; pageErrors: string[] }> {
+async function chatPage(t: ExecutionContext, language: 'zh' | 'en', name: string, mode: 'chat' | 'research' = 'chat', tips = false): Promise<{ page: Page; pageErrors: string[] }> {
   const user = await signUp(app.url, name);
   const opened = await signedInPage(t, browser, user.token!);
   const { page } = opened;
-  // First-visit tips are another test's subject; here one could sit over the button being tried.
-  await page.addInitScript((lang) => {
-    localStorage.setItem('app_language', lang);
-    localStorage.setItem('guidance_enabled', 'false');
-  }, language);
+  // First-visit tips are off unless asked for: the research test keeps them on, to show none covers the Continue button.
+  await page.addInitScript(
+    ({ lang, guidance }) => {
+      localStorage.setItem('app_language', lang);
+      if (!guidance) localStorage.setItem('guidance_enabled', 'false');
+    },
+    { lang: language, guidance: tips },
+  );
   await page.goto(`${app.url}/research`, { waitUntil: 'networkidle' });
   await page.getByRole('radio', { name: WORDS[language][mode] }).click();
   return opened;
@@ -127,7 +130,7 @@ for (const language of ['zh', 'en'] as const) {
 
   test(`${language}: a research paused while it writes says where it stands, and goes on with the section it was in`, async (t) => {
     t.timeout(300_000);
-    const { page, pageErrors } = await chatPage(t, language, `researchresumer${language}`, 'research');
+    const { page, pageErrors } = await chatPage(t, language, `researchresumer${language}`, 'research', true);
     await page.getByRole('textbox', { name: words.input }).fill('固态电池安全吗？');
     await page.keyboard.press('Enter');
     await page.locator('.canvas-doc').getByText('固态电池用固体电解质').first().waitFor({ timeout: 120_000 });

@@ -89,8 +89,8 @@ export function fillingIn(active: { tagName: string; isContentEditable?: boolean
   return ['INPUT', 'TEXTAREA', 'SELECT'].includes(active.tagName) || active.isContentEditable === true;
 }
 
-/** What a tip may sit beside but never on: the open "report written, what next?" question. */
-export const KEEP_CLEAR = '.card.feedback';
+/** What a tip may sit beside but never on: the open "report written, what next?" question, and the button that continues a stopped reply. */
+export const KEEP_CLEAR = '.card.feedback, .resume-row';
 
 export interface Box {
   left: number;
