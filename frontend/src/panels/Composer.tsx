@@ -80,7 +80,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
   const disabled = session?.readOnly === true || session?.restoring === true;
 
   const submit = () => {
-    if (text.trim() === '') return;
+    if (text.trim() === '') return setSendWhenReady(false);
     if (!signedIn) {
       setNeedsLogin(true);
       return;
