@@ -6,15 +6,13 @@
  * server behind a gateway that injects each fault into the first section request of the question
  * that names it.
  */
-import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import test, { type ExecutionContext } from 'ava';
-import type { Browser, Page } from 'playwright-core';
+import test from 'ava';
+import type { Page } from 'playwright-core';
 import { sectionPrompt } from '@scriptorium/workers/agents/deep_cognition/prompts';
-import { screenshot, signedInPage } from '../support/browser.ts';
-import { launchBrowser } from '../support/chromium.ts';
-import { signUp, startTestApp, type TestApp } from '../support/app.ts';
-import { startMockOpenAI, type MockOpenAI } from '../support/mockOpenAI.ts';
+import { browserSuite, newUserOnResearch, screenshot } from '../support/browser.ts';
+import { startTestApp } from '../support/app.ts';
+import { startMockOpenAI } from '../support/mockOpenAI.ts';
+import { startModelGateway, type GatewayAnswer } from '../support/modelGateway.ts';
 import { straightResearch } from '../support/researchModel.ts';
 
 const PROSE = '固态电池使用固体电解质，热失控风险更低，这一点已有多项测试支持。'.repeat(6);
@@ -24,83 +22,39 @@ type Fault = 'cut' | 'wait' | 'refuse';
 const FAULT_WORDS: Record<Fault, RegExp> = { cut: /断流|stream breaks/, wait: /限流|rate limited/, refuse: /拒绝|refused/ };
 const played = new Set<string>();
 
-let upstream: MockOpenAI;
-let gateway: ReturnType<typeof createServer>;
-let app: TestApp;
-let browser: Browser;
+const FAULTS: Record<Fault, GatewayAnswer> = {
+  cut: { pass: true, cutAfterBytes: 1_200 },
+  wait: { status: 429, headers: { 'retry-after': '31' }, body: { error: { message: 'Rate limit reached', type: 'rate_limit_error' } } },
+  refuse: { status: 400, body: { error: { message: 'Invalid max_tokens value, the valid range of max_tokens is [1, 8192]', type: 'invalid_request_error', code: 'invalid_request_error' } } },
+};
 
-function pass(req: IncomingMessage, body: Buffer, res: ServerResponse, cutAfterBytes?: number): void {
-  const proxied = forward(new URL(req.url ?? '/', upstream.origin), { method: req.method, headers: req.headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    let sent = 0;
-    answer.on('data', (chunk: Buffer) => {
-      if (cutAfterBytes !== undefined && sent + chunk.length > cutAfterBytes) {
-        res.destroy();
-        answer.destroy();
-        return;
-      }
-      sent += chunk.length;
-      res.write(chunk);
-    });
-    answer.on('end', () => res.end());
+const suite = browserSuite(async () => {
+  const upstream = await startMockOpenAI({ scenario: 'slow', delayMs: 5, reply: straightResearch({ description: '安全性对比', queries: ['固态电池 安全'] }, PROSE) });
+  const gateway = await startModelGateway(upstream.origin, (request) => {
+    const system = request.messages?.[0]?.content ?? '';
+    const asked = request.messages?.find((message) => message.role === 'user')?.content ?? '';
+    const fault = (Object.keys(FAULT_WORDS) as Fault[]).find((name) => FAULT_WORDS[name].test(asked));
+    const section = system === sectionPrompt('zh') || system === sectionPrompt('en');
+    const key = `${fault}:${asked.slice(0, 80)}`;
+    if (!fault || !section || played.has(key)) return { pass: true };
+    played.add(key);
+    return FAULTS[fault];
   });
-  proxied.on('error', () => res.destroy());
-  proxied.end(body);
-}
-
-test.before(async () => {
-  upstream = await startMockOpenAI({ scenario: 'slow', delayMs: 5, reply: straightResearch({ description: '安全性对比', queries: ['固态电池 安全'] }, PROSE) });
-  gateway = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const parsed = JSON.parse(body.toString('utf8')) as { messages?: Array<{ role: string; content: string }> };
-      const system = parsed.messages?.[0]?.content ?? '';
-      const asked = parsed.messages?.find((message) => message.role === 'user')?.content ?? '';
-      const fault = (Object.keys(FAULT_WORDS) as Fault[]).find((name) => FAULT_WORDS[name].test(asked));
-      const section = system === sectionPrompt('zh') || system === sectionPrompt('en');
-      const key = `${fault}:${asked.slice(0, 80)}`;
-      if (!fault || !section || played.has(key)) return pass(req, body, res);
-      played.add(key);
-      if (fault === 'cut') return pass(req, body, res, 1_200);
-      if (fault === 'wait') {
-        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '31' }).end(JSON.stringify({ error: { message: 'Rate limit reached', type: 'rate_limit_error' } }));
-        return;
-      }
-      res
-        .writeHead(400, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ error: { message: 'Invalid max_tokens value, the valid range of max_tokens is [1, 8192]', type: 'invalid_request_error', code: 'invalid_request_error' } }));
-    });
-  });
-  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
-  const { port } = gateway.address() as AddressInfo;
-  app = await startTestApp({ LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, LLM_MODEL: 'mock-model' });
-  browser = await launchBrowser();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await app?.stop();
-  await new Promise((resolve) => gateway?.close(resolve));
-  await upstream?.close();
+  const app = await startTestApp({ LLM_BASE_URL: gateway.url, LLM_MODEL: 'mock-model' });
+  return {
+    ...app,
+    async stop() {
+      await app.stop();
+      await gateway.close();
+      await upstream.close();
+    },
+  };
 });
 
 const WORDS = {
   zh: { input: '输入消息', retry: '从中断处重试', rolledBack: '已回退到本节开头重新撰写', waiting: /模型服务要求稍候，研究将于 .+ 自动继续/, refused: /模型服务拒绝了这次请求/ },
   en: { input: 'Message', retry: 'Retry from where it stopped', rolledBack: /rolled back to its start and is being written again/, waiting: /The model service asked us to wait; the research continues automatically at .+/, refused: /model service refused/i },
 } as const;
-
-async function researchPage(t: ExecutionContext, language: 'zh' | 'en', name: string): Promise<{ page: Page; pageErrors: string[] }> {
-  const user = await signUp(app.url, name);
-  const opened = await signedInPage(t, browser, user.token!);
-  // First-visit tips are another test's subject; here one could sit over the button being tried.
-  await opened.page.addInitScript((lang) => {
-    localStorage.setItem('app_language', lang);
-    localStorage.setItem('guidance_enabled', 'false');
-  }, language);
-  await opened.page.goto(`${app.url}/research`, { waitUntil: 'networkidle' });
-  return opened;
-}
 
 async function ask(page: Page, language: 'zh' | 'en', question: string): Promise<void> {
   await page.getByRole('textbox', { name: WORDS[language].input }).fill(question);
@@ -115,7 +69,7 @@ for (const language of ['zh', 'en'] as const) {
 
   test(`${language}: a section whose stream breaks is written again from its start, and the chat says so`, async (t) => {
     t.timeout(420_000);
-    const { page, pageErrors } = await researchPage(t, language, `cutreader${language}`);
+    const { page, pageErrors } = await newUserOnResearch(t, suite, `cutreader${language}`, language);
     await ask(page, language, language === 'zh' ? '固态电池安全吗？（断流）' : 'Are solid-state batteries safe? (stream breaks)');
     await page.getByText(words.rolledBack).first().waitFor({ timeout: 240_000 });
     await reportWritten(page);
@@ -127,7 +81,7 @@ for (const language of ['zh', 'en'] as const) {
 
   test(`${language}: a long wait asked by the model service is waited out, said with its time, and the report is written`, async (t) => {
     t.timeout(420_000);
-    const { page, pageErrors } = await researchPage(t, language, `waitreader${language}`);
+    const { page, pageErrors } = await newUserOnResearch(t, suite, `waitreader${language}`, language);
     await ask(page, language, language === 'zh' ? '固态电池安全吗？（限流）' : 'Are solid-state batteries safe? (rate limited)');
     await page.getByText(words.waiting).first().waitFor({ timeout: 240_000 });
     await screenshot(page, `degradation-waiting-${language}`);
@@ -137,7 +91,7 @@ for (const language of ['zh', 'en'] as const) {
 
   test(`${language}: a request the provider refuses ends with its reason, and the retry writes the report`, async (t) => {
     t.timeout(420_000);
-    const { page, pageErrors } = await researchPage(t, language, `refusedreader${language}`);
+    const { page, pageErrors } = await newUserOnResearch(t, suite, `refusedreader${language}`, language);
     await ask(page, language, language === 'zh' ? '固态电池安全吗？（拒绝）' : 'Are solid-state batteries safe? (refused)');
     const retry = page.getByRole('button', { name: words.retry });
     await retry.waitFor({ timeout: 240_000 });

@@ -3,25 +3,20 @@
  * an answer the model service broke off is retried from there, in zh and in en. The model is a local
  * OpenAI-compatible server behind a switch that makes it answer 503 while the test says it is down.
  */
-import { createServer, request as forward } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
-import type { Browser, Page } from 'playwright-core';
-import { screenshot, signedInPage } from '../support/browser.ts';
-import { launchBrowser } from '../support/chromium.ts';
-import { signUp, startTestApp, type TestApp } from '../support/app.ts';
-import { startMockOpenAI, type ChatBody, type MockOpenAI } from '../support/mockOpenAI.ts';
+import type { Page } from 'playwright-core';
+import { browserSuite, newUserOnResearch, screenshot } from '../support/browser.ts';
+import { startTestApp } from '../support/app.ts';
+import { startMockOpenAI, type ChatBody } from '../support/mockOpenAI.ts';
+import { startModelGateway } from '../support/modelGateway.ts';
 import { straightResearch } from '../support/researchModel.ts';
 
 const ANSWER = `${'固态电池用固体电解质代替电解液，不易燃，能量密度也更高。'.repeat(12)}结论：更安全。`;
 
-let upstream: MockOpenAI;
-let app: TestApp;
-let browser: Browser;
 let down = false;
-let gateway: ReturnType<typeof createServer>;
+const OVERLOADED = { status: 503, body: { error: { message: 'The server is overloaded', type: 'server_error' } } };
 
-test.before(async () => {
+const suite = browserSuite(async () => {
   const research = straightResearch({ description: '安全性对比', queries: ['固态电池 安全'] }, ANSWER);
   // Asked to go on after a partial answer, the model writes the rest of it, as a real one would.
   const reply = (body: ChatBody) => {
@@ -29,31 +24,17 @@ test.before(async () => {
     const partial = messages.at(-1)?.content.includes('继续') ? messages.at(-2)?.content : undefined;
     return partial && ANSWER.startsWith(partial) ? ANSWER.slice(partial.length) : research(body);
   };
-  upstream = await startMockOpenAI({ scenario: 'slow', delayMs: 40, reply });
-  gateway = createServer((req, res) => {
-    if (down) {
-      req.resume();
-      res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'The server is overloaded', type: 'server_error' } }));
-      return;
-    }
-    const target = new URL(req.url ?? '/', upstream.origin);
-    const proxied = forward(target, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    proxied.on('error', () => res.destroy());
-    req.pipe(proxied);
-  });
-  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
-  const { port } = gateway.address() as AddressInfo;
-  app = await startTestApp({ LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, LLM_MODEL: 'mock-model' });
-  browser = await launchBrowser();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await app?.stop();
-  await new Promise((resolve) => gateway?.close(resolve));
-  await upstream?.close();
+  const upstream = await startMockOpenAI({ scenario: 'slow', delayMs: 40, reply });
+  const gateway = await startModelGateway(upstream.origin, () => (down ? OVERLOADED : { pass: true }));
+  const app = await startTestApp({ LLM_BASE_URL: gateway.url, LLM_MODEL: 'mock-model' });
+  return {
+    ...app,
+    async stop() {
+      await app.stop();
+      await gateway.close();
+      await upstream.close();
+    },
+  };
 });
 
 const WORDS = {
@@ -61,20 +42,10 @@ const WORDS = {
   en: { research: 'Deep research', pausedWriting: 'Paused while writing the report, after all research steps (1)', chat: 'General chat', input: 'Message', pause: 'Pause', paused: 'The answer was paused', resume: 'Continue', retry: 'Retry from where it stopped' },
 } as const;
 
+/** A new user's page in `mode`; first-visit tips off unless `tips` (the research test keeps them on, to show none covers the Continue button). */
 async function chatPage(t: ExecutionContext, language: 'zh' | 'en', name: string, mode: 'chat' | 'research' = 'chat', tips = false): Promise<{ page: Page; pageErrors: string[] }> {
-  const user = await signUp(app.url, name);
-  const opened = await signedInPage(t, browser, user.token!);
-  const { page } = opened;
-  // First-visit tips are off unless asked for: the research test keeps them on, to show none covers the Continue button.
-  await page.addInitScript(
-    ({ lang, guidance }) => {
-      localStorage.setItem('app_language', lang);
-      if (!guidance) localStorage.setItem('guidance_enabled', 'false');
-    },
-    { lang: language, guidance: tips },
-  );
-  await page.goto(`${app.url}/research`, { waitUntil: 'networkidle' });
-  await page.getByRole('radio', { name: WORDS[language][mode] }).click();
+  const opened = await newUserOnResearch(t, suite, name, language, { tips });
+  await opened.page.getByRole('radio', { name: WORDS[language][mode] }).click();
   return opened;
 }
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from './app.ts';
+import { signUp, startTestApp, type TestApp } from './app.ts';
 import { launchBrowser } from './chromium.ts';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../e2e/screenshots/', import.meta.url));
@@ -55,6 +55,30 @@ export async function signedInPage(
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
   return { page, pageErrors };
+}
+
+/**
+ * A new user's `/research` page in `language`. First-visit tips are off unless `tips`: they are the
+ * guidance test's subject, and elsewhere one could sit over what a test is about to click.
+ */
+export async function newUserOnResearch(
+  t: { teardown(fn: () => Promise<void>): void },
+  suite: { readonly app: TestApp; readonly browser: Browser },
+  name: string,
+  language: 'zh' | 'en',
+  { tips = false }: { tips?: boolean } = {},
+): Promise<{ page: Page; pageErrors: string[] }> {
+  const user = await signUp(suite.app.url, name);
+  const opened = await signedInPage(t, suite.browser, user.token!);
+  await opened.page.addInitScript(
+    ({ lang, guidance }) => {
+      localStorage.setItem('app_language', lang);
+      if (!guidance) localStorage.setItem('guidance_enabled', 'false');
+    },
+    { lang: language, guidance: tips },
+  );
+  await opened.page.goto(`${suite.app.url}/research`, { waitUntil: 'networkidle' });
+  return opened;
 }
 
 /**
