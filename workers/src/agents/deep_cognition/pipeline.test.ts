@@ -230,6 +230,26 @@ test('a worker that dies while writing: the job taken over continues the section
 /** Faults and stalls are played by the order of the model's calls: these tests write sections one after another. */
 const oneCallAtATime = (h: { deps: { researchLimits?: typeof DEFAULT_RESEARCH_LIMITS } }) => (h.deps.researchLimits = { ...DEFAULT_RESEARCH_LIMITS, modelConcurrency: 1 });
 const SPECIFIC_MODEL = () => new ScriptedModel({ analyse: { analysis: '足够具体', status: '开始', goal: '报告', needs_clarification: false } });
+
+/** `model` streaming a little slower, so calls asked together overlap; counts the streams open now and at most. */
+function slowStreams(model: ScriptedModel) {
+  const streams = { open: 0, most: 0 };
+  const slow: ScriptedModel = Object.assign(Object.create(model) as ScriptedModel, {
+    async *stream(request: Parameters<ScriptedModel['stream']>[0]) {
+      streams.open++;
+      streams.most = Math.max(streams.most, streams.open);
+      try {
+        for await (const delta of model.stream(request)) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          yield delta;
+        }
+      } finally {
+        streams.open--;
+      }
+    },
+  });
+  return { slow, streams };
+}
 const codes = (log: RecordedEvent[]) => outputs(log, 'info').flatMap((item) => ((item.progress as { code?: string } | undefined)?.code ? [(item.progress as { code: string }).code] : []));
 const systemOf = (request: { messages: Array<{ content: string }> }) => request.messages[0]?.content;
 
@@ -594,29 +614,14 @@ test('offline, the rules follow up only on a step that found nothing', async (t)
 
 test('later sections are written ahead, side by side, and still reach the report one after another in order', async (t) => {
   const model = SPECIFIC_MODEL();
-  let open = 0;
-  let most = 0;
-  const slow: typeof model = Object.assign(Object.create(model) as typeof model, {
-    async *stream(request: Parameters<typeof model.stream>[0]) {
-      open++;
-      most = Math.max(most, open);
-      try {
-        for await (const delta of model.stream(request)) {
-          await new Promise((resolve) => setTimeout(resolve, 5));
-          yield delta;
-        }
-      } finally {
-        open--;
-      }
-    },
-  });
+  const { slow, streams } = slowStreams(model);
   const h = await harness({ model: slow });
   t.teardown(() => h.close());
   const sessionId = await h.createSession();
   const reply = await h.post(sessionId, SPECIFIC);
   await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
   const log = await h.log(sessionId);
-  t.true(most >= 3, `sections streamed at once: ${most}`);
+  t.true(streams.most >= 3, `sections streamed at once: ${streams.most}`);
   t.deepEqual(of(log, 'SectionWritten').map((event) => event.data.index), [0, 1, 2]);
   const [saved] = of(log, 'WritingVersionSaved');
   t.is(saved!.data.content, written(log, reply.replyId), 'the canvas shows what was saved');
@@ -629,20 +634,7 @@ test('a section written ahead that meets a long 429 defers the reply at its turn
   const model = SPECIFIC_MODEL();
   // The first section streams; of the two asked ahead, the second section meets the 429.
   model.faults.stream.push('ok', 'wait');
-  let open = 0;
-  const slow: typeof model = Object.assign(Object.create(model) as typeof model, {
-    async *stream(request: Parameters<typeof model.stream>[0]) {
-      open++;
-      try {
-        for await (const delta of model.stream(request)) {
-          await new Promise((resolve) => setTimeout(resolve, 5));
-          yield delta;
-        }
-      } finally {
-        open--;
-      }
-    },
-  });
+  const { slow, streams } = slowStreams(model);
   const h = await harness({ model: slow });
   t.teardown(() => h.close());
   const sessionId = await h.createSession();
@@ -651,7 +643,7 @@ test('a section written ahead that meets a long 429 defers the reply at its turn
   const log = await h.log(sessionId);
   t.is(of(log, 'ReplyDeferred').length, 1);
   t.deepEqual(of(log, 'SectionWritten').map((event) => event.data.index), [0], 'the first section only');
-  t.is(open, 0, 'no call is left open');
+  t.is(streams.open, 0, 'no call is left open');
   await new Promise((resolve) => setTimeout(resolve, 100));
   t.is((await h.log(sessionId)).length, log.length, 'nothing lands after the job ended');
 });
