@@ -7,6 +7,7 @@ import { Field } from '../components/Field.tsx';
 import { LockIcon } from '../ui/icons.ts';
 import { useToast } from '../ui/Toast.tsx';
 import { accountApi } from './api.ts';
+import { NewPasswordField } from './NewPasswordField.tsx';
 import { newPasswordProblem } from './password.ts';
 
 /** The status dialog's password card: change it with the current one; every other sign-in ends. */
@@ -62,17 +63,7 @@ export function PasswordSection() {
         <form className="account-password-form" onSubmit={submit} noValidate>
           {change.error && <ErrorBanner error={change.error} form />}
           <Field label={t('password.current')} type="password" autoComplete="current-password" name="current_password" value={current} onChange={(event) => setCurrent(event.target.value)} required autoFocus />
-          <Field
-            label={t('password.next')}
-            placeholder={t('password.nextHint')}
-            type="password"
-            autoComplete="new-password"
-            name="new_password"
-            value={next}
-            onChange={(event) => setNext(event.target.value)}
-            error={problem === 'tooShort' ? t('password.tooShort') : undefined}
-            required
-          />
+          <NewPasswordField value={next} onChange={(event) => setNext(event.target.value)} tooShort={problem === 'tooShort'} required />
           <Field label={t('password.repeat')} type="password" autoComplete="new-password" name="repeat_password" value={repeat} onChange={(event) => setRepeat(event.target.value)} error={problem === 'mismatch' ? t('password.mismatch') : undefined} required />
           <div className="account-password-actions">
             <button className="button button-secondary" type="button" onClick={close}>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { useApiMutation } from '../../api/query.ts';
 import { accountApi } from '../../account/api.ts';
+import { NewPasswordField } from '../../account/NewPasswordField.tsx';
 import { codeRequestMachine } from '../../account/machines/codeRequest.ts';
 import { CODE_LENGTH, isCompleteCode, sanitiseCode } from '../../account/machines/emailVerification.ts';
 import { PASSWORD_MIN_LENGTH } from '../../account/password.ts';
@@ -71,16 +72,7 @@ export function ForgotPasswordDialog({ onClose }: { onClose: () => void }) {
             value={code}
             onChange={(event) => setCode(sanitiseCode(event.target.value))}
           />
-          <Field
-            label={t('password.next')}
-            placeholder={t('password.nextHint')}
-            type="password"
-            autoComplete="new-password"
-            name="new_password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            error={tooShort ? t('password.tooShort') : undefined}
-          />
+          <NewPasswordField value={password} onChange={(event) => setPassword(event.target.value)} tooShort={tooShort} />
           <button className="button button-primary button-block" type="submit" disabled={reset.isPending || !isCompleteCode(code) || email.trim() === ''}>
             {reset.isPending ? t('password.resetting') : t('password.reset')}
           </button>
