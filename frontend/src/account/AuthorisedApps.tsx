@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { KeyRoundIcon, TerminalIcon, Trash2Icon } from '../ui/icons.ts';
 import { useToast } from '../ui/Toast.tsx';
 import { intlLocale } from '../i18n/language.ts';
+import { AccountCardHead } from './AccountCardHead.tsx';
 
 /** The apps the user authorised through OAuth (the command-line assistant first), each revocable at once. */
 export function AuthorisedApps() {
@@ -25,12 +26,7 @@ export function AuthorisedApps() {
 
   return (
     <section className="account-card account-apps" aria-labelledby="account-apps-title">
-      <header className="account-card-head">
-        <span className="account-card-icon">
-          <KeyRoundIcon />
-        </span>
-        <h3 id="account-apps-title">{t('apps.title')}</h3>
-      </header>
+      <AccountCardHead icon={<KeyRoundIcon />} title={t('apps.title')} titleId="account-apps-title" />
       {apps.error && <p className="account-notice account-notice-error">{apps.error.userMessage}</p>}
       {apps.data && apps.data.grants.length === 0 && <p className="account-empty">{t('apps.empty')}</p>}
       {apps.data && apps.data.grants.length > 0 && (

@@ -5,6 +5,7 @@ import { fromPromise } from 'xstate';
 import { accountApi } from './api.ts';
 import { canSend, FEEDBACK_ROWS, FEEDBACK_TYPES, feedbackMachine, type FeedbackKind } from './machines/feedback.ts';
 import { BugIcon, CheckIcon, LightbulbIcon, MessageCircleIcon, SendIcon, type IconComponent } from '../ui/icons.ts';
+import { AccountCardHead } from './AccountCardHead.tsx';
 
 const TYPE_ICONS: Record<FeedbackKind, IconComponent> = { bug: BugIcon, feature: LightbulbIcon, general: MessageCircleIcon };
 
@@ -25,13 +26,9 @@ export function FeedbackSection() {
 
   return (
     <section className="account-card account-feedback">
-      <header className="account-card-head">
-        <span className="account-card-icon">
-          <MessageCircleIcon />
-        </span>
-        <h3>{t('feedback.title')}</h3>
+      <AccountCardHead icon={<MessageCircleIcon />} title={t('feedback.title')}>
         <span className="account-card-note">{t('feedback.intro')}</span>
-      </header>
+      </AccountCardHead>
       {snapshot.matches('sent') && (
         <p className="account-notice account-notice-success" role="status">
           <CheckIcon size={15} />

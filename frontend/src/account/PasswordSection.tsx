@@ -9,6 +9,7 @@ import { useToast } from '../ui/Toast.tsx';
 import { accountApi } from './api.ts';
 import { NewPasswordField } from './NewPasswordField.tsx';
 import { newPasswordProblem } from './password.ts';
+import { AccountCardHead } from './AccountCardHead.tsx';
 
 /** The status dialog's password card: change it with the current one; every other sign-in ends. */
 export function PasswordSection() {
@@ -47,17 +48,13 @@ export function PasswordSection() {
 
   return (
     <section className="account-card account-password" aria-labelledby="account-password-title">
-      <header className="account-card-head">
-        <span className="account-card-icon">
-          <LockIcon />
-        </span>
-        <h3 id="account-password-title">{t('password.title')}</h3>
+      <AccountCardHead icon={<LockIcon />} title={t('password.title')} titleId="account-password-title">
         {!open && (
           <button className="button button-secondary button-small account-card-action" type="button" onClick={() => setOpen(true)}>
             {t('password.change')}
           </button>
         )}
-      </header>
+      </AccountCardHead>
       <p className="muted small">{t('password.hint')}</p>
       {open && (
         <form className="account-password-form" onSubmit={submit} noValidate>

@@ -5,6 +5,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { ApiError } from '../api/client.ts';
 import { ChartColumnIcon, GaugeIcon } from '../ui/icons.ts';
 import { intlLocale } from '../i18n/language.ts';
+import { AccountCardHead } from './AccountCardHead.tsx';
 
 
 function CardSkeleton({ lines }: { lines: number }) {
@@ -21,13 +22,9 @@ export function QuotaCard({ info }: { info: UseQueryResult<TokenInfo, ApiError> 
   const { t } = useTranslation('account');
   return (
     <section className="account-card">
-      <header className="account-card-head">
-        <span className="account-card-icon">
-          <GaugeIcon />
-        </span>
-        <h3>{t('quota.title')}</h3>
+      <AccountCardHead icon={<GaugeIcon />} title={t('quota.title')}>
         <span className="account-card-note">{t('quota.refreshes')}</span>
-      </header>
+      </AccountCardHead>
       {info.status === 'pending' && <CardSkeleton lines={2} />}
       {info.status === 'error' && <p className="account-empty">{t('usage.empty')}</p>}
       {info.status === 'success' && <QuotaBody info={info.data} />}
@@ -87,12 +84,7 @@ export function UsageStats({ info }: { info: UseQueryResult<TokenInfo, ApiError>
   };
   return (
     <section className="account-card">
-      <header className="account-card-head">
-        <span className="account-card-icon">
-          <ChartColumnIcon />
-        </span>
-        <h3>{t('usage.title')}</h3>
-      </header>
+      <AccountCardHead icon={<ChartColumnIcon />} title={t('usage.title')} />
       {info.status === 'pending' && <CardSkeleton lines={2} />}
       {info.status === 'error' && (
         <div className="account-empty">

@@ -5,6 +5,7 @@ import { claimedCoins, taskStage } from './quota.ts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { toApiError, type ApiError } from '../api/client.ts';
 import { CheckIcon, CircleAlertIcon, CircleCheckIcon, CoinsIcon, GiftIcon } from '../ui/icons.ts';
+import { AccountCardHead } from './AccountCardHead.tsx';
 
 type ClaimNotice = { kind: 'claimed'; coins: number } | { kind: 'failed' };
 
@@ -39,12 +40,7 @@ export function TasksPanel({ tasks, onClaimed }: { tasks: UseQueryResult<TaskSum
 
   return (
     <section className="account-card account-tasks">
-      <header className="account-card-head">
-        <span className="account-card-icon">
-          <GiftIcon />
-        </span>
-        <h3>{t('tasks.title')}</h3>
-      </header>
+      <AccountCardHead icon={<GiftIcon />} title={t('tasks.title')} />
       {tasks.status === 'pending' && (
         <div className="skeleton-stack" aria-hidden="true">
           <span className="skeleton skeleton-tall" />
