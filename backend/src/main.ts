@@ -56,6 +56,7 @@ async function main(): Promise<void> {
       fetchConcurrency: config.RESEARCH_FETCH_CONCURRENCY,
       maxRounds: config.RESEARCH_MAX_ROUNDS,
       followUpTokens: config.RESEARCH_FOLLOW_UP_TOKENS,
+      tokensEstimate: config.RESEARCH_TOKENS_ESTIMATE,
     };
     const workers = startWorkers({ ...services, ...research, researchLimits });
     stops.push(() => workers.close(), () => research.close());

@@ -288,6 +288,16 @@ export function conversationRoutes(services: Services, conversations: Conversati
     ctx.body = { model: body.model };
   });
 
+  const researchBudget = z
+    .object({ remaining_tokens: z.number().int(), estimate_tokens: z.number().int(), enough: z.boolean() })
+    .meta({ description: "Today's budget left beside what a research run is reckoned to use (RESEARCH_TOKENS_ESTIMATE): below it, a client asks before starting" });
+  router.get('/conversation/api/v2/research/budget', contract({ access: 'user', response: researchBudget }), async (ctx) => {
+    const actor = await actorOf(ctx);
+    const remaining = Math.max(0, Math.floor(await services.budget.remainingTokens(actor.userId)));
+    const estimate = services.config.RESEARCH_TOKENS_ESTIMATE;
+    ctx.body = { remaining_tokens: remaining, estimate_tokens: estimate, enough: remaining >= estimate };
+  });
+
   const queryRefineBody = z.object({ query: message });
   router.post('/conversation/api/v2/query/refine', contract({ access: 'user', body: queryRefineBody, refusals: [402] }), async (ctx) => {
     const body = parseBody(ctx, queryRefineBody);

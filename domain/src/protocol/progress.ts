@@ -50,6 +50,12 @@ const catalogue = {
     level: 'info',
     text: (p: z.infer<typeof citations>) => `“${p.section}”一节的 ${p.checked} 处引用已与来源核对：${p.repaired} 处已修正，${p.marked} 处标为待核实，${p.removed} 处无效编号已删除`,
   },
+  'research.tokensUsed': { params: z.object({ tokens: z.number().int() }), level: 'info', text: (p: { tokens: number }) => `本次研究共用 ${p.tokens} tokens` },
+  'research.budgetLow': {
+    params: z.object({ remaining: z.number().int(), estimate: z.number().int() }),
+    level: 'warning',
+    text: (p: { remaining: number; estimate: number }) => `今日剩余额度约 ${p.remaining} tokens，少于一次研究通常所需的约 ${p.estimate} tokens：报告可能写不完，写到哪里就保存到哪里`,
+  },
   'research.waitingForModel': { params: z.object({ until: z.string() }), level: 'warning', text: (p: { until: string }) => `模型服务要求稍候，研究将于 ${p.until} 自动继续` },
   'research.cutShortSaved': { params: none, level: 'warning', text: () => '上次运行在写作过程中中断，已保存已写出的部分，不再重复写作' },
   'research.interrupted': { params: none, level: 'warning', text: () => '研究已中断，已完成的部分已保存' },

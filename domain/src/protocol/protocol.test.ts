@@ -98,6 +98,8 @@ test('every progress code round-trips with its parameters', (t) => {
     'research.resuming': {},
     'research.attachedRead': { count: 2, titles: ['A', 'B'] },
     'research.continuing': { steps: 2, sections: 1 },
+    'research.tokensUsed': { tokens: 12_345 },
+    'research.budgetLow': { remaining: 9_000, estimate: 40_000 },
     'research.takenOver': {},
     'research.rulesFallback': { call: 'plan' },
     'research.sectionRetry': { section: '技术路线' },

@@ -55,6 +55,7 @@ export const queryKeys = {
   cloudHistory: ['research', 'cloud-history'] as const,
   models: ['research', 'models'] as const,
   speech: ['research', 'speech-status'] as const,
+  researchBudget: ['research', 'budget'] as const,
   sharedConversation: (shareId: string) => ['share', 'conversation', shareId] as const,
   shared: (kind: string, id: string) => ['share', kind, id] as const,
   /** A research session's own links, as its owner manages them. */

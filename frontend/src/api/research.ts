@@ -166,6 +166,9 @@ export async function recognise(audio: Blob, language = 'zh'): Promise<string> {
 }
 
 /** Whether speech recognition is configured; without it the microphone stays hidden. */
+/** Today's budget beside what a research run is reckoned to use: the composer asks before a run it may not cover. */
+export const researchBudget = () => api.get<{ remaining_tokens: number; estimate_tokens: number; enough: boolean }>('/conversation/api/v2/research/budget');
+
 export const speechStatus = () => api.get<{ configured: boolean }>('/conversation/api/v2/asr/status');
 
 /** Spec §2: page views are recorded as user actions; a failure must never bother the user. */

@@ -224,6 +224,8 @@ export const en: Messages = {
       sectionCapped: 'The section "{{section}}" reached the model\'s output limit and may be incomplete; the report says so',
       followUp: 'The step "{{section}}" needs more ({{reason}}); searching again: {{queries}}',
       citationsChecked: 'Checked {{checked}} citations of "{{section}}" against their sources: {{repaired}} corrected, {{marked}} marked as unverified, {{removed}} invalid numbers removed',
+      tokensUsed: 'This research used {{tokens}} tokens',
+      budgetLow: "About {{remaining}} tokens of today's budget are left, less than the {{estimate}} a research run usually takes: the report may stop early, and what is written is kept",
       waitingForModel: 'The model service asked us to wait; the research continues automatically at {{time}}',
       cutShortSaved: 'The previous run stopped while writing; what it wrote is saved and is not written again',
       interrupted: 'The research was interrupted; what was done is saved',
@@ -247,6 +249,9 @@ export const en: Messages = {
     handSavedByOwner: "The author's edits were saved as version {{version}}",
   },
   composer: {
+    budgetLow: "About {{remaining}} tokens of today's budget are left; a research run usually takes about {{estimate}}, so the report may stop early. Start anyway?",
+    budgetLowCancel: 'Not now',
+    budgetLowGo: 'Start anyway',
     label: 'Message',
     resize: 'Drag to resize the input',
     placeholderResearch: 'Describe your research question, e.g. compare how three solid-state battery approaches are reaching the market',

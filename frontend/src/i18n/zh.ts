@@ -224,6 +224,8 @@ export const zh = {
       sectionCapped: '“{{section}}”一节达到了模型的输出上限，可能不完整，报告中已注明',
       followUp: '“{{section}}”还需补充（{{reason}}），追加搜索：{{queries}}',
       citationsChecked: '“{{section}}”一节的 {{checked}} 处引用已与来源核对：{{repaired}} 处已修正，{{marked}} 处标为待核实，{{removed}} 处无效编号已删除',
+      tokensUsed: '本次研究共用 {{tokens}} tokens',
+      budgetLow: '今日剩余额度约 {{remaining}} tokens，少于一次研究通常所需的约 {{estimate}} tokens：报告可能写不完，写到哪里就保存到哪里',
       waitingForModel: '模型服务要求稍候，研究将于 {{time}} 自动继续',
       cutShortSaved: '上次运行在写作过程中中断，已保存已写出的部分，不再重复写作',
       interrupted: '研究已中断，已完成的部分已保存',
@@ -247,6 +249,9 @@ export const zh = {
     handSavedByOwner: '作者的修改已保存为第 {{version}} 版',
   },
   composer: {
+    budgetLow: "今日剩余额度约 {{remaining}} tokens，一次研究通常需要约 {{estimate}} tokens，报告可能写不完。仍要开始吗？",
+    budgetLowCancel: '先不开始',
+    budgetLowGo: '仍然开始',
     label: '输入消息',
     resize: '拖动调整输入框高度',
     placeholderResearch: '描述你的研究问题，例如：比较三种固态电池路线的商业化进展',

@@ -1,8 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
-import { queryKeys, useApiQuery } from '../api/query.ts';
-import { recognise, speechStatus, uploadFile, UPLOAD_FAILED } from '../api/research.ts';
+import { queryClient, queryKeys, useApiQuery } from '../api/query.ts';
+import { recognise, researchBudget, speechStatus, uploadFile, UPLOAD_FAILED } from '../api/research.ts';
 import { fullPath } from '../app/guard.ts';
 import { preloadMarkdown } from '../components/Markdown.tsx';
 import { clampInputHeight, INPUT_MIN_HEIGHT } from '../research/editReport.ts';
@@ -11,6 +11,8 @@ import { useSessionView } from '../research/live.ts';
 import { CircleAlertIcon, GlobeIcon, LightbulbIcon, MessageSquareIcon, MicIcon, PaperclipIcon, PauseIcon, SendIcon, XIcon } from '../ui/icons.ts';
 import { Segmented } from '../ui/Segmented.tsx';
 import { handFocus } from '../ui/returnFocus.ts';
+import { currentLanguage } from '../i18n/index.ts';
+import { intlLocale } from '../i18n/language.ts';
 
 const INPUT_HEIGHT_KEY = 'research_input_height';
 
@@ -59,6 +61,11 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
   // The server says whether speech is configured; the recogniser itself is only called to recognise.
   const speech = useApiQuery({ queryKey: queryKeys.speech, queryFn: speechStatus, enabled: signedIn, staleTime: Infinity });
   const asr = speech.data?.configured === true;
+  const researching = session?.mode === 1;
+  const budget = useApiQuery({ queryKey: queryKeys.researchBudget, queryFn: researchBudget, enabled: signedIn && researching, staleTime: 30_000 });
+  /** A research the budget may not cover waits here until the user goes on or lets it be. */
+  const [budgetAsked, setBudgetAsked] = useState(false);
+  const budgetAccepted = useRef(false);
   const [text, setText] = useState(storedDraft);
   const [height, setHeight] = useState(() => clampInputHeight(Number(localStorage.getItem(INPUT_HEIGHT_KEY)) || INPUT_MIN_HEIGHT + 30));
   const [needsLogin, setNeedsLogin] = useState(false);
@@ -85,6 +92,11 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
       setNeedsLogin(true);
       return;
     }
+    if (researching && !budgetAccepted.current && budget.data?.enough === false) {
+      setBudgetAsked(true);
+      return;
+    }
+    setBudgetAsked(false);
     // The first visit's session is still being made (or is loading): the text waits in the box and goes once it is ready.
     const event = { type: 'conversation.send' as const, text };
     if (!ref?.getSnapshot().can(event)) {
@@ -93,8 +105,10 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
     }
     setSendWhenReady(false);
     ref.send(event);
+    budgetAccepted.current = false;
     setText('');
     keepDraft('');
+    if (researching) void queryClient.invalidateQueries({ queryKey: queryKeys.researchBudget });
     // The reply is Markdown and takes a round trip at least: its renderer arrives before it does.
     void preloadMarkdown();
   };
@@ -163,6 +177,22 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
           )}
           <button type="button" className="icon-button tiny" aria-label={t('user.close')} onClick={() => (needsLogin ? setNeedsLogin(false) : ref?.send({ type: 'error.cleared' }))}>
             <XIcon size={12} />
+          </button>
+        </div>
+      )}
+      {budgetAsked && budget.data && (
+        <div className="composer-alert budget-low" role="alert">
+          <CircleAlertIcon size={14} />
+          <span>{t('composer.budgetLow', { remaining: budget.data.remaining_tokens.toLocaleString(intlLocale(currentLanguage())), estimate: budget.data.estimate_tokens.toLocaleString(intlLocale(currentLanguage())) })}</span>
+          <button type="button" className="button button-secondary button-small" onClick={() => setBudgetAsked(false)}>
+            {t('composer.budgetLowCancel')}
+          </button>
+          <button type="button" className="button button-primary button-small" onClick={() => {
+              budgetAccepted.current = true;
+              submit();
+            }}>
+            <SendIcon size={14} />
+            {t('composer.budgetLowGo')}
           </button>
         </div>
       )}

@@ -30,6 +30,12 @@ export function infoText(t: TFunction, item: ContentOf<'info'>): string {
       return t('progress.research.citationsChecked', { ...progress.params });
     case 'research.waitingForModel':
       return t('progress.research.waitingForModel', { time: new Date(progress.params.until).toLocaleTimeString(intlLocale(currentLanguage())) });
+    case 'research.tokensUsed':
+      return t('progress.research.tokensUsed', { tokens: progress.params.tokens.toLocaleString(intlLocale(currentLanguage())) });
+    case 'research.budgetLow': {
+      const locale = intlLocale(currentLanguage());
+      return t('progress.research.budgetLow', { remaining: progress.params.remaining.toLocaleString(locale), estimate: progress.params.estimate.toLocaleString(locale) });
+    }
     case 'research.attachedRead':
       return t('progress.research.attachedRead', { count: progress.params.count, titles: progress.params.titles.join(t('progress.listSeparator')) });
     default:

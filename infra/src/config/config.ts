@@ -115,6 +115,8 @@ export const configSchema = z
     RESEARCH_MAX_ROUNDS: z.coerce.number().int().min(1).max(5).default(2),
     /** No follow-up search starts once a research run has used this many tokens. */
     RESEARCH_FOLLOW_UP_TOKENS: z.coerce.number().int().min(0).default(60_000),
+    /** What a research run is reckoned to use: below it, the user is told before the run starts. */
+    RESEARCH_TOKENS_ESTIMATE: z.coerce.number().int().min(0).default(40_000),
     SMTP_URL: optional(url(['smtp:', 'smtps:'])),
     BLOB_DIR: optional(z.string()),
     MAIL_FROM: z.string().default('Scriptorium <no-reply@scriptorium.local>'),

@@ -49,9 +49,11 @@ export interface ResearchLimits {
   maxRounds: number;
   /** Tokens the run may have used before no follow-up search starts. */
   followUpTokens: number;
+  /** Tokens a run is reckoned to use: with less budget left, the chat says so before the plan. */
+  tokensEstimate: number;
 }
 
-export const DEFAULT_RESEARCH_LIMITS: ResearchLimits = { modelConcurrency: 4, fetchConcurrency: 6, maxRounds: 2, followUpTokens: 60_000 };
+export const DEFAULT_RESEARCH_LIMITS: ResearchLimits = { modelConcurrency: 4, fetchConcurrency: 6, maxRounds: 2, followUpTokens: 60_000, tokensEstimate: 40_000 };
 
 /** The model for one role of a job, asked per call: an administrator may change it while the job runs. */
 export function modelFor(deps: Pick<AgentDeps, 'model' | 'models'>, role: ModelRole): ModelProvider {

@@ -80,7 +80,7 @@ export async function runDeepCognition(deps: AgentDeps, job: JobContext<unknown>
   };
 
   try {
-    if (trace.savedVersion !== null) await afterWriting(run, record.question, trace.outputs);
+    if (trace.savedVersion !== null) await afterWriting(run, record.question, trace);
     else if (data.stage === 'research') await research(run, state, record, trace);
     else if (data.stage === 'revise') await revise(run, state, record, trace);
     else await start(run, state, record, events, trace);
@@ -196,6 +196,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   const { deps } = run;
   const analysis = rules.analyseQuestion(record.question);
   const scope = rules.answerLines(record.answers, run.language);
+  await warnIfBudgetLow(run, trace);
   const { steps: planned, title: writtenTitle } = await planResearch(run, record, trace);
   const steps = planned.map((step) => step.description);
 
@@ -262,7 +263,18 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   draft.plain(notesBlock(run.notes, run.language));
   draft.plain(sources.markdown(run.language, citedNumbers(draft.content)));
   await finishWriting(run, draft);
-  await afterWriting(run, record.question, trace.outputs);
+  await afterWriting(run, record.question, trace);
+}
+
+/**
+ * Tells the user, before the plan, when the budget left is below what a run is reckoned to use: the
+ * run goes on (what it writes is saved as it goes), but a report cut short is then no surprise.
+ */
+async function warnIfBudgetLow(run: Run, trace: StageTrace): Promise<void> {
+  if (run.deps.model.offline || trace.plan || trace.said.has('research.budgetLow')) return;
+  const estimate = run.pools.limits.tokensEstimate;
+  const remaining = await run.allowance.remaining();
+  if (remaining < estimate) await run.writer.progress({ code: 'research.budgetLow', params: { remaining: Math.max(0, Math.floor(remaining)), estimate } });
 }
 
 /** Tokens a section is reckoned to answer with, when deciding whether the budget covers writing ahead. */
@@ -402,7 +414,7 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
   draft.plain(`\n\n${sources.markdown(run.language)}`);
   await finishWriting(run, draft);
   await command(run, 'step:done', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: steps.length } });
-  await afterWriting(run, record.question, trace.outputs);
+  await afterWriting(run, record.question, trace);
 }
 
 /** What every quote must be about: the question's topic and key phrases. */

@@ -678,3 +678,32 @@ test("with a model: the plan's short headings and its title head the report, and
   t.true(content.includes('\n## 技术路线\n') && content.includes('\n## 量产进度\n'));
   t.false(content.includes('## 梳理技术路线'), 'the step sentence is no heading');
 });
+
+test('with a model: the chat says what the run used when it ends, and warns before the plan when the budget left is below a run', async (t) => {
+  const plenty = await harness({ model: new ScriptedModel() });
+  t.teardown(() => plenty.close());
+  const sessionId = await plenty.createSession();
+  const reply = await plenty.post(sessionId, SPECIFIC);
+  await plenty.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  await plenty.run(runDeepCognition, 'deep_cognition', await plenty.answerAll(sessionId), job(reply, 'research'));
+  const log = await plenty.log(sessionId);
+  const spent = of(log, 'TokensConsumed').reduce((sum, event) => sum + event.data.prompt + event.data.completion, 0);
+  const progress = outputs(log, 'info').map((item) => item.progress as { code: string; params: Record<string, unknown> } | undefined);
+  t.deepEqual(progress.filter((item) => item?.code === 'research.tokensUsed'), [{ code: 'research.tokensUsed', params: { tokens: spent } }], 'every token of the reply, its clarifying stage too, said once');
+  const types = itemTypes(log, reply.replyId);
+  t.true(types.lastIndexOf('info') < types.indexOf('FeedbackRequested'), 'said before the feedback request');
+  t.false(progress.some((item) => item?.code === 'research.budgetLow'), 'a budget that covers the run says nothing');
+
+  const low = await harness({ model: new ScriptedModel(), remainingTokens: () => 30_000 });
+  t.teardown(() => low.close());
+  const lowSession = await low.createSession();
+  const lowReply = await low.post(lowSession, SPECIFIC);
+  await low.run(runDeepCognition, 'deep_cognition', lowReply.replyId, job(lowReply));
+  await low.run(runDeepCognition, 'deep_cognition', await low.answerAll(lowSession), job(lowReply, 'research'));
+  const lowLog = await low.log(lowSession);
+  const said = outputs(lowLog, 'info').map((item) => item.progress as { code: string; params: Record<string, unknown> } | undefined);
+  const warned = said.findIndex((item) => item?.code === 'research.budgetLow');
+  t.deepEqual(said[warned], { code: 'research.budgetLow', params: { remaining: 30_000, estimate: DEFAULT_RESEARCH_LIMITS.tokensEstimate } });
+  t.true(warned < said.findIndex((item) => item?.code === 'research.planning'), 'before the plan');
+  t.is(of(lowLog, 'WritingVersionSaved').length, 1, 'and the run goes on');
+});

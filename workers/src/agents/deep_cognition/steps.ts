@@ -15,7 +15,7 @@ import { BROWSE_PROMPT, JUDGE_PROMPT, browseSchema, judgeSchema } from './prompt
 import { checkpoint, command, completeJson, Draft, offlineWork, type Run } from './run.ts';
 import type { SourceBook } from './sources.ts';
 import { ChunkIndex } from './chunks.ts';
-import type { StoredPage } from './trace.ts';
+import { runTokens, type StageTrace, type StoredPage } from './trace.ts';
 import { extractText, sentenceKey, type Extract, type ExtractSection } from './extracts.ts';
 import { clip, sentencesOf, splitEditReport, termsOf } from './text.ts';
 
@@ -266,7 +266,8 @@ export async function finishWriting(run: Run, draft: Draft): Promise<boolean> {
  * After a version: its blocks for the report view, cognition to read next, and the question of
  * what to do with it. Items a re-run finds already written are not written again.
  */
-export async function afterWriting(run: Run, question: string, done: ReadonlySet<string>): Promise<void> {
+export async function afterWriting(run: Run, question: string, trace: Pick<StageTrace, 'outputs' | 'said'>): Promise<void> {
+  const done = trace.outputs;
   const { state } = await run.deps.commands.load(conversationDecider, conversationStream(run.data.sessionId));
   if (state.status === 'none') return;
   const current = state.canvas.current;
@@ -286,6 +287,10 @@ export async function afterWriting(run: Run, question: string, done: ReadonlySet
     });
   }
   if (!done.has('cognition_recommendation')) await run.writer.output('cognition_recommendation', { items: await recommendations(run, question) });
+  if (!run.deps.model.offline && !trace.said.has('research.tokensUsed')) {
+    const tokens = runTokens(await run.deps.events.readStream(conversationStream(run.data.sessionId)), run.data.replyId);
+    if (tokens > 0) await run.writer.progress({ code: 'research.tokensUsed', params: { tokens } });
+  }
   await command(run, 'feedback', { type: 'RequestFeedback', data: { messageId: run.data.replyId } });
 }
 

@@ -220,6 +220,21 @@ export function merge(earlier: StageTrace, later: StageTrace): StageTrace {
   };
 }
 
+/**
+ * The tokens the reply's current run used: its last stage when that is a revision (each revision is
+ * a run of its own), else the whole reply with every reply it continues.
+ */
+export function runTokens(events: RecordedEvent[], replyId: string): number {
+  const { stages } = stagesOf(events, replyId);
+  const own = (stage: ConversationEvent[]) => stage.reduce((sum, event) => sum + (event.type === 'TokensConsumed' ? event.data.prompt + event.data.completion : 0), 0);
+  const stageStarts = events.map(asEvent).filter((event) => event.type === 'StageStarted' && event.data.messageId === replyId);
+  const last = stageStarts.at(-1);
+  if (last?.type === 'StageStarted' && last.data.stage === 'revise') return own(stages.at(-1) ?? []);
+  const started = events.map(asEvent).find((event) => event.type === 'AgentReplyStarted' && event.data.messageId === replyId);
+  const continues = started?.type === 'AgentReplyStarted' ? started.data.continues : undefined;
+  return stages.reduce((sum, stage) => sum + own(stage), 0) + (continues ? runTokens(events, continues) : 0);
+}
+
 export function replyRecord(events: RecordedEvent[], replyId: string, replyTo: string): ReplyRecord {
   const record: ReplyRecord = { question: '', answers: [], plan: null, feedback: null, notes: new Map() };
   const note = (url: string, title: string, text: string) => {
