@@ -69,7 +69,7 @@ test('kill -9 while the report is being written: after the restart the job conti
     t.true(written.startsWith(before), 'what was written before the kill stays where it was');
     const later = mock.requests.slice(requestsBeforeRestart).map((request) => request.body as { messages: Array<{ role: string; content: string }> });
     t.false(later.some((body) => [ANALYSE_PROMPT, PLAN_PROMPT].includes(body.messages[0]!.content)), 'no analysis and no planning again');
-    t.is(later.length, 2, 'the section that was cut and the conclusion');
+    t.is(later.length, 2, 'the section that was cut and the one after it');
     t.true(later[0]!.messages.some((message) => message.role === 'assistant' && message.content.length > 0), 'the cut section is continued from its text');
     second.child.kill('SIGTERM');
     await second.exited;

@@ -164,5 +164,5 @@ test.serial('a budget that runs out mid-report: a 402 error on the socket, the p
   const [version] = canvas.body.versions;
   t.like(version, { version: 1, interrupted: true });
   t.is(version.content, streamedText(socket.received, replyId, 'writing_content'));
-  t.false(version.content.includes('## 结论'), 'stopped before the end of the report');
+  t.false(version.content.includes('## 参考来源'), 'stopped before the end of the report');
 });

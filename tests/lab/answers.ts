@@ -15,7 +15,7 @@ export type CallKind =
   | 'judge'
   | 'browse'
   | 'section'
-  | 'conclusion'
+  | 'summary'
   | 'deepen'
   | 'revise'
   | 'edit'
@@ -63,7 +63,7 @@ export function kindOf(messages: readonly Message[]): CallKind {
     ['judge', /"has_useful_info"/],
     ['browse', /"pages"\s*:/],
     ['title', /起一个简短的标题|short title/i],
-    ['conclusion', /结论|conclusion/i],
+    ['summary', /开头的摘要/],
     ['deepen', /深入|go deeper/i],
     ['revise', /修改意见|feedback/i],
     ['section', /一节|section/i],
@@ -295,7 +295,7 @@ export function answerFor(messages: readonly Message[], mood: Mood): Answer {
       const lead = zh ? `关于“${step}”，现有资料提供了以下信息。` : `The sources shed some light on this question.`;
       return { kind, text: `${lead}${zh ? '' : ' '}${written.text}`, mistakes: written.mistakes };
     }
-    case 'conclusion': {
+    case 'summary': {
       const picked = rank(sources, termsOf(question)).slice(0, 3);
       const written = write(picked, sources, zh, mood, subject);
       const close = zh ? '总体来看，这一领域发展较快，但各方数据口径不一，仍需持续跟踪。' : 'Overall, the field is moving quickly, but sources count differently and the evidence needs watching.';

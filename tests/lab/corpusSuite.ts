@@ -5,7 +5,7 @@
 import { TOPICS, type Topic } from './corpus.ts';
 import { ask, awaitReply, chargedTokens, latestReport, newUser, openConversation, type Conversation, type Outcome, type ReplyEnd } from './drive.ts';
 import type { Lab } from './lab.ts';
-import { mistakeOutcomes, scoreReport, type CitationScore, type MistakeOutcomes } from './score.ts';
+import { citationSupported, mistakeOutcomes, scoreReport, type CitationScore, type MistakeOutcomes } from './score.ts';
 
 export interface TaskResult {
   task: string;
@@ -48,6 +48,7 @@ export async function conversationFor(lab: Lab, topic: Topic): Promise<Conversat
 export async function measure(lab: Lab, topic: Topic, conversation: Conversation, end: ReplyEnd, items: readonly any[], wallMs: number): Promise<TaskResult> {
   const report = await latestReport(conversation);
   const citations = scoreReport(report?.content ?? '', topic, lab.pathOf, new Set(lab.web.reads));
+  const mistakes = lab.model.mistakes.filter((mistake) => mistake.kind !== 'misattributed' || !citationSupported(report?.content ?? '', topic, lab.pathOf, mistake.sentence, mistake.n));
   const of = (type: string) => items.filter((item) => item.content_type === type);
   const planSteps = (of('plan').at(-1)?.research_plan as unknown[] | undefined)?.length ?? 0;
   const searchRounds = of('web_search_queries').length;
@@ -62,8 +63,8 @@ export async function measure(lab: Lab, topic: Topic, conversation: Conversation
     ...(end.error && { error: end.error }),
     citations,
     accuracy: citations.cited === 0 ? null : citations.supported / citations.cited,
-    mistakesInjected: lab.model.mistakes.length,
-    mistakes: mistakeOutcomes(report?.content ?? '', lab.model.mistakes),
+    mistakesInjected: mistakes.length,
+    mistakes: mistakeOutcomes(report?.content ?? '', mistakes),
     pagesRead: new Set(of('web_browsing_result').filter((item) => item.ok).map((item) => item.url as string)).size,
     searchRounds,
     planSteps,

@@ -60,6 +60,26 @@ export function citedSentences(report: string): Array<{ sentence: string; number
 
 const contains = (text: string, phrase: string) => normalise(text).includes(normalise(phrase));
 
+/** Whether the page at `path` supports the sentence: states a fact of the truth it names, or, for no such fact, says the sentence word for word. */
+function supports(topic: Topic, facts: readonly Topic['facts'][number][], core: string, path: string | null): boolean {
+  if (path === null) return false;
+  if (facts.length > 0) return facts.some((fact) => fact.supportedBy.includes(path));
+  const page = PAGES.get(path);
+  return page !== undefined && normalise(pageText(page)).includes(core);
+}
+
+/**
+ * Whether the report's source `n` supports `sentence` by the truth: a citation the scripted model
+ * meant as a mistake (pointing at a source whose excerpt it was given lacks the sentence) may cite a
+ * page that says it all the same, and is then no mistake.
+ */
+export function citationSupported(report: string, topic: Topic, pathOf: (url: string) => string | null, sentence: string, n: number): boolean {
+  const url = sourceList(report).get(n);
+  if (url === undefined) return false;
+  const facts = topic.facts.filter((fact) => fact.key.every((phrase) => contains(sentence, phrase)));
+  return supports(topic, facts, normalise(sentence), pathOf(url));
+}
+
 export function scoreReport(report: string, topic: Topic, pathOf: (url: string) => string | null, read: ReadonlySet<string>): CitationScore {
   const sources = sourceList(report);
   const score: CitationScore = { cited: 0, supported: 0, misattributed: 0, fabricated: 0, dangling: 0, effective: 0, citedUnread: 0, deepFactCited: false, contradictionReported: false, marked: 0, correctMarked: 0 };
@@ -79,11 +99,7 @@ export function scoreReport(report: string, topic: Topic, pathOf: (url: string) 
       }
       const path = pathOf(url);
       if (path !== null && !read.has(path)) score.citedUnread++;
-      const page = path === null ? undefined : PAGES.get(path);
-      let supported: boolean;
-      if (facts.length > 0) supported = path !== null && facts.some((fact) => fact.supportedBy.includes(path));
-      else supported = page !== undefined && normalise(pageText(page)).includes(core);
-      if (supported) {
+      if (supports(topic, facts, core, path)) {
         score.supported++;
         if (marked) score.correctMarked++;
         for (const fact of facts) {

@@ -1,5 +1,5 @@
 import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
-import type { CitationCheck, ClarificationAnswer, ClarificationQuestion, WebResult } from '../protocol/research.ts';
+import type { CitationCheck, ClarificationAnswer, ClarificationQuestion, ReportLength, WebResult } from '../protocol/research.ts';
 import type { ChunkedType, OutputType } from '../protocol/content.ts';
 import { AGENTS, type AgentName } from '../protocol/agents.ts';
 
@@ -63,9 +63,9 @@ export type StageStarted = DomainEvent<'StageStarted', { sessionId: string; mess
 /**
  * `queries`: each step's searches, so a job that continues the plan searches as it was planned;
  * `headings` (each step's section heading) and `title` (the report's), when the model wrote them, so
- * a job that continues the report writes the same ones.
+ * a job that continues the report writes the same ones; `length`, how long the report is written.
  */
-export type PlanProposed = DomainEvent<'PlanProposed', { sessionId: string; messageId: string; steps: string[]; queries?: string[][]; headings?: string[]; title?: string; at: string }>;
+export type PlanProposed = DomainEvent<'PlanProposed', { sessionId: string; messageId: string; steps: string[]; queries?: string[][]; headings?: string[]; title?: string; length?: ReportLength; at: string }>;
 export type PlanStepMarked = DomainEvent<'PlanStepMarked', { sessionId: string; messageId: string; steps: string[]; index: number; at: string }>;
 /**
  * Where a search round belongs in the research: its plan step, its round within the step (0 the

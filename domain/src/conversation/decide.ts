@@ -18,7 +18,7 @@ import {
   type TokensConsumed,
   type SearchPlacement,
 } from './conversation.ts';
-import type { CitationCheck, ClarificationAnswer, ClarificationQuestion, WebResult } from '../protocol/research.ts';
+import type { CitationCheck, ClarificationAnswer, ClarificationQuestion, ReportLength, WebResult } from '../protocol/research.ts';
 import { CANVAS_ID } from '../protocol/research.ts';
 
 /** Spec §4: unless interrupted, a written version shorter than this is discarded. */
@@ -48,7 +48,7 @@ export type ResumeReply = Command<'ResumeReply', Owned<{ replyId: string }>>;
 
 /** Commands the research agent issues for its reply (`messageId`) while it runs. */
 export type AskClarification = Command<'AskClarification', { messageId: string; questions: ClarificationQuestion[] }>;
-export type ProposePlan = Command<'ProposePlan', { messageId: string; steps: string[]; queries?: string[][]; headings?: string[]; title?: string }>;
+export type ProposePlan = Command<'ProposePlan', { messageId: string; steps: string[]; queries?: string[][]; headings?: string[]; title?: string; length?: ReportLength }>;
 export type MarkPlanStep = Command<'MarkPlanStep', { messageId: string; steps: string[]; index: number }>;
 export type RecordSearchResults = Command<'RecordSearchResults', { messageId: string; queries: string[]; results: WebResult[] } & SearchPlacement>;
 export type RecordPage = Command<'RecordPage', { messageId: string; url: string; title: string; text: string; summary: string }>;
@@ -246,10 +246,10 @@ export const answerClarification = (command: AnswerClarification, state: Convers
 
 export const proposePlan = (command: ProposePlan, state: Conversation): ConversationEvent[] => {
   const session = replying(state, command.data.messageId);
-  const { messageId, steps, queries, headings, title } = command.data;
+  const { messageId, steps, queries, headings, title, length } = command.data;
   if (steps.length === 0) throw refuse('invalid', 'conversation.plan_empty');
   if ((queries && queries.length !== steps.length) || (headings && headings.length !== steps.length)) throw refuse('invalid', 'conversation.plan_step_not_found');
-  return [{ type: 'PlanProposed', data: { sessionId: session.sessionId, messageId, steps, ...(queries && { queries }), ...(headings && { headings }), ...(title && { title }), at: at(command) } }];
+  return [{ type: 'PlanProposed', data: { sessionId: session.sessionId, messageId, steps, ...(queries && { queries }), ...(headings && { headings }), ...(title && { title }), ...(length && { length }), at: at(command) } }];
 };
 
 export const markPlanStep = (command: MarkPlanStep, state: Conversation): ConversationEvent[] => {

@@ -82,3 +82,7 @@ export type ToolSource = z.infer<typeof toolSourceSchema>;
 
 /** The canvas editor's fixed id (spec §3). */
 export const CANVAS_ID = 'dccanvas';
+
+/** How long a research report is written: what the question needs, as its plan judged it. */
+export const REPORT_LENGTHS = ['brief', 'standard', 'detailed'] as const;
+export type ReportLength = (typeof REPORT_LENGTHS)[number];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { conversationStream, type OpenSession } from '@scriptorium/domain/conversation/conversation';
 import { conversationDecider } from '@scriptorium/domain/conversation/decide';
 import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
-import type { ClarificationQuestion } from '@scriptorium/domain/protocol/research';
+import type { ClarificationQuestion, ReportLength } from '@scriptorium/domain/protocol/research';
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { JobContext } from '@scriptorium/infra/queue/port';
 import { Allowance } from '@scriptorium/domain/budget/allowance';
@@ -19,12 +19,12 @@ import {
   QUERIES_PROMPT,
   analyseSchema,
   clarifySchema,
-  conclusionPrompt,
   deepenPrompt,
   planSchema,
   queriesSchema,
   revisePrompt,
   sectionPrompt,
+  summaryPrompt,
 } from './prompts.ts';
 import { Ahead, cancelAhead, checkpoint, command, completeJson, mustWait, runPools, streamModel, type Run } from './run.ts';
 import { estimateMessageTokens, estimateTokens } from '@scriptorium/infra/model/tokens';
@@ -197,7 +197,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   const analysis = rules.analyseQuestion(record.question);
   const scope = rules.answerLines(record.answers, run.language);
   await warnIfBudgetLow(run, trace);
-  const { steps: planned, title: writtenTitle } = await planResearch(run, record, trace);
+  const { steps: planned, title: writtenTitle, length } = await planResearch(run, record, trace);
   const steps = planned.map((step) => step.description);
 
   const sources = new SourceBook();
@@ -211,7 +211,10 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
     `# ${title}\n\n` +
     (deps.model.offline ? `${OFFLINE_REPORT_LABEL[run.language]}\n\n` : '') +
     `## ${zh ? '研究问题' : 'Research question'}\n\n${record.question.trim()}\n\n${scope.map((line) => `- ${line}\n`).join('')}${scope.length > 0 ? '\n' : ''}`;
-  const headings = [...planned.map((step) => step.heading), zh ? '结论' : 'Conclusion'];
+  // The summary heads the report (the answer first); the plan's steps follow it, one section each:
+  // section i + 1 is step i.
+  const headings = [zh ? '摘要' : 'Summary', ...planned.map((step) => step.heading)];
+  const stepOf = (index: number) => index - 1;
   // The offline engine writes a section at once: there is never a part of one to continue.
   const { next, prefix, partial } = continuation(header, headings, trace.sections, deps.model.offline ? '' : trace.lastText);
   const draft = await startWriting(run, title, sources, trace.writing ? trace.writingText : '');
@@ -223,13 +226,15 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   const sections: ExtractSection[] = steps.map((step, index) => ({ focus: step, ...(found[index] && { sources: found[index] }) }));
   const extracts = deps.model.offline ? assignExtracts(sources.all, subjectOf(analysis), sections, new Set()) : [];
   // Each section is given the chunks on its own step that no section before it was given, so
-  // sections draw on different facts; the conclusion draws on the best for the whole question.
+  // sections draw on different facts; the summary draws on the best for the whole question.
   const given = new Set<string>();
   const plans: SectionPlan[] = headings.map((heading, index) => {
-    const conclusion = index === steps.length;
-    const ask = conclusion ? brief : `${brief}\n\n${zh ? `现在撰写这一节：${steps[index]}` : `Write this section now: ${steps[index]}`}`;
-    const system = conclusion ? conclusionPrompt(run.language) : sectionPrompt(run.language);
-    return { index, heading, messages: [{ role: 'system', content: system }, { role: 'user', content: ask }], context: conclusion ? sources.context(record.question, run.language) : sources.context(steps[index], run.language, given), sources };
+    if (index === 0) {
+      return { index, heading, messages: [{ role: 'system', content: summaryPrompt(run.language, length) }, { role: 'user', content: brief }], context: sources.context(record.question, run.language), sources };
+    }
+    const step = steps[stepOf(index)]!;
+    const ask = `${brief}\n\n${zh ? `现在撰写这一节：${step}` : `Write this section now: ${step}`}`;
+    return { index, heading, messages: [{ role: 'system', content: sectionPrompt(run.language, length) }, { role: 'user', content: ask }], context: sources.context(step, run.language, given), sources };
   });
   if (!deps.model.offline) await writeAhead(run, plans.slice(next + 1));
   for (let index = next; index < headings.length; index++) {
@@ -241,9 +246,8 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
       draft.plain(headingLine(heading));
     }
     const start = draft.content.length - (index === next ? partial.length : 0);
-    const conclusion = index === steps.length;
     if (deps.model.offline) {
-      if (conclusion) {
+      if (index === 0) {
         draft.plain(
           zh
             ? `离线引擎只做摘录，没有对资料进行推理与综合。本报告按研究计划的 ${steps.length} 个步骤，从 ${sources.size} 个来源中摘录了相关内容；配置语言模型后可以得到完整的分析与结论。`
@@ -251,7 +255,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
         );
       } else {
         if (index === next) await run.allowance.check();
-        await writeExtract(run, draft, sources, sections[index]!, extracts[index]!);
+        await writeExtract(run, draft, sources, sections[stepOf(index)]!, extracts[stepOf(index)]!);
       }
       await recordSection(run, draft, index, heading, start, sources);
     } else {
@@ -299,7 +303,7 @@ async function writeAhead(run: Run, plans: readonly SectionPlan[]): Promise<void
  * The plan of the research: the one the log already has (with the searches, headings and title it
  * planned), else a new one, recorded. `title`: the model's, when it wrote one.
  */
-async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): Promise<{ steps: rules.PlannedStep[]; title: string | null }> {
+async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): Promise<{ steps: rules.PlannedStep[]; title: string | null; length: ReportLength }> {
   const analysis = rules.analyseQuestion(record.question);
   const byRules = rules.plan(analysis, record.answers);
   if (trace.plan) {
@@ -307,12 +311,13 @@ async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): P
       const known = byRules.find((step) => step.description === description);
       return { description, heading: trace.headings?.[index] ?? known?.heading ?? description, queries: trace.queries?.[index] ?? known?.queries ?? [description] };
     });
-    return { steps, title: trace.title };
+    return { steps, title: trace.title, length: trace.length ?? 'standard' };
   }
 
   await run.writer.progress({ code: 'research.planning', params: {} });
   let planned = byRules;
   let title: string | null = null;
+  let length: ReportLength = 'standard';
   if (!run.deps.model.offline) {
     const scope = rules.answerLines(record.answers, run.language).join('\n');
     const proposed = await completeJson(run, 'planning', 'plan', planSchema, [
@@ -322,6 +327,7 @@ async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): P
     if (proposed) {
       planned = proposed.steps.map((step) => ({ ...step, heading: sectionHeading(step.heading, step.description) }));
       title = reportTitle(proposed.title);
+      length = proposed.length ?? 'standard';
     }
   }
   await command(run, 'plan', {
@@ -332,9 +338,10 @@ async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): P
       queries: planned.map((step) => step.queries),
       ...(planned !== byRules && { headings: planned.map((step) => step.heading) }),
       ...(title && { title }),
+      ...(!run.deps.model.offline && { length }),
     },
   });
-  return { steps: planned, title };
+  return { steps: planned, title, length };
 }
 
 async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace: StageTrace): Promise<void> {

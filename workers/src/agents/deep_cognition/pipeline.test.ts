@@ -4,7 +4,7 @@ import { BUDGET_EXHAUSTED } from '@scriptorium/domain/budget/guard';
 import type { OutputType } from '@scriptorium/domain/protocol/content';
 import { runDeepCognition } from './agent.ts';
 import { asEvents, harness, itemTypes, ScriptedModel, SECTION_PROSE, until, type Reply } from './harness.ts';
-import { PLAN_PROMPT, REFLECT_PROMPT } from './prompts.ts';
+import { PLAN_PROMPT, REFLECT_PROMPT, sectionPrompt, summaryPrompt } from './prompts.ts';
 import { DEFAULT_RESEARCH_LIMITS } from '../deps.ts';
 
 const VAGUE = '帮我研究一下固态电池';
@@ -92,7 +92,8 @@ test('answers lead to a plan whose steps move, searches, reading, a cited versio
   t.true(saved!.data.content.includes('离线模式'));
   const headings = [...saved!.data.content.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
   t.is(headings[0], '研究问题');
-  t.true(headings.includes('基本概念与背景') && headings.includes('结论'), 'a section is headed by what it covers');
+  t.true(headings.includes('基本概念与背景'), 'a section is headed by what it covers');
+  t.is(headings[1], '摘要', 'the summary comes first');
   t.false(headings.some((heading) => heading!.includes('固态电池')), 'no section heading repeats the topic the title names');
 
   const tail = itemTypes(log, reply.replyId).filter((type) => type !== 'AgentStatusChanged').slice(-4);
@@ -181,7 +182,7 @@ test('with a model: JSON answers drive questions and plan, prose streams into th
   log = await h.log(sessionId);
   t.deepEqual(of(log, 'PlanProposed')[0]!.data.steps, ['梳理技术路线', '调研产业化进展']);
   const content = of(log, 'WritingVersionSaved')[0]!.data.content;
-  t.true(content.includes('## 梳理技术路线') && content.includes('## 结论'));
+  t.true(content.indexOf('## 摘要') < content.indexOf('## 梳理技术路线') && content.includes('## 调研产业化进展'), 'the summary heads the sections');
   t.regex(content, /更高\[\[1\]\]\(https:\/\/example\.test\/[\w-]+\)。/);
   t.true(of(log, 'TokensConsumed').length >= 5, 'every model call is accounted');
   t.false(content.includes('离线模式'));
@@ -303,10 +304,10 @@ test('a section whose stream is cut is rolled back to its start and written agai
     if (event.type === 'AgentOutputRecorded' && event.data.contentType === 'writing_rollback') canvas = canvas.slice(0, Number(event.data.payload.length));
   }
   t.is(canvas, saved!.data.content);
-  t.is(saved!.data.content.split('## 梳理技术路线\n\n')[1]!.split('\n\n')[0], SECTION_PROSE.replace(/\[(\d)\]/g, (_m, n: string) => `[[${n}]](${saved!.data.content.match(new RegExp(`\\[\\[${n}\\]\\]\\(([^)]+)\\)`))![1]})`), 'the cut section is whole, once');
+  t.is(saved!.data.content.split('## 摘要\n\n')[1]!.split('\n\n')[0], SECTION_PROSE.replace(/\[(\d)\]/g, (_m, n: string) => `[[${n}]](${saved!.data.content.match(new RegExp(`\\[\\[${n}\\]\\]\\(([^)]+)\\)`))![1]})`), 'the cut section is whole, once');
   t.deepEqual(codes(log).filter((code) => code.startsWith('research.section')), ['research.sectionRetry', 'research.sectionEmpty', 'research.sectionCapped']);
   t.true(saved!.data.content.includes('> 注：模型没有为本节写出内容。'));
-  t.regex(saved!.data.content, /## 说明\n\n- “调研产业化进展”一节模型没有写出内容。\n- “结论”一节达到了模型的输出上限/);
+  t.regex(saved!.data.content, /## 说明\n\n- “梳理技术路线”一节模型没有写出内容。\n- “调研产业化进展”一节达到了模型的输出上限/);
   t.is(model.requests.filter((request) => request.context).length, 4, 'three sections, the first written twice');
 });
 
@@ -333,7 +334,7 @@ test('a 429 with a long Retry-After: the job is deferred with the time said in c
   await h.run(runDeepCognition, 'deep_cognition', deferred!.data.jobId, job(reply));
   log = await h.log(sessionId);
   const later = model.requests.slice(calls);
-  t.is(later.length, 2, 'the section that waited and the conclusion');
+  t.is(later.length, 2, 'the section that waited and the one after it');
   t.false(later.some((request) => request.messages[0]?.content === PLAN_PROMPT));
   t.is(of(log, 'SectionWritten').length, 3);
   t.like(of(log, 'WritingVersionSaved')[0]!.data, { interrupted: false });
@@ -353,7 +354,7 @@ test('a pause in a later section, then resume: no planning, no search, no rewrit
   const pause = new AbortController();
   const running = h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply), pause.signal);
   await stalled;
-  await until(() => h.log(sessionId), (log) => of(log, 'SectionWritten').length === 1 && (written(log, reply.replyId).split('## 调研产业化进展\n\n')[1] ?? '').length > 0);
+  await until(() => h.log(sessionId), (log) => of(log, 'SectionWritten').length === 1 && (written(log, reply.replyId).split('## 梳理技术路线\n\n')[1] ?? '').length > 0);
   pause.abort();
   await running;
   let log = await h.log(sessionId);
@@ -367,7 +368,7 @@ test('a pause in a later section, then resume: no planning, no search, no rewrit
   await h.run(runDeepCognition, 'deep_cognition', resumed.replyId, resumed);
   log = await h.log(sessionId);
   const later = model.requests.slice(calls);
-  t.is(later.length, 2, 'the paused section and the conclusion, nothing more');
+  t.is(later.length, 2, 'the paused section and the one after it, nothing more');
   t.false(later.some((request) => !request.context), 'no JSON call: no planning, judging or summarising');
   t.is(searches(h.corpus.queries), searched, 'no search for a finished step');
   t.is(h.corpus.fetched.length, fetched, 'no page read again');
@@ -375,7 +376,7 @@ test('a pause in a later section, then resume: no planning, no search, no rewrit
   const version = of(log, 'WritingVersionSaved').at(-1)!.data;
   t.like(version, { version: 2, interrupted: false });
   t.true(version.content.startsWith(paused), 'the paused text, continued, not rewritten');
-  t.is(version.content.split('## 梳理技术路线')[1]!.split('## 调研产业化进展')[0], paused.split('## 梳理技术路线')[1]!.split('## 调研产业化进展')[0], 'the finished section as it was');
+  t.is(version.content.split('## 摘要')[1]!.split('## 梳理技术路线')[0], paused.split('## 摘要')[1]!.split('## 梳理技术路线')[0], 'the finished section as it was');
   t.true(codes(log).includes('research.continuing'));
   t.is(of(log, 'FeedbackRequested').length, 1);
 });
@@ -490,7 +491,7 @@ test('a budget that runs out mid-report: a 402 error item, the partial version k
   const [saved] = of(log, 'WritingVersionSaved');
   t.true(saved!.data.interrupted);
   t.is(saved!.data.content, written(log, reply.replyId));
-  t.is((saved!.data.content.match(/^## /gm) ?? []).length, 2, 'the question and the first section, no more');
+  t.is((saved!.data.content.match(/^## /gm) ?? []).length, 3, 'the question, the summary (written offline without a call) and the first section, no more');
   t.deepEqual(of(log, 'AgentReplyCompleted').map((event) => [event.data.outcome, event.data.error]), [['failed', BUDGET_EXHAUSTED]]);
   t.is(of(log, 'TokensConsumed').length, 1, 'stopped before the second section');
 });
@@ -626,7 +627,7 @@ test('later sections are written ahead, side by side, and still reach the report
   const [saved] = of(log, 'WritingVersionSaved');
   t.is(saved!.data.content, written(log, reply.replyId), 'the canvas shows what was saved');
   const headings = [...saved!.data.content.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
-  t.deepEqual(headings.slice(1, 4), ['梳理技术路线', '调研产业化进展', '结论']);
+  t.deepEqual(headings.slice(1, 4), ['摘要', '梳理技术路线', '调研产业化进展']);
   for (const section of of(log, 'SectionWritten')) t.is(section.data.text.split(SECTION_PROSE.slice(0, 12)).length, 2, `section ${section.data.index} holds its own text once`);
 });
 
@@ -648,9 +649,10 @@ test('a section written ahead that meets a long 429 defers the reply at its turn
   t.is((await h.log(sessionId)).length, log.length, 'nothing lands after the job ended');
 });
 
-test("with a model: the plan's short headings and its title head the report, and a job that goes on keeps them", async (t) => {
+test("with a model: the plan's short headings, its title and its length head and shape the report, and a job that goes on keeps them", async (t) => {
   const plan = {
     title: '固态电池：路线与量产',
+    length: 'brief',
     steps: [
       { description: '梳理技术路线', heading: '## 技术路线。', queries: ['固态电池 技术路线'] },
       { description: '调研产业化进展', heading: '量产进度', queries: ['固态电池 产业化'] },
@@ -672,7 +674,11 @@ test("with a model: the plan's short headings and its title head the report, and
   await first;
   await h.close();
   t.is(model.requests.filter((request) => request.messages[0]?.content === PLAN_PROMPT).length, 1, 'planned once');
-  t.like(of(log, 'PlanProposed')[0]!.data, { steps: ['梳理技术路线', '调研产业化进展'], headings: ['技术路线', '量产进度'], title: '固态电池：路线与量产' });
+  t.like(of(log, 'PlanProposed')[0]!.data, { steps: ['梳理技术路线', '调研产业化进展'], headings: ['技术路线', '量产进度'], title: '固态电池：路线与量产', length: 'brief' });
+  const writing = model.requests.filter((request) => request.context).map((request) => request.messages[0]?.content);
+  t.true(writing.length >= 3);
+  t.true(writing.every((system) => system === summaryPrompt('zh', 'brief') || system === sectionPrompt('zh', 'brief')), 'every section, also those the second job wrote, is asked at the length the plan chose');
+  t.is(writing[0], summaryPrompt('zh', 'brief'), 'the summary is written first');
   const content = of(log, 'WritingVersionSaved')[0]!.data.content;
   t.true(content.startsWith('# 固态电池：路线与量产\n'));
   t.true(content.includes('\n## 技术路线\n') && content.includes('\n## 量产进度\n'));

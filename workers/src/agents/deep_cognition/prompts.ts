@@ -1,5 +1,6 @@
 /** What the research agent asks a real model, and the shapes its JSON answers must have. */
 import { z } from 'zod';
+import { REPORT_LENGTHS, type ReportLength } from '@scriptorium/domain/protocol/research';
 import type { Language } from './text.ts';
 
 const inLanguage = (language: Language) => (language === 'zh' ? '使用简体中文。' : 'Write in English.');
@@ -36,9 +37,10 @@ export const clarifySchema = z.object({
 });
 
 export const PLAN_PROMPT =
-  '你是深度研究助理。为下面的研究问题制定研究计划：3 到 6 个步骤，每步一句话，并为每步给出 1 到 3 个搜索查询（适合搜索引擎的关键词）。' +
+  '你是深度研究助理。为下面的研究问题制定研究计划：步骤数随问题而定（范围窄、问得具体的问题 1 到 2 步，一般的问题 3 到 4 步，范围大的综合问题 5 到 6 步），每步一句话，并为每步给出 1 到 3 个搜索查询（适合搜索引擎的关键词）。' +
   '再为报告起一个标题（点明主题与要回答的问题，不超过 30 个字或 12 个英文单词），为每步起一个写给读者看的简短小标题（不超过 12 个字或 6 个英文单词，不重复标题已经说出的主题）；标题和小标题使用研究问题的语言。' +
-  '只输出一个 JSON 对象，不要任何其他文字：{"title": "报告标题", "steps": [{"description": "步骤", "heading": "小标题", "queries": ["查询"]}]}';
+  '最后按问题需要的篇幅选择 length：brief（一个具体问题，简短作答）、standard（一般的研究报告）或 detailed（范围大、需要深入分析的问题）。' +
+  '只输出一个 JSON 对象，不要任何其他文字：{"title": "报告标题", "length": "brief" | "standard" | "detailed", "steps": [{"description": "步骤", "heading": "小标题", "queries": ["查询"]}]}';
 
 export const planSchema = z.object({
   steps: z
@@ -46,6 +48,7 @@ export const planSchema = z.object({
     .min(1)
     .max(8),
   title: z.string().max(200).optional(),
+  length: z.enum(REPORT_LENGTHS).optional().catch(undefined),
 });
 
 export const QUERIES_PROMPT =
@@ -79,16 +82,31 @@ export const reflectSchema = z.object({
   follow_up_queries: z.array(z.string().min(1).max(200)).max(4).default([]),
 });
 
-export const sectionPrompt = (language: Language) =>
+/** The length each part of the report is asked to keep, by the report's length. */
+const SECTION_LENGTH: Record<ReportLength, Record<Language, string>> = {
+  brief: { zh: '这一节写 100 到 250 字，只写回答问题所需的要点。', en: 'Keep this section to 60–150 words: only what answering the question needs.' },
+  standard: { zh: '这一节写 300 到 600 字。', en: 'Write 200–400 words for this section.' },
+  detailed: { zh: '这一节写 600 到 1000 字，给出数据、对比和分析。', en: 'Write 400–700 words for this section, with figures, comparisons and analysis.' },
+};
+const SUMMARY_LENGTH: Record<ReportLength, Record<Language, string>> = {
+  brief: { zh: '摘要写 2 到 3 句。', en: 'Keep the summary to 2–3 sentences.' },
+  standard: { zh: '摘要写一段话，再列出 3 到 5 条要点。', en: 'Write one paragraph, then 3–5 key points.' },
+  detailed: { zh: '摘要写一到两段话，再列出 4 到 6 条要点。', en: 'Write one or two paragraphs, then 4–6 key points.' },
+};
+
+export const sectionPrompt = (language: Language, length: ReportLength = 'standard') =>
   '你是严谨的研究报告撰写者，正在撰写研究报告中的一节。' +
   inLanguage(language) +
   '用 Markdown 书写，不要写这一节的标题（已经写好），需要时可以用三级标题。每个来自资料的事实、数据或观点后面用 [n] 标注资料编号；' +
-  '不要编造资料中没有的事实，资料不足时直接说明。不要写参考文献列表。';
+  '不要编造资料中没有的事实，资料不足时直接说明。不要写参考文献列表。' +
+  SECTION_LENGTH[length][language];
 
-export const conclusionPrompt = (language: Language) =>
-  '你是严谨的研究报告撰写者，正在为研究报告写结论。' +
+/** The summary heads the report: the answer first, for a reader who reads nothing else. */
+export const summaryPrompt = (language: Language, length: ReportLength = 'standard') =>
+  '你是严谨的研究报告撰写者，正在写研究报告开头的摘要：先直接回答研究问题，再概括主要发现，必要时给出建议。' +
   inLanguage(language) +
-  '用 Markdown 书写，不要写标题。概括各部分的主要发现并给出建议，来自资料的内容用 [n] 标注编号。不要写参考文献列表。';
+  '用 Markdown 书写，不要写标题。来自资料的内容用 [n] 标注编号，不要编造资料中没有的事实。不要写参考文献列表。' +
+  SUMMARY_LENGTH[length][language];
 
 export const deepenPrompt = (language: Language) =>
   '你是严谨的研究报告撰写者。在已有报告的基础上写一节新的深入内容：补充新资料中的数据、案例、对比与分析，不要重复已有内容。' +

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { ConversationEvent, FeedbackOption } from '@scriptorium/domain/conversation/conversation';
-import type { ClarificationAnswer, WebResult } from '@scriptorium/domain/protocol/research';
+import type { ClarificationAnswer, ReportLength, WebResult } from '@scriptorium/domain/protocol/research';
 
 /** A page as the research read it: its text, and what was learnt from it. */
 export interface StoredPage {
@@ -24,6 +24,7 @@ export interface StageTrace {
   /** The section headings and the report title the model wrote with the plan, when it did. */
   headings: string[] | null;
   title: string | null;
+  length: ReportLength | null;
   /** The planned search round of each plan step, by step (rounds recorded without a step came one per step, in order). */
   searches: Array<WebResult[] | undefined>;
   /** Follow-up rounds a reflection asked for, by `roundKey(step, round)`. */
@@ -70,6 +71,7 @@ const emptyTrace = (): StageTrace => ({
   queries: null,
   headings: null,
   title: null,
+  length: null,
   searches: [],
   followUps: new Map(),
   researched: false,
@@ -131,6 +133,7 @@ function fold(stage: ConversationEvent[]): StageTrace {
         trace.queries = event.data.queries ?? null;
         trace.headings = event.data.headings ?? null;
         trace.title = event.data.title ?? null;
+        trace.length = event.data.length ?? null;
         break;
       case 'SearchResultsRecorded': {
         const step = event.data.step ?? trace.searches.length;
@@ -210,6 +213,7 @@ export function merge(earlier: StageTrace, later: StageTrace): StageTrace {
     queries: later.queries ?? earlier.queries,
     headings: later.plan ? later.headings : earlier.headings,
     title: later.plan ? later.title : earlier.title,
+    length: later.plan ? later.length : earlier.length,
     searches,
     followUps: new Map([...earlier.followUps, ...later.followUps]),
     researched: earlier.researched || later.researched,
