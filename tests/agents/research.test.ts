@@ -122,7 +122,7 @@ test.serial('a pause while the model writes: the partial version is kept with th
   const mock = await startMockOpenAI({
     scenario: 'slow',
     delayMs: 2,
-    reply: straightResearch({ description: '技术路线', queries: ['固态电池 技术'] }, prose, { [JUDGE_PROMPT]: JSON.stringify({ results: [{ index: 1, has_useful_info: true, useful_info_summary: '相关' }] }), [BROWSE_PROMPT]: JSON.stringify({ pages: [{ index: 1, summary: '介绍了固态电池' }] }) }),
+    reply: straightResearch({ description: '技术路线', queries: ['固态电池 技术'] }, prose, { [JUDGE_PROMPT]: JSON.stringify({ useful: [1] }), [BROWSE_PROMPT]: JSON.stringify({ pages: [{ index: 1, summary: '介绍了固态电池' }] }) }),
   });
   const corpus = new Corpus([...SOLID_STATE]);
   const app = await startTestApp({ LLM_BASE_URL: mock.url, LLM_MODEL: 'slow' }, { agents: { webSearch: corpus, fetcher: corpus } });

@@ -60,7 +60,7 @@ export function kindOf(messages: readonly Message[]): CallKind {
     ['plan', /"steps"\s*:/],
     ['reflect', /"follow_up_queries"/],
     ['queries', /"queries"\s*:/],
-    ['judge', /"has_useful_info"/],
+    ['judge', /"useful"\s*:/],
     ['browse', /"pages"\s*:/],
     ['title', /起一个简短的标题|short title/i],
     ['summary', /开头的摘要/],
@@ -260,12 +260,7 @@ export function answerFor(messages: readonly Message[], mood: Mood): Answer {
       const scores = listed.map((result) => overlap(terms, `${result.title} ${result.snippet}`));
       const best = Math.max(0, ...scores);
       return plain(
-        json({
-          results: listed.map((result, index) => {
-            const useful = scores[index]! >= Math.max(0.08, best * 0.6);
-            return { index: result.index, has_useful_info: useful, useful_info_summary: useful ? (sentencesOf(result.snippet)[0] ?? result.snippet) : '' };
-          }),
-        }),
+        json({ useful: listed.filter((_, index) => scores[index]! >= Math.max(0.08, best * 0.6)).map((result) => result.index) }),
       );
     }
     case 'browse': {

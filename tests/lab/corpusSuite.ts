@@ -33,6 +33,8 @@ export interface TaskResult {
   chargedPromptTokens: number;
   chargedCompletionTokens: number;
   wallMs: number;
+  /** Where the calls and tokens went, by kind of call (plan, judge, browse, section…). */
+  byKind: Record<string, { calls: number; prompt: number; completion: number }>;
 }
 
 let users = 0;
@@ -77,6 +79,15 @@ export async function measure(lab: Lab, topic: Topic, conversation: Conversation
     chargedPromptTokens: charged.prompt,
     chargedCompletionTokens: charged.completion,
     wallMs,
+    byKind: calls.reduce<TaskResult['byKind']>((kinds, call) => {
+      const kind = (kinds[call.kind] ??= { calls: 0, prompt: 0, completion: 0 });
+      kind.calls++;
+      if (call.status === 200) {
+        kind.prompt += call.promptTokens;
+        kind.completion += call.completionTokens;
+      }
+      return kinds;
+    }, {}),
   };
 }
 

@@ -258,7 +258,7 @@ export class ScriptedModel implements ModelProvider {
           : system === PLAN_PROMPT
             ? (this.answers.plan ?? { steps: [{ description: '梳理技术路线', queries: ['固态电池 技术路线'] }, { description: '调研产业化进展', queries: ['固态电池 产业化'] }] })
             : system === JUDGE_PROMPT
-              ? { results: [1, 2, 3].map((index) => ({ index, has_useful_info: true, useful_info_summary: '与固态电池直接相关' })) }
+              ? { useful: [1, 2, 3] }
               : system === BROWSE_PROMPT
                 ? { pages: [1, 2, 3].map((index) => ({ index, summary: '网页介绍了固态电池的进展。' })) }
                 : system === REFLECT_PROMPT

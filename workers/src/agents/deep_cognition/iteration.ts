@@ -14,8 +14,7 @@ import { chooseSearch, PageReader, searchRound, type Learnt, type Searcher } fro
 import { roundKey, type StageTrace } from './trace.ts';
 import { clip } from './text.ts';
 
-/** What a reflection is shown of each source a step learnt from: its summary, its head and its chunks on the step. */
-const NOTE_HEAD_CHARS = 160;
+/** What a reflection is shown of each source a step learnt from: its summary and its chunks on the step. */
 const NOTE_CHUNKS = 3;
 
 export interface FollowUp {
@@ -112,15 +111,14 @@ export async function reflect(run: Run, question: string, step: PlannedStep, lea
   return { reason: clip(reflected.reason.trim() || (zh ? '资料还不足以回答这一步' : 'the sources do not answer this step yet'), 160), queries };
 }
 
-/** A step's notes as a reflection reads them: each source's summary, head and chunks on the step. */
+/** A step's notes as a reflection reads them: each source's summary and its chunks on the step (the page's head is in its summary). */
 export function notesOf(learnt: readonly Learnt[], about: string): string {
   if (learnt.length === 0) return '（无）';
   const chunks = new ChunkIndex(learnt.map((entry, position) => ({ n: position, text: entry.text }))).best(about, NOTE_CHUNKS, 1);
   return learnt
     .map((entry, position) => {
       const excerpt = chunks.filter((chunk) => chunk.n === position).map((chunk) => chunk.text);
-      const head = entry.read ? clip(entry.text.slice(entry.summary.length).trim(), NOTE_HEAD_CHARS) : '';
-      return [`[${position + 1}] ${entry.title}${entry.read ? '' : '（仅搜索摘要）'}`, entry.summary, head, ...excerpt.filter((text) => !head.startsWith(text))].filter(Boolean).join('\n');
+      return [`[${position + 1}] ${entry.title}${entry.read ? '' : '（仅搜索摘要）'}`, entry.summary, ...excerpt].filter(Boolean).join('\n');
     })
     .join('\n\n');
 }

@@ -58,12 +58,14 @@ export const QUERIES_PROMPT =
 export const queriesSchema = z.object({ queries: z.array(z.string().min(1).max(200)).min(1).max(4) });
 
 export const JUDGE_PROMPT =
-  '你是深度研究助理。判断每条搜索结果对当前研究步骤是否有用，有用的用一句话概括它提供的有用信息。' +
-  '只输出一个 JSON 对象，不要任何其他文字：{"results": [{"index": 1, "has_useful_info": true, "useful_info_summary": "一句话"}]}';
+  '你是深度研究助理。判断哪些搜索结果对当前研究步骤有用（提供了步骤需要的事实、数据或观点）。' +
+  '只输出一个 JSON 对象，不要任何其他文字：{"useful": [有用结果的编号]}';
 
-export const judgeSchema = z.object({
-  results: z.array(z.object({ index: z.number().int().min(1), has_useful_info: z.boolean(), useful_info_summary: z.string().max(600).default('') })),
-});
+/**
+ * Only the numbers: a line per result made the judge the longest answer on the research's critical
+ * path (each step's pages wait for it); what a useful result offers is its snippet's best sentence.
+ */
+export const judgeSchema = z.object({ useful: z.array(z.number().int().min(1)).max(50) });
 
 export const BROWSE_PROMPT =
   '你是深度研究助理。阅读下面的网页，针对研究问题和当前步骤，为每个网页写 1 到 3 句摘要，只写网页里确实有的信息。' +

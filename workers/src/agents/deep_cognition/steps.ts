@@ -97,10 +97,11 @@ async function judgeWithModel(run: Run, hits: SearchHit[], about: string): Promi
     { role: 'user', content: `研究内容：${about}\n\n搜索结果：\n${listed}` },
   ]);
   if (!judged) return null;
+  const useful = new Set(judged.useful);
+  const terms = termsOf(about);
   return hits.map((hit, index) => {
-    const verdict = judged.results.find((result) => result.index === index + 1);
-    const useful = verdict?.has_useful_info ?? false;
-    return { title: hit.title, url: hit.url, snippet: hit.snippet, has_useful_info: useful, useful_info_summary: useful ? (verdict?.useful_info_summary ?? '') : '' };
+    const kept = useful.has(index + 1);
+    return { title: hit.title, url: hit.url, snippet: hit.snippet, has_useful_info: kept, useful_info_summary: kept ? bestSentences(hit.snippet, terms, 1, 160) || clip(hit.snippet, 160) : '' };
   });
 }
 
