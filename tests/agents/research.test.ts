@@ -147,6 +147,36 @@ test.serial('a pause while the model writes: the partial version is kept with th
   t.false(of(socket, replyId).some((item) => item.content_type === 'feedback_request'));
 });
 
+test.serial('a message sent while the research works is accepted as an instruction to it (2xx, not 409), echoed on the socket, and no reply of its own starts', async (t) => {
+  const prose = `${'固态电池的能量密度更高[1]，但成本仍然偏高[2]。'.repeat(60)}`;
+  const mock = await startMockOpenAI({
+    scenario: 'slow',
+    delayMs: 2,
+    reply: straightResearch({ description: '技术路线', queries: ['固态电池 技术'] }, prose, { [JUDGE_PROMPT]: JSON.stringify({ useful: [1] }), [BROWSE_PROMPT]: JSON.stringify({ pages: [{ index: 1, summary: '介绍了固态电池' }] }) }),
+  });
+  const corpus = new Corpus([...SOLID_STATE]);
+  const app = await startTestApp({ LLM_BASE_URL: mock.url, LLM_MODEL: 'slow' }, { agents: { webSearch: corpus, fetcher: corpus } });
+  t.teardown(async () => {
+    await app.stop();
+    await mock.close();
+  });
+  const { user, sessionId, socket } = await researchSession(app, 'steerer');
+  t.teardown(() => socket.close());
+  const started = await user.request('POST', '/backend/conversation/research/start', { session_id: sessionId, message: SPECIFIC });
+  const replyId = started.body.reply_id;
+  await socket.next(arrives(replyId, 'writing_content'));
+  const sent = await user.request('POST', '/backend/conversation/api/v2/chat/send', { session_id: sessionId, message: '只看低温性能，其他的不用管。' });
+  t.is(sent.status, 200);
+  t.like(sent.body, { session_id: sessionId, reply_id: replyId, agent: 'deep_cognition' });
+  const echo = await socket.next((m: any) => m.type === 'message' && m.content.content_type === 'user_input' && m.content.message_id === sent.body.message_id);
+  t.is(echo.content.content, '只看低温性能，其他的不用管。');
+  await user.request('POST', `/backend/conversation/research/${sessionId}/pause`);
+  await socket.next(arrives(replyId, 'message_end'));
+  const history = await user.request('GET', `/backend/conversation/sessions/${sessionId}/messages`);
+  const assistants = history.body.messages.filter((message: any) => message.role === 'assistant');
+  t.is(assistants.length, 1, 'the instruction started no reply of its own');
+});
+
 test.serial('a budget that runs out mid-report: a 402 error on the socket, the partial version kept, the reply failed', async (t) => {
   const corpus = new Corpus([...SOLID_STATE]);
   const app = await startTestApp({ TOKENS_PER_COIN: '1' }, { agents: { webSearch: corpus, fetcher: corpus } });

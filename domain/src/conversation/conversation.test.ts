@@ -60,10 +60,37 @@ test('a blank message is refused', (t) => {
   spec([created]).when({ type: 'PostUserMessage', data: { actorId: 'u1', messageId: 'm1', replyId: 'r1', content: ' \n\t ' }, metadata: meta }).thenThrows(t, 'invalid', '消息不能为空');
 });
 
-test('no second message while a reply is running', (t) => {
-  spec([created, ...posted])
-    .when({ type: 'PostUserMessage', data: { actorId: 'u1', messageId: 'm2', replyId: 'r2', content: 'again' }, metadata: meta })
+test('no second message while a chat reply is running', (t) => {
+  const chatting: ConversationEvent[] = [
+    { type: 'UserMessagePosted', data: { sessionId: 's1', messageId: 'm1', content: '你好', agent: 'poe_llm', at: T1 } },
+    { type: 'AgentReplyStarted', data: { sessionId: 's1', messageId: 'r1', agent: 'poe_llm', replyTo: 'm1', jobId: 'r1', at: T1 } },
+  ];
+  spec([created, ...chatting])
+    .when({ type: 'PostUserMessage', data: { actorId: 'u1', messageId: 'm2', replyId: 'r2', content: 'again', agent: 'poe_llm' }, metadata: meta })
     .thenThrows(t, 'conflict');
+});
+
+test('a message sent while a research works steers it: recorded for the running reply, no reply of its own', (t) => {
+  spec([created, ...posted])
+    .when({ type: 'PostUserMessage', data: { actorId: 'u1', messageId: 'm2', replyId: 'r2', content: '只看低温性能' }, metadata: meta })
+    .then(t, [{ type: 'UserMessagePosted', data: { sessionId: 's1', messageId: 'm2', content: '只看低温性能', agent: 'deep_cognition', steers: 'r1', at: T1 } }]);
+  spec([created, ...posted])
+    .when({ type: 'PostUserMessage', data: { actorId: 'u1', messageId: 'm2', replyId: 'r2', content: '你好', agent: 'poe_llm' }, metadata: meta })
+    .thenThrows(t, 'conflict');
+});
+
+test('after a pause, a message redirects the same research: it continues the paused reply on its question, with the instruction', (t) => {
+  const paused: ConversationEvent[] = [
+    { type: 'AgentReplyCompleted', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', outcome: 'interrupted', at: T1 } },
+    { type: 'AgentStatusChanged', data: { sessionId: 's1', agent: 'deep_cognition', status: 'paused', at: T1 } },
+  ];
+  spec([created, ...posted, ...paused])
+    .when({ type: 'PostUserMessage', data: { actorId: 'u1', messageId: 'm2', replyId: 'r2', content: '只看低温性能，其他的不用管。' }, metadata: meta })
+    .then(t, [
+      { type: 'UserMessagePosted', data: { sessionId: 's1', messageId: 'm2', content: '只看低温性能，其他的不用管。', agent: 'deep_cognition', steers: 'r2', at: T1 } },
+      { type: 'AgentReplyStarted', data: { sessionId: 's1', messageId: 'r2', agent: 'deep_cognition', replyTo: 'm1', jobId: 'r2', at: T1, continues: 'r1' } },
+      { type: 'AgentStatusChanged', data: { sessionId: 's1', agent: 'deep_cognition', status: 'processing', at: T1 } },
+    ]);
 });
 
 test('completing a reply clears the busy status; completing it again records nothing', (t) => {

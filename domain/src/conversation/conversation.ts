@@ -25,9 +25,14 @@ export type SessionTitleChanged = DomainEvent<'SessionTitleChanged', { sessionId
 export type CollaborationModeSet = DomainEvent<'CollaborationModeSet', { sessionId: string; mode: CollaborationMode; at: string }>;
 export type SearchToggled = DomainEvent<'SearchToggled', { sessionId: string; enabled: boolean; at: string }>;
 export type SessionLifecycleChanged = DomainEvent<'SessionLifecycleChanged', { sessionId: string; lifecycle: Lifecycle; at: string }>;
+/**
+ * `steers`: the research reply this message instructs rather than a question of its own — sent while
+ * the research works (applied at its next checkpoint) or after a pause (the research continued,
+ * redirected). The reply keeps answering its original question, with this instruction.
+ */
 export type UserMessagePosted = DomainEvent<
   'UserMessagePosted',
-  { sessionId: string; messageId: string; content: string; agent: AgentName; clientId?: string; at: string }
+  { sessionId: string; messageId: string; content: string; agent: AgentName; clientId?: string; steers?: string; at: string }
 >;
 export type AgentReplyStarted = DomainEvent<
   'AgentReplyStarted',

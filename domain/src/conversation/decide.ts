@@ -17,6 +17,7 @@ import {
   type AgentOutputRecorded,
   type TokensConsumed,
   type SearchPlacement,
+  type UserMessagePosted,
 } from './conversation.ts';
 import type { CitationCheck, ClarificationAnswer, ClarificationQuestion, ReportLength, WebResult } from '../protocol/research.ts';
 import { CANVAS_ID } from '../protocol/research.ts';
@@ -164,12 +165,26 @@ export const postUserMessage = (command: PostUserMessage, state: Conversation): 
   const content = command.data.content.trim();
   if (!content) throw refuse('invalid', 'conversation.message_empty', {}, 'message');
   if (content.length > MAX_MESSAGE_LENGTH) throw refuse('invalid', 'conversation.message_too_long', { max: MAX_MESSAGE_LENGTH }, 'message');
-  if (session.activity === 'processing') throw refuse('conflict', 'conversation.busy');
-  if (session.awaiting === 'clarification') throw refuse('conflict', 'conversation.awaiting_clarification');
   const agent = command.data.agent ?? agentForMode(session.collaborationMode);
   const { sessionId } = session;
   const { messageId, replyId, clientId } = command.data;
   const now = at(command);
+  const steering = (steers: string): UserMessagePosted => ({ type: 'UserMessagePosted', data: { sessionId, messageId, content, agent, ...(clientId !== undefined && { clientId }), steers, at: now } });
+  if (session.activity === 'processing') {
+    // A research at work takes the message as an instruction for what it has still to do; a chat reply cannot.
+    if (session.activeReply?.agent === 'deep_cognition' && agent === 'deep_cognition') return [steering(session.activeReply.messageId)];
+    throw refuse('conflict', 'conversation.busy');
+  }
+  if (session.awaiting === 'clarification') throw refuse('conflict', 'conversation.awaiting_clarification');
+  const paused = session.activity === 'paused' ? session.interruptedReply : null;
+  if (paused?.agent === 'deep_cognition' && agent === 'deep_cognition') {
+    // After a pause, a message redirects the same research: it goes on from where it stood, on its question, as told.
+    return [
+      steering(replyId),
+      { type: 'AgentReplyStarted', data: { sessionId, messageId: replyId, agent, replyTo: paused.replyTo, jobId: replyId, at: now, continues: paused.messageId } },
+      { type: 'AgentStatusChanged', data: { sessionId, agent, status: 'processing', at: now } },
+    ];
+  }
   // Asking something new while a report waits for feedback means the user is done with it.
   const previous = session.awaiting === 'feedback' && session.activeReply ? session.activeReply : null;
   return [

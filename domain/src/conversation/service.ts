@@ -84,9 +84,10 @@ export class ConversationService {
       type: 'PostUserMessage',
       data: { actorId: actor.userId, messageId, replyId, content, ...(agent !== undefined && { agent }), ...(actor.clientId !== undefined && { clientId: actor.clientId }) },
     });
-    const started = result.newEvents.find((event) => event.type === 'AgentReplyStarted');
-    if (started?.type !== 'AgentReplyStarted') throw new Error('a posted message must start a reply');
-    return { messageId, replyId, agent: started.data.agent, position: result.position };
+    const posted = result.newEvents.find((event) => event.type === 'UserMessagePosted');
+    if (posted?.type !== 'UserMessagePosted') throw new Error('a posted message must be recorded');
+    // An instruction to a research at work answers with the reply it steers: no reply of its own starts.
+    return { messageId, replyId: posted.data.steers ?? replyId, agent: posted.data.agent, steers: posted.data.steers ?? null, position: result.position };
   }
 
   async pause(actor: Actor, sessionId: string) {

@@ -50,6 +50,11 @@ const catalogue = {
     level: 'info',
     text: (p: z.infer<typeof citations>) => `“${p.section}”一节的 ${p.checked} 处引用已与来源核对：${p.repaired} 处已修正，${p.marked} 处标为待核实，${p.removed} 处无效编号已删除`,
   },
+  'research.instructionApplied': {
+    params: z.object({ id: z.string(), instruction: z.string(), to: z.enum(['plan', 'writing']) }),
+    level: 'info',
+    text: (p: { instruction: string; to: 'plan' | 'writing' }) => `已按你的要求“${p.instruction}”调整：${p.to === 'plan' ? '重新制定研究计划，已读的资料继续使用' : '尚未撰写的部分将照此撰写'}`,
+  },
   'research.tokensUsed': { params: z.object({ tokens: z.number().int() }), level: 'info', text: (p: { tokens: number }) => `本次研究共用 ${p.tokens} tokens` },
   'research.budgetLow': {
     params: z.object({ remaining: z.number().int(), estimate: z.number().int() }),

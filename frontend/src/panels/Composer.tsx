@@ -84,6 +84,8 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
   }, []);
 
   const busy = session?.busy ?? false;
+  // A research at work takes a message as an instruction for what it has still to do (a chat reply does not).
+  const steering = busy && session?.mode === 1;
   const disabled = session?.readOnly === true || session?.restoring === true;
 
   const submit = () => {
@@ -92,7 +94,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
       setNeedsLogin(true);
       return;
     }
-    if (researching && !budgetAccepted.current && budget.data?.enough === false) {
+    if (researching && !busy && !budgetAccepted.current && budget.data?.enough === false) {
       setBudgetAsked(true);
       return;
     }
@@ -201,7 +203,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
           ref={input}
           value={text}
           disabled={disabled}
-          placeholder={disabled && session?.readOnly ? t('composer.readOnly') : t(session?.mode === 0 ? 'composer.placeholderChat' : 'composer.placeholderResearch')}
+          placeholder={disabled && session?.readOnly ? t('composer.readOnly') : t(steering ? 'composer.placeholderSteer' : session?.mode === 0 ? 'composer.placeholderChat' : 'composer.placeholderResearch')}
           aria-label={t('composer.label')}
           onChange={(event) => {
             setText(event.target.value);
@@ -280,15 +282,16 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
                 <MicIcon size={18} />
               </button>
             )}
-            {busy ? (
+            {busy && (
               <button type="button" className="button button-secondary button-small" disabled={disabled} aria-disabled={session?.pausing} onClick={() => session?.pausing || ref?.send({ type: 'conversation.pause' })}>
                 {session?.pausing ? <span className="spinner spinner-small" /> : <PauseIcon size={14} />}
                 {t(session?.pausing ? 'composer.pausing' : 'composer.pause')}
               </button>
-            ) : (
+            )}
+            {(!busy || steering) && (
               <button type="button" className="button button-primary button-small" disabled={disabled || text.trim() === '' || (signedIn && !ref)} onClick={submit}>
                 <SendIcon size={14} />
-                {t('composer.send')}
+                {t(steering ? 'composer.steer' : 'composer.send')}
               </button>
             )}
           </div>

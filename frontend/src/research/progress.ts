@@ -30,6 +30,8 @@ export function infoText(t: TFunction, item: ContentOf<'info'>): string {
       return t('progress.research.citationsChecked', { ...progress.params });
     case 'research.waitingForModel':
       return t('progress.research.waitingForModel', { time: new Date(progress.params.until).toLocaleTimeString(intlLocale(currentLanguage())) });
+    case 'research.instructionApplied':
+      return t('progress.research.instructionApplied', { instruction: progress.params.instruction, change: t(`progress.research.instructionTo.${progress.params.to}`) });
     case 'research.tokensUsed':
       return t('progress.research.tokensUsed', { tokens: progress.params.tokens.toLocaleString(intlLocale(currentLanguage())) });
     case 'research.budgetLow': {

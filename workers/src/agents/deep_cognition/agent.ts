@@ -31,7 +31,7 @@ import { estimateMessageTokens, estimateTokens } from '@scriptorium/infra/model/
 import { SourceBook, parseReport } from './sources.ts';
 import { afterWriting, chooseSearch, finishWriting, numberLearnt, PageReader, readAttached, searchRound, sentencesIn, startWriting, stop, writeExtract } from './steps.ts';
 import { researchSteps } from './iteration.ts';
-import { continuedTrace, merge, replyRecord, stageTrace, type ReplyRecord, type StageTrace } from './trace.ts';
+import { continuedTrace, instructionsFor, merge, readingOnly, replyRecord, stageTrace, type Instruction, type ReplyRecord, type StageTrace } from './trace.ts';
 import { citedNumbers } from './citations.ts';
 import { reportTitle, sectionHeading } from './outline.ts';
 import { continuation, headingLine, notesBlock, recordSection, writeSection, type SectionPlan } from './sections.ts';
@@ -66,7 +66,7 @@ export async function runDeepCognition(deps: AgentDeps, job: JobContext<unknown>
   const own = stageTrace(events, data.replyId, job.id);
   // A resumed reply's first stage goes on from what the reply it continues had done.
   const earlier = data.stage === undefined ? continuedTrace(events, data.continues) : null;
-  const trace = earlier ? merge(earlier, own) : own;
+  const trace = earlier ? merge(redirects(record, data.replyId) ? readingOnly(earlier) : earlier, own) : own;
   const run: Run = {
     deps,
     job,
@@ -109,7 +109,7 @@ async function start(run: Run, session: OpenSession, record: ReplyRecord, events
     // Continuing a reply a pause or a failure cut short: the scope the user settled still holds,
     // and what the reply had planned, searched, read and written is kept.
     const earlier = replyRecord(events, data.continues, data.replyTo);
-    if (!trace.said.has('research.continuing')) await writer.progress({ code: 'research.continuing', params: { steps: trace.searches.filter(Boolean).length, sections: trace.sections.size } });
+    if (!redirects(record, data.replyId) && !trace.said.has('research.continuing')) await writer.progress({ code: 'research.continuing', params: { steps: trace.searches.filter(Boolean).length, sections: trace.sections.size } });
     await research(run, session, { ...record, answers: earlier.answers }, trace);
     return;
   }
@@ -197,8 +197,10 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   const analysis = rules.analyseQuestion(record.question);
   const scope = rules.answerLines(record.answers, run.language);
   await warnIfBudgetLow(run, trace);
+  const planning = !trace.plan;
   const { steps: planned, title: writtenTitle, length } = await planResearch(run, record, trace);
   const steps = planned.map((step) => step.description);
+  if (planning) await sayApplied(run, trace, record.instructions, 'plan');
 
   const sources = new SourceBook();
   await readAttached(run, sources);
@@ -221,8 +223,11 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   if (trace.writing && !trace.deferredLast && !trace.said.has('research.takenOver')) await run.writer.progress({ code: 'research.takenOver', params: {} });
   await draft.restore(prefix + partial);
 
+  // Instructions sent while the steps were researched count from here: every section still to write follows them.
+  const instructions = instructionsFor(await deps.events.readStream(conversationStream(run.data.sessionId)), run.data.replyId);
+  await sayApplied(run, trace, instructions, 'writing');
   const outline = steps.map((step, index) => `${index + 1}. ${step}`).join('\n');
-  const brief = zh ? `研究问题：${record.question}\n${scope.join('\n')}\n\n报告提纲：\n${outline}` : `Research question: ${record.question}\n${scope.join('\n')}\n\nOutline:\n${outline}`;
+  const brief = (zh ? `研究问题：${record.question}\n${scope.join('\n')}\n\n报告提纲：\n${outline}` : `Research question: ${record.question}\n${scope.join('\n')}\n\nOutline:\n${outline}`) + instructionLines(instructions, run.language);
   const sections: ExtractSection[] = steps.map((step, index) => ({ focus: step, ...(found[index] && { sources: found[index] }) }));
   const extracts = deps.model.offline ? assignExtracts(sources.all, subjectOf(analysis), sections, new Set()) : [];
   // Each section is given the chunks on its own step that no section before it was given, so
@@ -281,6 +286,25 @@ async function warnIfBudgetLow(run: Run, trace: StageTrace): Promise<void> {
   if (remaining < estimate) await run.writer.progress({ code: 'research.budgetLow', params: { remaining: Math.max(0, Math.floor(remaining)), estimate } });
 }
 
+/** Whether this reply is a redirect: started by a message sent after a pause, which steers it. */
+const redirects = (record: ReplyRecord, replyId: string) => record.instructions.some((instruction) => instruction.steers === replyId);
+
+/** The user's instructions as a prompt states them: to be followed, the research question still the subject. */
+function instructionLines(instructions: readonly Instruction[], language: 'zh' | 'en'): string {
+  if (instructions.length === 0) return '';
+  const lines = instructions.map((instruction) => `- ${instruction.content}`).join('\n');
+  return language === 'zh' ? `\n\n用户在研究过程中的要求（优先遵守，研究问题不变）：\n${lines}` : `\n\nThe user's instructions during the research (follow them; the research question stays the same):\n${lines}`;
+}
+
+/** Says in the chat, once each, how the instructions not yet taken up change the research. */
+async function sayApplied(run: Run, trace: StageTrace, instructions: readonly Instruction[], to: 'plan' | 'writing'): Promise<void> {
+  for (const instruction of instructions) {
+    if (trace.applied.has(instruction.id)) continue;
+    trace.applied.add(instruction.id);
+    await run.writer.progress({ code: 'research.instructionApplied', params: { id: instruction.id, instruction: clip(instruction.content, 200), to } });
+  }
+}
+
 /** Tokens a section is reckoned to answer with, when deciding whether the budget covers writing ahead. */
 const SECTION_ANSWER_TOKENS = 2_000;
 
@@ -322,7 +346,7 @@ async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): P
     const scope = rules.answerLines(record.answers, run.language).join('\n');
     const proposed = await completeJson(run, 'planning', 'plan', planSchema, [
       { role: 'system', content: PLAN_PROMPT },
-      { role: 'user', content: `${record.question}\n${scope}` },
+      { role: 'user', content: `${record.question}\n${scope}${instructionLines(record.instructions, run.language)}` },
     ]);
     if (proposed) {
       planned = proposed.steps.map((step) => ({ ...step, heading: sectionHeading(step.heading, step.description) }));

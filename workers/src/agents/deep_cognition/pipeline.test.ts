@@ -4,7 +4,7 @@ import { BUDGET_EXHAUSTED } from '@scriptorium/domain/budget/guard';
 import type { OutputType } from '@scriptorium/domain/protocol/content';
 import { runDeepCognition } from './agent.ts';
 import { asEvents, harness, itemTypes, ScriptedModel, SECTION_PROSE, until, type Reply } from './harness.ts';
-import { PLAN_PROMPT, REFLECT_PROMPT, sectionPrompt, summaryPrompt } from './prompts.ts';
+import { BROWSE_PROMPT, PLAN_PROMPT, REFLECT_PROMPT, sectionPrompt, summaryPrompt } from './prompts.ts';
 import { DEFAULT_RESEARCH_LIMITS } from '../deps.ts';
 
 const VAGUE = '帮我研究一下固态电池';
@@ -712,4 +712,71 @@ test('with a model: the chat says what the run used when it ends, and warns befo
   t.deepEqual(said[warned], { code: 'research.budgetLow', params: { remaining: 30_000, estimate: DEFAULT_RESEARCH_LIMITS.tokensEstimate } });
   t.true(warned < said.findIndex((item) => item?.code === 'research.planning'), 'before the plan');
   t.is(of(lowLog, 'WritingVersionSaved').length, 1, 'and the run goes on');
+});
+
+test('with a model: a message sent while the steps are researched is taken up at writing, with the original question, and the chat says so', async (t) => {
+  const model = SPECIFIC_MODEL();
+  const instruction: { send?: () => Promise<unknown> } = {};
+  let steered: Promise<unknown> | undefined;
+  // The instruction arrives while a step's pages are being summarised: after the plan, before any section.
+  const steering: ScriptedModel = Object.assign(Object.create(model) as ScriptedModel, {
+    async complete(request: Parameters<ScriptedModel['complete']>[0]) {
+      if (request.messages[0]?.content === BROWSE_PROMPT && instruction.send) await (steered ??= instruction.send());
+      return model.complete(request);
+    },
+  });
+  const h = await harness({ model: steering });
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  instruction.send = () => h.post(sessionId, '只看低温性能，其他的不用管。');
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  t.truthy(steered, 'the instruction was sent mid-run');
+  const log = await h.log(sessionId);
+  const [posted] = of(log, 'UserMessagePosted').filter((event) => event.data.steers !== undefined);
+  t.is(posted!.data.steers, reply.replyId, 'recorded for the running reply');
+  t.is(of(log, 'AgentReplyStarted').length, 1, 'no reply of its own');
+  const sections = model.requests.filter((request) => request.context);
+  t.true(sections.length >= 3);
+  for (const request of sections) {
+    const user = request.messages.find((message) => message.role === 'user')!.content;
+    t.true(user.includes(SPECIFIC) && user.includes('只看低温性能'), 'every section is asked with the question and the instruction');
+  }
+  const said = outputs(log, 'info').map((item) => item.progress as { code: string; params: Record<string, unknown> } | undefined).filter((item) => item?.code === 'research.instructionApplied');
+  t.deepEqual(said, [{ code: 'research.instructionApplied', params: { id: posted!.data.messageId, instruction: '只看低温性能，其他的不用管。', to: 'writing' } }]);
+  t.like((await h.state(sessionId)).state, { awaiting: 'feedback' });
+});
+
+test('with a model: after a pause, a message redirects the research: planned again with the question and the instruction, pages read before kept, no empty section', async (t) => {
+  const model = SPECIFIC_MODEL();
+  const h = await harness({ model });
+  oneCallAtATime(h);
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  const stalled = model.stallAfter(8);
+  const pause = new AbortController();
+  const running = h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply), pause.signal);
+  await stalled;
+  pause.abort();
+  await running;
+  const fetched = h.corpus.fetched.length;
+  const calls = model.requests.length;
+
+  const redirect = await h.post(sessionId, '只看低温性能，其他的不用管。');
+  await h.run(runDeepCognition, 'deep_cognition', redirect.replyId, { ...redirect, replyTo: reply.replyTo, continues: reply.replyId });
+  const log = await h.log(sessionId);
+  const [started] = of(log, 'AgentReplyStarted').filter((event) => event.data.messageId === redirect.replyId);
+  t.like(started!.data, { replyTo: reply.replyTo, continues: reply.replyId }, 'the same research, continued');
+  const later = model.requests.slice(calls);
+  const plan = later.find((request) => request.messages[0]?.content === PLAN_PROMPT);
+  t.truthy(plan, 'planned again for the new direction');
+  const asked = plan!.messages[1]!.content;
+  t.true(asked.includes(SPECIFIC) && asked.includes('只看低温性能'), 'with the original question and the instruction');
+  t.is(h.corpus.fetched.length - fetched, 0, 'no page read again');
+  const version = of(log, 'WritingVersionSaved').at(-1)!.data;
+  t.like(version, { interrupted: false });
+  t.false(version.content.includes('> 注：模型没有为本节写出内容。'), 'no empty section');
+  for (const request of later.filter((entry) => entry.context)) t.true(request.messages.some((message) => message.content.includes('只看低温性能')));
+  t.true(outputs(log, 'info').some((item) => (item.progress as { code?: string; params?: { to?: string } } | undefined)?.code === 'research.instructionApplied'));
 });

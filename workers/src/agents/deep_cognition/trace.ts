@@ -39,6 +39,8 @@ export interface StageTrace {
   sections: Map<number, { heading: string; text: string }>;
   /** Progress codes this reply already said in this stage (a re-run says each once). */
   said: Set<string>;
+  /** Instructions the chat already said were applied, by message id. */
+  applied: Set<string>;
   savedVersion: number | null;
   /** This reply's version still being written when its job stopped: its text so far. */
   writing: boolean;
@@ -51,9 +53,19 @@ export interface StageTrace {
   deferredLast: boolean;
 }
 
+/** A message the user sent to steer the research (`UserMessagePosted.steers`). */
+export interface Instruction {
+  id: string;
+  content: string;
+  /** The reply it steers: a redirect after a pause steers the reply it started. */
+  steers: string;
+}
+
 /** What the log holds of the whole reply, across its jobs. */
 export interface ReplyRecord {
   question: string;
+  /** The user's instructions to this reply and to every reply it continues, oldest first. */
+  instructions: Instruction[];
   answers: ClarificationAnswer[];
   /** The research plan: the reply's first. */
   plan: string[] | null;
@@ -79,6 +91,7 @@ const emptyTrace = (): StageTrace => ({
   pages: new Map(),
   sections: new Map(),
   said: new Set(),
+  applied: new Set(),
   savedVersion: null,
   writing: false,
   writingText: '',
@@ -119,8 +132,9 @@ function fold(stage: ConversationEvent[]): StageTrace {
         trace.outputs.add(event.data.contentType);
         if (event.data.contentType === 'web_browsing_result') trace.announced.add(String(event.data.payload.url ?? ''));
         if (event.data.contentType === 'info') {
-          const code = (event.data.payload as { progress?: { code?: unknown } }).progress?.code;
-          if (typeof code === 'string') trace.said.add(code);
+          const progress = (event.data.payload as { progress?: { code?: unknown; params?: { id?: unknown } } }).progress;
+          if (typeof progress?.code === 'string') trace.said.add(progress.code);
+          if (progress?.code === 'research.instructionApplied' && typeof progress.params?.id === 'string') trace.applied.add(progress.params.id);
         }
         if (event.data.contentType === 'writing_rollback' && trace.writing) trace.writingText = trace.writingText.slice(0, Number(event.data.payload.length));
         break;
@@ -199,6 +213,15 @@ export function continuedTrace(events: RecordedEvent[], continues: string | unde
   return earlier ? merge(earlier, own) : own;
 }
 
+/**
+ * What a redirected research keeps of the one it redirects: the pages it read (not read again, not
+ * shown again) and the instructions already applied; the plan, searches and sections are made anew
+ * for the new direction.
+ */
+export function readingOnly(trace: StageTrace): StageTrace {
+  return { ...emptyTrace(), pages: trace.pages, announced: trace.announced, applied: trace.applied };
+}
+
 /** Where a follow-up search round is kept: its plan step and its round within the step. */
 export const roundKey = (step: number, round: number) => `${step}:${round}`;
 
@@ -218,6 +241,7 @@ export function merge(earlier: StageTrace, later: StageTrace): StageTrace {
     followUps: new Map([...earlier.followUps, ...later.followUps]),
     researched: earlier.researched || later.researched,
     announced: new Set([...earlier.announced, ...later.announced]),
+    applied: new Set([...earlier.applied, ...later.applied]),
     pages: new Map([...earlier.pages, ...later.pages]),
     sections,
     lastText: later.lastText || earlier.lastText,
@@ -230,17 +254,32 @@ export function merge(earlier: StageTrace, later: StageTrace): StageTrace {
  */
 export function runTokens(events: RecordedEvent[], replyId: string): number {
   const { stages } = stagesOf(events, replyId);
-  const own = (stage: ConversationEvent[]) => stage.reduce((sum, event) => sum + (event.type === 'TokensConsumed' ? event.data.prompt + event.data.completion : 0), 0);
+  const own = (stage: readonly ConversationEvent[]) => stage.reduce((sum, event) => sum + (event.type === 'TokensConsumed' ? event.data.prompt + event.data.completion : 0), 0);
   const stageStarts = events.map(asEvent).filter((event) => event.type === 'StageStarted' && event.data.messageId === replyId);
   const last = stageStarts.at(-1);
   if (last?.type === 'StageStarted' && last.data.stage === 'revise') return own(stages.at(-1) ?? []);
-  const started = events.map(asEvent).find((event) => event.type === 'AgentReplyStarted' && event.data.messageId === replyId);
-  const continues = started?.type === 'AgentReplyStarted' ? started.data.continues : undefined;
-  return stages.reduce((sum, stage) => sum + own(stage), 0) + (continues ? runTokens(events, continues) : 0);
+  return chainOf(events, replyId).reduce((sum, id) => sum + stagesOf(events, id).stages.reduce((total, stage) => total + own(stage), 0), 0);
+}
+
+/** The replies `replyId` continues, itself first: what a resumed or redirected research goes on from. */
+function chainOf(events: RecordedEvent[], replyId: string): string[] {
+  const chain = [replyId];
+  for (;;) {
+    const started = events.map(asEvent).find((event) => event.type === 'AgentReplyStarted' && event.data.messageId === chain.at(-1));
+    const continues = started?.type === 'AgentReplyStarted' ? started.data.continues : undefined;
+    if (!continues || chain.includes(continues)) return chain;
+    chain.push(continues);
+  }
+}
+
+/** The user's instructions to the reply and to the replies it continues, oldest first. */
+export function instructionsFor(events: RecordedEvent[], replyId: string): Instruction[] {
+  const chain = new Set(chainOf(events, replyId));
+  return events.map(asEvent).flatMap((event) => (event.type === 'UserMessagePosted' && event.data.steers !== undefined && chain.has(event.data.steers) ? [{ id: event.data.messageId, content: event.data.content, steers: event.data.steers }] : []));
 }
 
 export function replyRecord(events: RecordedEvent[], replyId: string, replyTo: string): ReplyRecord {
-  const record: ReplyRecord = { question: '', answers: [], plan: null, feedback: null, notes: new Map() };
+  const record: ReplyRecord = { question: '', instructions: instructionsFor(events, replyId), answers: [], plan: null, feedback: null, notes: new Map() };
   const note = (url: string, title: string, text: string) => {
     if (!url || !text.trim()) return;
     const known = record.notes.get(url) ?? { title, text: [] };
