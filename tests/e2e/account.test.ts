@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { CLIENT_BUILT, screenshot } from '../support/browser.ts';
+import { screenshot } from '../support/browser.ts';
 import { productInBrowser } from '../support/browserProduct.ts';
 import { startProduct } from '../support/product.ts';
 import { client } from '../support/app.ts';
@@ -81,10 +81,6 @@ async function dismissTips(page: Page) {
 
 test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims a reward once; the admin raises the limit', async (t) => {
   t.timeout(180_000);
-  if (!CLIENT_BUILT) {
-    t.fail('frontend/dist is missing: run `npm run build` first');
-    return;
-  }
   const errors: string[] = [];
   const context = await running.browser.newContext({ viewport: { width: 1440, height: 960 }, locale: 'zh-CN' });
   const page = await context.newPage();

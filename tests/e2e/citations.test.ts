@@ -7,8 +7,7 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { screenshot, signedInPage } from '../support/browser.ts';
-import { launchBrowser } from '../support/chromium.ts';
+import { screenshot, signedInPage, startBrowser } from '../support/browser.ts';
 import { ask, awaitReply, newUser, openConversation } from '../lab/drive.ts';
 import { TOPICS } from '../lab/corpus.ts';
 import { startScriptedModel, type ScriptedModel } from '../lab/model.ts';
@@ -23,7 +22,7 @@ test.before(async () => {
   model = await startScriptedModel({ seed: 5, mistakeRate: 0.6, rewrites: false });
   web = await startLabWeb();
   app = await startTestApp({ LLM_BASE_URL: model.url, LLM_MODEL: 'lab-scripted', LLM_API_KEY: 'lab-key', SEARCH_URL: web.searchUrl, FETCH_ALLOW_HOSTS: web.pagesHost });
-  browser = await launchBrowser();
+  browser = await startBrowser();
 });
 test.after.always(async () => {
   await browser?.close();

@@ -9,8 +9,7 @@
 import test from 'ava';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PageFetcher } from '@scriptorium/infra/fetch/fetcher';
-import { CLIENT_BUILT, screenshot } from '../support/browser.ts';
-import { launchBrowser } from '../support/chromium.ts';
+import { screenshot, startBrowser } from '../support/browser.ts';
 import { client, startTestApp, type TestApp } from '../support/app.ts';
 import { BATTERY_NOTES, cognitionFromNotes } from '../support/cognition.ts';
 import { ARTICLE_TITLE, startWebServer, type WebServer } from '../support/webServer.ts';
@@ -24,7 +23,7 @@ let browser: Browser;
 test.before(async () => {
   web = await startWebServer();
   app = await startTestApp({}, { agents: { fetcher: new PageFetcher({ allowHosts: ['localhost'] }) } });
-  browser = await launchBrowser();
+  browser = await startBrowser();
 });
 
 test.after.always(async () => {
@@ -59,10 +58,6 @@ const sidePanel = (page: Page) => page.getByRole('region', { name: '认知平台
 
 test.serial('extract, read, share, browse signed out, collect, extract a page and synthesize', async (t) => {
   t.timeout(240_000);
-  if (!CLIENT_BUILT) {
-    t.fail('frontend/dist is missing: run `npm run build` first');
-    return;
-  }
   const errors: string[] = [];
   const context = await browser.newContext({ viewport: { width: 1440, height: 960 }, locale: 'zh-CN' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });

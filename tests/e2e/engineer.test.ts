@@ -7,15 +7,14 @@ import { AxeBuilder } from '@axe-core/playwright';
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { engineerStream } from '@scriptorium/domain/engineer/session';
-import { screenshot, signedInPage } from '../support/browser.ts';
-import { launchBrowser } from '../support/chromium.ts';
+import { screenshot, signedInPage, startBrowser } from '../support/browser.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 let browser: Browser;
 test.before(async () => {
   app = await startTestApp();
-  browser = await launchBrowser();
+  browser = await startBrowser();
 });
 test.after.always(async () => {
   await browser?.close();

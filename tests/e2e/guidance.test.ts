@@ -5,12 +5,11 @@
  */
 import test from 'ava';
 import { signUp } from '../support/app.ts';
-import { browserSuite, CLIENT_BUILT, screenshot, signedInPage } from '../support/browser.ts';
+import { browserSuite, screenshot, signedInPage } from '../support/browser.ts';
 
 const suite = browserSuite();
 
 test('the welcome tip leaves with the welcome screen, and no tip covers the question after a report', async (t) => {
-  if (!CLIENT_BUILT) return void t.fail('frontend/dist is missing: run `npm run build` first');
   t.timeout(120_000);
   const user = await signUp(suite.app.url, 'tipreader');
   const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
@@ -49,7 +48,6 @@ test('the welcome tip leaves with the welcome screen, and no tip covers the ques
 
 for (const language of ['zh', 'en'] as const) {
   test(`the reports-and-files tip shows while the composer holds the focus the app gave it (${language})`, async (t) => {
-    if (!CLIENT_BUILT) return void t.fail('frontend/dist is missing: run `npm run build` first');
     t.timeout(120_000);
     const user = await signUp(suite.app.url, `tipfocus${language}`);
     const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);

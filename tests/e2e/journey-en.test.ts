@@ -7,8 +7,7 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { signInAdmin, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
-import { CLIENT_BUILT, screenshot, selectInCanvas, signedInPage } from '../support/browser.ts';
-import { launchBrowser } from '../support/chromium.ts';
+import { screenshot, selectInCanvas, signedInPage, startBrowser } from '../support/browser.ts';
 import { sessionWithReport } from '../support/research.ts';
 
 let app: TestApp;
@@ -18,7 +17,7 @@ let admin: Client;
 test.before(async () => {
   app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password' });
   admin = await signInAdmin(app.url);
-  browser = await launchBrowser();
+  browser = await startBrowser();
 });
 
 test.after.always(async () => {
@@ -27,7 +26,6 @@ test.after.always(async () => {
 });
 
 test('in English: edit the second of two equal sentences, rename, move the canvas left, reload, run out of budget', async (t) => {
-  if (!CLIENT_BUILT) return void t.fail('frontend/dist is missing: run `npm run build` first');
   t.timeout(180_000);
   const user = await signUp(app.url, `reader${Date.now().toString(36)}`);
   const id = await sessionWithReport(user);

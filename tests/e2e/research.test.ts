@@ -5,17 +5,16 @@
  * Serves frontend/dist: run `npm run build` first.
  */
 import { mkdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import test from 'ava';
 import type { ClientPayload } from '@scriptorium/domain/protocol/ws';
-import { chromium, type Browser, type Page, type Response } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { PageFetcher } from '@scriptorium/infra/fetch/fetcher';
 import type { SearchHit } from '@scriptorium/infra/search/port';
 import { client, startTestApp, type TestApp } from '../support/app.ts';
 import { startWebServer, type WebServer } from '../support/webServer.ts';
-import { selectInCanvas } from '../support/browser.ts';
+import { downloaded, selectInCanvas, startBrowser } from '../support/browser.ts';
 
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const FIRST_LOAD_BUDGET_GZIP = 350 * 1024;
@@ -40,10 +39,7 @@ test.before(async () => {
     },
   };
   app = await startTestApp({}, { agents: { webSearch, fetcher: new PageFetcher({ allowHosts: ['localhost'] }) } });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await startBrowser();
 });
 
 test.after.always(async () => {
@@ -359,11 +355,11 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
 
   // Exports: Markdown and PDF downloads.
   const [markdown] = await Promise.all([page.waitForEvent('download'), canvas.getByRole('button', { name: 'Markdown' }).click()]);
-  const markdownText = (await readFile((await markdown.path())!)).toString('utf8');
+  const markdownText = (await downloaded(markdown)).toString('utf8');
   t.is(markdownText, v4.content);
   t.regex(markdown.suggestedFilename(), /-v4\.md$/);
   const [pdf] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), canvas.getByRole('button', { name: 'PDF' }).click()]);
-  const pdfBytes = await readFile((await pdf.path())!);
+  const pdfBytes = await downloaded(pdf);
   t.true(pdfBytes.length > 1000 && pdfBytes.subarray(0, 5).toString() === '%PDF-', 'a PDF file');
 
   // After a reload the conversation shows all of it again.
@@ -397,7 +393,7 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   t.is(await sharedDoc.getAttribute('contenteditable'), 'false', 'read-only');
   t.is(await shared.getByRole('button', { name: '保存为新版本' }).count(), 0);
   const [sharedPdf] = await Promise.all([shared.waitForEvent('download', { timeout: 30_000 }), shared.locator('.canvas-panel').getByRole('button', { name: 'PDF' }).click()]);
-  t.is((await readFile((await sharedPdf.path())!)).subarray(0, 5).toString(), '%PDF-', 'a signed-out visitor takes the PDF too');
+  t.is((await downloaded(sharedPdf)).subarray(0, 5).toString(), '%PDF-', 'a signed-out visitor takes the PDF too');
   // The same link id opens the report alone.
   await shared.goto(link.replace('/share/conversation/', '/share/report/'), { waitUntil: 'networkidle' });
   await shared.getByText('共享的报告').waitFor();
