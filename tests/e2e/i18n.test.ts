@@ -80,6 +80,9 @@ test('in English, quotes are drawn narrow while Chinese text keeps its full-widt
   const page = await context.newPage();
   await page.addInitScript(() => localStorage.setItem('app_language', 'en'));
   await page.goto(`${suite.app.url}/research`, { waitUntil: 'networkidle' });
+  // English arrives in a chunk of its own and sets the page's language, which picks the quotes' font:
+  // measured before that (as on a loaded machine, after the network has gone quiet) they are Chinese.
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
   await page.evaluate(() => document.fonts.ready);
   // No helper function inside: the test runner's transform would name it with a helper the page lacks.
   const [quote, comma, paren, base, han] = await page.evaluate((texts) => {

@@ -10,13 +10,27 @@ const CLIENT = fileURLToPath(new URL('../../frontend/dist/index.html', import.me
 mkdirSync(SCREENSHOTS, { recursive: true });
 
 /**
- * The browser a test drives the built client in. Throws when the client is not built, so that every
- * browser test fails instead of passing over pages that were never there; and when Chromium cannot
- * start.
+ * How long an action or a wait may take before it fails, in place of Playwright's 30 s, which a
+ * machine under load trips (a click waiting over 30 s for the page's navigations to finish). A bound
+ * to fail by, not a measure.
+ */
+const STEP_LIMIT_MS = 120_000;
+
+/**
+ * The browser a test drives the built client in, each context it opens with the limit above. Throws
+ * when the client is not built, so that every browser test fails instead of passing over pages that
+ * were never there; and when Chromium cannot start.
  */
 export async function startBrowser(): Promise<Browser> {
   if (!existsSync(CLIENT)) throw new Error('frontend/dist is missing: run `npm run build` first (npm test does it)');
-  return connectBrowser();
+  const browser = await connectBrowser();
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(STEP_LIMIT_MS);
+    return context;
+  };
+  return browser;
 }
 
 /** A download's bytes, read through Playwright since a shared browser's files are not this process's to open. */
