@@ -80,7 +80,6 @@ async function dismissTips(page: Page) {
 }
 
 test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims a reward once; the admin raises the limit', async (t) => {
-  t.timeout(180_000);
   const errors: string[] = [];
   const context = await running.browser.newContext({ viewport: { width: 1440, height: 960 }, locale: 'zh-CN' });
   const page = await context.newPage();
@@ -349,7 +348,6 @@ test.serial('an account deactivated while its page is open goes to the inactive-
 });
 
 test.serial('registration asks for an invite code when the server requires one, and takes a mailed e-mail code', async (t) => {
-  t.timeout(120_000);
   const strictDir = mkdtempSync(join(tmpdir(), 'scriptorium-invite-'));
   const strict = await startProduct(strictDir, { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, SMTP_URL: '', INVITE_CODE_REQUIRED: 'true' });
   const api = async <T>(path: string, init: { token?: string; json?: unknown; form?: Record<string, string> } = {}) => {

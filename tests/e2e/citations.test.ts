@@ -39,7 +39,6 @@ for (const language of ['zh', 'en'] as const) {
   const words = WORDS[language];
 
   test.serial(`${language}: a claim its source does not support is marked with its reason in the canvas and the shared view; a citation opens its evidence`, async (t) => {
-    t.timeout(180_000);
     const user = await newUser(app.url, `cite${language}${process.pid}`);
     const conversation = await openConversation(app.url, user, `cite-${language}`);
     const topic = TOPICS.find((candidate) => candidate.id === words.topic)!;
@@ -60,7 +59,7 @@ for (const language of ['zh', 'en'] as const) {
     }, language);
     await page.goto(`${app.url}/research?conversation_id=${conversation.sessionId}`);
     const doc = page.locator('.canvas-doc .ProseMirror');
-    await doc.waitFor({ timeout: 30_000 });
+    await doc.waitFor();
     const mark = doc.locator('.citation-unverified').first();
     await mark.waitFor();
     t.true((await mark.innerText()).includes(words.mark), 'the mark says why, in the report language');
@@ -88,7 +87,7 @@ for (const language of ['zh', 'en'] as const) {
     reader.on('pageerror', (error) => pageErrors.push(error.message));
     await reader.goto(`${app.url}${shared.body.path}`, { waitUntil: 'networkidle' });
     const sharedMark = reader.locator('.canvas-doc .citation-unverified').first();
-    await sharedMark.waitFor({ timeout: 30_000 });
+    await sharedMark.waitFor();
     t.true((await sharedMark.innerText()).includes(words.mark));
     await sharedMark.scrollIntoViewIfNeeded();
     await screenshot(reader, `citations-shared-${language}`);

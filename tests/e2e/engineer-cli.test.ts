@@ -53,7 +53,6 @@ test.after.always(() => model.close());
 const base = '/backend/api/ai-engineer';
 
 (ready ? test.serial : test.serial.skip)('a terminal chat is watched and steered from the browser; a reload loses nothing; a demo starts and stops', async (t) => {
-  t.timeout(240_000);
   const { product, browser } = running;
   const user = await signUp(product.url, 'terminaluser', 'terminal-password');
   const home = mkdtempSync(join(tmpdir(), 'scriptorium-tmux-'));

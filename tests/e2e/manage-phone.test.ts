@@ -10,7 +10,6 @@ const suite = browserSuite(() => startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PA
 
 for (const language of ['zh', 'en'] as const) {
   test(`every tab of /manage fits a 390 px screen (${language})`, async (t) => {
-    t.timeout(180_000);
     await signUp(suite.app.url, `phoneuser${language}`);
     const admin = await signInAdmin(suite.app.url);
     const context = await suite.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });

@@ -62,7 +62,6 @@ async function consentShown(page: Page, url: string, heading: string) {
 }
 
 test.serial('the consent screen approves and denies in zh and en; a bad redirect stays on an error page; the app is revoked from the status dialog', async (t) => {
-  t.timeout(120_000);
   const user = await signUp(running.product.url, `oauth${Date.now().toString(36)}`);
   const app = await loopback(t);
   const { page, pageErrors } = await signedInPage(t, running.browser, user.token!);
@@ -131,7 +130,6 @@ test.serial('the consent screen approves and denies in zh and en; a bad redirect
 });
 
 test.serial('a signed-out visitor signs in first and comes back to the same request', async (t) => {
-  t.timeout(60_000);
   const username = `later${Date.now().toString(36)}`;
   await signUp(running.product.url, username, 'correct horse battery');
   const app = await loopback(t);

@@ -28,7 +28,6 @@ const storedToken = (page: Page) => page.evaluate(() => localStorage.getItem('au
 for (const language of ['zh', 'en'] as const) {
   const en = language === 'en';
   test.serial(`a password changed in the status dialog ends the other sign-in and keeps this one, socket and all (${language})`, async (t) => {
-    t.timeout(120_000);
     const username = `pwchange${language}`;
     const user = await signUp(suite.app.url, username);
     const elsewhere = await pageIn(t, suite.browser, (await login(username, OLD)).body.access_token, language);
@@ -77,7 +76,6 @@ for (const language of ['zh', 'en'] as const) {
   });
 
   test.serial(`a forgotten password is reset with a mailed code from the sign-in page (${language})`, async (t) => {
-    t.timeout(120_000);
     const username = `pwforgot${language}`;
     await signUp(suite.app.url, username);
     const admin = await signInAdmin(suite.app.url);
@@ -107,7 +105,6 @@ for (const language of ['zh', 'en'] as const) {
   });
 
   test.serial(`an administrator resets a user's password in /manage (${language})`, async (t) => {
-    t.timeout(120_000);
     const username = `pwadmin${language}`;
     const user = await signUp(suite.app.url, username);
     const admin = await signInAdmin(suite.app.url);

@@ -31,7 +31,6 @@ const offline = productInBrowser('ppt-offline', {});
 const statuses = (page: Page) => page.getByTestId('ppt-slide').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-status')));
 
 test.serial('a deck uploaded with the button is reviewed slide by slide as the page watches, in Chinese', async (t) => {
-  t.timeout(120_000);
   const user = await signUp(withModel.product.url, `ppt${Date.now().toString(36)}`);
   const { page, pageErrors } = await signedInPage(t, withModel.browser, user.token!);
   await page.goto(`${withModel.product.url}/ppt`, { waitUntil: 'networkidle' });
@@ -71,7 +70,6 @@ test.serial('a deck uploaded with the button is reviewed slide by slide as the p
 });
 
 test.serial('a deck dropped on the page is reviewed by the offline engine, labelled, and exported, in English', async (t) => {
-  t.timeout(120_000);
   const user = await signUp(offline.product.url, `pptoff${Date.now().toString(36)}`);
   const { page, pageErrors } = await signedInPage(t, offline.browser, user.token!, { acceptDownloads: true });
   await page.goto(`${offline.product.url}/ppt`, { waitUntil: 'networkidle' });

@@ -121,7 +121,7 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
   await page.goto(`${suite.app.url}/cli/test`, { waitUntil: 'networkidle' });
   await page.getByRole('button', { name: '连接' }).click();
   await page.getByRole('status').filter({ hasText: '已连接' }).waitFor();
-  await page.getByText('心跳 2 次').waitFor({ timeout: 15_000 });
+  await page.getByText('心跳 2 次').waitFor();
   await page.getByRole('button', { name: '发送格式错误的消息' }).click();
   await page.locator('.cli-socket-log li.received').filter({ hasText: '消息格式不正确' }).waitFor();
   t.true(await page.getByRole('status').filter({ hasText: '已连接' }).isVisible(), 'the socket stays up');

@@ -76,7 +76,7 @@ async function visit(t: { teardown(fn: () => Promise<void>): void }, token: stri
   }
   // Where the page shows the user's text, the payloads are checked only once it is there.
   if (SHOWS.some((pattern) => pattern.test(path))) {
-    await page.getByText(MARKER).first().waitFor({ timeout: 15_000 });
+    await page.getByText(MARKER).first().waitFor();
   }
   return (await traces(page, dialogs)).map((trace) => `${path}: ${trace}`);
 }
@@ -86,7 +86,7 @@ const SHOWS = [/^\/research$/, /^\/note$/, /^\/cognition\/display\?/, /^\/cli\/t
 
 const clickFirst = (selector: string) => async (page: Page) => {
   const target = page.locator(selector).first();
-  await target.waitFor({ timeout: 30_000 });
+  await target.waitFor();
   await target.click();
 };
 
@@ -101,7 +101,6 @@ const OWNER_PAGES: Array<[string, ((page: Page) => Promise<void>)?]> = [
 ];
 
 test.serial('the owner opens every page that shows what they typed: nothing runs', async (t) => {
-  t.timeout(120_000);
   const pages: Array<[string, ((page: Page) => Promise<void>)?]> = [
     ...OWNER_PAGES,
     [`/cognition/display?id=${world.cognitionId}`],
@@ -114,7 +113,6 @@ test.serial('the owner opens every page that shows what they typed: nothing runs
 });
 
 test.serial('a stranger follows every share link: nothing runs', async (t) => {
-  t.timeout(120_000);
   const found: string[] = [];
   for (const path of [
     `/share/${world.noteShareToken}`,
@@ -130,7 +128,6 @@ test.serial('a stranger follows every share link: nothing runs', async (t) => {
 });
 
 test.serial('an administrator reads the users, feedback, dashboards and the audit page: nothing runs', async (t) => {
-  t.timeout(120_000);
   const found: string[] = [];
   for (const path of ['/manage', '/admin/dashboard', '/audit']) found.push(...(await visit(t, adminToken, path)));
   t.deepEqual(found, []);
