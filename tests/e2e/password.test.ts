@@ -58,7 +58,8 @@ for (const language of ['zh', 'en'] as const) {
     await card.getByLabel(en ? 'Current password' : '当前密码').fill(OLD);
     const reconnected = page.waitForEvent('websocket', { predicate: (socket) => socket.url().includes('/conversation/ws/') && !socket.url().includes(encodeURIComponent(user.token!)) });
     await card.getByRole('button', { name: en ? 'Save new password' : '保存新密码' }).click();
-    await page.getByText(en ? 'Password changed; your other devices are signed out' : '密码已修改，其他设备上的登录已退出').waitFor();
+    // Exact: the toast's screen-reader announcement ("通知 …") holds the same words while it lasts, longer on a loaded machine.
+    await page.getByText(en ? 'Password changed; your other devices are signed out' : '密码已修改，其他设备上的登录已退出', { exact: true }).waitFor();
     t.not(await storedToken(page), user.token, 'this browser holds the new token');
     t.is((await client(suite.app.url, (await storedToken(page))!).request('GET', '/backend/auth/me')).status, 200);
 
