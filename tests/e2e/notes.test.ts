@@ -7,6 +7,7 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { browserSuite, screenshot, signedInPage } from '../support/browser.ts';
 import { signUp } from '../support/app.ts';
+import { eventually } from '../support/poll.ts';
 
 const suite = browserSuite();
 
@@ -88,8 +89,7 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   // Sent when the toast goes (5 s, paused while the pointer rests on it): then the server forgets it too.
   await page.mouse.move(0, 0);
   await page.getByRole('button', { name: '撤销' }).waitFor({ state: 'detached' });
-  await page.waitForTimeout(500);
-  t.false((await user.request('GET', '/backend/api/notes')).body.notes.some((note: { name: string }) => note.name === '临时草稿'), 'deleted on the server once the toast went');
+  await eventually(async () => ((await user.request('GET', '/backend/api/notes')).body.notes.some((note: { name: string }) => note.name === '临时草稿') ? undefined : true), undefined, 'the note deleted on the server once the toast went');
   await newNote(page, '留下的草稿');
   await tree.getByRole('treeitem', { name: '留下的草稿' }).focus();
   await page.keyboard.press('Delete');
