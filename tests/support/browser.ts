@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import type { Browser, Download, Page } from 'playwright-core';
 import { signUp, startTestApp, type TestApp } from './app.ts';
-import { connectBrowser } from './chromium.ts';
+import { launchBrowser } from './chromium.ts';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../e2e/screenshots/', import.meta.url));
 const CLIENT = fileURLToPath(new URL('../../frontend/dist/index.html', import.meta.url));
@@ -23,7 +23,7 @@ const STEP_LIMIT_MS = 120_000;
  */
 export async function startBrowser(): Promise<Browser> {
   if (!existsSync(CLIENT)) throw new Error('frontend/dist is missing: run `npm run build` first (npm test does it)');
-  const browser = await connectBrowser();
+  const browser = await launchBrowser();
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
@@ -33,7 +33,7 @@ export async function startBrowser(): Promise<Browser> {
   return browser;
 }
 
-/** A download's bytes, read through Playwright since a shared browser's files are not this process's to open. */
+/** A download's bytes. */
 export async function downloaded(download: Download): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);

@@ -1,15 +1,12 @@
 /**
- * Runs AVA (with the arguments given) beside one Chromium that every browser test file connects to,
- * instead of each file launching its own: `npm test` and `npm run test:stress` run the suite through
- * it. `--cpu-load <n>` adds n threads that spin for the whole run, so that the suite proves it passes
- * on a machine whose cores are taken (issue 32: tests must not fail by the clock).
- *
- * Both the browser and the spinning threads belong to this process, and end with it however it ends.
+ * `npm run test:stress`: runs AVA (with the arguments given) while `--cpu-load <n>` threads spin for
+ * the whole run, so that the suite proves it passes on a machine whose cores are taken (issue 32:
+ * tests must not fail by the clock). The threads belong to this process and end with it however it
+ * ends.
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { launchBrowserServer, SHARED_BROWSER } from './chromium.ts';
 
 const args = process.argv.slice(2);
 const loadAt = args.indexOf('--cpu-load');
@@ -22,8 +19,7 @@ if (!Number.isInteger(load) || load < 0) {
 const spinners = Array.from({ length: load }, () => new Worker('for (;;);', { eval: true }));
 if (load > 0) console.log(`suite: ${load} threads keep ${load} cores busy while the tests run`);
 
-const browser = await launchBrowserServer();
-const ava = spawn('ava', args, { stdio: 'inherit', env: { ...process.env, [SHARED_BROWSER]: browser.wsEndpoint() } });
+const ava = spawn('ava', args, { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => ava.kill(signal));
 
 const code = await new Promise<number>((resolve) => {
@@ -33,6 +29,5 @@ const code = await new Promise<number>((resolve) => {
   });
   ava.once('exit', (exitCode, signal) => resolve(exitCode ?? 128 + (signal ? constants.signals[signal] : 0)));
 });
-await browser.close();
 await Promise.all(spinners.map((spinner) => spinner.terminate()));
 process.exit(code);
