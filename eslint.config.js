@@ -20,6 +20,21 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // A process a test starts must die with the test's process whatever its outcome: children.ts kills what it owns.
+    files: ['tests/**/*.ts', '**/*.test.ts'],
+    // Not the benchmarks and the lab (run by hand), nor the suite's runner, which hands signals on to AVA and waits for it.
+    ignores: ['tests/bench/**', 'tests/lab/**', 'tests/support/suite.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name=/^(spawn|fork|exec|execFile)$/]:not(CallExpression[callee.name='owned'] > CallExpression)",
+          message: 'Wrap the child in owned() (tests/support/children.ts) so it dies with the test.',
+        },
+      ],
+    },
+  },
+  {
     files: ['frontend/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },

@@ -12,7 +12,6 @@ import { ANALYSE_PROMPT, PLAN_PROMPT } from '@scriptorium/workers/agents/deep_co
 const PROSE = '固态电池的能量密度更高，但制造成本仍然偏高。'.repeat(80);
 
 test('kill -9 while the report is being written: after the restart the job continues the section from what was written and completes the report, planning and searching nothing again', async (t) => {
-  t.timeout(180_000);
   const mock = await startMockOpenAI({
     scenario: 'slow',
     delayMs: 3,

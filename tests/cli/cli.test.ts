@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { client, signUp, startTestApp, type Client } from '../support/app.ts';
+import { owned } from '../support/children.ts';
 import { eventually } from '../support/poll.ts';
 
 const until = <T>(probe: () => Promise<T | undefined>) => eventually(probe, 60_000);
@@ -12,7 +13,7 @@ const MAIN = join(import.meta.dirname, '../../workers/src/cli/main.ts');
 
 /** The CLI as a child process; `input` is written and stdin ended unless `open` keeps it for the caller. */
 function spawnCli(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = owned(spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] }));
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk) => (output.stdout += chunk));
   child.stderr.on('data', (chunk) => (output.stderr += chunk));

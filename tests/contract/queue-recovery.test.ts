@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { BullJobQueue } from '@scriptorium/infra/queue/bullmq';
 import { lockTimings } from '@scriptorium/infra/queue/index';
+import { owned } from '../support/children.ts';
 import { waitFor, waitForState } from './queue.ts';
 import { deleteKeys, redisAnswers, redisUrl } from './redis.ts';
 
@@ -21,11 +22,13 @@ interface ChildEvent {
 
 /** A worker process from queue-child.ts, with every event it has reported so far. */
 function spawnWorker(prefix: string, queueName: string) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./queue-child.ts', import.meta.url))], {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    env: { ...process.env, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, QUEUE_NAME: queueName },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child: ChildProcess = owned(
+    spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./queue-child.ts', import.meta.url))], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: { ...process.env, REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, QUEUE_NAME: queueName },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   const events: ChildEvent[] = [];
   createInterface({ input: child.stdout! }).on('line', (line) => events.push(JSON.parse(line) as ChildEvent));
   const exited = once(child, 'exit');

@@ -16,7 +16,6 @@ import { upload } from '../support/world.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 test('the compiled server starts under node, answers /healthz, reads a DOCX in its worker, and exits on SIGTERM', async (t) => {
-  t.timeout(300_000);
   const outdir = join(ROOT, '.tmp', `build-${randomUUID()}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-compiled-'));
   t.teardown(() => {

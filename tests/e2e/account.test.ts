@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { CLIENT_BUILT, screenshot } from '../support/browser.ts';
+import { screenshot } from '../support/browser.ts';
 import { productInBrowser } from '../support/browserProduct.ts';
 import { startProduct } from '../support/product.ts';
 import { client } from '../support/app.ts';
@@ -80,11 +80,6 @@ async function dismissTips(page: Page) {
 }
 
 test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims a reward once; the admin raises the limit', async (t) => {
-  t.timeout(180_000);
-  if (!CLIENT_BUILT) {
-    t.fail('frontend/dist is missing: run `npm run build` first');
-    return;
-  }
   const errors: string[] = [];
   const context = await running.browser.newContext({ viewport: { width: 1440, height: 960 }, locale: 'zh-CN' });
   const page = await context.newPage();
@@ -186,8 +181,8 @@ test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims 
   await dialog.getByRole('button', { name: '发送', exact: true }).click();
   await dialog.getByText('反馈已发送，谢谢').waitFor();
   await screenshot(page, 'account-feedback-sent');
-  await page.waitForTimeout(5_500);
-  t.is(await dialog.getByText('反馈已发送，谢谢').count(), 0, 'the banner goes after five seconds');
+  // The banner goes by itself (after five seconds); on a loaded machine the page's timer fires later.
+  await dialog.getByText('反馈已发送，谢谢').waitFor({ state: 'detached' });
 
   // English: the same dialog, the claim message in the user's language.
   await page.keyboard.press('Escape');
@@ -344,16 +339,15 @@ test.serial('an account deactivated while its page is open goes to the inactive-
   await screenshot(page, 'account-deactivated-open-page');
 
   await page.goto(`${running.product.url}/research`, { waitUntil: 'networkidle' });
-  await page.waitForURL(/\/draft/, { timeout: 15_000 });
-  await page.waitForTimeout(1500);
-  t.regex(page.url(), /\/draft$/, 'a full load of /research ends on the draft page, not at sign-in');
+  await page.waitForURL(/\/draft/);
+  // The account's state is shown once the server has answered for it, the moment a refused token would have sent the page to sign-in.
   await page.getByText('账户未激活').first().waitFor();
+  t.regex(page.url(), /\/draft$/, 'a full load of /research ends on the draft page, not at sign-in');
   t.is(await page.evaluate(() => localStorage.getItem('auth_token')), token);
   await context.close();
 });
 
 test.serial('registration asks for an invite code when the server requires one, and takes a mailed e-mail code', async (t) => {
-  t.timeout(120_000);
   const strictDir = mkdtempSync(join(tmpdir(), 'scriptorium-invite-'));
   const strict = await startProduct(strictDir, { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, SMTP_URL: '', INVITE_CODE_REQUIRED: 'true' });
   const api = async <T>(path: string, init: { token?: string; json?: unknown; form?: Record<string, string> } = {}) => {

@@ -4,8 +4,7 @@
  */
 import test from 'ava';
 import type { Browser } from 'playwright-core';
-import { screenshot, signedInPage } from '../support/browser.ts';
-import { launchBrowser } from '../support/chromium.ts';
+import { screenshot, signedInPage, startBrowser } from '../support/browser.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { startMockOpenAI, type MockOpenAI } from '../support/mockOpenAI.ts';
 
@@ -17,7 +16,7 @@ let browser: Browser;
 test.before(async () => {
   upstream = await startMockOpenAI({ reply: `好的，这是页面：<artifact filename="calculator.html" type="text/html">${PAGE}</artifact>可以直接打开。` });
   app = await startTestApp({ LLM_BASE_URL: upstream.url, LLM_MODEL: 'mock-model' });
-  browser = await launchBrowser();
+  browser = await startBrowser();
 });
 test.after.always(async () => {
   await browser?.close();

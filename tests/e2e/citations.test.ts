@@ -7,8 +7,7 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { screenshot, signedInPage } from '../support/browser.ts';
-import { launchBrowser } from '../support/chromium.ts';
+import { screenshot, signedInPage, startBrowser } from '../support/browser.ts';
 import { ask, awaitReply, newUser, openConversation } from '../lab/drive.ts';
 import { TOPICS } from '../lab/corpus.ts';
 import { startScriptedModel, type ScriptedModel } from '../lab/model.ts';
@@ -23,7 +22,7 @@ test.before(async () => {
   model = await startScriptedModel({ seed: 5, mistakeRate: 0.6, rewrites: false });
   web = await startLabWeb();
   app = await startTestApp({ LLM_BASE_URL: model.url, LLM_MODEL: 'lab-scripted', LLM_API_KEY: 'lab-key', SEARCH_URL: web.searchUrl, FETCH_ALLOW_HOSTS: web.pagesHost });
-  browser = await launchBrowser();
+  browser = await startBrowser();
 });
 test.after.always(async () => {
   await browser?.close();
@@ -40,7 +39,6 @@ for (const language of ['zh', 'en'] as const) {
   const words = WORDS[language];
 
   test.serial(`${language}: a claim its source does not support is marked with its reason in the canvas and the shared view; a citation opens its evidence`, async (t) => {
-    t.timeout(180_000);
     const user = await newUser(app.url, `cite${language}${process.pid}`);
     const conversation = await openConversation(app.url, user, `cite-${language}`);
     const topic = TOPICS.find((candidate) => candidate.id === words.topic)!;
@@ -61,7 +59,7 @@ for (const language of ['zh', 'en'] as const) {
     }, language);
     await page.goto(`${app.url}/research?conversation_id=${conversation.sessionId}`);
     const doc = page.locator('.canvas-doc .ProseMirror');
-    await doc.waitFor({ timeout: 30_000 });
+    await doc.waitFor();
     const mark = doc.locator('.citation-unverified').first();
     await mark.waitFor();
     t.true((await mark.innerText()).includes(words.mark), 'the mark says why, in the report language');
@@ -89,7 +87,7 @@ for (const language of ['zh', 'en'] as const) {
     reader.on('pageerror', (error) => pageErrors.push(error.message));
     await reader.goto(`${app.url}${shared.body.path}`, { waitUntil: 'networkidle' });
     const sharedMark = reader.locator('.canvas-doc .citation-unverified').first();
-    await sharedMark.waitFor({ timeout: 30_000 });
+    await sharedMark.waitFor();
     t.true((await sharedMark.innerText()).includes(words.mark));
     await sharedMark.scrollIntoViewIfNeeded();
     await screenshot(reader, `citations-shared-${language}`);

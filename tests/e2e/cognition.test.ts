@@ -9,8 +9,7 @@
 import test from 'ava';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PageFetcher } from '@scriptorium/infra/fetch/fetcher';
-import { CLIENT_BUILT, screenshot } from '../support/browser.ts';
-import { launchBrowser } from '../support/chromium.ts';
+import { screenshot, startBrowser } from '../support/browser.ts';
 import { client, startTestApp, type TestApp } from '../support/app.ts';
 import { BATTERY_NOTES, cognitionFromNotes } from '../support/cognition.ts';
 import { ARTICLE_TITLE, startWebServer, type WebServer } from '../support/webServer.ts';
@@ -24,7 +23,7 @@ let browser: Browser;
 test.before(async () => {
   web = await startWebServer();
   app = await startTestApp({}, { agents: { fetcher: new PageFetcher({ allowHosts: ['localhost'] }) } });
-  browser = await launchBrowser();
+  browser = await startBrowser();
 });
 
 test.after.always(async () => {
@@ -49,7 +48,7 @@ async function register(page: Page, username: string): Promise<string> {
   await page.getByLabel('密码', { exact: true }).fill(PASSWORD);
   await page.getByLabel('确认密码').fill(PASSWORD);
   await page.getByRole('button', { name: '注册', exact: true }).click();
-  await page.waitForURL(/\/research/, { timeout: 15_000 });
+  await page.waitForURL(/\/research/);
   const token = await page.evaluate(() => localStorage.getItem('auth_token'));
   if (!token) throw new Error('no token after registering');
   return token;
@@ -58,11 +57,6 @@ async function register(page: Page, username: string): Promise<string> {
 const sidePanel = (page: Page) => page.getByRole('region', { name: '认知平台' });
 
 test.serial('extract, read, share, browse signed out, collect, extract a page and synthesize', async (t) => {
-  t.timeout(240_000);
-  if (!CLIENT_BUILT) {
-    t.fail('frontend/dist is missing: run `npm run build` first');
-    return;
-  }
   const errors: string[] = [];
   const context = await browser.newContext({ viewport: { width: 1440, height: 960 }, locale: 'zh-CN' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
@@ -213,7 +207,7 @@ test.serial('extract, read, share, browse signed out, collect, extract a page an
   await ask.getByRole('button', { name: '开始提取' }).click();
   await page.getByRole('dialog', { name: 'URL认知提取' }).getByRole('status').waitFor();
   await shoot(page, 'extracting');
-  await page.waitForURL(/\/cognition\/display\?id=/, { timeout: 30_000 });
+  await page.waitForURL(/\/cognition\/display\?id=/);
   const pageCognitionId = new URL(page.url()).searchParams.get('id')!;
   t.not(pageCognitionId, cognitionId);
   await page.locator('.cog-kind', { hasText: '来自网页' }).waitFor();
@@ -232,7 +226,7 @@ test.serial('extract, read, share, browse signed out, collect, extract a page an
   await bar.getByText('已选 2 / 5').waitFor();
   await shoot(page, 'synthesis');
   await bar.getByRole('button', { name: '综合', exact: true }).click();
-  await page.waitForURL(/\/cognition\/display\?id=/, { timeout: 30_000 });
+  await page.waitForURL(/\/cognition\/display\?id=/);
   await page.locator('.cog-kind', { hasText: '综合生成' }).waitFor();
   t.is(await page.locator('.cog-source a[href^="/cognition/display?id="]').count(), 2, 'both cognitions are its sources');
   t.true(await sidePanel(page).getByRole('button', { name: '综合认知' }).isVisible(), 'synthesis mode ends with the result');

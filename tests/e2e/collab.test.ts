@@ -9,8 +9,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { screenshot, signedInPage } from '../support/browser.ts';
-import { launchBrowser } from '../support/chromium.ts';
+import { screenshot, signedInPage, startBrowser } from '../support/browser.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { sessionWithReport } from '../support/research.ts';
 import { ERROR_TEXTS } from '@scriptorium/domain/protocol/errors';
@@ -22,7 +21,7 @@ let app: TestApp;
 let browser: Browser;
 test.before(async () => {
   app = await startTestApp();
-  browser = await launchBrowser();
+  browser = await startBrowser();
 });
 test.after.always(async () => {
   await browser?.close();

@@ -68,7 +68,6 @@ for (const language of ['zh', 'en'] as const) {
   const words = WORDS[language];
 
   test(`${language}: a section whose stream breaks is written again from its start, and the chat says so`, async (t) => {
-    t.timeout(420_000);
     const { page, pageErrors } = await newUserOnResearch(t, suite, `cutreader${language}`, language);
     await ask(page, language, language === 'zh' ? '固态电池安全吗？（断流）' : 'Are solid-state batteries safe? (stream breaks)');
     await page.getByText(words.rolledBack).first().waitFor({ timeout: 240_000 });
@@ -80,7 +79,6 @@ for (const language of ['zh', 'en'] as const) {
   });
 
   test(`${language}: a long wait asked by the model service is waited out, said with its time, and the report is written`, async (t) => {
-    t.timeout(420_000);
     const { page, pageErrors } = await newUserOnResearch(t, suite, `waitreader${language}`, language);
     await ask(page, language, language === 'zh' ? '固态电池安全吗？（限流）' : 'Are solid-state batteries safe? (rate limited)');
     await page.getByText(words.waiting).first().waitFor({ timeout: 240_000 });
@@ -90,7 +88,6 @@ for (const language of ['zh', 'en'] as const) {
   });
 
   test(`${language}: a request the provider refuses ends with its reason, and the retry writes the report`, async (t) => {
-    t.timeout(420_000);
     const { page, pageErrors } = await newUserOnResearch(t, suite, `refusedreader${language}`, language);
     await ask(page, language, language === 'zh' ? '固态电池安全吗？（拒绝）' : 'Are solid-state batteries safe? (refused)');
     const retry = page.getByRole('button', { name: words.retry });

@@ -30,7 +30,7 @@ async function refusedEdit(page: Page, text: string, instruction: string) {
   await popover.getByRole('textbox').fill(instruction);
   await popover.getByRole('textbox').press('Enter');
   const refused = page.locator('.edit-refused');
-  await refused.waitFor({ timeout: 30_000 });
+  await refused.waitFor();
   return refused;
 }
 
@@ -56,7 +56,7 @@ test('a targeted edit refused for budget keeps its instruction and is sent again
   t.is((await limit(1_000_000)).status, 200);
   await refused.getByRole('button', { name: '再次发送' }).click();
   await refused.waitFor({ state: 'detached' });
-  await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v2'), undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v2'));
   await page.locator('.card.targeted-edit').waitFor();
   await screenshot(page, 'editing-sent-again');
 

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { defaultSandbox } from '@scriptorium/infra/sandbox/bwrap';
 import { screenshot, signedInPage } from '../support/browser.ts';
+import { ownedCleanup } from '../support/children.ts';
 import { productInBrowser } from '../support/browserProduct.ts';
 import { signUp } from '../support/app.ts';
 import { startMockOpenAI, type ChatBody } from '../support/mockOpenAI.ts';
@@ -52,7 +53,6 @@ test.after.always(() => model.close());
 const base = '/backend/api/ai-engineer';
 
 (ready ? test.serial : test.serial.skip)('a terminal chat is watched and steered from the browser; a reload loses nothing; a demo starts and stops', async (t) => {
-  t.timeout(240_000);
   const { product, browser } = running;
   const user = await signUp(product.url, 'terminaluser', 'terminal-password');
   const home = mkdtempSync(join(tmpdir(), 'scriptorium-tmux-'));
@@ -62,12 +62,16 @@ const base = '/backend/api/ai-engineer';
   const type = (text: string) => tmux('send-keys', '-t', 'cli', '-l', text);
   const enter = () => tmux('send-keys', '-t', 'cli', 'Enter');
   const paneShows = (pattern: RegExp, timeoutMs = 30_000) => eventually(() => pattern.exec(pane()) ?? undefined, timeoutMs, `the pane to show ${pattern}`);
-  t.teardown(() => {
+  // The tmux server daemonises, so no ending of this process reaches it unless asked.
+  const killServer = ownedCleanup(() => {
     try {
       tmux('kill-server');
     } catch {
       // Already gone.
     }
+  });
+  t.teardown(() => {
+    killServer();
     rmSync(home, { recursive: true, force: true });
   });
 

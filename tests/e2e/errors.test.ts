@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { CLIENT_BUILT, screenshot } from '../support/browser.ts';
+import { screenshot } from '../support/browser.ts';
 import { productInBrowser } from '../support/browserProduct.ts';
 
 const ADMIN = { username: 'chief', password: 'admin-password-1' };
@@ -26,7 +26,6 @@ async function pageIn(t: { teardown(fn: () => Promise<void>): void }, language: 
 
 for (const language of ['zh', 'en'] as const) {
   test.serial(`a wrong password and a taken user name read in ${language}`, async (t) => {
-    if (!CLIENT_BUILT) return void t.fail('frontend/dist is missing: run `npm run build` first');
     const page = await pageIn(t, language);
     const banner = page.locator('[role="alert"]').first();
 

@@ -31,13 +31,13 @@ test.serial('Escape puts a tip away; a clarification question is two Tab stops; 
 
   // Tips from here on would only come and go over what this test looks at.
   await page.evaluate(() => localStorage.setItem('guidance_enabled', 'false'));
-  await page.waitForURL(/conversation_id=/, { timeout: 15_000 });
+  await page.waitForURL(/conversation_id=/);
   await page.getByText('已连接').waitFor();
   const composer = page.getByRole('textbox', { name: '输入消息' });
   await composer.fill('固态电池的安全性比液态锂电池好在哪里？');
   await composer.press('Enter');
   const form = page.locator('form.clarification');
-  await form.waitFor({ timeout: 60_000 });
+  await form.waitFor();
   const questions = await form.locator('fieldset').count();
   t.true(questions >= 2, 'several questions');
 

@@ -17,7 +17,7 @@ async function research(t: Parameters<typeof signedInPage>[0], user: Client, ses
   const opened = await signedInPage(t, suite.browser, user.token!);
   await opened.page.addInitScript(() => localStorage.setItem('guidance_enabled', 'false'));
   await opened.page.goto(`${suite.app.url}/research${sessionId ? `?conversation_id=${sessionId}` : ''}`);
-  await opened.page.waitForURL(/conversation_id=/, { timeout: 15_000 });
+  await opened.page.waitForURL(/conversation_id=/);
   await opened.page.getByText('已连接').waitFor();
   return opened;
 }

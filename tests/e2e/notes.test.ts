@@ -7,6 +7,7 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { browserSuite, screenshot, signedInPage } from '../support/browser.ts';
 import { signUp } from '../support/app.ts';
+import { eventually } from '../support/poll.ts';
 
 const suite = browserSuite();
 
@@ -23,7 +24,7 @@ async function write(page: Page, text: string) {
   const doc = page.locator('.note-doc .ProseMirror');
   await doc.click();
   await page.keyboard.type(text);
-  await page.getByRole('status').filter({ hasText: '已保存' }).waitFor({ timeout: 10_000 });
+  await page.getByRole('status').filter({ hasText: '已保存' }).waitFor();
 }
 
 test('a new user keeps notes in a tree, writes, nests, extracts a cognition and shares a note', async (t) => {
@@ -87,9 +88,8 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   await screenshot(page, 'notes-undo-toast');
   // Sent when the toast goes (5 s, paused while the pointer rests on it): then the server forgets it too.
   await page.mouse.move(0, 0);
-  await page.getByRole('button', { name: '撤销' }).waitFor({ state: 'detached', timeout: 15_000 });
-  await page.waitForTimeout(500);
-  t.false((await user.request('GET', '/backend/api/notes')).body.notes.some((note: { name: string }) => note.name === '临时草稿'), 'deleted on the server once the toast went');
+  await page.getByRole('button', { name: '撤销' }).waitFor({ state: 'detached' });
+  await eventually(async () => ((await user.request('GET', '/backend/api/notes')).body.notes.some((note: { name: string }) => note.name === '临时草稿') ? undefined : true), undefined, 'the note deleted on the server once the toast went');
   await newNote(page, '留下的草稿');
   await tree.getByRole('treeitem', { name: '留下的草稿' }).focus();
   await page.keyboard.press('Delete');
@@ -130,7 +130,7 @@ test('a new user keeps notes in a tree, writes, nests, extracts a cognition and 
   await page.getByRole('tooltip', { name: '提取 3 个文档的认知' }).waitFor();
   await screenshot(page, 'notes-select');
   await extract.click();
-  await page.waitForURL(/\/cognition\/display\?id=/, { timeout: 30_000 });
+  await page.waitForURL(/\/cognition\/display\?id=/);
   // The notes page stays on screen until the display's chunk loads, and it holds the same text.
   await page.locator('.cog-insights li').first().waitFor();
   t.true((await page.locator('.cog-insights').innerText()).includes('零下二十度'), 'the insights come from the notes');
@@ -220,7 +220,7 @@ test('a note changed on another device locks this one with a lasting notice, a c
   await page.keyboard.press('End');
   await page.keyboard.type('甲的修改。');
   const notice = page.getByRole('status').filter({ hasText: '笔记已在别处修改' });
-  await notice.waitFor({ timeout: 10_000 });
+  await notice.waitFor();
   t.is(await doc.getAttribute('contenteditable'), 'false', 'locked as soon as the conflict is known');
   await page.keyboard.type('再写几个字');
   t.true(await notice.isVisible(), 'typing does not replace the notice with "unsaved"');
@@ -248,12 +248,12 @@ test('two tabs of one browser keep each other current: a note made in one appear
 
   await newNote(page, '周会记录');
   await page.keyboard.press('Escape');
-  await other.locator('.note-row').filter({ hasText: '周会记录' }).waitFor({ timeout: 10_000 });
+  await other.locator('.note-row').filter({ hasText: '周会记录' }).waitFor();
 
   await other.locator('.note-row').filter({ hasText: '周会记录' }).getByRole('button', { name: '周会记录' }).click();
   await other.locator('.note-doc .ProseMirror').waitFor();
   await write(page, '讨论了储能项目的进度。');
-  await other.locator('.note-doc .ProseMirror', { hasText: '讨论了储能项目的进度。' }).waitFor({ timeout: 10_000 });
+  await other.locator('.note-doc .ProseMirror', { hasText: '讨论了储能项目的进度。' }).waitFor();
   await other.close();
   t.deepEqual(pageErrors, []);
 });

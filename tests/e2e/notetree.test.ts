@@ -7,6 +7,7 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { signUp, type Client } from '../support/app.ts';
 import { browserSuite, screenshot, signedInPage } from '../support/browser.ts';
+import { eventually } from '../support/poll.ts';
 
 const suite = browserSuite();
 
@@ -94,8 +95,7 @@ for (const language of ['zh', 'en'] as const) {
       await live.filter({ hasText: said }).waitFor();
       // The server has it once the tree shows the moved note where it went and the focus on it.
       await page.waitForFunction((name) => document.activeElement?.getAttribute('aria-label') === name, third);
-      for (let tries = 0; (await outline(user)) !== expected && tries < 50; tries++) await page.waitForTimeout(100);
-      t.is(await outline(user), expected, `${key}: ${said}`);
+      await eventually(async () => ((await outline(user)) === expected ? true : undefined), undefined, `the server's outline after ${key} (${said}): ${expected}`);
     };
 
     await page.getByRole('treeitem', { name: third, exact: true }).focus();
@@ -150,8 +150,7 @@ for (const language of ['zh', 'en'] as const) {
     await title.fill(renamed);
     await title.press('Enter');
     await page.getByRole('treeitem', { name: renamed, exact: true }).waitFor();
-    for (let tries = 0; (await parents(user))[renamed] === undefined && tries < 50; tries++) await page.waitForTimeout(100);
-    t.true(renamed in (await parents(user)), 'the server has the new name');
+    await eventually(async () => (renamed in (await parents(user)) ? true : undefined), undefined, 'the server to have the new name');
     await screenshot(page, `note-title-${language}`);
     t.deepEqual(pageErrors, []);
   });

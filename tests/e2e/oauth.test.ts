@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { CLIENT_BUILT, screenshot, signedInPage } from '../support/browser.ts';
+import { screenshot, signedInPage } from '../support/browser.ts';
 import { productInBrowser } from '../support/browserProduct.ts';
 import { signUp } from '../support/app.ts';
 
@@ -62,11 +62,6 @@ async function consentShown(page: Page, url: string, heading: string) {
 }
 
 test.serial('the consent screen approves and denies in zh and en; a bad redirect stays on an error page; the app is revoked from the status dialog', async (t) => {
-  t.timeout(120_000);
-  if (!CLIENT_BUILT) {
-    t.fail('frontend/dist is missing: run `npm run build` first');
-    return;
-  }
   const user = await signUp(running.product.url, `oauth${Date.now().toString(36)}`);
   const app = await loopback(t);
   const { page, pageErrors } = await signedInPage(t, running.browser, user.token!);
@@ -135,11 +130,6 @@ test.serial('the consent screen approves and denies in zh and en; a bad redirect
 });
 
 test.serial('a signed-out visitor signs in first and comes back to the same request', async (t) => {
-  t.timeout(60_000);
-  if (!CLIENT_BUILT) {
-    t.fail('frontend/dist is missing: run `npm run build` first');
-    return;
-  }
   const username = `later${Date.now().toString(36)}`;
   await signUp(running.product.url, username, 'correct horse battery');
   const app = await loopback(t);

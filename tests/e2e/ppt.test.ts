@@ -5,11 +5,10 @@
  * by the offline engine, labelled as such); a file that is not a deck is refused with the
  * catalogue's text; the review is exported as Markdown. Serves frontend/dist: run `npm run build` first.
  */
-import { readFileSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { CLIENT_BUILT, screenshot, signedInPage } from '../support/browser.ts';
+import { downloaded, screenshot, signedInPage } from '../support/browser.ts';
 import { productInBrowser } from '../support/browserProduct.ts';
 import { signUp } from '../support/app.ts';
 import { buildDeck, mockSlideReviewer, SAMPLE_DECK } from '../support/decks.ts';
@@ -32,8 +31,6 @@ const offline = productInBrowser('ppt-offline', {});
 const statuses = (page: Page) => page.getByTestId('ppt-slide').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-status')));
 
 test.serial('a deck uploaded with the button is reviewed slide by slide as the page watches, in Chinese', async (t) => {
-  t.timeout(120_000);
-  if (!CLIENT_BUILT) return void t.fail('frontend/dist is missing: run `npm run build` first');
   const user = await signUp(withModel.product.url, `ppt${Date.now().toString(36)}`);
   const { page, pageErrors } = await signedInPage(t, withModel.browser, user.token!);
   await page.goto(`${withModel.product.url}/ppt`, { waitUntil: 'networkidle' });
@@ -73,8 +70,6 @@ test.serial('a deck uploaded with the button is reviewed slide by slide as the p
 });
 
 test.serial('a deck dropped on the page is reviewed by the offline engine, labelled, and exported, in English', async (t) => {
-  t.timeout(120_000);
-  if (!CLIENT_BUILT) return void t.fail('frontend/dist is missing: run `npm run build` first');
   const user = await signUp(offline.product.url, `pptoff${Date.now().toString(36)}`);
   const { page, pageErrors } = await signedInPage(t, offline.browser, user.token!, { acceptDownloads: true });
   await page.goto(`${offline.product.url}/ppt`, { waitUntil: 'networkidle' });
@@ -109,7 +104,7 @@ test.serial('a deck dropped on the page is reviewed by the offline engine, label
   await page.getByRole('menuitem', { name: 'Markdown' }).click();
   const file = await download;
   t.is(file.suggestedFilename(), 'results-review.md');
-  const markdown = readFileSync((await file.path())!, 'utf8');
+  const markdown = (await downloaded(file)).toString('utf8');
   t.true(markdown.includes('> Reviewed by: the offline engine (rule-based checks, no model)'));
   t.deepEqual(pageErrors, []);
 });

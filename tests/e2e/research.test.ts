@@ -5,17 +5,16 @@
  * Serves frontend/dist: run `npm run build` first.
  */
 import { mkdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import test from 'ava';
 import type { ClientPayload } from '@scriptorium/domain/protocol/ws';
-import { chromium, type Browser, type Page, type Response } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { PageFetcher } from '@scriptorium/infra/fetch/fetcher';
 import type { SearchHit } from '@scriptorium/infra/search/port';
 import { client, startTestApp, type TestApp } from '../support/app.ts';
 import { startWebServer, type WebServer } from '../support/webServer.ts';
-import { selectInCanvas } from '../support/browser.ts';
+import { downloaded, selectInCanvas, startBrowser } from '../support/browser.ts';
 
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const FIRST_LOAD_BUDGET_GZIP = 350 * 1024;
@@ -40,10 +39,7 @@ test.before(async () => {
     },
   };
   app = await startTestApp({}, { agents: { webSearch, fetcher: new PageFetcher({ allowHosts: ['localhost'] }) } });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await startBrowser();
 });
 
 test.after.always(async () => {
@@ -86,7 +82,7 @@ test.serial('a new user chats, reloads mid-stream, shares, and the link opens si
   await page.getByLabel('密码', { exact: true }).fill('correct-horse-1');
   await page.getByLabel('确认密码').fill('correct-horse-1');
   await page.getByRole('button', { name: '注册', exact: true }).click();
-  await page.waitForURL(/\/research\?conversation_id=/, { timeout: 15_000 });
+  await page.waitForURL(/\/research\?conversation_id=/);
   await page.getByText('已连接').waitFor();
   await page.getByText('离线引擎').waitFor();
   const welcome = page.getByRole('button', { name: '知道了' });
@@ -108,9 +104,9 @@ test.serial('a new user chats, reloads mid-stream, shares, and the link opens si
 
   // Reload straight away: the session and the reply come back, whole and once.
   await page.reload();
-  await page.locator('.message-user .bubble', { hasText: QUESTION }).waitFor({ timeout: 15_000 });
+  await page.locator('.message-user .bubble', { hasText: QUESTION }).waitFor();
   const reply = page.locator('.message-assistant[data-status="completed"] .markdown').first();
-  await reply.waitFor({ timeout: 20_000 });
+  await reply.waitFor();
   const replyText = await reply.innerText();
   t.true(replyText.includes('离线'), 'the offline engine answered');
   t.is(await page.locator('.message-user').count(), 1, 'the question is shown once');
@@ -191,7 +187,7 @@ async function register(page: Page, prefix: string): Promise<string> {
   await page.getByLabel('密码', { exact: true }).fill('correct-horse-1');
   await page.getByLabel('确认密码').fill('correct-horse-1');
   await page.getByRole('button', { name: '注册', exact: true }).click();
-  await page.waitForURL(/\/research\?conversation_id=/, { timeout: 15_000 });
+  await page.waitForURL(/\/research\?conversation_id=/);
   await page.getByText('已连接').waitFor();
   const tip = page.getByRole('button', { name: '知道了' });
   await tip.waitFor();
@@ -232,7 +228,7 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   await page.getByRole('textbox', { name: '输入消息' }).fill(VAGUE);
   await page.keyboard.press('Enter');
   const form = page.locator('form.clarification');
-  await form.waitFor({ timeout: 20_000 });
+  await form.waitFor();
   t.true((await form.locator('fieldset').count()) >= 2, 'several clarification questions');
   await deepShot('clarification');
   await form.locator('fieldset').nth(0).locator('button.option').nth(1).click();
@@ -242,28 +238,28 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
 
   // The plan, its steps moving, and the search and browsing progress in the spec's words.
   const plan = page.locator('.card.plan');
-  await plan.waitFor({ timeout: 20_000 });
-  await page.locator('.plan-step.in_progress').first().waitFor({ timeout: 20_000 });
-  await page.getByText(/已获得 \d+ 条相关搜索结果/).first().waitFor({ timeout: 20_000 });
-  await page.locator('.card.browsing').first().waitFor({ timeout: 20_000 });
-  await page.locator('.plan-step.completed').first().waitFor({ timeout: 20_000 });
-  await page.getByText(/第 2\/\d 步：/).waitFor({ timeout: 20_000 });
+  await plan.waitFor();
+  await page.locator('.plan-step.in_progress').first().waitFor();
+  await page.getByText(/已获得 \d+ 条相关搜索结果/).first().waitFor();
+  await page.locator('.card.browsing').first().waitFor();
+  await page.locator('.plan-step.completed').first().waitFor();
+  await page.getByText(/第 2\/\d 步：/).waitFor();
   await plan.evaluate((element) => element.scrollIntoView({ block: 'start' }));
   await deepShot('plan-search');
 
   // The browser loses the network mid-research; on return it resubscribes from its last position.
   await context.setOffline(true);
-  await page.getByText(/已断开|连接中/).first().waitFor({ timeout: 20_000 });
+  await page.getByText(/已断开|连接中/).first().waitFor();
   await page.waitForTimeout(1_500);
   const shownBeforeDrop = Number(await page.evaluate(() => document.querySelectorAll('.message-assistant .card, .message-assistant .progress-line').length));
   await context.setOffline(false);
-  await page.getByText('已连接').waitFor({ timeout: 30_000 });
+  await page.getByText('已连接').waitFor();
 
   // Stage 2: the canvas opens beside the chat (60/40) with version 1, cited and with its sources.
   const canvas = page.locator('.canvas-panel');
-  await canvas.waitFor({ timeout: 30_000 });
+  await canvas.waitFor();
   const feedback = page.locator('.card.feedback');
-  await feedback.waitFor({ timeout: 60_000 });
+  await feedback.waitFor();
   const canvasDoc = page.locator('.canvas-doc .ProseMirror');
   await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v1'));
   const docText = await canvasDoc.innerText();
@@ -311,9 +307,9 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   await page.getByText(FEEDBACK).first().waitFor();
   // Reload while version 2 is being written: the session and its stream come back.
   await page.reload();
-  await page.locator('.message-user .bubble', { hasText: VAGUE }).waitFor({ timeout: 15_000 });
-  await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v2'), undefined, { timeout: 60_000 });
-  await page.locator('.card.feedback').last().waitFor({ timeout: 60_000 });
+  await page.locator('.message-user .bubble', { hasText: VAGUE }).waitFor();
+  await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v2'));
+  await page.locator('.card.feedback').last().waitFor();
   t.is(await page.locator('.message-user .bubble', { hasText: VAGUE }).count(), 1, 'the question once after the reload');
 
   // Targeted edit: select one sentence of version 2 and replace a word in it.
@@ -335,7 +331,7 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   await popover.getByRole('textbox').press('Enter');
   await popover.waitFor({ state: 'detached' });
   t.true(await page.evaluate(() => document.activeElement?.classList.contains('ProseMirror') ?? false), 'focus is back in the report');
-  await page.locator('.card.targeted-edit').waitFor({ timeout: 30_000 });
+  await page.locator('.card.targeted-edit').waitFor();
   t.is(await popover.count(), 0, 'the box does not come back with the focus');
   await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v3'));
   const v3 = (await api.request('GET', `/backend/conversation/research/${sessionId}/canvas`)).body.versions.at(-1);
@@ -359,16 +355,16 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
 
   // Exports: Markdown and PDF downloads.
   const [markdown] = await Promise.all([page.waitForEvent('download'), canvas.getByRole('button', { name: 'Markdown' }).click()]);
-  const markdownText = (await readFile((await markdown.path())!)).toString('utf8');
+  const markdownText = (await downloaded(markdown)).toString('utf8');
   t.is(markdownText, v4.content);
   t.regex(markdown.suggestedFilename(), /-v4\.md$/);
-  const [pdf] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), canvas.getByRole('button', { name: 'PDF' }).click()]);
-  const pdfBytes = await readFile((await pdf.path())!);
+  const [pdf] = await Promise.all([page.waitForEvent('download'), canvas.getByRole('button', { name: 'PDF' }).click()]);
+  const pdfBytes = await downloaded(pdf);
   t.true(pdfBytes.length > 1000 && pdfBytes.subarray(0, 5).toString() === '%PDF-', 'a PDF file');
 
   // After a reload the conversation shows all of it again.
   await page.reload();
-  await page.locator('.card.targeted-edit').waitFor({ timeout: 15_000 });
+  await page.locator('.card.targeted-edit').waitFor();
 
   // Share, then open the link signed out: the canvas is there, read-only.
   await page.getByRole('button', { name: '分享' }).click();
@@ -396,8 +392,8 @@ test.serial('deep research: clarify, plan, search, canvas with citations, feedba
   t.true((await sharedDoc.innerText()).includes('（人工补充）'), 'the shared canvas shows the latest version');
   t.is(await sharedDoc.getAttribute('contenteditable'), 'false', 'read-only');
   t.is(await shared.getByRole('button', { name: '保存为新版本' }).count(), 0);
-  const [sharedPdf] = await Promise.all([shared.waitForEvent('download', { timeout: 30_000 }), shared.locator('.canvas-panel').getByRole('button', { name: 'PDF' }).click()]);
-  t.is((await readFile((await sharedPdf.path())!)).subarray(0, 5).toString(), '%PDF-', 'a signed-out visitor takes the PDF too');
+  const [sharedPdf] = await Promise.all([shared.waitForEvent('download'), shared.locator('.canvas-panel').getByRole('button', { name: 'PDF' }).click()]);
+  t.is((await downloaded(sharedPdf)).subarray(0, 5).toString(), '%PDF-', 'a signed-out visitor takes the PDF too');
   // The same link id opens the report alone.
   await shared.goto(link.replace('/share/conversation/', '/share/report/'), { waitUntil: 'networkidle' });
   await shared.getByText('共享的报告').waitFor();

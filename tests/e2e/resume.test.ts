@@ -56,7 +56,6 @@ for (const language of ['zh', 'en'] as const) {
   const words = WORDS[language];
 
   test(`${language}: a paused answer goes on from where it stopped at one click, and the button leaves`, async (t) => {
-    t.timeout(240_000);
     const { page, pageErrors } = await chatPage(t, language, `resumer${language}`);
     await page.getByRole('textbox', { name: words.input }).fill('固态电池安全吗？');
     await page.keyboard.press('Enter');
@@ -79,7 +78,6 @@ for (const language of ['zh', 'en'] as const) {
   });
 
   test.serial(`${language}: an answer the model service broke off is retried from where it failed`, async (t) => {
-    t.timeout(300_000);
     const { page, pageErrors } = await chatPage(t, language, `retrier${language}`);
     down = true;
     try {
@@ -100,7 +98,6 @@ for (const language of ['zh', 'en'] as const) {
   });
 
   test(`${language}: a research paused while it writes says where it stands, and goes on with the section it was in`, async (t) => {
-    t.timeout(300_000);
     const { page, pageErrors } = await chatPage(t, language, `researchresumer${language}`, 'research', true);
     await page.getByRole('textbox', { name: words.input }).fill('固态电池安全吗？');
     await page.keyboard.press('Enter');

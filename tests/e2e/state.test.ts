@@ -7,8 +7,7 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { signInAdmin, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
-import { screenshot, selectInCanvas, signedInPage } from '../support/browser.ts';
-import { launchBrowser } from '../support/chromium.ts';
+import { screenshot, selectInCanvas, signedInPage, startBrowser } from '../support/browser.ts';
 import { sessionWithReport } from '../support/research.ts';
 
 let app: TestApp;
@@ -18,7 +17,7 @@ let admin: Client;
 test.before(async () => {
   app = await startTestApp({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password' });
   admin = await signInAdmin(app.url);
-  browser = await launchBrowser();
+  browser = await startBrowser();
 });
 
 test.after.always(async () => {

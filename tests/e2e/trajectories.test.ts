@@ -3,9 +3,8 @@
  * timeline, download, sharing with download allowed, the link signed out, and revoking it.
  * Serves frontend/dist: run `npm run build` first.
  */
-import { readFile } from 'node:fs/promises';
 import test from 'ava';
-import { browserSuite, screenshot, SCREENSHOTS, signedInPage } from '../support/browser.ts';
+import { browserSuite, downloaded, screenshot, SCREENSHOTS, signedInPage } from '../support/browser.ts';
 import { signUp } from '../support/app.ts';
 
 const suite = browserSuite();
@@ -56,7 +55,7 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
   await screenshot(page, 'trajectories-detail');
 
   const [file] = await Promise.all([page.waitForEvent('download'), detail.getByRole('button', { name: '下载' }).click()]);
-  const lines = (await readFile((await file.path())!, 'utf8')).trim().split('\n');
+  const lines = (await downloaded(file)).toString('utf8').trim().split('\n');
   t.is(lines.length, 6);
 
   await detail.getByRole('button', { name: '分享', exact: true }).click();
@@ -74,7 +73,7 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
   await shared.goto(link, { waitUntil: 'networkidle' });
   await shared.getByRole('heading', { name: '为什么登录接口返回 401？' }).waitFor();
   const [sharedFile] = await Promise.all([shared.waitForEvent('download'), shared.getByRole('button', { name: '下载' }).click()]);
-  t.is((await readFile((await sharedFile.path())!, 'utf8')).trim().split('\n').length, 6);
+  t.is((await downloaded(sharedFile)).toString('utf8').trim().split('\n').length, 6);
   await screenshot(shared, 'trajectories-shared');
 
   // Later: the link is still there, in the dialog and on the page, and can be revoked from either.
@@ -122,7 +121,7 @@ test('a user reads, favourites, downloads and shares the sessions the CLI record
   await page.goto(`${suite.app.url}/cli/test`, { waitUntil: 'networkidle' });
   await page.getByRole('button', { name: '连接' }).click();
   await page.getByRole('status').filter({ hasText: '已连接' }).waitFor();
-  await page.getByText('心跳 2 次').waitFor({ timeout: 15_000 });
+  await page.getByText('心跳 2 次').waitFor();
   await page.getByRole('button', { name: '发送格式错误的消息' }).click();
   await page.locator('.cli-socket-log li.received').filter({ hasText: '消息格式不正确' }).waitFor();
   t.true(await page.getByRole('status').filter({ hasText: '已连接' }).isVisible(), 'the socket stays up');

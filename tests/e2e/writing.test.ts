@@ -30,8 +30,8 @@ test('a brief and a chosen note become a report in the canvas that cites the not
 
   await page.waitForURL(/\/research\?conversation_id=/);
   const doc = page.locator('.canvas-doc .ProseMirror');
-  await doc.waitFor({ timeout: 60_000 });
-  await page.getByText('写作完成').first().waitFor({ timeout: 60_000 });
+  await doc.waitFor();
+  await page.getByText('写作完成').first().waitFor();
   const report = await doc.innerText();
   t.true(report.includes('储能走访记录'), 'the note is among the sources');
   t.true(report.includes('零下二十度'), 'and what it says is in the report');

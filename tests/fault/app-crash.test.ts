@@ -23,7 +23,6 @@ async function dump(file: string): Promise<Record<string, unknown[]>> {
 }
 
 test('kill -9 during a burst: after restart the read models catch up, running replies end, and a rebuild gives identical read models', async (t) => {
-  t.timeout(180_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-crash-'));
   try {
     const first = await startProduct(dataDir);

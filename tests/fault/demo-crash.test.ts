@@ -15,7 +15,6 @@ if (problem !== null) console.log(`demo crash test skipped: ${problem.message}`)
 const base = '/backend/api/ai-engineer';
 
 sandboxed('kill -9 while a demo runs a command: after restart recovery re-queues it and it finishes every step once', async (t) => {
-  t.timeout(180_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-demo-crash-'));
   // The model plans a slow middle step, so the kill lands while its command runs.
   const model = await startMockOpenAI({

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import test from 'ava';
 import { WrongExpectedRevisionError, type RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import { SqliteEventStore } from '@scriptorium/infra/eventstore/sqlite';
+import { owned } from '../support/children.ts';
 
 const writer = fileURLToPath(new URL('./eventstore-crash-writer.ts', import.meta.url));
 const STREAMS = ['burst-a', 'burst-b', 'burst-c'];
@@ -21,7 +22,7 @@ interface Burst {
 /** Runs the writer until it has acknowledged `batches` batches, then SIGKILLs it; returns every acknowledged batch id. */
 function runAndKill(path: string, runId: string, batches: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', writer, path, runId], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = owned(spawn(process.execPath, ['--import', 'tsx', writer, path, runId], { stdio: ['ignore', 'pipe', 'pipe'] }));
     const acknowledged: string[] = [];
     let pending = '';
     let stderr = '';

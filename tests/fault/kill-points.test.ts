@@ -34,7 +34,6 @@ const replyOf = async (user: ReturnType<typeof client>, sessionId: string, reply
 for (const seed of SEEDS) {
   const point = killPoint(seed);
   test.serial(`kill -9 at ${JSON.stringify(point)} (KILL_SEEDS=${seed}): nothing torn or doubled, canvas equals the log, read models equal a rebuild`, async (t) => {
-    t.timeout(240_000);
     const mock = await startMockOpenAI({
       scenario: 'slow',
       delayMs: 3,

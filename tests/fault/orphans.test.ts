@@ -1,7 +1,9 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { owned } from '../support/children.ts';
@@ -27,3 +29,20 @@ test('a product server stops when the test process that started it is killed', a
   await until('the orphaned server to stop', 60_000, async () => !alive(server));
   t.false(alive(server));
 });
+
+// AVA ends a file's process with a signal when it times out: what the file started goes with it.
+test('a test process ended by SIGTERM kills the children it owns and runs the cleanups it registered', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'scriptorium-cleanup-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const marker = join(dir, 'cleaned');
+  const parent = owned(spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./cleanup-parent.ts', import.meta.url)), marker], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  const [line] = (await once(createInterface({ input: parent.stdout! }), 'line')) as [string];
+  const child = Number(line);
+  t.true(alive(child));
+  parent.kill('SIGTERM');
+  await once(parent, 'exit');
+  t.true(existsSync(marker), 'the cleanup ran');
+  await until('the owned child to stop', 60_000, async () => !alive(child));
+  t.false(alive(child));
+});
+

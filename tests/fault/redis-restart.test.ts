@@ -25,7 +25,6 @@ if (!haveRedisServer) {
   test.skip('Redis restarted mid-job (no redis-server binary)', () => {});
 } else {
   test('Redis killed mid-reply and restarted: the running reply ends, a message posted meanwhile is answered, nothing doubles', async (t) => {
-    t.timeout(240_000);
     const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-redis-restart-'));
     const redisDir = mkdtempSync(join(tmpdir(), 'scriptorium-redis-'));
     const port = await freePort();

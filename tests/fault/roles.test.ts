@@ -33,7 +33,6 @@ if (!postgresUp || !redisUp) {
   test.skip(`roles as separate processes on PostgreSQL + BullMQ (${missing} not reachable)`, () => {});
 } else {
   test('roles as separate processes: a socket on one api streams what a worker writes; kill -9 of that worker and of the projector loses and doubles nothing', async (t) => {
-    t.timeout(300_000);
     const database = await createScratchDatabase(postgresUrl, 'roles');
     const prefix = `roles-${randomUUID().slice(0, 8)}`;
     const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-roles-'));

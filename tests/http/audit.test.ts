@@ -7,6 +7,7 @@ import { accountEn } from '../../frontend/src/i18n/account.en.ts';
 import { writingEvent, writingMachine } from '../../frontend/src/machines/writing.ts';
 import { applyMessage, emptyConversation } from '../../frontend/src/research/conversation.ts';
 import { client, signInAdmin, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { owned } from '../support/children.ts';
 import { startResearch, watchedSession } from '../support/research.ts';
 import type { TestSocket } from '../support/socket.ts';
 
@@ -178,11 +179,13 @@ test.serial('a read model is rebuilt with progress and verified against a shadow
 
 /** `npm run audit` as a child process, signed in through the environment. */
 function auditCli(args: string[], token: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'frontend/cli/audit.ts', ...args], {
-    cwd: new URL('../../', import.meta.url),
-    env: { ...process.env, SCRIPTORIUM_SERVER: app.url, SCRIPTORIUM_TOKEN: token, SCRIPTORIUM_CONFIG: '/nonexistent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = owned(
+    spawn(process.execPath, ['--import', 'tsx', 'frontend/cli/audit.ts', ...args], {
+      cwd: new URL('../../', import.meta.url),
+      env: { ...process.env, SCRIPTORIUM_SERVER: app.url, SCRIPTORIUM_TOKEN: token, SCRIPTORIUM_CONFIG: '/nonexistent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -3,6 +3,7 @@ import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { BATTERY_NOTES, cognitionFromNotes, extractionResult } from '../support/cognition.ts';
 import { PageFetcher } from '@scriptorium/infra/fetch/fetcher';
 import { ARTICLE_TITLE, startWebServer } from '../support/webServer.ts';
+import { eventually } from '../support/poll.ts';
 
 let app: TestApp;
 test.before(async () => {
@@ -138,7 +139,7 @@ test.serial('viewing counts once per reader, and three different cognitions comp
   t.like((await reader.request('POST', `/backend/api/cognition/${ids[2]}/view`)).body, { cognition_id: ids[2], viewed: true });
   // The task process manager counts the views after the fact.
   const viewTask = async () => (await reader.request('GET', '/backend/api/tasks/summary')).body.tasks.find((task: { task_id: string }) => task.task_id.startsWith('view_cognition'));
-  for (let tries = 0; tries < 100 && !(await viewTask())?.is_completed; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+  await eventually(async () => ((await viewTask())?.is_completed ? true : undefined), undefined, 'the views task completed');
   t.like(await viewTask(), { current_progress: 3, is_completed: true });
   t.is((await reader.request('POST', `/backend/api/cognition/${crypto.randomUUID()}/view`)).status, 404, 'a cognition that does not exist is not a view');
 });

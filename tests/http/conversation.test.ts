@@ -1,6 +1,7 @@
 import test from 'ava';
 import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { sessionWithReport } from '../support/research.ts';
+import { eventually } from '../support/poll.ts';
 
 let app: TestApp;
 test.before(async () => {
@@ -153,7 +154,7 @@ test.serial('a targeted edit changes the occurrence at its offset, refuses a mov
   t.is((await edit({ offset: content.lastIndexOf(twice), version: 1 })).status, 409, 'a selection made on an older version');
   t.is((await edit({ offset: content.lastIndexOf(twice) + 1, version: 2 })).status, 409, 'nothing equal at the offset');
   t.is((await edit({ request_id: 'edit-second', offset: content.lastIndexOf(twice), version: 2 })).status, 200);
-  for (let tries = 0; tries < 100 && (await user.request('GET', `/backend/conversation/research/${id}/canvas`)).body.versions.length < 3; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+  await eventually(async () => ((await user.request('GET', `/backend/conversation/research/${id}/canvas`)).body.versions.length >= 3 ? true : undefined), undefined, 'version 3');
   const v3 = (await user.request('GET', `/backend/conversation/research/${id}/canvas`)).body.versions.at(-1);
   t.is(v3.content, `${v1.content.trimEnd()}\n\n${twice}\n\n${twice.replace('安全性', '热稳定性')}\n`);
 

@@ -13,7 +13,6 @@ import { regressions, summarise, table, type Summary } from './summary.ts';
 const stored = JSON.parse(readFileSync(new URL('./baseline.json', import.meta.url), 'utf8')) as { mistakeRate: number; seed: number; summary: Summary };
 
 test('the corpus suite completes every task and is no worse than the baseline', async (t) => {
-  t.timeout(170_000);
   const lab = await startLab({ seed: stored.seed, mistakeRate: stored.mistakeRate });
   t.teardown(() => lab.stop());
   const results = await runCorpus(lab, { timeoutMs: 120_000 });

@@ -1,13 +1,44 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Download, Page } from 'playwright-core';
 import { signUp, startTestApp, type TestApp } from './app.ts';
 import { launchBrowser } from './chromium.ts';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../e2e/screenshots/', import.meta.url));
-export const CLIENT_BUILT = existsSync(fileURLToPath(new URL('../../frontend/dist/index.html', import.meta.url)));
+const CLIENT = fileURLToPath(new URL('../../frontend/dist/index.html', import.meta.url));
 mkdirSync(SCREENSHOTS, { recursive: true });
+
+/**
+ * How long an action or a wait may take before it fails, in place of Playwright's 30 s, which a
+ * machine under load trips (a click waiting over 30 s for the page's navigations to finish). A bound
+ * to fail by, not a measure.
+ */
+const STEP_LIMIT_MS = 120_000;
+
+/**
+ * The browser a test drives the built client in, each context it opens with the limit above. Throws
+ * when the client is not built, so that every browser test fails instead of passing over pages that
+ * were never there; and when Chromium cannot start.
+ */
+export async function startBrowser(): Promise<Browser> {
+  if (!existsSync(CLIENT)) throw new Error('frontend/dist is missing: run `npm run build` first (npm test does it)');
+  const browser = await launchBrowser();
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(STEP_LIMIT_MS);
+    return context;
+  };
+  return browser;
+}
+
+/** A download's bytes. */
+export async function downloaded(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
 
 /**
  * A browser test file's app and Chromium: started before its first test, closed after its last. Call
@@ -17,7 +48,7 @@ export function browserSuite(start: () => Promise<TestApp> = () => startTestApp(
   const suite: { app?: TestApp; browser?: Browser } = {};
   test.before(async () => {
     suite.app = await start();
-    suite.browser = await launchBrowser();
+    suite.browser = await startBrowser();
   });
   test.after.always(async () => {
     await suite.browser?.close();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from './chromium.ts';
+import { startBrowser } from './browser.ts';
 import { startProduct, type Product } from './product.ts';
 
 /** The product and the browser a test file drives; set once its `before` hook has run. */
@@ -22,7 +22,7 @@ export function productInBrowser(name: string, env: Record<string, string>): Run
   test.before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), `scriptorium-${name}-`));
     running.product = await startProduct(dataDir, env);
-    running.browser = await launchBrowser();
+    running.browser = await startBrowser();
   });
   test.after.always(async () => {
     await running.browser?.close();

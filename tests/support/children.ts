@@ -6,9 +6,12 @@ import type { ChildProcess } from 'node:child_process';
  * the product also watches its parent (`EXIT_WITH_PARENT_PID`, see `withParentWatch`).
  */
 const children = new Set<ChildProcess>();
+/** Ends what a test started that is no child of this process (a daemon, such as a tmux server). */
+const cleanups = new Set<() => void>();
 
 function killAll(): void {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const cleanup of cleanups) cleanup();
 }
 
 process.once('exit', killAll);
@@ -24,6 +27,18 @@ export function owned<C extends ChildProcess>(child: C): C {
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
+}
+
+/**
+ * Registers a synchronous `cleanup` to run when this process ends, however it ends (short of
+ * SIGKILL); returns it wrapped to run once, for the test's teardown to call first.
+ */
+export function ownedCleanup(cleanup: () => void): () => void {
+  const once = () => {
+    if (cleanups.delete(once)) cleanup();
+  };
+  cleanups.add(once);
+  return once;
 }
 
 /** The environment that makes a product process stop when this one is gone, however it ends. */

@@ -5,7 +5,7 @@ import { owned } from './children.ts';
 
 /** Whether this machine has a redis-server binary, for suites that start and stop their own Redis. */
 export const haveRedisServer = await new Promise<boolean>((resolve) => {
-  const probe = spawn('redis-server', ['--version'], { stdio: 'ignore' });
+  const probe = owned(spawn('redis-server', ['--version'], { stdio: 'ignore' }));
   probe.once('error', () => resolve(false));
   probe.once('exit', (code) => resolve(code === 0));
 });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { startMockOpenAI, type MockOpenAI } from '../support/mockOpenAI.ts';
 import { openSocket, streamedText } from '../support/socket.ts';
+import { eventually } from '../support/poll.ts';
 
 const REPLY = '事件溯源把每一次变化记录为事件。'.repeat(12) + ' Event sourcing records every change as an event.';
 
@@ -169,7 +170,7 @@ test('add_context over the socket makes an uploaded file a context of the sessio
   const socket = await openSocket(app.url, 'client-context', user.token);
   socket.send({ session_id: sessionId, agent: 'deep_cognition', payload: { content_type: 'add_context', file_url, round: 1 } });
   const contexts = async () => (await user.request('GET', `/backend/conversation/api/research/contexts/${sessionId}`)).body.data as Array<{ filename: string; round: number }>;
-  for (let tries = 0; tries < 50 && (await contexts()).length === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+  await eventually(async () => ((await contexts()).length > 0 ? true : undefined), undefined, 'the context stored');
   t.like(await contexts(), [{ filename: '笔记.md', type: 'file', round: 1 }]);
   t.false(socket.received.some((m) => m.type === 'error'));
 
