@@ -431,6 +431,7 @@ export const ERROR_TEXTS = {
   'engineer.command_not_found': { zh: '命令不存在', en: 'Command not found' },
   'engineer.session_ended': { zh: '会话已结束，不能再写入', en: 'This session has ended and takes no more writes' },
   'engineer.parent_unknown': { zh: '父节点不存在：{id}', en: 'Unknown parent node: {id}' },
+  'engineer.node_reshaped': { zh: '节点 {id} 已记录：可以更新状态、内容和时间，不能改变类型或父节点', en: 'Node {id} is already recorded: its status, payload and timing can be updated, not its type or parent' },
   'engineer.too_many_nodes': { zh: '每个会话最多 {max} 个节点', en: 'A session can have at most {max} nodes' },
   'engineer.proposal_unknown': { zh: '没有待批准的命令建议：{id}', en: 'No command proposal waits for an answer: {id}' },
   'engineer.proposal_answered': { zh: '该命令建议已有答复', en: 'This command proposal has already been answered' },
