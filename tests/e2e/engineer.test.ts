@@ -8,6 +8,7 @@ import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { engineerStream } from '@scriptorium/domain/engineer/session';
 import { screenshot, signedInPage } from '../support/browser.ts';
+import { HeldSandbox } from '../support/heldSandbox.ts';
 import { launchBrowser } from '../support/chromium.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 
@@ -243,5 +244,31 @@ test.serial('a node updated under its id changes live in the tree and its detail
   await page.getByRole('complementary', { name: 'Node details' }).getByText('Revision 3').waitFor();
   t.is(await row.locator('.engineer-node-status').count(), 0, 'a completed node carries no status mark');
   await screenshot(page, 'engineer-node-updated-en');
+  t.deepEqual(pageErrors, []);
+});
+
+test.serial('a third demo while two run is refused with the reason beside the form, in Chinese and English', async (t) => {
+  const sandbox = new HeldSandbox();
+  const held = await startTestApp({}, { agents: { sandbox } });
+  t.teardown(async () => {
+    sandbox.release();
+    await held.stop();
+  });
+  const user = await signUp(held.url, 'demolimit');
+  for (const task of ['第一个', '第二个']) t.is((await user.request('POST', `${base}/start-demo`, { task_description: task })).status, 201);
+  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
+  await page.goto(`${held.url}/engineer`, { waitUntil: 'networkidle' });
+  await page.getByRole('textbox', { name: '任务描述' }).fill('第三个');
+  await page.getByRole('button', { name: '开始演示' }).click();
+  await page.getByRole('alert').filter({ hasText: '你已有 2 个演示在运行，请等其结束或停止一个后再开始' }).waitFor();
+  t.regex(page.url(), /\/engineer$/, 'no demo was opened');
+  await screenshot(page, 'engineer-demo-limit');
+
+  await page.evaluate(() => localStorage.setItem('app_language', 'en'));
+  await page.reload({ waitUntil: 'networkidle' });
+  await page.getByRole('textbox', { name: 'Task', exact: true }).fill('a third one');
+  await page.getByRole('button', { name: 'Start the demo' }).click();
+  await page.getByRole('alert').filter({ hasText: 'You already have 2 demos running; wait for one to end or stop one first' }).waitFor();
+  await screenshot(page, 'engineer-demo-limit-en');
   t.deepEqual(pageErrors, []);
 });
