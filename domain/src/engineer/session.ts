@@ -77,6 +77,7 @@ export type EngineerSession =
   | {
       status: EngineerSessionStatus;
       ownerId: string;
+      source: EngineerSource;
       /** Every node recorded, by id; a map so that a batch of 500 checks its duplicates in constant time each. */
       nodes: ReadonlyMap<string, NodeMark>;
       /**
@@ -92,7 +93,7 @@ export const initialState = (): EngineerSession => ({ status: 'none' });
 
 export function evolve(state: EngineerSession, event: EngineerEvent): EngineerSession {
   if (event.type === 'EngineerSessionCreated') {
-    return { status: 'running', ownerId: event.data.ownerId, nodes: new Map(), proposals: new Map(), commands: {}, commandCount: 0 };
+    return { status: 'running', ownerId: event.data.ownerId, source: event.data.source, nodes: new Map(), proposals: new Map(), commands: {}, commandCount: 0 };
   }
   if (state.status === 'none') return state;
   switch (event.type) {
