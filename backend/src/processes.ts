@@ -15,7 +15,7 @@ export function startProcessManagers(services: Services): Promise<Reactor> {
   let reactor = started.get(services);
   if (!reactor) {
     const tasks = new TaskService({ commands: services.commands, clock: services.clock, timeZone: services.config.TIME_ZONE });
-    const reactions = [jobDispatch(services), budgetCharger(services.budget, services.config.TIME_ZONE), taskActions(tasks)];
+    const reactions = [jobDispatch(services), budgetCharger(services.budget, services.config.TIME_ZONE), taskActions(tasks, services.commands)];
     const runner = new Reactor(services.events, services.readStore, reactions, services.log);
     reactor = runner.start().then(() => runner);
     started.set(services, reactor);

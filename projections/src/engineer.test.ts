@@ -49,3 +49,14 @@ test('a command shows who it was handed to and its result', async (t) => {
     )
     .then(t, ENGINEER_COMMANDS, [{ id: 'c1', seq: 1, command_type: 'run', delivered_to: ['cli-a'], result: { status: 'failed', result: '', error_message: 'exit 1', recorded_at: T2 } }]);
 });
+
+test('an updated node replaces its old version: counts move from its old status, tokens by the difference, the working time widens; applied again it counts once', async (t) => {
+  const updated: EngineerEvent = {
+    type: 'EngineerNodesUpdated',
+    data: { ...base, at: '2026-11-20T09:10:00.000Z', nodes: [node('a', '2026-11-20T09:10:00.000Z', { tokens: 12, status: 'failed', payload: { role: 'user', text: 'a2' }, revision: 2 })] },
+  };
+  const session = { node_count: 2, tokens: 17, by_status: { completed: 0, failed: 2 }, first_node_at: T1, last_node_at: '2026-11-20T09:10:00.000Z' };
+  await spec.given(created, appended, updated).thenDoc(t, ENGINEER_SESSIONS, 's1', session);
+  await spec.given(created, appended).when(updated).replayed().thenDoc(t, ENGINEER_SESSIONS, 's1', session);
+  await spec.given(created, appended, updated).thenDoc(t, ENGINEER_NODES, 's1:a', { status: 'failed', revision: 2, payload: { role: 'user', text: 'a2' }, sort_key: '2026-11-20T09:10:00.000Z|a' });
+});

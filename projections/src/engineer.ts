@@ -42,6 +42,12 @@ export const nodeDocId = (sessionId: string, nodeId: string): string => `${sessi
 export const commandDocId = (sessionId: string, commandId: string): string => `${sessionId}:${commandId}`;
 export const nodeSortKey = (timestamp: string, nodeId: string): string => `${new Date(timestamp).toISOString()}|${nodeId}`;
 
+/** The session's working time widened to these nodes' times (an update that moves a node earlier or later widens it too). */
+function workingSpan(known: EngineerSessionDoc | null, nodes: readonly EngineerNode[]): { first_node_at: string | null; last_node_at: string | null } {
+  const times = [known?.first_node_at, known?.last_node_at, ...nodes.map((node) => new Date(node.timestamp).toISOString())].filter((time): time is string => !!time).sort();
+  return { first_node_at: times[0] ?? null, last_node_at: times.at(-1) ?? null };
+}
+
 export const engineerProjection: Projection = {
   name: 'engineer',
   collections: [ENGINEER_SESSIONS, ENGINEER_NODES, ENGINEER_COMMANDS],
@@ -89,11 +95,26 @@ export const engineerProjection: Projection = {
           add(`by_status.${node.status}`, 1);
           add('tokens', node.tokens ?? 0);
         }
-        const times = event.data.nodes.map((node) => new Date(node.timestamp).toISOString()).sort();
-        const known = await sessions.get(sessionId);
-        const first = [known?.first_node_at, times[0]].filter((time): time is string => !!time).sort()[0]!;
-        const last = [known?.last_node_at, times.at(-1)].filter((time): time is string => !!time).sort().at(-1)!;
-        await countOnce(sessions, sessionId, recorded.position, { $inc: inc, $set: { updated_at: at, first_node_at: first, last_node_at: last } });
+        await countOnce(sessions, sessionId, recorded.position, { $inc: inc, $set: { updated_at: at, ...workingSpan(await sessions.get(sessionId), event.data.nodes) } });
+        return;
+      }
+      case 'EngineerNodesUpdated': {
+        // The counters move from each node's old version to its new one; a node whose doc already holds
+        // this position was applied before a crash, and the session's counters only once (countOnce).
+        const nodes = tx.collection<EngineerNodeDoc>(ENGINEER_NODES);
+        const inc: Record<string, number> = {};
+        const add = (key: string, by: number) => (inc[key] = (inc[key] ?? 0) + by);
+        const changed: EngineerNodeDoc[] = [];
+        for (const node of event.data.nodes) {
+          const old = await nodes.get(nodeDocId(sessionId, node.id));
+          if (!old || old.position >= recorded.position) continue;
+          add(`by_status.${old.status}`, -1);
+          add(`by_status.${node.status}`, 1);
+          add('tokens', (node.tokens ?? 0) - (old.tokens ?? 0));
+          changed.push({ ...node, _id: old._id, session_id: sessionId, sort_key: nodeSortKey(node.timestamp, node.id), position: recorded.position });
+        }
+        await countOnce(sessions, sessionId, recorded.position, { $inc: inc, $set: { updated_at: at, ...workingSpan(await sessions.get(sessionId), changed) } });
+        for (const doc of changed) await nodes.put(doc);
         return;
       }
       case 'EngineerStatusChanged':

@@ -48,6 +48,9 @@ test('the CLI logs in, chats, runs a command, and each session arrives as a traj
   t.true(chat.stdout.includes('42'), 'the command’s output is shown');
   const run = await cli(['run', '--project', 'demo', '--', 'node -e "process.exit(3)"'], env);
   t.is(run.code, 3, 'run exits with the command’s code');
+  await app.settle();
+  const chatTask = (await user.request('GET', '/backend/api/tasks/summary')).body.tasks.find((item: { task_id: string }) => item.task_id.startsWith('ai_chat-'));
+  t.like(chatTask, { current_progress: 1, target_progress: 3 }, 'the question answered in the terminal counts toward the chat task; the run asked nothing');
 
   const list = await user.request('GET', '/backend/engineer/trajectory/files');
   t.like(list.body, { total: 2, active_sessions: 0 });

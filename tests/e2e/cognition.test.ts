@@ -9,8 +9,8 @@
 import test from 'ava';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PageFetcher } from '@scriptorium/infra/fetch/fetcher';
-import { screenshot, startBrowser } from '../support/browser.ts';
-import { client, startTestApp, type TestApp } from '../support/app.ts';
+import { screenshot, signedInPage, startBrowser } from '../support/browser.ts';
+import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { BATTERY_NOTES, cognitionFromNotes } from '../support/cognition.ts';
 import { ARTICLE_TITLE, startWebServer, type WebServer } from '../support/webServer.ts';
 
@@ -247,4 +247,30 @@ test.serial('extract, read, share, browse signed out, collect, extract a page an
 
   t.deepEqual(errors, [], 'no script errors');
   await context.close();
+});
+
+test.serial('a cognition drawn from a note keeps its link targets and inline code, in Chinese and English', async (t) => {
+  const user = await signUp(app.url, 'linkednotes');
+  const id = await cognitionFromNotes(user, [
+    {
+      name: '部署笔记',
+      content: [
+        '部署前先运行 `npm run build` 构建前端，再运行 `npm start` 启动服务。',
+        '构建前端的步骤见 [Vite 文档](https://vite.dev/guide/build) 的构建一节，构建前端很快。',
+        '启动服务之前先构建前端，`npm start` 会读取构建好的前端文件。',
+      ].join('\n\n'),
+    },
+  ]);
+  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
+  await page.goto(`${app.url}/cognition/display?id=${id}`, { waitUntil: 'networkidle' });
+  const insights = page.locator('.cog-insights');
+  await insights.getByRole('link', { name: 'Vite 文档' }).waitFor();
+  t.is(await insights.getByRole('link', { name: 'Vite 文档' }).getAttribute('href'), 'https://vite.dev/guide/build');
+  t.is(await insights.locator('code', { hasText: 'npm run build' }).count(), 1);
+  await shoot(page, 'links-kept');
+  await page.evaluate(() => localStorage.setItem('app_language', 'en'));
+  await page.reload({ waitUntil: 'networkidle' });
+  await insights.getByRole('link', { name: 'Vite 文档' }).waitFor();
+  await shoot(page, 'links-kept-en');
+  t.deepEqual(pageErrors, []);
 });

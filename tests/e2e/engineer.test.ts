@@ -8,6 +8,7 @@ import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { engineerStream } from '@scriptorium/domain/engineer/session';
 import { screenshot, signedInPage, startBrowser } from '../support/browser.ts';
+import { HeldSandbox } from '../support/heldSandbox.ts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -202,5 +203,70 @@ test.serial('an error node reads in the reader’s language when it carries a ca
   t.true(await tree.getByText('linker: out of disk').isVisible(), 'a code the catalogue lacks shows the recorded message');
   t.is(await page.locator('.engineer-live').count(), 0, 'an ended session shows no connection state');
   await screenshot(page, 'engineer-error-en');
+  t.deepEqual(pageErrors, []);
+});
+
+test.serial('a node updated under its id changes live in the tree and its details; a replayed older version changes nothing; in English too', async (t) => {
+  const user = await signUp(app.url, 'nodeupdates');
+  const id = (await user.request('POST', `${base}/sessions`, { title: '跑测试' })).body.id as string;
+  const running = { id: 'cmd', node_type: 'command', status: 'running', timestamp: secondsAgo(60), payload: { command: 'npm test' } };
+  await user.request('POST', `${base}/sessions/${id}/nodes`, { nodes: [running] });
+  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
+  await page.goto(`${app.url}/engineer/${id}`, { waitUntil: 'networkidle' });
+  const tree = page.getByRole('tree');
+  const row = tree.getByRole('treeitem').filter({ hasText: '$ npm test' });
+  await row.locator('.engineer-node-status', { hasText: '进行中' }).waitFor();
+  await page.locator('.engineer-live.is-live').waitFor();
+  await row.click();
+  const detail = page.getByRole('complementary', { name: '节点详情' });
+  await detail.getByText('进行中').waitFor();
+
+  await user.request('POST', `${base}/sessions/${id}/nodes`, { nodes: [{ ...running, status: 'failed', payload: { command: 'npm test -- --bail' } }] });
+  await tree.getByText('$ npm test -- --bail').waitFor();
+  await row.locator('.engineer-node-status', { hasText: '失败' }).waitFor();
+  await detail.getByText('修订 2').waitFor();
+  t.true(await detail.getByText('$ npm test -- --bail').isVisible(), 'the details show the new version');
+  await screenshot(page, 'engineer-node-updated');
+
+  // The replay is answered and changes nothing: a node sent after it arrives while the tree still shows the update.
+  t.is((await user.request('POST', `${base}/sessions/${id}/nodes`, { nodes: [running] })).status, 200);
+  await user.request('POST', `${base}/sessions/${id}/nodes`, { nodes: [{ id: 'after', node_type: 'thought', timestamp: secondsAgo(1), payload: { text: '重放之后' } }] });
+  await tree.getByText('重放之后').waitFor();
+  t.is(await row.locator('.engineer-node-status').innerText(), '失败');
+  t.is(await tree.getByText('$ npm test', { exact: true }).count(), 0);
+
+  await page.evaluate(() => localStorage.setItem('app_language', 'en'));
+  await page.reload({ waitUntil: 'networkidle' });
+  await user.request('POST', `${base}/sessions/${id}/nodes`, { nodes: [{ ...running, status: 'completed', payload: { command: 'npm test -- --bail' }, revision: 3 }] });
+  await tree.getByRole('treeitem').filter({ hasText: '$ npm test -- --bail' }).click();
+  await page.getByRole('complementary', { name: 'Node details' }).getByText('Revision 3').waitFor();
+  t.is(await row.locator('.engineer-node-status').count(), 0, 'a completed node carries no status mark');
+  await screenshot(page, 'engineer-node-updated-en');
+  t.deepEqual(pageErrors, []);
+});
+
+test.serial('a third demo while two run is refused with the reason beside the form, in Chinese and English', async (t) => {
+  const sandbox = new HeldSandbox();
+  const held = await startTestApp({}, { agents: { sandbox } });
+  t.teardown(async () => {
+    sandbox.release();
+    await held.stop();
+  });
+  const user = await signUp(held.url, 'demolimit');
+  for (const task of ['第一个', '第二个']) t.is((await user.request('POST', `${base}/start-demo`, { task_description: task })).status, 201);
+  const { page, pageErrors } = await signedInPage(t, browser, user.token!);
+  await page.goto(`${held.url}/engineer`, { waitUntil: 'networkidle' });
+  await page.getByRole('textbox', { name: '任务描述' }).fill('第三个');
+  await page.getByRole('button', { name: '开始演示' }).click();
+  await page.getByRole('alert').filter({ hasText: '你已有 2 个演示在运行，请等其结束或停止一个后再开始' }).waitFor();
+  t.regex(page.url(), /\/engineer$/, 'no demo was opened');
+  await screenshot(page, 'engineer-demo-limit');
+
+  await page.evaluate(() => localStorage.setItem('app_language', 'en'));
+  await page.reload({ waitUntil: 'networkidle' });
+  await page.getByRole('textbox', { name: 'Task', exact: true }).fill('a third one');
+  await page.getByRole('button', { name: 'Start the demo' }).click();
+  await page.getByRole('alert').filter({ hasText: 'You already have 2 demos running; wait for one to end or stop one first' }).waitFor();
+  await screenshot(page, 'engineer-demo-limit-en');
   t.deepEqual(pageErrors, []);
 });

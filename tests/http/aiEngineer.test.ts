@@ -200,3 +200,30 @@ test.serial('a proposal is answered once over HTTP: approve wakes the session, a
   const listed = (await user.request('GET', `${base}/sessions/${id}/commands`)).body.commands;
   t.deepEqual(listed.map((command: any) => [command.command_type, command.content]), [['approve', 'p1']]);
 });
+
+test.serial('a node sent again under its id is updated (status, payload, timing) with a revision; a replayed older update changes nothing; its type and parent stay', async (t) => {
+  const user = await signUp(app.url, 'engineerupdate');
+  const id = (await user.request('POST', `${base}/sessions`, { title: '跑测试' })).body.id;
+  const running = { id: 'cmd', node_type: 'command', status: 'running', timestamp: at(1), payload: { command: 'npm test' } };
+  t.like((await user.request('POST', `${base}/sessions/${id}/nodes`, { nodes: [running] })).body, { received: 1, session: { node_count: 1 } });
+  t.like((await user.request('GET', `${base}/sessions/${id}/nodes/cmd`)).body, { status: 'running' });
+
+  const completed = { ...running, status: 'completed', timestamp: at(9), title: 'npm test (8 s)' };
+  const posted = await user.request('POST', `${base}/sessions/${id}/nodes`, { nodes: [completed] });
+  t.is(posted.status, 200, JSON.stringify(posted.body));
+  t.like(posted.body.session, { node_count: 1 }, 'an update is no new node');
+  t.like((await user.request('GET', `${base}/sessions/${id}/nodes/cmd`)).body, { status: 'completed', revision: 2, timestamp: at(9), title: 'npm test (8 s)' });
+  t.like((await user.request('GET', `${base}/sessions/${id}/nodes/stats`)).body, { by_status: { running: 0, completed: 1 }, duration_seconds: 8 });
+
+  t.is((await user.request('POST', `${base}/sessions/${id}/nodes`, { nodes: [running] })).status, 200, 'the older version replayed');
+  t.is((await user.request('POST', `${base}/sessions/${id}/nodes`, { nodes: [{ ...running, status: 'failed', revision: 2 }] })).status, 200, 'a revision already recorded');
+  t.like((await user.request('GET', `${base}/sessions/${id}/nodes/cmd`)).body, { status: 'completed', revision: 2 }, 'neither changed it');
+  await user.request('POST', `${base}/sessions/${id}/nodes`, { nodes: [{ ...running, status: 'failed', payload: { command: 'npm test -- --bail' }, revision: 7 }] });
+  t.like((await user.request('GET', `${base}/sessions/${id}/nodes/cmd`)).body, { status: 'failed', revision: 7, payload: { command: 'npm test -- --bail' } });
+  t.like((await user.request('GET', `${base}/sessions/${id}/tree`)).body.tree[0], { id: 'cmd', status: 'failed', revision: 7 });
+
+  const reshaped = await user.request('POST', `${base}/sessions/${id}/nodes`, { nodes: [{ ...thought('cmd', 2), revision: 8 }] });
+  t.is(reshaped.status, 422);
+  t.like(reshaped.body, { code: 'engineer.node_reshaped' });
+  t.like((await user.request('GET', `${base}/sessions/${id}/nodes/cmd`)).body, { node_type: 'command', revision: 7 }, 'a refused update changes nothing');
+});

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { AGENT_QUEUE } from '@scriptorium/domain/conversation/jobs';
+import { LONG_QUEUE } from '@scriptorium/domain/conversation/jobs';
 import { demoJobId } from '@scriptorium/domain/jobs/dispatch';
 import { defaultSandbox, Sandbox } from '@scriptorium/infra/sandbox/bwrap';
 import { signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
@@ -112,13 +112,13 @@ test.serial('where bwrap is missing the demo says so in a coded error node, fail
 const planning = (commands: string[]) => startMockOpenAI({ reply: JSON.stringify({ steps: commands.map((command, index) => ({ thought: `步骤 ${index + 1}`, command })) }) });
 
 sandboxed('a step past a sandbox limit is stopped with a coded error under its command, and the demo goes on', async (t) => {
-  const model = await planning(['yes', 'echo begun; sleep 30', 'python3 -c "bytearray(600*1024*1024)"', 'i=0; while [ $i -lt 100 ]; do sleep 20 & i=$((i+1)); done; wait', 'echo after']);
-  const limited = await startTestApp({ LLM_BASE_URL: model.url, LLM_MODEL: 'planner' }, { agents: { sandbox: new Sandbox({ limits: { timeoutMs: 1500, maxOutputBytes: 2048, processes: 16 } }) } });
+  const model = await planning(['yes', 'echo begun; sleep 30', 'python3 -c "bytearray(600*1024*1024)"', 'i=0; while [ $i -lt 100 ]; do sleep 20 & i=$((i+1)); done; wait', 'head -c 50000000 /dev/zero > big', 'echo after']);
+  const limited = await startTestApp({ LLM_BASE_URL: model.url, LLM_MODEL: 'planner' }, { agents: { sandbox: new Sandbox({ limits: { timeoutMs: 1500, maxOutputBytes: 2048, processes: 16, diskBytes: 4 * 1024 * 1024 } }) } });
   try {
     const user = await signUp(limited.url, 'limits');
     const id = (await user.request('POST', `${base}/start-demo`, { task_description: '把每个限制都碰一下' })).body.execution_id;
     const done = await ended(user, id);
-    t.like(done, { status: 'completed', offline: false, steps: 5 });
+    t.like(done, { status: 'completed', offline: false, steps: 6 });
     const node = async (nodeId: string) => (await user.request('GET', `${base}/sessions/${id}/nodes/${nodeId}`)).body;
     t.like(await node('step-0-limit'), { node_type: 'error', parent_id: 'step-0-cmd', payload: { code: 'engineer.sandbox_output', message: '命令输出超过限制（2 KB），已停止' } });
     t.is((await node('step-0-out')).payload.text.length, 2048);
@@ -126,8 +126,9 @@ sandboxed('a step past a sandbox limit is stopped with a coded error under its c
     t.is((await node('step-1-out')).payload.text, 'begun\n');
     t.like(await node('step-2-limit'), { payload: { code: 'engineer.sandbox_memory', message: '命令超过内存限制（512 MB），已停止' } });
     t.like(await node('step-3-limit'), { payload: { code: 'engineer.sandbox_processes', message: '命令超过进程数限制（16 个），已停止' } });
-    t.like(await node('step-4-out'), { status: 'completed', payload: { text: 'after\n', exit_code: 0 } });
-    t.is((await user.request('GET', `${base}/sessions/${id}/nodes/step-4-limit`)).status, 404, 'a step within every limit has no limit node');
+    t.like(await node('step-4-limit'), { payload: { code: 'engineer.sandbox_disk', message: '命令超过磁盘限制（工作区 4 MB、10000 个文件，/tmp 64 MB），已停止' } });
+    t.like(await node('step-5-out'), { status: 'completed', payload: { text: 'after\n', exit_code: 0 } });
+    t.is((await user.request('GET', `${base}/sessions/${id}/nodes/step-5-limit`)).status, 404, 'a step within every limit has no limit node');
   } finally {
     await limited.stop();
     await model.close();
@@ -183,7 +184,7 @@ sandboxed('stopping a demo aborts its job and kills the command it is running', 
     const stoppedAt = Date.now();
     t.like((await user.request('POST', `${base}/executions/${id}/stop`)).body, { status: 'stopped' });
     const job = await eventually(async () => {
-      const info = await patient.services.queue.getJob(AGENT_QUEUE, demoJobId(id));
+      const info = await patient.services.queue.getJob(LONG_QUEUE, demoJobId(id));
       return info && info.state !== 'active' ? info : undefined;
     }, 10_000);
     t.is(job.state, 'cancelled');

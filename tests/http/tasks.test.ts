@@ -83,6 +83,21 @@ test.serial('a finished chat counts towards the chat task through the process ma
   t.like(task((await user.request('GET', '/backend/api/tasks/summary')).body, 'ai_chat'), { current_progress: 1, target_progress: 3, is_completed: false });
 });
 
+test.serial('a question answered in the command-line assistant counts towards the chat task once; an answer in a session not from the CLI does not', async (t) => {
+  const user = await signUp(app.url, 'clichatter');
+  const at = (second: number) => new Date(Date.now() - 60_000 + second * 1000).toISOString();
+  const exchange = (question: string, answers: string[], second: number) => [
+    { id: question, node_type: 'message', timestamp: at(second), payload: { role: 'user', text: '事件溯源是什么？' } },
+    ...answers.map((answer, index) => ({ id: answer, node_type: 'message', parent_id: question, timestamp: at(second + index + 1), payload: { role: 'assistant', text: '把每次变化记成事件。' } })),
+  ];
+  const api = (await user.request('POST', '/backend/api/ai-engineer/sessions', { title: 'api', source: 'api' })).body.id;
+  await user.request('POST', `/backend/api/ai-engineer/sessions/${api}/nodes`, { nodes: exchange('q0', ['a0'], 0) });
+  const cli = (await user.request('POST', '/backend/api/ai-engineer/sessions', { title: 'cli', source: 'cli' })).body.id;
+  await user.request('POST', `/backend/api/ai-engineer/sessions/${cli}/nodes`, { nodes: [...exchange('q1', ['a1', 'a1b'], 10), ...exchange('q2', ['a2'], 20)] });
+  await settle();
+  t.like(task((await user.request('GET', '/backend/api/tasks/summary')).body, 'ai_chat'), { current_progress: 2, target_progress: 3 });
+});
+
 test.serial('a deep research counts as finished once its report is written, before any feedback', async (t) => {
   const user = await signUp(app.url, 'researcher');
   const { sessionId, socket } = await watchedSession(app.url, user, 'researcher');

@@ -14,7 +14,8 @@ import {
   type EngineerNodeDoc,
   type EngineerSessionDoc,
 } from '@scriptorium/projections/engineer';
-import { AGENT_QUEUE } from '@scriptorium/domain/conversation/jobs';
+import { LONG_QUEUE } from '@scriptorium/domain/conversation/jobs';
+import { DEMOS_PER_USER } from '@scriptorium/domain/engineer/demo';
 import type { EngineerService } from '@scriptorium/domain/engineer/service';
 import { demoJobId } from '@scriptorium/domain/jobs/dispatch';
 import { COMMAND_TYPES, ENGINEER_LIMITS, engineerNodeSchema, NODE_STATUSES, NODE_TYPES, RESULT_STATUSES, SESSION_STATUSES, type EngineerNode } from '@scriptorium/domain/protocol/engineer';
@@ -289,14 +290,17 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
     const position = await engineer.setStatus(user.id, sessionId, 'stopped');
     const session = await owned(user.id, sessionId, position);
     // The demo's job sees its signal abort, which kills the command it is running rather than let it run to its time limit.
-    if (session.source === 'demo') await services.queue.cancel(AGENT_QUEUE, demoJobId(sessionId));
+    if (session.source === 'demo') await services.queue.cancel(LONG_QUEUE, demoJobId(sessionId));
     ctx.body = sessionDto(session);
   });
 
   /** Starts the demo agent on a task: a session whose creation queues the job (domain/src/jobs/dispatch.ts). */
-  router.post('/start-demo', contract({ access: 'user', body: demoBody }), async (ctx) => {
+  router.post('/start-demo', contract({ access: 'user', body: demoBody, refusals: [429] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { task_description } = parseBody(ctx, demoBody);
+    // Read from the read model, so two starts at the same instant may both pass: the bound is for fairness, not a quota to the unit.
+    const open = await sessions().count({ owner_id: user.id, source: 'demo', status: { $in: ['running', 'waiting_input'] } });
+    if (open >= DEMOS_PER_USER) throw httpError(429, 'engineer.demo_limit', { max: DEMOS_PER_USER });
     const sessionId = randomUUID();
     const title = Array.from(task_description.replace(/\s+/g, ' ')).slice(0, 60).join('');
     const position = await engineer.create(user.id, sessionId, { title, taskDescription: task_description, source: 'demo' });

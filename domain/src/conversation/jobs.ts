@@ -2,6 +2,11 @@ import type { AgentName, ResearchStage } from './conversation.ts';
 
 /** The queue every agent job goes through; the job's name is the agent. */
 export const AGENT_QUEUE = 'agents';
+/**
+ * The lane of long jobs (the engineer demo: minutes of sandboxed commands), with slots of its own, so
+ * that however many are running or waiting, chat and research replies never queue behind them.
+ */
+export const LONG_QUEUE = 'agents-long';
 
 /** What the api hands a worker: ids only; the worker reads the rest from the log. */
 export interface AgentJobData {

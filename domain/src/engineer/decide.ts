@@ -1,7 +1,7 @@
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
-import { ENDED_STATUSES, ENGINEER_LIMITS, type EngineerCommandType, type EngineerNode, type EngineerSessionStatus } from '../protocol/engineer.ts';
+import { ENDED_STATUSES, ENGINEER_LIMITS, nodeRevision, type EngineerCommandType, type EngineerNode, type EngineerSessionStatus } from '../protocol/engineer.ts';
 import { refuse } from '../refuse.ts';
-import { evolve, initialState, type EngineerEvent, type EngineerSession, type EngineerSource } from './session.ts';
+import { evolve, initialState, nodeVersion, type EngineerEvent, type EngineerSession, type EngineerSource, type NodeMark } from './session.ts';
 
 type Live = Exclude<EngineerSession, { status: 'none' }>;
 interface Target {
@@ -46,24 +46,41 @@ export const createEngineerSession = (command: CreateEngineerSession, state: Eng
 };
 
 /**
- * Nodes already recorded are skipped, so a batch sent again is a no-op. A parent must be recorded
- * earlier or come earlier in the batch, so the tree never has a dangling branch.
+ * A node is recorded once per id and updated under it: sent again with a revision above the one
+ * recorded (or, without one, with a status, payload or timing it never had) it becomes its next
+ * version; sent again as it is or was (a retry, a replayed older update) it changes nothing. Where
+ * a node hangs and what it is never change. A parent must be recorded earlier or come earlier in
+ * the batch, so the tree never has a dangling branch.
  */
 export const appendEngineerNodes = (command: AppendEngineerNodes, state: EngineerSession): EngineerEvent[] => {
   const { actorId, status } = command.data;
   if (command.data.nodes.length === 0 && status !== undefined) return changeEngineerStatus({ ...command, type: 'ChangeEngineerStatus', data: { sessionId: command.data.sessionId, actorId, status } }, state);
   const session = open(state, actorId);
-  const known = new Set(session.nodeIds);
+  const known = new Map<string, NodeMark>(session.nodes);
   const fresh: EngineerNode[] = [];
+  const updated: EngineerNode[] = [];
   for (const node of command.data.nodes) {
-    if (known.has(node.id)) continue;
-    if (node.parent_id !== null && !known.has(node.parent_id)) throw refuse('invalid', 'engineer.parent_unknown', { id: node.parent_id }, 'nodes');
-    known.add(node.id);
-    fresh.push(node);
+    const version = nodeVersion(node);
+    const mark = known.get(node.id);
+    if (mark === undefined) {
+      if (node.parent_id !== null && !known.has(node.parent_id)) throw refuse('invalid', 'engineer.parent_unknown', { id: node.parent_id }, 'nodes');
+      known.set(node.id, { parentId: node.parent_id, nodeType: node.node_type, revision: nodeRevision(node), versions: [version] });
+      fresh.push(node);
+      continue;
+    }
+    if (mark.parentId !== node.parent_id || mark.nodeType !== node.node_type) throw refuse('invalid', 'engineer.node_reshaped', { id: node.id }, 'nodes');
+    if (node.revision === undefined ? mark.versions.includes(version) : node.revision <= mark.revision) continue;
+    const revision = node.revision ?? mark.revision + 1;
+    known.set(node.id, { ...mark, revision, versions: [...mark.versions, version] });
+    updated.push({ ...node, revision });
   }
   if (known.size > ENGINEER_LIMITS.nodesPerSession) throw refuse('invalid', 'engineer.too_many_nodes', { max: ENGINEER_LIMITS.nodesPerSession }, 'nodes');
-  const appended: EngineerEvent[] = fresh.length > 0 ? [{ type: 'EngineerNodesAppended', data: { ...base(command, session.ownerId), nodes: fresh } }] : [];
-  return [...appended, ...statusChange(session, command, command.data.status)];
+  const data = base(command, session.ownerId);
+  return [
+    ...(fresh.length > 0 ? [{ type: 'EngineerNodesAppended' as const, data: { ...data, nodes: fresh } }] : []),
+    ...(updated.length > 0 ? [{ type: 'EngineerNodesUpdated' as const, data: { ...data, nodes: updated } }] : []),
+    ...statusChange(session, command, command.data.status),
+  ];
 };
 
 /** An ended session keeps its end: saying the same end again is nothing, another is refused. */

@@ -6,3 +6,11 @@ export interface DemoJobData {
   ownerId: string;
   taskDescription: string;
 }
+
+/**
+ * Fairness in the long lane: a user has at most `DEMOS_PER_USER` demos not yet ended (running or
+ * waiting), and the lane has twice as many slots per worker, so one user never holds every slot and
+ * a second user's demo starts beside theirs.
+ */
+export const DEMOS_PER_USER = 2;
+export const LONG_LANE_SLOTS = 2 * DEMOS_PER_USER;

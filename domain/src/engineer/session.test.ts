@@ -86,3 +86,35 @@ test('a proposal takes one answer: approve or reject wakes the session, a second
   // A finished tool call is no proposal.
   spec([created, { type: 'EngineerNodesAppended', data: { ...base, nodes: [{ ...proposal, status: 'completed' }] } }]).when(answer('x2', 'approve')).thenThrows(t, 'invalid');
 });
+
+test('a node sent again under its id with a new status, payload or timing is updated; a replayed older version changes nothing', (t) => {
+  const running: EngineerNode = { ...node('c'), node_type: 'command', status: 'running', payload: { command: 'npm test' } } as EngineerNode;
+  const recorded: EngineerEvent = { type: 'EngineerNodesAppended', data: { ...base, nodes: [running] } };
+  const completed = { ...running, status: 'completed', timestamp: '2026-11-20T09:00:05.000Z' } as EngineerNode;
+  const updated: EngineerEvent = { type: 'EngineerNodesUpdated', data: { ...base, nodes: [{ ...completed, revision: 2 }] } };
+  spec([created, recorded]).when(when('AppendEngineerNodes', { actorId: 'u1', nodes: [completed] })).then(t, [updated]);
+  // Without a revision, any version the node already had is a retry or a replay.
+  spec([created, recorded, updated]).when(when('AppendEngineerNodes', { actorId: 'u1', nodes: [running] })).then(t, []);
+  spec([created, recorded, updated]).when(when('AppendEngineerNodes', { actorId: 'u1', nodes: [completed] })).then(t, []);
+  // With one, the revision decides: an older or the same one is a replay, a higher one the next version.
+  spec([created, recorded, updated]).when(when('AppendEngineerNodes', { actorId: 'u1', nodes: [{ ...running, status: 'failed', revision: 2 }] })).then(t, []);
+  const failed = { ...running, status: 'failed', revision: 5 } as EngineerNode;
+  spec([created, recorded, updated]).when(when('AppendEngineerNodes', { actorId: 'u1', nodes: [failed] })).then(t, [{ type: 'EngineerNodesUpdated', data: { ...base, nodes: [failed] } }]);
+  // Recorded and updated in one batch: the update follows the record.
+  spec([created])
+    .when(when('AppendEngineerNodes', { actorId: 'u1', nodes: [running, completed] }))
+    .then(t, [recorded, updated]);
+  // What a node is and where it hangs stay.
+  spec([created, { type: 'EngineerNodesAppended', data: { ...base, nodes: [node('a'), running] } }])
+    .when(when('AppendEngineerNodes', { actorId: 'u1', nodes: [{ ...running, parent_id: 'a' }] }))
+    .thenThrows(t, 'invalid', '节点 c 已记录：可以更新状态、内容和时间，不能改变类型或父节点');
+  spec([created, recorded]).when(when('AppendEngineerNodes', { actorId: 'u1', nodes: [{ ...node('c'), status: 'running' }] })).thenThrows(t, 'invalid');
+});
+
+test('a proposal the agent updates out of pending waits for no answer', (t) => {
+  const proposal: EngineerNode = { id: 'p1', parent_id: null, status: 'pending', timestamp: T1, node_type: 'tool_call', payload: { name: 'run_command', arguments: { command: 'ls' } } };
+  const settled: EngineerEvent = { type: 'EngineerNodesUpdated', data: { ...base, nodes: [{ ...proposal, status: 'failed', revision: 2 }] } };
+  spec([created, { type: 'EngineerNodesAppended', data: { ...base, nodes: [proposal] } }, settled])
+    .when(when('IssueEngineerCommand', { actorId: 'u1', commandId: 'a1', commandType: 'approve', content: 'p1', clientId: null }))
+    .thenThrows(t, 'conflict');
+});

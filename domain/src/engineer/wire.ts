@@ -12,6 +12,7 @@ export function toEngineerWire(recorded: RecordedEvent): EngineerSocketMessage |
     case 'EngineerSessionCreated':
       return null;
     case 'EngineerNodesAppended':
+    case 'EngineerNodesUpdated':
       return { type: 'nodes', session_id, position, nodes: event.data.nodes };
     case 'EngineerStatusChanged':
       return { type: 'status', session_id, position, status: event.data.status };

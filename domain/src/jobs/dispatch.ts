@@ -6,7 +6,7 @@ import { extractionDecider, COGNITION_JOB, type CognitionJobData } from '../cogn
 import { extractionStream } from '../cognition/extraction.ts';
 import { conversationStream, type OpenSession, type TargetedEditRequested } from '../conversation/conversation.ts';
 import { conversationDecider } from '../conversation/decide.ts';
-import { AGENT_QUEUE, type AgentJobData, type TargetedEditJobData } from '../conversation/jobs.ts';
+import { AGENT_QUEUE, LONG_QUEUE, type AgentJobData, type TargetedEditJobData } from '../conversation/jobs.ts';
 import { DEMO_JOB, type DemoJobData } from '../engineer/demo.ts';
 import { DECK_REVIEW_JOB, deckReviewDecider, deckReviewJobId, type DeckReviewJobData } from '../deckreview/decide.ts';
 import { deckReviewStream, type DeckUploaded } from '../deckreview/deckreview.ts';
@@ -22,11 +22,13 @@ export interface QueuedJob<Data> {
   jobId: string;
   /** Not to start before this time (ISO): the model service asked the reply to wait. */
   notBefore?: string;
+  /** The lane it waits in: AGENT_QUEUE unless said. */
+  queue?: typeof LONG_QUEUE;
 }
 
 export const enqueueJob = <Data>(queue: JobQueue, job: QueuedJob<Data>) => {
   const delay = job.notBefore === undefined ? 0 : Date.parse(job.notBefore) - Date.now();
-  return queue.enqueue(AGENT_QUEUE, job.name, job.data, { ...JOB_OPTIONS, jobId: job.jobId, ...(delay > 0 && { delay }) });
+  return queue.enqueue(job.queue ?? AGENT_QUEUE, job.name, job.data, { ...JOB_OPTIONS, jobId: job.jobId, ...(delay > 0 && { delay }) });
 };
 
 /** The job that carries a session's active reply on, or null when no reply is running. */
@@ -57,7 +59,7 @@ export function targetedEditJob(request: TargetedEditRequested['data']): QueuedJ
 export const deckReviewJob = (data: DeckReviewJobData): QueuedJob<DeckReviewJobData> => ({ name: DECK_REVIEW_JOB, data, jobId: deckReviewJobId(data.reviewId) });
 
 export const demoJobId = (sessionId: string): string => `engineer-demo:${sessionId}`;
-export const demoJob = (data: DemoJobData): QueuedJob<DemoJobData> => ({ name: DEMO_JOB, data, jobId: demoJobId(data.sessionId) });
+export const demoJob = (data: DemoJobData): QueuedJob<DemoJobData> => ({ name: DEMO_JOB, data, jobId: demoJobId(data.sessionId), queue: LONG_QUEUE });
 
 /**
  * The outbox of every agent job: a command appends the event that asks for work, and this process

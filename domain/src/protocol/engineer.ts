@@ -47,6 +47,12 @@ const common = {
   timestamp: z.iso.datetime({ offset: true, error: 'engineer.time_invalid' }),
   title: z.string().max(ENGINEER_LIMITS.title).optional(),
   tokens: z.number().int().min(0).optional(),
+  /**
+   * The node's version: sending a node again under its id with a higher revision updates it, and one
+   * with a revision already recorded (a replayed older update) changes nothing. Without one, a change
+   * is the next revision; the server answers every node with the revision it holds (1 for a first).
+   */
+  revision: z.number().int().min(1).max(1_000_000_000).optional(),
 };
 
 /** One node as an agent sends it: the payload's shape follows `node_type`. */
@@ -61,6 +67,8 @@ export const engineerNodeSchema = z.discriminatedUnion('node_type', [
 ]);
 export type EngineerNodeInput = z.input<typeof engineerNodeSchema>;
 export type EngineerNode = z.output<typeof engineerNodeSchema>;
+/** A node recorded without a revision is at its first. */
+export const nodeRevision = (node: EngineerNode): number => node.revision ?? 1;
 
 export interface EngineerCommandDto {
   id: string;

@@ -5,6 +5,9 @@ import type { AgentReplyCompleted, WritingVersionSaved } from '../conversation/c
 import type { ActionType } from './catalogue.ts';
 import type { Reaction } from '@scriptorium/infra/eventsourcing/reactor';
 import type { TaskService } from './service.ts';
+import type { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHandler';
+import { engineerDecider } from '../engineer/decide.ts';
+import { engineerStream, type EngineerNodesAppended } from '../engineer/session.ts';
 
 /** A reply of these agents, completed, counts as this action. */
 const REPLY_ACTIONS: Partial<Record<AgentReplyCompleted['data']['agent'], ActionType>> = {
@@ -19,14 +22,27 @@ const noteCreated = z.object({ noteId: z.string().min(1), userId: z.string().min
  * research, new notes (`NoteCreated`) and a reader's first view of a cognition (`CognitionViewed`)
  * count towards that user's tasks of the day. A deep research is finished when its report is written
  * (`WritingVersionSaved`, not cut short): the reply itself stays open for the user's feedback, and one
- * that ends on clarifying questions has researched nothing yet.
+ * that ends on clarifying questions has researched nothing yet. A question answered in the
+ * command-line assistant is a chat too: its answer is recorded in the CLI's engineer session as an
+ * assistant message under the question (`EngineerNodesAppended`), counted once per question.
  */
-export function taskActions(tasks: TaskService): Reaction {
+export function taskActions(tasks: TaskService, commands: CommandHandler): Reaction {
   return {
     name: 'task-actions',
-    handles: ['AgentReplyCompleted', 'WritingVersionSaved', 'NoteCreated', 'CognitionViewed'],
+    handles: ['AgentReplyCompleted', 'WritingVersionSaved', 'NoteCreated', 'CognitionViewed', 'EngineerNodesAppended'],
     async react(event: RecordedEvent) {
       const commandId = `task-action:${event.id}`;
+      if (event.type === 'EngineerNodesAppended') {
+        const data = event.data as EngineerNodesAppended['data'];
+        const answered = data.nodes.flatMap((node) => (node.node_type === 'message' && node.payload.role === 'assistant' && node.parent_id !== null ? [node.parent_id] : []));
+        if (answered.length === 0) return;
+        const { state } = await commands.load(engineerDecider, engineerStream(data.sessionId));
+        if (state.status === 'none' || state.source !== 'cli') return;
+        for (const question of answered) {
+          await tasks.recordAction(data.ownerId, { actionType: 'complete_chat', targetType: 'engineer', targetId: `${data.sessionId}:${question}`, at: new Date(data.at) }, `${commandId}:${question}`);
+        }
+        return;
+      }
       if (event.type === 'AgentReplyCompleted') {
         const data = event.data as AgentReplyCompleted['data'];
         const actionType = REPLY_ACTIONS[data.agent];

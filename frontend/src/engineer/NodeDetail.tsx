@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { EngineerNode } from '@scriptorium/domain/protocol/engineer';
+import { nodeRevision, type EngineerNode } from '@scriptorium/domain/protocol/engineer';
 import { refusalInReadersLanguage } from '../i18n/index.ts';
 import { errorNodeText, messageNodeText } from './tree.ts';
 import { intlLocale } from '../i18n/language.ts';
@@ -81,6 +81,7 @@ export function NodeDetail({ node }: { node: EngineerNode | null }) {
             <span>{t(`nodeStatus.${node.status}`)}</span>
             <time>{new Date(node.timestamp).toLocaleString(intlLocale(i18n.language))}</time>
             {node.tokens !== undefined && <span>{`${t('detail.tokens')} ${node.tokens}`}</span>}
+            {nodeRevision(node) > 1 && <span>{t('detail.revision', { revision: nodeRevision(node) })}</span>}
           </div>
           {node.title !== undefined && <h4>{node.title}</h4>}
           <Payload node={node} />

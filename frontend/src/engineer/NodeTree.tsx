@@ -26,7 +26,7 @@ export function NodeTree({ nodes, history, selected, onSelect }: { nodes: Readon
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const rows = useMemo(() => visibleRows(nodes, collapsed), [nodes, collapsed]);
   const answers = useMemo(() => proposalAnswers(nodes), [nodes]);
-  // A proposal's node stays pending once recorded; what it shows is how it was answered.
+  // A proposal's node stays pending unless its agent updates it; what it shows is how it was answered.
   const statusOf = (node: EngineerNode): { className: string; label: string } | null => {
     if (node.node_type === 'tool_call' && node.status === 'pending' && node.payload.name === RUN_COMMAND_TOOL) {
       const answer = answers.get(node.id);

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { EngineerCommandDto, EngineerNode, EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
+import { nodeRevision, type EngineerCommandDto, type EngineerNode, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
 import { engineerApi, type EngineerNodePage } from '../api/engineer.ts';
 import { queryKeys, useApiInfiniteQuery } from '../api/query.ts';
 import { LiveSession, type LiveState } from './live.ts';
@@ -25,6 +25,9 @@ interface SocketView {
   subscribed: boolean;
 }
 
+/** A node updated under its id: the version with the higher revision is the one to show, whichever way it came. */
+const newer = (node: EngineerNode, known: EngineerNode | undefined): boolean => known === undefined || nodeRevision(node) > nodeRevision(known);
+
 const upsert = (commands: readonly EngineerCommandDto[], id: string, change: (command: EngineerCommandDto) => EngineerCommandDto) => commands.map((command) => (command.id === id ? change(command) : command));
 
 /**
@@ -32,7 +35,7 @@ const upsert = (commands: readonly EngineerCommandDto[], id: string, change: (co
  * is live; then the earlier nodes are read page by page with the cursor, oldest first, as the tree
  * is scrolled towards its end, so a session of 100 000 nodes costs what is looked at. What the
  * socket brings is kept beside the pages and merged by id, so a node both read and streamed shows
- * once, and nothing already read is fetched again.
+ * once, in its latest revision, and nothing already read is fetched again.
  */
 export function useLiveSession(sessionId: string | undefined, onStatus: () => void): LiveView | null {
   const [view, setView] = useState<SocketView | null>(null);
@@ -67,7 +70,7 @@ export function useLiveSession(sessionId: string | undefined, onStatus: () => vo
             return setView((current) => {
               if (!current) return current;
               const nodes = new Map(current.nodes);
-              for (const node of message.nodes) nodes.set(node.id, node);
+              for (const node of message.nodes) if (newer(node, nodes.get(node.id))) nodes.set(node.id, node);
               return { ...current, nodes };
             });
           case 'status':
@@ -100,7 +103,7 @@ export function useLiveSession(sessionId: string | undefined, onStatus: () => vo
     // Walking up, `prev_cursor` names the newest node of the page while newer ones remain.
     getNextPageParam: (page) => page.prev_cursor ?? undefined,
     enabled: sessionId !== undefined && view?.subscribed === true,
-    // Pages already read stay right (nodes never change) and the socket brings the rest; a session opened again starts afresh.
+    // Pages already read are not read again: the socket brings new nodes and new versions of read ones; a session opened again starts afresh.
     staleTime: Infinity,
     gcTime: 0,
   });
@@ -110,7 +113,7 @@ export function useLiveSession(sessionId: string | undefined, onStatus: () => vo
   const nodes = useMemo(() => {
     const all = new Map<string, EngineerNode>();
     for (const page of data?.pages ?? []) for (let index = page.nodes.length - 1; index >= 0; index--) all.set(page.nodes[index]!.id, page.nodes[index]!);
-    for (const node of streamed?.values() ?? []) if (!all.has(node.id)) all.set(node.id, node);
+    for (const node of streamed?.values() ?? []) if (newer(node, all.get(node.id))) all.set(node.id, node);
     return all;
   }, [data, streamed]);
   const started = data !== undefined;

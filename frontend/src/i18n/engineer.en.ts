@@ -30,6 +30,7 @@ export const engineerEn: EngineerMessages = {
     parent: 'Parent',
     root: '(root)',
     tokens: 'Tokens',
+    revision: 'Revision {{revision}}',
     exitCode: 'Exit code {{code}}',
     arguments: 'Arguments',
     result: 'Result',

@@ -29,6 +29,7 @@ export const engineerZh = {
     parent: '父节点',
     root: '（根）',
     tokens: 'Token 用量',
+    revision: '修订 {{revision}}',
     exitCode: '退出码 {{code}}',
     arguments: '参数',
     result: '结果',

@@ -39,7 +39,7 @@ test('a command with a NUL is refused before anything runs, even where bwrap is 
 });
 
 test('the limits are the named constants unless a caller narrows them', (t) => {
-  t.deepEqual(new Sandbox().limits, { timeoutMs: 10_000, maxOutputBytes: 65_536, memoryBytes: 536_870_912, processes: 64 });
+  t.deepEqual(new Sandbox().limits, { timeoutMs: 10_000, maxOutputBytes: 65_536, memoryBytes: 536_870_912, processes: 64, diskBytes: 67_108_864, entries: 10_000, tmpBytes: 67_108_864 });
   t.deepEqual(SANDBOX_LIMITS, new Sandbox().limits);
 });
 
@@ -124,4 +124,29 @@ sandboxed('a bwrap that cannot create user namespaces is refused, and the comman
   const error = await t.throwsAsync(refused.run(ws.dir, 'touch ran'), { instanceOf: SandboxUnavailable });
   t.is(error?.kind, 'refused');
   t.throws(() => readFileSync(join(ws.dir, 'ran')), undefined, 'nothing ran unsandboxed');
+});
+
+const small = new Sandbox({ limits: { diskBytes: 8 * 1024 * 1024, entries: 500, tmpBytes: 4 * 1024 * 1024, timeoutMs: 8000 } });
+
+sandboxed('one file past the disk limit is stopped at the limit, and the workspace holds no more than it', async (t) => {
+  using ws = workspace();
+  const result = await small.run(ws.dir, 'head -c 100000000 /dev/zero > big; echo after');
+  t.is(result.limit, 'disk', JSON.stringify(result));
+  t.true(readFileSync(join(ws.dir, 'big')).length <= 8 * 1024 * 1024);
+});
+
+sandboxed('many files past the disk limit together are stopped, and so are too many empty ones', async (t) => {
+  using ws = workspace();
+  const bytes = await small.run(ws.dir, 'i=0; while true; do head -c 1000000 /dev/zero > f$i; i=$((i+1)); done');
+  t.is(bytes.limit, 'disk', JSON.stringify(bytes));
+  using other = workspace();
+  const entries = await small.run(other.dir, 'i=0; while true; do : > e$i; i=$((i+1)); done');
+  t.is(entries.limit, 'disk', JSON.stringify(entries));
+});
+
+sandboxed('the private /tmp is bounded: a command that fills it is stopped', async (t) => {
+  using ws = workspace();
+  const result = await small.run(ws.dir, 'for i in 1 2 3 4 5 6; do head -c 1000000 /dev/zero > /tmp/t$i || exit 1; done; echo fitted');
+  t.is(result.limit, 'disk', JSON.stringify(result));
+  t.notRegex(result.output, /fitted/);
 });

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chownSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chownSync, existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 
 /**
  * The bounds of one sandboxed command (docs/decisions.md, "Sandbox limits"). A command that passes
@@ -18,18 +18,40 @@ export const SANDBOX_OUTPUT_LIMIT_BYTES = 64 * 1024;
 export const SANDBOX_MEMORY_LIMIT_BYTES = 512 * 1024 * 1024;
 /** Processes and threads the command may have at once (`RLIMIT_NPROC`, beyond those its user already has). */
 export const SANDBOX_PROCESS_LIMIT = 64;
+/**
+ * What the workspace may hold on disk, all files together, and what one file may be (`RLIMIT_FSIZE`,
+ * which binds /tmp too). The total is measured while the command runs, so it may pass by what a
+ * command writes in one look (`DISK_LOOK_MS`); one file never passes it.
+ */
+export const SANDBOX_DISK_LIMIT_BYTES = 64 * 1024 * 1024;
+/** Entries (files, directories, links) the workspace may hold: a million empty files fill a disk's inodes, not its bytes. */
+export const SANDBOX_ENTRY_LIMIT = 10_000;
+/** The private /tmp is a tmpfs of this size (bwrap's default is half the host's memory). */
+export const SANDBOX_TMP_LIMIT_BYTES = 64 * 1024 * 1024;
+const DISK_LOOK_MS = 200;
 
 export interface SandboxLimits {
   timeoutMs: number;
   maxOutputBytes: number;
   memoryBytes: number;
   processes: number;
+  diskBytes: number;
+  entries: number;
+  tmpBytes: number;
 }
 
-export const SANDBOX_LIMITS: SandboxLimits = { timeoutMs: SANDBOX_TIME_LIMIT_MS, maxOutputBytes: SANDBOX_OUTPUT_LIMIT_BYTES, memoryBytes: SANDBOX_MEMORY_LIMIT_BYTES, processes: SANDBOX_PROCESS_LIMIT };
+export const SANDBOX_LIMITS: SandboxLimits = {
+  timeoutMs: SANDBOX_TIME_LIMIT_MS,
+  maxOutputBytes: SANDBOX_OUTPUT_LIMIT_BYTES,
+  memoryBytes: SANDBOX_MEMORY_LIMIT_BYTES,
+  processes: SANDBOX_PROCESS_LIMIT,
+  diskBytes: SANDBOX_DISK_LIMIT_BYTES,
+  entries: SANDBOX_ENTRY_LIMIT,
+  tmpBytes: SANDBOX_TMP_LIMIT_BYTES,
+};
 
 /** Which bound stopped a command; `stopped` is its caller's abort (a user stopped the session). */
-export type SandboxLimit = 'time' | 'output' | 'memory' | 'processes' | 'stopped';
+export type SandboxLimit = 'time' | 'output' | 'memory' | 'processes' | 'disk' | 'stopped';
 
 export interface SandboxResult {
   exitCode: number;
@@ -65,7 +87,36 @@ export class UnrunnableCommand extends Error {
 const EXHAUSTED: Array<[SandboxLimit, RegExp]> = [
   ['processes', /Cannot fork|fork: (retry: )?Resource temporarily unavailable|can't fork|BlockingIOError: \[Errno 11\]/],
   ['memory', /Cannot allocate memory|MemoryError|out of memory|std::bad_alloc|memory exhausted|Array buffer allocation failed/i],
+  ['disk', /No space left on device|File size limit exceeded|File too large|ENOSPC|EFBIG/],
 ];
+
+/** Bytes on disk (allocated blocks, so a sparse file counts what it uses) and entries under `root`; stops counting past the bounds. */
+export function diskUse(root: string, bounds: { bytes: number; entries: number }): { bytes: number; entries: number } {
+  let bytes = 0;
+  let entries = 0;
+  const walk = (dir: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (bytes > bounds.bytes || entries > bounds.entries) return;
+      const path = `${dir}/${name}`;
+      try {
+        const stat = lstatSync(path);
+        entries++;
+        bytes += stat.blocks * 512;
+        if (stat.isDirectory()) walk(path);
+      } catch {
+        // Removed while we looked.
+      }
+    }
+  };
+  walk(root);
+  return { bytes, entries };
+}
 
 /**
  * As root (whom a resource limit does not bind) each workspace's commands run as a user id of their
@@ -94,7 +145,7 @@ function tasksOf(uid: number): number {
 /**
  * Runs shell commands in bubblewrap: the system read-only, one workspace the only writable path
  * (mounted at /workspace), a private /tmp, no network (`--unshare-all` drops it with the other
- * namespaces), no environment but PATH and HOME, and the four limits above. The bwrap binary is
+ * namespaces), no environment but PATH and HOME, and the limits above. The bwrap binary is
  * injectable so the paths where it is missing or refused can be tested.
  */
 export class Sandbox {
@@ -112,7 +163,8 @@ export class Sandbox {
     this.probed ??= (async () => {
       if (!existsSync(this.bwrapPath)) return new SandboxUnavailable('missing', `bubblewrap (bwrap) is not installed at ${this.bwrapPath}`);
       try {
-        const probe = await this.spawn('/tmp', 'true', this.limits);
+        // The probe's workspace is the host's /tmp, which is not the probe's to measure.
+        const probe = await this.spawn('/tmp', 'true', this.limits, { measure: false });
         return probe.exitCode === 0 ? null : new SandboxUnavailable('refused', probe.output.trim() || `bwrap exited with ${probe.exitCode}`);
       } catch (error) {
         return error instanceof SandboxUnavailable ? error : new SandboxUnavailable('refused', String(error));
@@ -130,7 +182,7 @@ export class Sandbox {
     const problem = await this.problem();
     if (problem !== null) throw problem;
     if (runningAsRoot()) chownSync(workspace, uidFor(workspace), uidFor(workspace));
-    return this.spawn(workspace, command, this.limits, options.signal);
+    return this.spawn(workspace, command, this.limits, { measure: true, ...(options.signal && { signal: options.signal }) });
   }
 
   /**
@@ -145,6 +197,7 @@ export class Sandbox {
     return [
       'prlimit',
       `--nproc=${limits.processes + tasksOf(uid)}`,
+      `--fsize=${limits.diskBytes}`,
       '--',
       'setpriv',
       // A worker killed outright takes its commands with it, since the time limit's timer dies with it
@@ -163,7 +216,7 @@ export class Sandbox {
       ...merged('/sbin'),
       '--proc', '/proc',
       '--dev', '/dev',
-      '--tmpfs', '/tmp',
+      '--size', String(limits.tmpBytes), '--tmpfs', '/tmp',
       '--bind', workspace, '/workspace',
       '--chdir', '/workspace',
       '--clearenv',
@@ -173,7 +226,7 @@ export class Sandbox {
     ];
   }
 
-  private spawn(workspace: string, command: string, limits: SandboxLimits, signal?: AbortSignal): Promise<SandboxResult> {
+  private spawn(workspace: string, command: string, limits: SandboxLimits, { measure, signal }: { measure: boolean; signal?: AbortSignal }): Promise<SandboxResult> {
     const [program, ...args] = this.argv(workspace, command, limits);
     return new Promise((resolve, reject) => {
       const child = spawn(program!, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -201,16 +254,26 @@ export class Sandbox {
       child.stdout.on('data', keep);
       child.stderr.on('data', keep);
       const timer = setTimeout(() => stop('time'), limits.timeoutMs);
+      const overDisk = () => {
+        if (!measure) return false;
+        const use = diskUse(workspace, { bytes: limits.diskBytes, entries: limits.entries });
+        return use.bytes > limits.diskBytes || use.entries > limits.entries;
+      };
+      const looking = setInterval(() => overDisk() && stop('disk'), DISK_LOOK_MS);
       const onAbort = () => stop('stopped');
       if (signal?.aborted) onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       child.on('error', (error) => {
         clearTimeout(timer);
+        clearInterval(looking);
         signal?.removeEventListener('abort', onAbort);
         reject(new SandboxUnavailable('missing', error.message));
       });
       child.on('close', (code, killed) => {
         clearTimeout(timer);
+        clearInterval(looking);
+        // What was written between the last look and the end counts too.
+        if (limit === null && overDisk()) limit = 'disk';
         signal?.removeEventListener('abort', onAbort);
         resolve({ exitCode: code ?? (killed ? 137 : 1), output: Buffer.concat(chunks).toString('utf8'), limit });
       });

@@ -30,7 +30,8 @@ export class EngineerRecorder {
     readonly sessionId: string,
     readonly clientId: string,
     session: { title: string; task_description: string },
-    private readonly warn: (message: string) => void,
+    /** Told why the session could not be synced, once: the caller words it in the user's language. */
+    private readonly warn: (reason: string) => void,
   ) {
     this.chain = this.send('/sessions', json({ ...session, session_id: sessionId, source: 'cli' }));
   }
@@ -41,7 +42,7 @@ export class EngineerRecorder {
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       return response;
     } catch (error) {
-      if (!this.warned) this.warn(`工程会话同步失败：${error instanceof Error ? error.message : String(error)}`);
+      if (!this.warned) this.warn(error instanceof Error ? error.message : String(error));
       this.warned = true;
       return null;
     }

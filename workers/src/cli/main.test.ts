@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { owned } from '../../../tests/support/children.ts';
 
@@ -122,4 +122,24 @@ test('a program that cannot be started says why', async (t) => {
   const missing = await cli(['run', '--', 'no-such-program-here', 'an argument'], env);
   t.is(missing.code, 127);
   t.regex(missing.stdout, /no-such-program-here ENOENT/);
+});
+
+test('what the CLI says around a command and at an OAuth login follows --lang and LANG', async (t) => {
+  const { env, received } = await signedIn(t);
+  const english = await cli(['--lang', 'en', 'run', '--', 'sh -c "exit 3"'], env);
+  t.is(english.code, 3);
+  t.is(english.stdout, '[exit code 3]\n');
+  t.is(received.find((request) => request.path === '/backend/api/ai-engineer/sessions')!.body.task_description, `scriptorium run (${basename(process.cwd())})`);
+  received.length = 0;
+  const chinese = await cli(['run', '--', 'sh -c "exit 3"'], { ...env, LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' });
+  t.is(chinese.stdout, '[退出码 3]\n');
+  t.is(received.find((request) => request.path === '/backend/api/ai-engineer/sessions')!.body.task_description, `scriptorium run（${basename(process.cwd())}）`);
+
+  // The fake server has no OAuth metadata: the browser login's refusal is worded in the user's language.
+  const { url } = await fakeServer(t);
+  const noOAuth = await cli(['login', '--server', url, '--no-browser'], { ...env, LANG: 'en_GB.UTF-8', LC_ALL: '', LC_MESSAGES: '' });
+  t.is(noOAuth.code, 1);
+  t.regex(noOAuth.stderr, new RegExp(`${url} offers no OAuth sign-in \\(HTTP 200\\); use scriptorium login --password instead`));
+  const zhNoOAuth = await cli(['--lang', 'zh', 'login', '--server', url, '--no-browser'], env);
+  t.regex(zhNoOAuth.stderr, /未提供 OAuth 授权服务（HTTP 200），可改用 scriptorium login --password/);
 });

@@ -78,7 +78,7 @@ const withTokens = (saved: Saved, tokens: Tokens, now = Date.now()): Saved => ({
 /** Trades the refresh token for new tokens (it rotates, so the new one is saved at once). */
 async function renew(saved: Saved): Promise<void> {
   if (!saved.refresh_token || !saved.token_endpoint) fail(say.signInAgain);
-  const tokens = await refresh(saved.token_endpoint, saved.refresh_token).catch((error: unknown) =>
+  const tokens = await refresh(saved.token_endpoint, saved.refresh_token, say).catch((error: unknown) =>
     fail(error instanceof OAuthFailure ? say.signInAgainBecause(error.message) : say.signInAgain),
   );
   Object.assign(saved, withTokens(saved, tokens));
@@ -123,8 +123,8 @@ async function login(args: string[]): Promise<void> {
   const server = values.server ?? process.env.SCRIPTORIUM_SERVER ?? 'http://localhost:8080';
   if (values.password) return passwordLogin(server, values.username);
   try {
-    const metadata = await discover(server);
-    const tokens = await authorize(metadata, { openBrowser: values.browser, say: out });
+    const metadata = await discover(server, say);
+    const tokens = await authorize(metadata, { openBrowser: values.browser, say: out, texts: say });
     const me = (await fetch(new URL('/backend/auth/me', server), { headers: { authorization: `Bearer ${tokens.access_token}` } }).then((response) => response.json())) as { username?: string };
     const saved = withTokens(
       { server, username: me.username ?? '', token: '', token_endpoint: metadata.token_endpoint, ...(metadata.revocation_endpoint && { revocation_endpoint: metadata.revocation_endpoint }) },
@@ -166,7 +166,7 @@ const warn = (message: string) => process.stderr.write(`scriptorium: ${message}\
 /** A recorded session mirrored live into an engineer session the browser can watch and steer. */
 function openSession(saved: Saved, session: { title: string; task_description: string }): { session: RecordedSession; engineer: EngineerRecorder; sessionId: string } {
   const sessionId = randomUUID();
-  const engineer = new EngineerRecorder((path, init) => api(saved, path, init), sessionId, `cli-${hostname()}-${process.pid}`, session, warn);
+  const engineer = new EngineerRecorder((path, init) => api(saved, path, init), sessionId, `cli-${hostname()}-${process.pid}`, session, (reason) => warn(say.syncFailed(reason)));
   // Each model call carries the token as it is then: a long chat outlives an OAuth access token.
   const authorised: typeof fetch = async (input, init) => {
     await fresh(saved);
@@ -175,7 +175,7 @@ function openSession(saved: Saved, session: { title: string; task_description: s
     return fetch(input, { ...init, headers });
   };
   const model = new OpenAICompatibleProvider({ baseUrl: new URL('/backend/engineer/v1', saved.server).toString(), model: 'scriptorium', fetch: authorised, maxAttempts: 2 });
-  return { session: new RecordedSession({ write: out, clock: () => new Date(), recorded: (event) => void engineer.record(event) }, model), engineer, sessionId };
+  return { session: new RecordedSession({ write: out, clock: () => new Date(), recorded: (event) => void engineer.record(event) }, model, say), engineer, sessionId };
 }
 
 async function chat(args: string[]): Promise<void> {
@@ -183,7 +183,7 @@ async function chat(args: string[]): Promise<void> {
   const saved = loadSaved();
   const project = values.project ?? basename(process.cwd());
   const browserMayRun = values['allow-browser-commands'];
-  const { session, engineer, sessionId } = openSession(saved, { title: say.chatTitle(project), task_description: `scriptorium chat（${project}）` });
+  const { session, engineer, sessionId } = openSession(saved, { title: say.chatTitle(project), task_description: say.chatTask(project) });
   out(say.chatGreeting(project));
   if (browserMayRun) out(say.browserMayRun);
   out(say.watchLive(new URL(`/engineer/${sessionId}`, saved.server).toString()));
@@ -372,7 +372,7 @@ async function run(args: string[]): Promise<void> {
   const saved = loadSaved();
   const project = values.project ?? basename(process.cwd());
   const title = commandLine(command);
-  const { session, engineer, sessionId } = openSession(saved, { title, task_description: `scriptorium run（${project}）` });
+  const { session, engineer, sessionId } = openSession(saved, { title, task_description: say.runTask(project) });
   const exitCode = await session.run(command);
   session.end();
   await engineer.end(exitCode === 0 ? 'completed' : 'failed');

@@ -4,6 +4,7 @@ import { accessSync, constants } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { delimiter, join } from 'node:path';
+import type { CliMessages } from './messages.ts';
 
 /**
  * The command-line assistant as an OAuth 2.0 native app (RFC 8252): it discovers the server's metadata
@@ -31,18 +32,18 @@ export interface Tokens {
 
 export class OAuthFailure extends Error {}
 
-export async function discover(server: string): Promise<Metadata> {
+export async function discover(server: string, texts: CliMessages): Promise<Metadata> {
   let response: Response;
   try {
     response = await fetch(new URL('/.well-known/oauth-authorization-server', server));
   } catch (error) {
-    throw new OAuthFailure(`无法连接 ${server}：${error instanceof Error ? error.message : String(error)}`);
+    throw new OAuthFailure(texts.cannotReach(server, error instanceof Error ? error.message : String(error)));
   }
   const body = (await response.json().catch(() => ({}))) as Partial<Metadata> & { code_challenge_methods_supported?: string[] };
   if (!response.ok || !body.issuer || !body.authorization_endpoint || !body.token_endpoint) {
-    throw new OAuthFailure(`${server} 未提供 OAuth 授权服务（HTTP ${response.status}），可改用 scriptorium login --password`);
+    throw new OAuthFailure(texts.noOAuth(server, response.status));
   }
-  if (!body.code_challenge_methods_supported?.includes('S256')) throw new OAuthFailure('服务器不支持 PKCE S256，可改用 scriptorium login --password');
+  if (!body.code_challenge_methods_supported?.includes('S256')) throw new OAuthFailure(texts.noPkce);
   return { issuer: body.issuer, authorization_endpoint: body.authorization_endpoint, token_endpoint: body.token_endpoint, ...(body.revocation_endpoint && { revocation_endpoint: body.revocation_endpoint }) };
 }
 
@@ -78,7 +79,8 @@ function openInBrowser(url: string): void {
  * Runs the authorisation request and returns the tokens. `say` prints the address to open, so a user
  * on a machine without a browser opener can still copy it.
  */
-export async function authorize(metadata: Metadata, options: { openBrowser: boolean; say: (text: string) => void }): Promise<Tokens> {
+export async function authorize(metadata: Metadata, options: { openBrowser: boolean; say: (text: string) => void; texts: CliMessages }): Promise<Tokens> {
+  const { texts } = options;
   const verifier = randomBytes(32).toString('base64url');
   const state = randomBytes(16).toString('base64url');
   let settle!: { resolve: (params: URLSearchParams) => void; reject: (error: Error) => void };
@@ -101,7 +103,7 @@ export async function authorize(metadata: Metadata, options: { openBrowser: bool
     listener.once('error', reject);
     listener.listen(0, '127.0.0.1', resolve);
   });
-  const timer = setTimeout(() => settle.reject(new OAuthFailure('等待浏览器授权超时，请重新运行 scriptorium login')), WAIT_MS);
+  const timer = setTimeout(() => settle.reject(new OAuthFailure(texts.authTimedOut)), WAIT_MS);
 
   try {
     const redirectUri = `http://127.0.0.1:${(listener.address() as AddressInfo).port}${CALLBACK_PATH}`;
@@ -116,19 +118,19 @@ export async function authorize(metadata: Metadata, options: { openBrowser: bool
       code_challenge: createHash('sha256').update(verifier).digest('base64url'),
       code_challenge_method: 'S256',
     }).toString();
-    options.say(`请在浏览器中打开以下地址，确认授权命令行助手：\n\n  ${url}\n\n`);
+    options.say(texts.openToAuthorise(url.toString()));
     if (options.openBrowser) openInBrowser(url.toString());
 
     const params = await arrived;
     // RFC 9207: the response names who sent it, so a response from another server is not taken for this one's.
     const iss = params.get('iss');
-    if (iss !== null && iss !== metadata.issuer) throw new OAuthFailure('授权响应来自另一个服务器，已忽略');
+    if (iss !== null && iss !== metadata.issuer) throw new OAuthFailure(texts.otherIssuer);
     const error = params.get('error');
-    if (error === 'access_denied') throw new OAuthFailure('已在浏览器中拒绝授权');
-    if (error) throw new OAuthFailure(`授权失败：${params.get('error_description') ?? error}`);
+    if (error === 'access_denied') throw new OAuthFailure(texts.deniedInBrowser);
+    if (error) throw new OAuthFailure(texts.authFailed(params.get('error_description') ?? error));
     const code = params.get('code');
-    if (!code) throw new OAuthFailure('授权响应缺少 code');
-    return await tokenRequest(metadata.token_endpoint, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: CLIENT_ID });
+    if (!code) throw new OAuthFailure(texts.noCode);
+    return await tokenRequest(metadata.token_endpoint, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: CLIENT_ID }, texts);
   } finally {
     clearTimeout(timer);
     listener.closeAllConnections();
@@ -136,15 +138,15 @@ export async function authorize(metadata: Metadata, options: { openBrowser: bool
   }
 }
 
-async function tokenRequest(endpoint: string, form: Record<string, string>): Promise<Tokens> {
+async function tokenRequest(endpoint: string, form: Record<string, string>, texts: CliMessages): Promise<Tokens> {
   const response = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: new URLSearchParams(form) });
   const body = (await response.json().catch(() => ({}))) as Partial<Tokens> & { error?: string; error_description?: string };
-  if (!response.ok || !body.access_token || !body.refresh_token) throw new OAuthFailure(`令牌请求失败：${body.error_description ?? body.error ?? `HTTP ${response.status}`}`);
+  if (!response.ok || !body.access_token || !body.refresh_token) throw new OAuthFailure(texts.tokenFailed(body.error_description ?? body.error ?? `HTTP ${response.status}`));
   return { access_token: body.access_token, refresh_token: body.refresh_token, expires_in: body.expires_in ?? 3600 };
 }
 
-export const refresh = (tokenEndpoint: string, refreshToken: string): Promise<Tokens> =>
-  tokenRequest(tokenEndpoint, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: CLIENT_ID });
+export const refresh = (tokenEndpoint: string, refreshToken: string, texts: CliMessages): Promise<Tokens> =>
+  tokenRequest(tokenEndpoint, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: CLIENT_ID }, texts);
 
 /** RFC 7009; the caller forgets the tokens whatever the server says. */
 export async function revoke(revocationEndpoint: string, token: string): Promise<boolean> {

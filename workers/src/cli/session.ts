@@ -4,6 +4,7 @@ import type { ChatMessage, ModelProvider } from '@scriptorium/infra/model/port';
 import { RUN_COMMAND_FUNCTION } from '@scriptorium/domain/engineer/proposals';
 import { RUN_COMMAND_TOOL } from '@scriptorium/domain/protocol/engineer';
 import { commandLine, type Command } from './command.ts';
+import type { CliMessages } from './messages.ts';
 
 /** Output kept per command: enough to see what happened, small enough to upload. */
 export const MAX_OUTPUT_CHARS = 20_000;
@@ -28,6 +29,8 @@ export class RecordedSession {
   constructor(
     private readonly io: SessionIo,
     private readonly model: ModelProvider,
+    /** The user's language: what the terminal shows, and what the assistant is told. */
+    private readonly texts: CliMessages,
   ) {
     this.record({ event_type: 'session_start' });
   }
@@ -53,14 +56,14 @@ export class RecordedSession {
     let answer = '';
     let proposal: string | null = null;
     try {
-      const messages = [{ role: 'system' as const, content: CLI_SYSTEM_PROMPT }, ...this.history];
+      const messages = [{ role: 'system' as const, content: this.texts.systemPrompt }, ...this.history];
       for await (const delta of this.model.stream({ messages, tools: [RUN_COMMAND_FUNCTION], ...(signal && { signal }) })) {
         if (delta.type === 'text') {
           answer += delta.text;
           this.io.write(delta.text);
         } else {
           proposal = proposedCommand(delta.toolCalls);
-          if (!answer && proposal) answer = `建议运行 \`${proposal}\``;
+          if (!answer && proposal) answer = this.texts.proposedAnswer(proposal);
           this.record({ event_type: 'assistant_response', content: answer, model: delta.model, tokens: delta.promptTokens + delta.completionTokens });
         }
       }
@@ -69,7 +72,7 @@ export class RecordedSession {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.record({ event_type: 'error', content: message });
-      this.io.write(`\n[错误] ${message}\n`);
+      this.io.write(this.texts.errorNote(message));
       return null;
     }
     if (proposal) this.record({ event_type: 'tool_call', content: `${RUN_COMMAND_TOOL}(${proposal})`, command: proposal });
@@ -79,7 +82,7 @@ export class RecordedSession {
   /** Records how a proposal was answered; a refusal is told to the assistant, an approval is followed by `run`. */
   answer(command: string, approved: boolean, by: RunAnswerer): void {
     this.record({ event_type: 'tool_result', command, content: runNote(approved, by) });
-    if (!approved) this.history.push({ role: 'user', content: `我没有运行 \`${command}\`。` });
+    if (!approved) this.history.push({ role: 'user', content: this.texts.notRunForModel(command) });
   }
 
   /** Runs a command with its output shown live and recorded (clipped); it is recorded as the line a shell would run. */
@@ -104,10 +107,10 @@ export class RecordedSession {
       });
       child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
     });
-    const clipped = output.length > MAX_OUTPUT_CHARS ? `${output.slice(0, MAX_OUTPUT_CHARS)}\n…（输出已截断）` : output;
+    const clipped = output.length > MAX_OUTPUT_CHARS ? `${output.slice(0, MAX_OUTPUT_CHARS)}${this.texts.outputClipped}` : output;
     this.record({ event_type: 'command_output', content: clipped, exit_code: exitCode });
-    if (exitCode !== 0) this.io.write(`[退出码 ${exitCode}]\n`);
-    this.history.push({ role: 'user', content: `我运行了 \`${line}\`，退出码 ${exitCode}，输出：\n${clipped.slice(-4000)}` });
+    if (exitCode !== 0) this.io.write(this.texts.exitNote(exitCode));
+    this.history.push({ role: 'user', content: this.texts.ranForModel(line, exitCode, clipped.slice(-4000)) });
     return exitCode;
   }
 
@@ -129,6 +132,3 @@ function proposedCommand(calls: readonly { name: string; arguments: string }[] |
   }
   return null;
 }
-
-export const CLI_SYSTEM_PROMPT =
-  '你是 Scriptorium 命令行助手，帮助开发者理解代码、排查问题。回答简洁，使用与用户相同的语言。需要在用户的项目目录里运行命令时，调用 run_command 提出一条命令：用户批准后才会运行，输出会在下一条消息里给你。';

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
-import { ENDED_STATUSES, SESSION_STATUSES, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
+import { ENDED_STATUSES, nodeRevision, SESSION_STATUSES, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
 import { engineerApi, type EngineerSession } from '../../api/engineer.ts';
 import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { CommandBox } from '../../engineer/CommandBox.tsx';
@@ -82,14 +82,16 @@ function SessionView({ sessionId, session }: { sessionId: string; session: Engin
   const refresh = useCallback(() => void queries.invalidateQueries({ queryKey: queryKeys.engineer() }), [queries]);
   const live = useLiveSession(sessionId, refresh);
   const [selected, setSelected] = useState<string | null>(null);
-  const nodeCount = live?.nodes.size ?? 0;
-  // The list's node counts and the stats are read over HTTP: new nodes from the socket bring them up to
-  // date. A read already under way is kept rather than restarted, so a burst of nodes costs one read each.
+  const nodes = live?.nodes;
+  // Grows with every node and every update of one (its revision), and only then.
+  const versions = useMemo(() => [...(nodes?.values() ?? [])].reduce((sum, node) => sum + nodeRevision(node), 0), [nodes]);
+  // The list's node counts and the stats are read over HTTP: new nodes and updated ones from the socket bring them
+  // up to date. A read already under way is kept rather than restarted, so a burst of nodes costs one read each.
   useEffect(() => {
-    if (nodeCount === 0) return;
+    if (versions === 0) return;
     void queries.invalidateQueries({ queryKey: queryKeys.engineer('sessions') }, { cancelRefetch: false });
     void queries.invalidateQueries({ queryKey: queryKeys.engineer('stats', sessionId) }, { cancelRefetch: false });
-  }, [nodeCount, queries, sessionId]);
+  }, [versions, queries, sessionId]);
   if (!live) return null;
   if (live.failed) return <p className="engineer-empty">{t('loadFailed')}</p>;
   const status = live.status ?? session?.status ?? null;

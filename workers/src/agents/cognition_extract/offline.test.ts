@@ -49,3 +49,24 @@ test('a note saved with Markdown gives insights, summary and body as text: no es
   t.true(cognition.insights.some((insight) => insight.startsWith('重点：钠离子电池在零下二十度')));
   t.false(cognition.tags.some((tag) => /example|https/.test(tag)));
 });
+
+test('an insight keeps the link targets and inline code of the note it quotes; one too long to show whole is clipped as prose', (t) => {
+  const linked: Material[] = [
+    {
+      n: 1,
+      title: '部署笔记',
+      text: [
+        '部署前先运行 `npm run build` 构建前端，再运行 `npm start` 启动服务。',
+        '构建前端的步骤见 [Vite 文档](https://vite.dev/guide/build) 的构建一节，构建前端很快。',
+        '启动服务之前先构建前端，`npm start` 会读取构建好的前端文件。',
+        `${'构建前端'.repeat(50)}，详见 [长文](https://example.com/long)。`,
+      ].join('\n\n'),
+    },
+  ];
+  const { insights } = offlineCognition(linked, '部署笔记');
+  t.true(insights.includes('部署前先运行 `npm run build` 构建前端，再运行 `npm start` 启动服务。'), insights.join('\n'));
+  t.true(insights.includes('构建前端的步骤见 [Vite 文档](https://vite.dev/guide/build) 的构建一节，构建前端很快。'), insights.join('\n'));
+  const long = insights.find((insight) => insight.startsWith('构建前端构建前端'));
+  t.truthy(long);
+  t.false(long!.includes('](https://'), 'a clipped insight carries no half a link');
+});

@@ -27,7 +27,8 @@ interface Candidate {
 export function centralSentences(material: readonly Material[], max = MAX_INSIGHTS): Candidate[] {
   const candidates: Array<Candidate & { terms: Set<string> }> = [];
   for (const doc of material) {
-    sentencesOf(doc.text).forEach((sentence, order) => candidates.push({ sentence, n: doc.n, order, score: 0, terms: new Set(termsOf(sentence)) }));
+    // The sentence keeps its links' targets and its inline code (a cognition shows Markdown); its terms are of the prose.
+    sentencesOf(doc.text, { keepMarkup: true }).forEach((sentence, order) => candidates.push({ sentence, n: doc.n, order, score: 0, terms: new Set(termsOf(markdownText(sentence))) }));
   }
   const frequency = new Map<string, number>();
   for (const candidate of candidates) for (const term of candidate.terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
@@ -104,7 +105,8 @@ export function offlineCognition(material: readonly Material[], title: string): 
   const labels = LABELS[language];
   const chosen = centralSentences(material);
   if (chosen.length === 0) throw new TooLittleMaterial(language);
-  const insights = chosen.map((candidate) => clip(candidate.sentence, INSIGHT_CHARS));
+  // Clipping Markdown could cut a link in two: a sentence too long to show whole is clipped as prose.
+  const insights = chosen.map(({ sentence }) => (Array.from(markdownText(sentence)).length <= INSIGHT_CHARS ? sentence : clip(markdownText(sentence), INSIGHT_CHARS)));
   const content = [
     labels.offline,
     '',
@@ -116,5 +118,5 @@ export function offlineCognition(material: readonly Material[], title: string): 
     '',
     ...material.map((doc) => `- [${doc.n}] ${doc.title}`),
   ].join('\n');
-  return { title: clip(title, 120), summary: clip(insights.slice(0, 2).join(language === 'zh' ? '' : ' '), 300), insights, content, tags: topTags(material) };
+  return { title: clip(title, 120), summary: clip(insights.slice(0, 2).map(markdownText).join(language === 'zh' ? '' : ' '), 300), insights, content, tags: topTags(material) };
 }

@@ -118,10 +118,39 @@ export function markdownText(text: string): string {
   return lines.map((line) => line.replace(LINE_MARKER, '')).join('\n');
 }
 
+/** Inline Markdown written back with only its link targets and inline code kept: what a quoted sentence must not lose. */
+function inlineMarkdown(children: readonly Token[]): string {
+  const targets: string[] = [];
+  return children
+    .map((child) => {
+      if (child.type === 'text') return child.content;
+      if (child.type === 'code_inline') return `\`${child.content}\``;
+      if (child.type === 'softbreak' || child.type === 'hardbreak') return '\n';
+      if (child.type === 'image') return inlineText(child.children ?? []);
+      if (child.type === 'link_open') {
+        targets.push(child.attrGet('href') ?? '');
+        return '[';
+      }
+      if (child.type === 'link_close') return `](${targets.pop() ?? ''})`;
+      return '';
+    })
+    .join('');
+}
+
+/** Markdown as lines of prose (as `markdownText`), links and inline code kept as Markdown. */
+function markedLines(text: string): string[] {
+  const lines: string[] = [];
+  for (const token of markdown.parse(text.replace(ESCAPED, '$1'), {})) {
+    if (token.type === 'inline') lines.push(...inlineMarkdown(token.children ?? []).split(/\r?\n/));
+    else if (token.type === 'code_block') lines.push(...token.content.split(/\r?\n/));
+  }
+  return lines;
+}
+
 /** Sentences of a page, snippet or Markdown text: split at sentence ends and line breaks, headings and stubs dropped. */
-export function sentencesOf(text: string): string[] {
+export function sentencesOf(text: string, options: { keepMarkup?: boolean } = {}): string[] {
   const out: string[] = [];
-  for (const rawLine of markdownText(text).split(/\r?\n/)) {
+  for (const rawLine of options.keepMarkup ? markedLines(text) : markdownText(text).split(/\r?\n/)) {
     const line = rawLine.replace(LINE_MARKER, '').trim();
     if (!line) continue;
     const parts = line.split(terminators);

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import type { JobContext } from '@scriptorium/infra/queue/port';
+import { sweepWorkspaces, useWorkspace } from '@scriptorium/infra/sandbox/workspaces';
 import { defaultSandbox, SandboxUnavailable, UnrunnableCommand, type Sandbox, type SandboxLimit, type SandboxResult } from '@scriptorium/infra/sandbox/bwrap';
 import type { DemoJobData } from '@scriptorium/domain/engineer/demo';
 import { engineerDecider } from '@scriptorium/domain/engineer/decide';
@@ -15,6 +16,17 @@ import { completeAccounted } from '@scriptorium/domain/usage/accounted';
 import type { AgentDeps } from '../deps.ts';
 import { extractJson } from '../deep_cognition/run.ts';
 import { OFFLINE_PLAN_TITLE, offlinePlan, PLAN_PROMPT, planSchema, taskLanguage, type DemoStep } from './plan.ts';
+
+/** Where the demo's workspaces are, one per session. */
+export const DEMO_WORKSPACES = join(tmpdir(), 'scriptorium-demo');
+/** How long a workspace is kept after its last command; then its files go (a walk wrote 1 GB into one, and 22 were left). */
+export const DEMO_WORKSPACE_RETENTION_MS = 60 * 60_000;
+
+/** Removes the demo workspaces past their retention; each demo does so as it starts, and the worker now and then. */
+export function sweepDemoWorkspaces(deps: Pick<AgentDeps, 'clock' | 'log'>): void {
+  const removed = sweepWorkspaces(DEMO_WORKSPACES, DEMO_WORKSPACE_RETENTION_MS, deps.clock());
+  if (removed.length > 0) deps.log.info({ removed: removed.length }, 'removed demo workspaces past their retention');
+}
 
 const jobData = z.object({ sessionId: z.string().min(1), ownerId: z.string().min(1), taskDescription: z.string() }) satisfies z.ZodType<DemoJobData>;
 
@@ -89,8 +101,8 @@ async function demo(deps: AgentDeps, job: JobContext<unknown>, { sessionId, owne
     steps = planned.steps;
   }
 
-  const workspace = join(tmpdir(), 'scriptorium-demo', sessionId);
-  mkdirSync(workspace, { recursive: true });
+  sweepDemoWorkspaces(deps);
+  const workspace = useWorkspace(DEMO_WORKSPACES, sessionId, deps.clock());
   const seen = new Set(done.map((node) => node.id));
   for (const [index, step] of steps.entries()) {
     if (seen.has(`step-${index}-out`)) continue;
@@ -100,6 +112,7 @@ async function demo(deps: AgentDeps, job: JobContext<unknown>, { sessionId, owne
       { id: `${id}-thought`, node_type: 'thought', parent_id: 'plan', status: 'completed', timestamp: now(), payload: { text: step.thought } },
       { id: `${id}-cmd`, node_type: 'command', parent_id: `${id}-thought`, status: 'completed', timestamp: now(), payload: { command: step.command, cwd: '/workspace' } },
     ]);
+    useWorkspace(DEMO_WORKSPACES, sessionId, deps.clock());
     const before = snapshot(workspace);
     let result: SandboxResult;
     try {
@@ -169,5 +182,7 @@ function limitMessage(limit: Exclude<SandboxLimit, 'stopped'>, sandbox: Sandbox)
       return { code: 'engineer.sandbox_memory', params: { mb: limits.memoryBytes / 1024 / 1024 } };
     case 'processes':
       return { code: 'engineer.sandbox_processes', params: { count: limits.processes } };
+    case 'disk':
+      return { code: 'engineer.sandbox_disk', params: { mb: limits.diskBytes / 1024 / 1024, entries: limits.entries, tmp: limits.tmpBytes / 1024 / 1024 } };
   }
 }
