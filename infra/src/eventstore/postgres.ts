@@ -8,33 +8,69 @@ import { Subscriptions } from './subscription.ts';
  * Why positions read "after p" are final here (the property every subscriber and projector rests on).
  *
  * A bigserial alone does not give it: two transactions take positions 7 and 8, 8 commits first, a
- * reader sees 8 and moves its cursor past 7, then 7 commits and is never read. Marten and Emmett
- * document two cures: (a) readers stop below a "high-water mark", the oldest transaction still in
- * flight (`pg_snapshot_xmin(pg_current_snapshot())` against a stored transaction id column), or
- * (b) writers take positions and commit one at a time.
+ * reader sees 8 and moves its cursor past 7, then 7 commits and is never read. Appends therefore
+ * run in parallel but readers of `$all` stop at a horizon, as Marten's and Emmett's stores do:
  *
- * We take (b): every append holds one transaction-scoped advisory lock (`pg_advisory_xact_lock`)
- * from before it takes its positions until its commit. PostgreSQL makes a commit visible before it
- * releases the transaction's locks, so the next writer takes its positions only after the previous
- * writer's events are visible to every new snapshot; a reader's snapshot therefore always holds a
- * prefix of the log, exactly as with the embedded SQLite store (whose single write lock does the
- * same). Reasons over (a): readers stay one indexed range scan with no xid arithmetic or
- * wraparound, no reader waits behind a long transaction elsewhere in the database, a rolled-back
- * append cannot stall subscribers, and the expected-revision check needs the same serialisation
- * anyway. The cost is that appends do not run in parallel: one append is a few statements in one
- * round trip each, which the benchmarks measure (tests/bench).
+ * - Each append takes its transaction id and its positions together in `scriptorium_take_positions`,
+ *   under an advisory lock held for those two steps only (microseconds, released before the insert,
+ *   never through commit). Among appends, transaction ids are therefore in the same order as
+ *   positions, and every row records its transaction id.
+ * - A row is final once its transaction id is below `pg_snapshot_xmin(pg_current_snapshot())`, the
+ *   oldest transaction still in flight: every append that took a lower position has a lower id, so
+ *   it has committed (and is visible) or rolled back. The final rows are thus a prefix of the log.
+ * - `readAll` and `headPosition` answer only from that prefix: when the last row they would return is
+ *   not final yet they wait (a short poll with backoff) until it is, so they still include every
+ *   append committed before the call. What they wait for is the oldest transaction in flight
+ *   anywhere on the server, usually an append or a read-model batch of a few milliseconds.
+ *
+ * Appends to one stream hold a lock on that stream (a transaction-scoped advisory lock on its hash)
+ * through commit, which keeps the expected-revision check exact; appends to other streams, and group
+ * commit, proceed meanwhile.
  */
 
-/** The advisory lock key every append holds; any constant works, it only has to be the same everywhere. */
-const APPEND_LOCK = 0x5c121e01;
-/** A different key: the first processes to start race to create the table. */
-const SCHEMA_LOCK = 0x5c121e00;
+/** Advisory locks of this store use the two-key form with this first key; stream locks use the one-key form. */
+const LOCK_SPACE = 0x5c121e0;
+/** The first processes to start race to create the table. */
+const SCHEMA_LOCK = 0;
+/** Held by `scriptorium_take_positions` only while it takes a transaction id and positions. */
+const POSITIONS_LOCK = 1;
 /** Commits are announced here, with the last position as payload; subscribers then read the table. */
 const CHANNEL = 'scriptorium_events';
 /** A safety net only: NOTIFY wakes subscribers at once; this catches a notification lost with its connection. */
 const SAFETY_POLL_MS = 3000;
 /** Wait before opening a LISTEN connection again after it failed. */
 const RELISTEN_MS = 1000;
+/** A read that meets a row not yet final looks again after this, doubling up to the cap. */
+const HORIZON_POLL_FIRST_MS = 1;
+const HORIZON_POLL_MAX_MS = 50;
+
+/*
+ * `transaction_id` is filled by its default, the appending transaction's id, which
+ * `scriptorium_take_positions` has already assigned. A table from before the column gets it with the
+ * migrating transaction's id on its old rows: committed, hence below every later horizon.
+ *
+ * The positions lock is session-level, so that it is released before the insert; the function
+ * releases it on every exit, an error included, since a session lock outlives a rolled-back transaction.
+ */
+const TAKE_POSITIONS = `
+DECLARE
+  last bigint;
+BEGIN
+  PERFORM pg_advisory_lock(${LOCK_SPACE}, ${POSITIONS_LOCK});
+  BEGIN
+    PERFORM pg_current_xact_id();
+    last := nextval(pg_get_serial_sequence('events', 'position'));
+    IF count > 1 THEN
+      last := setval(pg_get_serial_sequence('events', 'position'), last + count - 1);
+    END IF;
+  EXCEPTION WHEN OTHERS OR query_canceled THEN
+    PERFORM pg_advisory_unlock(${LOCK_SPACE}, ${POSITIONS_LOCK});
+    RAISE;
+  END;
+  PERFORM pg_advisory_unlock(${LOCK_SPACE}, ${POSITIONS_LOCK});
+  RETURN last;
+END
+`;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
@@ -45,8 +81,24 @@ CREATE TABLE IF NOT EXISTS events (
   type text NOT NULL,
   data json NOT NULL,
   metadata json NOT NULL,
+  transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
   UNIQUE (stream_id, revision)
-)`;
+);
+ALTER TABLE events ADD COLUMN IF NOT EXISTS transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id();
+CREATE OR REPLACE FUNCTION scriptorium_take_positions(count integer) RETURNS bigint LANGUAGE plpgsql AS $$${TAKE_POSITIONS}$$;`;
+
+/**
+ * Whether SCHEMA has anything to do. Asked first because its ALTER TABLE locks the table exclusively
+ * even when the column exists: a process starting would wait for every append in flight and stop
+ * every append behind it.
+ */
+const SCHEMA_MISSING = `
+SELECT to_regclass('events') IS NULL
+  OR NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('events') AND attname = 'transaction_id' AND NOT attisdropped)
+  OR (SELECT prosrc FROM pg_proc WHERE oid = to_regprocedure('scriptorium_take_positions(integer)')) IS DISTINCT FROM $1 AS missing`;
+
+/** True for a row whose transaction, and every append before it, has ended (see the top of this file). */
+const FINAL = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
 
 const COLUMNS = 'position, id, stream_id, revision, type, data, metadata';
 
@@ -91,8 +143,8 @@ export interface PostgresEventStoreOptions {
 
 /**
  * The scale-out event store on PostgreSQL: one `events` table ordered by a bigserial position,
- * appends serialised by an advisory lock (see above), live delivery across processes by
- * LISTEN/NOTIFY.
+ * appends in parallel and readers of `$all` bounded by the horizon of transactions in flight (see
+ * above), live delivery across processes by LISTEN/NOTIFY.
  */
 export class PostgresEventStore implements EventStore {
   readonly #pool: pg.Pool;
@@ -123,7 +175,8 @@ export class PostgresEventStore implements EventStore {
   /** Creates the table once per store; concurrent first starts are serialised by a lock. */
   #ready(): Promise<void> {
     this.#schema ??= inTransaction(this.#pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
+      if (!(await client.query<{ missing: boolean }>(SCHEMA_MISSING, [TAKE_POSITIONS])).rows[0]!.missing) return;
+      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_SPACE, SCHEMA_LOCK]);
       await client.query(SCHEMA);
     }).catch((error: unknown) => {
       this.#schema = undefined;
@@ -153,7 +206,7 @@ export class PostgresEventStore implements EventStore {
     }));
     await this.#ready();
     return inTransaction(this.#pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK]);
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [streamId]);
       return this.#appendLocked(client, streamId, events, rows, expected);
     });
   }
@@ -172,37 +225,36 @@ export class PostgresEventStore implements EventStore {
     const current = head === null || head === undefined ? null : Number(head);
     if (!revisionMatches(expected, current)) throw new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
 
-    // Under the append lock nobody else draws from the sequence, so one call reserves a contiguous
-    // block: positions follow revisions within the batch without relying on row evaluation order.
-    const sequence = "pg_get_serial_sequence('events', 'position')";
-    const last = Number(
-      (await client.query<{ last: string }>(`SELECT setval(${sequence}, nextval(${sequence}) + $1 - 1) AS last`, [rows.length])).rows[0]!.last,
-    );
-    const first = last - rows.length + 1;
     const firstRevision = (current ?? -1) + 1;
+    let last: number;
     try {
-      await client.query(
-        `INSERT INTO events (position, id, stream_id, revision, type, data, metadata)
-         SELECT position, id, $1, revision, type, data::json, metadata::json
-         FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[]) AS u(position, id, revision, type, data, metadata)`,
+      // The CTE runs the function once, before any row is inserted; the notification is delivered
+      // to listeners only when the transaction commits, so a woken subscriber can read the rows.
+      const inserted = await client.query<{ last: string }>(
+        `WITH taken AS (SELECT scriptorium_take_positions($7) AS last),
+         inserted AS (
+           INSERT INTO events (position, id, stream_id, revision, type, data, metadata)
+           SELECT taken.last - $7 + u.n, u.id, $1, $6 + u.n - 1, u.type, u.data::json, u.metadata::json
+           FROM taken, unnest($2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS u(id, type, data, metadata, n)
+           RETURNING position)
+         SELECT max(position) AS last, pg_notify('${CHANNEL}', max(position)::text) FROM inserted`,
         [
           streamId,
-          rows.map((_, i) => first + i),
           rows.map((row) => row.id),
-          rows.map((_, i) => firstRevision + i),
           rows.map((row) => row.type),
           rows.map((row) => row.data),
           rows.map((row) => row.metadata),
+          firstRevision,
+          rows.length,
         ],
       );
+      last = Number(inserted.rows[0]!.last);
     } catch (error) {
       if (error instanceof pg.DatabaseError && error.code === '23505' && error.constraint === 'events_id_key') {
         throw new Error(`stream ${streamId}: an event id of this append is already recorded (a partial retry, or an id reused)`, { cause: error });
       }
       throw error;
     }
-    // Delivered to listeners only when the transaction commits, so a woken subscriber can read it.
-    await client.query('SELECT pg_notify($1, $2)', [CHANNEL, String(last)]);
     return { nextExpectedRevision: firstRevision + rows.length - 1, position: last };
   }
 
@@ -250,9 +302,27 @@ export class PostgresEventStore implements EventStore {
     return this.#readPage(options.after ?? 0, options.maxCount ?? null);
   }
 
+  /**
+   * Only final rows (see the top of this file). A page whose last row is not final yet is read again,
+   * once it is, up to that row: under a steady stream of appends a page may always end with one in
+   * flight, and a bounded second read cannot chase the head.
+   */
   async #readPage(after: number, limit: number | null): Promise<RecordedEvent[]> {
-    const rows = await this.#query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY position ASC LIMIT $2`, [after, limit]);
-    return rows.map(toRecorded);
+    const rows = await this.#query<EventRow & { final: boolean }>(`SELECT ${COLUMNS}, ${FINAL} AS final FROM events WHERE position > $1 ORDER BY position ASC LIMIT $2`, [after, limit]);
+    const last = rows.at(-1);
+    if (last === undefined || last.final) return rows.map(toRecorded);
+    await this.#untilFinal(last.position);
+    const settled = await this.#query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE position > $1 AND position <= $2 ORDER BY position ASC LIMIT $3`, [after, last.position, limit]);
+    return settled.map(toRecorded);
+  }
+
+  /** Waits until the row at `position` (which exists) is final: until the transactions before it have ended. */
+  async #untilFinal(position: string): Promise<void> {
+    for (let pause = HORIZON_POLL_FIRST_MS; ; pause = Math.min(pause * 2, HORIZON_POLL_MAX_MS)) {
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      const [row] = await this.#query<{ final: boolean }>(`SELECT ${FINAL} AS final FROM events WHERE position = $1`, [position]);
+      if (row?.final !== false) return;
+    }
   }
 
   subscribeToAll(options: { after?: number } = {}): AllSubscription {
@@ -307,9 +377,12 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
+  /** The last final position: a reader starting after it skips nothing. */
   async headPosition(): Promise<number> {
-    const [row] = await this.#query<{ head: string | null }>('SELECT max(position) AS head FROM events');
-    return Number(row?.head ?? 0);
+    const [row] = await this.#query<{ position: string; final: boolean }>(`SELECT position, ${FINAL} AS final FROM events ORDER BY position DESC LIMIT 1`);
+    if (row === undefined) return 0;
+    if (!row.final) await this.#untilFinal(row.position);
+    return Number(row.position);
   }
 
   async ping(): Promise<void> {
