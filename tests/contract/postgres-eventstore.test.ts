@@ -30,11 +30,11 @@ if (postgresUp) {
     return client;
   };
 
-  /** Resolves once an append (its insert, which takes positions) waits for a lock held by the backend `pid`. */
+  /** Resolves once an append, having taken its position, waits for a lock held by the backend `pid`. */
   async function appendBlockedBy(observer: pg.Client, pid: number): Promise<void> {
     for (;;) {
       const { rows } = await observer.query<{ blocked: boolean }>(
-        `SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid)) AND query LIKE '%scriptorium_take_positions%') AS blocked`,
+        `SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid)) AND query LIKE '%scriptorium_append%') AS blocked`,
         [pid],
       );
       if (rows[0]!.blocked) return;

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { newId } from '../eventsourcing/ids.ts';
 import { inTransaction } from '../pgTransaction.ts';
-import { revisionMatches, WrongExpectedRevisionError, type AllSubscription, type AppendResult, type EventMetadata, type EventStore, type ExpectedRevision, type NewEvent, type ReadAllOptions, type ReadStreamOptions, type RecordedEvent } from './port.ts';
+import { WrongExpectedRevisionError, type AllSubscription, type AppendResult, type EventMetadata, type EventStore, type ExpectedRevision, type NewEvent, type ReadAllOptions, type ReadStreamOptions, type RecordedEvent } from './port.ts';
 import { Subscriptions } from './subscription.ts';
 
 /*
@@ -11,7 +11,7 @@ import { Subscriptions } from './subscription.ts';
  * reader sees 8 and moves its cursor past 7, then 7 commits and is never read. Appends therefore
  * run in parallel but readers of `$all` stop at a horizon, as Marten's and Emmett's stores do:
  *
- * - Each append takes its transaction id and its positions together in `scriptorium_take_positions`,
+ * - Each append takes its transaction id and its positions together (in `scriptorium_append`),
  *   under an advisory lock held for those two steps only (microseconds, released before the insert,
  *   never through commit). Among appends, transaction ids are therefore in the same order as
  *   positions, and every row records its transaction id.
@@ -32,7 +32,7 @@ import { Subscriptions } from './subscription.ts';
 const LOCK_SPACE = 0x5c121e0;
 /** The first processes to start race to create the table. */
 const SCHEMA_LOCK = 0;
-/** Held by `scriptorium_take_positions` only while it takes a transaction id and positions. */
+/** Held by `scriptorium_append` only while it takes a transaction id and positions. */
 const POSITIONS_LOCK = 1;
 /** Commits are announced here, with the last position as payload; subscribers then read the table. */
 const CHANNEL = 'scriptorium_events';
@@ -45,32 +45,78 @@ const HORIZON_POLL_FIRST_MS = 1;
 const HORIZON_POLL_MAX_MS = 50;
 
 /*
- * `transaction_id` is filled by its default, the appending transaction's id, which
- * `scriptorium_take_positions` has already assigned. A table from before the column gets it with the
- * migrating transaction's id on its old rows: committed, hence below every later horizon.
+ * An append is this one function, called outside any transaction: one round trip and one commit,
+ * like a bare INSERT, which is what lets appends approach the raw insert rate when every round trip
+ * is slow. In order:
  *
- * The positions lock is session-level, so that it is released before the insert; the function
- * releases it on every exit, an error included, since a session lock outlives a rolled-back transaction.
+ * 1. The stream's lock (transaction-scoped, so held through commit): the revision check stays exact.
+ *    Each later statement of a volatile function reads a fresh snapshot, so it sees the commit of
+ *    the previous holder.
+ * 2. Any of the caller's chosen ids already recorded: nothing is written, and the rows found go back
+ *    to the caller, which tells a retry from an id reused elsewhere.
+ * 3. The expected revision, as `revisionMatches` in port.ts reads it.
+ * 4. The transaction id and the positions, together under the positions lock (see the top of this
+ *    file). That lock is session-level, so that it is released before the insert; it is released on
+ *    every exit, an error included, since a session lock outlives a rolled-back transaction.
+ * 5. The rows, `transaction_id` from its default (the id just taken).
+ *
+ * The commit is announced afterwards, by `#notify`, not by a NOTIFY inside the append: PostgreSQL
+ * serialises the commits of notifying transactions under one lock held through their disk flush,
+ * which put every append back in single file.
+ *
+ * A table from before the `transaction_id` column gets it with the migrating transaction's id on
+ * its old rows: committed, hence below every later horizon.
  */
-const TAKE_POSITIONS = `
+const APPEND = `
 DECLARE
+  head bigint;
+  matches boolean;
   last bigint;
+  n integer := cardinality(ids);
 BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended(stream, 0));
+  IF cardinality(chosen) > 0 THEN
+    SELECT json_agg(json_build_object('id', e.id, 'stream_id', e.stream_id, 'revision', e.revision, 'position', e.position))
+      INTO recorded FROM events e WHERE e.id = ANY (chosen);
+    IF recorded IS NOT NULL THEN
+      outcome := 'found';
+      RETURN;
+    END IF;
+  END IF;
+  SELECT max(e.revision) INTO head FROM events e WHERE e.stream_id = stream;
+  matches := CASE expected
+    WHEN 'any' THEN true
+    WHEN 'no_stream' THEN head IS NULL
+    WHEN 'stream_exists' THEN head IS NOT NULL
+    ELSE head IS NOT DISTINCT FROM expected::bigint
+  END;
+  IF NOT matches THEN
+    outcome := 'conflict';
+    next_revision := head;
+    RETURN;
+  END IF;
   PERFORM pg_advisory_lock(${LOCK_SPACE}, ${POSITIONS_LOCK});
   BEGIN
     PERFORM pg_current_xact_id();
     last := nextval(pg_get_serial_sequence('events', 'position'));
-    IF count > 1 THEN
-      last := setval(pg_get_serial_sequence('events', 'position'), last + count - 1);
+    IF n > 1 THEN
+      last := setval(pg_get_serial_sequence('events', 'position'), last + n - 1);
     END IF;
   EXCEPTION WHEN OTHERS OR query_canceled THEN
     PERFORM pg_advisory_unlock(${LOCK_SPACE}, ${POSITIONS_LOCK});
     RAISE;
   END;
   PERFORM pg_advisory_unlock(${LOCK_SPACE}, ${POSITIONS_LOCK});
-  RETURN last;
+  INSERT INTO events (position, id, stream_id, revision, type, data, metadata)
+    SELECT last - n + u.k, u.id, stream, coalesce(head, -1) + u.k, u.type, u.data::json, u.metadata::json
+    FROM unnest(ids, types, datas, metadatas) WITH ORDINALITY AS u(id, type, data, metadata, k);
+  outcome := 'appended';
+  next_revision := coalesce(head, -1) + n;
+  last_position := last;
 END
 `;
+
+const APPEND_ARGUMENTS = 'text, text[], text[], text[], text[], text[], text';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
@@ -85,7 +131,8 @@ CREATE TABLE IF NOT EXISTS events (
   UNIQUE (stream_id, revision)
 );
 ALTER TABLE events ADD COLUMN IF NOT EXISTS transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id();
-CREATE OR REPLACE FUNCTION scriptorium_take_positions(count integer) RETURNS bigint LANGUAGE plpgsql AS $$${TAKE_POSITIONS}$$;`;
+CREATE OR REPLACE FUNCTION scriptorium_append(stream text, ids text[], types text[], datas text[], metadatas text[], chosen text[], expected text,
+  OUT outcome text, OUT next_revision bigint, OUT last_position bigint, OUT recorded json) LANGUAGE plpgsql AS $$${APPEND}$$;`;
 
 /**
  * Whether SCHEMA has anything to do. Asked first because its ALTER TABLE locks the table exclusively
@@ -95,7 +142,7 @@ CREATE OR REPLACE FUNCTION scriptorium_take_positions(count integer) RETURNS big
 const SCHEMA_MISSING = `
 SELECT to_regclass('events') IS NULL
   OR NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('events') AND attname = 'transaction_id' AND NOT attisdropped)
-  OR (SELECT prosrc FROM pg_proc WHERE oid = to_regprocedure('scriptorium_take_positions(integer)')) IS DISTINCT FROM $1 AS missing`;
+  OR (SELECT prosrc FROM pg_proc WHERE oid = to_regprocedure('scriptorium_append(${APPEND_ARGUMENTS})')) IS DISTINCT FROM $1 AS missing`;
 
 /** True for a row whose transaction, and every append before it, has ended (see the top of this file). */
 const FINAL = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
@@ -115,8 +162,37 @@ interface EventRow {
 interface IdRow {
   id: string;
   stream_id: string;
-  revision: string;
-  position: string;
+  revision: number;
+  position: number;
+}
+
+/** What `scriptorium_append` answers: its outcome, and for 'found' the rows already holding chosen ids (`recorded`). */
+interface AppendRow {
+  outcome: 'appended' | 'conflict' | 'found';
+  /** 'appended': the stream's last revision now; 'conflict': its last revision, null for no stream. */
+  next_revision: string | null;
+  last_position: string | null;
+  recorded: IdRow[] | null;
+}
+
+/**
+ * An append whose ids are all recorded in this stream is a retry: it answers with the last of those
+ * events, so a caller's next expected revision still guards against anything appended since. Any
+ * other overlap with recorded ids is refused.
+ */
+function retryOf(streamId: string, events: NewEvent[], rows: IdRow[]): AppendResult {
+  const found = new Map(rows.map((row) => [row.id, row]));
+  const witness = rows[0]!.id;
+  let last: IdRow | undefined;
+  for (const event of events) {
+    const row = event.id === undefined ? undefined : found.get(event.id);
+    if (row === undefined || row.stream_id !== streamId) {
+      const where = row === undefined ? 'is not' : `is in stream ${row.stream_id}, not`;
+      throw new Error(`stream ${streamId}: not a retry, event ${event.id ?? '(new)'} ${where} recorded in this stream while ${witness} is`);
+    }
+    if (last === undefined || row.position > last.position) last = row;
+  }
+  return { nextExpectedRevision: last!.revision, position: last!.position };
 }
 
 /**
@@ -163,6 +239,11 @@ export class PostgresEventStore implements EventStore {
   #listener: Promise<pg.Client> | undefined;
   /** Highest position announced to this process; lets a subscriber notice a commit that raced its read. */
   #announced = 0;
+  /** Highest position this store appended, and the highest it has told the other processes of. */
+  #appended = 0;
+  #notified = 0;
+  /** The NOTIFY loop while it runs: one NOTIFY at a time, each for the newest position appended by then. */
+  #notifying: Promise<void> | undefined;
   #closed = false;
 
   constructor(connectionString: string, options: PostgresEventStoreOptions = {}) {
@@ -175,7 +256,7 @@ export class PostgresEventStore implements EventStore {
   /** Creates the table once per store; concurrent first starts are serialised by a lock. */
   #ready(): Promise<void> {
     this.#schema ??= inTransaction(this.#pool, async (client) => {
-      if (!(await client.query<{ missing: boolean }>(SCHEMA_MISSING, [TAKE_POSITIONS])).rows[0]!.missing) return;
+      if (!(await client.query<{ missing: boolean }>(SCHEMA_MISSING, [APPEND])).rows[0]!.missing) return;
       await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_SPACE, SCHEMA_LOCK]);
       await client.query(SCHEMA);
     }).catch((error: unknown) => {
@@ -205,81 +286,40 @@ export class PostgresEventStore implements EventStore {
       metadata: JSON.stringify(event.metadata),
     }));
     await this.#ready();
-    return inTransaction(this.#pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [streamId]);
-      return this.#appendLocked(client, streamId, events, rows, expected);
-    });
-  }
-
-  async #appendLocked(
-    client: pg.PoolClient,
-    streamId: string,
-    events: NewEvent[],
-    rows: { id: string; type: string; data: string; metadata: string }[],
-    expected: ExpectedRevision,
-  ): Promise<AppendResult> {
-    const retried = await this.#findRetry(client, streamId, events);
-    if (retried) return retried;
-
-    const head = (await client.query<{ head: string | null }>('SELECT max(revision) AS head FROM events WHERE stream_id = $1', [streamId])).rows[0]?.head;
-    const current = head === null || head === undefined ? null : Number(head);
-    if (!revisionMatches(expected, current)) throw new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
-
-    const firstRevision = (current ?? -1) + 1;
-    let last: number;
+    let result: AppendRow;
     try {
-      // The CTE runs the function once, before any row is inserted; the notification is delivered
-      // to listeners only when the transaction commits, so a woken subscriber can read the rows.
-      const inserted = await client.query<{ last: string }>(
-        `WITH taken AS (SELECT scriptorium_take_positions($7) AS last),
-         inserted AS (
-           INSERT INTO events (position, id, stream_id, revision, type, data, metadata)
-           SELECT taken.last - $7 + u.n, u.id, $1, $6 + u.n - 1, u.type, u.data::json, u.metadata::json
-           FROM taken, unnest($2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS u(id, type, data, metadata, n)
-           RETURNING position)
-         SELECT max(position) AS last, pg_notify('${CHANNEL}', max(position)::text) FROM inserted`,
-        [
+      [result] = (
+        await this.#pool.query<AppendRow>('SELECT * FROM scriptorium_append($1, $2, $3, $4, $5, $6, $7)', [
           streamId,
           rows.map((row) => row.id),
           rows.map((row) => row.type),
           rows.map((row) => row.data),
           rows.map((row) => row.metadata),
-          firstRevision,
-          rows.length,
-        ],
-      );
-      last = Number(inserted.rows[0]!.last);
+          events.flatMap((event) => (event.id === undefined ? [] : [event.id])),
+          String(expected),
+        ])
+      ).rows as [AppendRow];
     } catch (error) {
       if (error instanceof pg.DatabaseError && error.code === '23505' && error.constraint === 'events_id_key') {
         throw new Error(`stream ${streamId}: an event id of this append is already recorded (a partial retry, or an id reused)`, { cause: error });
       }
       throw error;
     }
-    return { nextExpectedRevision: firstRevision + rows.length - 1, position: last };
-  }
-
-  /**
-   * An append whose ids are all recorded in this stream is a retry: it answers with the last of those
-   * events, so a caller's next expected revision still guards against anything appended since.
-   */
-  async #findRetry(client: pg.PoolClient, streamId: string, events: NewEvent[]): Promise<AppendResult | undefined> {
-    const chosen = events.flatMap((event) => (event.id === undefined ? [] : [event.id]));
-    if (chosen.length === 0) return undefined;
-    const found = new Map(
-      (await client.query<IdRow>('SELECT id, stream_id, revision, position FROM events WHERE id = ANY($1::text[])', [chosen])).rows.map((row) => [row.id, row]),
-    );
-    if (found.size === 0) return undefined;
-    const witness = found.keys().next().value!;
-    let last: IdRow | undefined;
-    for (const event of events) {
-      const row = event.id === undefined ? undefined : found.get(event.id);
-      if (row === undefined || row.stream_id !== streamId) {
-        const where = row === undefined ? 'is not' : `is in stream ${row.stream_id}, not`;
-        throw new Error(`stream ${streamId}: not a retry, event ${event.id ?? '(new)'} ${where} recorded in this stream while ${witness} is`);
+    switch (result.outcome) {
+      case 'appended': {
+        const position = Number(result.last_position);
+        this.#notify(position);
+        return { nextExpectedRevision: Number(result.next_revision), position };
       }
-      if (last === undefined || Number(row.position) > Number(last.position)) last = row;
+      case 'conflict':
+        throw new WrongExpectedRevisionError(streamId, expected, result.next_revision === null ? 'no_stream' : Number(result.next_revision));
+      case 'found':
+        return retryOf(streamId, events, result.recorded ?? []);
+      default: {
+        const unknown: never = result.outcome;
+        throw new Error(`scriptorium_append answered ${String(unknown)}`);
+      }
     }
-    return last && { nextExpectedRevision: Number(last.revision), position: Number(last.position) };
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -363,6 +403,27 @@ export class PostgresEventStore implements EventStore {
     return this.#listener;
   }
 
+  /**
+   * Tells this process's subscriptions at once, and every process's through NOTIFY in a transaction
+   * of its own (a NOTIFY without a write commits without waiting for the disk). Appends that commit
+   * while one NOTIFY is on its way are announced together by the next; a NOTIFY lost with its
+   * connection leaves the wake-up to the safety poll.
+   */
+  #notify(position: number): void {
+    this.#announce(position);
+    if (position > this.#appended) this.#appended = position;
+    if (this.#notifying === undefined && this.#appended > this.#notified && !this.#closed) this.#notifying = this.#sendNotifications();
+  }
+
+  async #sendNotifications(): Promise<void> {
+    do {
+      const newest = this.#appended;
+      await this.#pool.query('SELECT pg_notify($1, $2)', [CHANNEL, String(newest)]).catch(() => undefined);
+      this.#notified = newest;
+    } while (this.#appended > this.#notified && !this.#closed);
+    this.#notifying = undefined;
+  }
+
   #announce(position: number): void {
     if (position > this.#announced) this.#announced = position;
     this.#subscriptions.wake(position);
@@ -392,6 +453,7 @@ export class PostgresEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#notifying;
     await this.#subscriptions.closeAll();
     const listener = this.#listener;
     this.#listener = undefined;
