@@ -35,7 +35,7 @@ async function rate(writers: number, write: (writer: number, n: number) => Promi
 }
 
 async function storeRate(url: string, writers: number): Promise<number> {
-  // One connection more than writers: the store sends its NOTIFYs on a pooled connection of their own.
+  // One connection more than writers: the store sends its NOTIFYs on a pooled connection too.
   const store = new PostgresEventStore(url, { maxConnections: writers + 1 });
   try {
     // The schema check and the pool's first connections are not what is measured.
