@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { newId } from '../eventsourcing/ids.ts';
+import { PgListener } from '../pgListener.ts';
 import { inTransaction } from '../pgTransaction.ts';
 import { WrongExpectedRevisionError, type AllSubscription, type AppendResult, type EventMetadata, type EventStore, type ExpectedRevision, type NewEvent, type ReadAllOptions, type ReadStreamOptions, type RecordedEvent } from './port.ts';
 import { Subscriptions } from './subscription.ts';
@@ -38,8 +39,6 @@ const POSITIONS_LOCK = 1;
 const CHANNEL = 'scriptorium_events';
 /** A safety net only: NOTIFY wakes subscribers at once; this catches a notification lost with its connection. */
 const SAFETY_POLL_MS = 3000;
-/** Wait before opening a LISTEN connection again after it failed. */
-const RELISTEN_MS = 1000;
 /** A read that meets a row not yet final looks again after this, doubling up to the cap. */
 const HORIZON_POLL_FIRST_MS = 1;
 const HORIZON_POLL_MAX_MS = 50;
@@ -224,11 +223,10 @@ export interface PostgresEventStoreOptions {
  */
 export class PostgresEventStore implements EventStore {
   readonly #pool: pg.Pool;
-  readonly #connectionString: string;
   readonly #subscriptions = new Subscriptions(
     {
       // LISTEN is in place before the first read, so no commit falls between the read and the wait.
-      start: () => this.#listen().then(() => undefined),
+      start: () => this.#ready().then(() => this.#listener.connect()),
       readPage: (after, limit) => this.#readPage(after, limit),
       announced: () => this.#announced,
     },
@@ -236,7 +234,8 @@ export class PostgresEventStore implements EventStore {
     SAFETY_POLL_MS,
   );
   #schema: Promise<void> | undefined;
-  #listener: Promise<pg.Client> | undefined;
+  /** Opened with the first subscription; once lost, opened again while any subscription is open (the safety poll covers the gap). */
+  readonly #listener: PgListener;
   /** Highest position announced to this process; lets a subscriber notice a commit that raced its read. */
   #announced = 0;
   /** Highest position this store appended, and the highest it has told the other processes of. */
@@ -247,7 +246,15 @@ export class PostgresEventStore implements EventStore {
   #closed = false;
 
   constructor(connectionString: string, options: PostgresEventStoreOptions = {}) {
-    this.#connectionString = connectionString;
+    this.#listener = new PgListener(
+      connectionString,
+      CHANNEL,
+      (payload) => {
+        const position = Number(payload);
+        if (Number.isFinite(position)) this.#announce(position);
+      },
+      () => this.#subscriptions.size > 0,
+    );
     this.#pool = new pg.Pool({ connectionString, max: options.maxConnections ?? 10 });
     // An idle client losing its connection emits here; without a listener that would crash the process.
     this.#pool.on('error', () => undefined);
@@ -369,40 +376,6 @@ export class PostgresEventStore implements EventStore {
     return this.#subscriptions.open(options.after ?? 0, this.#closed);
   }
 
-  /** One LISTEN connection per store, opened with the first subscription and kept until close. */
-  #listen(): Promise<pg.Client> {
-    this.#listener ??= (async () => {
-      await this.#ready();
-      const client = new pg.Client({ connectionString: this.#connectionString });
-      const lost = () => {
-        // Commits made until the new connection listens are caught by the safety poll.
-        this.#listener = undefined;
-        client.removeAllListeners('notification');
-        void client.end().catch(() => undefined);
-        if (!this.#closed && this.#subscriptions.size > 0) setTimeout(() => void this.#listen().catch(() => undefined), RELISTEN_MS).unref();
-      };
-      client.on('error', lost);
-      client.on('end', lost);
-      client.on('notification', (message) => {
-        const position = Number(message.payload);
-        if (Number.isFinite(position)) this.#announce(position);
-      });
-      try {
-        await client.connect();
-        await client.query(`LISTEN ${CHANNEL}`);
-      } catch (error) {
-        client.removeAllListeners();
-        await client.end().catch(() => undefined);
-        throw error;
-      }
-      return client;
-    })().catch((error: unknown) => {
-      this.#listener = undefined;
-      throw error;
-    });
-    return this.#listener;
-  }
-
   /**
    * Tells this process's subscriptions at once, and every process's through NOTIFY in a transaction
    * of its own (a NOTIFY without a write commits without waiting for the disk). Appends that commit
@@ -455,16 +428,7 @@ export class PostgresEventStore implements EventStore {
     this.#closed = true;
     await this.#notifying;
     await this.#subscriptions.closeAll();
-    const listener = this.#listener;
-    this.#listener = undefined;
-    if (listener) {
-      const client = await listener.catch(() => undefined);
-      if (client) {
-        client.removeAllListeners();
-        client.on('error', () => undefined);
-        await client.end().catch(() => undefined);
-      }
-    }
+    await this.#listener.close();
     await this.#pool.end();
   }
 }

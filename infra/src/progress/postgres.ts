@@ -1,28 +1,28 @@
 import pg from 'pg';
+import { PgListener } from '../pgListener.ts';
 import type { ProgressSignal } from './port.ts';
 
 const CHANNEL = 'scriptorium_progress';
-/** Wait before opening the LISTEN connection again after it failed. */
-const RELISTEN_MS = 1000;
 
 /** LISTEN/NOTIFY on one channel: one connection listens for the whole process, announcements use a small pool. */
 export class PostgresProgressSignal implements ProgressSignal {
   readonly #pool: pg.Pool;
-  readonly #connectionString: string;
   readonly #heard = new Set<(position: number) => void>();
-  #listener: Promise<pg.Client> | undefined;
-  #listening = false;
+  readonly #listener: PgListener;
   #closed = false;
 
   constructor(connectionString: string) {
-    this.#connectionString = connectionString;
     this.#pool = new pg.Pool({ connectionString, max: 2 });
     // An idle client losing its connection emits here; without a listener that would crash the process.
     this.#pool.on('error', () => undefined);
+    this.#listener = new PgListener(connectionString, CHANNEL, (payload) => {
+      const position = Number(payload);
+      if (Number.isFinite(position)) for (const heard of this.#heard) heard(position);
+    });
   }
 
   get listening(): boolean {
-    return this.#listening;
+    return this.#listener.listening;
   }
 
   async announce(position: number): Promise<void> {
@@ -31,54 +31,13 @@ export class PostgresProgressSignal implements ProgressSignal {
 
   async listen(heard: (position: number) => void): Promise<void> {
     this.#heard.add(heard);
-    await this.#connect();
-  }
-
-  #connect(): Promise<pg.Client> {
-    this.#listener ??= (async () => {
-      const client = new pg.Client({ connectionString: this.#connectionString });
-      const lost = () => {
-        this.#listening = false;
-        this.#listener = undefined;
-        client.removeAllListeners('notification');
-        void client.end().catch(() => undefined);
-        if (!this.#closed) setTimeout(() => void this.#connect().catch(() => undefined), RELISTEN_MS).unref();
-      };
-      client.on('error', lost);
-      client.on('end', lost);
-      client.on('notification', (message) => {
-        const position = Number(message.payload);
-        if (Number.isFinite(position)) for (const heard of this.#heard) heard(position);
-      });
-      try {
-        await client.connect();
-        await client.query(`LISTEN ${CHANNEL}`);
-      } catch (error) {
-        client.removeAllListeners();
-        await client.end().catch(() => undefined);
-        throw error;
-      }
-      this.#listening = true;
-      return client;
-    })().catch((error: unknown) => {
-      this.#listener = undefined;
-      throw error;
-    });
-    return this.#listener;
+    await this.#listener.connect();
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#listening = false;
-    const listener = this.#listener;
-    this.#listener = undefined;
-    const client = await listener?.catch(() => undefined);
-    if (client) {
-      client.removeAllListeners();
-      client.on('error', () => undefined);
-      await client.end().catch(() => undefined);
-    }
+    await this.#listener.close();
     await this.#pool.end();
   }
 }
