@@ -43,7 +43,7 @@ async function main(): Promise<void> {
 
   let runner: ProjectionRunner | undefined;
   if (roles.includes('projector')) {
-    runner = new ProjectionRunner(services.events, services.readStore, projections, log);
+    runner = new ProjectionRunner(services.events, services.readStore, projections, log, services.progress);
     await runner.start();
     stops.push(() => runner!.stop());
     const reactor = await startProcessManagers(services);
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     };
     const workers = startWorkers({ ...services, ...research, researchLimits });
     stops.push(() => workers.close(), () => research.close());
-    const progress = runner ?? new RemoteProjectionProgress(services.readStore, projections.map((projection) => projection.name));
+    const progress = runner ?? new RemoteProjectionProgress(services.readStore, projections.map((projection) => projection.name), services.progress);
     // The read models must have caught up before they can say which replies were running.
     void progress
       .waitFor(await services.events.headPosition(), 120_000)
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
       const outcome = await seedAdmin(services, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD, email: config.ADMIN_EMAIL }, { now: services.clock() });
       log.info({ admin: config.ADMIN_USERNAME, outcome }, 'administrator seeded');
     }
-    const progress = runner ?? new RemoteProjectionProgress(services.readStore, projections.map((projection) => projection.name));
+    const progress = runner ?? new RemoteProjectionProgress(services.readStore, projections.map((projection) => projection.name), services.progress);
     const api = await createApi(services, progress, { runner });
     const { app } = api;
     const server = app.listen(config.PORT, config.HOST);

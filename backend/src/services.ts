@@ -15,6 +15,8 @@ import { createAttemptLog } from '@scriptorium/infra/attempts/index';
 import type { AttemptLog } from '@scriptorium/infra/attempts/port';
 import { createPresenceChannel } from '@scriptorium/infra/presence/index';
 import type { PresenceChannel } from '@scriptorium/infra/presence/port';
+import { createProgressSignal } from '@scriptorium/infra/progress/index';
+import type { ProgressSignal } from '@scriptorium/infra/progress/port';
 import { createBlobStore } from '@scriptorium/infra/blob/index';
 import type { BlobStore } from '@scriptorium/infra/blob/port';
 import { TokenService } from './auth/tokens.ts';
@@ -47,16 +49,19 @@ export interface Services {
   attempts: AttemptLog;
   /** Who is live in a shared document, said between api processes (Redis pub/sub when configured); never in the log. */
   presence: PresenceChannel;
+  /** The projector's progress said to api processes in split roles (LISTEN/NOTIFY on PostgreSQL); none elsewhere. */
+  progress: ProgressSignal | undefined;
   clock: () => Date;
 }
 
 export async function createServices(config: Config, log: Logger): Promise<Services> {
-  const [events, readStore, queue, attempts, presence] = await Promise.all([
+  const [events, readStore, queue, attempts, presence, progress] = await Promise.all([
     createEventStore(config),
     createReadStore(config, { checkServer: true }),
     createJobQueue(config),
     createAttemptLog(config),
     createPresenceChannel(config, log),
+    createProgressSignal(config),
   ]);
   const clock = () => new Date();
   const commands = new CommandHandler(events);
@@ -86,11 +91,12 @@ export async function createServices(config: Config, log: Logger): Promise<Servi
     mailer: connections.mailer,
     attempts,
     presence,
+    progress,
     clock,
   };
 }
 
 export async function closeServices(services: Services): Promise<void> {
-  await Promise.allSettled([services.queue.close(), services.readStore.close(), services.connections.stop(), services.attempts.close(), services.presence.close()]);
+  await Promise.allSettled([services.queue.close(), services.readStore.close(), services.connections.stop(), services.attempts.close(), services.presence.close(), services.progress?.close()]);
   await services.events.close();
 }

@@ -2,6 +2,7 @@ import type { EventStore, RecordedEvent } from '@scriptorium/infra/eventstore/po
 import { LogFollower } from '@scriptorium/infra/eventsourcing/follower';
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
 import type { Logger } from '@scriptorium/infra/log';
+import type { ProgressSignal } from '@scriptorium/infra/progress/port';
 import { applyToProjection, type Projection } from './projection.ts';
 
 /** Lets a caller wait until the read models include a position it just wrote (read-your-writes). */
@@ -30,6 +31,8 @@ export class ProjectionRunner extends LogFollower<Projection> implements Project
     private readonly store: ReadStore,
     projections: Projection[],
     log: Logger,
+    /** Where api processes elsewhere hear how far the read models are. */
+    private readonly signal?: ProgressSignal,
   ) {
     super(events, projections, log, { batch: 500, catchUpBatch: 2000, retryMs: 1000, label: 'projection' });
     for (const [index, projection] of projections.entries()) {
@@ -111,26 +114,100 @@ export class ProjectionRunner extends LogFollower<Projection> implements Project
       this.failing.delete(name);
       this.checkpoints.set(name, last);
     }
+    if (this.signal !== undefined && !catchingUp) await this.#announce();
+  }
+
+  /**
+   * Said once the batch can be read. A failed announcement fails nothing: the batch is committed, and
+   * a waiter elsewhere is answered by the next batch's announcement or gives up at its timeout.
+   */
+  async #announce(): Promise<void> {
+    try {
+      await this.visible();
+      await this.signal!.announce(this.position());
+    } catch (error) {
+      this.log.warn({ err: error }, 'could not announce the projections\' progress');
+    }
   }
 }
 
+/** Without a signal to listen to, the checkpoints are read this often; with one, only while its connection is lost. */
+const POLL_MS = 50;
+const LOST_SIGNAL_POLL_MS = 500;
+
 /**
- * For an api process whose projector runs elsewhere: polls the stored checkpoints.
+ * For an api process whose projector runs elsewhere. With a progress signal (PostgreSQL), a waiter
+ * reads the checkpoints once and is then woken by the projector's announcements; the checkpoints are
+ * polled, slowly, only while the signal's connection is lost. Without one, they are polled.
  */
 export class RemoteProjectionProgress implements ProjectionProgress {
+  /** The latest position announced: announcements arrive in commit order, so the latest is the truth (a rebuild lowers it). */
+  #announced = 0;
+  #waiters = new Set<{ position: number; resolve: () => void }>();
+  #poller: NodeJS.Timeout | undefined;
+  #listening: Promise<void> | undefined;
+
   constructor(
     private readonly store: ReadStore,
     private readonly names: string[],
-    private readonly pollMs = 50,
+    private readonly signal?: ProgressSignal,
   ) {}
 
   async waitFor(position: number, timeoutMs = 5000): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const checkpoints = await Promise.all(this.names.map((name) => this.store.getCheckpoint(name)));
-      if (checkpoints.every((checkpoint) => checkpoint >= position)) return true;
-      if (Date.now() >= deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, this.pollMs));
+    // Listening before the read, so that no announcement falls between the read and the wait.
+    await this.#listen();
+    if ((await this.#reached()) >= position) return true;
+    return new Promise<boolean>((resolve) => {
+      const waiter = {
+        position,
+        resolve: () => {
+          clearTimeout(timer);
+          this.#waiters.delete(waiter);
+          resolve(true);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.delete(waiter);
+        resolve(false);
+      }, timeoutMs);
+      this.#waiters.add(waiter);
+      this.#poller ??= setInterval(() => void this.#poll(), this.signal ? LOST_SIGNAL_POLL_MS : POLL_MS);
+      this.#answer(this.#announced);
+    });
+  }
+
+  readonly #heard = (position: number): void => {
+    this.#announced = position;
+    this.#answer(position);
+  };
+
+  #listen(): Promise<void> {
+    if (this.signal === undefined) return Promise.resolve();
+    this.#listening ??= this.signal.listen(this.#heard).catch(() => {
+        // Not listening: the poll answers until the signal connects again.
+      this.#listening = undefined;
+    });
+    return this.#listening;
+  }
+
+  async #reached(): Promise<number> {
+    return Math.min(...(await Promise.all(this.names.map((name) => this.store.getCheckpoint(name)))));
+  }
+
+  #answer(reached: number): void {
+    for (const waiter of this.#waiters) if (waiter.position <= reached) waiter.resolve();
+    if (this.#waiters.size === 0 && this.#poller !== undefined) {
+      clearInterval(this.#poller);
+      this.#poller = undefined;
+    }
+  }
+
+  async #poll(): Promise<void> {
+    if (this.signal?.listening) return this.#answer(this.#announced);
+    try {
+      this.#answer(await this.#reached());
+    } catch {
+      // The read store is unreachable; the next tick tries again, and the waiter's timeout still holds.
     }
   }
 }

@@ -15,6 +15,7 @@ const benches: Array<[string, string]> = [
   ['fanout', 'fanout.ts'],
   ['load', 'load.ts'],
   ['postgres', 'postgres.ts'],
+  ['postgres writers', 'postgresWriters.ts'],
   ['canvas', 'canvas.ts'],
   ['chat stream', 'chatStream.ts'],
   ['engineer nodes', 'engineerNodes.ts'],

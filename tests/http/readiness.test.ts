@@ -1,4 +1,5 @@
 import test from 'ava';
+import { startProcessManagers } from '@scriptorium/backend/processes';
 import { startTestApp } from '../support/app.ts';
 
 const ready = async (url: string) => {
@@ -11,7 +12,7 @@ test('/readyz is ready with every check passing, and names each engine', async (
   t.teardown(() => app.stop());
   const answer = await ready(app.url);
   t.is(answer.status, 200, JSON.stringify(answer.body));
-  t.like(answer.body, { status: 'ready', failing: [], checks: { eventStore: { ok: true, engine: 'sqlite' }, readStore: { ok: true, engine: 'sqlite' }, queue: { ok: true, engine: 'in-process' }, disk: { ok: true }, projections: { ok: true } } });
+  t.like(answer.body, { status: 'ready', failing: [], checks: { eventStore: { ok: true, engine: 'sqlite' }, readStore: { ok: true, engine: 'sqlite' }, queue: { ok: true, engine: 'in-process' }, disk: { ok: true }, projections: { ok: true }, dispatch: { ok: true } } });
   t.true(answer.body.checks.disk.free_mb > 0);
 });
 
@@ -36,4 +37,18 @@ test('/readyz is 503 naming the projections when no projector follows the log', 
   t.is(answer.status, 503);
   t.deepEqual(answer.body.failing, ['projections']);
   t.true(answer.body.checks.projections.checkpoint < answer.body.checks.projections.head);
+});
+
+test('/readyz is 503 naming dispatch when no job dispatcher follows the log', async (t) => {
+  const app = await startTestApp({ READY_MAX_LAG_SECONDS: '0' });
+  t.teardown(() => app.stop());
+  t.is((await ready(app.url)).status, 200);
+  // The running process managers of this app's services: the job dispatcher stops with them.
+  await (await startProcessManagers(app.services)).stop();
+  await app.services.events.appendToStream('readiness-probe', [{ type: 'ReadinessProbed', data: {}, metadata: { at: new Date().toISOString() } }]);
+  await app.runner.waitFor(await app.services.events.headPosition());
+  const answer = await ready(app.url);
+  t.is(answer.status, 503);
+  t.deepEqual(answer.body.failing, ['dispatch']);
+  t.regex(answer.body.checks.dispatch.error, /job dispatch \(run by the projector role\) is at/);
 });

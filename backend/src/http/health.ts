@@ -1,6 +1,8 @@
 import { statfs } from 'node:fs/promises';
 import Router from '@koa/router';
 import client from 'prom-client';
+import { JOB_DISPATCH } from '@scriptorium/domain/jobs/dispatch';
+import { reactorCheckpoint } from '@scriptorium/infra/eventsourcing/reactor';
 import { createProjections } from '@scriptorium/projections/index';
 import type { Services } from '../services.ts';
 import { metricsAccess } from './security.ts';
@@ -36,7 +38,11 @@ type Check = { ok: boolean; error?: string } & Record<string, unknown>;
  */
 class LagWatch {
   private samples: Array<{ at: number; head: number }> = [];
-  constructor(private readonly maxLagMs: number) {}
+  constructor(
+    private readonly maxLagMs: number,
+    /** What lags, as the error names it. */
+    private readonly what: string,
+  ) {}
 
   check(now: number, head: number, checkpoint: number): Check {
     this.samples.push({ at: now, head });
@@ -45,7 +51,7 @@ class LagWatch {
     this.samples = this.samples.slice(Math.max(0, due.length - 1));
     const behind = due.at(-1);
     const ok = !behind || checkpoint >= behind.head;
-    return { ok, head, checkpoint, ...(!ok && { error: `the read models are at ${checkpoint}, short of the head ${behind!.head} seen ${Math.round((now - behind!.at) / 1000)} s ago` }) };
+    return { ok, head, checkpoint, ...(!ok && { error: `${this.what} ${checkpoint}, short of the head ${behind!.head} seen ${Math.round((now - behind!.at) / 1000)} s ago` }) };
   }
 }
 
@@ -58,7 +64,9 @@ export function healthRoutes(services: Services, extraGauges: (registry: client.
   const router = new Router();
   const { config } = services;
   const projections = createProjections({ timeZone: config.TIME_ZONE }).map((projection) => projection.name);
-  const lag = new LagWatch(config.READY_MAX_LAG_SECONDS * 1000);
+  const lag = new LagWatch(config.READY_MAX_LAG_SECONDS * 1000, 'the read models are at');
+  // Only a projector role dispatches agent jobs: without one running, research starts and nothing answers.
+  const dispatchLag = new LagWatch(config.READY_MAX_LAG_SECONDS * 1000, 'job dispatch (run by the projector role) is at');
 
   const disk = async (): Promise<Check> => {
     const stats = await statfs(config.DATA_DIR);
@@ -70,6 +78,10 @@ export function healthRoutes(services: Services, extraGauges: (registry: client.
     const [head, checkpoints] = await Promise.all([services.events.headPosition(), Promise.all(projections.map((name) => services.readStore.getCheckpoint(name)))]);
     return lag.check(Date.now(), head, Math.min(...checkpoints));
   };
+  const dispatch = async (): Promise<Check> => {
+    const [head, checkpoint] = await Promise.all([services.events.headPosition(), services.readStore.getCheckpoint(reactorCheckpoint(JOB_DISPATCH))]);
+    return dispatchLag.check(Date.now(), head, checkpoint);
+  };
   const settled = async (check: () => Promise<Check>): Promise<Check> => {
     let result: Check | undefined;
     const probed = await probe(async () => {
@@ -80,14 +92,15 @@ export function healthRoutes(services: Services, extraGauges: (registry: client.
 
   router.get('/readyz', async (ctx) => {
     const engines = { eventStore: config.EVENTSTORE_URL ? 'eventstoredb' : config.DATABASE_URL ? 'postgresql' : 'sqlite', readStore: config.MONGO_URL ? 'mongodb' : config.DATABASE_URL ? 'postgresql' : 'sqlite', queue: config.REDIS_URL ? 'bullmq' : 'in-process' };
-    const [eventStore, readStore, queue, space, projectionLag] = await Promise.all([
+    const [eventStore, readStore, queue, space, projectionLag, dispatchProgress] = await Promise.all([
       probe(() => services.events.ping()),
       probe(() => services.readStore.ping()),
       probe(() => services.queue.ping()),
       settled(disk),
       settled(projection),
+      settled(dispatch),
     ]);
-    const checks: Record<string, Check> = { eventStore: { ...eventStore, engine: engines.eventStore }, readStore: { ...readStore, engine: engines.readStore }, queue: { ...queue, engine: engines.queue }, disk: space, projections: projectionLag };
+    const checks: Record<string, Check> = { eventStore: { ...eventStore, engine: engines.eventStore }, readStore: { ...readStore, engine: engines.readStore }, queue: { ...queue, engine: engines.queue }, disk: space, projections: projectionLag, dispatch: dispatchProgress };
     const failing = Object.entries(checks)
       .filter(([, check]) => !check.ok)
       .map(([name]) => name);

@@ -13,6 +13,9 @@ import { deckReviewStream, type DeckUploaded } from '../deckreview/deckreview.ts
 import { engineerDecider } from '../engineer/decide.ts';
 import { engineerStream, type EngineerSessionCreated } from '../engineer/session.ts';
 
+/** The reaction that enqueues agent jobs; only a projector role runs it, and /readyz watches its checkpoint. */
+export const JOB_DISPATCH = 'job-dispatch';
+
 /** Every agent job is tried twice: a worker that dies mid-job hands it on once. */
 export const JOB_OPTIONS: EnqueueOptions = { attempts: 2, backoff: { type: 'fixed', delay: 1000 } };
 
@@ -77,7 +80,7 @@ export function jobDispatch(deps: { commands: CommandHandler; queue: JobQueue })
   }
 
   return {
-    name: 'job-dispatch',
+    name: JOB_DISPATCH,
     handles: ['AgentReplyStarted', 'StageStarted', 'ReplyDeferred', 'TargetedEditRequested', 'CognitionExtractionRequested', 'EngineerSessionCreated', 'DeckUploaded'],
     async react(event: RecordedEvent) {
       switch (event.type) {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { pino } from 'pino';
 import { SqliteEventStore } from '../eventstore/sqlite.ts';
-import type { RecordedEvent } from '../eventstore/port.ts';
+import type { AllSubscription, ReadAllOptions, RecordedEvent } from '../eventstore/port.ts';
 import { FollowerStalled, LogFollower, type LogHandler } from './follower.ts';
 
 const silent = pino({ level: 'silent' });
@@ -56,8 +56,8 @@ test('a waiter that times out while nothing fails is answered false, as before',
 /** Records the size of every batch it is given and whether it was told it is catching up. */
 class Recording extends LogFollower<LogHandler> {
   readonly batches: Array<[number, boolean]> = [];
-  constructor(events: SqliteEventStore) {
-    super(events, [{ name: 'only', handles: ['Numbered'] }], silent, { batch: 10, catchUpBatch: 40, retryMs: 20, label: 'recording' });
+  constructor(events: SqliteEventStore, retryMs = 20) {
+    super(events, [{ name: 'only', handles: ['Numbered'] }], silent, { batch: 10, catchUpBatch: 40, retryMs, label: 'recording' });
   }
   protected async loadCheckpoints(): Promise<void> {
     this.checkpoints.set('only', 0);
@@ -79,4 +79,50 @@ test('behind the head, a follower reads larger pages and says it is catching up;
   await events.appendToStream('n-95', numbered(95));
   await follower.catchUp();
   t.deepEqual(follower.batches.at(-1), [1, false]);
+});
+
+/**
+ * The log as a reader sees it when a commit lands while its read is in flight: the first `readAll`
+ * answers from before that commit, and returns only once the follower's wake-up subscription has
+ * delivered the commit.
+ */
+class CommitDuringFirstRead extends SqliteEventStore {
+  committed: Promise<number> | undefined;
+  #delivered: (position: number) => void = () => undefined;
+
+  override subscribeToAll(options?: { after?: number }): AllSubscription {
+    const inner = super.subscribeToAll(options);
+    const onDelivered = (position: number) => this.#delivered(position);
+    return {
+      close: () => inner.close(),
+      async *[Symbol.asyncIterator]() {
+        for await (const recorded of inner) {
+          yield recorded;
+          onDelivered(recorded.position);
+        }
+      },
+    };
+  }
+
+  override async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
+    const before = await super.readAll(options);
+    if (this.committed !== undefined) return before;
+    const delivered = new Promise<number>((resolve) => (this.#delivered = resolve));
+    this.committed = this.appendToStream('n-late', numbered(1)).then(({ position }) => position);
+    await delivered;
+    return before;
+  }
+}
+
+test('a commit announced while the follower is reading is read next, not after the idle sleep', async (t) => {
+  const events = new CommitDuringFirstRead(':memory:');
+  // An hour: a follower that missed the wake-up would sleep through the test.
+  const follower = new Recording(events, 3_600_000);
+  await follower.start();
+  t.teardown(async () => {
+    await follower.stop();
+    await events.close();
+  });
+  while (events.committed === undefined) await new Promise((resolve) => setImmediate(resolve));
+  t.true(await follower.waitFor(await events.committed, 60_000));
 });

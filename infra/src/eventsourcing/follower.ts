@@ -27,7 +27,10 @@ export abstract class LogFollower<Handler extends LogHandler> {
   private running = false;
   private loaded = false;
   private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+  /** Ends the current sleep; unset while the follower is not sleeping. */
+  private sleeping: (() => void) | undefined;
+  /** A wake-up came while the follower was reading or applying: the next sleep is skipped, since that read may have missed it. */
+  private nudged = false;
   private subscription: { close(): Promise<void> } | undefined;
   /** Why the last batch failed, until a batch succeeds: a waiter that times out meanwhile is told why. */
   private failure: unknown;
@@ -71,7 +74,7 @@ export abstract class LogFollower<Handler extends LogHandler> {
     this.subscription = subscription;
     void (async () => {
       try {
-        for await (const _event of subscription) this.wake?.();
+        for await (const _event of subscription) this.rouse();
       } catch (error) {
         if (this.running) this.log.error({ err: error }, `${this.settings.label} wake-up subscription ended`);
       }
@@ -82,7 +85,7 @@ export abstract class LogFollower<Handler extends LogHandler> {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
-    this.wake?.();
+    this.rouse();
     await this.subscription?.close();
     await this.loop;
     for (const waiter of this.waiters) waiter.resolve(false);
@@ -131,7 +134,12 @@ export abstract class LogFollower<Handler extends LogHandler> {
   }
 
   protected nudge(): void {
-    this.wake?.();
+    this.rouse();
+  }
+
+  private rouse(): void {
+    if (this.sleeping) this.sleeping();
+    else this.nudged = true;
   }
 
   private async load(): Promise<void> {
@@ -181,13 +189,18 @@ export abstract class LogFollower<Handler extends LogHandler> {
   }
 
   private sleep(ms: number): Promise<void> {
+    if (this.nudged) {
+      this.nudged = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        this.sleeping = undefined;
         resolve();
-      }
-      this.wake = done;
+      };
+      const timer = setTimeout(done, ms);
+      this.sleeping = done;
     });
   }
 }

@@ -13,7 +13,8 @@ export interface Reaction {
 const BATCH = 200;
 const RETRY_MS = 1000;
 
-const reactorCheckpoint = (name: string): string => `reactor:${name}`;
+/** Where a reaction's checkpoint is kept in the read store (readiness reads the job dispatcher's). */
+export const reactorCheckpoint = (name: string): string => `reactor:${name}`;
 
 /**
  * Runs reactions over `$all` in order, each from its own checkpoint kept in the read store. An

@@ -1,40 +1,121 @@
 import pg from 'pg';
 import { newId } from '../eventsourcing/ids.ts';
+import { PgListener } from '../pgListener.ts';
 import { inTransaction } from '../pgTransaction.ts';
-import { revisionMatches, WrongExpectedRevisionError, type AllSubscription, type AppendResult, type EventMetadata, type EventStore, type ExpectedRevision, type NewEvent, type ReadAllOptions, type ReadStreamOptions, type RecordedEvent } from './port.ts';
+import { WrongExpectedRevisionError, type AllSubscription, type AppendResult, type EventMetadata, type EventStore, type ExpectedRevision, type NewEvent, type ReadAllOptions, type ReadStreamOptions, type RecordedEvent } from './port.ts';
 import { Subscriptions } from './subscription.ts';
 
 /*
  * Why positions read "after p" are final here (the property every subscriber and projector rests on).
  *
  * A bigserial alone does not give it: two transactions take positions 7 and 8, 8 commits first, a
- * reader sees 8 and moves its cursor past 7, then 7 commits and is never read. Marten and Emmett
- * document two cures: (a) readers stop below a "high-water mark", the oldest transaction still in
- * flight (`pg_snapshot_xmin(pg_current_snapshot())` against a stored transaction id column), or
- * (b) writers take positions and commit one at a time.
+ * reader sees 8 and moves its cursor past 7, then 7 commits and is never read. Appends therefore
+ * run in parallel but readers of `$all` stop at a horizon, as Marten's and Emmett's stores do:
  *
- * We take (b): every append holds one transaction-scoped advisory lock (`pg_advisory_xact_lock`)
- * from before it takes its positions until its commit. PostgreSQL makes a commit visible before it
- * releases the transaction's locks, so the next writer takes its positions only after the previous
- * writer's events are visible to every new snapshot; a reader's snapshot therefore always holds a
- * prefix of the log, exactly as with the embedded SQLite store (whose single write lock does the
- * same). Reasons over (a): readers stay one indexed range scan with no xid arithmetic or
- * wraparound, no reader waits behind a long transaction elsewhere in the database, a rolled-back
- * append cannot stall subscribers, and the expected-revision check needs the same serialisation
- * anyway. The cost is that appends do not run in parallel: one append is a few statements in one
- * round trip each, which the benchmarks measure (tests/bench).
+ * - Each append takes its transaction id and its positions together (in `scriptorium_append`),
+ *   under an advisory lock held for those two steps only (microseconds, released before the insert,
+ *   never through commit). Among appends, transaction ids are therefore in the same order as
+ *   positions, and every row records its transaction id.
+ * - A row is final once its transaction id is below `pg_snapshot_xmin(pg_current_snapshot())`, the
+ *   oldest transaction still in flight: every append that took a lower position has a lower id, so
+ *   it has committed (and is visible) or rolled back. The final rows are thus a prefix of the log.
+ * - `readAll` and `headPosition` answer only from that prefix: when the last row they would return is
+ *   not final yet they wait (a short poll with backoff) until it is, so they still include every
+ *   append committed before the call. What they wait for is the oldest transaction in flight
+ *   anywhere on the server, usually an append or a read-model batch of a few milliseconds.
+ *
+ * Appends to one stream hold a lock on that stream (a transaction-scoped advisory lock on its hash)
+ * through commit, which keeps the expected-revision check exact; appends to other streams, and group
+ * commit, proceed meanwhile.
  */
 
-/** The advisory lock key every append holds; any constant works, it only has to be the same everywhere. */
-const APPEND_LOCK = 0x5c121e01;
-/** A different key: the first processes to start race to create the table. */
-const SCHEMA_LOCK = 0x5c121e00;
+/** Advisory locks of this store use the two-key form with this first key; stream locks use the one-key form. */
+const LOCK_SPACE = 0x5c121e0;
+/** The first processes to start race to create the table. */
+const SCHEMA_LOCK = 0;
+/** Held by `scriptorium_append` only while it takes a transaction id and positions. */
+const POSITIONS_LOCK = 1;
 /** Commits are announced here, with the last position as payload; subscribers then read the table. */
 const CHANNEL = 'scriptorium_events';
 /** A safety net only: NOTIFY wakes subscribers at once; this catches a notification lost with its connection. */
 const SAFETY_POLL_MS = 3000;
-/** Wait before opening a LISTEN connection again after it failed. */
-const RELISTEN_MS = 1000;
+/** A read that meets a row not yet final looks again after this, doubling up to the cap. */
+const HORIZON_POLL_FIRST_MS = 1;
+const HORIZON_POLL_MAX_MS = 50;
+
+/*
+ * An append is this one function, called outside any transaction: one round trip and one commit,
+ * like a bare INSERT, which is what lets appends approach the raw insert rate when every round trip
+ * is slow. In order:
+ *
+ * 1. The stream's lock (transaction-scoped, so held through commit): the revision check stays exact.
+ *    Each later statement of a volatile function reads a fresh snapshot, so it sees the commit of
+ *    the previous holder.
+ * 2. Any of the caller's chosen ids already recorded: nothing is written, and the rows found go back
+ *    to the caller, which tells a retry from an id reused elsewhere.
+ * 3. The expected revision, as `revisionMatches` in port.ts reads it.
+ * 4. The transaction id and the positions, together under the positions lock (see the top of this
+ *    file). That lock is session-level, so that it is released before the insert; it is released on
+ *    every exit, an error included, since a session lock outlives a rolled-back transaction.
+ * 5. The rows, `transaction_id` from its default (the id just taken).
+ *
+ * The commit is announced afterwards, by `#notify`, not by a NOTIFY inside the append: PostgreSQL
+ * serialises the commits of notifying transactions under one lock held through their disk flush,
+ * which put every append back in single file.
+ *
+ * A table from before the `transaction_id` column gets it with the migrating transaction's id on
+ * its old rows: committed, hence below every later horizon.
+ */
+const APPEND = `
+DECLARE
+  head bigint;
+  matches boolean;
+  last bigint;
+  n integer := cardinality(ids);
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended(stream, 0));
+  IF cardinality(chosen) > 0 THEN
+    SELECT json_agg(json_build_object('id', e.id, 'stream_id', e.stream_id, 'revision', e.revision, 'position', e.position))
+      INTO recorded FROM events e WHERE e.id = ANY (chosen);
+    IF recorded IS NOT NULL THEN
+      outcome := 'found';
+      RETURN;
+    END IF;
+  END IF;
+  SELECT max(e.revision) INTO head FROM events e WHERE e.stream_id = stream;
+  matches := CASE expected
+    WHEN 'any' THEN true
+    WHEN 'no_stream' THEN head IS NULL
+    WHEN 'stream_exists' THEN head IS NOT NULL
+    ELSE head IS NOT DISTINCT FROM expected::bigint
+  END;
+  IF NOT matches THEN
+    outcome := 'conflict';
+    next_revision := head;
+    RETURN;
+  END IF;
+  PERFORM pg_advisory_lock(${LOCK_SPACE}, ${POSITIONS_LOCK});
+  BEGIN
+    PERFORM pg_current_xact_id();
+    last := nextval(pg_get_serial_sequence('events', 'position'));
+    IF n > 1 THEN
+      last := setval(pg_get_serial_sequence('events', 'position'), last + n - 1);
+    END IF;
+  EXCEPTION WHEN OTHERS OR query_canceled THEN
+    PERFORM pg_advisory_unlock(${LOCK_SPACE}, ${POSITIONS_LOCK});
+    RAISE;
+  END;
+  PERFORM pg_advisory_unlock(${LOCK_SPACE}, ${POSITIONS_LOCK});
+  INSERT INTO events (position, id, stream_id, revision, type, data, metadata)
+    SELECT last - n + u.k, u.id, stream, coalesce(head, -1) + u.k, u.type, u.data::json, u.metadata::json
+    FROM unnest(ids, types, datas, metadatas) WITH ORDINALITY AS u(id, type, data, metadata, k);
+  outcome := 'appended';
+  next_revision := coalesce(head, -1) + n;
+  last_position := last;
+END
+`;
+
+const APPEND_ARGUMENTS = 'text, text[], text[], text[], text[], text[], text';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
@@ -45,8 +126,25 @@ CREATE TABLE IF NOT EXISTS events (
   type text NOT NULL,
   data json NOT NULL,
   metadata json NOT NULL,
+  transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
   UNIQUE (stream_id, revision)
-)`;
+);
+ALTER TABLE events ADD COLUMN IF NOT EXISTS transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id();
+CREATE OR REPLACE FUNCTION scriptorium_append(stream text, ids text[], types text[], datas text[], metadatas text[], chosen text[], expected text,
+  OUT outcome text, OUT next_revision bigint, OUT last_position bigint, OUT recorded json) LANGUAGE plpgsql AS $$${APPEND}$$;`;
+
+/**
+ * Whether SCHEMA has anything to do. Asked first because its ALTER TABLE locks the table exclusively
+ * even when the column exists: a process starting would wait for every append in flight and stop
+ * every append behind it.
+ */
+const SCHEMA_MISSING = `
+SELECT to_regclass('events') IS NULL
+  OR NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('events') AND attname = 'transaction_id' AND NOT attisdropped)
+  OR (SELECT prosrc FROM pg_proc WHERE oid = to_regprocedure('scriptorium_append(${APPEND_ARGUMENTS})')) IS DISTINCT FROM $1 AS missing`;
+
+/** True for a row whose transaction, and every append before it, has ended (see the top of this file). */
+const FINAL = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
 
 const COLUMNS = 'position, id, stream_id, revision, type, data, metadata';
 
@@ -63,8 +161,37 @@ interface EventRow {
 interface IdRow {
   id: string;
   stream_id: string;
-  revision: string;
-  position: string;
+  revision: number;
+  position: number;
+}
+
+/** What `scriptorium_append` answers: its outcome, and for 'found' the rows already holding chosen ids (`recorded`). */
+interface AppendRow {
+  outcome: 'appended' | 'conflict' | 'found';
+  /** 'appended': the stream's last revision now; 'conflict': its last revision, null for no stream. */
+  next_revision: string | null;
+  last_position: string | null;
+  recorded: IdRow[] | null;
+}
+
+/**
+ * An append whose ids are all recorded in this stream is a retry: it answers with the last of those
+ * events, so a caller's next expected revision still guards against anything appended since. Any
+ * other overlap with recorded ids is refused.
+ */
+function retryOf(streamId: string, events: NewEvent[], rows: IdRow[]): AppendResult {
+  const found = new Map(rows.map((row) => [row.id, row]));
+  const witness = rows[0]!.id;
+  let last: IdRow | undefined;
+  for (const event of events) {
+    const row = event.id === undefined ? undefined : found.get(event.id);
+    if (row === undefined || row.stream_id !== streamId) {
+      const where = row === undefined ? 'is not' : `is in stream ${row.stream_id}, not`;
+      throw new Error(`stream ${streamId}: not a retry, event ${event.id ?? '(new)'} ${where} recorded in this stream while ${witness} is`);
+    }
+    if (last === undefined || row.position > last.position) last = row;
+  }
+  return { nextExpectedRevision: last!.revision, position: last!.position };
 }
 
 /**
@@ -91,16 +218,15 @@ export interface PostgresEventStoreOptions {
 
 /**
  * The scale-out event store on PostgreSQL: one `events` table ordered by a bigserial position,
- * appends serialised by an advisory lock (see above), live delivery across processes by
- * LISTEN/NOTIFY.
+ * appends in parallel and readers of `$all` bounded by the horizon of transactions in flight (see
+ * above), live delivery across processes by LISTEN/NOTIFY.
  */
 export class PostgresEventStore implements EventStore {
   readonly #pool: pg.Pool;
-  readonly #connectionString: string;
   readonly #subscriptions = new Subscriptions(
     {
       // LISTEN is in place before the first read, so no commit falls between the read and the wait.
-      start: () => this.#listen().then(() => undefined),
+      start: () => this.#ready().then(() => this.#listener.connect()),
       readPage: (after, limit) => this.#readPage(after, limit),
       announced: () => this.#announced,
     },
@@ -108,13 +234,27 @@ export class PostgresEventStore implements EventStore {
     SAFETY_POLL_MS,
   );
   #schema: Promise<void> | undefined;
-  #listener: Promise<pg.Client> | undefined;
+  /** Opened with the first subscription; once lost, opened again while any subscription is open (the safety poll covers the gap). */
+  readonly #listener: PgListener;
   /** Highest position announced to this process; lets a subscriber notice a commit that raced its read. */
   #announced = 0;
+  /** Highest position this store appended, and the highest it has told the other processes of. */
+  #appended = 0;
+  #notified = 0;
+  /** The NOTIFY loop while it runs: one NOTIFY at a time, each for the newest position appended by then. */
+  #notifying: Promise<void> | undefined;
   #closed = false;
 
   constructor(connectionString: string, options: PostgresEventStoreOptions = {}) {
-    this.#connectionString = connectionString;
+    this.#listener = new PgListener(
+      connectionString,
+      CHANNEL,
+      (payload) => {
+        const position = Number(payload);
+        if (Number.isFinite(position)) this.#announce(position);
+      },
+      () => this.#subscriptions.size > 0,
+    );
     this.#pool = new pg.Pool({ connectionString, max: options.maxConnections ?? 10 });
     // An idle client losing its connection emits here; without a listener that would crash the process.
     this.#pool.on('error', () => undefined);
@@ -123,7 +263,8 @@ export class PostgresEventStore implements EventStore {
   /** Creates the table once per store; concurrent first starts are serialised by a lock. */
   #ready(): Promise<void> {
     this.#schema ??= inTransaction(this.#pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
+      if (!(await client.query<{ missing: boolean }>(SCHEMA_MISSING, [APPEND])).rows[0]!.missing) return;
+      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_SPACE, SCHEMA_LOCK]);
       await client.query(SCHEMA);
     }).catch((error: unknown) => {
       this.#schema = undefined;
@@ -152,82 +293,40 @@ export class PostgresEventStore implements EventStore {
       metadata: JSON.stringify(event.metadata),
     }));
     await this.#ready();
-    return inTransaction(this.#pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK]);
-      return this.#appendLocked(client, streamId, events, rows, expected);
-    });
-  }
-
-  async #appendLocked(
-    client: pg.PoolClient,
-    streamId: string,
-    events: NewEvent[],
-    rows: { id: string; type: string; data: string; metadata: string }[],
-    expected: ExpectedRevision,
-  ): Promise<AppendResult> {
-    const retried = await this.#findRetry(client, streamId, events);
-    if (retried) return retried;
-
-    const head = (await client.query<{ head: string | null }>('SELECT max(revision) AS head FROM events WHERE stream_id = $1', [streamId])).rows[0]?.head;
-    const current = head === null || head === undefined ? null : Number(head);
-    if (!revisionMatches(expected, current)) throw new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
-
-    // Under the append lock nobody else draws from the sequence, so one call reserves a contiguous
-    // block: positions follow revisions within the batch without relying on row evaluation order.
-    const sequence = "pg_get_serial_sequence('events', 'position')";
-    const last = Number(
-      (await client.query<{ last: string }>(`SELECT setval(${sequence}, nextval(${sequence}) + $1 - 1) AS last`, [rows.length])).rows[0]!.last,
-    );
-    const first = last - rows.length + 1;
-    const firstRevision = (current ?? -1) + 1;
+    let result: AppendRow;
     try {
-      await client.query(
-        `INSERT INTO events (position, id, stream_id, revision, type, data, metadata)
-         SELECT position, id, $1, revision, type, data::json, metadata::json
-         FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[]) AS u(position, id, revision, type, data, metadata)`,
-        [
+      [result] = (
+        await this.#pool.query<AppendRow>('SELECT * FROM scriptorium_append($1, $2, $3, $4, $5, $6, $7)', [
           streamId,
-          rows.map((_, i) => first + i),
           rows.map((row) => row.id),
-          rows.map((_, i) => firstRevision + i),
           rows.map((row) => row.type),
           rows.map((row) => row.data),
           rows.map((row) => row.metadata),
-        ],
-      );
+          events.flatMap((event) => (event.id === undefined ? [] : [event.id])),
+          String(expected),
+        ])
+      ).rows as [AppendRow];
     } catch (error) {
       if (error instanceof pg.DatabaseError && error.code === '23505' && error.constraint === 'events_id_key') {
         throw new Error(`stream ${streamId}: an event id of this append is already recorded (a partial retry, or an id reused)`, { cause: error });
       }
       throw error;
     }
-    // Delivered to listeners only when the transaction commits, so a woken subscriber can read it.
-    await client.query('SELECT pg_notify($1, $2)', [CHANNEL, String(last)]);
-    return { nextExpectedRevision: firstRevision + rows.length - 1, position: last };
-  }
-
-  /**
-   * An append whose ids are all recorded in this stream is a retry: it answers with the last of those
-   * events, so a caller's next expected revision still guards against anything appended since.
-   */
-  async #findRetry(client: pg.PoolClient, streamId: string, events: NewEvent[]): Promise<AppendResult | undefined> {
-    const chosen = events.flatMap((event) => (event.id === undefined ? [] : [event.id]));
-    if (chosen.length === 0) return undefined;
-    const found = new Map(
-      (await client.query<IdRow>('SELECT id, stream_id, revision, position FROM events WHERE id = ANY($1::text[])', [chosen])).rows.map((row) => [row.id, row]),
-    );
-    if (found.size === 0) return undefined;
-    const witness = found.keys().next().value!;
-    let last: IdRow | undefined;
-    for (const event of events) {
-      const row = event.id === undefined ? undefined : found.get(event.id);
-      if (row === undefined || row.stream_id !== streamId) {
-        const where = row === undefined ? 'is not' : `is in stream ${row.stream_id}, not`;
-        throw new Error(`stream ${streamId}: not a retry, event ${event.id ?? '(new)'} ${where} recorded in this stream while ${witness} is`);
+    switch (result.outcome) {
+      case 'appended': {
+        const position = Number(result.last_position);
+        this.#notify(position);
+        return { nextExpectedRevision: Number(result.next_revision), position };
       }
-      if (last === undefined || Number(row.position) > Number(last.position)) last = row;
+      case 'conflict':
+        throw new WrongExpectedRevisionError(streamId, expected, result.next_revision === null ? 'no_stream' : Number(result.next_revision));
+      case 'found':
+        return retryOf(streamId, events, result.recorded ?? []);
+      default: {
+        const unknown: never = result.outcome;
+        throw new Error(`scriptorium_append answered ${String(unknown)}`);
+      }
     }
-    return last && { nextExpectedRevision: Number(last.revision), position: Number(last.position) };
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -250,47 +349,52 @@ export class PostgresEventStore implements EventStore {
     return this.#readPage(options.after ?? 0, options.maxCount ?? null);
   }
 
+  /**
+   * Only final rows (see the top of this file). A page whose last row is not final yet is read again,
+   * once it is, up to that row: under a steady stream of appends a page may always end with one in
+   * flight, and a bounded second read cannot chase the head.
+   */
   async #readPage(after: number, limit: number | null): Promise<RecordedEvent[]> {
-    const rows = await this.#query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY position ASC LIMIT $2`, [after, limit]);
-    return rows.map(toRecorded);
+    const rows = await this.#query<EventRow & { final: boolean }>(`SELECT ${COLUMNS}, ${FINAL} AS final FROM events WHERE position > $1 ORDER BY position ASC LIMIT $2`, [after, limit]);
+    const last = rows.at(-1);
+    if (last === undefined || last.final) return rows.map(toRecorded);
+    await this.#untilFinal(last.position);
+    const settled = await this.#query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE position > $1 AND position <= $2 ORDER BY position ASC LIMIT $3`, [after, last.position, limit]);
+    return settled.map(toRecorded);
+  }
+
+  /** Waits until the row at `position` (which exists) is final: until the transactions before it have ended. */
+  async #untilFinal(position: string): Promise<void> {
+    for (let pause = HORIZON_POLL_FIRST_MS; ; pause = Math.min(pause * 2, HORIZON_POLL_MAX_MS)) {
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      const [row] = await this.#query<{ final: boolean }>(`SELECT ${FINAL} AS final FROM events WHERE position = $1`, [position]);
+      if (row?.final !== false) return;
+    }
   }
 
   subscribeToAll(options: { after?: number } = {}): AllSubscription {
     return this.#subscriptions.open(options.after ?? 0, this.#closed);
   }
 
-  /** One LISTEN connection per store, opened with the first subscription and kept until close. */
-  #listen(): Promise<pg.Client> {
-    this.#listener ??= (async () => {
-      await this.#ready();
-      const client = new pg.Client({ connectionString: this.#connectionString });
-      const lost = () => {
-        // Commits made until the new connection listens are caught by the safety poll.
-        this.#listener = undefined;
-        client.removeAllListeners('notification');
-        void client.end().catch(() => undefined);
-        if (!this.#closed && this.#subscriptions.size > 0) setTimeout(() => void this.#listen().catch(() => undefined), RELISTEN_MS).unref();
-      };
-      client.on('error', lost);
-      client.on('end', lost);
-      client.on('notification', (message) => {
-        const position = Number(message.payload);
-        if (Number.isFinite(position)) this.#announce(position);
-      });
-      try {
-        await client.connect();
-        await client.query(`LISTEN ${CHANNEL}`);
-      } catch (error) {
-        client.removeAllListeners();
-        await client.end().catch(() => undefined);
-        throw error;
-      }
-      return client;
-    })().catch((error: unknown) => {
-      this.#listener = undefined;
-      throw error;
-    });
-    return this.#listener;
+  /**
+   * Tells this process's subscriptions at once, and every process's through NOTIFY in a transaction
+   * of its own (a NOTIFY without a write commits without waiting for the disk). Appends that commit
+   * while one NOTIFY is on its way are announced together by the next; a NOTIFY lost with its
+   * connection leaves the wake-up to the safety poll.
+   */
+  #notify(position: number): void {
+    this.#announce(position);
+    if (position > this.#appended) this.#appended = position;
+    if (this.#notifying === undefined && this.#appended > this.#notified && !this.#closed) this.#notifying = this.#sendNotifications();
+  }
+
+  async #sendNotifications(): Promise<void> {
+    do {
+      const newest = this.#appended;
+      await this.#pool.query('SELECT pg_notify($1, $2)', [CHANNEL, String(newest)]).catch(() => undefined);
+      this.#notified = newest;
+    } while (this.#appended > this.#notified && !this.#closed);
+    this.#notifying = undefined;
   }
 
   #announce(position: number): void {
@@ -307,9 +411,12 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
+  /** The last final position: a reader starting after it skips nothing. */
   async headPosition(): Promise<number> {
-    const [row] = await this.#query<{ head: string | null }>('SELECT max(position) AS head FROM events');
-    return Number(row?.head ?? 0);
+    const [row] = await this.#query<{ position: string; final: boolean }>(`SELECT position, ${FINAL} AS final FROM events ORDER BY position DESC LIMIT 1`);
+    if (row === undefined) return 0;
+    if (!row.final) await this.#untilFinal(row.position);
+    return Number(row.position);
   }
 
   async ping(): Promise<void> {
@@ -319,17 +426,9 @@ export class PostgresEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#notifying;
     await this.#subscriptions.closeAll();
-    const listener = this.#listener;
-    this.#listener = undefined;
-    if (listener) {
-      const client = await listener.catch(() => undefined);
-      if (client) {
-        client.removeAllListeners();
-        client.on('error', () => undefined);
-        await client.end().catch(() => undefined);
-      }
-    }
+    await this.#listener.close();
     await this.#pool.end();
   }
 }
