@@ -113,7 +113,7 @@ function renderContents(message: ChatMessage, answers: Answers, outbox: readonly
         .slice(index, next === -1 ? undefined : next)
         .filter(oneOf(['plan', 'mark_in_progress_plan_step']))
         .map((candidate) => candidate.research_plan);
-      nodes.push(<PlanView key={key} states={states} />);
+      nodes.push(<PlanView key={key} id={`${message.id}:${index}`} states={states} />);
       return;
     }
     if (isBrowsing(item)) {

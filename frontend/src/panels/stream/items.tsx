@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContentOf, WireContent } from '@scriptorium/domain/protocol/content';
@@ -7,7 +7,7 @@ import { Markdown } from '../../components/Markdown.tsx';
 import { splitReportContent } from '../../research/editReport.ts';
 import type { Source } from '../../research/markdown.ts';
 import { infoText } from '../../research/progress.ts';
-import { planProgressMachine } from '../../machines/planProgress.ts';
+import { holdPlanPlayer, planPlayer } from '../../machines/planProgress.ts';
 import type { PendingCommand } from '../../machines/researchSession.ts';
 import { useSessionRef } from '../../research/sessionContext.ts';
 import { OptionGroup } from '../../ui/OptionGroup.tsx';
@@ -36,8 +36,9 @@ export function ThinkView({ content, streaming }: { content: string; streaming: 
 }
 
 /** A plan and its steps' status; `states` is every state it went through, played one at a time. */
-export function PlanView({ states }: { states: PlanStep[][] }) {
-  const progress = useActorRef(planProgressMachine, { input: { states } });
+export function PlanView({ id, states }: { id: string; states: PlanStep[][] }) {
+  const [progress] = useState(() => planPlayer(id, states));
+  useEffect(() => holdPlanPlayer(id, progress), [id, progress]);
   useEffect(() => progress.send({ type: 'plan.updated', states }), [progress, states]);
   const steps = useSelector(progress, (snapshot) => snapshot.context.shown);
   return <PlanCard steps={steps} />;
