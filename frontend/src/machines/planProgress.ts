@@ -1,4 +1,4 @@
-import { assign, createActor, setup, type ActorRefFrom, type Clock } from 'xstate';
+import { assign, createActor, setup, type ActorOptions, type ActorRefFrom } from 'xstate';
 import type { PlanStep } from '@scriptorium/domain/protocol/research';
 
 /** Each state of the plan stays on screen at least this long, so fast steps are still seen to move. */
@@ -65,7 +65,7 @@ export type PlanPlayer = ActorRefFrom<typeof planProgressMachine>;
 const players = new Map<string, { player: PlanPlayer; holders: number }>();
 
 /** The plan's player, made (showing `states`' last at once) if its plan has none yet. */
-export function planPlayer(key: string, states: PlanStep[][], clock?: Clock): PlanPlayer {
+export function planPlayer(key: string, states: PlanStep[][], clock?: ActorOptions<typeof planProgressMachine>['clock']): PlanPlayer {
   let entry = players.get(key);
   if (!entry) {
     entry = { player: createActor(planProgressMachine, { input: { states }, ...(clock && { clock }) }).start(), holders: 0 };
