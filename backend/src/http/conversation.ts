@@ -272,7 +272,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
   router.get('/conversation/api/models/available', contract({ access: 'user' }), async (ctx) => {
     const actor = await actorOf(ctx);
     const { state } = await services.commands.load(preferencesDecider, preferencesStream(actor.userId));
-    const preferred = state.status === 'chosen' && state.model === model.name ? state.model : model.name;
+    const preferred = state.model === model.name ? state.model : model.name;
     ctx.body = { models: [{ id: model.name, name: model.offline ? '离线引擎' : model.name, offline: model.offline, default: true }], current: preferred, offline: model.offline };
   });
 
