@@ -68,9 +68,10 @@ export type StageStarted = DomainEvent<'StageStarted', { sessionId: string; mess
 export type PlanProposed = DomainEvent<'PlanProposed', { sessionId: string; messageId: string; steps: string[]; queries?: string[][]; headings?: string[]; title?: string; at: string }>;
 /**
  * The plan waits for the user before it is researched: until `startsAt` (a countdown, which job
- * `jobId` ends by starting the plan) or, with no `startsAt`, until the user starts it.
+ * `jobId` ends by starting the plan) or, with no `startsAt`, until the user starts it. `queries`:
+ * each step's planned searches, which the user may change.
  */
-export type PlanReviewOpened = DomainEvent<'PlanReviewOpened', { sessionId: string; messageId: string; jobId: string; startsAt?: string; at: string }>;
+export type PlanReviewOpened = DomainEvent<'PlanReviewOpened', { sessionId: string; messageId: string; jobId: string; queries: string[][]; startsAt?: string; at: string }>;
 /** The user's plan, in place of the one proposed (or edited) before: what the research runs. */
 export type PlanEdited = DomainEvent<'PlanEdited', { sessionId: string; messageId: string; steps: string[]; queries: string[][]; headings: string[]; at: string }>;
 /** The plan goes on to be researched, as job `jobId`: started by the user, or by the countdown's own job. */

@@ -271,7 +271,7 @@ export const openPlanReview = (command: OpenPlanReview, state: Conversation): Co
   const { messageId, jobId, startsAt } = command.data;
   const now = at(command);
   return [
-    { type: 'PlanReviewOpened', data: { sessionId: session.sessionId, messageId, jobId, ...(startsAt !== undefined && { startsAt }), at: now } },
+    { type: 'PlanReviewOpened', data: { sessionId: session.sessionId, messageId, jobId, queries: session.plan.queries, ...(startsAt !== undefined && { startsAt }), at: now } },
     { type: 'AgentStatusChanged', data: { sessionId: session.sessionId, agent: session.activeReply!.agent, status: 'paused', at: now } },
   ];
 };

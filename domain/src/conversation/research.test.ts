@@ -192,7 +192,7 @@ const proposed: ConversationEvent = {
   type: 'PlanProposed',
   data: { sessionId: 's1', messageId: 'r1', steps: ['梳理技术路线', '调研产业化'], queries: [['光伏 技术路线'], ['光伏 产业化']], headings: ['技术路线', '产业化'], at: T },
 };
-const reviewOpened = (startsAt?: string): ConversationEvent => ({ type: 'PlanReviewOpened', data: { sessionId: 's1', messageId: 'r1', jobId: 'r1:plan', ...(startsAt && { startsAt }), at: T } });
+const reviewOpened = (startsAt?: string): ConversationEvent => ({ type: 'PlanReviewOpened', data: { sessionId: 's1', messageId: 'r1', jobId: 'r1:plan', queries: [['光伏 技术路线'], ['光伏 产业化']], ...(startsAt && { startsAt }), at: T } });
 const COUNTDOWN_END = '2026-03-01T08:00:08.000Z';
 
 test('a proposed plan waits for review: on a countdown, or until started', (t) => {

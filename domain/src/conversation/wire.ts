@@ -121,7 +121,7 @@ export function toWire(recorded: RecordedEvent): SessionMessage | MetadataUpdate
     case 'PlanProposed':
       return message({ agent: 'deep_cognition', content_type: 'plan', message_id: event.data.messageId, research_plan: planWithStatus(event.data.steps, -1), message: 'Plan Generated' });
     case 'PlanReviewOpened':
-      return message({ agent: 'deep_cognition', content_type: 'plan_review', message_id: event.data.messageId, status: 'waiting', ...(event.data.startsAt !== undefined && { starts_at: event.data.startsAt }) });
+      return message({ agent: 'deep_cognition', content_type: 'plan_review', message_id: event.data.messageId, status: 'waiting', queries: event.data.queries, ...(event.data.startsAt !== undefined && { starts_at: event.data.startsAt }) });
     case 'PlanEdited':
       return message({ agent: 'deep_cognition', content_type: 'plan_review', message_id: event.data.messageId, status: 'edited', research_plan: planWithStatus(event.data.steps, -1), queries: event.data.queries });
     case 'PlanStarted':
