@@ -1,5 +1,6 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { PlanReviewPanel, type PlanReview } from './PlanReview.tsx';
 import { useTranslation } from 'react-i18next';
 import type { ContentOf, WireContent } from '@scriptorium/domain/protocol/content';
 import type { ClarificationAnswer, ClarificationQuestion, FeedbackOption, PlanStep } from '@scriptorium/domain/protocol/research';
@@ -36,16 +37,16 @@ export function ThinkView({ content, streaming }: { content: string; streaming: 
 }
 
 /** A plan and its steps' status; `states` is every state it went through, played one at a time. */
-export function PlanView({ id, states }: { id: string; states: PlanStep[][] }) {
+export function PlanView({ id, states, review }: { id: string; states: PlanStep[][]; review: PlanReview | null }) {
   const [progress] = useState(() => planPlayer(id, states));
   useEffect(() => holdPlanPlayer(id, progress), [id, progress]);
   useEffect(() => progress.send({ type: 'plan.updated', states }), [progress, states]);
   const steps = useSelector(progress, (snapshot) => snapshot.context.shown);
-  return <PlanCard steps={steps} />;
+  return <PlanCard steps={steps}>{review && review.status !== 'started' && <PlanReviewPanel steps={states.at(-1) ?? steps} review={review} />}</PlanCard>;
 }
 
-/** A plan exactly as given, with no playing of its changes (a replay at one position). */
-export function PlanCard({ steps }: { steps: PlanStep[] }) {
+/** A plan exactly as given, with no playing of its changes (a replay at one position); `children` below its steps. */
+export function PlanCard({ steps, children }: { steps: PlanStep[]; children?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <div className="card plan">
@@ -63,6 +64,7 @@ export function PlanCard({ steps }: { steps: PlanStep[] }) {
           </li>
         ))}
       </ol>
+      {children}
     </div>
   );
 }
