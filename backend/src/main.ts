@@ -58,7 +58,7 @@ async function main(): Promise<void> {
       followUpTokens: config.RESEARCH_FOLLOW_UP_TOKENS,
       tokensEstimate: config.RESEARCH_TOKENS_ESTIMATE,
     };
-    const workers = startWorkers({ ...services, ...research, researchLimits });
+    const workers = startWorkers({ ...services, ...research, researchLimits, planCountdownMs: config.PLAN_COUNTDOWN_SECONDS * 1000 });
     stops.push(() => workers.close(), () => research.close());
     const progress = runner ?? new RemoteProjectionProgress(services.readStore, projections.map((projection) => projection.name), services.progress);
     // The read models must have caught up before they can say which replies were running.

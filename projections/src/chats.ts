@@ -46,6 +46,8 @@ export const chatsProjection: Projection = {
     'ClarificationAnswered',
     'StageStarted',
     'ReplyDeferred',
+    'PlanReviewOpened',
+    'PlanStarted',
     'FeedbackRequested',
     'FeedbackGiven',
     'WritingVersionSaved',
@@ -132,6 +134,10 @@ function evolveChat(chat: ChatDoc | null, event: Exclude<ConversationEvent, { ty
       return touched({ activity: 'waiting' });
     case 'StageStarted':
       return touched({ activity: 'processing', ...(chat.active_reply && { active_reply: { ...chat.active_reply, job_id: event.data.jobId } }) });
+    case 'PlanReviewOpened':
+      return touched({ activity: 'waiting', ...(chat.active_reply && { active_reply: { ...chat.active_reply, job_id: event.data.jobId } }) });
+    case 'PlanStarted':
+      return touched({ activity: 'processing', ...(chat.active_reply && { active_reply: { ...chat.active_reply, job_id: event.data.jobId } }) });
     case 'ReplyDeferred':
       return chat.active_reply ? touched({ active_reply: { ...chat.active_reply, job_id: event.data.jobId } }) : chat;
     case 'WritingVersionSaved':
@@ -145,6 +151,7 @@ function evolveChat(chat: ChatDoc | null, event: Exclude<ConversationEvent, { ty
     case 'AgentStatusChanged':
     case 'PlanProposed':
     case 'PlanStepMarked':
+    case 'PlanEdited':
     case 'SearchResultsRecorded':
     case 'PageRead':
     case 'SectionWritten':

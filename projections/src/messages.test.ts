@@ -106,3 +106,24 @@ test('events about a message that is not there change nothing', async (t) => {
 test('the reply text joins what was answered, not what was thought', (t) => {
   t.is(replyText({ contents: [{ content_type: 'think', content: '想' } as never, { content_type: 'content', content: '答' } as never, { content_type: 'chat_chunk', content: '案' } as never] }), '答案');
 });
+
+test("a plan's review is kept in the reply, so a reload shows the plan as edited and whether it still waits", async (t) => {
+  await spec
+    .given(
+      sessionCreated(),
+      userMessage('m1', '问题'),
+      replyStarted('m2', 'm1'),
+      { type: 'PlanProposed', data: { sessionId: SESSION, messageId: 'm2', steps: ['检索', '写作'], at: T1 } },
+      { type: 'PlanReviewOpened', data: { sessionId: SESSION, messageId: 'm2', jobId: 'm2:plan', queries: [['检索'], ['写作']], startsAt: T2, at: T1 } },
+      { type: 'PlanEdited', data: { sessionId: SESSION, messageId: 'm2', steps: ['写作'], queries: [['写作 方法']], headings: ['写作'], at: T1 } },
+      { type: 'PlanStarted', data: { sessionId: SESSION, messageId: 'm2', jobId: 'j2', by: 'user', at: T2 } },
+    )
+    .thenDoc(t, MESSAGES, 'm2', {
+      contents: [
+        { content_type: 'plan', research_plan: [{ step: 1, status: 'not_started' }, { step: 2, status: 'not_started' }] },
+        { content_type: 'plan_review', status: 'waiting', starts_at: T2, queries: [['检索'], ['写作']] },
+        { content_type: 'plan_review', status: 'edited', research_plan: [{ step: 1, description: '写作', status: 'not_started' }], queries: [['写作 方法']] },
+        { content_type: 'plan_review', status: 'started', by: 'user' },
+      ],
+    });
+});

@@ -272,7 +272,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
   router.get('/conversation/api/models/available', contract({ access: 'user' }), async (ctx) => {
     const actor = await actorOf(ctx);
     const { state } = await services.commands.load(preferencesDecider, preferencesStream(actor.userId));
-    const preferred = state.status === 'chosen' && state.model === model.name ? state.model : model.name;
+    const preferred = state.model === model.name ? state.model : model.name;
     ctx.body = { models: [{ id: model.name, name: model.offline ? '离线引擎' : model.name, offline: model.offline, default: true }], current: preferred, offline: model.offline };
   });
 
@@ -298,6 +298,24 @@ export function conversationRoutes(services: Services, conversations: Conversati
     ctx.body = { remaining_tokens: remaining, estimate_tokens: estimate, enough: remaining >= estimate };
   });
 
+  const planReviewBody = z.object({ review_plans: z.boolean({ error: 'preferences.review_plans_required' }) });
+  const planReviewReply = z.object({ review_plans: z.boolean() }).meta({ description: 'Whether research plans wait to be started (true) or start after a short countdown (false, the default)' });
+  router.get('/conversation/api/preferences/plan_review', contract({ access: 'user', response: planReviewReply }), async (ctx) => {
+    const actor = await actorOf(ctx);
+    const { state } = await services.commands.load(preferencesDecider, preferencesStream(actor.userId));
+    ctx.body = { review_plans: state.reviewPlans };
+  });
+  router.put('/conversation/api/preferences/plan_review', contract({ access: 'user', body: planReviewBody, response: planReviewReply }), async (ctx) => {
+    const body = parseBody(ctx, planReviewBody);
+    const actor = await actorOf(ctx);
+    await services.commands.handle(preferencesDecider, preferencesStream(actor.userId), {
+      type: 'SetPlanReviewPreference',
+      data: { userId: actor.userId, reviewPlans: body.review_plans },
+      metadata: { now: services.clock(), userId: actor.userId },
+    });
+    ctx.body = { review_plans: body.review_plans };
+  });
+
   const queryRefineBody = z.object({ query: message });
   router.post('/conversation/api/v2/query/refine', contract({ access: 'user', body: queryRefineBody, refusals: [402] }), async (ctx) => {
     const body = parseBody(ctx, queryRefineBody);
@@ -310,6 +328,33 @@ export function conversationRoutes(services: Services, conversations: Conversati
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, clarificationAnswerBody);
     await changeSession(ctx, id, (actor) => conversations.answerClarification(actor, id, body.answers));
+  });
+
+  const planStep = z.object({
+    description: z.string({ error: 'conversation.plan_step_required' }).max(500, 'conversation.plan_step_too_long'),
+    queries: z.array(z.string().trim().max(200, 'conversation.plan_query_too_long')).max(5, 'conversation.plan_too_many_queries').optional(),
+  });
+  const planBody = z.object({ steps: z.array(planStep, { error: 'conversation.plan_steps_required' }).max(12, 'conversation.plan_too_many_steps') });
+  const planReply = z
+    .object({ session_id: z.uuid(), status: z.enum(['waiting', 'started']), steps: z.array(z.object({ description: z.string(), queries: z.array(z.string()) })) })
+    .meta({ description: 'The plan as it now stands: still waiting for review, or started' });
+  router.put('/conversation/research/:id/plan', contract({ access: 'user', params: sessionIdParam, body: planBody, response: planReply, refusals: [404, 409] }), async (ctx) => {
+    const { id } = parseParams(ctx.params, sessionIdParam);
+    const body = parseBody(ctx, planBody);
+    const actor = await actorOf(ctx);
+    await ownedChat(services.readStore, actor.userId, id);
+    const edited = await conversations.editPlan(actor, id, body.steps);
+    await settled(edited.position);
+    ctx.body = { session_id: id, ...edited.plan };
+  });
+
+  router.post('/conversation/research/:id/plan/start', contract({ access: 'user', params: sessionIdParam, response: planReply, refusals: [402, 404, 409] }), async (ctx) => {
+    const { id } = parseParams(ctx.params, sessionIdParam);
+    const actor = await actorOf(ctx);
+    await ownedChat(services.readStore, actor.userId, id);
+    const started = await conversations.startPlan(actor, id);
+    await settled(started.position);
+    ctx.body = { session_id: id, ...started.plan };
   });
 
   router.get('/conversation/research/:id/pending_questions', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {

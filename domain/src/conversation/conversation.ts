@@ -71,6 +71,16 @@ export type StageStarted = DomainEvent<'StageStarted', { sessionId: string; mess
  * a job that continues the report writes the same ones; `length`, how long the report is written.
  */
 export type PlanProposed = DomainEvent<'PlanProposed', { sessionId: string; messageId: string; steps: string[]; queries?: string[][]; headings?: string[]; title?: string; length?: ReportLength; at: string }>;
+/**
+ * The plan waits for the user before it is researched: until `startsAt` (a countdown, which job
+ * `jobId` ends by starting the plan) or, with no `startsAt`, until the user starts it. `queries`:
+ * each step's planned searches, which the user may change.
+ */
+export type PlanReviewOpened = DomainEvent<'PlanReviewOpened', { sessionId: string; messageId: string; jobId: string; queries: string[][]; startsAt?: string; at: string }>;
+/** The user's plan, in place of the one proposed (or edited) before: what the research runs. */
+export type PlanEdited = DomainEvent<'PlanEdited', { sessionId: string; messageId: string; steps: string[]; queries: string[][]; headings: string[]; at: string }>;
+/** The plan goes on to be researched, as job `jobId`: started by the user, or by the countdown's own job. */
+export type PlanStarted = DomainEvent<'PlanStarted', { sessionId: string; messageId: string; jobId: string; by: 'user' | 'countdown'; at: string }>;
 export type PlanStepMarked = DomainEvent<'PlanStepMarked', { sessionId: string; messageId: string; steps: string[]; index: number; at: string }>;
 /**
  * Where a search round belongs in the research: its plan step, its round within the step (0 the
@@ -162,6 +172,9 @@ export type ConversationEvent =
   | StageStarted
   | PlanProposed
   | PlanStepMarked
+  | PlanReviewOpened
+  | PlanEdited
+  | PlanStarted
   | SearchResultsRecorded
   | PageRead
   | SectionWritten
@@ -212,8 +225,12 @@ export interface OpenSession {
   /** The last reply that a pause, a crash or a failure cut short: what resume continues. */
   interruptedReply: ActiveReply | null;
   /** What the active reply waits for from the user, if anything. */
-  awaiting: null | 'clarification' | 'feedback';
+  awaiting: null | 'clarification' | 'feedback' | 'plan';
   pendingQuestions: ClarificationQuestion[];
+  /** The active reply's research plan as it stands (proposed, then edited), what an edit starts from. */
+  plan: { steps: string[]; queries: string[][]; headings: string[] } | null;
+  /** While the plan waits (`awaiting` plan): when its countdown starts it; null once an edit stopped it, or with none. */
+  planStartsAt: string | null;
   canvas: CanvasState;
   /** Targeted edits asked for, by request id: a request is recorded once however often it is sent. */
   editRequests: string[];
@@ -243,6 +260,8 @@ export function evolve(state: Conversation, event: ConversationEvent): Conversat
       interruptedReply: null,
       awaiting: null,
       pendingQuestions: [],
+      plan: null,
+      planStartsAt: null,
       canvas: { versions: 0, current: null, writing: null },
       editRequests: [],
       userMessages: 0,
@@ -286,6 +305,8 @@ export function evolve(state: Conversation, event: ConversationEvent): Conversat
         interruptedReply: event.data.outcome === 'completed' ? null : ended,
         awaiting: ended ? null : state.awaiting,
         pendingQuestions: ended ? [] : state.pendingQuestions,
+        plan: ended ? null : state.plan,
+        planStartsAt: ended ? null : state.planStartsAt,
         canvas: ended ? { ...state.canvas, writing: null } : state.canvas,
         agentReplies: state.agentReplies + 1,
       };
@@ -299,6 +320,26 @@ export function evolve(state: Conversation, event: ConversationEvent): Conversat
       if (reply) delete reply.notBefore;
       return { ...state, activity: 'processing', activeReply: reply };
     }
+    case 'PlanReviewOpened': {
+      if (state.activeReply?.messageId !== event.data.messageId) return state;
+      const { jobId, startsAt } = event.data;
+      const reply: ActiveReply = { ...state.activeReply, jobId, stage: 'research', ...(startsAt !== undefined && { notBefore: startsAt }) };
+      return { ...state, activity: 'waiting', awaiting: 'plan', activeReply: reply, planStartsAt: startsAt ?? null };
+    }
+    case 'PlanEdited': {
+      const { steps, queries, headings } = event.data;
+      return { ...state, plan: { steps, queries, headings }, planStartsAt: null };
+    }
+    case 'PlanStarted': {
+      if (state.activeReply?.messageId !== event.data.messageId) return state;
+      const reply = { ...state.activeReply, jobId: event.data.jobId };
+      delete reply.notBefore;
+      return { ...state, activity: 'processing', awaiting: null, activeReply: reply, planStartsAt: null };
+    }
+    case 'PlanProposed':
+      return state.activeReply?.messageId === event.data.messageId
+        ? { ...state, plan: { steps: event.data.steps, queries: event.data.queries ?? event.data.steps.map((step) => [step]), headings: event.data.headings ?? event.data.steps } }
+        : state;
     case 'ReplyDeferred':
       return state.activeReply?.messageId === event.data.messageId ? { ...state, activeReply: { ...state.activeReply, jobId: event.data.jobId, notBefore: event.data.until } } : state;
     case 'WritingStarted':
@@ -336,7 +377,6 @@ export function evolve(state: Conversation, event: ConversationEvent): Conversat
     case 'AgentStatusChanged':
     case 'TokensConsumed':
     case 'ReportRated':
-    case 'PlanProposed':
     case 'PlanStepMarked':
     case 'SearchResultsRecorded':
     case 'PageRead':

@@ -50,6 +50,14 @@ export type ResumeReply = Command<'ResumeReply', Owned<{ replyId: string }>>;
 /** Commands the research agent issues for its reply (`messageId`) while it runs. */
 export type AskClarification = Command<'AskClarification', { messageId: string; questions: ClarificationQuestion[] }>;
 export type ProposePlan = Command<'ProposePlan', { messageId: string; steps: string[]; queries?: string[][]; headings?: string[]; title?: string; length?: ReportLength }>;
+/** The plan waits for the user: until `startsAt` (a countdown) or, without it, until the user starts it. */
+export type OpenPlanReview = Command<'OpenPlanReview', { messageId: string; jobId: string; startsAt?: string }>;
+/** The user's plan: each step's description and, when given, its searches. */
+export type EditPlan = Command<'EditPlan', Owned<{ steps: Array<{ description: string; queries?: string[] }> }>>;
+/** The user starts the waiting plan; it goes on as job `jobId`. */
+export type StartPlan = Command<'StartPlan', Owned<{ jobId: string }>>;
+/** The countdown's job starts the plan, unless an edit stopped the countdown. */
+export type StartPlanOnTime = Command<'StartPlanOnTime', { messageId: string; jobId: string }>;
 export type MarkPlanStep = Command<'MarkPlanStep', { messageId: string; steps: string[]; index: number }>;
 export type RecordSearchResults = Command<'RecordSearchResults', { messageId: string; queries: string[]; results: WebResult[] } & SearchPlacement>;
 export type RecordPage = Command<'RecordPage', { messageId: string; url: string; title: string; text: string; summary: string }>;
@@ -87,6 +95,10 @@ export type ConversationCommand =
   | ResumeReply
   | AskClarification
   | ProposePlan
+  | OpenPlanReview
+  | EditPlan
+  | StartPlan
+  | StartPlanOnTime
   | MarkPlanStep
   | RecordSearchResults
   | RecordPage
@@ -176,6 +188,7 @@ export const postUserMessage = (command: PostUserMessage, state: Conversation): 
     throw refuse('conflict', 'conversation.busy');
   }
   if (session.awaiting === 'clarification') throw refuse('conflict', 'conversation.awaiting_clarification');
+  if (session.awaiting === 'plan') throw refuse('conflict', 'conversation.awaiting_plan');
   const paused = session.activity === 'paused' ? session.interruptedReply : null;
   if (paused?.agent === 'deep_cognition' && agent === 'deep_cognition') {
     // After a pause, a message redirects the same research: it goes on from where it stood, on its question, as told.
@@ -265,6 +278,68 @@ export const proposePlan = (command: ProposePlan, state: Conversation): Conversa
   if (steps.length === 0) throw refuse('invalid', 'conversation.plan_empty');
   if ((queries && queries.length !== steps.length) || (headings && headings.length !== steps.length)) throw refuse('invalid', 'conversation.plan_step_not_found');
   return [{ type: 'PlanProposed', data: { sessionId: session.sessionId, messageId, steps, ...(queries && { queries }), ...(headings && { headings }), ...(title && { title }), ...(length && { length }), at: at(command) } }];
+};
+
+export const openPlanReview = (command: OpenPlanReview, state: Conversation): ConversationEvent[] => {
+  const session = replying(state, command.data.messageId);
+  if (!session.plan) throw refuse('conflict', 'conversation.no_plan');
+  const { messageId, jobId, startsAt } = command.data;
+  const now = at(command);
+  return [
+    { type: 'PlanReviewOpened', data: { sessionId: session.sessionId, messageId, jobId, queries: session.plan.queries, ...(startsAt !== undefined && { startsAt }), at: now } },
+    { type: 'AgentStatusChanged', data: { sessionId: session.sessionId, agent: session.activeReply!.agent, status: 'paused', at: now } },
+  ];
+};
+
+/** The plan waiting for review, of the user's session: editing or starting anything else is refused. */
+function waitingPlan(state: Conversation, actorId: string): OpenSession & { activeReply: NonNullable<OpenSession['activeReply']>; plan: NonNullable<OpenSession['plan']> } {
+  const session = owned(state, actorId);
+  if (session.awaiting !== 'plan' || !session.activeReply || !session.plan) {
+    throw refuse('conflict', session.activeReply && session.plan ? 'conversation.plan_running' : 'conversation.no_plan');
+  }
+  return session as ReturnType<typeof waitingPlan>;
+}
+
+/**
+ * A step keeps the searches and the heading it was planned with while its description is the same
+ * (wherever it moved); a new or reworded step searches its description unless given searches.
+ */
+export const editPlan = (command: EditPlan, state: Conversation): ConversationEvent[] => {
+  const session = waitingPlan(state, command.data.actorId);
+  const steps = command.data.steps.map((step) => ({ description: step.description.trim(), queries: step.queries?.map((query) => query.trim()).filter(Boolean) }));
+  if (steps.length === 0) throw refuse('invalid', 'conversation.plan_empty', {}, 'steps');
+  const blank = steps.findIndex((step) => !step.description);
+  if (blank !== -1) throw refuse('invalid', 'conversation.plan_step_empty', { step: blank + 1 }, 'steps');
+  const { plan } = session;
+  const earlier = (description: string) => plan.steps.indexOf(description);
+  const descriptions = steps.map((step) => step.description);
+  const queries = steps.map((step) => (step.queries?.length ? step.queries : (plan.queries[earlier(step.description)] ?? [step.description])));
+  const headings = steps.map((step) => plan.headings[earlier(step.description)] ?? step.description);
+  const same = JSON.stringify([descriptions, queries]) === JSON.stringify([plan.steps, plan.queries]);
+  if (same && session.planStartsAt === null) return [];
+  return [{ type: 'PlanEdited', data: { sessionId: session.sessionId, messageId: session.activeReply.messageId, steps: descriptions, queries, headings, at: at(command) } }];
+};
+
+export const startPlan = (command: StartPlan, state: Conversation): ConversationEvent[] => {
+  const session = waitingPlan(state, command.data.actorId);
+  const { sessionId } = session;
+  const { messageId, agent } = session.activeReply;
+  const now = at(command);
+  return [
+    { type: 'PlanStarted', data: { sessionId, messageId, jobId: command.data.jobId, by: 'user', at: now } },
+    { type: 'AgentStatusChanged', data: { sessionId, agent, status: 'processing', at: now } },
+  ];
+};
+
+export const startPlanOnTime = (command: StartPlanOnTime, state: Conversation): ConversationEvent[] => {
+  const session = replying(state, command.data.messageId);
+  const { messageId, jobId } = command.data;
+  if (session.awaiting !== 'plan' || session.planStartsAt === null || session.activeReply!.jobId !== jobId) throw refuse('conflict', 'conversation.plan_countdown_stopped');
+  const now = at(command);
+  return [
+    { type: 'PlanStarted', data: { sessionId: session.sessionId, messageId, jobId, by: 'countdown', at: now } },
+    { type: 'AgentStatusChanged', data: { sessionId: session.sessionId, agent: session.activeReply!.agent, status: 'processing', at: now } },
+  ];
 };
 
 export const markPlanStep = (command: MarkPlanStep, state: Conversation): ConversationEvent[] => {
@@ -484,6 +559,14 @@ export function decide(command: ConversationCommand, state: Conversation): Conve
       return askClarification(command, state);
     case 'ProposePlan':
       return proposePlan(command, state);
+    case 'OpenPlanReview':
+      return openPlanReview(command, state);
+    case 'EditPlan':
+      return editPlan(command, state);
+    case 'StartPlan':
+      return startPlan(command, state);
+    case 'StartPlanOnTime':
+      return startPlanOnTime(command, state);
     case 'MarkPlanStep':
       return markPlanStep(command, state);
     case 'RecordSearchResults':

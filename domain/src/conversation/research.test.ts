@@ -187,3 +187,66 @@ test("a plan keeps the model's section headings and report title, one heading pe
     .then(t, [{ type: 'PlanProposed', data: { sessionId: 's1', messageId: 'r1', steps, headings: ['现状与数据', '成本之争'], title: '钠离子电池：走到哪一步了', at: T } }]);
   spec(started).when({ type: 'ProposePlan', data: { messageId: 'r1', steps, headings: ['现状与数据'] }, metadata: meta }).thenThrows(t, 'invalid');
 });
+
+const proposed: ConversationEvent = {
+  type: 'PlanProposed',
+  data: { sessionId: 's1', messageId: 'r1', steps: ['梳理技术路线', '调研产业化'], queries: [['光伏 技术路线'], ['光伏 产业化']], headings: ['技术路线', '产业化'], at: T },
+};
+const reviewOpened = (startsAt?: string): ConversationEvent => ({ type: 'PlanReviewOpened', data: { sessionId: 's1', messageId: 'r1', jobId: 'r1:plan', queries: [['光伏 技术路线'], ['光伏 产业化']], ...(startsAt && { startsAt }), at: T } });
+const COUNTDOWN_END = '2026-03-01T08:00:08.000Z';
+
+test('a proposed plan waits for review: on a countdown, or until started', (t) => {
+  spec([...started, proposed])
+    .when({ type: 'OpenPlanReview', data: { messageId: 'r1', jobId: 'r1:plan', startsAt: COUNTDOWN_END }, metadata: meta })
+    .then(t, [reviewOpened(COUNTDOWN_END), { type: 'AgentStatusChanged', data: { sessionId: 's1', agent: 'deep_cognition', status: 'paused', at: T } }]);
+  spec(started).when({ type: 'OpenPlanReview', data: { messageId: 'r1', jobId: 'r1:plan' }, metadata: meta }).thenThrows(t, 'conflict', '当前没有等待确认的研究计划');
+});
+
+test('an edit replaces the plan: a kept step keeps its searches and heading wherever it moved, a new one searches its words or the searches given; the countdown stops', (t) => {
+  spec([...started, proposed, reviewOpened(COUNTDOWN_END)])
+    .when({ type: 'EditPlan', data: { actorId: 'u1', steps: [{ description: ' 调研产业化 ' }, { description: '比较成本' }, { description: '看政策', queries: ['光伏 补贴', ' '] }] }, metadata: meta })
+    .then(t, [
+      {
+        type: 'PlanEdited',
+        data: { sessionId: 's1', messageId: 'r1', steps: ['调研产业化', '比较成本', '看政策'], queries: [['光伏 产业化'], ['比较成本'], ['光伏 补贴']], headings: ['产业化', '比较成本', '看政策'], at: T },
+      },
+    ]);
+  // Sending the same plan again only stops the countdown; once stopped, it records nothing.
+  const same = { type: 'EditPlan' as const, data: { actorId: 'u1', steps: [{ description: '梳理技术路线' }, { description: '调研产业化' }] }, metadata: meta };
+  spec([...started, proposed, reviewOpened(COUNTDOWN_END)]).when(same).then(t, [{ type: 'PlanEdited', data: { sessionId: 's1', messageId: 'r1', steps: proposed.data.steps, queries: [['光伏 技术路线'], ['光伏 产业化']], headings: ['技术路线', '产业化'], at: T } }]);
+  spec([...started, proposed, reviewOpened()]).when(same).then(t, []);
+});
+
+test('editing refuses an empty plan, a blank step, a plan that runs and a session without one', (t) => {
+  const edit = (steps: Array<{ description: string }>, actorId = 'u1') => ({ type: 'EditPlan' as const, data: { actorId, steps }, metadata: meta });
+  spec([...started, proposed, reviewOpened()]).when(edit([])).thenThrows(t, 'invalid', '研究计划不能为空');
+  spec([...started, proposed, reviewOpened()]).when(edit([{ description: 'a' }, { description: '  ' }])).thenThrows(t, 'invalid', '第 2 步没有内容');
+  spec([...started, proposed]).when(edit([{ description: 'a' }])).thenThrows(t, 'conflict', '研究计划已经开始执行，不能再修改');
+  spec(started).when(edit([{ description: 'a' }])).thenThrows(t, 'conflict', '当前没有等待确认的研究计划');
+  spec([...started, proposed, reviewOpened()]).when(edit([{ description: 'a' }], 'u2')).thenThrows(t, 'not_found');
+});
+
+test('a new message is refused while the plan waits for review', (t) => {
+  spec([...started, proposed, reviewOpened()]).when({ type: 'PostUserMessage', data: { actorId: 'u1', messageId: 'm2', replyId: 'r2', content: 'x' }, metadata: meta }).thenThrows(t, 'conflict', '研究计划正在等待确认：请先开始或暂停它');
+});
+
+test('the user starts the waiting plan as a new job; starting twice is refused', (t) => {
+  const startedPlan: ConversationEvent = { type: 'PlanStarted', data: { sessionId: 's1', messageId: 'r1', jobId: 'j3', by: 'user', at: T } };
+  spec([...started, proposed, reviewOpened()])
+    .when({ type: 'StartPlan', data: { actorId: 'u1', jobId: 'j3' }, metadata: meta })
+    .then(t, [startedPlan, { type: 'AgentStatusChanged', data: { sessionId: 's1', agent: 'deep_cognition', status: 'processing', at: T } }]);
+  spec([...started, proposed, reviewOpened(), startedPlan]).when({ type: 'StartPlan', data: { actorId: 'u1', jobId: 'j4' }, metadata: meta }).thenThrows(t, 'conflict', '研究计划已经开始执行，不能再修改');
+});
+
+test('the countdown starts the plan in its own job, unless an edit stopped it', (t) => {
+  const onTime = { type: 'StartPlanOnTime' as const, data: { messageId: 'r1', jobId: 'r1:plan' }, metadata: meta };
+  spec([...started, proposed, reviewOpened(COUNTDOWN_END)])
+    .when(onTime)
+    .then(t, [
+      { type: 'PlanStarted', data: { sessionId: 's1', messageId: 'r1', jobId: 'r1:plan', by: 'countdown', at: T } },
+      { type: 'AgentStatusChanged', data: { sessionId: 's1', agent: 'deep_cognition', status: 'processing', at: T } },
+    ]);
+  const edited: ConversationEvent = { type: 'PlanEdited', data: { sessionId: 's1', messageId: 'r1', steps: ['x'], queries: [['x']], headings: ['x'], at: T } };
+  spec([...started, proposed, reviewOpened(COUNTDOWN_END), edited]).when(onTime).thenThrows(t, 'conflict');
+  spec([...started, proposed, reviewOpened()]).when(onTime).thenThrows(t, 'conflict');
+});

@@ -3,7 +3,7 @@ import type { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHan
 import { type CommandMetadata } from '@scriptorium/infra/eventsourcing/decider';
 import type { JobQueue } from '@scriptorium/infra/queue/port';
 import type { BudgetGuard } from '../budget/guard.ts';
-import { conversationStream, type AgentName, type CollaborationMode, type LayoutPreset, type Lifecycle } from './conversation.ts';
+import { conversationStream, type Conversation, type AgentName, type CollaborationMode, type LayoutPreset, type Lifecycle } from './conversation.ts';
 import { conversationDecider, type ConversationCommand } from './decide.ts';
 import { AGENT_QUEUE } from './jobs.ts';
 import type { ClarificationAnswer } from '../protocol/research.ts';
@@ -22,6 +22,15 @@ export interface Actor {
   userId: string;
   clientId?: string;
 }
+
+/** The active reply's plan as a client is shown it: its steps with their searches, and whether it still waits. */
+export const planOf = (state: Conversation) => {
+  const plan = state.status === 'open' ? state.plan : null;
+  return {
+    status: state.status === 'open' && state.awaiting === 'plan' ? ('waiting' as const) : ('started' as const),
+    steps: (plan?.steps ?? []).map((description, index) => ({ description, queries: plan!.queries[index] ?? [] })),
+  };
+};
 
 /**
  * What HTTP routes and the socket both do to a conversation: decide through the conversation
@@ -117,6 +126,19 @@ export class ConversationService {
     const jobId = crypto.randomUUID();
     const result = await this.run(sessionId, actor, { type: 'AnswerClarification', data: { actorId: actor.userId, answers, jobId } });
     return { position: result.position };
+  }
+
+  /** Replaces the plan waiting for review with the user's steps; its countdown, if any, stops. */
+  async editPlan(actor: Actor, sessionId: string, steps: Array<{ description: string; queries?: string[] }>) {
+    const result = await this.run(sessionId, actor, { type: 'EditPlan', data: { actorId: actor.userId, steps } });
+    return { position: result.position, plan: planOf(result.newState) };
+  }
+
+  /** Starts the plan waiting for review; its research is queued as soon as the log says so. */
+  async startPlan(actor: Actor, sessionId: string) {
+    await this.deps.budget.ensureAvailable(actor.userId);
+    const result = await this.run(sessionId, actor, { type: 'StartPlan', data: { actorId: actor.userId, jobId: crypto.randomUUID() } });
+    return { position: result.position, plan: planOf(result.newState) };
   }
 
   async giveFeedback(actor: Actor, sessionId: string, option: FeedbackOption, text?: string) {

@@ -120,6 +120,12 @@ export function toWire(recorded: RecordedEvent): SessionMessage | MetadataUpdate
       return null;
     case 'PlanProposed':
       return message({ agent: 'deep_cognition', content_type: 'plan', message_id: event.data.messageId, research_plan: planWithStatus(event.data.steps, -1), message: 'Plan Generated' });
+    case 'PlanReviewOpened':
+      return message({ agent: 'deep_cognition', content_type: 'plan_review', message_id: event.data.messageId, status: 'waiting', queries: event.data.queries, ...(event.data.startsAt !== undefined && { starts_at: event.data.startsAt }) });
+    case 'PlanEdited':
+      return message({ agent: 'deep_cognition', content_type: 'plan_review', message_id: event.data.messageId, status: 'edited', research_plan: planWithStatus(event.data.steps, -1), queries: event.data.queries });
+    case 'PlanStarted':
+      return message({ agent: 'deep_cognition', content_type: 'plan_review', message_id: event.data.messageId, status: 'started', by: event.data.by });
     case 'PlanStepMarked':
       return message({
         agent: 'deep_cognition',

@@ -67,3 +67,16 @@ test('a reply the model service asked to wait is queued again under its new job 
   t.is(queued[0]!.jobId, 'r1:wait:1');
   t.true(queued[0]!.delay! > 0 && queued[0]!.delay! <= 60_000, `delayed ${queued[0]!.delay} ms`);
 });
+
+test("a plan's countdown queues the research for when it ends; a plan waiting for the user queues nothing until the user starts it", async (t) => {
+  const research: ConversationEvent = { type: 'AgentReplyStarted', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', replyTo: 'm1', jobId: 'r1', at: T } };
+  const proposed: ConversationEvent = { type: 'PlanProposed', data: { sessionId: 's1', messageId: 'r1', steps: ['a'], at: T } };
+  const startsAt = new Date(Date.now() + 8_000).toISOString();
+  const countdown: ConversationEvent = { type: 'PlanReviewOpened', data: { sessionId: 's1', messageId: 'r1', jobId: 'r1:plan', queries: [['a']], startsAt, at: T } };
+  const waiting: ConversationEvent = { type: 'PlanReviewOpened', data: { sessionId: 's1', messageId: 'r1', jobId: 'r1:plan', queries: [['a']], at: T } };
+  const job = (jobId: string) => ({ name: 'deep_cognition', data: { sessionId: 's1', userId: 'u1', agent: 'deep_cognition', replyId: 'r1', replyTo: 'm1', stage: 'research' }, jobId });
+  t.deepEqual(await dispatched(t, [created, research, proposed, countdown]), [job('r1:plan')]);
+  t.deepEqual(await dispatched(t, [created, research, proposed, countdown, { type: 'PlanStarted', data: { sessionId: 's1', messageId: 'r1', jobId: 'r1:plan', by: 'countdown', at: T } }]), [job('r1:plan')], 'the countdown job starts it itself');
+  t.deepEqual(await dispatched(t, [created, research, proposed, waiting]), []);
+  t.deepEqual(await dispatched(t, [created, research, proposed, waiting, { type: 'PlanStarted', data: { sessionId: 's1', messageId: 'r1', jobId: 'j3', by: 'user', at: T } }]), [job('j3')]);
+});

@@ -81,7 +81,7 @@ export function jobDispatch(deps: { commands: CommandHandler; queue: JobQueue })
 
   return {
     name: JOB_DISPATCH,
-    handles: ['AgentReplyStarted', 'StageStarted', 'ReplyDeferred', 'TargetedEditRequested', 'CognitionExtractionRequested', 'EngineerSessionCreated', 'DeckUploaded'],
+    handles: ['AgentReplyStarted', 'StageStarted', 'ReplyDeferred', 'PlanReviewOpened', 'PlanStarted', 'TargetedEditRequested', 'CognitionExtractionRequested', 'EngineerSessionCreated', 'DeckUploaded'],
     async react(event: RecordedEvent) {
       switch (event.type) {
         case 'AgentReplyStarted':
@@ -89,6 +89,14 @@ export function jobDispatch(deps: { commands: CommandHandler; queue: JobQueue })
         case 'ReplyDeferred': {
           const { sessionId, jobId } = event.data as { sessionId: string; jobId: string };
           await enqueue(await activeReply(sessionId, jobId));
+          return;
+        }
+        case 'PlanReviewOpened':
+        case 'PlanStarted': {
+          // A countdown's job is queued for when it ends, a start by the user at once; a plan that
+          // waits for the user, and one the countdown's running job started itself, queue nothing.
+          const { sessionId, jobId, startsAt, by } = event.data as { sessionId: string; jobId: string; startsAt?: string; by?: string };
+          if (event.type === 'PlanReviewOpened' ? startsAt !== undefined : by === 'user') await enqueue(await activeReply(sessionId, jobId));
           return;
         }
         case 'TargetedEditRequested':

@@ -55,6 +55,17 @@ export const contentSchemas = [
   item('status_and_goal', { status: z.string(), goal: z.string() }),
   item('content', text),
   item('plan', { research_plan: z.array(planStepSchema), ...message }),
+  /**
+   * The plan waiting to be researched (`waiting`, with `starts_at` while a countdown runs), edited by
+   * the user (its new steps and their searches; the countdown stops), or started (`by` whom).
+   */
+  item('plan_review', {
+    status: z.enum(['waiting', 'edited', 'started']),
+    starts_at: z.string().optional(),
+    research_plan: z.array(planStepSchema).optional(),
+    queries: z.array(z.array(z.string())).optional(),
+    by: z.enum(['user', 'countdown']).optional(),
+  }),
   item('mark_in_progress_plan_step', { index: z.number().int(), research_plan: z.array(planStepSchema) }),
   item('web_search_queries', { queries: z.array(z.string()) }),
   item('web_search_results', { results: z.array(webResultSchema), queries: z.array(z.string()).optional(), ...message }),

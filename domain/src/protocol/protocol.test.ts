@@ -30,6 +30,7 @@ const fixtures: { [T in ContentType]: ContentOf<T> } = {
   content: { ...base, content_type: 'content', content: '正文' },
   plan: { ...base, content_type: 'plan', research_plan: [step], message: 'Plan Generated' },
   mark_in_progress_plan_step: { ...base, content_type: 'mark_in_progress_plan_step', index: 0, research_plan: [step] },
+  plan_review: { ...base, content_type: 'plan_review', status: 'edited', research_plan: [step], queries: [['固态电池 2024']] },
   web_search_queries: { ...base, content_type: 'web_search_queries', queries: ['固态电池 2024'] },
   web_search_results: { ...base, content_type: 'web_search_results', queries: ['固态电池 2024'], results: [result], message: 'Have got 1 Correlated Web Search Results' },
   platform_tools_start: { ...base, content_type: 'platform_tools_start', tools: ['calculator'] },

@@ -64,6 +64,13 @@ export interface SessionShareDto {
   include_private: boolean;
 }
 
+/** A plan as PUT …/plan and POST …/plan/start answer it. */
+export interface PlanDto {
+  session_id: string;
+  status: 'waiting' | 'started';
+  steps: Array<{ description: string; queries: string[] }>;
+}
+
 const encode = encodeURIComponent;
 
 export const research = {
@@ -84,6 +91,11 @@ export const research = {
   answerClarification: (sessionId: string, answers: ClarificationAnswer[]) => api.post<SessionDto>(`/conversation/research/${encode(sessionId)}/clarification_answer`, { json: { answers } }),
   feedback: (sessionId: string, option: 'continue' | 'satisfied' | 'manual_feedback', text?: string) =>
     api.post<SessionDto>(`/conversation/research/${encode(sessionId)}/feedback`, { json: { option, ...(text !== undefined && { text }) } }),
+  /** The plan waiting for review, as the user wrote it; an edit stops its countdown. */
+  editPlan: (sessionId: string, steps: Array<{ description: string; queries?: string[] }>) => api.put<PlanDto>(`/conversation/research/${encode(sessionId)}/plan`, { json: { steps } }),
+  startPlan: (sessionId: string) => api.post<PlanDto>(`/conversation/research/${encode(sessionId)}/plan/start`),
+  planReview: () => api.get<{ review_plans: boolean }>('/conversation/api/preferences/plan_review'),
+  setPlanReview: (reviewPlans: boolean) => api.put<{ review_plans: boolean }>('/conversation/api/preferences/plan_review', { json: { review_plans: reviewPlans } }),
   /** A hand edit of the canvas, saved as the version after `from_version`. */
   saveCanvas: (sessionId: string, body: { content: string; from_version: number; title?: string }) => api.put<CanvasDto>(`/conversation/research/${encode(sessionId)}/canvas`, { json: body }),
   send: (sessionId: string, message: string) => api.post<unknown>('/conversation/api/v2/chat/send', { json: { session_id: sessionId, message } }),

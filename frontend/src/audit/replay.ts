@@ -89,6 +89,8 @@ export function currentPlan(conversation: Conversation): PlanStep[] {
   for (const message of [...conversation.messages].reverse()) {
     for (const item of [...message.contents].reverse()) {
       if (item.content_type === 'plan' || item.content_type === 'mark_in_progress_plan_step') return item.research_plan;
+      // The plan as the user edited it, until a step of it starts.
+      if (item.content_type === 'plan_review' && item.research_plan) return item.research_plan;
     }
   }
   return [];

@@ -29,10 +29,11 @@ import {
   TOOL_TYPES,
   WritingNoticeView,
 } from './stream/items.tsx';
+import type { PlanReview } from './stream/PlanReview.tsx';
 import { CheckIcon, LightbulbIcon, PauseIcon, PlayIcon, RefreshCwIcon, SparklesIcon } from '../ui/icons.ts';
 import './research.css';
 
-const HIDDEN: ReadonlySet<ContentType> = new Set(['message_start', 'think_end', 'status', 'writing_content', 'writing_rollback', 'clarification_answer', 'feedback_response', 'user_input']);
+const HIDDEN: ReadonlySet<ContentType> = new Set(['plan_review', 'message_start', 'think_end', 'status', 'writing_content', 'writing_rollback', 'clarification_answer', 'feedback_response', 'user_input']);
 
 /** Progress that says a reply was paused, which its end says again with where it stood. */
 const SAID_BY_PAUSED_END: ReadonlySet<string> = new Set(['research.interrupted', 'chat.paused']);
@@ -78,6 +79,15 @@ function answersOf(conversation: Conversation, message: ChatMessage): Answers {
 
 const sameAnswers = (a: Answers, b: Answers): boolean => a.size === b.size && [...a].every(([index, answer]) => b.get(index) === answer);
 
+/** Where the review of a plan stands, from the items of its card; null when it never waited. */
+function planReviewOf(items: readonly WireContent[]): PlanReview | null {
+  const reviews = items.filter(oneOf(['plan_review']));
+  const last = reviews.at(-1);
+  if (!last) return null;
+  const queries = reviews.findLast((review) => review.queries)?.queries ?? [];
+  return { status: last.status, startsAt: last.status === 'waiting' ? (last.starts_at ?? null) : null, queries };
+}
+
 /** The newest command of a kind still waiting for its echo (or refused), if any. */
 const pendingOf = (outbox: readonly PendingCommand[], kind: PendingCommand['command']['kind']): PendingCommand | null => outbox.findLast((pending) => pending.command.kind === kind) ?? null;
 
@@ -109,11 +119,12 @@ function renderContents(message: ChatMessage, answers: Answers, outbox: readonly
     if (item.content_type === 'plan') {
       // Every plan is a card of its own (a revision plans again in the same reply), fed by its step marks.
       const next = contents.findIndex((candidate, at) => at > index && candidate.content_type === 'plan');
-      const states = contents
-        .slice(index, next === -1 ? undefined : next)
-        .filter(oneOf(['plan', 'mark_in_progress_plan_step']))
-        .map((candidate) => candidate.research_plan);
-      nodes.push(<PlanView key={key} states={states} />);
+      const own = contents.slice(index, next === -1 ? undefined : next);
+      // A plan the user edited is shown as edited: each edit is one more state of the card.
+      const states = own.flatMap((candidate) =>
+        candidate.content_type === 'plan' || candidate.content_type === 'mark_in_progress_plan_step' ? [candidate.research_plan] : candidate.content_type === 'plan_review' && candidate.research_plan ? [candidate.research_plan] : [],
+      );
+      nodes.push(<PlanView key={key} id={`${message.id}:${index}`} states={states} review={streaming && !readOnly ? planReviewOf(own) : null} />);
       return;
     }
     if (isBrowsing(item)) {

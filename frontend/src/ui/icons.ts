@@ -3,8 +3,10 @@
  * deliberate addition. Icons are decorative (lucide sets aria-hidden); the control carries the name.
  */
 export {
+  ArrowDownIcon,
   ArrowLeftIcon,
   ArrowRightIcon,
+  ArrowUpIcon,
   BanIcon,
   BoldIcon,
   BookmarkIcon,

@@ -117,6 +117,8 @@ export const configSchema = z
     RESEARCH_FOLLOW_UP_TOKENS: z.coerce.number().int().min(0).default(60_000),
     /** What a research run is reckoned to use: below it, the user is told before the run starts. */
     RESEARCH_TOKENS_ESTIMATE: z.coerce.number().int().min(0).default(40_000),
+    /** Seconds a proposed research plan is shown, open to edits, before it starts by itself (0: at once); users who review plans start them. */
+    PLAN_COUNTDOWN_SECONDS: z.coerce.number().int().min(0).max(300).default(8),
     SMTP_URL: optional(url(['smtp:', 'smtps:'])),
     BLOB_DIR: optional(z.string()),
     MAIL_FROM: z.string().default('Scriptorium <no-reply@scriptorium.local>'),

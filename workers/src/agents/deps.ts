@@ -35,6 +35,8 @@ export interface AgentDeps {
   tools?: ToolRegistry;
   /** How far one research run may spread and dig; absent means `DEFAULT_RESEARCH_LIMITS`. */
   researchLimits?: ResearchLimits;
+  /** How long a proposed plan is shown, open to edits, before it starts by itself; absent or 0: at once (unless the user reviews plans). */
+  planCountdownMs?: number;
   /** Where the demo runs its commands; absent means this machine's bubblewrap at /usr/bin/bwrap. */
   sandbox?: Sandbox;
 }

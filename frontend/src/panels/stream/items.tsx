@@ -1,5 +1,6 @@
-import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef, useState } from 'react';
+import { useSelector } from '@xstate/react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { PlanReviewPanel, type PlanReview } from './PlanReview.tsx';
 import { useTranslation } from 'react-i18next';
 import type { ContentOf, WireContent } from '@scriptorium/domain/protocol/content';
 import type { ClarificationAnswer, ClarificationQuestion, FeedbackOption, PlanStep } from '@scriptorium/domain/protocol/research';
@@ -7,7 +8,7 @@ import { Markdown } from '../../components/Markdown.tsx';
 import { splitReportContent } from '../../research/editReport.ts';
 import type { Source } from '../../research/markdown.ts';
 import { infoText } from '../../research/progress.ts';
-import { planProgressMachine } from '../../machines/planProgress.ts';
+import { holdPlanPlayer, planPlayer } from '../../machines/planProgress.ts';
 import type { PendingCommand } from '../../machines/researchSession.ts';
 import { useSessionRef } from '../../research/sessionContext.ts';
 import { OptionGroup } from '../../ui/OptionGroup.tsx';
@@ -36,15 +37,16 @@ export function ThinkView({ content, streaming }: { content: string; streaming: 
 }
 
 /** A plan and its steps' status; `states` is every state it went through, played one at a time. */
-export function PlanView({ states }: { states: PlanStep[][] }) {
-  const progress = useActorRef(planProgressMachine, { input: { states } });
+export function PlanView({ id, states, review }: { id: string; states: PlanStep[][]; review: PlanReview | null }) {
+  const [progress] = useState(() => planPlayer(id, states));
+  useEffect(() => holdPlanPlayer(id, progress), [id, progress]);
   useEffect(() => progress.send({ type: 'plan.updated', states }), [progress, states]);
   const steps = useSelector(progress, (snapshot) => snapshot.context.shown);
-  return <PlanCard steps={steps} />;
+  return <PlanCard steps={steps}>{review && review.status !== 'started' && <PlanReviewPanel steps={states.at(-1) ?? steps} review={review} />}</PlanCard>;
 }
 
-/** A plan exactly as given, with no playing of its changes (a replay at one position). */
-export function PlanCard({ steps }: { steps: PlanStep[] }) {
+/** A plan exactly as given, with no playing of its changes (a replay at one position); `children` below its steps. */
+export function PlanCard({ steps, children }: { steps: PlanStep[]; children?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <div className="card plan">
@@ -62,6 +64,7 @@ export function PlanCard({ steps }: { steps: PlanStep[] }) {
           </li>
         ))}
       </ol>
+      {children}
     </div>
   );
 }

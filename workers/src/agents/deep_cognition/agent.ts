@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { conversationStream, type OpenSession } from '@scriptorium/domain/conversation/conversation';
 import { conversationDecider } from '@scriptorium/domain/conversation/decide';
+import { preferencesDecider, preferencesStream } from '@scriptorium/domain/preferences/preferences';
+import { DomainError } from '@scriptorium/infra/eventsourcing/decider';
 import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
 import type { ClarificationQuestion, ReportLength } from '@scriptorium/domain/protocol/research';
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
@@ -58,8 +60,10 @@ export async function runDeepCognition(deps: AgentDeps, job: JobContext<unknown>
   const { state } = await deps.commands.load(conversationDecider, stream);
   if (state.status === 'none') return;
   const reply = state.activeReply;
+  // A plan whose countdown this job is: it starts the plan, unless an edit stopped the countdown.
+  const countdown = state.awaiting === 'plan' && state.planStartsAt !== null;
   // A reply that ended, a stage another job now runs, or a stage that already reached its wait: nothing to do.
-  if (reply?.messageId !== data.replyId || reply.jobId !== job.id || state.awaiting !== null) return;
+  if (reply?.messageId !== data.replyId || reply.jobId !== job.id || (state.awaiting !== null && !countdown)) return;
 
   const events = await deps.events.readStream(stream);
   const record = replyRecord(events, data.replyId, data.replyTo);
@@ -80,6 +84,7 @@ export async function runDeepCognition(deps: AgentDeps, job: JobContext<unknown>
   };
 
   try {
+    if (countdown && !(await startOnTime(run))) return;
     if (trace.savedVersion !== null) await afterWriting(run, record.question, trace);
     else if (data.stage === 'research') await research(run, state, record, trace);
     else if (data.stage === 'revise') await revise(run, state, record, trace);
@@ -89,6 +94,17 @@ export async function runDeepCognition(deps: AgentDeps, job: JobContext<unknown>
     await cancelAhead(run);
     if (mustWait(error) && !job.signal.aborted) await defer(run, own, error.retryAfterMs);
     else await stop(run, error);
+  }
+}
+
+/** Starts the plan when its countdown ends; false when an edit stopped the countdown meanwhile (the plan then waits for the user). */
+async function startOnTime(run: Run): Promise<boolean> {
+  try {
+    await command(run, 'plan:start', { type: 'StartPlanOnTime', data: { messageId: run.data.replyId, jobId: run.job.id } });
+    return true;
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'conflict') return false;
+    throw error;
   }
 }
 
@@ -198,7 +214,10 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   const scope = rules.answerLines(record.answers, run.language);
   await warnIfBudgetLow(run, trace);
   const planning = !trace.plan;
-  const { steps: planned, title: writtenTitle, length } = await planResearch(run, record, trace);
+  const plan = await planResearch(run, record, trace);
+  // The plan waits for the user: this job ends, and starting the plan queues the rest.
+  if (!plan) return;
+  const { steps: planned, title: writtenTitle, length } = plan;
   const steps = planned.map((step) => step.description);
   if (planning) await sayApplied(run, trace, record.instructions, 'plan');
 
@@ -325,9 +344,11 @@ async function writeAhead(run: Run, plans: readonly SectionPlan[]): Promise<void
 
 /**
  * The plan of the research: the one the log already has (with the searches, headings and title it
- * planned), else a new one, recorded. `title`: the model's, when it wrote one.
+ * planned, or as the user edited it), else a new one, recorded. `title`: the model's, when it wrote
+ * one. Null when a new plan waits for the user: for them to start it (they review plans), or
+ * until its countdown ends, which any edit stops.
  */
-async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): Promise<{ steps: rules.PlannedStep[]; title: string | null; length: ReportLength }> {
+async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): Promise<{ steps: rules.PlannedStep[]; title: string | null; length: ReportLength } | null> {
   const analysis = rules.analyseQuestion(record.question);
   const byRules = rules.plan(analysis, record.answers);
   if (trace.plan) {
@@ -365,7 +386,12 @@ async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): P
       ...(!run.deps.model.offline && { length }),
     },
   });
-  return { steps: planned, title, length };
+  const { state: preferences } = await run.deps.commands.load(preferencesDecider, preferencesStream(run.data.userId));
+  const countdownMs = run.deps.planCountdownMs ?? 0;
+  if (!preferences.reviewPlans && countdownMs === 0) return { steps: planned, title, length };
+  const startsAt = preferences.reviewPlans ? undefined : new Date(run.deps.clock().getTime() + countdownMs).toISOString();
+  await command(run, 'plan:review', { type: 'OpenPlanReview', data: { messageId: run.data.replyId, jobId: `${run.data.replyId}:plan`, ...(startsAt && { startsAt }) } });
+  return null;
 }
 
 async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace: StageTrace): Promise<void> {

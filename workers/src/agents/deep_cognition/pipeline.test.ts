@@ -6,6 +6,9 @@ import { runDeepCognition } from './agent.ts';
 import { asEvents, harness, itemTypes, ScriptedModel, SECTION_PROSE, until, type Reply } from './harness.ts';
 import { BROWSE_PROMPT, PLAN_PROMPT, REFLECT_PROMPT, sectionPrompt, summaryPrompt } from './prompts.ts';
 import { DEFAULT_RESEARCH_LIMITS } from '../deps.ts';
+import { conversationStream } from '@scriptorium/domain/conversation/conversation';
+import { conversationDecider, type ConversationCommand } from '@scriptorium/domain/conversation/decide';
+import { preferencesDecider, preferencesStream } from '@scriptorium/domain/preferences/preferences';
 
 const VAGUE = '帮我研究一下固态电池';
 const SPECIFIC = '对比2020年以来中国固态电池的技术路线和产业化进展，写一份决策参考报告';
@@ -779,4 +782,73 @@ test('with a model: after a pause, a message redirects the research: planned aga
   t.false(version.content.includes('> 注：模型没有为本节写出内容。'), 'no empty section');
   for (const request of later.filter((entry) => entry.context)) t.true(request.messages.some((message) => message.content.includes('只看低温性能')));
   t.true(outputs(log, 'info').some((item) => (item.progress as { code?: string; params?: { to?: string } } | undefined)?.code === 'research.instructionApplied'));
+});
+
+/** Issues a command as the session's user would through the api. */
+const asUser = (h: Awaited<ReturnType<typeof harness>>, sessionId: string, command: { type: 'EditPlan' | 'StartPlan'; data: Record<string, unknown> }) =>
+  h.deps.commands.handle(conversationDecider, conversationStream(sessionId), { ...command, data: { actorId: h.userId, ...command.data }, metadata: { now: new Date(), userId: h.userId } } as ConversationCommand);
+
+const THREE_STEPS = {
+  title: '固态电池决策参考',
+  steps: [
+    { description: '梳理技术路线', heading: '技术路线', queries: ['固态电池 技术路线'] },
+    { description: '调研产业化进展', heading: '产业化', queries: ['固态电池 产业化'] },
+    { description: '比较安全性', heading: '安全性', queries: ['固态电池 安全性'] },
+  ],
+};
+const SPECIFIC_ANALYSIS = { analysis: '问题已经具体', status: '开始研究', goal: '写报告', needs_clarification: false };
+
+test('an edited plan (one step removed, one added) is the one researched; the countdown an edit stopped starts nothing', async (t) => {
+  const model = new ScriptedModel({ analyse: SPECIFIC_ANALYSIS, plan: THREE_STEPS });
+  const h = await harness({ model });
+  t.teardown(() => h.close());
+  h.deps.planCountdownMs = 8_000;
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  const proposedLog = await h.log(sessionId);
+  t.is(of(proposedLog, 'PlanReviewOpened').length, 1);
+  t.is(of(proposedLog, 'SearchResultsRecorded').length, 0, 'nothing is searched before the plan starts');
+  t.like((await h.state(sessionId)).state, { activity: 'waiting', awaiting: 'plan' });
+
+  await asUser(h, sessionId, { type: 'EditPlan', data: { steps: [{ description: '梳理技术路线' }, { description: '比较安全性' }, { description: '评估成本与供应链', queries: ['固态电池 成本 供应链'] }].filter((step) => step.description !== '调研产业化进展') } });
+  const edited = await h.log(sessionId);
+  // The countdown's job comes when it would have ended: the edit stopped it, so it does nothing.
+  await h.run(runDeepCognition, 'deep_cognition', `${reply.replyId}:plan`, job(reply, 'research'));
+  t.is((await h.log(sessionId)).length, edited.length);
+
+  await asUser(h, sessionId, { type: 'StartPlan', data: { jobId: 'start-1' } });
+  await h.run(runDeepCognition, 'deep_cognition', 'start-1', job(reply, 'research'));
+  const log = await h.log(sessionId);
+  t.is(of(log, 'PlanProposed').length, 1, 'not planned again');
+  t.deepEqual(of(log, 'SearchResultsRecorded').filter((event) => (event.data.round ?? 0) === 0).map((event) => event.data.queries).sort(), [['固态电池 安全性'], ['固态电池 成本 供应链'], ['固态电池 技术路线']]);
+  t.false(h.corpus.queries.includes('固态电池 产业化'), 'the removed step is not searched');
+  t.deepEqual(of(log, 'SectionWritten').map((event) => event.data.heading), ['摘要', '技术路线', '安全性', '评估成本与供应链']);
+  t.true(model.requests.some((request) => request.messages.some((message) => message.content.includes('现在撰写这一节：评估成本与供应链'))));
+  t.false(model.requests.some((request) => request.messages.some((message) => message.content.includes('调研产业化进展'))), 'no request mentions the removed step after the edit');
+  t.deepEqual(of(log, 'PlanStepMarked').at(-1)!.data.steps, ['梳理技术路线', '比较安全性', '评估成本与供应链']);
+  t.is(of(log, 'FeedbackRequested').length, 1);
+});
+
+test('a plan nobody edits starts when its countdown ends, in the countdown job; one a reviewing user must start waits with no countdown', async (t) => {
+  const model = new ScriptedModel({ analyse: SPECIFIC_ANALYSIS, plan: THREE_STEPS });
+  const h = await harness({ model });
+  t.teardown(() => h.close());
+  h.deps.planCountdownMs = 8_000;
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  await h.run(runDeepCognition, 'deep_cognition', `${reply.replyId}:plan`, job(reply, 'research'));
+  const log = await h.log(sessionId);
+  t.like(of(log, 'PlanStarted')[0]!.data, { by: 'countdown', jobId: `${reply.replyId}:plan` });
+  t.deepEqual(of(log, 'SectionWritten').map((event) => event.data.heading), ['摘要', '技术路线', '产业化', '安全性']);
+
+  await h.deps.commands.handle(preferencesDecider, preferencesStream(h.userId), { type: 'SetPlanReviewPreference', data: { userId: h.userId, reviewPlans: true }, metadata: { now: new Date(), userId: h.userId } });
+  await h.feedback(sessionId, 'satisfied');
+  const second = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', second.replyId, job(second));
+  const opened = of(await h.log(sessionId), 'PlanReviewOpened').at(-1)!;
+  t.is(opened.data.messageId, second.replyId);
+  t.is(opened.data.startsAt, undefined, 'waits for the user');
+  t.like((await h.state(sessionId)).state, { awaiting: 'plan', planStartsAt: null });
 });

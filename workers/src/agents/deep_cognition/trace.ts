@@ -116,7 +116,8 @@ function stagesOf(events: RecordedEvent[], replyId: string): { stages: Conversat
       continue;
     }
     if (stages.length === 0) continue;
-    if (event.type === 'ReplyDeferred') jobs.set(event.data.jobId, stages.length - 1);
+    // A wait and what ends it (the model service's, a plan's review) hand the same stage on to a new job.
+    if (event.type === 'ReplyDeferred' || event.type === 'PlanReviewOpened' || event.type === 'PlanStarted') jobs.set(event.data.jobId, stages.length - 1);
     stages.at(-1)!.push(event);
   }
   return { stages, jobs };
@@ -148,6 +149,11 @@ function fold(stage: ConversationEvent[]): StageTrace {
         trace.headings = event.data.headings ?? null;
         trace.title = event.data.title ?? null;
         trace.length = event.data.length ?? null;
+        break;
+      case 'PlanEdited':
+        trace.plan = event.data.steps;
+        trace.queries = event.data.queries;
+        trace.headings = event.data.headings;
         break;
       case 'SearchResultsRecorded': {
         const step = event.data.step ?? trace.searches.length;
