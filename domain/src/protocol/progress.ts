@@ -30,6 +30,11 @@ const catalogue = {
     level: 'info',
     text: (p: { count: number; titles: string[] }) => `已读取你为本次研究添加的 ${p.count} 份资料：${p.titles.join('、')}`,
   },
+  'research.attachedLate': {
+    params: z.object({ count: z.number().int(), titles: z.array(z.string()) }),
+    level: 'info',
+    text: (p: { count: number; titles: string[] }) => `已读取你刚添加的 ${p.count} 份资料：${p.titles.join('、')}，将用于尚未撰写的各节`,
+  },
   'research.continuing': {
     params: z.object({ steps: z.number().int(), sections: z.number().int() }),
     level: 'info',

@@ -100,6 +100,7 @@ test('every progress code round-trips with its parameters', (t) => {
     'research.attachedRead': { count: 2, titles: ['A', 'B'] },
     'research.continuing': { steps: 2, sections: 1 },
     'research.tokensUsed': { tokens: 12_345 },
+    'research.attachedLate': { count: 1, titles: ['低温测试.pdf'] },
     'research.instructionApplied': { id: 'm2', instruction: '只看低温性能', to: 'plan' },
     'research.budgetLow': { remaining: 9_000, estimate: 40_000 },
     'research.takenOver': {},

@@ -232,6 +232,8 @@ export const en: Messages = {
       resuming: 'Resuming the interrupted research with the scope already settled',
       attachedRead: 'Read the {{count}} items you attached to this research: {{titles}}',
       attachedRead_one: 'Read the item you attached to this research: {{titles}}',
+      attachedLate: 'Read the {{count}} items you just added: {{titles}}; they count for the parts not yet written',
+      attachedLate_one: 'Read the item you just added: {{titles}}; it counts for the parts not yet written',
       continuing: 'Continuing where it stopped: the {{steps}} search steps done and the {{sections}} sections written are kept; only what is missing is done',
       takenOver: 'The previous worker stopped; the research continues from what was written',
       rulesFallback: 'After two retries the model gave no usable {{call}}; this step used the rules instead',

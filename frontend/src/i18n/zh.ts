@@ -232,6 +232,8 @@ export const zh = {
       resuming: '继续上次中断的研究：沿用已确认的研究范围，重新检索并撰写报告',
       attachedRead: '已读取你为本次研究添加的 {{count}} 份资料：{{titles}}',
       attachedRead_one: '已读取你为本次研究添加的 {{count}} 份资料：{{titles}}',
+      attachedLate: '已读取你刚添加的 {{count}} 份资料：{{titles}}，将用于尚未撰写的各节',
+      attachedLate_one: '已读取你刚添加的 {{count}} 份资料：{{titles}}，将用于尚未撰写的各节',
       continuing: '从中断处继续：沿用已完成的 {{steps}} 个检索步骤和已写完的 {{sections}} 节，只补上缺少的部分',
       takenOver: '上一个工作进程中断，研究从已写出的位置继续',
       rulesFallback: '模型两次重试后仍未给出可用的{{call}}，本步改用规则完成',

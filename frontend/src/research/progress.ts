@@ -39,7 +39,8 @@ export function infoText(t: TFunction, item: ContentOf<'info'>): string {
       return t('progress.research.budgetLow', { remaining: progress.params.remaining.toLocaleString(locale), estimate: progress.params.estimate.toLocaleString(locale) });
     }
     case 'research.attachedRead':
-      return t('progress.research.attachedRead', { count: progress.params.count, titles: progress.params.titles.join(t('progress.listSeparator')) });
+    case 'research.attachedLate':
+      return t(`progress.${progress.code}`, { count: progress.params.count, titles: progress.params.titles.join(t('progress.listSeparator')) });
     default:
       return t(`progress.${progress.code}`);
   }

@@ -242,7 +242,9 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   if (trace.writing && !trace.deferredLast && !trace.said.has('research.takenOver')) await run.writer.progress({ code: 'research.takenOver', params: {} });
   await draft.restore(prefix + partial);
 
-  // Instructions sent while the steps were researched count from here: every section still to write follows them.
+  // Material attached and instructions sent while the steps were researched count from here: every
+  // section still to write draws on the one and follows the other.
+  await readAttached(run, sources, true);
   const instructions = instructionsFor(await deps.events.readStream(conversationStream(run.data.sessionId)), run.data.replyId);
   await sayApplied(run, trace, instructions, 'writing');
   const outline = steps.map((step, index) => `${index + 1}. ${step}`).join('\n');

@@ -20,6 +20,7 @@ import { OfflineProvider } from '@scriptorium/infra/model/offline';
 import { ModelError, type ModelDelta, type ModelProvider, type ModelRequest } from '@scriptorium/infra/model/port';
 import { DEFAULT_PROFILE } from '@scriptorium/infra/model/profile';
 import type { AgentDeps } from '../deps.ts';
+import type { MaterialPort } from '../material.ts';
 import type { FetchedPage, PageFetcherPort } from '@scriptorium/infra/fetch/port';
 import type { HitSource, SearchHit, SearchPort } from '@scriptorium/infra/search/port';
 import { ANALYSE_PROMPT, BROWSE_PROMPT, CITATIONS_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT } from './prompts.ts';
@@ -116,7 +117,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(options: { model?: ModelProvider; remainingTokens?: () => number; web?: boolean } = {}): Promise<Harness> {
+export async function harness(options: { model?: ModelProvider; remainingTokens?: () => number; web?: boolean; material?: MaterialPort } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-agents-'));
   const events = new SqliteEventStore(join(dir, 'events.sqlite3'));
   const commands = new CommandHandler(events);
@@ -133,6 +134,7 @@ export async function harness(options: { model?: ModelProvider; remainingTokens?
     localSearch: corpus,
     fetcher: corpus,
     ...(options.web !== false && { webSearch: corpus }),
+    ...(options.material && { material: options.material }),
   };
   const userId = 'user-1';
   const handle = (sessionId: string, command: Omit<ConversationCommand, 'metadata'>) =>

@@ -784,6 +784,30 @@ test('with a model: after a pause, a message redirects the research: planned aga
   t.true(outputs(log, 'info').some((item) => (item.progress as { code?: string; params?: { to?: string } } | undefined)?.code === 'research.instructionApplied'));
 });
 
+test('with a model: a file added while the steps are researched is read before the sections, is in their requests, and the chat says from where it counts', async (t) => {
+  const model = SPECIFIC_MODEL();
+  const added = { at: false };
+  const LATE = { id: 'ctx-1', kind: 'upload' as const, title: '低温测试.txt', text: '在零下二十度时，这款固态电池保留了百分之八十五的容量。' };
+  // The file arrives while a step's pages are being summarised: after the plan, before any section.
+  const watching: ScriptedModel = Object.assign(Object.create(model) as ScriptedModel, {
+    async complete(request: Parameters<ScriptedModel['complete']>[0]) {
+      if (request.messages[0]?.content === BROWSE_PROMPT) added.at = true;
+      return model.complete(request);
+    },
+  });
+  const h = await harness({ model: watching, material: { attached: async () => (added.at ? [LATE] : []) } });
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  const log = await h.log(sessionId);
+  const said = outputs(log, 'info').map((item) => item.progress as { code: string; params: Record<string, unknown> } | undefined);
+  t.deepEqual(said.filter((item) => item?.code.startsWith('research.attached')), [{ code: 'research.attachedLate', params: { count: 1, titles: ['低温测试.txt'] } }], 'said once, as counting from the sections on');
+  const summary = model.requests.find((request) => request.context && request.messages[0]?.content === summaryPrompt('zh'));
+  t.true(summary!.context!.some((doc) => doc.text.includes('百分之八十五')), 'the summary draws on it');
+  t.true(of(log, 'WritingVersionSaved')[0]!.data.content.includes('低温测试.txt'), 'listed among the sources');
+});
+
 /** Issues a command as the session's user would through the api. */
 const asUser = (h: Awaited<ReturnType<typeof harness>>, sessionId: string, command: { type: 'EditPlan' | 'StartPlan'; data: Record<string, unknown> }) =>
   h.deps.commands.handle(conversationDecider, conversationStream(sessionId), { ...command, data: { actorId: h.userId, ...command.data }, metadata: { now: new Date(), userId: h.userId } } as ConversationCommand);

@@ -354,12 +354,14 @@ export async function stop(run: Run, error: unknown): Promise<void> {
  * user chose them, so the report draws on them first. Their addresses match the local search's
  * (`note:<id>`), so finding one again later does not list it twice.
  */
-export async function readAttached(run: Run, sources: SourceBook): Promise<void> {
+export async function readAttached(run: Run, sources: SourceBook, late = false): Promise<void> {
   const material = run.deps.material;
   if (!material) return;
   checkpoint(run);
-  const attached = await material.attached(run.data.sessionId, run.data.userId);
+  const known = new Set(sources.all.map((source) => source.url));
+  // Later, only what was attached since: the steps are researched, so it counts for the sections still to write.
+  const attached = (await material.attached(run.data.sessionId, run.data.userId)).filter((doc) => !known.has(`${doc.kind}:${doc.id}`));
   if (attached.length === 0) return;
   for (const doc of attached) sources.add({ title: doc.title, url: `${doc.kind}:${doc.id}`, text: doc.text });
-  await run.writer.progress({ code: 'research.attachedRead', params: { count: attached.length, titles: attached.map((doc) => doc.title) } });
+  await run.writer.progress({ code: late ? 'research.attachedLate' : 'research.attachedRead', params: { count: attached.length, titles: attached.map((doc) => doc.title) } });
 }
