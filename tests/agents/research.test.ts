@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import type { ContentType } from '@scriptorium/domain/protocol/content';
 import { serverMessageSchema } from '@scriptorium/domain/protocol/ws';
 import { BUDGET_EXHAUSTED } from '@scriptorium/domain/budget/guard';
@@ -117,7 +117,8 @@ test.serial('offline, one question: clarification, answers, a moving plan, searc
   t.deepEqual(misfits, [], 'everything the agents appended fits the protocol');
 });
 
-test.serial('a pause while the model writes: the partial version is kept with the interrupted message', async (t) => {
+/** A research by `name` on a model that writes slowly, once its report has begun to stream. */
+async function writingSlowly(t: ExecutionContext, name: string) {
   const prose = `${'固态电池的能量密度更高[1]，但成本仍然偏高[2]。'.repeat(60)}`;
   const mock = await startMockOpenAI({
     scenario: 'slow',
@@ -130,11 +131,16 @@ test.serial('a pause while the model writes: the partial version is kept with th
     await app.stop();
     await mock.close();
   });
-  const { user, sessionId, socket } = await researchSession(app, 'pauser');
+  const { user, sessionId, socket } = await researchSession(app, name);
   t.teardown(() => socket.close());
   const started = await user.request('POST', '/backend/conversation/research/start', { session_id: sessionId, message: SPECIFIC });
-  const replyId = started.body.reply_id;
+  const replyId: string = started.body.reply_id;
   await socket.next(arrives(replyId, 'writing_content'));
+  return { user, sessionId, socket, replyId, prose };
+}
+
+test.serial('a pause while the model writes: the partial version is kept with the interrupted message', async (t) => {
+  const { user, sessionId, socket, replyId, prose } = await writingSlowly(t, 'pauser');
   t.like((await user.request('POST', `/backend/conversation/research/${sessionId}/pause`)).body, { paused: true });
   const end = (await socket.next(arrives(replyId, 'writing_end'))).content;
   t.like(end, { message: '写作过程中断，已保存部分内容', level: 'warning', interrupted: true, saved: true });
@@ -148,23 +154,7 @@ test.serial('a pause while the model writes: the partial version is kept with th
 });
 
 test.serial('a message sent while the research works is accepted as an instruction to it (2xx, not 409), echoed on the socket, and no reply of its own starts', async (t) => {
-  const prose = `${'固态电池的能量密度更高[1]，但成本仍然偏高[2]。'.repeat(60)}`;
-  const mock = await startMockOpenAI({
-    scenario: 'slow',
-    delayMs: 2,
-    reply: straightResearch({ description: '技术路线', queries: ['固态电池 技术'] }, prose, { [JUDGE_PROMPT]: JSON.stringify({ useful: [1] }), [BROWSE_PROMPT]: JSON.stringify({ pages: [{ index: 1, summary: '介绍了固态电池' }] }) }),
-  });
-  const corpus = new Corpus([...SOLID_STATE]);
-  const app = await startTestApp({ LLM_BASE_URL: mock.url, LLM_MODEL: 'slow' }, { agents: { webSearch: corpus, fetcher: corpus } });
-  t.teardown(async () => {
-    await app.stop();
-    await mock.close();
-  });
-  const { user, sessionId, socket } = await researchSession(app, 'steerer');
-  t.teardown(() => socket.close());
-  const started = await user.request('POST', '/backend/conversation/research/start', { session_id: sessionId, message: SPECIFIC });
-  const replyId = started.body.reply_id;
-  await socket.next(arrives(replyId, 'writing_content'));
+  const { user, sessionId, socket, replyId } = await writingSlowly(t, 'steerer');
   const sent = await user.request('POST', '/backend/conversation/api/v2/chat/send', { session_id: sessionId, message: '只看低温性能，其他的不用管。' });
   t.is(sent.status, 200);
   t.like(sent.body, { session_id: sessionId, reply_id: replyId, agent: 'deep_cognition' });
