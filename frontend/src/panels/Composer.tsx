@@ -85,7 +85,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
 
   const busy = session?.busy ?? false;
   // A research at work takes a message as an instruction for what it has still to do (a chat reply does not).
-  const steering = busy && session?.mode === 1;
+  const steering = busy && researching;
   const disabled = session?.readOnly === true || session?.restoring === true;
 
   const submit = () => {
@@ -114,6 +114,12 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
     // The reply is Markdown and takes a round trip at least: its renderer arrives before it does.
     void preloadMarkdown();
   };
+
+  const startAnyway = () => {
+    budgetAccepted.current = true;
+    submit();
+  };
+  const locale = intlLocale(currentLanguage());
 
   const ready = session?.ready === true;
   useEffect(() => {
@@ -185,14 +191,11 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
       {budgetAsked && budget.data && (
         <div className="composer-alert budget-low" role="alert">
           <CircleAlertIcon size={14} />
-          <span>{t('composer.budgetLow', { remaining: budget.data.remaining_tokens.toLocaleString(intlLocale(currentLanguage())), estimate: budget.data.estimate_tokens.toLocaleString(intlLocale(currentLanguage())) })}</span>
+          <span>{t('composer.budgetLow', { remaining: budget.data.remaining_tokens.toLocaleString(locale), estimate: budget.data.estimate_tokens.toLocaleString(locale) })}</span>
           <button type="button" className="button button-secondary button-small" onClick={() => setBudgetAsked(false)}>
             {t('composer.budgetLowCancel')}
           </button>
-          <button type="button" className="button button-primary button-small" onClick={() => {
-              budgetAccepted.current = true;
-              submit();
-            }}>
+          <button type="button" className="button button-primary button-small" onClick={startAnyway}>
             <SendIcon size={14} />
             {t('composer.budgetLowGo')}
           </button>
