@@ -33,8 +33,6 @@ export async function startLab(options: ScriptedModelOptions & { env?: Record<st
       FETCH_ALLOW_HOSTS: web.pagesHost,
       ADMIN_USERNAME: LAB_ADMIN.username,
       ADMIN_PASSWORD: LAB_ADMIN.password,
-      // The plan's countdown is the reader's time to edit it, not the engine's: the lab measures the engine.
-      PLAN_COUNTDOWN_SECONDS: '0',
       ...options.env,
     });
   } catch (error) {

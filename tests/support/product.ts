@@ -15,6 +15,12 @@ export const passwordCostEnv = (cost: PasswordCost) => ({ PASSWORD_HASH_MEMORY_K
  */
 export const TEST_PASSWORD_COST = passwordCostEnv(MINIMUM_PASSWORD_COST);
 
+/**
+ * What a product process under test runs with besides: the cheap hash, and plans that start at once
+ * (the countdown is the reader's time to edit; the plan suites set one where they test it).
+ */
+const TEST_DEFAULTS = { ...TEST_PASSWORD_COST, PLAN_COUNTDOWN_SECONDS: '0' };
+
 export interface Product {
   child: ChildProcess;
   url: string;
@@ -32,7 +38,7 @@ export function startProduct(dataDir: string, env: Record<string, string> = {}, 
   const [command, ...args] = (options.wrap ?? ((argv) => argv))([process.execPath, '--import', 'tsx', 'backend/src/main.ts']);
   const child = owned(spawn(command!, args, {
     cwd: ROOT,
-    env: { ...process.env, ...withParentWatch(), DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', LLM_BASE_URL: '', REDIS_URL: '', DATABASE_URL: '', EVENTSTORE_URL: '', MONGO_URL: '', SMTP_URL: '', SEARCH_URL: '', TIME_ZONE: 'UTC', ...TEST_PASSWORD_COST, ...env },
+    env: { ...process.env, ...withParentWatch(), DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', LLM_BASE_URL: '', REDIS_URL: '', DATABASE_URL: '', EVENTSTORE_URL: '', MONGO_URL: '', SMTP_URL: '', SEARCH_URL: '', TIME_ZONE: 'UTC', ...TEST_DEFAULTS, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   }));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -68,7 +74,7 @@ export interface RoleProcess {
 export function startRole(role: 'api' | 'projector' | 'worker', env: Record<string, string>): Promise<RoleProcess> {
   const child = owned(spawn(process.execPath, ['--import', 'tsx', 'backend/src/main.ts', '--role', role], {
     cwd: ROOT,
-    env: { ...process.env, ...withParentWatch(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', TIME_ZONE: 'UTC', ...TEST_PASSWORD_COST, ...env },
+    env: { ...process.env, ...withParentWatch(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', TIME_ZONE: 'UTC', ...TEST_DEFAULTS, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   }));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
