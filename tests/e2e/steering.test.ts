@@ -56,6 +56,7 @@ for (const language of ['zh', 'en'] as const) {
     await instruct.click();
     await page.locator('.message-user').filter({ hasText: '只看低温性能' }).waitFor();
     t.is(await page.getByRole('alert').count(), 0, 'accepted, not refused');
+    t.is(await page.locator('.message-assistant').count(), 1, 'no second reply is waited for');
     await screenshot(page, `steering-instruct-${language}`);
     await page.getByRole('button', { name: words.send, exact: true }).waitFor();
     t.is(await page.locator('.message-assistant').count(), 1, 'the instruction started no reply of its own');

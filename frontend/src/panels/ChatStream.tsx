@@ -362,7 +362,9 @@ export function ChatStream({ conversation, outbox = [], readOnly }: { conversati
   });
 
   const last = conversation.messages.at(-1);
-  const waiting = conversation.busy && (!last || last.role === 'user');
+  // A message sent while a research streams is an instruction to it, not a question awaiting a reply of its own.
+  const streaming = conversation.messages.some((message) => message.role === 'assistant' && message.status === 'streaming');
+  const waiting = conversation.busy && !streaming && (!last || last.role === 'user');
   const resume = resumeOf(conversation, outbox, readOnly);
   return (
     <div
