@@ -11,8 +11,8 @@ import test from 'ava';
 import { Corpus, SOLID_STATE } from '@scriptorium/workers/agents/deep_cognition/harness';
 import { ANALYSE_PROMPT, PLAN_PROMPT, REFLECT_PROMPT } from '@scriptorium/workers/agents/deep_cognition/prompts';
 import { browserSuite, newUserOnResearch, screenshot } from '../support/browser.ts';
-import { startTestApp } from '../support/app.ts';
-import { startMockOpenAI, type ChatBody } from '../support/mockOpenAI.ts';
+import { startAppOnModel } from '../support/app.ts';
+import type { ChatBody } from '../support/mockOpenAI.ts';
 
 const PROSE = '固态电池使用固态电解质取代液态电解液，能量密度更高，安全性也更好。'.repeat(4);
 const STEPS = [
@@ -32,24 +32,20 @@ const reply = (body: ChatBody) => {
 const COUNTDOWN_MS = 15_000;
 const asked: string[] = [];
 
-const suite = browserSuite(async () => {
-  const upstream = await startMockOpenAI({
-    scenario: 'slow',
-    delayMs: 20,
-    reply: (body) => {
-      asked.push(body.messages?.map((message) => message.content).join('\n') ?? '');
-      return reply(body);
-    },
-  });
+const suite = browserSuite(() => {
   const corpus = new Corpus([...SOLID_STATE]);
-  const app = await startTestApp({ LLM_BASE_URL: `${upstream.origin}/v1`, LLM_MODEL: 'mock-model' }, { agents: { webSearch: corpus, localSearch: corpus, fetcher: corpus, planCountdownMs: COUNTDOWN_MS } });
-  return {
-    ...app,
-    async stop() {
-      await app.stop();
-      await upstream.close();
+  return startAppOnModel(
+    {
+      scenario: 'slow',
+      delayMs: 20,
+      reply: (body: ChatBody) => {
+        asked.push(body.messages?.map((message) => message.content).join('\n') ?? '');
+        return reply(body);
+      },
     },
-  };
+    {},
+    { agents: { webSearch: corpus, localSearch: corpus, fetcher: corpus, planCountdownMs: COUNTDOWN_MS } },
+  );
 });
 
 const WORDS = {

@@ -6,24 +6,15 @@
  */
 import test from 'ava';
 import { browserSuite, newUserOnResearch, screenshot } from '../support/browser.ts';
-import { startTestApp } from '../support/app.ts';
-import { startMockOpenAI } from '../support/mockOpenAI.ts';
+import { startAppOnModel } from '../support/app.ts';
 import { straightResearch } from '../support/researchModel.ts';
 
 const ANSWER = '固态电池用固体电解质代替电解液，不易燃，能量密度也更高[1]。'.repeat(20);
 
-const suite = browserSuite(async () => {
-  const upstream = await startMockOpenAI({ scenario: 'slow', delayMs: 40, reply: straightResearch({ description: '安全性对比', queries: ['固态电池 安全'] }, ANSWER) });
-  // Every run is reckoned dearer than a new user's day, so the composer asks first.
-  const app = await startTestApp({ LLM_BASE_URL: upstream.url, LLM_MODEL: 'mock-model', RESEARCH_TOKENS_ESTIMATE: '100000000' });
-  return {
-    ...app,
-    async stop() {
-      await app.stop();
-      await upstream.close();
-    },
-  };
-});
+// Every run is reckoned dearer than a new user's day, so the composer asks first.
+const suite = browserSuite(() =>
+  startAppOnModel({ scenario: 'slow', delayMs: 40, reply: straightResearch({ description: '安全性对比', queries: ['固态电池 安全'] }, ANSWER) }, { RESEARCH_TOKENS_ESTIMATE: '100000000' }),
+);
 
 const WORDS = {
   zh: { input: '输入消息', send: '发送', budget: '仍要开始吗', go: '仍然开始', notNow: '先不开始', pause: '暂停', instruct: '补充要求', steerHint: '研究进行中' },

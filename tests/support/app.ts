@@ -13,6 +13,7 @@ import { createApi } from '@scriptorium/backend/http/server';
 import { closeServices, createServices, type Services } from '@scriptorium/backend/services';
 import { seedAdmin } from '@scriptorium/domain/user/seedAdmin';
 import { startProcessManagers } from '@scriptorium/backend/processes';
+import { startMockOpenAI, type MockOpenAIOptions } from './mockOpenAI.ts';
 import { TEST_PASSWORD_COST } from './product.ts';
 
 export interface TestApp {
@@ -125,4 +126,17 @@ export async function signUp(baseUrl: string, username: string, password = 'corr
   const login = await anonymous.request('POST', '/backend/auth/login', { username, password }, { form: true });
   if (login.status !== 200) throw new Error(`login ${username}: ${login.status}`);
   return Object.assign(client(baseUrl, login.body.access_token), { userId: registered.body.id as string });
+}
+
+/** The test app on a local OpenAI-compatible model started with `model` (as `mock-model`), which stops with the app. */
+export async function startAppOnModel(model: MockOpenAIOptions, env: Record<string, string> = {}, options: Parameters<typeof startTestApp>[1] = {}): Promise<TestApp> {
+  const upstream = await startMockOpenAI(model);
+  const app = await startTestApp({ LLM_BASE_URL: upstream.url, LLM_MODEL: 'mock-model', ...env }, options);
+  return {
+    ...app,
+    async stop() {
+      await app.stop();
+      await upstream.close();
+    },
+  };
 }
