@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import { BUDGET_EXHAUSTED } from '@scriptorium/domain/budget/guard';
 import type { OutputType } from '@scriptorium/domain/protocol/content';
@@ -459,19 +459,25 @@ test('a worker that dies in a later step: the re-run shows each page read once a
   for (const url of before) t.true(saved!.data.content.includes(url), `the report still lists ${url}`);
 });
 
-test('a pause while writing saves the partial version and ends the reply as interrupted', async (t) => {
-  const model = new ScriptedModel({ analyse: { analysis: '足够具体', status: '开始', goal: '报告', needs_clarification: false } });
+/** `model`'s research of SPECIFIC, one call at a time, paused once `pieces` pieces of the report have streamed. */
+async function pausedWhileWriting(t: ExecutionContext, model: ScriptedModel, pieces: number) {
   const h = await harness({ model });
   oneCallAtATime(h);
   t.teardown(() => h.close());
   const sessionId = await h.createSession();
   const reply = await h.post(sessionId, SPECIFIC);
-  const stalled = model.stallAfter(7);
+  const stalled = model.stallAfter(pieces);
   const pause = new AbortController();
   const running = h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply), pause.signal);
   await stalled;
   pause.abort();
   await running;
+  return { h, sessionId, reply };
+}
+
+test('a pause while writing saves the partial version and ends the reply as interrupted', async (t) => {
+  const model = new ScriptedModel({ analyse: { analysis: '足够具体', status: '开始', goal: '报告', needs_clarification: false } });
+  const { h, sessionId, reply } = await pausedWhileWriting(t, model, 7);
   const log = await h.log(sessionId);
   const [saved] = of(log, 'WritingVersionSaved');
   t.true(saved!.data.interrupted);
@@ -752,17 +758,7 @@ test('with a model: a message sent while the steps are researched is taken up at
 
 test('with a model: after a pause, a message redirects the research: planned again with the question and the instruction, pages read before kept, no empty section', async (t) => {
   const model = SPECIFIC_MODEL();
-  const h = await harness({ model });
-  oneCallAtATime(h);
-  t.teardown(() => h.close());
-  const sessionId = await h.createSession();
-  const reply = await h.post(sessionId, SPECIFIC);
-  const stalled = model.stallAfter(8);
-  const pause = new AbortController();
-  const running = h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply), pause.signal);
-  await stalled;
-  pause.abort();
-  await running;
+  const { h, sessionId, reply } = await pausedWhileWriting(t, model, 8);
   const fetched = h.corpus.fetched.length;
   const calls = model.requests.length;
 
