@@ -10,9 +10,9 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { sectionPrompt } from '@scriptorium/workers/agents/deep_cognition/prompts';
 import { browserSuite, newUserOnResearch, screenshot } from '../support/browser.ts';
-import { startTestApp } from '../support/app.ts';
-import { startMockOpenAI } from '../support/mockOpenAI.ts';
-import { startModelGateway, type GatewayAnswer } from '../support/modelGateway.ts';
+import { startAppOnModel } from '../support/app.ts';
+import type { ChatBody } from '../support/mockOpenAI.ts';
+import type { GatewayAnswer } from '../support/modelGateway.ts';
 import { straightResearch } from '../support/researchModel.ts';
 
 const PROSE = '固态电池使用固体电解质，热失控风险更低，这一点已有多项测试支持。'.repeat(6);
@@ -28,9 +28,9 @@ const FAULTS: Record<Fault, GatewayAnswer> = {
   refuse: { status: 400, body: { error: { message: 'Invalid max_tokens value, the valid range of max_tokens is [1, 8192]', type: 'invalid_request_error', code: 'invalid_request_error' } } },
 };
 
-const suite = browserSuite(async () => {
-  const upstream = await startMockOpenAI({ scenario: 'slow', delayMs: 5, reply: straightResearch({ description: '安全性对比', queries: ['固态电池 安全'] }, PROSE) });
-  const gateway = await startModelGateway(upstream.origin, (request) => {
+const suite = browserSuite(() => {
+  const model = { scenario: 'slow' as const, delayMs: 5, reply: straightResearch({ description: '安全性对比', queries: ['固态电池 安全'] }, PROSE) };
+  const gate = (request: ChatBody): GatewayAnswer => {
     const system = request.messages?.[0]?.content ?? '';
     const asked = request.messages?.find((message) => message.role === 'user')?.content ?? '';
     const fault = (Object.keys(FAULT_WORDS) as Fault[]).find((name) => FAULT_WORDS[name].test(asked));
@@ -39,16 +39,8 @@ const suite = browserSuite(async () => {
     if (!fault || !section || played.has(key)) return { pass: true };
     played.add(key);
     return FAULTS[fault];
-  });
-  const app = await startTestApp({ LLM_BASE_URL: gateway.url, LLM_MODEL: 'mock-model' });
-  return {
-    ...app,
-    async stop() {
-      await app.stop();
-      await gateway.close();
-      await upstream.close();
-    },
   };
+  return startAppOnModel(model, {}, { gate });
 });
 
 const WORDS = {

@@ -6,9 +6,8 @@
 import test, { type ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
 import { browserSuite, newUserOnResearch, screenshot } from '../support/browser.ts';
-import { startTestApp } from '../support/app.ts';
-import { startMockOpenAI, type ChatBody } from '../support/mockOpenAI.ts';
-import { startModelGateway } from '../support/modelGateway.ts';
+import { startAppOnModel } from '../support/app.ts';
+import type { ChatBody } from '../support/mockOpenAI.ts';
 import { straightResearch } from '../support/researchModel.ts';
 
 const ANSWER = `${'固态电池用固体电解质代替电解液，不易燃，能量密度也更高。'.repeat(12)}结论：更安全。`;
@@ -16,7 +15,7 @@ const ANSWER = `${'固态电池用固体电解质代替电解液，不易燃，�
 let down = false;
 const OVERLOADED = { status: 503, body: { error: { message: 'The server is overloaded', type: 'server_error' } } };
 
-const suite = browserSuite(async () => {
+const suite = browserSuite(() => {
   const research = straightResearch({ description: '安全性对比', queries: ['固态电池 安全'] }, ANSWER);
   // Asked to go on after a partial answer, the model writes the rest of it, as a real one would.
   const reply = (body: ChatBody) => {
@@ -24,17 +23,7 @@ const suite = browserSuite(async () => {
     const partial = messages.at(-1)?.content.includes('继续') ? messages.at(-2)?.content : undefined;
     return partial && ANSWER.startsWith(partial) ? ANSWER.slice(partial.length) : research(body);
   };
-  const upstream = await startMockOpenAI({ scenario: 'slow', delayMs: 40, reply });
-  const gateway = await startModelGateway(upstream.origin, () => (down ? OVERLOADED : { pass: true }));
-  const app = await startTestApp({ LLM_BASE_URL: gateway.url, LLM_MODEL: 'mock-model' });
-  return {
-    ...app,
-    async stop() {
-      await app.stop();
-      await gateway.close();
-      await upstream.close();
-    },
-  };
+  return startAppOnModel({ scenario: 'slow', delayMs: 40, reply }, {}, { gate: () => (down ? OVERLOADED : { pass: true }) });
 });
 
 const WORDS = {

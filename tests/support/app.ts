@@ -13,7 +13,8 @@ import { createApi } from '@scriptorium/backend/http/server';
 import { closeServices, createServices, type Services } from '@scriptorium/backend/services';
 import { seedAdmin } from '@scriptorium/domain/user/seedAdmin';
 import { startProcessManagers } from '@scriptorium/backend/processes';
-import { startMockOpenAI, type MockOpenAIOptions } from './mockOpenAI.ts';
+import { startMockOpenAI, type ChatBody, type MockOpenAIOptions } from './mockOpenAI.ts';
+import { startModelGateway, type GatewayAnswer } from './modelGateway.ts';
 import { TEST_PASSWORD_COST } from './product.ts';
 
 export interface TestApp {
@@ -128,14 +129,24 @@ export async function signUp(baseUrl: string, username: string, password = 'corr
   return Object.assign(client(baseUrl, login.body.access_token), { userId: registered.body.id as string });
 }
 
-/** The test app on a local OpenAI-compatible model started with `model` (as `mock-model`), which stops with the app. */
-export async function startAppOnModel(model: MockOpenAIOptions, env: Record<string, string> = {}, options: Parameters<typeof startTestApp>[1] = {}): Promise<TestApp> {
+/**
+ * The test app on a local OpenAI-compatible model started with `model` (as `mock-model`), which stops
+ * with the app. With `gate`, the app reaches the model through a gateway that decides each request's
+ * fate (pass, cut, refuse), as a misbehaving provider would.
+ */
+export async function startAppOnModel(
+  model: MockOpenAIOptions,
+  env: Record<string, string> = {},
+  { gate, ...options }: Parameters<typeof startTestApp>[1] & { gate?: (request: ChatBody) => GatewayAnswer } = {},
+): Promise<TestApp> {
   const upstream = await startMockOpenAI(model);
-  const app = await startTestApp({ LLM_BASE_URL: upstream.url, LLM_MODEL: 'mock-model', ...env }, options);
+  const gateway = gate ? await startModelGateway(upstream.origin, gate) : null;
+  const app = await startTestApp({ LLM_BASE_URL: gateway?.url ?? upstream.url, LLM_MODEL: 'mock-model', ...env }, options);
   return {
     ...app,
     async stop() {
       await app.stop();
+      await gateway?.close();
       await upstream.close();
     },
   };
