@@ -28,6 +28,13 @@ function keepDraft(text: string): void {
 }
 
 /**
+ * What is typed and not yet sent, per session: a new layout (the page settling on its first load, a
+ * panel opening) replaces the composer, and the new one carries on from the same text.
+ */
+const unsentText = new WeakMap<object, string>();
+const NO_SESSION = {};
+
+/**
  * A new layout (the first message swaps the welcome screen for the conversation, a report arriving
  * opens the canvas) rebuilds every panel, and what had focus in them goes with them: the focus goes
  * to the composer arriving (within a moment, so that a later composer never takes focus it was not
@@ -66,7 +73,15 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
   /** A research the budget may not cover waits here until the user goes on or lets it be. */
   const [budgetAsked, setBudgetAsked] = useState(false);
   const budgetAccepted = useRef(false);
-  const [text, setText] = useState(storedDraft);
+  // Typed before the first visit's session existed, the text belongs to the session then made.
+  const [text, setTextState] = useState(() => (ref && unsentText.get(ref)) ?? unsentText.get(NO_SESSION) ?? storedDraft());
+  const setText = (next: string | ((current: string) => string)) =>
+    setTextState((current) => {
+      const value = typeof next === 'function' ? next(current) : next;
+      if (ref) unsentText.delete(NO_SESSION);
+      unsentText.set(ref ?? NO_SESSION, value);
+      return value;
+    });
   const [height, setHeight] = useState(() => clampInputHeight(Number(localStorage.getItem(INPUT_HEIGHT_KEY)) || INPUT_MIN_HEIGHT + 30));
   const [needsLogin, setNeedsLogin] = useState(false);
   /** Sent before the session was ready (just made, or still loading): it goes once the session is. */
@@ -94,9 +109,16 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
       setNeedsLogin(true);
       return;
     }
-    if (researching && !busy && !budgetAccepted.current && budget.data?.enough === false) {
-      setBudgetAsked(true);
-      return;
+    if (researching && !busy && !budgetAccepted.current) {
+      // Sent as the page opens, the question waits for the budget: a run it may not cover is asked about first.
+      if (budget.data === undefined && budget.isFetching) {
+        setSendWhenReady(true);
+        return;
+      }
+      if (budget.data?.enough === false) {
+        setBudgetAsked(true);
+        return;
+      }
     }
     setBudgetAsked(false);
     // The first visit's session is still being made (or is loading): the text waits in the box and goes once it is ready.
@@ -122,11 +144,12 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
   const locale = intlLocale(currentLanguage());
 
   const ready = session?.ready === true;
+  const budgetSettled = budget.data !== undefined || !budget.isFetching;
   useEffect(() => {
-    if (sendWhenReady && ready && signedIn) submit();
+    if (sendWhenReady && ready && signedIn && budgetSettled) submit();
     // Only readiness arriving sends: `submit` reads the text as it is then.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [sendWhenReady, ready, signedIn]);
+  }, [sendWhenReady, ready, signedIn, budgetSettled]);
 
   const startDrag = (event: React.PointerEvent) => {
     event.preventDefault();
