@@ -35,6 +35,8 @@ interface Snapshot {
 interface LocalWorker {
   queue: string;
   worker: Worker;
+  /** The jobs this worker is running, each settled once its job is finished, failed or back to waiting. */
+  running: Set<Promise<unknown>>;
   closing?: Promise<void>;
 }
 
@@ -164,7 +166,11 @@ export class BullJobQueue implements JobQueue {
     const worker = new Worker(
       queueName,
       // Three parameters: BullMQ only creates an AbortSignal for processors that declare it.
-      (job: Job, token?: string, signal?: AbortSignal) => this.#run(handler as JobHandler<unknown>, job, token, signal),
+      (job: Job, token?: string, signal?: AbortSignal) => {
+        const run = this.#run(local, handler as JobHandler<unknown>, job, token, signal);
+        local.running.add(run);
+        return run.finally(() => local.running.delete(run));
+      },
       {
         connection: { url: this.#url, maxRetriesPerRequest: null },
         prefix: this.#prefix,
@@ -175,7 +181,7 @@ export class BullJobQueue implements JobQueue {
       },
     );
     worker.on('error', this.#onError);
-    const local: LocalWorker = { queue: queueName, worker };
+    const local: LocalWorker = { queue: queueName, worker, running: new Set() };
     this.#workers.add(local);
     // No job starts before this process hears cancel messages.
     this.#subscribe().then(() => {
@@ -282,10 +288,15 @@ export class BullJobQueue implements JobQueue {
     }
   }
 
-  async #run(handler: JobHandler<unknown>, job: Job, token: string | undefined, signal: AbortSignal | undefined): Promise<unknown> {
+  async #run(local: LocalWorker, handler: JobHandler<unknown>, job: Job, token: string | undefined, signal: AbortSignal | undefined): Promise<unknown> {
     const bullId = job.id;
     if (bullId === undefined || token === undefined || signal === undefined) {
       throw new UnrecoverableError('BullMQ ran the job without an id, a lock token or an AbortSignal');
+    }
+    // Fetched while the worker was closing (a blocking fetch already under way): back to waiting, untouched.
+    if (local.closing) {
+      await job.moveToWait(token);
+      throw new WaitingError();
     }
     // A cancel whose message arrived before this job was tracked left its marker; the job never starts.
     if (await this.#redis.hexists(this.#cancelKey(job.queueName), bullId)) throw new UnrecoverableError(CANCELLED);
@@ -313,13 +324,20 @@ export class BullJobQueue implements JobQueue {
     throw outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
   }
 
+  /**
+   * Not BullMQ's graceful close: after Redis went away and came back, its blocking client can sit in
+   * `reconnecting` with no socket, and close() waits for an end that never comes while the lock
+   * timers keep the process alive (taskforcesh/bullmq#4585, #4656). The jobs are this queue's to
+   * wait for: stop fetching, abort the running handlers, let each put its job back, then close
+   * without waiting on the blocking client.
+   */
   #closeWorker(local: LocalWorker): Promise<void> {
-    if (!local.closing) {
-      // close() first: it stops the worker fetching, so aborted handlers are not followed by new jobs.
-      const closed = local.worker.close();
+    local.closing ??= (async () => {
+      await local.worker.pause(true);
       local.worker.cancelAllJobs(abortReason(new WorkerClosingError()));
-      local.closing = closed.finally(() => this.#workers.delete(local));
-    }
+      await Promise.allSettled(local.running);
+      await local.worker.close(true);
+    })().finally(() => this.#workers.delete(local));
     return local.closing;
   }
 }
