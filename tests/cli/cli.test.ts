@@ -11,9 +11,15 @@ const until = <T>(probe: () => Promise<T | undefined>) => eventually(probe, 60_0
 
 const MAIN = join(import.meta.dirname, '../../workers/src/cli/main.ts');
 
-/** The CLI as a child process; `input` is written and stdin ended unless `open` keeps it for the caller. */
-function spawnCli(args: string[], env: Record<string, string>) {
+/**
+ * The CLI as a child process. Given the test, it is killed when the test ends: a test that fails
+ * half-way leaves no chat waiting for input, which would keep the test process (and a CI slot) alive.
+ */
+function spawnCli(args: string[], env: Record<string, string>, t?: { teardown(fn: () => void): void }) {
   const child = owned(spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] }));
+  t?.teardown(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk) => (output.stdout += chunk));
   child.stderr.on('data', (chunk) => (output.stderr += chunk));
@@ -91,7 +97,7 @@ test("every chat and run is a live engineer session; the browser's commands run 
   const trajectories = (await user.request('GET', '/backend/engineer/trajectory/files')).body.files;
   t.is(trajectories[0].title, 'false', 'a run is titled by its command');
 
-  const { child, output, exited } = spawnCli(['chat', '--project', 'demo'], env);
+  const { child, output, exited } = spawnCli(['chat', '--project', 'demo'], env, t);
   child.stdin.write('/help\n!node -e "process.exit(2)"\n');
   const chatSession = await until(async () => (await user.request('GET', `${base}/sessions?status=running`)).body.sessions[0]);
   await until(async () => ((await user.request('GET', `${base}/sessions/${chatSession.id}`)).body.node_count >= 2 ? true : undefined));
@@ -102,7 +108,7 @@ test("every chat and run is a live engineer session; the browser's commands run 
   child.stdin.write('n\n');
   const refused = await until(async () => (await user.request('GET', `${base}/sessions/${chatSession.id}/commands`)).body.commands.find((c: any) => c.id === refusedCommand.id && c.result));
   t.like(refused.result, { status: 'failed', result: '', error_message: '终端拒绝运行浏览器发来的命令' });
-  t.false(output.stdout.includes('25'), 'the refused command did not run');
+  t.notRegex(output.stdout, /^25$/m, 'the refused command did not run');
   const command = (await user.request('POST', `${base}/sessions/${chatSession.id}/commands`, { command_type: 'run', content: 'node -e "console.log(6*7)"' })).body;
   await until(async () => (output.stdout.includes('运行浏览器发来的命令：node -e "console.log(6*7)"') ? true : undefined));
   t.falsy((await user.request('GET', `${base}/sessions/${chatSession.id}/commands`)).body.commands.find((c: any) => c.id === command.id).result);
@@ -110,6 +116,7 @@ test("every chat and run is a live engineer session; the browser's commands run 
   const done = await until(async () => (await user.request('GET', `${base}/sessions/${chatSession.id}/commands`)).body.commands.find((c: any) => c.id === command.id && c.result));
   t.like(done.result, { status: 'completed', result: '42\n' });
   t.is(done.delivered_to.length, 1);
+  t.regex(output.stdout, /^42$/m, 'a command that runs prints its output on a line of its own (as the refused one did not)');
   child.stdin.write('/exit\n');
   const chat = await exited;
   t.is(chat.code, 0, chat.stderr);
@@ -135,7 +142,7 @@ test('a chat started with --allow-browser-commands runs what the browser sends w
   t.is((await cli(['login', '--password', '--server', app.url, '--username', 'optedin'], { ...env, SCRIPTORIUM_PASSWORD: 'optedin-password' })).code, 0);
   t.regex((await cli(['--help'], env)).stdout, /--allow-browser-commands/, 'the flag is in the help');
   const base = '/backend/api/ai-engineer';
-  const { child, output, exited } = spawnCli(['chat', '--allow-browser-commands'], env);
+  const { child, output, exited } = spawnCli(['chat', '--allow-browser-commands'], env, t);
   const session = await until(async () => (await user.request('GET', `${base}/sessions?status=running`)).body.sessions[0]);
   const command = (await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'run', content: 'node -e "console.log(6*7)"' })).body;
   const done = await until(async () => (await user.request('GET', `${base}/sessions/${session.id}/commands`)).body.commands.find((c: any) => c.id === command.id && c.result));
@@ -179,7 +186,7 @@ test('a command the assistant proposes runs only once approved: from the termina
   t.like(events.find((event: any) => event.event_type === 'tool_result'), { content: '已批准运行（终端）' });
 
   // From the browser: a message, its proposal approved there; the result reaches the message; a second answer is refused.
-  const { child, output, exited } = spawnCli(['chat', '--project', 'demo'], env);
+  const { child, output, exited } = spawnCli(['chat', '--project', 'demo'], env, t);
   const session = await until(async () => (await user.request('GET', `${base}/sessions?status=running`)).body.sessions[0]);
   const message = (await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'message', content: 'list the files' })).body;
   const proposal = await until(async () => (await user.request('GET', `${base}/sessions/${session.id}/nodes?sort_order=asc`)).body.nodes.find((node: any) => node.node_type === 'tool_call'));
@@ -216,7 +223,7 @@ test('Ctrl-C ends a chat as a completed session', async (t) => {
   t.teardown(() => rmSync(home, { recursive: true, force: true }));
   const env = { SCRIPTORIUM_CONFIG: join(home, 'config.json') };
   await cli(['login', '--password', '--server', app.url, '--username', 'interrupt'], { ...env, SCRIPTORIUM_PASSWORD: 'interrupt-password' });
-  const { child, exited } = spawnCli(['chat'], env);
+  const { child, exited } = spawnCli(['chat'], env, t);
   const session = await until(async () => (await user.request('GET', '/backend/api/ai-engineer/sessions')).body.sessions[0]);
   child.kill('SIGINT');
   t.is((await exited).code, 0);
@@ -240,13 +247,13 @@ test('login signs in through the browser with PKCE, refreshes an expired token, 
   t.teardown(() => rmSync(home, { recursive: true, force: true }));
   const env = { SCRIPTORIUM_CONFIG: join(home, 'config.json') };
 
-  const denied = spawnCli(['login', '--server', app.url, '--no-browser'], env);
+  const denied = spawnCli(['login', '--server', app.url, '--no-browser'], env, t);
   t.is((await playBrowser(denied.output, user, 'deny')).status, 400);
   const refused = await denied.exited;
   t.is(refused.code, 1);
   t.regex(refused.stderr, /已在浏览器中拒绝授权/);
 
-  const login = spawnCli(['login', '--server', app.url, '--no-browser'], env);
+  const login = spawnCli(['login', '--server', app.url, '--no-browser'], env, t);
   const landing = await playBrowser(login.output, user, 'approve');
   t.is(landing.status, 200);
   t.regex(await landing.text(), /命令行助手已登录/);
