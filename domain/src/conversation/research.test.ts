@@ -226,6 +226,21 @@ test('editing refuses an empty plan, a blank step, a plan that runs and a sessio
   spec([...started, proposed, reviewOpened()]).when(edit([{ description: 'a' }], 'u2')).thenThrows(t, 'not_found');
 });
 
+test('an instruction that changes the scope revises the running plan: finished steps kept with their place before, new ones in; a plan with misplaced or missing parts is refused', (t) => {
+  const revise = (from: Array<number | null>, steps = ['梳理技术路线', '看低温性能']) => ({
+    type: 'RevisePlan' as const,
+    data: { messageId: 'r1', steps, queries: steps.map((step) => [step]), headings: steps, from, instructions: ['m2'] },
+    metadata: meta,
+  });
+  spec([...started, proposed])
+    .when(revise([0, null]))
+    .then(t, [{ type: 'PlanRevised', data: { sessionId: 's1', messageId: 'r1', steps: ['梳理技术路线', '看低温性能'], queries: [['梳理技术路线'], ['看低温性能']], headings: ['梳理技术路线', '看低温性能'], from: [0, null], instructions: ['m2'], at: T } }]);
+  spec([...started, proposed]).when(revise([2, null])).thenThrows(t, 'invalid');
+  spec([...started, proposed]).when(revise([0])).thenThrows(t, 'invalid');
+  spec([...started, proposed]).when(revise([], [])).thenThrows(t, 'invalid');
+  spec(started).when(revise([null, null])).thenThrows(t, 'conflict');
+});
+
 test('a new message is refused while the plan waits for review', (t) => {
   spec([...started, proposed, reviewOpened()]).when({ type: 'PostUserMessage', data: { actorId: 'u1', messageId: 'm2', replyId: 'r2', content: 'x' }, metadata: meta }).thenThrows(t, 'conflict', '研究计划正在等待确认：请先开始或暂停它');
 });

@@ -60,6 +60,12 @@ const catalogue = {
     level: 'info',
     text: (p: { instruction: string; to: 'plan' | 'writing' }) => `已按你的要求“${p.instruction}”调整：${p.to === 'plan' ? '重新制定研究计划，已读的资料继续使用' : '尚未撰写的部分将照此撰写'}`,
   },
+  'research.planRevised': {
+    params: z.object({ ids: z.array(z.string()), instruction: z.string(), removed: z.array(z.string()), added: z.array(z.string()) }),
+    level: 'info',
+    text: (p: { instruction: string; removed: string[]; added: string[] }) =>
+      `已按你的要求“${p.instruction}”重新安排尚未完成的步骤（研究问题不变）：${[p.removed.length > 0 ? `去掉 ${p.removed.join('、')}` : '', p.added.length > 0 ? `新增 ${p.added.join('、')}` : ''].filter(Boolean).join('；')}`,
+  },
   'research.tokensUsed': { params: z.object({ tokens: z.number().int() }), level: 'info', text: (p: { tokens: number }) => `本次研究共用 ${p.tokens} tokens` },
   'research.budgetLow': {
     params: z.object({ remaining: z.number().int(), estimate: z.number().int() }),

@@ -244,6 +244,9 @@ export const en: Messages = {
       citationsChecked: 'Checked {{checked}} citations of "{{section}}" against their sources: {{repaired}} corrected, {{marked}} marked as unverified, {{removed}} invalid numbers removed',
       instructionApplied: 'Adjusted to your instruction "{{instruction}}": {{change}}',
       instructionTo: { plan: 'the research is planned again, keeping the sources already read', writing: 'the parts not yet written follow it' },
+      planRevised: 'Re-planned the steps not yet done to your instruction "{{instruction}}" (same research question): {{change}}',
+      planRemoved: 'dropped {{steps}}',
+      planAdded: 'added {{steps}}',
       tokensUsed: 'This research used {{tokens}} tokens',
       budgetLow: "About {{remaining}} tokens of today's budget are left, less than the {{estimate}} a research run usually takes: the report may stop early, and what is written is kept",
       waitingForModel: 'The model service asked us to wait; the research continues automatically at {{time}}',
@@ -256,6 +259,7 @@ export const en: Messages = {
     },
     why: { unconfigured: 'No web search is configured', off: 'Web search is off' },
     call: { analyse: 'analysis of the question', clarify: 'clarifying questions', plan: 'research plan', judge: 'judgement of the search results', summarise: 'page summaries', queries: 'search queries', reflect: 'judgement of whether the sources suffice', citations: 'citation check' },
+    clauseSeparator: '; ',
     listSeparator: ', ',
   },
   writing: {

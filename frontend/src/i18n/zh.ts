@@ -244,6 +244,9 @@ export const zh = {
       citationsChecked: '“{{section}}”一节的 {{checked}} 处引用已与来源核对：{{repaired}} 处已修正，{{marked}} 处标为待核实，{{removed}} 处无效编号已删除',
       instructionApplied: '已按你的要求“{{instruction}}”调整：{{change}}',
       instructionTo: { plan: '重新制定研究计划，已读的资料继续使用', writing: '尚未撰写的部分将照此撰写' },
+      planRevised: '已按你的要求“{{instruction}}”重新安排尚未完成的步骤（研究问题不变）：{{change}}',
+      planRemoved: '去掉 {{steps}}',
+      planAdded: '新增 {{steps}}',
       tokensUsed: '本次研究共用 {{tokens}} tokens',
       budgetLow: '今日剩余额度约 {{remaining}} tokens，少于一次研究通常所需的约 {{estimate}} tokens：报告可能写不完，写到哪里就保存到哪里',
       waitingForModel: '模型服务要求稍候，研究将于 {{time}} 自动继续',
@@ -256,6 +259,7 @@ export const zh = {
     },
     why: { unconfigured: '未配置网络搜索', off: '联网搜索已关闭' },
     call: { analyse: '问题分析', clarify: '澄清问题', plan: '研究计划', judge: '搜索结果的判断', summarise: '网页摘要', queries: '检索词', reflect: '对资料是否足够的判断', citations: '引用核查' },
+    clauseSeparator: '；',
     listSeparator: '、',
   },
   writing: {

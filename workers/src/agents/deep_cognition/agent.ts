@@ -33,6 +33,8 @@ import { estimateMessageTokens, estimateTokens } from '@scriptorium/infra/model/
 import { SourceBook, parseReport } from './sources.ts';
 import { afterWriting, chooseSearch, finishWriting, numberLearnt, PageReader, readAttached, searchRound, sentencesIn, startWriting, stop, writeExtract } from './steps.ts';
 import { researchSteps } from './iteration.ts';
+import { recordRevision, Steering } from './replan.ts';
+import type { Learnt } from './steps.ts';
 import { continuedTrace, instructionsFor, merge, readingOnly, replyRecord, stageTrace, type Instruction, type ReplyRecord, type StageTrace } from './trace.ts';
 import { citedNumbers } from './citations.ts';
 import { reportTitle, sectionHeading } from './outline.ts';
@@ -217,13 +219,14 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   const plan = await planResearch(run, record, trace);
   // The plan waits for the user: this job ends, and starting the plan queues the rest.
   if (!plan) return;
-  const { steps: planned, title: writtenTitle, length } = plan;
-  const steps = planned.map((step) => step.description);
+  const { title: writtenTitle, length } = plan;
   if (planning) await sayApplied(run, trace, record.instructions, 'plan');
 
   const sources = new SourceBook();
   await readAttached(run, sources);
-  const found = numberLearnt(sources, await researchSteps(run, session, record.question, planned, trace));
+  const { planned, learnt } = await researchPlan(run, session, record, plan.steps, trace);
+  const steps = planned.map((step) => step.description);
+  const found = numberLearnt(sources, learnt);
   if (!trace.outputs.has('platform_tools_end')) await usePlatformTools(run, record.question);
 
   const zh = run.language === 'zh';
@@ -294,6 +297,25 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   draft.plain(sources.markdown(run.language, citedNumbers(draft.content)));
   await finishWriting(run, draft);
   await afterWriting(run, record.question, trace);
+}
+
+/**
+ * Researches the plan's steps; an instruction sent meanwhile that changes the scope revises the
+ * steps not yet done (recorded, said in the chat), and the revised plan is researched on from there,
+ * the finished steps' findings kept. Offline nothing judges instructions: they reach the writing.
+ */
+async function researchPlan(run: Run, session: OpenSession, record: ReplyRecord, steps: rules.PlannedStep[], trace: StageTrace): Promise<{ planned: rules.PlannedStep[]; learnt: Learnt[][] }> {
+  const events = await run.deps.events.readStream(conversationStream(run.data.sessionId));
+  const steering = run.deps.model.offline || trace.researched ? null : new Steering(run, record.question, events.at(-1)?.revision ?? -1, instructionsFor(events, run.data.replyId), trace);
+  const known = new Map<string, Learnt[]>();
+  let planned = steps;
+  for (;;) {
+    const outcome = await researchSteps(run, session, record.question, planned, trace, steering, known);
+    if (Array.isArray(outcome)) return { planned, learnt: outcome };
+    await recordRevision(run, trace, planned, outcome);
+    steering!.revision = null;
+    planned = outcome.steps;
+  }
 }
 
 /**
