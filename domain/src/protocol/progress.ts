@@ -60,6 +60,11 @@ const catalogue = {
     level: 'info',
     text: (p: { instruction: string; to: 'plan' | 'writing' }) => `已按你的要求“${p.instruction}”调整：${p.to === 'plan' ? '重新制定研究计划，已读的资料继续使用' : '尚未撰写的部分将照此撰写'}`,
   },
+  'research.instructionLate': {
+    params: z.object({ id: z.string(), instruction: z.string() }),
+    level: 'warning',
+    text: (p: { instruction: string }) => `你的要求“${p.instruction}”到达时这次修订已经写完，未能采纳；可以在下面的反馈中再提一次`,
+  },
   'research.planRevised': {
     params: z.object({ ids: z.array(z.string()), instruction: z.string(), removed: z.array(z.string()), added: z.array(z.string()) }),
     level: 'info',

@@ -244,6 +244,7 @@ export const en: Messages = {
       citationsChecked: 'Checked {{checked}} citations of "{{section}}" against their sources: {{repaired}} corrected, {{marked}} marked as unverified, {{removed}} invalid numbers removed',
       instructionApplied: 'Adjusted to your instruction "{{instruction}}": {{change}}',
       instructionTo: { plan: 'the research is planned again, keeping the sources already read', writing: 'the parts not yet written follow it' },
+      instructionLate: 'Your instruction "{{instruction}}" arrived once this revision was written and was not taken up; give it again as feedback below',
       planRevised: 'Re-planned the steps not yet done to your instruction "{{instruction}}" (same research question): {{change}}',
       planRemoved: 'dropped {{steps}}',
       planAdded: 'added {{steps}}',

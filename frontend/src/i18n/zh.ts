@@ -244,6 +244,7 @@ export const zh = {
       citationsChecked: '“{{section}}”一节的 {{checked}} 处引用已与来源核对：{{repaired}} 处已修正，{{marked}} 处标为待核实，{{removed}} 处无效编号已删除',
       instructionApplied: '已按你的要求“{{instruction}}”调整：{{change}}',
       instructionTo: { plan: '重新制定研究计划，已读的资料继续使用', writing: '尚未撰写的部分将照此撰写' },
+      instructionLate: '你的要求“{{instruction}}”到达时这次修订已经写完，未能采纳；可以在下面的反馈中再提一次',
       planRevised: '已按你的要求“{{instruction}}”重新安排尚未完成的步骤（研究问题不变）：{{change}}',
       planRemoved: '去掉 {{steps}}',
       planAdded: '新增 {{steps}}',

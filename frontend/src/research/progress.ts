@@ -32,6 +32,8 @@ export function infoText(t: TFunction, item: ContentOf<'info'>): string {
       return t('progress.research.waitingForModel', { time: new Date(progress.params.until).toLocaleTimeString(intlLocale(currentLanguage())) });
     case 'research.instructionApplied':
       return t('progress.research.instructionApplied', { instruction: progress.params.instruction, change: t(`progress.research.instructionTo.${progress.params.to}`) });
+    case 'research.instructionLate':
+      return t('progress.research.instructionLate', { instruction: progress.params.instruction });
     case 'research.planRevised': {
       const list = (steps: readonly string[]) => steps.join(t('progress.listSeparator'));
       const changes = [

@@ -35,7 +35,7 @@ import { afterWriting, chooseSearch, finishWriting, numberLearnt, PageReader, re
 import { researchSteps } from './iteration.ts';
 import { recordRevision, Steering } from './replan.ts';
 import type { Learnt } from './steps.ts';
-import { continuedTrace, instructionsFor, merge, readingOnly, replyRecord, stageTrace, type Instruction, type ReplyRecord, type StageTrace } from './trace.ts';
+import { continuedTrace, instructionsFor, merge, stageInstructions, readingOnly, replyRecord, stageTrace, type Instruction, type ReplyRecord, type StageTrace } from './trace.ts';
 import { citedNumbers } from './citations.ts';
 import { reportTitle, sectionHeading } from './outline.ts';
 import { continuation, headingLine, notesBlock, recordSection, writeSection, type SectionPlan } from './sections.ts';
@@ -450,7 +450,7 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
       const headings = [...report.body.matchAll(/^#{1,3}\s+(.+)$/gm)].map((match) => match[1]).join('\n');
       const asked = await completeJson(run, 'planning', 'queries', queriesSchema, [
         { role: 'system', content: QUERIES_PROMPT },
-        { role: 'user', content: `${record.question}\n\n${zh ? '报告提纲' : 'Outline'}：\n${headings}\n\n${zh ? '用户的要求' : 'What the user asks'}：${kind === 'continue' ? (zh ? '继续深入研究' : 'go deeper') : feedback.text}` },
+        { role: 'user', content: `${record.question}\n\n${zh ? '报告提纲' : 'Outline'}：\n${headings}\n\n${zh ? '用户的要求' : 'What the user asks'}：${kind === 'continue' ? (zh ? '继续深入研究' : 'go deeper') : feedback.text}${instructionLines(await revisionInstructions(run), run.language)}` },
       ]);
       if (asked) queries = asked.queries;
     }
@@ -462,7 +462,10 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
 
   // A job that goes on after its worker died rolls back what the dead one streamed and writes the revision again.
   const draft = await startWriting(run, prior.title, sources, trace.writing ? trace.writingText : '');
-  const brief = zh ? `研究问题：${record.question}\n\n现有报告：\n${clip(report.body, 12_000)}` : `Research question: ${record.question}\n\nCurrent report:\n${clip(report.body, 12_000)}`;
+  // Instructions sent while the revision searched are followed by its writing; later ones come too late and are said to.
+  const instructions = await revisionInstructions(run);
+  await sayApplied(run, trace, instructions, 'writing');
+  const brief = (zh ? `研究问题：${record.question}\n\n现有报告：\n${clip(report.body, 12_000)}` : `Research question: ${record.question}\n\nCurrent report:\n${clip(report.body, 12_000)}`) + instructionLines(instructions, run.language);
   if (kind === 'continue') {
     await draft.restore(`${report.body}\n\n## ${zh ? '深入补充' : 'Further research'}\n\n`);
     if (deps.model.offline) {
@@ -494,9 +497,17 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
   }
   draft.plain(`\n\n${sources.markdown(run.language)}`);
   await finishWriting(run, draft);
+  for (const late of await revisionInstructions(run)) {
+    if (trace.applied.has(late.id)) continue;
+    trace.applied.add(late.id);
+    await run.writer.progress({ code: 'research.instructionLate', params: { id: late.id, instruction: clip(late.content, 200) } });
+  }
   await command(run, 'step:done', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: steps.length } });
   await afterWriting(run, record.question, trace);
 }
+
+/** The instructions sent to the reply since this revision began. */
+const revisionInstructions = async (run: Run) => stageInstructions(await run.deps.events.readStream(conversationStream(run.data.sessionId)), run.data.replyId);
 
 /** What every quote must be about: the question's topic and key phrases. */
 const subjectOf = (analysis: rules.QuestionAnalysis) => `${analysis.topic} ${analysis.phrases.join(' ')}`;

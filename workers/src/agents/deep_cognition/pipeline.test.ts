@@ -4,7 +4,7 @@ import { BUDGET_EXHAUSTED } from '@scriptorium/domain/budget/guard';
 import type { OutputType } from '@scriptorium/domain/protocol/content';
 import { runDeepCognition } from './agent.ts';
 import { asEvents, harness, itemTypes, ScriptedModel, SECTION_PROSE, until, type Reply } from './harness.ts';
-import { BROWSE_PROMPT, PLAN_PROMPT, REFLECT_PROMPT, REPLAN_PROMPT, sectionPrompt, summaryPrompt } from './prompts.ts';
+import { BROWSE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT, REPLAN_PROMPT, revisePrompt, sectionPrompt, summaryPrompt } from './prompts.ts';
 import { DEFAULT_RESEARCH_LIMITS } from '../deps.ts';
 import { conversationStream } from '@scriptorium/domain/conversation/conversation';
 import { conversationDecider, type ConversationCommand } from '@scriptorium/domain/conversation/decide';
@@ -814,6 +814,50 @@ test('with a model: an instruction sent while the steps are researched that drop
 
   await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
   t.is((await h.log(sessionId)).length, log.length, 'the job run again appends nothing: the revision is read from the log');
+});
+
+test('with a model: instructions sent while a revision works: one sent while it searches is followed by its writing, one sent once it writes is said to come too late', async (t) => {
+  const model = SPECIFIC_MODEL();
+  const instruction: { post?: (content: string) => Promise<unknown> } = {};
+  let writing = false;
+  const steering: ScriptedModel = Object.assign(Object.create(model) as ScriptedModel, {
+    async complete(request: Parameters<ScriptedModel['complete']>[0]) {
+      if (request.messages[0]?.content === QUERIES_PROMPT && instruction.post) await instruction.post('改写时写明成本的具体数字');
+      return model.complete(request);
+    },
+    async *stream(request: Parameters<ScriptedModel['stream']>[0]) {
+      if (request.messages[0]?.content === revisePrompt('zh') && instruction.post && !writing) {
+        writing = true;
+        await instruction.post('再加一段政策分析');
+      }
+      yield* model.stream(request);
+    },
+  });
+  const h = await harness({ model: steering });
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  instruction.post = (content) => h.post(sessionId, content);
+  const revision = await h.feedback(sessionId, 'manual_feedback', '补充成本方面的内容');
+  await h.run(runDeepCognition, 'deep_cognition', revision, job(reply, 'revise'));
+  const log = await h.log(sessionId);
+
+  const steered = of(log, 'UserMessagePosted').filter((event) => event.data.steers !== undefined);
+  t.deepEqual(steered.map((event) => [event.data.content, event.data.steers]), [['改写时写明成本的具体数字', reply.replyId], ['再加一段政策分析', reply.replyId]], 'both accepted as instructions to the revision');
+  t.is(of(log, 'AgentReplyStarted').length, 1, 'no reply of their own');
+  const rewrite = model.requests.find((request) => request.messages[0]?.content === revisePrompt('zh'))!;
+  const asked = rewrite.messages[1]!.content;
+  t.true(asked.includes(SPECIFIC) && asked.includes('补充成本方面的内容') && asked.includes('改写时写明成本的具体数字'), 'the revision is written with the question, the feedback and the instruction');
+  t.false(asked.includes('再加一段政策分析'));
+  const said = outputs(log, 'info').map((item) => item.progress as { code: string; params: Record<string, unknown> } | undefined).filter((item) => item?.code.startsWith('research.instruction'));
+  t.deepEqual(said, [
+    { code: 'research.instructionApplied', params: { id: steered[0]!.data.messageId, instruction: '改写时写明成本的具体数字', to: 'writing' } },
+    { code: 'research.instructionLate', params: { id: steered[1]!.data.messageId, instruction: '再加一段政策分析' } },
+  ]);
+  const types = itemTypes(log, reply.replyId);
+  t.true(types.lastIndexOf('info') < types.lastIndexOf('FeedbackRequested'), 'said before the report asks for feedback again');
+  t.like((await h.state(sessionId)).state, { awaiting: 'feedback' });
 });
 
 test('with a model: after a pause, a message redirects the research: planned again with the question and the instruction, pages read before kept, no empty section', async (t) => {

@@ -138,7 +138,7 @@ function fold(stage: ConversationEvent[]): StageTrace {
         if (event.data.contentType === 'info') {
           const progress = (event.data.payload as { progress?: { code?: unknown; params?: { id?: unknown } } }).progress;
           if (typeof progress?.code === 'string') trace.said.add(progress.code);
-          if (progress?.code === 'research.instructionApplied' && typeof progress.params?.id === 'string') trace.applied.add(progress.params.id);
+          if ((progress?.code === 'research.instructionApplied' || progress?.code === 'research.instructionLate') && typeof progress.params?.id === 'string') trace.applied.add(progress.params.id);
           if (progress?.code === 'research.planRevised') for (const id of (progress.params as { ids?: unknown }).ids as string[]) trace.applied.add(id);
         }
         if (event.data.contentType === 'writing_rollback' && trace.writing) trace.writingText = trace.writingText.slice(0, Number(event.data.payload.length));
@@ -306,6 +306,15 @@ function chainOf(events: RecordedEvent[], replyId: string): string[] {
 export function instructionsFor(events: RecordedEvent[], replyId: string): Instruction[] {
   const chain = new Set(chainOf(events, replyId));
   return events.map(asEvent).flatMap((event) => (event.type === 'UserMessagePosted' && event.data.steers !== undefined && chain.has(event.data.steers) ? [{ id: event.data.messageId, content: event.data.content, steers: event.data.steers }] : []));
+}
+
+/** The user's instructions to the reply sent since its last stage began: what a revision at work is told. */
+export function stageInstructions(events: RecordedEvent[], replyId: string): Instruction[] {
+  const begun = events.findLastIndex((recorded) => recorded.type === 'StageStarted' && (recorded.data as { messageId?: string }).messageId === replyId);
+  return events
+    .slice(begun + 1)
+    .map(asEvent)
+    .flatMap((event) => (event.type === 'UserMessagePosted' && event.data.steers === replyId ? [{ id: event.data.messageId, content: event.data.content, steers: replyId }] : []));
 }
 
 export function replyRecord(events: RecordedEvent[], replyId: string, replyTo: string): ReplyRecord {
