@@ -9,12 +9,12 @@ import { z } from 'zod';
 const none = z.object({});
 const reason = z.object({ reason: z.enum(['unconfigured', 'off']) });
 /** The research agent's internal (JSON) calls, by what each decides. */
-export const INTERNAL_CALLS = ['analyse', 'clarify', 'plan', 'judge', 'summarise', 'queries', 'reflect', 'citations'] as const;
+export const INTERNAL_CALLS = ['analyse', 'clarify', 'plan', 'judge', 'summarise', 'queries', 'reflect', 'citations', 'replan'] as const;
 export type InternalCall = (typeof INTERNAL_CALLS)[number];
 const call = z.object({ call: z.enum(INTERNAL_CALLS) });
 const section = z.object({ section: z.string() });
 const citations = z.object({ section: z.string(), checked: z.number().int(), repaired: z.number().int(), marked: z.number().int(), removed: z.number().int() });
-const callText: Record<InternalCall, string> = { analyse: '问题分析', clarify: '澄清问题', plan: '研究计划', judge: '搜索结果的判断', summarise: '网页摘要', queries: '检索词', reflect: '对资料是否足够的判断', citations: '引用核查' };
+const callText: Record<InternalCall, string> = { analyse: '问题分析', clarify: '澄清问题', plan: '研究计划', judge: '搜索结果的判断', summarise: '网页摘要', queries: '检索词', reflect: '对资料是否足够的判断', citations: '引用核查', replan: '对新要求是否改变研究范围的判断' };
 
 const catalogue = {
   'research.planning': { params: none, level: 'info', text: () => 'Planing .....' },

@@ -259,7 +259,7 @@ export const en: Messages = {
       paused: 'Generation paused; what was generated is saved',
     },
     why: { unconfigured: 'No web search is configured', off: 'Web search is off' },
-    call: { analyse: 'analysis of the question', clarify: 'clarifying questions', plan: 'research plan', judge: 'judgement of the search results', summarise: 'page summaries', queries: 'search queries', reflect: 'judgement of whether the sources suffice', citations: 'citation check' },
+    call: { analyse: 'analysis of the question', clarify: 'clarifying questions', plan: 'research plan', judge: 'judgement of the search results', summarise: 'page summaries', queries: 'search queries', reflect: 'judgement of whether the sources suffice', citations: 'citation check', replan: 'judgement of whether the new instruction changes the scope' },
     clauseSeparator: '; ',
     listSeparator: ', ',
   },

@@ -259,7 +259,7 @@ export const zh = {
       paused: '已暂停生成，已保存已生成的内容',
     },
     why: { unconfigured: '未配置网络搜索', off: '联网搜索已关闭' },
-    call: { analyse: '问题分析', clarify: '澄清问题', plan: '研究计划', judge: '搜索结果的判断', summarise: '网页摘要', queries: '检索词', reflect: '对资料是否足够的判断', citations: '引用核查' },
+    call: { analyse: '问题分析', clarify: '澄清问题', plan: '研究计划', judge: '搜索结果的判断', summarise: '网页摘要', queries: '检索词', reflect: '对资料是否足够的判断', citations: '引用核查', replan: '对新要求是否改变研究范围的判断' },
     clauseSeparator: '；',
     listSeparator: '、',
   },

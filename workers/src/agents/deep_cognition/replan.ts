@@ -84,7 +84,7 @@ async function replan(run: Run, question: string, plan: readonly PlannedStep[], 
   const answer = await completeJson(
     run,
     'planning',
-    'plan',
+    'replan',
     replanSchema,
     [
       { role: 'system', content: REPLAN_PROMPT },
