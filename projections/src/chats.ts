@@ -152,6 +152,7 @@ function evolveChat(chat: ChatDoc | null, event: Exclude<ConversationEvent, { ty
     case 'PlanProposed':
     case 'PlanStepMarked':
     case 'PlanEdited':
+    case 'PlanRevised':
     case 'SearchResultsRecorded':
     case 'PageRead':
     case 'SectionWritten':

@@ -106,6 +106,8 @@ export function shareRoutes(services: Services, conversations: ConversationServi
       created_at: share.created_at,
       expires_at: share.expires_at,
       session: sessionDto(chat),
+      // Where this read stands in the log, so a visitor's page that reads it again shows only a newer one.
+      position: Math.max(chat.last_position, ...messages.map((doc) => doc.last_position)),
       messages: messages.map((message) => {
         const dto = messageDto(message);
         return hidePrivate ? { ...dto, contents: dto.contents.map((content) => withoutPrivate(content, report, publicCognitions)) } : dto;

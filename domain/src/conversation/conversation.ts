@@ -79,6 +79,12 @@ export type PlanProposed = DomainEvent<'PlanProposed', { sessionId: string; mess
 export type PlanReviewOpened = DomainEvent<'PlanReviewOpened', { sessionId: string; messageId: string; jobId: string; queries: string[][]; startsAt?: string; at: string }>;
 /** The user's plan, in place of the one proposed (or edited) before: what the research runs. */
 export type PlanEdited = DomainEvent<'PlanEdited', { sessionId: string; messageId: string; steps: string[]; queries: string[][]; headings: string[]; at: string }>;
+/**
+ * The running research's plan changed by the user's instructions (`instructions`: their message
+ * ids), which changed its scope: the steps finished are kept, those not yet done replaced. `from`:
+ * each step's place in the plan before, null for a new one, so a kept step's searches stay its own.
+ */
+export type PlanRevised = DomainEvent<'PlanRevised', { sessionId: string; messageId: string; steps: string[]; queries: string[][]; headings: string[]; from: Array<number | null>; instructions: string[]; at: string }>;
 /** The plan goes on to be researched, as job `jobId`: started by the user, or by the countdown's own job. */
 export type PlanStarted = DomainEvent<'PlanStarted', { sessionId: string; messageId: string; jobId: string; by: 'user' | 'countdown'; at: string }>;
 export type PlanStepMarked = DomainEvent<'PlanStepMarked', { sessionId: string; messageId: string; steps: string[]; index: number; at: string }>;
@@ -174,6 +180,7 @@ export type ConversationEvent =
   | PlanStepMarked
   | PlanReviewOpened
   | PlanEdited
+  | PlanRevised
   | PlanStarted
   | SearchResultsRecorded
   | PageRead
@@ -329,6 +336,11 @@ export function evolve(state: Conversation, event: ConversationEvent): Conversat
     case 'PlanEdited': {
       const { steps, queries, headings } = event.data;
       return { ...state, plan: { steps, queries, headings }, planStartsAt: null };
+    }
+    case 'PlanRevised': {
+      if (state.activeReply?.messageId !== event.data.messageId) return state;
+      const { steps, queries, headings } = event.data;
+      return { ...state, plan: { steps, queries, headings } };
     }
     case 'PlanStarted': {
       if (state.activeReply?.messageId !== event.data.messageId) return state;

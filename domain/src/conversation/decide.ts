@@ -58,6 +58,8 @@ export type EditPlan = Command<'EditPlan', Owned<{ steps: Array<{ description: s
 export type StartPlan = Command<'StartPlan', Owned<{ jobId: string }>>;
 /** The countdown's job starts the plan, unless an edit stopped the countdown. */
 export type StartPlanOnTime = Command<'StartPlanOnTime', { messageId: string; jobId: string }>;
+/** The agent replaces the plan's unfinished steps, as the user's instructions (their message ids) asked. */
+export type RevisePlan = Command<'RevisePlan', { messageId: string; steps: string[]; queries: string[][]; headings: string[]; from: Array<number | null>; instructions: string[] }>;
 export type MarkPlanStep = Command<'MarkPlanStep', { messageId: string; steps: string[]; index: number }>;
 export type RecordSearchResults = Command<'RecordSearchResults', { messageId: string; queries: string[]; results: WebResult[] } & SearchPlacement>;
 export type RecordPage = Command<'RecordPage', { messageId: string; url: string; title: string; text: string; summary: string }>;
@@ -99,6 +101,7 @@ export type ConversationCommand =
   | EditPlan
   | StartPlan
   | StartPlanOnTime
+  | RevisePlan
   | MarkPlanStep
   | RecordSearchResults
   | RecordPage
@@ -342,6 +345,17 @@ export const startPlanOnTime = (command: StartPlanOnTime, state: Conversation): 
   ];
 };
 
+export const revisePlan = (command: RevisePlan, state: Conversation): ConversationEvent[] => {
+  const session = replying(state, command.data.messageId);
+  const { messageId, steps, queries, headings, from, instructions } = command.data;
+  if (!session.plan) throw refuse('conflict', 'conversation.no_plan');
+  if (steps.length === 0) throw refuse('invalid', 'conversation.plan_empty');
+  const before = session.plan.steps.length;
+  const misplaced = from.some((index) => index !== null && (index < 0 || index >= before));
+  if (queries.length !== steps.length || headings.length !== steps.length || from.length !== steps.length || misplaced) throw refuse('invalid', 'conversation.plan_step_not_found');
+  return [{ type: 'PlanRevised', data: { sessionId: session.sessionId, messageId, steps, queries, headings, from, instructions, at: at(command) } }];
+};
+
 export const markPlanStep = (command: MarkPlanStep, state: Conversation): ConversationEvent[] => {
   const session = replying(state, command.data.messageId);
   const { steps, index } = command.data;
@@ -567,6 +581,8 @@ export function decide(command: ConversationCommand, state: Conversation): Conve
       return startPlan(command, state);
     case 'StartPlanOnTime':
       return startPlanOnTime(command, state);
+    case 'RevisePlan':
+      return revisePlan(command, state);
     case 'MarkPlanStep':
       return markPlanStep(command, state);
     case 'RecordSearchResults':

@@ -94,6 +94,28 @@ test('reply items are recorded while the reply runs; after it ended only spent t
   spec([...started, ended]).when({ type: 'RecordReplyItem', data: { item: tokens }, metadata: meta }).then(t, [tokens]);
 });
 
+test('a message while a revision works is an instruction to it; one while a targeted edit works is what it would be without the edit (the edit has its own instruction)', (t) => {
+  const requested: ConversationEvent = { type: 'FeedbackRequested', data: { sessionId: 's1', messageId: 'r1', artifactId: 'dccanvas', version: 1, at: T } };
+  const revising: ConversationEvent[] = [
+    { type: 'FeedbackGiven', data: { sessionId: 's1', messageId: 'r1', option: 'continue', at: T } },
+    { type: 'StageStarted', data: { sessionId: 's1', messageId: 'r1', stage: 'revise', jobId: 'j3', at: T } },
+    { type: 'AgentStatusChanged', data: { sessionId: 's1', agent: 'deep_cognition', status: 'processing', at: T } },
+  ];
+  const message = { type: 'PostUserMessage' as const, data: { actorId: 'u1', messageId: 'm2', replyId: 'r2', content: '再加一段政策分析' }, metadata: meta };
+  spec([...started, writing, saved, requested, ...revising])
+    .when(message)
+    .then(t, [{ type: 'UserMessagePosted', data: { sessionId: 's1', messageId: 'm2', content: '再加一段政策分析', agent: 'deep_cognition', steers: 'r1', at: T } }]);
+  const editing: ConversationEvent = { type: 'TargetedEditRequested', data: { sessionId: 's1', requestId: 'e1', userId: 'u1', instruction: '更精确', snippet: '中国的组件产量占全球八成以上。', fromVersion: 1, at: T } };
+  spec([...started, writing, saved, requested, editing])
+    .when(message)
+    .then(t, [
+      { type: 'AgentReplyCompleted', data: { sessionId: 's1', messageId: 'r1', agent: 'deep_cognition', outcome: 'completed', at: T } },
+      { type: 'UserMessagePosted', data: { sessionId: 's1', messageId: 'm2', content: '再加一段政策分析', agent: 'deep_cognition', at: T } },
+      { type: 'AgentReplyStarted', data: { sessionId: 's1', messageId: 'r2', agent: 'deep_cognition', replyTo: 'm2', jobId: 'r2', at: T } },
+      { type: 'AgentStatusChanged', data: { sessionId: 's1', agent: 'deep_cognition', status: 'processing', at: T } },
+    ]);
+});
+
 test('a targeted edit is recorded as requested once, on the current version, before any job runs', (t) => {
   const snippet = '中国的组件产量占全球八成以上。';
   const request = { actorId: 'u1', requestId: 'e1', instruction: ' 更精确 ', snippet };
@@ -224,6 +246,21 @@ test('editing refuses an empty plan, a blank step, a plan that runs and a sessio
   spec([...started, proposed]).when(edit([{ description: 'a' }])).thenThrows(t, 'conflict', '研究计划已经开始执行，不能再修改');
   spec(started).when(edit([{ description: 'a' }])).thenThrows(t, 'conflict', '当前没有等待确认的研究计划');
   spec([...started, proposed, reviewOpened()]).when(edit([{ description: 'a' }], 'u2')).thenThrows(t, 'not_found');
+});
+
+test('an instruction that changes the scope revises the running plan: finished steps kept with their place before, new ones in; a plan with misplaced or missing parts is refused', (t) => {
+  const revise = (from: Array<number | null>, steps = ['梳理技术路线', '看低温性能']) => ({
+    type: 'RevisePlan' as const,
+    data: { messageId: 'r1', steps, queries: steps.map((step) => [step]), headings: steps, from, instructions: ['m2'] },
+    metadata: meta,
+  });
+  spec([...started, proposed])
+    .when(revise([0, null]))
+    .then(t, [{ type: 'PlanRevised', data: { sessionId: 's1', messageId: 'r1', steps: ['梳理技术路线', '看低温性能'], queries: [['梳理技术路线'], ['看低温性能']], headings: ['梳理技术路线', '看低温性能'], from: [0, null], instructions: ['m2'], at: T } }]);
+  spec([...started, proposed]).when(revise([2, null])).thenThrows(t, 'invalid');
+  spec([...started, proposed]).when(revise([0])).thenThrows(t, 'invalid');
+  spec([...started, proposed]).when(revise([], [])).thenThrows(t, 'invalid');
+  spec(started).when(revise([null, null])).thenThrows(t, 'conflict');
 });
 
 test('a new message is refused while the plan waits for review', (t) => {

@@ -124,6 +124,9 @@ export function toWire(recorded: RecordedEvent): SessionMessage | MetadataUpdate
       return message({ agent: 'deep_cognition', content_type: 'plan_review', message_id: event.data.messageId, status: 'waiting', queries: event.data.queries, ...(event.data.startsAt !== undefined && { starts_at: event.data.startsAt }) });
     case 'PlanEdited':
       return message({ agent: 'deep_cognition', content_type: 'plan_review', message_id: event.data.messageId, status: 'edited', research_plan: planWithStatus(event.data.steps, -1), queries: event.data.queries });
+    // The step marks that follow a revision carry the revised plan to the card.
+    case 'PlanRevised':
+      return null;
     case 'PlanStarted':
       return message({ agent: 'deep_cognition', content_type: 'plan_review', message_id: event.data.messageId, status: 'started', by: event.data.by });
     case 'PlanStepMarked':

@@ -9,12 +9,12 @@ import { z } from 'zod';
 const none = z.object({});
 const reason = z.object({ reason: z.enum(['unconfigured', 'off']) });
 /** The research agent's internal (JSON) calls, by what each decides. */
-export const INTERNAL_CALLS = ['analyse', 'clarify', 'plan', 'judge', 'summarise', 'queries', 'reflect', 'citations'] as const;
+export const INTERNAL_CALLS = ['analyse', 'clarify', 'plan', 'judge', 'summarise', 'queries', 'reflect', 'citations', 'replan'] as const;
 export type InternalCall = (typeof INTERNAL_CALLS)[number];
 const call = z.object({ call: z.enum(INTERNAL_CALLS) });
 const section = z.object({ section: z.string() });
 const citations = z.object({ section: z.string(), checked: z.number().int(), repaired: z.number().int(), marked: z.number().int(), removed: z.number().int() });
-const callText: Record<InternalCall, string> = { analyse: '问题分析', clarify: '澄清问题', plan: '研究计划', judge: '搜索结果的判断', summarise: '网页摘要', queries: '检索词', reflect: '对资料是否足够的判断', citations: '引用核查' };
+const callText: Record<InternalCall, string> = { analyse: '问题分析', clarify: '澄清问题', plan: '研究计划', judge: '搜索结果的判断', summarise: '网页摘要', queries: '检索词', reflect: '对资料是否足够的判断', citations: '引用核查', replan: '对新要求是否改变研究范围的判断' };
 
 const catalogue = {
   'research.planning': { params: none, level: 'info', text: () => 'Planing .....' },
@@ -59,6 +59,17 @@ const catalogue = {
     params: z.object({ id: z.string(), instruction: z.string(), to: z.enum(['plan', 'writing']) }),
     level: 'info',
     text: (p: { instruction: string; to: 'plan' | 'writing' }) => `已按你的要求“${p.instruction}”调整：${p.to === 'plan' ? '重新制定研究计划，已读的资料继续使用' : '尚未撰写的部分将照此撰写'}`,
+  },
+  'research.instructionLate': {
+    params: z.object({ id: z.string(), instruction: z.string() }),
+    level: 'warning',
+    text: (p: { instruction: string }) => `你的要求“${p.instruction}”到达时这次修订已经写完，未能采纳；可以在下面的反馈中再提一次`,
+  },
+  'research.planRevised': {
+    params: z.object({ ids: z.array(z.string()), instruction: z.string(), removed: z.array(z.string()), added: z.array(z.string()) }),
+    level: 'info',
+    text: (p: { instruction: string; removed: string[]; added: string[] }) =>
+      `已按你的要求“${p.instruction}”重新安排尚未完成的步骤（研究问题不变）：${[p.removed.length > 0 ? `去掉 ${p.removed.join('、')}` : '', p.added.length > 0 ? `新增 ${p.added.join('、')}` : ''].filter(Boolean).join('；')}`,
   },
   'research.tokensUsed': { params: z.object({ tokens: z.number().int() }), level: 'info', text: (p: { tokens: number }) => `本次研究共用 ${p.tokens} tokens` },
   'research.budgetLow': {

@@ -102,6 +102,8 @@ test('every progress code round-trips with its parameters', (t) => {
     'research.tokensUsed': { tokens: 12_345 },
     'research.attachedLate': { count: 1, titles: ['低温测试.pdf'] },
     'research.instructionApplied': { id: 'm2', instruction: '只看低温性能', to: 'plan' },
+    'research.instructionLate': { id: 'm3', instruction: '再加一段成本分析' },
+    'research.planRevised': { ids: ['m2'], instruction: '不看产业化，改看低温性能', removed: ['调研产业化进展'], added: ['低温性能'] },
     'research.budgetLow': { remaining: 9_000, estimate: 40_000 },
     'research.takenOver': {},
     'research.rulesFallback': { call: 'plan' },

@@ -120,6 +120,37 @@ test('continue asks the server once, is settled by the continued reply, and a re
   t.is(actor.getSnapshot().context.error, refusal);
 });
 
+test('a read-only session read again follows the research: a later history replaces the conversation, an earlier or the same one changes nothing', (t) => {
+  const plan = (index: number) => ({
+    content_type: 'mark_in_progress_plan_step',
+    agent: 'deep_cognition',
+    message_id: 'r1',
+    index,
+    research_plan: ['a', 'b'].map((description, step) => ({ step: step + 1, description, status: step < index ? 'completed' : step === index ? 'in_progress' : 'not_started' })),
+    timestamp: '2025-06-01T00:00:00Z',
+    updated_at: '2025-06-01T00:00:00Z',
+  }) as WireContent;
+  const at = (position: number, marks: number[], processing = true): LoadedSession => ({
+    dto: sessionDto('share-1', { processing }),
+    history: { position, messages: [{ message_id: 'r1', role: 'assistant', agent: 'deep_cognition', reply_to: 'm1', status: 'streaming', created_at: '2025-06-01T00:00:00Z', contents: marks.map(plan) }] },
+    canvas: null,
+  });
+  const actor = createActor(researchSessionMachine, { input: { id: 'share-1', readOnly: true, loaded: at(5, [0]) } }).start();
+  const marks = () => actor.getSnapshot().context.conversation.messages[0]!.contents.length;
+  actor.send({ type: 'shared.refreshed', loaded: at(9, [0, 1]) });
+  t.is(marks(), 2);
+  t.true(actor.getSnapshot().context.conversation.busy);
+  actor.send({ type: 'shared.refreshed', loaded: at(7, [0]) });
+  t.is(marks(), 2, 'an older read is not shown over a newer one');
+  actor.send({ type: 'shared.refreshed', loaded: at(12, [0, 1, 2], false) });
+  t.is(marks(), 3);
+  t.false(actor.getSnapshot().context.conversation.busy);
+
+  const { actor: own } = session({ loaded: empty('s-1') });
+  own.send({ type: 'shared.refreshed', loaded: at(9, [0, 1]) });
+  t.deepEqual(own.getSnapshot().context.conversation.messages, [], "the owner's own session follows its socket");
+});
+
 test('a read-only session cannot be continued', (t) => {
   const actor = createActor(researchSessionMachine, { input: { id: 'share-1', readOnly: true, loaded: empty('share-1') } }).start();
   actor.send({ type: 'conversation.resume', agent: 'deep_cognition' });

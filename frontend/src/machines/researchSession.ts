@@ -74,6 +74,8 @@ export interface ResearchSessionInput {
 
 export type ResearchSessionEvent =
   | { type: 'socket.message'; message: ServerMessage }
+  /** A read-only (shared) session read again: it has no socket, so this is how it follows a research at work. */
+  | { type: 'shared.refreshed'; loaded: LoadedSession }
   | { type: 'conversation.send'; text: string }
   | { type: 'conversation.pause' }
   | { type: 'conversation.resume'; agent: WireAgent }
@@ -169,6 +171,13 @@ export const researchSessionMachine = setup({
         }
       }
       if (loaded.canvas && loaded.canvas.versions.length > 0) enqueue.sendTo('writing', { type: 'canvas.loaded', versions: loaded.canvas.versions, currentVersion: loaded.canvas.currentVersion });
+    }),
+    refresh: enqueueActions(({ context, enqueue }, loaded: LoadedSession) => {
+      if (loaded.history.position <= context.conversation.position) return;
+      // The text being written is not followed between reads: the canvas opens with the first version saved.
+      const saved = loaded.canvas !== null && loaded.canvas.versions.length > 0;
+      enqueue.assign({ conversation: fromHistory(loaded.history, loaded.dto.processing), panel: saved ? 'canvas' : context.panel });
+      if (saved) enqueue.sendTo('writing', { type: 'canvas.loaded', versions: loaded.canvas!.versions, currentVersion: loaded.canvas!.currentVersion });
     }),
     receive: enqueueActions(({ context, enqueue }, message: ServerMessage) => {
       if (message.type === 'subscribed') {
@@ -296,6 +305,7 @@ export const researchSessionMachine = setup({
       type: 'parallel',
       on: {
         'socket.message': { actions: { type: 'receive', params: ({ event }) => event.message } },
+        'shared.refreshed': { guard: 'readOnly', actions: { type: 'refresh', params: ({ event }) => event.loaded } },
         'conversation.send': {
           guard: 'sendable',
           actions: [

@@ -8,6 +8,7 @@ import { preloadMarkdown } from '../components/Markdown.tsx';
 import { clampInputHeight, INPUT_MIN_HEIGHT } from '../research/editReport.ts';
 import { isRestoring, type ResearchSessionRef } from '../machines/researchSession.ts';
 import { useSessionView } from '../research/live.ts';
+import { redirectsResearch } from '../research/conversation.ts';
 import { CircleAlertIcon, GlobeIcon, LightbulbIcon, MessageSquareIcon, MicIcon, PaperclipIcon, PauseIcon, SendIcon, XIcon } from '../ui/icons.ts';
 import { Segmented } from '../ui/Segmented.tsx';
 import { handFocus } from '../ui/returnFocus.ts';
@@ -59,6 +60,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
     mode: snapshot.context.mode,
     searchEnabled: snapshot.context.searchEnabled,
     busy: snapshot.context.conversation.busy,
+    redirecting: redirectsResearch(snapshot.context.conversation),
     // A pause on its way (slow or offline, it may take seconds to be answered or refused).
     pausing: snapshot.context.outbox.some((pending) => pending.command.kind === 'pause' && pending.error === null),
     restoring: isRestoring(snapshot),
@@ -229,7 +231,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
           ref={input}
           value={text}
           disabled={disabled}
-          placeholder={disabled && session?.readOnly ? t('composer.readOnly') : t(steering ? 'composer.placeholderSteer' : session?.mode === 0 ? 'composer.placeholderChat' : 'composer.placeholderResearch')}
+          placeholder={disabled && session?.readOnly ? t('composer.readOnly') : t(steering ? 'composer.placeholderSteer' : researching && session?.redirecting ? 'composer.placeholderRedirect' : session?.mode === 0 ? 'composer.placeholderChat' : 'composer.placeholderResearch')}
           aria-label={t('composer.label')}
           onChange={(event) => {
             setText(event.target.value);
@@ -317,7 +319,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
             {(!busy || steering) && (
               <button type="button" className="button button-primary button-small" disabled={disabled || text.trim() === '' || (signedIn && !ref)} onClick={submit}>
                 <SendIcon size={14} />
-                {t(steering ? 'composer.steer' : 'composer.send')}
+                {t(steering ? 'composer.steer' : researching && session?.redirecting ? 'composer.redirect' : 'composer.send')}
               </button>
             )}
           </div>

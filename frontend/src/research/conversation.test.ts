@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { WireContent } from '@scriptorium/domain/protocol/content';
 import type { SessionMessage } from '@scriptorium/domain/protocol/ws';
-import { applyMessage, applySubscribed, emptyConversation, fromHistory } from './conversation.ts';
+import { applyMessage, applySubscribed, emptyConversation, fromHistory, redirectsResearch } from './conversation.ts';
 
 const at = '2025-05-01T10:00:00.000Z';
 type Unstamped = WireContent extends infer C ? (C extends WireContent ? Omit<C, 'agent' | 'timestamp' | 'updated_at'> & Partial<Pick<C, 'agent'>> : never) : never;
@@ -73,4 +73,18 @@ test('status processing sets busy and paused clears it', (t) => {
 test('subscribed moves the position forward only', (t) => {
   const state = applySubscribed({ ...emptyConversation(), position: 9 }, { type: 'subscribed', session_id: 's', position: 4 });
   t.is(state.position, 9);
+});
+
+test('a message redirects a research a pause or a failure cut short, and nothing else', (t) => {
+  const research = [
+    wire(1, { agent: 'user', content_type: 'user_input', message_id: 'u1', content: '固态电池的技术路线', target_agent: 'deep_cognition' }),
+    wire(2, { agent: 'deep_cognition', content_type: 'message_start', message_id: 'r1', reply_to: 'u1' }),
+  ];
+  const ended = (outcome: 'interrupted' | 'failed' | 'completed') =>
+    [...research, wire(3, { agent: 'deep_cognition', content_type: 'message_end', message_id: 'r1', outcome }), wire(4, { content_type: 'status', message_id: 'status-1', status: 'paused' })].reduce(applyMessage, emptyConversation());
+  t.true(redirectsResearch(ended('interrupted')));
+  t.true(redirectsResearch(ended('failed')));
+  t.false(redirectsResearch(ended('completed')), 'a finished research: a message is a new question');
+  t.false(redirectsResearch(research.reduce(applyMessage, emptyConversation())), 'a research at work: a message is an instruction to it');
+  t.false(redirectsResearch([...stream.slice(0, 2), wire(3, { content_type: 'message_end', message_id: 'r1', outcome: 'interrupted' })].reduce(applyMessage, emptyConversation())), 'a paused chat reply is no research');
 });

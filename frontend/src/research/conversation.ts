@@ -110,3 +110,12 @@ export const userText = (message: ChatMessage): string =>
   message.contents
     .flatMap((item) => (item.content_type === 'user_input' ? [item.content] : []))
     .join('');
+
+/**
+ * Whether a message sent now redirects the research a pause or a failure cut short (the server
+ * continues it on its question, as the message says) rather than asking something new.
+ */
+export function redirectsResearch(state: Conversation): boolean {
+  const last = state.messages.at(-1);
+  return !state.busy && last?.role === 'assistant' && last.agent === 'deep_cognition' && (last.status === 'interrupted' || last.status === 'failed');
+}

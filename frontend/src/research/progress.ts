@@ -32,6 +32,16 @@ export function infoText(t: TFunction, item: ContentOf<'info'>): string {
       return t('progress.research.waitingForModel', { time: new Date(progress.params.until).toLocaleTimeString(intlLocale(currentLanguage())) });
     case 'research.instructionApplied':
       return t('progress.research.instructionApplied', { instruction: progress.params.instruction, change: t(`progress.research.instructionTo.${progress.params.to}`) });
+    case 'research.instructionLate':
+      return t('progress.research.instructionLate', { instruction: progress.params.instruction });
+    case 'research.planRevised': {
+      const list = (steps: readonly string[]) => steps.join(t('progress.listSeparator'));
+      const changes = [
+        ...(progress.params.removed.length > 0 ? [t('progress.research.planRemoved', { steps: list(progress.params.removed) })] : []),
+        ...(progress.params.added.length > 0 ? [t('progress.research.planAdded', { steps: list(progress.params.added) })] : []),
+      ];
+      return t('progress.research.planRevised', { instruction: progress.params.instruction, change: changes.join(t('progress.clauseSeparator')) });
+    }
     case 'research.tokensUsed':
       return t('progress.research.tokensUsed', { tokens: progress.params.tokens.toLocaleString(intlLocale(currentLanguage())) });
     case 'research.budgetLow': {

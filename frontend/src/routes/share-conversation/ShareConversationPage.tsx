@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useActorRef } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
@@ -11,10 +12,22 @@ import { InfoIcon } from '../../ui/icons.ts';
 import '../../panels/research.css';
 import { intlLocale } from '../../i18n/language.ts';
 
+/**
+ * How often a shared research at work is read again. A visitor has no socket (the gateway serves
+ * signed-in owners), so the link follows a running research by reading it again; the plan card plays
+ * every step change it brings, one after another.
+ */
+const SHARED_REFRESH_MS = 2_000;
+
 /** /share/conversation/:shareId — the research view, read-only, for anyone with the link. */
 export default function ShareConversationPage() {
   const { shareId = '' } = useParams();
-  const shared = useApiQuery({ queryKey: queryKeys.sharedConversation(shareId), queryFn: () => research.shared(shareId), retry: false });
+  const shared = useApiQuery({
+    queryKey: queryKeys.sharedConversation(shareId),
+    queryFn: () => research.shared(shareId),
+    retry: false,
+    refetchInterval: (query) => (query.state.data?.session.processing ? SHARED_REFRESH_MS : false),
+  });
 
   if (shared.isPending) return <PageLoading />;
   if (shared.isError) return <ShareGone status={shared.error.status} />;
@@ -30,6 +43,10 @@ function SharedConversation({ share }: { share: SharedConversationDto }) {
     input: { id: sessionId, readOnly: true, loaded: { dto: { ...share.session, session_id: sessionId }, history: { position: share.position ?? 0, messages: share.messages }, canvas: share.canvas } },
   });
   const context = useSession(session);
+  // The session actor is made once from the first read; each later read is handed to it.
+  useEffect(() => {
+    session.send({ type: 'shared.refreshed', loaded: { dto: { ...share.session, session_id: sessionId }, history: { position: share.position ?? 0, messages: share.messages }, canvas: share.canvas } });
+  }, [session, share, sessionId]);
   return (
     <div className="shared-page">
       {share.description && (

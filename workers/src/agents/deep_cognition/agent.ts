@@ -33,7 +33,9 @@ import { estimateMessageTokens, estimateTokens } from '@scriptorium/infra/model/
 import { SourceBook, parseReport } from './sources.ts';
 import { afterWriting, chooseSearch, finishWriting, numberLearnt, PageReader, readAttached, searchRound, sentencesIn, startWriting, stop, writeExtract } from './steps.ts';
 import { researchSteps } from './iteration.ts';
-import { continuedTrace, instructionsFor, merge, readingOnly, replyRecord, stageTrace, type Instruction, type ReplyRecord, type StageTrace } from './trace.ts';
+import { recordRevision, Steering } from './replan.ts';
+import type { Learnt } from './steps.ts';
+import { continuedTrace, instructionsFor, merge, stageInstructions, readingOnly, replyRecord, stageTrace, type Instruction, type ReplyRecord, type StageTrace } from './trace.ts';
 import { citedNumbers } from './citations.ts';
 import { reportTitle, sectionHeading } from './outline.ts';
 import { continuation, headingLine, notesBlock, recordSection, writeSection, type SectionPlan } from './sections.ts';
@@ -217,13 +219,14 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   const plan = await planResearch(run, record, trace);
   // The plan waits for the user: this job ends, and starting the plan queues the rest.
   if (!plan) return;
-  const { steps: planned, title: writtenTitle, length } = plan;
-  const steps = planned.map((step) => step.description);
+  const { title: writtenTitle, length } = plan;
   if (planning) await sayApplied(run, trace, record.instructions, 'plan');
 
   const sources = new SourceBook();
   await readAttached(run, sources);
-  const found = numberLearnt(sources, await researchSteps(run, session, record.question, planned, trace));
+  const { planned, learnt } = await researchPlan(run, session, record, plan.steps, trace);
+  const steps = planned.map((step) => step.description);
+  const found = numberLearnt(sources, learnt);
   if (!trace.outputs.has('platform_tools_end')) await usePlatformTools(run, record.question);
 
   const zh = run.language === 'zh';
@@ -294,6 +297,25 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   draft.plain(sources.markdown(run.language, citedNumbers(draft.content)));
   await finishWriting(run, draft);
   await afterWriting(run, record.question, trace);
+}
+
+/**
+ * Researches the plan's steps; an instruction sent meanwhile that changes the scope revises the
+ * steps not yet done (recorded, said in the chat), and the revised plan is researched on from there,
+ * the finished steps' findings kept. Offline nothing judges instructions: they reach the writing.
+ */
+async function researchPlan(run: Run, session: OpenSession, record: ReplyRecord, steps: rules.PlannedStep[], trace: StageTrace): Promise<{ planned: rules.PlannedStep[]; learnt: Learnt[][] }> {
+  const events = await run.deps.events.readStream(conversationStream(run.data.sessionId));
+  const steering = run.deps.model.offline || trace.researched ? null : new Steering(run, record.question, events.at(-1)?.revision ?? -1, instructionsFor(events, run.data.replyId), trace);
+  const known = new Map<string, Learnt[]>();
+  let planned = steps;
+  for (;;) {
+    const outcome = await researchSteps(run, session, record.question, planned, trace, steering, known);
+    if (Array.isArray(outcome)) return { planned, learnt: outcome };
+    await recordRevision(run, trace, planned, outcome);
+    steering!.revision = null;
+    planned = outcome.steps;
+  }
 }
 
 /**
@@ -428,7 +450,7 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
       const headings = [...report.body.matchAll(/^#{1,3}\s+(.+)$/gm)].map((match) => match[1]).join('\n');
       const asked = await completeJson(run, 'planning', 'queries', queriesSchema, [
         { role: 'system', content: QUERIES_PROMPT },
-        { role: 'user', content: `${record.question}\n\n${zh ? '报告提纲' : 'Outline'}：\n${headings}\n\n${zh ? '用户的要求' : 'What the user asks'}：${kind === 'continue' ? (zh ? '继续深入研究' : 'go deeper') : feedback.text}` },
+        { role: 'user', content: `${record.question}\n\n${zh ? '报告提纲' : 'Outline'}：\n${headings}\n\n${zh ? '用户的要求' : 'What the user asks'}：${kind === 'continue' ? (zh ? '继续深入研究' : 'go deeper') : feedback.text}${instructionLines(await revisionInstructions(run), run.language)}` },
       ]);
       if (asked) queries = asked.queries;
     }
@@ -440,7 +462,10 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
 
   // A job that goes on after its worker died rolls back what the dead one streamed and writes the revision again.
   const draft = await startWriting(run, prior.title, sources, trace.writing ? trace.writingText : '');
-  const brief = zh ? `研究问题：${record.question}\n\n现有报告：\n${clip(report.body, 12_000)}` : `Research question: ${record.question}\n\nCurrent report:\n${clip(report.body, 12_000)}`;
+  // Instructions sent while the revision searched are followed by its writing; later ones come too late and are said to.
+  const instructions = await revisionInstructions(run);
+  await sayApplied(run, trace, instructions, 'writing');
+  const brief = (zh ? `研究问题：${record.question}\n\n现有报告：\n${clip(report.body, 12_000)}` : `Research question: ${record.question}\n\nCurrent report:\n${clip(report.body, 12_000)}`) + instructionLines(instructions, run.language);
   if (kind === 'continue') {
     await draft.restore(`${report.body}\n\n## ${zh ? '深入补充' : 'Further research'}\n\n`);
     if (deps.model.offline) {
@@ -472,9 +497,17 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
   }
   draft.plain(`\n\n${sources.markdown(run.language)}`);
   await finishWriting(run, draft);
+  for (const late of await revisionInstructions(run)) {
+    if (trace.applied.has(late.id)) continue;
+    trace.applied.add(late.id);
+    await run.writer.progress({ code: 'research.instructionLate', params: { id: late.id, instruction: clip(late.content, 200) } });
+  }
   await command(run, 'step:done', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: steps.length } });
   await afterWriting(run, record.question, trace);
 }
+
+/** The instructions sent to the reply since this revision began. */
+const revisionInstructions = async (run: Run) => stageInstructions(await run.deps.events.readStream(conversationStream(run.data.sessionId)), run.data.replyId);
 
 /** What every quote must be about: the question's topic and key phrases. */
 const subjectOf = (analysis: rules.QuestionAnalysis) => `${analysis.topic} ${analysis.phrases.join(' ')}`;

@@ -23,9 +23,9 @@ import type { AgentDeps } from '../deps.ts';
 import type { MaterialPort } from '../material.ts';
 import type { FetchedPage, PageFetcherPort } from '@scriptorium/infra/fetch/port';
 import type { HitSource, SearchHit, SearchPort } from '@scriptorium/infra/search/port';
-import { ANALYSE_PROMPT, BROWSE_PROMPT, CITATIONS_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT } from './prompts.ts';
+import { ANALYSE_PROMPT, BROWSE_PROMPT, CITATIONS_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT, REPLAN_PROMPT } from './prompts.ts';
 
-const RESEARCH_PROMPTS = new Set([ANALYSE_PROMPT, BROWSE_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT]);
+const RESEARCH_PROMPTS = new Set([ANALYSE_PROMPT, BROWSE_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT, REPLAN_PROMPT]);
 import { coverage, termsOf } from './text.ts';
 
 export interface CorpusPage {
@@ -234,7 +234,7 @@ export class ScriptedModel implements ModelProvider {
   /** Faults still to make, consumed one per call of their kind (JSON: the research's own prompts). */
   readonly faults: { json: JsonFault[]; stream: StreamFault[] } = { json: [], stream: [] };
 
-  constructor(private readonly answers: Partial<Record<'analyse' | 'clarify' | 'plan' | 'reflect', unknown>> = {}) {}
+  constructor(private readonly answers: Partial<Record<'analyse' | 'clarify' | 'plan' | 'reflect' | 'replan', unknown>> = {}) {}
 
   /** Resolves once `after` pieces have been streamed (over all calls); that stream then stalls, later ones do not. */
   stallAfter(after: number): Promise<void> {
@@ -265,7 +265,9 @@ export class ScriptedModel implements ModelProvider {
                 ? { pages: [1, 2, 3].map((index) => ({ index, summary: '网页介绍了固态电池的进展。' })) }
                 : system === REFLECT_PROMPT
                   ? (this.answers.reflect ?? { answered: true, reason: '', follow_up_queries: [] })
-                  : system === CITATIONS_PROMPT
+                  : system === REPLAN_PROMPT
+                    ? (this.answers.replan ?? { changes_scope: false, steps: [] })
+                    : system === CITATIONS_PROMPT
                     ? { citation_checks: [...(request.messages[1]?.content ?? '').matchAll(/^\[(\d+)\] /gm)].map((match) => ({ id: Number(match[1]), supported: true })) }
                     : { queries: ['固态电池 成本'] };
     const text = `好的：\n\`\`\`json\n${JSON.stringify(reply)}\n\`\`\``;

@@ -12,6 +12,7 @@ import { REFLECT_PROMPT, reflectSchema } from './prompts.ts';
 import { checkpoint, command, completeJson, type Run } from './run.ts';
 import { chooseSearch, PageReader, searchRound, type Learnt, type Searcher } from './steps.ts';
 import { roundKey, type StageTrace } from './trace.ts';
+import { Replanned, type Revision, type Steering } from './replan.ts';
 import { clip } from './text.ts';
 
 /** What a reflection is shown of each source a step learnt from: its summary and its chunks on the step. */
@@ -25,9 +26,22 @@ export interface FollowUp {
 /**
  * What each plan step learnt, in plan order. Steps run at once, bounded by the job's pools; the
  * plan shown stays true: the lowest unfinished step is marked in progress, those before it done.
+ * `known`: what finished steps learnt, by description, which each step adds to as it finishes: a
+ * step finished under an earlier version of the plan is not researched again. With `steering`, an instruction that changes the scope stops the steps at
+ * their next checkpoint, and the revision is returned instead.
  */
-export async function researchSteps(run: Run, session: OpenSession, question: string, planned: readonly PlannedStep[], trace: StageTrace): Promise<Learnt[][]> {
+export async function researchSteps(
+  run: Run,
+  session: OpenSession,
+  question: string,
+  planned: readonly PlannedStep[],
+  trace: StageTrace,
+  steering: Steering | null = null,
+  known: Map<string, Learnt[]> = new Map(),
+): Promise<Learnt[][] | Revision> {
   const steps = planned.map((step) => step.description);
+  // Commands of a revised plan are keyed apart from those of the plan before it in the same job.
+  const prefix = trace.revisions.length > 0 ? `r${trace.revisions.length}:` : '';
   const reader = new PageReader(run, trace.pages, trace.announced);
   let searcher: Promise<Searcher | null> | undefined;
   // Which search it uses is said when it first searches: a job that goes on after the searches searches nothing.
@@ -35,22 +49,27 @@ export async function researchSteps(run: Run, session: OpenSession, question: st
   // A query any step searched is not searched again as a follow-up: steps that meet the same gap ask once.
   const asked = new Set(planned.flatMap((step) => step.queries));
   const marking = pLimit(1);
-  const finished = planned.map(() => false);
-  let current = 0;
-  const mark = (index: number) => command(run, index === steps.length ? 'step:done' : `step:${index}`, { type: 'MarkPlanStep', data: { messageId: run.data.replyId, steps, index } });
-  await mark(0);
+  const finished = planned.map((step) => known.has(step.description));
+  let current = finished.indexOf(false) === -1 ? steps.length : finished.indexOf(false);
+  const mark = (index: number) => command(run, `${prefix}${index === steps.length ? 'step:done' : `step:${index}`}`, { type: 'MarkPlanStep', data: { messageId: run.data.replyId, steps, index } });
+  await mark(current);
+  const halt = steering && (() => steering.check(planned, finished));
   const settled = await Promise.allSettled(
     planned.map(async (step, index) => {
-      const learnt = await researchStep(run, { question, step, index, trace, reader, search, asked });
+      const done = known.get(step.description);
+      if (done) return done;
+      const learnt = await researchStep(run, { question, step, index, trace, reader, search, asked, prefix, halt });
       finished[index] = true;
+      known.set(step.description, learnt);
       await marking(async () => {
         while (current < steps.length && finished[current]) await mark(++current);
       });
       return learnt;
     }),
   );
-  const failure = settled.find((outcome) => outcome.status === 'rejected');
-  if (failure) throw failure.reason;
+  const failure = settled.find((outcome) => outcome.status === 'rejected' && !(outcome.reason instanceof Replanned));
+  if (failure?.status === 'rejected') throw failure.reason;
+  if (steering?.revision) return steering.revision;
   return settled.map((outcome) => (outcome as PromiseFulfilledResult<Learnt[]>).value);
 }
 
@@ -62,21 +81,26 @@ interface StepContext {
   reader: PageReader;
   search: () => Promise<Searcher | null>;
   asked: Set<string>;
+  prefix: string;
+  /** The step's checkpoint for instructions: throws `Replanned` once the plan is being revised. */
+  halt: (() => Promise<void>) | null;
 }
 
-async function researchStep(run: Run, { question, step, index, trace, reader, search, asked }: StepContext): Promise<Learnt[]> {
+async function researchStep(run: Run, { question, step, index, trace, reader, search, asked, prefix, halt }: StepContext): Promise<Learnt[]> {
   const about = `${question} ${step.description}`;
-  const results = trace.searches[index] ?? (await searchRound(run, await search(), step.queries, about, `search:${index}`, { step: index, round: 0 }));
+  if (!trace.searches[index]) await halt?.();
+  const results = trace.searches[index] ?? (await searchRound(run, await search(), step.queries, about, `${prefix}search:${index}`, { step: index, round: 0 }));
   const learnt = await reader.round(results, about);
   for (let round = 1; round < run.pools.limits.maxRounds; round++) {
     checkpoint(run);
     let recorded: WebResult[] | undefined = trace.followUps.get(roundKey(index, round))?.results;
     if (!recorded) {
       if (trace.researched || run.pools.used >= run.pools.limits.followUpTokens) break;
+      await halt?.();
       const followUp = await reflect(run, question, step, learnt, asked);
       if (!followUp) break;
       await run.writer.progress({ code: 'research.followUp', params: { section: step.heading, reason: followUp.reason, queries: followUp.queries } });
-      recorded = await searchRound(run, await search(), followUp.queries, about, `search:${index}:${round}`, { step: index, round, reason: followUp.reason });
+      recorded = await searchRound(run, await search(), followUp.queries, about, `${prefix}search:${index}:${round}`, { step: index, round, reason: followUp.reason });
     }
     for (const entry of await reader.round(recorded, about)) {
       if (!learnt.some((known) => known.url === entry.url && (known.read || !entry.read))) learnt.push(entry);

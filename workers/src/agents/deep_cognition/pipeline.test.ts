@@ -4,7 +4,7 @@ import { BUDGET_EXHAUSTED } from '@scriptorium/domain/budget/guard';
 import type { OutputType } from '@scriptorium/domain/protocol/content';
 import { runDeepCognition } from './agent.ts';
 import { asEvents, harness, itemTypes, ScriptedModel, SECTION_PROSE, until, type Reply } from './harness.ts';
-import { BROWSE_PROMPT, PLAN_PROMPT, REFLECT_PROMPT, sectionPrompt, summaryPrompt } from './prompts.ts';
+import { BROWSE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT, REPLAN_PROMPT, revisePrompt, sectionPrompt, summaryPrompt } from './prompts.ts';
 import { DEFAULT_RESEARCH_LIMITS } from '../deps.ts';
 import { conversationStream } from '@scriptorium/domain/conversation/conversation';
 import { conversationDecider, type ConversationCommand } from '@scriptorium/domain/conversation/decide';
@@ -753,6 +753,110 @@ test('with a model: a message sent while the steps are researched is taken up at
   }
   const said = outputs(log, 'info').map((item) => item.progress as { code: string; params: Record<string, unknown> } | undefined).filter((item) => item?.code === 'research.instructionApplied');
   t.deepEqual(said, [{ code: 'research.instructionApplied', params: { id: posted!.data.messageId, instruction: '只看低温性能，其他的不用管。', to: 'writing' } }]);
+  t.like((await h.state(sessionId)).state, { awaiting: 'feedback' });
+});
+
+test('with a model: an instruction sent while the steps are researched that drops a topic re-plans the steps not yet done: the new step searches it, the report follows, the chat says what changed', async (t) => {
+  const INSTRUCTION = '不用看产业化了，改为比较低温性能。';
+  // As a model would: the steps not yet done, without the one dropped, and the one asked for.
+  const replanned = (request: Parameters<ScriptedModel['complete']>[0]) => ({
+    changes_scope: true,
+    steps: [
+      ...[...request.messages[1]!.content.matchAll(/^\d+\. \[未完成\] (.+)$/gm)].map((match) => THREE_STEPS.steps.find((step) => step.description === match[1])!).filter((step) => !step.description.includes('产业化')),
+      { description: '比较低温性能', heading: '低温性能', queries: ['固态电池 低温性能'] },
+    ],
+  });
+  const model = new ScriptedModel({ analyse: SPECIFIC_ANALYSIS, plan: THREE_STEPS });
+  const instruction: { send?: () => Promise<unknown> } = {};
+  let steered: Promise<unknown> | undefined;
+  const steering: ScriptedModel = Object.assign(Object.create(model) as ScriptedModel, {
+    async complete(request: Parameters<ScriptedModel['complete']>[0]) {
+      const system = request.messages[0]?.content;
+      if (system === BROWSE_PROMPT && instruction.send) await (steered ??= instruction.send());
+      if (system === REPLAN_PROMPT) {
+        model.requests.push(request);
+        return { text: JSON.stringify(replanned(request)), usage: { promptTokens: 100, completionTokens: 20, model: 'scripted', estimated: false } };
+      }
+      return model.complete(request);
+    },
+  });
+  const h = await harness({ model: steering });
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  instruction.send = () => h.post(sessionId, INSTRUCTION);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  t.truthy(steered, 'the instruction was sent mid-run');
+  const log = await h.log(sessionId);
+
+  const asked = model.requests.filter((request) => request.messages[0]?.content === REPLAN_PROMPT);
+  t.is(asked.length, 1, 'judged once');
+  t.true(asked[0]!.messages[1]!.content.includes(SPECIFIC) && asked[0]!.messages[1]!.content.includes(INSTRUCTION), 'with the original question and the instruction');
+  const [revised] = of(log, 'PlanRevised');
+  t.false(revised!.data.steps.includes('调研产业化进展'), 'the dropped topic is no step any more');
+  t.deepEqual([...revised!.data.steps].sort(), ['梳理技术路线', '比较安全性', '比较低温性能'].sort());
+  t.is(revised!.data.from[revised!.data.steps.indexOf('比较低温性能')], null, 'the new step is new');
+  const after = log.findIndex((event) => event.type === 'PlanRevised');
+  const later = of(log.slice(after), 'SearchResultsRecorded').map((event) => event.data.queries);
+  t.deepEqual(later.filter((queries) => queries.includes('固态电池 低温性能')).length, 1, 'the new step searches what was asked');
+  t.false(later.some((queries) => queries.includes('固态电池 产业化')), 'the dropped step searches nothing after the revision');
+  t.deepEqual(of(log, 'PlanStepMarked').at(-1)!.data.steps, revised!.data.steps, 'the plan shown is the revised one');
+
+  t.deepEqual(of(log, 'SectionWritten').map((event) => event.data.heading).sort(), ['摘要', '技术路线', '安全性', '低温性能'].sort());
+  const sections = model.requests.filter((request) => request.context);
+  t.false(sections.some((request) => request.messages.some((message) => message.content.includes('现在撰写这一节：调研产业化进展'))), 'no section is written on the dropped topic');
+  t.true(sections.some((request) => request.messages.some((message) => message.content.includes('现在撰写这一节：比较低温性能'))));
+  const [posted] = of(log, 'UserMessagePosted').filter((event) => event.data.steers !== undefined);
+  const said = outputs(log, 'info').map((item) => item.progress as { code: string; params: Record<string, unknown> } | undefined);
+  t.deepEqual(said.filter((item) => item?.code === 'research.planRevised'), [{ code: 'research.planRevised', params: { ids: [posted!.data.messageId], instruction: INSTRUCTION, removed: ['产业化'], added: ['低温性能'] } }]);
+  t.false(said.some((item) => item?.code === 'research.instructionApplied'), 'said once, as the revision');
+  t.is(of(log, 'FeedbackRequested').length, 1);
+
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  t.is((await h.log(sessionId)).length, log.length, 'the job run again appends nothing: the revision is read from the log');
+});
+
+test('with a model: instructions sent while a revision works: one sent while it searches is followed by its writing, one sent once it writes is said to come too late', async (t) => {
+  const model = SPECIFIC_MODEL();
+  const instruction: { post?: (content: string) => Promise<unknown> } = {};
+  let writing = false;
+  const steering: ScriptedModel = Object.assign(Object.create(model) as ScriptedModel, {
+    async complete(request: Parameters<ScriptedModel['complete']>[0]) {
+      if (request.messages[0]?.content === QUERIES_PROMPT && instruction.post) await instruction.post('改写时写明成本的具体数字');
+      return model.complete(request);
+    },
+    async *stream(request: Parameters<ScriptedModel['stream']>[0]) {
+      if (request.messages[0]?.content === revisePrompt('zh') && instruction.post && !writing) {
+        writing = true;
+        await instruction.post('再加一段政策分析');
+      }
+      yield* model.stream(request);
+    },
+  });
+  const h = await harness({ model: steering });
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  instruction.post = (content) => h.post(sessionId, content);
+  const revision = await h.feedback(sessionId, 'manual_feedback', '补充成本方面的内容');
+  await h.run(runDeepCognition, 'deep_cognition', revision, job(reply, 'revise'));
+  const log = await h.log(sessionId);
+
+  const steered = of(log, 'UserMessagePosted').filter((event) => event.data.steers !== undefined);
+  t.deepEqual(steered.map((event) => [event.data.content, event.data.steers]), [['改写时写明成本的具体数字', reply.replyId], ['再加一段政策分析', reply.replyId]], 'both accepted as instructions to the revision');
+  t.is(of(log, 'AgentReplyStarted').length, 1, 'no reply of their own');
+  const rewrite = model.requests.find((request) => request.messages[0]?.content === revisePrompt('zh'))!;
+  const asked = rewrite.messages[1]!.content;
+  t.true(asked.includes(SPECIFIC) && asked.includes('补充成本方面的内容') && asked.includes('改写时写明成本的具体数字'), 'the revision is written with the question, the feedback and the instruction');
+  t.false(asked.includes('再加一段政策分析'));
+  const said = outputs(log, 'info').map((item) => item.progress as { code: string; params: Record<string, unknown> } | undefined).filter((item) => item?.code.startsWith('research.instruction'));
+  t.deepEqual(said, [
+    { code: 'research.instructionApplied', params: { id: steered[0]!.data.messageId, instruction: '改写时写明成本的具体数字', to: 'writing' } },
+    { code: 'research.instructionLate', params: { id: steered[1]!.data.messageId, instruction: '再加一段政策分析' } },
+  ]);
+  const types = itemTypes(log, reply.replyId);
+  t.true(types.lastIndexOf('info') < types.lastIndexOf('FeedbackRequested'), 'said before the report asks for feedback again');
   t.like((await h.state(sessionId)).state, { awaiting: 'feedback' });
 });
 

@@ -51,6 +51,23 @@ export const planSchema = z.object({
   length: z.enum(REPORT_LENGTHS).optional().catch(undefined),
 });
 
+/**
+ * An instruction that arrives while the steps are researched: whether it changes the research's
+ * scope, and if so the steps still to do. The question stays the subject; finished steps stay.
+ */
+export const REPLAN_PROMPT =
+  '你是深度研究助理。研究进行中，用户发来了新的要求。先判断它是否改变研究范围：要去掉、替换或新增研究步骤才算；只涉及写法、语气、篇幅或侧重的要求不算。' +
+  '改变范围时，重新安排尚未完成（未开始或进行中）的步骤：仍然需要的步骤原样保留其 description，去掉用户不要的，按要求新增（每步一句话，附简短小标题和 1 到 3 个搜索查询）；已完成的步骤不要列出；研究问题不变。' +
+  '只输出一个 JSON 对象，不要任何其他文字：{"changes_scope": true 或 false, "steps": [{"description": "步骤", "heading": "小标题", "queries": ["查询"]}]}';
+
+export const replanSchema = z.object({
+  changes_scope: z.boolean(),
+  steps: z
+    .array(z.object({ description: z.string().min(1).max(300), heading: z.string().max(80).optional(), queries: z.array(z.string().min(1).max(200)).min(1).max(4) }))
+    .max(8)
+    .default([]),
+});
+
 export const QUERIES_PROMPT =
   '你是深度研究助理。根据研究问题、现有报告的提纲和用户的要求，给出 1 到 3 个新的搜索查询（适合搜索引擎的关键词），用来找到报告还没有的资料。' +
   '只输出一个 JSON 对象，不要任何其他文字：{"queries": ["查询"]}';

@@ -29,6 +29,8 @@ export interface StageTrace {
   searches: Array<WebResult[] | undefined>;
   /** Follow-up rounds a reflection asked for, by `roundKey(step, round)`. */
   followUps: Map<string, { queries: string[]; results: WebResult[] }>;
+  /** The plan's revisions by instructions mid-run, in order: each step's place in the plan before it (null: new). */
+  revisions: Array<Array<number | null>>;
   /** Every step of the plan was researched to its end (the plan was marked done): no step is reflected on again. */
   researched: boolean;
   /** Pages whose reading the chat already showed (their `web_browsing_result`), by address. */
@@ -86,6 +88,7 @@ const emptyTrace = (): StageTrace => ({
   length: null,
   searches: [],
   followUps: new Map(),
+  revisions: [],
   researched: false,
   announced: new Set(),
   pages: new Map(),
@@ -135,7 +138,8 @@ function fold(stage: ConversationEvent[]): StageTrace {
         if (event.data.contentType === 'info') {
           const progress = (event.data.payload as { progress?: { code?: unknown; params?: { id?: unknown } } }).progress;
           if (typeof progress?.code === 'string') trace.said.add(progress.code);
-          if (progress?.code === 'research.instructionApplied' && typeof progress.params?.id === 'string') trace.applied.add(progress.params.id);
+          if ((progress?.code === 'research.instructionApplied' || progress?.code === 'research.instructionLate') && typeof progress.params?.id === 'string') trace.applied.add(progress.params.id);
+          if (progress?.code === 'research.planRevised') for (const id of (progress.params as { ids?: unknown }).ids as string[]) trace.applied.add(id);
         }
         if (event.data.contentType === 'writing_rollback' && trace.writing) trace.writingText = trace.writingText.slice(0, Number(event.data.payload.length));
         break;
@@ -154,6 +158,13 @@ function fold(stage: ConversationEvent[]): StageTrace {
         trace.plan = event.data.steps;
         trace.queries = event.data.queries;
         trace.headings = event.data.headings;
+        break;
+      case 'PlanRevised':
+        Object.assign(trace, revised(trace, event.data.from));
+        trace.plan = event.data.steps;
+        trace.queries = event.data.queries;
+        trace.headings = event.data.headings;
+        trace.revisions.push(event.data.from);
         break;
       case 'SearchResultsRecorded': {
         const step = event.data.step ?? trace.searches.length;
@@ -231,8 +242,20 @@ export function readingOnly(trace: StageTrace): StageTrace {
 /** Where a follow-up search round is kept: its plan step and its round within the step. */
 export const roundKey = (step: number, round: number) => `${step}:${round}`;
 
-/** What an earlier reply did, with what a later one added on top. */
-export function merge(earlier: StageTrace, later: StageTrace): StageTrace {
+/** The search rounds of a plan revised with `from` (each step's place before, null for a new one), by the steps' new places. */
+export function revised(trace: Pick<StageTrace, 'searches' | 'followUps'>, from: ReadonlyArray<number | null>): Pick<StageTrace, 'searches' | 'followUps'> {
+  const followUps = new Map<string, { queries: string[]; results: WebResult[] }>();
+  for (const [key, round] of trace.followUps) {
+    const [step, number] = key.split(':').map(Number);
+    const to = from.indexOf(step!);
+    if (to !== -1) followUps.set(roundKey(to, number!), round);
+  }
+  return { searches: from.map((index) => (index === null ? undefined : trace.searches[index])), followUps };
+}
+
+/** What an earlier reply did, with what a later one added on top (the later one's plan revisions applied to the earlier rounds). */
+export function merge(earlierTrace: StageTrace, later: StageTrace): StageTrace {
+  const earlier = later.revisions.reduce((trace, from) => ({ ...trace, ...revised(trace, from) }), earlierTrace);
   const searches = Array.from({ length: Math.max(earlier.searches.length, later.searches.length) }, (_, step) => later.searches[step] ?? earlier.searches[step]);
   const sections = new Map(earlier.sections);
   for (const [index, section] of later.sections) sections.set(index, section);
@@ -245,6 +268,7 @@ export function merge(earlier: StageTrace, later: StageTrace): StageTrace {
     length: later.plan ? later.length : earlier.length,
     searches,
     followUps: new Map([...earlier.followUps, ...later.followUps]),
+    revisions: [...earlier.revisions, ...later.revisions],
     researched: earlier.researched || later.researched,
     announced: new Set([...earlier.announced, ...later.announced]),
     applied: new Set([...earlier.applied, ...later.applied]),
@@ -282,6 +306,15 @@ function chainOf(events: RecordedEvent[], replyId: string): string[] {
 export function instructionsFor(events: RecordedEvent[], replyId: string): Instruction[] {
   const chain = new Set(chainOf(events, replyId));
   return events.map(asEvent).flatMap((event) => (event.type === 'UserMessagePosted' && event.data.steers !== undefined && chain.has(event.data.steers) ? [{ id: event.data.messageId, content: event.data.content, steers: event.data.steers }] : []));
+}
+
+/** The user's instructions to the reply sent since its last stage began: what a revision at work is told. */
+export function stageInstructions(events: RecordedEvent[], replyId: string): Instruction[] {
+  const begun = events.findLastIndex((recorded) => recorded.type === 'StageStarted' && (recorded.data as { messageId?: string }).messageId === replyId);
+  return events
+    .slice(begun + 1)
+    .map(asEvent)
+    .flatMap((event) => (event.type === 'UserMessagePosted' && event.data.steers === replyId ? [{ id: event.data.messageId, content: event.data.content, steers: replyId }] : []));
 }
 
 export function replyRecord(events: RecordedEvent[], replyId: string, replyTo: string): ReplyRecord {
