@@ -54,6 +54,8 @@ async function main(): Promise<void> {
     const researchLimits = {
       modelConcurrency: config.RESEARCH_MODEL_CONCURRENCY,
       fetchConcurrency: config.RESEARCH_FETCH_CONCURRENCY,
+      workerModelConcurrency: config.RESEARCH_WORKER_MODEL_CONCURRENCY,
+      workerFetchConcurrency: config.RESEARCH_WORKER_FETCH_CONCURRENCY,
       maxRounds: config.RESEARCH_MAX_ROUNDS,
       followUpTokens: config.RESEARCH_FOLLOW_UP_TOKENS,
       tokensEstimate: config.RESEARCH_TOKENS_ESTIMATE,

@@ -111,6 +111,10 @@ export const configSchema = z
     RESEARCH_MODEL_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
     /** Searches and page reads one research run may have open at once. */
     RESEARCH_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(6),
+    /** Model calls one worker's research runs may have open at once, all runs together, shared fairly between users. */
+    RESEARCH_WORKER_MODEL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+    /** Searches and page reads one worker's research runs may have open at once, all runs together, shared fairly between users. */
+    RESEARCH_WORKER_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(12),
     /** Search rounds per plan step: the planned one and the follow-ups a reflection asks for. */
     RESEARCH_MAX_ROUNDS: z.coerce.number().int().min(1).max(5).default(2),
     /** No follow-up search starts once a research run has used this many tokens. */

@@ -80,7 +80,7 @@ export async function runDeepCognition(deps: AgentDeps, job: JobContext<unknown>
     language: languageOf(record.question),
     draft: null,
     notes: [],
-    pools: runPools(deps),
+    pools: runPools(deps, data.userId),
   };
 
   try {
@@ -153,7 +153,8 @@ async function start(run: Run, session: OpenSession, record: ReplyRecord, events
     await writer.output('think_end', {});
   }
   if (!trace.outputs.has('status_and_goal')) await writer.output('status_and_goal', status);
-  await titleSessionIfUntitled(deps, data, record.question, status.goal, writer);
+  // The session's title is a model call of this run's too: it takes a slot like the others.
+  await run.pools.model(() => titleSessionIfUntitled(deps, data, record.question, status.goal, writer));
   if (specific) {
     await research(run, session, record, trace);
     return;

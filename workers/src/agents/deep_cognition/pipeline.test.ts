@@ -5,7 +5,7 @@ import type { OutputType } from '@scriptorium/domain/protocol/content';
 import { runDeepCognition } from './agent.ts';
 import { asEvents, harness, itemTypes, ScriptedModel, SECTION_PROSE, until, type Reply } from './harness.ts';
 import { BROWSE_PROMPT, PLAN_PROMPT, REFLECT_PROMPT, sectionPrompt, summaryPrompt } from './prompts.ts';
-import { DEFAULT_RESEARCH_LIMITS } from '../deps.ts';
+import { DEFAULT_RESEARCH_LIMITS, researchSlots } from '../deps.ts';
 import { conversationStream } from '@scriptorium/domain/conversation/conversation';
 import { conversationDecider, type ConversationCommand } from '@scriptorium/domain/conversation/decide';
 import { preferencesDecider, preferencesStream } from '@scriptorium/domain/preferences/preferences';
@@ -567,6 +567,65 @@ test('the plan steps are researched side by side in bounded pools, and the plan 
   const browsing = items.filter((type) => type.startsWith('web_browsing') || type.startsWith('web_scraping'));
   const rounds = browsing.join(' ').split('web_browsing_llm_end').filter((round) => round.trim());
   for (const round of rounds) t.regex(round.trim(), /^web_browsing_start web_scraping_start (web_browsing_in_progress )+web_scraping_end (web_browsing_result ?)+$/, 'a round of reading stays together in the chat');
+});
+
+test("two users' runs on one worker share its model slots: the worker's cap holds, and the second user's run makes progress while the first still runs", async (t) => {
+  const slots = researchSlots({ ...DEFAULT_RESEARCH_LIMITS, workerModelConcurrency: 2 });
+  const started: string[] = [];
+  let open = 0;
+  let most = 0;
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 3));
+  // Each user's model, a little slow, counting the calls open over both users.
+  const tracked = (who: string) => {
+    const model = SPECIFIC_MODEL();
+    const enter = () => {
+      started.push(who);
+      most = Math.max(most, ++open);
+    };
+    return Object.assign(Object.create(model) as ScriptedModel, {
+      async complete(request: Parameters<ScriptedModel['complete']>[0]) {
+        enter();
+        try {
+          await pause();
+          return await model.complete(request);
+        } finally {
+          open--;
+        }
+      },
+      async *stream(request: Parameters<ScriptedModel['stream']>[0]) {
+        enter();
+        try {
+          for await (const delta of model.stream(request)) {
+            await pause();
+            yield delta;
+          }
+        } finally {
+          open--;
+        }
+      },
+    });
+  };
+  const alice = await harness({ model: tracked('alice'), userId: 'alice' });
+  const bob = await harness({ model: tracked('bob'), userId: 'bob' });
+  t.teardown(() => Promise.all([alice.close(), bob.close()]));
+  alice.deps.researchSlots = bob.deps.researchSlots = slots;
+  const aliceSession = await alice.createSession();
+  const bobSession = await bob.createSession();
+  const aliceReply = await alice.post(aliceSession, SPECIFIC);
+  const bobReply = await bob.post(bobSession, SPECIFIC);
+  let aliceDone = false;
+  const aliceRun = alice.run(runDeepCognition, 'deep_cognition', aliceReply.replyId, job(aliceReply)).then(() => (aliceDone = true));
+  // Bob asks once Alice's steps hold every slot of the worker.
+  await until(() => alice.log(aliceSession), () => open === 2 || aliceDone);
+  t.false(aliceDone, "alice's steps filled the worker's slots");
+  await bob.run(runDeepCognition, 'deep_cognition', bobReply.replyId, job(bobReply));
+  await aliceRun;
+  t.is(most, 2, 'never more calls open than the worker allows, over both runs');
+  t.true(started.indexOf('bob') < started.lastIndexOf('alice'), "bob was served before alice's run ended");
+  t.true(started.slice(started.indexOf('bob'), started.lastIndexOf('bob')).includes('alice'), "alice was served while bob's run went on");
+  for (const [h, sessionId, reply] of [[alice, aliceSession, aliceReply], [bob, bobSession, bobReply]] as const) {
+    t.true(written(await h.log(sessionId), reply.replyId).length > 0, `${reply.userId}'s report was written`);
+  }
 });
 
 test('a reflection that finds the step unanswered asks a follow-up search with its reason in the chat; a re-run of the job does not ask again', async (t) => {
