@@ -102,17 +102,39 @@ export class ChunkIndex {
   }
 }
 
-/** Chunks grouped by source, each source's in reading order, joined as one excerpt per source. */
+/** Whitespace and punctuation aside, the same sentence. */
+const sentenceKey = (sentence: string) => sentence.replace(/[\s\p{P}]/gu, '');
+
+/**
+ * The chunks as they are shown, in order, each without the sentences an earlier one (or `seen`)
+ * already holds: pages repeat their lead further down and syndicated pages repeat each other, and
+ * a call told a fact once can cite it as well as one told it four times. A chunk left with
+ * nothing new goes.
+ */
+export function withoutRepeats(chunks: readonly Chunk[], seen = new Set<string>()): Chunk[] {
+  const kept: Chunk[] = [];
+  for (const chunk of chunks) {
+    let text = '';
+    for (const sentence of sentencesOf(chunk.text)) {
+      const key = sentenceKey(sentence);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      text += (text && !CJK_END.test(text) ? ' ' : '') + sentence;
+    }
+    if (text) kept.push({ ...chunk, text });
+  }
+  return kept;
+}
+
+/**
+ * Chunks grouped by source, each source's in reading order, joined as one excerpt per source, with
+ * no sentence repeated over the excerpts (`withoutRepeats`, the lower numbers first). Chunks that
+ * are not neighbours in the page are set on lines of their own: run on after ` … `, a writer
+ * quoted the end of one and the start of the next as one sentence the page never says.
+ */
 export function excerptsBySource(chunks: readonly Chunk[]): Map<number, string> {
-  const bySource = new Map<number, Chunk[]>();
-  for (const chunk of chunks) bySource.set(chunk.n, [...(bySource.get(chunk.n) ?? []), chunk]);
-  return new Map(
-    [...bySource].map(([n, list]) => [
-      n,
-      list
-        .sort((a, b) => a.order - b.order)
-        .map((chunk) => chunk.text)
-        .join(' … '),
-    ]),
-  );
+  const ordered = [...chunks].sort((a, b) => a.n - b.n || a.order - b.order);
+  const bySource = new Map<number, string[]>();
+  for (const chunk of withoutRepeats(ordered)) bySource.set(chunk.n, [...(bySource.get(chunk.n) ?? []), chunk.text]);
+  return new Map([...bySource].map(([n, texts]) => [n, texts.join('\n…\n')]));
 }

@@ -4,7 +4,7 @@ import { BUDGET_EXHAUSTED } from '@scriptorium/domain/budget/guard';
 import type { OutputType } from '@scriptorium/domain/protocol/content';
 import { runDeepCognition } from './agent.ts';
 import { asEvents, harness, itemTypes, ScriptedModel, SECTION_PROSE, until, type Reply } from './harness.ts';
-import { BROWSE_PROMPT, PLAN_PROMPT, REFLECT_PROMPT, sectionPrompt, summaryPrompt } from './prompts.ts';
+import { BROWSE_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, REFLECT_PROMPT, sectionPrompt, summaryPrompt } from './prompts.ts';
 import { DEFAULT_RESEARCH_LIMITS, researchSlots } from '../deps.ts';
 import { conversationStream } from '@scriptorium/domain/conversation/conversation';
 import { conversationDecider, type ConversationCommand } from '@scriptorium/domain/conversation/decide';
@@ -646,6 +646,14 @@ test('a reflection that finds the step unanswered asks a follow-up search with i
   t.is(recorded.length, 3);
   t.like(recorded.find((event) => event.data.round === 1)!.data, { reason: '两篇资料的成本数据不一致', queries: ['固态电池 成本 核实'] });
   t.is(outputs(log, 'web_search_queries').length, 3, 'the follow-up is shown as a search');
+  const followed = recorded.find((event) => event.data.round === 1)!.data;
+  const planned = recorded.find((event) => event.data.step === followed.step && event.data.round === 0)!.data;
+  t.is(model.requests.filter((request) => systemOf(request) === JUDGE_PROMPT).length, 2, "the follow-up found only pages its step's first round judged: the judge is not asked about them again");
+  t.deepEqual(
+    followed.results.map((result) => result.has_useful_info),
+    followed.results.map((result) => planned.results.find((earlier) => earlier.url === result.url)!.has_useful_info),
+    'each keeps the judgement it had',
+  );
 
   // The job runs again from its log: nothing is searched or reflected on twice.
   const calls = model.requests.length;
