@@ -82,3 +82,19 @@ test('chunks of a page that are not neighbours are set on lines of their own', (
   ]);
   t.is(excerpts.get(1), 'This review compares how countries adopted heat pumps.\n…\nSales fell by about 5% in 2023 as gas prices eased.');
 });
+
+test('past the chunks it must keep, a floor leaves out chunks far below the best match', (t) => {
+  const index = new ChunkIndex([
+    { n: 1, text: '钠离子电池电芯的平均成本约为每瓦时0.55元，仍高于磷酸铁锂电芯。' },
+    { n: 2, text: '钠离子电池的电芯成本随规模化快速下降，每瓦时成本有望进一步降低。' },
+    { n: 3, text: '任何新技术在示范阶段都面临成本高、可靠性有待验证的问题。' },
+  ]);
+  const query = '钠离子电池 电芯 每瓦时 成本';
+  t.is(index.best(query, 7).length, 3, 'without a floor, every chunk that shares a word');
+  t.deepEqual(
+    index.best(query, 7, 7, undefined, { share: 0.5, keep: 1 }).map((chunk) => chunk.n),
+    [1, 2],
+    'the boilerplate that only shares "成本" stays out',
+  );
+  t.is(index.best(query, 7, 7, undefined, { share: 0.99, keep: 2 }).length, 2, 'what it must keep, it keeps');
+});

@@ -39,6 +39,17 @@ export function tokenize(text: string): string[] {
   return terms.filter(Boolean);
 }
 
+/**
+ * Where the chunks worth sending end: a chunk far below the best match shares a few common words
+ * with the query (a page's boilerplate on "cost" or "policy") and costs tokens without a fact.
+ */
+export interface Floor {
+  /** Of the best hit's score, the least a chunk past `keep` must have. */
+  share: number;
+  /** Chunks given whatever their score, so a call whose best chunks went to others still has some. */
+  keep: number;
+}
+
 const keyOf = (chunk: Chunk) => `${chunk.n}:${chunk.order}`;
 
 /** A text as chunks of whole sentences, each up to about `CHUNK_CHARS` (a longer sentence is a chunk alone). */
@@ -83,12 +94,16 @@ export class ChunkIndex {
   /**
    * The `limit` chunks that bear most on `query`, best first, at most `perSource` of any one source.
    * Chunks whose key (`keyOf`) is in `given` are passed over, and the ones picked are added to it, so
-   * calls that share it (the sections of one report) are each given what the others were not.
+   * calls that share it (the sections of one report) are each given what the others were not. With a
+   * `floor`, past its `keep` chunks none scoring under `share` of the best hit's score.
    */
-  best(query: string, limit: number, perSource = limit, given?: Set<string>): Chunk[] {
+  best(query: string, limit: number, perSource = limit, given?: Set<string>, floor?: Floor): Chunk[] {
     const taken = new Map<number, number>();
     const picked: Chunk[] = [];
-    for (const hit of this.search.search(query)) {
+    const hits = this.search.search(query);
+    const least = (hits[0]?.score ?? 0) * (floor?.share ?? 0);
+    for (const hit of hits) {
+      if (hit.score < least && picked.length >= floor!.keep) break;
       const chunk = this.chunks[hit.id as number]!;
       if (given?.has(keyOf(chunk))) continue;
       const count = taken.get(chunk.n) ?? 0;
