@@ -87,6 +87,10 @@ export const configSchema = z
       z.partialRecord(z.enum(ROLES_OF_THEIR_OWN), z.string().trim().min(1, 'names a model')).refine((roles) => Object.keys(roles).length > 0, 'names at least one role'),
       `a JSON object from roles (${ROLES_OF_THEIR_OWN.join(', ')}) to model names`,
     ),
+    /** An OpenAI-compatible embedding endpoint (its API root): research then retrieves chunks by meaning as well as by words. */
+    EMBEDDING_BASE_URL: optional(url(['http:', 'https:'])),
+    EMBEDDING_API_KEY: optional(z.string()),
+    EMBEDDING_MODEL: z.string().trim().min(1).default('text-embedding-3-small'),
     SEARCH_URL: optional(url(['http:', 'https:'])),
     /**
      * Hosts, `host:port` or CIDR networks (comma- or space-separated) the research agent's page

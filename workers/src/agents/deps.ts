@@ -4,6 +4,7 @@ import type { Logger } from '@scriptorium/infra/log';
 import type { BudgetGuard } from '@scriptorium/domain/budget/guard';
 import type { PageFetcherPort } from '@scriptorium/infra/fetch/port';
 import type { SearchPort } from '@scriptorium/infra/search/port';
+import type { EmbeddingPort } from '@scriptorium/infra/embeddings/port';
 import type { ModelProvider, ModelRouter } from '@scriptorium/infra/model/port';
 import type { ModelRole } from '@scriptorium/infra/model/profile';
 import type { MaterialPort } from './material.ts';
@@ -28,6 +29,8 @@ export interface AgentDeps {
   webSearch?: SearchPort & { readonly available?: boolean };
   /** Search over the user's notes, uploads, cognition and earlier sources: works offline. */
   localSearch?: SearchPort;
+  /** Vectors for the research's chunks and focuses, fused with BM25; absent means BM25 alone. */
+  embeddings?: EmbeddingPort;
   /** Reads a web page for the research agent; absent means results are used by their snippets. */
   fetcher?: PageFetcherPort;
   /** The files and notes the user attached to a session; absent means none are read. */

@@ -1,8 +1,10 @@
 /**
- * Pages cut into chunks and the chunks that bear on a question found by BM25 (MiniSearch), so a
- * fact anywhere in a page reaches the call that needs it, and only that part of the page does.
+ * Pages cut into chunks and the chunks that bear on a question found by BM25 (MiniSearch), fused
+ * with embeddings when an embedding endpoint is configured, so a fact anywhere in a page reaches the
+ * call that needs it, and only that part of the page does.
  */
 import MiniSearch from 'minisearch';
+import { cosine, type EmbeddingPort } from '@scriptorium/infra/embeddings/port';
 import { sentencesOf } from './text.ts';
 
 /** Characters of one chunk: a paragraph or a few sentences, small enough to cite from precisely. */
@@ -50,6 +52,9 @@ export interface Floor {
   keep: number;
 }
 
+/** Reciprocal rank fusion's constant: how little a first place counts more than a tenth. */
+const RRF_K = 60;
+
 const keyOf = (chunk: Chunk) => `${chunk.n}:${chunk.order}`;
 
 /** A text as chunks of whole sentences, each up to about `CHUNK_CHARS` (a longer sentence is a chunk alone). */
@@ -84,11 +89,60 @@ export class ChunkIndex {
     searchOptions: { tokenize, processTerm: (term) => term, combineWith: 'OR' },
   });
 
+  /** Each chunk's vector, by its place in `chunks`, once `embed` has run. */
+  private vectors: number[][] | null = null;
+  private readonly queryVectors = new Map<string, number[]>();
+
   constructor(texts: ReadonlyArray<{ n: number; text: string }>) {
     for (const { n, text } of texts) {
       chunksOf(text).forEach((chunk, order) => this.chunks.push({ n, order, text: chunk }));
     }
     this.search.addAll(this.chunks.map((chunk, id) => ({ ...chunk, id })));
+  }
+
+  /**
+   * Embeds the chunks (once) and the queries `best` will be asked: from then on those queries rank
+   * chunks by words and by meaning together.
+   */
+  async embed(port: EmbeddingPort, queries: readonly string[], signal?: AbortSignal): Promise<void> {
+    const wanted = [...new Set(queries)].filter((query) => !this.queryVectors.has(query));
+    const chunkTexts = this.vectors ? [] : this.chunks.map((chunk) => chunk.text);
+    if (chunkTexts.length + wanted.length === 0) return;
+    const vectors = await port.embed([...chunkTexts, ...wanted], { ...(signal && { signal }) });
+    if (!this.vectors) this.vectors = vectors.slice(0, chunkTexts.length);
+    wanted.forEach((query, index) => this.queryVectors.set(query, vectors[chunkTexts.length + index]!));
+  }
+
+  /**
+   * Chunk ids best first, each marked whether it clears the floor. BM25 alone, or, once the query is
+   * embedded, BM25's ranking and the embeddings' fused by reciprocal rank (Cormack et al.; k = 60),
+   * which needs no scale shared by the two scores. A chunk clears the floor when BM25 scores it at
+   * `share` of its best at least, or when it is among the embeddings' first `keep` at that share of
+   * theirs: cosines of one model lie close together, so a share alone would clear nearly every chunk.
+   */
+  private ranked(query: string, share: number, keep: number): Array<{ id: number; clears: boolean }> {
+    const words = this.search.search(query).map((hit) => ({ id: hit.id as number, score: hit.score }));
+    const vector = this.queryVectors.get(query);
+    if (!vector || !this.vectors) {
+      const least = (words[0]?.score ?? 0) * share;
+      return words.map((hit) => ({ id: hit.id, clears: hit.score >= least }));
+    }
+    const meaning = this.vectors
+      .map((chunk, id) => ({ id, score: cosine(chunk, vector) }))
+      .filter((hit) => hit.score > 0)
+      .sort((a, b) => b.score - a.score);
+    const fused = new Map<number, { score: number; clears: boolean }>();
+    for (const [list, clearing] of [
+      [words, words.length],
+      [meaning, keep],
+    ] as const) {
+      const least = (list[0]?.score ?? 0) * share;
+      list.forEach((hit, rank) => {
+        const known = fused.get(hit.id) ?? { score: 0, clears: false };
+        fused.set(hit.id, { score: known.score + 1 / (RRF_K + rank + 1), clears: known.clears || (rank < clearing && hit.score >= least) });
+      });
+    }
+    return [...fused].sort((a, b) => b[1].score - a[1].score).map(([id, { clears }]) => ({ id, clears }));
   }
 
   /**
@@ -100,11 +154,9 @@ export class ChunkIndex {
   best(query: string, limit: number, perSource = limit, given?: Set<string>, floor?: Floor): Chunk[] {
     const taken = new Map<number, number>();
     const picked: Chunk[] = [];
-    const hits = this.search.search(query);
-    const least = (hits[0]?.score ?? 0) * (floor?.share ?? 0);
-    for (const hit of hits) {
-      if (hit.score < least && picked.length >= floor!.keep) break;
-      const chunk = this.chunks[hit.id as number]!;
+    for (const hit of this.ranked(query, floor?.share ?? 0, floor?.keep ?? limit)) {
+      if (!hit.clears && picked.length >= floor!.keep) continue;
+      const chunk = this.chunks[hit.id]!;
       if (given?.has(keyOf(chunk))) continue;
       const count = taken.get(chunk.n) ?? 0;
       if (count >= perSource) continue;

@@ -1,4 +1,5 @@
 import type { ContextDocument } from '@scriptorium/infra/model/port';
+import type { EmbeddingPort } from '@scriptorium/infra/embeddings/port';
 import { LOCAL_LABELS, LOCAL_PAGES, localMaterialOf, pageOf, shownTitle, type LocalKind } from '@scriptorium/domain/protocol/sources';
 import { ChunkIndex, excerptsBySource, type Floor } from './chunks.ts';
 import { clip, type Language } from './text.ts';
@@ -56,6 +57,15 @@ export class SourceBook {
     const next = n ?? this.list.reduce((max, candidate) => Math.max(max, candidate.n), 0) + 1;
     this.list.push({ ...source, title: source.title.replace(SNIPPET_TITLE_MARK, ''), text: clip(source.text, MAX_TEXT), n: next });
     return next;
+  }
+
+  /**
+   * Embeds the chunks of every source and the focuses `context` will be asked with, so those calls
+   * retrieve by meaning too. Sources added later drop the vectors with the index.
+   */
+  async embed(port: EmbeddingPort, focuses: readonly string[], signal?: AbortSignal): Promise<void> {
+    this.index ??= new ChunkIndex(this.list);
+    await this.index.embed(port, focuses, signal);
   }
 
   /** The whole stored text of source n (the page text when it was read, else its snippet and summary): what its citations are checked against. */

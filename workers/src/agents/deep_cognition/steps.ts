@@ -251,6 +251,22 @@ async function summariseWithModel(run: Run, title: string, text: string, about: 
   return summarised?.pages.find((page) => page.index === 1)?.summary.trim() ?? null;
 }
 
+/**
+ * With an embedding endpoint, the sources' chunks and the focuses of the calls to come are embedded,
+ * so those calls retrieve by meaning as well as by words. An endpoint that fails leaves BM25 alone:
+ * retrieval is worse, the report is still written.
+ */
+export async function embedSources(run: Run, sources: SourceBook, focuses: readonly string[]): Promise<void> {
+  const port = run.deps.embeddings;
+  if (!port || sources.size === 0) return;
+  try {
+    await sources.embed(port, focuses, run.job.signal);
+  } catch (error) {
+    checkpoint(run);
+    run.deps.log.warn({ err: error, model: port.model, replyId: run.data.replyId }, 'the embedding endpoint failed; chunks are retrieved by BM25 alone');
+  }
+}
+
 /** Sentences already in a report, so an extension does not quote them again. */
 export function sentencesIn(body: string): Set<string> {
   return new Set(sentencesOf(body.replace(/\[\[?\d+\]?\]\([^)]*\)|\[\d+\]/g, '')).map(sentenceKey));
