@@ -628,6 +628,29 @@ test("two users' runs on one worker share its model slots: the worker's cap hold
   }
 });
 
+test('with an embedding endpoint, the sources and the focuses of the summary and sections are embedded before writing; one that fails leaves BM25, and the report is written', async (t) => {
+  for (const fails of [false, true]) {
+    const h = await harness({ model: SPECIFIC_MODEL() });
+    const asked: string[][] = [];
+    h.deps.embeddings = {
+      model: 'test-embeddings',
+      async embed(texts) {
+        asked.push([...texts]);
+        if (fails) throw new Error('503 from the embedding endpoint');
+        return texts.map((text) => [text.length, 1]);
+      },
+    };
+    const sessionId = await h.createSession();
+    const reply = await h.post(sessionId, SPECIFIC);
+    await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+    const log = await h.log(sessionId);
+    t.is(asked.length, 1, 'one request: every chunk and every focus');
+    t.true(asked[0]!.includes(SPECIFIC) && asked[0]!.includes('梳理技术路线') && asked[0]!.includes('调研产业化进展'));
+    t.true(written(log, reply.replyId).includes('[1]'), fails ? 'written with BM25 alone' : 'written');
+    await h.close();
+  }
+});
+
 test('a reflection that finds the step unanswered asks a follow-up search with its reason in the chat; a re-run of the job does not ask again', async (t) => {
   const model = new ScriptedModel({
     analyse: { analysis: '足够具体', status: '开始', goal: '报告', needs_clarification: false },
