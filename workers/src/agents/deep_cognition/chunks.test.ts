@@ -97,4 +97,9 @@ test('past the chunks it must keep, a floor leaves out chunks far below the best
     'the boilerplate that only shares "成本" stays out',
   );
   t.is(index.best(query, 7, 7, undefined, { share: 0.99, keep: 2 }).length, 2, 'what it must keep, it keeps');
+  t.deepEqual(
+    index.best(query, 7, 7, undefined, { share: 0.5, keep: 1, always: new Set([3]) }).map((chunk) => chunk.n),
+    [1, 2, 3],
+    'a source the user attached is offered whatever its score',
+  );
 });

@@ -50,6 +50,8 @@ export interface Floor {
   share: number;
   /** Chunks given whatever their score, so a call whose best chunks went to others still has some. */
   keep: number;
+  /** Sources whose chunks on the query are given whatever their score: what the user attached. */
+  always?: ReadonlySet<number>;
 }
 
 /** Reciprocal rank fusion's constant: how little a first place counts more than a tenth. */
@@ -155,8 +157,8 @@ export class ChunkIndex {
     const taken = new Map<number, number>();
     const picked: Chunk[] = [];
     for (const hit of this.ranked(query, floor?.share ?? 0, floor?.keep ?? limit)) {
-      if (!hit.clears && picked.length >= floor!.keep) continue;
       const chunk = this.chunks[hit.id]!;
+      if (!hit.clears && !floor?.always?.has(chunk.n) && picked.length >= floor!.keep) continue;
       if (given?.has(keyOf(chunk))) continue;
       const count = taken.get(chunk.n) ?? 0;
       if (count >= perSource) continue;

@@ -394,6 +394,6 @@ export async function readAttached(run: Run, sources: SourceBook, late = false):
   // Later, only what was attached since: the steps are researched, so it counts for the sections still to write.
   const attached = (await material.attached(run.data.sessionId, run.data.userId)).filter((doc) => !known.has(`${doc.kind}:${doc.id}`));
   if (attached.length === 0) return;
-  for (const doc of attached) sources.add({ title: doc.title, url: `${doc.kind}:${doc.id}`, text: doc.text });
+  for (const doc of attached) sources.add({ title: doc.title, url: `${doc.kind}:${doc.id}`, text: doc.text, attached: true });
   await run.writer.progress({ code: late ? 'research.attachedLate' : 'research.attachedRead', params: { count: attached.length, titles: attached.map((doc) => doc.title) } });
 }
