@@ -6,6 +6,7 @@ import { ProjectionRunner, RemoteProjectionProgress } from '@scriptorium/project
 import { startWorkers } from '@scriptorium/workers/index';
 import { requeueRunningDeckReviews, requeueRunningDemos, requeueRunningExtractions, requeueRunningReplies } from '@scriptorium/workers/recovery';
 import { startResearchTools } from '@scriptorium/workers/research';
+import { OpenAIEmbeddings } from '@scriptorium/infra/embeddings/openai';
 import { seedAdmin } from '@scriptorium/domain/user/seedAdmin';
 import { startProcessManagers } from './processes.ts';
 import { createApi } from './http/server.ts';
@@ -54,11 +55,14 @@ async function main(): Promise<void> {
     const researchLimits = {
       modelConcurrency: config.RESEARCH_MODEL_CONCURRENCY,
       fetchConcurrency: config.RESEARCH_FETCH_CONCURRENCY,
+      workerModelConcurrency: config.RESEARCH_WORKER_MODEL_CONCURRENCY,
+      workerFetchConcurrency: config.RESEARCH_WORKER_FETCH_CONCURRENCY,
       maxRounds: config.RESEARCH_MAX_ROUNDS,
       followUpTokens: config.RESEARCH_FOLLOW_UP_TOKENS,
       tokensEstimate: config.RESEARCH_TOKENS_ESTIMATE,
     };
-    const workers = startWorkers({ ...services, ...research, researchLimits, planCountdownMs: config.PLAN_COUNTDOWN_SECONDS * 1000 });
+    const embeddings = config.EMBEDDING_BASE_URL ? new OpenAIEmbeddings({ baseUrl: config.EMBEDDING_BASE_URL, model: config.EMBEDDING_MODEL, ...(config.EMBEDDING_API_KEY && { apiKey: config.EMBEDDING_API_KEY }) }) : undefined;
+    const workers = startWorkers({ ...services, ...research, ...(embeddings && { embeddings }), researchLimits, planCountdownMs: config.PLAN_COUNTDOWN_SECONDS * 1000 });
     stops.push(() => workers.close(), () => research.close());
     const progress = runner ?? new RemoteProjectionProgress(services.readStore, projections.map((projection) => projection.name), services.progress);
     // The read models must have caught up before they can say which replies were running.

@@ -253,8 +253,9 @@ export function answerFor(messages: readonly Message[], mood: Mood): Answer {
       const about = /(?:研究内容|Research)[:：]\s*(.+)/.exec(user)?.[1] ?? user;
       const terms = termsOf(about);
       const listed = user.split(/\n\n(?=\[\d+\] )/).flatMap((part) => {
-        const head = /^(?:[\s\S]*?\n)?\[(\d+)\] ([^\n]*)\n([^\n]*)\n?([\s\S]*)$/.exec(part);
-        return head ? [{ index: Number(head[1]), title: head[2]!, snippet: head[4]!.trim() }] : [];
+        const head = /^(?:[\s\S]*?\n)?\[(\d+)\] ([^\n]*)\n([\s\S]*)$/.exec(part);
+        // A result's address, when it has a line of its own, is no part of its snippet.
+        return head ? [{ index: Number(head[1]), title: head[2]!, snippet: head[3]!.replace(/^https?:\/\/\S*\n?/, '').trim() }] : [];
       });
       // Useful: about as close to the research as the closest result, as a model compares what it is shown.
       const scores = listed.map((result) => overlap(terms, `${result.title} ${result.snippet}`));

@@ -20,7 +20,8 @@ export interface Lab {
 
 export const LAB_ADMIN = { username: 'labadmin', password: 'lab admin password' } as const;
 
-export async function startLab(options: ScriptedModelOptions & { env?: Record<string, string> } = {}): Promise<Lab> {
+/** `embeddings`: the product retrieves chunks with the scripted model's embeddings too (EMBEDDING_BASE_URL). */
+export async function startLab(options: ScriptedModelOptions & { env?: Record<string, string>; embeddings?: boolean } = {}): Promise<Lab> {
   const model = await startScriptedModel(options);
   const web = await startLabWeb();
   let product: LabProduct;
@@ -33,6 +34,7 @@ export async function startLab(options: ScriptedModelOptions & { env?: Record<st
       FETCH_ALLOW_HOSTS: web.pagesHost,
       ADMIN_USERNAME: LAB_ADMIN.username,
       ADMIN_PASSWORD: LAB_ADMIN.password,
+      ...(options.embeddings && { EMBEDDING_BASE_URL: model.url, EMBEDDING_MODEL: 'lab-embeddings' }),
       ...options.env,
     });
   } catch (error) {

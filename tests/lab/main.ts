@@ -10,7 +10,8 @@
  * Options: --realistic (the scripted model at a real model's speed), --mistakes <rate> and
  * --seed <n> (by default the baseline's: 0.15 and 27), --only <task,task>, --out <file.jsonl>,
  * --fault <name,name>, --no-rewrites (the citation judge never restates a claim, so what it finds
- * unsupported stays marked).
+ * unsupported stays marked), --embeddings (the product retrieves chunks with the scripted model's
+ * `/v1/embeddings` as well as BM25).
  */
 import { mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +40,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     out: { type: 'string' },
     'no-rewrites': { type: 'boolean', default: false },
+    embeddings: { type: 'boolean', default: false },
   },
 });
 
@@ -68,7 +70,7 @@ async function main(): Promise<number> {
   const stored = JSON.parse(readFileSync(BASELINE_FILE, 'utf8')) as { mistakeRate: number; seed: number; summary: Summary };
   const mistakeRate = values.mistakes === undefined ? stored.mistakeRate : Number(values.mistakes);
   const seed = values.seed === undefined ? stored.seed : Number(values.seed);
-  const lab = await startLab({ seed, mistakeRate, rewrites: !values['no-rewrites'], speed: values.realistic ? REALISTIC : null });
+  const lab = await startLab({ seed, mistakeRate, rewrites: !values['no-rewrites'], speed: values.realistic ? REALISTIC : null, embeddings: values.embeddings });
   try {
     if (values.faults) {
       const names = values.fault?.split(',').map((name) => name.trim());

@@ -11,6 +11,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { answerFor, type Answer, type CallKind, type Mistake } from './answers.ts';
+import { embeddingOf } from './embeddings.ts';
 import { tokenCount, seeded } from './text.ts';
 
 export interface Speed {
@@ -65,6 +66,8 @@ export interface ScriptedModel {
   mistakes: Mistake[];
   /** The most calls that were open at once since the last reset. */
   maxInFlight: number;
+  /** Texts embedded (`POST /v1/embeddings`) since the last reset. */
+  embedded: number;
   /**
    * Forgets calls, mistakes and the in-flight peak (between tasks); the fault plan is kept. A seed
    * starts the mistakes' random sequence again, so a task makes the same mistakes alone or in a suite.
@@ -92,7 +95,7 @@ const tokensOf = (text: string) => text.match(/\s*(?:\p{Script=Han}|[^\s\p{Scrip
 
 export async function startScriptedModel(options: ScriptedModelOptions = {}): Promise<ScriptedModel> {
   let random = seeded(options.seed ?? 27);
-  const state = { calls: [] as CallRecord[], mistakes: [] as Mistake[], inFlight: 0, maxInFlight: 0, faults: [] as Fault[], used: new Map<Fault, number>() };
+  const state = { calls: [] as CallRecord[], mistakes: [] as Mistake[], inFlight: 0, maxInFlight: 0, embedded: 0, faults: [] as Fault[], used: new Map<Fault, number>() };
 
   /** The first fault of `kind` that applies to this call, counting it as used. */
   const take = <K extends Fault['kind']>(kind: K, call: CallKind): Extract<Fault, { kind: K }> | undefined => {
@@ -113,6 +116,10 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const path = (req.url ?? '/').split('?')[0]!;
+      if (req.method === 'POST' && path.endsWith('/embeddings')) {
+        embed(Buffer.concat(chunks).toString('utf8'), res);
+        return;
+      }
       if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
         sendJson(res, 404, { error: { message: `Unknown request URL: ${req.method} ${path}`, type: 'invalid_request_error' } });
         return;
@@ -130,6 +137,29 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
       play(body, res).catch(() => res.destroy());
     });
   });
+
+  /** OpenAI's embeddings route: `{model, input: string | string[]}` in, one vector per input out. */
+  function embed(raw: string, res: ServerResponse): void {
+    let input: unknown;
+    try {
+      input = (JSON.parse(raw) as { input?: unknown }).input;
+    } catch {
+      input = undefined;
+    }
+    const texts = typeof input === 'string' ? [input] : Array.isArray(input) && input.every((text) => typeof text === 'string') ? (input as string[]) : null;
+    if (!texts) {
+      sendJson(res, 400, { error: { message: "'input' must be a string or an array of strings", type: 'invalid_request_error' } });
+      return;
+    }
+    state.embedded += texts.length;
+    const tokens = texts.reduce((sum, text) => sum + tokenCount(text), 0);
+    sendJson(res, 200, {
+      object: 'list',
+      model: 'lab-embeddings',
+      data: texts.map((text, index) => ({ object: 'embedding', index, embedding: embeddingOf(text) })),
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
+  }
 
   async function play(body: ChatBody, res: ServerResponse): Promise<void> {
     const messages = body.messages ?? [];
@@ -257,9 +287,13 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
     get maxInFlight() {
       return state.maxInFlight;
     },
+    get embedded() {
+      return state.embedded;
+    },
     reset(seed) {
       if (seed !== undefined) random = seeded(seed);
       state.calls = [];
+      state.embedded = 0;
       state.mistakes = [];
       state.maxInFlight = state.inFlight;
       state.used.clear();

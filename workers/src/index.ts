@@ -3,7 +3,7 @@ import { LONG_LANE_SLOTS } from '@scriptorium/domain/engineer/demo';
 import { conversationStream } from '@scriptorium/domain/conversation/conversation';
 import { conversationDecider } from '@scriptorium/domain/conversation/decide';
 import { AGENT_QUEUE, LONG_QUEUE } from '@scriptorium/domain/conversation/jobs';
-import type { AgentDeps } from './agents/deps.ts';
+import { DEFAULT_RESEARCH_LIMITS, researchSlots, type AgentDeps } from './agents/deps.ts';
 import { agentHandlers } from './agents/index.ts';
 import { jobData } from './agents/poe_llm/agent.ts';
 import { sweepDemoWorkspaces } from './agents/engineer_demo/agent.ts';
@@ -16,7 +16,8 @@ const SWEEP_EVERY_MS = 10 * 60_000;
  * reply as failed, so no session is left busy forever.
  */
 export function startWorkers(deps: AgentDeps & { queue: JobQueue }, concurrency = 8, longConcurrency = LONG_LANE_SLOTS): QueueWorker {
-  const handlers = agentHandlers(deps);
+  // One set of slots per worker process: every research run it takes shares them.
+  const handlers = agentHandlers({ ...deps, researchSlots: deps.researchSlots ?? researchSlots(deps.researchLimits ?? DEFAULT_RESEARCH_LIMITS) });
   const run = async (job: JobContext) => {
     const handler = handlers.get(job.name);
     // Which process runs which job: what an operator (or a fault test) needs after a worker dies.

@@ -53,8 +53,11 @@ test('FETCH_ALLOW_HOSTS is empty by default and takes hosts, host:port and netwo
 });
 
 test('the research bounds default to 4 model calls, 6 fetches, 2 rounds per step and 60,000 tokens before follow-ups stop; 0 concurrency is refused', (t) => {
-  t.like(parseConfig({}), { RESEARCH_MODEL_CONCURRENCY: 4, RESEARCH_FETCH_CONCURRENCY: 6, RESEARCH_MAX_ROUNDS: 2, RESEARCH_FOLLOW_UP_TOKENS: 60_000, PLAN_COUNTDOWN_SECONDS: 8 });
-  t.like(parseConfig({ RESEARCH_MODEL_CONCURRENCY: '2', RESEARCH_MAX_ROUNDS: '3' }), { RESEARCH_MODEL_CONCURRENCY: 2, RESEARCH_MAX_ROUNDS: 3 });
+  t.like(parseConfig({}), { RESEARCH_MODEL_CONCURRENCY: 4, RESEARCH_FETCH_CONCURRENCY: 6, RESEARCH_WORKER_MODEL_CONCURRENCY: 8, RESEARCH_WORKER_FETCH_CONCURRENCY: 12, RESEARCH_MAX_ROUNDS: 2, RESEARCH_FOLLOW_UP_TOKENS: 60_000, PLAN_COUNTDOWN_SECONDS: 8 });
+  t.like(parseConfig({ RESEARCH_MODEL_CONCURRENCY: '2', RESEARCH_MAX_ROUNDS: '3', RESEARCH_WORKER_MODEL_CONCURRENCY: '3' }), { RESEARCH_MODEL_CONCURRENCY: 2, RESEARCH_MAX_ROUNDS: 3, RESEARCH_WORKER_MODEL_CONCURRENCY: 3 });
+  t.like(parseConfig({}), { EMBEDDING_BASE_URL: undefined, EMBEDDING_MODEL: 'text-embedding-3-small' });
+  t.like(parseConfig({ EMBEDDING_BASE_URL: 'http://127.0.0.1:11434/v1', EMBEDDING_MODEL: 'bge-m3' }), { EMBEDDING_BASE_URL: 'http://127.0.0.1:11434/v1', EMBEDDING_MODEL: 'bge-m3' });
+  t.throws(() => parseConfig({ EMBEDDING_BASE_URL: 'ftp://x' }), { instanceOf: ConfigError });
   const error = t.throws(() => parseConfig({ RESEARCH_MODEL_CONCURRENCY: '0' }), { instanceOf: ConfigError });
   t.regex(error!.message, /RESEARCH_MODEL_CONCURRENCY/);
 });

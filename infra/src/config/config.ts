@@ -87,6 +87,10 @@ export const configSchema = z
       z.partialRecord(z.enum(ROLES_OF_THEIR_OWN), z.string().trim().min(1, 'names a model')).refine((roles) => Object.keys(roles).length > 0, 'names at least one role'),
       `a JSON object from roles (${ROLES_OF_THEIR_OWN.join(', ')}) to model names`,
     ),
+    /** An OpenAI-compatible embedding endpoint (its API root): research then retrieves chunks by meaning as well as by words. */
+    EMBEDDING_BASE_URL: optional(url(['http:', 'https:'])),
+    EMBEDDING_API_KEY: optional(z.string()),
+    EMBEDDING_MODEL: z.string().trim().min(1).default('text-embedding-3-small'),
     SEARCH_URL: optional(url(['http:', 'https:'])),
     /**
      * Hosts, `host:port` or CIDR networks (comma- or space-separated) the research agent's page
@@ -111,6 +115,10 @@ export const configSchema = z
     RESEARCH_MODEL_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
     /** Searches and page reads one research run may have open at once. */
     RESEARCH_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(6),
+    /** Model calls one worker's research runs may have open at once, all runs together, shared fairly between users. */
+    RESEARCH_WORKER_MODEL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+    /** Searches and page reads one worker's research runs may have open at once, all runs together, shared fairly between users. */
+    RESEARCH_WORKER_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(12),
     /** Search rounds per plan step: the planned one and the follow-ups a reflection asks for. */
     RESEARCH_MAX_ROUNDS: z.coerce.number().int().min(1).max(5).default(2),
     /** No follow-up search starts once a research run has used this many tokens. */

@@ -31,7 +31,7 @@ import {
 import { Ahead, cancelAhead, checkpoint, command, completeJson, mustWait, runPools, streamModel, type Run } from './run.ts';
 import { estimateMessageTokens, estimateTokens } from '@scriptorium/infra/model/tokens';
 import { SourceBook, parseReport } from './sources.ts';
-import { afterWriting, chooseSearch, finishWriting, numberLearnt, PageReader, readAttached, searchRound, sentencesIn, startWriting, stop, writeExtract } from './steps.ts';
+import { afterWriting, chooseSearch, embedSources, finishWriting, numberLearnt, PageReader, readAttached, searchRound, sentencesIn, startWriting, stop, writeExtract } from './steps.ts';
 import { researchSteps } from './iteration.ts';
 import { recordRevision, Steering } from './replan.ts';
 import type { Learnt } from './steps.ts';
@@ -82,7 +82,7 @@ export async function runDeepCognition(deps: AgentDeps, job: JobContext<unknown>
     language: languageOf(record.question),
     draft: null,
     notes: [],
-    pools: runPools(deps),
+    pools: runPools(deps, data.userId),
   };
 
   try {
@@ -155,7 +155,8 @@ async function start(run: Run, session: OpenSession, record: ReplyRecord, events
     await writer.output('think_end', {});
   }
   if (!trace.outputs.has('status_and_goal')) await writer.output('status_and_goal', status);
-  await titleSessionIfUntitled(deps, data, record.question, status.goal, writer);
+  // The session's title is a model call of this run's too: it takes a slot like the others.
+  await run.pools.model(() => titleSessionIfUntitled(deps, data, record.question, status.goal, writer));
   if (specific) {
     await research(run, session, record, trace);
     return;
@@ -252,6 +253,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   await sayApplied(run, trace, instructions, 'writing');
   const outline = steps.map((step, index) => `${index + 1}. ${step}`).join('\n');
   const brief = (zh ? `研究问题：${record.question}\n${scope.join('\n')}\n\n报告提纲：\n${outline}` : `Research question: ${record.question}\n${scope.join('\n')}\n\nOutline:\n${outline}`) + instructionLines(instructions, run.language);
+  if (!deps.model.offline) await embedSources(run, sources, [record.question, ...steps]);
   const sections: ExtractSection[] = steps.map((step, index) => ({ focus: step, ...(found[index] && { sources: found[index] }) }));
   const extracts = deps.model.offline ? assignExtracts(sources.all, subjectOf(analysis), sections, new Set()) : [];
   // Each section is given the chunks on its own step that no section before it was given, so

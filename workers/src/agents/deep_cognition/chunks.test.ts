@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ChunkIndex, chunksOf, tokenize } from './chunks.ts';
+import { ChunkIndex, chunksOf, excerptsBySource, tokenize } from './chunks.ts';
 import { parseReport, SourceBook } from './sources.ts';
 
 test('Chinese is searched by pairs of Han characters, other scripts by words', (t) => {
@@ -60,4 +60,46 @@ test('a page read replaces its snippet; a snippet never replaces a page; the lis
   t.regex(list, /^3\. \[C \(search snippet only; page not read\)\]\(https:\/\/a\.test\/c\)$/m);
   t.regex(list, /^1\. \[A\]\(https:\/\/a\.test\/a\)$/m);
   t.deepEqual(parseReport(`body\n\n${book.markdown('zh')}`).sources[2], { n: 3, title: 'C', url: 'https://a.test/c', read: false });
+});
+
+test('a call is told each sentence once: a lead repeated down a page, or a sentence two pages share, reaches it in its first place only', (t) => {
+  const LEAD = '2023年中国钠离子电池出货量约为3.2GWh，较上一年增长超过十倍。';
+  const COST = '钠离子电池电芯的平均成本约为每瓦时0.55元，仍高于磷酸铁锂电芯。';
+  const book = new SourceBook();
+  book.add({ title: '年度报告', url: 'https://a.test/report', text: `${LEAD}${'报告回顾了电池材料的历史沿革与各国政策。'.repeat(30)}\n\n${LEAD}${COST}`, read: true });
+  book.add({ title: '快讯', url: 'https://a.test/news', text: `${LEAD}钠离子电池装车提速，出货量与能量密度双双提升。`, read: true });
+  const context = book.context('钠离子电池 出货量 成本', 'zh');
+  const told = context.map((document) => document.text).join('\n');
+  t.is(told.split(LEAD).length - 1, 1, 'the lead once, in source 1');
+  t.true(context[0]!.text.includes(LEAD) && context[0]!.text.includes(COST));
+  t.true(context[1]!.text.includes('装车提速'), "what only source 2 says is still given");
+});
+
+test('chunks of a page that are not neighbours are set on lines of their own', (t) => {
+  const excerpts = excerptsBySource([
+    { n: 1, order: 3, text: 'Sales fell by about 5% in 2023 as gas prices eased.' },
+    { n: 1, order: 0, text: 'This review compares how countries adopted heat pumps.' },
+  ]);
+  t.is(excerpts.get(1), 'This review compares how countries adopted heat pumps.\n…\nSales fell by about 5% in 2023 as gas prices eased.');
+});
+
+test('past the chunks it must keep, a floor leaves out chunks far below the best match', (t) => {
+  const index = new ChunkIndex([
+    { n: 1, text: '钠离子电池电芯的平均成本约为每瓦时0.55元，仍高于磷酸铁锂电芯。' },
+    { n: 2, text: '钠离子电池的电芯成本随规模化快速下降，每瓦时成本有望进一步降低。' },
+    { n: 3, text: '任何新技术在示范阶段都面临成本高、可靠性有待验证的问题。' },
+  ]);
+  const query = '钠离子电池 电芯 每瓦时 成本';
+  t.is(index.best(query, 7).length, 3, 'without a floor, every chunk that shares a word');
+  t.deepEqual(
+    index.best(query, 7, 7, undefined, { share: 0.5, keep: 1 }).map((chunk) => chunk.n),
+    [1, 2],
+    'the boilerplate that only shares "成本" stays out',
+  );
+  t.is(index.best(query, 7, 7, undefined, { share: 0.99, keep: 2 }).length, 2, 'what it must keep, it keeps');
+  t.deepEqual(
+    index.best(query, 7, 7, undefined, { share: 0.5, keep: 1, always: new Set([3]) }).map((chunk) => chunk.n),
+    [1, 2, 3],
+    'a source the user attached is offered whatever its score',
+  );
 });

@@ -1,8 +1,10 @@
 /**
- * Pages cut into chunks and the chunks that bear on a question found by BM25 (MiniSearch), so a
- * fact anywhere in a page reaches the call that needs it, and only that part of the page does.
+ * Pages cut into chunks and the chunks that bear on a question found by BM25 (MiniSearch), fused
+ * with embeddings when an embedding endpoint is configured, so a fact anywhere in a page reaches the
+ * call that needs it, and only that part of the page does.
  */
 import MiniSearch from 'minisearch';
+import { cosine, type EmbeddingPort } from '@scriptorium/infra/embeddings/port';
 import { sentencesOf } from './text.ts';
 
 /** Characters of one chunk: a paragraph or a few sentences, small enough to cite from precisely. */
@@ -39,6 +41,22 @@ export function tokenize(text: string): string[] {
   return terms.filter(Boolean);
 }
 
+/**
+ * Where the chunks worth sending end: a chunk far below the best match shares a few common words
+ * with the query (a page's boilerplate on "cost" or "policy") and costs tokens without a fact.
+ */
+export interface Floor {
+  /** Of the best hit's score, the least a chunk past `keep` must have. */
+  share: number;
+  /** Chunks given whatever their score, so a call whose best chunks went to others still has some. */
+  keep: number;
+  /** Sources whose chunks on the query are given whatever their score: what the user attached. */
+  always?: ReadonlySet<number>;
+}
+
+/** Reciprocal rank fusion's constant: how little a first place counts more than a tenth. */
+const RRF_K = 60;
+
 const keyOf = (chunk: Chunk) => `${chunk.n}:${chunk.order}`;
 
 /** A text as chunks of whole sentences, each up to about `CHUNK_CHARS` (a longer sentence is a chunk alone). */
@@ -73,6 +91,10 @@ export class ChunkIndex {
     searchOptions: { tokenize, processTerm: (term) => term, combineWith: 'OR' },
   });
 
+  /** Each chunk's vector, by its place in `chunks`, once `embed` has run. */
+  private vectors: number[][] | null = null;
+  private readonly queryVectors = new Map<string, number[]>();
+
   constructor(texts: ReadonlyArray<{ n: number; text: string }>) {
     for (const { n, text } of texts) {
       chunksOf(text).forEach((chunk, order) => this.chunks.push({ n, order, text: chunk }));
@@ -81,15 +103,62 @@ export class ChunkIndex {
   }
 
   /**
+   * Embeds the chunks (once) and the queries `best` will be asked: from then on those queries rank
+   * chunks by words and by meaning together.
+   */
+  async embed(port: EmbeddingPort, queries: readonly string[], signal?: AbortSignal): Promise<void> {
+    const wanted = [...new Set(queries)].filter((query) => !this.queryVectors.has(query));
+    const chunkTexts = this.vectors ? [] : this.chunks.map((chunk) => chunk.text);
+    if (chunkTexts.length + wanted.length === 0) return;
+    const vectors = await port.embed([...chunkTexts, ...wanted], { ...(signal && { signal }) });
+    if (!this.vectors) this.vectors = vectors.slice(0, chunkTexts.length);
+    wanted.forEach((query, index) => this.queryVectors.set(query, vectors[chunkTexts.length + index]!));
+  }
+
+  /**
+   * Chunk ids best first, each marked whether it clears the floor. BM25 alone, or, once the query is
+   * embedded, BM25's ranking and the embeddings' fused by reciprocal rank (Cormack et al.; k = 60),
+   * which needs no scale shared by the two scores. A chunk clears the floor when BM25 scores it at
+   * `share` of its best at least, or when it is among the embeddings' first `keep` at that share of
+   * theirs: cosines of one model lie close together, so a share alone would clear nearly every chunk.
+   */
+  private ranked(query: string, share: number, keep: number): Array<{ id: number; clears: boolean }> {
+    const words = this.search.search(query).map((hit) => ({ id: hit.id as number, score: hit.score }));
+    const vector = this.queryVectors.get(query);
+    if (!vector || !this.vectors) {
+      const least = (words[0]?.score ?? 0) * share;
+      return words.map((hit) => ({ id: hit.id, clears: hit.score >= least }));
+    }
+    const meaning = this.vectors
+      .map((chunk, id) => ({ id, score: cosine(chunk, vector) }))
+      .filter((hit) => hit.score > 0)
+      .sort((a, b) => b.score - a.score);
+    const fused = new Map<number, { score: number; clears: boolean }>();
+    for (const [list, clearing] of [
+      [words, words.length],
+      [meaning, keep],
+    ] as const) {
+      const least = (list[0]?.score ?? 0) * share;
+      list.forEach((hit, rank) => {
+        const known = fused.get(hit.id) ?? { score: 0, clears: false };
+        fused.set(hit.id, { score: known.score + 1 / (RRF_K + rank + 1), clears: known.clears || (rank < clearing && hit.score >= least) });
+      });
+    }
+    return [...fused].sort((a, b) => b[1].score - a[1].score).map(([id, { clears }]) => ({ id, clears }));
+  }
+
+  /**
    * The `limit` chunks that bear most on `query`, best first, at most `perSource` of any one source.
    * Chunks whose key (`keyOf`) is in `given` are passed over, and the ones picked are added to it, so
-   * calls that share it (the sections of one report) are each given what the others were not.
+   * calls that share it (the sections of one report) are each given what the others were not. With a
+   * `floor`, past its `keep` chunks none scoring under `share` of the best hit's score.
    */
-  best(query: string, limit: number, perSource = limit, given?: Set<string>): Chunk[] {
+  best(query: string, limit: number, perSource = limit, given?: Set<string>, floor?: Floor): Chunk[] {
     const taken = new Map<number, number>();
     const picked: Chunk[] = [];
-    for (const hit of this.search.search(query)) {
-      const chunk = this.chunks[hit.id as number]!;
+    for (const hit of this.ranked(query, floor?.share ?? 0, floor?.keep ?? limit)) {
+      const chunk = this.chunks[hit.id]!;
+      if (!hit.clears && !floor?.always?.has(chunk.n) && picked.length >= floor!.keep) continue;
       if (given?.has(keyOf(chunk))) continue;
       const count = taken.get(chunk.n) ?? 0;
       if (count >= perSource) continue;
@@ -102,17 +171,39 @@ export class ChunkIndex {
   }
 }
 
-/** Chunks grouped by source, each source's in reading order, joined as one excerpt per source. */
+/** Whitespace and punctuation aside, the same sentence. */
+const sentenceKey = (sentence: string) => sentence.replace(/[\s\p{P}]/gu, '');
+
+/**
+ * The chunks as they are shown, in order, each without the sentences an earlier one (or `seen`)
+ * already holds: pages repeat their lead further down and syndicated pages repeat each other, and
+ * a call told a fact once can cite it as well as one told it four times. A chunk left with
+ * nothing new goes.
+ */
+export function withoutRepeats(chunks: readonly Chunk[], seen = new Set<string>()): Chunk[] {
+  const kept: Chunk[] = [];
+  for (const chunk of chunks) {
+    let text = '';
+    for (const sentence of sentencesOf(chunk.text)) {
+      const key = sentenceKey(sentence);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      text += (text && !CJK_END.test(text) ? ' ' : '') + sentence;
+    }
+    if (text) kept.push({ ...chunk, text });
+  }
+  return kept;
+}
+
+/**
+ * Chunks grouped by source, each source's in reading order, joined as one excerpt per source, with
+ * no sentence repeated over the excerpts (`withoutRepeats`, the lower numbers first). Chunks that
+ * are not neighbours in the page are set on lines of their own: run on after ` … `, a writer
+ * quoted the end of one and the start of the next as one sentence the page never says.
+ */
 export function excerptsBySource(chunks: readonly Chunk[]): Map<number, string> {
-  const bySource = new Map<number, Chunk[]>();
-  for (const chunk of chunks) bySource.set(chunk.n, [...(bySource.get(chunk.n) ?? []), chunk]);
-  return new Map(
-    [...bySource].map(([n, list]) => [
-      n,
-      list
-        .sort((a, b) => a.order - b.order)
-        .map((chunk) => chunk.text)
-        .join(' … '),
-    ]),
-  );
+  const ordered = [...chunks].sort((a, b) => a.n - b.n || a.order - b.order);
+  const bySource = new Map<number, string[]>();
+  for (const chunk of withoutRepeats(ordered)) bySource.set(chunk.n, [...(bySource.get(chunk.n) ?? []), chunk.text]);
+  return new Map([...bySource].map(([n, texts]) => [n, texts.join('\n…\n')]));
 }

@@ -117,7 +117,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(options: { model?: ModelProvider; remainingTokens?: () => number; web?: boolean; material?: MaterialPort } = {}): Promise<Harness> {
+export async function harness(options: { model?: ModelProvider; remainingTokens?: () => number; web?: boolean; material?: MaterialPort; userId?: string } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'scriptorium-agents-'));
   const events = new SqliteEventStore(join(dir, 'events.sqlite3'));
   const commands = new CommandHandler(events);
@@ -136,7 +136,7 @@ export async function harness(options: { model?: ModelProvider; remainingTokens?
     ...(options.web !== false && { webSearch: corpus }),
     ...(options.material && { material: options.material }),
   };
-  const userId = 'user-1';
+  const userId = options.userId ?? 'user-1';
   const handle = (sessionId: string, command: Omit<ConversationCommand, 'metadata'>) =>
     commands.handle(conversationDecider, conversationStream(sessionId), { ...command, metadata: { now: new Date(), userId } } as ConversationCommand);
   return {

@@ -6,7 +6,7 @@
 import pLimit from 'p-limit';
 import type { OpenSession } from '@scriptorium/domain/conversation/conversation';
 import type { WebResult } from '@scriptorium/domain/protocol/research';
-import { ChunkIndex } from './chunks.ts';
+import { ChunkIndex, withoutRepeats } from './chunks.ts';
 import type { PlannedStep } from './heuristics.ts';
 import { REFLECT_PROMPT, reflectSchema } from './prompts.ts';
 import { checkpoint, command, completeJson, type Run } from './run.ts';
@@ -15,7 +15,7 @@ import { roundKey, type StageTrace } from './trace.ts';
 import { Replanned, type Revision, type Steering } from './replan.ts';
 import { clip } from './text.ts';
 
-/** What a reflection is shown of each source a step learnt from: its summary and its chunks on the step. */
+/** Chunks a reflection is shown over all the step's sources, one of a source at most. */
 const NOTE_CHUNKS = 3;
 
 export interface FollowUp {
@@ -91,6 +91,7 @@ async function researchStep(run: Run, { question, step, index, trace, reader, se
   if (!trace.searches[index]) await halt?.();
   const results = trace.searches[index] ?? (await searchRound(run, await search(), step.queries, about, `${prefix}search:${index}`, { step: index, round: 0 }));
   const learnt = await reader.round(results, about);
+  const judged = [...results];
   for (let round = 1; round < run.pools.limits.maxRounds; round++) {
     checkpoint(run);
     let recorded: WebResult[] | undefined = trace.followUps.get(roundKey(index, round))?.results;
@@ -100,8 +101,9 @@ async function researchStep(run: Run, { question, step, index, trace, reader, se
       const followUp = await reflect(run, question, step, learnt, asked);
       if (!followUp) break;
       await run.writer.progress({ code: 'research.followUp', params: { section: step.heading, reason: followUp.reason, queries: followUp.queries } });
-      recorded = await searchRound(run, await search(), followUp.queries, about, `${prefix}search:${index}:${round}`, { step: index, round, reason: followUp.reason });
+      recorded = await searchRound(run, await search(), followUp.queries, about, `${prefix}search:${index}:${round}`, { step: index, round, reason: followUp.reason }, judged);
     }
+    judged.push(...recorded);
     for (const entry of await reader.round(recorded, about)) {
       if (!learnt.some((known) => known.url === entry.url && (known.read || !entry.read))) learnt.push(entry);
     }
@@ -135,14 +137,19 @@ export async function reflect(run: Run, question: string, step: PlannedStep, lea
   return { reason: clip(reflected.reason.trim() || (zh ? '资料还不足以回答这一步' : 'the sources do not answer this step yet'), 160), queries };
 }
 
-/** A step's notes as a reflection reads them: each source's summary and its chunks on the step (the page's head is in its summary). */
+/**
+ * A step's notes as a reflection reads them: a source's chunk on the step, or its summary when no
+ * chunk of it is among the best (the summary is drawn from the same page, so both would say it
+ * twice), with no sentence repeated.
+ */
 export function notesOf(learnt: readonly Learnt[], about: string): string {
   if (learnt.length === 0) return '（无）';
-  const chunks = new ChunkIndex(learnt.map((entry, position) => ({ n: position, text: entry.text }))).best(about, NOTE_CHUNKS, 1);
+  const best = new ChunkIndex(learnt.map((entry, position) => ({ n: position, text: entry.text }))).best(about, NOTE_CHUNKS, 1);
+  const chunks = withoutRepeats([...best].sort((a, b) => a.n - b.n));
   return learnt
     .map((entry, position) => {
-      const excerpt = chunks.filter((chunk) => chunk.n === position).map((chunk) => chunk.text);
-      return [`[${position + 1}] ${entry.title}${entry.read ? '' : '（仅搜索摘要）'}`, entry.summary, ...excerpt].filter(Boolean).join('\n');
+      const excerpt = chunks.find((chunk) => chunk.n === position)?.text ?? entry.summary;
+      return [`[${position + 1}] ${entry.title}${entry.read ? '' : '（仅搜索摘要）'}`, excerpt].filter(Boolean).join('\n');
     })
     .join('\n\n');
 }

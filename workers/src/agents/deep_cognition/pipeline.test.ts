@@ -4,8 +4,8 @@ import { BUDGET_EXHAUSTED } from '@scriptorium/domain/budget/guard';
 import type { OutputType } from '@scriptorium/domain/protocol/content';
 import { runDeepCognition } from './agent.ts';
 import { asEvents, harness, itemTypes, ScriptedModel, SECTION_PROSE, until, type Reply } from './harness.ts';
-import { BROWSE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT, REPLAN_PROMPT, revisePrompt, sectionPrompt, summaryPrompt } from './prompts.ts';
-import { DEFAULT_RESEARCH_LIMITS } from '../deps.ts';
+import { BROWSE_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT, REPLAN_PROMPT, revisePrompt, sectionPrompt, summaryPrompt } from './prompts.ts';
+import { DEFAULT_RESEARCH_LIMITS, researchSlots } from '../deps.ts';
 import { conversationStream } from '@scriptorium/domain/conversation/conversation';
 import { conversationDecider, type ConversationCommand } from '@scriptorium/domain/conversation/decide';
 import { preferencesDecider, preferencesStream } from '@scriptorium/domain/preferences/preferences';
@@ -569,6 +569,88 @@ test('the plan steps are researched side by side in bounded pools, and the plan 
   for (const round of rounds) t.regex(round.trim(), /^web_browsing_start web_scraping_start (web_browsing_in_progress )+web_scraping_end (web_browsing_result ?)+$/, 'a round of reading stays together in the chat');
 });
 
+test("two users' runs on one worker share its model slots: the worker's cap holds, and the second user's run makes progress while the first still runs", async (t) => {
+  const slots = researchSlots({ ...DEFAULT_RESEARCH_LIMITS, workerModelConcurrency: 2 });
+  const started: string[] = [];
+  let open = 0;
+  let most = 0;
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 3));
+  // Each user's model, a little slow, counting the calls open over both users.
+  const tracked = (who: string) => {
+    const model = SPECIFIC_MODEL();
+    const enter = () => {
+      started.push(who);
+      most = Math.max(most, ++open);
+    };
+    return Object.assign(Object.create(model) as ScriptedModel, {
+      async complete(request: Parameters<ScriptedModel['complete']>[0]) {
+        enter();
+        try {
+          await pause();
+          return await model.complete(request);
+        } finally {
+          open--;
+        }
+      },
+      async *stream(request: Parameters<ScriptedModel['stream']>[0]) {
+        enter();
+        try {
+          for await (const delta of model.stream(request)) {
+            await pause();
+            yield delta;
+          }
+        } finally {
+          open--;
+        }
+      },
+    });
+  };
+  const alice = await harness({ model: tracked('alice'), userId: 'alice' });
+  const bob = await harness({ model: tracked('bob'), userId: 'bob' });
+  t.teardown(() => Promise.all([alice.close(), bob.close()]));
+  alice.deps.researchSlots = bob.deps.researchSlots = slots;
+  const aliceSession = await alice.createSession();
+  const bobSession = await bob.createSession();
+  const aliceReply = await alice.post(aliceSession, SPECIFIC);
+  const bobReply = await bob.post(bobSession, SPECIFIC);
+  let aliceDone = false;
+  const aliceRun = alice.run(runDeepCognition, 'deep_cognition', aliceReply.replyId, job(aliceReply)).then(() => (aliceDone = true));
+  // Bob asks once Alice's steps hold every slot of the worker.
+  await until(() => alice.log(aliceSession), () => open === 2 || aliceDone);
+  t.false(aliceDone, "alice's steps filled the worker's slots");
+  await bob.run(runDeepCognition, 'deep_cognition', bobReply.replyId, job(bobReply));
+  await aliceRun;
+  t.is(most, 2, 'never more calls open than the worker allows, over both runs');
+  t.true(started.indexOf('bob') < started.lastIndexOf('alice'), "bob was served before alice's run ended");
+  t.true(started.slice(started.indexOf('bob'), started.lastIndexOf('bob')).includes('alice'), "alice was served while bob's run went on");
+  for (const [h, sessionId, reply] of [[alice, aliceSession, aliceReply], [bob, bobSession, bobReply]] as const) {
+    t.true(written(await h.log(sessionId), reply.replyId).length > 0, `${reply.userId}'s report was written`);
+  }
+});
+
+test('with an embedding endpoint, the sources and the focuses of the summary and sections are embedded before writing; one that fails leaves BM25, and the report is written', async (t) => {
+  for (const fails of [false, true]) {
+    const h = await harness({ model: SPECIFIC_MODEL() });
+    const asked: string[][] = [];
+    h.deps.embeddings = {
+      model: 'test-embeddings',
+      async embed(texts) {
+        asked.push([...texts]);
+        if (fails) throw new Error('503 from the embedding endpoint');
+        return texts.map((text) => [text.length, 1]);
+      },
+    };
+    const sessionId = await h.createSession();
+    const reply = await h.post(sessionId, SPECIFIC);
+    await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+    const log = await h.log(sessionId);
+    t.is(asked.length, 1, 'one request: every chunk and every focus');
+    t.true(asked[0]!.includes(SPECIFIC) && asked[0]!.includes('梳理技术路线') && asked[0]!.includes('调研产业化进展'));
+    t.true(written(log, reply.replyId).includes('[1]'), fails ? 'written with BM25 alone' : 'written');
+    await h.close();
+  }
+});
+
 test('a reflection that finds the step unanswered asks a follow-up search with its reason in the chat; a re-run of the job does not ask again', async (t) => {
   const model = new ScriptedModel({
     analyse: { analysis: '足够具体', status: '开始', goal: '报告', needs_clarification: false },
@@ -587,6 +669,14 @@ test('a reflection that finds the step unanswered asks a follow-up search with i
   t.is(recorded.length, 3);
   t.like(recorded.find((event) => event.data.round === 1)!.data, { reason: '两篇资料的成本数据不一致', queries: ['固态电池 成本 核实'] });
   t.is(outputs(log, 'web_search_queries').length, 3, 'the follow-up is shown as a search');
+  const followed = recorded.find((event) => event.data.round === 1)!.data;
+  const planned = recorded.find((event) => event.data.step === followed.step && event.data.round === 0)!.data;
+  t.is(model.requests.filter((request) => systemOf(request) === JUDGE_PROMPT).length, 2, "the follow-up found only pages its step's first round judged: the judge is not asked about them again");
+  t.deepEqual(
+    followed.results.map((result) => result.has_useful_info),
+    followed.results.map((result) => planned.results.find((earlier) => earlier.url === result.url)!.has_useful_info),
+    'each keeps the judgement it had',
+  );
 
   // The job runs again from its log: nothing is searched or reflected on twice.
   const calls = model.requests.length;

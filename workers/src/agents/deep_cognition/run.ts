@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import pLimit, { type LimitFunction } from 'p-limit';
+import pLimit from 'p-limit';
 import { conversationStream } from '@scriptorium/domain/conversation/conversation';
 import { conversationDecider, type ConversationCommand } from '@scriptorium/domain/conversation/decide';
 import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
@@ -40,15 +40,31 @@ export interface Run {
  */
 export interface RunPools {
   limits: ResearchLimits;
-  model: LimitFunction;
-  fetch: LimitFunction;
-  chat: LimitFunction;
+  model: Pool;
+  fetch: Pool;
+  chat: Pool;
   used: number;
 }
 
-export function runPools(deps: Pick<AgentDeps, 'researchLimits'>): RunPools {
+export type Pool = <T>(task: () => Promise<T>) => Promise<T>;
+
+/**
+ * The job's pools for its owner: a call waits first for a slot of its own run, then for one of the
+ * worker's (shared by every run it takes, fairly between users), so a run queues at most its own
+ * bound at the worker.
+ */
+export function runPools(deps: Pick<AgentDeps, 'researchLimits' | 'researchSlots'>, owner: string): RunPools {
   const limits = deps.researchLimits ?? DEFAULT_RESEARCH_LIMITS;
-  return { limits, model: pLimit(limits.modelConcurrency), fetch: pLimit(limits.fetchConcurrency), chat: pLimit(1), used: 0 };
+  const model = pLimit(limits.modelConcurrency);
+  const fetch = pLimit(limits.fetchConcurrency);
+  const slots = deps.researchSlots;
+  return {
+    limits,
+    model: slots ? (task) => model(() => slots.model.run(owner, task)) : model,
+    fetch: slots ? (task) => fetch(() => slots.fetch.run(owner, task)) : fetch,
+    chat: pLimit(1),
+    used: 0,
+  };
 }
 
 /** Usage of a call: against the budget, into the log, and into the job's own count. */

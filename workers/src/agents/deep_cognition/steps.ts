@@ -14,7 +14,7 @@ import { bestSentences, judge, pageSummary } from './heuristics.ts';
 import { BROWSE_PROMPT, JUDGE_PROMPT, browseSchema, judgeSchema } from './prompts.ts';
 import { checkpoint, command, completeJson, Draft, offlineWork, type Run } from './run.ts';
 import type { SourceBook } from './sources.ts';
-import { ChunkIndex } from './chunks.ts';
+import { CHUNK_CHARS, ChunkIndex, excerptsBySource } from './chunks.ts';
 import { runTokens, type StageTrace, type StoredPage } from './trace.ts';
 import { extractText, sentenceKey, type Extract, type ExtractSection } from './extracts.ts';
 import { clip, sentencesOf, splitEditReport, termsOf } from './text.ts';
@@ -24,8 +24,7 @@ const RESULTS_PER_ROUND = 8;
 const PAGES_PER_ROUND = 4;
 /** Characters of a snippet the judge sees. */
 const SNIPPET_CHARS = 240;
-/** What of a page its summary is written from: its head and its chunks that bear most on the step. */
-const SUMMARY_HEAD_CHARS = 300;
+/** What of a page its summary is written from: its chunks that bear most on the step. */
 const SUMMARY_CHUNKS = 2;
 
 export interface Searcher {
@@ -60,8 +59,12 @@ export interface Placement {
   reason?: string;
 }
 
-/** Runs the queries side by side, judges the hits and records them as one search round. */
-export async function searchRound(run: Run, searcher: Searcher | null, queries: string[], about: string, key: string, placement: Placement): Promise<WebResult[]> {
+/**
+ * Runs the queries side by side, judges the hits and records them as one search round. A hit the
+ * step's earlier rounds already judged (`known`) keeps that judgement: a follow-up search mostly
+ * finds the same pages again, and the judge is shown only the new ones.
+ */
+export async function searchRound(run: Run, searcher: Searcher | null, queries: string[], about: string, key: string, placement: Placement, known: readonly WebResult[] = []): Promise<WebResult[]> {
   checkpoint(run);
   await run.writer.output('web_search_queries', { queries });
   const language = run.language === 'zh' ? 'zh-CN' : 'en';
@@ -83,15 +86,19 @@ export async function searchRound(run: Run, searcher: Searcher | null, queries: 
   }
   const hits = answers.flatMap((answer) => answer.hits);
   const unique = hits.filter((hit, index) => hits.findIndex((other) => other.url === hit.url) === index).slice(0, RESULTS_PER_ROUND);
+  const judged = new Map(known.map((result) => [result.url, result]));
+  const fresh = unique.filter((hit) => !judged.has(hit.url));
   // The rules judge by the queries: a whole question has too many words for any snippet to cover.
-  const results = (await judgeWithModel(run, unique, about)) ?? judge(unique, queries.join(' '));
+  if (fresh.length > 0) for (const result of (await judgeWithModel(run, fresh, about)) ?? judge(fresh, queries.join(' '))) judged.set(result.url, result);
+  const results = unique.map((hit) => judged.get(hit.url)!);
   await command(run, key, { type: 'RecordSearchResults', data: { messageId: run.data.replyId, queries, results, ...placement } });
   return results;
 }
 
 async function judgeWithModel(run: Run, hits: SearchHit[], about: string): Promise<WebResult[] | null> {
   if (run.deps.model.offline || hits.length === 0) return null;
-  const listed = hits.map((hit, index) => `[${index + 1}] ${hit.title}\n${hit.url}\n${clip(hit.snippet, SNIPPET_CHARS)}`).join('\n\n');
+  // The host says whose page it is; the rest of the address says nothing a judge needs.
+  const listed = hits.map((hit, index) => `[${index + 1}] ${hit.title}${hostOf(hit.url)}\n${clip(hit.snippet, SNIPPET_CHARS)}`).join('\n\n');
   const judged = await completeJson(run, 'judging', 'judge', judgeSchema, [
     { role: 'system', content: JUDGE_PROMPT },
     { role: 'user', content: `研究内容：${about}\n\n搜索结果：\n${listed}` },
@@ -106,6 +113,15 @@ async function judgeWithModel(run: Run, hits: SearchHit[], about: string): Promi
 }
 
 const readable = (url: string) => /^https?:\/\//i.test(url);
+
+function hostOf(url: string): string {
+  if (!readable(url)) return '';
+  try {
+    return ` (${new URL(url).host})`;
+  } catch {
+    return '';
+  }
+}
 
 /** Characters of a page kept in the log: enough for every passage a section or a revision may need. */
 const STORED_PAGE_CHARS = 40_000;
@@ -221,18 +237,34 @@ export function numberLearnt(sources: SourceBook, learnt: ReadonlyArray<readonly
 }
 
 /**
- * One page summarised for the step: the model reads the page's head and the chunks that bear most
- * on the step (as GPT Researcher compresses pages to what the query needs), not its whole text.
+ * One page summarised for the step: the model reads the chunks that bear most on the step (as GPT
+ * Researcher compresses pages to what the query needs), not its whole text; the title says what
+ * the page is.
  */
 async function summariseWithModel(run: Run, title: string, text: string, about: string): Promise<string | null> {
   if (run.deps.model.offline) return null;
-  const chunks = new ChunkIndex([{ n: 1, text }]).best(about, SUMMARY_CHUNKS);
-  const shown = [clip(text, SUMMARY_HEAD_CHARS), ...chunks.map((chunk) => chunk.text).filter((chunk) => !text.startsWith(chunk))].join(' … ');
+  const shown = excerptsBySource(new ChunkIndex([{ n: 1, text }]).best(about, SUMMARY_CHUNKS)).get(1) ?? clip(text, CHUNK_CHARS);
   const summarised = await completeJson(run, 'summarising', 'summarise', browseSchema, [
     { role: 'system', content: BROWSE_PROMPT },
     { role: 'user', content: `研究内容：${about}\n\n网页：\n[1] ${title}\n${shown}` },
   ]);
   return summarised?.pages.find((page) => page.index === 1)?.summary.trim() ?? null;
+}
+
+/**
+ * With an embedding endpoint, the sources' chunks and the focuses of the calls to come are embedded,
+ * so those calls retrieve by meaning as well as by words. An endpoint that fails leaves BM25 alone:
+ * retrieval is worse, the report is still written.
+ */
+export async function embedSources(run: Run, sources: SourceBook, focuses: readonly string[]): Promise<void> {
+  const port = run.deps.embeddings;
+  if (!port || sources.size === 0) return;
+  try {
+    await sources.embed(port, focuses, run.job.signal);
+  } catch (error) {
+    checkpoint(run);
+    run.deps.log.warn({ err: error, model: port.model, replyId: run.data.replyId }, 'the embedding endpoint failed; chunks are retrieved by BM25 alone');
+  }
 }
 
 /** Sentences already in a report, so an extension does not quote them again. */
@@ -362,6 +394,6 @@ export async function readAttached(run: Run, sources: SourceBook, late = false):
   // Later, only what was attached since: the steps are researched, so it counts for the sections still to write.
   const attached = (await material.attached(run.data.sessionId, run.data.userId)).filter((doc) => !known.has(`${doc.kind}:${doc.id}`));
   if (attached.length === 0) return;
-  for (const doc of attached) sources.add({ title: doc.title, url: `${doc.kind}:${doc.id}`, text: doc.text });
+  for (const doc of attached) sources.add({ title: doc.title, url: `${doc.kind}:${doc.id}`, text: doc.text, attached: true });
   await run.writer.progress({ code: late ? 'research.attachedLate' : 'research.attachedRead', params: { count: attached.length, titles: attached.map((doc) => doc.title) } });
 }

@@ -45,7 +45,7 @@ export async function runDirectWriting(deps: AgentDeps, job: JobContext<unknown>
     language: languageOf(brief),
     draft: null,
     notes: [],
-    pools: runPools(deps),
+    pools: runPools(deps, data.userId),
   };
   if (state.canvas.writing?.messageId === data.replyId) {
     await saveCutShort(run, trace.writingText);
