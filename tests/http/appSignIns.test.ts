@@ -105,6 +105,13 @@ test('an unregistered app is refused; a device name loses its control characters
   t.is((await listed(user))[0]!.device_name, 'hostname');
 });
 
+test('the admin console’s sign-in lists nothing, even when it names an app and is refused', async (t) => {
+  const user = await signUp(app.url, 'pwadmin', PASSWORD);
+  const refused = await client(app.url).request('POST', '/backend/auth/admin/login', { username: 'pwadmin', password: PASSWORD, client_id: 'scriptorium-cli', device_name: 'console' }, { form: true });
+  t.is(refused.status, 403);
+  t.deepEqual(await listed(user), []);
+});
+
 test.serial('"last used" follows the app’s calls, recorded at most every five minutes', async (t) => {
   const user = await signUp(app.url, 'pwused', PASSWORD);
   const cli = await cliSignIn('pwused');

@@ -148,10 +148,12 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
    * unknown name. A browser with this user's device cookie is spared the account's delay, and a good
    * sign-in leaves (or renews) one.
    */
-  async function signIn(ctx: Context) {
+  async function signIn(ctx: Context, options: { app: boolean }) {
     const body = parseBody(ctx, appLoginBody, { form: true });
-    const app = body.client_id === undefined ? undefined : clients.find(body.client_id);
-    if (body.client_id !== undefined && !app) throw invalidField(['client_id'], 'auth.unknown_client', { client: body.client_id });
+    // The admin console is a browser: an app naming itself there would leave a listed sign-in behind a refusal.
+    const clientId = options.app ? body.client_id : undefined;
+    const app = clientId === undefined ? undefined : clients.find(clientId);
+    if (clientId !== undefined && !app) throw invalidField(['client_id'], 'auth.unknown_client', { client: clientId });
     const wait = await throttled(throttle.retryAfter(body.username, ctx.ip));
     if (wait > 0) throw httpError(429, 'auth.too_many_attempts', { minutes: Math.ceil(wait / 60) }, { 'Retry-After': String(wait) });
     const userId = userIdFor(body.username);
@@ -221,12 +223,12 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
   });
 
   router.post('/auth/login', contract({ access: 'public', body: appLoginBody, form: true, refusals: [401, 429, 503] }), async (ctx) => {
-    const { token } = await signIn(ctx);
+    const { token } = await signIn(ctx, { app: true });
     ctx.body = { access_token: token, token_type: 'bearer' };
   });
 
   router.post('/auth/admin/login', contract({ access: 'public', body: loginBody, form: true, refusals: [401, 403, 429, 503] }), async (ctx) => {
-    const { user, token } = await signIn(ctx);
+    const { user, token } = await signIn(ctx, { app: false });
     if (!user.isAdmin) throw httpError(403, 'auth.forbidden');
     ctx.body = { access_token: token, token_type: 'bearer', is_admin: true };
   });
