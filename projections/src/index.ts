@@ -2,6 +2,7 @@ import { accountsProjection } from './accounts.ts';
 import { activityProjection } from './activity.ts';
 import { auditReadsProjection } from './auditReads.ts';
 import { agentsProjection } from './agents.ts';
+import { appSignInsProjection } from './appSignIns.ts';
 import { canvasProjection } from './canvas.ts';
 import { cognitionsProjection } from './cognitions.ts';
 import { collabDocsProjection } from './collabDocs.ts';
@@ -49,6 +50,7 @@ export const createProjections = (settings: ProjectionSettings): Projection[] =>
   auditReadsProjection,
   engineerProjection,
   oauthGrantsProjection,
+  appSignInsProjection,
   deckReviewsProjection,
   collabDocsProjection,
 ];

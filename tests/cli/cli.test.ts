@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { client, signUp, startTestApp, type Client } from '../support/app.ts';
 import { owned } from '../support/children.ts';
 import { eventually } from '../support/poll.ts';
+import { openSocket } from '../support/socket.ts';
+import { CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
 
 const until = <T>(probe: () => Promise<T | undefined>) => eventually(probe, 60_000);
 
@@ -75,6 +77,31 @@ test('the CLI logs in, chats, runs a command, and each session arrives as a traj
   t.is((await cli(['logout'], env)).code, 0);
   t.regex((await cli(['whoami'], env)).stderr, /尚未登录/);
   t.is((await client(app.url, token).request('GET', '/backend/auth/me')).status, 401, 'logout ends the password sign-in on the server too');
+});
+
+test('a password login is listed under the apps with this machine’s name, and logout revokes it there and says so', async (t) => {
+  const app = await startTestApp();
+  t.teardown(() => app.stop());
+  const user = await signUp(app.url, 'listed', 'listed-password');
+  const home = mkdtempSync(join(tmpdir(), 'scriptorium-cli-'));
+  t.teardown(() => rmSync(home, { recursive: true, force: true }));
+  const env = { SCRIPTORIUM_CONFIG: join(home, 'config.json'), LANG: 'en_US.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
+  const signIns = async () => (await user.request('GET', '/backend/auth/app-sign-ins')).body.sign_ins as Array<{ id: string; client_name_en: string; device_name: string }>;
+
+  t.is((await cli(['login', '--password', '--server', app.url, '--username', 'listed'], { ...env, SCRIPTORIUM_PASSWORD: 'listed-password' })).code, 0);
+  const [listed] = await signIns();
+  t.like(listed, { client_name_en: 'Scriptorium command-line assistant', device_name: hostname() });
+  const token = (JSON.parse(readFileSync(env.SCRIPTORIUM_CONFIG, 'utf8')) as { token: string }).token;
+  const socket = await openSocket(app.url, 'client-listed-cli', token);
+  await socket.next((m) => m.type === 'heartbeat');
+
+  const logout = await cli(['logout'], env);
+  t.is(logout.code, 0, logout.stderr);
+  t.is(logout.stdout, 'Signed out; this sign-in is revoked on the server\n');
+  t.deepEqual(await signIns(), []);
+  t.is((await client(app.url, token).request('GET', '/backend/auth/me')).status, 401);
+  t.like(await socket.closed, { code: CLOSE_UNAUTHORIZED });
+  t.like((await app.services.events.readStream(`appsignin-${listed!.id}`)).at(-1), { type: 'AppSignInRevoked', data: { reason: 'client' } });
 });
 
 test("every chat and run is a live engineer session; the browser's commands run in the terminal and their results come back", async (t) => {

@@ -3,7 +3,8 @@
  * app (played here by a loopback listener, as the command-line assistant listens) sends the user to
  * /oauth/authorize; approving sends the browser back with a code that exchanges for tokens, denying
  * with access_denied, and a request with an unregistered redirect stays on an error page. The app then
- * appears in the status dialog, where it is revoked. Serves frontend/dist: run `npm run build` first.
+ * appears in the status dialog, where it is revoked; so does a password sign-in of the command line,
+ * named by its machine. Serves frontend/dist: run `npm run build` first.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -144,4 +145,67 @@ test.serial('a signed-out visitor signs in first and comes back to the same requ
   await page.getByRole('button', { name: '登录', exact: true }).click();
   await page.getByRole('heading', { name: '授权 Scriptorium 命令行助手' }).waitFor();
   t.is(new URL(page.url()).searchParams.get('state'), request.state, 'the request survives the sign-in');
+});
+
+/** The command line's `login --password`: the app and the machine are named, so the status dialog lists it. */
+async function passwordSignIn(username: string, device: string): Promise<string> {
+  const response = await fetch(`${running.product.url}/backend/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username, password: 'correct horse battery', client_id: 'scriptorium-cli', device_name: device }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+const meWith = async (token: string) => (await fetch(`${running.product.url}/backend/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status;
+
+async function appsInStatusDialog(page: Page, dialogName: string) {
+  await page.goto(`${running.product.url}/research`, { waitUntil: 'networkidle' });
+  await page.locator('.user-button').click();
+  const apps = page.getByRole('dialog', { name: dialogName }).locator('.account-apps');
+  await apps.waitFor();
+  return apps;
+}
+
+test.serial('a password sign-in of the command line is listed with its machine, and revoked from the status dialog, in zh and en', async (t) => {
+  const username = `pwcli${Date.now().toString(36)}`;
+  const user = await signUp(running.product.url, username);
+  const laptop = await passwordSignIn(username, 'lin-laptop');
+  const buildServer = await passwordSignIn(username, 'build-server');
+  const { page, pageErrors } = await signedInPage(t, running.browser, user.token!);
+  await page.addInitScript(() => localStorage.setItem('guidance_enabled', 'false'));
+
+  const zh = await appsInStatusDialog(page, '账户状态');
+  await zh.getByText('Scriptorium 命令行助手 · build-server').waitFor();
+  await zh.getByText('Scriptorium 命令行助手 · lin-laptop').waitFor();
+  t.regex(await zh.innerText(), /用密码登录于 .* · 最近使用 /);
+  await zh.scrollIntoViewIfNeeded();
+  await screenshot(page, 'app-sign-ins-zh');
+  await zh.locator('.account-app', { hasText: 'build-server' }).getByRole('button', { name: '撤销' }).click();
+  const confirmZh = page.getByRole('alertdialog');
+  await confirmZh.getByText('撤销「Scriptorium 命令行助手」在 build-server 上的登录？').waitFor();
+  await confirmZh.getByText('该设备上保存的令牌将立即失效，需要重新登录才能再次使用。').waitFor();
+  await screenshot(page, 'app-sign-in-revoke-zh');
+  await confirmZh.getByRole('button', { name: '撤销' }).click();
+  await zh.getByText('build-server').waitFor({ state: 'detached' });
+  await page.getByText('已撤销登录').waitFor();
+  t.is(await meWith(buildServer), 401, 'the revoked sign-in’s token is refused');
+  t.is(await meWith(laptop), 200, 'the other machine’s sign-in holds');
+
+  await page.evaluate(() => localStorage.setItem('app_language', 'en'));
+  const en = await appsInStatusDialog(page, 'Account status');
+  await en.getByText('Scriptorium command-line assistant · lin-laptop').waitFor();
+  t.regex(await en.innerText(), /Signed in with a password .* · Last used /);
+  t.false((await en.innerText()).includes('build-server'));
+  await en.scrollIntoViewIfNeeded();
+  await screenshot(page, 'app-sign-ins-en');
+  await en.getByRole('button', { name: 'Revoke' }).click();
+  const confirmEn = page.getByRole('alertdialog');
+  await confirmEn.getByText('Revoke “Scriptorium command-line assistant” on lin-laptop?').waitFor();
+  await screenshot(page, 'app-sign-in-revoke-en');
+  await confirmEn.getByRole('button', { name: 'Revoke' }).click();
+  await en.getByText(/No app is authorised yet/).waitFor();
+  await screenshot(page, 'app-sign-ins-revoked-en');
+  t.is(await meWith(laptop), 401);
+  t.deepEqual(pageErrors, []);
 });

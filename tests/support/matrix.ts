@@ -81,6 +81,8 @@ export const TABLE: Record<string, Entry> = {
   'POST /backend/oauth/revoke': { body: () => ({ token: 'unknown', client_id: 'scriptorium-cli' }) },
   'GET /backend/oauth/grants': {},
   'DELETE /backend/oauth/grants/:id': { params: (w) => ({ id: w.oauthGrantId }), owned: true },
+  'GET /backend/auth/app-sign-ins': {},
+  'DELETE /backend/auth/app-sign-ins/:id': { params: (w) => ({ id: w.appSignInId }), owned: true },
   'PUT /backend/auth/admin/users/:id/active': { ...aliceUser, body: () => ({ is_active: true }) },
   'POST /backend/auth/admin/users/batch-active': { body: (_w, ids) => ({ user_ids: [ids.alice], is_active: true }) },
   'GET /backend/auth/admin/users/token-overview': {},

@@ -36,6 +36,8 @@ export interface World {
   engineerCommandId: string;
   /** An app the user authorised (the CLI, through the PKCE flow). */
   oauthGrantId: string;
+  /** A password sign-in of the command line, listed beside the apps she authorised. */
+  appSignInId: string;
   /** A presentation review, finished (by the offline engine when no model is configured). */
   deckReviewId: string;
   /** A shared document of the user's. */
@@ -106,7 +108,15 @@ async function authorisedApp(baseUrl: string, user: Client): Promise<string> {
   return JSON.parse(Buffer.from(String(tokens.access_token).split('.')[1]!, 'base64url').toString()).grant as string;
 }
 
-export async function buildWorld(baseUrl: string, user: Client, text: string): Promise<World> {
+/** The user signs the command line in with her password, as `login --password` does. */
+async function appSignIn(baseUrl: string, user: Client, password: string): Promise<string> {
+  const { username } = await ok('me', user.request('GET', '/backend/auth/me'));
+  const login = await ok('app sign-in', client(baseUrl).request('POST', '/backend/auth/login', { username, password, client_id: 'scriptorium-cli', device_name: 'world' }, { form: true }));
+  return JSON.parse(Buffer.from(String(login.access_token).split('.')[1]!, 'base64url').toString()).sid as string;
+}
+
+/** `password`: the user's, for the command line's sign-in (signUp's default unless said). */
+export async function buildWorld(baseUrl: string, user: Client, text: string, password = 'correct horse battery'): Promise<World> {
   const sessionId = (await ok('session', user.request('POST', '/backend/conversation/api/v2/research/create_session', { client_id: 'world', name: text.slice(0, 100) }))).session_id as string;
   await ok('title', user.request('PUT', `/backend/conversation/api/v2/sessions/${sessionId}/title`, { title: text.slice(0, 200) }));
   // The offline writing agent saves a canvas version whose text is the user's request.
@@ -143,6 +153,7 @@ export async function buildWorld(baseUrl: string, user: Client, text: string): P
   await ok('engineer node', user.request('POST', `/backend/api/ai-engineer/sessions/${engineer.id}/nodes`, { nodes: [{ id: engineerNodeId, node_type: 'message', timestamp: at(1), payload: { role: 'user', text } }] }));
   const engineerCommand = await ok('engineer command', user.request('POST', `/backend/api/ai-engineer/sessions/${engineer.id}/commands`, { command_type: 'message', content: text.slice(0, 200) }));
   const oauthGrantId = await authorisedApp(baseUrl, user);
+  const appSignInId = await appSignIn(baseUrl, user, password);
   const deck = await upload(baseUrl, user.token, '/backend/api/ppt/reviews', { language: 'zh' }, { name: 'world.pptx', bytes: await buildDeck([{ title: text.slice(0, 200), bullets: [text.slice(0, 500)], notes: text.slice(0, 500) }]) });
   if (deck.status !== 202) throw new Error(`deck review: ${deck.status} ${JSON.stringify(deck.body).slice(0, 300)}`);
   const deckReviewId = deck.body.review_id as string;
@@ -160,6 +171,7 @@ export async function buildWorld(baseUrl: string, user: Client, text: string): P
   return {
     deckReviewId,
     oauthGrantId,
+    appSignInId,
     collabDocId: collabDoc.id,
     collabInviteToken: collabInvite.token,
     collabInviteId: unusedInvite.id,

@@ -35,6 +35,13 @@ test("a token issued to an OAuth app carries its client and grant, for the app's
   t.is(client_id, 'scriptorium-cli');
 });
 
+test("an app's password sign-in token names its sign-in, and a browser's names none", (t) => {
+  const issued = tokens.issue({ sub: 'u1', username: 'lin', signInId: 's1' });
+  t.like(tokens.verify(issued), { sub: 'u1', signInId: 's1' });
+  t.is((jwt.decode(issued) as { sid: string }).sid, 's1');
+  t.false('signInId' in tokens.verify(tokens.issue({ sub: 'u1', username: 'lin' }))!);
+});
+
 test('a token signed with another secret is refused', (t) => {
   t.is(new TokenService('another-secret-that-is-long-enough-xxxx', 60).verify(tokens.issue({ sub: 'u1', username: 'lin' })), null);
 });

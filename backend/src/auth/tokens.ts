@@ -9,6 +9,8 @@ export interface AccessClaims {
   grantId?: string;
   /** The scopes an OAuth client's token carries (RFC 9068's `scope`); a browser sign-in's has none and may do all. */
   scopes?: readonly string[];
+  /** An app's password sign-in (OpenID's `sid`): the token holds only while that sign-in does. */
+  signInId?: string;
 }
 
 export interface VerifiedClaims extends AccessClaims {
@@ -38,7 +40,8 @@ export class TokenService {
   issue(claims: AccessClaims, ttlSeconds = this.ttlSeconds): string {
     const issuedAt = this.now();
     const oauth = claims.clientId !== undefined ? { client_id: claims.clientId, grant: claims.grantId, ...(claims.scopes !== undefined && { scope: claims.scopes.join(' ') }) } : {};
-    return jwt.sign({ username: claims.username, typ: 'access', iat: Math.floor(issuedAt / 1000), iat_ms: issuedAt, ...oauth }, this.secret, {
+    const session = claims.signInId !== undefined ? { sid: claims.signInId } : {};
+    return jwt.sign({ username: claims.username, typ: 'access', iat: Math.floor(issuedAt / 1000), iat_ms: issuedAt, ...oauth, ...session }, this.secret, {
       algorithm: 'HS256',
       subject: claims.sub,
       expiresIn: ttlSeconds,
@@ -58,7 +61,8 @@ export class TokenService {
         typeof payload.client_id === 'string' && typeof payload.grant === 'string'
           ? { clientId: payload.client_id, grantId: payload.grant, ...(typeof payload.scope === 'string' && { scopes: payload.scope.split(' ') }) }
           : {};
-      return { sub: payload.sub, username: String(payload.username ?? ''), issuedAt, expiresAt: (payload.exp ?? 0) * 1000, ...oauth };
+      const session = typeof payload.sid === 'string' ? { signInId: payload.sid } : {};
+      return { sub: payload.sub, username: String(payload.username ?? ''), issuedAt, expiresAt: (payload.exp ?? 0) * 1000, ...oauth, ...session };
     } catch {
       return null;
     }

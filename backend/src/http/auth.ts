@@ -4,6 +4,7 @@ import type { Next, ParameterizedContext as Context } from 'koa';
 import { z } from 'zod';
 import { MailError } from '@scriptorium/infra/mail/port';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
+import { APP_SIGN_INS, type AppSignInDoc } from '@scriptorium/projections/appSignIns';
 import { USERS, type UserDoc } from '@scriptorium/projections/users';
 import { InviteRefused } from '@scriptorium/domain/invites/invite';
 import { VerificationCodes } from '@scriptorium/domain/mail/codes';
@@ -13,12 +14,15 @@ import { CODE_LENGTH, CodeRejected, ResendTooSoon } from '@scriptorium/domain/us
 import { AddressLimit, LoginThrottle } from '@scriptorium/domain/user/loginThrottle';
 import { changeEmail, precheckRegistration, registerAccount, userIdFor, type Registration } from '@scriptorium/domain/user/registration';
 import { hasForbiddenCharacters, normaliseUsername } from '@scriptorium/domain/user/username';
+import { appSignInStream } from '@scriptorium/domain/signin/appSignIn';
+import { appSignInDecider } from '@scriptorium/domain/signin/decide';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS, DEVICE_COOKIE_PATH, DeviceCookies } from '../auth/deviceCookie.ts';
 import type { Services } from '../services.ts';
 import { requireUser, tokenHash } from './authenticate.ts';
 import { HttpError, httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
+import { clientRegistry } from './oauth.ts';
 
 const username = z
   .string({ error: 'auth.username_required' })
@@ -46,6 +50,20 @@ const registerBody = z.object({
 });
 
 const loginBody = z.object({ username: z.string({ error: 'auth.username_required' }).trim().min(1, 'auth.username_required').max(64), password: z.string({ error: 'auth.password_required' }).min(1, 'auth.password_required').max(128) });
+/**
+ * An app signing in with a password (the command line's `login --password`) names itself, a registered
+ * OAuth client, and the device it runs on: the sign-in is then listed under "Authorised apps". A
+ * browser names neither.
+ */
+const appLoginBody = loginBody.extend({
+  client_id: z.string().max(64).optional(),
+  device_name: z
+    .string()
+    .max(200)
+    .transform((name) => name.replace(/[\p{Cc}\p{Cf}]/gu, '').trim().slice(0, 64))
+    .optional(),
+});
+const appSignInParams = z.object({ id: z.string().regex(/^[a-f0-9]{32}$/) });
 
 const profileBody = z
   .object({ nickname: nickname.min(1, 'auth.nickname_empty').optional(), email: email.optional() })
@@ -90,6 +108,8 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     services.clock,
   );
   const devices = new DeviceCookies(config.JWT_SECRET);
+  const clients = clientRegistry(services);
+  const appSignIns = () => services.readStore.collection<AppSignInDoc>(APP_SIGN_INS);
   const registrations = new AddressLimit(services.attempts, 'register', { max: config.REGISTER_MAX_PER_ADDRESS, windowSeconds: config.REGISTER_WINDOW_SECONDS }, services.clock);
   const lookAlikes = async (usernameKey: string) => (await users().find({ username_key: usernameKey }, { limit: 1 }))[0]?._id;
   const codes = new VerificationCodes(
@@ -128,8 +148,12 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
    * unknown name. A browser with this user's device cookie is spared the account's delay, and a good
    * sign-in leaves (or renews) one.
    */
-  async function signIn(ctx: Context) {
-    const body = parseBody(ctx, loginBody, { form: true });
+  async function signIn(ctx: Context, options: { app: boolean }) {
+    const body = parseBody(ctx, appLoginBody, { form: true });
+    // The admin console is a browser: an app naming itself there would leave a listed sign-in behind a refusal.
+    const clientId = options.app ? body.client_id : undefined;
+    const app = clientId === undefined ? undefined : clients.find(clientId);
+    if (clientId !== undefined && !app) throw invalidField(['client_id'], 'auth.unknown_client', { client: clientId });
     const wait = await throttled(throttle.retryAfter(body.username, ctx.ip));
     if (wait > 0) throw httpError(429, 'auth.too_many_attempts', { minutes: Math.ceil(wait / 60) }, { 'Retry-After': String(wait) });
     const userId = userIdFor(body.username);
@@ -152,7 +176,16 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
       maxAge: DEVICE_COOKIE_MAX_AGE_MS,
       overwrite: true,
     });
-    return { userId, user: state, token: services.tokens.issue({ sub: userId, username: state.username }) };
+    if (!app) return { userId, user: state, token: services.tokens.issue({ sub: userId, username: state.username }) };
+    const signInId = crypto.randomUUID().replaceAll('-', '');
+    const recorded = await services.commands.handle(appSignInDecider, appSignInStream(signInId), {
+      type: 'RecordAppSignIn',
+      data: { signInId, userId, clientId: app.id, deviceName: body.device_name ?? '', ttlSeconds: config.JWT_TTL_SECONDS },
+      metadata: metadata(userId),
+    });
+    // The token is checked against the sign-in's read model: answer once it is there.
+    await progress.waitFor(recorded.position);
+    return { userId, user: state, token: services.tokens.issue({ sub: userId, username: state.username, signInId }) };
   }
 
   router.use(refusals);
@@ -189,13 +222,13 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = userDto(await readUser(userId, position));
   });
 
-  router.post('/auth/login', contract({ access: 'public', body: loginBody, form: true, refusals: [401, 429, 503] }), async (ctx) => {
-    const { token } = await signIn(ctx);
+  router.post('/auth/login', contract({ access: 'public', body: appLoginBody, form: true, refusals: [401, 429, 503] }), async (ctx) => {
+    const { token } = await signIn(ctx, { app: true });
     ctx.body = { access_token: token, token_type: 'bearer' };
   });
 
   router.post('/auth/admin/login', contract({ access: 'public', body: loginBody, form: true, refusals: [401, 403, 429, 503] }), async (ctx) => {
-    const { user, token } = await signIn(ctx);
+    const { user, token } = await signIn(ctx, { app: false });
     if (!user.isAdmin) throw httpError(403, 'auth.forbidden');
     ctx.body = { access_token: token, token_type: 'bearer', is_admin: true };
   });
@@ -203,13 +236,50 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
   router.post('/auth/logout', contract({ access: 'user' }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { exp } = jwt.decode(user.token) as { exp: number };
-    const result = await services.commands.handle(userDecider, userStream(user.id), {
-      type: 'RevokeToken',
-      data: { tokenHash: tokenHash(user.token), expiresAt: new Date(exp * 1000).toISOString() },
-      metadata: metadata(user.id),
-    });
+    const { appSignInId } = user.signIn;
+    // An app's sign-in ends as a whole, so it also leaves "Authorised apps".
+    const result =
+      appSignInId !== undefined
+        ? await services.commands.handle(appSignInDecider, appSignInStream(appSignInId), { type: 'RevokeAppSignIn', data: { by: 'client', actorId: user.id }, metadata: metadata(user.id) })
+        : await services.commands.handle(userDecider, userStream(user.id), {
+            type: 'RevokeToken',
+            data: { tokenHash: tokenHash(user.token), expiresAt: new Date(exp * 1000).toISOString() },
+            metadata: metadata(user.id),
+          });
     await progress.waitFor(result.position);
     ctx.body = { message: '已退出登录' };
+  });
+
+  router.get('/auth/app-sign-ins', contract({ summary: 'The password sign-ins apps made for the user (the command line), still valid', access: 'user' }), async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const now = services.clock().getTime();
+    const passwordChangedAt = user.doc.password_changed_at === undefined ? 0 : Date.parse(user.doc.password_changed_at);
+    const docs = await appSignIns().find({ user_id: user.id, status: 'active' }, { sort: { last_used_at: -1 }, limit: 200 });
+    ctx.body = {
+      sign_ins: docs
+        .filter((doc) => Date.parse(doc.expires_at) > now && Date.parse(doc.signed_in_at) >= passwordChangedAt)
+        .map((doc) => {
+          const client = clients.find(doc.client_id);
+          return {
+            id: doc._id,
+            client_id: doc.client_id,
+            client_name: client?.name ?? doc.client_id,
+            client_name_en: client?.nameEn ?? client?.name ?? doc.client_id,
+            device_name: doc.device_name,
+            signed_in_at: doc.signed_in_at,
+            last_used_at: doc.last_used_at,
+            expires_at: doc.expires_at,
+          };
+        }),
+    };
+  });
+
+  router.delete('/auth/app-sign-ins/:id', contract({ summary: 'The user ends an app’s password sign-in: its token stops working at once', access: 'user', params: appSignInParams, refusals: [404] }), async (ctx) => {
+    const user = await requireUser(services, ctx);
+    const { id } = parseParams(ctx.params, appSignInParams);
+    const result = await services.commands.handle(appSignInDecider, appSignInStream(id), { type: 'RevokeAppSignIn', data: { by: 'user', actorId: user.id }, metadata: metadata(user.id) });
+    await progress.waitFor(result.position);
+    ctx.body = { id, status: 'revoked' };
   });
 
   router.get('/auth/me', contract({ access: 'user' }), async (ctx) => {

@@ -1,8 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { grantDecider } from '@scriptorium/domain/oauth/decide';
 import { grantStream } from '@scriptorium/domain/oauth/grant';
+import { appSignInStream } from '@scriptorium/domain/signin/appSignIn';
+import { appSignInDecider } from '@scriptorium/domain/signin/decide';
 import type { ParameterizedContext as Context } from 'koa';
 import type { Services } from '../services.ts';
+import { APP_SIGN_INS, type AppSignInDoc } from '@scriptorium/projections/appSignIns';
 import { OAUTH_GRANTS, type OAuthGrantDoc } from '@scriptorium/projections/oauthGrants';
 import { REVOKED_TOKENS, USERS, type RevokedTokenDoc, type UserDoc } from '@scriptorium/projections/users';
 import { httpError } from './errors.ts';
@@ -32,6 +35,8 @@ export interface SignIn {
   tokenHash: string;
   /** The OAuth grant the token was issued under, for an app's token. */
   grantId?: string;
+  /** The app's password sign-in the token was issued for (`login --password` of the command line). */
+  appSignInId?: string;
   /** When the token was issued and when it expires (ms since the epoch). */
   issuedAt: number;
   expiresAt: number;
@@ -40,8 +45,8 @@ export interface SignIn {
 }
 
 /**
- * The sign-in's user from the read model, active or not; null when it was logged out, its grant
- * revoked, or it is older than the user's last password change (a changed password ends
+ * The sign-in's user from the read model, active or not; null when it was logged out, its grant or
+ * app sign-in revoked, or it is older than the user's last password change (a changed password ends
  * every sign-in made with the old one).
  */
 async function signedInUser(services: Services, signIn: SignIn): Promise<UserDoc | null> {
@@ -49,26 +54,29 @@ async function signedInUser(services: Services, signIn: SignIn): Promise<UserDoc
   // A token issued to an OAuth client lives only as long as the grant behind it.
   const grant = signIn.grantId === undefined ? null : await services.readStore.collection<OAuthGrantDoc>(OAUTH_GRANTS).get(signIn.grantId);
   if (signIn.grantId !== undefined && grant?.status !== 'active') return null;
+  const appSignIn = signIn.appSignInId === undefined ? null : await services.readStore.collection<AppSignInDoc>(APP_SIGN_INS).get(signIn.appSignInId);
+  if (signIn.appSignInId !== undefined && appSignIn?.status !== 'active') return null;
   const doc = await services.readStore.collection<UserDoc>(USERS).get(signIn.userId);
   if (!doc) return null;
   if (doc.password_changed_at && signIn.issuedAt < Date.parse(doc.password_changed_at)) return null;
-  if (grant) noteGrantUse(services, grant);
+  if (grant) noteUse(services, grant.last_used_at, () => services.commands.handle(grantDecider, grantStream(grant._id), { type: 'RecordGrantUse', data: {}, metadata: useMetadata(services, grant.user_id) }), grant._id);
+  if (appSignIn)
+    noteUse(services, appSignIn.last_used_at, () => services.commands.handle(appSignInDecider, appSignInStream(appSignIn._id), { type: 'RecordAppSignInUse', data: {}, metadata: useMetadata(services, appSignIn.user_id) }), appSignIn._id);
   return doc;
 }
 
-/** How stale an app's "last used" may get: one event per grant per this, however many calls it makes. */
+/** How stale an app's "last used" may get: one event per grant or app sign-in per this, however many calls it makes. */
 export const GRANT_USE_EVERY_MS = 5 * 60_000;
+
+const useMetadata = (services: Services, userId: string) => ({ now: services.clock(), userId, correlationId: randomUUID() });
 
 /**
  * Records that an app's token was used, when its "last used" is older than GRANT_USE_EVERY_MS, without
  * holding up the call (a failure to record is logged; the call goes on).
  */
-function noteGrantUse(services: Services, grant: OAuthGrantDoc): void {
-  const now = services.clock();
-  if (grant.last_used_at !== null && now.getTime() - Date.parse(grant.last_used_at) < GRANT_USE_EVERY_MS) return;
-  services.commands
-    .handle(grantDecider, grantStream(grant._id), { type: 'RecordGrantUse', data: {}, metadata: { now, userId: grant.user_id, correlationId: randomUUID() } })
-    .catch((error: unknown) => services.log.warn({ err: error, grantId: grant._id }, 'recording an app’s use failed'));
+function noteUse(services: Services, lastUsedAt: string | null, record: () => Promise<unknown>, id: string): void {
+  if (lastUsedAt !== null && services.clock().getTime() - Date.parse(lastUsedAt) < GRANT_USE_EVERY_MS) return;
+  record().catch((error: unknown) => services.log.warn({ err: error, id }, 'recording an app’s use failed'));
 }
 
 /** The token's sign-in and user, or null when the token is absent, invalid or no longer holds (see `signedInUser`). */
@@ -82,6 +90,7 @@ export async function resolveToken(services: Services, token: string | undefined
     issuedAt: claims.issuedAt,
     expiresAt: claims.expiresAt,
     ...(claims.grantId !== undefined && { grantId: claims.grantId }),
+    ...(claims.signInId !== undefined && { appSignInId: claims.signInId }),
     ...(claims.scopes !== undefined && { scopes: claims.scopes }),
   };
   const doc = await signedInUser(services, signIn);
@@ -108,7 +117,7 @@ export async function userFromToken(services: Services, token: string | undefine
  * The signed-in user, or 401. A deactivated account gets 403 on everything except what passes
  * `allowInactive` (only GET /auth/me, so the client can send it to the draft page).
  */
-export async function requireUser(services: Services, ctx: Context, options: { allowInactive?: boolean } = {}): Promise<CurrentUser> {
+export async function requireUser(services: Services, ctx: Context, options: { allowInactive?: boolean } = {}): Promise<CurrentUser & { signIn: SignIn }> {
   const user = await resolveToken(services, bearerToken(ctx));
   if (!user) throw unauthorized();
   // RFC 6750 §3.1: the token is good, but not for this.

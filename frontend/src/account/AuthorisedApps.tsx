@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { oauthApi, type AuthorisedApp } from '../api/oauth.ts';
+import { oauthApi, type AppSignIn, type AuthorisedApp } from '../api/oauth.ts';
 import { queryClient, queryKeys, useApiQuery } from '../api/query.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { KeyRoundIcon, TerminalIcon, Trash2Icon } from '../ui/icons.ts';
@@ -8,52 +8,92 @@ import { useToast } from '../ui/Toast.tsx';
 import { intlLocale } from '../i18n/language.ts';
 import { AccountCardHead } from './AccountCardHead.tsx';
 
-/** The apps the user authorised through OAuth (the command-line assistant first), each revocable at once. */
+/** An app authorised through OAuth, or a password sign-in an app made: both are ended from here. */
+type Row = { kind: 'grant'; app: AuthorisedApp } | { kind: 'signIn'; signIn: AppSignIn };
+
+const idOf = (row: Row) => (row.kind === 'grant' ? row.app.id : row.signIn.id);
+const lastUsedOf = (row: Row) => (row.kind === 'grant' ? row.app.last_used_at : row.signIn.last_used_at);
+
+/**
+ * The apps the user authorised through OAuth and the password sign-ins apps made (the command-line
+ * assistant first), most recently used first, each revocable at once.
+ */
 export function AuthorisedApps() {
   const { t, i18n } = useTranslation('account');
   const toast = useToast();
   const apps = useApiQuery({ queryKey: queryKeys.account('oauth-apps'), queryFn: oauthApi.apps, staleTime: 0, gcTime: 0 });
-  const [revoking, setRevoking] = useState<AuthorisedApp | null>(null);
+  const signIns = useApiQuery({ queryKey: queryKeys.account('app-sign-ins'), queryFn: oauthApi.signIns, staleTime: 0, gcTime: 0 });
+  const [revoking, setRevoking] = useState<Row | null>(null);
   const en = i18n.language === 'en';
   const when = (iso: string) => new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
-  const nameOf = (app: AuthorisedApp) => (en ? app.client_name_en : app.client_name);
+  const nameOf = (app: { client_name: string; client_name_en: string }) => (en ? app.client_name_en : app.client_name);
+  const rows: Row[] | undefined =
+    apps.data && signIns.data
+      ? [...apps.data.grants.map((app): Row => ({ kind: 'grant', app })), ...signIns.data.sign_ins.map((signIn): Row => ({ kind: 'signIn', signIn }))].sort((a, b) =>
+          lastUsedOf(b).localeCompare(lastUsedOf(a)),
+        )
+      : undefined;
+  const error = apps.error ?? signIns.error;
 
-  async function revoke(app: AuthorisedApp) {
-    await oauthApi.revoke(app.id);
-    queryClient.setQueryData<{ grants: AuthorisedApp[] }>(queryKeys.account('oauth-apps'), (current) => current && { grants: current.grants.filter((row) => row.id !== app.id) });
-    toast({ title: t('apps.revoked'), tone: 'success' });
+  async function revoke(row: Row) {
+    if (row.kind === 'grant') {
+      await oauthApi.revoke(row.app.id);
+      queryClient.setQueryData<{ grants: AuthorisedApp[] }>(queryKeys.account('oauth-apps'), (current) => current && { grants: current.grants.filter((app) => app.id !== row.app.id) });
+    } else {
+      await oauthApi.endSignIn(row.signIn.id);
+      queryClient.setQueryData<{ sign_ins: AppSignIn[] }>(queryKeys.account('app-sign-ins'), (current) => current && { sign_ins: current.sign_ins.filter((signIn) => signIn.id !== row.signIn.id) });
+    }
+    toast({ title: t(row.kind === 'grant' ? 'apps.revoked' : 'apps.signInRevoked'), tone: 'success' });
   }
+
+  const confirmTitle = (row: Row) => {
+    if (row.kind === 'grant') return t('apps.revokeTitle', { client: nameOf(row.app) });
+    const client = nameOf(row.signIn);
+    return row.signIn.device_name ? t('apps.revokeSignInTitle', { client, device: row.signIn.device_name }) : t('apps.revokeTitle', { client });
+  };
 
   return (
     <section className="account-card account-apps" aria-labelledby="account-apps-title">
       <AccountCardHead icon={<KeyRoundIcon />} title={t('apps.title')} titleId="account-apps-title" />
-      {apps.error && <p className="account-notice account-notice-error">{apps.error.userMessage}</p>}
-      {apps.data && apps.data.grants.length === 0 && <p className="account-empty">{t('apps.empty')}</p>}
-      {apps.data && apps.data.grants.length > 0 && (
+      {error && <p className="account-notice account-notice-error">{error.userMessage}</p>}
+      {rows && rows.length === 0 && <p className="account-empty">{t('apps.empty')}</p>}
+      {rows && rows.length > 0 && (
         <ul className="account-apps-list">
-          {apps.data.grants.map((app) => (
-            <li key={app.id} className="account-app">
-              <span className="account-app-icon" aria-hidden="true">
-                {app.client_id === 'scriptorium-cli' ? <TerminalIcon size={16} /> : <KeyRoundIcon size={16} />}
-              </span>
-              <div className="account-app-text">
-                <strong>{nameOf(app)}</strong>
-                <span>
-                  {t('apps.grantedAt', { time: when(app.granted_at) })} · {t('apps.lastUsed', { time: when(app.last_used_at) })}
+          {rows.map((row) => {
+            const clientId = row.kind === 'grant' ? row.app.client_id : row.signIn.client_id;
+            return (
+              <li key={idOf(row)} className="account-app">
+                <span className="account-app-icon" aria-hidden="true">
+                  {clientId === 'scriptorium-cli' ? <TerminalIcon size={16} /> : <KeyRoundIcon size={16} />}
                 </span>
-              </div>
-              <button className="button button-secondary button-small" type="button" onClick={() => setRevoking(app)}>
-                <Trash2Icon size={14} />
-                {t('apps.revoke')}
-              </button>
-            </li>
-          ))}
+                {row.kind === 'grant' ? (
+                  <div className="account-app-text">
+                    <strong>{nameOf(row.app)}</strong>
+                    <span>
+                      {t('apps.grantedAt', { time: when(row.app.granted_at) })} · {t('apps.lastUsed', { time: when(row.app.last_used_at) })}
+                    </span>
+                  </div>
+                ) : (
+                  <div className="account-app-text">
+                    <strong>{row.signIn.device_name ? `${nameOf(row.signIn)} · ${row.signIn.device_name}` : nameOf(row.signIn)}</strong>
+                    <span>
+                      {t('apps.signedInAt', { time: when(row.signIn.signed_in_at) })} · {t('apps.lastUsed', { time: when(row.signIn.last_used_at) })}
+                    </span>
+                  </div>
+                )}
+                <button className="button button-secondary button-small" type="button" onClick={() => setRevoking(row)}>
+                  <Trash2Icon size={14} />
+                  {t('apps.revoke')}
+                </button>
+              </li>
+            );
+          })}
         </ul>
       )}
       {revoking && (
         <ConfirmDialog
-          title={t('apps.revokeTitle', { client: nameOf(revoking) })}
-          text={t('apps.revokeText')}
+          title={confirmTitle(revoking)}
+          text={t(revoking.kind === 'grant' ? 'apps.revokeText' : 'apps.revokeSignInText')}
           confirmLabel={t('apps.revoke')}
           onConfirm={() => revoke(revoking)}
           onClose={() => setRevoking(null)}

@@ -23,11 +23,26 @@ export interface AuthorisedApp {
   last_used_at: string;
 }
 
+/** A password sign-in an app made (the command line's `login --password`), listed beside the apps authorised through OAuth. */
+export interface AppSignIn {
+  id: string;
+  client_id: string;
+  client_name: string;
+  client_name_en: string;
+  /** The machine it signed in from, as the app named it; may be empty. */
+  device_name: string;
+  signed_in_at: string;
+  last_used_at: string;
+  expires_at: string;
+}
+
 export const oauthApi = {
   request: (params: AuthorizeParams) => api.get<AuthorizeRequestDto>('/oauth/authorize', { query: params }),
   answer: (params: AuthorizeParams, decision: 'approve' | 'deny') => api.post<{ redirect_to: string }>('/oauth/authorize', { json: { ...params, decision } }),
   apps: () => api.get<{ grants: AuthorisedApp[] }>('/oauth/grants'),
   revoke: (id: string) => api.delete<unknown>(`/oauth/grants/${encodeURIComponent(id)}`),
+  signIns: () => api.get<{ sign_ins: AppSignIn[] }>('/auth/app-sign-ins'),
+  endSignIn: (id: string) => api.delete<unknown>(`/auth/app-sign-ins/${encodeURIComponent(id)}`),
   /** RFC 8414 metadata, outside `/backend`: its issuer is the address users reach the server at (PUBLIC_URL when set). */
   metadata: async (): Promise<{ issuer: string }> => {
     const response = await fetch('/.well-known/oauth-authorization-server', { headers: { Accept: 'application/json' } });

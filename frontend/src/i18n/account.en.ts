@@ -149,6 +149,10 @@ export const accountEn: AccountMessages = {
     revokeTitle: 'Revoke “{{client}}”?',
     revokeText: 'The tokens this app holds stop working at once; it must sign in again to be used.',
     revoked: 'Authorisation revoked',
+    signedInAt: 'Signed in with a password {{time}}',
+    revokeSignInTitle: 'Revoke “{{client}}” on {{device}}?',
+    revokeSignInText: 'The token saved on that device stops working at once; it must sign in again to be used.',
+    signInRevoked: 'Sign-in revoked',
   },
   welcome: {
     title: 'Welcome to Scriptorium',

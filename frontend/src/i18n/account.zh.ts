@@ -148,6 +148,10 @@ export const accountZh = {
     revokeTitle: '撤销「{{client}}」的授权？',
     revokeText: '该应用持有的令牌将立即失效，需要重新登录才能再次使用。',
     revoked: '已撤销授权',
+    signedInAt: '用密码登录于 {{time}}',
+    revokeSignInTitle: '撤销「{{client}}」在 {{device}} 上的登录？',
+    revokeSignInText: '该设备上保存的令牌将立即失效，需要重新登录才能再次使用。',
+    signInRevoked: '已撤销登录',
   },
   welcome: {
     title: '欢迎使用 Scriptorium',

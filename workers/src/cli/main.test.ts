@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { owned } from '../../../tests/support/children.ts';
@@ -12,6 +12,7 @@ const MAIN = join(import.meta.dirname, 'main.ts');
 interface Received {
   path: string;
   body: any;
+  authorization?: string;
 }
 
 const bodyOf = async (request: IncomingMessage): Promise<string> => {
@@ -21,26 +22,33 @@ const bodyOf = async (request: IncomingMessage): Promise<string> => {
 };
 
 /** Just enough of the server for login and run: it signs in alice and keeps what the CLI sends. */
-async function fakeServer(t: ExecutionContext): Promise<{ url: string; received: Received[] }> {
+async function fakeServer(t: ExecutionContext): Promise<{ url: string; received: Received[]; logins: URLSearchParams[]; close(): Promise<void> }> {
   const received: Received[] = [];
+  const logins: URLSearchParams[] = [];
   const server = createServer((request, response) => {
     void bodyOf(request).then((text) => {
       const path = request.url ?? '';
       response.setHeader('content-type', 'application/json');
       if (path === '/backend/auth/login') {
         const form = new URLSearchParams(text);
+        logins.push(form);
         const known = form.get('username') === 'alice' && form.get('password') === 'Passw0rd!23';
         response.statusCode = known ? 200 : 401;
         response.end(JSON.stringify(known ? { access_token: 'token-of-alice' } : { detail: '用户名或密码错误' }));
         return;
       }
-      received.push({ path, body: text ? JSON.parse(text) : null });
+      received.push({ path, body: text ? JSON.parse(text) : null, ...(request.headers.authorization !== undefined && { authorization: request.headers.authorization }) });
       response.end(JSON.stringify({ commands: [] }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => server.close());
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, logins, close };
 }
 
 function configIn(t: ExecutionContext): string {
@@ -80,11 +88,11 @@ test('a login whose input ends before an answer says so and fails', async (t) =>
   t.false(existsSync(config));
 });
 
-async function signedIn(t: ExecutionContext): Promise<{ env: Record<string, string>; received: Received[] }> {
+async function signedIn(t: ExecutionContext): Promise<{ env: Record<string, string>; received: Received[]; server: Awaited<ReturnType<typeof fakeServer>> }> {
   const server = await fakeServer(t);
   const env = { SCRIPTORIUM_CONFIG: configIn(t) };
   t.is((await cli(['login', '--password', '--server', server.url, '--username', 'alice'], { ...env, SCRIPTORIUM_PASSWORD: 'Passw0rd!23' })).code, 0);
-  return { env, received: server.received };
+  return { env, received: server.received, server };
 }
 
 /** The command as the engineer session, its command node and the uploaded trajectory show it. */
@@ -142,4 +150,45 @@ test('what the CLI says around a command and at an OAuth login follows --lang an
   t.regex(noOAuth.stderr, new RegExp(`${url} offers no OAuth sign-in \\(HTTP 200\\); use scriptorium login --password instead`));
   const zhNoOAuth = await cli(['--lang', 'zh', 'login', '--server', url, '--no-browser'], env);
   t.regex(zhNoOAuth.stderr, /未提供 OAuth 授权服务（HTTP 200），可改用 scriptorium login --password/);
+});
+
+test('a password login names the app and this machine, so the web page lists it', async (t) => {
+  const { server } = await signedIn(t);
+  t.is(server.logins[0]!.get('client_id'), 'scriptorium-cli');
+  t.is(server.logins[0]!.get('device_name'), hostname());
+});
+
+test('logout signs the token out on the server and says so, in the user’s language', async (t) => {
+  const { env, received } = await signedIn(t);
+  const zh = await cli(['logout'], { ...env, LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' });
+  t.is(zh.code, 0, zh.stderr);
+  t.is(zh.stdout, '已退出登录，服务器上的这次登录已撤销\n');
+  t.deepEqual(
+    received.filter((request) => request.path === '/backend/auth/logout').map((request) => request.authorization),
+    ['Bearer token-of-alice'],
+  );
+  t.false(existsSync(env.SCRIPTORIUM_CONFIG!));
+
+  const again = await signedIn(t);
+  const en = await cli(['--lang', 'en', 'logout'], again.env);
+  t.is(en.stdout, 'Signed out; this sign-in is revoked on the server\n');
+});
+
+test('a logout that cannot reach the server removes the local token and says the server was not told', async (t) => {
+  const { env, server } = await signedIn(t);
+  await server.close();
+  const en = await cli(['logout'], { ...env, LANG: 'en_US.UTF-8', LC_ALL: '', LC_MESSAGES: '' });
+  t.is(en.code, 0);
+  t.is(en.stdout, '');
+  t.is(
+    en.stderr,
+    `scriptorium: Removed the token saved here, but the server was not told (cannot reach ${server.url}): the sign-in stays valid until it expires; revoke it under “Authorised apps” in the account panel on the web page\n`,
+  );
+  t.false(existsSync(env.SCRIPTORIUM_CONFIG!));
+
+  const zh = await signedIn(t);
+  await zh.server.close();
+  const chinese = await cli(['--lang', 'zh', 'logout'], zh.env);
+  t.is(chinese.stderr, `scriptorium: 已删除本机保存的令牌，但没有通知到服务器（无法连接 ${zh.server.url}）：这次登录在到期前仍然有效，可在网页账户面板的「已授权的应用」中撤销\n`);
+  t.false(existsSync(zh.env.SCRIPTORIUM_CONFIG!));
 });

@@ -27,7 +27,7 @@ import type { EngineerCommandDto, EngineerSessionStatus } from '@scriptorium/dom
 import { commandFromArgs, commandLine } from './command.ts';
 import { EngineerRecorder, POLL_MS } from './engineer.ts';
 import { cliLanguage, cliMessages, withoutLangFlag } from './messages.ts';
-import { authorize, discover, OAuthFailure, refresh, revoke, type Tokens } from './oauth.ts';
+import { authorize, CLIENT_ID, discover, OAuthFailure, refresh, revoke, type Tokens } from './oauth.ts';
 import type { RunAnswerer } from '@scriptorium/domain/protocol/trajectories';
 import { RecordedSession } from './session.ts';
 import { Terminal } from './terminal.ts';
@@ -137,15 +137,32 @@ async function login(args: string[]): Promise<void> {
   }
 }
 
-/** The old prompt, for machines with no browser to hand: the token is a browser session's, without refresh. */
+/** The prompt, for machines with no browser to hand: a sign-in of its own, without refresh, listed with the apps. */
 async function passwordLogin(server: string, name: string | undefined): Promise<void> {
   const username = name ?? process.env.SCRIPTORIUM_USERNAME ?? (await answer(say.usernamePrompt, say.username));
   const password = process.env.SCRIPTORIUM_PASSWORD ?? (await answer(say.passwordPrompt, say.password, true));
-  const response = await fetch(new URL('/backend/auth/login', server), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username, password }) });
+  // Named as the app and the machine it runs on, the sign-in is listed under "Authorised apps" on the web page.
+  const form = new URLSearchParams({ username, password, client_id: CLIENT_ID, device_name: hostname() });
+  const response = await fetch(new URL('/backend/auth/login', server), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
   const body = (await response.json().catch(() => ({}))) as { access_token?: string; detail?: unknown };
   if (!response.ok || !body.access_token) fail(typeof body.detail === 'string' ? body.detail : say.signInFailed(response.status));
   save({ server, username, token: body.access_token });
   out(say.signedIn(server, username));
+}
+
+/**
+ * Ends the saved sign-in on the server, so a copy of the token (or of the refresh token, in a backup)
+ * is worth nothing: an OAuth login revokes its grant (RFC 7009), a `login --password` signs out with
+ * its token. Null once the server confirmed (a 401 says the token had already ended there), else why not.
+ */
+async function endOnServer(saved: Saved): Promise<string | null> {
+  const oauth = saved.refresh_token !== undefined && saved.revocation_endpoint !== undefined;
+  const ending = oauth
+    ? revoke(saved.revocation_endpoint!, saved.refresh_token!)
+    : fetch(new URL('/backend/auth/logout', saved.server), { method: 'POST', headers: { authorization: `Bearer ${saved.token}` } });
+  const response = await ending.catch(() => null);
+  if (response === null) return say.serverUnreachable(saved.server);
+  return response.ok || (!oauth && response.status === 401) ? null : say.serverAnswered(response.status);
 }
 
 async function upload(saved: Saved, session: RecordedSession, sessionId: string, project: string, title?: string): Promise<void> {
@@ -393,21 +410,12 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   run,
   whoami,
   logout: async () => {
-    const saved = existsSync(configPath()) ? loadSaved() : undefined;
-    // The grant ends on the server too, so the refresh token left in a backup is worth nothing.
-    if (saved?.refresh_token && saved.revocation_endpoint) {
-      const revoked = await revoke(saved.revocation_endpoint, saved.refresh_token).catch(() => false);
-      if (!revoked) warn(say.revokeUnconfirmed);
-    } else if (saved?.token) {
-      // A `login --password` token is a sign-in like a browser's: the server's sign-out ends it.
-      const ended = await fetch(new URL('/backend/auth/logout', saved.server), { method: 'POST', headers: { authorization: `Bearer ${saved.token}` } }).then(
-        (response) => response.ok || response.status === 401,
-        () => false,
-      );
-      if (!ended) warn(say.logoutUnconfirmed);
-    }
+    if (!existsSync(configPath())) return void out(say.signedOut);
+    const saved = loadSaved();
+    const untold = await endOnServer(saved);
     rmSync(configPath(), { force: true });
-    out(say.signedOut);
+    if (untold === null) out(say.signedOutOnServer);
+    else warn(say.signedOutLocally(untold));
   },
 };
 

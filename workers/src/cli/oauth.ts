@@ -149,7 +149,5 @@ export const refresh = (tokenEndpoint: string, refreshToken: string, texts: CliM
   tokenRequest(tokenEndpoint, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: CLIENT_ID }, texts);
 
 /** RFC 7009; the caller forgets the tokens whatever the server says. */
-export async function revoke(revocationEndpoint: string, token: string): Promise<boolean> {
-  const response = await fetch(revocationEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, token_type_hint: 'refresh_token', client_id: CLIENT_ID }) });
-  return response.ok;
-}
+export const revoke = (revocationEndpoint: string, token: string): Promise<Response> =>
+  fetch(revocationEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, token_type_hint: 'refresh_token', client_id: CLIENT_ID }) });
