@@ -9,11 +9,12 @@ import { browserSuite, newUserOnResearch, screenshot } from '../support/browser.
 import { startAppOnModel } from '../support/app.ts';
 import { straightResearch } from '../support/researchModel.ts';
 
-const ANSWER = '固态电池用固体电解质代替电解液，不易燃，能量密度也更高[1]。'.repeat(20);
+// Long enough for an instruction to land while it streams, short enough that the run ends soon after.
+const ANSWER = '固态电池用固体电解质代替电解液，不易燃，能量密度也更高[1]。'.repeat(8);
 
 // Every run is reckoned dearer than a new user's day, so the composer asks first.
 const suite = browserSuite(() =>
-  startAppOnModel({ scenario: 'slow', delayMs: 40, reply: straightResearch({ description: '安全性对比', queries: ['固态电池 安全'] }, ANSWER) }, { RESEARCH_TOKENS_ESTIMATE: '100000000' }),
+  startAppOnModel({ scenario: 'slow', delayMs: 15, reply: straightResearch({ description: '安全性对比', queries: ['固态电池 安全'] }, ANSWER) }, { RESEARCH_TOKENS_ESTIMATE: '100000000' }),
 );
 
 const WORDS = {

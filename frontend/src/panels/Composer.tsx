@@ -77,13 +77,12 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
   const budgetAccepted = useRef(false);
   // Typed before the first visit's session existed, the text belongs to the session then made.
   const [text, setTextState] = useState(() => (ref && unsentText.get(ref)) ?? unsentText.get(NO_SESSION) ?? storedDraft());
-  const setText = (next: string | ((current: string) => string)) =>
-    setTextState((current) => {
-      const value = typeof next === 'function' ? next(current) : next;
-      if (ref) unsentText.delete(NO_SESSION);
-      unsentText.set(ref ?? NO_SESSION, value);
-      return value;
-    });
+  // Kept at once, not in a state update: sending can replace this composer before it renders again.
+  const setText = (value: string) => {
+    if (ref) unsentText.delete(NO_SESSION);
+    unsentText.set(ref ?? NO_SESSION, value);
+    setTextState(value);
+  };
   const [height, setHeight] = useState(() => clampInputHeight(Number(localStorage.getItem(INPUT_HEIGHT_KEY)) || INPUT_MIN_HEIGHT + 30));
   const [needsLogin, setNeedsLogin] = useState(false);
   /** Sent before the session was ready (just made, or still loading): it goes once the session is. */
@@ -184,7 +183,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
         for (const track of stream.getTracks()) track.stop();
         setRecording(null);
         recognise(new Blob(chunks, { type: recorder.mimeType }), i18n.language === 'en' ? 'en' : 'zh')
-          .then((heard) => setText((current) => `${current}${heard}`))
+          .then((heard) => setText(`${unsentText.get(ref ?? NO_SESSION) ?? ''}${heard}`))
           .catch((failure: unknown) => console.warn('voice recognition failed', failure));
       };
       recorder.start();
