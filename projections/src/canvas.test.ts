@@ -37,3 +37,8 @@ test("a written version keeps its citation checks, which the read route returns 
   const citations = [{ n: 1, offset: 0, verdict: 'supported' as const, action: 'kept' as const, excerpt: '初稿' }];
   await spec.given({ ...written, data: { ...written.data, citations } }).thenDoc(t, CANVAS, SESSION, { versions: [{ version: 1, citations }] });
 });
+
+test('a targeted edit keeps the checks its version was saved with', async (t) => {
+  const citations = [{ n: 1, offset: 0, verdict: 'unsupported' as const, action: 'marked' as const, excerpt: '初稿全文', missing: ['900'] }];
+  await spec.given(versionSaved(1, '初稿全文'), { ...edited, data: { ...edited.data, citations } } as ConversationEvent).thenDoc(t, CANVAS, SESSION, { versions: [{ version: 1 }, { version: 2, source: 'targeted_edit', citations }] });
+});

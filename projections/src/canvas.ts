@@ -22,7 +22,7 @@ function versionOf(event: CanvasChange): CanvasDoc['versions'][number] {
     case 'WritingVersionSaved':
       return { version, title, content: event.data.content, timestamp: at, interrupted: event.data.interrupted, source: 'writing', ...(event.data.citations && { citations: event.data.citations }) };
     case 'TargetedEditApplied':
-      return { version, title, content: event.data.fullContent, timestamp: at, interrupted: false, source: 'targeted_edit' };
+      return { version, title, content: event.data.fullContent, timestamp: at, interrupted: false, source: 'targeted_edit', ...(event.data.citations && { citations: event.data.citations }) };
     case 'CanvasEdited':
       return { version, title, content: event.data.content, timestamp: at, interrupted: false, source: 'user_edit' };
     default:

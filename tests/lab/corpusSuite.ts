@@ -3,12 +3,14 @@
  * against the truth, and what the run cost counted at the model and the web.
  */
 import { TOPICS, type Topic } from './corpus.ts';
-import { ask, awaitReply, chargedTokens, latestReport, newUser, openConversation, type Conversation, type Outcome, type ReplyEnd } from './drive.ts';
+import { ask, awaitReply, chargedTokens, giveFeedback, latestReport, newUser, openConversation, type Conversation, type Outcome, type ReplyEnd } from './drive.ts';
 import type { Lab } from './lab.ts';
 import { citationSupported, mistakeOutcomes, scoreReport, type CitationScore, type MistakeOutcomes } from './score.ts';
 
 export interface TaskResult {
   task: string;
+  /** What the row measures: the first run, or a revision of its report (`--revisions`). */
+  stage?: 'continue' | 'feedback';
   language: 'zh' | 'en';
   outcome: Outcome;
   completed: boolean;
@@ -98,25 +100,47 @@ export function resetCounts(lab: Lab, topic: Topic): void {
   lab.web.reads.length = 0;
 }
 
-export async function runTask(lab: Lab, topic: Topic, timeoutMs: number): Promise<TaskResult> {
+/** What the user asks of a report in a measured revision by feedback, in the question's language. */
+const FEEDBACK = { zh: '请补充成本和规模方面的具体数字', en: 'Please add the concrete figures on cost and scale' } as const;
+
+/**
+ * One task: the question asked and its report measured; with `revisions`, the report is then taken
+ * deeper (继续深入研究) and revised by feedback, each new version measured on its own, the mistakes
+ * counted being those the model made in that revision.
+ */
+export async function runTask(lab: Lab, topic: Topic, timeoutMs: number, revisions = false): Promise<TaskResult[]> {
   resetCounts(lab, topic);
   const conversation = await conversationFor(lab, topic);
   try {
-    const started = Date.now();
+    let started = Date.now();
     const replyId = await ask(conversation, topic.question);
     const end = await awaitReply(conversation, replyId, timeoutMs);
-    return await measure(lab, topic, conversation, end, end.items, Date.now() - started);
+    const results = [await measure(lab, topic, conversation, end, end.items, Date.now() - started)];
+    if (!revisions || end.outcome !== 'completed') return results;
+    let seen = end.items.length;
+    for (const [index, stage] of (['continue', 'feedback'] as const).entries()) {
+      // The pages read so far stay counted (a revision's report cites them); calls and mistakes are the revision's own.
+      lab.model.reset(lab.seed + TOPICS.indexOf(topic) + 100 * (index + 1));
+      started = Date.now();
+      await giveFeedback(conversation, stage === 'continue' ? 'continue' : 'manual_feedback', stage === 'feedback' ? FEEDBACK[topic.language] : undefined);
+      const revised = await awaitReply(conversation, replyId, timeoutMs, index + 1);
+      const items = revised.items.slice(seen);
+      seen = revised.items.length;
+      results.push({ ...(await measure(lab, topic, conversation, revised, items, Date.now() - started)), stage });
+    }
+    return results;
   } finally {
     conversation.socket.close();
   }
 }
 
-export async function runCorpus(lab: Lab, options: { only?: readonly string[]; timeoutMs?: number; onResult?: (result: TaskResult) => void } = {}): Promise<TaskResult[]> {
+export async function runCorpus(lab: Lab, options: { only?: readonly string[]; timeoutMs?: number; revisions?: boolean; onResult?: (result: TaskResult) => void } = {}): Promise<TaskResult[]> {
   const results: TaskResult[] = [];
   for (const topic of TOPICS.filter((entry) => !options.only || options.only.includes(entry.id))) {
-    const result = await runTask(lab, topic, options.timeoutMs ?? 180_000);
-    options.onResult?.(result);
-    results.push(result);
+    for (const result of await runTask(lab, topic, options.timeoutMs ?? 180_000, options.revisions)) {
+      options.onResult?.(result);
+      results.push(result);
+    }
   }
   return results;
 }

@@ -123,20 +123,23 @@ const itemsOf = (socket: TestSocket, replyId: string) => socket.received.filter(
 
 /**
  * Waits for a reply to end: `message_end`, or the feedback request that ends a research reply the
- * user may now react to. A clarification on the way is answered by the fixed policy: each question's
+ * user may now react to (past `earlierRequests` of them, for a revision). A clarification on the way is answered by the fixed policy: each question's
  * first option, and for a text question a fixed sentence in the question's language.
  */
-export async function awaitReply(conversation: Conversation, replyId: string, timeoutMs: number): Promise<ReplyEnd> {
+export async function awaitReply(conversation: Conversation, replyId: string, timeoutMs: number, earlierRequests = 0): Promise<ReplyEnd> {
   const { socket, user, sessionId } = conversation;
   const mine = (type: string) => (message: any) => message.type === 'message' && message.content.message_id === replyId && message.content.content_type === type;
   const deadline = Date.now() + timeoutMs;
-  let answered = false;
+  // A revision's reply already had its questions answered.
+  let answered = earlierRequests > 0;
   for (;;) {
     const left = deadline - Date.now();
     if (left <= 0) return { replyId, outcome: 'timeout', items: itemsOf(socket, replyId) };
     let next: any;
+    // A revision ends at the reply's next feedback request: the earlier ones are the versions before it.
+    let requests = 0;
     try {
-      next = await socket.next((message) => mine('message_end')(message) || mine('feedback_request')(message) || (!answered && mine('clarification')(message)), left);
+      next = await socket.next((message) => mine('message_end')(message) || (mine('feedback_request')(message) && ++requests > earlierRequests) || (!answered && mine('clarification')(message)), left);
     } catch {
       return { replyId, outcome: 'timeout', items: itemsOf(socket, replyId) };
     }
@@ -159,6 +162,12 @@ export async function awaitReply(conversation: Conversation, replyId: string, ti
     const outcome = next.content.outcome as Outcome;
     return { replyId, outcome, ...(next.content.error_message && { error: next.content.error_message as string }), items: itemsOf(socket, replyId) };
   }
+}
+
+/** Answers a research reply's feedback request, as the feedback card does: go deeper, or revise as `text` asks. */
+export async function giveFeedback(conversation: Conversation, option: 'continue' | 'manual_feedback', text?: string): Promise<void> {
+  const given = await conversation.user.call('POST', `/conversation/research/${conversation.sessionId}/feedback`, { option, ...(text && { text }) });
+  if (given.status !== 200) throw new Error(`feedback: ${given.status} ${JSON.stringify(given.body)}`);
 }
 
 /** Asks a research question; returns the reply's id. */

@@ -9,7 +9,8 @@
  *
  * Options: --realistic (the scripted model at a real model's speed), --mistakes <rate> and
  * --seed <n> (by default the baseline's: 0.15 and 27), --only <task,task>, --out <file.jsonl>,
- * --fault <name,name>, --no-rewrites (the citation judge never restates a claim, so what it finds
+ * --fault <name,name>, --revisions (each report then taken deeper and revised by feedback, each
+ * revision measured in a table of its own), --no-rewrites (the citation judge never restates a claim, so what it finds
  * unsupported stays marked), --embeddings (the product retrieves chunks with the scripted model's
  * `/v1/embeddings` as well as BM25).
  */
@@ -41,6 +42,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     'no-rewrites': { type: 'boolean', default: false },
     embeddings: { type: 'boolean', default: false },
+    revisions: { type: 'boolean', default: false },
   },
 });
 
@@ -82,11 +84,17 @@ async function main(): Promise<number> {
       console.log(`\n${FAULTS.length} faults known; JSONL: ${out}`);
       return 0;
     }
-    const results = await runCorpus(lab, { ...(only && { only }), onResult: (result) => {
+    const measured = await runCorpus(lab, { ...(only && { only }), revisions: values.revisions, onResult: (result) => {
       record(result);
-      console.error(`${result.task}: ${result.outcome} in ${(result.wallMs / 1000).toFixed(1)} s`);
+      console.error(`${result.task}${result.stage ? ` (${result.stage})` : ''}: ${result.outcome} in ${(result.wallMs / 1000).toFixed(1)} s`);
     } });
+    // The first runs are what the baseline holds; revisions are their own table.
+    const results = measured.filter((result) => !result.stage);
     console.log(table(results));
+    for (const stage of ['continue', 'feedback'] as const) {
+      const revised = measured.filter((result) => result.stage === stage);
+      if (revised.length > 0) console.log(`\nRevisions (${stage}):\n${table(revised)}`);
+    }
     const summary = summarise(results);
     record({ summary });
     console.log(`\nJSONL: ${out}`);

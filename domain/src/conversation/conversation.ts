@@ -144,6 +144,8 @@ export type TargetedEditApplied = DomainEvent<
     originalSnippet: string;
     editedSnippet: string;
     fullContent: string;
+    /** The version's citation checks: the sentences the edit changed checked again, the rest's kept and moved. */
+    citations?: CitationCheck[];
     at: string;
   }
 >;

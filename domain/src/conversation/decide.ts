@@ -80,7 +80,8 @@ export type RecordReplyItem = Command<'RecordReplyItem', { item: ReplyItem }>;
 export type RequestTargetedEdit = Command<'RequestTargetedEdit', Owned<{ requestId: string; instruction: string; snippet: string; offset?: number; version?: number }>>;
 export type ApplyTargetedEdit = Command<
   'ApplyTargetedEdit',
-  Owned<{ requestId: string; instruction: string; snippet: string; editedSnippet: string; fromVersion: number; offset?: number }>
+  /** `citations`: the checks of the version the edit makes, offsets in it. */
+  Owned<{ requestId: string; instruction: string; snippet: string; editedSnippet: string; fromVersion: number; offset?: number; citations?: CitationCheck[] }>
 >;
 export type RateReport = Command<'RateReport', Owned<{ version: number; rating: 'helpful' | 'not_helpful'; comment?: string }>>;
 export type EditCanvas = Command<'EditCanvas', Owned<{ content: string; title?: string; fromVersion: number }>>;
@@ -504,6 +505,7 @@ export const applyTargetedEdit = (command: ApplyTargetedEdit, state: Conversatio
   const index = offset === undefined ? current.content.indexOf(snippet) : current.content.startsWith(snippet, offset) ? offset : -1;
   if (index === -1) throw offset === undefined ? refuse('invalid', 'conversation.snippet_not_found', {}, 'snippet') : refuse('conflict', 'conversation.snippet_moved', {}, 'offset');
   const fullContent = current.content.slice(0, index) + editedSnippet + current.content.slice(index + snippet.length);
+  const citations = command.data.citations?.filter((check) => check.offset < fullContent.length);
   return [
     {
       type: 'TargetedEditApplied',
@@ -518,6 +520,7 @@ export const applyTargetedEdit = (command: ApplyTargetedEdit, state: Conversatio
         originalSnippet: snippet,
         editedSnippet,
         fullContent,
+        ...(citations && citations.length > 0 && { citations }),
         at: at(command),
       },
     },

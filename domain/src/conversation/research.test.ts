@@ -157,6 +157,21 @@ test('a targeted edit replaces only the snippet, as a new version', (t) => {
     .thenThrows(t, 'conflict');
 });
 
+test("a targeted edit's citation checks go with its version; none past its content", (t) => {
+  const snippet = '中国的组件产量占全球八成以上。';
+  const edited = '中国组件产量约占全球 80%。';
+  const fullContent = report.replace(snippet, edited) + report;
+  const kept = { ...check, offset: 0 };
+  spec([...started, writing, saved])
+    .when({ type: 'ApplyTargetedEdit', data: { actorId: 'u1', requestId: 'e1', instruction: '更精确', snippet, editedSnippet: edited, fromVersion: 1, citations: [kept, { ...check, offset: fullContent.length }] }, metadata: meta })
+    .then(t, [
+      {
+        type: 'TargetedEditApplied',
+        data: { sessionId: 's1', requestId: 'e1', artifactId: 'dccanvas', fromVersion: 1, version: 2, title: '报告', instruction: '更精确', originalSnippet: snippet, editedSnippet: edited, fullContent, citations: [kept], at: T },
+      },
+    ]);
+});
+
 test('a hand edit of the canvas is saved as the next version, on the latest version only', (t) => {
   spec([...started, writing, saved])
     .when({ type: 'EditCanvas', data: { actorId: 'u1', content: '改写后的报告', fromVersion: 1 }, metadata: meta })

@@ -209,6 +209,7 @@ export function toWire(recorded: RecordedEvent): SessionMessage | MetadataUpdate
         full_content: event.data.fullContent,
         artifact_id: event.data.artifactId,
         version: event.data.version,
+        ...(event.data.citations && { citations: event.data.citations }),
       });
     case 'CanvasEdited':
       return message({

@@ -106,7 +106,7 @@ export const contentSchemas = [
     request_id: z.string().optional(),
   }),
   // Targeted edits.
-  item('targeted_edit_result', { ...artifact, request_id: z.string(), original_snippet: z.string(), edited_snippet: z.string(), full_content: z.string() }),
+  item('targeted_edit_result', { ...artifact, request_id: z.string(), original_snippet: z.string(), edited_snippet: z.string(), full_content: z.string(), citations: z.array(citationCheckSchema).optional() }),
 ] as const;
 
 export const wireContentSchema = z.discriminatedUnion('content_type', contentSchemas);

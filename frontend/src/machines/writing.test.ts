@@ -1,6 +1,7 @@
 import test from 'ava';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
-import { editState, shownVersion, writingMachine, type CanvasSave, type SavedCanvas } from './writing.ts';
+import { editState, shownVersion, writingEvent, writingMachine, type CanvasSave, type SavedCanvas } from './writing.ts';
+import type { WireContent } from '@scriptorium/domain/protocol/content';
 
 const canvas = 'dccanvas';
 const longText = '固态电池的商业化进展可以从材料体系、制造工艺和成本三个维度来比较，本文逐一展开分析。'.repeat(2);
@@ -192,4 +193,12 @@ test('a version saved with its citation checks keeps them, so its citations open
   actor.send({ type: 'writing.chunk', artifact_id: canvas, content: longText });
   actor.send({ type: 'writing.ended', artifact_id: canvas, version: 1, interrupted: false, saved: true, citations });
   t.deepEqual(actor.getSnapshot().context.versions[0]?.citations, citations);
+});
+
+test('a targeted edit keeps the checks its version was saved with', (t) => {
+  const citations = [{ n: 2, offset: 5, verdict: 'unsupported' as const, action: 'marked' as const, excerpt: '原文', missing: ['900'] }];
+  const event = writingEvent({ agent: 'targeted_edit', content_type: 'targeted_edit_result', message_id: 'e', timestamp: '2026-11-29T00:00:00Z', request_id: 'e', original_snippet: '旧', edited_snippet: '新', full_content: '# 新', artifact_id: canvas, version: 2, citations } as unknown as WireContent);
+  const { actor } = start();
+  actor.send(event!);
+  t.deepEqual(actor.getSnapshot().context.versions.find((version) => version.version === 2)?.citations, citations);
 });

@@ -56,7 +56,7 @@ export type WritingEvent =
   /** Stay on the edited version: the switch asked for with unsaved edits is called off. */
   | { type: 'switch.cancelled' }
   /** A new version made from the current one: a targeted edit, or a hand edit saved (canvas_saved). */
-  | { type: 'edit.applied'; version: number; content: string; title?: string; timestamp?: string };
+  | { type: 'edit.applied'; version: number; content: string; title?: string; timestamp?: string; citations?: CitationCheck[] };
 
 const hasArtifact = (event: WritingEvent) => !('artifact_id' in event) || (typeof event.artifact_id === 'string' && event.artifact_id !== '');
 
@@ -124,7 +124,7 @@ export const writingMachine = setup({
     applyEdit: assign(({ context, event }) => {
       if (event.type !== 'edit.applied') return {};
       const previous = context.versions.find((version) => version.version === context.currentVersion);
-      const next: CanvasVersion = { version: event.version, title: event.title ?? previous?.title ?? '', content: event.content, timestamp: event.timestamp ?? new Date().toISOString() };
+      const next: CanvasVersion = { version: event.version, title: event.title ?? previous?.title ?? '', content: event.content, timestamp: event.timestamp ?? new Date().toISOString(), ...(event.citations && { citations: event.citations }) };
       return { versions: withVersion(context.versions, next), currentVersion: next.version };
     }),
     warnNoArtifact: () => console.warn('writing message without artifact_id ignored'),
@@ -239,7 +239,7 @@ export function writingEvent(content: WireContent): WritingEvent | null {
         ...(content.citations && { citations: content.citations }),
       };
     case 'targeted_edit_result':
-      return { type: 'edit.applied', version: content.version, content: content.full_content, timestamp: content.timestamp };
+      return { type: 'edit.applied', version: content.version, content: content.full_content, timestamp: content.timestamp, ...(content.citations && { citations: content.citations }) };
     case 'canvas_saved':
       return { type: 'edit.applied', version: content.version, content: content.content, title: content.title, timestamp: content.timestamp };
     default:

@@ -30,12 +30,13 @@ import {
 } from './prompts.ts';
 import { Ahead, cancelAhead, checkpoint, command, completeJson, mustWait, runPools, streamModel, type Run } from './run.ts';
 import { estimateMessageTokens, estimateTokens } from '@scriptorium/infra/model/tokens';
-import { SourceBook, parseReport } from './sources.ts';
+import { SourceBook, bookOf, parseReport } from './sources.ts';
 import { afterWriting, chooseSearch, embedSources, finishWriting, numberLearnt, PageReader, readAttached, searchRound, sentencesIn, startWriting, stop, writeExtract } from './steps.ts';
 import { researchSteps } from './iteration.ts';
 import { recordRevision, Steering } from './replan.ts';
 import type { Learnt } from './steps.ts';
-import { continuedTrace, instructionsFor, merge, stageInstructions, readingOnly, replyRecord, stageTrace, type Instruction, type ReplyRecord, type StageTrace } from './trace.ts';
+import { continuedTrace, instructionsFor, merge, stageInstructions, readingOnly, replyRecord, stageTrace, versionChecks, type Instruction, type ReplyRecord, type StageTrace } from './trace.ts';
+import { checkRevision, checksBySentence } from './checkCitations.ts';
 import { citedNumbers } from './citations.ts';
 import { reportTitle, sectionHeading } from './outline.ts';
 import { continuation, headingLine, notesBlock, recordSection, writeSection, type SectionPlan } from './sections.ts';
@@ -89,7 +90,7 @@ export async function runDeepCognition(deps: AgentDeps, job: JobContext<unknown>
     if (countdown && !(await startOnTime(run))) return;
     if (trace.savedVersion !== null) await afterWriting(run, record.question, trace);
     else if (data.stage === 'research') await research(run, state, record, trace);
-    else if (data.stage === 'revise') await revise(run, state, record, trace);
+    else if (data.stage === 'revise') await revise(run, state, record, trace, events);
     else await start(run, state, record, events, trace);
   } catch (error) {
     // Sections asked for ahead stop here, and what they used is charged before the job ends.
@@ -420,7 +421,7 @@ async function planResearch(run: Run, record: ReplyRecord, trace: StageTrace): P
   return null;
 }
 
-async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace: StageTrace): Promise<void> {
+async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace: StageTrace, events: RecordedEvent[]): Promise<void> {
   const { deps, data } = run;
   const zh = run.language === 'zh';
   const prior = session.canvas.current;
@@ -429,10 +430,7 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
   const kind = feedback.option === 'manual_feedback' ? 'manual_feedback' : 'continue';
   const analysis = rules.analyseQuestion(record.question);
   const report = parseReport(prior.content);
-  const sources = new SourceBook();
-  for (const source of report.sources) {
-    sources.add({ title: source.title, url: source.url, text: record.notes.get(source.url)?.text.join('\n') ?? source.title, ...(source.read === false && { read: false }) }, source.n);
-  }
+  const sources = bookOf(report, record.notes);
   const known = new Set(sources.all.map((source) => source.n));
   // Material attached since the last version is new to the report, like a page found this round.
   await readAttached(run, sources);
@@ -497,7 +495,10 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
     );
     draft.endCited();
   }
-  draft.plain(`\n\n${sources.markdown(run.language)}`);
+  // The revision is checked like a first run's sections: what it kept word for word keeps the checks
+  // of the version it revises, the rest is checked against the old sources' stored text and the new ones.
+  await checkRevision(run, draft, sources, 0, checksBySentence(prior.content, versionChecks(events, prior.version), sources));
+  draft.plain(`\n\n${sources.markdown(run.language, citedNumbers(draft.content))}`);
   await finishWriting(run, draft);
   for (const late of await revisionInstructions(run)) {
     if (trace.applied.has(late.id)) continue;

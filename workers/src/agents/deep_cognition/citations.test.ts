@@ -1,5 +1,5 @@
 import test from 'ava';
-import { citedSentences, findings, markFor, MARK_PATTERN, passagesOf, rebuild, support, type Finding, type Ruling } from './citations.ts';
+import { citedSentences, findings, markFor, MARK_PATTERN, passagesOf, rebuild, sentencesAround, support, type Finding, type Ruling } from './citations.ts';
 
 const zhSource = passagesOf(
   '钠离子电池不依赖锂资源。2023年，宁德时代发布的第一代钠离子电池能量密度达到160Wh/kg。业内预计钠离子电池成本比磷酸铁锂电池低约30%。低温性能是它的一大优势，零下20度时容量保持率在90%以上。',
@@ -148,4 +148,47 @@ test('the marks are what readers and the lab recognise, and a claim is read with
   t.is(zh, '⚠〔待核实：来源 3 没有支持这句话的内容〕');
   t.is(`a${zh}b${en}c`.replace(MARK_PATTERN, ''), 'abc');
   t.is(citedSentences(`成本更低[1]${zh}。`)[0]!.claim, '成本更低。');
+});
+
+test('checked again, a marked claim is not marked twice; a sentence carried over keeps its checks where it now stands', (t) => {
+  const once = rebuild('钠离子电池市场规模将达到9876亿元[1]。', citedSentences('钠离子电池市场规模将达到9876亿元[1]。'), findings(citedSentences('钠离子电池市场规模将达到9876亿元[1]。'), sources), new Map(), sources, link, 'zh');
+  const text = `新增一句：钠离子电池不依赖锂资源[1]。${once.text}`;
+  const sentences = citedSentences(text);
+  const again = rebuild(text, sentences, findings(sentences, sources), new Map(), sources, link, 'zh');
+  t.is(again.text.match(MARK_PATTERN)?.length, 1, 'the mark it had is its mark');
+  t.deepEqual(again.checks.at(-1), { ...once.checks[0]!, offset: again.text.indexOf('钠离子电池市场') });
+
+  const carried = rebuild(text, sentences, findings(sentences.slice(0, 1), sources), new Map(), sources, link, 'zh', new Map([[1, [{ n: 1, verdict: 'weak', action: 'kept', excerpt: '' }]]]));
+  t.is(carried.text.slice(carried.text.indexOf('钠离子电池市场')), once.text, 'a carried sentence is left as it is');
+  t.deepEqual(carried.checks.at(-1), { n: 1, verdict: 'weak', action: 'kept', excerpt: '', offset: carried.text.indexOf('钠离子电池市场') });
+});
+
+test('a source with no stored text cannot say no: its citation is weak, never marked; a citation left with no words is taken out', (t) => {
+  const text = '钠离子电池不依赖锂资源[3]。\n- [1]\n';
+  const sentences = citedSentences(text);
+  const found = findings(sentences, new Map([...sources, [3, passagesOf('')]]));
+  t.like(found[0], { n: 3, verdict: 'weak', excerpt: '' });
+  t.like(found[1], { n: 1, bare: true });
+  const rebuilt = rebuild(text, sentences, found, new Map(), sources, link, 'zh');
+  t.is(rebuilt.text, `钠离子电池不依赖锂资源${link(3)}。\n-\n`);
+  t.deepEqual(
+    rebuilt.checks.map((check) => [check.n, check.verdict, check.action]),
+    [
+      [3, 'weak', 'kept'],
+      [1, 'unsupported', 'removed'],
+    ],
+  );
+});
+
+test('the sentences an edit touched: whole, with the citations written after them', (t) => {
+  const text = '第一句[1]。第二句有改动[2]。第三句[3]。';
+  const at = text.indexOf('有改动');
+  const span = sentencesAround(text, at, at + 3);
+  t.is(text.slice(span.start, span.end), '第二句有改动[2]。');
+  const inserted = '第一句[1]。第二句[2]。新的第三句[3]。';
+  const added = sentencesAround(inserted, inserted.indexOf('新的'), inserted.indexOf('第三句'));
+  t.is(inserted.slice(added.start, added.end), '新的第三句[3]。', 'text put before a sentence touches that sentence alone');
+  const boundary = text.indexOf('第三句');
+  const deleted = sentencesAround(text, boundary, boundary);
+  t.is(deleted.start, deleted.end, 'a sentence deleted whole leaves none touched');
 });

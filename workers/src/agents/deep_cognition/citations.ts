@@ -34,12 +34,38 @@ export interface CitedSentence {
  * The sentences of `text` that cite a source. A marker right after a sentence's end (`…增长。[1]`,
  * `growth. [1]`) belongs to that sentence, as readers take it.
  */
-export function citedSentences(text: string): CitedSentence[] {
-  const markers: Marker[] = [...text.matchAll(MARKER)].map((match) => ({
+export const citedSentences = (text: string): CitedSentence[] => everySentence(text).filter((sentence) => sentence.markers.length > 0);
+
+/** Every sentence of `text`, citing or not (one whose every number was taken out still has its checks). */
+export function everySentence(text: string): CitedSentence[] {
+  const markers = markersIn(text);
+  const sentences: CitedSentence[] = [];
+  let start = 0;
+  for (const end of sentenceEnds(text, markers)) {
+    if (end <= start) continue;
+    const lead = /^\s*/.exec(text.slice(start, end))![0].length;
+    if (start + lead < end) sentences.push({ start: start + lead, end, claim: claimOf(text.slice(start + lead, end)), markers: markers.filter((marker) => marker.start >= start && marker.end <= end) });
+    start = end;
+  }
+  return sentences;
+}
+
+/** The whole sentences of `text` that hold any of `from`..`to` (what an edit there touched), as one span. */
+export function sentencesAround(text: string, from: number, to: number): { start: number; end: number } {
+  const ends = sentenceEnds(text, markersIn(text));
+  return { start: ends.findLast((end) => end <= from) ?? 0, end: ends.find((end) => end >= to) ?? text.length };
+}
+
+function markersIn(text: string): Marker[] {
+  return [...text.matchAll(MARKER)].map((match) => ({
     start: match.index,
     end: match.index + match[0].length,
     numbers: (match[1] ?? match[2]!).split(/\s*[,，、]\s*/).map(Number),
   }));
+}
+
+/** Where the sentences of `text` end, each taking the markers written right after it. */
+function sentenceEnds(text: string, markers: readonly Marker[]): number[] {
   // Markers hide their brackets and addresses from the sentence ends.
   let masked = text;
   for (const marker of markers) masked = masked.slice(0, marker.start) + ' '.repeat(marker.end - marker.start) + masked.slice(marker.end);
@@ -55,16 +81,7 @@ export function citedSentences(text: string): CitedSentence[] {
     if (ends.at(-1) !== end) ends.push(end);
   }
   if (ends.at(-1) !== text.length) ends.push(text.length);
-  const sentences: CitedSentence[] = [];
-  let start = 0;
-  for (const end of ends) {
-    if (end <= start) continue;
-    const lead = /^\s*/.exec(text.slice(start, end))![0].length;
-    const own = markers.filter((marker) => marker.start >= start && marker.end <= end);
-    if (own.length > 0) sentences.push({ start: start + lead, end, claim: claimOf(text.slice(start + lead, end)), markers: own });
-    start = end;
-  }
-  return sentences;
+  return ends;
 }
 
 /** The source numbers a text cites. */
@@ -125,6 +142,8 @@ const EXCERPT_CHARS = 320;
 
 /** Whether a source's text says what a claim says, on the text alone. */
 export function support(claim: string, source: Passages): Support {
+  // A source whose text was never stored (a report older than stored pages) cannot say no: left for a reader, never marked.
+  if (source.passages.length === 0) return { verdict: 'weak', excerpt: '', missing: [], coverage: 0 };
   const figures = figuresOf(claim);
   const names = namesOf(claim);
   const lower = source.text.toLowerCase();
@@ -153,6 +172,8 @@ export interface Finding {
   missing: string[];
   /** Another source that says the claim, for a dangling or unsupported number. */
   instead?: number;
+  /** The sentence claims nothing, only its number is left (its words edited away): the number goes too. */
+  bare?: true;
 }
 
 /**
@@ -164,6 +185,10 @@ export function findings(sentences: readonly CitedSentence[], sources: ReadonlyM
   sentences.forEach((sentence, index) => {
     const cited = [...new Set(sentence.markers.flatMap((marker) => marker.numbers))];
     for (const n of cited) {
+      if (!/[\p{L}\p{N}]/u.test(sentence.claim)) {
+        out.push({ sentence: index, n, verdict: 'unsupported', excerpt: '', missing: [], bare: true });
+        continue;
+      }
       const source = sources.get(n);
       const found = source ? support(sentence.claim, source) : null;
       const finding: Finding = found ? { sentence: index, n, verdict: found.verdict, excerpt: found.excerpt, missing: found.missing } : { sentence: index, n, verdict: 'dangling', excerpt: '', missing: [] };
@@ -200,13 +225,31 @@ export interface Rebuilt {
 /**
  * The section as it is published: dangling numbers removed (or pointing at the source that says
  * the claim), unsupported claims pointed elsewhere, rewritten when the rewrite holds against the
- * source, or marked. `link` writes a number as the report shows it.
+ * source, or marked. `link` writes a number as the report shows it. `carried`: sentences (by index)
+ * checked before and left as they are, with their checks.
  */
-export function rebuild(text: string, sentences: readonly CitedSentence[], found: readonly Finding[], rulings: ReadonlyMap<Finding, Ruling>, sources: ReadonlyMap<number, Passages>, link: (n: number) => string, language: Language): Rebuilt {
+export function rebuild(
+  text: string,
+  sentences: readonly CitedSentence[],
+  found: readonly Finding[],
+  rulings: ReadonlyMap<Finding, Ruling>,
+  sources: ReadonlyMap<number, Passages>,
+  link: (n: number) => string,
+  language: Language,
+  carried: ReadonlyMap<number, ReadonlyArray<Omit<CitationCheck, 'offset'>>> = new Map(),
+): Rebuilt {
   let out = '';
   let at = 0;
   const checks: CitationCheck[] = [];
   sentences.forEach((sentence, index) => {
+    const kept = carried.get(index);
+    if (kept) {
+      // Checked before, unchanged since: it stays as it was, its checks moved to where it now stands.
+      out += text.slice(at, sentence.end);
+      for (const check of kept) checks.push({ ...check, offset: out.length - (sentence.end - sentence.start) });
+      at = sentence.end;
+      return;
+    }
     const mine = found.filter((finding) => finding.sentence === index);
     const renumber = new Map<number, number | null>();
     const marks: string[] = [];
@@ -220,7 +263,7 @@ export function rebuild(text: string, sentences: readonly CitedSentence[], found
         sentenceChecks.push({ n: finding.instead, verdict: moved.verdict, action: 'repaired', excerpt: moved.excerpt });
         continue;
       }
-      if (finding.verdict === 'dangling') {
+      if (finding.verdict === 'dangling' || finding.bare) {
         renumber.set(finding.n, null);
         sentenceChecks.push({ n: finding.n, ...base, action: 'removed' });
         continue;
@@ -239,7 +282,9 @@ export function rebuild(text: string, sentences: readonly CitedSentence[], found
         sentenceChecks.push({ n: finding.n, verdict: held.verdict, action: 'repaired', excerpt: held.excerpt });
         continue;
       }
-      marks.push(markFor(language, finding.n, finding.missing));
+      const mark = markFor(language, finding.n, finding.missing);
+      // A sentence a revision kept with its mark is not marked twice.
+      if (!text.slice(sentence.start, sentence.end).includes(mark)) marks.push(mark);
       sentenceChecks.push({ n: finding.n, ...base, verdict: 'unsupported', action: 'marked' });
     }
     const original = text.slice(sentence.start, sentence.end);

@@ -301,6 +301,22 @@ export class ScriptedModel implements ModelProvider {
   }
 }
 
+/**
+ * `model` with a careful citation judge: a claim that matches `rejected` is not supported (and not
+ * rewritten, so it stays marked); every other claim is. The rest of its answers are `model`'s.
+ */
+export function rejecting(model: ScriptedModel, rejected: RegExp): ScriptedModel {
+  return Object.assign(Object.create(model) as ScriptedModel, {
+    async complete(request: ModelRequest) {
+      if (request.messages[0]?.content !== CITATIONS_PROMPT) return model.complete(request);
+      model.requests.push(request);
+      const claims = [...(request.messages[1]?.content ?? '').matchAll(/^\[(\d+)\] (.*)$/gm)];
+      const citation_checks = claims.map((claim) => ({ id: Number(claim[1]), supported: !rejected.test(claim[2]!) }));
+      return { text: JSON.stringify({ citation_checks }), usage: { promptTokens: 100, completionTokens: 20, model: 'scripted', estimated: false } };
+    },
+  });
+}
+
 /** Waits until the log satisfies `ready`, re-reading it as the agent appends. */
 export async function until(read: () => Promise<RecordedEvent[]>, ready: (log: RecordedEvent[]) => boolean): Promise<RecordedEvent[]> {
   for (;;) {

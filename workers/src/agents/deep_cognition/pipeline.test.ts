@@ -3,8 +3,9 @@ import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import { BUDGET_EXHAUSTED } from '@scriptorium/domain/budget/guard';
 import type { OutputType } from '@scriptorium/domain/protocol/content';
 import { runDeepCognition } from './agent.ts';
-import { asEvents, harness, itemTypes, ScriptedModel, SECTION_PROSE, until, type Reply } from './harness.ts';
-import { BROWSE_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT, REPLAN_PROMPT, revisePrompt, sectionPrompt, summaryPrompt } from './prompts.ts';
+import { asEvents, harness, itemTypes, rejecting, ScriptedModel, SECTION_PROSE, until, type Reply } from './harness.ts';
+import { BROWSE_PROMPT, deepenPrompt, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT, REPLAN_PROMPT, revisePrompt, sectionPrompt, summaryPrompt } from './prompts.ts';
+import { citedSentences, MARK_PATTERN } from './citations.ts';
 import { DEFAULT_RESEARCH_LIMITS, researchSlots } from '../deps.ts';
 import { conversationStream } from '@scriptorium/domain/conversation/conversation';
 import { conversationDecider, type ConversationCommand } from '@scriptorium/domain/conversation/decide';
@@ -1065,4 +1066,72 @@ test('a plan nobody edits starts when its countdown ends, in the countdown job; 
   t.is(opened.data.messageId, second.replyId);
   t.is(opened.data.startsAt, undefined, 'waits for the user');
   t.like((await h.state(sessionId)).state, { awaiting: 'plan', planStartsAt: null });
+});
+
+/** Each check of a version stands where a sentence citing its number starts; every number the version cites has its check. */
+function checksInPlace(t: ExecutionContext, version: { content: string; citations?: Array<{ n: number; offset: number; action: string }> }) {
+  const checks = version.citations ?? [];
+  const sentences = citedSentences(version.content.split(/^## 参考来源/m)[0]!);
+  for (const check of checks.filter((candidate) => candidate.action !== 'removed')) {
+    const sentence = sentences.find((candidate) => candidate.start === check.offset);
+    t.true(sentence?.markers.some((marker) => marker.numbers.includes(check.n)), `the check of [${check.n}] at ${check.offset} stands at a sentence citing it`);
+  }
+  const cited = sentences.flatMap((sentence) => [...new Set(sentence.markers.flatMap((marker) => marker.numbers))].map((n) => `${sentence.start}:${n}`));
+  t.deepEqual(cited.sort(), checks.filter((check) => check.action !== 'removed').map((check) => `${check.offset}:${check.n}`).sort(), 'every citation of the version has its check');
+}
+
+test('with a model: a revision is checked like a first run: a number past the sources is taken out, a claim its source does not hold is marked, the checks saved with the version; continuing keeps them', async (t) => {
+  const BAD = '固态电池的能量密度已经达到每千克900瓦时[1]。界面阻抗问题已被彻底解决[9]。';
+  const model = SPECIFIC_MODEL();
+  const judged = rejecting(model, /900/);
+  const revising: ScriptedModel = Object.assign(Object.create(judged) as ScriptedModel, {
+    async *stream(request: Parameters<ScriptedModel['stream']>[0]) {
+      const system = request.messages[0]?.content;
+      if (system !== revisePrompt('zh') && system !== deepenPrompt('zh')) {
+        yield* model.stream(request);
+        return;
+      }
+      model.requests.push(request);
+      yield { type: 'text' as const, text: system === revisePrompt('zh') ? `## 技术路线\n\n${SECTION_PROSE}\n\n${BAD}` : BAD };
+      yield { type: 'usage' as const, promptTokens: 200, completionTokens: 40, model: 'scripted', estimated: false };
+    },
+  });
+  const h = await harness({ model: revising });
+  t.teardown(() => h.close());
+  const sessionId = await h.createSession();
+  const reply = await h.post(sessionId, SPECIFIC);
+  await h.run(runDeepCognition, 'deep_cognition', reply.replyId, job(reply));
+  const sources = of(await h.log(sessionId), 'WritingVersionSaved')[0]!.data.content.split('## 参考来源')[1]!.match(/^\d+\. /gm)!.length;
+  t.true(sources < 9, 'source 9 does not exist');
+
+  const manual = await h.feedback(sessionId, 'manual_feedback', '补充能量密度的具体数字');
+  await h.run(runDeepCognition, 'deep_cognition', manual, job(reply, 'revise'));
+  let log = await h.log(sessionId);
+  const second = of(log, 'WritingVersionSaved')[1]!.data;
+  const body = second.content.split(/^## 参考来源/m)[0]!;
+  t.false(/\[\[?9\]/.test(body), 'no dangling number reaches the version');
+  t.true(body.includes('界面阻抗问题已被彻底解决。'), 'the sentence stays, its number taken out');
+  t.regex(body, /每千克900瓦时\[\[1\]\]\([^)]+\)⚠〔待核实：来源 1 中没有“900”〕。/, 'the claim source 1 does not hold is marked');
+  t.like(second.citations!.find((check) => check.n === 9), { verdict: 'dangling', action: 'removed' });
+  t.like(second.citations!.find((check) => check.n === 1 && check.action === 'marked'), { verdict: 'unsupported', missing: ['900'] });
+  checksInPlace(t, second);
+  const said = outputs(log, 'info').map((item) => item.progress as { code: string; params: Record<string, number> } | undefined).filter((item) => item?.code === 'research.citationsChecked');
+  t.true(said.some((item) => item!.params.removed === 1 && item!.params.marked === 1), 'the chat says what the check of the revision did');
+
+  const deeper = await h.feedback(sessionId, 'continue');
+  await h.run(runDeepCognition, 'deep_cognition', deeper, job(reply, 'revise'));
+  log = await h.log(sessionId);
+  const third = of(log, 'WritingVersionSaved')[2]!.data;
+  const kept = third.content.split('## 深入补充')[0]!;
+  t.true(kept.startsWith(body.trimEnd()), 'the revised report is kept as it was');
+  t.deepEqual(
+    third.citations!.filter((check) => check.offset < body.trimEnd().length),
+    second.citations!.filter((check) => check.offset < body.trimEnd().length),
+    'its checks are kept, not checked again',
+  );
+  const added = third.content.split('## 深入补充')[1]!.split(/^## 参考来源/m)[0]!;
+  t.false(/\[\[?9\]/.test(added));
+  t.is(added.match(MARK_PATTERN)?.length, 1, 'the new claim is marked once');
+  t.is(kept.match(MARK_PATTERN)?.length, 1, 'the kept one is not marked again');
+  checksInPlace(t, third);
 });

@@ -195,3 +195,16 @@ export function parseReport(content: string): ParsedReport {
   }
   return { body, sources };
 }
+
+/**
+ * The sources of a report already written, under their numbers, with what the session stored of
+ * each (`notes`: the text of the pages read, snippets, summaries); a source with nothing stored keeps
+ * its title as its text, which the citation check knows to hold nothing.
+ */
+export function bookOf(report: ParsedReport, notes: ReadonlyMap<string, { text: readonly string[] }>): SourceBook {
+  const sources = new SourceBook();
+  for (const source of report.sources) {
+    sources.add({ title: source.title, url: source.url, text: notes.get(source.url)?.text.join('\n') ?? source.title, ...(source.read === false && { read: false }) }, source.n);
+  }
+  return sources;
+}

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { ConversationEvent, FeedbackOption } from '@scriptorium/domain/conversation/conversation';
-import type { ClarificationAnswer, ReportLength, WebResult } from '@scriptorium/domain/protocol/research';
+import type { CitationCheck, ClarificationAnswer, ReportLength, WebResult } from '@scriptorium/domain/protocol/research';
 
 /** A page as the research read it: its text, and what was learnt from it. */
 export interface StoredPage {
@@ -318,18 +318,10 @@ export function stageInstructions(events: RecordedEvent[], replyId: string): Ins
 }
 
 export function replyRecord(events: RecordedEvent[], replyId: string, replyTo: string): ReplyRecord {
-  const record: ReplyRecord = { question: '', instructions: instructionsFor(events, replyId), answers: [], plan: null, feedback: null, notes: new Map() };
-  const note = (url: string, title: string, text: string) => {
-    if (!url || !text.trim()) return;
-    const known = record.notes.get(url) ?? { title, text: [] };
-    if (!known.text.includes(text)) known.text.push(text);
-    record.notes.set(url, known);
-  };
+  const record: ReplyRecord = { question: '', instructions: instructionsFor(events, replyId), answers: [], plan: null, feedback: null, notes: notesOf(events, replyId) };
   for (const recorded of events) {
     const event = asEvent(recorded);
     if (event.type === 'UserMessagePosted' && event.data.messageId === replyTo) record.question = event.data.content;
-    // A page's text is the page's whichever reply read it: a revision works from it, not from a summary.
-    if (event.type === 'PageRead') note(event.data.url, event.data.title, event.data.text);
     if (!('messageId' in event.data) || event.data.messageId !== replyId) continue;
     switch (event.type) {
       case 'ClarificationAnswered':
@@ -341,17 +333,45 @@ export function replyRecord(events: RecordedEvent[], replyId: string, replyTo: s
       case 'FeedbackGiven':
         record.feedback = { option: event.data.option, text: event.data.text ?? '' };
         break;
-      case 'SearchResultsRecorded':
-        for (const result of event.data.results) note(result.url, result.title, [result.snippet, result.useful_info_summary].filter(Boolean).join(' '));
-        break;
-      case 'AgentOutputRecorded':
-        if (event.data.contentType === 'web_browsing_result' && event.data.payload.ok === true) {
-          note(String(event.data.payload.url ?? ''), String(event.data.payload.title ?? ''), String(event.data.payload.summary ?? ''));
-        }
-        break;
       default:
         break;
     }
   }
   return record;
+}
+
+/**
+ * What the session learned about each address: the text of every page read, whichever reply read
+ * it, and the snippets and summaries of `replyId`'s searches (of every reply's when none is given).
+ */
+export function notesOf(events: RecordedEvent[], replyId?: string): ReplyRecord['notes'] {
+  const notes: ReplyRecord['notes'] = new Map();
+  const note = (url: string, title: string, text: string) => {
+    if (!url || !text.trim()) return;
+    const known = notes.get(url) ?? { title, text: [] };
+    if (!known.text.includes(text)) known.text.push(text);
+    notes.set(url, known);
+  };
+  for (const recorded of events) {
+    const event = asEvent(recorded);
+    // A page's text is the page's whichever reply read it: a revision works from it, not from a summary.
+    if (event.type === 'PageRead') note(event.data.url, event.data.title, event.data.text);
+    if (!('messageId' in event.data) || (replyId !== undefined && event.data.messageId !== replyId)) continue;
+    if (event.type === 'SearchResultsRecorded') {
+      for (const result of event.data.results) note(result.url, result.title, [result.snippet, result.useful_info_summary].filter(Boolean).join(' '));
+    }
+    if (event.type === 'AgentOutputRecorded' && event.data.contentType === 'web_browsing_result' && event.data.payload.ok === true) {
+      note(String(event.data.payload.url ?? ''), String(event.data.payload.title ?? ''), String(event.data.payload.summary ?? ''));
+    }
+  }
+  return notes;
+}
+
+/** The citation checks a version was saved with (by the research or a targeted edit); none for a hand-edited or older one. */
+export function versionChecks(events: RecordedEvent[], version: number): CitationCheck[] {
+  for (const recorded of events) {
+    const event = asEvent(recorded);
+    if ((event.type === 'WritingVersionSaved' || event.type === 'TargetedEditApplied') && event.data.version === version) return event.data.citations ?? [];
+  }
+  return [];
 }

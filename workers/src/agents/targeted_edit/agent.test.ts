@@ -1,6 +1,8 @@
 import test from 'ava';
 import { runDeepCognition } from '../deep_cognition/agent.ts';
-import { asEvents, harness, ScriptedModel, type Harness } from '../deep_cognition/harness.ts';
+import { asEvents, harness, rejecting, ScriptedModel, type Harness } from '../deep_cognition/harness.ts';
+import { EDIT_PROMPT } from '../deep_cognition/prompts.ts';
+import type { ModelRequest } from '@scriptorium/infra/model/port';
 import { runTargetedEdit } from './agent.ts';
 import { cleanEdited, offlineEdit } from './rewrite.ts';
 
@@ -79,8 +81,48 @@ test('with a model: the edited snippet is what the model wrote, cleaned, and its
   await h.run(runTargetedEdit, 'targeted_edit', 'edit:m', await edit(h, sessionId, 'm', '改写得更简洁', snippet!, current.version));
   const events = asEvents(await h.log(sessionId));
   const applied = events.find((event) => event.type === 'TargetedEditApplied');
-  t.like(applied?.data, { editedSnippet: '固态电池以固态电解质替代液态电解液，因而更安全[1]。' });
+  // The check writes the kept number as the report links it.
+  const link = /\[\[1\]\]\([^)]+\)/.exec(snippet!)![0];
+  t.like(applied?.data, { editedSnippet: `固态电池以固态电解质替代液态电解液，因而更安全${link}。` });
   t.true(events.some((event) => event.type === 'TokensConsumed' && event.data.messageId === 'm'));
+});
+
+test('with a model: an edit that brings in a number past the sources and a figure its source lacks is checked: the number out, the claim marked, the other sentences keep their checks, moved', async (t) => {
+  const model = new ScriptedModel({ analyse: { analysis: '具体', status: '开始', goal: '报告', needs_clarification: false } });
+  const judged = rejecting(model, /900/);
+  const editing: ScriptedModel = Object.assign(Object.create(judged) as ScriptedModel, {
+    async complete(request: ModelRequest) {
+      if (request.messages[0]?.content !== EDIT_PROMPT) return judged.complete(request);
+      return { text: '能量密度已达到每千克900瓦时[7]', usage: { promptTokens: 50, completionTokens: 12, model: 'scripted', estimated: false } };
+    },
+  });
+  const { h, sessionId, current } = await withReport(editing);
+  t.teardown(() => h.close());
+  const saved = asEvents(await h.log(sessionId)).find((event) => event.type === 'WritingVersionSaved');
+  const before = saved?.type === 'WritingVersionSaved' ? (saved.data.citations ?? []) : [];
+  const sentence = /固态电池用固态电解质取代了液态电解液，能量密度和安全性更高(\[\[1\]\]\([^)]+\))。/.exec(current.content)!;
+  const link = sentence[1]!;
+  t.true(before.some((check) => check.offset === sentence.index && check.n === 1), 'the sentence was checked with the report');
+
+  await h.run(runTargetedEdit, 'targeted_edit', 'edit:c', await edit(h, sessionId, 'c', '写上具体的能量密度', '能量密度和安全性更高', current.version));
+  const applied = asEvents(await h.log(sessionId)).find((event) => event.type === 'TargetedEditApplied');
+  if (applied?.type !== 'TargetedEditApplied') return t.fail('no edit applied');
+  const mark = '⚠〔待核实：来源 1 中没有“900”〕';
+  t.like(applied.data, { originalSnippet: `能量密度和安全性更高${link}`, editedSnippet: `能量密度已达到每千克900瓦时${link}${mark}` }, 'the replaced span grows to the mark after the citation, no further');
+  t.false(/\[\[?7\]/.test(applied.data.fullContent), 'the number past the sources is taken out');
+  const citations = applied.data.citations ?? [];
+  const touched = citations.filter((check) => check.offset === sentence.index);
+  t.like(touched.find((check) => check.n === 7), { verdict: 'dangling', action: 'removed' });
+  t.like(touched.find((check) => check.n === 1), { verdict: 'unsupported', action: 'marked', missing: ['900'] });
+  const moved = applied.data.fullContent.length - current.content.length;
+  t.deepEqual(
+    citations.filter((check) => check.offset !== sentence.index),
+    before.filter((check) => check.offset !== sentence.index).map((check) => ({ ...check, offset: check.offset > sentence.index ? check.offset + moved : check.offset })),
+    'every other check kept, those after the edit moved by what it added',
+  );
+  for (const check of citations.filter((candidate) => candidate.action !== 'removed')) {
+    t.regex(applied.data.fullContent.slice(check.offset).split(/[。\n]/)[0]!, new RegExp(`\\[\\[${check.n}\\]\\]`), 'each check stands at a sentence citing its number');
+  }
 });
 
 test('offline rules', (t) => {

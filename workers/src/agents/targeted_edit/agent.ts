@@ -13,6 +13,8 @@ import { ReplyWriter } from '../replyWriter.ts';
 import { EDIT_PROMPT } from '../deep_cognition/prompts.ts';
 import { languageOf } from '../deep_cognition/text.ts';
 import { cleanEdited, offlineEdit } from './rewrite.ts';
+import { checkedEdit, type CheckedEdit } from './check.ts';
+import { runPools, type Run } from '../deep_cognition/run.ts';
 
 export const editJobData = z.object({
   sessionId: z.string().min(1),
@@ -96,13 +98,43 @@ export async function runTargetedEdit(deps: AgentDeps, job: JobContext<unknown>)
     }
   }
 
+  // The edit's sentences are checked as the research checks its own before the version is saved.
+  const run: Run = {
+    deps,
+    job,
+    data: { sessionId: data.sessionId, userId: data.userId, agent: 'targeted_edit', replyId: data.requestId, replyTo: data.requestId },
+    writer,
+    allowance: new Allowance(deps, data.userId),
+    language: zh ? 'zh' : 'en',
+    draft: null,
+    notes: [],
+    pools: runPools(deps, data.userId),
+  };
+  let checked: CheckedEdit;
+  try {
+    checked = await checkedEdit(run, events, current, at, data.snippet, edited);
+  } catch (error) {
+    deps.log.warn({ err: error, requestId: data.requestId }, "checking a targeted edit's citations failed");
+    await refuse(job.signal.aborted ? (zh ? '修改被中断，请重试' : 'The edit was interrupted; please retry') : failureItem(error));
+    return;
+  }
+
   try {
     await deps.commands.handle(
       conversationDecider,
       stream,
       {
         type: 'ApplyTargetedEdit',
-        data: { actorId: data.userId, requestId: data.requestId, instruction: data.instruction, snippet: data.snippet, editedSnippet: edited, fromVersion: data.fromVersion, ...(data.offset !== undefined && { offset: data.offset }) },
+        data: {
+          actorId: data.userId,
+          requestId: data.requestId,
+          instruction: data.instruction,
+          snippet: checked.snippet,
+          editedSnippet: checked.edited,
+          fromVersion: data.fromVersion,
+          offset: checked.offset,
+          citations: checked.citations,
+        },
         metadata: { now: deps.clock(), userId: data.userId, correlationId: data.requestId },
       },
       { commandId: `edit:${data.requestId}` },
