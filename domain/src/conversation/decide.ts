@@ -21,9 +21,7 @@ import {
 } from './conversation.ts';
 import type { CitationCheck, ClarificationAnswer, ClarificationQuestion, ReportLength, WebResult } from '../protocol/research.ts';
 import { CANVAS_ID } from '../protocol/research.ts';
-
-/** Spec §4: unless interrupted, a written version shorter than this is discarded. */
-export const MIN_WRITING_CHARS = 50;
+import { MIN_WRITING_CHARS } from '../protocol/chunks.ts';
 
 export const DEFAULT_SESSION_NAME = '未命名会话';
 export const MAX_MESSAGE_LENGTH = 20_000;

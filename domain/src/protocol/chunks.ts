@@ -8,3 +8,6 @@ export const CHUNKED_TYPES = ['chat_chunk', 'content', 'think', 'writing_content
 export type ChunkedType = (typeof CHUNKED_TYPES)[number];
 /** For a `WireContent`, narrows to `ContentOf<ChunkedType>`. */
 export const isChunk = <Item extends { content_type: string }>(item: Item): item is Extract<Item, { content_type: ChunkedType }> => (CHUNKED_TYPES as readonly string[]).includes(item.content_type);
+
+/** Spec §4/§9: unless interrupted, streamed writing shorter than this becomes no version, on the server and in the canvas alike. */
+export const MIN_WRITING_CHARS = 50;

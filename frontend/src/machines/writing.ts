@@ -1,10 +1,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { WireContent } from '@scriptorium/domain/protocol/content';
+import { MIN_WRITING_CHARS } from '@scriptorium/domain/protocol/chunks';
 import type { CanvasVersion, CitationCheck } from '@scriptorium/domain/protocol/research';
 import { errorText } from './errorText.ts';
-
-/** Spec §4/§9: an uninterrupted result shorter than this is not worth a version. */
-export const MIN_WRITING_CHARS = 50;
 
 export type WritingNotice = { kind: 'writing' | 'done' | 'interrupted' | 'discarded'; level: 'info' | 'warning'; version: number };
 
