@@ -188,7 +188,7 @@ test.serial('a password sign-in of the command line is listed with its machine, 
   await screenshot(page, 'app-sign-in-revoke-zh');
   await confirmZh.getByRole('button', { name: '撤销' }).click();
   await zh.getByText('build-server').waitFor({ state: 'detached' });
-  await page.getByText('已撤销登录').waitFor();
+  await page.locator('.toast-title').getByText('已撤销登录', { exact: true }).waitFor();
   t.is(await meWith(buildServer), 401, 'the revoked sign-in’s token is refused');
   t.is(await meWith(laptop), 200, 'the other machine’s sign-in holds');
 

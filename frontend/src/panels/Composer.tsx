@@ -110,16 +110,9 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
       setNeedsLogin(true);
       return;
     }
-    if (researching && !busy && !budgetAccepted.current) {
-      // Sent as the page opens, the question waits for the budget: a run it may not cover is asked about first.
-      if (budget.data === undefined && budget.isFetching) {
-        setSendWhenReady(true);
-        return;
-      }
-      if (budget.data?.enough === false) {
-        setBudgetAsked(true);
-        return;
-      }
+    if (researching && !busy && !budgetAccepted.current && budget.data?.enough === false) {
+      setBudgetAsked(true);
+      return;
     }
     setBudgetAsked(false);
     // The first visit's session is still being made (or is loading): the text waits in the box and goes once it is ready.
@@ -145,12 +138,11 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
   const locale = intlLocale(currentLanguage());
 
   const ready = session?.ready === true;
-  const budgetSettled = budget.data !== undefined || !budget.isFetching;
   useEffect(() => {
-    if (sendWhenReady && ready && signedIn && budgetSettled) submit();
+    if (sendWhenReady && ready && signedIn) submit();
     // Only readiness arriving sends: `submit` reads the text as it is then.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [sendWhenReady, ready, signedIn, budgetSettled]);
+  }, [sendWhenReady, ready, signedIn]);
 
   const startDrag = (event: React.PointerEvent) => {
     event.preventDefault();
