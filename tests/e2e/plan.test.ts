@@ -9,24 +9,13 @@
  */
 import test from 'ava';
 import { Corpus, SOLID_STATE } from '@scriptorium/workers/agents/deep_cognition/harness';
-import { ANALYSE_PROMPT, PLAN_PROMPT, REFLECT_PROMPT } from '@scriptorium/workers/agents/deep_cognition/prompts';
 import { browserSuite, newUserOnResearch, screenshot } from '../support/browser.ts';
 import { startAppOnModel } from '../support/app.ts';
 import type { ChatBody } from '../support/mockOpenAI.ts';
+import { plannedResearch, SOLID_STATE_PLAN } from '../support/researchModel.ts';
 
 const PROSE = '固态电池使用固态电解质取代液态电解液，能量密度更高，安全性也更好。'.repeat(4);
-const STEPS = [
-  { description: '梳理固态电池的技术路线', heading: '技术路线', queries: ['固态电池 技术路线 硫化物'] },
-  { description: '比较各路线的安全性', heading: '安全性', queries: ['固态电池 安全性'] },
-  { description: '评估产业化进展', heading: '产业化', queries: ['固态电池 产业化 量产'] },
-];
-const reply = (body: ChatBody) => {
-  const system = body.messages?.[0]?.content ?? '';
-  if (system === ANALYSE_PROMPT) return JSON.stringify({ analysis: '问题已经具体', status: '开始研究', goal: '写报告', needs_clarification: false });
-  if (system === PLAN_PROMPT) return JSON.stringify({ title: '固态电池研究', steps: STEPS });
-  if (system === REFLECT_PROMPT) return JSON.stringify({ answered: true, reason: '', follow_up_queries: [] });
-  return PROSE;
-};
+const reply = plannedResearch(SOLID_STATE_PLAN, PROSE);
 
 /** Long enough to act on a plan before it starts, as a user would. */
 const COUNTDOWN_MS = 15_000;
