@@ -65,7 +65,8 @@ function topic(text: TopicText): Topic {
   const padding = text.language === 'zh' ? 9 : 4;
   const support = text.pages.support.map(({ slug, title, intro }, index): Page => {
     const own = factsOn(slug);
-    const rotated = [...bg.slice(index * 3), ...bg.slice(0, index * 3)];
+    const turn = (index * 3) % bg.length;
+    const rotated = [...bg.slice(turn), ...bg.slice(0, turn)];
     return {
       path: path(slug),
       title,
@@ -103,11 +104,14 @@ export const TOPICS: Topic[] = [
     question: '2023年以来中国钠离子电池的产业化进展如何？请写一份研究报告。',
     vague: false,
     facts: [
-      { id: 'shipments', statement: '2023年中国钠离子电池出货量约为3.2GWh，较上一年增长超过十倍。', key: ['3.2GWh'], on: ['industry-report', 'density-news'] },
-      { id: 'cost', statement: '行业调研显示，钠离子电池电芯的平均成本约为每瓦时0.55元，仍高于磷酸铁锂电芯。', key: ['0.55元'], on: ['industry-report'] },
-      { id: 'line', statement: '国内首条GWh级钠离子电池量产线于2023年6月在安徽阜阳投产。', key: ['阜阳'], on: ['industry-report'] },
-      { id: 'density', statement: '目前量产钠离子电芯的能量密度普遍在140至160Wh/kg之间。', key: ['140', '160Wh/kg'], on: ['density-news'] },
+      { id: 'shipments', statement: '2023年中国钠离子电池出货量约为3.2GWh，较上一年增长超过十倍。', key: ['3.2GWh'], on: ['industry-report', 'density-news', 'storage-projects'] },
+      { id: 'cost', statement: '行业调研显示，钠离子电池电芯的平均成本约为每瓦时0.55元，仍高于磷酸铁锂电芯。', key: ['0.55元'], on: ['industry-report', 'cost-breakdown'] },
+      { id: 'line', statement: '国内首条GWh级钠离子电池量产线于2023年6月在安徽阜阳投产。', key: ['阜阳'], on: ['industry-report', 'vehicle-use'] },
+      { id: 'density', statement: '目前量产钠离子电芯的能量密度普遍在140至160Wh/kg之间。', key: ['140', '160Wh/kg'], on: ['density-news', 'vehicle-use'] },
       { id: 'cold', statement: '测试表明，钠离子电池在零下20℃时的容量保持率约为90%，明显好于磷酸铁锂电池。', key: ['20℃', '90%'], on: ['long-review'] },
+      { id: 'hardcarbon', statement: '硬碳负极材料的市场价格约为每吨7万元，占钠离子电芯材料成本的三成左右。', key: ['7万元'], on: ['cost-breakdown'] },
+      { id: 'storage', statement: '2024年5月，国内首座百兆瓦时级钠离子电池储能电站在广西南宁投入运行。', key: ['南宁'], on: ['storage-projects', 'outlook-2030'] },
+      { id: 'forecast', statement: '研究机构预测，到2030年钠离子电池的年需求量有望达到150GWh左右。', key: ['150GWh'], on: ['outlook-2030'] },
     ],
     background: [
       '钠离子电池的工作原理与锂离子电池相似，依靠钠离子在正负极之间往返嵌入和脱出完成充放电。',
@@ -125,6 +129,10 @@ export const TOPICS: Topic[] = [
       support: [
         { slug: 'industry-report', title: '钠离子电池产业发展年度报告（2024）', intro: '本报告梳理了过去一年钠离子电池在材料、电芯、产能和应用方面的进展。' },
         { slug: 'density-news', title: '钠电池装车提速：能量密度与出货量双双提升', intro: '记者近日走访多家电池企业，了解钠离子电池的量产和装车情况。' },
+        { slug: 'cost-breakdown', title: '钠离子电池成本拆解：材料、制造与规模效应', intro: '钠离子电池的成本由正极、负极、电解液和制造费用构成，本文逐项拆解中国钠离子电池的成本现状。' },
+        { slug: 'storage-projects', title: '钠离子电池储能电站项目盘点', intro: '储能是钠离子电池产业化最受关注的方向之一，本文盘点国内已经投运和在建的项目。' },
+        { slug: 'vehicle-use', title: '钠离子电池上车记：两轮车与微型车的应用', intro: '钠离子电池能否在电动车上大规模应用，业内看法不一，本文梳理装车应用的现状和问题。' },
+        { slug: 'outlook-2030', title: '钠离子电池的下一个五年', intro: '站在产业化的关键阶段，钠离子电池还要解决哪些问题？本文对中国钠离子电池的前景进行展望。' },
       ],
       contradict: { slug: 'cost-debate', title: '钠电池成本之争：已经比锂电便宜了吗？', intro: '关于钠离子电池是否已经具备成本优势，业内观点并不一致。' },
       irrelevant: {
@@ -146,11 +154,13 @@ export const TOPICS: Topic[] = [
     question: '城市屋顶光伏值得推广吗？',
     vague: true,
     facts: [
-      { id: 'distributed', statement: '2023年全国分布式光伏新增装机约96GW，占光伏新增装机的四成以上。', key: ['96GW'], on: ['annual-stats', 'payback-analysis'] },
-      { id: 'payback', statement: '测算显示，工商业屋顶光伏项目的投资回收期一般在6年左右。', key: ['6年'], on: ['payback-analysis'] },
-      { id: 'household', statement: '其中户用光伏新增装机约43GW，主要集中在山东、河南和河北等省份。', key: ['43GW'], on: ['annual-stats'] },
-      { id: 'load', statement: '在既有建筑屋顶加装光伏组件，一般会增加每平方米约15千克的荷载，需要事先评估结构安全。', key: ['15千克'], on: ['payback-analysis'] },
+      { id: 'distributed', statement: '2023年全国分布式光伏新增装机约96GW，占光伏新增装机的四成以上。', key: ['96GW'], on: ['annual-stats', 'payback-analysis', 'market-data'] },
+      { id: 'payback', statement: '测算显示，工商业屋顶光伏项目的投资回收期一般在6年左右。', key: ['6年'], on: ['payback-analysis', 'city-cases'] },
+      { id: 'household', statement: '其中户用光伏新增装机约43GW，主要集中在山东、河南和河北等省份。', key: ['43GW'], on: ['annual-stats', 'market-data'] },
+      { id: 'load', statement: '在既有建筑屋顶加装光伏组件，一般会增加每平方米约15千克的荷载，需要事先评估结构安全。', key: ['15千克'], on: ['payback-analysis', 'residential-guide'] },
       { id: 'counties', statement: '纳入整县推进屋顶分布式光伏试点的县（市、区）共有676个。', key: ['676'], on: ['policy-review'] },
+      { id: 'modules', statement: '到2023年底，光伏组件价格已降至每瓦1元左右，比年初下降约四成。', key: ['每瓦1元'], on: ['city-cases', 'market-data'] },
+      { id: 'constrained', statement: '山东等地已有超过150个县的配电网被评估为分布式光伏接入受限区域。', key: ['150个县'], on: ['grid-access'] },
     ],
     background: [
       '屋顶光伏是指安装在建筑屋顶上的光伏发电系统，发出的电可以自用，也可以上网出售。',
@@ -168,6 +178,10 @@ export const TOPICS: Topic[] = [
       support: [
         { slug: 'annual-stats', title: '2023年光伏发电建设运行情况', intro: '根据年度统计，光伏发电继续保持快速增长，分布式光伏成为新增装机的重要组成部分。' },
         { slug: 'payback-analysis', title: '屋顶光伏的经济账：投资、收益与风险', intro: '屋顶光伏到底划不划算？本文从投资、收益和结构安全三个角度进行分析。' },
+        { slug: 'market-data', title: '屋顶光伏市场观察：装机与组件价格', intro: '本文汇总城市屋顶光伏的装机、价格和市场数据，帮助读者了解推广现状。' },
+        { slug: 'city-cases', title: '几座城市的屋顶光伏实践', intro: '多个城市在公共建筑和工业园区推广屋顶光伏，本文比较这些案例的成本和收益。' },
+        { slug: 'grid-access', title: '分布式光伏接入配电网的难题', intro: '屋顶光伏快速增长，也给城市配电网带来了新的问题，本文分析接入的难点和前景。' },
+        { slug: 'residential-guide', title: '住宅屋顶装光伏之前要知道的事', intro: '城市住宅屋顶加装光伏涉及产权、结构和安全等问题，本文给出推广和安装的建议。' },
       ],
       contradict: { slug: 'owner-stories', title: '屋顶光伏业主调查：收益不如预期？', intro: '我们采访了十几位安装屋顶光伏的业主，他们的经历各不相同。' },
       irrelevant: {
@@ -189,11 +203,13 @@ export const TOPICS: Topic[] = [
     question: '2022年以来中国社区居家养老服务的供给和护理人力缺口有多大？',
     vague: false,
     facts: [
-      { id: 'population', statement: '截至2023年底，全国60岁及以上人口约2.97亿，占总人口的21.1%。', key: ['2.97亿'], on: ['aging-bulletin', 'workforce-report'] },
-      { id: 'gap', statement: '按照现有老年人失能比例测算，养老护理员的缺口约为550万人。', key: ['550万'], on: ['workforce-report'] },
-      { id: 'coverage', statement: '城市社区养老服务设施的覆盖率已经达到87%左右。', key: ['87%'], on: ['aging-bulletin'] },
-      { id: 'beds', statement: '全国每千名老年人拥有的养老床位约为32张。', key: ['32张'], on: ['aging-bulletin'] },
+      { id: 'population', statement: '截至2023年底，全国60岁及以上人口约2.97亿，占总人口的21.1%。', key: ['2.97亿'], on: ['aging-bulletin', 'workforce-report', 'future-outlook'] },
+      { id: 'gap', statement: '按照现有老年人失能比例测算，养老护理员的缺口约为550万人。', key: ['550万'], on: ['workforce-report', 'caregiver-pay'] },
+      { id: 'coverage', statement: '城市社区养老服务设施的覆盖率已经达到87%左右。', key: ['87%'], on: ['aging-bulletin', 'community-centers'] },
+      { id: 'beds', statement: '全国每千名老年人拥有的养老床位约为32张。', key: ['32张'], on: ['aging-bulletin', 'home-care-supply'] },
       { id: 'ltc', statement: '长期护理保险制度试点已经扩大到49个城市，参保人数超过1.8亿。', key: ['49个城市'], on: ['policy-long'] },
+      { id: 'meals', statement: '全国已建成老年助餐服务点约7.5万个，覆盖大部分城市街道。', key: ['7.5万个'], on: ['community-centers', 'future-outlook'] },
+      { id: 'wage', statement: '调查显示，养老护理员的月平均工资约为4500元，一线人员的年流失率接近四成。', key: ['4500元'], on: ['caregiver-pay'] },
     ],
     background: [
       '居家养老、社区养老和机构养老构成了我国养老服务体系的三个层次。',
@@ -211,6 +227,10 @@ export const TOPICS: Topic[] = [
       support: [
         { slug: 'aging-bulletin', title: '老龄事业发展统计公报解读', intro: '最新公报显示，我国人口老龄化程度继续加深，养老服务供给稳步增加。' },
         { slug: 'workforce-report', title: '养老护理人才队伍建设调研报告', intro: '本报告基于对多个城市养老机构和社区服务中心的调研，分析护理人才的供需状况。' },
+        { slug: 'community-centers', title: '走进社区养老服务中心', intro: '社区居家养老服务中心是养老服务供给的重要载体，本文汇总其建设和运营数据。' },
+        { slug: 'caregiver-pay', title: '养老护理员的收入与去留', intro: '护理人力缺口的背后是薪酬和职业发展问题，本文调查养老护理员的收入和流失情况。' },
+        { slug: 'home-care-supply', title: '居家养老服务由谁来提供', intro: '居家养老服务由谁提供、谁来付费，各地做法不同，争议也不少。' },
+        { slug: 'future-outlook', title: '老龄化加速下的社区养老', intro: '面对快速老龄化，社区居家养老服务还存在哪些问题？本文对其前景进行分析。' },
       ],
       contradict: { slug: 'gap-estimates', title: '养老护理员缺口到底有多大？不同测算的比较', intro: '关于养老护理员的缺口，各方给出的数字相差很大。' },
       irrelevant: {
@@ -232,11 +252,13 @@ export const TOPICS: Topic[] = [
     question: 'How fast have heat pumps been adopted in Europe since 2020, and what holds them back?',
     vague: false,
     facts: [
-      { id: 'sales', statement: 'About 3.0 million heat pumps were sold in Europe in 2022, a record year for the market.', key: ['3.0 million'], on: ['market-report', 'installer-shortage'] },
-      { id: 'decline', statement: 'Heat pump sales in Europe fell by about 5% in 2023 as gas prices eased and subsidies changed.', key: ['5%'], on: ['market-report'] },
-      { id: 'cop', statement: 'A well-installed air-source heat pump typically reaches a seasonal coefficient of performance of 3 to 4.', key: ['3 to 4'], on: ['market-report'] },
-      { id: 'installers', statement: 'Industry groups estimate that Europe needs some 750,000 additional installers by 2030.', key: ['750,000'], on: ['installer-shortage'] },
+      { id: 'sales', statement: 'About 3.0 million heat pumps were sold in Europe in 2022, a record year for the market.', key: ['3.0 million'], on: ['market-report', 'installer-shortage', 'market-figures'] },
+      { id: 'decline', statement: 'Heat pump sales in Europe fell by about 5% in 2023 as gas prices eased and subsidies changed.', key: ['5%'], on: ['market-report', 'market-figures'] },
+      { id: 'cop', statement: 'A well-installed air-source heat pump typically reaches a seasonal coefficient of performance of 3 to 4.', key: ['3 to 4'], on: ['market-report', 'cold-climate'] },
+      { id: 'installers', statement: 'Industry groups estimate that Europe needs some 750,000 additional installers by 2030.', key: ['750,000'], on: ['installer-shortage', 'subsidy-policy'] },
       { id: 'norway', statement: 'Norway leads Europe with about 632 heat pumps installed per 1,000 households.', key: ['632'], on: ['country-review'] },
+      { id: 'price', statement: 'An air-source heat pump for a typical home costs between 8,000 and 14,000 euros to buy and install.', key: ['8,000', '14,000'], on: ['cost-comparison', 'cold-climate'] },
+      { id: 'germany', statement: 'Germany set a target of installing 500,000 heat pumps a year from 2024 onwards.', key: ['500,000'], on: ['subsidy-policy', 'market-figures'] },
     ],
     background: [
       'A heat pump moves heat from the outside air, the ground or water into a building instead of burning fuel. ',
@@ -254,6 +276,10 @@ export const TOPICS: Topic[] = [
       support: [
         { slug: 'market-report', title: 'European Heat Pump Market Report 2024', intro: 'This report reviews heat pump sales, performance and policy across European markets.' },
         { slug: 'installer-shortage', title: 'The installer bottleneck: can Europe train enough heat pump fitters?', intro: 'Demand for heat pumps has outpaced the number of people qualified to install them.' },
+        { slug: 'market-figures', title: 'European heat pump sales, year by year', intro: 'This overview collects the sales figures of the European heat pump market since 2020.' },
+        { slug: 'cost-comparison', title: 'Heat pump or gas boiler? What a European household pays', intro: 'Whether a heat pump pays off depends on what it costs to buy and to run, and the evidence is disputed.' },
+        { slug: 'subsidy-policy', title: 'How European subsidies shape the heat pump market', intro: 'Subsidies and rules have driven heat pump adoption in Europe, and their changes hold it back.' },
+        { slug: 'cold-climate', title: 'Heat pumps in cold European winters', intro: 'A common objection to heat pumps in Europe is that they struggle in cold weather.' },
       ],
       contradict: { slug: 'trade-newsletter', title: 'Heat pump sales keep climbing, says trade newsletter', intro: 'Not every source agrees that the European heat pump market cooled last year.' },
       irrelevant: {
@@ -275,11 +301,13 @@ export const TOPICS: Topic[] = [
     question: 'Are microplastics in drinking water a health risk?',
     vague: true,
     facts: [
-      { id: 'bottled', statement: 'A widely cited 2018 study found microplastic particles in 93% of bottled water samples from 11 brands.', key: ['93%'], on: ['bottled-study', 'treatment-brief'] },
-      { id: 'tap', statement: 'A global survey detected microplastic fibres in 83% of tap water samples.', key: ['83%'], on: ['bottled-study'] },
-      { id: 'who', statement: 'In 2019 the WHO concluded that there was no evidence of a health risk from microplastics at the levels found in drinking water.', key: ['2019', 'WHO'], on: ['treatment-brief'] },
-      { id: 'treatment', statement: 'Conventional drinking water treatment removes more than 90 percent of microplastic particles.', key: ['90 percent'], on: ['treatment-brief'] },
+      { id: 'bottled', statement: 'A widely cited 2018 study found microplastic particles in 93% of bottled water samples from 11 brands.', key: ['93%'], on: ['bottled-study', 'treatment-brief', 'monitoring-data'] },
+      { id: 'tap', statement: 'A global survey detected microplastic fibres in 83% of tap water samples.', key: ['83%'], on: ['bottled-study', 'monitoring-data'] },
+      { id: 'who', statement: 'In 2019 the WHO concluded that there was no evidence of a health risk from microplastics at the levels found in drinking water.', key: ['2019', 'WHO'], on: ['treatment-brief', 'health-evidence'] },
+      { id: 'treatment', statement: 'Conventional drinking water treatment removes more than 90 percent of microplastic particles.', key: ['90 percent'], on: ['treatment-brief', 'home-filters'] },
       { id: 'nano', statement: 'A 2024 imaging study counted on average about 240,000 plastic particles per litre of bottled water, most of them nanoplastics.', key: ['240,000'], on: ['research-review'] },
+      { id: 'filters', statement: 'In laboratory tests, reverse osmosis home filters removed more than 99% of microplastic particles from tap water.', key: ['99%'], on: ['home-filters'] },
+      { id: 'california', statement: 'California became the first jurisdiction to require testing of drinking water for microplastics, in 2022.', key: ['California'], on: ['regulation-outlook', 'monitoring-data'] },
     ],
     background: [
       'Microplastics are plastic particles smaller than five millimetres, and nanoplastics are smaller than one micrometre. ',
@@ -297,6 +325,10 @@ export const TOPICS: Topic[] = [
       support: [
         { slug: 'bottled-study', title: 'Plastic particles in bottled and tap water: what the studies found', intro: 'Several studies have tested bottled and tap water for plastic particles.' },
         { slug: 'treatment-brief', title: 'Microplastics in drinking water: a brief for water utilities', intro: 'This brief summarises what is known about microplastics in drinking water and how treatment affects them.' },
+        { slug: 'health-evidence', title: 'What we know about microplastics and human health', intro: 'Whether the microplastics people drink are a health risk is still an open question.' },
+        { slug: 'monitoring-data', title: 'Monitoring microplastics in tap and bottled water', intro: 'Monitoring programmes are starting to report how many microplastics drinking water holds.' },
+        { slug: 'home-filters', title: 'Do home water filters remove microplastics?', intro: 'Many households now filter their drinking water to remove microplastics, with mixed evidence.' },
+        { slug: 'regulation-outlook', title: 'Rules for microplastics in drinking water', intro: 'Regulators are starting to set rules for microplastics in drinking water, and face several obstacles.' },
       ],
       contradict: { slug: 'reanalysis', title: 'Re-counting microplastics in tap water', intro: 'Counting microplastics is harder than it looks, and early numbers have been questioned.' },
       irrelevant: {

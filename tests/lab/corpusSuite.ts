@@ -52,7 +52,9 @@ export async function conversationFor(lab: Lab, topic: Topic): Promise<Conversat
 export async function measure(lab: Lab, topic: Topic, conversation: Conversation, end: ReplyEnd, items: readonly any[], wallMs: number): Promise<TaskResult> {
   const report = await latestReport(conversation);
   const citations = scoreReport(report?.content ?? '', topic, lab.pathOf, new Set(lab.web.reads));
-  const mistakes = lab.model.mistakes.filter((mistake) => mistake.kind !== 'misattributed' || !citationSupported(report?.content ?? '', topic, lab.pathOf, mistake.sentence, mistake.n));
+  // A mistake that turned out right is none: a wrong source that also says the sentence, or a number past
+  // the sources the writer was shown that the report's longer list gives to a page saying it.
+  const mistakes = lab.model.mistakes.filter((mistake) => mistake.kind === 'fabricated' || !citationSupported(report?.content ?? '', topic, lab.pathOf, mistake.sentence, mistake.n));
   const of = (type: string) => items.filter((item) => item.content_type === type);
   const planSteps = (of('plan').at(-1)?.research_plan as unknown[] | undefined)?.length ?? 0;
   const searchRounds = of('web_search_queries').length;

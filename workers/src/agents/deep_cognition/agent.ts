@@ -454,7 +454,7 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
       ]);
       if (asked) queries = asked.queries;
     }
-    results = await searchRound(run, searcher, queries, about, 'search:0', { step: 0, round: 0 });
+    results = await searchRound(run, searcher, queries, about, 'search:0', { step: 0, round: 0 }, [], (url) => trace.pages.has(url));
   }
   numberLearnt(sources, [await new PageReader(run, trace.pages, trace.announced).round(results, about)]);
   const fresh = new Set(sources.all.map((source) => source.n).filter((n) => !known.has(n)));

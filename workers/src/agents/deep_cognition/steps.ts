@@ -19,8 +19,10 @@ import { runTokens, type StageTrace, type StoredPage } from './trace.ts';
 import { extractText, sentenceKey, type Extract, type ExtractSection } from './extracts.ts';
 import { clip, sentencesOf, splitEditReport, termsOf } from './text.ts';
 
-const RESULTS_PER_QUERY = 6;
-const RESULTS_PER_ROUND = 8;
+/** One page of an engine's results, as SearXNG gives it. */
+const RESULTS_PER_QUERY = 10;
+/** Results a round judges besides the pages the job has already read. */
+const RESULTS_PER_ROUND = 6;
 const PAGES_PER_ROUND = 4;
 /** Characters of a snippet the judge sees. */
 const SNIPPET_CHARS = 240;
@@ -62,9 +64,21 @@ export interface Placement {
 /**
  * Runs the queries side by side, judges the hits and records them as one search round. A hit the
  * step's earlier rounds already judged (`known`) keeps that judgement: a follow-up search mostly
- * finds the same pages again, and the judge is shown only the new ones.
+ * finds the same pages again, and the judge is shown only the new ones. Pages the job has already
+ * read (`read`) take no place in the round: the steps of one question search with like words, and
+ * a step whose places all went to pages another step read would learn nothing new, so its places
+ * go further down the engine's page instead.
  */
-export async function searchRound(run: Run, searcher: Searcher | null, queries: string[], about: string, key: string, placement: Placement, known: readonly WebResult[] = []): Promise<WebResult[]> {
+export async function searchRound(
+  run: Run,
+  searcher: Searcher | null,
+  queries: string[],
+  about: string,
+  key: string,
+  placement: Placement,
+  known: readonly WebResult[] = [],
+  read: (url: string) => boolean = () => false,
+): Promise<WebResult[]> {
   checkpoint(run);
   await run.writer.output('web_search_queries', { queries });
   const language = run.language === 'zh' ? 'zh-CN' : 'en';
@@ -84,9 +98,15 @@ export async function searchRound(run: Run, searcher: Searcher | null, queries: 
     run.deps.log.warn({ err: answer.error, query: answer.query, replyId: run.data.replyId }, 'a search failed');
     await run.writer.progress({ code: 'research.searchFailed', params: { query: answer.query } });
   }
-  const hits = answers.flatMap((answer) => answer.hits);
-  const unique = hits.filter((hit, index) => hits.findIndex((other) => other.url === hit.url) === index).slice(0, RESULTS_PER_ROUND);
+  // Taken rank by rank across the queries, so each query's best hits come before any query's tail.
+  const hits = Array.from({ length: Math.max(0, ...answers.map((answer) => answer.hits.length)) }, (_, rank) => answers.flatMap((answer) => answer.hits[rank] ?? [])).flat();
+  let unread = 0;
+  const unique = hits.filter((hit, index) => hits.findIndex((other) => other.url === hit.url) === index).filter((hit) => read(hit.url) || unread++ < RESULTS_PER_ROUND);
   const judged = new Map(known.map((result) => [result.url, result]));
+  // A page the job has read was judged useful by the step that read it; its text is at hand, and the
+  // sections' chunk retrieval decides what of it bears on this step, so the judge is not asked again.
+  const terms = termsOf(about);
+  for (const hit of unique) if (read(hit.url) && !judged.has(hit.url)) judged.set(hit.url, usefulResult(hit, terms));
   const fresh = unique.filter((hit) => !judged.has(hit.url));
   // The rules judge by the queries: a whole question has too many words for any snippet to cover.
   if (fresh.length > 0) for (const result of (await judgeWithModel(run, fresh, about)) ?? judge(fresh, queries.join(' '))) judged.set(result.url, result);
@@ -106,11 +126,16 @@ async function judgeWithModel(run: Run, hits: SearchHit[], about: string): Promi
   if (!judged) return null;
   const useful = new Set(judged.useful);
   const terms = termsOf(about);
-  return hits.map((hit, index) => {
-    const kept = useful.has(index + 1);
-    return { title: hit.title, url: hit.url, snippet: hit.snippet, has_useful_info: kept, useful_info_summary: kept ? bestSentences(hit.snippet, terms, 1, 160) || clip(hit.snippet, 160) : '' };
-  });
+  return hits.map((hit, index) => (useful.has(index + 1) ? usefulResult(hit, terms) : { title: hit.title, url: hit.url, snippet: hit.snippet, has_useful_info: false, useful_info_summary: '' }));
 }
+
+const usefulResult = (hit: SearchHit, terms: string[]): WebResult => ({
+  title: hit.title,
+  url: hit.url,
+  snippet: hit.snippet,
+  has_useful_info: true,
+  useful_info_summary: bestSentences(hit.snippet, terms, 1, 160) || clip(hit.snippet, 160),
+});
 
 const readable = (url: string) => /^https?:\/\//i.test(url);
 
@@ -159,6 +184,9 @@ export class PageReader {
     this.announced = new Set(announced);
   }
 
+  /** Whether the job has read this page, or is reading it. */
+  readonly has = (url: string): boolean => this.reads.has(url) || this.stored.has(url);
+
   /**
    * Reads the most useful pages of a round (whether or not an earlier round listed them) with the
    * spec's progress items, kept together in the chat; useful results that are not read count by
@@ -168,10 +196,14 @@ export class PageReader {
   async round(results: WebResult[], about: string): Promise<Learnt[]> {
     const { run } = this;
     const useful = results.filter((result) => result.has_useful_info);
-    const toRead = run.deps.fetcher ? useful.filter((result) => readable(result.url)).slice(0, PAGES_PER_ROUND) : [];
+    // A page another step already read (or is reading) costs nothing more, so it takes no place in
+    // the round: the places go to pages this job has not read yet.
+    let unread = 0;
+    const toRead = run.deps.fetcher ? useful.filter((result) => readable(result.url) && (this.has(result.url) || unread++ < PAGES_PER_ROUND)) : [];
     const toAnnounce = toRead.filter((result) => !this.announced.has(result.url));
     for (const result of toAnnounce) this.announced.add(result.url);
-    const pages = await Promise.all(toRead.map((result) => this.read(result, about)));
+    this.startReading(toRead, about);
+    const pages = await Promise.all(toRead.map((result) => this.reads.get(result.url)!));
     checkpoint(run);
     if (toAnnounce.length > 0) await run.pools.chat(() => this.announce(toAnnounce, toRead, pages));
     return useful.map((result): Learnt => {
@@ -181,19 +213,40 @@ export class PageReader {
     });
   }
 
-  private read(result: WebResult, about: string): Promise<ReadPage | null> {
-    let reading = this.reads.get(result.url);
-    if (!reading) {
-      reading = this.fetchAndSummarise(result, about);
-      this.reads.set(result.url, reading);
+  /**
+   * Starts reading the pages of a round that no step has started on: each fetched on its own, then
+   * summarised together in one call, so the instructions are paid for once a round, not once a page.
+   */
+  private startReading(results: readonly WebResult[], about: string): void {
+    const fresh = results.filter((result) => !this.reads.has(result.url));
+    for (const result of fresh) {
+      const known = this.stored.get(result.url);
+      if (known) this.reads.set(result.url, Promise.resolve(known));
     }
-    return reading;
+    const unread = fresh.filter((result) => !this.stored.has(result.url));
+    if (unread.length === 0) return;
+    const reading = this.fetchAndSummarise(unread, about);
+    // Pages that fail alone are null; a failed summary call falls back to the rules, so the batch itself settles.
+    for (const [index, result] of unread.entries()) this.reads.set(result.url, reading.then((pages) => pages[index] ?? null));
   }
 
-  private async fetchAndSummarise(result: WebResult, about: string): Promise<ReadPage | null> {
+  private async fetchAndSummarise(results: readonly WebResult[], about: string): Promise<Array<ReadPage | null>> {
     const { run } = this;
-    const known = this.stored.get(result.url);
-    if (known) return known;
+    const fetched = await Promise.all(results.map((result) => this.fetch(result)));
+    const pages = fetched.filter((page): page is { url: string; title: string; text: string } => page !== null);
+    const summaries = await summariseWithModel(run, pages, about);
+    const read = await Promise.all(
+      pages.map(async (page, index): Promise<ReadPage & { url: string }> => {
+        const summary = summaries[index] || pageSummary(page.text, about);
+        await command(run, `page:${page.url}`, { type: 'RecordPage', data: { messageId: run.data.replyId, url: page.url, title: page.title, text: clip(page.text, STORED_PAGE_CHARS), summary } });
+        return { ...page, summary };
+      }),
+    );
+    return results.map((result) => read.find((page) => page.url === result.url) ?? null);
+  }
+
+  private async fetch(result: WebResult): Promise<{ url: string; title: string; text: string } | null> {
+    const { run } = this;
     const fetcher = run.deps.fetcher!;
     let page: { title: string; text: string };
     try {
@@ -207,10 +260,7 @@ export class PageReader {
       return null;
     }
     if (!page.text.trim()) return null;
-    const title = page.title.trim() || result.title;
-    const summary = (await summariseWithModel(run, title, page.text, about)) || pageSummary(page.text, about);
-    await command(run, `page:${result.url}`, { type: 'RecordPage', data: { messageId: run.data.replyId, url: result.url, title, text: clip(page.text, STORED_PAGE_CHARS), summary } });
-    return { title, text: page.text, summary };
+    return { url: result.url, title: page.title.trim() || result.title, text: page.text };
   }
 
   private async announce(urls: WebResult[], round: WebResult[], pages: Array<ReadPage | null>): Promise<void> {
@@ -237,18 +287,21 @@ export function numberLearnt(sources: SourceBook, learnt: ReadonlyArray<readonly
 }
 
 /**
- * One page summarised for the step: the model reads the chunks that bear most on the step (as GPT
- * Researcher compresses pages to what the query needs), not its whole text; the title says what
- * the page is.
+ * The pages a round read, summarised for the step in one call: the model reads each page's chunks
+ * that bear most on the step (as GPT Researcher compresses pages to what the query needs), not its
+ * whole text; the title says what the page is. A page the answer leaves out gets null.
  */
-async function summariseWithModel(run: Run, title: string, text: string, about: string): Promise<string | null> {
-  if (run.deps.model.offline) return null;
-  const shown = excerptsBySource(new ChunkIndex([{ n: 1, text }]).best(about, SUMMARY_CHUNKS)).get(1) ?? clip(text, CHUNK_CHARS);
+async function summariseWithModel(run: Run, pages: ReadonlyArray<{ title: string; text: string }>, about: string): Promise<Array<string | null>> {
+  if (run.deps.model.offline || pages.length === 0) return pages.map(() => null);
+  const listed = pages.map(({ title, text }, index) => {
+    const shown = excerptsBySource(new ChunkIndex([{ n: 1, text }]).best(about, SUMMARY_CHUNKS)).get(1) ?? clip(text, CHUNK_CHARS);
+    return `[${index + 1}] ${title}\n${shown}`;
+  });
   const summarised = await completeJson(run, 'summarising', 'summarise', browseSchema, [
     { role: 'system', content: BROWSE_PROMPT },
-    { role: 'user', content: `研究内容：${about}\n\n网页：\n[1] ${title}\n${shown}` },
+    { role: 'user', content: `研究内容：${about}\n\n网页：\n${listed.join('\n\n')}` },
   ]);
-  return summarised?.pages.find((page) => page.index === 1)?.summary.trim() ?? null;
+  return pages.map((_, index) => summarised?.pages.find((page) => page.index === index + 1)?.summary.trim() || null);
 }
 
 /**
