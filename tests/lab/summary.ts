@@ -130,8 +130,11 @@ export function markdownTable(header: readonly string[], rows: readonly string[]
 
 /**
  * What counts as worse than the baseline, and by how much it may move before it does: the figures
- * the truth fixes (citations, completion, pages) tightly, tokens loosely; wall time and calls in
- * flight not at all, since they follow the machine's load and are meant to change.
+ * the truth fixes (citations, completion) tightly, tokens loosely; wall time and calls in flight not
+ * at all, since they follow the machine's load and are meant to change. Pages read and the long
+ * page's fact move between runs of one commit (30–39 pages, the fact in 2 or 3 tasks, measured in
+ * session 17): steps researched side by side leave to one another the pages they read first, so
+ * which step reads which page, and which chunks each section is given, follows their timing.
  */
 const RULES: Array<{ key: keyof Summary; better: 'higher' | 'lower'; slack: (base: number) => number }> = [
   { key: 'completed', better: 'higher', slack: () => 0 },
@@ -143,8 +146,8 @@ const RULES: Array<{ key: keyof Summary; better: 'higher' | 'lower'; slack: (bas
   { key: 'mistakesPublished', better: 'lower', slack: () => 1 },
   { key: 'correctMarked', better: 'lower', slack: () => 1 },
   { key: 'citedUnread', better: 'lower', slack: (base) => Math.max(1, Math.ceil(base * 0.2)) },
-  { key: 'deepFactCited', better: 'higher', slack: () => 0 },
-  { key: 'pagesRead', better: 'higher', slack: (base) => Math.ceil(base * 0.1) },
+  { key: 'deepFactCited', better: 'higher', slack: () => 1 },
+  { key: 'pagesRead', better: 'higher', slack: (base) => Math.ceil(base * 0.2) },
   { key: 'searchLanguageOk', better: 'higher', slack: () => 0 },
   { key: 'promptTokens', better: 'lower', slack: (base) => Math.ceil(base * 0.25) },
   { key: 'completionTokens', better: 'lower', slack: (base) => Math.ceil(base * 0.25) },

@@ -202,8 +202,7 @@ export class PageReader {
     const toRead = run.deps.fetcher ? useful.filter((result) => readable(result.url) && (this.has(result.url) || unread++ < PAGES_PER_ROUND)) : [];
     const toAnnounce = toRead.filter((result) => !this.announced.has(result.url));
     for (const result of toAnnounce) this.announced.add(result.url);
-    this.startReading(toRead, about);
-    const pages = await Promise.all(toRead.map((result) => this.reads.get(result.url)!));
+    const pages = await Promise.all(toRead.map((result) => this.read(result, about)));
     checkpoint(run);
     if (toAnnounce.length > 0) await run.pools.chat(() => this.announce(toAnnounce, toRead, pages));
     return useful.map((result): Learnt => {
@@ -213,40 +212,19 @@ export class PageReader {
     });
   }
 
-  /**
-   * Starts reading the pages of a round that no step has started on: each fetched on its own, then
-   * summarised together in one call, so the instructions are paid for once a round, not once a page.
-   */
-  private startReading(results: readonly WebResult[], about: string): void {
-    const fresh = results.filter((result) => !this.reads.has(result.url));
-    for (const result of fresh) {
-      const known = this.stored.get(result.url);
-      if (known) this.reads.set(result.url, Promise.resolve(known));
+  private read(result: WebResult, about: string): Promise<ReadPage | null> {
+    let reading = this.reads.get(result.url);
+    if (!reading) {
+      reading = this.fetchAndSummarise(result, about);
+      this.reads.set(result.url, reading);
     }
-    const unread = fresh.filter((result) => !this.stored.has(result.url));
-    if (unread.length === 0) return;
-    const reading = this.fetchAndSummarise(unread, about);
-    // Pages that fail alone are null; a failed summary call falls back to the rules, so the batch itself settles.
-    for (const [index, result] of unread.entries()) this.reads.set(result.url, reading.then((pages) => pages[index] ?? null));
+    return reading;
   }
 
-  private async fetchAndSummarise(results: readonly WebResult[], about: string): Promise<Array<ReadPage | null>> {
+  private async fetchAndSummarise(result: WebResult, about: string): Promise<ReadPage | null> {
     const { run } = this;
-    const fetched = await Promise.all(results.map((result) => this.fetch(result)));
-    const pages = fetched.filter((page): page is { url: string; title: string; text: string } => page !== null);
-    const summaries = await summariseWithModel(run, pages, about);
-    const read = await Promise.all(
-      pages.map(async (page, index): Promise<ReadPage & { url: string }> => {
-        const summary = summaries[index] || pageSummary(page.text, about);
-        await command(run, `page:${page.url}`, { type: 'RecordPage', data: { messageId: run.data.replyId, url: page.url, title: page.title, text: clip(page.text, STORED_PAGE_CHARS), summary } });
-        return { ...page, summary };
-      }),
-    );
-    return results.map((result) => read.find((page) => page.url === result.url) ?? null);
-  }
-
-  private async fetch(result: WebResult): Promise<{ url: string; title: string; text: string } | null> {
-    const { run } = this;
+    const known = this.stored.get(result.url);
+    if (known) return known;
     const fetcher = run.deps.fetcher!;
     let page: { title: string; text: string };
     try {
@@ -260,7 +238,10 @@ export class PageReader {
       return null;
     }
     if (!page.text.trim()) return null;
-    return { url: result.url, title: page.title.trim() || result.title, text: page.text };
+    const title = page.title.trim() || result.title;
+    const summary = (await summariseWithModel(run, title, page.text, about)) || pageSummary(page.text, about);
+    await command(run, `page:${result.url}`, { type: 'RecordPage', data: { messageId: run.data.replyId, url: result.url, title, text: clip(page.text, STORED_PAGE_CHARS), summary } });
+    return { title, text: page.text, summary };
   }
 
   private async announce(urls: WebResult[], round: WebResult[], pages: Array<ReadPage | null>): Promise<void> {
@@ -287,21 +268,18 @@ export function numberLearnt(sources: SourceBook, learnt: ReadonlyArray<readonly
 }
 
 /**
- * The pages a round read, summarised for the step in one call: the model reads each page's chunks
- * that bear most on the step (as GPT Researcher compresses pages to what the query needs), not its
- * whole text; the title says what the page is. A page the answer leaves out gets null.
+ * One page summarised for the step: the model reads the chunks that bear most on the step (as GPT
+ * Researcher compresses pages to what the query needs), not its whole text; the title says what
+ * the page is.
  */
-async function summariseWithModel(run: Run, pages: ReadonlyArray<{ title: string; text: string }>, about: string): Promise<Array<string | null>> {
-  if (run.deps.model.offline || pages.length === 0) return pages.map(() => null);
-  const listed = pages.map(({ title, text }, index) => {
-    const shown = excerptsBySource(new ChunkIndex([{ n: 1, text }]).best(about, SUMMARY_CHUNKS)).get(1) ?? clip(text, CHUNK_CHARS);
-    return `[${index + 1}] ${title}\n${shown}`;
-  });
+async function summariseWithModel(run: Run, title: string, text: string, about: string): Promise<string | null> {
+  if (run.deps.model.offline) return null;
+  const shown = excerptsBySource(new ChunkIndex([{ n: 1, text }]).best(about, SUMMARY_CHUNKS)).get(1) ?? clip(text, CHUNK_CHARS);
   const summarised = await completeJson(run, 'summarising', 'summarise', browseSchema, [
     { role: 'system', content: BROWSE_PROMPT },
-    { role: 'user', content: `研究内容：${about}\n\n网页：\n${listed.join('\n\n')}` },
+    { role: 'user', content: `研究内容：${about}\n\n网页：\n[1] ${title}\n${shown}` },
   ]);
-  return pages.map((_, index) => summarised?.pages.find((page) => page.index === index + 1)?.summary.trim() || null);
+  return summarised?.pages.find((page) => page.index === 1)?.summary.trim() ?? null;
 }
 
 /**
