@@ -3,15 +3,21 @@ import { refuse } from '../refuse.ts';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
 import { evolve, initialState, type CoinLedger, type CoinsEvent } from './coins.ts';
 
-/** The caller has checked that the task is completed; completion never goes back, so that check cannot go stale. */
-export type ClaimReward = Command<'ClaimReward', { userId: string; rewardId: string; taskId: string; day: string; coins: number }>;
+/**
+ * `completed` is the day's task stream as the caller read it: completion never goes back, so a
+ * completed task read before the claim cannot turn out open when the claim is appended.
+ */
+export type ClaimReward = Command<'ClaimReward', { userId: string; rewardId: string; taskId: string; day: string; coins: number; completed: boolean }>;
 export type CoinsCommand = ClaimReward;
 
 export const REWARD_ALREADY_CLAIMED = errorText('tasks.reward_claimed');
+export const TASK_NOT_COMPLETED = errorText('tasks.not_completed');
 
 export const claimReward = (command: ClaimReward, state: CoinLedger): CoinsEvent => {
-  if (state.claimed.includes(command.data.rewardId)) throw refuse('conflict', 'tasks.reward_claimed');
-  return { type: 'CoinRewardClaimed', data: { ...command.data, balance: state.balance + command.data.coins, at: command.metadata.now.toISOString() } };
+  const { completed, ...reward } = command.data;
+  if (!completed) throw refuse('conflict', 'tasks.not_completed');
+  if (state.claimed.includes(reward.rewardId)) throw refuse('conflict', 'tasks.reward_claimed');
+  return { type: 'CoinRewardClaimed', data: { ...reward, balance: state.balance + reward.coins, at: command.metadata.now.toISOString() } };
 };
 
 export function decide(command: CoinsCommand, state: CoinLedger): CoinsEvent {

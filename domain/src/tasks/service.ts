@@ -73,11 +73,11 @@ export class TaskService {
     const { state } = await this.deps.commands.load(tasksDecider, tasksStream(userId, parsed.day));
     const task = state.status === 'assigned' ? state.tasks.find((candidate) => candidate.taskId === parsed.taskId) : undefined;
     if (state.status !== 'assigned' || !task) throw refuse('not_found', 'tasks.not_found');
-    if (!state.completed.includes(task.taskId)) throw refuse('conflict', 'tasks.not_completed');
+    const completed = state.completed.includes(task.taskId);
     const result = await this.deps.commands.handle(
       coinsDecider,
       coinsStream(userId),
-      { type: 'ClaimReward', data: { userId, rewardId: id, taskId: task.taskId, day: parsed.day, coins: task.coins }, metadata: { now: this.deps.clock(), userId } },
+      { type: 'ClaimReward', data: { userId, rewardId: id, taskId: task.taskId, day: parsed.day, coins: task.coins, completed }, metadata: { now: this.deps.clock(), userId } },
       { maxAttempts: MAX_ATTEMPTS },
     );
     return { coins: task.coins, balance: result.newState.balance, position: result.position };

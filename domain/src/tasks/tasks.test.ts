@@ -5,7 +5,7 @@ import test from 'ava';
 import { CommandHandler } from '@scriptorium/infra/eventsourcing/commandHandler';
 import { at, deciderSpec } from '@scriptorium/infra/eventsourcing/testing';
 import { SqliteEventStore } from '@scriptorium/infra/eventstore/sqlite';
-import { coinsDecider, REWARD_ALREADY_CLAIMED } from './coinsDecide.ts';
+import { coinsDecider, REWARD_ALREADY_CLAIMED, TASK_NOT_COMPLETED } from './coinsDecide.ts';
 import type { CoinsEvent } from './coins.ts';
 import { parsePublicTaskId, publicTaskId, TASK_CATALOGUE, type TaskDefinition } from './catalogue.ts';
 import { tasksDecider, type RecordTaskAction } from './decide.ts';
@@ -56,8 +56,13 @@ test('actions no unfinished task counts are not recorded', (t) => {
 });
 
 const coins = deciderSpec(coinsDecider);
-const claim = { type: 'ClaimReward' as const, data: { userId: 'u1', rewardId: 'view-20260301', taskId: 'view', day: '2026-03-01', coins: 20 }, metadata: at(T) };
-const claimed: CoinsEvent = { type: 'CoinRewardClaimed', data: { ...claim.data, balance: 20, at: T } };
+const claim = { type: 'ClaimReward' as const, data: { userId: 'u1', rewardId: 'view-20260301', taskId: 'view', day: '2026-03-01', coins: 20, completed: true }, metadata: at(T) };
+const claimed: CoinsEvent = { type: 'CoinRewardClaimed', data: { userId: 'u1', rewardId: 'view-20260301', taskId: 'view', day: '2026-03-01', coins: 20, balance: 20, at: T } };
+
+test('a task not yet completed cannot be claimed, and nothing is credited', (t) => {
+  coins([]).when({ ...claim, data: { ...claim.data, completed: false } }).thenThrows(t, 'conflict', TASK_NOT_COMPLETED);
+  coins([claimed]).when({ ...claim, data: { ...claim.data, rewardId: 'research-20260301', taskId: 'research', coins: 50, completed: false } }).thenThrows(t, 'conflict', TASK_NOT_COMPLETED);
+});
 
 test('a reward is claimed once and adds to the balance', (t) => {
   coins([]).when(claim).then(t, [claimed]);
