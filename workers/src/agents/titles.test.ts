@@ -1,5 +1,11 @@
 import test from 'ava';
-import { cleanTitle, headlineOf, reportTitleOf } from './titles.ts';
+import { Allowance } from '@scriptorium/domain/budget/allowance';
+import type { BudgetGuard } from '@scriptorium/domain/budget/guard';
+import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
+import { DEFAULT_PROFILE } from '@scriptorium/infra/model/profile';
+import type { AgentDeps } from './deps.ts';
+import type { ReplyWriter } from './replyWriter.ts';
+import { cleanTitle, headlineOf, reportTitleOf, titleSessionIfUntitled } from './titles.ts';
 
 test('a generated title is one clean line', (t) => {
   t.is(cleanTitle('“固态电池技术路线对比”。'), '固态电池技术路线对比');
@@ -18,4 +24,42 @@ test('a report’s heading is the brief’s first clause whole, capitalised in E
   t.is(reportTitleOf('面向公司管理层写一篇简报：钠离子电池在储能电站中的低温表现和成本优势。请引用我的笔记。'), '面向公司管理层写一篇简报：钠离子电池在储能电站中的低温表现和成本优势');
   const long = reportTitleOf(`a review of ${'very '.repeat(30)}long things`);
   t.true(long.length <= 80 && long.endsWith('very…'), long);
+});
+
+/** A chat reply's title call, with the reply's allowance standing on a budget that has `left` tokens. */
+async function titleWith(left: number) {
+  const asked: Array<{ maxTokens?: number }> = [];
+  const titles: string[] = [];
+  const deps = {
+    commands: {
+      load: async () => ({ state: { status: 'open', title: null } }),
+      handle: async (_decider: unknown, _stream: string, command: { data: { title: string } }) => void titles.push(command.data.title),
+    },
+    model: {
+      offline: false,
+      profile: DEFAULT_PROFILE,
+      complete: async (request: { maxTokens?: number }) => {
+        asked.push(request);
+        return { text: '事件溯源入门', usage: { promptTokens: 30, completionTokens: 6 } };
+      },
+    },
+    log: { warn: () => undefined },
+    clock: () => new Date('2026-03-01T00:00:00Z'),
+  } as unknown as AgentDeps;
+  const budget = { remainingTokens: async () => left, hold: async () => (left > 0 ? 'held' : 'exhausted') } as unknown as BudgetGuard;
+  const allowance = new Allowance({ budget }, 'u1', { sessionId: 's1', messageId: 'r1' });
+  const writer = { tokens: async () => undefined } as unknown as ReplyWriter;
+  const job = { sessionId: 's1', userId: 'u1', replyId: 'r1' } as AgentJobData;
+  await titleSessionIfUntitled(deps, job, '什么是事件溯源？请详细说明。', '事件溯源把每一次变化记录为事件。', writer, allowance);
+  return { asked, titles };
+}
+
+test('a title is a call of the reply: made within what the budget has left, and not made once it is spent', async (t) => {
+  const spent = await titleWith(0);
+  t.is(spent.asked.length, 0);
+  t.deepEqual(spent.titles, ['什么是事件溯源']);
+  const some = await titleWith(5_000);
+  t.is(some.asked.length, 1);
+  t.true(some.asked[0]!.maxTokens! <= 40);
+  t.deepEqual(some.titles, ['事件溯源入门']);
 });

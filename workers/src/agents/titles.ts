@@ -2,7 +2,7 @@ import { conversationStream } from '@scriptorium/domain/conversation/conversatio
 import { conversationDecider } from '@scriptorium/domain/conversation/decide';
 import type { AgentJobData } from '@scriptorium/domain/conversation/jobs';
 import { partialUsageOf } from '@scriptorium/infra/model/port';
-import { fitToWindow } from '@scriptorium/infra/model/window';
+import type { Allowance } from '@scriptorium/domain/budget/allowance';
 import type { AgentDeps } from './deps.ts';
 import type { ReplyWriter } from './replyWriter.ts';
 import { clip } from './deep_cognition/text.ts';
@@ -53,16 +53,17 @@ export function cleanTitle(generated: string): string {
 
 /**
  * After the first exchange a session without a title gets one; the title change reaches every
- * socket of the user as a metadata_update.
+ * socket of the user as a metadata_update. The call is the reply's: fitted and capped by the
+ * reply's allowance and counted in it, so a user whose budget is spent gets the question as title.
  */
-export async function titleSessionIfUntitled(deps: AgentDeps, job: AgentJobData, question: string, answer: string, writer: ReplyWriter): Promise<void> {
+export async function titleSessionIfUntitled(deps: AgentDeps, job: AgentJobData, question: string, answer: string, writer: ReplyWriter, allowance: Allowance): Promise<void> {
   const { state } = await deps.commands.load(conversationDecider, conversationStream(job.sessionId));
   if (state.status === 'none' || state.title !== null) return;
   let title = headlineOf(question);
   if (!deps.model.offline) {
     try {
       const { profile } = deps.model;
-      const { request } = fitToWindow(
+      const request = await allowance.ensure(
         {
           messages: [
             { role: 'system', content: '为下面的对话起一个简短的标题（不超过 20 个字，不要引号和句末标点），使用与用户相同的语言。只输出标题。' },
@@ -74,12 +75,16 @@ export async function titleSessionIfUntitled(deps: AgentDeps, job: AgentJobData,
         profile,
       );
       const completion = await deps.model.complete(request);
+      allowance.record(completion.usage);
       await writer.tokens(completion.usage);
       const generated = cleanTitle(completion.text);
       if (generated) title = generated;
     } catch (error) {
       const spent = partialUsageOf(error);
-      if (spent) await writer.tokens(spent);
+      if (spent) {
+        allowance.record(spent);
+        await writer.tokens(spent);
+      }
       deps.log.warn({ err: error, sessionId: job.sessionId }, 'title generation failed; using the question');
     }
   }

@@ -157,7 +157,7 @@ async function start(run: Run, session: OpenSession, record: ReplyRecord, events
   }
   if (!trace.outputs.has('status_and_goal')) await writer.output('status_and_goal', status);
   // The session's title is a model call of this run's too: it takes a slot like the others.
-  await run.pools.model(() => titleSessionIfUntitled(deps, data, record.question, status.goal, writer));
+  await run.pools.model(() => titleSessionIfUntitled(deps, data, record.question, status.goal, writer, run.allowance));
   if (specific) {
     await research(run, session, record, trace);
     return;

@@ -51,9 +51,10 @@ export async function runPoeLlm(deps: AgentDeps, job: JobContext<unknown>): Prom
     const partial = replyTrace(events, data.continues).text;
     if (partial) messages.push({ role: 'assistant', content: partial }, { role: 'user', content: '请从上次中断的地方继续，不要重复已经写过的内容。' });
   }
+  const allowance = new Allowance(deps, data.userId, { sessionId: data.sessionId, messageId: data.replyId });
   let request: ModelRequest;
   try {
-    request = await new Allowance(deps, data.userId, { sessionId: data.sessionId, messageId: data.replyId }).ensure({ messages }, deps.model.profile);
+    request = await allowance.ensure({ messages }, deps.model.profile);
   } catch (error) {
     if (!(error instanceof BudgetExhaustedError)) throw error;
     const item = failureItem(error);
@@ -107,5 +108,5 @@ export async function runPoeLlm(deps: AgentDeps, job: JobContext<unknown>): Prom
     return;
   }
   await writer.complete('completed');
-  await titleSessionIfUntitled(deps, data, question, answer, writer);
+  await titleSessionIfUntitled(deps, data, question, answer, writer, allowance);
 }
