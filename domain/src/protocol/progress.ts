@@ -55,6 +55,11 @@ const catalogue = {
     level: 'info',
     text: (p: z.infer<typeof citations>) => `“${p.section}”一节的 ${p.checked} 处引用已与来源核对：${p.repaired} 处已修正，${p.marked} 处标为待核实，${p.removed} 处无效编号已删除`,
   },
+  'research.editChecked': {
+    params: citations.omit({ section: true }),
+    level: 'info',
+    text: (p: Omit<z.infer<typeof citations>, 'section'>) => `修改处的 ${p.checked} 处引用已与来源核对：${p.repaired} 处已修正，${p.marked} 处标为待核实，${p.removed} 处无效编号已删除`,
+  },
   'research.instructionApplied': {
     params: z.object({ id: z.string(), instruction: z.string(), to: z.enum(['plan', 'writing']) }),
     level: 'info',

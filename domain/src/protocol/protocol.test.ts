@@ -112,6 +112,7 @@ test('every progress code round-trips with its parameters', (t) => {
     'research.sectionCapped': { section: '技术路线' },
     'research.followUp': { section: '成本与争议', reason: '资料之间对成本的说法不一致', queries: ['钠离子电池 成本 争议'] },
     'research.citationsChecked': { section: '技术路线', checked: 6, repaired: 1, marked: 1, removed: 1 },
+    'research.editChecked': { checked: 2, repaired: 0, marked: 1, removed: 1 },
     'research.waitingForModel': { until: '2025-05-01T10:02:00.000Z' },
     'research.cutShortSaved': {},
     'research.interrupted': {},

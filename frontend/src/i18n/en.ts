@@ -242,6 +242,7 @@ export const en: Messages = {
       sectionCapped: 'The section "{{section}}" reached the model\'s output limit and may be incomplete; the report says so',
       followUp: 'The step "{{section}}" needs more ({{reason}}); searching again: {{queries}}',
       citationsChecked: 'Checked {{checked}} citations of "{{section}}" against their sources: {{repaired}} corrected, {{marked}} marked as unverified, {{removed}} invalid numbers removed',
+      editChecked: 'Checked {{checked}} citations of the edit against their sources: {{repaired}} corrected, {{marked}} marked as unverified, {{removed}} invalid numbers removed',
       instructionApplied: 'Adjusted to your instruction "{{instruction}}": {{change}}',
       instructionTo: { plan: 'the research is planned again, keeping the sources already read', writing: 'the parts not yet written follow it' },
       instructionLate: 'Your instruction "{{instruction}}" arrived once this revision was written and was not taken up; give it again as feedback below',

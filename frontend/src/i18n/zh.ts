@@ -242,6 +242,7 @@ export const zh = {
       sectionCapped: '“{{section}}”一节达到了模型的输出上限，可能不完整，报告中已注明',
       followUp: '“{{section}}”还需补充（{{reason}}），追加搜索：{{queries}}',
       citationsChecked: '“{{section}}”一节的 {{checked}} 处引用已与来源核对：{{repaired}} 处已修正，{{marked}} 处标为待核实，{{removed}} 处无效编号已删除',
+      editChecked: '修改处的 {{checked}} 处引用已与来源核对：{{repaired}} 处已修正，{{marked}} 处标为待核实，{{removed}} 处无效编号已删除',
       instructionApplied: '已按你的要求“{{instruction}}”调整：{{change}}',
       instructionTo: { plan: '重新制定研究计划，已读的资料继续使用', writing: '尚未撰写的部分将照此撰写' },
       instructionLate: '你的要求“{{instruction}}”到达时这次修订已经写完，未能采纳；可以在下面的反馈中再提一次',

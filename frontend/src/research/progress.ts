@@ -28,6 +28,8 @@ export function infoText(t: TFunction, item: ContentOf<'info'>): string {
       return t('progress.research.followUp', { section: progress.params.section, reason: progress.params.reason, queries: progress.params.queries.join(t('progress.listSeparator')) });
     case 'research.citationsChecked':
       return t('progress.research.citationsChecked', { ...progress.params });
+    case 'research.editChecked':
+      return t('progress.research.editChecked', { ...progress.params });
     case 'research.waitingForModel':
       return t('progress.research.waitingForModel', { time: new Date(progress.params.until).toLocaleTimeString(intlLocale(currentLanguage())) });
     case 'research.instructionApplied':

@@ -120,6 +120,8 @@ test('with a model: an edit that brings in a number past the sources and a figur
     before.filter((check) => check.offset !== sentence.index).map((check) => ({ ...check, offset: check.offset > sentence.index ? check.offset + moved : check.offset })),
     'every other check kept, those after the edit moved by what it added',
   );
+  const said = asEvents(await h.log(sessionId)).flatMap((event) => (event.type === 'AgentOutputRecorded' && event.data.messageId === 'c' && event.data.contentType === 'info' ? [event.data.payload] : []));
+  t.like(said, [{ progress: { code: 'research.editChecked', params: { removed: 1, marked: 1 } } }], 'the chat says what the check did to the edit');
   for (const check of citations.filter((candidate) => candidate.action !== 'removed')) {
     t.regex(applied.data.fullContent.slice(check.offset).split(/[。\n]/)[0]!, new RegExp(`\\[\\[${check.n}\\]\\]`), 'each check stands at a sentence citing its number');
   }

@@ -143,5 +143,9 @@ export async function runTargetedEdit(deps: AgentDeps, job: JobContext<unknown>)
     // The report moved on while the edit was being written (a new version, the text edited away).
     if (!(error instanceof DomainError)) throw error;
     await refuse(error.message);
+    return;
   }
+  const { tally } = checked;
+  // As a research section says it: when the check changed something or cost a model call.
+  if (checked.judged || tally.repaired + tally.marked + tally.removed > 0) await writer.progress({ code: 'research.editChecked', params: tally });
 }

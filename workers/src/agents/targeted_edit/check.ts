@@ -17,6 +17,9 @@ export interface CheckedEdit {
   snippet: string;
   edited: string;
   citations: CitationCheck[];
+  /** What the check did to the edit's sentences, and whether it cost a model call. */
+  tally: { checked: number; repaired: number; marked: number; removed: number };
+  judged: boolean;
 }
 
 /** The edit of `snippet` at `at` of version `current` into `edited`, as the new version will hold it, checked. */
@@ -42,5 +45,5 @@ export async function checkedEdit(run: Run, events: RecordedEvent[], current: { 
   const tail = content.length - at - snippet.length;
   let suffix = 0;
   while (suffix < tail && suffix < final.length - prefix && content[content.length - 1 - suffix] === final[final.length - 1 - suffix]) suffix++;
-  return { offset: prefix, snippet: content.slice(prefix, content.length - suffix), edited: final.slice(prefix, final.length - suffix), citations };
+  return { offset: prefix, snippet: content.slice(prefix, content.length - suffix), edited: final.slice(prefix, final.length - suffix), citations, tally: checked.tally, judged: checked.judged };
 }
