@@ -6,8 +6,8 @@ import test from 'ava';
 import { client, signUp, startTestApp, type Client } from '../support/app.ts';
 import { owned } from '../support/children.ts';
 import { eventually } from '../support/poll.ts';
-import { openSocket } from '../support/socket.ts';
-import { CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
+import { openSocket, openSocketAt } from '../support/socket.ts';
+import { CLOSE_FORBIDDEN, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
 
 const until = <T>(probe: () => Promise<T | undefined>) => eventually(probe, 60_000);
 
@@ -79,21 +79,26 @@ test('the CLI logs in, chats, runs a command, and each session arrives as a traj
   t.is((await client(app.url, token).request('GET', '/backend/auth/me')).status, 401, 'logout ends the password sign-in on the server too');
 });
 
-test('a password login is listed under the apps with this machine’s name, and logout revokes it there and says so', async (t) => {
+test('a password login is listed under the apps with this machine’s name and the assistant’s scopes only, and logout revokes it there and says so', async (t) => {
   const app = await startTestApp();
   t.teardown(() => app.stop());
   const user = await signUp(app.url, 'listed', 'listed-password');
   const home = mkdtempSync(join(tmpdir(), 'scriptorium-cli-'));
   t.teardown(() => rmSync(home, { recursive: true, force: true }));
   const env = { SCRIPTORIUM_CONFIG: join(home, 'config.json'), LANG: 'en_US.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
-  const signIns = async () => (await user.request('GET', '/backend/auth/app-sign-ins')).body.sign_ins as Array<{ id: string; client_name_en: string; device_name: string }>;
+  const signIns = async () => (await user.request('GET', '/backend/auth/app-sign-ins')).body.sign_ins as Array<{ id: string; client_name_en: string; device_name: string; scope: string }>;
 
   t.is((await cli(['login', '--password', '--server', app.url, '--username', 'listed'], { ...env, SCRIPTORIUM_PASSWORD: 'listed-password' })).code, 0);
   const [listed] = await signIns();
-  t.like(listed, { client_name_en: 'Scriptorium command-line assistant', device_name: hostname() });
+  t.like(listed, { client_name_en: 'Scriptorium command-line assistant', device_name: hostname(), scope: 'engineer audit:read' });
   const token = (JSON.parse(readFileSync(env.SCRIPTORIUM_CONFIG, 'utf8')) as { token: string }).token;
-  const socket = await openSocket(app.url, 'client-listed-cli', token);
-  await socket.next((m) => m.type === 'heartbeat');
+  const cliUser = client(app.url, token);
+  const session = await cliUser.request('POST', '/backend/api/ai-engineer/sessions', { title: 'cli' });
+  t.is(session.status, 201);
+  const socket = await openSocketAt(app.url, `/backend/api/ai-engineer/ws/sessions/${session.body.id}`, token);
+  await socket.next((m) => m.type === 'subscribed');
+  t.like((await cliUser.request('PATCH', `/backend/users/${user.userId}`, { nickname: 'taken over' })).body, { code: 'auth.scope_insufficient' }, 'no account rights');
+  t.is((await (await openSocket(app.url, 'client-listed-cli', token)).closed).code, CLOSE_FORBIDDEN, 'no chats');
 
   const logout = await cli(['logout'], env);
   t.is(logout.code, 0, logout.stderr);

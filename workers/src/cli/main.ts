@@ -27,7 +27,7 @@ import type { EngineerCommandDto, EngineerSessionStatus } from '@scriptorium/dom
 import { commandFromArgs, commandLine } from './command.ts';
 import { EngineerRecorder, POLL_MS } from './engineer.ts';
 import { cliLanguage, cliMessages, withoutLangFlag } from './messages.ts';
-import { authorize, CLIENT_ID, discover, OAuthFailure, refresh, revoke, type Tokens } from './oauth.ts';
+import { authorize, CLI_SCOPE, CLIENT_ID, discover, OAuthFailure, refresh, revoke, type Tokens } from './oauth.ts';
 import type { RunAnswerer } from '@scriptorium/domain/protocol/trajectories';
 import { RecordedSession } from './session.ts';
 import { Terminal } from './terminal.ts';
@@ -141,8 +141,8 @@ async function login(args: string[]): Promise<void> {
 async function passwordLogin(server: string, name: string | undefined): Promise<void> {
   const username = name ?? process.env.SCRIPTORIUM_USERNAME ?? (await answer(say.usernamePrompt, say.username));
   const password = process.env.SCRIPTORIUM_PASSWORD ?? (await answer(say.passwordPrompt, say.password, true));
-  // Named as the app and the machine it runs on, the sign-in is listed under "Authorised apps" on the web page.
-  const form = new URLSearchParams({ username, password, client_id: CLIENT_ID, device_name: hostname() });
+  // Named as the app and the machine it runs on, the sign-in is listed under "Authorised apps" on the web page; its token gets the assistant's scopes only.
+  const form = new URLSearchParams({ username, password, client_id: CLIENT_ID, device_name: hostname(), scope: CLI_SCOPE });
   const response = await fetch(new URL('/backend/auth/login', server), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
   const body = (await response.json().catch(() => ({}))) as { access_token?: string; detail?: unknown };
   if (!response.ok || !body.access_token) fail(typeof body.detail === 'string' ? body.detail : say.signInFailed(response.status));
