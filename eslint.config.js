@@ -1,5 +1,6 @@
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import userFacingText from './tests/lint/eslint/userFacingText.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'frontend/dist/**', 'data/**', 'tests/e2e/screenshots/**'] },
@@ -38,5 +39,12 @@ export default tseslint.config(
     files: ['frontend/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  {
+    // What the reader sees is worded in the catalogues (tests/lint/texts.test.ts proves the rule on planted texts).
+    files: ['frontend/src/**/*.{ts,tsx}'],
+    ignores: ['frontend/src/i18n/**', 'frontend/src/**/*.test.{ts,tsx}', 'frontend/src/**/fixtures.ts'],
+    plugins: { scriptorium: { rules: { 'user-facing-text': userFacingText } } },
+    rules: { 'scriptorium/user-facing-text': 'error' },
   },
 );
