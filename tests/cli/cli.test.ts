@@ -271,7 +271,7 @@ async function playBrowser(output: { stdout: string }, user: Client, decision: '
   return fetch(answered.body.redirect_to);
 }
 
-test('login signs in through the browser with PKCE, refreshes an expired token, and logout revokes the grant', async (t) => {
+test('login signs in through the browser with PKCE for the assistant’s scopes only, refreshes an expired token, and logout revokes the grant', async (t) => {
   const app = await startTestApp();
   t.teardown(() => app.stop());
   const user = await signUp(app.url, 'browser', 'browser-password');
@@ -297,9 +297,9 @@ test('login signs in through the browser with PKCE, refreshes an expired token, 
   const saved = JSON.parse(readFileSync(env.SCRIPTORIUM_CONFIG, 'utf8'));
   t.like(saved, { server: app.url, username: 'browser', token_endpoint: `${app.url}/backend/oauth/token` });
   t.truthy(saved.refresh_token);
-  t.like(JSON.parse(Buffer.from(saved.token.split('.')[1], 'base64url').toString()), { client_id: 'scriptorium-cli' });
+  t.like(JSON.parse(Buffer.from(saved.token.split('.')[1], 'base64url').toString()), { client_id: 'scriptorium-cli', scope: 'engineer audit:read' });
   const [grant] = (await user.request('GET', '/backend/oauth/grants')).body.grants;
-  t.like(grant, { client_id: 'scriptorium-cli' });
+  t.like(grant, { client_id: 'scriptorium-cli', scope: 'engineer audit:read' }, 'the narrowest scopes that serve the assistant');
 
   // An access token past its expiry is renewed with the refresh token, which rotates.
   writeFileSync(env.SCRIPTORIUM_CONFIG, JSON.stringify({ ...saved, expires_at: new Date(Date.now() - 1000).toISOString() }));
