@@ -164,7 +164,7 @@ test("every chat and run is a live engineer session; the browser's commands run 
   t.like(nodes[3], { payload: { text: '42\n', exit_code: 0 } });
 });
 
-test('a chat started with --allow-browser-commands runs what the browser sends without asking', async (t) => {
+test('a chat started with --allow-browser-commands runs what the browser sends, and what it approves, without asking', async (t) => {
   const app = await startTestApp();
   t.teardown(() => app.stop());
   const user = await signUp(app.url, 'optedin', 'optedin-password');
@@ -181,11 +181,17 @@ test('a chat started with --allow-browser-commands runs what the browser sends w
   t.like(done.result, { status: 'completed', result: '42\n' });
   t.regex(output.stdout, /已允许浏览器直接运行命令/);
   t.false(output.stdout.includes('运行浏览器发来的命令'), 'nothing was asked');
+  await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'message', content: 'list the files' });
+  const proposal = await until(async () => (await user.request('GET', `${base}/sessions/${session.id}/nodes?sort_order=asc`)).body.nodes.find((node: any) => node.node_type === 'tool_call'));
+  const approve = (await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'approve', content: proposal.id })).body;
+  const ran = await until(async () => (await user.request('GET', `${base}/sessions/${session.id}/commands`)).body.commands.find((c: any) => c.id === approve.id && c.result));
+  t.regex(ran.result.result, /package\.json/, 'the approved listing ran');
+  t.false(output.stdout.includes('在终端确认后才会运行'), 'the approval was not asked again');
   child.stdin.end('/exit\n');
   t.is((await exited).code, 0);
 });
 
-test('a command the assistant proposes runs only once approved: from the terminal, or from the browser where the first answer wins; a refusal runs nothing', async (t) => {
+test('a command the assistant proposes runs only once the terminal approves it, the browser’s approval too; a refusal from either runs nothing', async (t) => {
   const app = await startTestApp();
   t.teardown(() => app.stop());
   const user = await signUp(app.url, 'approver', 'approver-password');
@@ -217,7 +223,7 @@ test('a command the assistant proposes runs only once approved: from the termina
   t.like(events.find((event: any) => event.event_type === 'tool_call'), { command: 'ls -la' });
   t.like(events.find((event: any) => event.event_type === 'tool_result'), { content: '已批准运行（终端）' });
 
-  // From the browser: a message, its proposal approved there; the result reaches the message; a second answer is refused.
+  // From the browser: a message, its proposal approved there and confirmed in the terminal; the result reaches the message; a second answer is refused.
   const { child, output, exited } = spawnCli(['chat', '--project', 'demo'], env, t);
   const session = await until(async () => (await user.request('GET', `${base}/sessions?status=running`)).body.sessions[0]);
   const message = (await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'message', content: 'list the files' })).body;
@@ -230,6 +236,9 @@ test('a command the assistant proposes runs only once approved: from the termina
   const again = await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'reject', content: proposal.id });
   t.is(again.status, 409);
   t.is(again.body.code, 'engineer.proposal_answered');
+  await until(async () => (output.stdout.includes('[浏览器] 批准运行：在终端确认后才会运行') ? true : undefined));
+  t.notRegex(output.stdout, /package\.json/, 'nothing ran on the browser’s word alone');
+  child.stdin.write('y\n');
   const commands = await until(async () => {
     const all = (await user.request('GET', `${base}/sessions/${session.id}/commands`)).body.commands;
     return all.every((command: any) => command.result) ? all : undefined;
@@ -243,6 +252,17 @@ test('a command the assistant proposes runs only once approved: from the termina
   const tree = (await user.request('GET', `${base}/sessions/${session.id}/nodes?sort_order=asc`)).body.nodes;
   t.like(tree.find((node: any) => node.node_type === 'command'), { parent_id: proposal.id, payload: { command: 'ls -la' } });
   t.is((await user.request('GET', `${base}/sessions/${session.id}`)).body.status, 'running');
+
+  // Approved in the browser, declined in the terminal: nothing runs, and the approval is answered as refused.
+  await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'message', content: '当前目录是哪里' });
+  const second = await until(async () => (await user.request('GET', `${base}/sessions/${session.id}/nodes?sort_order=asc`)).body.nodes.filter((node: any) => node.node_type === 'tool_call')[1]);
+  await until(async () => (/助手建议运行：pwd/.test(output.stdout) ? true : undefined));
+  const approvePwd = (await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'approve', content: second.id })).body;
+  await until(async () => (output.stdout.split('[浏览器] 批准运行：在终端确认后才会运行').length === 3 ? true : undefined));
+  child.stdin.write('n\n');
+  const refused = await until(async () => (await user.request('GET', `${base}/sessions/${session.id}/commands`)).body.commands.find((c: any) => c.id === approvePwd.id && c.result));
+  t.like(refused.result, { status: 'failed', error_message: '终端拒绝运行浏览器发来的命令' });
+  t.false(output.stdout.includes(process.cwd() + '\n'), 'pwd did not run');
   child.stdin.end('/exit\n');
   t.is((await exited).code, 0);
 });

@@ -7,9 +7,11 @@
  *   scriptorium chat  [--project NAME] [--allow-browser-commands]   (a line asks; `!cmd` runs a command; /help; /exit or Ctrl-C ends)
  *
  * In a chat the assistant may propose a command (the `run_command` tool); it runs in the user's own
- * shell, unsandboxed, so only once a person approves it: `y` in the terminal, or 批准运行 in the browser.
- * A command the browser sends itself asks the terminal the same way: whoever holds a token of the
- * account can send one, so it runs unasked only in a chat started with `--allow-browser-commands`.
+ * shell, unsandboxed, so only once the person at the terminal approves it (`y`). Whoever holds a token
+ * of the account can reach the browser's side (send a message the assistant turns into a proposal,
+ * approve it, send a command), so an approval or a command from the browser asks the terminal too,
+ * and runs unasked only in a chat started with `--allow-browser-commands`; a refusal from the browser
+ * needs no confirming.
  *   scriptorium run   [--project NAME] -- <command…>         (runs one command and records it: several arguments
  *                                                           run as given, with no shell; one is a command line for the shell)
  *
@@ -221,18 +223,26 @@ async function chat(args: string[]): Promise<void> {
     finished();
   };
 
-  // The proposal waiting for a person; the first answer, from the terminal or the browser, settles it.
-  let pending: { id: string; settle: (verdict: Verdict) => void } | null = null;
+  // The proposal waiting for a person; the first answer, from the terminal or the browser, settles it,
+  // except the browser's approval in a chat that did not opt in: the terminal's answer still decides.
+  let pending: { id: string; settle: (verdict: Verdict) => void; confirm: (commandId: string) => void } | null = null;
   const approval = (id: string, command: string): Promise<Verdict> =>
     new Promise((resolve) => {
       terminal.show(say.proposed(command));
       const typed = lines.next(true);
+      // The browser's approval waiting for the terminal's, answered with what came of it.
+      let browserApproval: string | undefined;
       pending = {
         id,
         settle: (verdict) => {
           pending = null;
           typed.cancel();
-          resolve(verdict);
+          resolve(browserApproval === undefined || verdict.commandId !== undefined ? verdict : { ...verdict, commandId: browserApproval });
+        },
+        confirm: (commandId) => {
+          browserApproval = commandId;
+          out(say.browserApproved);
+          terminal.show(say.proposed(command));
         },
       };
       void typed.line.then((line) => {
@@ -272,7 +282,9 @@ async function chat(args: string[]): Promise<void> {
     session.answer(proposal, verdict.approved, verdict.by);
     const outcome: Outcome = verdict.approved ? await runOutcome(session, proposal) : { status: 'completed', result: say.declinedResult(proposal), error_message: null };
     if (!verdict.approved && verdict.by !== 'browser') out(say.declined);
-    if (verdict.commandId) await engineer.result(verdict.commandId, outcome);
+    // A browser approval the terminal turned down failed, as a browser command the terminal refused does.
+    const refusedHere = !verdict.approved && verdict.by !== 'browser';
+    if (verdict.commandId) await engineer.result(verdict.commandId, refusedHere ? { status: 'failed', result: '', error_message: say.terminalRefused } : outcome);
     return outcome;
   };
 
@@ -286,8 +298,10 @@ async function chat(args: string[]): Promise<void> {
         lastSeq = command.seq;
         if (command.command_type === 'approve' || command.command_type === 'reject') {
           // Answers go straight to the waiting proposal, past the turn that waits for them; a late one is ignored.
-          if (pending?.id === command.content) pending.settle({ approved: command.command_type === 'approve', by: 'browser', commandId: command.id });
-          else await engineer.result(command.id, { status: 'failed', result: '', error_message: say.alreadyAnswered });
+          if (pending?.id === command.content) {
+            if (command.command_type === 'approve' && !browserMayRun) pending.confirm(command.id);
+            else pending.settle({ approved: command.command_type === 'approve', by: 'browser', commandId: command.id });
+          } else await engineer.result(command.id, { status: 'failed', result: '', error_message: say.alreadyAnswered });
           continue;
         }
         if (command.command_type === 'stop') {
