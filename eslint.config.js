@@ -55,8 +55,6 @@ export default tseslint.config(
       'frontend/src/panels/ArtifactPanel.tsx',
       'frontend/src/panels/Composer.tsx',
       'frontend/src/panels/stream/PlanReview.tsx',
-      'frontend/src/routes/login/LoginPage.tsx',
-      'frontend/src/routes/oauth-authorize/OAuthAuthorizePage.tsx',
       'frontend/src/trajectories/ShareTrajectoryDialog.tsx',
       'frontend/src/ui/ConfirmDialog.tsx',
     ],
