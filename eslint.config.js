@@ -55,7 +55,6 @@ export default tseslint.config(
       'frontend/src/panels/ArtifactPanel.tsx',
       'frontend/src/panels/Composer.tsx',
       'frontend/src/panels/stream/PlanReview.tsx',
-      'frontend/src/trajectories/ShareTrajectoryDialog.tsx',
       'frontend/src/ui/ConfirmDialog.tsx',
     ],
     rules: { 'scriptorium/no-hand-kept-busy': 'off' },
