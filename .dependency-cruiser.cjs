@@ -10,6 +10,10 @@ const workers = '^workers/';
 const backend = '^backend/';
 const frontend = '^frontend/';
 const compositionRoot = '^backend/src/main\\.ts$';
+/** What ships: every workspace's source. */
+const production = '^(infra|domain|projections|workers|backend|frontend)/src/';
+/** Test code kept beside what it tests: the tests themselves and their helpers. */
+const testCode = ['\\.test\\.tsx?$', '/testing\\.ts$', '^projections/src/fixtures\\.ts$', '^workers/src/agents/deep_cognition/harness\\.ts$'];
 
 module.exports = {
   forbidden: [
@@ -75,16 +79,24 @@ module.exports = {
     },
     {
       name: 'production-imports-no-dev-dependencies',
-      comment: 'What ships may not lean on packages installed only for development (openai, playwright-core…); tests, their helpers and the tsx entry of the document worker (*.dev.mjs) may.',
+      comment: 'What ships may not lean on packages installed only for development (the root package.json\'s openai, playwright-core…, a workspace\'s own devDependencies); tests, their helpers and the tsx entry of the document worker (*.dev.mjs) may. Proved by tests/lint/imports.test.ts.',
       severity: 'error',
-      from: { path: '^(infra|domain|projections|workers|backend|frontend)/src/', pathNot: ['\\.test\\.tsx?$', '/testing\\.ts$', '\\.dev\\.mjs$', '^workers/src/agents/deep_cognition/harness\\.ts$'] },
+      from: { path: production, pathNot: [...testCode, '\\.dev\\.mjs$'] },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['npm'] },
     },
     {
       name: 'production-does-not-import-tests',
+      comment: 'Nor on the test suite\'s code (tests/), which tests beside the code may use.',
       severity: 'error',
-      from: { path: '^(infra|domain|projections|workers|backend|frontend)/src/', pathNot: '\\.test\\.tsx?$' },
+      from: { path: production, pathNot: testCode },
       to: { path: '^tests/' },
+    },
+    {
+      name: 'production-does-not-import-test-helpers',
+      comment: 'The helpers kept beside the code for its tests (testing.ts, fixtures, the research harness) import ava and test doubles: what ships may not reach them.',
+      severity: 'error',
+      from: { path: production, pathNot: testCode },
+      to: { path: testCode.slice(1) },
     },
     {
       name: 'no-circular-within-a-workspace',

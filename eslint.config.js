@@ -1,5 +1,7 @@
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import userFacingText from './tests/lint/eslint/userFacingText.js';
+import handKeptBusy from './tests/lint/eslint/handKeptBusy.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'frontend/dist/**', 'data/**', 'tests/e2e/screenshots/**'] },
@@ -38,5 +40,23 @@ export default tseslint.config(
     files: ['frontend/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  {
+    // What the reader sees is worded in the catalogues (tests/lint/texts.test.ts proves the rule on planted texts).
+    files: ['frontend/src/**/*.{ts,tsx}'],
+    ignores: ['frontend/src/i18n/**', 'frontend/src/**/*.test.{ts,tsx}', 'frontend/src/**/fixtures.ts'],
+    plugins: { scriptorium: { rules: { 'user-facing-text': userFacingText, 'no-hand-kept-busy': handKeptBusy } } },
+    rules: { 'scriptorium/user-facing-text': 'error', 'scriptorium/no-hand-kept-busy': 'error' },
+  },
+  {
+    // Still keeping a busy flag by hand, each to become a mutation (docs/decisions.md, the house rules as lint); none may join them.
+    files: [
+      'frontend/src/account/TasksPanel.tsx',
+      'frontend/src/panels/ArtifactPanel.tsx',
+      'frontend/src/panels/Composer.tsx',
+      'frontend/src/panels/stream/PlanReview.tsx',
+      'frontend/src/ui/ConfirmDialog.tsx',
+    ],
+    rules: { 'scriptorium/no-hand-kept-busy': 'off' },
   },
 );

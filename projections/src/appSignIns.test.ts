@@ -6,10 +6,14 @@ import { projectionSpec } from './testing.ts';
 
 const spec = projectionSpec<AppSignInEvent>(appSignInsProjection);
 const S = 'b'.repeat(32);
-const signedIn: AppSignInEvent = { type: 'AppSignedIn', data: { signInId: S, userId: OWNER, clientId: 'scriptorium-cli', deviceName: 'devbox', signedInAt: T1, expiresAt: T3 } };
+const signedIn: AppSignInEvent = { type: 'AppSignedIn', data: { signInId: S, userId: OWNER, clientId: 'scriptorium-cli', deviceName: 'devbox', signedInAt: T1, expiresAt: T3, scope: 'engineer audit:read' } };
 
-test('an app’s password sign-in is listed with its device, and each recorded use moves "last used"', async (t) => {
-  await spec.given(signedIn).then(t, APP_SIGN_INS, [{ _id: S, user_id: OWNER, client_id: 'scriptorium-cli', device_name: 'devbox', status: 'active', signed_in_at: T1, last_used_at: T1, expires_at: T3 }]);
+test('an app’s password sign-in is listed with its device and scopes, and each recorded use moves "last used"', async (t) => {
+  await spec
+    .given(signedIn)
+    .then(t, APP_SIGN_INS, [{ _id: S, user_id: OWNER, client_id: 'scriptorium-cli', device_name: 'devbox', scope: 'engineer audit:read', status: 'active', signed_in_at: T1, last_used_at: T1, expires_at: T3 }]);
+  const { scope: _, ...beforeScopes } = signedIn.data;
+  await spec.given({ type: 'AppSignedIn', data: beforeScopes }).then(t, APP_SIGN_INS, [{ _id: S, scope: 'account' }], { filter: { user_id: OWNER } });
   await spec
     .given(signedIn)
     .when({ type: 'AppSignInUsed', data: { signInId: S, usedAt: T2 } })

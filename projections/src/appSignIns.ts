@@ -2,6 +2,7 @@ import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
 import type { AppSignInEvent, AppSignInRevocationReason } from '@scriptorium/domain/signin/appSignIn';
+import { DEFAULT_SCOPE } from '@scriptorium/domain/oauth/clients';
 import type { Projection } from './projection.ts';
 
 /**
@@ -13,6 +14,8 @@ export interface AppSignInDoc extends Doc {
   user_id: string;
   client_id: string;
   device_name: string;
+  /** What its token may do, space-separated; absent on a document projected before scopes (`account`). */
+  scope?: string;
   status: 'active' | 'revoked';
   signed_in_at: string;
   expires_at: string;
@@ -35,12 +38,13 @@ export const appSignInsProjection: Projection = {
     const event = { type: recorded.type, data: recorded.data } as AppSignInEvent;
     switch (event.type) {
       case 'AppSignedIn': {
-        const { signInId, userId, clientId, deviceName, signedInAt, expiresAt } = event.data;
+        const { signInId, userId, clientId, deviceName, signedInAt, expiresAt, scope } = event.data;
         await signIns.put({
           _id: signInId,
           user_id: userId,
           client_id: clientId,
           device_name: deviceName,
+          scope: scope ?? DEFAULT_SCOPE,
           status: 'active',
           signed_in_at: signedInAt,
           expires_at: expiresAt,

@@ -6,8 +6,8 @@ import test from 'ava';
 import { client, signUp, startTestApp, type Client } from '../support/app.ts';
 import { owned } from '../support/children.ts';
 import { eventually } from '../support/poll.ts';
-import { openSocket } from '../support/socket.ts';
-import { CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
+import { openSocket, openSocketAt } from '../support/socket.ts';
+import { CLOSE_FORBIDDEN, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
 
 const until = <T>(probe: () => Promise<T | undefined>) => eventually(probe, 60_000);
 
@@ -79,21 +79,26 @@ test('the CLI logs in, chats, runs a command, and each session arrives as a traj
   t.is((await client(app.url, token).request('GET', '/backend/auth/me')).status, 401, 'logout ends the password sign-in on the server too');
 });
 
-test('a password login is listed under the apps with this machine’s name, and logout revokes it there and says so', async (t) => {
+test('a password login is listed under the apps with this machine’s name and the assistant’s scopes only, and logout revokes it there and says so', async (t) => {
   const app = await startTestApp();
   t.teardown(() => app.stop());
   const user = await signUp(app.url, 'listed', 'listed-password');
   const home = mkdtempSync(join(tmpdir(), 'scriptorium-cli-'));
   t.teardown(() => rmSync(home, { recursive: true, force: true }));
   const env = { SCRIPTORIUM_CONFIG: join(home, 'config.json'), LANG: 'en_US.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
-  const signIns = async () => (await user.request('GET', '/backend/auth/app-sign-ins')).body.sign_ins as Array<{ id: string; client_name_en: string; device_name: string }>;
+  const signIns = async () => (await user.request('GET', '/backend/auth/app-sign-ins')).body.sign_ins as Array<{ id: string; client_name_en: string; device_name: string; scope: string }>;
 
   t.is((await cli(['login', '--password', '--server', app.url, '--username', 'listed'], { ...env, SCRIPTORIUM_PASSWORD: 'listed-password' })).code, 0);
   const [listed] = await signIns();
-  t.like(listed, { client_name_en: 'Scriptorium command-line assistant', device_name: hostname() });
+  t.like(listed, { client_name_en: 'Scriptorium command-line assistant', device_name: hostname(), scope: 'engineer audit:read' });
   const token = (JSON.parse(readFileSync(env.SCRIPTORIUM_CONFIG, 'utf8')) as { token: string }).token;
-  const socket = await openSocket(app.url, 'client-listed-cli', token);
-  await socket.next((m) => m.type === 'heartbeat');
+  const cliUser = client(app.url, token);
+  const session = await cliUser.request('POST', '/backend/api/ai-engineer/sessions', { title: 'cli' });
+  t.is(session.status, 201);
+  const socket = await openSocketAt(app.url, `/backend/api/ai-engineer/ws/sessions/${session.body.id}`, token);
+  await socket.next((m) => m.type === 'subscribed');
+  t.like((await cliUser.request('PATCH', `/backend/users/${user.userId}`, { nickname: 'taken over' })).body, { code: 'auth.scope_insufficient' }, 'no account rights');
+  t.is((await (await openSocket(app.url, 'client-listed-cli', token)).closed).code, CLOSE_FORBIDDEN, 'no chats');
 
   const logout = await cli(['logout'], env);
   t.is(logout.code, 0, logout.stderr);
@@ -159,7 +164,7 @@ test("every chat and run is a live engineer session; the browser's commands run 
   t.like(nodes[3], { payload: { text: '42\n', exit_code: 0 } });
 });
 
-test('a chat started with --allow-browser-commands runs what the browser sends without asking', async (t) => {
+test('a chat started with --allow-browser-commands runs what the browser sends, and what it approves, without asking', async (t) => {
   const app = await startTestApp();
   t.teardown(() => app.stop());
   const user = await signUp(app.url, 'optedin', 'optedin-password');
@@ -176,11 +181,17 @@ test('a chat started with --allow-browser-commands runs what the browser sends w
   t.like(done.result, { status: 'completed', result: '42\n' });
   t.regex(output.stdout, /已允许浏览器直接运行命令/);
   t.false(output.stdout.includes('运行浏览器发来的命令'), 'nothing was asked');
+  await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'message', content: 'list the files' });
+  const proposal = await until(async () => (await user.request('GET', `${base}/sessions/${session.id}/nodes?sort_order=asc`)).body.nodes.find((node: any) => node.node_type === 'tool_call'));
+  const approve = (await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'approve', content: proposal.id })).body;
+  const ran = await until(async () => (await user.request('GET', `${base}/sessions/${session.id}/commands`)).body.commands.find((c: any) => c.id === approve.id && c.result));
+  t.regex(ran.result.result, /package\.json/, 'the approved listing ran');
+  t.false(output.stdout.includes('在终端确认后才会运行'), 'the approval was not asked again');
   child.stdin.end('/exit\n');
   t.is((await exited).code, 0);
 });
 
-test('a command the assistant proposes runs only once approved: from the terminal, or from the browser where the first answer wins; a refusal runs nothing', async (t) => {
+test('a command the assistant proposes runs only once the terminal approves it, the browser’s approval too; a refusal from either runs nothing', async (t) => {
   const app = await startTestApp();
   t.teardown(() => app.stop());
   const user = await signUp(app.url, 'approver', 'approver-password');
@@ -212,7 +223,7 @@ test('a command the assistant proposes runs only once approved: from the termina
   t.like(events.find((event: any) => event.event_type === 'tool_call'), { command: 'ls -la' });
   t.like(events.find((event: any) => event.event_type === 'tool_result'), { content: '已批准运行（终端）' });
 
-  // From the browser: a message, its proposal approved there; the result reaches the message; a second answer is refused.
+  // From the browser: a message, its proposal approved there and confirmed in the terminal; the result reaches the message; a second answer is refused.
   const { child, output, exited } = spawnCli(['chat', '--project', 'demo'], env, t);
   const session = await until(async () => (await user.request('GET', `${base}/sessions?status=running`)).body.sessions[0]);
   const message = (await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'message', content: 'list the files' })).body;
@@ -225,6 +236,9 @@ test('a command the assistant proposes runs only once approved: from the termina
   const again = await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'reject', content: proposal.id });
   t.is(again.status, 409);
   t.is(again.body.code, 'engineer.proposal_answered');
+  await until(async () => (output.stdout.includes('[浏览器] 批准运行：在终端确认后才会运行') ? true : undefined));
+  t.notRegex(output.stdout, /package\.json/, 'nothing ran on the browser’s word alone');
+  child.stdin.write('y\n');
   const commands = await until(async () => {
     const all = (await user.request('GET', `${base}/sessions/${session.id}/commands`)).body.commands;
     return all.every((command: any) => command.result) ? all : undefined;
@@ -238,6 +252,17 @@ test('a command the assistant proposes runs only once approved: from the termina
   const tree = (await user.request('GET', `${base}/sessions/${session.id}/nodes?sort_order=asc`)).body.nodes;
   t.like(tree.find((node: any) => node.node_type === 'command'), { parent_id: proposal.id, payload: { command: 'ls -la' } });
   t.is((await user.request('GET', `${base}/sessions/${session.id}`)).body.status, 'running');
+
+  // Approved in the browser, declined in the terminal: nothing runs, and the approval is answered as refused.
+  await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'message', content: '当前目录是哪里' });
+  const second = await until(async () => (await user.request('GET', `${base}/sessions/${session.id}/nodes?sort_order=asc`)).body.nodes.filter((node: any) => node.node_type === 'tool_call')[1]);
+  await until(async () => (/助手建议运行：pwd/.test(output.stdout) ? true : undefined));
+  const approvePwd = (await user.request('POST', `${base}/sessions/${session.id}/commands`, { command_type: 'approve', content: second.id })).body;
+  await until(async () => (output.stdout.split('[浏览器] 批准运行：在终端确认后才会运行').length === 3 ? true : undefined));
+  child.stdin.write('n\n');
+  const refused = await until(async () => (await user.request('GET', `${base}/sessions/${session.id}/commands`)).body.commands.find((c: any) => c.id === approvePwd.id && c.result));
+  t.like(refused.result, { status: 'failed', error_message: '终端拒绝运行浏览器发来的命令' });
+  t.false(output.stdout.includes(process.cwd() + '\n'), 'pwd did not run');
   child.stdin.end('/exit\n');
   t.is((await exited).code, 0);
 });
@@ -266,7 +291,7 @@ async function playBrowser(output: { stdout: string }, user: Client, decision: '
   return fetch(answered.body.redirect_to);
 }
 
-test('login signs in through the browser with PKCE, refreshes an expired token, and logout revokes the grant', async (t) => {
+test('login signs in through the browser with PKCE for the assistant’s scopes only, refreshes an expired token, and logout revokes the grant', async (t) => {
   const app = await startTestApp();
   t.teardown(() => app.stop());
   const user = await signUp(app.url, 'browser', 'browser-password');
@@ -292,9 +317,9 @@ test('login signs in through the browser with PKCE, refreshes an expired token, 
   const saved = JSON.parse(readFileSync(env.SCRIPTORIUM_CONFIG, 'utf8'));
   t.like(saved, { server: app.url, username: 'browser', token_endpoint: `${app.url}/backend/oauth/token` });
   t.truthy(saved.refresh_token);
-  t.like(JSON.parse(Buffer.from(saved.token.split('.')[1], 'base64url').toString()), { client_id: 'scriptorium-cli' });
+  t.like(JSON.parse(Buffer.from(saved.token.split('.')[1], 'base64url').toString()), { client_id: 'scriptorium-cli', scope: 'engineer audit:read' });
   const [grant] = (await user.request('GET', '/backend/oauth/grants')).body.grants;
-  t.like(grant, { client_id: 'scriptorium-cli' });
+  t.like(grant, { client_id: 'scriptorium-cli', scope: 'engineer audit:read' }, 'the narrowest scopes that serve the assistant');
 
   // An access token past its expiry is renewed with the refresh token, which rotates.
   writeFileSync(env.SCRIPTORIUM_CONFIG, JSON.stringify({ ...saved, expires_at: new Date(Date.now() - 1000).toISOString() }));

@@ -107,7 +107,7 @@ const base = '/backend/api/ai-engineer';
   await paneShows(/模拟回答：事件溯源是什么？/);
 
   // "list the files" from the browser: the assistant proposes `ls -la`, shown in the terminal and the
-  // browser; approved in the browser, it runs in the terminal and its listing shows in both places.
+  // browser; approved in the browser and confirmed in the terminal, it runs there and its listing shows in both places.
   await page.getByRole('textbox', { name: '给智能体的话……' }).fill('list the files');
   await page.getByRole('button', { name: '发送' }).click();
   await paneShows(/\[浏览器\] list the files/);
@@ -120,7 +120,11 @@ const base = '/backend/api/ai-engineer';
   await page.locator('.engineer-head .engineer-status', { hasText: '等待输入' }).waitFor();
   await screenshot(page, 'engineer-cli-proposal-zh');
   await proposal.getByRole('button', { name: '批准运行' }).click();
-  await paneShows(/\[浏览器\] 批准运行\n(.*\n)*.*package\.json/);
+  await paneShows(/\[浏览器\] 批准运行：在终端确认后才会运行\n(.*\n)*.*运行？\[y\/N\]\s*$/m);
+  t.notRegex(pane(), /package\.json/, 'the browser’s approval alone runs nothing');
+  type('y');
+  enter();
+  await paneShows(/\[浏览器\] 批准运行：在终端确认后才会运行\n(.*\n)*.*package\.json/);
   await proposal.waitFor({ state: 'detached' });
   await tree.getByText('$ ls -la', { exact: true }).waitFor();
   await tree.getByRole('treeitem').filter({ hasText: /^输出[\s\S]*package\.json/ }).first().waitFor();

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
+import { CLOSE_FORBIDDEN, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
 import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { eventually } from '../support/poll.ts';
 import { openSocket, openSocketAt } from '../support/socket.ts';
@@ -23,6 +23,7 @@ interface Listed {
   client_name: string;
   client_name_en: string;
   device_name: string;
+  scope: string;
   signed_in_at: string;
   last_used_at: string;
   expires_at: string;
@@ -93,6 +94,33 @@ test('the app’s own logout ends its sign-in, which leaves the list; another de
   t.deepEqual((await listed(user)).map((row) => row.id), [server.id]);
   const ended = (await app.services.events.readStream(`appsignin-${laptop.id}`)).find((event) => event.type === 'AppSignInRevoked');
   t.like(ended?.data, { reason: 'client' });
+});
+
+test('an app’s password sign-in asks for scopes as an OAuth client does: its token is held to them, and a bad request records nothing', async (t) => {
+  const user = await signUp(app.url, 'pwscope', PASSWORD);
+  const login = (fields: Record<string, string>) => client(app.url).request('POST', '/backend/auth/login', { username: 'pwscope', password: PASSWORD, ...fields }, { form: true });
+  const narrow = await login({ client_id: 'scriptorium-cli', device_name: 'devbox', scope: 'audit:read engineer' });
+  t.is(narrow.status, 200);
+  const cli = client(app.url, narrow.body.access_token);
+  t.is((await cli.request('GET', '/backend/auth/me')).status, 200);
+  const session = await cli.request('POST', '/backend/api/ai-engineer/sessions', { title: 'cli' });
+  t.is(session.status, 201);
+  const refused = await cli.request('PATCH', `/backend/users/${user.userId}`, { nickname: 'taken over' });
+  t.is(refused.status, 403);
+  t.is(refused.body.code, 'auth.scope_insufficient');
+  t.is((await cli.request('GET', '/backend/oauth/grants')).status, 403);
+  t.is((await (await openSocket(app.url, 'client-pwscope-cli', narrow.body.access_token)).closed).code, CLOSE_FORBIDDEN);
+  t.like(await listed(user), [{ device_name: 'devbox', scope: 'engineer audit:read' }]);
+
+  const requests: Array<Record<string, string>> = [{ client_id: 'scriptorium-cli', scope: 'engineer admin' }, { scope: 'engineer' }];
+  for (const fields of requests) {
+    const bad = await login(fields);
+    t.is(bad.status, 422, JSON.stringify(fields));
+    t.like(bad.body, { code: 'oauth.invalid_scope' });
+  }
+  t.is((await listed(user)).length, 1, 'no sign-in recorded for a refused one');
+  t.is((await cli.request('POST', '/backend/auth/logout')).status, 200, 'a narrow token may still end itself');
+  t.deepEqual(await listed(user), []);
 });
 
 test('an unregistered app is refused; a device name loses its control characters', async (t) => {

@@ -35,11 +35,13 @@ test("a token issued to an OAuth app carries its client and grant, for the app's
   t.is(client_id, 'scriptorium-cli');
 });
 
-test("an app's password sign-in token names its sign-in, and a browser's names none", (t) => {
-  const issued = tokens.issue({ sub: 'u1', username: 'lin', signInId: 's1' });
-  t.like(tokens.verify(issued), { sub: 'u1', signInId: 's1' });
-  t.is((jwt.decode(issued) as { sid: string }).sid, 's1');
-  t.false('signInId' in tokens.verify(tokens.issue({ sub: 'u1', username: 'lin' }))!);
+test("an app's password sign-in token names its sign-in and carries its scopes, and a browser's names neither", (t) => {
+  const issued = tokens.issue({ sub: 'u1', username: 'lin', signInId: 's1', scopes: ['engineer', 'audit:read'] });
+  t.like(tokens.verify(issued), { sub: 'u1', signInId: 's1', scopes: ['engineer', 'audit:read'] });
+  t.like(jwt.decode(issued), { sid: 's1', scope: 'engineer audit:read' });
+  const browser = tokens.verify(tokens.issue({ sub: 'u1', username: 'lin' }))!;
+  t.false('signInId' in browser);
+  t.false('scopes' in browser);
 });
 
 test('a token signed with another secret is refused', (t) => {

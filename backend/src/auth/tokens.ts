@@ -7,7 +7,7 @@ export interface AccessClaims {
   /** Set on tokens issued to an OAuth client (RFC 9068's `client_id`), with the grant that issued them. */
   clientId?: string;
   grantId?: string;
-  /** The scopes an OAuth client's token carries (RFC 9068's `scope`); a browser sign-in's has none and may do all. */
+  /** The scopes an app's token carries (RFC 9068's `scope`), by OAuth or a password sign-in; a browser sign-in's has none and may do all. */
   scopes?: readonly string[];
   /** An app's password sign-in (OpenID's `sid`): the token holds only while that sign-in does. */
   signInId?: string;
@@ -39,9 +39,10 @@ export class TokenService {
   /** `ttlSeconds`: an OAuth client's shorter lifetime; a signed-in browser gets the configured one. */
   issue(claims: AccessClaims, ttlSeconds = this.ttlSeconds): string {
     const issuedAt = this.now();
-    const oauth = claims.clientId !== undefined ? { client_id: claims.clientId, grant: claims.grantId, ...(claims.scopes !== undefined && { scope: claims.scopes.join(' ') }) } : {};
+    const oauth = claims.clientId !== undefined ? { client_id: claims.clientId, grant: claims.grantId } : {};
     const session = claims.signInId !== undefined ? { sid: claims.signInId } : {};
-    return jwt.sign({ username: claims.username, typ: 'access', iat: Math.floor(issuedAt / 1000), iat_ms: issuedAt, ...oauth, ...session }, this.secret, {
+    const scope = claims.scopes !== undefined ? { scope: claims.scopes.join(' ') } : {};
+    return jwt.sign({ username: claims.username, typ: 'access', iat: Math.floor(issuedAt / 1000), iat_ms: issuedAt, ...oauth, ...session, ...scope }, this.secret, {
       algorithm: 'HS256',
       subject: claims.sub,
       expiresIn: ttlSeconds,
@@ -57,12 +58,10 @@ export class TokenService {
       const payload = jwt.verify(token, this.secret, { algorithms: ['HS256'], clockTimestamp: Math.floor(this.now() / 1000) });
       if (typeof payload === 'string' || payload.typ !== 'access' || typeof payload.sub !== 'string') return null;
       const issuedAt = typeof payload.iat_ms === 'number' ? payload.iat_ms : (payload.iat ?? 0) * 1000;
-      const oauth =
-        typeof payload.client_id === 'string' && typeof payload.grant === 'string'
-          ? { clientId: payload.client_id, grantId: payload.grant, ...(typeof payload.scope === 'string' && { scopes: payload.scope.split(' ') }) }
-          : {};
+      const oauth = typeof payload.client_id === 'string' && typeof payload.grant === 'string' ? { clientId: payload.client_id, grantId: payload.grant } : {};
       const session = typeof payload.sid === 'string' ? { signInId: payload.sid } : {};
-      return { sub: payload.sub, username: String(payload.username ?? ''), issuedAt, expiresAt: (payload.exp ?? 0) * 1000, ...oauth, ...session };
+      const scope = typeof payload.scope === 'string' ? { scopes: payload.scope.split(' ') } : {};
+      return { sub: payload.sub, username: String(payload.username ?? ''), issuedAt, expiresAt: (payload.exp ?? 0) * 1000, ...oauth, ...session, ...scope };
     } catch {
       return null;
     }

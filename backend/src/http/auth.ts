@@ -23,6 +23,7 @@ import { HttpError, httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
 import { clientRegistry } from './oauth.ts';
+import { DEFAULT_SCOPE, requestedScopes } from '@scriptorium/domain/oauth/clients';
 
 const username = z
   .string({ error: 'auth.username_required' })
@@ -52,11 +53,12 @@ const registerBody = z.object({
 const loginBody = z.object({ username: z.string({ error: 'auth.username_required' }).trim().min(1, 'auth.username_required').max(64), password: z.string({ error: 'auth.password_required' }).min(1, 'auth.password_required').max(128) });
 /**
  * An app signing in with a password (the command line's `login --password`) names itself, a registered
- * OAuth client, and the device it runs on: the sign-in is then listed under "Authorised apps". A
- * browser names neither.
+ * OAuth client, the device it runs on and, as an OAuth client does, the scopes it needs (`account`
+ * when it names none): the sign-in is then listed under "Authorised apps". A browser names none of them.
  */
 const appLoginBody = loginBody.extend({
   client_id: z.string().max(64).optional(),
+  scope: z.string().max(256).optional(),
   device_name: z
     .string()
     .max(200)
@@ -154,6 +156,9 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     const clientId = options.app ? body.client_id : undefined;
     const app = clientId === undefined ? undefined : clients.find(clientId);
     if (clientId !== undefined && !app) throw invalidField(['client_id'], 'auth.unknown_client', { client: clientId });
+    // A scope narrows an app's token; a browser's sign-in has none, so asking for one without naming the app is refused rather than ignored.
+    const scopes = body.scope === undefined || !options.app ? [DEFAULT_SCOPE] : app ? requestedScopes(body.scope) : null;
+    if (scopes === null) throw invalidField(['scope'], 'oauth.invalid_scope');
     const wait = await throttled(throttle.retryAfter(body.username, ctx.ip));
     if (wait > 0) throw httpError(429, 'auth.too_many_attempts', { minutes: Math.ceil(wait / 60) }, { 'Retry-After': String(wait) });
     const userId = userIdFor(body.username);
@@ -180,12 +185,12 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     const signInId = crypto.randomUUID().replaceAll('-', '');
     const recorded = await services.commands.handle(appSignInDecider, appSignInStream(signInId), {
       type: 'RecordAppSignIn',
-      data: { signInId, userId, clientId: app.id, deviceName: body.device_name ?? '', ttlSeconds: config.JWT_TTL_SECONDS },
+      data: { signInId, userId, clientId: app.id, deviceName: body.device_name ?? '', scope: scopes.join(' '), ttlSeconds: config.JWT_TTL_SECONDS },
       metadata: metadata(userId),
     });
     // The token is checked against the sign-in's read model: answer once it is there.
     await progress.waitFor(recorded.position);
-    return { userId, user: state, token: services.tokens.issue({ sub: userId, username: state.username, signInId }) };
+    return { userId, user: state, token: services.tokens.issue({ sub: userId, username: state.username, signInId, scopes }) };
   }
 
   router.use(refusals);
@@ -266,6 +271,7 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
             client_name: client?.name ?? doc.client_id,
             client_name_en: client?.nameEn ?? client?.name ?? doc.client_id,
             device_name: doc.device_name,
+            scope: doc.scope ?? DEFAULT_SCOPE,
             signed_in_at: doc.signed_in_at,
             last_used_at: doc.last_used_at,
             expires_at: doc.expires_at,

@@ -7,6 +7,8 @@ interface Opening {
 }
 
 const WHO_AM_I: Opening = { methods: ['GET'], path: /^\/backend\/auth\/me$/ };
+/** Ending its own token: how an app's password sign-in signs out (`scriptorium logout`). */
+const SIGN_OUT: Opening = { methods: ['POST'], path: /^\/backend\/auth\/logout$/ };
 
 /**
  * What each scope narrower than `account` opens. Only what the command-line assistant and the audit
@@ -15,11 +17,12 @@ const WHO_AM_I: Opening = { methods: ['GET'], path: /^\/backend\/auth\/me$/ };
 const OPENS: Record<Exclude<Scope, 'account'>, readonly Opening[]> = {
   engineer: [
     WHO_AM_I,
+    SIGN_OUT,
     { path: /^\/backend\/api\/ai-engineer\/(sessions|ws\/sessions)(\/|$)/ },
     { path: /^\/backend\/engineer\/trajectory\/files(\/|$)/ },
     { path: /^\/backend\/engineer\/v1\// },
   ],
-  'audit:read': [WHO_AM_I, { methods: ['GET'], path: /^\/backend\/audit\// }],
+  'audit:read': [WHO_AM_I, SIGN_OUT, { methods: ['GET'], path: /^\/backend\/audit\// }],
 };
 
 /** Whether a token with `scopes` (none: a browser's sign-in, which may do all) may make this request. */

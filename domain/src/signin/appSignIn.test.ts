@@ -7,16 +7,16 @@ const spec = deciderSpec(appSignInDecider);
 const S = 'b'.repeat(32);
 const signedIn: AppSignInEvent = {
   type: 'AppSignedIn',
-  data: { signInId: S, userId: 'u1', clientId: 'scriptorium-cli', deviceName: 'devbox', signedInAt: '2026-03-01T00:00:00.000Z', expiresAt: '2026-03-08T00:00:00.000Z' },
+  data: { signInId: S, userId: 'u1', clientId: 'scriptorium-cli', deviceName: 'devbox', signedInAt: '2026-03-01T00:00:00.000Z', expiresAt: '2026-03-08T00:00:00.000Z', scope: 'engineer audit:read' },
 };
 const byUser: AppSignInEvent = { type: 'AppSignInRevoked', data: { signInId: S, userId: 'u1', reason: 'user', revokedAt: '2026-03-02T00:00:00.000Z' } };
 
-test('a password sign-in of an app is recorded with its device and lives as long as its token', (t) => {
+test('a password sign-in of an app is recorded with its device and scopes and lives as long as its token', (t) => {
   spec([])
-    .when({ type: 'RecordAppSignIn', data: { signInId: S, userId: 'u1', clientId: 'scriptorium-cli', deviceName: 'devbox', ttlSeconds: 7 * 86_400 }, metadata: at('2026-03-01T00:00:00Z') })
+    .when({ type: 'RecordAppSignIn', data: { signInId: S, userId: 'u1', clientId: 'scriptorium-cli', deviceName: 'devbox', scope: 'engineer audit:read', ttlSeconds: 7 * 86_400 }, metadata: at('2026-03-01T00:00:00Z') })
     .then(t, [signedIn]);
   spec([signedIn])
-    .when({ type: 'RecordAppSignIn', data: { signInId: S, userId: 'u1', clientId: 'scriptorium-cli', deviceName: 'devbox', ttlSeconds: 60 }, metadata: at('2026-03-01T00:00:01Z') })
+    .when({ type: 'RecordAppSignIn', data: { signInId: S, userId: 'u1', clientId: 'scriptorium-cli', deviceName: 'devbox', scope: 'account', ttlSeconds: 60 }, metadata: at('2026-03-01T00:00:01Z') })
     .thenThrows(t, 'conflict');
 });
 

@@ -8,7 +8,8 @@ import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/
  */
 export type AppSignedIn = DomainEvent<
   'AppSignedIn',
-  { signInId: string; userId: string; clientId: string; deviceName: string; signedInAt: string; expiresAt: string }
+  /** `scope`: what its token may do, space-separated as an OAuth grant's; absent on sign-ins made before scopes, which have `account`. */
+  { signInId: string; userId: string; clientId: string; deviceName: string; signedInAt: string; expiresAt: string; scope?: string }
 >;
 /** The sign-in's token was used (recorded at most every few minutes), so "last used" stays current. */
 export type AppSignInUsed = DomainEvent<'AppSignInUsed', { signInId: string; usedAt: string }>;
@@ -24,6 +25,7 @@ interface AppSignInDetails {
   deviceName: string;
   signedInAt: string;
   expiresAt: string;
+  scope?: string;
 }
 
 export type AppSignIn =

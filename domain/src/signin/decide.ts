@@ -2,8 +2,8 @@ import { assertNever, type Command, type Decider } from '@scriptorium/infra/even
 import { refuse } from '../refuse.ts';
 import { evolve, initialState, type AppSignIn, type AppSignInEvent } from './appSignIn.ts';
 
-/** Recorded as the password checks out, before the token is issued; `ttlSeconds` is the token's lifetime. */
-export type RecordAppSignIn = Command<'RecordAppSignIn', { signInId: string; userId: string; clientId: string; deviceName: string; ttlSeconds: number }>;
+/** Recorded as the password checks out, before the token is issued; `ttlSeconds` is the token's lifetime, `scope` what it may do. */
+export type RecordAppSignIn = Command<'RecordAppSignIn', { signInId: string; userId: string; clientId: string; deviceName: string; scope: string; ttlSeconds: number }>;
 /** The sign-in's token was used; only a sign-in that still holds records it. */
 export type RecordAppSignInUse = Command<'RecordAppSignInUse', Record<string, never>>;
 /** By the user from the account panel, or by the app signing out with the sign-in's own token: either way its owner (`actorId`). */

@@ -31,6 +31,8 @@ export interface AppSignIn {
   client_name_en: string;
   /** The machine it signed in from, as the app named it; may be empty. */
   device_name: string;
+  /** What its token may do, as an authorised app's `scope`. */
+  scope: string;
   signed_in_at: string;
   last_used_at: string;
   expires_at: string;

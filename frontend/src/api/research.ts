@@ -1,5 +1,6 @@
 import type { CanvasVersion, ClarificationAnswer, ClarificationQuestion } from '@scriptorium/domain/protocol/research';
 import type { History } from '../research/conversation.ts';
+import { i18n } from '../i18n/index.ts';
 import { api, API_BASE, ApiError, renderCode, toApiError, translate } from './client.ts';
 import { attachmentName } from './disposition.ts';
 import { describeHttpError } from './errorCatalogue.ts';
@@ -137,8 +138,6 @@ export async function rawRequest(path: string, init: RequestInit): Promise<Respo
   return response;
 }
 
-export const UPLOAD_FAILED = '上传失败';
-
 export async function uploadFile(conversationId: string, file: File, fileType: string): Promise<{ file_url?: string; final_filename?: string; filename?: string }> {
   const form = new FormData();
   form.set('conversation_id', conversationId);
@@ -146,7 +145,8 @@ export async function uploadFile(conversationId: string, file: File, fileType: s
   form.set('file_type', fileType);
   const response = await rawRequest('/conversation/v2/research/upload_file', { method: 'POST', body: form });
   const reply = (await response.json().catch(() => null)) as { success?: boolean; data?: { file_url?: string; final_filename?: string; filename?: string } } | null;
-  if (!reply?.success) throw new Error(UPLOAD_FAILED);
+  // Spec §5: the upload fails with 上传失败 (errors.uploadFailed), in the reader's language.
+  if (!reply?.success) throw new Error(i18n.t('errors.uploadFailed'));
   return reply.data ?? {};
 }
 

@@ -2,6 +2,7 @@ import { createActor, fromCallback, type Actor } from 'xstate';
 import { CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/socketCodes';
 import type { ClientEnvelope, ClientPayload, ServerMessage, WireAgent } from '@scriptorium/domain/protocol/ws';
 import { connectionMachine, connectionStatus, type ConnectionStatus } from '../machines/connection.ts';
+import { i18n } from '../i18n/index.ts';
 import { accountInactiveByServer, API_BASE, signedOutByServer } from './client.ts';
 import { browserTokens, tokenSettled } from './token.ts';
 
@@ -9,10 +10,8 @@ import { browserTokens, tokenSettled } from './token.ts';
 export const CONNECT_PROMISE_TIMEOUT_MS = 10_000;
 const CLIENT_ID_KEY = 'client_id';
 
-/** Error texts the spec gives for the socket (§5, §8); shown as they are, like the server's details. */
-export const SOCKET_NOT_CONNECTED = 'WebSocket 未连接，无法发送消息';
-export const SOCKET_TIMEOUT = 'WebSocket连接超时';
-export const SOCKET_FAILED = 'WebSocket连接失败';
+/** Error texts the spec gives for the socket (§5, §8), worded in the reader's language (the zh catalogue holds the spec's). */
+const socketError = (key: 'socketNotConnected' | 'socketTimeout' | 'socketFailed') => new Error(i18n.t(`errors.${key}`));
 export const SOCKET_NOT_AUTHENTICATED = 'user not authenticated, cannot establish the realtime connection';
 
 /** One id per browser tab session, as the spec keeps it: client- plus a random UUID. */
@@ -123,7 +122,7 @@ export class SocketClient {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         subscription.unsubscribe();
-        reject(new Error(SOCKET_TIMEOUT));
+        reject(socketError('socketTimeout'));
       }, CONNECT_PROMISE_TIMEOUT_MS);
       const subscription = this.actor.subscribe((snapshot) => {
         const status = connectionStatus(snapshot);
@@ -131,7 +130,7 @@ export class SocketClient {
           clearTimeout(timer);
           subscription.unsubscribe();
           if (status === 'connected') resolve();
-          else reject(new Error(SOCKET_FAILED));
+          else reject(socketError('socketFailed'));
         }
       });
     });
@@ -153,7 +152,7 @@ export class SocketClient {
   }
 
   send(sessionId: string, agent: WireAgent, payload: ClientPayload): void {
-    if (this.status() !== 'connected') throw new Error(SOCKET_NOT_CONNECTED);
+    if (this.status() !== 'connected') throw socketError('socketNotConnected');
     this.sendEnvelope({ session_id: sessionId, agent, payload });
   }
 

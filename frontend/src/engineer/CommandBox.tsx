@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ENDED_STATUSES, type EngineerCommandDto, type EngineerCommandType, type EngineerNode, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
 import { engineerApi } from '../api/engineer.ts';
-import { toApiError } from '../api/client.ts';
+import { useApiMutation } from '../api/query.ts';
 import { Select } from '../ui/Select.tsx';
 import { SendIcon } from '../ui/icons.ts';
 import { proposedCommand } from './tree.ts';
@@ -30,29 +30,24 @@ export function CommandBox({
   const { t } = useTranslation('engineer');
   const [kind, setKind] = useState<Typed>('message');
   const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const sending = useApiMutation({
+    mutationFn: async ({ typed, content }: { typed: Typed; content: string }) => {
+      await engineerApi.send(sessionId, typed, content);
+      // The agent hears the stop as a command; the session ends now even if no agent is listening.
+      if (typed === 'stop') await engineerApi.stop(sessionId);
+    },
+    onSuccess: () => setText(''),
+  });
   const ended = status !== null && ENDED_STATUSES.includes(status);
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     const content = text.trim();
     if (kind !== 'stop' && content === '') return;
-    setBusy(true);
-    setError(null);
-    try {
-      if (kind === 'message' && sendInput(content)) setText('');
-      else {
-        await engineerApi.send(sessionId, kind, content);
-        // The agent hears the stop as a command; the session ends now even if no agent is listening.
-        if (kind === 'stop') await engineerApi.stop(sessionId);
-        setText('');
-      }
-    } catch (failure) {
-      setError(toApiError(failure).userMessage);
-    } finally {
-      setBusy(false);
-    }
+    if (kind === 'message' && sendInput(content)) {
+      sending.reset();
+      setText('');
+    } else sending.mutate({ typed: kind, content });
   }
 
   return (
@@ -77,7 +72,7 @@ export function CommandBox({
       {ended ? (
         <p className="muted">{t('box.ended')}</p>
       ) : (
-        <form className="engineer-box" onSubmit={(event) => void submit(event)}>
+        <form className="engineer-box" onSubmit={submit}>
           <Select<Typed>
             label={t('box.kind')}
             value={kind}
@@ -85,15 +80,15 @@ export function CommandBox({
             options={(['message', 'run', 'stop'] as const).map((value) => ({ value, label: t(`box.${value}`) }))}
           />
           <input className="input" aria-label={t(`box.placeholder.${kind}`)} placeholder={t(`box.placeholder.${kind}`)} value={text} disabled={kind === 'stop'} onChange={(event) => setText(event.target.value)} />
-          <button type="submit" className="button button-primary" disabled={busy || (kind !== 'stop' && text.trim() === '')}>
+          <button type="submit" className="button button-primary" disabled={sending.isPending || (kind !== 'stop' && text.trim() === '')}>
             <SendIcon size={16} />
             {kind === 'stop' ? t('box.stopConfirm') : t('box.send')}
           </button>
         </form>
       )}
-      {error && (
+      {sending.error && (
         <p role="alert" className="engineer-error">
-          {error}
+          {sending.error.userMessage}
         </p>
       )}
     </section>

@@ -1,8 +1,8 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ENDED_STATUSES, type EngineerCommandDto, type EngineerNode, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
 import { engineerApi } from '../api/engineer.ts';
-import { toApiError } from '../api/client.ts';
+import { useApiMutation } from '../api/query.ts';
 import { openProposals } from './tree.ts';
 
 /**
@@ -21,24 +21,11 @@ export function Proposals({
   commands: readonly EngineerCommandDto[];
 }) {
   const { t } = useTranslation('engineer');
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const answering = useApiMutation({ mutationFn: ({ id, kind }: { id: string; kind: 'approve' | 'reject' }) => engineerApi.send(sessionId, kind, id) });
   const proposals = useMemo(() => openProposals(nodes), [nodes]);
   // An ended session takes no answers: a proposal its agent left unanswered stays in the tree only.
   if (proposals.length === 0 || (status !== null && ENDED_STATUSES.includes(status))) return null;
   const sent = new Set(commands.filter((command) => command.command_type === 'approve' || command.command_type === 'reject').map((command) => command.content));
-
-  async function answer(id: string, kind: 'approve' | 'reject') {
-    setBusy(id);
-    setError(null);
-    try {
-      await engineerApi.send(sessionId, kind, id);
-    } catch (failure) {
-      setError(toApiError(failure).userMessage);
-    } finally {
-      setBusy(null);
-    }
-  }
 
   return (
     <section className="engineer-proposals" aria-label={t('proposal.title')}>
@@ -51,19 +38,19 @@ export function Proposals({
           </div>
           {!sent.has(id) && (
             <div className="engineer-proposal-actions">
-              <button type="button" className="button button-primary" disabled={busy !== null} onClick={() => void answer(id, 'approve')}>
+              <button type="button" className="button button-primary" disabled={answering.isPending} onClick={() => answering.mutate({ id, kind: 'approve' })}>
                 {t('proposal.approve')}
               </button>
-              <button type="button" className="button button-secondary" disabled={busy !== null} onClick={() => void answer(id, 'reject')}>
+              <button type="button" className="button button-secondary" disabled={answering.isPending} onClick={() => answering.mutate({ id, kind: 'reject' })}>
                 {t('proposal.reject')}
               </button>
             </div>
           )}
         </div>
       ))}
-      {error && (
+      {answering.error && (
         <p role="alert" className="engineer-error">
-          {error}
+          {answering.error.userMessage}
         </p>
       )}
     </section>

@@ -215,6 +215,7 @@ export const accountEn: AccountMessages = {
   },
   audit: {
     title: 'Audit replay',
+    size: '{{size}} B',
     subtitle: 'Find a conversation, trajectory or user and replay the research view event by event. Every read of yours is recorded.',
     search: {
       label: 'Search',
@@ -418,6 +419,7 @@ export const accountEn: AccountMessages = {
         smtpUrl: 'SMTP address',
         password: 'Password',
         from: 'Sender',
+        fromPlaceholder: 'Scriptorium <no-reply@example.com>',
       },
       roles: { default: 'Default', planning: 'Planning', judging: 'Judging', summarising: 'Summarising', writing: 'Writing' },
       key: { none: 'No key', set: 'Key set', setEnding: 'Key ••••{{last4}}', unreadable: 'Key cannot be decrypted' },

@@ -214,6 +214,7 @@ export const accountZh = {
   },
   audit: {
     title: '审计回放',
+    size: '{{size}} 字节',
     subtitle: '查找会话、轨迹或用户，逐个事件回放当时的研究视图。你的每次读取都会被记录。',
     search: {
       label: '搜索',
@@ -417,6 +418,7 @@ export const accountZh = {
         smtpUrl: 'SMTP 地址',
         password: '密码',
         from: '发件人',
+        fromPlaceholder: 'Scriptorium <no-reply@example.com>',
       },
       roles: { default: '默认', planning: '规划', judging: '评判', summarising: '摘要', writing: '写作' },
       key: { none: '无密钥', set: '密钥已设置', setEnding: '密钥 ••••{{last4}}', unreadable: '密钥无法解密' },

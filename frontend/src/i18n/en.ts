@@ -31,6 +31,7 @@ export const en: Messages = {
     zh: '中文',
     en: 'English',
     switchTo: 'Switch language to 中文',
+    short: { zh: '中', en: 'EN' },
   },
   user: {
     signIn: 'Sign in',
@@ -341,6 +342,9 @@ export const en: Messages = {
     versionLabel: 'v{{version}} · {{time}}',
     save: 'Save as new version',
     saving: 'Saving…',
+    saveShortcut: 'Ctrl/⌘ + S',
+    exportMarkdown: 'Markdown',
+    exportPdf: 'PDF',
     discard: 'Discard changes',
     unsaved: 'Unsaved changes',
     saveFailed: 'Could not save: {{message}}',
@@ -492,6 +496,10 @@ export const en: Messages = {
     notFoundText: 'There is no page at {{path}}.',
   },
   errors: {
+    uploadFailed: 'Upload failed',
+    socketNotConnected: 'The realtime connection is down: the message was not sent',
+    socketTimeout: 'The realtime connection timed out',
+    socketFailed: 'The realtime connection failed',
     badRequest: 'Bad request',
     unauthorized: 'Unauthorised',
     unauthorizedMessage: 'Authentication failed, please sign in again',

@@ -50,7 +50,7 @@ export const engineerEn: EngineerMessages = {
     approve: 'Run it',
     reject: 'Decline',
   },
-  proposal: { title: 'The assistant proposes to run', approve: 'Run it', reject: 'Decline', hint: 'It runs in your own terminal, outside any sandbox, and only once you approve it.', answered: 'Answered; waiting for the terminal…', waiting: 'Awaiting approval', approved: 'Approved', rejected: 'Declined' },
+  proposal: { title: 'The assistant proposes to run', approve: 'Run it', reject: 'Decline', hint: 'It runs in your own terminal, outside any sandbox: approved here, it still waits for a yes in the terminal (unless the chat was started with --allow-browser-commands).', answered: 'Answered; waiting for the terminal…', waiting: 'Awaiting approval', approved: 'Approved', rejected: 'Declined' },
   commands: { title: 'Commands', waiting: 'Waiting', delivered: 'Delivered', unanswered: 'Not run', none: 'No commands yet' },
   toggle: { expand: 'Expand', collapse: 'Collapse' },
   demo: {

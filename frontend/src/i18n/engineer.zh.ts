@@ -49,7 +49,7 @@ export const engineerZh = {
     approve: '批准运行',
     reject: '拒绝',
   },
-  proposal: { title: '助手建议运行', approve: '批准运行', reject: '拒绝', hint: '命令会在你自己的终端里运行，不受沙箱限制，批准后才会运行。', answered: '已答复，等待终端……', waiting: '待批准', approved: '已批准', rejected: '已拒绝' },
+  proposal: { title: '助手建议运行', approve: '批准运行', reject: '拒绝', hint: '命令会在你自己的终端里运行，不受沙箱限制：在这里批准后，还要在终端确认才会运行（对话以 --allow-browser-commands 启动时不必）。', answered: '已答复，等待终端……', waiting: '待批准', approved: '已批准', rejected: '已拒绝' },
   commands: { title: '命令', waiting: '等待执行', delivered: '已送达', unanswered: '未执行', none: '还没有命令' },
   toggle: { expand: '展开', collapse: '折叠' },
   demo: {

@@ -31,6 +31,8 @@ export const zh = {
     zh: '中文',
     en: 'English',
     switchTo: '切换语言为 English',
+    /** What the folded switch shows: the language it switches to, in that language's own letters. */
+    short: { zh: '中', en: 'EN' },
   },
   user: {
     signIn: '登录',
@@ -341,6 +343,9 @@ export const zh = {
     versionLabel: 'v{{version}} · {{time}}',
     save: '保存为新版本',
     saving: '保存中…',
+    saveShortcut: 'Ctrl/⌘ + S',
+    exportMarkdown: 'Markdown',
+    exportPdf: 'PDF',
     discard: '放弃修改',
     unsaved: '有未保存的修改',
     saveFailed: '保存失败：{{message}}',
@@ -492,6 +497,10 @@ export const zh = {
     notFoundText: '找不到地址 {{path}} 对应的页面。',
   },
   errors: {
+    uploadFailed: '上传失败',
+    socketNotConnected: 'WebSocket 未连接，无法发送消息',
+    socketTimeout: 'WebSocket连接超时',
+    socketFailed: 'WebSocket连接失败',
     badRequest: '请求错误',
     unauthorized: '未授权',
     unauthorizedMessage: '认证失败，请重新登录',

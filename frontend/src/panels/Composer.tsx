@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { queryClient, queryKeys, useApiQuery } from '../api/query.ts';
-import { recognise, researchBudget, speechStatus, uploadFile, UPLOAD_FAILED } from '../api/research.ts';
+import { recognise, researchBudget, speechStatus, uploadFile } from '../api/research.ts';
 import { fullPath } from '../app/guard.ts';
 import { preloadMarkdown } from '../components/Markdown.tsx';
 import { clampInputHeight, INPUT_MIN_HEIGHT } from '../research/editReport.ts';
@@ -287,7 +287,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
                 () => setUploaded((names) => [...names, file.name]),
                 (failure: unknown) => {
                   console.warn('upload failed', failure);
-                  ref?.send({ type: 'error.shown', message: UPLOAD_FAILED });
+                  ref?.send({ type: 'error.shown', message: t('errors.uploadFailed') });
                 },
               ).finally(() => setUploading(null));
             }}

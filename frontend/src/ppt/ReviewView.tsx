@@ -1,8 +1,7 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isUnderway, type DeckReviewDto } from '@scriptorium/domain/protocol/deckReview';
 import { pptApi, type ExportFormat } from '../api/ppt.ts';
-import { toApiError, type ApiError } from '../api/client.ts';
+import { useApiMutation } from '../api/query.ts';
 import { downloadBlob } from '../api/research.ts';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';
 import { Menu } from '../ui/Menu.tsx';
@@ -15,22 +14,11 @@ import { scoreTone } from './review.ts';
 /** A review as it stands: read from the read model, so each slide appears once its result is stored. */
 export function ReviewView({ review }: { review: DeckReviewDto }) {
   const { t } = useTranslation('ppt');
-  const [exporting, setExporting] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
+  const exporting = useApiMutation({
+    mutationFn: (format: ExportFormat) => pptApi.export(review.review_id, format),
+    onSuccess: (file, format) => downloadBlob(file.blob, file.filename ?? `${review.filename.replace(/\.pptx$/i, '')}-review.${format}`),
+  });
   const done = review.reviewed_count + review.failed_count;
-
-  const exportAs = async (format: ExportFormat) => {
-    setExporting(true);
-    setError(null);
-    try {
-      const file = await pptApi.export(review.review_id, format);
-      downloadBlob(file.blob, file.filename ?? `${review.filename.replace(/\.pptx$/i, '')}-review.${format}`);
-    } catch (failure) {
-      setError(toApiError(failure));
-    } finally {
-      setExporting(false);
-    }
-  };
 
   return (
     <div className="ppt-review">
@@ -50,19 +38,19 @@ export function ReviewView({ review }: { review: DeckReviewDto }) {
         </div>
         <Menu
           trigger={
-            <button type="button" className="button button-secondary button-small" disabled={exporting || review.status === 'uploaded'}>
-              {exporting ? <span className="spinner spinner-small" /> : <DownloadIcon size={14} />}
-              {exporting ? t('review.exporting') : t('review.export')}
+            <button type="button" className="button button-secondary button-small" disabled={exporting.isPending || review.status === 'uploaded'}>
+              {exporting.isPending ? <span className="spinner spinner-small" /> : <DownloadIcon size={14} />}
+              {exporting.isPending ? t('review.exporting') : t('review.export')}
               <ChevronDownIcon size={14} />
             </button>
           }
           items={[
-            { label: t('review.markdown'), onSelect: () => void exportAs('md') },
-            { label: t('review.pdf'), onSelect: () => void exportAs('pdf') },
+            { label: t('review.markdown'), onSelect: () => exporting.mutate('md') },
+            { label: t('review.pdf'), onSelect: () => exporting.mutate('pdf') },
           ]}
         />
       </header>
-      {error && <ErrorBanner error={error} />}
+      {exporting.error && <ErrorBanner error={exporting.error} />}
       {review.engine === 'offline' && (
         <p className="ppt-offline-note" role="note">
           <InfoIcon size={14} />

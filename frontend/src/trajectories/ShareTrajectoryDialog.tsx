@@ -1,7 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toApiError } from '../api/client.ts';
-import { queryClient, queryKeys, useApiQuery } from '../api/query.ts';
+import { queryClient, queryKeys, useApiMutation, useApiQuery } from '../api/query.ts';
 import { trajectoriesApi, type TrajectoryShare } from '../api/trajectories.ts';
 import { copyText, ShareLinkDialog, ShareLinkList, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
 import { LinkIcon, Share2Icon } from '../ui/icons.ts';
@@ -28,21 +27,15 @@ export function useTrajectoryShares(fileId: string) {
 export function TrajectoryShareList({ fileId, onOutcome, empty = null }: { fileId: string; onOutcome: (outcome: ShareOutcome) => void; empty?: ReactNode }) {
   const { t, i18n } = useTranslation('cli');
   const shares = useTrajectoryShares(fileId);
-  const [revoking, setRevoking] = useState<string | null>(null);
-  const date = (iso: string) => new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'medium' }).format(new Date(iso));
-
-  const revoke = async (token: string) => {
-    setRevoking(token);
-    try {
-      await trajectoriesApi.revoke(token);
+  const revoke = useApiMutation({
+    mutationFn: (token: string) => trajectoriesApi.revoke(token),
+    onSuccess: (_, token) => {
       queryClient.setQueryData<TrajectoryShare[]>(queryKeys.trajectoryShares(fileId), (current) => current?.filter((share) => share.token !== token));
       onOutcome({ tone: 'ok', text: t('share.revoked') });
-    } catch (error) {
-      onOutcome({ tone: 'error', text: toApiError(error).userMessage });
-    } finally {
-      setRevoking(null);
-    }
-  };
+    },
+    onError: (error) => onOutcome({ tone: 'error', text: error.userMessage }),
+  });
+  const date = (iso: string) => new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'medium' }).format(new Date(iso));
 
   if (shares.isPending) return <span className="spinner spinner-small" />;
   if (shares.isError) return <p className="share-link-outcome error">{shares.error.userMessage}</p>;
@@ -55,8 +48,8 @@ export function TrajectoryShareList({ fileId, onOutcome, empty = null }: { fileI
         meta: [share.expires_at ? t('share.expiresAt', { date: date(share.expires_at) }) : t('share.never'), t(share.allow_download ? 'share.downloadAllowed' : 'share.viewOnly')].join(' · '),
       }))}
       labels={{ link: t('share.link'), copy: t('share.copy'), revoke: t('share.revoke') }}
-      revoking={revoking}
-      onRevoke={(token) => void revoke(token)}
+      revoking={revoke.isPending ? revoke.variables : null}
+      onRevoke={(token) => revoke.mutate(token)}
       onCopy={(link) => void copyText(link).then((ok) => onOutcome(ok ? { tone: 'ok', text: t('share.copied') } : { tone: 'error', text: t('share.copyFailed') }))}
     />
   );
@@ -68,22 +61,16 @@ export function ShareTrajectoryButton({ fileId }: { fileId: string }) {
   const [open, setOpen] = useState(false);
   const [allowDownload, setAllowDownload] = useState(true);
   const [days, setDays] = useState<(typeof EXPIRIES)[number]>(7);
-  const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<ShareOutcome | null>(null);
-
-  const create = async () => {
-    setBusy(true);
-    setOutcome(null);
-    try {
-      await trajectoriesApi.share(fileId, allowDownload, days === null ? null : days * DAY);
+  const creating = useApiMutation({
+    mutationFn: (link: { allowDownload: boolean; seconds: number | null }) => trajectoriesApi.share(fileId, link.allowDownload, link.seconds),
+    onMutate: () => setOutcome(null),
+    onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: queryKeys.trajectoryShares(fileId) });
       setOutcome({ tone: 'ok', text: t('share.created') });
-    } catch (error) {
-      setOutcome({ tone: 'error', text: toApiError(error).detail ?? t('share.createFailed') });
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    onError: (error) => setOutcome({ tone: 'error', text: error.detail ?? t('share.createFailed') }),
+  });
 
   return (
     <>
@@ -116,8 +103,8 @@ export function ShareTrajectoryButton({ fileId }: { fileId: string }) {
           />
         </div>
         <div className="share-link-actions">
-          <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => void create()}>
-            {busy ? <span className="spinner spinner-small" /> : <LinkIcon size={14} />}
+          <button type="button" className="button button-primary button-small" disabled={creating.isPending} onClick={() => creating.mutate({ allowDownload, seconds: days === null ? null : days * DAY })}>
+            {creating.isPending ? <span className="spinner spinner-small" /> : <LinkIcon size={14} />}
             {t('share.create')}
           </button>
         </div>

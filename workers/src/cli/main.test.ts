@@ -152,10 +152,11 @@ test('what the CLI says around a command and at an OAuth login follows --lang an
   t.regex(zhNoOAuth.stderr, /未提供 OAuth 授权服务（HTTP 200），可改用 scriptorium login --password/);
 });
 
-test('a password login names the app and this machine, so the web page lists it', async (t) => {
+test('a password login names the app and this machine, so the web page lists it, and asks for the assistant’s scopes only', async (t) => {
   const { server } = await signedIn(t);
   t.is(server.logins[0]!.get('client_id'), 'scriptorium-cli');
   t.is(server.logins[0]!.get('device_name'), hostname());
+  t.is(server.logins[0]!.get('scope'), 'engineer audit:read');
 });
 
 test('logout signs the token out on the server and says so, in the user’s language', async (t) => {

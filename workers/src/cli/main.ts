@@ -7,9 +7,11 @@
  *   scriptorium chat  [--project NAME] [--allow-browser-commands]   (a line asks; `!cmd` runs a command; /help; /exit or Ctrl-C ends)
  *
  * In a chat the assistant may propose a command (the `run_command` tool); it runs in the user's own
- * shell, unsandboxed, so only once a person approves it: `y` in the terminal, or 批准运行 in the browser.
- * A command the browser sends itself asks the terminal the same way: whoever holds a token of the
- * account can send one, so it runs unasked only in a chat started with `--allow-browser-commands`.
+ * shell, unsandboxed, so only once the person at the terminal approves it (`y`). Whoever holds a token
+ * of the account can reach the browser's side (send a message the assistant turns into a proposal,
+ * approve it, send a command), so an approval or a command from the browser asks the terminal too,
+ * and runs unasked only in a chat started with `--allow-browser-commands`; a refusal from the browser
+ * needs no confirming.
  *   scriptorium run   [--project NAME] -- <command…>         (runs one command and records it: several arguments
  *                                                           run as given, with no shell; one is a command line for the shell)
  *
@@ -27,7 +29,7 @@ import type { EngineerCommandDto, EngineerSessionStatus } from '@scriptorium/dom
 import { commandFromArgs, commandLine } from './command.ts';
 import { EngineerRecorder, POLL_MS } from './engineer.ts';
 import { cliLanguage, cliMessages, withoutLangFlag } from './messages.ts';
-import { authorize, CLIENT_ID, discover, OAuthFailure, refresh, revoke, type Tokens } from './oauth.ts';
+import { authorize, CLI_SCOPE, CLIENT_ID, discover, OAuthFailure, refresh, revoke, type Tokens } from './oauth.ts';
 import type { RunAnswerer } from '@scriptorium/domain/protocol/trajectories';
 import { RecordedSession } from './session.ts';
 import { Terminal } from './terminal.ts';
@@ -141,8 +143,8 @@ async function login(args: string[]): Promise<void> {
 async function passwordLogin(server: string, name: string | undefined): Promise<void> {
   const username = name ?? process.env.SCRIPTORIUM_USERNAME ?? (await answer(say.usernamePrompt, say.username));
   const password = process.env.SCRIPTORIUM_PASSWORD ?? (await answer(say.passwordPrompt, say.password, true));
-  // Named as the app and the machine it runs on, the sign-in is listed under "Authorised apps" on the web page.
-  const form = new URLSearchParams({ username, password, client_id: CLIENT_ID, device_name: hostname() });
+  // Named as the app and the machine it runs on, the sign-in is listed under "Authorised apps" on the web page; its token gets the assistant's scopes only.
+  const form = new URLSearchParams({ username, password, client_id: CLIENT_ID, device_name: hostname(), scope: CLI_SCOPE });
   const response = await fetch(new URL('/backend/auth/login', server), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
   const body = (await response.json().catch(() => ({}))) as { access_token?: string; detail?: unknown };
   if (!response.ok || !body.access_token) fail(typeof body.detail === 'string' ? body.detail : say.signInFailed(response.status));
@@ -221,18 +223,26 @@ async function chat(args: string[]): Promise<void> {
     finished();
   };
 
-  // The proposal waiting for a person; the first answer, from the terminal or the browser, settles it.
-  let pending: { id: string; settle: (verdict: Verdict) => void } | null = null;
+  // The proposal waiting for a person; the first answer, from the terminal or the browser, settles it,
+  // except the browser's approval in a chat that did not opt in: the terminal's answer still decides.
+  let pending: { id: string; settle: (verdict: Verdict) => void; confirm: (commandId: string) => void } | null = null;
   const approval = (id: string, command: string): Promise<Verdict> =>
     new Promise((resolve) => {
       terminal.show(say.proposed(command));
       const typed = lines.next(true);
+      // The browser's approval waiting for the terminal's, answered with what came of it.
+      let browserApproval: string | undefined;
       pending = {
         id,
         settle: (verdict) => {
           pending = null;
           typed.cancel();
-          resolve(verdict);
+          resolve(browserApproval === undefined || verdict.commandId !== undefined ? verdict : { ...verdict, commandId: browserApproval });
+        },
+        confirm: (commandId) => {
+          browserApproval = commandId;
+          out(say.browserApproved);
+          terminal.show(say.proposed(command));
         },
       };
       void typed.line.then((line) => {
@@ -272,7 +282,9 @@ async function chat(args: string[]): Promise<void> {
     session.answer(proposal, verdict.approved, verdict.by);
     const outcome: Outcome = verdict.approved ? await runOutcome(session, proposal) : { status: 'completed', result: say.declinedResult(proposal), error_message: null };
     if (!verdict.approved && verdict.by !== 'browser') out(say.declined);
-    if (verdict.commandId) await engineer.result(verdict.commandId, outcome);
+    // A browser approval the terminal turned down failed, as a browser command the terminal refused does.
+    const refusedHere = !verdict.approved && verdict.by !== 'browser';
+    if (verdict.commandId) await engineer.result(verdict.commandId, refusedHere ? { status: 'failed', result: '', error_message: say.terminalRefused } : outcome);
     return outcome;
   };
 
@@ -286,8 +298,10 @@ async function chat(args: string[]): Promise<void> {
         lastSeq = command.seq;
         if (command.command_type === 'approve' || command.command_type === 'reject') {
           // Answers go straight to the waiting proposal, past the turn that waits for them; a late one is ignored.
-          if (pending?.id === command.content) pending.settle({ approved: command.command_type === 'approve', by: 'browser', commandId: command.id });
-          else await engineer.result(command.id, { status: 'failed', result: '', error_message: say.alreadyAnswered });
+          if (pending?.id === command.content) {
+            if (command.command_type === 'approve' && !browserMayRun) pending.confirm(command.id);
+            else pending.settle({ approved: command.command_type === 'approve', by: 'browser', commandId: command.id });
+          } else await engineer.result(command.id, { status: 'failed', result: '', error_message: say.alreadyAnswered });
           continue;
         }
         if (command.command_type === 'stop') {

@@ -44,9 +44,9 @@ const zh = {
   scriptorium login --password [--username 名称]      用户名和密码登录（无浏览器时；密码：提示输入或 SCRIPTORIUM_PASSWORD）
   scriptorium chat  [--project 名称] [--allow-browser-commands]
                                                      对话：直接输入问题；!命令 运行命令；/help 帮助；/exit 结束
-                                                     助手建议的命令须经你批准（终端输入 y，或在浏览器点“批准运行”）才会运行；
+                                                     助手建议的命令须你在终端输入 y 才会运行（在浏览器点“批准运行”后也要在终端确认）；
                                                      浏览器发来的命令也须你在终端输入 y 才会运行
-      --allow-browser-commands                       浏览器发来的命令直接运行，不再在终端询问；
+      --allow-browser-commands                       浏览器发来的命令和批准直接生效，不再在终端询问；
                                                      持有你账户令牌的任何人都能借此在本机运行命令，请只在可信环境中使用
   scriptorium run   [--project 名称] -- <命令…>        运行一条命令并记录：多个参数按原样运行，不经 shell；
                                                      单个参数是一整行命令（如 "npm test && echo ok"），交给 shell 运行
@@ -56,8 +56,8 @@ const zh = {
 每个会话都会记录为轨迹（/cli/trajectories），并作为工程会话实时显示在 /engineer，可在浏览器中发送消息、命令，批准或拒绝助手建议的命令。
 `,
   chatHelp: `直接输入问题；!命令 运行命令（如 !npm test）；/help 显示本帮助；/exit 结束会话（Ctrl-C 亦可）。
-助手可能建议运行一条命令：它在你自己的 shell 中运行、不受沙箱限制，所以只有在你批准后才会运行——终端输入 y，或在浏览器中点“批准运行”；直接回车或输入其他内容即拒绝。
-浏览器发来的命令同样要你在终端输入 y 才会运行，除非对话以 --allow-browser-commands 启动。\n`,
+助手可能建议运行一条命令：它在你自己的 shell 中运行、不受沙箱限制，所以只有在你于终端输入 y 后才会运行；直接回车或输入其他内容即拒绝。在浏览器中点“拒绝运行”即拒绝，点“批准运行”后仍要在终端确认。
+浏览器发来的命令同样要你在终端输入 y 才会运行。以 --allow-browser-commands 启动的对话不再询问：浏览器的命令和批准直接生效。\n`,
   chatTitle: (project: string) => `${project} · 对话`,
   chatGreeting: (project: string) => `Scriptorium 命令行助手（${project}）。直接输入问题；!命令 运行命令；/help 帮助；/exit 结束。\n`,
   browserMayRun: '注意：已允许浏览器直接运行命令（--allow-browser-commands）。\n',
@@ -65,6 +65,7 @@ const zh = {
   proposed: (command: string) => `助手建议运行：${command}  运行？[y/N] `,
   fromBrowser: (command: string) => `运行浏览器发来的命令：${command}  运行？[y/N] `,
   browserVerdict: (approved: boolean) => `\n[浏览器] ${approved ? '批准运行' : '拒绝运行'}\n`,
+  browserApproved: '\n[浏览器] 批准运行：在终端确认后才会运行\n',
   declinedResult: (command: string) => `已拒绝运行：${command}`,
   declined: '已拒绝，命令没有运行。\n',
   alreadyAnswered: '该命令建议已有答复，这次答复被忽略',
@@ -123,9 +124,9 @@ const en: CliMessages = {
   scriptorium login --password [--username NAME]      sign in with user name and password (no browser; password asked or SCRIPTORIUM_PASSWORD)
   scriptorium chat  [--project NAME] [--allow-browser-commands]
                                                      chat: type a question; !command runs a command; /help; /exit ends
-                                                     a command the assistant proposes runs only once you approve it (y in the
-                                                     terminal, or "Run it" in the browser); a command the browser sends asks y too
-      --allow-browser-commands                       run what the browser sends without asking; anyone holding a token of
+                                                     a command the assistant proposes runs only once you type y in the terminal
+                                                     (approved in the browser, it still asks); a command the browser sends asks y too
+      --allow-browser-commands                       the browser's commands and approvals run without asking; anyone holding a token of
                                                      your account can then run commands here: use it only where you trust both
   scriptorium run   [--project NAME] -- <command…>    run one command and record it: several arguments run as given, with no
                                                      shell; one argument is a whole command line ("npm test && echo ok") for the shell
@@ -136,8 +137,8 @@ Each session is recorded as a trajectory (/cli/trajectories) and shown live as a
 messages and commands can be sent and the assistant's proposals approved or declined.
 `,
   chatHelp: `Type a question; !command runs a command (e.g. !npm test); /help shows this; /exit ends the session (Ctrl-C too).
-The assistant may propose a command: it runs in your own shell, unsandboxed, so only once you approve it: y in the terminal, or "Run it" in the browser; Enter or anything else declines.
-A command sent from the browser asks for y in the terminal too, unless the chat was started with --allow-browser-commands.\n`,
+The assistant may propose a command: it runs in your own shell, unsandboxed, so only once you type y in the terminal; Enter or anything else declines. "Decline" in the browser declines; "Run it" there still asks here.
+A command sent from the browser asks for y in the terminal too. A chat started with --allow-browser-commands asks neither: the browser's commands and approvals run at once.\n`,
   chatTitle: (project: string) => `${project} · chat`,
   chatGreeting: (project: string) => `Scriptorium command-line assistant (${project}). Type a question; !command runs a command; /help; /exit ends.\n`,
   browserMayRun: 'Note: commands from the browser run without asking (--allow-browser-commands).\n',
@@ -145,6 +146,7 @@ A command sent from the browser asks for y in the terminal too, unless the chat 
   proposed: (command: string) => `The assistant proposes: ${command}  Run it? [y/N] `,
   fromBrowser: (command: string) => `Run the command the browser sent: ${command}  Run it? [y/N] `,
   browserVerdict: (approved: boolean) => `\n[browser] ${approved ? 'approved' : 'declined'}\n`,
+  browserApproved: '\n[browser] approved: it runs once you confirm here\n',
   declinedResult: (command: string) => `Declined: ${command}`,
   declined: 'Declined; the command did not run.\n',
   alreadyAnswered: 'This proposal was already answered; this answer is ignored',

@@ -13,6 +13,11 @@ import type { CliMessages } from './messages.ts';
  */
 
 export const CLIENT_ID = 'scriptorium-cli';
+/**
+ * The narrowest scopes that serve the assistant, asked for by both of its sign-ins: its engineer
+ * sessions, trajectories and model, and audit reads for an auditor (`npm run audit`); never the account itself.
+ */
+export const CLI_SCOPE = 'engineer audit:read';
 const CALLBACK_PATH = '/callback';
 /** How long the listener waits for the browser. */
 const WAIT_MS = 5 * 60_000;
@@ -112,8 +117,7 @@ export async function authorize(metadata: Metadata, options: { openBrowser: bool
       response_type: 'code',
       client_id: CLIENT_ID,
       redirect_uri: redirectUri,
-      // The narrowest that serve it: its engineer sessions, trajectories and model, and audit reads for an auditor (`npm run audit`); never the account itself.
-      scope: 'engineer audit:read',
+      scope: CLI_SCOPE,
       state,
       code_challenge: createHash('sha256').update(verifier).digest('base64url'),
       code_challenge_method: 'S256',

@@ -14,7 +14,7 @@ export function LanguageSwitch({ compact = false }: { compact?: boolean }) {
   if (compact) {
     return (
       <button className="icon-button language-compact" type="button" onClick={() => setLanguage(other)} title={t('language.switchTo')} aria-label={t('language.switchTo')}>
-        {other === 'en' ? 'EN' : '中'}
+        {t(`language.short.${other}`)}
       </button>
     );
   }

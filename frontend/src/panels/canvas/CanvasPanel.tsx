@@ -277,11 +277,11 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
         )}
         <button type="button" className="button button-secondary button-small" disabled={!shown || shown.streaming || exporting.kind !== null} onClick={() => exportFile('markdown')}>
           {exporting.kind === 'markdown' ? <span className="spinner spinner-small" /> : <DownloadIcon size={14} />}
-          Markdown
+          {t('canvas.exportMarkdown')}
         </button>
         <button type="button" className="button button-secondary button-small" disabled={!shown || shown.streaming || exporting.kind !== null} onClick={() => exportFile('pdf')}>
           {exporting.kind === 'pdf' ? <span className="spinner spinner-small" /> : <DownloadIcon size={14} />}
-          PDF
+          {t('canvas.exportPdf')}
         </button>
         <button type="button" className="icon-button" aria-label={t('user.close')} title={t('user.close')} onClick={() => session.send({ type: 'panel.canvas', open: false })}>
           <XIcon size={16} />
@@ -320,7 +320,7 @@ export default function CanvasPanel({ session, readOnly }: { session: ResearchSe
           >
             {t('canvas.discard')}
           </button>
-          <button type="button" className="button button-primary button-small" disabled={edit === 'saving'} onClick={() => save()} title="Ctrl/⌘ + S">
+          <button type="button" className="button button-primary button-small" disabled={edit === 'saving'} onClick={() => save()} title={t('canvas.saveShortcut')}>
             {edit === 'saving' ? <span className="spinner spinner-small" /> : <CheckIcon size={14} />}
             {t(edit === 'saving' ? 'canvas.saving' : 'canvas.save')}
           </button>

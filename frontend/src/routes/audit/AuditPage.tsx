@@ -214,7 +214,7 @@ function Timeline({ rows, count, onJump }: { rows: AuditRow[]; count: number; on
                       {row.actor_name ?? row.actor?.slice(0, 8) ?? ''}
                     </span>
                     <span className="mono">{[row.causation_id, row.correlation_id].filter(Boolean).map((id) => id!.slice(0, 8)).join(' / ')}</span>
-                    <span>{row.size} B</span>
+                    <span>{t('audit.size', { size: row.size })}</span>
                   </button>
                 </li>
               );

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { toApiError, type ApiError } from '../../api/client.ts';
+import { useApiMutation } from '../../api/query.ts';
 import { login } from '../../app/auth/index.ts';
 import { afterLoginPath } from '../../app/guard.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
@@ -18,13 +18,15 @@ export default function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [missing, setMissing] = useState<{ username?: string; password?: string }>({});
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
   const [forgot, setForgot] = useState(false);
 
   const redirect = params.get('redirect');
+  const signingIn = useApiMutation({
+    mutationFn: (credentials: { name: string; password: string }) => login(credentials.name, credentials.password),
+    onSuccess: () => navigate(afterLoginPath(redirect), { replace: true }),
+  });
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     const name = username.trim();
     const nextMissing = {
@@ -33,15 +35,7 @@ export default function LoginPage() {
     };
     setMissing(nextMissing);
     if (Object.keys(nextMissing).length > 0) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await login(name, password);
-      navigate(afterLoginPath(redirect), { replace: true });
-    } catch (caught) {
-      setError(toApiError(caught));
-      setBusy(false);
-    }
+    signingIn.mutate({ name, password });
   }
 
   return (
@@ -52,7 +46,7 @@ export default function LoginPage() {
           <h1>{t('auth.login.title')}</h1>
           <p>{t('auth.login.subtitle')}</p>
         </div>
-        {error && <ErrorBanner error={error} form />}
+        {signingIn.error && <ErrorBanner error={signingIn.error} form />}
         <Field
           label={t('auth.fields.username')}
           placeholder={t('auth.fields.usernamePlaceholder')}
@@ -76,8 +70,8 @@ export default function LoginPage() {
         <button className="link-button auth-forgot" type="button" onClick={() => setForgot(true)}>
           {tAccount('password.forgot')}
         </button>
-        <button className="button button-primary button-block" type="submit" disabled={busy}>
-          {busy ? t('auth.login.submitting') : t('auth.login.submit')}
+        <button className="button button-primary button-block" type="submit" disabled={signingIn.isPending}>
+          {signingIn.isPending ? t('auth.login.submitting') : t('auth.login.submit')}
         </button>
         <p className="auth-switch">
           {t('auth.login.noAccount')}{' '}

@@ -426,7 +426,7 @@ function SmtpSection({ data }: { data: Connections }) {
         <input className="input" type="password" autoComplete="new-password" value={form.password} onChange={(event) => setForm({ ...form, password: event.target.value })} placeholder={data.smtp?.password.set ? '••••' : ''} />
       </Field>
       <Field label={t('manage.connections.fields.from')}>
-        <input className="input" value={form.from} onChange={(event) => setForm({ ...form, from: event.target.value })} placeholder="Scriptorium <no-reply@example.com>" required />
+        <input className="input" value={form.from} onChange={(event) => setForm({ ...form, from: event.target.value })} placeholder={t('manage.connections.fields.fromPlaceholder')} required />
       </Field>
     </SingleSection>
   );

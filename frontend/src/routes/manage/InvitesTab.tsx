@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { queryClient, queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { useTranslation } from 'react-i18next';
-import { toApiError } from '../../api/client.ts';
 import { adminApi, type InviteCode, type InviteFilter } from './api.ts';
 import { Notice, Pager, TableState, useDateFormat, type NoticeState } from './shared.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
@@ -17,7 +16,6 @@ export function InvitesTab() {
   const [status, setStatus] = useState<InviteFilter>('all');
   const [skip, setSkip] = useState(0);
   const [count, setCount] = useState('5');
-  const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<NoticeState>(null);
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
   const [copied, setCopied] = useState<string | null>(null);
@@ -25,21 +23,21 @@ export function InvitesTab() {
   const invites = useApiQuery({ queryKey: queryKeys.manage('invites', `${skip}:${status}`), queryFn: () => adminApi.invites(skip, PAGE_SIZE, status) });
   const rows = invites.data?.invite_codes ?? [];
 
-  async function generate(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setNotice(null);
-    try {
-      const result = await adminApi.generateInvites(Number(count));
+  const generating = useApiMutation({
+    mutationFn: (howMany: number) => adminApi.generateInvites(howMany),
+    onMutate: () => setNotice(null),
+    onSuccess: (result) => {
       setFresh(new Set(result.invite_codes.map((invite) => invite.code)));
       setNotice({ kind: 'success', text: t('manage.invites.generated', { count: result.count }) });
       setSkip(0);
-      void invites.refetch();
-    } catch (error) {
-      setNotice({ kind: 'error', error: toApiError(error) });
-    } finally {
-      setBusy(false);
-    }
+      void queryClient.invalidateQueries({ queryKey: queryKeys.manage('invites') });
+    },
+    onError: (error) => setNotice({ kind: 'error', error }),
+  });
+
+  function generate(event: FormEvent) {
+    event.preventDefault();
+    generating.mutate(Number(count));
   }
 
   async function copy(invite: InviteCode) {
@@ -70,7 +68,7 @@ export function InvitesTab() {
             {t('manage.invites.count')}
             <input className="input input-narrow" type="number" min={1} max={100} value={count} onChange={(event) => setCount(event.target.value)} required />
           </label>
-          <button className="button button-primary button-small" type="submit" disabled={busy}>
+          <button className="button button-primary button-small" type="submit" disabled={generating.isPending}>
             <PlusIcon size={14} />
             {t('manage.invites.generate')}
           </button>

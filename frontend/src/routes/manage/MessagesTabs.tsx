@@ -1,7 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { queryKeys, useApiQuery } from '../../api/query.ts';
+import { queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { useTranslation } from 'react-i18next';
-import { toApiError } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { adminApi, type FeedbackItem, type OutboxMail } from './api.ts';
 import { Notice, Pager, useDateFormat, type Load, type NoticeState } from './shared.tsx';
@@ -13,22 +12,20 @@ const FEEDBACK_TYPES: ReadonlyArray<FeedbackItem['feedback_type']> = ['bug', 'fe
 export function MailTab() {
   const { t } = useTranslation('account');
   const [form, setForm] = useState({ to: '', subject: '', content: '' });
-  const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<NoticeState>(null);
-
-  async function send(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setNotice(null);
-    try {
-      await adminApi.sendEmail(form.to.trim(), form.subject.trim(), form.content);
-      setNotice({ kind: 'success', text: t('manage.mail.sent', { to: form.to.trim() }) });
+  const sending = useApiMutation({
+    mutationFn: (mail: { to: string; subject: string; content: string }) => adminApi.sendEmail(mail.to, mail.subject, mail.content),
+    onMutate: () => setNotice(null),
+    onSuccess: (_, mail) => {
+      setNotice({ kind: 'success', text: t('manage.mail.sent', { to: mail.to }) });
       setForm({ to: '', subject: '', content: '' });
-    } catch (error) {
-      setNotice({ kind: 'error', error: toApiError(error) });
-    } finally {
-      setBusy(false);
-    }
+    },
+    onError: (error) => setNotice({ kind: 'error', error }),
+  });
+
+  function send(event: FormEvent) {
+    event.preventDefault();
+    sending.mutate({ to: form.to.trim(), subject: form.subject.trim(), content: form.content });
   }
 
   const blank = form.to.trim() === '' || form.subject.trim() === '' || form.content.trim() === '';
@@ -48,9 +45,9 @@ export function MailTab() {
         <textarea className="input" rows={10} value={form.content} onChange={(event) => setForm((current) => ({ ...current, content: event.target.value }))} required />
       </label>
       <div className="form-actions">
-        <button className="button button-primary" type="submit" disabled={busy || blank}>
+        <button className="button button-primary" type="submit" disabled={sending.isPending || blank}>
           <SendIcon size={15} />
-          {busy ? t('manage.mail.sending') : t('manage.mail.send')}
+          {sending.isPending ? t('manage.mail.sending') : t('manage.mail.send')}
         </button>
       </div>
     </form>

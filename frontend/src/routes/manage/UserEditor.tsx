@@ -2,7 +2,6 @@ import { useState, type FormEvent } from 'react';
 import { queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { PASSWORD_MIN_LENGTH } from '../../account/password.ts';
 import { useTranslation } from 'react-i18next';
-import { toApiError } from '../../api/client.ts';
 import { catalogueText } from '../../i18n/catalogue.ts';
 import { adminApi, LEVEL_DAILY_LIMITS, LEVELS, type DailyLimitChoice, type Level, type UserRow } from './api.ts';
 import { BarChart } from './BarChart.tsx';
@@ -24,7 +23,6 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
   const [expiry, setExpiry] = useState(toLocalInput(user.membership_expires_at));
   const [limit, setLimit] = useState(String(user.token_level_limit));
   const [extra, setExtra] = useState('');
-  const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<NoticeState>(null);
   // A level change that would move the daily limit waits here for the admin to say apply or keep.
   const [limitQuestion, setLimitQuestion] = useState(false);
@@ -46,21 +44,25 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
     resetPassword.mutate();
   }
 
-  async function save(event: FormEvent | null, action: () => Promise<UserRow>) {
-    event?.preventDefault();
-    setBusy(true);
-    setNotice(null);
-    try {
-      const updated = await action();
+  const saving = useApiMutation({
+    mutationFn: (action: () => Promise<UserRow>) => action(),
+    onMutate: () => setNotice(null),
+    onSuccess: (updated) => {
       setRow(updated);
       setLimit(String(updated.token_level_limit));
       setNotice({ kind: 'success', text: t('manage.common.saved') });
       onChanged();
-    } catch (error) {
-      setNotice({ kind: 'error', error: toApiError(error) });
-    } finally {
-      setBusy(false);
-    }
+    },
+    onError: (error) => setNotice({ kind: 'error', error }),
+  });
+
+  /** Settles once the change has (the notice says how it went), so the level question stays busy until then. */
+  function save(event: FormEvent | null, action: () => Promise<UserRow>): Promise<void> {
+    event?.preventDefault();
+    return saving.mutateAsync(action).then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   // An error answered an earlier value: once the value changes it only misleads (the browser may block the next submit itself).
@@ -105,7 +107,7 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
             title={t('manage.users.editor.expiryHint')}
           />
         </label>
-        <button className="button button-secondary" type="submit" disabled={busy}>
+        <button className="button button-secondary" type="submit" disabled={saving.isPending}>
           {t('manage.users.editor.setLevel')}
         </button>
       </form>
@@ -126,7 +128,7 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
             required
           />
         </label>
-        <button className="button button-primary" type="submit" disabled={busy}>
+        <button className="button button-primary" type="submit" disabled={saving.isPending}>
           {t('manage.users.editor.setLimit')}
         </button>
       </form>
@@ -157,7 +159,7 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
             required
           />
         </label>
-        <button className="button button-secondary" type="submit" disabled={busy}>
+        <button className="button button-secondary" type="submit" disabled={saving.isPending}>
           <PlusIcon size={14} />
           {t('manage.users.editor.addExtra')}
         </button>
@@ -168,7 +170,7 @@ export function UserEditor({ user, onChanged, onClose }: { user: UserRow; onChan
           <strong>{t('manage.users.editor.refresh')}</strong>
           <p className="muted">{t('manage.users.editor.refreshHint')}</p>
         </div>
-        <button className="button button-secondary" type="button" disabled={busy} onClick={() => save(null, () => adminApi.refreshTokens(user.id))}>
+        <button className="button button-secondary" type="button" disabled={saving.isPending} onClick={() => save(null, () => adminApi.refreshTokens(user.id))}>
           <RefreshCwIcon size={14} />
           {t('manage.users.batch.refresh')}
         </button>

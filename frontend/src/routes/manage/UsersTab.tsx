@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { queryKeys, useApiQuery } from '../../api/query.ts';
+import { queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { useTranslation } from 'react-i18next';
 import { groupOf } from '../../account/quota.ts';
-import { toApiError } from '../../api/client.ts';
 import { useAuth } from '../../app/auth/index.ts';
 import { initials } from '../../app/shell/navigation.ts';
 import { adminApi, LEVEL_DAILY_LIMITS, LEVELS, type DailyLimitChoice, type Level, type UserRow } from './api.ts';
@@ -43,7 +42,6 @@ export function UsersTab() {
   const [selection, setSelection] = useState<ReadonlySet<string>>(new Set());
   const [editing, setEditing] = useState<UserRow | null>(null);
   const [notice, setNotice] = useState<NoticeState>(null);
-  const [busy, setBusy] = useState(false);
   const [batch, setBatch] = useState<{ action: BatchAction; value: string; level: Level; expiry: string; dailyLimit: DailyLimitChoice }>({ action: 'limit', value: '', level: 'premium', expiry: '', dailyLimit: 'keep' });
 
   const users = useApiQuery({
@@ -66,18 +64,22 @@ export function UsersTab() {
     setSkip(0);
   }
 
-  async function run(action: () => Promise<unknown>, success: string) {
-    setBusy(true);
-    setNotice(null);
-    try {
-      await action();
+  const running = useApiMutation({
+    mutationFn: ({ action }: { action: () => Promise<unknown>; success: string }) => action(),
+    onMutate: () => setNotice(null),
+    onSuccess: (_, { success }) => {
       setNotice({ kind: 'success', text: success });
       void users.refetch();
-    } catch (error) {
-      setNotice({ kind: 'error', error: toApiError(error) });
-    } finally {
-      setBusy(false);
-    }
+    },
+    onError: (error) => setNotice({ kind: 'error', error }),
+  });
+
+  /** Settles once the change has; the notice says how it went. */
+  function run(action: () => Promise<unknown>, success: string): Promise<void> {
+    return running.mutateAsync({ action, success }).then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   function runBatch(event: FormEvent) {
@@ -181,7 +183,7 @@ export function UsersTab() {
               />
             </>
           )}
-          <button className="button button-primary button-small" type="submit" disabled={busy}>
+          <button className="button button-primary button-small" type="submit" disabled={running.isPending}>
             {t('manage.common.apply')}
           </button>
           <button className="button button-secondary button-small toolbar-end" type="button" onClick={() => setSelection(new Set())}>
@@ -243,7 +245,7 @@ export function UsersTab() {
                 <td data-label={t('manage.users.columns.auditor')}>
                   <Switch
                     checked={row.is_auditor}
-                    disabled={busy || row.is_admin}
+                    disabled={running.isPending || row.is_admin}
                     label={t(row.is_auditor ? 'manage.users.revokeAuditor' : 'manage.users.grantAuditor', { name: row.username })}
                     onChange={() => run(() => adminApi.setAuditor(row.id, !row.is_auditor), t('manage.common.saved'))}
                   />
@@ -252,7 +254,7 @@ export function UsersTab() {
                   <Switch
                     checked={row.is_active}
                     // The server refuses it; an administrator who could lock themselves out would have no one to let them back in.
-                    disabled={busy || row.id === me?.id}
+                    disabled={running.isPending || row.id === me?.id}
                     label={t(row.id === me?.id ? 'manage.users.cannotDeactivateSelf' : row.is_active ? 'manage.users.deactivate' : 'manage.users.activate')}
                     onChange={() => run(() => adminApi.setActive(row.id, !row.is_active), t('manage.common.saved'))}
                   />

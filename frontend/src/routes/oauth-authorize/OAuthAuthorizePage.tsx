@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import { toApiError, type ApiError } from '../../api/client.ts';
+import type { ApiError } from '../../api/client.ts';
 import { AUTHORIZE_PARAMS, leaveFor, oauthApi, type AuthorizeParams, type OAuthClientDto } from '../../api/oauth.ts';
-import { useApiQuery } from '../../api/query.ts';
+import { useApiMutation, useApiQuery } from '../../api/query.ts';
 import { useAuth } from '../../app/auth/index.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { Logo } from '../../components/Logo.tsx';
@@ -37,22 +37,17 @@ export default function OAuthAuthorizePage() {
 function Consent({ params, client, scopes, redirectUri, native, onLeave }: { params: AuthorizeParams; client: OAuthClientDto; scopes: string[]; redirectUri: string; native: boolean; onLeave: () => void }) {
   const { t, i18n } = useTranslation('account');
   const { user } = useAuth();
-  const [busy, setBusy] = useState<'approve' | 'deny' | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  const name = i18n.language === 'en' ? client.name_en : client.name;
-
-  async function answer(decision: 'approve' | 'deny') {
-    setBusy(decision);
-    setError(null);
-    try {
-      const { redirect_to } = await oauthApi.answer(params, decision);
+  const answering = useApiMutation({
+    mutationFn: (decision: 'approve' | 'deny') => oauthApi.answer(params, decision),
+    onSuccess: ({ redirect_to }) => {
       onLeave();
       leaveFor(redirect_to);
-    } catch (caught) {
-      setError(toApiError(caught));
-      setBusy(null);
-    }
-  }
+    },
+  });
+  // Answered, the page is leaving for the app: the buttons stay as they are until it has gone.
+  const busy = answering.isPending || answering.isSuccess ? answering.variables : null;
+  const answer = (decision: 'approve' | 'deny') => answering.mutate(decision);
+  const name = i18n.language === 'en' ? client.name_en : client.name;
 
   return (
     <div className="auth-page">
@@ -67,7 +62,7 @@ function Consent({ params, client, scopes, redirectUri, native, onLeave }: { par
           <p>{t('oauth.subtitle')}</p>
           {user && <span className="chip">{t('oauth.signedInAs', { name: user.name })}</span>}
         </div>
-        {error && <ErrorBanner error={error} />}
+        {answering.error && <ErrorBanner error={answering.error} />}
         <div className="oauth-scopes">
           <h2>{t('oauth.mayTitle')}</h2>
           <ul>

@@ -1,11 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { isUnderway } from '@scriptorium/domain/protocol/deckReview';
 import { pptApi } from '../../api/ppt.ts';
-import { queryKeys, useApiQuery } from '../../api/query.ts';
-import { toApiError, type ApiError } from '../../api/client.ts';
+import { queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { ReviewList } from '../../ppt/ReviewList.tsx';
@@ -22,8 +21,6 @@ export default function PptPage() {
   const { reviewId } = useParams();
   const navigate = useNavigate();
   const queries = useQueryClient();
-  const [uploading, setUploading] = useState(false);
-  const [uploadError, setUploadError] = useState<ApiError | null>(null);
 
   const list = useApiQuery({
     queryKey: queryKeys.ppt('list'),
@@ -43,20 +40,14 @@ export default function PptPage() {
     if (status && !isUnderway(status)) void queries.invalidateQueries({ queryKey: queryKeys.ppt('list') });
   }, [status, queries]);
 
-  const upload = async (file: File) => {
-    setUploading(true);
-    setUploadError(null);
-    try {
-      const created = await pptApi.upload(file, currentLanguage());
+  const upload = useApiMutation({
+    mutationFn: (file: File) => pptApi.upload(file, currentLanguage()),
+    onSuccess: async (created) => {
       queries.setQueryData(queryKeys.ppt('review', created.review_id), created);
       await queries.invalidateQueries({ queryKey: queryKeys.ppt('list') });
       navigate(`/ppt/${encodeURIComponent(created.review_id)}`);
-    } catch (failure) {
-      setUploadError(toApiError(failure));
-    } finally {
-      setUploading(false);
-    }
-  };
+    },
+  });
 
   return (
     <div className={`ppt-page${reviewId ? ' ppt-page-detail' : ''}`}>
@@ -66,8 +57,8 @@ export default function PptPage() {
       </header>
       <div className="ppt-layout">
         <section className="ppt-side" aria-label={t('list.title')}>
-          <UploadZone busy={uploading} onFile={(file) => void upload(file)} />
-          {uploadError && <ErrorBanner error={uploadError} />}
+          <UploadZone busy={upload.isPending} onFile={(file) => upload.mutate(file)} />
+          {upload.error && <ErrorBanner error={upload.error} />}
           <h2 className="ppt-side-title">{t('list.title')}</h2>
           {list.error ? <ErrorBanner error={list.error} /> : list.data ? <ReviewList reviews={list.data.reviews} selectedId={reviewId} /> : <span className="spinner" />}
         </section>
