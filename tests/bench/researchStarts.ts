@@ -80,7 +80,7 @@ export async function run(): Promise<void> {
     LLM_MODEL: 'slow',
     EVENTSTORE_URL: '',
     MONGO_URL: '',
-    LOG_LEVEL: 'warn',
+    REGISTER_MAX_PER_ADDRESS: '1000',
   };
   const processes: RoleProcess[] = [];
   try {
