@@ -4,7 +4,7 @@
  * projector has the new reply (read-your-writes, woken by the projector's NOTIFY), so its latency
  * is what concurrency would stretch. Measured in this run: the p50 of 5 lone starts (each after the
  * previous research ended), then the p50 of 20 starts sent at once; the ratio against the target
- * ≤ 1.5×. Every research is waited to its end, and each must complete.
+ * ≤ 1.5×. Every research is waited to its end (its questions answered), and each must complete.
  * Skipped, with the reason, without PostgreSQL and Redis.
  * Run: npx tsx tests/bench/researchStarts.ts
  */
@@ -44,13 +44,29 @@ async function start({ user, sessionId }: Researcher): Promise<number> {
   return ms;
 }
 
-/** Waits until every session's research has ended; throws unless each reply completed. */
+/**
+ * Waits until every session's research has ended, answering as a user in a hurry would when it
+ * waits: each clarification with its first option, a request for feedback with "satisfied". Throws
+ * unless each reply completed.
+ */
 async function finished(researchers: Researcher[]): Promise<void> {
   const deadline = Date.now() + RUN_TIMEOUT_MS;
   for (;;) {
     const statuses = await Promise.all(researchers.map(({ user, sessionId }) => user.request('GET', `/backend/conversation/research/${sessionId}/status`)));
-    if (statuses.every((status) => status.status === 200 && !status.body.processing)) break;
-    if (Date.now() > deadline) throw new Error('research runs did not end in time');
+    if (statuses.every((status) => status.status === 200 && status.body.status === 'idle')) break;
+    await Promise.all(
+      researchers.map(async ({ user, sessionId }, index) => {
+        if (statuses[index]!.body.status !== 'waiting') return;
+        const { questions } = (await user.request('GET', `/backend/conversation/research/${sessionId}/pending_questions`)).body as { questions: Array<{ id: string; question_content: string; question_options: string[]; question_type: string }> };
+        if (questions.length > 0) {
+          const answers = questions.map((question) => ({ id: question.id, question: question.question_content, selectedOptions: question.question_options.slice(0, 1), textInput: '', question_type: question.question_type }));
+          await user.request('POST', `/backend/conversation/research/${sessionId}/clarification_answer`, { answers });
+        } else {
+          await user.request('POST', `/backend/conversation/research/${sessionId}/feedback`, { option: 'satisfied' });
+        }
+      }),
+    );
+    if (Date.now() > deadline) throw new Error(`research runs did not end in time: ${statuses.map((status) => status.body.status).join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const outcomes = await Promise.all(
