@@ -1,3 +1,4 @@
+import { Stream } from 'node:stream';
 import compress from 'koa-compress';
 import type { Middleware } from 'koa';
 
@@ -12,11 +13,20 @@ const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\b/i;
  * known: a streamed body (server-sent events, an export) is sent as it is written, never held in a
  * compressor's buffer.
  */
-export const compressJson = (): Middleware =>
-  compress({
+export function compressJson(): Middleware {
+  const compressor = compress({
     filter: (type) => JSON_TYPE.test(type),
     threshold: (_type, size) => (size === undefined ? Number.POSITIVE_INFINITY : COMPRESS_MIN_BYTES),
     encodingPreference: ['br', 'gzip', 'identity'],
     deflate: false,
     zstd: false,
   });
+  // A body left as an object is serialised once, here: koa would do it for its length and
+  // koa-compress again for the bytes. The Content-Type it set stays.
+  const serialised: Middleware = async (ctx, next) => {
+    await next();
+    const body: unknown = ctx.body;
+    if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream) && JSON_TYPE.test(ctx.type)) ctx.body = JSON.stringify(body);
+  };
+  return (ctx, next) => compressor(ctx, () => serialised(ctx, next));
+}
