@@ -212,8 +212,15 @@ export async function run(): Promise<void> {
     );
     const during = await hammer(history, reader.token, 4);
     const signIns = await burst;
-    if (signIns.some((answer) => answer.status !== 200)) throw new Error(`sign-ins refused: ${signIns.map((answer) => answer.status).join(' ')}`);
-    console.log(`history reads while ${PARALLEL_SIGN_INS} sign-ins run: p99 ${during.p99} ms, ${during.perSecond}/s; before: p99 ${quiet.p99} ms, ${quiet.perSecond}/s (ratio of rates ${(during.perSecond / quiet.perSecond).toFixed(2)}×)`);
+    // Past its bound the hashing queue turns a sign-in away at once (503 auth.busy, Retry-After): that
+    // is the designed answer to a burst; anything else is a failure.
+    const busy = signIns.filter((answer) => answer.status === 503 && answer.body?.code === 'auth.busy').length;
+    if (signIns.some((answer) => answer.status !== 200 && !(answer.status === 503 && answer.body?.code === 'auth.busy'))) {
+      throw new Error(`sign-ins failed: ${signIns.map((answer) => `${answer.status} ${answer.body?.code ?? ''}`).join(', ')}`);
+    }
+    console.log(
+      `history reads while ${PARALLEL_SIGN_INS} sign-ins run (${PARALLEL_SIGN_INS - busy} signed in, ${busy} turned away with 503 auth.busy): p99 ${during.p99} ms, ${during.perSecond}/s; before: p99 ${quiet.p99} ms, ${quiet.perSecond}/s (ratio of rates ${(during.perSecond / quiet.perSecond).toFixed(2)}×)`,
+    );
     if (during.failed > 0) throw new Error(`${during.failed} reads failed during the sign-ins`);
 
     console.log(`server RSS: ${rssStart} MB at start, ${rssMb(product)} MB at the end`);

@@ -54,6 +54,8 @@ async function walkBack(t: { deepEqual(a: unknown, b: unknown, message?: string)
   await page.waitForFunction((count) => document.querySelectorAll('.message-user').length === count, EXCHANGES);
   t.deepEqual(await questionsShown(page), all, 'every exchange once, in order');
   await load.waitFor({ state: 'detached' });
+  // The last page went above the reader, who stayed where they were; the start is above them.
+  await page.locator('.chat-stream').evaluate((element) => element.scrollTo({ top: 0 }));
   await page.getByText(words.question(1), { exact: true }).waitFor();
   await screenshot(page, `${shot}-start`);
 }
