@@ -16,6 +16,7 @@ const benches: Array<[string, string]> = [
   ['load', 'load.ts'],
   ['postgres', 'postgres.ts'],
   ['postgres writers', 'postgresWriters.ts'],
+  ['research starts', 'researchStarts.ts'],
   ['canvas', 'canvas.ts'],
   ['chat stream', 'chatStream.ts'],
   ['engineer nodes', 'engineerNodes.ts'],

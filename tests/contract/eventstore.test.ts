@@ -29,7 +29,7 @@ if (url) {
   eventStoreContract('esdb', async () => {
     const store = new EsdbEventStore(url);
     return { store, cleanup: () => store.close() };
-  });
+  }, { serverRecognisesRetries: true });
 } else {
   console.log('eventstore contract: EventStoreDB suite skipped (EVENTSTORE_URL not set)');
   test.skip('esdb: EventStore contract (EVENTSTORE_URL not set)', () => {});

@@ -21,6 +21,16 @@ export interface EventStoreFixture {
   cleanup(): Promise<void>;
 }
 
+export interface EventStoreTraits {
+  /**
+   * Retries are recognised by the server alone: the same ids right after the revision the first
+   * attempt expected, or with "any" while they are in its cache of recent writes (EventStoreDB, which
+   * reads nothing before an append; docs/decisions.md, "EventStoreDB without the extra read"). A
+   * retry expecting the stream's current revision is then written again.
+   */
+  serverRecognisesRetries?: boolean;
+}
+
 /*
  * Every test names its streams uniquely and, when it reads `$all`, looks only at its own streams or
  * compares two reads of the same range: a server store is shared by concurrent tests (and by
@@ -74,7 +84,7 @@ async function rejectsWithWrongRevision(
   t.like(error, expected);
 }
 
-export function eventStoreContract(name: string, factory: () => Promise<EventStoreFixture>): void {
+export function eventStoreContract(name: string, factory: () => Promise<EventStoreFixture>, traits: EventStoreTraits = {}): void {
   const it = (title: string, body: (t: ExecutionContext, store: EventStore, fixture: EventStoreFixture) => Promise<void>) =>
     test(`${name}: ${title}`, async (t) => {
       const fixture = await factory();
@@ -190,8 +200,10 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
     const first = await store.appendToStream(id, batch(0), { expectedRevision: 'no_stream' });
     t.deepEqual(await store.appendToStream(id, batch(0), { expectedRevision: 'no_stream' }), first);
     t.deepEqual(await store.appendToStream(id, batch(0), { expectedRevision: 'any' }), first);
-    t.deepEqual(await store.appendToStream(id, batch(0), { expectedRevision: 'stream_exists' }), first);
-    t.deepEqual(await store.appendToStream(id, batch(0), { expectedRevision: 1 }), first);
+    if (!traits.serverRecognisesRetries) {
+      t.deepEqual(await store.appendToStream(id, batch(0), { expectedRevision: 'stream_exists' }), first);
+      t.deepEqual(await store.appendToStream(id, batch(0), { expectedRevision: 1 }), first);
+    }
 
     const second = await store.appendToStream(id, batch(1), { expectedRevision: 1 });
     t.is(second.nextExpectedRevision, 3);
@@ -209,8 +221,8 @@ export function eventStoreContract(name: string, factory: () => Promise<EventSto
   });
 
   // EventStoreDB checks ids only past the expected revision (and, for "any", in a cache of recent
-  // writes): a retry expecting the stream's current revision would otherwise be written again.
-  it('a retry expecting the stream\'s current revision, or "any", after the stream moved on writes nothing', async (t, store) => {
+  // writes): a retry expecting the stream's current revision is written again there.
+  if (!traits.serverRecognisesRetries) it('a retry expecting the stream\'s current revision, or "any", after the stream moved on writes nothing', async (t, store) => {
     const id = stream('retry-current');
     const retried = [event('Once', { n: 0 }, { id: deterministicId(id, 'once') })];
     const first = await store.appendToStream(id, retried, { expectedRevision: 'no_stream' });

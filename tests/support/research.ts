@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import type { EventStore } from '@scriptorium/infra/eventstore/port';
+import { conversationStream } from '@scriptorium/domain/conversation/conversation';
 import type { Client } from './app.ts';
 import { openSocket, type TestSocket } from './socket.ts';
 
@@ -44,4 +47,34 @@ export async function sessionWithReport(user: Client): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('the report was never written');
+}
+
+/**
+ * Appends `count` finished exchanges (`question(index)` and a poe_llm reply of `reply(index)`) to a session
+ * created over HTTP, as the agent records them, in one append: the reply is over before job dispatch
+ * reads it, so no job starts. Returns the message ids in order.
+ */
+export async function appendExchanges(
+  events: EventStore,
+  sessionId: string,
+  count: number,
+  reply: (index: number) => string,
+  question: (index: number) => string = (index) => `第 ${index + 1} 个问题`,
+): Promise<string[]> {
+  const at = new Date().toISOString();
+  const ids: string[] = [];
+  const appended = Array.from({ length: count }, (_, index) => {
+    const asked = randomUUID();
+    const answer = randomUUID();
+    ids.push(asked, answer);
+    const agent = 'poe_llm' as const;
+    return [
+      { type: 'UserMessagePosted', data: { sessionId, messageId: asked, content: question(index), agent, at } },
+      { type: 'AgentReplyStarted', data: { sessionId, messageId: answer, agent, replyTo: asked, jobId: `seed-${answer}`, at } },
+      { type: 'MessageChunksAppended', data: { sessionId, messageId: answer, agent, contentType: 'chat_chunk', seq: 0, text: reply(index) } },
+      { type: 'AgentReplyCompleted', data: { sessionId, messageId: answer, agent, outcome: 'completed', at } },
+    ].map((event) => ({ ...event, metadata: { at } }));
+  }).flat();
+  await events.appendToStream(conversationStream(sessionId), appended);
+  return ids;
 }

@@ -4,7 +4,7 @@ import { ownedChat } from './ownedChat.ts';
 import { z } from 'zod';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { CHATS, type ChatDoc } from '@scriptorium/projections/chats';
-import { MESSAGES, type MessageDoc } from '@scriptorium/projections/messages';
+import type { MessageDoc } from '@scriptorium/projections/messages';
 import { CANVAS, type CanvasDoc } from '@scriptorium/projections/canvas';
 import { CANVAS_ID } from '@scriptorium/domain/protocol/research';
 import type { ModelProvider } from '@scriptorium/infra/model/port';
@@ -16,6 +16,7 @@ import { requireUser } from './authenticate.ts';
 import { httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
+import { historyPageQuery, pageRequest, readHistory } from './history.ts';
 
 const sessionIdParam = z.object({ id: z.uuid('conversation.id_invalid') });
 const sessionId = z.uuid('conversation.id_invalid');
@@ -187,13 +188,14 @@ export function conversationRoutes(services: Services, conversations: Conversati
     await changeSession(ctx, id, (actor) => conversations.rename(actor, id, body.name));
   });
 
-  router.get('/conversation/sessions/:id/messages', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
+  router.get('/conversation/sessions/:id/messages', contract({ access: 'user', params: sessionIdParam, query: historyPageQuery, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
+    const page = pageRequest(parseQuery(ctx, historyPageQuery));
     const actor = await actorOf(ctx);
     const chat = await ownedChat(services.readStore, actor.userId, id);
-    const messages = await services.readStore.collection<MessageDoc>(MESSAGES).find({ session_id: id }, { sort: { order: 1 } });
+    const { messages, earlier } = await readHistory(services.readStore, id, page);
     const position = Math.max(chat.last_position, ...messages.map((doc) => doc.last_position));
-    ctx.body = { session_id: id, position, messages: messages.map(messageDto) };
+    ctx.body = { session_id: id, position, messages: messages.map(messageDto), ...(page && { earlier }) };
   });
 
   router.get('/conversation/research/:id', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {

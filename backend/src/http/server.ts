@@ -43,6 +43,7 @@ import { securityHeaders } from './security.ts';
 import { feedbackRoutes } from './feedback.ts';
 import { healthRoutes, httpDuration } from './health.ts';
 import { staticFrontend } from './static.ts';
+import { compressJson } from './compression.ts';
 import { taskRoutes } from './tasks.ts';
 import { usageRoutes } from './usage.ts';
 
@@ -105,6 +106,7 @@ export async function createApi(services: Services, progress: ProjectionProgress
     }
   });
   app.use(securityHeaders());
+  app.use(compressJson());
   app.use(errorMiddleware({ [OPENAI_PREFIX]: openAiRefusal }));
   app.use(async (ctx, next) => {
     if (ctx.path.startsWith('/backend')) ctx.set('Cache-Control', 'no-store');

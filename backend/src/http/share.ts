@@ -19,6 +19,7 @@ import { recommendedCognitions, withoutPrivate } from './sharedView.ts';
 import { sendPdf } from './exports.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
+import { historyPageQuery, pageRequest, readHistory } from './history.ts';
 
 const shareIdParam = z.object({ shareId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'share.token_invalid') });
 
@@ -85,12 +86,13 @@ export function shareRoutes(services: Services, conversations: ConversationServi
     ctx.body = { share_id: shareId, revoked: true };
   });
 
-  router.get('/conversation/share/:shareId', contract({ access: 'public', params: shareIdParam, refusals: [404] }), async (ctx) => {
+  router.get('/conversation/share/:shareId', contract({ access: 'public', params: shareIdParam, query: historyPageQuery, refusals: [404] }), async (ctx) => {
     const { shareId } = parseParams(ctx.params, shareIdParam);
+    const page = pageRequest(parseQuery(ctx, historyPageQuery));
     const share = await openShare(shareId, 'conversation');
-    const [chat, messages, canvas] = await Promise.all([
+    const [chat, { messages, earlier }, canvas] = await Promise.all([
       services.readStore.collection<ChatDoc>(CHATS).get(share.session_id),
-      services.readStore.collection<MessageDoc>(MESSAGES).find({ session_id: share.session_id }, { sort: { order: 1 } }),
+      readHistory(services.readStore, share.session_id, page),
       services.readStore.collection<CanvasDoc>(CANVAS).get(share.session_id),
     ]);
     if (!chat) throw httpError(404, 'share.gone');
@@ -114,6 +116,7 @@ export function shareRoutes(services: Services, conversations: ConversationServi
       }),
       canvas: canvas ? canvasDto(canvas) : null,
       private_material_hidden: hidePrivate,
+      ...(page && { earlier }),
     };
   });
 

@@ -137,6 +137,7 @@ export const ERROR_TEXTS = {
   'conversation.exists': { zh: '会话已存在', en: 'The conversation already exists' },
   'conversation.id_invalid': { zh: '会话 ID 格式不正确', en: 'The conversation ID is malformed' },
   'conversation.client_id_invalid': { zh: 'client_id 格式不正确', en: 'client_id is malformed' },
+  'conversation.history_cursor_invalid': { zh: '历史分页游标无效', en: 'Invalid history paging cursor' },
   'conversation.mode_invalid': { zh: 'mode 只能是 0 或 1', en: 'mode must be 0 or 1' },
   'conversation.status_invalid': { zh: 'status 只能是 active 或 archived', en: 'status must be active or archived' },
   'conversation.search_enabled_required': { zh: '请提供 search_enabled', en: 'search_enabled is required' },

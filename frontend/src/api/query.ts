@@ -57,6 +57,8 @@ export const queryKeys = {
   speech: ['research', 'speech-status'] as const,
   researchBudget: ['research', 'budget'] as const,
   sharedConversation: (shareId: string) => ['share', 'conversation', shareId] as const,
+  /** A page of a session's (or a shared session's) history before a cursor; the cursor names fixed exchanges, so it never goes stale. */
+  historyPage: (sessionId: string, before: string) => ['research', sessionId, 'history', before] as const,
   shared: (kind: string, id: string) => ['share', kind, id] as const,
   /** A research session's own links, as its owner manages them. */
   sessionShares: (sessionId: string) => ['research', sessionId, 'shares'] as const,

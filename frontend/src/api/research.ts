@@ -46,6 +46,7 @@ export interface SharedConversationDto {
   session: SessionDto;
   messages: History['messages'];
   position?: number;
+  earlier?: string | null;
   canvas: CanvasDto | null;
   expires_at: string | null;
 }
@@ -74,11 +75,20 @@ export interface PlanDto {
 
 const encode = encodeURIComponent;
 
+/** A page of a history: how many exchanges, before which cursor (none: the newest). */
+export interface HistoryPage {
+  limit: number;
+  before?: string;
+}
+
+const pageQuery = (page: HistoryPage) => ({ limit: page.limit, ...(page.before !== undefined && { before: page.before }) });
+
 export const research = {
   createSession: (body: { client_id: string; name?: string; mode?: CollaborationMode; search_enabled?: boolean; layout_preset?: LayoutPreset }) =>
     api.post<SessionDto>('/conversation/api/v2/research/create_session', { json: body }),
   session: (id: string) => api.get<SessionDto>(`/conversation/research/${encode(id)}`),
-  messages: (id: string) => api.get<History & { session_id: string }>(`/conversation/sessions/${encode(id)}/messages`),
+  /** The newest `limit` exchanges before the cursor `before` (a page's `earlier`), or the whole history without a page. */
+  messages: (id: string, page?: HistoryPage) => api.get<History & { session_id: string }>(`/conversation/sessions/${encode(id)}/messages`, page && { query: pageQuery(page) }),
   myChats: (skip: number, limit: number) => api.get<{ chats: CloudChat[]; total: number }>('/conversation/api/chats/my', { query: { skip, limit } }),
   setMode: (sessionId: string, mode: CollaborationMode) => api.post<SessionDto>('/conversation/api/v2/research/set_mode', { json: { session_id: sessionId, mode } }),
   setSearch: (sessionId: string, enabled: boolean) => api.post<SessionDto>('/conversation/api/v2/research/update_search_status', { json: { session_id: sessionId, search_enabled: enabled } }),
@@ -105,7 +115,7 @@ export const research = {
     api.post<{ request_id: string; status: string }>(`/conversation/research/${encode(sessionId)}/edit_request`, { json: body }),
   share: (body: { session_id: string; title: string; description: string; expires_days: number | null; include_private: boolean }) =>
     api.post<{ share_id: string; include_private: boolean }>('/conversation/sessions/share', { json: body }),
-  shared: (shareId: string) => api.get<SharedConversationDto>(`/conversation/share/${encode(shareId)}`),
+  shared: (shareId: string, page?: HistoryPage) => api.get<SharedConversationDto>(`/conversation/share/${encode(shareId)}`, page && { query: pageQuery(page) }),
   shareArtifact: (body: { session_id: string; message_id: string; filename: string; expires_days: number | null }) => api.post<{ share_id: string; path: string }>('/conversation/artifacts/share', { json: body }),
   /** The session's links (its conversation and its files), newest first, revoked and expired ones too. */
   shares: (sessionId: string) => api.get<{ shares: SessionShareDto[] }>(`/conversation/api/research/share/${encode(sessionId)}`).then((body) => body.shares),

@@ -4,6 +4,7 @@ import type { WireContent } from '@scriptorium/domain/protocol/content';
 import type { ServerMessage } from '@scriptorium/domain/protocol/ws';
 import type { SessionCommand } from '../research/commands.ts';
 import { sessionDto } from './fixtures.ts';
+import type { History, HistoryMessage } from '../research/conversation.ts';
 import { researchSessionMachine, type LoadedSession, type SettingChange } from './researchSession.ts';
 
 
@@ -19,7 +20,15 @@ const content = (fields: Record<string, unknown> & { content_type: string; messa
 });
 
 /** A session whose deliveries are recorded; `refuse` decides which commands fail on delivery. */
-function session(options: { loaded?: LoadedSession; load?: () => Promise<LoadedSession>; save?: (change: SettingChange) => Promise<unknown>; refuse?: (command: SessionCommand) => string | null } = {}) {
+function session(
+  options: {
+    loaded?: LoadedSession;
+    load?: () => Promise<LoadedSession>;
+    save?: (change: SettingChange) => Promise<unknown>;
+    refuse?: (command: SessionCommand) => string | null;
+    earlier?: (before: string) => Promise<History>;
+  } = {},
+) {
   const delivered: SessionCommand[] = [];
   const machine = researchSessionMachine.provide({
     // Alone, with no workspace above it to tell.
@@ -32,6 +41,7 @@ function session(options: { loaded?: LoadedSession; load?: () => Promise<LoadedS
         sendBack(refusal === null ? { type: 'command.delivered', id: input.id } : { type: 'command.refused', id: input.id, message: refusal });
       }),
       saveSetting: fromPromise<unknown, { sessionId: string; change: SettingChange }>(({ input }) => (options.save ?? (() => Promise.resolve()))(input.change)),
+      loadEarlier: fromPromise<History, { id: string; before: string }>(({ input }) => (options.earlier ?? (() => Promise.reject(new Error('none'))))(input.before)),
     },
   });
   const actor = createActor(machine, { clock: new SimulatedClock(), input: { id: 's-1', ...(options.loaded && { loaded: options.loaded }) } }).start();
@@ -259,4 +269,35 @@ test('each request to see a panel is counted, so a phone can bring its tab forwa
   t.is(actor.getSnapshot().context.panelRequests, 2);
   actor.send({ type: 'panel.artifact', artifact: { filename: 'a.html', content: '<p>a</p>', filetype: 'html', messageId: 'm-1' } });
   t.deepEqual([actor.getSnapshot().context.panel, actor.getSnapshot().context.panelRequests], ['artifact', 3]);
+});
+
+test('earlier exchanges load a page at a time before those shown, and a failed page says why and can be asked again', async (t) => {
+  const message = (id: string): HistoryMessage => ({ message_id: id, role: 'user', agent: 'poe_llm', reply_to: null, status: 'completed', created_at: '2025-06-01T00:00:00Z', contents: [] });
+  const asked: string[] = [];
+  let fail = true;
+  const { actor } = session({
+    loaded: { ...empty('s-1'), history: { position: 9, messages: [message('m3')], earlier: 'c3' } },
+    earlier: async (before) => {
+      asked.push(before);
+      if (fail) throw new Error('网络错误');
+      return before === 'c3' ? { position: 9, messages: [message('m2')], earlier: 'c2' } : { position: 9, messages: [message('m1')], earlier: null };
+    },
+  });
+  actor.send({ type: 'history.earlier' });
+  t.true(actor.getSnapshot().matches({ ready: { earlier: 'loading' } }));
+  await tick();
+  t.is(actor.getSnapshot().context.earlierError, '网络错误');
+  t.deepEqual(actor.getSnapshot().context.conversation.messages.map((shown) => shown.id), ['m3'], 'nothing changed');
+  fail = false;
+  actor.send({ type: 'history.earlier' });
+  t.is(actor.getSnapshot().context.earlierError, null);
+  actor.send({ type: 'history.earlier' });
+  await tick();
+  actor.send({ type: 'history.earlier' });
+  await tick();
+  t.deepEqual(actor.getSnapshot().context.conversation.messages.map((shown) => shown.id), ['m1', 'm2', 'm3']);
+  t.deepEqual(asked, ['c3', 'c3', 'c2'], 'one read per page, none while one is under way');
+  actor.send({ type: 'history.earlier' });
+  t.true(actor.getSnapshot().matches({ ready: { earlier: 'idle' } }), 'the start reached: nothing more to ask');
+  t.is(asked.length, 3);
 });

@@ -5,7 +5,7 @@ import type { ServerMessage, WireAgent } from '@scriptorium/domain/protocol/ws';
 import { refusalMessage } from '../api/client.ts';
 import type { CanvasDto, CollaborationMode, LayoutPreset, SessionDto } from '../api/research.ts';
 import type { EditTarget, FeedbackOption, SessionCommand } from '../research/commands.ts';
-import { applyMessage, applyMetadataPosition, applySubscribed, emptyConversation, fromHistory, type Conversation, type History } from '../research/conversation.ts';
+import { applyMessage, applyMetadataPosition, applySubscribed, emptyConversation, fromHistory, prependEarlier, withNewestPage, type Conversation, type History } from '../research/conversation.ts';
 import { renamed } from '../research/sessions.ts';
 import { canvasExportMachine } from './canvasExport.ts';
 import { errorText } from './errorText.ts';
@@ -63,6 +63,8 @@ export interface ResearchSessionContext extends SessionFields {
   preload: LoadedSession | null;
   /** The last failure not shown in the conversation (a setting, an upload); cleared by the next action. */
   error: string | null;
+  /** Why the last "load earlier" failed; cleared when it is tried again. */
+  earlierError: string | null;
 }
 
 export interface ResearchSessionInput {
@@ -76,6 +78,8 @@ export type ResearchSessionEvent =
   | { type: 'socket.message'; message: ServerMessage }
   /** A read-only (shared) session read again: it has no socket, so this is how it follows a research at work. */
   | { type: 'shared.refreshed'; loaded: LoadedSession }
+  /** The reader asks for the exchanges before the first one shown. */
+  | { type: 'history.earlier' }
   | { type: 'conversation.send'; text: string }
   | { type: 'conversation.pause' }
   | { type: 'conversation.resume'; agent: WireAgent }
@@ -147,6 +151,7 @@ export const researchSessionMachine = setup({
   actors: {
     // The live wiring (research/live.ts) provides the server calls and the socket.
     loadSession: fromPromise<LoadedSession, { id: string }>(() => Promise.reject(new Error('loading is not available here'))),
+    loadEarlier: fromPromise<History, { id: string; before: string }>(() => Promise.reject(new Error('loading is not available here'))),
     subscription: fromCallback<EventObject, { id: string; position: () => number }>(() => undefined),
     deliver: fromCallback<EventObject, { id: string; sessionId: string; command: SessionCommand }>(({ input, sendBack }) => sendBack({ type: 'command.refused', id: input.id, message: 'sending is not available here' })),
     saveSetting: fromPromise<unknown, { sessionId: string; change: SettingChange }>(() => Promise.reject(new Error('saving is not available here'))),
@@ -158,6 +163,7 @@ export const researchSessionMachine = setup({
   guards: {
     readOnly: ({ context }) => context.readOnly,
     preloaded: ({ context }) => context.preload !== null,
+    hasEarlier: ({ context }) => context.conversation.earlier !== null,
     sendable: ({ context, event }) => event.type === 'conversation.send' && !context.readOnly && event.text.trim() !== '',
     renames: ({ context, event }) => event.type === 'settings.rename' && renamed(context.title || context.name, event.input) !== null,
   },
@@ -176,7 +182,7 @@ export const researchSessionMachine = setup({
       if (loaded.history.position <= context.conversation.position) return;
       // The text being written is not followed between reads: the canvas opens with the first version saved.
       const saved = loaded.canvas !== null && loaded.canvas.versions.length > 0;
-      enqueue.assign({ conversation: fromHistory(loaded.history, loaded.dto.processing), panel: saved ? 'canvas' : context.panel });
+      enqueue.assign({ conversation: withNewestPage(context.conversation, fromHistory(loaded.history, loaded.dto.processing)), panel: saved ? 'canvas' : context.panel });
       if (saved) enqueue.sendTo('writing', { type: 'canvas.loaded', versions: loaded.canvas!.versions, currentVersion: loaded.canvas!.currentVersion });
     }),
     receive: enqueueActions(({ context, enqueue }, message: ServerMessage) => {
@@ -275,6 +281,7 @@ export const researchSessionMachine = setup({
     before: {},
     preload: input.loaded ?? null,
     error: null,
+    earlierError: null,
   }),
   entry: [
     enqueueActions(({ enqueue, context }) => {
@@ -341,6 +348,23 @@ export const researchSessionMachine = setup({
               invoke: { src: 'subscription', input: ({ context, self }) => ({ id: context.id, position: () => self.getSnapshot().context.conversation.position }) },
             },
             none: {},
+          },
+        },
+        // Earlier exchanges, a page at a time, put before those shown; the stream goes on meanwhile.
+        earlier: {
+          initial: 'idle',
+          states: {
+            idle: {
+              on: { 'history.earlier': { guard: 'hasEarlier', target: 'loading', actions: assign({ earlierError: null }) } },
+            },
+            loading: {
+              invoke: {
+                src: 'loadEarlier',
+                input: ({ context }) => ({ id: context.id, before: context.conversation.earlier! }),
+                onDone: { target: 'idle', actions: assign({ conversation: ({ context, event }) => prependEarlier(context.conversation, event.output) }) },
+                onError: { target: 'idle', actions: assign({ earlierError: ({ event }) => errorText(event.error) }) },
+              },
+            },
           },
         },
         settings: {

@@ -1,4 +1,4 @@
-import { memo, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContentOf, ContentType, WireContent } from '@scriptorium/domain/protocol/content';
 import { codeOfSpecText } from '@scriptorium/domain/protocol/progress';
@@ -7,6 +7,7 @@ import { Markdown } from '../components/Markdown.tsx';
 import { userText, type ChatMessage, type Conversation } from '../research/conversation.ts';
 import type { PendingCommand, ResearchSessionRef } from '../machines/researchSession.ts';
 import { useSessionRef } from '../research/sessionContext.ts';
+import { useSessionView } from '../research/live.ts';
 import {
   ArtifactCard,
   BROWSING_TYPES,
@@ -350,15 +351,50 @@ function pendingLabel(message: ChatMessage): 'stream.planning' | 'stream.makingC
 const NAMED_AGENTS = ['deep_cognition', 'targeted_edit', 'direct_writing_agent'] as const;
 const agentKey = (agent: string): (typeof NAMED_AGENTS)[number] | 'poe_llm' => NAMED_AGENTS.find((named) => named === agent) ?? 'poe_llm';
 
+/**
+ * The way to the exchanges before the first one shown: a button, pressed too by scrolling it into
+ * view. While a page loads it says so; a page that failed says why, and the button tries again.
+ */
+function EarlierExchanges({ session, scroller }: { session: ResearchSessionRef; scroller: RefObject<HTMLDivElement | null> }) {
+  const { t } = useTranslation();
+  const view = useSessionView(session, (snapshot) => ({ loading: snapshot.matches({ ready: { earlier: 'loading' } }), error: snapshot.context.earlierError }));
+  const button = useRef<HTMLButtonElement>(null);
+  const loading = view?.loading ?? false;
+  const failed = (view?.error ?? null) !== null;
+  useEffect(() => {
+    const target = button.current;
+    if (!target || loading || failed) return;
+    // Scrolling up to the top asks for the page before: a failed page waits for the button instead.
+    const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && session.send({ type: 'history.earlier' }), { root: scroller.current });
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [session, scroller, loading, failed]);
+  return (
+    <div className="earlier-exchanges">
+      {view?.error && <ErrorItem message={t('stream.loadEarlierFailed', { message: view.error })} />}
+      <button ref={button} type="button" className="button button-secondary button-small" disabled={loading} aria-busy={loading} onClick={() => session.send({ type: 'history.earlier' })}>
+        {loading ? t('stream.loadingEarlier') : t('stream.loadEarlier')}
+      </button>
+    </div>
+  );
+}
+
 export function ChatStream({ conversation, outbox = [], readOnly }: { conversation: Conversation; outbox?: readonly PendingCommand[]; readOnly: boolean }) {
   const { t } = useTranslation();
   const session = useSessionRef();
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  /** Where the reader stood, from the bottom, and the first message then: an earlier page put above keeps the reader where they were. */
+  const anchor = useRef<{ fromBottom: number; first: string | undefined }>({ fromBottom: 0, first: undefined });
 
   useLayoutEffect(() => {
     const element = scroller.current;
-    if (element && pinned.current) element.scrollTop = element.scrollHeight;
+    if (!element) return;
+    const first = conversation.messages[0]?.id;
+    const prepended = anchor.current.first !== undefined && first !== anchor.current.first && conversation.messages.some((message) => message.id === anchor.current.first);
+    if (pinned.current) element.scrollTop = element.scrollHeight;
+    else if (prepended) element.scrollTop = element.scrollHeight - anchor.current.fromBottom;
+    anchor.current = { fromBottom: element.scrollHeight - element.scrollTop, first };
   });
 
   const last = conversation.messages.at(-1);
@@ -373,9 +409,11 @@ export function ChatStream({ conversation, outbox = [], readOnly }: { conversati
       onScroll={(event) => {
         const element = event.currentTarget;
         pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 80;
+        anchor.current.fromBottom = element.scrollHeight - element.scrollTop;
       }}
     >
       <div className="chat-stream-inner" aria-live="polite">
+        {conversation.earlier !== null && session && <EarlierExchanges session={session} scroller={scroller} />}
         {conversation.messages.map((message) => {
           if (message.role === 'user') {
             const text = userText(message);

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { WireContent } from '@scriptorium/domain/protocol/content';
 import type { SessionMessage } from '@scriptorium/domain/protocol/ws';
-import { applyMessage, applySubscribed, emptyConversation, fromHistory, redirectsResearch } from './conversation.ts';
+import { applyMessage, applySubscribed, emptyConversation, fromHistory, prependEarlier, redirectsResearch, withNewestPage, type HistoryMessage } from './conversation.ts';
 
 const at = '2025-05-01T10:00:00.000Z';
 type Unstamped = WireContent extends infer C ? (C extends WireContent ? Omit<C, 'agent' | 'timestamp' | 'updated_at'> & Partial<Pick<C, 'agent'>> : never) : never;
@@ -87,4 +87,44 @@ test('a message redirects a research a pause or a failure cut short, and nothing
   t.false(redirectsResearch(ended('completed')), 'a finished research: a message is a new question');
   t.false(redirectsResearch(research.reduce(applyMessage, emptyConversation())), 'a research at work: a message is an instruction to it');
   t.false(redirectsResearch([...stream.slice(0, 2), wire(3, { content_type: 'message_end', message_id: 'r1', outcome: 'interrupted' })].reduce(applyMessage, emptyConversation())), 'a paused chat reply is no research');
+});
+
+const said = (id: string, text: string): HistoryMessage => ({
+  message_id: id,
+  role: id.startsWith('u') ? 'user' : 'assistant',
+  agent: 'poe_llm',
+  reply_to: null,
+  status: 'completed',
+  created_at: at,
+  contents: [{ agent: 'poe_llm', timestamp: at, updated_at: at, content_type: 'chat_chunk', message_id: id, content: text } as WireContent],
+});
+const ids = (state: ReturnType<typeof emptyConversation>) => state.messages.map((message) => message.id);
+
+test('an earlier page goes before what is shown, each message once, and brings the cursor before it', (t) => {
+  const newest = fromHistory({ position: 9, messages: [said('u3', 'q3'), said('r3', 'a3')], earlier: 'c3' }, false);
+  t.is(newest.earlier, 'c3');
+  const live = applyMessage(newest, wire(10, { content_type: 'chat_chunk', message_id: 'r3', content: '…' }));
+  const more = prependEarlier(live, { position: 9, messages: [said('u2', 'q2'), said('r2', 'a2'), said('u3', 'stale')], earlier: 'c2' });
+  t.deepEqual(ids(more), ['u2', 'r2', 'u3', 'r3']);
+  t.is(more.messages[2]!.contents[0]!.content_type === 'chat_chunk' && more.messages[2]!.contents[0]!.content, 'q3', 'the shown copy stays');
+  t.is(more.position, 10);
+  t.is(more.earlier, 'c2');
+  t.is(prependEarlier(more, { position: 9, messages: [said('u1', 'q1')], earlier: null }).earlier, null, 'the start reached');
+  t.is(fromHistory({ position: 1, messages: [] }, false).earlier, null, 'a whole history has nothing before it');
+});
+
+test('a newer read of the newest page keeps the earlier pages the reader loaded above it', (t) => {
+  const shown = prependEarlier(fromHistory({ position: 9, messages: [said('u2', 'q2'), said('r2', 'a2')], earlier: 'c2' }, true), { position: 9, messages: [said('u1', 'q1'), said('r1', 'a1')], earlier: null });
+  const fresh = fromHistory({ position: 12, messages: [said('u2', 'q2'), said('r2', 'a2 more')], earlier: 'c2' }, false);
+  const merged = withNewestPage(shown, fresh);
+  t.deepEqual(ids(merged), ['u1', 'r1', 'u2', 'r2']);
+  t.is(merged.earlier, null);
+  t.false(merged.busy);
+  t.is(merged.position, 12);
+  // One more exchange pushed the oldest one of the page out: it stays, and the cursor before it too.
+  const onlyNewest = fromHistory({ position: 9, messages: [said('u2', 'q2'), said('r2', 'a2')], earlier: 'c2' }, false);
+  const later = withNewestPage(onlyNewest, fromHistory({ position: 15, messages: [said('u3', 'q3'), said('r3', 'a3')], earlier: 'c3' }, false));
+  t.deepEqual(ids(later), ['u2', 'r2', 'u3', 'r3']);
+  t.is(later.earlier, 'c2');
+  t.deepEqual(ids(withNewestPage(onlyNewest, fromHistory({ position: 15, messages: [said('u2', 'q2')], earlier: null }, false))), ['u2'], 'a whole read stands alone');
 });

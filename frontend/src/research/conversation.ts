@@ -19,6 +19,8 @@ export interface Conversation {
   /** The last log position applied: history and live events at or below it are already shown. */
   position: number;
   busy: boolean;
+  /** The cursor of the exchanges before the first message shown (loaded on demand); null when the history is whole. */
+  earlier: string | null;
 }
 
 export interface HistoryMessage {
@@ -34,24 +36,48 @@ export interface HistoryMessage {
 export interface History {
   position: number;
   messages: HistoryMessage[];
+  /** A page of the history (`limit`/`before`) says where the exchanges before it start; null: it reaches the start. */
+  earlier?: string | null;
 }
 
-export const emptyConversation = (): Conversation => ({ messages: [], position: 0, busy: false });
+/** How many exchanges a history page holds: the newest when a session opens, as many again per "load earlier". */
+export const HISTORY_PAGE = 20;
+
+export const emptyConversation = (): Conversation => ({ messages: [], position: 0, busy: false, earlier: null });
+
+const fromHistoryMessage = (message: HistoryMessage): ChatMessage => ({
+  id: message.message_id,
+  role: message.role,
+  agent: message.agent,
+  replyTo: message.reply_to,
+  status: message.status,
+  createdAt: message.created_at,
+  contents: message.contents,
+});
 
 export function fromHistory(history: History, busy: boolean): Conversation {
-  return {
-    position: history.position,
-    busy,
-    messages: history.messages.map((message) => ({
-      id: message.message_id,
-      role: message.role,
-      agent: message.agent,
-      replyTo: message.reply_to,
-      status: message.status,
-      createdAt: message.created_at,
-      contents: message.contents,
-    })),
-  };
+  return { position: history.position, busy, earlier: history.earlier ?? null, messages: history.messages.map(fromHistoryMessage) };
+}
+
+/**
+ * Puts an earlier page before what is shown. A message already shown (one the live stream brought
+ * while the page was read) keeps its shown copy, which the stream keeps current.
+ */
+export function prependEarlier(state: Conversation, page: History): Conversation {
+  const shown = new Set(state.messages.map((message) => message.id));
+  const earlier = page.messages.filter((message) => !shown.has(message.message_id)).map(fromHistoryMessage);
+  return { ...state, earlier: page.earlier ?? null, messages: [...earlier, ...state.messages] };
+}
+
+/**
+ * A newer read of the newest page in place of the shown one (a shared view read again): the earlier
+ * pages the reader loaded stay above it, each message once.
+ */
+export function withNewestPage(state: Conversation, fresh: Conversation): Conversation {
+  const fresher = new Set(fresh.messages.map((message) => message.id));
+  const kept = state.messages.filter((message) => !fresher.has(message.id));
+  if (kept.length === 0 || fresh.earlier === null) return fresh;
+  return { ...fresh, earlier: state.earlier, messages: [...kept, ...fresh.messages] };
 }
 
 function appendContent(contents: WireContent[], content: WireContent): WireContent[] {
@@ -96,7 +122,7 @@ export function applyMessage(state: Conversation, message: SessionMessage): Conv
   let busy = state.busy;
   if (content.content_type === 'message_start') busy = true;
   if (content.content_type === 'message_end' && !messages.some((candidate) => candidate.role === 'assistant' && candidate.status === 'streaming')) busy = false;
-  return { messages, position, busy };
+  return { ...state, messages, position, busy };
 }
 
 /** After a subscribe the server has sent everything up to its position. */

@@ -12,6 +12,7 @@ import { researchSessionMachine, type LoadedSession, type ResearchSessionContext
 import { shareDialogMachine, type ShareRequest } from '../machines/shareDialog.ts';
 import { writingMachine, type CanvasSave, type SavedCanvas } from '../machines/writing.ts';
 import { deliver, type SessionCommand } from './commands.ts';
+import { HISTORY_PAGE, type History } from './conversation.ts';
 import { CURRENT_CONVERSATION_KEY, OPEN_SESSIONS_KEY, readOpenIds, shareIdOf, startupPlan } from './sessions.ts';
 
 export const CLOUD_HISTORY_PAGE = 100;
@@ -69,8 +70,18 @@ const saveSetting = ({ sessionId, change }: { sessionId: string; change: Setting
 export const liveSessionMachine = researchSessionMachine.provide({
   actors: {
     loadSession: fromPromise<LoadedSession, { id: string }>(async ({ input }) => {
-      const [dto, history, canvas] = await Promise.all([research.session(input.id), research.messages(input.id), research.canvas(input.id).catch(() => null)]);
+      const [dto, history, canvas] = await Promise.all([research.session(input.id), research.messages(input.id, { limit: HISTORY_PAGE }), research.canvas(input.id).catch(() => null)]);
       return { dto, history, canvas };
+    }),
+    // A page is read once per cursor: asking again (a remount, a second click) answers from the cache.
+    loadEarlier: fromPromise<History, { id: string; before: string }>(({ input }) => {
+      const shareId = shareIdOf(input.id);
+      const page = { limit: HISTORY_PAGE, before: input.before };
+      return queryClient.fetchQuery<History>({
+        queryKey: queryKeys.historyPage(input.id, input.before),
+        queryFn: () => (shareId ? research.shared(shareId, page).then((shared) => ({ position: shared.position ?? 0, messages: shared.messages, earlier: shared.earlier ?? null })) : research.messages(input.id, page)),
+        staleTime: Number.POSITIVE_INFINITY,
+      });
     }),
     subscription: fromCallback<EventObject, { id: string; position: () => number }>(({ input, sendBack }) => {
       const off = socketClient.register(input.id, { position: input.position, onMessage: (message: ServerMessage) => sendBack({ type: 'socket.message', message }) });

@@ -2,8 +2,11 @@ import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import test from 'ava';
 import {
+  ANY,
   AccessDeniedError,
   BACKWARDS,
+  DeadlineExceededError,
+  TimeoutError,
   END,
   NO_STREAM,
   START,
@@ -22,9 +25,11 @@ import { WrongExpectedRevisionError, type NewEvent, type RecordedEvent } from '.
 
 /*
  * The adapter's own logic against a fake client that keeps EventStoreDB's rules where they matter:
- * an append at the stream's current revision, or with "any", is written whatever its ids (the
- * server's id check looks only past the expected revision, and its cache of recent ids is not
- * assumed warm); positions are log offsets; a read ends, or stays open until cancelled.
+ * the server recognises a retry by the same ids right after the expected revision, and with "any"
+ * by its cache of recent ids (`coldCache` empties it); an append at the stream's current revision is
+ * written whatever its ids; positions are log offsets; a read ends, or stays open until cancelled.
+ * `failures` makes the next appends fail, before or after writing, as a timeout or a lost connection
+ * leaves a client not knowing which.
  */
 
 interface FakeEvent {
@@ -70,6 +75,9 @@ class FakeSource extends EventEmitter {
 class FakeEsdb {
   readonly log: FakeEvent[] = [];
   readonly reads: ReadRecord[] = [];
+  readonly appends: string[] = [];
+  readonly failures: Array<{ error: Error; written: boolean }> = [];
+  coldCache = false;
   readonly subscriptions: { options: SubscribeToAllOptions; source: FakeSource }[] = [];
   #offset = 1000n;
 
@@ -86,6 +94,15 @@ class FakeEsdb {
   }
 
   async appendToStream(streamId: string, events: EventData[], options: { expectedRevision: AppendExpectedRevision }) {
+    this.appends.push(streamId);
+    const failure = this.failures.shift();
+    if (failure && !failure.written) throw failure.error;
+    const result = this.#append(streamId, events, options);
+    if (failure) throw failure.error;
+    return result;
+  }
+
+  #append(streamId: string, events: EventData[], options: { expectedRevision: AppendExpectedRevision }) {
     const existing = this.stream(streamId);
     const current = existing.length === 0 ? NO_STREAM : BigInt(existing.length - 1);
     const expected = options.expectedRevision;
@@ -98,6 +115,10 @@ class FakeEsdb {
       return { success: true, nextExpectedRevision: BigInt(after + events.length), position: undefined };
     }
     if (expected === 'stream_exists' && current === NO_STREAM) throw conflict();
+    const cached = events.map((event) => existing.find((recorded) => recorded.id === event.id));
+    if (expected === ANY && !this.coldCache && cached.every((recorded) => recorded !== undefined)) {
+      return { success: true, nextExpectedRevision: cached.at(-1)!.revision, position: undefined };
+    }
     let last: FakeEvent | undefined;
     for (const event of events) {
       last = this.record(streamId, event.type, event.data);
@@ -170,29 +191,86 @@ async function take(iterator: AsyncIterator<RecordedEvent>, count: number): Prom
   return taken;
 }
 
-test('a retry at the stream current revision, or with "any", is recognised by its ids and writes nothing', async (t) => {
+const streamReads = (fake: FakeEsdb) => fake.reads.filter((read) => read.kind === 'stream');
+
+test('an append reads nothing before it: one event is one call, a batch one read of its last event', async (t) => {
   const { fake, store } = open();
-  const first = await store.appendToStream('s-1', batch('s-1', 0), { expectedRevision: 'no_stream' });
-  t.deepEqual(await store.appendToStream('s-1', batch('s-1', 0), { expectedRevision: 1 }), first);
-  t.deepEqual(await store.appendToStream('s-1', batch('s-1', 0), { expectedRevision: 'any' }), first);
-  await store.appendToStream('s-1', [event(9)]);
-  t.deepEqual(await store.appendToStream('s-1', batch('s-1', 0), { expectedRevision: 2 }), first);
-  t.deepEqual(await store.appendToStream('s-1', batch('s-1', 0), { expectedRevision: 'stream_exists' }), first);
-  t.is(fake.stream('s-1').length, 3);
+  await store.appendToStream('r-1', [event(0, deterministicId('r-1', 0))], { expectedRevision: 'no_stream' });
+  await store.appendToStream('r-1', [event(1)]);
+  t.deepEqual(fake.reads, [], 'a single event: the append alone');
+  t.is(fake.appends.length, 2);
+  await store.appendToStream('r-1', batch('r-1', 1), { expectedRevision: 1 });
+  t.is(streamReads(fake).length, 1, 'a batch: its last event read back for its position');
+  t.like(streamReads(fake)[0]!.options, { direction: BACKWARDS, maxCount: 1 });
 });
 
-test('a batch with an id the adapter chose cannot be a retry, so nothing is read before it is appended', async (t) => {
+test('a retry the server recognises (its expected revision, or "any" while its cache has the ids) writes nothing and is answered as the first', async (t) => {
   const { fake, store } = open();
-  await store.appendToStream('s-2', [event(0)]);
+  const first = await store.appendToStream('s-1', batch('s-1', 0), { expectedRevision: 'no_stream' });
+  const readsBefore = fake.reads.length;
+  t.deepEqual(await store.appendToStream('s-1', batch('s-1', 0), { expectedRevision: 'no_stream' }), first);
+  t.deepEqual(await store.appendToStream('s-1', batch('s-1', 0), { expectedRevision: 'any' }), first);
+  await store.appendToStream('s-1', [event(9)]);
+  t.deepEqual(await store.appendToStream('s-1', batch('s-1', 0), { expectedRevision: 'no_stream' }), first, 'the stream moved on');
+  t.is(fake.stream('s-1').length, 3);
+  t.is(fake.reads.length - readsBefore, 3, 'one read back per retry, for its position; none before');
+});
+
+test('an append whose outcome is unknown is confirmed at the stream end: written once, answered as written', async (t) => {
+  const { fake, store } = open();
+  await store.appendToStream('u-1', [event(0)]);
+  for (const error of [new TimeoutError(undefined), new DeadlineExceededError(undefined), new UnavailableError(undefined)]) {
+    fake.failures.push({ error, written: true });
+    const before = fake.reads.length;
+    const ids = [event(1, crypto.randomUUID())];
+    const result = await store.appendToStream('u-1', ids, { expectedRevision: 'any' });
+    const written = fake.stream('u-1').filter((recorded) => recorded.id === ids[0]!.id);
+    t.is(written.length, 1, `${error.name}: written once`);
+    t.deepEqual(result, { nextExpectedRevision: Number(written[0]!.revision), position: Number(written[0]!.position.commit) });
+    t.is(fake.reads.length - before, 1, `${error.name}: one look at the stream end`);
+    t.like(fake.reads.at(-1)!.options, { direction: BACKWARDS, maxCount: 1 + 64 });
+  }
+  t.is(fake.stream('u-1').length, 4);
+});
+
+test('an append whose outcome is unknown and that did not land is appended again, with a random id too', async (t) => {
+  const { fake, store } = open();
+  fake.failures.push({ error: new UnavailableError(undefined), written: false });
+  const result = await store.appendToStream('u-2', [event(0)], { expectedRevision: 'no_stream' });
+  t.is(fake.appends.length, 2);
+  t.is(fake.stream('u-2').length, 1);
+  t.is(result.position, Number(fake.stream('u-2')[0]!.position.commit));
+
+  // Unknown three times running: the error is the caller's, and nothing was written.
+  for (let n = 0; n < 3; n++) fake.failures.push({ error: new TimeoutError(undefined), written: false });
+  await t.throwsAsync(store.appendToStream('u-2', [event(1)], { expectedRevision: 0 }), { instanceOf: TimeoutError });
+  t.is(fake.appends.length, 5);
+  t.is(fake.stream('u-2').length, 1);
+});
+
+test('an error that is an answer is not taken for an unknown outcome: nothing is read, nothing tried again', async (t) => {
+  const { fake, store } = open();
+  fake.failures.push({ error: new AccessDeniedError(), written: false });
+  await t.throwsAsync(store.appendToStream('n-1', [event(0)]), { instanceOf: AccessDeniedError });
+  t.deepEqual(fake.reads, []);
+  t.is(fake.appends.length, 1);
+});
+
+test('with a cold cache, "any" is written again: the server is trusted, and the adapter reads nothing to second-guess it', async (t) => {
+  const { fake, store } = open();
+  await store.appendToStream('c-1', [event(0, deterministicId('c-1', 0))], { expectedRevision: 'any' });
+  fake.coldCache = true;
+  await store.appendToStream('c-1', [event(0, deterministicId('c-1', 0))], { expectedRevision: 'any' });
+  t.is(fake.stream('c-1').length, 2);
   t.deepEqual(fake.reads, []);
 });
 
-test('the retry look and a conflict read only the end of a long stream', async (t) => {
+test('a conflict reads only the end of a long stream', async (t) => {
   const { fake, store } = open();
   for (let n = 0; n < 300; n++) fake.record('long-1', 'Numbered', { n });
   await t.throwsAsync(store.appendToStream('long-1', batch('long-1', 0), { expectedRevision: 5 }), { instanceOf: WrongExpectedRevisionError });
-  const lookups = fake.reads.filter((read) => read.kind === 'stream');
-  t.is(lookups.length, 2);
+  const lookups = streamReads(fake);
+  t.is(lookups.length, 1);
   t.true(lookups.every((read) => read.options.direction === BACKWARDS && Number(read.options.maxCount) <= 2 + 64));
   t.is(fake.stream('long-1').length, 300);
 });

@@ -9,8 +9,12 @@ import {
   START,
   STREAM_EXISTS,
   AccessDeniedError,
+  CancelledError,
+  DeadlineExceededError,
   NotFoundError,
   StreamNotFoundError,
+  TimeoutError,
+  UnavailableError,
   WrongExpectedVersionError,
   excludeSystemEvents,
   jsonEvent,
@@ -61,6 +65,16 @@ const LOW_WATER = 256;
  * end; a bounded look keeps a conflict on a long stream from reading all of it.
  */
 const RETRY_LOOKBACK = 64;
+/** Appends of one batch whose outcome stayed unknown before the last such error is the caller's. */
+const UNKNOWN_OUTCOME_ATTEMPTS = 3;
+
+/**
+ * Errors after which the append may or may not have been written: the server's commit timed out, the
+ * call's deadline passed, the connection went, or the call was cancelled under it. Any other error
+ * is an answer (the server refused, or never took the call).
+ */
+const outcomeUnknown = (error: unknown): boolean =>
+  error instanceof TimeoutError || error instanceof DeadlineExceededError || error instanceof UnavailableError || error instanceof CancelledError;
 /**
  * Reads that may follow a write (a handler's load, a retry check, the read-back of an append) ask the
  * leader: a follower may not have replicated the write yet and would answer with the stream before it.
@@ -163,14 +177,24 @@ export class EsdbEventStore implements EventStore {
       jsonEvent({ id: event.id ?? randomUUID(), type: event.type, data: serialisable(event.data), metadata: serialisable(event.metadata) }),
     );
     const ids = prepared.map((event) => event.id);
-    // The server recognises a retry only by ids past the expected revision (or, for "any", while they
-    // are in its recent-writes cache): a retry at the stream's current revision, or with "any" after
-    // the cache has moved on, would write the events a second time. Only caller-chosen ids can repeat
-    // an earlier attempt, so only such a batch pays for looking at the stream's end first.
-    if (events.every((event) => event.id !== undefined)) {
-      const retried = await this.#findRetry(streamId, ids);
-      if (retried) return retried;
+    // A retry is the server's to recognise (the same ids right after the expected revision, or for
+    // "any" in its cache of recent writes), with no read before the append. The adapter looks at the
+    // stream's end only when it cannot know what its own append did (docs/decisions.md, "EventStoreDB
+    // without the extra read").
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#append(streamId, prepared, expected);
+      } catch (error) {
+        if (!outcomeUnknown(error)) throw error;
+        const landed = await this.#findRetry(streamId, ids);
+        if (landed) return landed;
+        if (attempt >= UNKNOWN_OUTCOME_ATTEMPTS) throw error;
+      }
     }
+  }
+
+  async #append(streamId: string, prepared: ReturnType<typeof jsonEvent>[], expected: ExpectedRevision): Promise<AppendResult> {
+    const ids = prepared.map((event) => event.id);
     try {
       const result = await this.#client.appendToStream(streamId, prepared, { expectedRevision: toEsdbRevision(expected) });
       const revision = Number(result.nextExpectedRevision);
@@ -185,7 +209,8 @@ export class EsdbEventStore implements EventStore {
       return { nextExpectedRevision: revision, position: last.position };
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
-      // The first attempt may have landed between the look above and this append.
+      // A conflict may be this batch's own earlier attempt at a revision the server's check does not
+      // cover; the stream's end says, on this refusal's path only.
       const retried = await this.#findRetry(streamId, ids);
       if (retried) return retried;
       const actual = error.actualVersion === NO_STREAM ? 'no_stream' : Number(error.actualVersion);

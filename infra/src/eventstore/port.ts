@@ -81,7 +81,9 @@ export interface AllSubscription extends AsyncIterable<RecordedEvent> {
 export interface EventStore {
   /**
    * Appends all events atomically or none. An append whose event ids are all already in the
-   * stream is an idempotent retry: it succeeds without writing, whatever the expected revision.
+   * stream is an idempotent retry: it succeeds without writing, whatever the expected revision
+   * (EventStoreDB: the revision the first attempt expected, "any" while the server's cache has the
+   * ids, or after an append whose outcome the adapter could not know).
    */
   appendToStream(streamId: string, events: NewEvent[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
   /** A missing stream reads as []. */

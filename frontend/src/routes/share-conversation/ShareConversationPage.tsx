@@ -8,6 +8,7 @@ import { PageLoading, ShareGone } from '../../components/PageState.tsx';
 import { ResearchView } from '../../panels/ResearchView.tsx';
 import { liveSessionMachine, useSession } from '../../research/live.ts';
 import { sharedSessionId } from '../../research/sessions.ts';
+import { HISTORY_PAGE } from '../../research/conversation.ts';
 import { InfoIcon } from '../../ui/icons.ts';
 import '../../panels/research.css';
 import { intlLocale } from '../../i18n/language.ts';
@@ -24,7 +25,7 @@ export default function ShareConversationPage() {
   const { shareId = '' } = useParams();
   const shared = useApiQuery({
     queryKey: queryKeys.sharedConversation(shareId),
-    queryFn: () => research.shared(shareId),
+    queryFn: () => research.shared(shareId, { limit: HISTORY_PAGE }),
     retry: false,
     refetchInterval: (query) => (query.state.data?.session.processing ? SHARED_REFRESH_MS : false),
   });
@@ -40,12 +41,12 @@ function SharedConversation({ share }: { share: SharedConversationDto }) {
   // The owner may have this session open too; the shared copy has an id of its own.
   const sessionId = sharedSessionId(share.share_id);
   const session = useActorRef(liveSessionMachine, {
-    input: { id: sessionId, readOnly: true, loaded: { dto: { ...share.session, session_id: sessionId }, history: { position: share.position ?? 0, messages: share.messages }, canvas: share.canvas } },
+    input: { id: sessionId, readOnly: true, loaded: { dto: { ...share.session, session_id: sessionId }, history: { position: share.position ?? 0, messages: share.messages, earlier: share.earlier ?? null }, canvas: share.canvas } },
   });
   const context = useSession(session);
   // The session actor is made once from the first read; each later read is handed to it.
   useEffect(() => {
-    session.send({ type: 'shared.refreshed', loaded: { dto: { ...share.session, session_id: sessionId }, history: { position: share.position ?? 0, messages: share.messages }, canvas: share.canvas } });
+    session.send({ type: 'shared.refreshed', loaded: { dto: { ...share.session, session_id: sessionId }, history: { position: share.position ?? 0, messages: share.messages, earlier: share.earlier ?? null }, canvas: share.canvas } });
   }, [session, share, sessionId]);
   return (
     <div className="shared-page">
