@@ -142,7 +142,7 @@ export function auditRoutes(services: Services): Router {
     };
   });
 
-  router.get('/audit/streams/:stream/export.jsonl', contract({ access: 'auditor', summary: 'The whole stream, one event a line', params: streamParam, produces: 'application/x-ndjson' }), async (ctx) => {
+  router.get('/audit/streams/:stream/export.jsonl', contract({ access: 'auditor', summary: 'The whole stream, one event a line', params: streamParam, responses: { 200: { type: 'application/x-ndjson' } } }), async (ctx) => {
     const { stream } = parseParams(ctx.params, streamParam);
     await recorded(ctx, () => ({ streamId: stream, action: 'export' }));
     const lines: string[] = [];

@@ -22,6 +22,7 @@ import { requireUser, tokenHash } from './authenticate.ts';
 import { HttpError, httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
+import { appSignIns as appSignInsReply, revokedReply } from '@scriptorium/domain/protocol/http/oauth';
 import { clientRegistry } from './oauth.ts';
 
 const username = z
@@ -250,7 +251,7 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { message: '已退出登录' };
   });
 
-  router.get('/auth/app-sign-ins', contract({ summary: 'The password sign-ins apps made for the user (the command line), still valid', access: 'user' }), async (ctx) => {
+  router.get('/auth/app-sign-ins', contract({ summary: 'The password sign-ins apps made for the user (the command line), still valid', access: 'user', responses: { 200: appSignInsReply } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const now = services.clock().getTime();
     const passwordChangedAt = user.doc.password_changed_at === undefined ? 0 : Date.parse(user.doc.password_changed_at);
@@ -274,7 +275,7 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     };
   });
 
-  router.delete('/auth/app-sign-ins/:id', contract({ summary: 'The user ends an app’s password sign-in: its token stops working at once', access: 'user', params: appSignInParams, refusals: [404] }), async (ctx) => {
+  router.delete('/auth/app-sign-ins/:id', contract({ summary: 'The user ends an app’s password sign-in: its token stops working at once', access: 'user', params: appSignInParams, responses: { 200: revokedReply }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, appSignInParams);
     const result = await services.commands.handle(appSignInDecider, appSignInStream(id), { type: 'RevokeAppSignIn', data: { by: 'user', actorId: user.id }, metadata: metadata(user.id) });

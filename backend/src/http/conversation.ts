@@ -139,7 +139,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
   /** One call to chat: continues the session named, or opens a general-chat one (mode 0) for a first message. */
   const chatBody = z.object({ message, session_id: sessionId.optional(), client_id: clientId.optional() });
   const chatReply = z.object({ session_id: z.uuid(), message_id: z.uuid(), reply_id: z.uuid(), agent: z.enum(AGENTS) }).meta({ description: 'The reply streams over the socket under reply_id' });
-  router.post('/api/conversations/chat', contract({ access: 'user', body: chatBody, response: chatReply, refusals: [402, 404] }), async (ctx) => {
+  router.post('/api/conversations/chat', contract({ access: 'user', body: chatBody, responses: { 200: chatReply }, refusals: [402, 404] }), async (ctx) => {
     const body = parseBody(ctx, chatBody);
     let id = body.session_id;
     if (id === undefined) {
@@ -291,7 +291,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
   const researchBudget = z
     .object({ remaining_tokens: z.number().int(), estimate_tokens: z.number().int(), enough: z.boolean() })
     .meta({ description: "Today's budget left beside what a research run is reckoned to use (RESEARCH_TOKENS_ESTIMATE): below it, a client asks before starting" });
-  router.get('/conversation/api/v2/research/budget', contract({ access: 'user', response: researchBudget }), async (ctx) => {
+  router.get('/conversation/api/v2/research/budget', contract({ access: 'user', responses: { 200: researchBudget } }), async (ctx) => {
     const actor = await actorOf(ctx);
     const remaining = Math.max(0, Math.floor(await services.budget.remainingTokens(actor.userId)));
     const estimate = services.config.RESEARCH_TOKENS_ESTIMATE;
@@ -300,12 +300,12 @@ export function conversationRoutes(services: Services, conversations: Conversati
 
   const planReviewBody = z.object({ review_plans: z.boolean({ error: 'preferences.review_plans_required' }) });
   const planReviewReply = z.object({ review_plans: z.boolean() }).meta({ description: 'Whether research plans wait to be started (true) or start after a short countdown (false, the default)' });
-  router.get('/conversation/api/preferences/plan_review', contract({ access: 'user', response: planReviewReply }), async (ctx) => {
+  router.get('/conversation/api/preferences/plan_review', contract({ access: 'user', responses: { 200: planReviewReply } }), async (ctx) => {
     const actor = await actorOf(ctx);
     const { state } = await services.commands.load(preferencesDecider, preferencesStream(actor.userId));
     ctx.body = { review_plans: state.reviewPlans };
   });
-  router.put('/conversation/api/preferences/plan_review', contract({ access: 'user', body: planReviewBody, response: planReviewReply }), async (ctx) => {
+  router.put('/conversation/api/preferences/plan_review', contract({ access: 'user', body: planReviewBody, responses: { 200: planReviewReply } }), async (ctx) => {
     const body = parseBody(ctx, planReviewBody);
     const actor = await actorOf(ctx);
     await services.commands.handle(preferencesDecider, preferencesStream(actor.userId), {
@@ -338,7 +338,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
   const planReply = z
     .object({ session_id: z.uuid(), status: z.enum(['waiting', 'started']), steps: z.array(z.object({ description: z.string(), queries: z.array(z.string()) })) })
     .meta({ description: 'The plan as it now stands: still waiting for review, or started' });
-  router.put('/conversation/research/:id/plan', contract({ access: 'user', params: sessionIdParam, body: planBody, response: planReply, refusals: [404, 409] }), async (ctx) => {
+  router.put('/conversation/research/:id/plan', contract({ access: 'user', params: sessionIdParam, body: planBody, responses: { 200: planReply }, refusals: [404, 409] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, planBody);
     const actor = await actorOf(ctx);
@@ -348,7 +348,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
     ctx.body = { session_id: id, ...edited.plan };
   });
 
-  router.post('/conversation/research/:id/plan/start', contract({ access: 'user', params: sessionIdParam, response: planReply, refusals: [402, 404, 409] }), async (ctx) => {
+  router.post('/conversation/research/:id/plan/start', contract({ access: 'user', params: sessionIdParam, responses: { 200: planReply }, refusals: [402, 404, 409] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
@@ -428,7 +428,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
   });
 
   const canvasMarkdownParams = sessionIdParam.extend({ version: z.coerce.number().int().min(1) });
-  router.get('/conversation/research/:id/canvas/:version/markdown', contract({ access: 'user', params: canvasMarkdownParams, produces: 'text/markdown', refusals: [404] }), async (ctx) => {
+  router.get('/conversation/research/:id/canvas/:version/markdown', contract({ access: 'user', params: canvasMarkdownParams, responses: { 200: { type: 'text/markdown' } }, refusals: [404] }), async (ctx) => {
     const { id, version } = parseParams(ctx.params, canvasMarkdownParams);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);

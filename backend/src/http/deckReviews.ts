@@ -127,7 +127,7 @@ export function deckReviewRoutes(services: Services, progress: ProjectionProgres
     ctx.body = await owned(user.id, id);
   });
 
-  router.get('/api/ppt/reviews/:id/export', contract({ summary: 'The review as Markdown or PDF', access: 'user', params: reviewParams, query: exportQuery, produces: 'application/octet-stream', refusals: [404, 503] }), async (ctx) => {
+  router.get('/api/ppt/reviews/:id/export', contract({ summary: 'The review as Markdown or PDF', access: 'user', params: reviewParams, query: exportQuery, responses: { 200: { type: 'application/octet-stream' } }, refusals: [404, 503] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, reviewParams);
     const { format } = parseQuery(ctx, exportQuery);

@@ -99,12 +99,12 @@ export function engineerRoutes(services: Services): Router {
   // One model serves every request, whatever `model` a client names; its "created" is when this api started.
   const served = { id: services.model.name, object: 'model' as const, created: Math.floor(services.clock().getTime() / 1000), owned_by: 'scriptorium' };
 
-  router.get('/engineer/v1/models', contract({ access: 'user', errors: 'openai', summary: 'The models a completion can name (OpenAI list shape)', response: modelList }), async (ctx) => {
+  router.get('/engineer/v1/models', contract({ access: 'user', errors: 'openai', summary: 'The models a completion can name (OpenAI list shape)', responses: { 200: modelList } }), async (ctx) => {
     await requireUser(services, ctx);
     ctx.body = { object: 'list', data: [served] };
   });
 
-  router.get('/engineer/v1/models/:id', contract({ access: 'user', errors: 'openai', summary: 'One model (OpenAI model object)', params: modelIdParam, response: modelObject }), async (ctx) => {
+  router.get('/engineer/v1/models/:id', contract({ access: 'user', errors: 'openai', summary: 'One model (OpenAI model object)', params: modelIdParam, responses: { 200: modelObject } }), async (ctx) => {
     await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, modelIdParam);
     if (id !== served.id) throw httpError(404, 'engineer.model_not_found', { model: id });

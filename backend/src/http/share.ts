@@ -137,7 +137,7 @@ export function shareRoutes(services: Services, conversations: ConversationServi
     ),
   });
   /** The owner's links to one research session, newest first, so they can be seen and revoked. */
-  router.get('/conversation/api/research/share/:id', contract({ access: 'user', params: sessionParam, response: shareList }), async (ctx) => {
+  router.get('/conversation/api/research/share/:id', contract({ access: 'user', params: sessionParam, responses: { 200: shareList } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, sessionParam);
     await ownedChat(services.readStore, user.id, id);
@@ -193,7 +193,7 @@ export function shareRoutes(services: Services, conversations: ConversationServi
 
   /** Anyone with the link may take the report away as a PDF, as its owner can. */
   const sharePdfQuery = z.object({ version: z.coerce.number().int().min(1).optional() });
-  router.get('/conversation/share/:shareId/pdf', contract({ access: 'public', params: shareIdParam, query: sharePdfQuery, produces: 'application/pdf', refusals: [404] }), async (ctx) => {
+  router.get('/conversation/share/:shareId/pdf', contract({ access: 'public', params: shareIdParam, query: sharePdfQuery, responses: { 200: { type: 'application/pdf' } }, refusals: [404] }), async (ctx) => {
     const { shareId } = parseParams(ctx.params, shareIdParam);
     const { version } = parseQuery(ctx, z.object({ version: z.coerce.number().int().min(1).optional() }));
     const share = await openShare(shareId, 'conversation');

@@ -166,7 +166,7 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     ctx.body = { ...fileDto(doc), events: await readEvents(doc) };
   });
 
-  router.get('/engineer/trajectory/files/:id/download', contract({ access: 'user', params: idParam, produces: 'application/x-ndjson' }), async (ctx) => {
+  router.get('/engineer/trajectory/files/:id/download', contract({ access: 'user', params: idParam, responses: { 200: { type: 'application/x-ndjson' } } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     await sendFile(ctx, await owned(user.id, id));
@@ -253,7 +253,7 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     ctx.body = { ...file, events: await readEvents(doc), share_settings: { allow_download: share.allow_download }, expires_at: share.expires_at };
   });
 
-  router.get('/engineer/trajectory/shared/:token/download', contract({ access: 'public', params: tokenParam, produces: 'application/x-ndjson', refusals: [403] }), async (ctx) => {
+  router.get('/engineer/trajectory/shared/:token/download', contract({ access: 'public', params: tokenParam, responses: { 200: { type: 'application/x-ndjson' } }, refusals: [403] }), async (ctx) => {
     const { token } = parseParams(ctx.params, tokenParam);
     const { share, doc } = await openShare(token);
     if (!share.allow_download) throw httpError(403, 'share.download_not_allowed');
