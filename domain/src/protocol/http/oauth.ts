@@ -88,3 +88,6 @@ export type AuthorizeRequestDto = z.infer<typeof authorizeRequestReply>;
 export type AuthorisedApp = z.infer<typeof authorisedApp>;
 export type AppSignIn = z.infer<typeof appSignIn>;
 export type RevokedReply = z.infer<typeof revokedReply>;
+export type AuthorizeAnswerReply = z.infer<typeof authorizeAnswerReply>;
+export type AuthorisedApps = z.infer<typeof authorisedApps>;
+export type AppSignIns = z.infer<typeof appSignIns>;
