@@ -41,5 +41,6 @@ export const emailVerifiedReply = messageReply.extend({ email: z.string(), email
 export type UserReply = z.infer<typeof userReply>;
 export type RegistrationSettings = z.infer<typeof registrationSettings>;
 export type SignInReply = z.infer<typeof signInReply>;
+export type MessageReply = z.infer<typeof messageReply>;
 export type CodeSentReply = z.infer<typeof codeSentReply>;
 export type EmailVerifiedReply = z.infer<typeof emailVerifiedReply>;
