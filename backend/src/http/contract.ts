@@ -35,10 +35,11 @@ export type SuccessStatus = 200 | 201 | 202 | 204;
 
 /**
  * A success body: JSON by its zod schema (the one the client infers its type from); another media
- * type (`{ type }`: a PDF, a page, a download; an event or NDJSON stream with the schema of each
- * event in `item`); or `null`, no body.
+ * type (`{ type }`: a PDF, a page, a download, or one of several; `application/octet-stream` for a
+ * stored file of whatever type it was uploaded as; an event or NDJSON stream with the schema of
+ * each event in `item`); or `null`, no body.
  */
-export type Reply = z.ZodType | { type: string; item?: z.ZodType; description?: string } | null;
+export type Reply = z.ZodType | { type: string | string[]; item?: z.ZodType; description?: string } | null;
 
 const CONTRACT = Symbol('contract');
 type Declared = Middleware & { [CONTRACT]: Contract };

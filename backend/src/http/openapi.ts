@@ -84,8 +84,9 @@ function success(status: SuccessStatus, reply: Reply): Json {
   const description = (reply && !(reply instanceof z.ZodType) && reply.description) || SUCCESS_TEXT[status];
   if (reply === null) return { description };
   if (reply instanceof z.ZodType) return { description, content: { 'application/json': { schema: outputSchema(reply) } } };
-  const schema = reply.item ? { type: 'string', contentMediaType: reply.type, contentSchema: outputSchema(reply.item) } : { type: 'string', contentMediaType: reply.type };
-  return { description, content: { [reply.type]: { schema } } };
+  const types = Array.isArray(reply.type) ? reply.type : [reply.type];
+  const schema = (type: string) => (reply.item ? { type: 'string', contentMediaType: type, contentSchema: outputSchema(reply.item) } : { type: 'string', contentMediaType: type });
+  return { description, content: Object.fromEntries(types.map((type) => [type, { schema: schema(type) }])) };
 }
 
 /** "METHOD /path" of each route whose success body the document cannot describe. */
