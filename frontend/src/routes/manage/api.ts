@@ -1,3 +1,4 @@
+import type { ConnectionTestResult, Connections, EndpointAdded, ModelProfileWire } from '@scriptorium/domain/protocol/http/connections';
 import type { TokenInfo } from '../../account/api.ts';
 import { api } from '../../api/client.ts';
 import type { DailyLimitChoice, Level } from '@scriptorium/domain/protocol/levels';
@@ -121,58 +122,7 @@ export interface VerifyReport {
 
 type Batch = { updated: number; users: UserRow[] };
 
-/** A model's window, output cap and reasoning format as the api writes them; any field may be absent in an override. */
-export interface ModelProfileWire {
-  context_window?: number;
-  max_output_tokens?: number;
-  reasoning?: 'none' | 'reasoning_content' | 'think_tags';
-  price?: { prompt_per_million: number; completion_per_million: number; currency: string };
-}
-
-/** Whether a key is saved and readable, and its last four characters at most: the key itself never comes back. */
-export interface SecretHint {
-  set: boolean;
-  readable: boolean;
-  last4: string | null;
-}
-
-export interface ConnectionTestRecord {
-  ok: boolean;
-  latency_ms: number;
-  detail: string;
-  by: string;
-  at: string;
-}
-
-export interface ModelEndpoint {
-  id: string;
-  base_url: string;
-  model: string;
-  roles: string[];
-  profile: ModelProfileWire;
-  builtin_profile: ModelProfileWire;
-  effective_profile: ModelProfileWire;
-  key: SecretHint;
-  last_test: ConnectionTestRecord | null;
-}
-
-export interface Connections {
-  revision: number;
-  roles: string[];
-  models: ModelEndpoint[];
-  search: { url: string; last_test: ConnectionTestRecord | null } | null;
-  smtp: { url: string; from: string; password: SecretHint; last_test: ConnectionTestRecord | null } | null;
-  speech: { base_url: string; model: string; key: SecretHint; last_test: ConnectionTestRecord | null } | null;
-}
-
-/** What a test call answered now; a model test adds who answered and the profile in use. */
-export interface ConnectionTestResult {
-  ok: boolean;
-  latency_ms: number;
-  detail: string;
-  model?: string | null;
-  profile?: ModelProfileWire;
-}
+export type { ConnectionTestRecord, ConnectionTestResult, Connections, ModelEndpoint, ModelProfileWire, SecretHint } from '@scriptorium/domain/protocol/http/connections';
 
 /** A key or password field: undefined keeps the saved one, null removes it. */
 export interface EndpointInput {
@@ -218,7 +168,7 @@ export const adminApi = {
   verify: (name: string) => api.post<VerifyReport>(`/auth/admin/projections/${encodeURIComponent(name)}/verify`),
   connections: () => api.get<Connections>('/admin/connections'),
   builtinProfile: (model: string) => api.get<ModelProfileWire>('/admin/connections/profile', { query: { model } }),
-  addEndpoint: (input: EndpointInput) => api.post<Connections & { id: string }>('/admin/connections/models', { json: input }),
+  addEndpoint: (input: EndpointInput) => api.post<EndpointAdded>('/admin/connections/models', { json: input }),
   changeEndpoint: (id: string, input: EndpointInput) => api.put<Connections>(`/admin/connections/models/${encodeURIComponent(id)}`, { json: input }),
   removeEndpoint: (id: string) => api.delete<Connections>(`/admin/connections/models/${encodeURIComponent(id)}`),
   testEndpoint: (id: string) => api.post<ConnectionTestResult>(`/admin/connections/models/${encodeURIComponent(id)}/test`),
