@@ -1,23 +1,11 @@
 import { fetchMe } from '../api/auth.ts';
 import type { CodeSentReply, EmailVerifiedReply, MessageReply, RegistrationSettings, SignInReply } from '@scriptorium/domain/protocol/http/auth';
 import type { CoinBalance, DailyTasksEnsured, FeedbackSent, TaskClaimed, TaskSummary } from '@scriptorium/domain/protocol/http/tasks';
+import type { UserRow } from '@scriptorium/domain/protocol/http/admin';
 import { api } from '../api/client.ts';
 
 /** Token info as GET /auth/user/token-info (and the admin's user rows) answer it; amounts in cognition coins. */
-export interface TokenInfo {
-  token_level_limit: number;
-  today_usage: number;
-  extra_budget: number;
-  total_available: number;
-  token_remaining: number;
-  user_level: string;
-  all_usage: number;
-  last_refresh_date: string;
-  membership_expires_at?: string | null;
-  /** The zone whose days the quota counts. */
-  time_zone?: string;
-}
-
+export type { TokenInfo } from '@scriptorium/domain/protocol/http/admin';
 export type { DailyTask as Task, TaskSummary } from '@scriptorium/domain/protocol/http/tasks';
 export type { RegistrationSettings } from '@scriptorium/domain/protocol/http/auth';
 
@@ -26,7 +14,7 @@ export type FeedbackType = 'bug' | 'feature' | 'general';
 export const accountApi = {
   me: () => fetchMe(),
   coinBalance: () => api.get<CoinBalance>('/api/coins/balance'),
-  tokenInfo: () => api.get<TokenInfo>('/auth/user/token-info'),
+  tokenInfo: () => api.get<UserRow>('/auth/user/token-info'),
   taskSummary: () => api.get<TaskSummary>('/api/tasks/summary'),
   ensureDailyTasks: () => api.post<DailyTasksEnsured>('/api/tasks/ensure-daily'),
   claimTask: (taskId: string) => api.post<TaskClaimed>(`/api/tasks/claim/${encodeURIComponent(taskId)}`),

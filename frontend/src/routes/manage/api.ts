@@ -1,90 +1,30 @@
 import type { ConnectionTestResult, Connections, EndpointAdded, ModelProfileWire } from '@scriptorium/domain/protocol/http/connections';
-import type { TokenInfo } from '../../account/api.ts';
+import type {
+  AdminMailSent,
+  AdminUserUsage,
+  AllTokenUsage,
+  AuditReads,
+  BatchResult as Batch,
+  FeedbackItem,
+  FeedbackPage,
+  InviteCode,
+  InviteCodes,
+  InvitesGenerated,
+  OutboxPage,
+  PasswordReset,
+  SessionsTokenUsage,
+  TokenOverview,
+  UserRow,
+  UserRows,
+} from '@scriptorium/domain/protocol/http/admin';
 import { api } from '../../api/client.ts';
 import type { DailyLimitChoice, Level } from '@scriptorium/domain/protocol/levels';
 
 export { LEVELS, LEVEL_DAILY_LIMITS, type DailyLimitChoice, type Level } from '@scriptorium/domain/protocol/levels';
 
-/** A user row of the admin calls: the account and its token info as of now. */
-export interface UserRow extends TokenInfo {
-  id: string;
-  username: string;
-  email: string;
-  nickname?: string;
-  is_active: boolean;
-  is_admin: boolean;
-  is_auditor: boolean;
-  email_verified: boolean;
-  created_at: string;
-}
-
-export interface Page {
-  total: number;
-  skip: number;
-  limit: number;
-}
-
-export interface InviteCode {
-  code: string;
-  status: 'unused' | 'used' | 'revoked';
-  created_at: string;
-  used_by: string | null;
-  used_by_username: string | null;
-  used_at: string | null;
-}
+export type { AuditRead, Counts, FeedbackItem, InviteCode, OutboxMail, SessionTokens, UserRow, UserTokens, UserUsage } from '@scriptorium/domain/protocol/http/admin';
 
 export type InviteFilter = 'all' | 'unused' | 'used' | 'revoked';
-
-export interface Counts {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  calls: number;
-}
-
-export interface UserTokens extends Counts {
-  user_id: string;
-  username: string | null;
-  last_day?: string;
-  updated_at?: string;
-}
-
-export interface SessionTokens extends Counts {
-  session_id: string;
-  user_id: string;
-  /** In the admin's list of every session; a user's own list has no need of it. */
-  username?: string | null;
-  title: string | null;
-  models?: Record<string, unknown> | string[];
-  updated_at: string;
-}
-
-export interface UserUsage {
-  username: string;
-  today: Counts & { day: string };
-  all_time: Counts;
-  daily: Array<Counts & { day: string }>;
-  sessions: SessionTokens[];
-}
-
-export interface FeedbackItem {
-  id: string;
-  user_id: string;
-  username: string;
-  email: string;
-  feedback_type: 'bug' | 'feature' | 'general';
-  feedback_text: string;
-  created_at: string;
-}
-
-export interface OutboxMail {
-  id: string;
-  from: string;
-  to: string[];
-  subject: string;
-  text: string;
-  created_at: string;
-}
 
 export interface UserQuery {
   skip: number;
@@ -92,17 +32,6 @@ export interface UserQuery {
   search?: string | undefined;
   level?: Level | undefined;
   is_active?: boolean | undefined;
-}
-
-export interface AuditRead {
-  id: string;
-  auditor_id: string;
-  auditor: string;
-  stream_id: string;
-  action: 'events' | 'export' | 'search';
-  after: number | null;
-  count: number | null;
-  at: string;
 }
 
 export interface ReadModel {
@@ -120,8 +49,6 @@ export interface VerifyReport {
   truncated: boolean;
 }
 
-type Batch = { updated: number; users: UserRow[] };
-
 export type { ConnectionTestRecord, ConnectionTestResult, Connections, ModelEndpoint, ModelProfileWire, SecretHint } from '@scriptorium/domain/protocol/http/connections';
 
 /** A key or password field: undefined keeps the saved one, null removes it. */
@@ -136,13 +63,13 @@ export interface EndpointInput {
 export type SingleConnection = 'search' | 'smtp' | 'speech';
 
 export const adminApi = {
-  users: (query: UserQuery) => api.get<Page & { users: UserRow[] }>('/auth/admin/users', { query: { ...query } }),
+  users: (query: UserQuery) => api.get<UserRows>('/auth/admin/users', { query: { ...query } }),
   tokenInfo: (id: string) => api.get<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/token-info`),
   setTokenLimit: (id: string, token_level_limit: number) => api.put<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/token-limit`, { json: { token_level_limit } }),
   addExtraBudget: (id: string, amount: number) => api.post<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/extra-budget`, { json: { amount } }),
   setLevel: (id: string, level: Level, membership_expires_at: string | null, daily_limit: DailyLimitChoice) =>
     api.put<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/level`, { json: { user_id: id, level, membership_expires_at, daily_limit } }),
-  resetPassword: (id: string, new_password: string) => api.put<{ id: string; password_reset: boolean }>(`/auth/admin/users/${encodeURIComponent(id)}/password`, { json: { new_password } }),
+  resetPassword: (id: string, new_password: string) => api.put<PasswordReset>(`/auth/admin/users/${encodeURIComponent(id)}/password`, { json: { new_password } }),
   refreshTokens: (id: string) => api.post<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/refresh-tokens`),
   setActive: (id: string, is_active: boolean) => api.put<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/active`, { json: { is_active } }),
   batchRefresh: (user_ids: string[]) => api.post<Batch>('/auth/admin/users/batch-refresh-tokens', { json: { user_ids } }),
@@ -150,19 +77,19 @@ export const adminApi = {
   batchTokenLimit: (user_ids: string[], token_level_limit: number) => api.put<Batch>('/auth/admin/users/batch-token-limit', { json: { user_ids, token_level_limit } }),
   batchExtraBudget: (user_ids: string[], amount: number) => api.post<Batch>('/auth/admin/users/batch-extra-budget', { json: { user_ids, amount } }),
   batchActive: (user_ids: string[], is_active: boolean) => api.post<Batch>('/auth/admin/users/batch-active', { json: { user_ids, is_active } }),
-  userUsage: (id: string) => api.get<UserUsage>(`/auth/admin/users/${encodeURIComponent(id)}/token-usage`),
+  userUsage: (id: string) => api.get<AdminUserUsage>(`/auth/admin/users/${encodeURIComponent(id)}/token-usage`),
   tokenOverview: (skip: number, limit: number) =>
-    api.get<Page & { users: UserRow[]; page_today_usage: number; page_all_usage: number }>('/auth/admin/users/token-overview', { query: { skip, limit } }),
-  allTokenUsage: (skip: number, limit: number) => api.get<Page & { users: UserTokens[] }>('/conversation/api/admin/token-usage', { query: { skip, limit } }),
-  sessionsTokenUsage: (skip: number, limit: number) => api.get<Page & { sessions: SessionTokens[] }>('/conversation/api/admin/sessions-token-usage', { query: { skip, limit } }),
-  generateInvites: (count: number) => api.post<{ invite_codes: InviteCode[]; count: number }>('/auth/admin/invite-codes/generate', { json: { count } }),
+    api.get<TokenOverview>('/auth/admin/users/token-overview', { query: { skip, limit } }),
+  allTokenUsage: (skip: number, limit: number) => api.get<AllTokenUsage>('/conversation/api/admin/token-usage', { query: { skip, limit } }),
+  sessionsTokenUsage: (skip: number, limit: number) => api.get<SessionsTokenUsage>('/conversation/api/admin/sessions-token-usage', { query: { skip, limit } }),
+  generateInvites: (count: number) => api.post<InvitesGenerated>('/auth/admin/invite-codes/generate', { json: { count } }),
   revokeInvite: (code: string) => api.post<InviteCode>(`/auth/admin/invite-codes/${encodeURIComponent(code)}/revoke`),
-  invites: (skip: number, limit: number, status: InviteFilter) => api.get<Page & { invite_codes: InviteCode[] }>('/auth/admin/invite-codes', { query: { skip, limit, status } }),
-  sendEmail: (to_email: string, subject: string, content: string) => api.post<{ message: string }>('/auth/admin/send-email', { json: { to_email, subject, content } }),
+  invites: (skip: number, limit: number, status: InviteFilter) => api.get<InviteCodes>('/auth/admin/invite-codes', { query: { skip, limit, status } }),
+  sendEmail: (to_email: string, subject: string, content: string) => api.post<AdminMailSent>('/auth/admin/send-email', { json: { to_email, subject, content } }),
   feedback: (skip: number, limit: number, feedback_type?: FeedbackItem['feedback_type']) =>
-    api.get<Page & { feedback: FeedbackItem[] }>('/auth/admin/feedback', { query: { skip, limit, feedback_type } }),
+    api.get<FeedbackPage>('/auth/admin/feedback', { query: { skip, limit, feedback_type } }),
   setAuditor: (id: string, auditor: boolean) => api.post<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/auditor`, { json: { auditor } }),
-  auditReads: (skip: number, limit: number) => api.get<Page & { reads: AuditRead[] }>('/auth/admin/audit-reads', { query: { skip, limit } }),
+  auditReads: (skip: number, limit: number) => api.get<AuditReads>('/auth/admin/audit-reads', { query: { skip, limit } }),
   readModels: () => api.get<{ head: number; rebuild_here: boolean; projections: ReadModel[] }>('/auth/admin/projections'),
   rebuild: (name: string) => api.post<{ name: string; head: number; checkpoint: number }>(`/auth/admin/projections/${encodeURIComponent(name)}/rebuild`),
   verify: (name: string) => api.post<VerifyReport>(`/auth/admin/projections/${encodeURIComponent(name)}/verify`),
@@ -177,5 +104,5 @@ export const adminApi = {
   setSpeech: (input: { base_url: string; model: string; api_key?: string | null }) => api.put<Connections>('/admin/connections/speech', { json: input }),
   clearConnection: (which: SingleConnection) => api.delete<Connections>(`/admin/connections/${which}`),
   testConnection: (which: SingleConnection) => api.post<ConnectionTestResult>(`/admin/connections/${which}/test`),
-  outbox: (skip: number, limit: number) => api.get<Page & { transport: 'smtp' | 'outbox'; mails: OutboxMail[] }>('/auth/admin/outbox', { query: { skip, limit } }),
+  outbox: (skip: number, limit: number) => api.get<OutboxPage>('/auth/admin/outbox', { query: { skip, limit } }),
 };
