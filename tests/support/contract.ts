@@ -68,11 +68,16 @@ export function conformance(document: Json): Conformance {
       const mediaType = answer.contentType.split(';')[0]!.trim().toLowerCase();
       const declaredType = Object.keys(content).find((type) => type === mediaType) ?? (content['application/octet-stream'] ? 'application/octet-stream' : undefined);
       if (!declaredType) throw new Error(`${where} answered ${answer.status} as ${mediaType || 'no media type'}, where the document declares ${Object.keys(content).join(', ')}`);
-      if (declaredType !== 'application/json') return;
-      const validate = validatorAt(`${base}/content/application~1json/schema`);
-      if (!validate(answer.body)) {
+      const refused = (validate: ValidateFunction, value: unknown, what: string) => {
+        if (validate(value)) return;
         const errors = (validate.errors ?? []).slice(0, 8).map((error) => `${error.instancePath || '(body)'} ${error.message}${error.params && 'additionalProperty' in error.params ? ` '${error.params.additionalProperty}'` : ''}`);
-        throw new Error(`${where} answered ${answer.status} with a body its schema refuses:\n  ${errors.join('\n  ')}\nbody: ${answer.text.slice(0, 500)}`);
+        throw new Error(`${where} answered ${answer.status} with ${what} its schema refuses:\n  ${errors.join('\n  ')}\n${what}: ${JSON.stringify(value).slice(0, 500)}`);
+      };
+      if (declaredType === 'application/json') return refused(validatorAt(`${base}/content/application~1json/schema`), answer.body, 'a body');
+      // An event stream declares each event's schema: every `data:` line but the closing [DONE] must match it.
+      if (declaredType === 'text/event-stream' && content[declaredType].schema?.contentSchema) {
+        const validate = validatorAt(`${base}/content/text~1event-stream/schema/contentSchema`);
+        for (const [, data] of answer.text.matchAll(/^data: (.*)$/gm)) if (data !== '[DONE]') refused(validate, JSON.parse(data!), 'an event');
       }
     },
   };

@@ -20,7 +20,7 @@ export interface Contract {
    * Every success status the handler really sends, each with its body. A route without them is
    * counted as undescribed (tests/http/openapi.test.ts) and the document says so.
    */
-  responses?: Partial<Record<SuccessStatus, Reply>>;
+  responses?: Partial<Record<SuccessStatus, Reply | Reply[]>>;
   /** Statuses the handler refuses with beyond what access and schemas imply. */
   refusals?: number[];
   /**
@@ -37,7 +37,8 @@ export type SuccessStatus = 200 | 201 | 202 | 204;
  * A success body: JSON by its zod schema (the one the client infers its type from); another media
  * type (`{ type }`: a PDF, a page, a download, or one of several; `application/octet-stream` for a
  * stored file of whatever type it was uploaded as; an event or NDJSON stream with the schema of
- * each event in `item`); or `null`, no body.
+ * each event in `item`); or `null`, no body. A list: the status comes in any of these media types
+ * (a completion as JSON, or as an event stream when the request asks to stream).
  */
 export type Reply = z.ZodType | { type: string | string[]; item?: z.ZodType; description?: string } | null;
 

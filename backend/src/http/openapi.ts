@@ -80,7 +80,12 @@ const SUCCESS_TEXT: Record<SuccessStatus, string> = { 200: 'OK', 201: 'Created',
 /** A route with no declared success is still in the document, marked so the count in tests/http/openapi.test.ts sees it. */
 const UNDESCRIBED = 'OK (not yet described)';
 
-function success(status: SuccessStatus, reply: Reply): Json {
+function success(status: SuccessStatus, declared: Reply | Reply[]): Json {
+  if (Array.isArray(declared)) {
+    const each = declared.map((reply) => success(status, reply));
+    return { description: each.map((one) => one.description).join('; '), content: Object.assign({}, ...each.map((one) => one.content)) };
+  }
+  const reply = declared;
   const description = (reply && !(reply instanceof z.ZodType) && reply.description) || SUCCESS_TEXT[status];
   if (reply === null) return { description };
   if (reply instanceof z.ZodType) return { description, content: { 'application/json': { schema: outputSchema(reply) } } };
@@ -97,7 +102,7 @@ export function undescribedRoutes(router: Router): string[] {
 }
 
 function responses(path: string, declared: Contract): Json {
-  const declaredSuccess = Object.entries(declared.responses ?? {}) as unknown as Array<[SuccessStatus, Reply]>;
+  const declaredSuccess = Object.entries(declared.responses ?? {}) as unknown as Array<[SuccessStatus, Reply | Reply[]]>;
   const successes = declaredSuccess.length > 0 ? Object.fromEntries(declaredSuccess.map(([status, reply]) => [String(status), success(status, reply)])) : { 200: { description: UNDESCRIBED, content: { 'application/json': { schema: {} } } } };
   const statuses = new Set(declared.refusals ?? []);
   // A path parameter names something, which may not exist or not be the caller's.
