@@ -21,6 +21,11 @@ const validationBody = z
   .object({ detail: z.array(z.object({ loc: z.array(z.union([z.string(), z.number().int()])), msg: z.string(), type: z.string(), code: z.string(), params: errorParams })) })
   .meta({ description: 'Each field that failed validation, located as body, query or path followed by the field' });
 
+/** This document, as far as its own description goes: OpenAPI 3.1 describes itself. */
+const openApiShape = z
+  .looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.record(z.string(), z.unknown())), components: z.record(z.string(), z.unknown()) })
+  .meta({ description: 'An OpenAPI 3.1 document (https://spec.openapis.org/oas/v3.1.0)' });
+
 const REFUSALS: Record<number, string> = {
   400: 'The body is not valid JSON or not a complete form',
   401: 'No valid bearer token',
@@ -216,7 +221,7 @@ export function openApiRoutes(api: Router, outside: Router[] = []): Router {
   const router = new Router();
   let document: Json | undefined;
 
-  router.get('/openapi.json', contract({ access: 'public', summary: 'This document' }), (ctx) => {
+  router.get('/openapi.json', contract({ access: 'public', summary: 'This document', responses: { 200: openApiShape } }), (ctx) => {
     document ??= openApiDocument(api, outside);
     ctx.body = document;
   });

@@ -126,3 +126,24 @@ export type OutboxMail = z.infer<typeof outboxMail>;
 export type OutboxPage = z.infer<typeof outboxPage>;
 export type AuditRead = z.infer<typeof auditRead>;
 export type AuditReads = z.infer<typeof auditReads>;
+
+/** Every read model with its checkpoint against the head of the log; `rebuild_here`: this process runs the projector, so it can rebuild. */
+export const readModels = z.object({
+  head: z.number().int(),
+  rebuild_here: z.boolean(),
+  projections: z.array(z.object({ name: z.string(), collections: z.array(z.string()), checkpoint: z.number().int(), failing: z.string().nullable() })),
+});
+export const rebuildStarted = z.object({ name: z.string(), head: z.number().int(), checkpoint: z.literal(0) });
+/** A read model rebuilt into a shadow store and compared with the live one at `position`. */
+export const verifyReport = z.object({
+  projection: z.string(),
+  position: z.number().int(),
+  documents: z.number().int(),
+  differences: z.array(z.object({ collection: z.string(), id: z.string(), kind: z.enum(['missing', 'extra', 'changed']), live: z.record(z.string(), z.unknown()).nullable(), shadow: z.record(z.string(), z.unknown()).nullable() })),
+  truncated: z.boolean(),
+});
+
+export type ReadModels = z.infer<typeof readModels>;
+export type ReadModel = ReadModels['projections'][number];
+export type RebuildStarted = z.infer<typeof rebuildStarted>;
+export type VerifyReport = z.infer<typeof verifyReport>;

@@ -12,6 +12,9 @@ import type {
   InvitesGenerated,
   OutboxPage,
   PasswordReset,
+  ReadModels,
+  RebuildStarted,
+  VerifyReport,
   SessionsTokenUsage,
   TokenOverview,
   UserRow,
@@ -22,7 +25,7 @@ import type { DailyLimitChoice, Level } from '@scriptorium/domain/protocol/level
 
 export { LEVELS, LEVEL_DAILY_LIMITS, type DailyLimitChoice, type Level } from '@scriptorium/domain/protocol/levels';
 
-export type { AuditRead, Counts, FeedbackItem, InviteCode, OutboxMail, SessionTokens, UserRow, UserTokens, UserUsage } from '@scriptorium/domain/protocol/http/admin';
+export type { AuditRead, ReadModel, VerifyReport, Counts, FeedbackItem, InviteCode, OutboxMail, SessionTokens, UserRow, UserTokens, UserUsage } from '@scriptorium/domain/protocol/http/admin';
 
 export type InviteFilter = 'all' | 'unused' | 'used' | 'revoked';
 
@@ -32,21 +35,6 @@ export interface UserQuery {
   search?: string | undefined;
   level?: Level | undefined;
   is_active?: boolean | undefined;
-}
-
-export interface ReadModel {
-  name: string;
-  collections: string[];
-  checkpoint: number;
-  failing: string | null;
-}
-
-export interface VerifyReport {
-  projection: string;
-  position: number;
-  documents: number;
-  differences: Array<{ collection: string; id: string; kind: 'missing' | 'extra' | 'changed'; live: unknown; shadow: unknown }>;
-  truncated: boolean;
 }
 
 export type { ConnectionTestRecord, ConnectionTestResult, Connections, ModelEndpoint, ModelProfileWire, SecretHint } from '@scriptorium/domain/protocol/http/connections';
@@ -90,8 +78,8 @@ export const adminApi = {
     api.get<FeedbackPage>('/auth/admin/feedback', { query: { skip, limit, feedback_type } }),
   setAuditor: (id: string, auditor: boolean) => api.post<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/auditor`, { json: { auditor } }),
   auditReads: (skip: number, limit: number) => api.get<AuditReads>('/auth/admin/audit-reads', { query: { skip, limit } }),
-  readModels: () => api.get<{ head: number; rebuild_here: boolean; projections: ReadModel[] }>('/auth/admin/projections'),
-  rebuild: (name: string) => api.post<{ name: string; head: number; checkpoint: number }>(`/auth/admin/projections/${encodeURIComponent(name)}/rebuild`),
+  readModels: () => api.get<ReadModels>('/auth/admin/projections'),
+  rebuild: (name: string) => api.post<RebuildStarted>(`/auth/admin/projections/${encodeURIComponent(name)}/rebuild`),
   verify: (name: string) => api.post<VerifyReport>(`/auth/admin/projections/${encodeURIComponent(name)}/verify`),
   connections: () => api.get<Connections>('/admin/connections'),
   builtinProfile: (model: string) => api.get<ModelProfileWire>('/admin/connections/profile', { query: { model } }),
