@@ -110,7 +110,25 @@ const undescribed = (operation: any) =>
  * What is left to describe, by area (the operation's tag): a route given its `responses` leaves this
  * list, and the list is updated with it, so the count only goes down and what remains stays visible.
  */
-const LEFT: Record<string, number> = {};
+const LEFT: Record<string, number> = {
+  // backend/src/http/conversation.ts
+  research: 23,
+  sessions: 6,
+  chat: 2,
+  chats: 1,
+  models: 2,
+  query: 1,
+  // backend/src/http/share.ts
+  share: 2,
+  'artifact-share': 1,
+  artifacts: 1,
+  // backend/src/http/files.ts
+  upload_file: 1,
+  // backend/src/http/speech.ts
+  asr: 3,
+  // backend/src/http/dashboard.ts
+  auth: 1,
+};
 
 test('every success the document lists says what it returns, except the areas still left', (t) => {
   const operations = Object.values(document.paths).flatMap((item: any) => Object.values(item)) as any[];
@@ -158,4 +176,12 @@ test('an answer that drifts from the document fails the request that received it
   t.notThrows(() => check.check('POST', url('/thing'), json(201, { id: 'a' })));
   t.notThrows(() => check.check('POST', url('/thing'), { status: 204, contentType: '', text: '', body: '' }));
   t.notThrows(() => check.check('GET', url('/elsewhere'), json(200, {})), 'a path the document does not describe is not checked');
+
+  const streamed = new Router({ prefix: '/backend' });
+  streamed.get('/events', contract({ access: 'public', responses: { 200: [z.object({ n: z.number() }), { type: 'text/event-stream', item: z.object({ n: z.number() }) }] } }), () => undefined);
+  const events = conformance(openApiDocument(streamed));
+  const stream = (text: string) => ({ status: 200, contentType: 'text/event-stream', text, body: text });
+  t.notThrows(() => events.check('GET', url('/events'), stream('data: {"n":1}\n\ndata: {"n":2}\n\ndata: [DONE]\n\n')));
+  t.notThrows(() => events.check('GET', url('/events'), json(200, { n: 1 })), 'the same status as JSON');
+  t.throws(() => events.check('GET', url('/events'), stream('data: {"n":1}\n\ndata: {"n":"two"}\n\n')), { message: /an event its schema refuses/ });
 });
