@@ -382,7 +382,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
     offset: z.number().int().min(0).optional(),
     version: z.number().int().min(1).optional(),
   });
-  router.post('/conversation/research/:id/edit_request', contract({ access: 'user', params: sessionIdParam, body: editRequestBody, refusals: [404] }), async (ctx) => {
+  router.post('/conversation/research/:id/edit_request', contract({ access: 'user', params: sessionIdParam, body: editRequestBody, refusals: [402, 404, 409] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, editRequestBody);
     const actor = await actorOf(ctx);
