@@ -193,7 +193,7 @@ export function shareRoutes(services: Services, conversations: ConversationServi
 
   /** Anyone with the link may take the report away as a PDF, as its owner can. */
   const sharePdfQuery = z.object({ version: z.coerce.number().int().min(1).optional() });
-  router.get('/conversation/share/:shareId/pdf', contract({ access: 'public', params: shareIdParam, query: sharePdfQuery, responses: { 200: { type: 'application/pdf' } }, refusals: [404] }), async (ctx) => {
+  router.get('/conversation/share/:shareId/pdf', contract({ access: 'public', params: shareIdParam, query: sharePdfQuery, responses: { 200: { type: 'application/pdf' } }, refusals: [404, 503] }), async (ctx) => {
     const { shareId } = parseParams(ctx.params, shareIdParam);
     const { version } = parseQuery(ctx, z.object({ version: z.coerce.number().int().min(1).optional() }));
     const share = await openShare(shareId, 'conversation');
