@@ -16,6 +16,7 @@ import { requireUser } from './authenticate.ts';
 import { httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
+import { availableModels, editRequested, modelPreference, reportFeedbackSaved, researchPaused, researchResumed, researchStatus, sessionCreated } from '@scriptorium/domain/protocol/http/conversation';
 
 const sessionIdParam = z.object({ id: z.uuid('conversation.id_invalid') });
 const sessionId = z.uuid('conversation.id_invalid');
@@ -86,7 +87,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
   };
 
   const sessionsBody = z.object({ client_id: clientId.optional() });
-  router.post('/conversation/sessions', contract({ access: 'user', body: sessionsBody }), async (ctx) => {
+  router.post('/conversation/sessions', contract({ access: 'user', body: sessionsBody, responses: { 200: sessionCreated } }), async (ctx) => {
     const body = parseBody(ctx, sessionsBody);
     const actor = await actorOf(ctx, body.client_id);
     const { sessionId: id, position } = await conversations.create(actor);
@@ -202,21 +203,21 @@ export function conversationRoutes(services: Services, conversations: Conversati
     ctx.body = await current(actor, id);
   });
 
-  router.get('/conversation/research/:id/status', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
+  router.get('/conversation/research/:id/status', contract({ access: 'user', params: sessionIdParam, responses: { 200: researchStatus }, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
     const chat = await ownedChat(services.readStore, actor.userId, id);
     ctx.body = { session_id: id, status: chat.activity, processing: chat.activity === 'processing', active_reply: chat.active_reply };
   });
 
-  router.post('/conversation/research/:id/pause', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
+  router.post('/conversation/research/:id/pause', contract({ access: 'user', params: sessionIdParam, responses: { 200: researchPaused }, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
     ctx.body = { session_id: id, ...(await conversations.pause(actor, id)) };
   });
 
-  router.post('/conversation/research/:id/resume', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
+  router.post('/conversation/research/:id/resume', contract({ access: 'user', params: sessionIdParam, responses: { 200: researchResumed }, refusals: [402, 404, 409] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
@@ -269,7 +270,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
     };
   });
 
-  router.get('/conversation/api/models/available', contract({ access: 'user' }), async (ctx) => {
+  router.get('/conversation/api/models/available', contract({ access: 'user', responses: { 200: availableModels } }), async (ctx) => {
     const actor = await actorOf(ctx);
     const { state } = await services.commands.load(preferencesDecider, preferencesStream(actor.userId));
     const preferred = state.model === model.name ? state.model : model.name;
@@ -277,7 +278,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
   });
 
   const modelsPreferencesBody = z.object({ model: z.string({ error: 'preferences.model_required' }).trim().min(1, 'preferences.model_required').max(200) });
-  router.post('/conversation/api/models/preferences', contract({ access: 'user', body: modelsPreferencesBody }), async (ctx) => {
+  router.post('/conversation/api/models/preferences', contract({ access: 'user', body: modelsPreferencesBody, responses: { 200: modelPreference } }), async (ctx) => {
     const body = parseBody(ctx, modelsPreferencesBody);
     const actor = await actorOf(ctx);
     await services.commands.handle(preferencesDecider, preferencesStream(actor.userId), {
@@ -382,7 +383,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
     offset: z.number().int().min(0).optional(),
     version: z.number().int().min(1).optional(),
   });
-  router.post('/conversation/research/:id/edit_request', contract({ access: 'user', params: sessionIdParam, body: editRequestBody, refusals: [402, 404, 409] }), async (ctx) => {
+  router.post('/conversation/research/:id/edit_request', contract({ access: 'user', params: sessionIdParam, body: editRequestBody, responses: { 200: editRequested }, refusals: [402, 404, 409] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, editRequestBody);
     const actor = await actorOf(ctx);
@@ -404,7 +405,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
     rating: z.enum(['helpful', 'not_helpful'], { error: 'conversation.rating_invalid' }),
     comment: z.string().max(5000, 'conversation.rating_comment_too_long').optional(),
   });
-  router.post('/conversation/research/report_feedback', contract({ access: 'user', body: reportFeedbackBody, refusals: [404] }), async (ctx) => {
+  router.post('/conversation/research/report_feedback', contract({ access: 'user', body: reportFeedbackBody, responses: { 200: reportFeedbackSaved }, refusals: [404] }), async (ctx) => {
     const body = parseBody(ctx, reportFeedbackBody);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, body.conversation_id);

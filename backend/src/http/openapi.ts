@@ -185,7 +185,8 @@ export function openApiDocument(router: Router, outside: Router[] = []): Json {
         OAuth401: { description: 'RFC 6749 §5.2: the client is unknown', content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } } },
         ...Object.fromEntries(Object.entries(REFUSALS).map(([status, description]) => [status, refusal(description)])),
         ...Object.fromEntries(Object.entries(openAiRefusals).map(([status, description]) => [`OpenAI${status}`, openAiRefusal(description)])),
-        422: { description: 'Validation failed', content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationError' } } } },
+        // A field the schema refuses comes as the list; a value the domain's rules refuse (a version ahead of the document, say) as one coded refusal.
+        422: { description: 'Validation failed: each field the schema refuses, or one value the rules refuse', content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/ValidationError' }, { $ref: '#/components/schemas/Error' }] } } } },
         500: refusal('Internal error; details are only in the server log'),
       },
     },
