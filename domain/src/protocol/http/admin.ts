@@ -147,3 +147,15 @@ export type ReadModels = z.infer<typeof readModels>;
 export type ReadModel = ReadModels['projections'][number];
 export type RebuildStarted = z.infer<typeof rebuildStarted>;
 export type VerifyReport = z.infer<typeof verifyReport>;
+
+const count = z.number().int();
+/** /admin/dashboard: the whole product in numbers. */
+export const dashboard = z.object({
+  generated_at: z.string(),
+  users: z.object({ total: count, active: count, verified: count, admins: count, new_24h: count, new_7d: count }),
+  conversations: z.object({ total: count, new_7d: count, shared: count }),
+  content: z.object({ notes: count, cognitions: count, public_cognitions: count, trajectories: count }),
+  activity: z.object({ page_views_today: count, visitors_today: count, pages_today: z.record(z.string(), count) }),
+  tokens: z.object({ today: count, active_users_today: count, last_7d: count, series: z.array(z.object({ day: z.string(), total_tokens: count, calls: count, users: count })) }),
+});
+export type Dashboard = z.infer<typeof dashboard>;
