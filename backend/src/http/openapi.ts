@@ -37,6 +37,7 @@ const REFUSALS: Record<number, string> = {
   415: 'The body is of a type the route does not take',
   429: 'Too many attempts; Retry-After says when to try again',
   501: 'The service behind this route is not configured',
+  507: 'The server’s storage is full: nothing was saved',
   502: 'The service behind this route failed',
   503: 'Temporarily unavailable',
 };
@@ -106,7 +107,7 @@ export function undescribedRoutes(router: Router): string[] {
     .map(({ method, path }) => `${method.toUpperCase()} ${path}`);
 }
 
-function responses(path: string, declared: Contract): Json {
+function responses(method: string, path: string, declared: Contract): Json {
   const declaredSuccess = Object.entries(declared.responses ?? {}) as unknown as Array<[SuccessStatus, Reply | Reply[]]>;
   const successes = declaredSuccess.length > 0 ? Object.fromEntries(declaredSuccess.map(([status, reply]) => [String(status), success(status, reply)])) : { 200: { description: UNDESCRIBED, content: { 'application/json': { schema: {} } } } };
   const statuses = new Set(declared.refusals ?? []);
@@ -114,6 +115,8 @@ function responses(path: string, declared: Contract): Json {
   if (/:\w/.test(path)) statuses.add(404);
   if (declared.body || declared.multipart) [400, 413, 415].forEach((status) => statuses.add(status));
   if (declared.access !== 'public' && declared.access !== 'optional') [401, 403].forEach((status) => statuses.add(status));
+  // A write that finds the disk full is refused (507) with nothing saved; a read never writes.
+  if (method !== 'get') statuses.add(507);
   const validated = Boolean(declared.params || declared.query || declared.body || declared.multipart);
   if (declared.errors === 'openai') {
     if (validated) statuses.add(400);
@@ -148,7 +151,7 @@ function operation(method: string, path: string, declared: Contract): Json {
     security,
     ...(parameterList.length > 0 && { parameters: parameterList }),
     ...(body && { requestBody: body }),
-    responses: responses(path, declared),
+    responses: responses(method, path, declared),
   };
 }
 
