@@ -113,14 +113,12 @@ const undescribed = (operation: any) =>
 const LEFT: Record<string, number> = {
   // backend/src/http/conversation.ts
   research: 18,
-  sessions: 5,
+  sessions: 4,
   chat: 2,
   chats: 1,
   query: 1,
   // backend/src/http/share.ts
-  share: 2,
-  'artifact-share': 1,
-  artifacts: 1,
+  share: 1,
   // backend/src/http/files.ts
   upload_file: 1,
 };

@@ -1,4 +1,15 @@
-import type { AvailableModels, EditRequested, ResearchPaused, ResearchResumed, SpeechStatus, SpeechText } from '@scriptorium/domain/protocol/http/conversation';
+import type {
+  ArtifactShared,
+  AvailableModels,
+  ConversationShared,
+  ConversationShareRevoked,
+  EditRequested,
+  ResearchPaused,
+  ResearchResumed,
+  SharedArtifact,
+  SpeechStatus,
+  SpeechText,
+} from '@scriptorium/domain/protocol/http/conversation';
 import type { CanvasVersion, ClarificationAnswer, ClarificationQuestion } from '@scriptorium/domain/protocol/research';
 import type { History } from '../research/conversation.ts';
 import { api, API_BASE, ApiError, renderCode, toApiError, translate } from './client.ts';
@@ -104,13 +115,13 @@ export const research = {
   editRequest: (sessionId: string, body: { request_id: string; text: string; snippet: string; offset: number; version: number }) =>
     api.post<EditRequested>(`/conversation/research/${encode(sessionId)}/edit_request`, { json: body }),
   share: (body: { session_id: string; title: string; description: string; expires_days: number | null; include_private: boolean }) =>
-    api.post<{ share_id: string; include_private: boolean }>('/conversation/sessions/share', { json: body }),
+    api.post<ConversationShared>('/conversation/sessions/share', { json: body }),
   shared: (shareId: string) => api.get<SharedConversationDto>(`/conversation/share/${encode(shareId)}`),
-  shareArtifact: (body: { session_id: string; message_id: string; filename: string; expires_days: number | null }) => api.post<{ share_id: string; path: string }>('/conversation/artifacts/share', { json: body }),
+  shareArtifact: (body: { session_id: string; message_id: string; filename: string; expires_days: number | null }) => api.post<ArtifactShared>('/conversation/artifacts/share', { json: body }),
   /** The session's links (its conversation and its files), newest first, revoked and expired ones too. */
   shares: (sessionId: string) => api.get<{ shares: SessionShareDto[] }>(`/conversation/api/research/share/${encode(sessionId)}`).then((body) => body.shares),
-  revokeShare: (shareId: string) => api.delete<{ revoked: boolean }>(`/conversation/share/${encode(shareId)}`),
-  sharedArtifact: (shareId: string) => api.get<{ share_id: string; filename: string; filetype: 'html' | 'markdown'; content: string; created_at: string; expires_at: string | null }>(`/conversation/artifact-share/${encode(shareId)}`),
+  revokeShare: (shareId: string) => api.delete<ConversationShareRevoked>(`/conversation/share/${encode(shareId)}`),
+  sharedArtifact: (shareId: string) => api.get<SharedArtifact>(`/conversation/artifact-share/${encode(shareId)}`),
 };
 
 /** Multipart and binary calls sit beside the JSON client, with the same error catalogue. */

@@ -43,3 +43,14 @@ export type AvailableModels = z.infer<typeof availableModels>;
 export type ModelPreference = z.infer<typeof modelPreference>;
 export type EditRequested = z.infer<typeof editRequested>;
 export type ReportFeedbackSaved = z.infer<typeof reportFeedbackSaved>;
+
+/** Share links of a conversation and of one artifact (`/conversation/sessions/share`, `/conversation/artifacts/share`). */
+export const conversationShared = z.object({ share_id: z.string(), path: z.string(), include_private: z.boolean() });
+export const conversationShareRevoked = z.object({ share_id: z.string(), revoked: z.literal(true) });
+export const artifactShared = z.object({ share_id: z.string(), path: z.string() });
+export const sharedArtifact = z.object({ share_id: z.string(), filename: z.string(), filetype: z.enum(['html', 'markdown']), content: z.string(), created_at: z.string(), expires_at: z.string().nullable() });
+
+export type ConversationShared = z.infer<typeof conversationShared>;
+export type ConversationShareRevoked = z.infer<typeof conversationShareRevoked>;
+export type ArtifactShared = z.infer<typeof artifactShared>;
+export type SharedArtifact = z.infer<typeof sharedArtifact>;
