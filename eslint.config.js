@@ -39,7 +39,15 @@ export default tseslint.config(
   {
     files: ['frontend/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      // The routes' reply schemas are zod: the client takes their inferred types, which cost nothing at run time.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@scriptorium/domain/protocol/http/*'], allowTypeImports: true, message: 'Import the reply types only (import type): a value import pulls zod into the client bundle.' }] },
+      ],
+    },
   },
   {
     // What the reader sees is worded in the catalogues (tests/lint/texts.test.ts proves the rule on planted texts).

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { CLOSE_FORBIDDEN, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
+import type { AppSignIn } from '@scriptorium/domain/protocol/http/oauth';
 import { client, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { eventually } from '../support/poll.ts';
 import { openSocket, openSocketAt } from '../support/socket.ts';
@@ -17,19 +18,7 @@ test.before(async () => {
 });
 test.after.always(() => app?.stop());
 
-interface Listed {
-  id: string;
-  client_id: string;
-  client_name: string;
-  client_name_en: string;
-  device_name: string;
-  scope: string;
-  signed_in_at: string;
-  last_used_at: string;
-  expires_at: string;
-}
-
-const listed = async (user: Client): Promise<Listed[]> => {
+const listed = async (user: Client): Promise<AppSignIn[]> => {
   const response = await user.request('GET', '/backend/auth/app-sign-ins');
   if (response.status !== 200) throw new Error(`app sign-ins: ${response.status}`);
   return response.body.sign_ins;

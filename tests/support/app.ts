@@ -13,6 +13,7 @@ import { createApi } from '@scriptorium/backend/http/server';
 import { closeServices, createServices, type Services } from '@scriptorium/backend/services';
 import { seedAdmin } from '@scriptorium/domain/user/seedAdmin';
 import { startProcessManagers } from '@scriptorium/backend/processes';
+import { conformanceOf } from './contract.ts';
 import { startMockOpenAI, type ChatBody, type MockOpenAIOptions } from './mockOpenAI.ts';
 import { startModelGateway, type GatewayAnswer } from './modelGateway.ts';
 import { TEST_PASSWORD_COST } from './product.ts';
@@ -75,6 +76,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   };
 }
 
+/** Requests a suite makes; every answer is checked against the server's OpenAPI document (contract.ts). */
 export interface Client {
   token?: string;
   request(method: string, path: string, body?: unknown, init?: { form?: boolean; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; headers: Headers }>;
@@ -104,6 +106,8 @@ export function client(baseUrl: string, token?: string): Client {
       } catch {
         /* non-JSON bodies (HTML, metrics) are returned as text */
       }
+      // Every answer a suite sees is checked against the document: a reply that drifts from its schema fails the test.
+      (await conformanceOf(baseUrl)).check(method, response.url, { status: response.status, contentType: response.headers.get('content-type') ?? '', text, body: parsed });
       return { status: response.status, body: parsed, headers: response.headers };
     },
   };

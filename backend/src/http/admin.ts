@@ -26,6 +26,21 @@ import { httpError, invalidField } from './errors.ts';
 import { paging, UsageQueries } from './usage.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
+import {
+  adminMailSent,
+  adminUserUsage,
+  auditReads,
+  batchResult,
+  feedbackPage,
+  inviteCode,
+  inviteCodes,
+  invitesGenerated,
+  outboxPage,
+  passwordReset,
+  tokenOverview,
+  userRow,
+  userRows,
+} from '@scriptorium/domain/protocol/http/admin';
 
 const idParam = z.object({ id: z.string().min(1).max(64) });
 const userIds = z.array(z.string().min(1).max(64), { error: 'admin.users_required' }).min(1, 'admin.users_empty').max(1000, 'admin.users_too_many');
@@ -102,7 +117,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   const admin = (ctx: Context) => requireAdmin(services, ctx);
 
   const usersQuery = paging(20, 100).extend({ search: z.string().max(100).optional(), level: level.optional(), is_active: boolQuery.optional() });
-  router.get('/auth/admin/users', contract({ access: 'admin', query: usersQuery }), async (ctx) => {
+  router.get('/auth/admin/users', contract({ access: 'admin', query: usersQuery, responses: { 200: userRows } }), async (ctx) => {
     await admin(ctx);
     const query = parseQuery(ctx, usersQuery);
     const filter: Filter = { ...searchFilter(query.search), ...(query.level && { level: query.level }), ...(query.is_active !== undefined && { is_active: query.is_active }) };
@@ -123,7 +138,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   };
 
   const activeBody = z.object({ is_active: z.boolean({ error: 'admin.is_active_invalid' }) });
-  router.put('/auth/admin/users/:id/active', contract({ access: 'admin', params: idParam, body: activeBody }), async (ctx) => {
+  router.put('/auth/admin/users/:id/active', contract({ access: 'admin', params: idParam, body: activeBody, responses: { 200: userRow } }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, activeBody);
@@ -132,7 +147,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   const batchActiveBody = z.object({ user_ids: userIds, is_active: z.boolean({ error: 'admin.is_active_invalid' }) });
-  router.post('/auth/admin/users/batch-active', contract({ access: 'admin', body: batchActiveBody }), async (ctx) => {
+  router.post('/auth/admin/users/batch-active', contract({ access: 'admin', body: batchActiveBody, responses: { 200: batchResult }, refusals: [404] }), async (ctx) => {
     const actor = await admin(ctx);
     const body = parseBody(ctx, batchActiveBody);
     const users = await setActive(actor, await existing(body.user_ids), body.is_active);
@@ -141,7 +156,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
 
   /** The administrator sets a new password (the user tells it to them in person); every sign-in of the user ends. */
   const passwordBody = z.object({ new_password: password });
-  router.put('/auth/admin/users/:id/password', contract({ access: 'admin', summary: "Reset a user's password; every sign-in of theirs ends", params: idParam, body: passwordBody, refusals: [404] }), async (ctx) => {
+  router.put('/auth/admin/users/:id/password', contract({ access: 'admin', summary: "Reset a user's password; every sign-in of theirs ends", params: idParam, body: passwordBody, refusals: [404], responses: { 200: passwordReset } }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, passwordBody);
@@ -156,7 +171,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   const auditorBody = z.object({ auditor: z.boolean() });
-  router.post('/auth/admin/users/:id/auditor', contract({ access: 'admin', summary: 'Grant or revoke the auditor role', params: idParam, body: auditorBody }), async (ctx) => {
+  router.post('/auth/admin/users/:id/auditor', contract({ access: 'admin', summary: 'Grant or revoke the auditor role', params: idParam, body: auditorBody, responses: { 200: userRow } }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, auditorBody);
@@ -167,7 +182,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   const auditReadsQuery = paging(50, 200).extend({ auditor_id: z.string().min(1).max(64).optional() });
-  router.get('/auth/admin/audit-reads', contract({ access: 'admin', summary: 'Who read which stream at /audit, newest first', query: auditReadsQuery }), async (ctx) => {
+  router.get('/auth/admin/audit-reads', contract({ access: 'admin', summary: 'Who read which stream at /audit, newest first', query: auditReadsQuery, responses: { 200: auditReads } }), async (ctx) => {
     await admin(ctx);
     const query = parseQuery(ctx, auditReadsQuery);
     const filter: Filter = query.auditor_id ? { auditor_id: query.auditor_id } : {};
@@ -178,7 +193,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   const tokenOverviewQuery = paging(100, 500).extend({ search: z.string().max(100).optional() });
-  router.get('/auth/admin/users/token-overview', contract({ access: 'admin', query: tokenOverviewQuery }), async (ctx) => {
+  router.get('/auth/admin/users/token-overview', contract({ access: 'admin', query: tokenOverviewQuery, responses: { 200: tokenOverview } }), async (ctx) => {
     await admin(ctx);
     const query = parseQuery(ctx, tokenOverviewQuery);
     const filter = searchFilter(query.search);
@@ -188,13 +203,13 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { users, total, skip: query.skip, limit: query.limit, page_today_usage: sum((row) => row.today_usage), page_all_usage: sum((row) => row.all_usage) };
   });
 
-  router.get('/auth/admin/users/:id/token-info', contract({ access: 'admin', params: idParam }), async (ctx) => {
+  router.get('/auth/admin/users/:id/token-info', contract({ access: 'admin', params: idParam, responses: { 200: userRow } }), async (ctx) => {
     await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
     ctx.body = await queries.tokenInfo(id);
   });
 
-  router.get('/auth/admin/users/:id/token-usage', contract({ access: 'admin', params: idParam }), async (ctx) => {
+  router.get('/auth/admin/users/:id/token-usage', contract({ access: 'admin', params: idParam, responses: { 200: adminUserUsage } }), async (ctx) => {
     await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
     const account = await queries.account(id);
@@ -202,7 +217,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   const tokenLimitBody = z.object({ token_level_limit: tokenLevelLimit });
-  router.put('/auth/admin/users/:id/token-limit', contract({ access: 'admin', params: idParam, body: tokenLimitBody }), async (ctx) => {
+  router.put('/auth/admin/users/:id/token-limit', contract({ access: 'admin', params: idParam, body: tokenLimitBody, responses: { 200: userRow } }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, tokenLimitBody);
@@ -211,7 +226,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   const extraBudgetBody = z.object({ amount });
-  router.post('/auth/admin/users/:id/extra-budget', contract({ access: 'admin', params: idParam, body: extraBudgetBody }), async (ctx) => {
+  router.post('/auth/admin/users/:id/extra-budget', contract({ access: 'admin', params: idParam, body: extraBudgetBody, responses: { 200: userRow } }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, extraBudgetBody);
@@ -220,7 +235,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   const levelBody = levelItem.partial({ user_id: true });
-  router.put('/auth/admin/users/:id/level', contract({ access: 'admin', params: idParam, body: levelBody }), async (ctx) => {
+  router.put('/auth/admin/users/:id/level', contract({ access: 'admin', params: idParam, body: levelBody, responses: { 200: userRow } }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, levelBody);
@@ -230,7 +245,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = row;
   });
 
-  router.post('/auth/admin/users/:id/refresh-tokens', contract({ access: 'admin', params: idParam }), async (ctx) => {
+  router.post('/auth/admin/users/:id/refresh-tokens', contract({ access: 'admin', params: idParam, responses: { 200: userRow } }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
     const [row] = await change(actor, await existing([id]), () => ({ type: 'RefreshQuota', data: { by: actor.id } }));
@@ -238,7 +253,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   const batchRefreshBody = z.object({ user_ids: userIds.optional().nullable() });
-  router.post('/auth/admin/users/batch-refresh-tokens', contract({ access: 'admin', body: batchRefreshBody }), async (ctx) => {
+  router.post('/auth/admin/users/batch-refresh-tokens', contract({ access: 'admin', body: batchRefreshBody, responses: { 200: batchResult }, refusals: [404] }), async (ctx) => {
     const actor = await admin(ctx);
     const body = parseBody(ctx, batchRefreshBody);
     const ids = body.user_ids ? await existing(body.user_ids) : (await accounts().find({}, { sort: { username_lower: 1 } })).map((doc) => doc._id);
@@ -247,7 +262,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   const batchLevelBody = z.array(levelItem).min(1, 'admin.users_empty').max(1000, 'admin.users_too_many');
-  router.post('/auth/admin/users/batch-update-level', contract({ access: 'admin', body: batchLevelBody }), async (ctx) => {
+  router.post('/auth/admin/users/batch-update-level', contract({ access: 'admin', body: batchLevelBody, responses: { 200: batchResult }, refusals: [404] }), async (ctx) => {
     const actor = await admin(ctx);
     const items = parseBody(ctx, batchLevelBody);
     for (const item of items) checkFuture(item.membership_expires_at);
@@ -260,7 +275,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   const batchTokenLimitBody = z.object({ user_ids: userIds, token_level_limit: tokenLevelLimit });
-  router.put('/auth/admin/users/batch-token-limit', contract({ access: 'admin', body: batchTokenLimitBody }), async (ctx) => {
+  router.put('/auth/admin/users/batch-token-limit', contract({ access: 'admin', body: batchTokenLimitBody, responses: { 200: batchResult }, refusals: [404] }), async (ctx) => {
     const actor = await admin(ctx);
     const body = parseBody(ctx, batchTokenLimitBody);
     const users = await change(actor, await existing(body.user_ids), () => ({ type: 'SetTokenLimit', data: { tokenLevelLimit: body.token_level_limit, by: actor.id } }));
@@ -268,7 +283,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   const batchExtraBudgetBody = z.object({ user_ids: userIds, amount });
-  router.post('/auth/admin/users/batch-extra-budget', contract({ access: 'admin', body: batchExtraBudgetBody }), async (ctx) => {
+  router.post('/auth/admin/users/batch-extra-budget', contract({ access: 'admin', body: batchExtraBudgetBody, responses: { 200: batchResult }, refusals: [404] }), async (ctx) => {
     const actor = await admin(ctx);
     const body = parseBody(ctx, batchExtraBudgetBody);
     const users = await change(actor, await existing(body.user_ids), () => ({ type: 'AddExtraBudget', data: { amount: body.amount, by: actor.id } }));
@@ -276,7 +291,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   const generateInvitesBody = z.object({ count: z.number({ error: 'admin.invite_count_required' }).int('admin.invite_count_integer').min(1, 'admin.invite_count_too_small').max(100, 'admin.invite_count_too_large').default(1) });
-  router.post('/auth/admin/invite-codes/generate', contract({ access: 'admin', body: generateInvitesBody }), async (ctx) => {
+  router.post('/auth/admin/invite-codes/generate', contract({ access: 'admin', body: generateInvitesBody, responses: { 200: invitesGenerated } }), async (ctx) => {
     const actor = await admin(ctx);
     const body = parseBody(ctx, generateInvitesBody);
     const codes: string[] = [];
@@ -298,7 +313,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   const inviteCodeParam = z.object({ code: z.string().min(1).max(32) });
-  router.post('/auth/admin/invite-codes/:code/revoke', contract({ access: 'admin', summary: 'Withdraw an unused invite code', params: inviteCodeParam, refusals: [404, 409] }), async (ctx) => {
+  router.post('/auth/admin/invite-codes/:code/revoke', contract({ access: 'admin', summary: 'Withdraw an unused invite code', params: inviteCodeParam, refusals: [404, 409], responses: { 200: inviteCode } }), async (ctx) => {
     const actor = await admin(ctx);
     const { code } = parseParams(ctx.params, inviteCodeParam);
     const result = await services.commands.handle(inviteDecider, inviteStream(code), { type: 'RevokeInviteCode', data: { revokedBy: actor.id }, metadata: { now: services.clock(), userId: actor.id } });
@@ -309,7 +324,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   const inviteCodesQuery = paging(10, 100).extend({ status: z.enum(['all', 'unused', 'used', 'revoked'], { error: 'admin.invite_status_invalid' }).default('all') });
-  router.get('/auth/admin/invite-codes', contract({ access: 'admin', query: inviteCodesQuery }), async (ctx) => {
+  router.get('/auth/admin/invite-codes', contract({ access: 'admin', query: inviteCodesQuery, responses: { 200: inviteCodes } }), async (ctx) => {
     await admin(ctx);
     const query = parseQuery(ctx, inviteCodesQuery);
     const filter: Filter = query.status === 'all' ? {} : { status: query.status };
@@ -323,7 +338,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     subject: z.string({ error: 'admin.mail_subject_required' }).trim().min(1, 'admin.mail_subject_empty').max(200, 'admin.mail_subject_too_long'),
     content: z.string({ error: 'admin.mail_content_required' }).trim().min(1, 'admin.mail_content_empty').max(20_000, 'admin.mail_content_too_long'),
   });
-  router.post('/auth/admin/send-email', contract({ access: 'admin', body: sendEmailBody, refusals: [503] }), async (ctx) => {
+  router.post('/auth/admin/send-email', contract({ access: 'admin', body: sendEmailBody, refusals: [503], responses: { 200: adminMailSent } }), async (ctx) => {
     await admin(ctx);
     const body = parseBody(ctx, sendEmailBody);
     try {
@@ -336,7 +351,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   const feedbackQuery = paging(20, 100).extend({ feedback_type: z.enum(FEEDBACK_TYPES).optional() });
-  router.get('/auth/admin/feedback', contract({ access: 'admin', query: feedbackQuery }), async (ctx) => {
+  router.get('/auth/admin/feedback', contract({ access: 'admin', query: feedbackQuery, responses: { 200: feedbackPage } }), async (ctx) => {
     await admin(ctx);
     const query = parseQuery(ctx, feedbackQuery);
     const filter: Filter = query.feedback_type ? { feedback_type: query.feedback_type } : {};
@@ -346,7 +361,7 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   const outboxQuery = paging(20, 100);
-  router.get('/auth/admin/outbox', contract({ access: 'admin', query: outboxQuery }), async (ctx) => {
+  router.get('/auth/admin/outbox', contract({ access: 'admin', query: outboxQuery, responses: { 200: outboxPage } }), async (ctx) => {
     await admin(ctx);
     const query = parseQuery(ctx, outboxQuery);
     const outbox = services.readStore.collection<OutboxMailDoc>(MAIL_OUTBOX);

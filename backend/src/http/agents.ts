@@ -13,6 +13,7 @@ import { chineseText, refusal, type CodedError, type ErrorParams } from '@script
 import { httpError, invalidField, validationError } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
+import { agentDeleted, agentDetail, agentList, agentReply, toolTestResult } from '@scriptorium/domain/protocol/http/agents';
 
 /** A tool tried from the page may take this long before it is given up. */
 const TEST_TIMEOUT_MS = 10_000;
@@ -58,13 +59,13 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
     return doc;
   }
 
-  router.get('/api/agents', contract({ access: 'user' }), async (ctx) => {
+  router.get('/api/agents', contract({ access: 'user', responses: { 200: agentList } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const docs = await agents().find({ owner_id: user.id }, { sort: { updated_at: -1 } });
     ctx.body = { agents: docs.map(agentDto), tools: tools.list() };
   });
 
-  router.post('/api/agents', contract({ access: 'user', body: createBody }), async (ctx) => {
+  router.post('/api/agents', contract({ access: 'user', body: createBody, responses: { 201: agentReply }, refusals: [409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, createBody);
     const agentId = randomUUID();
@@ -74,7 +75,7 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   /** Runs one tool with the arguments given; with `agent_id`, the run is kept in that agent's history. */
-  router.post('/api/agents/tools/test', contract({ access: 'user', body: testBody }), async (ctx) => {
+  router.post('/api/agents/tools/test', contract({ access: 'user', body: testBody, responses: { 200: toolTestResult }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, testBody);
     if (body.agent_id) await owned(user.id, body.agent_id);
@@ -106,7 +107,7 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { tool: body.tool, ok: outcome.ok, duration_ms: durationMs, ...(outcome.ok ? { result: outcome.result, count: outcome.count } : { error: outcome.error, ...outcome.refusal }) };
   });
 
-  router.get('/api/agents/:id', contract({ access: 'user', params: idParam }), async (ctx) => {
+  router.get('/api/agents/:id', contract({ access: 'user', params: idParam, responses: { 200: agentDetail } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const doc = await owned(user.id, id);
@@ -114,7 +115,7 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { ...agentDto(doc), recent_tests: tests.map((test) => ({ tool: test.tool, ok: test.ok, summary: test.summary, ...test.refusal, duration_ms: test.duration_ms, at: test.at })) };
   });
 
-  router.patch('/api/agents/:id', contract({ access: 'user', params: idParam, body: updateBody }), async (ctx) => {
+  router.patch('/api/agents/:id', contract({ access: 'user', params: idParam, body: updateBody, responses: { 200: agentReply }, refusals: [409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, updateBody);
@@ -123,7 +124,7 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = agentDto(await owned(user.id, id, position));
   });
 
-  router.delete('/api/agents/:id', contract({ access: 'user', params: idParam }), async (ctx) => {
+  router.delete('/api/agents/:id', contract({ access: 'user', params: idParam, responses: { 200: agentDeleted } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const { position } = await run(id, user.id, { type: 'DeleteAgent', data: { agentId: id, actorId: user.id } });

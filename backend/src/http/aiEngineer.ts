@@ -24,6 +24,23 @@ import { requireUser } from './authenticate.ts';
 import { httpError, validationError } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
+import {
+  demoActions,
+  demoExecution,
+  demoFiles,
+  demoNodes,
+  demoStarted,
+  demoTerminals,
+  engineerCommand,
+  engineerCommands,
+  engineerNodeCursor,
+  engineerNodePage,
+  engineerNodesAppended,
+  engineerNodeStats,
+  engineerSession,
+  engineerSessions,
+  engineerTree,
+} from '@scriptorium/domain/protocol/http/aiEngineer';
 
 /** Spec 02 §9: pages of 50, cursors of 50, newest first. */
 const PAGE_SIZE = 50;
@@ -128,7 +145,7 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
     return { user, sessionId, session: await owned(user.id, sessionId) };
   };
 
-  router.post('/sessions', contract({ access: 'user', body: createBody }), async (ctx) => {
+  router.post('/sessions', contract({ access: 'user', body: createBody, responses: { 201: engineerSession }, refusals: [404, 409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, createBody);
     const sessionId = body.session_id ?? randomUUID();
@@ -137,18 +154,18 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
     ctx.body = sessionDto(await owned(user.id, sessionId, position));
   });
 
-  router.get('/sessions', contract({ access: 'user', query: listQuery }), async (ctx) => {
+  router.get('/sessions', contract({ access: 'user', query: listQuery, responses: { 200: engineerSessions } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { status } = parseQuery(ctx, listQuery);
     const docs = await sessions().find({ owner_id: user.id, ...(status && { status }) }, { sort: { updated_at: -1 } });
     ctx.body = { sessions: docs.map(sessionDto), total: docs.length };
   });
 
-  router.get('/sessions/:id', contract({ access: 'user', params: sessionParam, refusals: [404] }), async (ctx) => {
+  router.get('/sessions/:id', contract({ access: 'user', params: sessionParam, responses: { 200: engineerSession }, refusals: [404] }), async (ctx) => {
     ctx.body = sessionDto((await ownedFromPath(ctx)).session);
   });
 
-  router.post('/sessions/:id/nodes', contract({ access: 'user', params: sessionParam, body: nodesBody, refusals: [404, 409] }), async (ctx) => {
+  router.post('/sessions/:id/nodes', contract({ access: 'user', params: sessionParam, body: nodesBody, responses: { 200: engineerNodesAppended }, refusals: [404, 409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id: sessionId } = parseParams(ctx.params, sessionParam);
     const body = parseBody(ctx, nodesBody);
@@ -157,7 +174,7 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
     ctx.body = { session: sessionDto(session), received: body.nodes.length };
   });
 
-  router.get('/sessions/:id/nodes', contract({ access: 'user', params: sessionParam, query: nodesQuery, refusals: [404] }), async (ctx) => {
+  router.get('/sessions/:id/nodes', contract({ access: 'user', params: sessionParam, query: nodesQuery, responses: { 200: engineerNodePage }, refusals: [404] }), async (ctx) => {
     const { sessionId } = await ownedFromPath(ctx);
     const query = parseQuery(ctx, nodesQuery);
     const filter: Filter = { session_id: sessionId };
@@ -181,7 +198,7 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
   });
 
   /** Keyset paging, newest first (`nodePage`): `down` goes to older nodes, `up` to newer ones, each page still newest first. */
-  router.get('/sessions/:id/nodes/cursor', contract({ access: 'user', params: sessionParam, query: cursorQuery, refusals: [404] }), async (ctx) => {
+  router.get('/sessions/:id/nodes/cursor', contract({ access: 'user', params: sessionParam, query: cursorQuery, responses: { 200: engineerNodeCursor }, refusals: [404] }), async (ctx) => {
     const { sessionId } = await ownedFromPath(ctx);
     const { cursor, direction, limit } = parseQuery(ctx, cursorQuery);
     const after = cursor === undefined ? undefined : decodeCursor(cursor);
@@ -198,7 +215,7 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
     };
   });
 
-  router.get('/sessions/:id/nodes/stats', contract({ access: 'user', params: sessionParam, refusals: [404] }), async (ctx) => {
+  router.get('/sessions/:id/nodes/stats', contract({ access: 'user', params: sessionParam, responses: { 200: engineerNodeStats }, refusals: [404] }), async (ctx) => {
     const { session } = await ownedFromPath(ctx);
     const first = session.first_node_at;
     const last = session.last_node_at;
@@ -216,7 +233,7 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
     };
   });
 
-  router.get('/sessions/:id/nodes/:nodeId', contract({ access: 'user', params: nodeParam, refusals: [404] }), async (ctx) => {
+  router.get('/sessions/:id/nodes/:nodeId', contract({ access: 'user', params: nodeParam, responses: { 200: engineerNodeSchema }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id: sessionId, nodeId } = parseParams(ctx.params, nodeParam);
     await owned(user.id, sessionId);
@@ -226,7 +243,7 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
   });
 
   /** The whole tree, oldest first at every level; a node whose parent was cut by the bound shows at the root. */
-  router.get('/sessions/:id/tree', contract({ access: 'user', params: sessionParam, refusals: [404] }), async (ctx) => {
+  router.get('/sessions/:id/tree', contract({ access: 'user', params: sessionParam, responses: { 200: engineerTree }, refusals: [404] }), async (ctx) => {
     const { session, sessionId } = await ownedFromPath(ctx);
     const docs = await nodes().find({ session_id: sessionId }, { sort: { sort_key: 1, _id: 1 }, limit: TREE_NODES });
     type TreeNode = EngineerNode & { children: TreeNode[] };
@@ -239,7 +256,7 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
     ctx.body = { session: sessionDto(session), tree: roots, truncated: session.node_count > docs.length };
   });
 
-  router.post('/sessions/:id/commands', contract({ access: 'user', params: sessionParam, body: commandBody, refusals: [404, 409] }), async (ctx) => {
+  router.post('/sessions/:id/commands', contract({ access: 'user', params: sessionParam, body: commandBody, responses: { 201: engineerCommand }, refusals: [404, 409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id: sessionId } = parseParams(ctx.params, sessionParam);
     const body = parseBody(ctx, commandBody);
@@ -254,7 +271,7 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
    * client or for any, and their delivery to it is recorded once; asking again with the same
    * `after` answers the same commands, so a lost answer loses nothing.
    */
-  router.get('/sessions/:id/commands', contract({ access: 'user', params: sessionParam, query: commandsQuery, refusals: [404] }), async (ctx) => {
+  router.get('/sessions/:id/commands', contract({ access: 'user', params: sessionParam, query: commandsQuery, responses: { 200: engineerCommands }, refusals: [404] }), async (ctx) => {
     const { user, sessionId } = await ownedFromPath(ctx);
     const query = parseQuery(ctx, commandsQuery);
     const after = { session_id: sessionId, seq: { $gt: query.after } };
@@ -264,7 +281,7 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
     ctx.body = { commands: docs.map(commandDto), last_seq: docs.at(-1)?.seq ?? query.after };
   });
 
-  router.post('/sessions/:id/commands/:cmdId/result', contract({ access: 'user', params: commandParam, body: resultBody, refusals: [404, 409] }), async (ctx) => {
+  router.post('/sessions/:id/commands/:cmdId/result', contract({ access: 'user', params: commandParam, body: resultBody, responses: { 200: engineerCommand }, refusals: [404, 409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id: sessionId, cmdId } = parseParams(ctx.params, commandParam);
     const body = parseBody(ctx, resultBody);
@@ -273,7 +290,7 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
     ctx.body = commandDto((await commands().get(`${sessionId}:${cmdId}`))!);
   });
 
-  router.post('/sessions/:id/user-input', contract({ access: 'user', params: sessionParam, body: inputBody, refusals: [404, 409] }), async (ctx) => {
+  router.post('/sessions/:id/user-input', contract({ access: 'user', params: sessionParam, body: inputBody, responses: { 201: engineerCommand }, refusals: [404, 409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id: sessionId } = parseParams(ctx.params, sessionParam);
     const { text } = parseBody(ctx, inputBody);
@@ -284,7 +301,7 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
   });
 
   /** Stops a running session (the demo's execution or any agent's): the agent sees the status and ends. */
-  router.post('/executions/:id/stop', contract({ access: 'user', params: sessionParam, refusals: [404, 409] }), async (ctx) => {
+  router.post('/executions/:id/stop', contract({ access: 'user', params: sessionParam, responses: { 200: engineerSession }, refusals: [404, 409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id: sessionId } = parseParams(ctx.params, sessionParam);
     const position = await engineer.setStatus(user.id, sessionId, 'stopped');
@@ -295,7 +312,7 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
   });
 
   /** Starts the demo agent on a task: a session whose creation queues the job (domain/src/jobs/dispatch.ts). */
-  router.post('/start-demo', contract({ access: 'user', body: demoBody, refusals: [429] }), async (ctx) => {
+  router.post('/start-demo', contract({ access: 'user', body: demoBody, responses: { 201: demoStarted }, refusals: [429] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { task_description } = parseBody(ctx, demoBody);
     // Read from the read model, so two starts at the same instant may both pass: the bound is for fairness, not a quota to the unit.
@@ -317,24 +334,24 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
     return { session, nodes: docs.map(nodeDto) };
   }
 
-  router.get('/demo/executions/:id', contract({ access: 'user', params: sessionParam, refusals: [404] }), async (ctx) => {
+  router.get('/demo/executions/:id', contract({ access: 'user', params: sessionParam, responses: { 200: demoExecution }, refusals: [404] }), async (ctx) => {
     const { session, nodes: list } = await demo(ctx);
     const plan = list.find((node) => node.id === 'plan');
     const offline = plan?.node_type === 'tool_call' && plan.payload.arguments.offline === true;
     ctx.body = { execution_id: session._id, ...sessionDto(session), offline, steps: list.filter((node) => node.node_type === 'command').length };
   });
 
-  router.get('/demo/executions/:id/nodes', contract({ access: 'user', params: sessionParam, refusals: [404] }), async (ctx) => {
+  router.get('/demo/executions/:id/nodes', contract({ access: 'user', params: sessionParam, responses: { 200: demoNodes }, refusals: [404] }), async (ctx) => {
     ctx.body = { nodes: (await demo(ctx)).nodes };
   });
 
   /** Every action the agent took, as one line each. */
-  router.get('/demo/executions/:id/actions', contract({ access: 'user', params: sessionParam, refusals: [404] }), async (ctx) => {
+  router.get('/demo/executions/:id/actions', contract({ access: 'user', params: sessionParam, responses: { 200: demoActions }, refusals: [404] }), async (ctx) => {
     ctx.body = { actions: (await demo(ctx)).nodes.map((node) => ({ id: node.id, type: node.node_type, status: node.status, timestamp: node.timestamp, parent_id: node.parent_id })) };
   });
 
   /** Each command with what it printed and how it ended. */
-  router.get('/demo/executions/:id/terminals', contract({ access: 'user', params: sessionParam, refusals: [404] }), async (ctx) => {
+  router.get('/demo/executions/:id/terminals', contract({ access: 'user', params: sessionParam, responses: { 200: demoTerminals }, refusals: [404] }), async (ctx) => {
     const list = (await demo(ctx)).nodes;
     ctx.body = {
       terminals: list.flatMap((node) => {
@@ -347,7 +364,7 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
   });
 
   /** The files the agent's commands created, changed or deleted, as each stands last. */
-  router.get('/demo/executions/:id/files', contract({ access: 'user', params: sessionParam, refusals: [404] }), async (ctx) => {
+  router.get('/demo/executions/:id/files', contract({ access: 'user', params: sessionParam, responses: { 200: demoFiles }, refusals: [404] }), async (ctx) => {
     const latest = new Map<string, { path: string; change: string; timestamp: string }>();
     for (const node of (await demo(ctx)).nodes) if (node.node_type === 'file_change') latest.set(node.payload.path, { path: node.payload.path, change: node.payload.change, timestamp: node.timestamp });
     ctx.body = { files: [...latest.values()] };

@@ -14,6 +14,7 @@ import { engineerStream } from '@scriptorium/domain/engineer/session';
 import type { Services } from '../services.ts';
 import { requireAuditor, type CurrentUser } from './authenticate.ts';
 import { contract } from './contract.ts';
+import { auditEvents, auditSearch } from '@scriptorium/domain/protocol/http/audit';
 import { parseParams, parseQuery } from './validate.ts';
 import { usersById } from './usersById.ts';
 
@@ -87,7 +88,7 @@ export function auditRoutes(services: Services): Router {
     return auditor;
   }
 
-  router.get('/audit/search', contract({ access: 'auditor', summary: 'Find conversations, engineer sessions, trajectories and users by id, owner, title or date', query: searchQuery }), async (ctx) => {
+  router.get('/audit/search', contract({ access: 'auditor', summary: 'Find conversations, engineer sessions, trajectories and users by id, owner, title or date', query: searchQuery, responses: { 200: auditSearch } }), async (ctx) => {
     const query = parseQuery(ctx, searchQuery);
     await recorded(ctx, () => ({ streamId: JSON.stringify(query), action: 'search' }));
     const term = query.q?.toLowerCase() ?? '';
@@ -122,7 +123,7 @@ export function auditRoutes(services: Services): Router {
     };
   });
 
-  router.get('/audit/streams/:stream/events', contract({ access: 'auditor', summary: "A page of one stream's events, each with what a client was sent for it", params: streamParam, query: eventsQuery }), async (ctx) => {
+  router.get('/audit/streams/:stream/events', contract({ access: 'auditor', summary: "A page of one stream's events, each with what a client was sent for it", params: streamParam, query: eventsQuery, responses: { 200: auditEvents } }), async (ctx) => {
     const { stream } = parseParams(ctx.params, streamParam);
     const query = parseQuery(ctx, eventsQuery);
     await recorded(ctx, () => ({ streamId: stream, action: 'events', after: query.from, count: query.limit }));
@@ -142,7 +143,7 @@ export function auditRoutes(services: Services): Router {
     };
   });
 
-  router.get('/audit/streams/:stream/export.jsonl', contract({ access: 'auditor', summary: 'The whole stream, one event a line', params: streamParam, produces: 'application/x-ndjson' }), async (ctx) => {
+  router.get('/audit/streams/:stream/export.jsonl', contract({ access: 'auditor', summary: 'The whole stream, one event a line', params: streamParam, responses: { 200: { type: 'application/x-ndjson' } } }), async (ctx) => {
     const { stream } = parseParams(ctx.params, streamParam);
     await recorded(ctx, () => ({ streamId: stream, action: 'export' }));
     const lines: string[] = [];

@@ -22,6 +22,8 @@ import { requireUser, tokenHash } from './authenticate.ts';
 import { HttpError, httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
+import { adminSignInReply, codeSentReply, emailVerifiedReply, messageReply, registrationSettings, signInReply, userReply, type UserReply } from '@scriptorium/domain/protocol/http/auth';
+import { appSignIns as appSignInsReply, revokedReply } from '@scriptorium/domain/protocol/http/oauth';
 import { clientRegistry } from './oauth.ts';
 import { DEFAULT_SCOPE, requestedScopes } from '@scriptorium/domain/oauth/clients';
 
@@ -73,7 +75,7 @@ const profileBody = z
   .refine((body) => body.nickname !== undefined || body.email !== undefined, 'auth.nothing_to_change');
 
 /** The user as `GET /auth/me` returns it (spec: _id, username, email, created_at, is_active, is_admin, email_verified). */
-export const userDto = (doc: UserDoc) => ({
+export const userDto = (doc: UserDoc): UserReply => ({
   _id: doc._id,
   id: doc._id,
   username: doc.username,
@@ -195,7 +197,7 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
 
   router.use(refusals);
 
-  router.get('/auth/registration-settings', contract({ access: 'public' }), (ctx) => {
+  router.get('/auth/registration-settings', contract({ access: 'public', responses: { 200: registrationSettings } }), (ctx) => {
     ctx.body = {
       invite_code_required: config.INVITE_CODE_REQUIRED,
       email_verification_required: config.EMAIL_VERIFICATION_REQUIRED,
@@ -204,7 +206,7 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     };
   });
 
-  router.post('/auth/register', contract({ access: 'public', body: registerBody, refusals: [400, 409, 503] }), async (ctx) => {
+  router.post('/auth/register', contract({ access: 'public', body: registerBody, responses: { 200: userReply }, refusals: [400, 409, 429, 503] }), async (ctx) => {
     const body = parseBody(ctx, registerBody);
     const wait = await throttled(registrations.retryAfter(ctx.ip));
     if (wait > 0) throw httpError(429, 'auth.too_many_registrations', { minutes: Math.ceil(wait / 60) }, { 'Retry-After': String(wait) });
@@ -227,18 +229,18 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = userDto(await readUser(userId, position));
   });
 
-  router.post('/auth/login', contract({ access: 'public', body: appLoginBody, form: true, refusals: [401, 429, 503] }), async (ctx) => {
+  router.post('/auth/login', contract({ access: 'public', body: appLoginBody, form: true, responses: { 200: signInReply }, refusals: [401, 429, 503] }), async (ctx) => {
     const { token } = await signIn(ctx, { app: true });
     ctx.body = { access_token: token, token_type: 'bearer' };
   });
 
-  router.post('/auth/admin/login', contract({ access: 'public', body: loginBody, form: true, refusals: [401, 403, 429, 503] }), async (ctx) => {
+  router.post('/auth/admin/login', contract({ access: 'public', body: loginBody, form: true, responses: { 200: adminSignInReply }, refusals: [401, 403, 429, 503] }), async (ctx) => {
     const { user, token } = await signIn(ctx, { app: false });
     if (!user.isAdmin) throw httpError(403, 'auth.forbidden');
     ctx.body = { access_token: token, token_type: 'bearer', is_admin: true };
   });
 
-  router.post('/auth/logout', contract({ access: 'user' }), async (ctx) => {
+  router.post('/auth/logout', contract({ access: 'user', responses: { 200: messageReply } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { exp } = jwt.decode(user.token) as { exp: number };
     const { appSignInId } = user.signIn;
@@ -255,7 +257,7 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { message: '已退出登录' };
   });
 
-  router.get('/auth/app-sign-ins', contract({ summary: 'The password sign-ins apps made for the user (the command line), still valid', access: 'user' }), async (ctx) => {
+  router.get('/auth/app-sign-ins', contract({ summary: 'The password sign-ins apps made for the user (the command line), still valid', access: 'user', responses: { 200: appSignInsReply } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const now = services.clock().getTime();
     const passwordChangedAt = user.doc.password_changed_at === undefined ? 0 : Date.parse(user.doc.password_changed_at);
@@ -280,7 +282,7 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     };
   });
 
-  router.delete('/auth/app-sign-ins/:id', contract({ summary: 'The user ends an app’s password sign-in: its token stops working at once', access: 'user', params: appSignInParams, refusals: [404] }), async (ctx) => {
+  router.delete('/auth/app-sign-ins/:id', contract({ summary: 'The user ends an app’s password sign-in: its token stops working at once', access: 'user', params: appSignInParams, responses: { 200: revokedReply }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, appSignInParams);
     const result = await services.commands.handle(appSignInDecider, appSignInStream(id), { type: 'RevokeAppSignIn', data: { by: 'user', actorId: user.id }, metadata: metadata(user.id) });
@@ -288,13 +290,13 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { id, status: 'revoked' };
   });
 
-  router.get('/auth/me', contract({ access: 'user' }), async (ctx) => {
+  router.get('/auth/me', contract({ access: 'user', responses: { 200: userReply } }), async (ctx) => {
     const user = await requireUser(services, ctx, { allowInactive: true });
     ctx.body = userDto(user.doc);
   });
 
   const userParams = z.object({ id: z.string().min(1).max(64) });
-  router.patch('/users/:id', contract({ access: 'user', params: userParams, body: profileBody, refusals: [403, 404] }), async (ctx) => {
+  router.patch('/users/:id', contract({ access: 'user', params: userParams, body: profileBody, responses: { 200: userReply }, refusals: [403, 404, 409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, userParams);
     if (id !== user.id && !user.doc.is_admin) throw httpError(403, 'auth.forbidden');
@@ -316,12 +318,12 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     await codes.send(body.email);
     ctx.body = { message: '验证码已发送至您的邮箱', expires_in: config.EMAIL_CODE_TTL_SECONDS, resend_after: config.EMAIL_CODE_RESEND_SECONDS };
   };
-  router.post('/auth/send-verification-email', contract({ access: 'public', body: emailBody, refusals: [429, 503] }), sendCode);
-  router.post('/auth/resend-verification-email', contract({ access: 'public', body: emailBody, refusals: [429, 503] }), sendCode);
+  router.post('/auth/send-verification-email', contract({ access: 'public', body: emailBody, responses: { 200: codeSentReply }, refusals: [429, 503] }), sendCode);
+  router.post('/auth/resend-verification-email', contract({ access: 'public', body: emailBody, responses: { 200: codeSentReply }, refusals: [429, 503] }), sendCode);
 
   /** A code that checks out verifies the account holding the address, if one does; registration may use it too. */
   const verifyEmailBody = z.object({ email, code: codeText });
-  router.post('/auth/verify-email', contract({ access: 'public', body: verifyEmailBody, refusals: [400] }), async (ctx) => {
+  router.post('/auth/verify-email', contract({ access: 'public', body: verifyEmailBody, responses: { 200: emailVerifiedReply }, refusals: [400, 429] }), async (ctx) => {
     const body = parseBody(ctx, verifyEmailBody);
     await codes.check(body.email, body.code);
     const address = normaliseEmail(body.email);
@@ -340,7 +342,7 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
    * ends (this one too: the change is dated after it), so this browser is handed a new token.
    */
   const changePasswordBody = z.object({ current_password: z.string({ error: 'auth.password_required' }).min(1, 'auth.password_required').max(128), new_password: password });
-  router.post('/auth/password', contract({ summary: 'Change my password; every other sign-in ends', access: 'user', body: changePasswordBody, refusals: [400, 429, 503] }), async (ctx) => {
+  router.post('/auth/password', contract({ summary: 'Change my password; every other sign-in ends', access: 'user', body: changePasswordBody, responses: { 200: signInReply }, refusals: [400, 429, 503] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, changePasswordBody);
     const wait = await throttled(passwordChanges.retryAfter(user.id));
@@ -356,7 +358,7 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
   });
 
   /** A reset code goes only to an address an account holds; any address is answered alike, so the answer tells nobody which are. */
-  router.post('/auth/password-reset/request', contract({ summary: 'Mail a password reset code to the address of an account', access: 'public', body: emailBody, refusals: [429, 503] }), async (ctx) => {
+  router.post('/auth/password-reset/request', contract({ summary: 'Mail a password reset code to the address of an account', access: 'public', body: emailBody, responses: { 200: codeSentReply }, refusals: [429, 503] }), async (ctx) => {
     const body = parseBody(ctx, emailBody);
     const wait = await throttled(resets.retryAfter(ctx.ip));
     if (wait > 0) throw tooMany(wait);
@@ -371,7 +373,7 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
 
   /** The mailed code sets a new password; every sign-in made before it ends. */
   const resetBody = z.object({ email, code: codeText, new_password: password });
-  router.post('/auth/password-reset', contract({ summary: 'Set a new password with a mailed reset code', access: 'public', body: resetBody, refusals: [400, 403, 429] }), async (ctx) => {
+  router.post('/auth/password-reset', contract({ summary: 'Set a new password with a mailed reset code', access: 'public', body: resetBody, responses: { 200: messageReply }, refusals: [400, 403, 429] }), async (ctx) => {
     const body = parseBody(ctx, resetBody);
     const wait = await throttled(resets.retryAfter(ctx.ip));
     if (wait > 0) throw tooMany(wait);

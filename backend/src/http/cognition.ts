@@ -29,6 +29,17 @@ import { bearerToken, requireUser, userFromToken } from './authenticate.ts';
 import { httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
+import {
+  cognitionDetail,
+  cognitionPage,
+  cognitionViewed,
+  collectionDetail,
+  collectionList,
+  collectionReply,
+  deletedReply,
+  extractionStarted,
+  extractionStatus,
+} from '@scriptorium/domain/protocol/http/cognition';
 
 /** Scored in memory when searching: the newest this many candidates (see `search.ts`). */
 const SEARCH_WINDOW = 2000;
@@ -132,7 +143,7 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = { extraction_id: extractionId, status: 'pending' };
   }
 
-  router.get('/api/cognition', contract({ access: 'optional', query: listQuery }), async (ctx) => {
+  router.get('/api/cognition', contract({ access: 'optional', query: listQuery, responses: { 200: cognitionPage }, refusals: [401, 403] }), async (ctx) => {
     const query = parseQuery(ctx, listQuery);
     const userId = query.scope === 'mine' ? (await requireUser(services, ctx)).id : await viewerOf(ctx);
     const filter: Filter = query.scope === 'mine' ? { owner_id: userId! } : { public: true };
@@ -149,7 +160,7 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = { items: ranked.slice(query.skip, query.skip + query.limit).map((entry) => summaryDto(entry.doc, userId)), total: ranked.length };
   });
 
-  router.post('/api/cognition/extract', contract({ access: 'user', body: extractBody, refusals: [404] }), async (ctx) => {
+  router.post('/api/cognition/extract', contract({ access: 'user', body: extractBody, responses: { 202: extractionStarted }, refusals: [402, 404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, extractBody);
     const noteIds = [...new Set(body.note_ids)];
@@ -160,13 +171,13 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     await requestExtraction(ctx, user.id, user.doc.username, { kind: 'notes', noteIds, url: null, cognitionIds: [] });
   });
 
-  router.post('/api/cognition/extract-url', contract({ access: 'user', body: extractUrlBody }), async (ctx) => {
+  router.post('/api/cognition/extract-url', contract({ access: 'user', body: extractUrlBody, responses: { 202: extractionStarted }, refusals: [402] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, extractUrlBody);
     await requestExtraction(ctx, user.id, user.doc.username, { kind: 'url', noteIds: [], url: body.url, cognitionIds: [] });
   });
 
-  router.post('/api/cognition/synthesize', contract({ access: 'user', body: synthesizeBody, refusals: [404] }), async (ctx) => {
+  router.post('/api/cognition/synthesize', contract({ access: 'user', body: synthesizeBody, responses: { 202: extractionStarted }, refusals: [402, 404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, synthesizeBody);
     const cognitionIds = [...new Set(body.cognition_ids)];
@@ -180,7 +191,7 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
   });
 
   const cognitionExtractionsParams = z.object({ id: uuid('extraction.id_invalid') });
-  router.get('/api/cognition/extractions/:id', contract({ access: 'user', params: cognitionExtractionsParams, refusals: [404] }), async (ctx) => {
+  router.get('/api/cognition/extractions/:id', contract({ access: 'user', params: cognitionExtractionsParams, responses: { 200: extractionStatus }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, cognitionExtractionsParams);
     const doc = await services.readStore.collection<ExtractionDoc>(EXTRACTIONS).get(id);
@@ -188,14 +199,14 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = { extraction_id: id, status: doc.status, cognition_id: doc.cognition_id, error: doc.error, ...doc.refusal, created_at: doc.created_at };
   });
 
-  router.get('/api/cognition/collections', contract({ access: 'user' }), async (ctx) => {
+  router.get('/api/cognition/collections', contract({ access: 'user', responses: { 200: collectionList } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const docs = await collections().find({ owner_id: user.id }, { sort: { updated_at: -1 } });
     const counts = await Promise.all(docs.map((doc) => items().count({ collection_id: doc._id })));
     ctx.body = { collections: docs.map((doc, index) => collectionDto(doc, counts[index]!)) };
   });
 
-  router.post('/api/cognition/collections', contract({ access: 'user', body: collectionBody }), async (ctx) => {
+  router.post('/api/cognition/collections', contract({ access: 'user', body: collectionBody, responses: { 201: collectionReply } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, collectionBody);
     const id = randomUUID();
@@ -205,14 +216,14 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = collectionDto((await ownedCollection(id, user.id)).doc, 0);
   });
 
-  router.get('/api/cognition/collections/:id', contract({ access: 'user', params: collectionParam }), async (ctx) => {
+  router.get('/api/cognition/collections/:id', contract({ access: 'user', params: collectionParam, responses: { 200: collectionDetail } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, collectionParam);
     const { doc, visible } = await ownedCollection(id, user.id);
     ctx.body = { ...collectionDto(doc, visible.length), items: visible.map((item) => summaryDto(item, user.id)) };
   });
 
-  router.patch('/api/cognition/collections/:id', contract({ access: 'user', params: collectionParam, body: collectionEdit }), async (ctx) => {
+  router.patch('/api/cognition/collections/:id', contract({ access: 'user', params: collectionParam, body: collectionEdit, responses: { 200: collectionReply } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, collectionParam);
     const body = parseBody(ctx, collectionEdit);
@@ -225,7 +236,7 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = collectionDto(doc, visible.length);
   });
 
-  router.delete('/api/cognition/collections/:id', contract({ access: 'user', params: collectionParam }), async (ctx) => {
+  router.delete('/api/cognition/collections/:id', contract({ access: 'user', params: collectionParam, responses: { 200: deletedReply } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, collectionParam);
     const { position } = await onCollection(id, user.id, { type: 'DeleteCollection', data: { collectionId: id, actorId: user.id } });
@@ -233,7 +244,7 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = { deleted: true };
   });
 
-  router.post('/api/cognition/collections/:id/items', contract({ access: 'user', params: collectionParam, body: itemBody, refusals: [404] }), async (ctx) => {
+  router.post('/api/cognition/collections/:id/items', contract({ access: 'user', params: collectionParam, body: itemBody, responses: { 200: collectionReply }, refusals: [404, 409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, collectionParam);
     const body = parseBody(ctx, itemBody);
@@ -246,7 +257,7 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
   });
 
   const collectionsItemsParams = z.object({ id: uuid('collection.id_invalid'), cognitionId: uuid('cognition.id_invalid') });
-  router.delete('/api/cognition/collections/:id/items/:cognitionId', contract({ access: 'user', params: collectionsItemsParams }), async (ctx) => {
+  router.delete('/api/cognition/collections/:id/items/:cognitionId', contract({ access: 'user', params: collectionsItemsParams, responses: { 200: collectionReply } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id, cognitionId } = parseParams(ctx.params, collectionsItemsParams);
     const { position } = await onCollection(id, user.id, { type: 'RemoveFromCollection', data: { collectionId: id, actorId: user.id, cognitionId } });
@@ -255,14 +266,14 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = collectionDto(doc, visible.length);
   });
 
-  router.get('/api/cognition/:id', contract({ access: 'optional', params: idParam }), async (ctx) => {
+  router.get('/api/cognition/:id', contract({ access: 'optional', params: idParam, responses: { 200: cognitionDetail } }), async (ctx) => {
     const { id } = parseParams(ctx.params, idParam);
     const userId = await viewerOf(ctx);
     ctx.body = detailDto(await readable(id, userId), userId);
   });
 
   /** Opening a cognition: the first view by each reader counts (and, through the task process manager, towards the daily task). */
-  router.post('/api/cognition/:id/view', contract({ access: 'user', params: idParam }), async (ctx) => {
+  router.post('/api/cognition/:id/view', contract({ access: 'user', params: idParam, responses: { 200: cognitionViewed } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const { position } = await onCognition(id, user.id, { type: 'ViewCognition', data: { cognitionId: id, viewerId: user.id } });
@@ -270,7 +281,7 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = { cognition_id: id, viewed: true };
   });
 
-  router.patch('/api/cognition/:id', contract({ access: 'user', params: idParam, body: editBody }), async (ctx) => {
+  router.patch('/api/cognition/:id', contract({ access: 'user', params: idParam, body: editBody, responses: { 200: cognitionDetail } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, editBody);
@@ -282,7 +293,7 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = detailDto(await readable(id, user.id), user.id);
   });
 
-  router.delete('/api/cognition/:id', contract({ access: 'user', params: idParam }), async (ctx) => {
+  router.delete('/api/cognition/:id', contract({ access: 'user', params: idParam, responses: { 200: deletedReply } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const { position } = await onCognition(id, user.id, { type: 'DeleteCognition', data: { cognitionId: id, actorId: user.id } });

@@ -21,6 +21,14 @@ import {
   collabMemberIdSchema,
   createCollabDocSchema,
   createCollabInviteSchema,
+  collabDocListSchema,
+  collabDocSchema,
+  collabDocSummarySchema,
+  collabHistorySchema,
+  collabInviteSchema,
+  collabInvitesSchema,
+  collabMembersSchema,
+  collabVersionSchema,
   renameCollabDocSchema,
   COLLAB_LIMITS,
   type CollabDocDto,
@@ -106,7 +114,7 @@ export function collabRoutes(services: Services, collab: CollabService, progress
     return all.map((one) => ({ user_id: one.user_id, name: names.get(one.user_id) ?? one.user_id, access: one.access, joined_at: one.joined_at }));
   }
 
-  router.post('/docs', contract({ access: 'user', body: createCollabDocSchema, refusals: [404] }), async (ctx) => {
+  router.post('/docs', contract({ access: 'user', body: createCollabDocSchema, responses: { 201: collabDocSummarySchema }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { title, report, doc: content } = parseBody(ctx, createCollabDocSchema);
     // Only a session's owner opens its report to co-editing.
@@ -118,7 +126,7 @@ export function collabRoutes(services: Services, collab: CollabService, progress
     ctx.body = summary(doc, member);
   });
 
-  router.get('/docs', contract({ access: 'user' }), async (ctx) => {
+  router.get('/docs', contract({ access: 'user', responses: { 200: collabDocListSchema } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const mine = await members().find({ user_id: user.id });
     const found = mine.length === 0 ? [] : await docs().find({ _id: { $in: mine.map((member) => member.doc_id) } }, { sort: { updated_at: -1 } });
@@ -126,7 +134,7 @@ export function collabRoutes(services: Services, collab: CollabService, progress
     ctx.body = { docs: found.map((doc) => summary(doc, byDoc.get(doc._id)!)) };
   });
 
-  router.get('/docs/:id', contract({ access: 'user', params: docParam, refusals: [404] }), async (ctx) => {
+  router.get('/docs/:id', contract({ access: 'user', params: docParam, responses: { 200: collabDocSchema }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, docParam);
     const { doc, member } = await membership(user.id, id);
@@ -135,7 +143,7 @@ export function collabRoutes(services: Services, collab: CollabService, progress
     ctx.body = body;
   });
 
-  router.post('/docs/:id/invites', contract({ access: 'user', params: docParam, body: createCollabInviteSchema, refusals: [403, 404] }), async (ctx) => {
+  router.post('/docs/:id/invites', contract({ access: 'user', params: docParam, body: createCollabInviteSchema, responses: { 201: collabInviteSchema }, refusals: [403, 404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, docParam);
     const { role } = parseBody(ctx, createCollabInviteSchema);
@@ -145,7 +153,7 @@ export function collabRoutes(services: Services, collab: CollabService, progress
     ctx.body = body;
   });
 
-  router.patch('/docs/:id', contract({ access: 'user', summary: "Rename a shared document (its owner's)", params: docParam, body: renameCollabDocSchema, refusals: [403, 404] }), async (ctx) => {
+  router.patch('/docs/:id', contract({ access: 'user', summary: "Rename a shared document (its owner's)", params: docParam, body: renameCollabDocSchema, responses: { 200: collabDocSummarySchema }, refusals: [403, 404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, docParam);
     const { title } = parseBody(ctx, renameCollabDocSchema);
@@ -155,7 +163,7 @@ export function collabRoutes(services: Services, collab: CollabService, progress
   });
 
   /** The live links (a revoked one is left out), with how many people joined through each. */
-  router.get('/docs/:id/invites', contract({ access: 'user', summary: "A shared document's invitation links (its owner's)", params: docParam, refusals: [403, 404] }), async (ctx) => {
+  router.get('/docs/:id/invites', contract({ access: 'user', summary: "A shared document's invitation links (its owner's)", params: docParam, responses: { 200: collabInvitesSchema }, refusals: [403, 404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, docParam);
     await ownership(user.id, id);
@@ -164,7 +172,7 @@ export function collabRoutes(services: Services, collab: CollabService, progress
     ctx.body = body;
   });
 
-  router.delete('/docs/:id/invites/:inviteId', contract({ access: 'user', summary: 'Revoke an invitation link; who joined through it stays a member', params: inviteParam, refusals: [403, 404] }), async (ctx) => {
+  router.delete('/docs/:id/invites/:inviteId', contract({ access: 'user', summary: 'Revoke an invitation link; who joined through it stays a member', params: inviteParam, responses: { 204: null }, refusals: [403, 404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id, inviteId } = parseParams(ctx.params, inviteParam);
     const { position } = await collab.revokeInvite(user.id, id, inviteId);
@@ -172,7 +180,7 @@ export function collabRoutes(services: Services, collab: CollabService, progress
     ctx.status = 204;
   });
 
-  router.get('/docs/:id/members', contract({ access: 'user', params: docParam, refusals: [404] }), async (ctx) => {
+  router.get('/docs/:id/members', contract({ access: 'user', params: docParam, responses: { 200: collabMembersSchema }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, docParam);
     await membership(user.id, id);
@@ -181,7 +189,7 @@ export function collabRoutes(services: Services, collab: CollabService, progress
   });
 
   /** The owner removes a member; a member's own id is leaving. Their open sockets on it close (`ws/collab.ts`). */
-  router.delete('/docs/:id/members/:userId', contract({ access: 'user', summary: 'Remove a member (the owner), or leave (the member)', params: memberParam, refusals: [403, 404, 409] }), async (ctx) => {
+  router.delete('/docs/:id/members/:userId', contract({ access: 'user', summary: 'Remove a member (the owner), or leave (the member)', params: memberParam, responses: { 204: null }, refusals: [403, 404, 409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id, userId } = parseParams(ctx.params, memberParam);
     const { position } = await collab.removeMember(user.id, id, userId);
@@ -189,7 +197,7 @@ export function collabRoutes(services: Services, collab: CollabService, progress
     ctx.status = 204;
   });
 
-  router.put('/docs/:id/members/:userId', contract({ access: 'user', summary: "Change a member's role (the owner)", params: memberParam, body: changeCollabRoleSchema, refusals: [403, 404, 409] }), async (ctx) => {
+  router.put('/docs/:id/members/:userId', contract({ access: 'user', summary: "Change a member's role (the owner)", params: memberParam, body: changeCollabRoleSchema, responses: { 200: collabMembersSchema }, refusals: [403, 404, 409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id, userId } = parseParams(ctx.params, memberParam);
     const { role } = parseBody(ctx, changeCollabRoleSchema);
@@ -199,7 +207,7 @@ export function collabRoutes(services: Services, collab: CollabService, progress
     ctx.body = body;
   });
 
-  router.post('/invites/accept', contract({ access: 'user', body: acceptCollabInviteSchema, refusals: [404] }), async (ctx) => {
+  router.post('/invites/accept', contract({ access: 'user', body: acceptCollabInviteSchema, responses: { 200: collabDocSummarySchema }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { token } = parseBody(ctx, acceptCollabInviteSchema);
     const { docId, position } = await collab.accept(user.id, token);
@@ -208,7 +216,7 @@ export function collabRoutes(services: Services, collab: CollabService, progress
   });
 
   /** The accepted batches after version `after`, oldest first, a page at a time: what the history slider steps through. */
-  router.get('/docs/:id/history', contract({ access: 'user', params: docParam, query: historyQuery, refusals: [404] }), async (ctx) => {
+  router.get('/docs/:id/history', contract({ access: 'user', params: docParam, query: historyQuery, responses: { 200: collabHistorySchema }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, docParam);
     const { after } = parseQuery(ctx, historyQuery);
@@ -224,7 +232,7 @@ export function collabRoutes(services: Services, collab: CollabService, progress
     ctx.body = body;
   });
 
-  router.get('/docs/:id/versions/:version', contract({ access: 'user', params: versionParam, refusals: [404, 422] }), async (ctx) => {
+  router.get('/docs/:id/versions/:version', contract({ access: 'user', params: versionParam, responses: { 200: collabVersionSchema }, refusals: [404, 422] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id, version } = parseParams(ctx.params, versionParam);
     await membership(user.id, id);

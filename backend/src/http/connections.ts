@@ -10,6 +10,7 @@ import { MODEL_ROLES, profileFor, type ModelProfile, type ModelProfileOverride }
 import type { Services } from '../services.ts';
 import { requireAdmin, type CurrentUser } from './authenticate.ts';
 import { contract } from './contract.ts';
+import { connectionsListing, connectionTestResult, endpointAdded, modelProfileWire, modelTestResult } from '@scriptorium/domain/protocol/http/connections';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 
 const price = z.object({ prompt_per_million: z.number(), completion_per_million: z.number(), currency: z.string().max(8) }).strict();
@@ -110,13 +111,13 @@ export function connectionRoutes(services: Services): Router {
 
   const probeAnswer = (outcome: ProbeResult) => ({ ok: outcome.ok, latency_ms: outcome.latencyMs, detail: outcome.detail });
 
-  router.get('/admin/connections', contract({ access: 'admin', summary: 'The connections: model endpoints, search, SMTP, speech (keys as hints only)' }), async (ctx) => {
+  router.get('/admin/connections', contract({ access: 'admin', summary: 'The connections: model endpoints, search, SMTP, speech (keys as hints only)', responses: { 200: connectionsListing } }), async (ctx) => {
     await admin(ctx);
     await live.refresh();
     ctx.body = listing();
   });
 
-  router.get('/admin/connections/profile', contract({ access: 'admin', summary: 'The built-in profile of a model name', query: profileQuery }), async (ctx) => {
+  router.get('/admin/connections/profile', contract({ access: 'admin', summary: 'The built-in profile of a model name', query: profileQuery, responses: { 200: modelProfileWire } }), async (ctx) => {
     await admin(ctx);
     const { model } = parseQuery(ctx, profileQuery);
     ctx.body = toWire(profileFor(model));
@@ -124,7 +125,7 @@ export function connectionRoutes(services: Services): Router {
 
   const endpointData = (body: z.infer<typeof endpointBody>) => ({ baseUrl: body.base_url, model: body.model, roles: body.roles, profile: toOverride(body.profile) });
 
-  router.post('/admin/connections/models', contract({ access: 'admin', summary: 'Add a model endpoint', body: endpointBody, refusals: [409] }), async (ctx) => {
+  router.post('/admin/connections/models', contract({ access: 'admin', summary: 'Add a model endpoint', body: endpointBody, refusals: [409], responses: { 201: endpointAdded } }), async (ctx) => {
     const actor = await admin(ctx);
     const body = parseBody(ctx, endpointBody);
     const id = randomBytes(4).toString('hex');
@@ -133,7 +134,7 @@ export function connectionRoutes(services: Services): Router {
     ctx.body = { id, ...listing() };
   });
 
-  router.put('/admin/connections/models/:id', contract({ access: 'admin', summary: 'Change a model endpoint (a key left out stays as it is)', params: idParam, body: endpointBody, refusals: [404, 409] }), async (ctx) => {
+  router.put('/admin/connections/models/:id', contract({ access: 'admin', summary: 'Change a model endpoint (a key left out stays as it is)', params: idParam, body: endpointBody, refusals: [404, 409], responses: { 200: connectionsListing } }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, endpointBody);
@@ -142,14 +143,14 @@ export function connectionRoutes(services: Services): Router {
     ctx.body = listing();
   });
 
-  router.delete('/admin/connections/models/:id', contract({ access: 'admin', summary: 'Remove a model endpoint', params: idParam }), async (ctx) => {
+  router.delete('/admin/connections/models/:id', contract({ access: 'admin', summary: 'Remove a model endpoint', params: idParam, responses: { 200: connectionsListing } }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
     await run(actor, { type: 'RemoveModelEndpoint', data: { id, by: actor.id } });
     ctx.body = listing();
   });
 
-  router.post('/admin/connections/models/:id/test', contract({ access: 'admin', summary: 'Ask the endpoint for one token: who answered, how fast, with which profile', params: idParam, refusals: [404, 409] }), async (ctx) => {
+  router.post('/admin/connections/models/:id/test', contract({ access: 'admin', summary: 'Ask the endpoint for one token: who answered, how fast, with which profile', params: idParam, refusals: [404, 409], responses: { 200: modelTestResult } }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
     await live.refresh();
@@ -162,20 +163,20 @@ export function connectionRoutes(services: Services): Router {
     ctx.body = { ...probeAnswer(outcome), model: outcome.model ?? null, profile: toWire(profile) };
   });
 
-  router.put('/admin/connections/search', contract({ access: 'admin', summary: 'Set the SearXNG instance', body: searchBody }), async (ctx) => {
+  router.put('/admin/connections/search', contract({ access: 'admin', summary: 'Set the SearXNG instance', body: searchBody, responses: { 200: connectionsListing } }), async (ctx) => {
     const actor = await admin(ctx);
     const body = parseBody(ctx, searchBody);
     await run(actor, { type: 'SetSearchEngine', data: { url: body.url, by: actor.id } });
     ctx.body = listing();
   });
 
-  router.delete('/admin/connections/search', contract({ access: 'admin', summary: 'Clear the web search' }), async (ctx) => {
+  router.delete('/admin/connections/search', contract({ access: 'admin', summary: 'Clear the web search', responses: { 200: connectionsListing } }), async (ctx) => {
     const actor = await admin(ctx);
     await run(actor, { type: 'ClearSearchEngine', data: { by: actor.id } });
     ctx.body = listing();
   });
 
-  router.post('/admin/connections/search/test', contract({ access: 'admin', summary: 'Run one search query (format=json)', refusals: [404] }), async (ctx) => {
+  router.post('/admin/connections/search/test', contract({ access: 'admin', summary: 'Run one search query (format=json)', refusals: [404], responses: { 200: connectionTestResult } }), async (ctx) => {
     const actor = await admin(ctx);
     await live.refresh();
     const search = live.settings().search;
@@ -185,7 +186,7 @@ export function connectionRoutes(services: Services): Router {
     ctx.body = probeAnswer(outcome);
   });
 
-  router.put('/admin/connections/smtp', contract({ access: 'admin', summary: 'Set SMTP (a password in the URL is taken out and sealed)', body: smtpBody }), async (ctx) => {
+  router.put('/admin/connections/smtp', contract({ access: 'admin', summary: 'Set SMTP (a password in the URL is taken out and sealed)', body: smtpBody, responses: { 200: connectionsListing } }), async (ctx) => {
     const actor = await admin(ctx);
     const body = parseBody(ctx, smtpBody);
     // SMTP_URL's form (smtp://user:pass@host) is what operators paste: the password moves to its field.
@@ -206,13 +207,13 @@ export function connectionRoutes(services: Services): Router {
     ctx.body = listing();
   });
 
-  router.delete('/admin/connections/smtp', contract({ access: 'admin', summary: 'Clear SMTP (mail goes to the outbox)' }), async (ctx) => {
+  router.delete('/admin/connections/smtp', contract({ access: 'admin', summary: 'Clear SMTP (mail goes to the outbox)', responses: { 200: connectionsListing } }), async (ctx) => {
     const actor = await admin(ctx);
     await run(actor, { type: 'ClearSmtp', data: { by: actor.id } });
     ctx.body = listing();
   });
 
-  router.post('/admin/connections/smtp/test', contract({ access: 'admin', summary: 'Connect, EHLO and AUTH without sending', refusals: [404, 409] }), async (ctx) => {
+  router.post('/admin/connections/smtp/test', contract({ access: 'admin', summary: 'Connect, EHLO and AUTH without sending', refusals: [404, 409], responses: { 200: connectionTestResult } }), async (ctx) => {
     const actor = await admin(ctx);
     await live.refresh();
     const smtp = live.settings().smtp;
@@ -222,7 +223,7 @@ export function connectionRoutes(services: Services): Router {
     ctx.body = probeAnswer(outcome);
   });
 
-  router.put('/admin/connections/speech', contract({ access: 'admin', summary: 'Set speech recognition (a key left out stays as it is)', body: speechBody }), async (ctx) => {
+  router.put('/admin/connections/speech', contract({ access: 'admin', summary: 'Set speech recognition (a key left out stays as it is)', body: speechBody, responses: { 200: connectionsListing } }), async (ctx) => {
     const actor = await admin(ctx);
     const body = parseBody(ctx, speechBody);
     const encryptedKey = sealedOrKeep(services, body.api_key);
@@ -230,13 +231,13 @@ export function connectionRoutes(services: Services): Router {
     ctx.body = listing();
   });
 
-  router.delete('/admin/connections/speech', contract({ access: 'admin', summary: 'Clear speech recognition' }), async (ctx) => {
+  router.delete('/admin/connections/speech', contract({ access: 'admin', summary: 'Clear speech recognition', responses: { 200: connectionsListing } }), async (ctx) => {
     const actor = await admin(ctx);
     await run(actor, { type: 'ClearSpeech', data: { by: actor.id } });
     ctx.body = listing();
   });
 
-  router.post('/admin/connections/speech/test', contract({ access: 'admin', summary: 'List the speech server’s models', refusals: [404, 409] }), async (ctx) => {
+  router.post('/admin/connections/speech/test', contract({ access: 'admin', summary: 'List the speech server’s models', refusals: [404, 409], responses: { 200: connectionTestResult } }), async (ctx) => {
     const actor = await admin(ctx);
     await live.refresh();
     const speech = live.settings().speech;

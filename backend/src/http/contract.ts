@@ -12,19 +12,35 @@ export interface Contract {
   query?: z.ZodType;
   /** The JSON body, the schema the handler parses with. */
   body?: z.ZodType;
-  /** The body may also come as an HTML form (the sign-in forms). */
-  form?: boolean;
+  /** The body may also come as an HTML form (the sign-in forms), or only as one (`'only'`: OAuth's token and revocation requests). */
+  form?: boolean | 'only';
   /** Fields of a multipart upload; `file` is the uploaded file. */
   multipart?: z.ZodType;
-  /** The success body when it is JSON and worth describing. */
-  response?: z.ZodType;
-  /** The success body's media type when it is not JSON (a PDF, a download). */
-  produces?: string;
+  /**
+   * Every success status the handler really sends, each with its body. A route without them is
+   * counted as undescribed (tests/http/openapi.test.ts) and the document says so.
+   */
+  responses?: Partial<Record<SuccessStatus, Reply | Reply[]>>;
   /** Statuses the handler refuses with beyond what access and schemas imply. */
   refusals?: number[];
-  /** Refusals in OpenAI's `{error: {…}}` shape, a bad body as 400 (the OpenAI-compatible routes); the api's own shape otherwise. */
-  errors?: 'openai';
+  /**
+   * The shape refusals take: OpenAI's `{error: {…}}`, a bad body as 400 (the OpenAI-compatible
+   * routes); RFC 6749's `{error, error_description}` (the OAuth token and revocation endpoints);
+   * the api's own `{detail, code}` otherwise.
+   */
+  errors?: 'openai' | 'oauth';
 }
+
+export type SuccessStatus = 200 | 201 | 202 | 204;
+
+/**
+ * A success body: JSON by its zod schema (the one the client infers its type from); another media
+ * type (`{ type }`: a PDF, a page, a download, or one of several; `application/octet-stream` for a
+ * stored file of whatever type it was uploaded as; an event or NDJSON stream with the schema of
+ * each event in `item`); or `null`, no body. A list: the status comes in any of these media types
+ * (a completion as JSON, or as an event stream when the request asks to stream).
+ */
+export type Reply = z.ZodType | { type: string | string[]; item?: z.ZodType; description?: string } | null;
 
 const CONTRACT = Symbol('contract');
 type Declared = Middleware & { [CONTRACT]: Contract };

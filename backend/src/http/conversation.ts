@@ -17,6 +17,7 @@ import { httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
 import { historyPageQuery, pageRequest, readHistory } from './history.ts';
+import { availableModels, editRequested, modelPreference, reportFeedbackSaved, researchPaused, researchResumed, researchStatus, sessionCreated } from '@scriptorium/domain/protocol/http/conversation';
 
 const sessionIdParam = z.object({ id: z.uuid('conversation.id_invalid') });
 const sessionId = z.uuid('conversation.id_invalid');
@@ -87,7 +88,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
   };
 
   const sessionsBody = z.object({ client_id: clientId.optional() });
-  router.post('/conversation/sessions', contract({ access: 'user', body: sessionsBody }), async (ctx) => {
+  router.post('/conversation/sessions', contract({ access: 'user', body: sessionsBody, responses: { 200: sessionCreated } }), async (ctx) => {
     const body = parseBody(ctx, sessionsBody);
     const actor = await actorOf(ctx, body.client_id);
     const { sessionId: id, position } = await conversations.create(actor);
@@ -140,7 +141,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
   /** One call to chat: continues the session named, or opens a general-chat one (mode 0) for a first message. */
   const chatBody = z.object({ message, session_id: sessionId.optional(), client_id: clientId.optional() });
   const chatReply = z.object({ session_id: z.uuid(), message_id: z.uuid(), reply_id: z.uuid(), agent: z.enum(AGENTS) }).meta({ description: 'The reply streams over the socket under reply_id' });
-  router.post('/api/conversations/chat', contract({ access: 'user', body: chatBody, response: chatReply, refusals: [402, 404] }), async (ctx) => {
+  router.post('/api/conversations/chat', contract({ access: 'user', body: chatBody, responses: { 200: chatReply }, refusals: [402, 404] }), async (ctx) => {
     const body = parseBody(ctx, chatBody);
     let id = body.session_id;
     if (id === undefined) {
@@ -204,21 +205,21 @@ export function conversationRoutes(services: Services, conversations: Conversati
     ctx.body = await current(actor, id);
   });
 
-  router.get('/conversation/research/:id/status', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
+  router.get('/conversation/research/:id/status', contract({ access: 'user', params: sessionIdParam, responses: { 200: researchStatus }, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
     const chat = await ownedChat(services.readStore, actor.userId, id);
     ctx.body = { session_id: id, status: chat.activity, processing: chat.activity === 'processing', active_reply: chat.active_reply };
   });
 
-  router.post('/conversation/research/:id/pause', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
+  router.post('/conversation/research/:id/pause', contract({ access: 'user', params: sessionIdParam, responses: { 200: researchPaused }, refusals: [404] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
     ctx.body = { session_id: id, ...(await conversations.pause(actor, id)) };
   });
 
-  router.post('/conversation/research/:id/resume', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
+  router.post('/conversation/research/:id/resume', contract({ access: 'user', params: sessionIdParam, responses: { 200: researchResumed }, refusals: [402, 404, 409] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
@@ -271,7 +272,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
     };
   });
 
-  router.get('/conversation/api/models/available', contract({ access: 'user' }), async (ctx) => {
+  router.get('/conversation/api/models/available', contract({ access: 'user', responses: { 200: availableModels } }), async (ctx) => {
     const actor = await actorOf(ctx);
     const { state } = await services.commands.load(preferencesDecider, preferencesStream(actor.userId));
     const preferred = state.model === model.name ? state.model : model.name;
@@ -279,7 +280,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
   });
 
   const modelsPreferencesBody = z.object({ model: z.string({ error: 'preferences.model_required' }).trim().min(1, 'preferences.model_required').max(200) });
-  router.post('/conversation/api/models/preferences', contract({ access: 'user', body: modelsPreferencesBody }), async (ctx) => {
+  router.post('/conversation/api/models/preferences', contract({ access: 'user', body: modelsPreferencesBody, responses: { 200: modelPreference } }), async (ctx) => {
     const body = parseBody(ctx, modelsPreferencesBody);
     const actor = await actorOf(ctx);
     await services.commands.handle(preferencesDecider, preferencesStream(actor.userId), {
@@ -293,7 +294,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
   const researchBudget = z
     .object({ remaining_tokens: z.number().int(), estimate_tokens: z.number().int(), enough: z.boolean() })
     .meta({ description: "Today's budget left beside what a research run is reckoned to use (RESEARCH_TOKENS_ESTIMATE): below it, a client asks before starting" });
-  router.get('/conversation/api/v2/research/budget', contract({ access: 'user', response: researchBudget }), async (ctx) => {
+  router.get('/conversation/api/v2/research/budget', contract({ access: 'user', responses: { 200: researchBudget } }), async (ctx) => {
     const actor = await actorOf(ctx);
     const remaining = Math.max(0, Math.floor(await services.budget.remainingTokens(actor.userId)));
     const estimate = services.config.RESEARCH_TOKENS_ESTIMATE;
@@ -302,12 +303,12 @@ export function conversationRoutes(services: Services, conversations: Conversati
 
   const planReviewBody = z.object({ review_plans: z.boolean({ error: 'preferences.review_plans_required' }) });
   const planReviewReply = z.object({ review_plans: z.boolean() }).meta({ description: 'Whether research plans wait to be started (true) or start after a short countdown (false, the default)' });
-  router.get('/conversation/api/preferences/plan_review', contract({ access: 'user', response: planReviewReply }), async (ctx) => {
+  router.get('/conversation/api/preferences/plan_review', contract({ access: 'user', responses: { 200: planReviewReply } }), async (ctx) => {
     const actor = await actorOf(ctx);
     const { state } = await services.commands.load(preferencesDecider, preferencesStream(actor.userId));
     ctx.body = { review_plans: state.reviewPlans };
   });
-  router.put('/conversation/api/preferences/plan_review', contract({ access: 'user', body: planReviewBody, response: planReviewReply }), async (ctx) => {
+  router.put('/conversation/api/preferences/plan_review', contract({ access: 'user', body: planReviewBody, responses: { 200: planReviewReply } }), async (ctx) => {
     const body = parseBody(ctx, planReviewBody);
     const actor = await actorOf(ctx);
     await services.commands.handle(preferencesDecider, preferencesStream(actor.userId), {
@@ -340,7 +341,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
   const planReply = z
     .object({ session_id: z.uuid(), status: z.enum(['waiting', 'started']), steps: z.array(z.object({ description: z.string(), queries: z.array(z.string()) })) })
     .meta({ description: 'The plan as it now stands: still waiting for review, or started' });
-  router.put('/conversation/research/:id/plan', contract({ access: 'user', params: sessionIdParam, body: planBody, response: planReply, refusals: [404, 409] }), async (ctx) => {
+  router.put('/conversation/research/:id/plan', contract({ access: 'user', params: sessionIdParam, body: planBody, responses: { 200: planReply }, refusals: [404, 409] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, planBody);
     const actor = await actorOf(ctx);
@@ -350,7 +351,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
     ctx.body = { session_id: id, ...edited.plan };
   });
 
-  router.post('/conversation/research/:id/plan/start', contract({ access: 'user', params: sessionIdParam, response: planReply, refusals: [402, 404, 409] }), async (ctx) => {
+  router.post('/conversation/research/:id/plan/start', contract({ access: 'user', params: sessionIdParam, responses: { 200: planReply }, refusals: [402, 404, 409] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
@@ -384,7 +385,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
     offset: z.number().int().min(0).optional(),
     version: z.number().int().min(1).optional(),
   });
-  router.post('/conversation/research/:id/edit_request', contract({ access: 'user', params: sessionIdParam, body: editRequestBody, refusals: [404] }), async (ctx) => {
+  router.post('/conversation/research/:id/edit_request', contract({ access: 'user', params: sessionIdParam, body: editRequestBody, responses: { 200: editRequested }, refusals: [402, 404, 409] }), async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, editRequestBody);
     const actor = await actorOf(ctx);
@@ -406,7 +407,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
     rating: z.enum(['helpful', 'not_helpful'], { error: 'conversation.rating_invalid' }),
     comment: z.string().max(5000, 'conversation.rating_comment_too_long').optional(),
   });
-  router.post('/conversation/research/report_feedback', contract({ access: 'user', body: reportFeedbackBody, refusals: [404] }), async (ctx) => {
+  router.post('/conversation/research/report_feedback', contract({ access: 'user', body: reportFeedbackBody, responses: { 200: reportFeedbackSaved }, refusals: [404] }), async (ctx) => {
     const body = parseBody(ctx, reportFeedbackBody);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, body.conversation_id);
@@ -430,7 +431,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
   });
 
   const canvasMarkdownParams = sessionIdParam.extend({ version: z.coerce.number().int().min(1) });
-  router.get('/conversation/research/:id/canvas/:version/markdown', contract({ access: 'user', params: canvasMarkdownParams, produces: 'text/markdown', refusals: [404] }), async (ctx) => {
+  router.get('/conversation/research/:id/canvas/:version/markdown', contract({ access: 'user', params: canvasMarkdownParams, responses: { 200: { type: 'text/markdown' } }, refusals: [404] }), async (ctx) => {
     const { id, version } = parseParams(ctx.params, canvasMarkdownParams);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);

@@ -12,6 +12,7 @@ import type { Filter } from '@scriptorium/infra/readstore/port';
 import type { Services } from '../services.ts';
 import { requireAdmin } from './authenticate.ts';
 import { contract } from './contract.ts';
+import { dashboard } from '@scriptorium/domain/protocol/http/admin';
 
 /** Days in the usage series, today included. */
 export const SERIES_DAYS = 14;
@@ -35,7 +36,7 @@ export function dashboardRoutes(services: Services): Router {
     return never + later;
   };
 
-  router.get('/auth/admin/dashboard', contract({ access: 'admin' }), async (ctx) => {
+  router.get('/auth/admin/dashboard', contract({ access: 'admin', responses: { 200: dashboard } }), async (ctx) => {
     await requireAdmin(services, ctx);
     const now = services.clock();
     const days = seriesDays(now, services.config.TIME_ZONE);

@@ -8,7 +8,7 @@ import { DECK_REVIEWS, DECK_SLIDES, type DeckReviewDoc, type DeckSlideDoc } from
 import { deckReviewDecider } from '@scriptorium/domain/deckreview/decide';
 import { deckReviewStream } from '@scriptorium/domain/deckreview/deckreview';
 import { reviewMarkdown } from '@scriptorium/domain/deckreview/report';
-import { REVIEW_LANGUAGES, type DeckReviewDto, type DeckReviewSummaryDto } from '@scriptorium/domain/protocol/deckReview';
+import { deckReviewListSchema, deckReviewSchema, REVIEW_LANGUAGES, type DeckReviewDto, type DeckReviewSummaryDto } from '@scriptorium/domain/protocol/deckReview';
 import { anyErrorText, coded, isErrorCode } from '@scriptorium/domain/protocol/errors';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
@@ -80,7 +80,7 @@ export function deckReviewRoutes(services: Services, progress: ProjectionProgres
     };
   }
 
-  router.post('/api/ppt/reviews', contract({ summary: 'Upload a .pptx and start its review', access: 'user', multipart: uploadFields, refusals: [402, 413, 415, 429] }), async (ctx) => {
+  router.post('/api/ppt/reviews', contract({ summary: 'Upload a .pptx and start its review', access: 'user', multipart: uploadFields, responses: { 202: deckReviewSchema }, refusals: [402, 413, 415, 429] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { file, fields } = await readMultipart(ctx);
     const parsed = uploadFields.safeParse(fields);
@@ -115,19 +115,19 @@ export function deckReviewRoutes(services: Services, progress: ProjectionProgres
     ctx.body = await owned(user.id, reviewId);
   });
 
-  router.get('/api/ppt/reviews', contract({ summary: 'My presentation reviews, newest first', access: 'user' }), async (ctx) => {
+  router.get('/api/ppt/reviews', contract({ summary: 'My presentation reviews, newest first', access: 'user', responses: { 200: deckReviewListSchema } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const docs = await reviews().find({ user_id: user.id }, { sort: { created_at: -1 }, limit: 200 });
     ctx.body = { reviews: docs.map(summaryDto) };
   });
 
-  router.get('/api/ppt/reviews/:id', contract({ summary: 'A review with every slide and its result so far', access: 'user', params: reviewParams, refusals: [404] }), async (ctx) => {
+  router.get('/api/ppt/reviews/:id', contract({ summary: 'A review with every slide and its result so far', access: 'user', params: reviewParams, responses: { 200: deckReviewSchema }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, reviewParams);
     ctx.body = await owned(user.id, id);
   });
 
-  router.get('/api/ppt/reviews/:id/export', contract({ summary: 'The review as Markdown or PDF', access: 'user', params: reviewParams, query: exportQuery, produces: 'application/octet-stream', refusals: [404, 503] }), async (ctx) => {
+  router.get('/api/ppt/reviews/:id/export', contract({ summary: 'The review as Markdown or PDF', access: 'user', params: reviewParams, query: exportQuery, responses: { 200: { type: ['text/markdown', 'application/pdf'] } }, refusals: [404, 503] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, reviewParams);
     const { format } = parseQuery(ctx, exportQuery);

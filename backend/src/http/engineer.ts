@@ -14,6 +14,7 @@ import { requireUser } from './authenticate.ts';
 import { HttpError, httpError } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
+import { chatCompletion, chatCompletionChunk, openAiModel, openAiModelList } from '@scriptorium/domain/protocol/http/openai';
 
 const textPart = z.object({ type: z.literal('text'), text: z.string().max(200_000) });
 const content = z.union([z.string().max(200_000), z.array(textPart).min(1).max(100)], { error: 'engineer.content_invalid' });
@@ -56,8 +57,6 @@ const completionBody = z.object({
   n: z.literal(1, { error: 'engineer.n_unsupported' }).nullish(),
 });
 
-const modelObject = z.object({ id: z.string(), object: z.literal('model'), created: z.number().int(), owned_by: z.string() });
-const modelList = z.object({ object: z.literal('list'), data: z.array(modelObject) });
 const modelIdParam = z.object({ id: z.string().min(1).max(200) });
 
 type CompletionBody = z.infer<typeof completionBody>;
@@ -99,19 +98,19 @@ export function engineerRoutes(services: Services): Router {
   // One model serves every request, whatever `model` a client names; its "created" is when this api started.
   const served = { id: services.model.name, object: 'model' as const, created: Math.floor(services.clock().getTime() / 1000), owned_by: 'scriptorium' };
 
-  router.get('/engineer/v1/models', contract({ access: 'user', errors: 'openai', summary: 'The models a completion can name (OpenAI list shape)', response: modelList }), async (ctx) => {
+  router.get('/engineer/v1/models', contract({ access: 'user', errors: 'openai', summary: 'The models a completion can name (OpenAI list shape)', responses: { 200: openAiModelList } }), async (ctx) => {
     await requireUser(services, ctx);
     ctx.body = { object: 'list', data: [served] };
   });
 
-  router.get('/engineer/v1/models/:id', contract({ access: 'user', errors: 'openai', summary: 'One model (OpenAI model object)', params: modelIdParam, response: modelObject }), async (ctx) => {
+  router.get('/engineer/v1/models/:id', contract({ access: 'user', errors: 'openai', summary: 'One model (OpenAI model object)', params: modelIdParam, responses: { 200: openAiModel } }), async (ctx) => {
     await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, modelIdParam);
     if (id !== served.id) throw httpError(404, 'engineer.model_not_found', { model: id });
     ctx.body = served;
   });
 
-  router.post('/engineer/v1/chat/completions', contract({ access: 'user', errors: 'openai', body: completionBody, refusals: [402, 429, 502] }), async (ctx) => {
+  router.post('/engineer/v1/chat/completions', contract({ access: 'user', errors: 'openai', body: completionBody, responses: { 200: [chatCompletion, { type: 'text/event-stream', item: chatCompletionChunk, description: 'With `stream: true`: one chunk per `data:` event, then `data: [DONE]`' }] }, refusals: [402, 429, 502] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, completionBody);
     const callId = `chatcmpl-${randomBytes(12).toString('hex')}`;

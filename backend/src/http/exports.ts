@@ -71,7 +71,7 @@ export function exportRoutes(services: Services): Router {
     markdown_content: z.string({ error: 'exports.markdown_required' }).refine((text) => text.trim().length > 0, 'exports.markdown_empty'),
     filename: z.string().max(300).optional(),
   });
-  router.post('/api/markdown-to-pdf', contract({ access: 'user', body: toPdfBody, produces: 'application/pdf', refusals: [413] }), async (ctx) => {
+  router.post('/api/markdown-to-pdf', contract({ access: 'user', body: toPdfBody, responses: { 200: { type: 'application/pdf' } }, refusals: [413, 503] }), async (ctx) => {
     const body = parseBody(ctx, toPdfBody);
     await requireUser(services, ctx);
     if (Buffer.byteLength(body.markdown_content, 'utf8') > MAX_MARKDOWN_BYTES) throw httpError(413, 'exports.markdown_too_large', { mb: MAX_MARKDOWN_BYTES / 1024 / 1024 });

@@ -9,6 +9,7 @@ import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
 import { parseBody } from './validate.ts';
 import { contract } from './contract.ts';
+import { feedbackSent } from '@scriptorium/domain/protocol/http/tasks';
 
 const feedbackBody = z.object({
   feedback_type: z.enum(FEEDBACK_TYPES, { error: 'feedback.type_invalid' }),
@@ -19,7 +20,7 @@ const feedbackBody = z.object({
 export function feedbackRoutes(services: Services, progress: ProjectionProgress): Router {
   const router = new Router();
 
-  router.post('/email/user-feedback', contract({ access: 'user', body: feedbackBody }), async (ctx) => {
+  router.post('/email/user-feedback', contract({ access: 'user', body: feedbackBody, responses: { 200: feedbackSent } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, feedbackBody);
     const feedbackId = crypto.randomUUID();

@@ -316,7 +316,7 @@ export function fileRoutes(services: Services, conversations: ConversationServic
   });
 
   const filesParams = z.object({ id: z.uuid('files.id_invalid') });
-  router.get('/conversation/api/files/:id', contract({ access: 'user', params: filesParams, produces: 'application/octet-stream', refusals: [404] }), async (ctx) => {
+  router.get('/conversation/api/files/:id', contract({ access: 'user', params: filesParams, responses: { 200: { type: 'application/octet-stream' } }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, filesParams);
     const key = uploadKey(user.id, id);
@@ -355,7 +355,7 @@ export function fileRoutes(services: Services, conversations: ConversationServic
 
   const requestContextQuery = z.object({ conversation_id: conversationId });
   const requestContextParams = z.object({ id: contextId });
-  router.get('/conversation/api/research/request_context/:id', contract({ access: 'user', params: requestContextParams, query: requestContextQuery, produces: 'text/plain', refusals: [404] }), async (ctx) => {
+  router.get('/conversation/api/research/request_context/:id', contract({ access: 'user', params: requestContextParams, query: requestContextQuery, responses: { 200: { type: 'text/plain' } }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, requestContextParams);
     const query = parseQuery(ctx, requestContextQuery);

@@ -14,6 +14,7 @@ import { requireUser } from './authenticate.ts';
 import { httpError } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
+import { noteDetail, noteSaved, notesDeleted, noteShareLink, noteShareRevoked, noteSummary, noteTree, sharedNote } from '@scriptorium/domain/protocol/http/notes';
 
 /** A shared folder shows at most this many notes below the shared one. */
 const MAX_SHARED_NOTES = 500;
@@ -71,12 +72,12 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     return (await notes().find({ user_id: userId }, { sort: { order: 1 } })).map((doc) => summaryDto(doc, now));
   }
 
-  router.get('/api/notes', contract({ access: 'user' }), async (ctx) => {
+  router.get('/api/notes', contract({ access: 'user', responses: { 200: noteTree } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     ctx.body = { notes: await tree(user.id) };
   });
 
-  router.post('/api/notes', contract({ access: 'user', body: createBody }), async (ctx) => {
+  router.post('/api/notes', contract({ access: 'user', body: createBody, responses: { 201: noteDetail }, refusals: [404, 409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, createBody);
     const id = randomUUID();
@@ -86,7 +87,7 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = detailDto(await owned(user.id, id, position), services.clock());
   });
 
-  router.get('/api/notes/shared/:token', contract({ access: 'public', params: tokenParam, refusals: [404] }), async (ctx) => {
+  router.get('/api/notes/shared/:token', contract({ access: 'public', params: tokenParam, responses: { 200: sharedNote }, refusals: [404] }), async (ctx) => {
     const { token } = parseParams(ctx.params, tokenParam);
     const share = await services.readStore.collection<NoteShareDoc>(NOTE_SHARES).get(token);
     if (!share || !isOpen({ revoked: false, expiresAt: share.expires_at }, services.clock())) throw httpError(404, 'share.gone');
@@ -111,13 +112,13 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { token, id: note._id, name: note.name, content: note.content, updated_at: note.updated_at, expires_at: share.expires_at, owner: owner?.username ?? '', children };
   });
 
-  router.get('/api/notes/:id', contract({ access: 'user', params: idParam }), async (ctx) => {
+  router.get('/api/notes/:id', contract({ access: 'user', params: idParam, responses: { 200: noteDetail } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     ctx.body = detailDto(await owned(user.id, id), services.clock());
   });
 
-  router.patch('/api/notes/:id', contract({ access: 'user', params: idParam, body: renameBody }), async (ctx) => {
+  router.patch('/api/notes/:id', contract({ access: 'user', params: idParam, body: renameBody, responses: { 200: noteSummary }, refusals: [409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, renameBody);
@@ -125,7 +126,7 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = summaryDto(await owned(user.id, id, position), services.clock());
   });
 
-  router.put('/api/notes/:id/content', contract({ access: 'user', params: idParam, body: contentBody, refusals: [404] }), async (ctx) => {
+  router.put('/api/notes/:id/content', contract({ access: 'user', params: idParam, body: contentBody, responses: { 200: noteSaved }, refusals: [404, 409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, contentBody);
@@ -140,7 +141,7 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { revision: currentContent(result.newState, state.notes[id].initialContent).revision, updated_at: doc.updated_at };
   });
 
-  router.post('/api/notes/:id/move', contract({ access: 'user', params: idParam, body: moveBody }), async (ctx) => {
+  router.post('/api/notes/:id/move', contract({ access: 'user', params: idParam, body: moveBody, responses: { 200: noteTree }, refusals: [409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, moveBody);
@@ -149,7 +150,7 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { notes: await tree(user.id) };
   });
 
-  router.delete('/api/notes/:id', contract({ access: 'user', params: idParam }), async (ctx) => {
+  router.delete('/api/notes/:id', contract({ access: 'user', params: idParam, responses: { 200: notesDeleted } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const result = await notebook(user.id, { type: 'DeleteNote', data: { userId: user.id, noteId: id } });
@@ -158,7 +159,7 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { deleted };
   });
 
-  router.post('/api/notes/:id/share', contract({ access: 'user', params: idParam, body: shareBody }), async (ctx) => {
+  router.post('/api/notes/:id/share', contract({ access: 'user', params: idParam, body: shareBody, responses: { 200: noteShareLink } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, shareBody);
@@ -168,7 +169,7 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { token, path: `/share/${token}`, expires_at: doc.share_expires_at };
   });
 
-  router.delete('/api/notes/:id/share', contract({ access: 'user', params: idParam }), async (ctx) => {
+  router.delete('/api/notes/:id/share', contract({ access: 'user', params: idParam, responses: { 200: noteShareRevoked } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const { position } = await notebook(user.id, { type: 'RevokeNoteShare', data: { userId: user.id, noteId: id } });

@@ -15,6 +15,7 @@ import { anyErrorText, type ErrorCode } from '@scriptorium/domain/protocol/error
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
 import { contract } from './contract.ts';
+import { authorisedApps, authorizeAnswerReply, authorizeRequestReply, oauthMetadata, oauthTokenReply, revokedReply } from '@scriptorium/domain/protocol/http/oauth';
 import { httpError } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 
@@ -79,7 +80,7 @@ export function oauthIssuer(services: Services, ctx: Context): string {
 /** RFC 8414 metadata, at the well-known path outside `/backend` where clients look for it. */
 export function oauthMetadataRoutes(services: Services): Router {
   const router = new Router();
-  router.get('/.well-known/oauth-authorization-server', (ctx) => {
+  router.get('/.well-known/oauth-authorization-server', contract({ summary: 'RFC 8414 authorisation server metadata', access: 'public', responses: { 200: oauthMetadata } }), (ctx) => {
     const issuer = oauthIssuer(services, ctx);
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.body = {
@@ -148,7 +149,7 @@ export function oauthRoutes(services: Services, progress: ProjectionProgress): R
     return null;
   }
 
-  router.get('/oauth/authorize', contract({ summary: 'What an authorisation request asks, for the consent page', access: 'user', query: authorizeQuery, refusals: [400] }), async (ctx) => {
+  router.get('/oauth/authorize', contract({ summary: 'What an authorisation request asks, for the consent page', access: 'user', query: authorizeQuery, responses: { 200: authorizeRequestReply }, refusals: [400] }), async (ctx) => {
     await requireUser(services, ctx);
     const request = parseQuery(ctx, authorizeQuery);
     const { client, redirectUri } = resolveClient(request);
@@ -158,7 +159,7 @@ export function oauthRoutes(services: Services, progress: ProjectionProgress): R
       : { status: 'consent', client: clientDto(client), scopes: requestedScopes(request.scope), redirect_uri: redirectUri, native: client.native };
   });
 
-  router.post('/oauth/authorize', contract({ summary: 'The user approves or denies an authorisation request', access: 'user', body: authorizeBody, refusals: [400] }), async (ctx) => {
+  router.post('/oauth/authorize', contract({ summary: 'The user approves or denies an authorisation request', access: 'user', body: authorizeBody, responses: { 200: authorizeAnswerReply }, refusals: [400] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const request = parseBody(ctx, authorizeBody);
     const { redirectUri } = resolveClient(request);
@@ -222,7 +223,7 @@ export function oauthRoutes(services: Services, progress: ProjectionProgress): R
   }
 
   const tokenForm = z.object({ grant_type: z.enum(['authorization_code', 'refresh_token']), client_id: z.string(), code: z.string().optional(), redirect_uri: z.string().optional(), code_verifier: z.string().optional(), refresh_token: z.string().optional() });
-  router.post('/oauth/token', contract({ summary: 'RFC 6749 §4.1.3 and §6: code exchange and refresh', access: 'public', body: tokenForm, form: true, refusals: [400, 401] }), async (ctx) =>
+  router.post('/oauth/token', contract({ summary: 'RFC 6749 §4.1.3 and §6: code exchange and refresh', access: 'public', body: tokenForm, form: 'only', errors: 'oauth', responses: { 200: oauthTokenReply }, refusals: [400, 401] }), async (ctx) =>
     oauthErrors(ctx, async () => {
       const params = formOf(ctx);
       required(params, 'grant_type');
@@ -260,7 +261,7 @@ export function oauthRoutes(services: Services, progress: ProjectionProgress): R
   );
 
   const revokeForm = z.object({ token: z.string(), token_type_hint: z.enum(['access_token', 'refresh_token']).optional(), client_id: z.string() });
-  router.post('/oauth/revoke', contract({ summary: 'RFC 7009: the client revokes a token and the grant behind it', access: 'public', body: revokeForm, form: true, refusals: [400, 401] }), async (ctx) =>
+  router.post('/oauth/revoke', contract({ summary: 'RFC 7009: the client revokes a token and the grant behind it', access: 'public', body: revokeForm, form: 'only', errors: 'oauth', responses: { 200: null }, refusals: [400, 401] }), async (ctx) =>
     oauthErrors(ctx, async () => {
       const params = formOf(ctx);
       required(params, 'token');
@@ -282,7 +283,7 @@ export function oauthRoutes(services: Services, progress: ProjectionProgress): R
     }),
   );
 
-  router.get('/oauth/grants', contract({ summary: 'The apps the user authorised and has not revoked', access: 'user' }), async (ctx) => {
+  router.get('/oauth/grants', contract({ summary: 'The apps the user authorised and has not revoked', access: 'user', responses: { 200: authorisedApps } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const docs = await grants().find({ user_id: user.id, status: 'active' }, { sort: { last_used_at: -1 }, limit: 200 });
     ctx.body = {
@@ -293,7 +294,7 @@ export function oauthRoutes(services: Services, progress: ProjectionProgress): R
     };
   });
 
-  router.delete('/oauth/grants/:id', contract({ summary: 'The user revokes an app: its tokens stop working at once', access: 'user', params: grantParams, refusals: [404] }), async (ctx) => {
+  router.delete('/oauth/grants/:id', contract({ summary: 'The user revokes an app: its tokens stop working at once', access: 'user', params: grantParams, responses: { 200: revokedReply }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, grantParams);
     const result = await services.commands.handle(grantDecider, grantStream(id), { type: 'RevokeGrant', data: { by: 'user', actorId: user.id }, metadata: metadata(user.id) });

@@ -4,9 +4,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import { z } from 'zod';
-import { contract, contractOf, type Contract } from './contract.ts';
+import { contract, contractOf, type Contract, type Reply, type SuccessStatus } from './contract.ts';
 import { parseParams } from './validate.ts';
 import { openAiErrorBody } from './openai.ts';
+import { oauthErrorBody } from '@scriptorium/domain/protocol/http/oauth';
 
 /** A JSON Schema or a piece of the OpenAPI document; both are plain JSON here. */
 type Json = Record<string, unknown>;
@@ -20,6 +21,11 @@ const validationBody = z
   .object({ detail: z.array(z.object({ loc: z.array(z.union([z.string(), z.number().int()])), msg: z.string(), type: z.string(), code: z.string(), params: errorParams })) })
   .meta({ description: 'Each field that failed validation, located as body, query or path followed by the field' });
 
+/** This document, as far as its own description goes: OpenAPI 3.1 describes itself. */
+const openApiShape = z
+  .looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.record(z.string(), z.unknown())), components: z.record(z.string(), z.unknown()) })
+  .meta({ description: 'An OpenAPI 3.1 document (https://spec.openapis.org/oas/v3.1.0)' });
+
 const REFUSALS: Record<number, string> = {
   400: 'The body is not valid JSON or not a complete form',
   401: 'No valid bearer token',
@@ -31,15 +37,19 @@ const REFUSALS: Record<number, string> = {
   415: 'The body is of a type the route does not take',
   429: 'Too many attempts; Retry-After says when to try again',
   501: 'The service behind this route is not configured',
+  507: 'The server’s storage is full: nothing was saved',
   502: 'The service behind this route failed',
   503: 'Temporarily unavailable',
 };
 
-const jsonSchema = (schema: z.ZodType): Json => {
-  // Requests are described as the client sends them: before defaults and transforms apply.
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
+const toJson = (schema: z.ZodType, io: 'input' | 'output'): Json => {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
   return rest;
 };
+/** Requests are described as the client sends them: before defaults and transforms apply. */
+const jsonSchema = (schema: z.ZodType): Json => toJson(schema, 'input');
+/** Replies as the server sends them: after defaults, and closed (a field the schema does not name is drift). */
+const outputSchema = (schema: z.ZodType): Json => toJson(schema, 'output');
 
 const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
@@ -67,27 +77,61 @@ function requestBody(declared: Contract): Json | undefined {
   }
   if (!declared.body) return undefined;
   const schema = jsonSchema(declared.body);
-  return { required: true, content: { 'application/json': { schema }, ...(declared.form && { 'application/x-www-form-urlencoded': { schema } }) } };
+  const form = { 'application/x-www-form-urlencoded': { schema } };
+  return { required: true, content: declared.form === 'only' ? form : { 'application/json': { schema }, ...(declared.form && form) } };
 }
 
-function responses(path: string, declared: Contract): Json {
-  const success = declared.produces
-    ? { [declared.produces]: { schema: { type: 'string', contentMediaType: declared.produces } } }
-    : { 'application/json': { schema: declared.response ? jsonSchema(declared.response) : {} } };
+const SUCCESS_TEXT: Record<SuccessStatus, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted: the work goes on after the answer', 204: 'No content' };
+
+/** A route with no declared success is still in the document, marked so the count in tests/http/openapi.test.ts sees it. */
+const UNDESCRIBED = 'OK (not yet described)';
+
+function success(status: SuccessStatus, declared: Reply | Reply[]): Json {
+  if (Array.isArray(declared)) {
+    const each = declared.map((reply) => success(status, reply));
+    return { description: each.map((one) => one.description).join('; '), content: Object.assign({}, ...each.map((one) => one.content)) };
+  }
+  const reply = declared;
+  const description = (reply && !(reply instanceof z.ZodType) && reply.description) || SUCCESS_TEXT[status];
+  if (reply === null) return { description };
+  if (reply instanceof z.ZodType) return { description, content: { 'application/json': { schema: outputSchema(reply) } } };
+  const types = Array.isArray(reply.type) ? reply.type : [reply.type];
+  const schema = (type: string) => (reply.item ? { type: 'string', contentMediaType: type, contentSchema: outputSchema(reply.item) } : { type: 'string', contentMediaType: type });
+  return { description, content: Object.fromEntries(types.map((type) => [type, { schema: schema(type) }])) };
+}
+
+/** "METHOD /path" of each route whose success body the document cannot describe. */
+export function undescribedRoutes(router: Router): string[] {
+  return routesOf(router)
+    .filter(({ declared }) => !declared?.responses || Object.keys(declared.responses).length === 0)
+    .map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+}
+
+function responses(method: string, path: string, declared: Contract): Json {
+  const declaredSuccess = Object.entries(declared.responses ?? {}) as unknown as Array<[SuccessStatus, Reply | Reply[]]>;
+  const successes = declaredSuccess.length > 0 ? Object.fromEntries(declaredSuccess.map(([status, reply]) => [String(status), success(status, reply)])) : { 200: { description: UNDESCRIBED, content: { 'application/json': { schema: {} } } } };
   const statuses = new Set(declared.refusals ?? []);
   // A path parameter names something, which may not exist or not be the caller's.
   if (/:\w/.test(path)) statuses.add(404);
-  if (declared.body || declared.multipart) statuses.add(400);
+  if (declared.body || declared.multipart) [400, 413, 415].forEach((status) => statuses.add(status));
   if (declared.access !== 'public' && declared.access !== 'optional') [401, 403].forEach((status) => statuses.add(status));
+  // A write that finds the disk full is refused (507) with nothing saved; a read never writes.
+  if (method !== 'get') statuses.add(507);
   const validated = Boolean(declared.params || declared.query || declared.body || declared.multipart);
   if (declared.errors === 'openai') {
     if (validated) statuses.add(400);
     const refusal = (status: number) => [String(status), { $ref: `#/components/responses/OpenAI${status}` }];
-    return { 200: { description: 'OK', content: success }, ...Object.fromEntries([...statuses, 500].sort((a, b) => a - b).map(refusal)) };
+    return { ...successes, ...Object.fromEntries([...statuses, 500].sort((a, b) => a - b).map(refusal)) };
+  }
+  if (declared.errors === 'oauth') {
+    // The endpoint's own refusals are the RFC's; a body too large or a failure never reaches it and keeps the api's shape.
+    const refusal = (status: number) => [String(status), { $ref: `#/components/responses/${status === 400 || status === 401 ? 'OAuth' : ''}${status}` }];
+    statuses.delete(415);
+    return { ...successes, ...Object.fromEntries([...statuses, 500].sort((a, b) => a - b).map(refusal)) };
   }
   const refusals = [...statuses].sort((a, b) => a - b).map((status) => [String(status), { $ref: `#/components/responses/${status}` }]);
   return {
-    200: { description: 'OK', content: success },
+    ...successes,
     ...Object.fromEntries(refusals),
     ...(validated && { 422: { $ref: '#/components/responses/422' } }),
     500: { $ref: '#/components/responses/500' },
@@ -107,7 +151,7 @@ function operation(method: string, path: string, declared: Contract): Json {
     security,
     ...(parameterList.length > 0 && { parameters: parameterList }),
     ...(body && { requestBody: body }),
-    responses: responses(path, declared),
+    responses: responses(method, path, declared),
   };
 }
 
@@ -118,10 +162,13 @@ export function routesOf(router: Router): Array<{ method: string; path: string; 
   );
 }
 
-/** The OpenAPI 3.1 document of a router; a route without a contract is a programming error, refused here. */
-export function openApiDocument(router: Router): Json {
+/**
+ * The OpenAPI 3.1 document of a router and of the few routes outside `/backend` a client calls (the
+ * OAuth metadata); a route without a contract is a programming error, refused here.
+ */
+export function openApiDocument(router: Router, outside: Router[] = []): Json {
   const paths: Record<string, Record<string, Json>> = {};
-  for (const { method, path, declared } of routesOf(router)) {
+  for (const { method, path, declared } of [router, ...outside].flatMap(routesOf)) {
     if (!declared) throw new Error(`${method.toUpperCase()} ${path} has no contract: declare one with contract({...}) beside the route`);
     (paths[toOpenApiPath(path)] ??= {})[method] = operation(method, path, declared);
   }
@@ -135,11 +182,14 @@ export function openApiDocument(router: Router): Json {
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: { Error: jsonSchema(errorBody), ValidationError: jsonSchema(validationBody), OpenAIError: jsonSchema(openAiErrorBody) },
+      schemas: { Error: jsonSchema(errorBody), ValidationError: jsonSchema(validationBody), OpenAIError: jsonSchema(openAiErrorBody), OAuthError: outputSchema(oauthErrorBody) },
       responses: {
+        OAuth400: { description: 'RFC 6749 §5.2: the request is malformed, or the grant, code or refresh token is not valid', content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } } },
+        OAuth401: { description: 'RFC 6749 §5.2: the client is unknown', content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } } },
         ...Object.fromEntries(Object.entries(REFUSALS).map(([status, description]) => [status, refusal(description)])),
         ...Object.fromEntries(Object.entries(openAiRefusals).map(([status, description]) => [`OpenAI${status}`, openAiRefusal(description)])),
-        422: { description: 'Validation failed', content: { 'application/json': { schema: { $ref: '#/components/schemas/ValidationError' } } } },
+        // A field the schema refuses comes as the list; a value the domain's rules refuse (a version ahead of the document, say) as one coded refusal.
+        422: { description: 'Validation failed: each field the schema refuses, or one value the rules refuse', content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/ValidationError' }, { $ref: '#/components/schemas/Error' }] } } } },
         500: refusal('Internal error; details are only in the server log'),
       },
     },
@@ -170,23 +220,23 @@ const DOCS_PAGE = `<!doctype html>
 </html>
 `;
 
-/** `/openapi.json` and the page rendering it; the document is built once, from the router it is mounted on, on first request. */
-export function openApiRoutes(api: Router): Router {
+/** `/openapi.json` and the page rendering it; the document is built once, from the router it is mounted on (and `outside`), on first request. */
+export function openApiRoutes(api: Router, outside: Router[] = []): Router {
   const router = new Router();
   let document: Json | undefined;
 
-  router.get('/openapi.json', contract({ access: 'public', summary: 'This document' }), (ctx) => {
-    document ??= openApiDocument(api);
+  router.get('/openapi.json', contract({ access: 'public', summary: 'This document', responses: { 200: openApiShape } }), (ctx) => {
+    document ??= openApiDocument(api, outside);
     ctx.body = document;
   });
 
-  router.get('/docs', contract({ access: 'public', summary: 'The document rendered for people', produces: 'text/html' }), (ctx) => {
+  router.get('/docs', contract({ access: 'public', summary: 'The document rendered for people', responses: { 200: { type: 'text/html' } } }), (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = DOCS_PAGE;
   });
 
   const asset = z.object({ asset: z.enum(Object.keys(DOCS_ASSETS) as [string, ...string[]]) });
-  router.get('/docs/:asset', contract({ access: 'public', summary: "The docs page's script and style", params: asset, produces: 'application/octet-stream' }), (ctx) => {
+  router.get('/docs/:asset', contract({ access: 'public', summary: "The docs page's script and style", params: asset, responses: { 200: { type: 'application/octet-stream' } } }), (ctx) => {
     const found = DOCS_ASSETS[parseParams(ctx.params, asset).asset]!;
     ctx.type = found.type;
     // The bundle is large and changes only with the package, unlike everything else under /backend.

@@ -6,6 +6,7 @@ import { verifyProjection } from '@scriptorium/projections/verify';
 import type { Services } from '../services.ts';
 import { requireAdmin } from './authenticate.ts';
 import { contract } from './contract.ts';
+import { readModels, rebuildStarted, verifyReport } from '@scriptorium/domain/protocol/http/admin';
 import { httpError } from './errors.ts';
 import { parseParams } from './validate.ts';
 
@@ -25,7 +26,7 @@ export function projectionRoutes(services: Services, runner: ProjectionRunner | 
     return projection;
   };
 
-  router.get('/auth/admin/projections', contract({ access: 'admin', summary: 'Every read model with its checkpoint and the head of the log' }), async (ctx) => {
+  router.get('/auth/admin/projections', contract({ access: 'admin', summary: 'Every read model with its checkpoint and the head of the log', responses: { 200: readModels } }), async (ctx) => {
     await requireAdmin(services, ctx);
     const head = await services.events.headPosition();
     const status = runner?.status(head);
@@ -40,7 +41,7 @@ export function projectionRoutes(services: Services, runner: ProjectionRunner | 
     ctx.body = { head, rebuild_here: runner !== undefined, projections: rows };
   });
 
-  router.post('/auth/admin/projections/:name/rebuild', contract({ access: 'admin', summary: 'Reset one read model; the projector replays the log into it (poll the list for progress)', params: nameParam, refusals: [409] }), async (ctx) => {
+  router.post('/auth/admin/projections/:name/rebuild', contract({ access: 'admin', summary: 'Reset one read model; the projector replays the log into it (poll the list for progress)', params: nameParam, responses: { 200: rebuildStarted }, refusals: [409] }), async (ctx) => {
     await requireAdmin(services, ctx);
     const projection = named(parseParams(ctx.params, nameParam).name);
     if (!runner) throw httpError(409, 'admin.rebuild_elsewhere');
@@ -48,7 +49,7 @@ export function projectionRoutes(services: Services, runner: ProjectionRunner | 
     ctx.body = { name: projection.name, head: await services.events.headPosition(), checkpoint: 0 };
   });
 
-  router.post('/auth/admin/projections/:name/verify', contract({ access: 'admin', summary: 'Rebuild one read model into a shadow store and list every document that differs from the live one', params: nameParam }), async (ctx) => {
+  router.post('/auth/admin/projections/:name/verify', contract({ access: 'admin', summary: 'Rebuild one read model into a shadow store and list every document that differs from the live one', params: nameParam, responses: { 200: verifyReport } }), async (ctx) => {
     await requireAdmin(services, ctx);
     const projection = named(parseParams(ctx.params, nameParam).name);
     ctx.body = await verifyProjection(services.events, services.readStore, projection);

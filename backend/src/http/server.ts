@@ -138,10 +138,11 @@ export async function createApi(services: Services, progress: ProjectionProgress
   api.use(trajectoryRoutes(services, progress).routes());
   api.use(aiEngineerRoutes(services, engineer, progress).routes());
   api.use(collabRoutes(services, collab, progress).routes());
-  api.use(openApiRoutes(api).routes());
+  const oauthMetadata = oauthMetadataRoutes(services);
+  api.use(openApiRoutes(api, [oauthMetadata]).routes());
   app.use(api.routes()).use(api.allowedMethods());
   app.use(healthRoutes(services).routes());
-  app.use(oauthMetadataRoutes(services).routes());
+  app.use(oauthMetadata.routes());
   app.use(staticFrontend(options.distDir ?? DIST));
 
   app.ws.use(async (ctx) => {

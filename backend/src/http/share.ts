@@ -20,6 +20,7 @@ import { sendPdf } from './exports.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
 import { historyPageQuery, pageRequest, readHistory } from './history.ts';
+import { artifactShared, conversationShared, conversationShareRevoked, sharedArtifact } from '@scriptorium/domain/protocol/http/conversation';
 
 const shareIdParam = z.object({ shareId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'share.token_invalid') });
 
@@ -56,7 +57,7 @@ export function shareRoutes(services: Services, conversations: ConversationServi
     return share;
   }
 
-  router.post('/conversation/sessions/share', contract({ access: 'user', body: shareBody, refusals: [404] }), async (ctx) => {
+  router.post('/conversation/sessions/share', contract({ access: 'user', body: shareBody, responses: { 200: conversationShared }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, shareBody);
     const chat = await ownedChat(services.readStore, user.id, body.session_id);
@@ -78,7 +79,7 @@ export function shareRoutes(services: Services, conversations: ConversationServi
     ctx.body = { share_id: shareId, path: `/share/conversation/${shareId}`, include_private: body.include_private };
   });
 
-  router.delete('/conversation/share/:shareId', contract({ access: 'user', params: shareIdParam }), async (ctx) => {
+  router.delete('/conversation/share/:shareId', contract({ access: 'user', params: shareIdParam, responses: { 200: conversationShareRevoked } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { shareId } = parseParams(ctx.params, shareIdParam);
     const result = await services.commands.handle(shareDecider, shareStream(shareId), { type: 'RevokeShare', data: { actorId: user.id }, metadata: { now: services.clock(), userId: user.id } });
@@ -140,7 +141,7 @@ export function shareRoutes(services: Services, conversations: ConversationServi
     ),
   });
   /** The owner's links to one research session, newest first, so they can be seen and revoked. */
-  router.get('/conversation/api/research/share/:id', contract({ access: 'user', params: sessionParam, response: shareList }), async (ctx) => {
+  router.get('/conversation/api/research/share/:id', contract({ access: 'user', params: sessionParam, responses: { 200: shareList } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, sessionParam);
     await ownedChat(services.readStore, user.id, id);
@@ -168,7 +169,7 @@ export function shareRoutes(services: Services, conversations: ConversationServi
     };
   });
 
-  router.post('/conversation/artifacts/share', contract({ access: 'user', body: artifactShareBody, refusals: [404] }), async (ctx) => {
+  router.post('/conversation/artifacts/share', contract({ access: 'user', body: artifactShareBody, responses: { 200: artifactShared }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, artifactShareBody);
     await ownedChat(services.readStore, user.id, body.session_id);
@@ -184,7 +185,7 @@ export function shareRoutes(services: Services, conversations: ConversationServi
     ctx.body = { share_id: shareId, path: `/share/artifact/${shareId}` };
   });
 
-  router.get('/conversation/artifact-share/:shareId', contract({ access: 'public', params: shareIdParam, refusals: [404] }), async (ctx) => {
+  router.get('/conversation/artifact-share/:shareId', contract({ access: 'public', params: shareIdParam, responses: { 200: sharedArtifact }, refusals: [404] }), async (ctx) => {
     const { shareId } = parseParams(ctx.params, shareIdParam);
     const share = await openShare(shareId, 'artifact');
     if (!share.message_id || !share.filename) throw httpError(404, 'share.gone');
@@ -196,7 +197,7 @@ export function shareRoutes(services: Services, conversations: ConversationServi
 
   /** Anyone with the link may take the report away as a PDF, as its owner can. */
   const sharePdfQuery = z.object({ version: z.coerce.number().int().min(1).optional() });
-  router.get('/conversation/share/:shareId/pdf', contract({ access: 'public', params: shareIdParam, query: sharePdfQuery, produces: 'application/pdf', refusals: [404] }), async (ctx) => {
+  router.get('/conversation/share/:shareId/pdf', contract({ access: 'public', params: shareIdParam, query: sharePdfQuery, responses: { 200: { type: 'application/pdf' } }, refusals: [404, 503] }), async (ctx) => {
     const { shareId } = parseParams(ctx.params, shareIdParam);
     const { version } = parseQuery(ctx, z.object({ version: z.coerce.number().int().min(1).optional() }));
     const share = await openShare(shareId, 'conversation');

@@ -9,10 +9,12 @@ import { httpError, invalidField } from './errors.ts';
 import { readMultipart } from './files.ts';
 import { parseParams } from './validate.ts';
 import { contract } from './contract.ts';
+import { speechQuestion, speechStatus, speechText } from '@scriptorium/domain/protocol/http/conversation';
 
 const MAX_AUDIO_BYTES = 10 * 1024 * 1024;
 /** A language other than the two the product speaks falls back to Chinese rather than refusing the recording. */
-const audioFields = z.object({ language: z.enum(['zh', 'en']).catch('zh') });
+// `default` first, so the document marks the field optional: the server defaults it.
+const audioFields = z.object({ language: z.enum(['zh', 'en']).default('zh').catch('zh') });
 
 /**
  * Short voice input through an OpenAI-compatible `/audio/transcriptions` server. With none
@@ -51,19 +53,19 @@ export function speechRoutes(services: Services, conversations: ConversationServ
   }
 
   // Tells the client whether to offer voice input at all, so it never calls a recogniser that is not there.
-  router.get('/conversation/api/v2/asr/status', contract({ access: 'user' }), async (ctx) => {
+  router.get('/conversation/api/v2/asr/status', contract({ access: 'user', responses: { 200: speechStatus } }), async (ctx) => {
     await requireUser(services, ctx);
     ctx.body = { configured: services.connections.speech() !== undefined };
   });
 
-  router.post('/conversation/api/v2/asr/short', contract({ access: 'user', multipart: audioFields, refusals: [413, 415, 501, 502] }), async (ctx) => {
+  router.post('/conversation/api/v2/asr/short', contract({ access: 'user', multipart: audioFields, responses: { 200: speechText }, refusals: [413, 415, 501, 502] }), async (ctx) => {
     await requireUser(services, ctx);
     const text = await transcribe(ctx);
     ctx.body = { success: true, text };
   });
 
   const toQuestionParams = z.object({ id: z.uuid('conversation.id_invalid') });
-  router.post('/conversation/api/v2/asr/short_to_question/:id', contract({ access: 'user', params: toQuestionParams, multipart: audioFields, refusals: [402, 404, 413, 415, 501, 502] }), async (ctx) => {
+  router.post('/conversation/api/v2/asr/short_to_question/:id', contract({ access: 'user', params: toQuestionParams, multipart: audioFields, responses: { 200: speechQuestion }, refusals: [402, 404, 413, 415, 501, 502] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, toQuestionParams);
     await ownedChat(services.readStore, user.id, id);

@@ -9,6 +9,7 @@ import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
+import { coinBalance, dailyTasksEnsured, taskActionResults, taskClaimed, taskSummary, taskTypes } from '@scriptorium/domain/protocol/http/tasks';
 
 const targetId = z.string({ error: 'tasks.target_required' }).trim().min(1, 'tasks.target_empty').max(128, 'tasks.target_too_long');
 
@@ -44,7 +45,7 @@ export function taskRoutes(services: Services, progress: ProjectionProgress): Ro
     };
   }
 
-  router.get('/api/tasks/types', contract({ access: 'user' }), async (ctx) => {
+  router.get('/api/tasks/types', contract({ access: 'user', responses: { 200: taskTypes } }), async (ctx) => {
     await requireUser(services, ctx);
     ctx.body = {
       task_types: TASK_CATALOGUE.map((task) => ({
@@ -59,26 +60,26 @@ export function taskRoutes(services: Services, progress: ProjectionProgress): Ro
     };
   });
 
-  router.post('/api/tasks/init', contract({ access: 'user' }), async (ctx) => {
+  router.post('/api/tasks/init', contract({ access: 'user', responses: { 200: taskSummary } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     await progress.waitFor((await tasks.ensureDaily(user.id)).position);
     ctx.body = await summary(user.id);
   });
 
-  router.post('/api/tasks/ensure-daily', contract({ access: 'user' }), async (ctx) => {
+  router.post('/api/tasks/ensure-daily', contract({ access: 'user', responses: { 200: dailyTasksEnsured } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const ensured = await tasks.ensureDaily(user.id);
     await progress.waitFor(ensured.position);
     ctx.body = { date: ensured.day, created: ensured.created, total_tasks: TASK_CATALOGUE.length };
   });
 
-  router.get('/api/tasks/summary', contract({ access: 'user' }), async (ctx) => {
+  router.get('/api/tasks/summary', contract({ access: 'user', responses: { 200: taskSummary } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     ctx.body = await summary(user.id);
   });
 
   /** The spec's answer is the list of results itself. */
-  router.post('/api/tasks/action', contract({ access: 'user', body: actionBody }), async (ctx) => {
+  router.post('/api/tasks/action', contract({ access: 'user', body: actionBody, responses: { 200: taskActionResults } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, actionBody);
     if (body.action_type === 'page_view') {
@@ -100,7 +101,7 @@ export function taskRoutes(services: Services, progress: ProjectionProgress): Ro
   });
 
   const tasksClaimParams = z.object({ id: z.string().min(1).max(80) });
-  router.post('/api/tasks/claim/:id', contract({ access: 'user', params: tasksClaimParams }), async (ctx) => {
+  router.post('/api/tasks/claim/:id', contract({ access: 'user', params: tasksClaimParams, responses: { 200: taskClaimed }, refusals: [409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, tasksClaimParams);
     const claimed = await tasks.claim(user.id, id);
@@ -108,7 +109,7 @@ export function taskRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { message: `领取成功，获得 ${claimed.coins} 认知币`, task_id: id, coins_earned: claimed.coins, balance: claimed.balance };
   });
 
-  router.get('/api/coins/balance', contract({ access: 'user' }), async (ctx) => {
+  router.get('/api/coins/balance', contract({ access: 'user', responses: { 200: coinBalance } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const doc = await services.readStore.collection<CoinBalanceDoc>(COIN_BALANCES).get(user.id);
     ctx.body = { balance: doc?.balance ?? 0, total_earned: doc?.total_earned ?? 0, unit: 'cognition_coin' };

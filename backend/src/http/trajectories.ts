@@ -15,6 +15,18 @@ import { httpError, invalidField } from './errors.ts';
 import { safeFilename } from './files.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
+import {
+  cliLeaderboard,
+  sharedTrajectory,
+  trajectoryDeleted,
+  trajectoryFavorite,
+  trajectoryFile,
+  trajectoryFiles,
+  trajectoryShared,
+  trajectoryShareRevoked,
+  trajectoryShares,
+  trajectoryWithEvents,
+} from '@scriptorium/domain/protocol/http/trajectories';
 import { isOpen } from '@scriptorium/domain/share/decide';
 
 const TITLE_CHARS = 200;
@@ -112,7 +124,7 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     return { share, doc };
   }
 
-  router.post('/engineer/trajectory/files', contract({ access: 'user', body: uploadBody }), async (ctx) => {
+  router.post('/engineer/trajectory/files', contract({ access: 'user', body: uploadBody, responses: { 201: trajectoryFile } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, uploadBody);
     const fileId = deterministicId('trajectory', user.id, body.metadata.session_id);
@@ -147,7 +159,7 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     ctx.body = fileDto(await owned(user.id, fileId));
   });
 
-  router.get('/engineer/trajectory/files', contract({ access: 'user', query: listQuery }), async (ctx) => {
+  router.get('/engineer/trajectory/files', contract({ access: 'user', query: listQuery, responses: { 200: trajectoryFiles } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const query = parseQuery(ctx, listQuery);
     const filter = { owner_id: user.id };
@@ -159,26 +171,26 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     ctx.body = { files: found.map(fileDto), total, active_sessions: active };
   });
 
-  router.get('/engineer/trajectory/files/:id', contract({ access: 'user', params: idParam }), async (ctx) => {
+  router.get('/engineer/trajectory/files/:id', contract({ access: 'user', params: idParam, responses: { 200: trajectoryWithEvents } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const doc = await owned(user.id, id);
     ctx.body = { ...fileDto(doc), events: await readEvents(doc) };
   });
 
-  router.get('/engineer/trajectory/files/:id/download', contract({ access: 'user', params: idParam, produces: 'application/x-ndjson' }), async (ctx) => {
+  router.get('/engineer/trajectory/files/:id/download', contract({ access: 'user', params: idParam, responses: { 200: { type: 'application/x-ndjson' } } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     await sendFile(ctx, await owned(user.id, id));
   });
 
-  router.get('/engineer/trajectory/files/:id/favorite', contract({ access: 'user', params: idParam }), async (ctx) => {
+  router.get('/engineer/trajectory/files/:id/favorite', contract({ access: 'user', params: idParam, responses: { 200: trajectoryFavorite } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     ctx.body = { file_id: id, favorite: (await owned(user.id, id)).favorite };
   });
 
-  router.put('/engineer/trajectory/files/:id/favorite', contract({ access: 'user', params: idParam, body: favoriteBody }), async (ctx) => {
+  router.put('/engineer/trajectory/files/:id/favorite', contract({ access: 'user', params: idParam, body: favoriteBody, responses: { 200: trajectoryFavorite } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const body = parseBody(ctx, favoriteBody);
@@ -188,7 +200,7 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     ctx.body = { file_id: id, favorite: body.favorite };
   });
 
-  router.delete('/engineer/trajectory/files/:id', contract({ access: 'user', params: idParam }), async (ctx) => {
+  router.delete('/engineer/trajectory/files/:id', contract({ access: 'user', params: idParam, responses: { 200: trajectoryDeleted } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const result = await run(id, user.id, { type: 'DeleteTrajectory', data: { fileId: id, actorId: user.id } });
@@ -198,7 +210,7 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
   });
 
   /** The links that open a trajectory now, newest first, so its owner can copy or revoke one at any time. */
-  router.get('/engineer/trajectory/files/:id/shares', contract({ access: 'user', params: idParam }), async (ctx) => {
+  router.get('/engineer/trajectory/files/:id/shares', contract({ access: 'user', params: idParam, responses: { 200: trajectoryShares } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     await owned(user.id, id);
@@ -211,7 +223,7 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     };
   });
 
-  router.post('/engineer/trajectory/share', contract({ access: 'user', body: shareBody }), async (ctx) => {
+  router.post('/engineer/trajectory/share', contract({ access: 'user', body: shareBody, responses: { 200: trajectoryShared }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, shareBody);
     const token = randomBytes(18).toString('base64url');
@@ -224,7 +236,7 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     ctx.body = { token, share_url: `/shared/trajectory/${token}`, expires_at: shared?.type === 'TrajectoryShared' ? shared.data.expiresAt : null };
   });
 
-  router.delete('/engineer/trajectory/share/:token', contract({ access: 'user', params: tokenParam, refusals: [404] }), async (ctx) => {
+  router.delete('/engineer/trajectory/share/:token', contract({ access: 'user', params: tokenParam, responses: { 200: trajectoryShareRevoked }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { token } = parseParams(ctx.params, tokenParam);
     const share = await services.readStore.collection<TrajectoryShareDoc>(TRAJECTORY_SHARES).get(token);
@@ -236,7 +248,7 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
 
   /** Public: who uses the command-line assistant most (spec 01's CLI usage leaderboard). */
   const leaderboardQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) });
-  router.get('/engineer/leaderboard', contract({ access: 'public', query: leaderboardQuery }), async (ctx) => {
+  router.get('/engineer/leaderboard', contract({ access: 'public', query: leaderboardQuery, responses: { 200: cliLeaderboard } }), async (ctx) => {
     const { limit } = parseQuery(ctx, leaderboardQuery);
     const rows = await services.readStore.collection<CliUsageDoc>(CLI_USAGE).find({}, { sort: { sessions: -1, events: -1 }, limit });
     const users = await Promise.all(rows.map((row) => services.readStore.collection<UserDoc>(USERS).get(row._id)));
@@ -246,14 +258,14 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     };
   });
 
-  router.get('/engineer/trajectory/shared/:token', contract({ access: 'public', params: tokenParam }), async (ctx) => {
+  router.get('/engineer/trajectory/shared/:token', contract({ access: 'public', params: tokenParam, responses: { 200: sharedTrajectory } }), async (ctx) => {
     const { token } = parseParams(ctx.params, tokenParam);
     const { share, doc } = await openShare(token);
     const { favorite: _favorite, ...file } = fileDto(doc);
     ctx.body = { ...file, events: await readEvents(doc), share_settings: { allow_download: share.allow_download }, expires_at: share.expires_at };
   });
 
-  router.get('/engineer/trajectory/shared/:token/download', contract({ access: 'public', params: tokenParam, produces: 'application/x-ndjson', refusals: [403] }), async (ctx) => {
+  router.get('/engineer/trajectory/shared/:token/download', contract({ access: 'public', params: tokenParam, responses: { 200: { type: 'application/x-ndjson' } }, refusals: [403] }), async (ctx) => {
     const { token } = parseParams(ctx.params, tokenParam);
     const { share, doc } = await openShare(token);
     if (!share.allow_download) throw httpError(403, 'share.download_not_allowed');

@@ -11,6 +11,7 @@ import { httpError } from './errors.ts';
 import { parseQuery } from './validate.ts';
 import { usersById } from './usersById.ts';
 import { contract } from './contract.ts';
+import { allTokenUsage, sessionsTokenUsage, userRow, userUsage } from '@scriptorium/domain/protocol/http/admin';
 
 export const paging = (defaultLimit: number, maxLimit: number) =>
   z.object({
@@ -96,7 +97,7 @@ export function usageRoutes(services: Services): Router {
   const router = new Router();
   const queries = new UsageQueries(services);
 
-  router.get('/auth/user/token-info', contract({ access: 'user' }), async (ctx) => {
+  router.get('/auth/user/token-info', contract({ access: 'user', responses: { 200: userRow } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     ctx.body = await queries.tokenInfo(user.id);
   });
@@ -105,11 +106,11 @@ export function usageRoutes(services: Services): Router {
     const user = await requireUser(services, ctx);
     ctx.body = await queries.usage(user.id);
   };
-  router.get('/auth/user/token-usage', contract({ access: 'user' }), ownUsage);
-  router.get('/conversation/api/user/token-usage', contract({ access: 'user' }), ownUsage);
+  router.get('/auth/user/token-usage', contract({ access: 'user', responses: { 200: userUsage } }), ownUsage);
+  router.get('/conversation/api/user/token-usage', contract({ access: 'user', responses: { 200: userUsage } }), ownUsage);
 
   const usagePage = paging(100, 500);
-  router.get('/conversation/api/admin/token-usage', contract({ access: 'admin', query: usagePage }), async (ctx) => {
+  router.get('/conversation/api/admin/token-usage', contract({ access: 'admin', query: usagePage, responses: { 200: allTokenUsage } }), async (ctx) => {
     await requireAdmin(services, ctx);
     const query = parseQuery(ctx, usagePage);
     const usage = services.readStore.collection<UserUsageDoc>(USER_USAGE);
@@ -124,7 +125,7 @@ export function usageRoutes(services: Services): Router {
     ctx.body = { users, total, skip: query.skip, limit: query.limit };
   });
 
-  router.get('/conversation/api/admin/sessions-token-usage', contract({ access: 'admin', query: usagePage }), async (ctx) => {
+  router.get('/conversation/api/admin/sessions-token-usage', contract({ access: 'admin', query: usagePage, responses: { 200: sessionsTokenUsage } }), async (ctx) => {
     await requireAdmin(services, ctx);
     const query = parseQuery(ctx, usagePage);
     const sessions = services.readStore.collection<SessionUsageDoc>(SESSION_USAGE);

@@ -53,74 +53,58 @@ export const collabInviteIdSchema = z.uuid('collab.invite_not_found');
 export const collabMemberIdSchema = z.string().min(1).max(100);
 export const acceptCollabInviteSchema = z.object({ token: z.string().regex(/^[a-f0-9]{32}\.[A-Za-z0-9_-]{43}$/, 'collab.invite_invalid') }).strict();
 
-export interface CollabMemberDto {
-  user_id: string;
-  name: string;
-  access: CollabAccess;
-  joined_at: string;
-}
+// The replies of the shared-document routes: declared by the routes (their OpenAPI responses) and inferred here for the client.
+const collabAccess = z.enum(['owner', ...COLLAB_ROLES]);
 
-export interface CollabDocSummaryDto {
-  id: string;
-  title: string;
+export const collabMemberSchema = z.object({ user_id: z.string(), name: z.string(), access: collabAccess, joined_at: z.string() });
+export type CollabMemberDto = z.infer<typeof collabMemberSchema>;
+
+export const collabDocSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
   /** The research report this document co-edits, when it started as one. */
-  report: { session_id: string; version: number } | null;
-  owner_id: string;
-  access: CollabAccess;
-  version: number;
-  member_count: number;
-  created_at: string;
-  updated_at: string;
-}
+  report: z.object({ session_id: z.string(), version: z.number().int() }).nullable(),
+  owner_id: z.string(),
+  access: collabAccess,
+  version: z.number().int(),
+  member_count: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type CollabDocSummaryDto = z.infer<typeof collabDocSummarySchema>;
+export const collabDocListSchema = z.object({ docs: z.array(collabDocSummarySchema) });
+export type CollabDocListDto = z.infer<typeof collabDocListSchema>;
+
+/** A ProseMirror document as `Node.toJSON()` writes it (collabSchema.ts says which nodes it may hold). */
+const proseMirrorDoc = z.looseObject({ type: z.literal('doc'), content: z.array(z.unknown()).optional() });
 
 /** A document as the editor opens it: its content at `version`, from which the socket resumes. */
-export interface CollabDocDto extends CollabDocSummaryDto {
-  members: CollabMemberDto[];
-  doc: unknown;
-}
+export const collabDocSchema = collabDocSummarySchema.extend({ members: z.array(collabMemberSchema), doc: proseMirrorDoc });
+export type CollabDocDto = z.infer<typeof collabDocSchema>;
 
 /** A link just created: its secret (`token`) is shown this once. */
-export interface CollabInviteDto {
-  id: string;
-  token: string;
-  role: CollabRole;
-  created_at: string;
-}
+export const collabInviteSchema = z.object({ id: z.string(), token: z.string(), role: z.enum(COLLAB_ROLES), created_at: z.string() });
+export type CollabInviteDto = z.infer<typeof collabInviteSchema>;
 
 /** A live link as its owner lists it: never its secret, and how many people joined through it. */
-export interface CollabInviteSummaryDto {
-  id: string;
-  role: CollabRole;
-  created_at: string;
-  joined_count: number;
-}
+export const collabInviteSummarySchema = z.object({ id: z.string(), role: z.enum(COLLAB_ROLES), created_at: z.string(), joined_count: z.number().int() });
+export type CollabInviteSummaryDto = z.infer<typeof collabInviteSummarySchema>;
 
-export interface CollabInvitesDto {
-  invites: CollabInviteSummaryDto[];
-}
+export const collabInvitesSchema = z.object({ invites: z.array(collabInviteSummarySchema) });
+export type CollabInvitesDto = z.infer<typeof collabInvitesSchema>;
 
-export interface CollabMembersDto {
-  members: CollabMemberDto[];
-}
+export const collabMembersSchema = z.object({ members: z.array(collabMemberSchema) });
+export type CollabMembersDto = z.infer<typeof collabMembersSchema>;
 
 /** One accepted batch as the history lists it: versions `version` to `version + steps`. */
-export interface CollabHistoryEntryDto {
-  version: number;
-  steps: number;
-  user_id: string;
-  name: string;
-  at: string;
-}
+export const collabHistoryEntrySchema = z.object({ version: z.number().int(), steps: z.number().int(), user_id: z.string(), name: z.string(), at: z.string() });
+export type CollabHistoryEntryDto = z.infer<typeof collabHistoryEntrySchema>;
 
-export interface CollabHistoryDto {
-  version: number;
-  entries: CollabHistoryEntryDto[];
-}
+export const collabHistorySchema = z.object({ version: z.number().int(), entries: z.array(collabHistoryEntrySchema) });
+export type CollabHistoryDto = z.infer<typeof collabHistorySchema>;
 
-export interface CollabVersionDto {
-  version: number;
-  doc: unknown;
-}
+export const collabVersionSchema = z.object({ version: z.number().int(), doc: proseMirrorDoc });
+export type CollabVersionDto = z.infer<typeof collabVersionSchema>;
 
 export const selectionSchema = z.object({ anchor: z.number().int().min(0), head: z.number().int().min(0) }).strict();
 export type CollabSelection = z.infer<typeof selectionSchema>;

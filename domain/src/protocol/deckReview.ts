@@ -50,34 +50,43 @@ export interface SlideContent {
 
 export type SlideReviewStatus = 'pending' | 'reviewed' | 'failed';
 
-export interface DeckSlideDto extends SlideContent {
-  status: SlideReviewStatus;
-  review: SlideReview | null;
+// The replies of the review routes: declared by the routes (their OpenAPI responses) and inferred here for the client.
+export const deckSlideSchema = z.object({
+  n: z.number().int(),
+  title: z.string().nullable(),
+  paragraphs: z.array(z.string()),
+  notes: z.string(),
+  images: z.number().int(),
+  status: z.enum(['pending', 'reviewed', 'failed']),
+  review: slideReviewSchema.nullable(),
   /** Why the slide could not be reviewed. */
-  failure: string | null;
-}
+  failure: z.string().nullable(),
+});
+export type DeckSlideDto = z.infer<typeof deckSlideSchema>;
 
-export interface DeckReviewSummaryDto {
-  review_id: string;
-  filename: string;
-  status: DeckReviewStatus;
+export const deckReviewSummarySchema = z.object({
+  review_id: z.string(),
+  filename: z.string(),
+  status: z.enum(DECK_REVIEW_STATUSES),
   /** Known once the review starts. */
-  engine: ReviewEngine | null;
-  language: ReviewLanguage;
-  slide_count: number;
-  reviewed_count: number;
-  failed_count: number;
-  score: number | null;
+  engine: z.enum(REVIEW_ENGINES).nullable(),
+  language: z.enum(REVIEW_LANGUAGES),
+  slide_count: z.number().int(),
+  reviewed_count: z.number().int(),
+  failed_count: z.number().int(),
+  score: z.number().nullable(),
   /** Why the whole review stopped, in the catalogue's words. */
-  error: { code: string | null; detail: string } | null;
-  created_at: string;
-  updated_at: string;
-}
+  error: z.object({ code: z.string().nullable(), detail: z.string() }).nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type DeckReviewSummaryDto = z.infer<typeof deckReviewSummarySchema>;
 
-export interface DeckReviewDto extends DeckReviewSummaryDto {
-  reasons: string[];
-  slides: DeckSlideDto[];
-}
+export const deckReviewSchema = deckReviewSummarySchema.extend({ reasons: z.array(z.string()), slides: z.array(deckSlideSchema) });
+export type DeckReviewDto = z.infer<typeof deckReviewSchema>;
+
+export const deckReviewListSchema = z.object({ reviews: z.array(deckReviewSummarySchema) });
+export type DeckReviewListDto = z.infer<typeof deckReviewListSchema>;
 
 /** A review that may still change: the page keeps reading it. */
 export const isUnderway = (status: DeckReviewStatus): boolean => status === 'uploaded' || status === 'reviewing';

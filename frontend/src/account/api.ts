@@ -1,74 +1,31 @@
 import { fetchMe } from '../api/auth.ts';
+import type { CodeSentReply, EmailVerifiedReply, MessageReply, RegistrationSettings, SignInReply } from '@scriptorium/domain/protocol/http/auth';
+import type { CoinBalance, DailyTasksEnsured, FeedbackSent, TaskClaimed, TaskSummary } from '@scriptorium/domain/protocol/http/tasks';
+import type { UserRow } from '@scriptorium/domain/protocol/http/admin';
 import { api } from '../api/client.ts';
 
 /** Token info as GET /auth/user/token-info (and the admin's user rows) answer it; amounts in cognition coins. */
-export interface TokenInfo {
-  token_level_limit: number;
-  today_usage: number;
-  extra_budget: number;
-  total_available: number;
-  token_remaining: number;
-  user_level: string;
-  all_usage: number;
-  last_refresh_date: string;
-  membership_expires_at?: string | null;
-  /** The zone whose days the quota counts. */
-  time_zone?: string;
-}
-
-export interface Task {
-  task_id: string;
-  /** The catalogue's id (the public `task_id` adds the day): what the client words the task by. */
-  task_type: string;
-  name: string;
-  description: string;
-  coin_reward: number;
-  current_progress: number;
-  target_progress: number;
-  is_completed: boolean;
-  rewards_claimed: boolean;
-}
-
-export interface TaskSummary {
-  completed_tasks_today: number;
-  total_tasks_available: number;
-  total_coins_earned_today: number;
-  tasks: Task[];
-}
-
-export interface ClaimResult {
-  message?: string;
-  coins_earned?: number;
-  balance?: number;
-}
+export type { TokenInfo } from '@scriptorium/domain/protocol/http/admin';
+export type { DailyTask as Task, TaskSummary } from '@scriptorium/domain/protocol/http/tasks';
+export type { RegistrationSettings } from '@scriptorium/domain/protocol/http/auth';
 
 export type FeedbackType = 'bug' | 'feature' | 'general';
-
-export interface RegistrationSettings {
-  invite_code_required: boolean;
-  email_verification_required: boolean;
-}
-
-export interface CoinBalance {
-  balance: number;
-  total_earned: number;
-}
 
 export const accountApi = {
   me: () => fetchMe(),
   coinBalance: () => api.get<CoinBalance>('/api/coins/balance'),
-  tokenInfo: () => api.get<TokenInfo>('/auth/user/token-info'),
+  tokenInfo: () => api.get<UserRow>('/auth/user/token-info'),
   taskSummary: () => api.get<TaskSummary>('/api/tasks/summary'),
-  ensureDailyTasks: () => api.post<unknown>('/api/tasks/ensure-daily'),
-  claimTask: (taskId: string) => api.post<ClaimResult>(`/api/tasks/claim/${encodeURIComponent(taskId)}`),
-  sendVerificationEmail: (email: string) => api.post<{ message?: string }>('/auth/send-verification-email', { json: { email } }),
-  resendVerificationEmail: (email: string) => api.post<{ message?: string }>('/auth/resend-verification-email', { json: { email } }),
-  verifyEmail: (email: string, code: string) => api.post<{ message?: string }>('/auth/verify-email', { json: { email, code } }),
-  sendFeedback: (feedback_type: FeedbackType, feedback_text: string) => api.post<unknown>('/email/user-feedback', { json: { feedback_type, feedback_text } }),
-  logout: () => api.post<unknown>('/auth/logout'),
+  ensureDailyTasks: () => api.post<DailyTasksEnsured>('/api/tasks/ensure-daily'),
+  claimTask: (taskId: string) => api.post<TaskClaimed>(`/api/tasks/claim/${encodeURIComponent(taskId)}`),
+  sendVerificationEmail: (email: string) => api.post<CodeSentReply>('/auth/send-verification-email', { json: { email } }),
+  resendVerificationEmail: (email: string) => api.post<CodeSentReply>('/auth/resend-verification-email', { json: { email } }),
+  verifyEmail: (email: string, code: string) => api.post<EmailVerifiedReply>('/auth/verify-email', { json: { email, code } }),
+  sendFeedback: (feedback_type: FeedbackType, feedback_text: string) => api.post<FeedbackSent>('/email/user-feedback', { json: { feedback_type, feedback_text } }),
+  logout: () => api.post<MessageReply>('/auth/logout'),
   /** Every sign-in made before the change ends, this one too: the answer carries this browser's new token. */
-  changePassword: (current_password: string, new_password: string) => api.post<{ access_token: string }>('/auth/password', { json: { current_password, new_password } }),
-  requestPasswordReset: (email: string) => api.post<{ message?: string }>('/auth/password-reset/request', { json: { email } }),
-  resetPassword: (email: string, code: string, new_password: string) => api.post<{ message?: string }>('/auth/password-reset', { json: { email, code, new_password } }),
+  changePassword: (current_password: string, new_password: string) => api.post<SignInReply>('/auth/password', { json: { current_password, new_password } }),
+  requestPasswordReset: (email: string) => api.post<CodeSentReply>('/auth/password-reset/request', { json: { email } }),
+  resetPassword: (email: string, code: string, new_password: string) => api.post<MessageReply>('/auth/password-reset', { json: { email, code, new_password } }),
   registrationSettings: () => api.get<RegistrationSettings>('/auth/registration-settings'),
 };

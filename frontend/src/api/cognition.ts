@@ -1,54 +1,12 @@
-import type { CitedSource } from '../cognition/citations.ts';
+import type { Cognition, CognitionPage, CognitionSummary, CognitionViewed, Collection, CollectionDetail, CollectionList, DeletedReply, ExtractionStarted } from '@scriptorium/domain/protocol/http/cognition';
 import { api } from './client.ts';
 import { pollExtraction, type ExtractionStatus, type PollOptions } from './extractionPoll.ts';
 
 export type { ExtractionState, ExtractionStatus } from './extractionPoll.ts';
 
-export type SourceKind = 'notes' | 'url' | 'synthesis';
+export type { Cognition, CognitionPage, CognitionSummary, Collection, CollectionDetail, ExtractionStarted } from '@scriptorium/domain/protocol/http/cognition';
 
-export interface CognitionSummary {
-  id: string;
-  title: string;
-  summary: string;
-  tags: string[];
-  source_kind: SourceKind;
-  public: boolean;
-  /** The owner's username. */
-  owner: string;
-  mine: boolean;
-  view_count: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Cognition extends CognitionSummary {
-  insights: string[];
-  /** Markdown with numbered citations [n] into `sources`. */
-  content: string;
-  sources: CitedSource[];
-}
-
-export interface CognitionPage {
-  items: CognitionSummary[];
-  total: number;
-}
-
-export interface Collection {
-  id: string;
-  name: string;
-  description: string;
-  count: number;
-  updated_at: string;
-}
-
-export interface CollectionDetail extends Collection {
-  items: CognitionSummary[];
-}
-
-export interface ExtractionStarted {
-  extraction_id: string;
-  status: 'pending';
-}
+export type SourceKind = CognitionSummary['source_kind'];
 
 /** One way to make a cognition; every kind runs as a job polled the same way. */
 export type ExtractionRequest = { kind: 'notes'; noteIds: readonly string[] } | { kind: 'url'; url: string } | { kind: 'synthesis'; cognitionIds: readonly string[] };
@@ -72,11 +30,11 @@ export const listCognitions = ({ q = '', scope = 'public', skip = 0, limit = PAG
 export const getCognition = (id: string, signal?: AbortSignal) => api.get<Cognition>(one(id), { ...(signal && { signal }) });
 
 /** Counts the signed-in reader's view (once per reader) and the daily task 浏览认知. */
-export const recordCognitionView = (id: string) => api.post<{ cognition_id: string; viewed: true }>(`${one(id)}/view`);
+export const recordCognitionView = (id: string) => api.post<CognitionViewed>(`${one(id)}/view`);
 
 export const updateCognition = (id: string, patch: Partial<Pick<Cognition, 'title' | 'summary' | 'tags' | 'public'>>) => api.patch<Cognition>(one(id), { json: patch });
 
-export const deleteCognition = (id: string) => api.delete<{ deleted: true }>(one(id));
+export const deleteCognition = (id: string) => api.delete<DeletedReply>(one(id));
 
 export const extractFromNotes = (noteIds: readonly string[]) => api.post<ExtractionStarted>(`${base}/extract`, { json: { note_ids: noteIds } });
 
@@ -100,7 +58,7 @@ export const getExtraction = (id: string, signal?: AbortSignal) => api.get<Extra
 /** Polls an extraction once a second until it completes or fails; abort the signal to stop. */
 export const waitForExtraction = (id: string, options: PollOptions = {}) => pollExtraction((signal) => getExtraction(id, signal), options);
 
-export const listCollections = () => api.get<{ collections: Collection[] }>(`${base}/collections`);
+export const listCollections = () => api.get<CollectionList>(`${base}/collections`);
 
 export const createCollection = (name: string, description = '') => api.post<Collection>(`${base}/collections`, { json: { name, description } });
 
@@ -108,7 +66,7 @@ export const getCollection = (id: string, signal?: AbortSignal) => api.get<Colle
 
 export const updateCollection = (id: string, patch: { name?: string; description?: string }) => api.patch<Collection>(collection(id), { json: patch });
 
-export const deleteCollection = (id: string) => api.delete<{ deleted: true }>(collection(id));
+export const deleteCollection = (id: string) => api.delete<DeletedReply>(collection(id));
 
 export const addToCollection = (id: string, cognitionId: string) => api.post<Collection>(`${collection(id)}/items`, { json: { cognition_id: cognitionId } });
 

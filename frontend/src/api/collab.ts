@@ -1,11 +1,11 @@
-import type { CollabDocDto, CollabDocSummaryDto, CollabHistoryDto, CollabInviteDto, CollabInvitesDto, CollabMembersDto, CollabRole, CollabVersionDto } from '@scriptorium/domain/protocol/collab';
+import type { CollabDocDto, CollabDocListDto, CollabDocSummaryDto, CollabHistoryDto, CollabInviteDto, CollabInvitesDto, CollabMembersDto, CollabRole, CollabVersionDto } from '@scriptorium/domain/protocol/collab';
 import { api } from './client.ts';
 
 const doc = (id: string) => `/api/collab/docs/${encodeURIComponent(id)}`;
 
 /** Shared documents (`/collaboration`): the steps themselves go over the document's socket (`collab/live.ts`). */
 export const collabApi = {
-  list: () => api.get<{ docs: CollabDocSummaryDto[] }>('/api/collab/docs'),
+  list: () => api.get<CollabDocListDto>('/api/collab/docs'),
   /** `start`: a research report's version to co-edit, its content already in the shared schema. */
   create: (title: string, start?: { report: { session_id: string; version: number }; doc: unknown }) => api.post<CollabDocSummaryDto>('/api/collab/docs', { json: { title, ...start } }),
   get: (id: string) => api.get<CollabDocDto>(doc(id)),

@@ -1,15 +1,6 @@
-export type ExtractionState = 'pending' | 'running' | 'completed' | 'failed';
-
-export interface ExtractionStatus {
-  extraction_id: string;
-  status: ExtractionState;
-  cognition_id: string | null;
-  /** A failure's reason in Chinese; `code` and `params`, when given, word it in the reader's language. */
-  error: string | null;
-  code?: string;
-  params?: Record<string, string | number>;
-  created_at: string;
-}
+import type { ExtractionStatus } from '@scriptorium/domain/protocol/http/cognition';
+export type { ExtractionStatus } from '@scriptorium/domain/protocol/http/cognition';
+export type ExtractionState = ExtractionStatus['status'];
 
 export const POLL_INTERVAL_MS = 1000;
 /** Reads that may fail in a row (a dropped connection, a restarting server) before polling gives up. */

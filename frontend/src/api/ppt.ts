@@ -1,4 +1,4 @@
-import type { DeckReviewDto, DeckReviewSummaryDto, ReviewLanguage } from '@scriptorium/domain/protocol/deckReview';
+import type { DeckReviewDto, DeckReviewListDto, ReviewLanguage } from '@scriptorium/domain/protocol/deckReview';
 import { api } from './client.ts';
 import { attachmentName } from './disposition.ts';
 import { rawRequest } from './research.ts';
@@ -8,7 +8,7 @@ const path = (reviewId: string) => `/api/ppt/reviews/${encodeURIComponent(review
 export type ExportFormat = 'md' | 'pdf';
 
 export const pptApi = {
-  list: () => api.get<{ reviews: DeckReviewSummaryDto[] }>('/api/ppt/reviews'),
+  list: () => api.get<DeckReviewListDto>('/api/ppt/reviews'),
   get: (reviewId: string) => api.get<DeckReviewDto>(path(reviewId)),
   /** Refusals (not a .pptx, damaged, too large, no budget) come back as the catalogue's errors, before anything is kept. */
   async upload(file: File, language: ReviewLanguage): Promise<DeckReviewDto> {

@@ -1,3 +1,15 @@
+import type {
+  ArtifactShared,
+  AvailableModels,
+  ConversationShared,
+  ConversationShareRevoked,
+  EditRequested,
+  ResearchPaused,
+  ResearchResumed,
+  SharedArtifact,
+  SpeechStatus,
+  SpeechText,
+} from '@scriptorium/domain/protocol/http/conversation';
 import type { CanvasVersion, ClarificationAnswer, ClarificationQuestion } from '@scriptorium/domain/protocol/research';
 import type { History } from '../research/conversation.ts';
 import { i18n } from '../i18n/index.ts';
@@ -94,9 +106,9 @@ export const research = {
   setSearch: (sessionId: string, enabled: boolean) => api.post<SessionDto>('/conversation/api/v2/research/update_search_status', { json: { session_id: sessionId, search_enabled: enabled } }),
   rename: (sessionId: string, name: string) => api.put<SessionDto>(`/conversation/api/v2/sessions/${encode(sessionId)}/name`, { json: { name } }),
   setTitle: (sessionId: string, title: string) => api.put<SessionDto>(`/conversation/api/v2/sessions/${encode(sessionId)}/title`, { json: { title } }),
-  pause: (sessionId: string) => api.post<unknown>(`/conversation/research/${encode(sessionId)}/pause`),
-  resume: (sessionId: string) => api.post<unknown>(`/conversation/research/${encode(sessionId)}/resume`),
-  models: () => api.get<{ offline: boolean; current: string }>('/conversation/api/models/available'),
+  pause: (sessionId: string) => api.post<ResearchPaused>(`/conversation/research/${encode(sessionId)}/pause`),
+  resume: (sessionId: string) => api.post<ResearchResumed>(`/conversation/research/${encode(sessionId)}/resume`),
+  models: () => api.get<AvailableModels>('/conversation/api/models/available'),
   canvas: (sessionId: string) => api.get<CanvasDto>(`/conversation/research/${encode(sessionId)}/canvas`),
   pendingQuestions: (sessionId: string) => api.get<{ questions: ClarificationQuestion[] }>(`/conversation/research/${encode(sessionId)}/pending_questions`),
   answerClarification: (sessionId: string, answers: ClarificationAnswer[]) => api.post<SessionDto>(`/conversation/research/${encode(sessionId)}/clarification_answer`, { json: { answers } }),
@@ -112,15 +124,15 @@ export const research = {
   send: (sessionId: string, message: string) => api.post<unknown>('/conversation/api/v2/chat/send', { json: { session_id: sessionId, message } }),
   /** `offset` and `version` say where the selection is, so the edit changes that occurrence and no other. */
   editRequest: (sessionId: string, body: { request_id: string; text: string; snippet: string; offset: number; version: number }) =>
-    api.post<{ request_id: string; status: string }>(`/conversation/research/${encode(sessionId)}/edit_request`, { json: body }),
+    api.post<EditRequested>(`/conversation/research/${encode(sessionId)}/edit_request`, { json: body }),
   share: (body: { session_id: string; title: string; description: string; expires_days: number | null; include_private: boolean }) =>
-    api.post<{ share_id: string; include_private: boolean }>('/conversation/sessions/share', { json: body }),
+    api.post<ConversationShared>('/conversation/sessions/share', { json: body }),
   shared: (shareId: string, page?: HistoryPage) => api.get<SharedConversationDto>(`/conversation/share/${encode(shareId)}`, page && { query: pageQuery(page) }),
-  shareArtifact: (body: { session_id: string; message_id: string; filename: string; expires_days: number | null }) => api.post<{ share_id: string; path: string }>('/conversation/artifacts/share', { json: body }),
+  shareArtifact: (body: { session_id: string; message_id: string; filename: string; expires_days: number | null }) => api.post<ArtifactShared>('/conversation/artifacts/share', { json: body }),
   /** The session's links (its conversation and its files), newest first, revoked and expired ones too. */
   shares: (sessionId: string) => api.get<{ shares: SessionShareDto[] }>(`/conversation/api/research/share/${encode(sessionId)}`).then((body) => body.shares),
-  revokeShare: (shareId: string) => api.delete<{ revoked: boolean }>(`/conversation/share/${encode(shareId)}`),
-  sharedArtifact: (shareId: string) => api.get<{ share_id: string; filename: string; filetype: 'html' | 'markdown'; content: string; created_at: string; expires_at: string | null }>(`/conversation/artifact-share/${encode(shareId)}`),
+  revokeShare: (shareId: string) => api.delete<ConversationShareRevoked>(`/conversation/share/${encode(shareId)}`),
+  sharedArtifact: (shareId: string) => api.get<SharedArtifact>(`/conversation/artifact-share/${encode(shareId)}`),
 };
 
 /** Multipart and binary calls sit beside the JSON client, with the same error catalogue. */
@@ -183,15 +195,14 @@ export async function recognise(audio: Blob, language = 'zh'): Promise<string> {
   form.set('file', audio, 'speech.webm');
   form.set('language', language);
   const response = await rawRequest('/conversation/api/v2/asr/short', { method: 'POST', body: form });
-  const reply = (await response.json()) as { text?: string; data?: { text?: string } };
-  return reply.text ?? reply.data?.text ?? '';
+  return ((await response.json()) as SpeechText).text;
 }
 
 /** Whether speech recognition is configured; without it the microphone stays hidden. */
 /** Today's budget beside what a research run is reckoned to use: the composer asks before a run it may not cover. */
 export const researchBudget = () => api.get<{ remaining_tokens: number; estimate_tokens: number; enough: boolean }>('/conversation/api/v2/research/budget');
 
-export const speechStatus = () => api.get<{ configured: boolean }>('/conversation/api/v2/asr/status');
+export const speechStatus = () => api.get<SpeechStatus>('/conversation/api/v2/asr/status');
 
 /** Spec §2: page views are recorded as user actions; a failure must never bother the user. */
 export function recordPageView(route: string): void {

@@ -1,17 +1,6 @@
-/** The user as `GET /auth/me` answers (spec §3). */
-export interface MeDto {
-  _id: string;
-  username: string;
-  email: string;
-  /** The name asked for at registration, shown to the user (beyond the spec); the user name when none was given. */
-  nickname?: string;
-  created_at: string;
-  is_active: boolean;
-  is_admin: boolean;
-  /** Reads any stream at /audit (beyond the spec). */
-  is_auditor?: boolean;
-  email_verified: boolean;
-}
+import type { UserReply } from '@scriptorium/domain/protocol/http/auth';
+/** The user as `GET /auth/me` answers (spec §3), as the route declares it. */
+export type MeDto = UserReply;
 
 /** The user as the client keeps it (spec §3): name and updated_at are derived, not sent. */
 export interface ClientUser {
@@ -39,7 +28,7 @@ export const toClientUser = (dto: MeDto): ClientUser => ({
   updated_at: dto.created_at,
   is_active: dto.is_active,
   is_admin: dto.is_admin,
-  is_auditor: dto.is_auditor ?? false,
+  is_auditor: dto.is_auditor,
   email_verified: dto.email_verified,
 });
 

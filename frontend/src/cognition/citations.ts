@@ -1,10 +1,5 @@
-export interface CitedSource {
-  n: number;
-  title: string;
-  url: string | null;
-  kind: 'note' | 'url' | 'cognition';
-  ref_id: string | null;
-}
+import type { CitedSource } from '@scriptorium/domain/protocol/http/cognition';
+export type { CitedSource } from '@scriptorium/domain/protocol/http/cognition';
 
 export const sourceAnchor = (n: number): string => `cognition-source-${n}`;
 

@@ -5,12 +5,15 @@ import { authMachine, authStatus, logIn, USER_CACHE_MS, verifyUser, type AuthSta
 
 const me: MeDto = {
   _id: 'u-1',
+  id: 'u-1',
   username: 'lin',
   email: 'lin@example.com',
   nickname: '林',
   created_at: '2025-01-02T03:04:05Z',
+  updated_at: '2025-01-02T03:04:05Z',
   is_active: true,
   is_admin: false,
+  is_auditor: false,
   email_verified: false,
 };
 

@@ -1,3 +1,4 @@
+import type { Dashboard } from '@scriptorium/domain/protocol/http/admin';
 import { useTranslation } from 'react-i18next';
 import { queryKeys, useApiQuery } from '../../api/query.ts';
 import { api } from '../../api/client.ts';
@@ -6,15 +7,6 @@ import { TableState, useDateFormat, useNumberFormat } from '../manage/shared.tsx
 import '../../account/account.css';
 import '../manage/manage.css';
 import { RefreshCwIcon } from '../../ui/icons.ts';
-
-interface Dashboard {
-  generated_at: string;
-  users: { total: number; active: number; verified: number; admins: number; new_24h: number; new_7d: number };
-  conversations: { total: number; new_7d: number; shared: number };
-  content: { notes: number; cognitions: number; public_cognitions: number; trajectories: number };
-  activity: { page_views_today: number; visitors_today: number };
-  tokens: { today: number; active_users_today: number; last_7d: number; series: Array<{ day: string; total_tokens: number; calls: number; users: number }> };
-}
 
 /** /admin/dashboard: the whole product in numbers, for administrators (the server refuses anyone else). */
 export default function AdminDashboardPage() {

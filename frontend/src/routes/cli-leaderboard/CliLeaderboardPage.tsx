@@ -1,3 +1,4 @@
+import type { CliLeaderboard } from '@scriptorium/domain/protocol/http/trajectories';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { api } from '../../api/client.ts';
@@ -8,21 +9,13 @@ import { CliHero } from '../../trajectories/CliHero.tsx';
 import '../../trajectories/cli.css';
 import '../../ui/ui.css';
 
-interface Leader {
-  rank: number;
-  username: string;
-  sessions: number;
-  events: number;
-  last_active: string;
-}
-
 /** /cli-leaderboard: public ranking of command-line assistant use. */
 export default function CliLeaderboardPage() {
   const { t } = useTranslation('cli');
   const time = useTimeText();
   const leaderboard = useApiQuery({
     queryKey: queryKeys.leaderboard,
-    queryFn: () => api.get<{ leaders: Leader[]; total_users: number }>('/engineer/leaderboard', { query: { limit: 50 } }),
+    queryFn: () => api.get<CliLeaderboard>('/engineer/leaderboard', { query: { limit: 50 } }),
   });
   const board = leaderboard.data ?? null;
   const error = leaderboard.error;

@@ -1,89 +1,33 @@
-import type { TokenInfo } from '../../account/api.ts';
+import type { ConnectionTestResult, Connections, EndpointAdded, ModelProfileWire } from '@scriptorium/domain/protocol/http/connections';
+import type {
+  AdminMailSent,
+  AdminUserUsage,
+  AllTokenUsage,
+  AuditReads,
+  BatchResult as Batch,
+  FeedbackItem,
+  FeedbackPage,
+  InviteCode,
+  InviteCodes,
+  InvitesGenerated,
+  OutboxPage,
+  PasswordReset,
+  ReadModels,
+  RebuildStarted,
+  VerifyReport,
+  SessionsTokenUsage,
+  TokenOverview,
+  UserRow,
+  UserRows,
+} from '@scriptorium/domain/protocol/http/admin';
 import { api } from '../../api/client.ts';
 import type { DailyLimitChoice, Level } from '@scriptorium/domain/protocol/levels';
 
 export { LEVELS, LEVEL_DAILY_LIMITS, type DailyLimitChoice, type Level } from '@scriptorium/domain/protocol/levels';
 
-/** A user row of the admin calls: the account and its token info as of now. */
-export interface UserRow extends TokenInfo {
-  id: string;
-  username: string;
-  email: string;
-  nickname?: string;
-  is_active: boolean;
-  is_admin: boolean;
-  is_auditor: boolean;
-  email_verified: boolean;
-  created_at: string;
-}
-
-export interface Page {
-  total: number;
-  skip: number;
-  limit: number;
-}
-
-export interface InviteCode {
-  code: string;
-  status: 'unused' | 'used' | 'revoked';
-  created_at: string;
-  used_by: string | null;
-  used_by_username: string | null;
-  used_at: string | null;
-}
+export type { AuditRead, ReadModel, VerifyReport, Counts, FeedbackItem, InviteCode, OutboxMail, SessionTokens, UserRow, UserTokens, UserUsage } from '@scriptorium/domain/protocol/http/admin';
 
 export type InviteFilter = 'all' | 'unused' | 'used' | 'revoked';
-
-export interface Counts {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  calls: number;
-}
-
-export interface UserTokens extends Counts {
-  user_id: string;
-  username: string | null;
-  last_day?: string;
-  updated_at?: string;
-}
-
-export interface SessionTokens extends Counts {
-  session_id: string;
-  user_id: string;
-  /** In the admin's list of every session; a user's own list has no need of it. */
-  username?: string | null;
-  title: string | null;
-  models?: Record<string, unknown> | string[];
-  updated_at: string;
-}
-
-export interface UserUsage {
-  username: string;
-  today: Counts & { day: string };
-  all_time: Counts;
-  daily: Array<Counts & { day: string }>;
-  sessions: SessionTokens[];
-}
-
-export interface FeedbackItem {
-  id: string;
-  user_id: string;
-  username: string;
-  email: string;
-  feedback_type: 'bug' | 'feature' | 'general';
-  feedback_text: string;
-  created_at: string;
-}
-
-export interface OutboxMail {
-  id: string;
-  from: string;
-  to: string[];
-  subject: string;
-  text: string;
-  created_at: string;
-}
 
 export interface UserQuery {
   skip: number;
@@ -93,86 +37,7 @@ export interface UserQuery {
   is_active?: boolean | undefined;
 }
 
-export interface AuditRead {
-  id: string;
-  auditor_id: string;
-  auditor: string;
-  stream_id: string;
-  action: 'events' | 'export' | 'search';
-  after: number | null;
-  count: number | null;
-  at: string;
-}
-
-export interface ReadModel {
-  name: string;
-  collections: string[];
-  checkpoint: number;
-  failing: string | null;
-}
-
-export interface VerifyReport {
-  projection: string;
-  position: number;
-  documents: number;
-  differences: Array<{ collection: string; id: string; kind: 'missing' | 'extra' | 'changed'; live: unknown; shadow: unknown }>;
-  truncated: boolean;
-}
-
-type Batch = { updated: number; users: UserRow[] };
-
-/** A model's window, output cap and reasoning format as the api writes them; any field may be absent in an override. */
-export interface ModelProfileWire {
-  context_window?: number;
-  max_output_tokens?: number;
-  reasoning?: 'none' | 'reasoning_content' | 'think_tags';
-  price?: { prompt_per_million: number; completion_per_million: number; currency: string };
-}
-
-/** Whether a key is saved and readable, and its last four characters at most: the key itself never comes back. */
-export interface SecretHint {
-  set: boolean;
-  readable: boolean;
-  last4: string | null;
-}
-
-export interface ConnectionTestRecord {
-  ok: boolean;
-  latency_ms: number;
-  detail: string;
-  by: string;
-  at: string;
-}
-
-export interface ModelEndpoint {
-  id: string;
-  base_url: string;
-  model: string;
-  roles: string[];
-  profile: ModelProfileWire;
-  builtin_profile: ModelProfileWire;
-  effective_profile: ModelProfileWire;
-  key: SecretHint;
-  last_test: ConnectionTestRecord | null;
-}
-
-export interface Connections {
-  revision: number;
-  roles: string[];
-  models: ModelEndpoint[];
-  search: { url: string; last_test: ConnectionTestRecord | null } | null;
-  smtp: { url: string; from: string; password: SecretHint; last_test: ConnectionTestRecord | null } | null;
-  speech: { base_url: string; model: string; key: SecretHint; last_test: ConnectionTestRecord | null } | null;
-}
-
-/** What a test call answered now; a model test adds who answered and the profile in use. */
-export interface ConnectionTestResult {
-  ok: boolean;
-  latency_ms: number;
-  detail: string;
-  model?: string | null;
-  profile?: ModelProfileWire;
-}
+export type { ConnectionTestRecord, ConnectionTestResult, Connections, ModelEndpoint, ModelProfileWire, SecretHint } from '@scriptorium/domain/protocol/http/connections';
 
 /** A key or password field: undefined keeps the saved one, null removes it. */
 export interface EndpointInput {
@@ -186,13 +51,13 @@ export interface EndpointInput {
 export type SingleConnection = 'search' | 'smtp' | 'speech';
 
 export const adminApi = {
-  users: (query: UserQuery) => api.get<Page & { users: UserRow[] }>('/auth/admin/users', { query: { ...query } }),
+  users: (query: UserQuery) => api.get<UserRows>('/auth/admin/users', { query: { ...query } }),
   tokenInfo: (id: string) => api.get<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/token-info`),
   setTokenLimit: (id: string, token_level_limit: number) => api.put<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/token-limit`, { json: { token_level_limit } }),
   addExtraBudget: (id: string, amount: number) => api.post<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/extra-budget`, { json: { amount } }),
   setLevel: (id: string, level: Level, membership_expires_at: string | null, daily_limit: DailyLimitChoice) =>
     api.put<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/level`, { json: { user_id: id, level, membership_expires_at, daily_limit } }),
-  resetPassword: (id: string, new_password: string) => api.put<{ id: string; password_reset: boolean }>(`/auth/admin/users/${encodeURIComponent(id)}/password`, { json: { new_password } }),
+  resetPassword: (id: string, new_password: string) => api.put<PasswordReset>(`/auth/admin/users/${encodeURIComponent(id)}/password`, { json: { new_password } }),
   refreshTokens: (id: string) => api.post<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/refresh-tokens`),
   setActive: (id: string, is_active: boolean) => api.put<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/active`, { json: { is_active } }),
   batchRefresh: (user_ids: string[]) => api.post<Batch>('/auth/admin/users/batch-refresh-tokens', { json: { user_ids } }),
@@ -200,25 +65,25 @@ export const adminApi = {
   batchTokenLimit: (user_ids: string[], token_level_limit: number) => api.put<Batch>('/auth/admin/users/batch-token-limit', { json: { user_ids, token_level_limit } }),
   batchExtraBudget: (user_ids: string[], amount: number) => api.post<Batch>('/auth/admin/users/batch-extra-budget', { json: { user_ids, amount } }),
   batchActive: (user_ids: string[], is_active: boolean) => api.post<Batch>('/auth/admin/users/batch-active', { json: { user_ids, is_active } }),
-  userUsage: (id: string) => api.get<UserUsage>(`/auth/admin/users/${encodeURIComponent(id)}/token-usage`),
+  userUsage: (id: string) => api.get<AdminUserUsage>(`/auth/admin/users/${encodeURIComponent(id)}/token-usage`),
   tokenOverview: (skip: number, limit: number) =>
-    api.get<Page & { users: UserRow[]; page_today_usage: number; page_all_usage: number }>('/auth/admin/users/token-overview', { query: { skip, limit } }),
-  allTokenUsage: (skip: number, limit: number) => api.get<Page & { users: UserTokens[] }>('/conversation/api/admin/token-usage', { query: { skip, limit } }),
-  sessionsTokenUsage: (skip: number, limit: number) => api.get<Page & { sessions: SessionTokens[] }>('/conversation/api/admin/sessions-token-usage', { query: { skip, limit } }),
-  generateInvites: (count: number) => api.post<{ invite_codes: InviteCode[]; count: number }>('/auth/admin/invite-codes/generate', { json: { count } }),
+    api.get<TokenOverview>('/auth/admin/users/token-overview', { query: { skip, limit } }),
+  allTokenUsage: (skip: number, limit: number) => api.get<AllTokenUsage>('/conversation/api/admin/token-usage', { query: { skip, limit } }),
+  sessionsTokenUsage: (skip: number, limit: number) => api.get<SessionsTokenUsage>('/conversation/api/admin/sessions-token-usage', { query: { skip, limit } }),
+  generateInvites: (count: number) => api.post<InvitesGenerated>('/auth/admin/invite-codes/generate', { json: { count } }),
   revokeInvite: (code: string) => api.post<InviteCode>(`/auth/admin/invite-codes/${encodeURIComponent(code)}/revoke`),
-  invites: (skip: number, limit: number, status: InviteFilter) => api.get<Page & { invite_codes: InviteCode[] }>('/auth/admin/invite-codes', { query: { skip, limit, status } }),
-  sendEmail: (to_email: string, subject: string, content: string) => api.post<{ message: string }>('/auth/admin/send-email', { json: { to_email, subject, content } }),
+  invites: (skip: number, limit: number, status: InviteFilter) => api.get<InviteCodes>('/auth/admin/invite-codes', { query: { skip, limit, status } }),
+  sendEmail: (to_email: string, subject: string, content: string) => api.post<AdminMailSent>('/auth/admin/send-email', { json: { to_email, subject, content } }),
   feedback: (skip: number, limit: number, feedback_type?: FeedbackItem['feedback_type']) =>
-    api.get<Page & { feedback: FeedbackItem[] }>('/auth/admin/feedback', { query: { skip, limit, feedback_type } }),
+    api.get<FeedbackPage>('/auth/admin/feedback', { query: { skip, limit, feedback_type } }),
   setAuditor: (id: string, auditor: boolean) => api.post<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/auditor`, { json: { auditor } }),
-  auditReads: (skip: number, limit: number) => api.get<Page & { reads: AuditRead[] }>('/auth/admin/audit-reads', { query: { skip, limit } }),
-  readModels: () => api.get<{ head: number; rebuild_here: boolean; projections: ReadModel[] }>('/auth/admin/projections'),
-  rebuild: (name: string) => api.post<{ name: string; head: number; checkpoint: number }>(`/auth/admin/projections/${encodeURIComponent(name)}/rebuild`),
+  auditReads: (skip: number, limit: number) => api.get<AuditReads>('/auth/admin/audit-reads', { query: { skip, limit } }),
+  readModels: () => api.get<ReadModels>('/auth/admin/projections'),
+  rebuild: (name: string) => api.post<RebuildStarted>(`/auth/admin/projections/${encodeURIComponent(name)}/rebuild`),
   verify: (name: string) => api.post<VerifyReport>(`/auth/admin/projections/${encodeURIComponent(name)}/verify`),
   connections: () => api.get<Connections>('/admin/connections'),
   builtinProfile: (model: string) => api.get<ModelProfileWire>('/admin/connections/profile', { query: { model } }),
-  addEndpoint: (input: EndpointInput) => api.post<Connections & { id: string }>('/admin/connections/models', { json: input }),
+  addEndpoint: (input: EndpointInput) => api.post<EndpointAdded>('/admin/connections/models', { json: input }),
   changeEndpoint: (id: string, input: EndpointInput) => api.put<Connections>(`/admin/connections/models/${encodeURIComponent(id)}`, { json: input }),
   removeEndpoint: (id: string) => api.delete<Connections>(`/admin/connections/models/${encodeURIComponent(id)}`),
   testEndpoint: (id: string) => api.post<ConnectionTestResult>(`/admin/connections/models/${encodeURIComponent(id)}/test`),
@@ -227,5 +92,5 @@ export const adminApi = {
   setSpeech: (input: { base_url: string; model: string; api_key?: string | null }) => api.put<Connections>('/admin/connections/speech', { json: input }),
   clearConnection: (which: SingleConnection) => api.delete<Connections>(`/admin/connections/${which}`),
   testConnection: (which: SingleConnection) => api.post<ConnectionTestResult>(`/admin/connections/${which}/test`),
-  outbox: (skip: number, limit: number) => api.get<Page & { transport: 'smtp' | 'outbox'; mails: OutboxMail[] }>('/auth/admin/outbox', { query: { skip, limit } }),
+  outbox: (skip: number, limit: number) => api.get<OutboxPage>('/auth/admin/outbox', { query: { skip, limit } }),
 };

@@ -62,7 +62,7 @@ export default function RegisterPage() {
   const [params] = useSearchParams();
   const [form, setForm] = useState<Form>({ username: '', email: '', nickname: '', password: '', confirmPassword: '', inviteCode: '', emailCode: '' });
   // The server says whether invite codes and e-mail codes are required; until it answers (or if it cannot), neither is.
-  const settings: RegistrationSettings = useApiQuery({ queryKey: queryKeys.registrationSettings, queryFn: accountApi.registrationSettings }).data ?? { invite_code_required: false, email_verification_required: false };
+  const settings: Pick<RegistrationSettings, 'invite_code_required' | 'email_verification_required'> = useApiQuery({ queryKey: queryKeys.registrationSettings, queryFn: accountApi.registrationSettings }).data ?? { invite_code_required: false, email_verification_required: false };
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<FieldName, string>>>({});
 
   const redirect = params.get('redirect');

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { LEVELS } from '../levels.ts';
+
+/** The administrators' console replies (`/backend/auth/admin…`) and the token usage views (`…/token-info`, `…/token-usage`); see `oauth.ts` for how they are shared. */
+
+/** A user's budget as of now, amounts in cognition coins (GET /auth/user/token-info; part of every admin user row). */
+export const tokenInfo = z.object({
+  token_level_limit: z.number(),
+  today_usage: z.number(),
+  extra_budget: z.number(),
+  total_available: z.number(),
+  /** What is left today, in tokens: total_available at the configured rate. */
+  token_remaining: z.number().int(),
+  user_level: z.enum(LEVELS),
+  all_usage: z.number(),
+  /** When today's quota last started again: local midnight, or an admin's refresh after it. */
+  last_refresh_date: z.string(),
+  membership_expires_at: z.string().nullable(),
+  tokens_per_coin: z.number(),
+  /** The zone whose days the quota counts, so a client shows the quota's day, not its own. */
+  time_zone: z.string(),
+});
+
+/** A user row of the admin calls: the account and its token info as of now. */
+export const userRow = tokenInfo.extend({
+  _id: z.string(),
+  id: z.string(),
+  user_id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  nickname: z.string(),
+  is_active: z.boolean(),
+  is_admin: z.boolean(),
+  is_auditor: z.boolean(),
+  email_verified: z.boolean(),
+  created_at: z.string(),
+});
+
+const page = { total: z.number().int(), skip: z.number().int(), limit: z.number().int() };
+
+export const userRows = z.object({ users: z.array(userRow), ...page });
+export const tokenOverview = userRows.extend({ page_today_usage: z.number(), page_all_usage: z.number() });
+/** A batch change: how many users it changed, and their rows after it. */
+export const batchResult = z.object({ updated: z.number().int(), users: z.array(userRow) });
+export const passwordReset = z.object({ id: z.string(), password_reset: z.literal(true) });
+
+export const tokenCounts = z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int(), calls: z.number().int() });
+export const sessionTokens = tokenCounts.extend({ session_id: z.string(), user_id: z.string(), title: z.string().nullable(), models: z.record(z.string(), z.number()), updated_at: z.string() });
+/** One user's token usage: today, all time, the last 30 days and the newest sessions. */
+export const userUsage = z.object({
+  /** The rate the amounts in coins are counted at. */
+  tokens_per_coin: z.number(),
+  user_id: z.string(),
+  today: tokenCounts.extend({ day: z.string() }),
+  all_time: tokenCounts,
+  daily: z.array(tokenCounts.extend({ day: z.string() })),
+  sessions: z.array(sessionTokens),
+});
+export const adminUserUsage = userUsage.extend({ username: z.string() });
+export const allTokenUsage = z.object({ users: z.array(tokenCounts.extend({ user_id: z.string(), username: z.string().nullable(), last_day: z.string(), updated_at: z.string() })), ...page });
+export const sessionsTokenUsage = z.object({ sessions: z.array(sessionTokens.extend({ username: z.string().nullable() })), ...page });
+
+export const inviteCode = z.object({
+  code: z.string(),
+  status: z.enum(['unused', 'used', 'revoked']),
+  is_used: z.boolean(),
+  created_by: z.string(),
+  created_at: z.string(),
+  used_by: z.string().nullable(),
+  used_by_username: z.string().nullable(),
+  used_at: z.string().nullable(),
+});
+export const invitesGenerated = z.object({ invite_codes: z.array(inviteCode), count: z.number().int() });
+export const inviteCodes = z.object({ invite_codes: z.array(inviteCode), ...page, status: z.enum(['all', 'unused', 'used', 'revoked']) });
+
+export const adminMailSent = z.object({ message: z.string(), to_email: z.string() });
+
+export const feedbackItem = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  feedback_type: z.enum(['bug', 'feature', 'general']),
+  feedback_text: z.string(),
+  created_at: z.string(),
+});
+export const feedbackPage = z.object({ feedback: z.array(feedbackItem), ...page });
+
+export const outboxMail = z.object({ id: z.string(), from: z.string(), to: z.array(z.string()), subject: z.string(), text: z.string(), created_at: z.string() });
+/** `transport`: where mail goes now (an SMTP server, or only this outbox). */
+export const outboxPage = z.object({ transport: z.enum(['smtp', 'outbox']), mails: z.array(outboxMail), ...page });
+
+export const auditRead = z.object({
+  id: z.string(),
+  auditor_id: z.string(),
+  auditor: z.string(),
+  stream_id: z.string(),
+  action: z.enum(['events', 'export', 'search']),
+  after: z.number().int().nullable(),
+  count: z.number().int().nullable(),
+  at: z.string(),
+  position: z.number().int(),
+});
+export const auditReads = z.object({ reads: z.array(auditRead), ...page });
+
+export type TokenInfo = z.infer<typeof tokenInfo>;
+export type UserRow = z.infer<typeof userRow>;
+export type UserRows = z.infer<typeof userRows>;
+export type TokenOverview = z.infer<typeof tokenOverview>;
+export type BatchResult = z.infer<typeof batchResult>;
+export type PasswordReset = z.infer<typeof passwordReset>;
+export type Counts = z.infer<typeof tokenCounts>;
+export type SessionTokens = z.infer<typeof sessionTokens> & { username?: string | null };
+export type UserUsage = z.infer<typeof userUsage>;
+export type AdminUserUsage = z.infer<typeof adminUserUsage>;
+export type AllTokenUsage = z.infer<typeof allTokenUsage>;
+export type UserTokens = AllTokenUsage['users'][number];
+export type SessionsTokenUsage = z.infer<typeof sessionsTokenUsage>;
+export type InviteCode = z.infer<typeof inviteCode>;
+export type InvitesGenerated = z.infer<typeof invitesGenerated>;
+export type InviteCodes = z.infer<typeof inviteCodes>;
+export type AdminMailSent = z.infer<typeof adminMailSent>;
+export type FeedbackItem = z.infer<typeof feedbackItem>;
+export type FeedbackPage = z.infer<typeof feedbackPage>;
+export type OutboxMail = z.infer<typeof outboxMail>;
+export type OutboxPage = z.infer<typeof outboxPage>;
+export type AuditRead = z.infer<typeof auditRead>;
+export type AuditReads = z.infer<typeof auditReads>;
+
+/** Every read model with its checkpoint against the head of the log; `rebuild_here`: this process runs the projector, so it can rebuild. */
+export const readModels = z.object({
+  head: z.number().int(),
+  rebuild_here: z.boolean(),
+  projections: z.array(z.object({ name: z.string(), collections: z.array(z.string()), checkpoint: z.number().int(), failing: z.string().nullable() })),
+});
+export const rebuildStarted = z.object({ name: z.string(), head: z.number().int(), checkpoint: z.literal(0) });
+/** A read model rebuilt into a shadow store and compared with the live one at `position`. */
+export const verifyReport = z.object({
+  projection: z.string(),
+  position: z.number().int(),
+  documents: z.number().int(),
+  differences: z.array(z.object({ collection: z.string(), id: z.string(), kind: z.enum(['missing', 'extra', 'changed']), live: z.record(z.string(), z.unknown()).nullable(), shadow: z.record(z.string(), z.unknown()).nullable() })),
+  truncated: z.boolean(),
+});
+
+export type ReadModels = z.infer<typeof readModels>;
+export type ReadModel = ReadModels['projections'][number];
+export type RebuildStarted = z.infer<typeof rebuildStarted>;
+export type VerifyReport = z.infer<typeof verifyReport>;
+
+const count = z.number().int();
+/** /admin/dashboard: the whole product in numbers. */
+export const dashboard = z.object({
+  generated_at: z.string(),
+  users: z.object({ total: count, active: count, verified: count, admins: count, new_24h: count, new_7d: count }),
+  conversations: z.object({ total: count, new_7d: count, shared: count }),
+  content: z.object({ notes: count, cognitions: count, public_cognitions: count, trajectories: count }),
+  activity: z.object({ page_views_today: count, visitors_today: count, pages_today: z.record(z.string(), count) }),
+  tokens: z.object({ today: count, active_users_today: count, last_7d: count, series: z.array(z.object({ day: z.string(), total_tokens: count, calls: count, users: count })) }),
+});
+export type Dashboard = z.infer<typeof dashboard>;

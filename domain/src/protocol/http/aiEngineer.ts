@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { COMMAND_TYPES, engineerNodeSchema, NODE_STATUSES, NODE_TYPES, RESULT_STATUSES, SESSION_STATUSES } from '../engineer.ts';
+
+/** The AI-engineer session routes' replies (`/backend/api/ai-engineer…`, spec 02 §7); see `oauth.ts` for how they are shared. */
+
+export const engineerSession = z.object({
+  id: z.string(),
+  title: z.string(),
+  task_description: z.string(),
+  status: z.enum(SESSION_STATUSES),
+  source: z.enum(['cli', 'api', 'demo']),
+  node_count: z.number().int(),
+  command_count: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const engineerCommand = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  command_type: z.enum(COMMAND_TYPES),
+  content: z.string(),
+  client_id: z.string().nullable(),
+  created_at: z.string(),
+  delivered_to: z.array(z.string()),
+  result: z.object({ status: z.enum(RESULT_STATUSES), result: z.string(), error_message: z.string().nullable(), recorded_at: z.string() }).nullable(),
+});
+
+export const engineerSessions = z.object({ sessions: z.array(engineerSession), total: z.number().int() });
+export const engineerNodesAppended = z.object({ session: engineerSession, received: z.number().int() });
+export const engineerNodePage = z.object({ nodes: z.array(engineerNodeSchema), total: z.number().int(), page: z.number().int(), page_size: z.number().int(), total_pages: z.number().int() });
+export const engineerNodeCursor = z.object({
+  nodes: z.array(engineerNodeSchema),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+  prev_cursor: z.string().nullable(),
+  direction: z.enum(['up', 'down']),
+  limit: z.number().int(),
+});
+export const engineerNodeStats = z.object({
+  session_id: z.string(),
+  status: z.enum(SESSION_STATUSES),
+  total_nodes: z.number().int(),
+  by_type: z.record(z.enum(NODE_TYPES), z.number().int()),
+  by_status: z.record(z.enum(NODE_STATUSES), z.number().int()),
+  tokens: z.number().int(),
+  command_count: z.number().int(),
+  first_node_at: z.string().nullable().optional(),
+  last_node_at: z.string().nullable().optional(),
+  duration_seconds: z.number(),
+});
+
+type TreeNode = z.output<typeof engineerNodeSchema> & { children: TreeNode[] };
+/** A node of the tree with its children; below the first level the document says only "the same shape" (JSON Schema's recursion does not survive inlining in the document). */
+const treeNode = z.discriminatedUnion(
+  'node_type',
+  engineerNodeSchema.options.map((option) => option.extend({ children: z.array(z.unknown()).meta({ description: 'Nodes of the same shape, oldest first' }) })) as unknown as [typeof engineerNodeSchema.options[0]],
+);
+/** The whole tree, oldest first at every level; `truncated` when the session has more nodes than the tree holds. */
+export const engineerTree = z.object({ session: engineerSession, tree: z.array(treeNode), truncated: z.boolean() });
+export const engineerCommands = z.object({ commands: z.array(engineerCommand), last_seq: z.number().int() });
+
+export const demoStarted = z.object({ execution_id: z.string(), session_id: z.string(), status: z.enum(SESSION_STATUSES), session: engineerSession });
+export const demoExecution = engineerSession.extend({ execution_id: z.string(), offline: z.boolean(), steps: z.number().int() });
+export const demoNodes = z.object({ nodes: z.array(engineerNodeSchema) });
+export const demoActions = z.object({
+  actions: z.array(z.object({ id: z.string(), type: z.enum(NODE_TYPES), status: z.enum(NODE_STATUSES), timestamp: z.string(), parent_id: z.string().nullable() })),
+});
+export const demoTerminals = z.object({
+  terminals: z.array(
+    z.object({ id: z.string(), command: z.string(), cwd: z.string().nullable(), started_at: z.string(), finished_at: z.string().nullable(), status: z.enum(NODE_STATUSES), output: z.string(), exit_code: z.number().int().nullable() }),
+  ),
+});
+export const demoFiles = z.object({ files: z.array(z.object({ path: z.string(), change: z.enum(['create', 'modify', 'delete']), timestamp: z.string() })) });
+
+export type EngineerSessionDto = z.infer<typeof engineerSession>;
+export type EngineerCommandReply = z.infer<typeof engineerCommand>;
+export type EngineerSessions = z.infer<typeof engineerSessions>;
+export type EngineerNodePage = z.infer<typeof engineerNodePage>;
+export type EngineerNodeCursor = z.infer<typeof engineerNodeCursor>;
+export type EngineerNodeStats = z.infer<typeof engineerNodeStats>;
+export type EngineerTree = Omit<z.infer<typeof engineerTree>, 'tree'> & { tree: TreeNode[] };
+export type EngineerCommands = z.infer<typeof engineerCommands>;
+export type DemoStarted = z.infer<typeof demoStarted>;
+export type DemoExecution = z.infer<typeof demoExecution>;
+export type DemoNodes = z.infer<typeof demoNodes>;
+export type DemoTerminals = z.infer<typeof demoTerminals>;
+export type DemoFiles = z.infer<typeof demoFiles>;

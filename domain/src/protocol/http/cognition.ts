@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/** The cognition platform's replies (`/backend/api/cognition…`): cognitions, extractions and the library; see `oauth.ts` for how they are shared. */
+
+const codedParams = z.record(z.string(), z.union([z.string(), z.number()]));
+
+export const cognitionSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  summary: z.string(),
+  tags: z.array(z.string()),
+  source_kind: z.enum(['notes', 'url', 'synthesis']),
+  public: z.boolean(),
+  /** The owner's username. */
+  owner: z.string(),
+  mine: z.boolean(),
+  view_count: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const citedSource = z.object({ n: z.number().int(), title: z.string(), url: z.string().nullable(), kind: z.enum(['note', 'url', 'cognition']), ref_id: z.string().nullable() });
+
+export const cognitionDetail = cognitionSummary.extend({
+  insights: z.array(z.string()),
+  /** Markdown with numbered citations [n] into `sources`. */
+  content: z.string(),
+  sources: z.array(citedSource),
+});
+
+export const cognitionPage = z.object({ items: z.array(cognitionSummary), total: z.number().int() });
+
+export const extractionStarted = z.object({ extraction_id: z.string(), status: z.literal('pending') });
+
+/** A failure's reason in Chinese in `error`; `code` and `params`, when given, word it in the reader's language. */
+export const extractionStatus = z.object({
+  extraction_id: z.string(),
+  status: z.enum(['pending', 'running', 'completed', 'failed']),
+  cognition_id: z.string().nullable(),
+  error: z.string().nullable(),
+  code: z.string().optional(),
+  params: codedParams.optional(),
+  created_at: z.string(),
+});
+
+export const collectionReply = z.object({ id: z.string(), name: z.string(), description: z.string(), count: z.number().int(), updated_at: z.string() });
+export const collectionList = z.object({ collections: z.array(collectionReply) });
+export const collectionDetail = collectionReply.extend({ items: z.array(cognitionSummary) });
+
+export const cognitionViewed = z.object({ cognition_id: z.string(), viewed: z.literal(true) });
+export const deletedReply = z.object({ deleted: z.literal(true) });
+
+export type CognitionSummary = z.infer<typeof cognitionSummary>;
+export type CitedSource = z.infer<typeof citedSource>;
+export type Cognition = z.infer<typeof cognitionDetail>;
+export type CognitionPage = z.infer<typeof cognitionPage>;
+export type ExtractionStarted = z.infer<typeof extractionStarted>;
+export type ExtractionStatus = z.infer<typeof extractionStatus>;
+export type Collection = z.infer<typeof collectionReply>;
+export type CollectionList = z.infer<typeof collectionList>;
+export type CollectionDetail = z.infer<typeof collectionDetail>;
+export type CognitionViewed = z.infer<typeof cognitionViewed>;
+export type DeletedReply = z.infer<typeof deletedReply>;
