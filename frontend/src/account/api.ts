@@ -16,32 +16,6 @@ export interface TokenInfo {
   time_zone?: string;
 }
 
-export interface Task {
-  task_id: string;
-  /** The catalogue's id (the public `task_id` adds the day): what the client words the task by. */
-  task_type: string;
-  name: string;
-  description: string;
-  coin_reward: number;
-  current_progress: number;
-  target_progress: number;
-  is_completed: boolean;
-  rewards_claimed: boolean;
-}
-
-export interface TaskSummary {
-  completed_tasks_today: number;
-  total_tasks_available: number;
-  total_coins_earned_today: number;
-  tasks: Task[];
-}
-
-export interface ClaimResult {
-  message?: string;
-  coins_earned?: number;
-  balance?: number;
-}
-
 export type FeedbackType = 'bug' | 'feature' | 'general';
 
 export interface RegistrationSettings {
@@ -49,18 +23,9 @@ export interface RegistrationSettings {
   email_verification_required: boolean;
 }
 
-export interface CoinBalance {
-  balance: number;
-  total_earned: number;
-}
-
 export const accountApi = {
   me: () => fetchMe(),
-  coinBalance: () => api.get<CoinBalance>('/api/coins/balance'),
   tokenInfo: () => api.get<TokenInfo>('/auth/user/token-info'),
-  taskSummary: () => api.get<TaskSummary>('/api/tasks/summary'),
-  ensureDailyTasks: () => api.post<unknown>('/api/tasks/ensure-daily'),
-  claimTask: (taskId: string) => api.post<ClaimResult>(`/api/tasks/claim/${encodeURIComponent(taskId)}`),
   sendVerificationEmail: (email: string) => api.post<{ message?: string }>('/auth/send-verification-email', { json: { email } }),
   resendVerificationEmail: (email: string) => api.post<{ message?: string }>('/auth/resend-verification-email', { json: { email } }),
   verifyEmail: (email: string, code: string) => api.post<{ message?: string }>('/auth/verify-email', { json: { email, code } }),

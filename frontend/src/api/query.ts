@@ -63,6 +63,8 @@ export const queryKeys = {
   /** A research session's own links, as its owner manages them. */
   sessionShares: (sessionId: string) => ['research', sessionId, 'shares'] as const,
   account: (part: string) => ['account', part] as const,
+  /** The task reward flow: the day's tasks and the coin balance their rewards add to. */
+  tasks: (part: 'summary' | 'coins') => ['tasks', part] as const,
   manage: (...parts: unknown[]) => ['manage', ...parts] as const,
   /** Without arguments, every list of cognitions (to mark them all stale after a change). */
   cognitions: (...parts: [] | [scope: string, q: string]) => ['cognitions', ...parts] as const,

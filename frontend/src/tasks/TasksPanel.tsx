@@ -1,42 +1,17 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { accountApi, type Task, type TaskSummary } from './api.ts';
-import { claimedCoins, taskStage } from './quota.ts';
-import type { UseQueryResult } from '@tanstack/react-query';
-import { toApiError, type ApiError } from '../api/client.ts';
+import { claimedCoins, taskStage } from './tasks.ts';
+import { claimedMeanwhile, useClaimsPending, useClaimTask, useTaskSummary } from './queries.ts';
 import { CheckIcon, CircleAlertIcon, CircleCheckIcon, CoinsIcon, GiftIcon } from '../ui/icons.ts';
-import { AccountCardHead } from './AccountCardHead.tsx';
+import { AccountCardHead } from '../account/AccountCardHead.tsx';
 
-type ClaimNotice = { kind: 'claimed'; coins: number } | { kind: 'failed' };
-
-export function TasksPanel({ tasks, onClaimed }: { tasks: UseQueryResult<TaskSummary, ApiError>; onClaimed: () => Promise<void> }) {
+/** The day's tasks in the user status dialog, each reward claimed from its row. */
+export function TasksPanel() {
   const { t } = useTranslation('account');
-  // Several claims may run at once; each task shows its own loading state.
-  const [claiming, setClaiming] = useState<ReadonlySet<string>>(new Set());
-  const [claimedNow, setClaimedNow] = useState<ReadonlySet<string>>(new Set());
-  const [notice, setNotice] = useState<ClaimNotice | null>(null);
-
-  async function claim(task: Task) {
-    setClaiming((current) => new Set(current).add(task.task_id));
-    setNotice(null);
-    try {
-      const result = await accountApi.claimTask(task.task_id);
-      setClaimedNow((current) => new Set(current).add(task.task_id));
-      setNotice({ kind: 'claimed', coins: claimedCoins(result) });
-      await onClaimed();
-    } catch (failure) {
-      // Claimed meanwhile (another tab, a double click): the list and balances are what is stale.
-      if (toApiError(failure).code === 'tasks.reward_claimed') setClaimedNow((current) => new Set(current).add(task.task_id));
-      else setNotice({ kind: 'failed' });
-      await onClaimed().catch(() => undefined);
-    } finally {
-      setClaiming((current) => {
-        const next = new Set(current);
-        next.delete(task.task_id);
-        return next;
-      });
-    }
-  }
+  const tasks = useTaskSummary();
+  const claim = useClaimTask();
+  const claiming = useClaimsPending();
+  // The latest claim's outcome; a reward claimed meanwhile elsewhere just shows as claimed.
+  const notice = claim.isSuccess ? ({ kind: 'claimed', coins: claimedCoins(claim.data) } as const) : claim.isError && !claimedMeanwhile(claim.error) ? ({ kind: 'failed' } as const) : null;
 
   return (
     <section className="account-card account-tasks">
@@ -79,8 +54,7 @@ export function TasksPanel({ tasks, onClaimed }: { tasks: UseQueryResult<TaskSum
           ) : (
             <ul className="task-list">
               {tasks.data.tasks.map((task) => {
-                // A claim that just succeeded counts before the refreshed summary arrives.
-                const stage = claimedNow.has(task.task_id) ? 'claimed' : taskStage(task);
+                const stage = taskStage(task);
                 const target = Math.max(1, task.target_progress);
                 const current = Math.min(task.current_progress, target);
                 return (
@@ -104,7 +78,7 @@ export function TasksPanel({ tasks, onClaimed }: { tasks: UseQueryResult<TaskSum
                     </div>
                     <div className="task-action">
                       {stage === 'claimable' && (
-                        <button className="button button-primary button-small" type="button" onClick={() => claim(task)} disabled={claiming.has(task.task_id)} aria-busy={claiming.has(task.task_id)}>
+                        <button className="button button-primary button-small" type="button" onClick={() => claim.mutate(task.task_id)} disabled={claiming.has(task.task_id)} aria-busy={claiming.has(task.task_id)}>
                           {claiming.has(task.task_id) && <span className="spinner spinner-small" aria-hidden="true" />}
                           {claiming.has(task.task_id) ? t('tasks.claiming') : t('tasks.claim')}
                         </button>
