@@ -56,6 +56,8 @@ export const queryKeys = {
   models: ['research', 'models'] as const,
   speech: ['research', 'speech-status'] as const,
   researchBudget: ['research', 'budget'] as const,
+  /** Whether the user reviews every plan before its research starts (a preference). */
+  planReview: ['research', 'plan-review'] as const,
   sharedConversation: (shareId: string) => ['share', 'conversation', shareId] as const,
   /** A page of a session's (or a shared session's) history before a cursor; the cursor names fixed exchanges, so it never goes stale. */
   historyPage: (sessionId: string, before: string) => ['research', sessionId, 'history', before] as const,
