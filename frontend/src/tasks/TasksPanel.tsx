@@ -6,7 +6,7 @@ import { AccountCardHead } from '../account/AccountCardHead.tsx';
 
 /** The day's tasks in the user status dialog, each reward claimed from its row. */
 export function TasksPanel() {
-  const { t } = useTranslation('account');
+  const { t } = useTranslation('tasks');
   const tasks = useTaskSummary();
   const claim = useClaimTask();
   const claiming = useClaimsPending();
@@ -15,7 +15,7 @@ export function TasksPanel() {
 
   return (
     <section className="account-card account-tasks">
-      <AccountCardHead icon={<GiftIcon />} title={t('tasks.title')} />
+      <AccountCardHead icon={<GiftIcon />} title={t('title')} />
       {tasks.status === 'pending' && (
         <div className="skeleton-stack" aria-hidden="true">
           <span className="skeleton skeleton-tall" />
@@ -23,20 +23,20 @@ export function TasksPanel() {
           <span className="skeleton skeleton-tall" />
         </div>
       )}
-      {tasks.status === 'error' && <p className="account-empty">{t('tasks.loadFailed')}</p>}
+      {tasks.status === 'error' && <p className="account-empty">{t('loadFailed')}</p>}
       {tasks.status === 'success' && (
         <>
           <dl className="task-stats">
             <div>
-              <dt>{t('tasks.completed')}</dt>
+              <dt>{t('completed')}</dt>
               <dd>{tasks.data.completed_tasks_today}</dd>
             </div>
             <div>
-              <dt>{t('tasks.total')}</dt>
+              <dt>{t('total')}</dt>
               <dd>{tasks.data.total_tasks_available}</dd>
             </div>
             <div>
-              <dt>{t('tasks.coinsToday')}</dt>
+              <dt>{t('coinsToday')}</dt>
               <dd className="task-stats-coins">
                 <CoinsIcon size={15} />
                 {tasks.data.total_coins_earned_today}
@@ -46,11 +46,11 @@ export function TasksPanel() {
           {notice && (
             <p className={`account-notice ${notice.kind === 'claimed' ? 'account-notice-success' : 'account-notice-error'}`} role="status">
               {notice.kind === 'claimed' ? <CheckIcon size={15} /> : <CircleAlertIcon size={15} />}
-              {notice.kind === 'claimed' ? t('tasks.claimedMessage', { coins: notice.coins }) : t('tasks.claimFailed')}
+              {notice.kind === 'claimed' ? t('claimedMessage', { coins: notice.coins }) : t('claimFailed')}
             </p>
           )}
           {tasks.data.tasks.length === 0 ? (
-            <p className="account-empty">{t('tasks.empty')}</p>
+            <p className="account-empty">{t('empty')}</p>
           ) : (
             <ul className="task-list">
               {tasks.data.tasks.map((task) => {
@@ -61,32 +61,32 @@ export function TasksPanel() {
                   <li key={task.task_id} className={`task task-${stage}`}>
                     <div className="task-main">
                       <div className="task-title-row">
-                        <span className="task-name">{t(`tasks.catalogue.${task.task_type}.name`, { defaultValue: task.name })}</span>
+                        <span className="task-name">{t(`catalogue.${task.task_type}.name`, { defaultValue: task.name })}</span>
                         <span className="task-reward">
                           <CoinsIcon size={13} />
-                          {t('tasks.reward', { coins: task.coin_reward })}
+                          {t('reward', { coins: task.coin_reward })}
                         </span>
                       </div>
                       {/* Known tasks read in the user's language; a task the client does not know yet shows the server's text. */}
-                      <p className="task-description">{t(`tasks.catalogue.${task.task_type}.description`, { count: task.target_progress, defaultValue: task.description })}</p>
+                      <p className="task-description">{t(`catalogue.${task.task_type}.description`, { count: task.target_progress, defaultValue: task.description })}</p>
                       <div className="task-progress">
                         <span className="task-progress-bar">
                           <span style={{ width: `${(current / target) * 100}%` }} />
                         </span>
-                        <span className="task-progress-text">{t('tasks.progress', { current: task.current_progress, target: task.target_progress })}</span>
+                        <span className="task-progress-text">{t('progress', { current: task.current_progress, target: task.target_progress })}</span>
                       </div>
                     </div>
                     <div className="task-action">
                       {stage === 'claimable' && (
                         <button className="button button-primary button-small" type="button" onClick={() => claim.mutate(task.task_id)} disabled={claiming.has(task.task_id)} aria-busy={claiming.has(task.task_id)}>
                           {claiming.has(task.task_id) && <span className="spinner spinner-small" aria-hidden="true" />}
-                          {claiming.has(task.task_id) ? t('tasks.claiming') : t('tasks.claim')}
+                          {claiming.has(task.task_id) ? t('claiming') : t('claim')}
                         </button>
                       )}
                       {stage === 'claimed' && (
-                        <span className="task-claimed-mark" title={t('tasks.claimed')}>
+                        <span className="task-claimed-mark" title={t('claimed')}>
                           <CircleCheckIcon size={20} />
-                          <span>{t('tasks.claimed')}</span>
+                          <span>{t('claimed')}</span>
                         </span>
                       )}
                     </div>
