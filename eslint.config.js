@@ -56,15 +56,4 @@ export default tseslint.config(
     plugins: { scriptorium: { rules: { 'user-facing-text': userFacingText, 'no-hand-kept-busy': handKeptBusy } } },
     rules: { 'scriptorium/user-facing-text': 'error', 'scriptorium/no-hand-kept-busy': 'error' },
   },
-  {
-    // Still keeping a busy flag by hand, each to become a mutation (docs/decisions.md, the house rules as lint); none may join them.
-    files: [
-      'frontend/src/account/TasksPanel.tsx',
-      'frontend/src/panels/ArtifactPanel.tsx',
-      'frontend/src/panels/Composer.tsx',
-      'frontend/src/panels/stream/PlanReview.tsx',
-      'frontend/src/ui/ConfirmDialog.tsx',
-    ],
-    rules: { 'scriptorium/no-hand-kept-busy': 'off' },
-  },
 );

@@ -1,14 +1,14 @@
 /**
  * The account screens in a real browser against the real server: the user status dialog (quota,
- * tasks, feedback), e-mail verification with the code the server mailed, one task reward claimed,
- * and the admin console (/manage) raising that user's limit. Mail goes to the development outbox,
- * which the admin reads. Serves frontend/dist: run `npm run build` first.
+ * tasks, feedback), e-mail verification with the code the server mailed, one task reward claimed
+ * (after a claim the server fails), and the admin console (/manage) raising that user's limit. Mail
+ * goes to the development outbox, which the admin reads. Serves frontend/dist: run `npm run build` first.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { screenshot } from '../support/browser.ts';
 import { productInBrowser } from '../support/browserProduct.ts';
 import { startProduct } from '../support/product.ts';
@@ -159,8 +159,22 @@ test.serial('a user sees quota, tasks and feedback, verifies the e-mail, claims 
   const otherDialog = await openStatus(other);
   const otherClaim = otherDialog.getByRole('button', { name: '领取奖励' });
   await otherClaim.waitFor();
+  // A claim the server fails: busy while it is out, then the failure in place and the button ready again.
+  let held: (route: Route) => void = () => undefined;
+  const arrived = new Promise<Route>((resolve) => (held = resolve));
+  await page.route('**/api/tasks/claim/**', (route) => held(route), { times: 1 });
+  await claim.click();
+  const failing = await arrived;
+  const busyClaim = dialog.getByRole('button', { name: '领取中…' });
+  await busyClaim.waitFor();
+  t.true(await busyClaim.isDisabled(), 'busy while the claim is out');
+  await failing.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ detail: 'unavailable' }) });
+  await dialog.getByText('领取失败，请稍后重试').waitFor();
+  await claim.waitFor();
+  t.true(await claim.isEnabled(), 'a failed claim can be tried again');
   await claim.click();
   await dialog.getByText('奖励领取成功，获得 20 认知币').waitFor();
+  t.is(await dialog.getByText('领取失败，请稍后重试').count(), 0, 'the notice is the latest claim’s');
   await dialog.locator('.task-claimed-mark').first().waitFor();
   t.is(await dialog.getByRole('button', { name: '领取奖励' }).count(), 0, 'claimed once, the button is gone');
   await screenshot(page, 'account-claimed');

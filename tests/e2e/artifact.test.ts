@@ -49,5 +49,15 @@ test('a generated web page is opened, shared, and runs sandboxed behind the link
   const frame = shared.frameLocator('iframe.artifact-frame');
   await frame.getByText('价格计算器 已运行').waitFor();
   await screenshot(shared, 'artifact-shared');
+
+  // Revoked, the dialog closes; sharing again makes a new link.
+  const dialog = page.locator('.share-link-dialog');
+  await dialog.getByRole('button', { name: '取消分享' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await panel.getByRole('button', { name: '分享' }).click();
+  await dialog.getByText('分享链接创建成功').waitFor();
+  const again = await dialog.getByRole('textbox', { name: '分享链接' }).inputValue();
+  t.regex(again, /\/share\/artifact\/[0-9a-f]{32}$/);
+  t.not(again, link, 'a new link, the revoked one stays revoked');
   t.deepEqual(pageErrors, []);
 });

@@ -6,17 +6,17 @@
 import test from 'ava';
 import { createAgentToolPreview } from '@scriptorium/domain/tools/platform';
 import { TASK_CATALOGUE } from '@scriptorium/domain/tasks/catalogue';
-import { accountEn } from '../../frontend/src/i18n/account.en.ts';
-import { accountZh } from '../../frontend/src/i18n/account.zh.ts';
 import { agentsEn } from '../../frontend/src/i18n/agents.en.ts';
 import { agentsZh } from '../../frontend/src/i18n/agents.zh.ts';
+import { tasksEn } from '../../frontend/src/i18n/tasks.en.ts';
+import { tasksZh } from '../../frontend/src/i18n/tasks.zh.ts';
 
 const interpolate = (text: string, count: number) => text.replaceAll('{{count}}', String(count));
 
 test('every daily task is worded in zh as the server words it, and in en', (t) => {
   for (const task of TASK_CATALOGUE) {
-    const zh = accountZh.tasks.catalogue[task.taskId as keyof typeof accountZh.tasks.catalogue];
-    const en = accountEn.tasks.catalogue[task.taskId as keyof typeof accountEn.tasks.catalogue];
+    const zh = tasksZh.catalogue[task.taskId as keyof typeof tasksZh.catalogue];
+    const en = tasksEn.catalogue[task.taskId as keyof typeof tasksEn.catalogue];
     t.truthy(zh && en, task.taskId);
     t.is(zh.name as string, task.name);
     t.is(interpolate(task.target === 1 ? zh.description_one : zh.description_other, task.target), task.description);

@@ -12,7 +12,8 @@ import { FeedbackSection } from './FeedbackSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { QuotaCard, UsageStats } from './QuotaCard.tsx';
 import { groupOf } from './quota.ts';
-import { TasksPanel } from './TasksPanel.tsx';
+import { TasksPanel } from '../tasks/TasksPanel.tsx';
+import { useCoinBalance } from '../tasks/queries.ts';
 import './account.css';
 import { CheckIcon, CoinsIcon, EyeIcon, LogOutIcon, MailIcon, ShieldIcon } from '../ui/icons.ts';
 import { intlLocale } from '../i18n/language.ts';
@@ -24,12 +25,10 @@ export default function AccountPanel({ user, onClose }: { user: ClientUser; onCl
   const { t, i18n } = useTranslation('account');
   // A fresh /auth/me: the auth store caches the user, and the verified flag may have changed since.
   // Each part fails on its own, so one outage leaves the rest readable.
-  // Read afresh each time the dialog opens (tasks complete elsewhere meanwhile), kept only while it is open.
+  // Read afresh each time the dialog opens (used elsewhere meanwhile), kept only while it is open, as the tasks and coins are.
   const fresh = useApiQuery({ queryKey: queryKeys.account('me'), queryFn: accountApi.me, ...WHILE_OPEN });
   const tokenInfo = useApiQuery({ queryKey: queryKeys.account('token-info'), queryFn: accountApi.tokenInfo, ...WHILE_OPEN });
-  const tasks = useApiQuery({ queryKey: queryKeys.account('tasks'), queryFn: () => accountApi.ensureDailyTasks().catch(() => undefined).then(accountApi.taskSummary), ...WHILE_OPEN });
-  const coins = useApiQuery({ queryKey: queryKeys.account('coins'), queryFn: accountApi.coinBalance, ...WHILE_OPEN });
-  const reloadTasks = async () => void (await Promise.all([tasks.refetch(), coins.refetch()]));
+  const coins = useCoinBalance();
   // Stable: the verification modal calls it from an effect that depends on it.
   const markVerified = useCallback(() => queryClient.setQueryData<MeDto>(queryKeys.account('me'), (current) => current && { ...current, email_verified: true }), []);
   const [verifying, setVerifying] = useState(false);
@@ -110,7 +109,7 @@ export default function AccountPanel({ user, onClose }: { user: ClientUser; onCl
           <QuotaCard info={tokenInfo} />
           <UsageStats info={tokenInfo} />
         </div>
-        <TasksPanel tasks={tasks} onClaimed={reloadTasks} />
+        <TasksPanel />
       </div>
 
       <PasswordSection />

@@ -1,23 +1,18 @@
 import { fetchMe } from '../api/auth.ts';
 import type { CodeSentReply, EmailVerifiedReply, MessageReply, RegistrationSettings, SignInReply } from '@scriptorium/domain/protocol/http/auth';
-import type { CoinBalance, DailyTasksEnsured, FeedbackSent, TaskClaimed, TaskSummary } from '@scriptorium/domain/protocol/http/tasks';
+import type { FeedbackSent } from '@scriptorium/domain/protocol/http/tasks';
 import type { UserRow } from '@scriptorium/domain/protocol/http/admin';
 import { api } from '../api/client.ts';
 
 /** Token info as GET /auth/user/token-info (and the admin's user rows) answer it; amounts in cognition coins. */
 export type { TokenInfo } from '@scriptorium/domain/protocol/http/admin';
-export type { DailyTask as Task, TaskSummary } from '@scriptorium/domain/protocol/http/tasks';
 export type { RegistrationSettings } from '@scriptorium/domain/protocol/http/auth';
 
 export type FeedbackType = 'bug' | 'feature' | 'general';
 
 export const accountApi = {
   me: () => fetchMe(),
-  coinBalance: () => api.get<CoinBalance>('/api/coins/balance'),
   tokenInfo: () => api.get<UserRow>('/auth/user/token-info'),
-  taskSummary: () => api.get<TaskSummary>('/api/tasks/summary'),
-  ensureDailyTasks: () => api.post<DailyTasksEnsured>('/api/tasks/ensure-daily'),
-  claimTask: (taskId: string) => api.post<TaskClaimed>(`/api/tasks/claim/${encodeURIComponent(taskId)}`),
   sendVerificationEmail: (email: string) => api.post<CodeSentReply>('/auth/send-verification-email', { json: { email } }),
   resendVerificationEmail: (email: string) => api.post<CodeSentReply>('/auth/resend-verification-email', { json: { email } }),
   verifyEmail: (email: string, code: string) => api.post<EmailVerifiedReply>('/auth/verify-email', { json: { email, code } }),

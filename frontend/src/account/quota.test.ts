@@ -1,5 +1,5 @@
 import test from 'ava';
-import { claimedCoins, groupOf, quotaView, readDate, refreshText, taskStage, usagePercent } from './quota.ts';
+import { groupOf, quotaView, readDate, refreshText, usagePercent } from './quota.ts';
 
 test('user group labels: the four levels, anything else standard', (t) => {
   t.is(groupOf('basic'), 'basic');
@@ -26,18 +26,6 @@ test('extra budget and total show only when extra budget is above 0', (t) => {
   const extra = quotaView({ ...base, extra_budget: 20, total_available: 80 });
   t.true(extra.showExtra);
   t.deepEqual(extra, { dailyLimit: 100, todayUsage: 40, extraBudget: 20, totalAvailable: 80, percent: 40, showExtra: true });
-});
-
-test('the claim message names the coins earned, else 50', (t) => {
-  t.is(claimedCoins({ coins_earned: 20 }), 20);
-  t.is(claimedCoins({}), 50);
-  t.is(claimedCoins(undefined), 50);
-});
-
-test('a task is in progress, then claimable, then claimed', (t) => {
-  t.is(taskStage({ is_completed: false, rewards_claimed: false }), 'inProgress');
-  t.is(taskStage({ is_completed: true, rewards_claimed: false }), 'claimable');
-  t.is(taskStage({ is_completed: true, rewards_claimed: true }), 'claimed');
 });
 
 test('dates: missing is unknown, unreadable is invalid', (t) => {

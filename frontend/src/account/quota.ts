@@ -1,7 +1,6 @@
 import type { TokenInfo } from './api.ts';
 
 export const DEFAULT_DAILY_LIMIT = 100;
-export const DEFAULT_REWARD_COINS = 50;
 
 export type GroupKey = 'basic' | 'premium' | 'vip' | 'admin' | 'standard';
 
@@ -43,14 +42,6 @@ export function quotaView(info: Pick<TokenInfo, 'token_level_limit' | 'today_usa
 
 /** Amounts are coins with up to three decimals; show at most two, without trailing zeros. */
 export const formatAmount = (value: number, locale: string): string => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(value);
-
-/** The reward the claim message names: what the server says was earned, else the spec's default of 50. */
-export const claimedCoins = (result: { coins_earned?: number } | null | undefined): number =>
-  typeof result?.coins_earned === 'number' && Number.isFinite(result.coins_earned) ? result.coins_earned : DEFAULT_REWARD_COINS;
-
-export type TaskStage = 'inProgress' | 'claimable' | 'claimed';
-
-export const taskStage = (task: { is_completed: boolean; rewards_claimed: boolean }): TaskStage => (task.rewards_claimed ? 'claimed' : task.is_completed ? 'claimable' : 'inProgress');
 
 /** Dates the dialog shows: "unknown" when missing, "invalid date" when unreadable (spec's date messages). */
 export type DateText = { kind: 'unknown' } | { kind: 'invalid' } | { kind: 'date'; date: Date };

@@ -56,6 +56,8 @@ export const queryKeys = {
   models: ['research', 'models'] as const,
   speech: ['research', 'speech-status'] as const,
   researchBudget: ['research', 'budget'] as const,
+  /** Whether the user reviews every plan before its research starts (a preference). */
+  planReview: ['research', 'plan-review'] as const,
   sharedConversation: (shareId: string) => ['share', 'conversation', shareId] as const,
   /** A page of a session's (or a shared session's) history before a cursor; the cursor names fixed exchanges, so it never goes stale. */
   historyPage: (sessionId: string, before: string) => ['research', sessionId, 'history', before] as const,
@@ -63,6 +65,8 @@ export const queryKeys = {
   /** A research session's own links, as its owner manages them. */
   sessionShares: (sessionId: string) => ['research', sessionId, 'shares'] as const,
   account: (part: string) => ['account', part] as const,
+  /** The task reward flow: the day's tasks and the coin balance their rewards add to. */
+  tasks: (part: 'summary' | 'coins') => ['tasks', part] as const,
   manage: (...parts: unknown[]) => ['manage', ...parts] as const,
   /** Without arguments, every list of cognitions (to mark them all stale after a change). */
   cognitions: (...parts: [] | [scope: string, q: string]) => ['cognitions', ...parts] as const,

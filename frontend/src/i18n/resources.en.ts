@@ -8,7 +8,8 @@ import { engineerEn } from './engineer.en.ts';
 import { notesEn } from './notes.en.ts';
 import { pptEn } from './ppt.en.ts';
 import { refusalResources } from './refusals.ts';
+import { tasksEn } from './tasks.en.ts';
 import { writingEn } from './writing.en.ts';
 
 /** Every namespace in English: a chunk of its own, loaded when English is chosen (`index.ts`). */
-export const enResources = { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn, notes: notesEn, cli: cliEn, agents: agentsEn, engineer: engineerEn, ppt: pptEn, collab: collabEn, refusals: refusalResources('en') };
+export const enResources = { translation: en, account: accountEn, cognition: cognitionEn, writing: writingEn, notes: notesEn, cli: cliEn, agents: agentsEn, engineer: engineerEn, ppt: pptEn, collab: collabEn, tasks: tasksEn, refusals: refusalResources('en') };

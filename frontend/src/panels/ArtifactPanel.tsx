@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { API_BASE, toApiError } from '../api/client.ts';
+import { API_BASE } from '../api/client.ts';
+import { useApiMutation } from '../api/query.ts';
 import { downloadBlob, research } from '../api/research.ts';
 import { Markdown } from '../components/Markdown.tsx';
 import { copyText, ShareLinkDialog, ShareLinkField, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
@@ -77,42 +78,32 @@ export function ArtifactBody({ artifact }: { artifact: Pick<OpenArtifact, 'filen
 function ShareArtifactButton({ sessionId, messageId, filename }: { sessionId: string; messageId: string; filename: string }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  const [share, setShare] = useState<{ id: string; url: string } | null>(null);
-  const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<ShareOutcome | null>(null);
-
-  const show = async () => {
-    setOpen(true);
-    if (share) return;
-    setBusy(true);
-    setOutcome(null);
-    try {
-      const created = await research.shareArtifact({ session_id: sessionId, message_id: messageId, filename, expires_days: 7 });
-      setShare({ id: created.share_id, url: `${window.location.origin}${created.path}` });
-      setOutcome({ tone: 'ok', text: t('share.created') });
-    } catch (error) {
-      setOutcome({ tone: 'error', text: toApiError(error).detail ?? t('share.createFailed') });
-    } finally {
-      setBusy(false);
-    }
-  };
-  const revoke = async () => {
-    if (!share) return;
-    setBusy(true);
-    try {
-      await research.revokeShare(share.id);
-      setShare(null);
+  const create = useApiMutation({
+    mutationFn: () => research.shareArtifact({ session_id: sessionId, message_id: messageId, filename, expires_days: 7 }),
+    onMutate: () => setOutcome(null),
+    onSuccess: () => setOutcome({ tone: 'ok', text: t('share.created') }),
+    onError: (error) => setOutcome({ tone: 'error', text: error.detail ?? t('share.createFailed') }),
+  });
+  const revoke = useApiMutation({
+    mutationFn: (shareId: string) => research.revokeShare(shareId),
+    onSuccess: () => {
+      create.reset();
       setOpen(false);
-    } catch (error) {
-      setOutcome({ tone: 'error', text: toApiError(error).userMessage });
-    } finally {
-      setBusy(false);
-    }
+    },
+    onError: (error) => setOutcome({ tone: 'error', text: error.userMessage }),
+  });
+  const share = create.data ? { id: create.data.share_id, url: `${window.location.origin}${create.data.path}` } : null;
+  const busy = create.isPending || revoke.isPending;
+
+  const show = () => {
+    setOpen(true);
+    if (!share && !create.isPending) create.mutate();
   };
 
   return (
     <>
-      <button type="button" className="button button-secondary button-small" onClick={() => void show()}>
+      <button type="button" className="button button-secondary button-small" onClick={show}>
         <Share2Icon size={14} />
         {t('share.button')}
       </button>
@@ -124,7 +115,7 @@ function ShareArtifactButton({ sessionId, messageId, filename }: { sessionId: st
             copyLabel={t('share.copy')}
             revokeLabel={t('share.revoke')}
             busy={busy}
-            onRevoke={() => void revoke()}
+            onRevoke={() => revoke.mutate(share.id)}
             onCopy={() => void copyText(share.url).then((ok) => setOutcome(ok ? { tone: 'ok', text: t('share.copied') } : { tone: 'error', text: t('share.copyFailed') }))}
           />
         ) : (

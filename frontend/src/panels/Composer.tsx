@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
-import { queryClient, queryKeys, useApiQuery } from '../api/query.ts';
+import { queryClient, queryKeys, useApiMutation, useApiQuery } from '../api/query.ts';
 import { recognise, researchBudget, speechStatus, uploadFile } from '../api/research.ts';
 import { fullPath } from '../app/guard.ts';
 import { preloadMarkdown } from '../components/Markdown.tsx';
@@ -87,8 +87,15 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
   const [needsLogin, setNeedsLogin] = useState(false);
   /** Sent before the session was ready (just made, or still loading): it goes once the session is. */
   const [sendWhenReady, setSendWhenReady] = useState(false);
-  const [uploading, setUploading] = useState<string | null>(null);
   const [uploaded, setUploaded] = useState<string[]>([]);
+  const upload = useApiMutation({
+    mutationFn: ({ sessionId, file }: { sessionId: string; file: File }) => uploadFile(sessionId, file, file.type || 'application/octet-stream'),
+    onSuccess: (_answer, { file }) => setUploaded((names) => [...names, file.name]),
+    onError: (failure) => {
+      console.warn('upload failed', failure);
+      ref?.send({ type: 'error.shown', message: t('errors.uploadFailed') });
+    },
+  });
   const [recording, setRecording] = useState<MediaRecorder | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -282,19 +289,12 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
               const file = event.target.files?.[0];
               event.target.value = '';
               if (!file || !session) return;
-              setUploading(file.name);
-              uploadFile(session.id, file, file.type || 'application/octet-stream').then(
-                () => setUploaded((names) => [...names, file.name]),
-                (failure: unknown) => {
-                  console.warn('upload failed', failure);
-                  ref?.send({ type: 'error.shown', message: t('errors.uploadFailed') });
-                },
-              ).finally(() => setUploading(null));
+              upload.mutate({ sessionId: session.id, file });
             }}
           />
           <div className="composer-actions">
-            <button type="button" className="icon-button" disabled={disabled || !session || !signedIn || uploading !== null} title={t('composer.upload')} aria-label={t('composer.upload')} onClick={() => fileInput.current?.click()}>
-              {uploading ? <span className="spinner spinner-small" /> : <PaperclipIcon size={18} />}
+            <button type="button" className="icon-button" disabled={disabled || !session || !signedIn || upload.isPending} title={t('composer.upload')} aria-label={t('composer.upload')} onClick={() => fileInput.current?.click()}>
+              {upload.isPending ? <span className="spinner spinner-small" /> : <PaperclipIcon size={18} />}
             </button>
             {asr && (
               <button type="button" className={`icon-button${recording ? ' recording' : ''}`} disabled={disabled} title={t(recording ? 'composer.stopVoice' : 'composer.voice')} aria-label={t(recording ? 'composer.stopVoice' : 'composer.voice')} onClick={() => void toggleRecording()}>

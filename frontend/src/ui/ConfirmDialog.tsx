@@ -1,7 +1,7 @@
 import { AlertDialog } from 'radix-ui';
-import { useState, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toApiError } from '../api/client.ts';
+import { useApiMutation } from '../api/query.ts';
 import { TriangleAlertIcon } from './icons.ts';
 import { useReturnFocus } from './returnFocus.ts';
 import './ui.css';
@@ -27,25 +27,14 @@ export interface ConfirmDialogProps {
  */
 export function ConfirmDialog({ open = true, title, text, confirmLabel, cancelLabel, tone = 'danger', onConfirm, alternative, onClose }: ConfirmDialogProps) {
   const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // The answer's promise is the caller's, started by the click itself; the mutation only watches it settle.
+  const answer = useApiMutation({ mutationFn: (pending: Promise<unknown>) => pending, onSuccess: () => onClose() });
+  const busy = answer.isPending;
   const returnFocus = useReturnFocus(open);
   const run = (action: () => Promise<unknown> | void) => {
     const pending = action();
     if (!pending) return onClose();
-    setBusy(true);
-    setError(null);
-    pending.then(
-      () => {
-        setBusy(false);
-        onClose();
-      },
-      (failure: unknown) => {
-        const known = toApiError(failure);
-        setBusy(false);
-        setError(known.detail || known.userMessage);
-      },
-    );
+    answer.mutate(pending);
   };
   return (
     <AlertDialog.Root open={open} onOpenChange={(next) => !next && !busy && onClose()}>
@@ -61,9 +50,9 @@ export function ConfirmDialog({ open = true, title, text, confirmLabel, cancelLa
               <AlertDialog.Description className="dialog-description">{text}</AlertDialog.Description>
             </div>
           </div>
-          {error && (
+          {answer.error && (
             <p className="dialog-error" role="alert">
-              {error}
+              {answer.error.detail || answer.error.userMessage}
             </p>
           )}
           <div className="dialog-actions">

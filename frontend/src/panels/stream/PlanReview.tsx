@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PlanStep } from '@scriptorium/domain/protocol/research';
-import { toApiError } from '../../api/client.ts';
+import { queryClient, queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { research } from '../../api/research.ts';
 import { useSessionRef } from '../../research/sessionContext.ts';
 import { ArrowDownIcon, ArrowUpIcon, PlayIcon, PlusIcon, SquarePenIcon, Trash2Icon } from '../../ui/icons.ts';
@@ -22,6 +22,16 @@ interface DraftStep {
 /** Searches as typed in one box: separated by commas, semicolons or lines, in either script. */
 const QUERY_SEPARATORS = /[,，;；\n]/;
 const splitQueries = (text: string) => text.split(QUERY_SEPARATORS).map((query) => query.trim()).filter(Boolean);
+
+/** What the card asks of the server: record the plan's steps (and maybe start it), start it as it is, or keep the review preference. */
+type PlanAction = { kind: 'edit'; sessionId: string; steps: Array<{ description: string; queries: string[] }>; start?: boolean } | { kind: 'start'; sessionId: string } | { kind: 'review'; reviewPlans: boolean };
+
+async function perform(action: PlanAction): Promise<{ review_plans: boolean } | null> {
+  if (action.kind === 'review') return research.setPlanReview(action.reviewPlans);
+  if (action.kind === 'edit') await research.editPlan(action.sessionId, action.steps);
+  if (action.kind === 'start' || action.start) await research.startPlan(action.sessionId);
+  return null;
+}
 
 /** Seconds until `startsAt`, ticking while the countdown runs. */
 function useSecondsLeft(startsAt: string | null): number | null {
@@ -50,47 +60,17 @@ export function PlanReviewPanel({ steps, review }: { steps: PlanStep[]; review: 
   const countdown = review.status === 'waiting' ? review.startsAt : null;
   const seconds = useSecondsLeft(countdown);
   const [draft, setDraft] = useState<DraftStep[] | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [reviewPlans, setReviewPlans] = useState<boolean | null>(null);
-  useEffect(() => {
-    let live = true;
-    research.planReview().then(
-      (preference) => live && setReviewPlans(preference.review_plans),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  // One change at a time: every button waits for the one under way, and the last one's refusal shows.
+  const plan = useApiMutation({ mutationFn: perform, onSuccess: (preference) => preference && queryClient.setQueryData(queryKeys.planReview, preference) });
+  const reviewPlans = useApiQuery({ queryKey: queryKeys.planReview, queryFn: research.planReview, select: (preference) => preference.review_plans });
   if (!sessionId) return null;
 
-  const act = async (action: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-      return true;
-    } catch (failure) {
-      setError(toApiError(failure).message);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
   const current = () => steps.map((step, index) => ({ description: step.description, queries: review.queries[index] ?? [] }));
-  const edit = async () => {
+  const edit = () =>
     // Opening the editor records the plan as it is: that is an edit, so the countdown stops while the user edits.
-    if (await act(() => research.editPlan(sessionId, current()))) setDraft(current().map((step) => ({ description: step.description, queries: step.queries.join('，') })));
-  };
+    plan.mutate({ kind: 'edit', sessionId, steps: current() }, { onSuccess: () => setDraft(current().map((step) => ({ description: step.description, queries: step.queries.join('，') }))) });
   const written = () => (draft ?? []).map((step) => ({ description: step.description, queries: splitQueries(step.queries) }));
-  const save = async (start: boolean) => {
-    const saved = await act(async () => {
-      await research.editPlan(sessionId, written());
-      if (start) await research.startPlan(sessionId);
-    });
-    if (saved) setDraft(null);
-  };
+  const save = (start: boolean) => plan.mutate({ kind: 'edit', sessionId, steps: written(), start }, { onSuccess: () => setDraft(null) });
   const change = (index: number, patch: Partial<DraftStep>) => setDraft((rows) => rows && rows.map((row, at) => (at === index ? { ...row, ...patch } : row)));
   const move = (index: number, by: number) =>
     setDraft((rows) => {
@@ -99,7 +79,6 @@ export function PlanReviewPanel({ steps, review }: { steps: PlanStep[]; review: 
       [next[index], next[index + by]] = [next[index + by]!, next[index]!];
       return next;
     });
-  const toggleReview = (value: boolean) => void act(async () => setReviewPlans((await research.setPlanReview(value)).review_plans));
 
   return (
     <div className="plan-review">
@@ -108,7 +87,7 @@ export function PlanReviewPanel({ steps, review }: { steps: PlanStep[]; review: 
           className="plan-editor"
           onSubmit={(event) => {
             event.preventDefault();
-            void save(true);
+            save(true);
           }}
         >
           <ol className="plan-editor-steps">
@@ -135,10 +114,10 @@ export function PlanReviewPanel({ steps, review }: { steps: PlanStep[]; review: 
               <PlusIcon size={14} />
               {t('stream.planReview.add')}
             </button>
-            <button type="button" className="button button-secondary button-small" disabled={busy} onClick={() => void save(false)}>
+            <button type="button" className="button button-secondary button-small" disabled={plan.isPending} onClick={() => save(false)}>
               {t('stream.planReview.save')}
             </button>
-            <button type="submit" className="button button-primary button-small" disabled={busy}>
+            <button type="submit" className="button button-primary button-small" disabled={plan.isPending}>
               <PlayIcon size={14} />
               {t('stream.planReview.saveAndStart')}
             </button>
@@ -150,25 +129,25 @@ export function PlanReviewPanel({ steps, review }: { steps: PlanStep[]; review: 
             {seconds !== null ? t('stream.planReview.countdown', { seconds }) : t('stream.planReview.waiting')}
           </p>
           <div className="card-actions start">
-            <button type="button" className="button button-secondary button-small" disabled={busy} onClick={() => void edit()}>
+            <button type="button" className="button button-secondary button-small" disabled={plan.isPending} onClick={edit}>
               <SquarePenIcon size={14} />
               {t('stream.planReview.edit')}
             </button>
-            <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => void act(() => research.startPlan(sessionId))}>
+            <button type="button" className="button button-primary button-small" disabled={plan.isPending} onClick={() => plan.mutate({ kind: 'start', sessionId })}>
               <PlayIcon size={14} />
               {t('stream.planReview.start')}
             </button>
           </div>
         </>
       )}
-      {error && (
+      {plan.error && (
         <p className="plan-review-error" role="alert">
-          {error}
+          {plan.error.message}
         </p>
       )}
-      {reviewPlans !== null && (
+      {reviewPlans.data !== undefined && (
         <label className="plan-review-setting">
-          <input type="checkbox" checked={reviewPlans} disabled={busy} onChange={(event) => toggleReview(event.target.checked)} />
+          <input type="checkbox" checked={reviewPlans.data} disabled={plan.isPending} onChange={(event) => plan.mutate({ kind: 'review', reviewPlans: event.target.checked })} />
           {t('stream.planReview.always')}
         </label>
       )}
