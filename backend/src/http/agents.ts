@@ -13,7 +13,8 @@ import { chineseText, refusal, type CodedError, type ErrorParams } from '@script
 import { httpError, invalidField, validationError } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
-import { agentDeleted, agentDetail, agentList, agentReply, toolTestResult } from '@scriptorium/domain/protocol/http/agents';
+import { agentDetail, agentList, agentReply, toolTestResult } from '@scriptorium/domain/protocol/http/agents';
+import { deleted } from '@scriptorium/domain/protocol/http/acknowledged';
 
 /** A tool tried from the page may take this long before it is given up. */
 const TEST_TIMEOUT_MS = 10_000;
@@ -124,7 +125,7 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = agentDto(await owned(user.id, id, position));
   });
 
-  router.delete('/api/agents/:id', contract({ access: 'user', params: idParam, responses: { 200: agentDeleted } }), async (ctx) => {
+  router.delete('/api/agents/:id', contract({ access: 'user', params: idParam, responses: { 200: deleted } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const { position } = await run(id, user.id, { type: 'DeleteAgent', data: { agentId: id, actorId: user.id } });

@@ -29,6 +29,7 @@ import { bearerToken, requireUser, userFromToken } from './authenticate.ts';
 import { httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
+import { deleted } from '@scriptorium/domain/protocol/http/acknowledged';
 import {
   cognitionDetail,
   cognitionPage,
@@ -36,7 +37,6 @@ import {
   collectionDetail,
   collectionList,
   collectionReply,
-  deletedReply,
   extractionStarted,
   extractionStatus,
 } from '@scriptorium/domain/protocol/http/cognition';
@@ -236,7 +236,7 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = collectionDto(doc, visible.length);
   });
 
-  router.delete('/api/cognition/collections/:id', contract({ access: 'user', params: collectionParam, responses: { 200: deletedReply } }), async (ctx) => {
+  router.delete('/api/cognition/collections/:id', contract({ access: 'user', params: collectionParam, responses: { 200: deleted } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, collectionParam);
     const { position } = await onCollection(id, user.id, { type: 'DeleteCollection', data: { collectionId: id, actorId: user.id } });
@@ -293,7 +293,7 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = detailDto(await readable(id, user.id), user.id);
   });
 
-  router.delete('/api/cognition/:id', contract({ access: 'user', params: idParam, responses: { 200: deletedReply } }), async (ctx) => {
+  router.delete('/api/cognition/:id', contract({ access: 'user', params: idParam, responses: { 200: deleted } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const { position } = await onCognition(id, user.id, { type: 'DeleteCognition', data: { cognitionId: id, actorId: user.id } });

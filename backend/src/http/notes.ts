@@ -14,7 +14,8 @@ import { requireUser } from './authenticate.ts';
 import { httpError } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
-import { noteDetail, noteSaved, notesDeleted, noteShareLink, noteShareRevoked, noteSummary, noteTree, sharedNote } from '@scriptorium/domain/protocol/http/notes';
+import { noteDetail, noteSaved, notesDeleted, noteShareLink, noteSummary, noteTree, sharedNote } from '@scriptorium/domain/protocol/http/notes';
+import { revoked } from '@scriptorium/domain/protocol/http/acknowledged';
 
 /** A shared folder shows at most this many notes below the shared one. */
 const MAX_SHARED_NOTES = 500;
@@ -169,7 +170,7 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { token, path: `/share/${token}`, expires_at: doc.share_expires_at };
   });
 
-  router.delete('/api/notes/:id/share', contract({ access: 'user', params: idParam, responses: { 200: noteShareRevoked } }), async (ctx) => {
+  router.delete('/api/notes/:id/share', contract({ access: 'user', params: idParam, responses: { 200: revoked } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const { position } = await notebook(user.id, { type: 'RevokeNoteShare', data: { userId: user.id, noteId: id } });

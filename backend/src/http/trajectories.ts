@@ -18,15 +18,14 @@ import { contract } from './contract.ts';
 import {
   cliLeaderboard,
   sharedTrajectory,
-  trajectoryDeleted,
   trajectoryFavorite,
   trajectoryFile,
   trajectoryFiles,
   trajectoryShared,
-  trajectoryShareRevoked,
   trajectoryShares,
   trajectoryWithEvents,
 } from '@scriptorium/domain/protocol/http/trajectories';
+import { deleted, revoked } from '@scriptorium/domain/protocol/http/acknowledged';
 import { isOpen } from '@scriptorium/domain/share/decide';
 
 const TITLE_CHARS = 200;
@@ -200,7 +199,7 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     ctx.body = { file_id: id, favorite: body.favorite };
   });
 
-  router.delete('/engineer/trajectory/files/:id', contract({ access: 'user', params: idParam, responses: { 200: trajectoryDeleted } }), async (ctx) => {
+  router.delete('/engineer/trajectory/files/:id', contract({ access: 'user', params: idParam, responses: { 200: deleted } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
     const result = await run(id, user.id, { type: 'DeleteTrajectory', data: { fileId: id, actorId: user.id } });
@@ -236,7 +235,7 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     ctx.body = { token, share_url: `/shared/trajectory/${token}`, expires_at: shared?.type === 'TrajectoryShared' ? shared.data.expiresAt : null };
   });
 
-  router.delete('/engineer/trajectory/share/:token', contract({ access: 'user', params: tokenParam, responses: { 200: trajectoryShareRevoked }, refusals: [404] }), async (ctx) => {
+  router.delete('/engineer/trajectory/share/:token', contract({ access: 'user', params: tokenParam, responses: { 200: revoked }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { token } = parseParams(ctx.params, tokenParam);
     const share = await services.readStore.collection<TrajectoryShareDoc>(TRAJECTORY_SHARES).get(token);

@@ -1,4 +1,5 @@
-import type { AgentDeleted, AgentDetail, AgentDto, AgentList, ToolTestResult } from '@scriptorium/domain/protocol/http/agents';
+import type { AgentDetail, AgentDto, AgentList, ToolTestResult } from '@scriptorium/domain/protocol/http/agents';
+import type { Deleted } from '@scriptorium/domain/protocol/http/acknowledged';
 import { api } from './client.ts';
 
 export type { AgentDto, ToolDescriptor, ToolRun, ToolTestResult } from '@scriptorium/domain/protocol/http/agents';
@@ -17,6 +18,6 @@ export const agentsApi = {
   create: (input: AgentInput) => api.post<AgentDto>('/api/agents', { json: input }),
   get: (id: string) => api.get<AgentDetail>(path(id)),
   update: (id: string, input: Partial<AgentInput>) => api.patch<AgentDto>(path(id), { json: input }),
-  remove: (id: string) => api.delete<AgentDeleted>(path(id)),
+  remove: (id: string) => api.delete<Deleted>(path(id)),
   testTool: (tool: string, args: Record<string, unknown>, agentId?: string) => api.post<ToolTestResult>('/api/agents/tools/test', { json: { tool, args, ...(agentId && { agent_id: agentId }) } }),
 };

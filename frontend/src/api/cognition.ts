@@ -1,4 +1,5 @@
-import type { Cognition, CognitionPage, CognitionSummary, CognitionViewed, Collection, CollectionDetail, CollectionList, DeletedReply, ExtractionStarted } from '@scriptorium/domain/protocol/http/cognition';
+import type { Cognition, CognitionPage, CognitionSummary, CognitionViewed, Collection, CollectionDetail, CollectionList, ExtractionStarted } from '@scriptorium/domain/protocol/http/cognition';
+import type { Deleted } from '@scriptorium/domain/protocol/http/acknowledged';
 import { api } from './client.ts';
 import { pollExtraction, type ExtractionStatus, type PollOptions } from './extractionPoll.ts';
 
@@ -34,7 +35,7 @@ export const recordCognitionView = (id: string) => api.post<CognitionViewed>(`${
 
 export const updateCognition = (id: string, patch: Partial<Pick<Cognition, 'title' | 'summary' | 'tags' | 'public'>>) => api.patch<Cognition>(one(id), { json: patch });
 
-export const deleteCognition = (id: string) => api.delete<DeletedReply>(one(id));
+export const deleteCognition = (id: string) => api.delete<Deleted>(one(id));
 
 export const extractFromNotes = (noteIds: readonly string[]) => api.post<ExtractionStarted>(`${base}/extract`, { json: { note_ids: noteIds } });
 
@@ -66,7 +67,7 @@ export const getCollection = (id: string, signal?: AbortSignal) => api.get<Colle
 
 export const updateCollection = (id: string, patch: { name?: string; description?: string }) => api.patch<Collection>(collection(id), { json: patch });
 
-export const deleteCollection = (id: string) => api.delete<DeletedReply>(collection(id));
+export const deleteCollection = (id: string) => api.delete<Deleted>(collection(id));
 
 export const addToCollection = (id: string, cognitionId: string) => api.post<Collection>(`${collection(id)}/items`, { json: { cognition_id: cognitionId } });
 

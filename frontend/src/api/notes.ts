@@ -1,4 +1,5 @@
-import type { NoteDetail, NoteSaved, NotesDeleted, NoteShareLink, NoteShareRevoked, NoteSummary, NoteTree, SharedNote } from '@scriptorium/domain/protocol/http/notes';
+import type { NoteDetail, NoteSaved, NotesDeleted, NoteShareLink, NoteSummary, NoteTree, SharedNote } from '@scriptorium/domain/protocol/http/notes';
+import type { Revoked } from '@scriptorium/domain/protocol/http/acknowledged';
 import { api } from './client.ts';
 
 export type { NoteDetail, NoteSummary, SharedNote, SharedNoteChild } from '@scriptorium/domain/protocol/http/notes';
@@ -16,6 +17,6 @@ export const notesApi = {
   move: (id: string, targetId: string | null, position: DropPosition) => api.post<NoteTree>(`${path(id)}/move`, { json: { target_id: targetId, position } }),
   remove: (id: string) => api.delete<NotesDeleted>(path(id)),
   share: (id: string, expiresDays: number | null) => api.post<NoteShareLink>(`${path(id)}/share`, { json: { expires_days: expiresDays } }),
-  revokeShare: (id: string) => api.delete<NoteShareRevoked>(`${path(id)}/share`),
+  revokeShare: (id: string) => api.delete<Revoked>(`${path(id)}/share`),
   shared: (token: string) => api.get<SharedNote>(`/api/notes/shared/${encodeURIComponent(token)}`),
 };

@@ -1,14 +1,13 @@
 import type { TrajectoryEvent, TrajectoryEventType } from '@scriptorium/domain/protocol/trajectories';
 import type {
   SharedTrajectory,
-  TrajectoryDeleted,
   TrajectoryFavorite,
   TrajectoryFiles,
   TrajectoryShared,
-  TrajectoryShareRevoked,
   TrajectoryShares,
   TrajectoryWithEvents,
 } from '@scriptorium/domain/protocol/http/trajectories';
+import type { Deleted, Revoked } from '@scriptorium/domain/protocol/http/acknowledged';
 import { api } from './client.ts';
 import { downloadBlob, rawRequest } from './research.ts';
 
@@ -25,11 +24,11 @@ export const trajectoriesApi = {
   list: (limit = 50, offset = 0) => api.get<TrajectoryFiles>('/engineer/trajectory/files', { query: { limit, offset } }),
   get: (id: string) => api.get<TrajectoryWithEvents>(file(id)),
   setFavorite: (id: string, favorite: boolean) => api.put<TrajectoryFavorite>(`${file(id)}/favorite`, { json: { file_id: id, favorite } }),
-  remove: (id: string) => api.delete<TrajectoryDeleted>(file(id)),
+  remove: (id: string) => api.delete<Deleted>(file(id)),
   share: (id: string, allowDownload: boolean, expiresIn: number | null) =>
     api.post<TrajectoryShared>('/engineer/trajectory/share', { json: { file_id: id, share_settings: { allow_download: allowDownload }, expires_in: expiresIn } }),
   shares: (id: string) => api.get<TrajectoryShares>(`${file(id)}/shares`),
-  revoke: (token: string) => api.delete<TrajectoryShareRevoked>(`/engineer/trajectory/share/${encodeURIComponent(token)}`),
+  revoke: (token: string) => api.delete<Revoked>(`/engineer/trajectory/share/${encodeURIComponent(token)}`),
   shared: (token: string) => api.get<SharedTrajectory>(`/engineer/trajectory/shared/${encodeURIComponent(token)}`),
 };
 

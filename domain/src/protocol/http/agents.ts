@@ -40,12 +40,9 @@ export const toolTestResult = z.discriminatedUnion('ok', [
   z.object({ tool: z.string(), ok: z.literal(false), error: z.string(), code: z.string().optional(), params: codedParams.optional(), duration_ms: z.number().int() }),
 ]);
 
-export const agentDeleted = z.object({ deleted: z.literal(true) });
-
 export type ToolDescriptor = z.infer<typeof toolDescriptor>;
 export type AgentDto = z.infer<typeof agentReply>;
 export type AgentList = z.infer<typeof agentList>;
 export type ToolRun = z.infer<typeof toolRun>;
 export type AgentDetail = z.infer<typeof agentDetail>;
 export type ToolTestResult = z.infer<typeof toolTestResult>;
-export type AgentDeleted = z.infer<typeof agentDeleted>;

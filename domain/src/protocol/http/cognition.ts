@@ -48,7 +48,6 @@ export const collectionList = z.object({ collections: z.array(collectionReply) }
 export const collectionDetail = collectionReply.extend({ items: z.array(cognitionSummary) });
 
 export const cognitionViewed = z.object({ cognition_id: z.string(), viewed: z.literal(true) });
-export const deletedReply = z.object({ deleted: z.literal(true) });
 
 export type CognitionSummary = z.infer<typeof cognitionSummary>;
 export type CitedSource = z.infer<typeof citedSource>;
@@ -60,4 +59,3 @@ export type Collection = z.infer<typeof collectionReply>;
 export type CollectionList = z.infer<typeof collectionList>;
 export type CollectionDetail = z.infer<typeof collectionDetail>;
 export type CognitionViewed = z.infer<typeof cognitionViewed>;
-export type DeletedReply = z.infer<typeof deletedReply>;

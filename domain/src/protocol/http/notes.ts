@@ -23,8 +23,6 @@ export const noteSaved = z.object({ revision: z.number().int(), updated_at: z.st
 
 export const notesDeleted = z.object({ deleted: z.array(z.string()) });
 
-export const noteShareRevoked = z.object({ revoked: z.literal(true) });
-
 export const sharedNote = z.object({
   token: z.string(),
   id: z.string(),
@@ -42,6 +40,5 @@ export type NoteShareLink = z.infer<typeof noteShareLink>;
 export type NoteTree = z.infer<typeof noteTree>;
 export type NoteSaved = z.infer<typeof noteSaved>;
 export type NotesDeleted = z.infer<typeof notesDeleted>;
-export type NoteShareRevoked = z.infer<typeof noteShareRevoked>;
 export type SharedNote = z.infer<typeof sharedNote>;
 export type SharedNoteChild = SharedNote['children'][number];

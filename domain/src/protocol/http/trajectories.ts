@@ -34,13 +34,11 @@ export const trajectoryFiles = z.object({ files: z.array(trajectoryFile), total:
 export const trajectoryWithEvents = trajectoryFile.extend({ events: z.array(trajectoryEvent) });
 export const sharedTrajectory = z.object({ ...fileFields, events: z.array(trajectoryEvent), share_settings: z.object({ allow_download: z.boolean() }), expires_at: z.string().nullable() });
 export const trajectoryFavorite = z.object({ file_id: z.string(), favorite: z.boolean() });
-export const trajectoryDeleted = z.object({ deleted: z.literal(true) });
 
 /** A live link to one of the user's trajectories (expired and revoked ones are not listed). */
 export const trajectoryShare = z.object({ token: z.string(), share_url: z.string(), allow_download: z.boolean(), expires_at: z.string().nullable(), created_at: z.string() });
 export const trajectoryShares = z.object({ shares: z.array(trajectoryShare) });
 export const trajectoryShared = z.object({ token: z.string(), share_url: z.string(), expires_at: z.string().nullable() });
-export const trajectoryShareRevoked = z.object({ revoked: z.literal(true) });
 
 export const cliLeaderboard = z.object({
   leaders: z.array(z.object({ rank: z.number().int(), username: z.string(), sessions: z.number().int(), events: z.number().int(), last_active: z.string() })),
@@ -52,9 +50,7 @@ export type TrajectoryFiles = z.infer<typeof trajectoryFiles>;
 export type TrajectoryWithEvents = z.infer<typeof trajectoryWithEvents>;
 export type SharedTrajectory = z.infer<typeof sharedTrajectory>;
 export type TrajectoryFavorite = z.infer<typeof trajectoryFavorite>;
-export type TrajectoryDeleted = z.infer<typeof trajectoryDeleted>;
 export type TrajectoryShare = z.infer<typeof trajectoryShare>;
 export type TrajectoryShares = z.infer<typeof trajectoryShares>;
 export type TrajectoryShared = z.infer<typeof trajectoryShared>;
-export type TrajectoryShareRevoked = z.infer<typeof trajectoryShareRevoked>;
 export type CliLeaderboard = z.infer<typeof cliLeaderboard>;
