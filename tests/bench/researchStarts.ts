@@ -17,7 +17,7 @@ import { createScratchDatabase, postgresAnswers, postgresUrl } from '../contract
 import { deleteKeys, redisAnswers, redisUrl } from '../contract/redis.ts';
 import { signUp, type Client } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
-import { startRole, type RoleProcess } from '../support/product.ts';
+import { scaleOutEnv, startRole, type RoleProcess } from '../support/product.ts';
 import { straightResearch } from '../support/researchModel.ts';
 
 const LONE = 5;
@@ -87,15 +87,7 @@ export async function run(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-starts-'));
   const mock = await startMockOpenAI({ scenario: 'slow', delayMs: 2, reply: straightResearch({ description: '架构', queries: ['分布式 角色'] }, PROSE) });
   const env = {
-    DATABASE_URL: database.url,
-    REDIS_URL: redisUrl,
-    QUEUE_PREFIX: prefix,
-    DATA_DIR: dataDir,
-    JWT_SECRET: randomUUID() + randomUUID(),
-    LLM_BASE_URL: mock.url,
-    LLM_MODEL: 'slow',
-    EVENTSTORE_URL: '',
-    MONGO_URL: '',
+    ...scaleOutEnv({ databaseUrl: database.url, redisUrl, queuePrefix: prefix, dataDir, modelUrl: mock.url, model: 'slow' }),
     REGISTER_MAX_PER_ADDRESS: '1000',
   };
   const processes: RoleProcess[] = [];

@@ -19,7 +19,7 @@ import { deleteKeys, redisAnswers, redisUrl } from '../contract/redis.ts';
 import { signUp } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
 import { straightResearch } from '../support/researchModel.ts';
-import { startRole, type RoleProcess } from '../support/product.ts';
+import { scaleOutEnv, startRole, type RoleProcess } from '../support/product.ts';
 import { openSocket } from '../support/socket.ts';
 import { dump, projections, until } from '../support/readModels.ts';
 
@@ -42,17 +42,9 @@ if (!postgresUp || !redisUp) {
       reply: straightResearch({ description: '架构', queries: ['分布式 角色'] }, PROSE),
     });
     const env = {
-      DATABASE_URL: database.url,
-      REDIS_URL: redisUrl,
-      QUEUE_PREFIX: prefix,
+      ...scaleOutEnv({ databaseUrl: database.url, redisUrl, queuePrefix: prefix, dataDir, modelUrl: mock.url, model: 'slow' }),
       // A dead worker's job is taken over after this, not after BullMQ's default 30 s.
       QUEUE_LOCK_SECONDS: '4',
-      DATA_DIR: dataDir,
-      JWT_SECRET: randomUUID() + randomUUID(),
-      LLM_BASE_URL: mock.url,
-      LLM_MODEL: 'slow',
-      EVENTSTORE_URL: '',
-      MONGO_URL: '',
     };
     const processes: RoleProcess[] = [];
     const start = async (role: 'api' | 'projector' | 'worker') => {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { owned, withParentWatch } from './children.ts';
 import { MINIMUM_PASSWORD_COST, type PasswordCost } from '@scriptorium/infra/auth/passwordCost';
@@ -57,6 +58,23 @@ export function startProduct(dataDir: string, env: Record<string, string> = {}, 
     void exited.then((code) => reject(new Error(`product exited with ${code} before listening`)));
   });
 }
+
+/**
+ * The environment of the roles run as separate processes on PostgreSQL and BullMQ/Redis, as the
+ * scale-out deployment runs them: one scratch database, queue prefix and data directory shared by
+ * every role, the model at `modelUrl`, and no EventStoreDB or MongoDB whatever CI exports.
+ */
+export const scaleOutEnv = (options: { databaseUrl: string; redisUrl: string; queuePrefix: string; dataDir: string; modelUrl: string; model: string }) => ({
+  DATABASE_URL: options.databaseUrl,
+  REDIS_URL: options.redisUrl,
+  QUEUE_PREFIX: options.queuePrefix,
+  DATA_DIR: options.dataDir,
+  JWT_SECRET: randomUUID() + randomUUID(),
+  LLM_BASE_URL: options.modelUrl,
+  LLM_MODEL: options.model,
+  EVENTSTORE_URL: '',
+  MONGO_URL: '',
+});
 
 export interface RoleProcess {
   child: ChildProcess;
