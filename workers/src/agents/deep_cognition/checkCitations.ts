@@ -97,6 +97,10 @@ export async function checkText(run: Run, text: string, sources: SourceBook, kee
   return { ...rebuilt, tally: { checked, repaired: count('repaired'), marked: count('marked'), removed: count('removed') }, judged: rulings.size > 0 };
 }
 
+/** Whether a check is said in the chat: it changed something or cost a model call; text that checks out (or was checked before) stays quiet. */
+export const worthSaying = (checked: { judged: boolean; tally: { repaired: number; marked: number; removed: number } }): boolean =>
+  checked.judged || checked.tally.repaired + checked.tally.marked + checked.tally.removed > 0;
+
 /**
  * Checks the part of the draft from `start` to `end` (`index`: its place in the version, a plan
  * section or a part of a revision) and records what it found; the draft is brought to the checked
@@ -114,9 +118,7 @@ export async function checkCitations(run: Run, draft: Draft, sources: SourceBook
   const citations = checked.checks.map((check) => ({ ...check, offset: check.offset + start }));
   // The part's text is in the step: a job that runs again and writes the part otherwise records its checks anew.
   await command(run, `citations:${index}:${digest(checked.text)}`, { type: 'RecordCitationChecks', data: { messageId: run.data.replyId, index, citations } });
-  const { tally } = checked;
-  // Said when it changed something or cost a model call; a part that checks out (or was checked before) stays quiet.
-  if (checked.judged || tally.repaired + tally.marked + tally.removed > 0) await run.writer.progress({ code: 'research.citationsChecked', params: { section: heading, ...tally } });
+  if (worthSaying(checked)) await run.writer.progress({ code: 'research.citationsChecked', params: { section: heading, ...checked.tally } });
   return start + checked.text.length;
 }
 

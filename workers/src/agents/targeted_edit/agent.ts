@@ -14,6 +14,7 @@ import { EDIT_PROMPT } from '../deep_cognition/prompts.ts';
 import { languageOf } from '../deep_cognition/text.ts';
 import { cleanEdited, offlineEdit } from './rewrite.ts';
 import { checkedEdit, type CheckedEdit } from './check.ts';
+import { worthSaying } from '../deep_cognition/checkCitations.ts';
 import { runPools, type Run } from '../deep_cognition/run.ts';
 
 export const editJobData = z.object({
@@ -145,7 +146,5 @@ export async function runTargetedEdit(deps: AgentDeps, job: JobContext<unknown>)
     await refuse(error.message);
     return;
   }
-  const { tally } = checked;
-  // As a research section says it: when the check changed something or cost a model call.
-  if (checked.judged || tally.repaired + tally.marked + tally.removed > 0) await writer.progress({ code: 'research.editChecked', params: tally });
+  if (worthSaying(checked)) await writer.progress({ code: 'research.editChecked', params: checked.tally });
 }
