@@ -3,7 +3,7 @@ import type { ContentType } from '@scriptorium/domain/protocol/content';
 import { serverMessageSchema } from '@scriptorium/domain/protocol/ws';
 import { BUDGET_EXHAUSTED } from '@scriptorium/domain/budget/guard';
 import { Corpus, SOLID_STATE } from '@scriptorium/workers/agents/deep_cognition/harness';
-import { BROWSE_PROMPT, JUDGE_PROMPT } from '@scriptorium/workers/agents/deep_cognition/prompts';
+import { JUDGE_PROMPT } from '@scriptorium/workers/agents/deep_cognition/prompts';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
 import { straightResearch } from '../support/researchModel.ts';
@@ -123,7 +123,7 @@ async function writingSlowly(t: ExecutionContext, name: string) {
   const mock = await startMockOpenAI({
     scenario: 'slow',
     delayMs: 2,
-    reply: straightResearch({ description: '技术路线', queries: ['固态电池 技术'] }, prose, { [JUDGE_PROMPT]: JSON.stringify({ useful: [1] }), [BROWSE_PROMPT]: JSON.stringify({ pages: [{ index: 1, summary: '介绍了固态电池' }] }) }),
+    reply: straightResearch({ description: '技术路线', queries: ['固态电池 技术'] }, prose, { [JUDGE_PROMPT]: JSON.stringify({ useful: [1] }) }),
   });
   const corpus = new Corpus([...SOLID_STATE]);
   const app = await startTestApp({ LLM_BASE_URL: mock.url, LLM_MODEL: 'slow' }, { agents: { webSearch: corpus, fetcher: corpus } });

@@ -7,7 +7,7 @@
  */
 import test from 'ava';
 import { Corpus, SOLID_STATE } from '@scriptorium/workers/agents/deep_cognition/harness';
-import { ANALYSE_PROMPT, BROWSE_PROMPT, CITATIONS_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, REFLECT_PROMPT } from '@scriptorium/workers/agents/deep_cognition/prompts';
+import { ANALYSE_PROMPT, CITATIONS_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, REFLECT_PROMPT } from '@scriptorium/workers/agents/deep_cognition/prompts';
 import { browserSuite, newUserOnResearch, screenshot } from '../support/browser.ts';
 import { startAppOnModel } from '../support/app.ts';
 import type { ChatBody } from '../support/mockOpenAI.ts';
@@ -42,7 +42,6 @@ const reply = (body: ChatBody) => {
   if (system === PLAN_PROMPT) return JSON.stringify(asked.includes('只看低温性能') ? NARROW : BROAD);
   if (system === REFLECT_PROMPT) return JSON.stringify({ answered: true, reason: '', follow_up_queries: [] });
   if (system === JUDGE_PROMPT) return JSON.stringify({ useful: [1, 2, 3, 4] });
-  if (system === BROWSE_PROMPT) return JSON.stringify({ pages: [{ index: 1, summary: messages[1]!.content.split('\n').at(-1)!.slice(0, 120) }] });
   if (system === CITATIONS_PROMPT) return JSON.stringify({ citation_checks: [] });
   if (system.startsWith('为下面的对话起一个简短的标题')) return '固态电池研究';
   return asked.includes('只看低温性能') ? COLD : PROSE;

@@ -17,7 +17,6 @@ test('the scripted model tells every prompt of the research agent and of the jud
     [prompts.QUERIES_PROMPT, 'queries'],
     [prompts.REFLECT_PROMPT, 'reflect'],
     [prompts.JUDGE_PROMPT, 'judge'],
-    [prompts.BROWSE_PROMPT, 'browse'],
     [prompts.sectionPrompt('zh'), 'section'],
     [prompts.sectionPrompt('en'), 'section'],
     [prompts.summaryPrompt('zh'), 'summary'],

@@ -13,7 +13,6 @@ export type CallKind =
   | 'queries'
   | 'reflect'
   | 'judge'
-  | 'browse'
   | 'section'
   | 'summary'
   | 'deepen'
@@ -61,7 +60,6 @@ export function kindOf(messages: readonly Message[]): CallKind {
     ['reflect', /"follow_up_queries"/],
     ['queries', /"queries"\s*:/],
     ['judge', /"useful"\s*:/],
-    ['browse', /"pages"\s*:/],
     ['title', /起一个简短的标题|short title/i],
     ['summary', /开头的摘要/],
     ['deepen', /深入|go deeper/i],
@@ -262,24 +260,6 @@ export function answerFor(messages: readonly Message[], mood: Mood): Answer {
       const best = Math.max(0, ...scores);
       return plain(
         json({ useful: listed.filter((_, index) => scores[index]! >= Math.max(0.08, best * 0.6)).map((result) => result.index) }),
-      );
-    }
-    case 'browse': {
-      const about = /(?:研究内容|Research)[:：]\s*(.+)/.exec(user)?.[1] ?? user;
-      const pages = user.split(/\n\n(?=\[\d+\] )/).flatMap((part) => {
-        const head = /^(?:[\s\S]*?\n)?\[(\d+)\] ([^\n]*)\n([\s\S]*)$/.exec(part);
-        return head ? [{ index: Number(head[1]), title: head[2]!, text: head[3]! }] : [];
-      });
-      return plain(
-        json({
-          pages: pages.map((page) => ({
-            index: page.index,
-            summary: rank([{ n: page.index, title: page.title, url: '', text: page.text }], termsOf(about))
-              .slice(0, 2)
-              .map((entry) => entry.sentence)
-              .join(zh ? '' : ' '),
-          })),
-        }),
       );
     }
     case 'section':

@@ -2,7 +2,7 @@
  * The corpus suite: each topic's question asked as a user would, the published report scored
  * against the truth, and what the run cost counted at the model and the web.
  */
-import { TOPICS, type Topic } from './corpus.ts';
+import { TOPICS, type Page, type Topic } from './corpus.ts';
 import { ask, awaitReply, chargedTokens, giveFeedback, latestReport, newUser, openConversation, type Conversation, type Outcome, type ReplyEnd } from './drive.ts';
 import type { Lab } from './lab.ts';
 import { citationSupported, mistakeOutcomes, scoreReport, type CitationScore, type MistakeOutcomes } from './score.ts';
@@ -22,6 +22,8 @@ export interface TaskResult {
   /** What became of the injected mistakes in the published report. */
   mistakes: MistakeOutcomes;
   pagesRead: number;
+  /** Of the topic's pages, those fetched, by kind (six supporting, one contradicting, one off-subject, one long). */
+  readByKind: Record<Page['kind'], number>;
   searchRounds: number;
   planSteps: number;
   /** Search rounds beyond one per plan step. */
@@ -35,7 +37,7 @@ export interface TaskResult {
   chargedPromptTokens: number;
   chargedCompletionTokens: number;
   wallMs: number;
-  /** Where the calls and tokens went, by kind of call (plan, judge, browse, section…). */
+  /** Where the calls and tokens went, by kind of call (plan, judge, reflect, section…). */
   byKind: Record<string, { calls: number; prompt: number; completion: number }>;
 }
 
@@ -72,6 +74,7 @@ export async function measure(lab: Lab, topic: Topic, conversation: Conversation
     mistakesInjected: mistakes.length,
     mistakes: mistakeOutcomes(report?.content ?? '', mistakes),
     pagesRead: new Set(of('web_browsing_result').filter((item) => item.ok).map((item) => item.url as string)).size,
+    readByKind: readByKind(topic, new Set(lab.web.reads)),
     searchRounds,
     planSteps,
     followUpSearches: Math.max(0, searchRounds - planSteps),
@@ -93,6 +96,12 @@ export async function measure(lab: Lab, topic: Topic, conversation: Conversation
       return kinds;
     }, {}),
   };
+}
+
+/** The topic's pages the product fetched, by kind: which of the pages that matter it reached. */
+function readByKind(topic: Topic, reads: ReadonlySet<string>): TaskResult['readByKind'] {
+  const count = (kind: Page['kind']) => topic.pages.filter((page) => page.kind === kind && reads.has(page.path)).length;
+  return { support: count('support'), contradict: count('contradict'), irrelevant: count('irrelevant'), long: count('long') };
 }
 
 /** Clears what the model and the web counted, so the next task counts only its own, and seeds its mistakes by the task. */

@@ -31,8 +31,9 @@ export const modelProfileOverrideSchema = modelProfileSchema.partial();
 export type ModelProfileOverride = z.infer<typeof modelProfileOverrideSchema>;
 
 /**
- * The jobs a model can be given. Research may put planning, judging and summarising on a fast model
- * and writing on a strong one; `default` serves every role that has no model of its own (and the
+ * The jobs a model can be given. Research may put planning and judging on a fast model and writing
+ * on a strong one; `summarising` writes the summary at the head of a report (the sections are
+ * `writing`'s); `default` serves every role that has no model of its own (and the
  * chat, the engineer and every other agent).
  */
 export const MODEL_ROLES = ['default', 'planning', 'judging', 'summarising', 'writing'] as const;

@@ -262,11 +262,11 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   const given = new Set<string>();
   const plans: SectionPlan[] = headings.map((heading, index) => {
     if (index === 0) {
-      return { index, heading, messages: [{ role: 'system', content: summaryPrompt(run.language, length) }, { role: 'user', content: brief }], context: sources.context(record.question, run.language), sources };
+      return { index, heading, messages: [{ role: 'system', content: summaryPrompt(run.language, length) }, { role: 'user', content: brief }], context: sources.context(record.question, run.language), sources, role: 'summarising' };
     }
     const step = steps[stepOf(index)]!;
     const ask = `${brief}\n\n${zh ? `现在撰写这一节：${step}` : `Write this section now: ${step}`}`;
-    return { index, heading, messages: [{ role: 'system', content: sectionPrompt(run.language, length) }, { role: 'user', content: ask }], context: sources.context(step, run.language, given), sources };
+    return { index, heading, messages: [{ role: 'system', content: sectionPrompt(run.language, length) }, { role: 'user', content: ask }], context: sources.context(step, run.language, given), sources, role: 'writing' };
   });
   if (!deps.model.offline) await writeAhead(run, plans.slice(next + 1));
   for (let index = next; index < headings.length; index++) {
@@ -366,7 +366,7 @@ async function writeAhead(run: Run, plans: readonly SectionPlan[]): Promise<void
   const cost = plans.reduce((sum, plan) => sum + estimateMessageTokens(plan.messages) + plan.context.reduce((total, doc) => total + estimateTokens(`${doc.title}\n${doc.text}`), 0) + SECTION_ANSWER_TOKENS, 0);
   if ((await run.allowance.remaining()) < 2 * cost) return;
   const released = new Promise<void>((resolve) => (run.releaseAhead = resolve));
-  run.ahead = new Map(plans.map((plan) => [plan.messages, new Ahead(run, 'writing', { messages: plan.messages, context: plan.context }, released)]));
+  run.ahead = new Map(plans.map((plan) => [plan.messages, new Ahead(run, plan.role, { messages: plan.messages, context: plan.context }, released)]));
 }
 
 /**
@@ -442,6 +442,7 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
   }
   await command(run, 'step:0', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: 0 } });
   const about = kind === 'continue' ? record.question : `${record.question} ${feedback.text}`;
+  const reader = new PageReader(run, trace.pages, trace.announced);
   let results = trace.searches[0];
   if (!results) {
     const searcher = await chooseSearch(run, session, trace.said);
@@ -454,9 +455,9 @@ async function revise(run: Run, session: OpenSession, record: ReplyRecord, trace
       ]);
       if (asked) queries = asked.queries;
     }
-    results = await searchRound(run, searcher, queries, about, 'search:0', { step: 0, round: 0 }, [], (url) => trace.pages.has(url));
+    results = await searchRound(run, searcher, queries, about, 'search:0', { step: 0, round: 0 }, [], reader);
   }
-  numberLearnt(sources, [await new PageReader(run, trace.pages, trace.announced).round(results, about)]);
+  numberLearnt(sources, [await reader.round(results, about)]);
   const fresh = new Set(sources.all.map((source) => source.n).filter((n) => !known.has(n)));
   await command(run, 'step:1', { type: 'MarkPlanStep', data: { messageId: data.replyId, steps, index: 1 } });
 

@@ -23,9 +23,9 @@ import type { AgentDeps } from '../deps.ts';
 import type { MaterialPort } from '../material.ts';
 import type { FetchedPage, PageFetcherPort } from '@scriptorium/infra/fetch/port';
 import type { HitSource, SearchHit, SearchPort } from '@scriptorium/infra/search/port';
-import { ANALYSE_PROMPT, BROWSE_PROMPT, CITATIONS_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT, REPLAN_PROMPT } from './prompts.ts';
+import { ANALYSE_PROMPT, CITATIONS_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT, REPLAN_PROMPT } from './prompts.ts';
 
-const RESEARCH_PROMPTS = new Set([ANALYSE_PROMPT, BROWSE_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT, REPLAN_PROMPT]);
+const RESEARCH_PROMPTS = new Set([ANALYSE_PROMPT, CLARIFY_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT, REPLAN_PROMPT]);
 import { coverage, termsOf } from './text.ts';
 
 export interface CorpusPage {
@@ -261,9 +261,7 @@ export class ScriptedModel implements ModelProvider {
             ? (this.answers.plan ?? { steps: [{ description: '梳理技术路线', queries: ['固态电池 技术路线'] }, { description: '调研产业化进展', queries: ['固态电池 产业化'] }] })
             : system === JUDGE_PROMPT
               ? { useful: [1, 2, 3] }
-              : system === BROWSE_PROMPT
-                ? { pages: [1, 2, 3].map((index) => ({ index, summary: '网页介绍了固态电池的进展。' })) }
-                : system === REFLECT_PROMPT
+              : system === REFLECT_PROMPT
                   ? (this.answers.reflect ?? { answered: true, reason: '', follow_up_queries: [] })
                   : system === REPLAN_PROMPT
                     ? (this.answers.replan ?? { changes_scope: false, steps: [] })

@@ -89,7 +89,7 @@ interface StepContext {
 async function researchStep(run: Run, { question, step, index, trace, reader, search, asked, prefix, halt }: StepContext): Promise<Learnt[]> {
   const about = `${question} ${step.description}`;
   if (!trace.searches[index]) await halt?.();
-  const results = trace.searches[index] ?? (await searchRound(run, await search(), step.queries, about, `${prefix}search:${index}`, { step: index, round: 0 }, [], reader.has));
+  const results = trace.searches[index] ?? (await searchRound(run, await search(), step.queries, about, `${prefix}search:${index}`, { step: index, round: 0 }, [], reader));
   const learnt = await reader.round(results, about);
   const judged = [...results];
   for (let round = 1; round < run.pools.limits.maxRounds; round++) {
@@ -101,7 +101,7 @@ async function researchStep(run: Run, { question, step, index, trace, reader, se
       const followUp = await reflect(run, question, step, learnt, asked);
       if (!followUp) break;
       await run.writer.progress({ code: 'research.followUp', params: { section: step.heading, reason: followUp.reason, queries: followUp.queries } });
-      recorded = await searchRound(run, await search(), followUp.queries, about, `${prefix}search:${index}:${round}`, { step: index, round, reason: followUp.reason }, judged, reader.has);
+      recorded = await searchRound(run, await search(), followUp.queries, about, `${prefix}search:${index}:${round}`, { step: index, round, reason: followUp.reason }, judged, reader);
     }
     judged.push(...recorded);
     for (const entry of await reader.round(recorded, about)) {

@@ -4,7 +4,7 @@ import { BUDGET_EXHAUSTED } from '@scriptorium/domain/budget/guard';
 import type { OutputType } from '@scriptorium/domain/protocol/content';
 import { runDeepCognition } from './agent.ts';
 import { asEvents, harness, itemTypes, rejecting, ScriptedModel, SECTION_PROSE, until, type Reply } from './harness.ts';
-import { BROWSE_PROMPT, deepenPrompt, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT, REPLAN_PROMPT, revisePrompt, sectionPrompt, summaryPrompt } from './prompts.ts';
+import { deepenPrompt, JUDGE_PROMPT, PLAN_PROMPT, QUERIES_PROMPT, REFLECT_PROMPT, REPLAN_PROMPT, revisePrompt, sectionPrompt, summaryPrompt } from './prompts.ts';
 import { citedSentences, MARK_PATTERN } from './citations.ts';
 import { DEFAULT_RESEARCH_LIMITS, researchSlots } from '../deps.ts';
 import { conversationStream } from '@scriptorium/domain/conversation/conversation';
@@ -672,7 +672,9 @@ test('a reflection that finds the step unanswered asks a follow-up search with i
   t.is(outputs(log, 'web_search_queries').length, 3, 'the follow-up is shown as a search');
   const followed = recorded.find((event) => event.data.round === 1)!.data;
   const planned = recorded.find((event) => event.data.step === followed.step && event.data.round === 0)!.data;
-  t.is(model.requests.filter((request) => systemOf(request) === JUDGE_PROMPT).length, 2, "the follow-up found only pages its step's first round judged: the judge is not asked about them again");
+  const judged = model.requests.filter((request) => systemOf(request) === JUDGE_PROMPT).flatMap((request) => [...request.messages.at(-1)!.content.matchAll(/^\[\d+\] (.+)$/gm)].map((match) => match[1]));
+  t.true(judged.length > 0);
+  t.is(new Set(judged).size, judged.length, "no page is put before the judge twice: not by the two steps searching at once, nor by the follow-up, which found only pages the first rounds judged");
   t.deepEqual(
     followed.results.map((result) => result.has_useful_info),
     followed.results.map((result) => planned.results.find((earlier) => earlier.url === result.url)!.has_useful_info),
@@ -818,10 +820,10 @@ test('with a model: a message sent while the steps are researched is taken up at
   const model = SPECIFIC_MODEL();
   const instruction: { send?: () => Promise<unknown> } = {};
   let steered: Promise<unknown> | undefined;
-  // The instruction arrives while a step's pages are being summarised: after the plan, before any section.
+  // The instruction arrives while a step's search results are judged: after the plan, before any section.
   const steering: ScriptedModel = Object.assign(Object.create(model) as ScriptedModel, {
     async complete(request: Parameters<ScriptedModel['complete']>[0]) {
-      if (request.messages[0]?.content === BROWSE_PROMPT && instruction.send) await (steered ??= instruction.send());
+      if (request.messages[0]?.content === JUDGE_PROMPT && instruction.send) await (steered ??= instruction.send());
       return model.complete(request);
     },
   });
@@ -863,7 +865,7 @@ test('with a model: an instruction sent while the steps are researched that drop
   const steering: ScriptedModel = Object.assign(Object.create(model) as ScriptedModel, {
     async complete(request: Parameters<ScriptedModel['complete']>[0]) {
       const system = request.messages[0]?.content;
-      if (system === BROWSE_PROMPT && instruction.send) await (steered ??= instruction.send());
+      if (system === JUDGE_PROMPT && instruction.send) await (steered ??= instruction.send());
       if (system === REPLAN_PROMPT) {
         model.requests.push(request);
         return { text: JSON.stringify(replanned(request)), usage: { promptTokens: 100, completionTokens: 20, model: 'scripted', estimated: false } };
@@ -979,10 +981,10 @@ test('with a model: a file added while the steps are researched is read before t
   const model = SPECIFIC_MODEL();
   const added = { at: false };
   const LATE = { id: 'ctx-1', kind: 'upload' as const, title: '低温测试.txt', text: '在零下二十度时，这款固态电池保留了百分之八十五的容量。' };
-  // The file arrives while a step's pages are being summarised: after the plan, before any section.
+  // The file arrives while a step's search results are judged: after the plan, before any section.
   const watching: ScriptedModel = Object.assign(Object.create(model) as ScriptedModel, {
     async complete(request: Parameters<ScriptedModel['complete']>[0]) {
-      if (request.messages[0]?.content === BROWSE_PROMPT) added.at = true;
+      if (request.messages[0]?.content === JUDGE_PROMPT) added.at = true;
       return model.complete(request);
     },
   });

@@ -84,12 +84,6 @@ export const JUDGE_PROMPT =
  */
 export const judgeSchema = z.object({ useful: z.array(z.number().int().min(1)).max(50) });
 
-export const BROWSE_PROMPT =
-  '你是深度研究助理。阅读下面的网页，针对研究问题和当前步骤，为每个网页写 1 到 3 句摘要，只写网页里确实有的信息。' +
-  '只输出一个 JSON 对象，不要任何其他文字：{"pages": [{"index": 1, "summary": "摘要"}]}';
-
-export const browseSchema = z.object({ pages: z.array(z.object({ index: z.number().int().min(1), summary: z.string().max(1500) })) });
-
 export const REFLECT_PROMPT =
   '你是深度研究助理。判断下面已读的资料是否足以回答当前研究步骤的问题：有没有缺口（步骤要求但资料没有的信息），有没有矛盾（资料之间对同一事实说法不一）。' +
   '资料足够就回答 answered 为 true；否则说明原因，并给出 1 到 3 个新的搜索查询（适合搜索引擎的关键词），用来补上缺口或核实矛盾的说法。' +

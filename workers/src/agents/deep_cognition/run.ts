@@ -163,14 +163,13 @@ export async function completeJson<T>(run: Run, role: ModelRole, call: InternalC
     run.deps.log.warn({ replyId: run.data.replyId, call, attempt, chars: text.length, issues: parsed.error.issues.slice(0, 3) }, 'the model answered JSON that does not fit');
   }
   await run.writer.progress({ code: 'research.rulesFallback', params: { call } });
-  if (call === 'plan' || call === 'judge' || call === 'summarise') run.notes.push(FALLBACK_NOTE[call][run.language]);
+  if (call === 'plan' || call === 'judge') run.notes.push(FALLBACK_NOTE[call][run.language]);
   return null;
 }
 
 const FALLBACK_NOTE = {
   plan: { zh: '研究计划由规则生成：模型多次未给出可用的计划。', en: 'The research plan was made by rules: the model gave no usable plan after retries.' },
   judge: { zh: '部分搜索结果的取舍由规则判断：模型多次未给出可用的判断。', en: 'Some search results were judged by rules: the model gave no usable judgement after retries.' },
-  summarise: { zh: '部分网页的摘要由规则摘录：模型多次未给出可用的摘要。', en: 'Some page summaries were extracted by rules: the model gave no usable summary after retries.' },
 } as const;
 
 /** What a streamed answer used against what it was allowed: an answer that reached its cap may be cut. */

@@ -5,6 +5,7 @@
  * rolled back to its start and written again.
  */
 import type { ChatMessage, ContextDocument } from '@scriptorium/infra/model/port';
+import type { ModelRole } from '@scriptorium/infra/model/profile';
 import { checkpoint, command, SECTION_TRIES, streamModel, worthRetrying, type Draft, type Run } from './run.ts';
 import type { Language } from './text.ts';
 import { checkCitations } from './checkCitations.ts';
@@ -16,6 +17,8 @@ export interface SectionPlan {
   heading: string;
   messages: ChatMessage[];
   context: ContextDocument[];
+  /** The summary heading the report is the `summarising` model's; the sections are the `writing` model's. */
+  role: Extract<ModelRole, 'summarising' | 'writing'>;
   /** What the section's citations are checked against. */
   sources: SourceBook;
 }
@@ -74,7 +77,7 @@ export async function writeSection(run: Run, draft: Draft, section: SectionPlan,
     : section.messages;
   for (let attempt = 1; ; attempt++) {
     try {
-      const streamed = await streamModel(run, 'writing', { messages, context: section.context }, (text) => draft.cited(text));
+      const streamed = await streamModel(run, section.role, { messages, context: section.context }, (text) => draft.cited(text));
       draft.endCited();
       if (streamed.maxTokens > 0 && streamed.completionTokens >= streamed.maxTokens) await degraded(run, 'capped', section.heading);
       break;

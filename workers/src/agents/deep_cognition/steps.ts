@@ -11,13 +11,13 @@ import type { SearchHit, SearchPort } from '@scriptorium/infra/search/port';
 import { failureItem } from '@scriptorium/domain/conversation/failures';
 import type { Progress } from '@scriptorium/domain/protocol/progress';
 import { bestSentences, judge, pageSummary } from './heuristics.ts';
-import { BROWSE_PROMPT, JUDGE_PROMPT, browseSchema, judgeSchema } from './prompts.ts';
+import { JUDGE_PROMPT, judgeSchema } from './prompts.ts';
 import { checkpoint, command, completeJson, Draft, offlineWork, type Run } from './run.ts';
 import type { SourceBook } from './sources.ts';
 import { CHUNK_CHARS, ChunkIndex, excerptsBySource } from './chunks.ts';
 import { runTokens, type StageTrace, type StoredPage } from './trace.ts';
 import { extractText, sentenceKey, type Extract, type ExtractSection } from './extracts.ts';
-import { clip, sentencesOf, splitEditReport, termsOf } from './text.ts';
+import { clip, coverage, sentencesOf, splitEditReport, termsOf } from './text.ts';
 
 /** One page of an engine's results, as SearXNG gives it. */
 const RESULTS_PER_QUERY = 10;
@@ -28,6 +28,11 @@ const PAGES_PER_ROUND = 4;
 const SNIPPET_CHARS = 240;
 /** What of a page its summary is written from: its chunks that bear most on the step. */
 const SUMMARY_CHUNKS = 2;
+/** Sentences of those chunks a page's note keeps, each at most this long. */
+const NOTE_SENTENCES = 2;
+const NOTE_SENTENCE_CHARS = 240;
+/** What a figure adds to a sentence's claim on a note, against the share of the step's words it holds. */
+const FIGURE_WEIGHT = 0.25;
 
 export interface Searcher {
   port: SearchPort;
@@ -64,10 +69,11 @@ export interface Placement {
 /**
  * Runs the queries side by side, judges the hits and records them as one search round. A hit the
  * step's earlier rounds already judged (`known`) keeps that judgement: a follow-up search mostly
- * finds the same pages again, and the judge is shown only the new ones. Pages the job has already
- * read (`read`) take no place in the round: the steps of one question search with like words, and
- * a step whose places all went to pages another step read would learn nothing new, so its places
- * go further down the engine's page instead.
+ * finds the same pages again, and the judge is shown only the new ones. The steps of one question
+ * search at once with like words, so the job's `pages` keep them apart: a page the job has read, or
+ * that another round is judging now, takes no place among the round's results to judge; the round
+ * takes that judgement instead, and its places go further down the engine's page, so steps
+ * researched side by side judge and read different pages rather than the same few.
  */
 export async function searchRound(
   run: Run,
@@ -76,8 +82,8 @@ export async function searchRound(
   about: string,
   key: string,
   placement: Placement,
-  known: readonly WebResult[] = [],
-  read: (url: string) => boolean = () => false,
+  known: readonly WebResult[],
+  pages: PageReader,
 ): Promise<WebResult[]> {
   checkpoint(run);
   await run.writer.output('web_search_queries', { queries });
@@ -100,16 +106,34 @@ export async function searchRound(
   }
   // Taken rank by rank across the queries, so each query's best hits come before any query's tail.
   const hits = Array.from({ length: Math.max(0, ...answers.map((answer) => answer.hits.length)) }, (_, rank) => answers.flatMap((answer) => answer.hits[rank] ?? [])).flat();
-  let unread = 0;
-  const unique = hits.filter((hit, index) => hits.findIndex((other) => other.url === hit.url) === index).filter((hit) => read(hit.url) || unread++ < RESULTS_PER_ROUND);
   const judged = new Map(known.map((result) => [result.url, result]));
+  // From here to the claim nothing awaits: which pages this round takes must be settled before
+  // another step's round looks.
+  const elsewhere = new Map<string, Promise<WebResult | undefined>>();
+  let places = 0;
+  const unique = hits
+    .filter((hit, index) => hits.findIndex((other) => other.url === hit.url) === index)
+    .filter((hit) => {
+      if (pages.has(hit.url)) return true;
+      const verdict = judged.has(hit.url) ? undefined : pages.verdictOf(hit.url);
+      if (verdict) elsewhere.set(hit.url, verdict);
+      return verdict !== undefined || places++ < RESULTS_PER_ROUND;
+    });
   // A page the job has read was judged useful by the step that read it; its text is at hand, and the
   // sections' chunk retrieval decides what of it bears on this step, so the judge is not asked again.
   const terms = termsOf(about);
-  for (const hit of unique) if (read(hit.url) && !judged.has(hit.url)) judged.set(hit.url, usefulResult(hit, terms));
-  const fresh = unique.filter((hit) => !judged.has(hit.url));
+  for (const hit of unique) if (pages.has(hit.url) && !judged.has(hit.url)) judged.set(hit.url, usefulResult(hit, terms));
+  const fresh = unique.filter((hit) => !judged.has(hit.url) && !elsewhere.has(hit.url));
   // The rules judge by the queries: a whole question has too many words for any snippet to cover.
-  if (fresh.length > 0) for (const result of (await judgeWithModel(run, fresh, about)) ?? judge(fresh, queries.join(' '))) judged.set(result.url, result);
+  const verdicts = fresh.length > 0 ? judgeWithModel(run, fresh, about).then((byModel) => byModel ?? judge(fresh, queries.join(' '))) : Promise.resolve([]);
+  pages.claim(fresh.map((hit) => hit.url), verdicts);
+  for (const result of await verdicts) judged.set(result.url, result);
+  for (const hit of unique) {
+    const verdict = elsewhere.get(hit.url);
+    if (!verdict) continue;
+    const theirs = await verdict;
+    judged.set(hit.url, theirs?.has_useful_info ? usefulResult(hit, terms) : { title: hit.title, url: hit.url, snippet: hit.snippet, has_useful_info: false, useful_info_summary: '' });
+  }
   const results = unique.map((hit) => judged.get(hit.url)!);
   await command(run, key, { type: 'RecordSearchResults', data: { messageId: run.data.replyId, queries, results, ...placement } });
   return results;
@@ -187,6 +211,28 @@ export class PageReader {
   /** Whether the job has read this page, or is reading it. */
   readonly has = (url: string): boolean => this.reads.has(url) || this.stored.has(url);
 
+  private readonly judging = new Map<string, Promise<WebResult | undefined>>();
+
+  /** Another round's verdict on a page, while its judge is still answering. */
+  verdictOf(url: string): Promise<WebResult | undefined> | undefined {
+    return this.judging.get(url);
+  }
+
+  /** Puts pages before one round's judge; until `verdicts` come, other rounds wait for them instead of judging the pages again. */
+  claim(urls: readonly string[], verdicts: Promise<readonly WebResult[]>): void {
+    const settled = verdicts.then(
+      (results) => results,
+      (): readonly WebResult[] => [],
+    );
+    for (const url of urls) {
+      const verdict = settled.then((results) => results.find((result) => result.url === url));
+      this.judging.set(url, verdict);
+      void verdict.then(() => {
+        if (this.judging.get(url) === verdict) this.judging.delete(url);
+      });
+    }
+  }
+
   /**
    * Reads the most useful pages of a round (whether or not an earlier round listed them) with the
    * spec's progress items, kept together in the chat; useful results that are not read count by
@@ -239,7 +285,7 @@ export class PageReader {
     }
     if (!page.text.trim()) return null;
     const title = page.title.trim() || result.title;
-    const summary = (await summariseWithModel(run, title, page.text, about)) || pageSummary(page.text, about);
+    const summary = pageNote(title, page.text, about);
     await command(run, `page:${result.url}`, { type: 'RecordPage', data: { messageId: run.data.replyId, url: result.url, title, text: clip(page.text, STORED_PAGE_CHARS), summary } });
     return { title, text: page.text, summary };
   }
@@ -268,18 +314,24 @@ export function numberLearnt(sources: SourceBook, learnt: ReadonlyArray<readonly
 }
 
 /**
- * One page summarised for the step: the model reads the chunks that bear most on the step (as GPT
- * Researcher compresses pages to what the query needs), not its whole text; the title says what
- * the page is.
+ * What a page says about the step, in its own sentences: of its chunks that bear most on the step
+ * (as GPT Researcher compresses pages to what the query needs), the sentences that share most of
+ * the step's words, those giving a figure first, as a researcher's notes keep the data. Taken, not
+ * written: the note stands at the head of the source's text, where the citation check reads it, so
+ * a model's paraphrase there could vouch for a claim the page never makes; and it costs no call.
  */
-async function summariseWithModel(run: Run, title: string, text: string, about: string): Promise<string | null> {
-  if (run.deps.model.offline) return null;
-  const shown = excerptsBySource(new ChunkIndex([{ n: 1, text }]).best(about, SUMMARY_CHUNKS)).get(1) ?? clip(text, CHUNK_CHARS);
-  const summarised = await completeJson(run, 'summarising', 'summarise', browseSchema, [
-    { role: 'system', content: BROWSE_PROMPT },
-    { role: 'user', content: `研究内容：${about}\n\n网页：\n[1] ${title}\n${shown}` },
-  ]);
-  return summarised?.pages.find((page) => page.index === 1)?.summary.trim() ?? null;
+export function pageNote(title: string, text: string, about: string): string {
+  // The page's heading says what the title already says.
+  const body = text.split('\n').filter((line) => line.trim() !== title.trim()).join('\n');
+  const shown = excerptsBySource(new ChunkIndex([{ n: 1, text: body }]).best(about, SUMMARY_CHUNKS)).get(1) ?? clip(body, CHUNK_CHARS);
+  const terms = termsOf(about);
+  const picked = sentencesOf(shown)
+    .map((sentence, order) => ({ sentence, order, score: coverage(terms, sentence) + (/\d/.test(sentence) ? FIGURE_WEIGHT : 0) }))
+    .filter((candidate) => candidate.score > 0)
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .slice(0, NOTE_SENTENCES)
+    .sort((a, b) => a.order - b.order);
+  return picked.map((candidate) => clip(candidate.sentence, NOTE_SENTENCE_CHARS)).join(' ') || pageSummary(body, about);
 }
 
 /**
