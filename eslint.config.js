@@ -2,6 +2,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import userFacingText from './tests/lint/eslint/userFacingText.js';
 import handKeptBusy from './tests/lint/eslint/handKeptBusy.js';
+import styleTokens from './tests/lint/eslint/styleTokens.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'frontend/dist/**', 'data/**', 'tests/e2e/screenshots/**'] },
@@ -50,10 +51,11 @@ export default tseslint.config(
     },
   },
   {
-    // What the reader sees is worded in the catalogues (tests/lint/texts.test.ts proves the rule on planted texts).
+    // What the reader sees is worded in the catalogues (tests/lint/texts.test.ts proves the rule on planted texts),
+    // and an inline style holds to the design tokens (tests/lint/styles.test.ts).
     files: ['frontend/src/**/*.{ts,tsx}'],
     ignores: ['frontend/src/i18n/**', 'frontend/src/**/*.test.{ts,tsx}', 'frontend/src/**/fixtures.ts'],
-    plugins: { scriptorium: { rules: { 'user-facing-text': userFacingText, 'no-hand-kept-busy': handKeptBusy } } },
-    rules: { 'scriptorium/user-facing-text': 'error', 'scriptorium/no-hand-kept-busy': 'error' },
+    plugins: { scriptorium: { rules: { 'user-facing-text': userFacingText, 'no-hand-kept-busy': handKeptBusy, 'style-tokens': styleTokens } } },
+    rules: { 'scriptorium/user-facing-text': 'error', 'scriptorium/no-hand-kept-busy': 'error', 'scriptorium/style-tokens': 'error' },
   },
 );

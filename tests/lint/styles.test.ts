@@ -1,12 +1,16 @@
 /**
- * The client's styles: colours, font sizes, spacing and radii come only from the design tokens, the
- * global folder holds only the tokens and the base (reset and shared primitives), every feature's
- * stylesheet is imported by the feature, and no selector is defined in two files (which of two equal
- * rules wins would depend on which lazy chunk loaded last).
+ * The client's styles: colours, font sizes, spacing and radii come only from the design tokens (in
+ * the stylesheets, checked here; in inline styles, by ESLint's `scriptorium/style-tokens`,
+ * tests/lint/eslint/styleTokens.js, proven here on planted components), the global folder holds only
+ * the tokens and the base (reset and shared primitives), every feature's stylesheet is imported by
+ * the feature, and no selector is defined in two files (which of two equal rules wins would depend on
+ * which lazy chunk loaded last).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import test from 'ava';
+import { ESLint } from 'eslint';
 
 const root = new URL('../../frontend/src/', import.meta.url).pathname;
 
@@ -56,68 +60,90 @@ test('no colour function or named colour outside the tokens file', (t) => {
   t.deepEqual(named, []);
 });
 
-type Scale = 'fontSize' | 'spacing' | 'radius';
+type Scale = 'font size' | 'spacing' | 'radius';
 const scaleOf = (property: string): Scale | null =>
   property === 'font-size'
-    ? 'fontSize'
+    ? 'font size'
     : /^((padding|margin)(-(top|right|bottom|left|inline|block)(-(start|end))?)?|gap|row-gap|column-gap)$/.test(property)
       ? 'spacing'
-      : /^border(-(top|bottom)-(left|right))?-radius$/.test(property)
+      : /^border(-(top|bottom)-(left|right)|-(start|end)-(start|end))?-radius$/.test(property)
         ? 'radius'
         : null;
-const LENGTH = /(?<![\w.-])-?\d+(?:\.\d+)?(?:px|rem|em)\b/g;
-const TOKEN_PREFIX: Record<Scale, string> = { fontSize: '--text-', spacing: '--space-', radius: '--radius' };
+/** What a font size, a spacing or a radius may hold besides tokens: no length, and `calc(-1 * var(--…))` for a negative one. */
+const KEYWORD = /^(0|auto|inherit|initial|unset|calc|-?\d+(\.\d+)?|[-+*/])$/;
+const LENGTH = /\d(\.\d+)?[a-z%]+/i;
 
 /**
- * Raw lengths still written in font sizes, spacing and radii, per stylesheet: values off the scales
- * (12.5px type, a 3px nudge, a 10px corner), kept until a design pass folds them into the scales.
- * The count must match, so it only goes down: a new raw length fails here, and so does a cleaned-up
- * stylesheet whose number was not lowered.
+ * Font sizes, spacing and radii written outside the tokens in a stylesheet's text: each as
+ * `property: value`. A value is tokens (`var(--…)`, with no fallback), the keywords above, or, for a
+ * radius, 50% (a circle); a custom property defined outside the tokens may hold no length, since it
+ * would be a raw value under another name.
  */
-const OFF_SCALE: Record<string, Partial<Record<Scale, number>>> = {
-  'account/account.css': { fontSize: 4, spacing: 6, radius: 2 },
-  'agents/agents.css': { fontSize: 4, spacing: 4, radius: 2 },
-  'app/shell/shell.css': { spacing: 4, radius: 5 },
-  'cognition/cognition.css': { fontSize: 22, spacing: 20, radius: 9 },
-  'collab/collab.css': { spacing: 4, radius: 4 },
-  'components/connection.css': { spacing: 1 },
-  'components/markdown.css': { fontSize: 6, spacing: 6, radius: 1 },
-  'components/pageState.css': { fontSize: 2, spacing: 1, radius: 1 },
-  'engineer/engineer.css': { spacing: 1 },
-  'notes/notes.css': { fontSize: 6, spacing: 7, radius: 2 },
-  'panels/research.css': { fontSize: 14, spacing: 20, radius: 15 },
-  'ppt/ppt.css': { fontSize: 3, spacing: 3 },
-  'routes/audit/audit.css': { fontSize: 1 },
-  'routes/demo-i18n/demo-i18n.css': { spacing: 2 },
-  'routes/login/auth.css': { spacing: 4 },
-  'routes/manage/manage.css': { spacing: 9, radius: 1 },
-  'routes/oauth-authorize/oauth.css': { spacing: 1 },
-  'routes/writing-agent/writing.css': { fontSize: 2, spacing: 1 },
-  'share/share.css': { fontSize: 3, spacing: 4 },
-  'styles/base.css': { fontSize: 1, spacing: 7 },
-  'trajectories/cli.css': { fontSize: 11, spacing: 9, radius: 6 },
-  'ui/ui.css': { fontSize: 1, spacing: 1, radius: 3 },
-};
+function offScale(text: string): string[] {
+  return [...withoutComments(text).matchAll(DECLARATION)].flatMap(([, property, value]) => {
+    if (property!.startsWith('--')) return LENGTH.test(value!.replace(/var\(--[\w-]+\)/g, '')) ? [`${property}: ${value!.trim()}`] : [];
+    const scale = scaleOf(property!);
+    if (scale === null) return [];
+    const words = value!.replace(/var\(--[\w-]+\)/g, ' ').replace(/!important/g, ' ').split(/[\s,()]+/).filter(Boolean);
+    return words.every((word) => KEYWORD.test(word) || (scale === 'radius' && word === '50%')) ? [] : [`${scale}: ${property}: ${value!.trim()}`];
+  });
+}
 
-test('font sizes, spacing and radii are the tokens’: a value on a scale is written as its token, and no new one off it', (t) => {
-  const tokens = declarations('styles/tokens.css');
-  const onScale = (scale: Scale) => new Map(tokens.filter(({ property }) => property.startsWith(TOKEN_PREFIX[scale])).map(({ property, value }) => [value.trim(), property]));
-  const scales = { fontSize: onScale('fontSize'), spacing: onScale('spacing'), radius: onScale('radius') };
-  const written: string[] = [];
-  const counts: Record<string, Partial<Record<Scale, number>>> = {};
-  for (const path of css.filter((path) => path !== 'styles/tokens.css')) {
-    for (const { property, value } of declarations(path)) {
-      const scale = scaleOf(property);
-      if (scale === null) continue;
-      for (const [length] of value.matchAll(LENGTH)) {
-        const token = scales[scale].get(length);
-        if (token !== undefined) written.push(`${path}: ${property}: ${length} is var(${token})`);
-        else (counts[path] ??= {})[scale] = ((counts[path] ??= {})[scale] ?? 0) + 1;
-      }
-    }
-  }
-  t.deepEqual(written, []);
-  t.deepEqual(counts, OFF_SCALE);
+test('font sizes, spacing and radii are the tokens’ in every stylesheet', (t) => {
+  t.deepEqual(
+    css.filter((path) => path !== 'styles/tokens.css').flatMap((path) => offScale(read(path)).map((found) => `${path}: ${found}`)),
+    [],
+  );
+});
+
+test('the scale check reports planted raw values and passes tokens', (t) => {
+  const planted = `
+.a { font-size: 12.5px; padding: var(--space-2) 7px; margin: -1px; gap: 1rem; }
+.b { border-radius: var(--radius-sm, 6px); border-top-left-radius: 3px; margin-left: 2ch; padding-top: 10%; }
+.c { --indent: 14px; font-size: 0.9em; }
+`;
+  t.deepEqual(offScale(planted), [
+    'font size: font-size: 12.5px',
+    'spacing: padding: var(--space-2) 7px',
+    'spacing: margin: -1px',
+    'spacing: gap: 1rem',
+    'radius: border-radius: var(--radius-sm, 6px)',
+    'radius: border-top-left-radius: 3px',
+    'spacing: margin-left: 2ch',
+    'spacing: padding-top: 10%',
+    '--indent: 14px',
+    'font size: font-size: 0.9em',
+  ]);
+  const clean = `
+/* a comment may say 12px */
+.d { font-size: var(--text-sm); padding: 0 var(--space-2) !important; margin: calc(-1 * var(--space-px)) auto; border-radius: 50%; }
+.e { padding-left: calc(var(--space-1-5) + var(--depth) * var(--space-3-5)); gap: inherit; --hue: var(--collab-0); --depth: 2; }
+`;
+  t.deepEqual(offScale(clean), []);
+});
+
+const eslint = new ESLint({ cwd: fileURLToPath(new URL('../../', import.meta.url)) });
+
+async function inlineStyleReports(code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: 'frontend/src/planted/Planted.tsx' });
+  return result!.messages.filter((message) => message.ruleId === 'scriptorium/style-tokens').map((message) => message.message.split(' ')[0]!);
+}
+
+test('an inline style with a raw size, spacing, radius or colour is reported; tokens, 0 and layout are not', async (t) => {
+  const HEAD = "import type { CSSProperties } from 'react';\n";
+  t.deepEqual(
+    await inlineStyleReports(
+      `${HEAD}export function A({ depth, wide }: { depth: number; wide: boolean }) {\n  return <div style={{ paddingLeft: 6 + depth * 14, fontSize: 13, borderRadius: '4px', color: 'red', gap: wide ? 'var(--space-2)' : 3, marginTop: \`\${depth}px\` }} />;\n}\n`,
+    ),
+    ['paddingLeft', 'fontSize', 'borderRadius', 'color', 'gap', 'marginTop'],
+  );
+  t.deepEqual(await inlineStyleReports(`${HEAD}const style: CSSProperties = { background: '#fff', padding: 0 };\nexport const B = () => <div style={{ ...style, ...(Math.random() > 0.5 && { margin: 8 }) }} />;\n`), ['background', 'margin']);
+  t.deepEqual(
+    await inlineStyleReports(
+      `${HEAD}export function C({ depth, top }: { depth: number; top: number }) {\n  return <div style={{ '--depth': depth, padding: 'var(--space-2) var(--space-3)', margin: 0, gap: 'auto', color: 'var(--text-muted)', top, width: \`\${depth}%\`, height: 32 } as CSSProperties} />;\n}\n`,
+    ),
+    [],
+  );
 });
 
 test('the global styles are only the tokens and the base', (t) => {

@@ -5,8 +5,8 @@ import '../components/markdown.css';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toApiError } from '../api/client.ts';
-import { notesApi } from '../api/notes.ts';
-import { queryKeys, useApiQuery } from '../api/query.ts';
+import { notesApi } from './api.ts';
+import { useNote } from './queries.ts';
 import { parseCanvas, serializeCanvas } from '../panels/canvas/canvasMarkdown.ts';
 import { notePlugins } from './editorSetup.ts';
 import { ShareNoteButton } from './ShareNoteDialog.tsx';
@@ -31,10 +31,7 @@ export function NoteEditor({ noteId }: { noteId: string }) {
   const labelRef = useRef('');
   labelRef.current = t('editor.label');
   const host = useRef<HTMLDivElement>(null);
-  // Read afresh at every opening and never kept once closed: from the moment it is loaded the editor
-  // owns the text (its saves move the revision on), so a cached copy would only be an older one; and
-  // nothing refreshes it behind the editor's back, since a new copy rebuilds the editor.
-  const loaded = useApiQuery({ queryKey: queryKeys.note(noteId), queryFn: () => notesApi.get(noteId), staleTime: 0, gcTime: 0, refetchOnReconnect: false });
+  const loaded = useNote(noteId);
   const note = loaded.data;
   const [save, setSave] = useState<SaveState>({ kind: 'saved' });
   const [empty, setEmpty] = useState(false);

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type DragEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import type { DropPosition, NoteSummary } from '../api/notes.ts';
+import type { DropPosition, NoteSummary } from './api.ts';
 import { ExtractionDialog } from '../cognition/ExtractionDialog.tsx';
 import { noteExtractionCheck } from '../cognition/noteExtraction.ts';
 import { useCognitionExtraction } from '../cognition/useCognitionExtraction.ts';
@@ -327,7 +327,7 @@ function NoteRow(props: RowProps) {
       >
         <div
           className={`note-row${active ? ' active' : ''}${over ? ` drop-${over}` : ''}`}
-          style={{ paddingLeft: 6 + depth * 14 }}
+          style={{ '--depth': depth } as CSSProperties}
           draggable={!editing}
           onDragStart={(event) => {
             event.dataTransfer.effectAllowed = 'move';

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notesApi, type NoteDetail } from '../api/notes.ts';
-import { useApiMutation } from '../api/query.ts';
+import type { NoteDetail } from './api.ts';
 import { copyText, ShareLinkDialog, ShareLinkField, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
 import { LinkIcon, Share2Icon } from '../ui/icons.ts';
 import { Select } from '../ui/Select.tsx';
-import { noteShared, useNoteTree } from './live.ts';
+import { useNoteTree } from './live.ts';
+import { useNoteShare } from './queries.ts';
 import { descendants } from './tree.ts';
 import '../share/share.css';
 import { intlLocale } from '../i18n/language.ts';
@@ -26,29 +26,27 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
   const below = tree ? descendants(tree, note.id).size : 0;
 
   const failed = (error: { userMessage: string }) => setOutcome({ tone: 'error', text: error.userMessage });
-  const sharing = useApiMutation({
-    mutationFn: async () => {
-      await beforeShare();
-      return notesApi.share(note.id, expiry);
-    },
-    onMutate: () => setOutcome(null),
-    onSuccess: (created) => {
-      setShare(created);
-      noteShared(note.id, true);
-      setOutcome({ tone: 'ok', text: t('share.created') });
-    },
-    onError: failed,
-  });
-  const revoking = useApiMutation({
-    mutationFn: () => notesApi.revokeShare(note.id),
-    onMutate: () => setOutcome(null),
-    onSuccess: () => {
-      setShare(null);
-      noteShared(note.id, false);
-      setOutcome({ tone: 'ok', text: t('share.revoked') });
-    },
-    onError: failed,
-  });
+  const { share: sharing, revoke: revoking } = useNoteShare(note.id, beforeShare);
+  const createLink = () => {
+    setOutcome(null);
+    sharing.mutate(expiry, {
+      onSuccess: (created) => {
+        setShare(created);
+        setOutcome({ tone: 'ok', text: t('share.created') });
+      },
+      onError: failed,
+    });
+  };
+  const revokeLink = () => {
+    setOutcome(null);
+    revoking.mutate(undefined, {
+      onSuccess: () => {
+        setShare(null);
+        setOutcome({ tone: 'ok', text: t('share.revoked') });
+      },
+      onError: failed,
+    });
+  };
   const busy = sharing.isPending || revoking.isPending;
   const link = share ? `${window.location.origin}${share.path}` : '';
   const date = (iso: string) => new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'medium' }).format(new Date(iso));
@@ -74,7 +72,7 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
             copyLabel={t('share.copy')}
             revokeLabel={t('share.revoke')}
             busy={busy}
-            onRevoke={() => revoking.mutate()}
+            onRevoke={revokeLink}
             onCopy={() => void copyText(link).then((ok) => setOutcome(ok ? { tone: 'ok', text: t('share.copied') } : { tone: 'error', text: t('share.copyFailed') }))}
             note={share.expires_at && <p className="muted small">{t('share.expires', { date: date(share.expires_at) })}</p>}
           />
@@ -90,7 +88,7 @@ export function ShareNoteButton({ note, beforeShare }: { note: NoteDetail; befor
               />
             </div>
             <div className="share-link-actions">
-              <button type="button" className="button button-primary button-small" onClick={() => sharing.mutate()} disabled={busy}>
+              <button type="button" className="button button-primary button-small" onClick={createLink} disabled={busy}>
                 {busy ? <span className="spinner spinner-small" /> : <LinkIcon size={14} />}
                 {t('share.create')}
               </button>

@@ -3,7 +3,7 @@ import { createActor, fromPromise } from 'xstate';
 import { hashKey, type UseQueryResult } from '@tanstack/react-query';
 import type { ApiError } from '../api/client.ts';
 import { auth } from '../app/auth/index.ts';
-import { notesApi, type NoteSummary } from '../api/notes.ts';
+import { notesApi, type NoteSummary } from './api.ts';
 import { queryClient, queryKeys, useApiQuery } from '../api/query.ts';
 import { notesMachine, type NotesContext, type NoteWrite, type NoteWriteResult, type TreeUpdate } from './notesMachine.ts';
 

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
-import type { NoteSummary } from '../api/notes.ts';
+import type { NoteSummary } from './api.ts';
 import { hiddenNotes, notesMachine, UNDO_WINDOW_MS, type NoteWrite, type NoteWriteResult } from './notesMachine.ts';
 
 const note = (id: string, parent_id: string | null = null, order = 0): NoteSummary => ({ id, name: `笔记 ${id}`, parent_id, order, created_at: '2025-01-02T03:04:05Z', updated_at: '2025-01-02T03:04:05Z', shared: false });

@@ -1,5 +1,5 @@
 import { assign, cancel, enqueueActions, fromPromise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import type { DropPosition, NoteSummary } from '../api/notes.ts';
+import type { DropPosition, NoteSummary } from './api.ts';
 import { errorText } from '../machines/errorText.ts';
 import { ancestors, hiddenIds, toggleSelection } from './tree.ts';
 

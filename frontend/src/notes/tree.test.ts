@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { NoteSummary } from '../api/notes.ts';
+import type { NoteSummary } from './api.ts';
 import { ancestors, buildTree, canDrop, cleanName, dropPosition, hiddenIds, keyboardMove, searchNotes, sharedThrough, toggleSelection, visibleRows } from './tree.ts';
 
 const note = (id: string, parent: string | null, order: number, shared = false): NoteSummary => ({ id, name: id, parent_id: parent, order, created_at: '', updated_at: '', shared });

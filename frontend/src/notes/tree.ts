@@ -1,4 +1,4 @@
-import type { DropPosition, NoteSummary } from '../api/notes.ts';
+import type { DropPosition, NoteSummary } from './api.ts';
 
 export interface TreeNode {
   note: NoteSummary;

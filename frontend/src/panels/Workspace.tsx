@@ -19,7 +19,7 @@ import { COMPACT_SCREEN, useMediaQuery } from '../ui/useMediaQuery.ts';
 import './research.css';
 
 const CanvasPanel = lazy(() => import('./canvas/CanvasPanel.tsx'));
-const NotePage = lazy(() => import('../routes/note/NotePage.tsx'));
+const NotePage = lazy(() => import('../notes/NotePage.tsx'));
 
 /** The arrangement kept for a session; anything unreadable counts as none. Panel types and sizes only, no content. */
 function readArrangement(sessionId: string): Arrangement | null {

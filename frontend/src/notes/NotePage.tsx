@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
-import { useAuth } from '../../app/auth/index.ts';
-import { NoteEditor } from '../../notes/NoteEditor.tsx';
-import { NoteSidebar } from '../../notes/NoteSidebar.tsx';
-import { cachedTree, notesActor, useNoteTree, useNotesUi } from '../../notes/live.ts';
-import '../../notes/notes.css';
-import { FileTextIcon, PlusIcon } from '../../ui/icons.ts';
+import { useAuth } from '../app/auth/index.ts';
+import { NoteEditor } from './NoteEditor.tsx';
+import { NoteSidebar } from './NoteSidebar.tsx';
+import { cachedTree, notesActor, useNoteTree, useNotesUi } from './live.ts';
+import './notes.css';
+import { FileTextIcon, PlusIcon } from '../ui/icons.ts';
 
 /**
  * /note: the current note's editor; the tree is the route's sub-panel in the app sidebar. Inside

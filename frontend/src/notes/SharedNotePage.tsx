@@ -1,15 +1,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
-import { notesApi } from '../../api/notes.ts';
-import { Markdown, preloadMarkdown } from '../../components/Markdown.tsx';
-import { queryKeys, useApiQuery } from '../../api/query.ts';
-import { PageLoading, ShareGone } from '../../components/PageState.tsx';
-import { buildTree, type TreeNode } from '../../notes/tree.ts';
-import '../../notes/notes.css';
-import { FileTextIcon, FolderIcon } from '../../ui/icons.ts';
-import '../../share/share.css';
-import { intlLocale } from '../../i18n/language.ts';
+import { Markdown, preloadMarkdown } from '../components/Markdown.tsx';
+import { PageLoading, ShareGone } from '../components/PageState.tsx';
+import { useSharedNote } from './queries.ts';
+import { buildTree, type TreeNode } from './tree.ts';
+import './notes.css';
+import { FileTextIcon, FolderIcon } from '../ui/icons.ts';
+import '../share/share.css';
+import { intlLocale } from '../i18n/language.ts';
 
 void preloadMarkdown();
 
@@ -17,10 +16,10 @@ void preloadMarkdown();
  * /share/:token (and /share/folder/:token): a shared note, read-only, for anyone with the link.
  * When notes sit below it the link is a folder: their tree beside the note being read.
  */
-export default function ShareNotePage() {
+export default function SharedNotePage() {
   const { t, i18n } = useTranslation('notes');
   const { token = '' } = useParams();
-  const query = useApiQuery({ queryKey: queryKeys.shared('note', token), queryFn: () => notesApi.shared(token), retry: false });
+  const query = useSharedNote(token);
   const [openId, setOpenId] = useState<string | null>(null);
 
   if (query.isPending) return <PageLoading />;

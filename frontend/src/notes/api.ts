@@ -1,6 +1,6 @@
 import type { NoteDetail, NoteSaved, NotesDeleted, NoteShareLink, NoteSummary, NoteTree, SharedNote } from '@scriptorium/domain/protocol/http/notes';
 import type { Revoked } from '@scriptorium/domain/protocol/http/acknowledged';
-import { api } from './client.ts';
+import { api } from '../api/client.ts';
 
 export type { NoteDetail, NoteSummary, SharedNote, SharedNoteChild } from '@scriptorium/domain/protocol/http/notes';
 
