@@ -23,6 +23,7 @@ import type {
   SpeechStatus,
   SpeechText,
 } from '@scriptorium/domain/protocol/http/conversation';
+import type { ContextFileAdded, ContextUploaded } from '@scriptorium/domain/protocol/http/contexts';
 import type { ClarificationAnswer } from '@scriptorium/domain/protocol/research';
 import { i18n } from '../i18n/index.ts';
 import { api, API_BASE, ApiError, renderCode, toApiError, translate } from './client.ts';
@@ -105,16 +106,16 @@ export async function rawRequest(path: string, init: RequestInit): Promise<Respo
   return response;
 }
 
-export async function uploadFile(conversationId: string, file: File, fileType: string): Promise<{ file_url?: string; final_filename?: string; filename?: string }> {
+export async function uploadFile(conversationId: string, file: File, fileType: string): Promise<ContextFileAdded> {
   const form = new FormData();
   form.set('conversation_id', conversationId);
   form.set('file', file);
   form.set('file_type', fileType);
   const response = await rawRequest('/conversation/v2/research/upload_file', { method: 'POST', body: form });
-  const reply = (await response.json().catch(() => null)) as { success?: boolean; data?: { file_url?: string; final_filename?: string; filename?: string } } | null;
+  const reply = (await response.json().catch(() => null)) as ContextUploaded | null;
   // Spec §5: the upload fails with 上传失败 (errors.uploadFailed), in the reader's language.
   if (!reply?.success) throw new Error(i18n.t('errors.uploadFailed'));
-  return reply.data ?? {};
+  return reply.data;
 }
 
 /** A saved canvas version as the server stores it, with the file name it gives. */
