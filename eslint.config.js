@@ -3,6 +3,10 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import userFacingText from './tests/lint/eslint/userFacingText.js';
 import handKeptBusy from './tests/lint/eslint/handKeptBusy.js';
 import styleTokens from './tests/lint/eslint/styleTokens.js';
+import replyTypes from './tests/lint/eslint/replyTypes.js';
+
+/** The house rules ESLint has no rule for. */
+const scriptorium = { rules: { 'user-facing-text': userFacingText, 'no-hand-kept-busy': handKeptBusy, 'style-tokens': styleTokens, 'reply-type-from-protocol': replyTypes } };
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'frontend/dist/**', 'data/**', 'tests/e2e/screenshots/**'] },
@@ -51,11 +55,18 @@ export default tseslint.config(
     },
   },
   {
+    // A reply type written in the client could drift from the server's unnoticed (tests/lint/replies.test.ts proves the rule on planted calls).
+    files: ['frontend/src/**/*.{ts,tsx}'],
+    ignores: ['frontend/src/**/*.test.{ts,tsx}'],
+    plugins: { scriptorium },
+    rules: { 'scriptorium/reply-type-from-protocol': 'error' },
+  },
+  {
     // What the reader sees is worded in the catalogues (tests/lint/texts.test.ts proves the rule on planted texts),
     // and an inline style holds to the design tokens (tests/lint/styles.test.ts).
     files: ['frontend/src/**/*.{ts,tsx}'],
     ignores: ['frontend/src/i18n/**', 'frontend/src/**/*.test.{ts,tsx}', 'frontend/src/**/fixtures.ts'],
-    plugins: { scriptorium: { rules: { 'user-facing-text': userFacingText, 'no-hand-kept-busy': handKeptBusy, 'style-tokens': styleTokens } } },
+    plugins: { scriptorium },
     rules: { 'scriptorium/user-facing-text': 'error', 'scriptorium/no-hand-kept-busy': 'error', 'scriptorium/style-tokens': 'error' },
   },
 );

@@ -8,17 +8,12 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Replay, viewMarkdown, type AuditRow, type MarkdownLabels } from '../src/audit/replay.ts';
+import type { AuditEvent, AuditEvents } from '@scriptorium/domain/protocol/http/audit';
+import { Replay, viewMarkdown, type MarkdownLabels } from '../src/audit/replay.ts';
 import { accountEn } from '../src/i18n/account.en.ts';
 import { accountZh } from '../src/i18n/account.zh.ts';
 
 const USAGE = 'usage: npm run audit -- <stream> [--at position] [--jsonl] [--lang zh|en]';
-
-interface Page {
-  total: number;
-  events: AuditRow[];
-  next: number | null;
-}
 
 class Failure extends Error {}
 
@@ -71,9 +66,9 @@ async function main(argv: string[]): Promise<void> {
   }
 
   const replay = new Replay(stream);
-  let last: AuditRow | undefined;
+  let last: AuditEvent | undefined;
   for (let from: number | null = 0; from !== null; ) {
-    const page = (await (await get(`/events?from=${from}`)).json()) as Page;
+    const page = (await (await get(`/events?from=${from}`)).json()) as AuditEvents;
     const rows = at === undefined ? page.events : page.events.filter((row) => row.position <= at);
     replay.append(rows);
     last = rows.at(-1) ?? last;

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import test from 'ava';
 import { createActor } from 'xstate';
 import { Corpus, SOLID_STATE } from '@scriptorium/workers/agents/deep_cognition/harness';
-import { Replay, viewMarkdown, type AuditRow } from '../../frontend/src/audit/replay.ts';
+import type { AuditEvent } from '@scriptorium/domain/protocol/http/audit';
+import { Replay, viewMarkdown } from '../../frontend/src/audit/replay.ts';
 import { accountEn } from '../../frontend/src/i18n/account.en.ts';
 import { writingEvent, writingMachine } from '../../frontend/src/machines/writing.ts';
 import { applyMessage, emptyConversation } from '../../frontend/src/research/conversation.ts';
@@ -122,7 +123,7 @@ test.serial('engineer sessions are found by title and owner, and their stream re
 test.serial("the view folded at any position equals what the live client had shown by then", async (t) => {
   const replay = new Replay(stream());
   for (let from: number | null = 0; from !== null; ) {
-    const page: { body: { events: AuditRow[]; next: number | null } } = await auditor.request('GET', `/backend/audit/streams/${stream()}/events?from=${from}&limit=100`);
+    const page: { body: { events: AuditEvent[]; next: number | null } } = await auditor.request('GET', `/backend/audit/streams/${stream()}/events?from=${from}&limit=100`);
     replay.append(page.body.events);
     from = page.body.next;
   }
@@ -208,7 +209,7 @@ test.serial('the audit CLI prints the timeline, the JSONL export, and the view a
   const beforeSecondVersion = events.filter((event) => event.type === 'WritingVersionSaved')[1]!.position - 1;
   const replay = new Replay(stream());
   for (let from: number | null = 0; from !== null; ) {
-    const page: { body: { events: AuditRow[]; next: number | null } } = await auditor.request('GET', `/backend/audit/streams/${stream()}/events?from=${from}`);
+    const page: { body: { events: AuditEvent[]; next: number | null } } = await auditor.request('GET', `/backend/audit/streams/${stream()}/events?from=${from}`);
     replay.append(page.body.events);
     from = page.body.next;
   }

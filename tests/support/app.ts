@@ -50,6 +50,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const api = await createApi(services, runner, { runner });
   const { app } = api;
   const server = app.listen(0, '127.0.0.1');
+  // The server shares the suite's process: when a test blocks it for seconds (a validator compiled, a
+  // document checked) on a loaded machine, the server's idle timer (5 s) fires the moment it wakes and
+  // resets the socket the client is reusing ("fetch failed"). The client closes its idle sockets itself.
+  server.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
   return {

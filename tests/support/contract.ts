@@ -25,7 +25,8 @@ const escape = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/'
 
 export function conformance(document: Json): Conformance {
   // Formats are not checked: zod writes a pattern beside each format it emits, and the pattern is.
-  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+  // A shared component (the stream items) is compiled once and called, not copied into every operation's validator.
+  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true, inlineRefs: false });
   ajv.addSchema(document, 'openapi');
   const operations = new Map<string, Operation[]>();
   for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {

@@ -16,11 +16,8 @@ export interface Contract {
   form?: boolean | 'only';
   /** Fields of a multipart upload; `file` is the uploaded file. */
   multipart?: z.ZodType;
-  /**
-   * Every success status the handler really sends, each with its body. A route without them is
-   * counted as undescribed (tests/http/openapi.test.ts) and the document says so.
-   */
-  responses?: Partial<Record<SuccessStatus, Reply | Reply[]>>;
+  /** Every success status the handler really sends, each with its body. */
+  responses: Responses;
   /** Statuses the handler refuses with beyond what access and schemas imply. */
   refusals?: number[];
   /**
@@ -32,6 +29,7 @@ export interface Contract {
 }
 
 export type SuccessStatus = 200 | 201 | 202 | 204;
+export type Responses = Partial<Record<SuccessStatus, Reply | readonly Reply[]>>;
 
 /**
  * A success body: JSON by its zod schema (the one the client infers its type from); another media
@@ -42,14 +40,32 @@ export type SuccessStatus = 200 | 201 | 202 | 204;
  */
 export type Reply = z.ZodType | { type: string | string[]; item?: z.ZodType; description?: string } | null;
 
+/** The body a declared reply takes: what its schema outputs; nothing for `null`; a stream or file is the handler's own. */
+type BodyOf<R> = R extends z.ZodType ? z.output<R> : R extends readonly (infer Each)[] ? BodyOf<Each> : R extends null ? never : unknown;
+
 const CONTRACT = Symbol('contract');
-type Declared = Middleware & { [CONTRACT]: Contract };
+
+/** A route's contract as middleware: it passes every request on, and answers for its handler. */
+export interface Declared<R extends Responses> extends Middleware {
+  [CONTRACT]: Contract;
+  /**
+   * Answers `status` with `body`, typed by the schema the contract declares for that status, so a
+   * handler cannot build a body its document does not describe (the HTTP suites check the values).
+   */
+  reply<S extends keyof R & SuccessStatus>(ctx: { status: number; body: unknown }, status: S, ...body: R[S] extends null ? [] : [BodyOf<R[S]>]): void;
+}
 
 /** A pass-through middleware carrying the route's contract, so walking the router finds it on the layer. */
-export function contract(declared: Contract): Middleware {
+export function contract<const R extends Responses>(declared: Omit<Contract, 'responses'> & { responses: R }): Declared<R> {
   const middleware: Middleware = (_ctx, next) => next();
-  return Object.assign(middleware, { [CONTRACT]: declared });
+  return Object.assign(middleware, {
+    [CONTRACT]: declared,
+    reply(ctx: { status: number; body: unknown }, status: SuccessStatus, ...body: unknown[]) {
+      ctx.status = status;
+      if (body.length > 0) ctx.body = body[0];
+    },
+  });
 }
 
 export const contractOf = (layer: { stack: unknown[] }): Contract | undefined =>
-  (layer.stack.find((middleware) => typeof middleware === 'function' && CONTRACT in middleware) as Declared | undefined)?.[CONTRACT];
+  (layer.stack.find((middleware) => typeof middleware === 'function' && CONTRACT in middleware) as Declared<Responses> | undefined)?.[CONTRACT];

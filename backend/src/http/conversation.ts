@@ -17,7 +17,31 @@ import { httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
 import { historyPageQuery, pageRequest, readHistory } from './history.ts';
-import { availableModels, editRequested, modelPreference, reportFeedbackSaved, researchPaused, researchResumed, researchStatus, sessionCreated } from '@scriptorium/domain/protocol/http/conversation';
+import {
+  availableModels,
+  canvas,
+  dispatched,
+  editRequested,
+  messagePosted,
+  modelPreference,
+  myChats,
+  pendingQuestions,
+  plan,
+  planReview,
+  queryRefined,
+  reportFeedbackSaved,
+  researchBudget,
+  researchPaused,
+  researchResumed,
+  researchStatus,
+  session,
+  sessionCreated,
+  sessionHistory,
+  type Canvas,
+  type HistoryMessage,
+  type MessagePosted,
+  type Session,
+} from '@scriptorium/domain/protocol/http/conversation';
 
 const sessionIdParam = z.object({ id: z.uuid('conversation.id_invalid') });
 const sessionId = z.uuid('conversation.id_invalid');
@@ -31,7 +55,7 @@ const page = (defaultLimit: number, maxLimit: number) =>
   });
 
 /** A session as the research endpoints describe it. */
-export const sessionDto = (chat: ChatDoc) => ({
+export const sessionDto = (chat: ChatDoc): Session => ({
   session_id: chat._id,
   id: chat._id,
   name: chat.name,
@@ -48,7 +72,7 @@ export const sessionDto = (chat: ChatDoc) => ({
   message_count: chat.message_count,
 });
 
-export const messageDto = (doc: MessageDoc) => ({
+export const messageDto = (doc: MessageDoc): HistoryMessage => ({
   message_id: doc._id,
   role: doc.role,
   agent: doc.agent,
@@ -71,29 +95,32 @@ export function conversationRoutes(services: Services, conversations: Conversati
   };
   const current = async (actor: { userId: string }, id: string) => sessionDto(await ownedChat(services.readStore, actor.userId, id));
   type Ctx = Parameters<typeof requireUser>[1];
-  /** Posts to a session the caller owns and answers with the ids once the history includes them. */
-  const postMessage = async (ctx: Ctx, target: { session_id: string; client_id?: string | undefined }, text: string, agent?: AgentName) => {
+  /** Posts to a session the caller owns; the ids, once the history includes them. */
+  const postMessage = async (ctx: Ctx, target: { session_id: string; client_id?: string | undefined }, text: string, agent?: AgentName): Promise<MessagePosted> => {
     const actor = await actorOf(ctx, target.client_id);
     await ownedChat(services.readStore, actor.userId, target.session_id);
     const posted = await conversations.post(actor, target.session_id, text, agent);
     await settled(posted.position);
-    ctx.body = { session_id: target.session_id, message_id: posted.messageId, reply_id: posted.replyId, agent: posted.agent };
+    return { session_id: target.session_id, message_id: posted.messageId, reply_id: posted.replyId, agent: posted.agent };
   };
-  /** Applies a change to a session the caller owns and answers with the session as it now reads. */
-  const changeSession = async (ctx: Ctx, id: string, change: (actor: { userId: string }) => Promise<{ position: number }>) => {
+  /** Applies a change to a session the caller owns; the session as it now reads. */
+  const changeSession = async (ctx: Ctx, id: string, change: (actor: { userId: string }) => Promise<{ position: number }>): Promise<Session> => {
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
     await settled((await change(actor)).position);
-    ctx.body = await current(actor, id);
+    return current(actor, id);
   };
+  /** Every route that answers with the session as it now reads. */
+  const sessionReply = { 200: session };
 
   const sessionsBody = z.object({ client_id: clientId.optional() });
-  router.post('/conversation/sessions', contract({ access: 'user', body: sessionsBody, responses: { 200: sessionCreated } }), async (ctx) => {
+  const openSession = contract({ access: 'user', body: sessionsBody, responses: { 200: sessionCreated } });
+  router.post('/conversation/sessions', openSession, async (ctx) => {
     const body = parseBody(ctx, sessionsBody);
     const actor = await actorOf(ctx, body.client_id);
     const { sessionId: id, position } = await conversations.create(actor);
     await settled(position);
-    ctx.body = { session_id: id };
+    openSession.reply(ctx, 200, { session_id: id });
   });
 
   const createSessionBody = z.object({
@@ -103,7 +130,8 @@ export function conversationRoutes(services: Services, conversations: Conversati
     search_enabled: z.boolean().optional(),
     layout_preset: z.enum(['home-welcome', 'chat-interface-only']).optional(),
   });
-  router.post('/conversation/api/v2/research/create_session', contract({ access: 'user', body: createSessionBody }), async (ctx) => {
+  const createSession = contract({ access: 'user', body: createSessionBody, responses: sessionReply });
+  router.post('/conversation/api/v2/research/create_session', createSession, async (ctx) => {
     const body = parseBody(ctx, createSessionBody);
     const actor = await actorOf(ctx, body.client_id);
     const { sessionId: id, position } = await conversations.create(actor, {
@@ -113,35 +141,38 @@ export function conversationRoutes(services: Services, conversations: Conversati
       ...(body.layout_preset !== undefined && { layoutPreset: body.layout_preset }),
     });
     await settled(position);
-    ctx.body = await current(actor, id);
+    createSession.reply(ctx, 200, await current(actor, id));
   });
 
   const startBody = z.object({ session_id: sessionId, message: message.optional(), query: message.optional(), client_id: clientId.optional() }).refine((body) => body.message ?? body.query, {
     message: 'conversation.message_empty',
     path: ['message'],
   });
-  router.post(['/conversation/api/v2/research/start', '/conversation/research/start'], contract({ access: 'user', body: startBody, refusals: [402, 404] }), async (ctx) => {
+  const start = contract({ access: 'user', body: startBody, responses: { 200: messagePosted }, refusals: [402, 404] });
+  router.post(['/conversation/api/v2/research/start', '/conversation/research/start'], start, async (ctx) => {
     const body = parseBody(ctx, startBody);
-    await postMessage(ctx, body, (body.message ?? body.query)!);
+    start.reply(ctx, 200, await postMessage(ctx, body, (body.message ?? body.query)!));
   });
 
   const chatSendBody = z.object({ session_id: sessionId, message, client_id: clientId.optional() });
-  router.post('/conversation/api/v2/chat/send', contract({ access: 'user', body: chatSendBody, refusals: [402, 404] }), async (ctx) => {
+  const chatSend = contract({ access: 'user', body: chatSendBody, responses: { 200: messagePosted }, refusals: [402, 404] });
+  router.post('/conversation/api/v2/chat/send', chatSend, async (ctx) => {
     const body = parseBody(ctx, chatSendBody);
-    await postMessage(ctx, body, body.message);
+    chatSend.reply(ctx, 200, await postMessage(ctx, body, body.message));
   });
 
   const poeStartBody = z.object({ session_id: sessionId, text: message, client_id: clientId.optional() });
-  router.post('/api/v2/chat/poe/start', contract({ access: 'user', body: poeStartBody, refusals: [402, 404] }), async (ctx) => {
+  const poeStart = contract({ access: 'user', body: poeStartBody, responses: { 200: messagePosted }, refusals: [402, 404] });
+  router.post('/api/v2/chat/poe/start', poeStart, async (ctx) => {
     const body = parseBody(ctx, poeStartBody);
-    await postMessage(ctx, body, body.text, 'poe_llm');
+    poeStart.reply(ctx, 200, await postMessage(ctx, body, body.text, 'poe_llm'));
   });
 
   const updateStatusBody = z.object({ session_id: sessionId, status: z.enum(['active', 'archived'], { error: 'conversation.status_invalid' }) });
   /** One call to chat: continues the session named, or opens a general-chat one (mode 0) for a first message. */
   const chatBody = z.object({ message, session_id: sessionId.optional(), client_id: clientId.optional() });
-  const chatReply = z.object({ session_id: z.uuid(), message_id: z.uuid(), reply_id: z.uuid(), agent: z.enum(AGENTS) }).meta({ description: 'The reply streams over the socket under reply_id' });
-  router.post('/api/conversations/chat', contract({ access: 'user', body: chatBody, responses: { 200: chatReply }, refusals: [402, 404] }), async (ctx) => {
+  const conversationChat = contract({ access: 'user', body: chatBody, responses: { 200: messagePosted }, refusals: [402, 404] });
+  router.post('/api/conversations/chat', conversationChat, async (ctx) => {
     const body = parseBody(ctx, chatBody);
     let id = body.session_id;
     if (id === undefined) {
@@ -152,80 +183,90 @@ export function conversationRoutes(services: Services, conversations: Conversati
       await settled(created.position);
       id = created.sessionId;
     }
-    await postMessage(ctx, { ...body, session_id: id }, body.message);
+    conversationChat.reply(ctx, 200, await postMessage(ctx, { ...body, session_id: id }, body.message));
   });
 
-  router.post('/conversation/api/v2/research/update_status', contract({ access: 'user', body: updateStatusBody, refusals: [404] }), async (ctx) => {
+  const updateStatus = contract({ access: 'user', body: updateStatusBody, responses: sessionReply, refusals: [404] });
+  router.post('/conversation/api/v2/research/update_status', updateStatus, async (ctx) => {
     const body = parseBody(ctx, updateStatusBody);
-    await changeSession(ctx, body.session_id, (actor) => conversations.setLifecycle(actor, body.session_id, body.status));
+    updateStatus.reply(ctx, 200, await changeSession(ctx, body.session_id, (actor) => conversations.setLifecycle(actor, body.session_id, body.status)));
   });
 
   const searchStatusBody = z.object({ session_id: sessionId, search_enabled: z.boolean().optional(), enabled: z.boolean().optional() }).refine((value) => (value.search_enabled ?? value.enabled) !== undefined, {
     message: 'conversation.search_enabled_required',
     path: ['search_enabled'],
   });
-  router.post('/conversation/api/v2/research/update_search_status', contract({ access: 'user', body: searchStatusBody, refusals: [404] }), async (ctx) => {
+  const updateSearch = contract({ access: 'user', body: searchStatusBody, responses: sessionReply, refusals: [404] });
+  router.post('/conversation/api/v2/research/update_search_status', updateSearch, async (ctx) => {
     const body = parseBody(ctx, searchStatusBody);
-    await changeSession(ctx, body.session_id, (actor) => conversations.setSearch(actor, body.session_id, (body.search_enabled ?? body.enabled)!));
+    updateSearch.reply(ctx, 200, await changeSession(ctx, body.session_id, (actor) => conversations.setSearch(actor, body.session_id, (body.search_enabled ?? body.enabled)!)));
   });
 
   const setModeBody = z.object({ session_id: sessionId, mode });
-  router.post('/conversation/api/v2/research/set_mode', contract({ access: 'user', body: setModeBody, refusals: [404] }), async (ctx) => {
+  const setMode = contract({ access: 'user', body: setModeBody, responses: sessionReply, refusals: [404] });
+  router.post('/conversation/api/v2/research/set_mode', setMode, async (ctx) => {
     const body = parseBody(ctx, setModeBody);
-    await changeSession(ctx, body.session_id, (actor) => conversations.setMode(actor, body.session_id, body.mode));
+    setMode.reply(ctx, 200, await changeSession(ctx, body.session_id, (actor) => conversations.setMode(actor, body.session_id, body.mode)));
   });
 
   const sessionsTitleBody = z.object({ title: z.string({ error: 'conversation.title_required' }).trim().min(1, 'conversation.title_empty').max(200, 'conversation.title_too_long') });
-  router.put('/conversation/api/v2/sessions/:id/title', contract({ access: 'user', params: sessionIdParam, body: sessionsTitleBody, refusals: [404] }), async (ctx) => {
+  const setTitle = contract({ access: 'user', params: sessionIdParam, body: sessionsTitleBody, responses: sessionReply, refusals: [404] });
+  router.put('/conversation/api/v2/sessions/:id/title', setTitle, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, sessionsTitleBody);
-    await changeSession(ctx, id, (actor) => conversations.setTitle(actor, id, body.title));
+    setTitle.reply(ctx, 200, await changeSession(ctx, id, (actor) => conversations.setTitle(actor, id, body.title)));
   });
 
   const sessionsNameBody = z.object({ name: z.string({ error: 'conversation.name_required' }).trim().min(1, 'conversation.name_empty').max(100, 'conversation.name_too_long') });
-  router.put('/conversation/api/v2/sessions/:id/name', contract({ access: 'user', params: sessionIdParam, body: sessionsNameBody, refusals: [404] }), async (ctx) => {
+  const rename = contract({ access: 'user', params: sessionIdParam, body: sessionsNameBody, responses: sessionReply, refusals: [404] });
+  router.put('/conversation/api/v2/sessions/:id/name', rename, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, sessionsNameBody);
-    await changeSession(ctx, id, (actor) => conversations.rename(actor, id, body.name));
+    rename.reply(ctx, 200, await changeSession(ctx, id, (actor) => conversations.rename(actor, id, body.name)));
   });
 
-  router.get('/conversation/sessions/:id/messages', contract({ access: 'user', params: sessionIdParam, query: historyPageQuery, refusals: [404] }), async (ctx) => {
+  const messages = contract({ access: 'user', params: sessionIdParam, query: historyPageQuery, responses: { 200: sessionHistory }, refusals: [404] });
+  router.get('/conversation/sessions/:id/messages', messages, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const page = pageRequest(parseQuery(ctx, historyPageQuery));
     const actor = await actorOf(ctx);
     const chat = await ownedChat(services.readStore, actor.userId, id);
-    const { messages, earlier } = await readHistory(services.readStore, id, page);
-    const position = Math.max(chat.last_position, ...messages.map((doc) => doc.last_position));
-    ctx.body = { session_id: id, position, messages: messages.map(messageDto), ...(page && { earlier }) };
+    const history = await readHistory(services.readStore, id, page);
+    const position = Math.max(chat.last_position, ...history.messages.map((doc) => doc.last_position));
+    messages.reply(ctx, 200, { session_id: id, position, messages: history.messages.map(messageDto), ...(page && { earlier: history.earlier }) });
   });
 
-  router.get('/conversation/research/:id', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
+  const research = contract({ access: 'user', params: sessionIdParam, responses: sessionReply, refusals: [404] });
+  router.get('/conversation/research/:id', research, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
-    ctx.body = await current(actor, id);
+    research.reply(ctx, 200, await current(actor, id));
   });
 
-  router.get('/conversation/research/:id/status', contract({ access: 'user', params: sessionIdParam, responses: { 200: researchStatus }, refusals: [404] }), async (ctx) => {
+  const status = contract({ access: 'user', params: sessionIdParam, responses: { 200: researchStatus }, refusals: [404] });
+  router.get('/conversation/research/:id/status', status, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
     const chat = await ownedChat(services.readStore, actor.userId, id);
-    ctx.body = { session_id: id, status: chat.activity, processing: chat.activity === 'processing', active_reply: chat.active_reply };
+    status.reply(ctx, 200, { session_id: id, status: chat.activity, processing: chat.activity === 'processing', active_reply: chat.active_reply });
   });
 
-  router.post('/conversation/research/:id/pause', contract({ access: 'user', params: sessionIdParam, responses: { 200: researchPaused }, refusals: [404] }), async (ctx) => {
+  const pause = contract({ access: 'user', params: sessionIdParam, responses: { 200: researchPaused }, refusals: [404] });
+  router.post('/conversation/research/:id/pause', pause, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
-    ctx.body = { session_id: id, ...(await conversations.pause(actor, id)) };
+    pause.reply(ctx, 200, { session_id: id, ...(await conversations.pause(actor, id)) });
   });
 
-  router.post('/conversation/research/:id/resume', contract({ access: 'user', params: sessionIdParam, responses: { 200: researchResumed }, refusals: [402, 404, 409] }), async (ctx) => {
+  const resume = contract({ access: 'user', params: sessionIdParam, responses: { 200: researchResumed }, refusals: [402, 404, 409] });
+  router.post('/conversation/research/:id/resume', resume, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
     const resumed = await conversations.resume(actor, id);
     await settled(resumed.position);
-    ctx.body = { session_id: id, reply_id: resumed.replyId };
+    resume.reply(ctx, 200, { session_id: id, reply_id: resumed.replyId });
   });
 
   const dispatchBody = z.object({
@@ -234,53 +275,57 @@ export function conversationRoutes(services: Services, conversations: Conversati
     params: z.object({ client_id: clientId.optional(), text: z.string().optional() }).passthrough().default({}),
     run_async: z.boolean().default(true),
   });
-  router.post('/conversation/sessions/:id/dispatch', contract({ access: 'user', params: sessionIdParam, body: dispatchBody, refusals: [402, 404] }), async (ctx) => {
+  const dispatch = contract({ access: 'user', params: sessionIdParam, body: dispatchBody, responses: { 200: dispatched }, refusals: [402, 404] });
+  router.post('/conversation/sessions/:id/dispatch', dispatch, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, dispatchBody);
     const actor = await actorOf(ctx, body.params.client_id);
     await ownedChat(services.readStore, actor.userId, id);
     switch (body.action) {
       case 'pause':
-        ctx.body = { session_id: id, action: 'pause', ...(await conversations.pause(actor, id)) };
+        dispatch.reply(ctx, 200, { session_id: id, action: 'pause', ...(await conversations.pause(actor, id)) });
         return;
       case 'resume': {
         const resumed = await conversations.resume(actor, id);
-        ctx.body = { session_id: id, action: 'resume', reply_id: resumed.replyId };
+        dispatch.reply(ctx, 200, { session_id: id, action: 'resume', reply_id: resumed.replyId });
         return;
       }
       case 'send': {
         const text = message.safeParse(body.params.text);
         if (!text.success) throw invalidField(['params', 'text'], 'conversation.message_empty');
         const posted = await conversations.post(actor, id, text.data, body.agent as AgentName);
-        ctx.body = { session_id: id, action: 'send', message_id: posted.messageId, reply_id: posted.replyId };
+        dispatch.reply(ctx, 200, { session_id: id, action: 'send', message_id: posted.messageId, reply_id: posted.replyId });
         return;
       }
     }
   });
 
   const chatsMyQuery = page(20, 100);
-  router.get('/conversation/api/chats/my', contract({ access: 'user', query: chatsMyQuery }), async (ctx) => {
+  const chatsMy = contract({ access: 'user', query: chatsMyQuery, responses: { 200: myChats } });
+  router.get('/conversation/api/chats/my', chatsMy, async (ctx) => {
     const query = parseQuery(ctx, chatsMyQuery);
     const actor = await actorOf(ctx);
     const filter = { user_id: actor.userId };
     const [items, total] = await Promise.all([chats().find(filter, { sort: { created_at: -1 }, skip: query.skip, limit: query.limit }), chats().count(filter)]);
-    ctx.body = {
+    chatsMy.reply(ctx, 200, {
       chats: items.map((chat) => ({ id: chat._id, prompt: chat.prompt, title: chat.title ?? chat.name, created_at: chat.created_at, message_count: chat.message_count })),
       total,
       skip: query.skip,
       limit: query.limit,
-    };
+    });
   });
 
-  router.get('/conversation/api/models/available', contract({ access: 'user', responses: { 200: availableModels } }), async (ctx) => {
+  const models = contract({ access: 'user', responses: { 200: availableModels } });
+  router.get('/conversation/api/models/available', models, async (ctx) => {
     const actor = await actorOf(ctx);
     const { state } = await services.commands.load(preferencesDecider, preferencesStream(actor.userId));
     const preferred = state.model === model.name ? state.model : model.name;
-    ctx.body = { models: [{ id: model.name, name: model.offline ? '离线引擎' : model.name, offline: model.offline, default: true }], current: preferred, offline: model.offline };
+    models.reply(ctx, 200, { models: [{ id: model.name, name: model.offline ? '离线引擎' : model.name, offline: model.offline, default: true }], current: preferred, offline: model.offline });
   });
 
   const modelsPreferencesBody = z.object({ model: z.string({ error: 'preferences.model_required' }).trim().min(1, 'preferences.model_required').max(200) });
-  router.post('/conversation/api/models/preferences', contract({ access: 'user', body: modelsPreferencesBody, responses: { 200: modelPreference } }), async (ctx) => {
+  const setModel = contract({ access: 'user', body: modelsPreferencesBody, responses: { 200: modelPreference } });
+  router.post('/conversation/api/models/preferences', setModel, async (ctx) => {
     const body = parseBody(ctx, modelsPreferencesBody);
     const actor = await actorOf(ctx);
     await services.commands.handle(preferencesDecider, preferencesStream(actor.userId), {
@@ -288,27 +333,26 @@ export function conversationRoutes(services: Services, conversations: Conversati
       data: { userId: actor.userId, model: body.model, available: [model.name] },
       metadata: { now: services.clock(), userId: actor.userId },
     });
-    ctx.body = { model: body.model };
+    setModel.reply(ctx, 200, { model: body.model });
   });
 
-  const researchBudget = z
-    .object({ remaining_tokens: z.number().int(), estimate_tokens: z.number().int(), enough: z.boolean() })
-    .meta({ description: "Today's budget left beside what a research run is reckoned to use (RESEARCH_TOKENS_ESTIMATE): below it, a client asks before starting" });
-  router.get('/conversation/api/v2/research/budget', contract({ access: 'user', responses: { 200: researchBudget } }), async (ctx) => {
+  const budget = contract({ access: 'user', responses: { 200: researchBudget } });
+  router.get('/conversation/api/v2/research/budget', budget, async (ctx) => {
     const actor = await actorOf(ctx);
     const remaining = Math.max(0, Math.floor(await services.budget.remainingTokens(actor.userId)));
     const estimate = services.config.RESEARCH_TOKENS_ESTIMATE;
-    ctx.body = { remaining_tokens: remaining, estimate_tokens: estimate, enough: remaining >= estimate };
+    budget.reply(ctx, 200, { remaining_tokens: remaining, estimate_tokens: estimate, enough: remaining >= estimate });
   });
 
   const planReviewBody = z.object({ review_plans: z.boolean({ error: 'preferences.review_plans_required' }) });
-  const planReviewReply = z.object({ review_plans: z.boolean() }).meta({ description: 'Whether research plans wait to be started (true) or start after a short countdown (false, the default)' });
-  router.get('/conversation/api/preferences/plan_review', contract({ access: 'user', responses: { 200: planReviewReply } }), async (ctx) => {
+  const planReviewRead = contract({ access: 'user', responses: { 200: planReview } });
+  router.get('/conversation/api/preferences/plan_review', planReviewRead, async (ctx) => {
     const actor = await actorOf(ctx);
     const { state } = await services.commands.load(preferencesDecider, preferencesStream(actor.userId));
-    ctx.body = { review_plans: state.reviewPlans };
+    planReviewRead.reply(ctx, 200, { review_plans: state.reviewPlans });
   });
-  router.put('/conversation/api/preferences/plan_review', contract({ access: 'user', body: planReviewBody, responses: { 200: planReviewReply } }), async (ctx) => {
+  const planReviewSet = contract({ access: 'user', body: planReviewBody, responses: { 200: planReview } });
+  router.put('/conversation/api/preferences/plan_review', planReviewSet, async (ctx) => {
     const body = parseBody(ctx, planReviewBody);
     const actor = await actorOf(ctx);
     await services.commands.handle(preferencesDecider, preferencesStream(actor.userId), {
@@ -316,21 +360,23 @@ export function conversationRoutes(services: Services, conversations: Conversati
       data: { userId: actor.userId, reviewPlans: body.review_plans },
       metadata: { now: services.clock(), userId: actor.userId },
     });
-    ctx.body = { review_plans: body.review_plans };
+    planReviewSet.reply(ctx, 200, { review_plans: body.review_plans });
   });
 
   const queryRefineBody = z.object({ query: message });
-  router.post('/conversation/api/v2/query/refine', contract({ access: 'user', body: queryRefineBody, refusals: [402] }), async (ctx) => {
+  const refine = contract({ access: 'user', body: queryRefineBody, responses: { 200: queryRefined }, refusals: [402] });
+  router.post('/conversation/api/v2/query/refine', refine, async (ctx) => {
     const body = parseBody(ctx, queryRefineBody);
     const actor = await actorOf(ctx);
-    ctx.body = await refineQuery(services, model, actor.userId, body.query);
+    refine.reply(ctx, 200, await refineQuery(services, model, actor.userId, body.query));
   });
 
   const clarificationAnswerBody = z.object({ answers: z.array(clarificationAnswer).min(1, 'conversation.answers_empty').max(50) });
-  router.post('/conversation/research/:id/clarification_answer', contract({ access: 'user', params: sessionIdParam, body: clarificationAnswerBody, refusals: [404] }), async (ctx) => {
+  const answerClarification = contract({ access: 'user', params: sessionIdParam, body: clarificationAnswerBody, responses: sessionReply, refusals: [404] });
+  router.post('/conversation/research/:id/clarification_answer', answerClarification, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, clarificationAnswerBody);
-    await changeSession(ctx, id, (actor) => conversations.answerClarification(actor, id, body.answers));
+    answerClarification.reply(ctx, 200, await changeSession(ctx, id, (actor) => conversations.answerClarification(actor, id, body.answers)));
   });
 
   const planStep = z.object({
@@ -338,43 +384,44 @@ export function conversationRoutes(services: Services, conversations: Conversati
     queries: z.array(z.string().trim().max(200, 'conversation.plan_query_too_long')).max(5, 'conversation.plan_too_many_queries').optional(),
   });
   const planBody = z.object({ steps: z.array(planStep, { error: 'conversation.plan_steps_required' }).max(12, 'conversation.plan_too_many_steps') });
-  const planReply = z
-    .object({ session_id: z.uuid(), status: z.enum(['waiting', 'started']), steps: z.array(z.object({ description: z.string(), queries: z.array(z.string()) })) })
-    .meta({ description: 'The plan as it now stands: still waiting for review, or started' });
-  router.put('/conversation/research/:id/plan', contract({ access: 'user', params: sessionIdParam, body: planBody, responses: { 200: planReply }, refusals: [404, 409] }), async (ctx) => {
+  const editPlan = contract({ access: 'user', params: sessionIdParam, body: planBody, responses: { 200: plan }, refusals: [404, 409] });
+  router.put('/conversation/research/:id/plan', editPlan, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, planBody);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
     const edited = await conversations.editPlan(actor, id, body.steps);
     await settled(edited.position);
-    ctx.body = { session_id: id, ...edited.plan };
+    editPlan.reply(ctx, 200, { session_id: id, ...edited.plan });
   });
 
-  router.post('/conversation/research/:id/plan/start', contract({ access: 'user', params: sessionIdParam, responses: { 200: planReply }, refusals: [402, 404, 409] }), async (ctx) => {
+  const startPlan = contract({ access: 'user', params: sessionIdParam, responses: { 200: plan }, refusals: [402, 404, 409] });
+  router.post('/conversation/research/:id/plan/start', startPlan, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
     const started = await conversations.startPlan(actor, id);
     await settled(started.position);
-    ctx.body = { session_id: id, ...started.plan };
+    startPlan.reply(ctx, 200, { session_id: id, ...started.plan });
   });
 
-  router.get('/conversation/research/:id/pending_questions', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
+  const pending = contract({ access: 'user', params: sessionIdParam, responses: { 200: pendingQuestions }, refusals: [404] });
+  router.get('/conversation/research/:id/pending_questions', pending, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
     const chat = await ownedChat(services.readStore, actor.userId, id);
-    ctx.body = { session_id: id, questions: chat.pending_questions ?? [] };
+    pending.reply(ctx, 200, { session_id: id, questions: chat.pending_questions ?? [] });
   });
 
-  router.post('/conversation/research/:id/feedback', contract({ access: 'user', params: sessionIdParam, body: feedbackBody, refusals: [404] }), async (ctx) => {
+  const feedback = contract({ access: 'user', params: sessionIdParam, body: feedbackBody, responses: sessionReply, refusals: [404] });
+  router.post('/conversation/research/:id/feedback', feedback, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, feedbackBody);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
     const { option, text } = normaliseFeedback(body);
     await settled((await conversations.giveFeedback(actor, id, option, text)).position);
-    ctx.body = await current(actor, id);
+    feedback.reply(ctx, 200, await current(actor, id));
   });
 
   const editRequestBody = z.object({
@@ -385,20 +432,22 @@ export function conversationRoutes(services: Services, conversations: Conversati
     offset: z.number().int().min(0).optional(),
     version: z.number().int().min(1).optional(),
   });
-  router.post('/conversation/research/:id/edit_request', contract({ access: 'user', params: sessionIdParam, body: editRequestBody, responses: { 200: editRequested }, refusals: [402, 404, 409] }), async (ctx) => {
+  const editRequest = contract({ access: 'user', params: sessionIdParam, body: editRequestBody, responses: { 200: editRequested }, refusals: [402, 404, 409] });
+  router.post('/conversation/research/:id/edit_request', editRequest, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, editRequestBody);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
     const queued = await conversations.requestTargetedEdit(actor, id, { ...(body.request_id !== undefined && { requestId: body.request_id }), instruction: body.text, snippet: body.snippet, offset: body.offset, version: body.version });
-    ctx.body = { session_id: id, request_id: queued.requestId, from_version: queued.fromVersion, status: 'submitted' };
+    editRequest.reply(ctx, 200, { session_id: id, request_id: queued.requestId, from_version: queued.fromVersion, status: 'submitted' });
   });
 
-  router.get('/conversation/research/:id/canvas', contract({ access: 'user', params: sessionIdParam, refusals: [404] }), async (ctx) => {
+  const readCanvas = contract({ access: 'user', params: sessionIdParam, responses: { 200: canvas }, refusals: [404] });
+  router.get('/conversation/research/:id/canvas', readCanvas, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
-    ctx.body = canvasDto(await services.readStore.collection<CanvasDoc>(CANVAS).get(id));
+    readCanvas.reply(ctx, 200, canvasDto(await services.readStore.collection<CanvasDoc>(CANVAS).get(id)));
   });
 
   const reportFeedbackBody = z.object({
@@ -407,12 +456,13 @@ export function conversationRoutes(services: Services, conversations: Conversati
     rating: z.enum(['helpful', 'not_helpful'], { error: 'conversation.rating_invalid' }),
     comment: z.string().max(5000, 'conversation.rating_comment_too_long').optional(),
   });
-  router.post('/conversation/research/report_feedback', contract({ access: 'user', body: reportFeedbackBody, responses: { 200: reportFeedbackSaved }, refusals: [404] }), async (ctx) => {
+  const reportFeedback = contract({ access: 'user', body: reportFeedbackBody, responses: { 200: reportFeedbackSaved }, refusals: [404] });
+  router.post('/conversation/research/report_feedback', reportFeedback, async (ctx) => {
     const body = parseBody(ctx, reportFeedbackBody);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, body.conversation_id);
     await conversations.rateReport(actor, body.conversation_id, { version: body.version, rating: body.rating, ...(body.comment !== undefined && { comment: body.comment }) });
-    ctx.body = { success: true };
+    reportFeedback.reply(ctx, 200, { success: true });
   });
 
   const canvasBody = z.object({
@@ -420,14 +470,15 @@ export function conversationRoutes(services: Services, conversations: Conversati
     title: z.string().trim().max(200).optional(),
     from_version: z.number({ error: 'conversation.from_version_required' }).int().min(1),
   });
-  router.put('/conversation/research/:id/canvas', contract({ access: 'user', params: sessionIdParam, body: canvasBody, refusals: [404] }), async (ctx) => {
+  const saveCanvas = contract({ access: 'user', params: sessionIdParam, body: canvasBody, responses: { 200: canvas }, refusals: [404] });
+  router.put('/conversation/research/:id/canvas', saveCanvas, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
     const body = parseBody(ctx, canvasBody);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
     const result = await conversations.editCanvas(actor, id, { content: body.content, ...(body.title !== undefined && { title: body.title }), fromVersion: body.from_version });
     await settled(result.position);
-    ctx.body = canvasDto(await services.readStore.collection<CanvasDoc>(CANVAS).get(id));
+    saveCanvas.reply(ctx, 200, canvasDto(await services.readStore.collection<CanvasDoc>(CANVAS).get(id)));
   });
 
   const canvasMarkdownParams = sessionIdParam.extend({ version: z.coerce.number().int().min(1) });
@@ -467,7 +518,7 @@ function normaliseFeedback(body: z.infer<typeof feedbackBody>): { option: z.infe
   return parsed.success ? { option: parsed.data } : { option: 'manual_feedback', text: body.feedback };
 }
 
-export const canvasDto = (canvas: CanvasDoc | null) => ({
+export const canvasDto = (canvas: CanvasDoc | null): Canvas => ({
   artifact_id: CANVAS_ID,
   versions: (canvas?.versions ?? []).map(({ version, title, content, timestamp, interrupted, source, citations }) => ({ version, title, content, timestamp, interrupted, source, ...(citations && { citations }) })),
   currentVersion: canvas?.currentVersion ?? null,

@@ -9,7 +9,8 @@ import type { BlobStore } from '@scriptorium/infra/blob/port';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { NOTES, type NoteDoc } from '@scriptorium/projections/notes';
 import { CONTENT_TYPES, ExtractError, extractText, kindOf, MAX_INPUT_BYTES, type Extracted, type FileKind } from '@scriptorium/infra/extract/index';
-import { contextStream, REPORT_LANGUAGES, REPORT_LENGTHS, REPORT_STYLES, DEFAULT_PREFERENCE, type ContextEntry } from '@scriptorium/domain/context/context';
+import { contextStream, DEFAULT_PREFERENCE, type ContextEntry } from '@scriptorium/domain/context/context';
+import { PREFERENCE_LANGUAGES, PREFERENCE_LENGTHS, PREFERENCE_STYLES } from '@scriptorium/domain/protocol/contexts';
 import { contextDecider, MAX_INSTRUCTIONS, type ContextCommand } from '@scriptorium/domain/context/decide';
 import { CONTENT_PREFERENCES, CONTEXTS, type ContentPreferenceDoc, type ContextDoc } from '@scriptorium/projections/contexts';
 import type { ConversationService } from '@scriptorium/domain/conversation/service';
@@ -20,6 +21,7 @@ import { anyErrorText, coded, isErrorCode } from '@scriptorium/domain/protocol/e
 import { HttpError, httpError, invalidField, validationError } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
+import { contentPreferenceReply, contextList, contextRemoved, contextUploaded, fileUploaded, noteSelected, type ContextFileAdded, type ResearchContext } from '@scriptorium/domain/protocol/http/contexts';
 
 /** The notes read model arrives with the notes feature; only these fields are read here. */
 /** Text taken from an upload, offered to whoever keeps a search corpus of the user's material. */
@@ -54,9 +56,9 @@ const researchFields = z.object({
 });
 const preferenceBody = z.object({
   conversation_id: conversationId,
-  length: z.enum(REPORT_LENGTHS, { error: 'context.length_invalid' }).optional(),
-  style: z.enum(REPORT_STYLES, { error: 'context.style_invalid' }).optional(),
-  language: z.enum(REPORT_LANGUAGES, { error: 'context.language_invalid' }).optional(),
+  length: z.enum(PREFERENCE_LENGTHS, { error: 'context.length_invalid' }).optional(),
+  style: z.enum(PREFERENCE_STYLES, { error: 'context.style_invalid' }).optional(),
+  language: z.enum(PREFERENCE_LANGUAGES, { error: 'context.language_invalid' }).optional(),
   instructions: z.string().max(MAX_INSTRUCTIONS, 'context.instructions_too_long').optional(),
 });
 
@@ -143,7 +145,7 @@ export function safeFilename(original: string): string {
 
 const textName = (filename: string) => `${filename.replace(/\.[^.]+$/, '') || 'context'}.txt`;
 
-export const contextDto = (doc: ContextDoc) => ({
+export const contextDto = (doc: ContextDoc): ResearchContext => ({
   context_id: doc._id,
   conversation_id: doc.session_id,
   type: doc.kind,
@@ -179,9 +181,9 @@ export interface ContextFiles {
    * Stores the file and its text and adds it to the session's contexts; the same file again
    * answers with the context it already is. Every refusal happens before anything is stored.
    */
-  add(userId: string, sessionId: string, upload: ContextUpload, log?: Logger): Promise<Record<string, unknown>>;
+  add(userId: string, sessionId: string, upload: ContextUpload, log?: Logger): Promise<ContextFileAdded>;
   /** The same for a file uploaded earlier with `/conversation/api/upload_file` (the socket's `add_context`). */
-  addUploaded(userId: string, sessionId: string, fileId: string, hints: Pick<ContextUpload, 'fileType' | 'round'>, log?: Logger): Promise<Record<string, unknown>>;
+  addUploaded(userId: string, sessionId: string, fileId: string, hints: Pick<ContextUpload, 'fileType' | 'round'>, log?: Logger): Promise<ContextFileAdded>;
 }
 
 export function contextFiles(services: Services, options: FileRouteOptions): ContextFiles {
@@ -291,7 +293,8 @@ export function fileRoutes(services: Services, conversations: ConversationServic
   const contextDocs = () => services.readStore.collection<ContextDoc>(CONTEXTS);
   const run = (actor: { userId: string }, sessionId: string, command: Omit<ContextCommand, 'metadata'>) => runContext(services, progress, actor.userId, sessionId, command);
 
-  router.post('/conversation/v2/research/upload_file', contract({ access: 'user', multipart: researchFields, refusals: [404, 413, 415] }), async (ctx) => {
+  const researchUpload = contract({ access: 'user', multipart: researchFields, responses: { 200: contextUploaded }, refusals: [404, 413, 415] });
+  router.post('/conversation/v2/research/upload_file', researchUpload, async (ctx) => {
     const user = await requireUser(services, ctx);
     const { file, fields } = await readMultipart(ctx);
     const parsed = researchFields.safeParse(fields);
@@ -300,10 +303,11 @@ export function fileRoutes(services: Services, conversations: ConversationServic
     await ownedChat(services.readStore, user.id, body.conversation_id);
     if (!file) throw missingFile();
     const upload = { file, filename: safeFilename(file.originalname), ...(body.file_type !== undefined && { fileType: body.file_type }), ...(body.round !== undefined && { round: body.round }) };
-    ctx.body = { success: true, data: await contexts.add(user.id, body.conversation_id, upload, ctx.state.log) };
+    researchUpload.reply(ctx, 200, { success: true, data: await contexts.add(user.id, body.conversation_id, upload, ctx.state.log) });
   });
 
-  router.post('/conversation/api/upload_file', contract({ access: 'user', multipart: z.object({}), refusals: [413, 415] }), async (ctx) => {
+  const generalUpload = contract({ access: 'user', multipart: z.object({}), responses: { 200: fileUploaded }, refusals: [413, 415] });
+  router.post('/conversation/api/upload_file', generalUpload, async (ctx) => {
     const user = await requireUser(services, ctx);
     const { file } = await readMultipart(ctx);
     if (!file) throw missingFile();
@@ -312,7 +316,7 @@ export function fileRoutes(services: Services, conversations: ConversationServic
     const id = randomUUID();
     await blobs.put(uploadKey(user.id, id), file.buffer, { contentType: CONTENT_TYPES[extracted.kind], metadata: { filename } });
     await offer(options, user.id, { id, sessionId: null, filename, fileType: extracted.kind, title: extracted.title ?? filename, text: extracted.text }, ctx.state.log);
-    ctx.body = { success: true, data: { file_url: `/backend/conversation/api/files/${id}`, final_filename: filename } };
+    generalUpload.reply(ctx, 200, { success: true, data: { file_url: `/backend/conversation/api/files/${id}`, final_filename: filename } });
   });
 
   const filesParams = z.object({ id: z.uuid('files.id_invalid') });
@@ -331,16 +335,18 @@ export function fileRoutes(services: Services, conversations: ConversationServic
   });
 
   const contextsParams = z.object({ id: conversationId });
-  router.get('/conversation/api/research/contexts/:id', contract({ access: 'user', params: contextsParams, refusals: [404] }), async (ctx) => {
+  const listContexts = contract({ access: 'user', params: contextsParams, responses: { 200: contextList }, refusals: [404] });
+  router.get('/conversation/api/research/contexts/:id', listContexts, async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, contextsParams);
     await ownedChat(services.readStore, user.id, id);
     const docs = await contextDocs().find({ session_id: id }, { sort: { position: 1 } });
-    ctx.body = { success: true, data: docs.map(contextDto) };
+    listContexts.reply(ctx, 200, { success: true, data: docs.map(contextDto) });
   });
 
   const contextsDeleteBody = z.object({ conversation_id: conversationId, context_id: contextId });
-  router.post('/conversation/api/research/contexts/delete', contract({ access: 'user', body: contextsDeleteBody, refusals: [404] }), async (ctx) => {
+  const removeContext = contract({ access: 'user', body: contextsDeleteBody, responses: { 200: contextRemoved }, refusals: [404] });
+  router.post('/conversation/api/research/contexts/delete', removeContext, async (ctx) => {
     const body = parseBody(ctx, contextsDeleteBody);
     const user = await requireUser(services, ctx);
     const actor = { userId: user.id };
@@ -350,7 +356,7 @@ export function fileRoutes(services: Services, conversations: ConversationServic
     await run(actor, body.conversation_id, { type: 'RemoveContext', data: { sessionId: body.conversation_id, userId: user.id, contextId: body.context_id } });
     // A removed upload is gone for good: its bytes go once the log says so.
     if (entry?.kind === 'file') await discard(blobs, [entry.blobKey, entry.textKey], ctx.state.log);
-    ctx.body = { success: true, data: { context_id: body.context_id } };
+    removeContext.reply(ctx, 200, { success: true, data: { context_id: body.context_id } });
   });
 
   const requestContextQuery = z.object({ conversation_id: conversationId });
@@ -379,7 +385,8 @@ export function fileRoutes(services: Services, conversations: ConversationServic
 
   const selectNoteBody = z.object({ conversation_id: conversationId });
   const selectNoteParams = z.object({ id: z.string().trim().min(1).max(100) });
-  router.post('/conversation/api/research/select_note/:id', contract({ access: 'user', params: selectNoteParams, body: selectNoteBody, refusals: [404] }), async (ctx) => {
+  const selectNote = contract({ access: 'user', params: selectNoteParams, body: selectNoteBody, responses: { 200: noteSelected }, refusals: [404] });
+  router.post('/conversation/api/research/select_note/:id', selectNote, async (ctx) => {
     const { id: noteId } = parseParams(ctx.params, selectNoteParams);
     const body = parseBody(ctx, selectNoteBody);
     const user = await requireUser(services, ctx);
@@ -390,26 +397,28 @@ export function fileRoutes(services: Services, conversations: ConversationServic
     const id = randomUUID();
     const result = await run(actor, body.conversation_id, { type: 'SelectNote', data: { sessionId: body.conversation_id, userId: user.id, contextId: id, noteId, title: note.name } });
     const selected = result.newState.entries.find((entry) => entry.kind === 'note' && entry.noteId === noteId);
-    ctx.body = { success: true, data: { context_id: selected?.contextId ?? id, note_id: noteId, title: note.name } };
+    selectNote.reply(ctx, 200, { success: true, data: { context_id: selected?.contextId ?? id, note_id: noteId, title: note.name } });
   });
 
   const contentPreferenceParams = z.object({ id: conversationId });
-  router.get('/conversation/api/research/content_preference/:id', contract({ access: 'user', params: contentPreferenceParams, refusals: [404] }), async (ctx) => {
+  const readPreference = contract({ access: 'user', params: contentPreferenceParams, responses: { 200: contentPreferenceReply }, refusals: [404] });
+  router.get('/conversation/api/research/content_preference/:id', readPreference, async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, contentPreferenceParams);
     await ownedChat(services.readStore, user.id, id);
     const doc = await services.readStore.collection<ContentPreferenceDoc>(CONTENT_PREFERENCES).get(id);
-    ctx.body = { success: true, data: preferenceDto(doc ?? DEFAULT_PREFERENCE) };
+    readPreference.reply(ctx, 200, { success: true, data: preferenceDto(doc ?? DEFAULT_PREFERENCE) });
   });
 
-  router.post('/conversation/api/research/content_preference', contract({ access: 'user', body: preferenceBody, refusals: [404] }), async (ctx) => {
+  const setPreference = contract({ access: 'user', body: preferenceBody, responses: { 200: contentPreferenceReply }, refusals: [404] });
+  router.post('/conversation/api/research/content_preference', setPreference, async (ctx) => {
     const body = parseBody(ctx, preferenceBody);
     const user = await requireUser(services, ctx);
     const actor = { userId: user.id };
     await ownedChat(services.readStore, actor.userId, body.conversation_id);
     const { conversation_id: sessionId, ...changes } = body;
     const result = await run(actor, sessionId, { type: 'SetContentPreference', data: { sessionId, userId: user.id, changes } });
-    ctx.body = { success: true, data: preferenceDto(result.newState.preference) };
+    setPreference.reply(ctx, 200, { success: true, data: preferenceDto(result.newState.preference) });
   });
 
   return router;

@@ -83,11 +83,11 @@ function requestBody(declared: Contract): Json | undefined {
 
 const SUCCESS_TEXT: Record<SuccessStatus, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted: the work goes on after the answer', 204: 'No content' };
 
-/** A route with no declared success is still in the document, marked so the count in tests/http/openapi.test.ts sees it. */
-const UNDESCRIBED = 'OK (not yet described)';
+/** Array.isArray does not narrow a readonly list out of a union. */
+const isList = (declared: Reply | readonly Reply[]): declared is readonly Reply[] => Array.isArray(declared);
 
-function success(status: SuccessStatus, declared: Reply | Reply[]): Json {
-  if (Array.isArray(declared)) {
+function success(status: SuccessStatus, declared: Reply | readonly Reply[]): Json {
+  if (isList(declared)) {
     const each = declared.map((reply) => success(status, reply));
     return { description: each.map((one) => one.description).join('; '), content: Object.assign({}, ...each.map((one) => one.content)) };
   }
@@ -100,16 +100,10 @@ function success(status: SuccessStatus, declared: Reply | Reply[]): Json {
   return { description, content: Object.fromEntries(types.map((type) => [type, { schema: schema(type) }])) };
 }
 
-/** "METHOD /path" of each route whose success body the document cannot describe. */
-export function undescribedRoutes(router: Router): string[] {
-  return routesOf(router)
-    .filter(({ declared }) => !declared?.responses || Object.keys(declared.responses).length === 0)
-    .map(({ method, path }) => `${method.toUpperCase()} ${path}`);
-}
-
 function responses(method: string, path: string, declared: Contract): Json {
-  const declaredSuccess = Object.entries(declared.responses ?? {}) as unknown as Array<[SuccessStatus, Reply | Reply[]]>;
-  const successes = declaredSuccess.length > 0 ? Object.fromEntries(declaredSuccess.map(([status, reply]) => [String(status), success(status, reply)])) : { 200: { description: UNDESCRIBED, content: { 'application/json': { schema: {} } } } };
+  const declaredSuccess = Object.entries(declared.responses) as unknown as Array<[SuccessStatus, Reply | readonly Reply[]]>;
+  if (declaredSuccess.length === 0) throw new Error(`${method.toUpperCase()} ${path} declares no success: name each status it answers in responses`);
+  const successes = Object.fromEntries(declaredSuccess.map(([status, reply]) => [String(status), success(status, reply)]));
   const statuses = new Set(declared.refusals ?? []);
   // A path parameter names something, which may not exist or not be the caller's.
   if (/:\w/.test(path)) statuses.add(404);
@@ -164,14 +158,35 @@ export function routesOf(router: Router): Array<{ method: string; path: string; 
 
 /**
  * The OpenAPI 3.1 document of a router and of the few routes outside `/backend` a client calls (the
- * OAuth metadata); a route without a contract is a programming error, refused here.
+ * OAuth metadata); a route without a contract, or one that names no success, is a programming error, refused here.
  */
+/**
+ * A schema the protocol names (`.meta({ id })`, the stream items of a history say) is written once in
+ * `components/schemas` and referred to from every operation, instead of once per operation in its
+ * own `$defs`: the document stays small and a validator compiles it once.
+ */
+function hoistDefinitions(node: unknown, shared: Record<string, Json>): unknown {
+  if (Array.isArray(node)) return node.map((item) => hoistDefinitions(item, shared));
+  if (node === null || typeof node !== 'object') return node;
+  const { $defs: definitions, ...rest } = node as Json;
+  for (const [name, definition] of Object.entries((definitions ?? {}) as Record<string, Json>)) {
+    const hoisted = hoistDefinitions(definition, shared) as Json;
+    if (shared[name] && JSON.stringify(shared[name]) !== JSON.stringify(hoisted)) throw new Error(`The schema ${name} is described two ways (as a request and as a reply?): give each its own id`);
+    shared[name] = hoisted;
+  }
+  return Object.fromEntries(
+    Object.entries(rest).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' ? value.replace(/^#\/\$defs\//, '#/components/schemas/') : hoistDefinitions(value, shared)]),
+  );
+}
+
 export function openApiDocument(router: Router, outside: Router[] = []): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const { method, path, declared } of [router, ...outside].flatMap(routesOf)) {
     if (!declared) throw new Error(`${method.toUpperCase()} ${path} has no contract: declare one with contract({...}) beside the route`);
     (paths[toOpenApiPath(path)] ??= {})[method] = operation(method, path, declared);
   }
+  const shared: Record<string, Json> = {};
+  const described = hoistDefinitions(paths, shared) as typeof paths;
   const refusal = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
   const openAiRefusal = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/OpenAIError' } } } });
   const openAiRefusals = { ...REFUSALS, 400: 'The body is not valid JSON, or a parameter is invalid (named in `param`)', 500: 'Internal error; details are only in the server log' };
@@ -179,10 +194,10 @@ export function openApiDocument(router: Router, outside: Router[] = []): Json {
     openapi: '3.1.0',
     info: { title: 'Scriptorium API', version: '1', description: 'Every refusal is `{detail, code, params?}` with the catalogue status; a 422 lists each failing field with its own code. The OpenAI-compatible routes (`/backend/engineer/v1/…`) refuse in OpenAI’s shape `{error: {message, type, code, param}}` instead.' },
     servers: [{ url: '/' }],
-    paths,
+    paths: described,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: { Error: jsonSchema(errorBody), ValidationError: jsonSchema(validationBody), OpenAIError: jsonSchema(openAiErrorBody), OAuthError: outputSchema(oauthErrorBody) },
+      schemas: { ...shared, Error: jsonSchema(errorBody), ValidationError: jsonSchema(validationBody), OpenAIError: jsonSchema(openAiErrorBody), OAuthError: outputSchema(oauthErrorBody) },
       responses: {
         OAuth400: { description: 'RFC 6749 §5.2: the request is malformed, or the grant, code or refresh token is not valid', content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } } },
         OAuth401: { description: 'RFC 6749 §5.2: the client is unknown', content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } } },

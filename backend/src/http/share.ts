@@ -20,7 +20,7 @@ import { sendPdf } from './exports.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
 import { historyPageQuery, pageRequest, readHistory } from './history.ts';
-import { artifactShared, conversationShared, conversationShareRevoked, sharedArtifact } from '@scriptorium/domain/protocol/http/conversation';
+import { artifactShared, conversationShared, conversationShareRevoked, sessionShares, sharedArtifact, sharedConversation } from '@scriptorium/domain/protocol/http/conversation';
 
 const shareIdParam = z.object({ shareId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'share.token_invalid') });
 
@@ -87,7 +87,8 @@ export function shareRoutes(services: Services, conversations: ConversationServi
     ctx.body = { share_id: shareId, revoked: true };
   });
 
-  router.get('/conversation/share/:shareId', contract({ access: 'public', params: shareIdParam, query: historyPageQuery, refusals: [404] }), async (ctx) => {
+  const openShared = contract({ access: 'public', params: shareIdParam, query: historyPageQuery, responses: { 200: sharedConversation }, refusals: [404] });
+  router.get('/conversation/share/:shareId', openShared, async (ctx) => {
     const { shareId } = parseParams(ctx.params, shareIdParam);
     const page = pageRequest(parseQuery(ctx, historyPageQuery));
     const share = await openShare(shareId, 'conversation');
@@ -102,7 +103,7 @@ export function shareRoutes(services: Services, conversations: ConversationServi
     const publicCognitions = new Set(
       hidePrivate ? (await services.readStore.collection<CognitionDoc>(COGNITIONS).find({ _id: { $in: recommendedCognitions(messages) }, public: true })).map((doc) => doc._id) : [],
     );
-    ctx.body = {
+    openShared.reply(ctx, 200, {
       share_id: shareId,
       title: share.title,
       description: share.description,
@@ -118,36 +119,19 @@ export function shareRoutes(services: Services, conversations: ConversationServi
       canvas: canvas ? canvasDto(canvas) : null,
       private_material_hidden: hidePrivate,
       ...(page && { earlier }),
-    };
+    });
   });
 
   const sessionParam = z.object({ id: z.uuid('conversation.id_invalid') });
-  const shareList = z.object({
-    session_id: z.uuid(),
-    shares: z.array(
-      z.object({
-        share_id: z.string(),
-        kind: z.enum(['conversation', 'artifact']),
-        title: z.string(),
-        description: z.string(),
-        filename: z.string().nullable(),
-        path: z.string(),
-        created_at: z.string(),
-        expires_at: z.string().nullable(),
-        revoked: z.boolean(),
-        open: z.boolean().meta({ description: 'Neither revoked nor expired' }),
-        include_private: z.boolean().meta({ description: 'A conversation link that shows the private notes and cognitions the research found' }),
-      }),
-    ),
-  });
   /** The owner's links to one research session, newest first, so they can be seen and revoked. */
-  router.get('/conversation/api/research/share/:id', contract({ access: 'user', params: sessionParam, responses: { 200: shareList } }), async (ctx) => {
+  const sessionLinks = contract({ access: 'user', params: sessionParam, responses: { 200: sessionShares } });
+  router.get('/conversation/api/research/share/:id', sessionLinks, async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, sessionParam);
     await ownedChat(services.readStore, user.id, id);
     const links = await shares().find({ session_id: id }, { sort: { created_at: -1 } });
     const now = services.clock();
-    ctx.body = {
+    sessionLinks.reply(ctx, 200, {
       session_id: id,
       shares: links.map((share) => {
         // Links made before files could be shared carry no kind: they are conversation links.
@@ -166,7 +150,7 @@ export function shareRoutes(services: Services, conversations: ConversationServi
           include_private: share.include_private ?? false,
         };
       }),
-    };
+    });
   });
 
   router.post('/conversation/artifacts/share', contract({ access: 'user', body: artifactShareBody, responses: { 200: artifactShared }, refusals: [404] }), async (ctx) => {

@@ -1,21 +1,15 @@
 import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
+import type { CONTEXT_FILE_TYPES, PREFERENCE_LANGUAGES, PREFERENCE_LENGTHS, PREFERENCE_STYLES } from '../protocol/contexts.ts';
 
 /** What a research session reads besides the web: uploaded files and selected notes (stream `contexts-<sessionId>`). */
 
-export const FILE_TYPES = ['txt', 'md', 'pdf', 'docx', 'html'] as const;
-export type ContextFileType = (typeof FILE_TYPES)[number];
+export type ContextFileType = (typeof CONTEXT_FILE_TYPES)[number];
 
-/**
- * How the user wants the report written. The spec names the call but not its fields; these are the
- * choices the writing agent can honour: length, register, language, and a short free-text note.
- */
-export const REPORT_LENGTHS = ['short', 'medium', 'long'] as const;
-export const REPORT_STYLES = ['academic', 'professional', 'popular'] as const;
-export const REPORT_LANGUAGES = ['zh', 'en'] as const;
+/** How the user wants the report written: the protocol's choices, and a short free-text note. */
 export interface ContentPreference {
-  length: (typeof REPORT_LENGTHS)[number];
-  style: (typeof REPORT_STYLES)[number];
-  language: (typeof REPORT_LANGUAGES)[number];
+  length: (typeof PREFERENCE_LENGTHS)[number];
+  style: (typeof PREFERENCE_STYLES)[number];
+  language: (typeof PREFERENCE_LANGUAGES)[number];
   instructions: string;
 }
 export const DEFAULT_PREFERENCE: ContentPreference = { length: 'medium', style: 'professional', language: 'zh', instructions: '' };

@@ -109,7 +109,8 @@ export const contentSchemas = [
   item('targeted_edit_result', { ...artifact, request_id: z.string(), original_snippet: z.string(), edited_snippet: z.string(), full_content: z.string(), citations: z.array(citationCheckSchema).optional() }),
 ] as const;
 
-export const wireContentSchema = z.discriminatedUnion('content_type', contentSchemas);
+/** Named, so the OpenAPI document describes it once for every reply that carries stream items. */
+export const wireContentSchema = z.discriminatedUnion('content_type', contentSchemas).meta({ id: 'WireContent', description: "One item of a session's stream" });
 export type WireContent = z.infer<typeof wireContentSchema>;
 export type ContentType = WireContent['content_type'];
 export type ContentOf<T extends ContentType> = Extract<WireContent, { content_type: T }>;

@@ -24,8 +24,8 @@ const socketErrorSchema = z.object({
   content_type: z.string().optional(),
 });
 /** Something appended to a session. `position` lets a reconnecting client resume. */
-const sessionMessageSchema = z.object({ type: z.literal('message'), session_id: z.string(), position: z.number().int(), content: wireContentSchema });
-const metadataUpdateSchema = z.object({
+export const sessionMessageSchema = z.object({ type: z.literal('message'), session_id: z.string(), position: z.number().int(), content: wireContentSchema });
+export const metadataUpdateSchema = z.object({
   type: z.literal('metadata_update'),
   session_id: z.string(),
   position: z.number().int(),

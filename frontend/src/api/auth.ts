@@ -1,6 +1,6 @@
 import type { SignInReply, UserReply } from '@scriptorium/domain/protocol/http/auth';
 import { api } from './client.ts';
-import type { MeDto, RegisterPayload } from './user.ts';
+import type { RegisterPayload } from './user.ts';
 
 export async function login(username: string, password: string): Promise<string> {
   const { access_token } = await api.post<SignInReply>('/auth/login', { form: { username, password } });
@@ -9,4 +9,4 @@ export async function login(username: string, password: string): Promise<string>
 
 export const register = (payload: RegisterPayload) => api.post<UserReply>('/auth/register', { json: payload });
 
-export const fetchMe = () => api.get<MeDto>('/auth/me');
+export const fetchMe = () => api.get<UserReply>('/auth/me');

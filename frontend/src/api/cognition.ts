@@ -1,7 +1,7 @@
-import type { Cognition, CognitionPage, CognitionSummary, CognitionViewed, Collection, CollectionDetail, CollectionList, ExtractionStarted } from '@scriptorium/domain/protocol/http/cognition';
+import type { Cognition, CognitionPage, CognitionSummary, CognitionViewed, Collection, CollectionDetail, CollectionList, ExtractionStarted, ExtractionStatus } from '@scriptorium/domain/protocol/http/cognition';
 import type { Deleted } from '@scriptorium/domain/protocol/http/acknowledged';
 import { api } from './client.ts';
-import { pollExtraction, type ExtractionStatus, type PollOptions } from './extractionPoll.ts';
+import { pollExtraction, type PollOptions } from './extractionPoll.ts';
 
 export type { ExtractionState, ExtractionStatus } from './extractionPoll.ts';
 

@@ -1,89 +1,35 @@
 import type {
   ArtifactShared,
   AvailableModels,
+  Canvas,
+  CollaborationMode,
   ConversationShared,
   ConversationShareRevoked,
   EditRequested,
+  LayoutPreset,
+  MessagePosted,
+  MyChats,
+  PendingQuestions,
+  Plan,
+  PlanReview,
+  ResearchBudget,
   ResearchPaused,
   ResearchResumed,
+  Session,
+  SessionHistory,
+  SessionShares,
   SharedArtifact,
+  SharedConversation,
   SpeechStatus,
   SpeechText,
 } from '@scriptorium/domain/protocol/http/conversation';
-import type { CanvasVersion, ClarificationAnswer, ClarificationQuestion } from '@scriptorium/domain/protocol/research';
-import type { History } from '../research/conversation.ts';
+import type { ContextFileAdded, ContextUploaded } from '@scriptorium/domain/protocol/http/contexts';
+import type { ClarificationAnswer } from '@scriptorium/domain/protocol/research';
 import { i18n } from '../i18n/index.ts';
 import { api, API_BASE, ApiError, renderCode, toApiError, translate } from './client.ts';
 import { attachmentName } from './disposition.ts';
 import { describeHttpError } from './errorCatalogue.ts';
 import { browserTokens } from './token.ts';
-
-export type CollaborationMode = 0 | 1;
-export type LayoutPreset = 'home-welcome' | 'chat-interface-only';
-
-export interface SessionDto {
-  session_id: string;
-  name: string;
-  title: string | null;
-  prompt?: string | null;
-  created_at: string;
-  updated_at?: string;
-  collaboration_mode: CollaborationMode;
-  search_enabled: boolean;
-  layout_preset: LayoutPreset;
-  status: string;
-  processing: boolean;
-  activity: string;
-  message_count: number;
-}
-
-export interface CloudChat {
-  id: string;
-  prompt: string | null;
-  title: string | null;
-  created_at: string;
-  message_count: number;
-}
-
-export interface CanvasDto {
-  artifact_id: string;
-  versions: CanvasVersion[];
-  currentVersion: number | null;
-}
-
-export interface SharedConversationDto {
-  share_id: string;
-  title: string;
-  description: string;
-  session: SessionDto;
-  messages: History['messages'];
-  position?: number;
-  earlier?: string | null;
-  canvas: CanvasDto | null;
-  expires_at: string | null;
-}
-
-/** One of a session's links, as its owner's list has it. */
-export interface SessionShareDto {
-  share_id: string;
-  kind: 'conversation' | 'artifact';
-  title: string;
-  filename: string | null;
-  /** `/share/{kind}/{share_id}` */
-  path: string;
-  created_at: string;
-  expires_at: string | null;
-  /** Neither revoked nor expired. */
-  open: boolean;
-  include_private: boolean;
-}
-
-/** A plan as PUT …/plan and POST …/plan/start answer it. */
-export interface PlanDto {
-  session_id: string;
-  status: 'waiting' | 'started';
-  steps: Array<{ description: string; queries: string[] }>;
-}
 
 const encode = encodeURIComponent;
 
@@ -97,40 +43,40 @@ const pageQuery = (page: HistoryPage) => ({ limit: page.limit, ...(page.before !
 
 export const research = {
   createSession: (body: { client_id: string; name?: string; mode?: CollaborationMode; search_enabled?: boolean; layout_preset?: LayoutPreset }) =>
-    api.post<SessionDto>('/conversation/api/v2/research/create_session', { json: body }),
-  session: (id: string) => api.get<SessionDto>(`/conversation/research/${encode(id)}`),
+    api.post<Session>('/conversation/api/v2/research/create_session', { json: body }),
+  session: (id: string) => api.get<Session>(`/conversation/research/${encode(id)}`),
   /** The newest `limit` exchanges before the cursor `before` (a page's `earlier`), or the whole history without a page. */
-  messages: (id: string, page?: HistoryPage) => api.get<History & { session_id: string }>(`/conversation/sessions/${encode(id)}/messages`, page && { query: pageQuery(page) }),
-  myChats: (skip: number, limit: number) => api.get<{ chats: CloudChat[]; total: number }>('/conversation/api/chats/my', { query: { skip, limit } }),
-  setMode: (sessionId: string, mode: CollaborationMode) => api.post<SessionDto>('/conversation/api/v2/research/set_mode', { json: { session_id: sessionId, mode } }),
-  setSearch: (sessionId: string, enabled: boolean) => api.post<SessionDto>('/conversation/api/v2/research/update_search_status', { json: { session_id: sessionId, search_enabled: enabled } }),
-  rename: (sessionId: string, name: string) => api.put<SessionDto>(`/conversation/api/v2/sessions/${encode(sessionId)}/name`, { json: { name } }),
-  setTitle: (sessionId: string, title: string) => api.put<SessionDto>(`/conversation/api/v2/sessions/${encode(sessionId)}/title`, { json: { title } }),
+  messages: (id: string, page?: HistoryPage) => api.get<SessionHistory>(`/conversation/sessions/${encode(id)}/messages`, page && { query: pageQuery(page) }),
+  myChats: (skip: number, limit: number) => api.get<MyChats>('/conversation/api/chats/my', { query: { skip, limit } }),
+  setMode: (sessionId: string, mode: CollaborationMode) => api.post<Session>('/conversation/api/v2/research/set_mode', { json: { session_id: sessionId, mode } }),
+  setSearch: (sessionId: string, enabled: boolean) => api.post<Session>('/conversation/api/v2/research/update_search_status', { json: { session_id: sessionId, search_enabled: enabled } }),
+  rename: (sessionId: string, name: string) => api.put<Session>(`/conversation/api/v2/sessions/${encode(sessionId)}/name`, { json: { name } }),
+  setTitle: (sessionId: string, title: string) => api.put<Session>(`/conversation/api/v2/sessions/${encode(sessionId)}/title`, { json: { title } }),
   pause: (sessionId: string) => api.post<ResearchPaused>(`/conversation/research/${encode(sessionId)}/pause`),
   resume: (sessionId: string) => api.post<ResearchResumed>(`/conversation/research/${encode(sessionId)}/resume`),
   models: () => api.get<AvailableModels>('/conversation/api/models/available'),
-  canvas: (sessionId: string) => api.get<CanvasDto>(`/conversation/research/${encode(sessionId)}/canvas`),
-  pendingQuestions: (sessionId: string) => api.get<{ questions: ClarificationQuestion[] }>(`/conversation/research/${encode(sessionId)}/pending_questions`),
-  answerClarification: (sessionId: string, answers: ClarificationAnswer[]) => api.post<SessionDto>(`/conversation/research/${encode(sessionId)}/clarification_answer`, { json: { answers } }),
+  canvas: (sessionId: string) => api.get<Canvas>(`/conversation/research/${encode(sessionId)}/canvas`),
+  pendingQuestions: (sessionId: string) => api.get<PendingQuestions>(`/conversation/research/${encode(sessionId)}/pending_questions`),
+  answerClarification: (sessionId: string, answers: ClarificationAnswer[]) => api.post<Session>(`/conversation/research/${encode(sessionId)}/clarification_answer`, { json: { answers } }),
   feedback: (sessionId: string, option: 'continue' | 'satisfied' | 'manual_feedback', text?: string) =>
-    api.post<SessionDto>(`/conversation/research/${encode(sessionId)}/feedback`, { json: { option, ...(text !== undefined && { text }) } }),
+    api.post<Session>(`/conversation/research/${encode(sessionId)}/feedback`, { json: { option, ...(text !== undefined && { text }) } }),
   /** The plan waiting for review, as the user wrote it; an edit stops its countdown. */
-  editPlan: (sessionId: string, steps: Array<{ description: string; queries?: string[] }>) => api.put<PlanDto>(`/conversation/research/${encode(sessionId)}/plan`, { json: { steps } }),
-  startPlan: (sessionId: string) => api.post<PlanDto>(`/conversation/research/${encode(sessionId)}/plan/start`),
-  planReview: () => api.get<{ review_plans: boolean }>('/conversation/api/preferences/plan_review'),
-  setPlanReview: (reviewPlans: boolean) => api.put<{ review_plans: boolean }>('/conversation/api/preferences/plan_review', { json: { review_plans: reviewPlans } }),
+  editPlan: (sessionId: string, steps: Array<{ description: string; queries?: string[] }>) => api.put<Plan>(`/conversation/research/${encode(sessionId)}/plan`, { json: { steps } }),
+  startPlan: (sessionId: string) => api.post<Plan>(`/conversation/research/${encode(sessionId)}/plan/start`),
+  planReview: () => api.get<PlanReview>('/conversation/api/preferences/plan_review'),
+  setPlanReview: (reviewPlans: boolean) => api.put<PlanReview>('/conversation/api/preferences/plan_review', { json: { review_plans: reviewPlans } }),
   /** A hand edit of the canvas, saved as the version after `from_version`. */
-  saveCanvas: (sessionId: string, body: { content: string; from_version: number; title?: string }) => api.put<CanvasDto>(`/conversation/research/${encode(sessionId)}/canvas`, { json: body }),
-  send: (sessionId: string, message: string) => api.post<unknown>('/conversation/api/v2/chat/send', { json: { session_id: sessionId, message } }),
+  saveCanvas: (sessionId: string, body: { content: string; from_version: number; title?: string }) => api.put<Canvas>(`/conversation/research/${encode(sessionId)}/canvas`, { json: body }),
+  send: (sessionId: string, message: string) => api.post<MessagePosted>('/conversation/api/v2/chat/send', { json: { session_id: sessionId, message } }),
   /** `offset` and `version` say where the selection is, so the edit changes that occurrence and no other. */
   editRequest: (sessionId: string, body: { request_id: string; text: string; snippet: string; offset: number; version: number }) =>
     api.post<EditRequested>(`/conversation/research/${encode(sessionId)}/edit_request`, { json: body }),
   share: (body: { session_id: string; title: string; description: string; expires_days: number | null; include_private: boolean }) =>
     api.post<ConversationShared>('/conversation/sessions/share', { json: body }),
-  shared: (shareId: string, page?: HistoryPage) => api.get<SharedConversationDto>(`/conversation/share/${encode(shareId)}`, page && { query: pageQuery(page) }),
+  shared: (shareId: string, page?: HistoryPage) => api.get<SharedConversation>(`/conversation/share/${encode(shareId)}`, page && { query: pageQuery(page) }),
   shareArtifact: (body: { session_id: string; message_id: string; filename: string; expires_days: number | null }) => api.post<ArtifactShared>('/conversation/artifacts/share', { json: body }),
   /** The session's links (its conversation and its files), newest first, revoked and expired ones too. */
-  shares: (sessionId: string) => api.get<{ shares: SessionShareDto[] }>(`/conversation/api/research/share/${encode(sessionId)}`).then((body) => body.shares),
+  shares: (sessionId: string) => api.get<SessionShares>(`/conversation/api/research/share/${encode(sessionId)}`).then((body) => body.shares),
   revokeShare: (shareId: string) => api.delete<ConversationShareRevoked>(`/conversation/share/${encode(shareId)}`),
   sharedArtifact: (shareId: string) => api.get<SharedArtifact>(`/conversation/artifact-share/${encode(shareId)}`),
 };
@@ -160,16 +106,16 @@ export async function rawRequest(path: string, init: RequestInit): Promise<Respo
   return response;
 }
 
-export async function uploadFile(conversationId: string, file: File, fileType: string): Promise<{ file_url?: string; final_filename?: string; filename?: string }> {
+export async function uploadFile(conversationId: string, file: File, fileType: string): Promise<ContextFileAdded> {
   const form = new FormData();
   form.set('conversation_id', conversationId);
   form.set('file', file);
   form.set('file_type', fileType);
   const response = await rawRequest('/conversation/v2/research/upload_file', { method: 'POST', body: form });
-  const reply = (await response.json().catch(() => null)) as { success?: boolean; data?: { file_url?: string; final_filename?: string; filename?: string } } | null;
+  const reply = (await response.json().catch(() => null)) as ContextUploaded | null;
   // Spec §5: the upload fails with 上传失败 (errors.uploadFailed), in the reader's language.
   if (!reply?.success) throw new Error(i18n.t('errors.uploadFailed'));
-  return reply.data ?? {};
+  return reply.data;
 }
 
 /** A saved canvas version as the server stores it, with the file name it gives. */
@@ -200,7 +146,7 @@ export async function recognise(audio: Blob, language = 'zh'): Promise<string> {
 
 /** Whether speech recognition is configured; without it the microphone stays hidden. */
 /** Today's budget beside what a research run is reckoned to use: the composer asks before a run it may not cover. */
-export const researchBudget = () => api.get<{ remaining_tokens: number; estimate_tokens: number; enough: boolean }>('/conversation/api/v2/research/budget');
+export const researchBudget = () => api.get<ResearchBudget>('/conversation/api/v2/research/budget');
 
 export const speechStatus = () => api.get<SpeechStatus>('/conversation/api/v2/asr/status');
 

@@ -1,26 +1,9 @@
 import { initialTransition, transition, type SnapshotFrom } from 'xstate';
 import { isChunk } from '@scriptorium/domain/protocol/chunks';
 import type { PlanStep } from '@scriptorium/domain/protocol/research';
-import type { MetadataUpdateMessage, SessionMessage } from '@scriptorium/domain/protocol/ws';
+import type { AuditEvent } from '@scriptorium/domain/protocol/http/audit';
 import { shownVersion, writingEvent, writingMachine } from '../machines/writing.ts';
 import { applyMessage, applyMetadataPosition, emptyConversation, userText, type Conversation } from '../research/conversation.ts';
-
-/** One event of a stream as the audit API lists it; `wire` is what a client was sent for it. */
-export interface AuditRow {
-  position: number;
-  revision: number;
-  id: string;
-  type: string;
-  at: string;
-  actor: string | null;
-  /** The actor's user name, when the account is known. */
-  actor_name: string | null;
-  correlation_id: string | null;
-  causation_id: string | null;
-  size: number;
-  data: unknown;
-  wire: SessionMessage | MetadataUpdateMessage | null;
-}
 
 export type WritingSnapshot = SnapshotFrom<typeof writingMachine>;
 
@@ -39,7 +22,7 @@ export const emptyView = (stream: string): ReplayView => ({ folded: 0, conversat
  * machine (through `writingEvent`) for the canvas, so the replay cannot show something the user
  * did not see. The machine steps with xstate's pure `transition`, leaving earlier views intact.
  */
-export function foldRow(view: ReplayView, row: AuditRow): ReplayView {
+export function foldRow(view: ReplayView, row: AuditEvent): ReplayView {
   const folded = view.folded + 1;
   const message = row.wire;
   if (!message) return { ...view, folded };
@@ -58,7 +41,7 @@ export const CHECKPOINT_EVERY = 256;
  * events: the view at any position costs one checkpoint and a few hundred folds, whatever the length.
  */
 export class Replay {
-  readonly rows: AuditRow[] = [];
+  readonly rows: AuditEvent[] = [];
   private readonly checkpoints: ReplayView[];
 
   constructor(stream: string) {
@@ -66,7 +49,7 @@ export class Replay {
   }
 
   /** Adds a page and folds it into checkpoints; call it page by page to keep the page responsive. */
-  append(rows: AuditRow[]): void {
+  append(rows: AuditEvent[]): void {
     let view = this.checkpoints.at(-1)!;
     for (const row of rows) this.rows.push(row);
     while (view.folded + CHECKPOINT_EVERY <= this.rows.length) {
@@ -110,7 +93,7 @@ export interface MarkdownLabels {
 }
 
 /** The view at a position as Markdown: the chat's text, the plan with step states and the canvas shown. */
-export function viewMarkdown(view: ReplayView, stream: string, row: AuditRow | undefined, labels: MarkdownLabels): string {
+export function viewMarkdown(view: ReplayView, stream: string, row: AuditEvent | undefined, labels: MarkdownLabels): string {
   const lines = [`# ${labels.title}: ${stream}`, '', `${labels.position}: ${row ? `${row.position} (${row.at})` : 0}`, '', `## ${labels.chat}`, ''];
   for (const message of view.conversation.messages) {
     const text =

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createActor, fromCallback, fromPromise, SimulatedClock, type EventObject } from 'xstate';
-import type { SessionDto } from '../api/research.ts';
+import type { Session } from '@scriptorium/domain/protocol/http/conversation';
 import { NEW_SESSION_WAIT_MS, researchMachine, type StartupPlan } from './research.ts';
 import { sessionDto } from './fixtures.ts';
 import { researchSessionMachine, type LoadedSession } from './researchSession.ts';
@@ -25,7 +25,7 @@ function workspace(plan: StartupPlan, missing: string[] = []) {
     actors: {
       session,
       startup: fromPromise<StartupPlan, { urlId: string | null }>(async () => plan),
-      createSession: fromPromise<SessionDto, void>(async () => dto(`new-${++created}`)),
+      createSession: fromPromise<Session, void>(async () => dto(`new-${++created}`)),
     },
     actions: {
       remember: ({ context }) => void remembered.push({ ids: context.sessions.map((ref) => ref.getSnapshot().context.id), active: context.activeId }),

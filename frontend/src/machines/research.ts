@@ -1,5 +1,5 @@
 import { assign, enqueueActions, fromPromise, setup, stopChild, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import type { SessionDto } from '../api/research.ts';
+import type { Session } from '@scriptorium/domain/protocol/http/conversation';
 import { closeTarget } from '../research/sessions.ts';
 import { errorText } from './errorText.ts';
 import { isRestoring, researchSessionMachine, type ResearchSessionRef, type SessionFailedEvent } from './researchSession.ts';
@@ -17,7 +17,7 @@ export interface ResearchContext {
   sessions: ResearchSessionRef[];
   activeId: string | null;
   /** A session just created, waiting out NEW_SESSION_WAIT_MS before it is shown. */
-  created: SessionDto | null;
+  created: Session | null;
   /** The last failure to tell the user about (creating or restoring a session). */
   error: string | null;
 }
@@ -48,7 +48,7 @@ export const researchMachine = setup({
     session: researchSessionMachine,
     // The live wiring (research/live.ts) provides these calls.
     startup: fromPromise<StartupPlan, { urlId: string | null }>(() => Promise.resolve({ ids: [], active: null })),
-    createSession: fromPromise<SessionDto, void>(() => Promise.reject(new Error('creating is not available here'))),
+    createSession: fromPromise<Session, void>(() => Promise.reject(new Error('creating is not available here'))),
   },
   delays: {
     newSessionWait: NEW_SESSION_WAIT_MS,

@@ -4,7 +4,7 @@ import type { WireContent } from '@scriptorium/domain/protocol/content';
 import type { ServerMessage } from '@scriptorium/domain/protocol/ws';
 import type { SessionCommand } from '../research/commands.ts';
 import { sessionDto } from './fixtures.ts';
-import type { History, HistoryMessage } from '../research/conversation.ts';
+import type { History, HistoryMessage } from '@scriptorium/domain/protocol/http/conversation';
 import { researchSessionMachine, type LoadedSession, type SettingChange } from './researchSession.ts';
 
 
@@ -142,7 +142,7 @@ test('a read-only session read again follows the research: a later history repla
   }) as WireContent;
   const at = (position: number, marks: number[], processing = true): LoadedSession => ({
     dto: sessionDto('share-1', { processing }),
-    history: { position, messages: [{ message_id: 'r1', role: 'assistant', agent: 'deep_cognition', reply_to: 'm1', status: 'streaming', created_at: '2025-06-01T00:00:00Z', contents: marks.map(plan) }] },
+    history: { position, messages: [{ message_id: 'r1', role: 'assistant', agent: 'deep_cognition', reply_to: 'm1', status: 'streaming', created_at: '2025-06-01T00:00:00Z', updated_at: '2025-06-01T00:00:00Z', contents: marks.map(plan) }] },
     canvas: null,
   });
   const actor = createActor(researchSessionMachine, { input: { id: 'share-1', readOnly: true, loaded: at(5, [0]) } }).start();
@@ -272,7 +272,7 @@ test('each request to see a panel is counted, so a phone can bring its tab forwa
 });
 
 test('earlier exchanges load a page at a time before those shown, and a failed page says why and can be asked again', async (t) => {
-  const message = (id: string): HistoryMessage => ({ message_id: id, role: 'user', agent: 'poe_llm', reply_to: null, status: 'completed', created_at: '2025-06-01T00:00:00Z', contents: [] });
+  const message = (id: string): HistoryMessage => ({ message_id: id, role: 'user', agent: 'poe_llm', reply_to: null, status: 'completed', created_at: '2025-06-01T00:00:00Z', updated_at: '2025-06-01T00:00:00Z', contents: [] });
   const asked: string[] = [];
   let fail = true;
   const { actor } = session({

@@ -3,9 +3,9 @@ import type { ClarificationAnswer } from '@scriptorium/domain/protocol/research'
 import type { WireContent } from '@scriptorium/domain/protocol/content';
 import type { ServerMessage, WireAgent } from '@scriptorium/domain/protocol/ws';
 import { refusalMessage } from '../api/client.ts';
-import type { CanvasDto, CollaborationMode, LayoutPreset, SessionDto } from '../api/research.ts';
+import type { Canvas, CollaborationMode, History, LayoutPreset, Session } from '@scriptorium/domain/protocol/http/conversation';
 import type { EditTarget, FeedbackOption, SessionCommand } from '../research/commands.ts';
-import { applyMessage, applyMetadataPosition, applySubscribed, emptyConversation, fromHistory, prependEarlier, withNewestPage, type Conversation, type History } from '../research/conversation.ts';
+import { applyMessage, applyMetadataPosition, applySubscribed, emptyConversation, fromHistory, prependEarlier, withNewestPage, type Conversation } from '../research/conversation.ts';
 import { renamed } from '../research/sessions.ts';
 import { canvasExportMachine } from './canvasExport.ts';
 import { errorText } from './errorText.ts';
@@ -23,9 +23,9 @@ export interface OpenArtifact {
 
 /** A session as the server has it: its fields, its history and its canvas. */
 export interface LoadedSession {
-  dto: SessionDto;
+  dto: Session;
   history: History;
-  canvas: CanvasDto | null;
+  canvas: Canvas | null;
 }
 
 export interface SessionFields {
@@ -107,7 +107,7 @@ export type SessionFailedEvent = { type: 'session.failed'; id: string; message: 
 
 export const agentFor = (mode: CollaborationMode) => (mode === 0 ? ('poe_llm' as const) : ('deep_cognition' as const));
 
-const fieldsOf = (dto: SessionDto): SessionFields => ({
+const fieldsOf = (dto: Session): SessionFields => ({
   name: dto.name,
   title: dto.title,
   createdAt: dto.created_at,

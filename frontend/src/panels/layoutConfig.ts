@@ -1,5 +1,5 @@
 import type { ComponentItemConfig, ItemConfig, LayoutConfig, RootItemConfig, RowOrColumnItemConfig } from 'golden-layout';
-import type { LayoutPreset } from '../api/research.ts';
+import type { LayoutPreset } from '@scriptorium/domain/protocol/http/conversation';
 
 export type PanelType = 'welcome-guide' | 'conversation' | 'canvas' | 'artifact' | 'note-page';
 

@@ -1,7 +1,8 @@
 import test from 'ava';
 import type { WireContent } from '@scriptorium/domain/protocol/content';
 import type { SessionMessage } from '@scriptorium/domain/protocol/ws';
-import { applyMessage, applySubscribed, emptyConversation, fromHistory, prependEarlier, redirectsResearch, withNewestPage, type HistoryMessage } from './conversation.ts';
+import { applyMessage, applySubscribed, emptyConversation, fromHistory, prependEarlier, redirectsResearch, withNewestPage } from './conversation.ts';
+import type { HistoryMessage } from '@scriptorium/domain/protocol/http/conversation';
 
 const at = '2025-05-01T10:00:00.000Z';
 type Unstamped = WireContent extends infer C ? (C extends WireContent ? Omit<C, 'agent' | 'timestamp' | 'updated_at'> & Partial<Pick<C, 'agent'>> : never) : never;
@@ -51,8 +52,8 @@ test('history then live continues the same message without loss', (t) => {
     {
       position: 3,
       messages: [
-        { message_id: 'u1', role: 'user', agent: 'poe_llm', reply_to: null, status: 'completed', created_at: at, contents: [stream[0]!.content] },
-        { message_id: 'r1', role: 'assistant', agent: 'poe_llm', reply_to: 'u1', status: 'streaming', created_at: at, contents: [stream[1]!.content, stream[2]!.content] },
+        { message_id: 'u1', role: 'user', agent: 'poe_llm', reply_to: null, status: 'completed', created_at: at, updated_at: at, contents: [stream[0]!.content] },
+        { message_id: 'r1', role: 'assistant', agent: 'poe_llm', reply_to: 'u1', status: 'streaming', created_at: at, updated_at: at, contents: [stream[1]!.content, stream[2]!.content] },
       ],
     },
     true,
@@ -96,6 +97,7 @@ const said = (id: string, text: string): HistoryMessage => ({
   reply_to: null,
   status: 'completed',
   created_at: at,
+  updated_at: at,
   contents: [{ agent: 'poe_llm', timestamp: at, updated_at: at, content_type: 'chat_chunk', message_id: id, content: text } as WireContent],
 });
 const ids = (state: ReturnType<typeof emptyConversation>) => state.messages.map((message) => message.id);

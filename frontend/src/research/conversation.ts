@@ -1,8 +1,9 @@
 import { isChunk } from '@scriptorium/domain/protocol/chunks';
 import type { WireContent } from '@scriptorium/domain/protocol/content';
 import type { MetadataUpdateMessage, SessionMessage, SubscribedMessage } from '@scriptorium/domain/protocol/ws';
+import type { History, HistoryMessage } from '@scriptorium/domain/protocol/http/conversation';
 
-export type MessageStatus = 'streaming' | 'completed' | 'interrupted' | 'failed';
+export type MessageStatus = HistoryMessage['status'];
 
 export interface ChatMessage {
   id: string;
@@ -21,23 +22,6 @@ export interface Conversation {
   busy: boolean;
   /** The cursor of the exchanges before the first message shown (loaded on demand); null when the history is whole. */
   earlier: string | null;
-}
-
-export interface HistoryMessage {
-  message_id: string;
-  role: 'user' | 'assistant';
-  agent: string;
-  reply_to: string | null;
-  status: MessageStatus;
-  created_at: string;
-  contents: WireContent[];
-}
-
-export interface History {
-  position: number;
-  messages: HistoryMessage[];
-  /** A page of the history (`limit`/`before`) says where the exchanges before it start; null: it reaches the start. */
-  earlier?: string | null;
 }
 
 /** How many exchanges a history page holds: the newest when a session opens, as many again per "load earlier". */

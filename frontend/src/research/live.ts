@@ -2,7 +2,8 @@ import { shallowEqual, useSelector } from '@xstate/react';
 import { createActor, fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { ServerMessage } from '@scriptorium/domain/protocol/ws';
 import { queryClient, queryKeys } from '../api/query.ts';
-import { canvasMarkdown, downloadBlob, markdownToPdf, research, sharedCanvasPdf, type SessionDto } from '../api/research.ts';
+import { canvasMarkdown, downloadBlob, markdownToPdf, research, sharedCanvasPdf } from '../api/research.ts';
+import type { History, Session } from '@scriptorium/domain/protocol/http/conversation';
 import { clientId, socketClient } from '../api/socket.ts';
 import { i18n } from '../i18n/index.ts';
 import { canvasExportMachine, type ExportRequest } from '../machines/canvasExport.ts';
@@ -12,7 +13,7 @@ import { researchSessionMachine, type LoadedSession, type ResearchSessionContext
 import { shareDialogMachine, type ShareRequest } from '../machines/shareDialog.ts';
 import { writingMachine, type CanvasSave, type SavedCanvas } from '../machines/writing.ts';
 import { deliver, type SessionCommand } from './commands.ts';
-import { HISTORY_PAGE, type History } from './conversation.ts';
+import { HISTORY_PAGE } from './conversation.ts';
 import { CURRENT_CONVERSATION_KEY, OPEN_SESSIONS_KEY, readOpenIds, shareIdOf, startupPlan } from './sessions.ts';
 
 export const CLOUD_HISTORY_PAGE = 100;
@@ -115,7 +116,7 @@ export const liveSessionMachine = researchSessionMachine.provide({
   },
 });
 
-const createSession = (): Promise<SessionDto> =>
+const createSession = (): Promise<Session> =>
   research.createSession({ client_id: clientId(), name: i18n.t('session.defaultName'), mode: 1, search_enabled: true, layout_preset: 'home-welcome' });
 
 /** The signed-in user's research workspace, one per page. */
@@ -131,7 +132,7 @@ export const researchWorkspace = createActor(
           newestChat: async () => (await research.myChats(0, 1)).chats[0] ?? null,
         }),
       ),
-      createSession: fromPromise<SessionDto, void>(createSession),
+      createSession: fromPromise<Session, void>(createSession),
     },
     actions: {
       remember: ({ context }) => {

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { useTranslation } from 'react-i18next';
-import type { SessionShareDto } from '../api/research.ts';
+import type { SessionShare } from '@scriptorium/domain/protocol/http/conversation';
 import { research } from '../api/research.ts';
 import { queryClient, queryKeys, useApiMutation, useApiQuery } from '../api/query.ts';
 import { ShareLinkList, type ListedLink } from '../components/ShareLinkDialog.tsx';
@@ -85,7 +85,7 @@ function SessionLinks({ sessionId, createdId, send }: { sessionId: string; creat
   const revoking = useApiMutation({
     mutationFn: (shareId: string) => research.revokeShare(shareId),
     onSuccess: (_answer, shareId) => {
-      queryClient.setQueryData<SessionShareDto[]>(queryKeys.sessionShares(sessionId), (current) => current?.map((share) => (share.share_id === shareId ? { ...share, open: false } : share)));
+      queryClient.setQueryData<SessionShare[]>(queryKeys.sessionShares(sessionId), (current) => current?.map((share) => (share.share_id === shareId ? { ...share, open: false } : share)));
       send({ type: 'link.revoked' });
     },
     onError: (error) => send({ type: 'link.revokeFailed', detail: error.userMessage }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { metadataUpdateSchema, sessionMessageSchema } from '../ws.ts';
 
 /** The auditor's replies (`/backend/audit…`); see `oauth.ts` for how they are shared. */
 
@@ -24,7 +25,7 @@ export const auditEvent = z.object({
   causation_id: z.string().nullable(),
   size: z.number().int(),
   data: z.record(z.string(), z.unknown()),
-  wire: z.record(z.string(), z.unknown()).nullable(),
+  wire: z.union([sessionMessageSchema, metadataUpdateSchema]).nullable(),
 });
 
 export const auditEvents = z.object({ stream: z.string(), total: z.number().int(), events: z.array(auditEvent), next: z.number().int().nullable() });

@@ -1,8 +1,96 @@
 import { z } from 'zod';
+import { AGENTS } from '../agents.ts';
+import { wireContentSchema } from '../content.ts';
+import { canvasVersionSchema, clarificationQuestionSchema } from '../research.ts';
 
-/** The research conversation's replies (`/backend/conversation…`), the ones described so far; see `oauth.ts` for how they are shared. */
+/** The research conversation's replies (`/backend/conversation…`); see `oauth.ts` for how they are shared. */
 
 export const sessionCreated = z.object({ session_id: z.string() });
+
+/** 0: the general chat agent; 1: the deep-cognition research agent. */
+const collaborationMode = z.union([z.literal(0), z.literal(1)]);
+export const LAYOUT_PRESETS = ['home-welcome', 'chat-interface-only'] as const;
+/** waiting: the reply needs the user (clarification answers or feedback) before it goes on. */
+const activity = z.enum(['idle', 'processing', 'paused', 'waiting']);
+
+/** A session as the research endpoints describe it; `session_id` and `id` are the same. */
+export const session = z.object({
+  session_id: z.string(),
+  id: z.string(),
+  name: z.string(),
+  title: z.string().nullable(),
+  /** The first question asked. */
+  prompt: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  collaboration_mode: collaborationMode,
+  search_enabled: z.boolean(),
+  layout_preset: z.enum(LAYOUT_PRESETS),
+  status: z.enum(['active', 'archived']),
+  processing: z.boolean(),
+  activity,
+  message_count: z.number().int(),
+});
+
+/** A message the owner posted, and the reply that streams over the socket under `reply_id`. */
+export const messagePosted = z.object({ session_id: z.string(), message_id: z.string(), reply_id: z.string(), agent: z.enum(AGENTS) }).meta({ description: 'The reply streams over the socket under reply_id' });
+
+/** One message of a history, with every item of its stream. */
+export const historyMessage = z.object({
+  message_id: z.string(),
+  role: z.enum(['user', 'assistant']),
+  agent: z.string(),
+  reply_to: z.string().nullable(),
+  status: z.enum(['streaming', 'completed', 'interrupted', 'failed']),
+  created_at: z.string(),
+  updated_at: z.string(),
+  contents: z.array(wireContentSchema),
+});
+
+/** A session's history, whole or a page of exchanges. */
+export const history = z.object({
+  /** Where this read stands in the log: the socket resumes after it. */
+  position: z.number().int(),
+  messages: z.array(historyMessage),
+  /** Only when a page was asked for: the cursor of the exchanges before these, null at the start. */
+  earlier: z.string().nullable().optional(),
+});
+export const sessionHistory = history.extend({ session_id: z.string() });
+
+/** The canvas (spec §3): every saved version of the report, and which one is current (null: none yet). */
+export const canvas = z.object({
+  artifact_id: z.string(),
+  versions: z.array(canvasVersionSchema.extend({ interrupted: z.boolean(), source: z.enum(['writing', 'targeted_edit', 'user_edit']) })),
+  currentVersion: z.number().int().nullable(),
+});
+
+/** A page of the owner's sessions, newest first (the cloud history). */
+export const myChats = z.object({
+  chats: z.array(z.object({ id: z.string(), prompt: z.string().nullable(), title: z.string(), created_at: z.string(), message_count: z.number().int() })),
+  total: z.number().int(),
+  skip: z.number().int(),
+  limit: z.number().int(),
+});
+
+export const pendingQuestions = z.object({ session_id: z.string(), questions: z.array(clarificationQuestionSchema) });
+
+export const queryRefined = z.object({ query: z.string(), refined_query: z.string(), offline: z.boolean() }).meta({ description: 'The question as asked and as the model would put it (offline: only its spaces tidied)' });
+
+/** What `…/dispatch` did, by its action. */
+export const dispatched = z.discriminatedUnion('action', [
+  z.object({ session_id: z.string(), action: z.literal('pause'), paused: z.boolean() }),
+  z.object({ session_id: z.string(), action: z.literal('resume'), reply_id: z.string() }),
+  z.object({ session_id: z.string(), action: z.literal('send'), message_id: z.string(), reply_id: z.string() }),
+]);
+
+/** The plan as it now stands: still waiting for review, or started. */
+export const plan = z.object({ session_id: z.string(), status: z.enum(['waiting', 'started']), steps: z.array(z.object({ description: z.string(), queries: z.array(z.string()) })) });
+
+export const researchBudget = z
+  .object({ remaining_tokens: z.number().int(), estimate_tokens: z.number().int(), enough: z.boolean() })
+  .meta({ description: "Today's budget left beside what a research run is reckoned to use (RESEARCH_TOKENS_ESTIMATE): below it, a client asks before starting" });
+
+export const planReview = z.object({ review_plans: z.boolean() }).meta({ description: 'Whether research plans wait to be started (true) or start after a short countdown (false, the default)' });
 
 export const researchStatus = z.object({
   session_id: z.string(),
@@ -36,6 +124,22 @@ export type SpeechStatus = z.infer<typeof speechStatus>;
 export type SpeechText = z.infer<typeof speechText>;
 export type SpeechQuestion = z.infer<typeof speechQuestion>;
 export type SessionCreated = z.infer<typeof sessionCreated>;
+export type Session = z.infer<typeof session>;
+export type CollaborationMode = Session['collaboration_mode'];
+export type LayoutPreset = Session['layout_preset'];
+export type MessagePosted = z.infer<typeof messagePosted>;
+export type HistoryMessage = z.infer<typeof historyMessage>;
+export type History = z.infer<typeof history>;
+export type SessionHistory = z.infer<typeof sessionHistory>;
+export type Canvas = z.infer<typeof canvas>;
+export type MyChats = z.infer<typeof myChats>;
+export type CloudChat = MyChats['chats'][number];
+export type PendingQuestions = z.infer<typeof pendingQuestions>;
+export type QueryRefined = z.infer<typeof queryRefined>;
+export type Dispatched = z.infer<typeof dispatched>;
+export type Plan = z.infer<typeof plan>;
+export type ResearchBudget = z.infer<typeof researchBudget>;
+export type PlanReview = z.infer<typeof planReview>;
 export type ResearchStatus = z.infer<typeof researchStatus>;
 export type ResearchPaused = z.infer<typeof researchPaused>;
 export type ResearchResumed = z.infer<typeof researchResumed>;
@@ -48,9 +152,49 @@ export type ReportFeedbackSaved = z.infer<typeof reportFeedbackSaved>;
 export const conversationShared = z.object({ share_id: z.string(), path: z.string(), include_private: z.boolean() });
 export const conversationShareRevoked = z.object({ share_id: z.string(), revoked: z.literal(true) });
 export const artifactShared = z.object({ share_id: z.string(), path: z.string() });
+/**
+ * A shared conversation as anyone with the link reads it: the session, its history (whole or a
+ * page), the report. Unless the owner chose otherwise, the owner's private material is left out.
+ */
+export const sharedConversation = z.object({
+  share_id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  session,
+  ...history.shape,
+  canvas: canvas.nullable(),
+  private_material_hidden: z.boolean(),
+});
+
+/** A session's links (its conversation and its files), newest first, revoked and expired ones too. */
+export const sessionShares = z.object({
+  session_id: z.string(),
+  shares: z.array(
+    z.object({
+      share_id: z.string(),
+      kind: z.enum(['conversation', 'artifact']),
+      title: z.string(),
+      description: z.string(),
+      filename: z.string().nullable(),
+      /** `/share/{kind}/{share_id}` */
+      path: z.string(),
+      created_at: z.string(),
+      expires_at: z.string().nullable(),
+      revoked: z.boolean(),
+      open: z.boolean().meta({ description: 'Neither revoked nor expired' }),
+      include_private: z.boolean().meta({ description: 'A conversation link that shows the private notes and cognitions the research found' }),
+    }),
+  ),
+});
+
 export const sharedArtifact = z.object({ share_id: z.string(), filename: z.string(), filetype: z.enum(['html', 'markdown']), content: z.string(), created_at: z.string(), expires_at: z.string().nullable() });
 
 export type ConversationShared = z.infer<typeof conversationShared>;
 export type ConversationShareRevoked = z.infer<typeof conversationShareRevoked>;
 export type ArtifactShared = z.infer<typeof artifactShared>;
 export type SharedArtifact = z.infer<typeof sharedArtifact>;
+export type SharedConversation = z.infer<typeof sharedConversation>;
+export type SessionShares = z.infer<typeof sessionShares>;
+export type SessionShare = SessionShares['shares'][number];

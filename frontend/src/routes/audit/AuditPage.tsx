@@ -6,7 +6,8 @@ import diff from 'fast-diff';
 import { api, toApiError, type ApiError } from '../../api/client.ts';
 import { queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { downloadBlob } from '../../api/research.ts';
-import { currentPlan, Replay, viewMarkdown, type AuditRow, type ReplayView } from '../../audit/replay.ts';
+import type { AuditEvent, AuditEvents, AuditSearch } from '@scriptorium/domain/protocol/http/audit';
+import { currentPlan, Replay, viewMarkdown, type ReplayView } from '../../audit/replay.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { Markdown, preloadMarkdown } from '../../components/Markdown.tsx';
 import { shownVersion } from '../../machines/writing.ts';
@@ -25,16 +26,6 @@ import '../../panels/research.css';
 void preloadMarkdown();
 
 type Kind = 'all' | 'conversation' | 'engineer' | 'trajectory' | 'user';
-interface Found {
-  stream: string;
-  id: string;
-  title?: string;
-  /** The owner's user name for a record, the user's own for a user. */
-  username?: string | null;
-  user_id?: string;
-  created_at: string;
-}
-
 /** Which kind of record a stream is, by the prefix every stream name starts with. */
 const KIND_OF_STREAM: ReadonlyArray<[prefix: string, kind: Exclude<Kind, 'all'>]> = [
   ['conversation-', 'conversation'],
@@ -42,18 +33,6 @@ const KIND_OF_STREAM: ReadonlyArray<[prefix: string, kind: Exclude<Kind, 'all'>]
   ['trajectory-', 'trajectory'],
   ['user-', 'user'],
 ];
-interface SearchResult {
-  conversations: Found[];
-  engineer_sessions: Found[];
-  trajectories: Found[];
-  users: Found[];
-}
-interface EventsPage {
-  total: number;
-  events: AuditRow[];
-  next: number | null;
-}
-
 const PLAY_MS = 120;
 const ROW_HEIGHT = 34;
 /** On a phone a row is two lines (audit.css). */
@@ -75,7 +54,7 @@ function useStream(stream: string | null) {
     void (async () => {
       try {
         for (let from: number | null = 0; from !== null && current; ) {
-          const page: EventsPage = await api.get<EventsPage>(`/audit/streams/${encodeURIComponent(stream)}/events`, { query: { from } });
+          const page: AuditEvents = await api.get<AuditEvents>(`/audit/streams/${encodeURIComponent(stream)}/events`, { query: { from } });
           if (!current) return;
           replay.append(page.events);
           setState({ replay, loaded: replay.rows.length, total: page.total, error: null });
@@ -96,7 +75,7 @@ function useStream(stream: string | null) {
 
 type SearchForm = { q: string; user: string; from: string; to: string; kind: Kind };
 
-const searchStreams = (form: SearchForm) => api.get<SearchResult>('/audit/search', { query: { q: form.q || undefined, user: form.user || undefined, from: form.from || undefined, to: form.to || undefined, kind: form.kind } });
+const searchStreams = (form: SearchForm) => api.get<AuditSearch>('/audit/search', { query: { q: form.q || undefined, user: form.user || undefined, from: form.from || undefined, to: form.to || undefined, kind: form.kind } });
 
 function SearchPanel({ onOpen }: { onOpen: (stream: string) => void }) {
   const { t } = useTranslation('account');
@@ -143,8 +122,9 @@ function SearchPanel({ onOpen }: { onOpen: (stream: string) => void }) {
       <ul className="audit-found">
         {found.map((item) => {
           const kind = KIND_OF_STREAM.find(([prefix]) => item.stream.startsWith(prefix))?.[1];
-          const owner = kind === 'user' ? null : (item.username ?? item.user_id?.slice(0, 8) ?? null);
-          const title = (kind === 'conversation' && item.title !== undefined ? sessionLabel({ title: item.title, name: '' }) : item.title) ?? item.username ?? item.id;
+          // A user is found as itself, with no owner and no title.
+          const owner = 'user_id' in item ? (item.username ?? item.user_id.slice(0, 8)) : null;
+          const title = ('title' in item ? (kind === 'conversation' ? sessionLabel({ title: item.title, name: '' }) : item.title) : null) ?? item.username ?? item.id;
           return (
             <li key={item.stream}>
               {kind && <span className="mini-badge mini-badge-primary">{t(`audit.search.kindOfOne.${kind}`)}</span>}
@@ -164,7 +144,7 @@ function SearchPanel({ onOpen }: { onOpen: (stream: string) => void }) {
 /** An event type may wrap between its words (UserMessage|Posted), never inside one. */
 const breakable = (type: string) => type.split(/(?=[A-Z][a-z])/).flatMap((word, index) => (index === 0 ? [word] : [<wbr key={index} />, word]));
 
-function Timeline({ rows, count, onJump }: { rows: AuditRow[]; count: number; onJump: (count: number) => void }) {
+function Timeline({ rows, count, onJump }: { rows: AuditEvent[]; count: number; onJump: (count: number) => void }) {
   const { t } = useTranslation('account');
   const date = useDateFormat();
   const [type, setType] = useState('');
@@ -227,7 +207,7 @@ function Timeline({ rows, count, onJump }: { rows: AuditRow[]; count: number; on
 }
 
 /** A stream the research view cannot show (an engineer session, a trajectory, a user): the event at the player's position, as recorded. */
-function EventDetail({ row }: { row: AuditRow | undefined }) {
+function EventDetail({ row }: { row: AuditEvent | undefined }) {
   const { t } = useTranslation('account');
   const date = useDateFormat();
   return (

@@ -3,7 +3,8 @@ import { useActorRef } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import { queryKeys, useApiQuery } from '../../api/query.ts';
-import { research, type SharedConversationDto } from '../../api/research.ts';
+import { research } from '../../api/research.ts';
+import type { SharedConversation as SharedConversationReply } from '@scriptorium/domain/protocol/http/conversation';
 import { PageLoading, ShareGone } from '../../components/PageState.tsx';
 import { ResearchView } from '../../panels/ResearchView.tsx';
 import { liveSessionMachine, useSession } from '../../research/live.ts';
@@ -36,7 +37,7 @@ export default function ShareConversationPage() {
 }
 
 /** The shared session as a read-only session actor of its own: the owner's open sessions are not touched. */
-function SharedConversation({ share }: { share: SharedConversationDto }) {
+function SharedConversation({ share }: { share: SharedConversationReply }) {
   const { t, i18n } = useTranslation();
   // The owner may have this session open too; the shared copy has an id of its own.
   const sessionId = sharedSessionId(share.share_id);
