@@ -49,6 +49,8 @@ function shortRun(): Promise<{ code: number | null; output: string }> {
 }
 
 test('every bench runs to its end in the short mode and prints its figures beside their baselines', async (t) => {
+  // Thirteen benches, several with a product, a browser or a Lighthouse run: minutes on a loaded machine.
+  t.timeout(30 * 60_000, 'the short bench run');
   const { code, output } = await shortRun();
   const sections = new Map(output.split(/^=== (.+) ===$/m).slice(1).reduce<Array<[string, string]>>((pairs, part, index, parts) => (index % 2 === 0 ? [...pairs, [part, parts[index + 1] ?? '']] : pairs), []));
   t.deepEqual([...sections.keys()], Object.keys(FIGURES), 'every bench of npm run bench, in its order');

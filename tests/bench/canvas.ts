@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { signUp, startTestApp } from '../support/app.ts';
 import { launchBrowser } from '../support/chromium.ts';
 import { sized } from './short.ts';
+import { requireBuiltClient } from './builtClient.ts';
 
 const REPORT_CHARS = sized(20_000, 2_000);
 const CHUNK_CHARS = 50;
@@ -42,6 +43,7 @@ const stats = (deltas: number[]): FrameStats => {
 };
 
 export async function run(): Promise<void> {
+  requireBuiltClient();
   const app = await startTestApp();
   const browser = await launchBrowser();
   try {

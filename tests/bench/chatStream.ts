@@ -13,6 +13,7 @@ import type { Browser } from 'playwright-core';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { launchBrowser } from '../support/chromium.ts';
 import { sized } from './short.ts';
+import { requireBuiltClient } from './builtClient.ts';
 
 const CHUNKS = sized(400, 40);
 const CHUNK_EVERY_MS = 10;
@@ -125,6 +126,7 @@ async function streamInto(app: TestApp, browser: Browser, history: number): Prom
 }
 
 export async function run(): Promise<void> {
+  requireBuiltClient();
   const app = await startTestApp();
   const browser = await launchBrowser();
   try {

@@ -20,6 +20,7 @@ import puppeteer from 'puppeteer-core';
 import { signUp } from '../support/app.ts';
 import { startProduct } from '../support/product.ts';
 import { sized } from './short.ts';
+import { requireBuiltClient } from './builtClient.ts';
 
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu'];
@@ -105,6 +106,7 @@ async function audit(label: string, url: string, token?: string): Promise<Figure
 }
 
 export async function run(): Promise<void> {
+  requireBuiltClient();
   const dataDir = await mkdtemp(join(tmpdir(), 'scriptorium-bench-lighthouse-'));
   const product = await startProduct(dataDir);
   try {
