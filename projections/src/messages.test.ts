@@ -3,7 +3,7 @@ import type { ConversationEvent, MessageChunksAppended } from '@scriptorium/doma
 import { WRITING_DONE } from '@scriptorium/domain/conversation/wire';
 import type { ChunkedType } from '@scriptorium/domain/protocol/content';
 import { replyCompleted, replyStarted, SESSION, sessionCreated, T1, T2, userMessage, versionSaved } from './fixtures.ts';
-import { MESSAGES, messagesProjection, replyText } from './messages.ts';
+import { MESSAGE_HEADS, MESSAGES, messagesProjection, replyText } from './messages.ts';
 import { GIVEN_AT, projectionSpec } from './testing.ts';
 
 const spec = projectionSpec<ConversationEvent>(messagesProjection);
@@ -126,4 +126,12 @@ test("a plan's review is kept in the reply, so a reload shows the plan as edited
         { content_type: 'plan_review', status: 'started', by: 'user' },
       ],
     });
+});
+
+test("a session's head is the newest position that changed any of its messages, an earlier message's too", async (t) => {
+  await spec.given(sessionCreated(), ...streamed).thenDoc(t, MESSAGE_HEADS, SESSION, { last_position: 8 });
+  const [first, ...rest] = streamed;
+  await rest.reduce((applied, event) => applied.when(event), spec.given(sessionCreated(), first!)).thenDoc(t, MESSAGE_HEADS, SESSION, { last_position: 8 });
+  await spec.given(sessionCreated(), userMessage('m1', '问题'), replyStarted('m2', 'm1'), userMessage('m3', '又一问'), chunk(0, '迟到的答案')).thenDoc(t, MESSAGE_HEADS, SESSION, { last_position: 5 });
+  await spec.given(sessionCreated()).thenDoc(t, MESSAGE_HEADS, SESSION, null);
 });

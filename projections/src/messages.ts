@@ -26,9 +26,20 @@ export interface MessageDoc extends Doc {
 
 export const MESSAGES = 'messages';
 
+/**
+ * Where each session's messages stand: the position of the newest event that changed any of them.
+ * A page of the history is the same document for as long as this and the session's own position
+ * are, so the api keys its cache of compressed pages by the two (backend/src/http/historyCache.ts).
+ */
+export interface MessageHeadDoc extends Doc {
+  last_position: number;
+}
+
+export const MESSAGE_HEADS = 'message_heads';
+
 export const messagesProjection: Projection = {
   name: 'messages',
-  collections: [MESSAGES],
+  collections: [MESSAGES, MESSAGE_HEADS],
   handles: [
     'UserMessagePosted',
     'AgentReplyStarted',
@@ -65,7 +76,7 @@ export const messagesProjection: Projection = {
  * of chunks, and rewriting its document per chunk would make a rebuild quadratic in reply length.
  */
 async function applyMessages(batch: RecordedEvent[], tx: ReadStoreTx): Promise<void> {
-  const messages = new DocumentBatch<MessageDoc>(tx.collection<MessageDoc>(MESSAGES));
+  const messages = new HeadedMessages(tx);
   for (const recorded of batch) {
     const event = recorded as unknown as ConversationEvent;
     const at = recorded.metadata.at;
@@ -120,6 +131,27 @@ async function applyMessages(batch: RecordedEvent[], tx: ReadStoreTx): Promise<v
     messages.set(message);
   }
   await messages.flush();
+}
+
+/** The batch's messages, and the head of each session whose messages it changed (written once per batch). */
+class HeadedMessages extends DocumentBatch<MessageDoc> {
+  private readonly heads = new Map<string, number>();
+
+  constructor(private readonly tx: ReadStoreTx) {
+    super(tx.collection<MessageDoc>(MESSAGES));
+  }
+
+  override set(doc: MessageDoc): void {
+    super.set(doc);
+    this.heads.set(doc.session_id, Math.max(this.heads.get(doc.session_id) ?? 0, doc.last_position));
+  }
+
+  override async flush(): Promise<void> {
+    await super.flush();
+    const heads = this.tx.collection<MessageHeadDoc>(MESSAGE_HEADS);
+    for (const [sessionId, position] of this.heads) await heads.put({ _id: sessionId, last_position: position });
+    this.heads.clear();
+  }
 }
 
 /** The text a reply streamed as its main answer (chat chunks or research content). */

@@ -9,8 +9,10 @@
 import { pathToFileURL } from 'node:url';
 import { signUp, startTestApp } from '../support/app.ts';
 import { launchBrowser } from '../support/chromium.ts';
+import { sized } from './short.ts';
+import { requireBuiltClient } from './builtClient.ts';
 
-const REPORT_CHARS = 20_000;
+const REPORT_CHARS = sized(20_000, 2_000);
 const CHUNK_CHARS = 50;
 const CHUNK_EVERY_MS = 15;
 const HEARTBEAT_MS = 3_000;
@@ -41,6 +43,7 @@ const stats = (deltas: number[]): FrameStats => {
 };
 
 export async function run(): Promise<void> {
+  requireBuiltClient();
   const app = await startTestApp();
   const browser = await launchBrowser();
   try {

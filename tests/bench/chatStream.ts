@@ -12,10 +12,12 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { launchBrowser } from '../support/chromium.ts';
+import { sized } from './short.ts';
+import { requireBuiltClient } from './builtClient.ts';
 
-const CHUNKS = 400;
+const CHUNKS = sized(400, 40);
 const CHUNK_EVERY_MS = 10;
-const HISTORY = 30;
+const HISTORY = sized(30, 3);
 const CHUNK = '固态电池用固态电解质取代了液态电解液，';
 /** An earlier reply: headings, emphasis, citations of its three sources, a list. */
 const EARLIER_REPLY = Array.from(
@@ -124,6 +126,7 @@ async function streamInto(app: TestApp, browser: Browser, history: number): Prom
 }
 
 export async function run(): Promise<void> {
+  requireBuiltClient();
   const app = await startTestApp();
   const browser = await launchBrowser();
   try {

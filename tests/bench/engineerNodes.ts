@@ -16,9 +16,11 @@ import { SqliteReadStore } from '@scriptorium/infra/readstore/sqlite';
 import type { EngineerNode } from '@scriptorium/domain/protocol/engineer';
 import { ENGINEER_NODES, engineerProjection, nodePage, nodeSortKey, type EngineerNodeDoc } from '@scriptorium/projections/engineer';
 import { applyToProjection } from '@scriptorium/projections/projection';
+import { sized } from './short.ts';
 
 const PAGE = 50;
-const SAMPLES = 200;
+const SAMPLES = sized(200, 20);
+const LARGE = sized(100_000, 5_000);
 const BATCH = 500;
 const START = Date.UTC(2026, 0, 1);
 
@@ -66,14 +68,14 @@ export async function run(): Promise<void> {
     const position = { next: 1 };
     let started = performance.now();
     await fill(store, 'small', 1_000, position);
-    await fill(store, 'large', 100_000, position);
-    console.log(`filled 101 000 nodes through the projection in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    await fill(store, 'large', LARGE, position);
+    console.log(`filled ${(1_000 + LARGE).toLocaleString('en-US')} nodes through the projection in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     started = performance.now();
     const small = await measure(store, 'small', 1_000);
-    const large = await measure(store, 'large', 100_000);
+    const large = await measure(store, 'large', LARGE);
     console.log(`median per page of ${PAGE}, ${SAMPLES} random depths each (${((performance.now() - started) / 1000).toFixed(1)} s):`);
-    console.log(`  cursor  1k: ${small.cursor.toFixed(3)} ms   100k: ${large.cursor.toFixed(3)} ms   ratio ${(large.cursor / small.cursor).toFixed(2)}×`);
-    console.log(`  offset  1k: ${small.offset.toFixed(3)} ms   100k: ${large.offset.toFixed(3)} ms   ratio ${(large.offset / small.offset).toFixed(2)}×`);
+    console.log(`  cursor  1k: ${small.cursor.toFixed(3)} ms   ${LARGE / 1000}k: ${large.cursor.toFixed(3)} ms   ratio ${(large.cursor / small.cursor).toFixed(2)}×`);
+    console.log(`  offset  1k: ${small.offset.toFixed(3)} ms   ${LARGE / 1000}k: ${large.offset.toFixed(3)} ms   ratio ${(large.offset / small.offset).toFixed(2)}×`);
   } finally {
     await store.close();
     await rm(dir, { recursive: true, force: true });

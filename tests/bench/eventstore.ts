@@ -12,8 +12,9 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import type { NewEvent } from '@scriptorium/infra/eventstore/port';
 import { SqliteEventStore } from '@scriptorium/infra/eventstore/sqlite';
+import { sized } from './short.ts';
 
-const STREAMS = 100;
+const STREAMS = sized(100, 10);
 const TEXT = '事件溯源 event sourcing keeps every change as an immutable fact; projections rebuild the present from it.';
 
 interface Scenario {
@@ -24,11 +25,11 @@ interface Scenario {
 }
 
 const SCENARIOS: Scenario[] = [
-  { name: 'batches of 100', batchSize: 100, events: 100_000 },
+  { name: 'batches of 100', batchSize: 100, events: sized(100_000, 2_000) },
   {
     name: 'single-event commits',
     batchSize: 1,
-    events: 2_000,
+    events: sized(2_000, 100),
     note: '2k events, not 100k: every commit is an fsync under synchronous=FULL, so this measures the disk',
   },
 ];

@@ -23,6 +23,7 @@ import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { startMockOpenAI, type ChatBody } from '../support/mockOpenAI.ts';
 import { openSocket, type TestSocket } from '../support/socket.ts';
 import WebSocket, { WebSocketServer } from 'ws';
+import { sized } from './short.ts';
 
 export interface FanoutOptions {
   sockets?: number;
@@ -239,9 +240,9 @@ function report(label: string, result: DriveResult): void {
 }
 
 export async function run(options: FanoutOptions = {}): Promise<void> {
-  const sockets = options.sockets ?? 1_000;
-  const sessionCount = options.sessions ?? 100;
-  const userCount = options.users ?? 20;
+  const sockets = options.sockets ?? sized(1_000, 40);
+  const sessionCount = options.sessions ?? sized(100, 8);
+  const userCount = options.users ?? sized(20, 4);
   const perSession = Math.ceil(sockets / sessionCount);
   // Each socket is two descriptors in this process (client and server end), the baseline's sockets included.
   const needed = 2 * (sessionCount * perSession + sessionCount) + 200;

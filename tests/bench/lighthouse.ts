@@ -19,6 +19,8 @@ import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { signUp } from '../support/app.ts';
 import { startProduct } from '../support/product.ts';
+import { sized } from './short.ts';
+import { requireBuiltClient } from './builtClient.ts';
 
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu'];
@@ -58,7 +60,7 @@ function figures(result: RunnerResult | undefined): Figures {
 const ms = (value: number) => `${Math.round(value).toLocaleString('en-US')} ms`;
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 
-const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? sized(3, 1));
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`LIGHTHOUSE_RUNS must be a whole number of at least 1, not ${process.env.LIGHTHOUSE_RUNS}`);
 
 /** The median run by score, and the range of all runs' scores. */
@@ -104,6 +106,7 @@ async function audit(label: string, url: string, token?: string): Promise<Figure
 }
 
 export async function run(): Promise<void> {
+  requireBuiltClient();
   const dataDir = await mkdtemp(join(tmpdir(), 'scriptorium-bench-lighthouse-'));
   const product = await startProduct(dataDir);
   try {

@@ -30,14 +30,15 @@ import { DEFAULT_PASSWORD_COST } from '@scriptorium/infra/auth/passwordCost';
 import { loadConfig } from '@scriptorium/infra/config/config';
 import { createLogger } from '@scriptorium/infra/log';
 import { closeServices, createServices } from '@scriptorium/backend/services';
+import { sized } from './short.ts';
 
 const READ_CONNECTIONS = 20;
-const READ_SECONDS = 8;
-const CONCURRENT_REPLIES = 50;
-const PARALLEL_SIGN_INS = 60;
+const READ_SECONDS = sized(8, 1);
+const CONCURRENT_REPLIES = sized(50, 4);
+const PARALLEL_SIGN_INS = sized(60, 4);
 const REPLY_TIMEOUT_MS = 180_000;
 /** The conversation the issue measured: 300 exchanges, about 411 KB of JSON read whole. */
-const HISTORY_EXCHANGES = 300;
+const HISTORY_EXCHANGES = sized(300, 40);
 const HISTORY_PAGE = 20;
 const HISTORY_REPLY = '读模型从事件日志重建，每个角色都可以独立扩展。'.repeat(18);
 /** What a browser sends. */
@@ -205,12 +206,12 @@ export async function run(): Promise<void> {
     if (failed > 0) throw new Error(`${failed} of ${CONCURRENT_REPLIES} replies did not complete: ${outcomes.join(', ')}`);
 
     // Sign-ins hash with argon2id on the thread pool; reads must keep their pace meanwhile.
-    const quiet = await hammer(history, reader.token, 4);
+    const quiet = await hammer(history, reader.token, sized(4, 1));
     const anonymous = client(product.url);
     const burst = Promise.all(
       Array.from({ length: PARALLEL_SIGN_INS }, (_, index) => anonymous.request('POST', '/backend/auth/login', { username: names[index % names.length]!, password: 'correct horse battery' }, { form: true })),
     );
-    const during = await hammer(history, reader.token, 4);
+    const during = await hammer(history, reader.token, sized(4, 1));
     const signIns = await burst;
     // Past its bound the hashing queue turns a sign-in away at once (503 auth.busy, Retry-After): that
     // is the designed answer to a burst; anything else is a failure.

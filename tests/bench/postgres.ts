@@ -23,12 +23,13 @@ import { createProjections } from '@scriptorium/projections/index';
 import { ProjectionRunner } from '@scriptorium/projections/runner';
 import { createScratchDatabase, postgresAnswers, postgresUrl } from '../contract/postgres.ts';
 import { buildLog } from './projections.ts';
+import { sized } from './short.ts';
 
-const STREAMS = 50;
+const STREAMS = sized(50, 5);
 const TEXT = '事件溯源 event sourcing keeps every change as an immutable fact; projections rebuild the present from it.';
 const SCENARIOS = [
-  { name: 'batches of 100', batchSize: 100, events: 10_000 },
-  { name: 'single-event commits', batchSize: 1, events: 1_000 },
+  { name: 'batches of 100', batchSize: 100, events: sized(10_000, 500) },
+  { name: 'single-event commits', batchSize: 1, events: sized(1_000, 50) },
 ];
 
 const makeEvent = (n: number): NewEvent => ({

@@ -12,9 +12,10 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { PostgresEventStore } from '@scriptorium/infra/eventstore/postgres';
 import { createScratchDatabase, postgresAnswers, postgresUrl } from '../contract/postgres.ts';
+import { sized } from './short.ts';
 
-const EVENTS = 1_600;
-const ROUNDS = 3;
+const EVENTS = sized(1_600, 160);
+const ROUNDS = sized(3, 1);
 const TEXT = '事件溯源 event sourcing keeps every change as an immutable fact; projections rebuild the present from it.';
 
 const payload = (n: number) => ({

@@ -37,17 +37,18 @@ import { MESSAGES } from '@scriptorium/projections/messages';
 import type { Projection } from '@scriptorium/projections/projection';
 import { ProjectionRunner } from '@scriptorium/projections/runner';
 import { USERS } from '@scriptorium/projections/users';
+import { sized } from './short.ts';
 
-const TARGET_EVENTS = 20_000;
-const USER_COUNT = 50;
-const SESSION_COUNT = 150;
+const TARGET_EVENTS = sized(20_000, 1_000);
+const USER_COUNT = sized(50, 5);
+const SESSION_COUNT = sized(150, 10);
 /**
  * ProjectionRunner's page at the head (it reads 2,000 at a time while catching up). A scan in pages of
  * 2,000 was no faster (97 against 106 ms of CPU, median of 15), so the baseline stays comparable with
  * earlier figures.
  */
 const RUNNER_PAGE = 500;
-const RUNS = 7;
+const RUNS = sized(7, 1);
 const TIME_ZONE = 'Asia/Shanghai';
 const PASSWORD_HASH = '$argon2id$v=19$m=65536,t=3,p=4$YmVuY2htYXJrc2FsdA$6p1cz8Lr4WQ0xQJYb6Xq3bU4n2lZCq0GgJtq8yH0xkA';
 const PROSE =

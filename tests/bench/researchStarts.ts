@@ -19,9 +19,10 @@ import { signUp, type Client } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
 import { scaleOutEnv, startRole, type RoleProcess } from '../support/product.ts';
 import { straightResearch } from '../support/researchModel.ts';
+import { sized } from './short.ts';
 
-const LONE = 5;
-const CONCURRENT = 20;
+const LONE = sized(5, 1);
+const CONCURRENT = sized(20, 3);
 const RUN_TIMEOUT_MS = 300_000;
 const PROSE = '分布式系统中的每个角色都可以独立扩展，事件日志是唯一的事实来源。'.repeat(4);
 

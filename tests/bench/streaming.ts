@@ -15,11 +15,12 @@ import { signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { mockTokens } from '../support/mockOpenAI.ts';
 import { openSocket, type TestSocket } from '../support/socket.ts';
 import { epochNow, type FromChild, type Script, type ToChild } from './sseServer.ts';
+import { sized } from './short.ts';
 
-const TOKENS = 2_000;
-const WARM_UP_TOKENS = 200;
+const TOKENS = sized(2_000, 200);
+const WARM_UP_TOKENS = sized(200, 20);
 const DELAY_MS = 2;
-const RUNS = 3;
+const RUNS = sized(3, 1);
 export const CLIENT_ID = 'bench-streaming';
 
 const PARAGRAPH =

@@ -13,13 +13,14 @@
 import { pathToFileURL } from 'node:url';
 import { FLUSH_INTERVAL_MS } from '@scriptorium/workers/agents/replyWriter';
 import { answerTokens, direct, endToEnd, ms, percentile, question, withStreamingApp, type Sample } from './streaming.ts';
+import { sized } from './short.ts';
 
 const PACES = [
-  { delayMs: 2, tokens: 600 },
-  { delayMs: 20, tokens: 120 },
-  { delayMs: 60, tokens: 40 },
+  { delayMs: 2, tokens: sized(600, 60) },
+  { delayMs: 20, tokens: sized(120, 12) },
+  { delayMs: 60, tokens: sized(40, 4) },
 ];
-const RUNS = 3;
+const RUNS = sized(3, 1);
 
 /** The most of `times` (sorted) that fall within any window of `windowMs`. */
 function densest(times: number[], windowMs: number): number {

@@ -1,10 +1,12 @@
 /**
  * History paging (`GET …/sessions/{id}/messages?limit=N&before=<cursor>` and the shared view's read)
- * and the compression of JSON responses.
+ * and the compression of JSON responses; the owner's pages kept compressed (`HistoryPages`).
  */
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import test from 'ava';
+import { conversationStream } from '@scriptorium/domain/conversation/conversation';
+import { HistoryPages } from '@scriptorium/backend/http/historyCache';
 import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
 import { appendExchanges } from '../support/research.ts';
 
@@ -160,4 +162,91 @@ test.serial('JSON of 1 KB or more is compressed as the request accepts, smaller 
   t.true(small.bytes.length < 1024);
   t.is(small.headers['content-encoding'], undefined, 'under 1 KB: sent as it is');
   t.truthy(JSON.parse(small.bytes.toString('utf8')).session_id);
+});
+
+/** Counts the cache's lookups, and those it answered, while `during` runs. */
+async function cacheLookups(during: () => Promise<void>): Promise<{ lookups: number; hits: number }> {
+  const get = HistoryPages.prototype.get;
+  const counted = { lookups: 0, hits: 0 };
+  HistoryPages.prototype.get = function (this: HistoryPages, ...args: Parameters<typeof get>) {
+    const found = get.apply(this, args);
+    counted.lookups += 1;
+    if (found) counted.hits += 1;
+    return found;
+  };
+  try {
+    await during();
+  } finally {
+    HistoryPages.prototype.get = get;
+  }
+  return counted;
+}
+
+const decoded = (answer: { headers: Record<string, string | string[] | undefined>; bytes: Buffer }) =>
+  JSON.parse((answer.headers['content-encoding'] === 'br' ? brotliDecompressSync(answer.bytes) : answer.bytes).toString('utf8')) as { position: number; messages: Array<{ message_id: string; contents: Array<{ content?: string }> }> };
+
+test.serial('a kept page is the same bytes until the session changes: a new exchange, or a change to an earlier message, is in the next read', async (t) => {
+  const { user, sessionId, ids } = await longSession('keeper');
+  const auth = { authorization: `Bearer ${user.token}`, 'accept-encoding': 'br' };
+  const path = `/backend/conversation/sessions/${sessionId}/messages`;
+  const first = await rawGet(`${path}?limit=5`, auth);
+  let again = first;
+  t.deepEqual(await cacheLookups(async () => void (again = await rawGet(`${path}?limit=5`, auth))), { lookups: 1, hits: 1 });
+  t.is(again.headers['content-encoding'], 'br');
+  t.deepEqual(again.bytes, first.bytes);
+  const whole = decoded(await rawGet(path, auth));
+
+  const [added] = await appendExchanges(app.services.events, sessionId, 1, () => '新的回答。');
+  await app.settle();
+  let changed = first;
+  t.deepEqual(await cacheLookups(async () => void (changed = await rawGet(`${path}?limit=5`, auth))), { lookups: 1, hits: 0 }, 'the new exchange moved the version');
+  const newest = decoded(changed);
+  t.is(newest.messages.at(-2)!.message_id, added!);
+  t.true(newest.position > decoded(first).position);
+
+  await app.services.events.appendToStream(conversationStream(sessionId), [
+    { type: 'MessageChunksAppended', data: { sessionId, messageId: ids[1]!, agent: 'poe_llm', contentType: 'chat_chunk', seq: 1, text: '补充一句。' }, metadata: { at: new Date().toISOString() } },
+  ]);
+  await app.settle();
+  const rewritten = decoded(await rawGet(path, auth));
+  t.is(rewritten.messages.length, whole.messages.length + 2);
+  t.true(JSON.stringify(rewritten.messages[1]).includes('补充一句。'), 'the first reply, far from the newest page, as it now reads');
+  t.false(JSON.stringify(whole.messages[1]).includes('补充一句。'));
+});
+
+test.serial('the cache is asked only once the reader owns the session: another user is refused before any lookup', async (t) => {
+  const { user, sessionId } = await longSession('cacheowner');
+  const intruder = await signUp(app.url, 'cacheintruder');
+  const path = `/backend/conversation/sessions/${sessionId}/messages?limit=5`;
+  t.is((await rawGet(path, { authorization: `Bearer ${user.token}`, 'accept-encoding': 'br' })).headers['content-encoding'], 'br', 'the owner’s read keeps the page');
+  const kept = await cacheLookups(async () => {
+    t.is((await rawGet(path, { authorization: `Bearer ${user.token}`, 'accept-encoding': 'br' })).headers['content-encoding'], 'br');
+  });
+  t.deepEqual(kept, { lookups: 1, hits: 1 });
+  const refused = await cacheLookups(async () => {
+    const answer = await rawGet(path, { authorization: `Bearer ${intruder.token}`, 'accept-encoding': 'br' });
+    t.is(answer.headers['content-encoding'], undefined);
+    t.is(JSON.parse(answer.bytes.toString('utf8')).code, 'conversation.not_found');
+    t.is((await client(app.url).request('GET', path)).status, 401);
+  });
+  t.deepEqual(refused, { lookups: 0, hits: 0 });
+});
+
+test('a kept page is used only at the version it was stored under, and the least recently used go first past the bound', (t) => {
+  const pages = new HistoryPages(3000);
+  const json = (size: number) => ({ bytes: Buffer.alloc(size), encoding: 'br' as const });
+  pages.set('a', '1:1', json(1000));
+  t.truthy(pages.get('a', '1:1'));
+  t.is(pages.get('a', '1:2'), undefined);
+  t.is(pages.get('a', '2:1'), undefined);
+  pages.set('b', '1:1', json(1000));
+  pages.set('c', '1:1', json(1000));
+  t.truthy(pages.get('a', '1:1'), 'a read makes it the most recent');
+  pages.set('d', '1:1', json(1000));
+  t.is(pages.get('b', '1:1'), undefined, 'the least recently used went');
+  t.truthy(pages.get('a', '1:1'));
+  pages.set('a', '1:2', json(500));
+  t.is(pages.get('a', '1:1'), undefined, 'a newer version replaces the entry');
+  pages.set('e', '1:1', json(4000));
+  t.is(pages.get('e', '1:1'), undefined, 'larger than the bound: not kept');
 });

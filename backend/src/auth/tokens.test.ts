@@ -66,3 +66,20 @@ test('garbage is refused', (t) => {
   t.is(tokens.verify('not.a.token'), null);
   t.is(tokens.verify(''), null);
 });
+
+test('a token verified before is remembered by its whole text: its expiry is judged again on every call, and an altered copy is checked afresh', (t) => {
+  let now = Date.UTC(2020, 0, 1, 0, 0, 0, 500);
+  const clocked = new TokenService(secret, 60, () => now);
+  const token = clocked.issue({ sub: 'u1', username: 'lin' });
+  const claims = clocked.verify(token)!;
+  t.is(clocked.verify(token), claims, 'the second call answers from memory');
+  now = claims.expiresAt - 1;
+  t.truthy(clocked.verify(token));
+  now = claims.expiresAt;
+  t.is(clocked.verify(token), null, 'expired from the second its exp names, as jsonwebtoken judges it');
+  now = claims.expiresAt - 1;
+  const [header, payload, signature] = token.split('.');
+  t.is(clocked.verify(`${header}.${payload}.${signature!.startsWith('A') ? 'B' : 'A'}${signature!.slice(1)}`), null);
+  const otherPayload = Buffer.from(JSON.stringify({ ...jwt.decode(token) as object, sub: 'u2' })).toString('base64url');
+  t.is(clocked.verify(`${header}.${otherPayload}.${signature}`), null);
+});

@@ -20,6 +20,9 @@ export interface VerifiedClaims extends AccessClaims {
   expiresAt: number;
 }
 
+/** How many verified tokens a process remembers; past it the memory starts again. */
+const VERIFIED_MAX = 10_000;
+
 /**
  * HS256 access tokens. Verification pins the algorithm, so a token signed with `none` or an
  * asymmetric algorithm is refused whatever its header says.
@@ -27,6 +30,13 @@ export interface VerifiedClaims extends AccessClaims {
 export class TokenService {
   /** A key object, not the string: jsonwebtoken otherwise tries to parse the secret as a PEM key on every call. */
   private readonly secret: KeyObject;
+  /**
+   * Tokens whose signature checked out, with their claims: a client sends the same token with every
+   * call, and checking its HMAC and parsing it again was a tenth of a cached history read. Only the
+   * signature and the claims are remembered; expiry is judged on every call, as jsonwebtoken judges it
+   * (expired from the second `exp` names), and whether the sign-in still holds is the caller's check.
+   */
+  private readonly verified = new Map<string, VerifiedClaims>();
 
   constructor(
     secret: string,
@@ -53,6 +63,17 @@ export class TokenService {
 
   /** Returns the claims, or null for a token that is malformed, forged, expired or of another type. */
   verify(token: string): VerifiedClaims | null {
+    const known = this.verified.get(token);
+    if (known) return this.now() < known.expiresAt ? known : null;
+    const claims = this.check(token);
+    if (claims && claims.expiresAt > 0) {
+      if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
+      this.verified.set(token, claims);
+    }
+    return claims;
+  }
+
+  private check(token: string): VerifiedClaims | null {
     try {
       // Expiry is judged by the same clock that issued the token.
       const payload = jwt.verify(token, this.secret, { algorithms: ['HS256'], clockTimestamp: Math.floor(this.now() / 1000) });

@@ -4,7 +4,7 @@ import { ownedChat } from './ownedChat.ts';
 import { z } from 'zod';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { CHATS, type ChatDoc } from '@scriptorium/projections/chats';
-import type { MessageDoc } from '@scriptorium/projections/messages';
+import { MESSAGE_HEADS, type MessageDoc, type MessageHeadDoc } from '@scriptorium/projections/messages';
 import { CANVAS, type CanvasDoc } from '@scriptorium/projections/canvas';
 import { CANVAS_ID } from '@scriptorium/domain/protocol/research';
 import type { ModelProvider } from '@scriptorium/infra/model/port';
@@ -16,7 +16,9 @@ import { requireUser } from './authenticate.ts';
 import { httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
-import { historyPageQuery, pageRequest, readHistory } from './history.ts';
+import { historyPageKey, historyPageQuery, pageRequest, readHistory } from './history.ts';
+import { HistoryPages } from './historyCache.ts';
+import { acceptedEncoding, encodeJson, sendEncodedJson } from './compression.ts';
 import {
   availableModels,
   canvas,
@@ -41,6 +43,7 @@ import {
   type HistoryMessage,
   type MessagePosted,
   type Session,
+  type SessionHistory,
 } from '@scriptorium/domain/protocol/http/conversation';
 
 const sessionIdParam = z.object({ id: z.uuid('conversation.id_invalid') });
@@ -93,6 +96,7 @@ export function conversationRoutes(services: Services, conversations: Conversati
   const settled = async (position: number) => {
     if (position > 0) await progress.waitFor(position);
   };
+  const historyPages = new HistoryPages();
   const current = async (actor: { userId: string }, id: string) => sessionDto(await ownedChat(services.readStore, actor.userId, id));
   type Ctx = Parameters<typeof requireUser>[1];
   /** Posts to a session the caller owns; the ids, once the history includes them. */
@@ -230,10 +234,22 @@ export function conversationRoutes(services: Services, conversations: Conversati
     const { id } = parseParams(ctx.params, sessionIdParam);
     const page = pageRequest(parseQuery(ctx, historyPageQuery));
     const actor = await actorOf(ctx);
+    // The owner is established before the cache is asked: its entries say nothing of whose they are.
     const chat = await ownedChat(services.readStore, actor.userId, id);
+    // Read before the page, so a page stored under this version is never older than it.
+    const head = await services.readStore.collection<MessageHeadDoc>(MESSAGE_HEADS).get(id);
+    const version = head && `${chat.last_position}:${head.last_position}`;
+    const encoding = acceptedEncoding(ctx.get('accept-encoding'));
+    const key = historyPageKey(id, page, encoding);
+    const cached = version ? historyPages.get(key, version) : undefined;
+    if (cached) return sendEncodedJson(ctx, cached);
     const history = await readHistory(services.readStore, id, page);
     const position = Math.max(chat.last_position, ...history.messages.map((doc) => doc.last_position));
-    messages.reply(ctx, 200, { session_id: id, position, messages: history.messages.map(messageDto), ...(page && { earlier: history.earlier }) });
+    // Sent as encoded bytes, not through `messages.reply`: the body the cache keeps is typed here instead.
+    const body: SessionHistory = { session_id: id, position, messages: history.messages.map(messageDto), ...(page && { earlier: history.earlier }) };
+    const json = await encodeJson(JSON.stringify(body), encoding);
+    if (version) historyPages.set(key, version, json);
+    sendEncodedJson(ctx, json);
   });
 
   const research = contract({ access: 'user', params: sessionIdParam, responses: sessionReply, refusals: [404] });

@@ -17,7 +17,7 @@ export const historyPageQuery = z.object({
 export type HistoryPageQuery = z.infer<typeof historyPageQuery>;
 
 /** A page asked for: how many exchanges, before which message order (null: the newest). */
-interface PageRequest {
+export interface PageRequest {
   limit: number;
   before: number | null;
 }
@@ -65,3 +65,7 @@ export async function readHistory(store: ReadStore, sessionId: string, page: Pag
     earlier: more ? encodeCursor(from) : null,
   };
 }
+
+/** A session's page (null: the whole history) in one encoding: what `HistoryPages` keeps it under. */
+export const historyPageKey = (sessionId: string, page: PageRequest | null, encoding: string): string =>
+  `${sessionId}:${page ? `${page.limit}:${page.before ?? 'newest'}` : 'whole'}:${encoding}`;
