@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import type { Browser, Download, Page } from 'playwright-core';
+import type { Browser, Download, Page, Route } from 'playwright-core';
 import { signUp, startTestApp, type TestApp } from './app.ts';
 import { launchBrowser } from './chromium.ts';
 
@@ -62,6 +62,32 @@ export function browserSuite(start: () => Promise<TestApp> = () => startTestApp(
       return suite.browser!;
     },
   };
+}
+
+/**
+ * Runs `shown` while the `method` requests to URLs ending in `pathEnd` are held back from the server,
+ * and lets them through after: what `shown` waits for must appear before the server has answered,
+ * which is what "at once" means without a clock a loaded machine trips.
+ */
+export async function beforeTheServerAnswers(page: Page, request: { method: string; pathEnd: string }, shown: () => Promise<void>): Promise<void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const matches = (url: URL) => url.pathname.endsWith(request.pathEnd);
+  const passing: Array<Promise<void>> = [];
+  const hold = (route: Route) => {
+    const passed = (route.request().method() === request.method ? released : Promise.resolve()).then(() => route.continue());
+    passing.push(passed);
+    return passed;
+  };
+  await page.route(matches, hold);
+  try {
+    await shown();
+  } finally {
+    release();
+    // Unrouting with a request still held would let it through twice.
+    await Promise.all(passing);
+    await page.unroute(matches, hold);
+  }
 }
 
 export const screenshot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}${name}.png` });
