@@ -1,3 +1,6 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
 /**
  * The slowest files first: with two files running at a time, a long file started last keeps one core
  * idle while it finishes alone; started first, the hundreds of short unit files fill in around it.
@@ -27,21 +30,25 @@ const SLOWEST_FIRST = [
   'tests/lab/',
 ];
 
+/**
+ * Full runs (`npm test`, `npm run test:stress`: GROUP_UNIT_TESTS=1) run each workspace's unit test
+ * files in one process, through the files in tests/units/ that import them: a test process costs
+ * 1-2 s of CPU before its first test (Node, tsx's loader thread, AVA's worker), which was most of
+ * the time of 139 files whose tests take milliseconds (docs/performance.md, session 18). A file
+ * named on the command line, or a run without the variable, still gets a process of its own.
+ */
+const GROUPED = process.env.GROUP_UNIT_TESTS === '1';
+const WORKSPACE_TESTS = ['backend', 'domain', 'projections', 'workers', 'infra', 'frontend'].map((workspace) => `${workspace}/src/**/*.test.ts`);
+const groupedFiles = () =>
+  readdirSync('tests/units').flatMap((group) => [...readFileSync(join('tests/units', group), 'utf8').matchAll(/^import '\.\.\/\.\.\/(.+)';$/gm)].map((match) => `!${match[1]}`));
+
 const rank = (file) => {
   const at = SLOWEST_FIRST.findIndex((part) => file.includes(part));
   return at === -1 ? SLOWEST_FIRST.length : at;
 };
 
 export default {
-  files: [
-    'backend/src/**/*.test.ts',
-    'domain/src/**/*.test.ts',
-    'projections/src/**/*.test.ts',
-    'workers/src/**/*.test.ts',
-    'infra/src/**/*.test.ts',
-    'frontend/src/**/*.test.ts',
-    'tests/**/*.test.ts',
-  ],
+  files: GROUPED ? [...WORKSPACE_TESTS, 'tests/**/*.test.ts', ...groupedFiles()] : [...WORKSPACE_TESTS, 'tests/**/*.test.ts', '!tests/units/**'],
   extensions: { ts: 'module' },
   nodeArguments: ['--import=tsx'],
   // A hang detector (no test of any file has finished for this long), not a measure: a loaded machine only makes files slower.

@@ -22,6 +22,6 @@ test("each day's visitors are listed once with their views", async (t) => {
     .then(t, VISITORS, [{ user_id: 'u1', views: 2 }, { user_id: 'u2', views: 1 }], { filter: { day: '2026-03-01' }, sort: { user_id: 1 } });
 });
 
-test('a view replayed after a crash (standalone Mongo) is counted once', async (t) => {
+test('a page view replayed after a crash (standalone Mongo) is counted once', async (t) => {
   await spec.given(viewed('u1', 'notes')).replayed().thenDoc(t, PAGE_VIEWS, '2026-03-01', { views: 1 });
 });

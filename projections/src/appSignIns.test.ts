@@ -30,7 +30,7 @@ test('a revoked sign-in stays, with when and by whom, and leaves the active list
     .then(t, APP_SIGN_INS, [], { filter: { user_id: OWNER, status: 'active' } });
 });
 
-test('a replayed batch leaves the same documents', async (t) => {
+test('a replayed batch of app sign-ins leaves the same documents', async (t) => {
   await spec
     .given(signedIn)
     .when({ type: 'AppSignInUsed', data: { signInId: S, usedAt: T2 } }, { type: 'AppSignInRevoked', data: { signInId: S, userId: OWNER, reason: 'user', revokedAt: T3 } })

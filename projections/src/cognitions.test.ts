@@ -87,6 +87,6 @@ test('a deleted cognition leaves every collection; a deleted collection takes it
   await gone.then(t, COLLECTION_ITEMS, []);
 });
 
-test('a view replayed after a crash (standalone Mongo) is counted once', async (t) => {
+test('a cognition view replayed after a crash (standalone Mongo) is counted once', async (t) => {
   await spec.given(created('c1', T1)).when({ type: 'CognitionViewed', data: { cognitionId: 'c1', viewerId: 'u2', at: T2 } }).replayed().thenDoc(t, COGNITIONS, 'c1', { view_count: 1 });
 });

@@ -35,7 +35,7 @@ test('snapshots keep the version, the stream revision to read on from, and the d
     .then(t, COLLAB_SNAPSHOTS, [{ _id: `${D}:100`, doc_id: D, version: 100, revision: 2, doc }]);
 });
 
-test('a replayed batch leaves the same documents', async (t) => {
+test('a replayed batch of collaboration documents leaves the same documents', async (t) => {
   await spec
     .given(created)
     .when(accepted(0, 2), joined('u2', 'read'))

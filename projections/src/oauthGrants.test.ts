@@ -26,7 +26,7 @@ test('a revoked grant stays, with when and why', async (t) => {
     .then(t, OAUTH_GRANTS, [{ _id: G, status: 'revoked', revoked_at: T2, revoked_reason: 'code_reused', last_used_at: T1 }]);
 });
 
-test('a replayed batch leaves the same documents', async (t) => {
+test('a replayed batch of OAuth grants leaves the same documents', async (t) => {
   await spec
     .given(issued)
     .when(exchanged, { type: 'OAuthRefreshRotated', data: { grantId: G, refreshHash: 'r2', refreshExpiresAt: T3, rotatedAt: T2 } })

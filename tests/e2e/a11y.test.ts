@@ -44,11 +44,12 @@ async function visit(page: Page, path: string) {
 }
 
 /**
- * A limit per screen rather than per test: a test walks some thirty screens, and on a machine under
- * load the whole walk takes many times what it takes on an idle one; a screen that never settles
- * still fails.
+ * A hang detector per screen, as long as the suite's own (ava.config.js): a test walks some thirty
+ * screens, and on a machine under load one screen's visit and axe pass took over 90 s (the limit
+ * this replaced, which `npm run test:stress` tripped), so only a screen that never settles fails,
+ * named.
  */
-const SCREEN_LIMIT_MS = 90_000;
+const SCREEN_LIMIT_MS = 10 * 60_000;
 
 async function auditAll(t: ExecutionContext, page: Page, paths: readonly string[], who: string): Promise<Found[]> {
   const found: Found[] = [];

@@ -60,7 +60,7 @@ async function register(page: Page, username: string, extra: { inviteCode?: stri
   await page.getByLabel('确认密码').fill(PASSWORD);
   if (extra.inviteCode) await page.getByLabel(/邀请码/).fill(extra.inviteCode);
   await page.getByRole('button', { name: '注册', exact: true }).click();
-  await page.waitForURL(/\/research/, { timeout: 15_000 });
+  await page.waitForURL(/\/research/);
 }
 
 async function openStatus(page: Page) {
@@ -347,7 +347,7 @@ test.serial('an account deactivated while its page is open goes to the inactive-
   const token = await page.evaluate(() => localStorage.getItem('auth_token'));
   const me = await call<{ _id: string }>('/auth/me', { token: token! });
   await call(`/auth/admin/users/${me._id}/active`, { method: 'PUT', token: await adminToken(), json: { is_active: false } });
-  await page.waitForURL(/\/draft/, { timeout: 15_000 });
+  await page.waitForURL(/\/draft/);
   await page.getByText('账户未激活').first().waitFor();
   t.is(await page.evaluate(() => localStorage.getItem('auth_token')), token, 'the sign-in is kept: the account is inactive, not signed out');
   await screenshot(page, 'account-deactivated-open-page');
@@ -403,7 +403,7 @@ test.serial('registration asks for an invite code when the server requires one, 
     const { invite_codes } = await api<{ invite_codes: Array<{ code: string }> }>('/auth/admin/invite-codes/generate', { token: admin, json: { count: 1 } });
     await invite.fill(invite_codes[0]!.code);
     await page.getByRole('button', { name: '注册', exact: true }).click();
-    await page.waitForURL(/\/research/, { timeout: 15_000 });
+    await page.waitForURL(/\/research/);
     const token = await page.evaluate(() => localStorage.getItem('auth_token'));
     const me = await api<{ email_verified: boolean }>('/auth/me', { token: token! });
     t.true(me.email_verified, 'the mailed code verified the address at registration');

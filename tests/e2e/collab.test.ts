@@ -183,9 +183,9 @@ test.serial("a research session's owner opens the report to co-editing; a collab
   const o = await signedInPage(t, browser, owner.token!);
   await o.page.addInitScript(() => localStorage.setItem('guidance_enabled', 'false'));
   await o.page.goto(`${app.url}/research?conversation_id=${sessionId}`);
-  await o.page.locator('.canvas-doc .ProseMirror').waitFor({ timeout: 15_000 });
+  await o.page.locator('.canvas-doc .ProseMirror').waitFor();
   await o.page.getByRole('button', { name: '协作编辑' }).click();
-  await o.page.waitForURL(/\/collaboration\/[a-f0-9]{32}$/, { timeout: 15_000 });
+  await o.page.waitForURL(/\/collaboration\/[a-f0-9]{32}$/);
   const docId = o.page.url().split('/').at(-1)!;
   await o.page.locator('.collab-connection.is-live').waitFor();
   t.is(await editorText(o.page), reportToDoc(report.content).textContent, 'the shared document starts as the report');

@@ -54,7 +54,7 @@ async function ask(page: Page, language: 'zh' | 'en', question: string): Promise
 }
 
 /** The report's question, which the feedback card asks once a version is written. */
-const reportWritten = (page: Page) => page.locator('.card.feedback').waitFor({ timeout: 240_000 });
+const reportWritten = (page: Page) => page.locator('.card.feedback').waitFor();
 
 for (const language of ['zh', 'en'] as const) {
   const words = WORDS[language];
@@ -62,7 +62,7 @@ for (const language of ['zh', 'en'] as const) {
   test(`${language}: a section whose stream breaks is written again from its start, and the chat says so`, async (t) => {
     const { page, pageErrors } = await newUserOnResearch(t, suite, `cutreader${language}`, language);
     await ask(page, language, language === 'zh' ? '固态电池安全吗？（断流）' : 'Are solid-state batteries safe? (stream breaks)');
-    await page.getByText(words.rolledBack).first().waitFor({ timeout: 240_000 });
+    await page.getByText(words.rolledBack).first().waitFor();
     await reportWritten(page);
     const report = await page.locator('.canvas-doc').innerText();
     t.is(report.split('热失控风险更低').length - 1 >= 1, true, 'the section was written');
@@ -73,7 +73,7 @@ for (const language of ['zh', 'en'] as const) {
   test(`${language}: a long wait asked by the model service is waited out, said with its time, and the report is written`, async (t) => {
     const { page, pageErrors } = await newUserOnResearch(t, suite, `waitreader${language}`, language);
     await ask(page, language, language === 'zh' ? '固态电池安全吗？（限流）' : 'Are solid-state batteries safe? (rate limited)');
-    await page.getByText(words.waiting).first().waitFor({ timeout: 240_000 });
+    await page.getByText(words.waiting).first().waitFor();
     await screenshot(page, `degradation-waiting-${language}`);
     await reportWritten(page);
     t.deepEqual(pageErrors, []);
@@ -83,7 +83,7 @@ for (const language of ['zh', 'en'] as const) {
     const { page, pageErrors } = await newUserOnResearch(t, suite, `refusedreader${language}`, language);
     await ask(page, language, language === 'zh' ? '固态电池安全吗？（拒绝）' : 'Are solid-state batteries safe? (refused)');
     const retry = page.getByRole('button', { name: words.retry });
-    await retry.waitFor({ timeout: 240_000 });
+    await retry.waitFor();
     t.true(await page.getByText(words.refused).first().isVisible(), 'the provider refused, in the reader’s language');
     await screenshot(page, `degradation-refused-${language}`);
     await retry.click();

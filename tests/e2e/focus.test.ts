@@ -72,8 +72,8 @@ test.serial('Escape puts a tip away; a clarification question is two Tab stops; 
 
   await page.keyboard.press('Enter');
   await page.locator('.card.clarification.done').waitFor();
-  await page.locator('.canvas-doc .ProseMirror').waitFor({ timeout: 90_000 });
-  await page.locator('.card.feedback').waitFor({ timeout: 90_000 });
+  await page.locator('.canvas-doc .ProseMirror').waitFor();
+  await page.locator('.card.feedback').waitFor();
   await page.waitForFunction(() => document.activeElement !== document.body, undefined, { timeout: 5_000 }).catch(() => undefined);
   t.is(await focused(page), 'textarea:输入消息', 'the report opened the canvas and the focus went to the composer');
   await screenshot(page, 'focus-after-report');

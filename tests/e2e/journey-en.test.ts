@@ -7,7 +7,7 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { signInAdmin, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
-import { screenshot, selectInCanvas, signedInPage, startBrowser } from '../support/browser.ts';
+import { beforeTheServerAnswers, screenshot, selectInCanvas, signedInPage, startBrowser } from '../support/browser.ts';
 import { sessionWithReport } from '../support/research.ts';
 
 let app: TestApp;
@@ -57,8 +57,10 @@ test('in English: edit the second of two equal sentences, rename, move the canva
   const row = page.locator('.session-list:not(.cloud) .session-item').first();
   await row.getByRole('button', { name: 'Rename' }).click();
   await row.getByRole('textbox', { name: 'Rename' }).fill('Battery safety review');
-  await page.keyboard.press('Enter');
-  await page.locator('.workspace-title', { hasText: 'Battery safety review' }).waitFor({ timeout: 2_000 });
+  await beforeTheServerAnswers(page, { method: 'PUT', pathEnd: '/title' }, async () => {
+    await page.keyboard.press('Enter');
+    await page.locator('.workspace-title', { hasText: 'Battery safety review' }).waitFor();
+  });
 
   // Unlock the layout and drag the canvas's tab to the left drop zone.
   await page.getByRole('button', { name: 'Unlock layout (drag panels)' }).click();

@@ -65,14 +65,16 @@ test.serial('the first message keeps focus in the composer, the mode choice foll
   const research_ = modes.getByRole('radio', { name: '深度研究' });
   const chat = modes.getByRole('radio', { name: '通用对话' });
   const checked = (name: string) =>
-    page.waitForFunction((label) => document.querySelector('[role="radiogroup"][aria-label="协作模式"] [role="radio"][aria-checked="true"]')?.textContent?.includes(label) ?? false, name, { timeout: 5_000 });
+    page.waitForFunction((label) => document.querySelector('[role="radiogroup"][aria-label="协作模式"] [role="radio"][aria-checked="true"]')?.textContent?.includes(label) ?? false, name);
   // The choice waits for the session to be restored.
   await page.waitForFunction(() => document.querySelector('[role="radiogroup"][aria-label="协作模式"] [role="radio"]:not([disabled])') !== null);
   // Held as a hand holds a key: Radix moves the focus a task after the keydown and checks the radio
-  // it lands on only while the arrow is still down.
+  // it lands on only while the arrow is still down, so the key goes up once the focus has moved (a
+  // fixed hold let the keyup in first on a loaded machine).
   const arrow = async (key: 'ArrowLeft' | 'ArrowRight') => {
+    const from = await page.evaluateHandle(() => document.activeElement);
     await page.keyboard.down(key);
-    await page.waitForTimeout(50);
+    await page.waitForFunction((element) => document.activeElement !== element, from);
     await page.keyboard.up(key);
   };
   await research_.focus();

@@ -62,10 +62,10 @@ for (const language of ['zh', 'en'] as const) {
     await page.keyboard.press('Enter');
     const card = page.locator('.card.plan');
     // The first step in progress, while the steps are researched.
-    await card.locator('.plan-step:nth-child(1).in_progress').waitFor({ timeout: 240_000 });
+    await card.locator('.plan-step:nth-child(1).in_progress').waitFor();
     await card.evaluate((element) => element.scrollIntoView({ block: 'center' }));
     await screenshot(page, `plan-live-step-${language}`);
-    await card.locator('.plan-step:nth-child(3).completed').waitFor({ timeout: 240_000 });
+    await card.locator('.plan-step:nth-child(3).completed').waitFor();
     await card.evaluate((element) => element.scrollIntoView({ block: 'center' }));
     await screenshot(page, `plan-live-done-${language}`);
     const shown = await page.evaluate(() => (window as unknown as { planStates: string[] }).planStates);
@@ -89,7 +89,7 @@ for (const language of ['zh', 'en'] as const) {
     await page.getByRole('textbox', { name: words.input }).fill('固态电池的技术路线和产业化进展');
     await page.keyboard.press('Enter');
     const card = page.locator('.card.plan');
-    await card.getByText(words.countdown).waitFor({ timeout: 120_000 });
+    await card.getByText(words.countdown).waitFor();
     await card.evaluate((element) => element.scrollIntoView({ block: 'center' }));
     await screenshot(page, `plan-countdown-${language}`);
 
@@ -102,7 +102,7 @@ for (const language of ['zh', 'en'] as const) {
     await screenshot(page, `plan-editing-${language}`);
 
     await card.getByRole('button', { name: words.saveAndStart }).click();
-    await card.locator('.plan-step:nth-child(3).completed').waitFor({ timeout: 240_000 });
+    await card.locator('.plan-step:nth-child(3).completed').waitFor();
     t.deepEqual(await card.locator('.plan-step').allInnerTexts(), ['梳理固态电池的技术路线', '评估产业化进展', '评估固态电池的成本']);
     t.true(asked.some((request) => request.includes('现在撰写这一节：评估固态电池的成本')), 'the added step is written');
     t.false(asked.some((request) => request.includes(`现在撰写这一节：比较各路线的安全性`) && request.includes('评估固态电池的成本')), 'the removed one is not');

@@ -48,17 +48,17 @@ for (const language of ['zh', 'en'] as const) {
     const { page, pageErrors } = await chatPage(t, language, `resumer${language}`);
     await page.getByRole('textbox', { name: words.input }).fill('固态电池安全吗？');
     await page.keyboard.press('Enter');
-    await page.locator('.message-assistant').last().getByText('固态电池用固体电解质').first().waitFor({ timeout: 30_000 });
+    await page.locator('.message-assistant').last().getByText('固态电池用固体电解质').first().waitFor();
     await page.getByRole('button', { name: words.pause }).click();
-    await page.getByText(words.paused).waitFor({ timeout: 30_000 });
+    await page.getByText(words.paused).waitFor();
     const partial = await replyText(page);
     t.false(partial.includes('结论：更安全。'), 'stopped before the end');
     const resume = page.getByRole('button', { name: words.resume, exact: true });
     await resume.waitFor();
     await screenshot(page, `resume-paused-${language}`);
     await resume.click();
-    await page.locator('.message-assistant').last().getByText('结论：更安全。').waitFor({ timeout: 150_000 });
-    await page.waitForFunction(() => !document.querySelector('.message-assistant.streaming'), undefined, { timeout: 30_000 });
+    await page.locator('.message-assistant').last().getByText('结论：更安全。').waitFor();
+    await page.waitForFunction(() => !document.querySelector('.message-assistant.streaming'));
     const continued = await replyText(page);
     t.false(continued.startsWith('固态电池用固体电解质'), 'the continuation does not start over');
     t.is(await page.getByRole('button', { name: words.resume, exact: true }).count(), 0, 'nothing left to continue');
@@ -73,11 +73,11 @@ for (const language of ['zh', 'en'] as const) {
       await page.getByRole('textbox', { name: words.input }).fill('固态电池贵吗？');
       await page.keyboard.press('Enter');
       const retry = page.getByRole('button', { name: words.retry });
-      await retry.waitFor({ timeout: 120_000 });
+      await retry.waitFor();
       await screenshot(page, `resume-failed-${language}`);
       down = false;
       await retry.click();
-      await page.locator('.message-assistant').last().getByText('结论：更安全。').waitFor({ timeout: 150_000 });
+      await page.locator('.message-assistant').last().getByText('结论：更安全。').waitFor();
     } finally {
       down = false;
     }
@@ -90,12 +90,12 @@ for (const language of ['zh', 'en'] as const) {
     const { page, pageErrors } = await chatPage(t, language, `researchresumer${language}`, 'research', true);
     await page.getByRole('textbox', { name: words.input }).fill('固态电池安全吗？');
     await page.keyboard.press('Enter');
-    await page.locator('.canvas-doc').getByText('固态电池用固体电解质').first().waitFor({ timeout: 120_000 });
+    await page.locator('.canvas-doc').getByText('固态电池用固体电解质').first().waitFor();
     await page.getByRole('button', { name: words.pause }).click();
-    await page.getByText(words.pausedWriting).waitFor({ timeout: 60_000 });
+    await page.getByText(words.pausedWriting).waitFor();
     await screenshot(page, `resume-research-paused-${language}`);
     await page.getByRole('button', { name: words.resume, exact: true }).click();
-    await page.locator('.card.feedback').waitFor({ timeout: 150_000 });
+    await page.locator('.card.feedback').waitFor();
     const report = await page.locator('.canvas-doc').innerText();
     const sentences = report.split('固态电池用固体电解质代替电解液').length - 1;
     t.is(sentences, 24, 'both sections whole: the paused one continued, not written again');

@@ -48,7 +48,7 @@ test.serial('text typed before signing in is there after it, and the composer as
   await screenshot(page, 'signin-composer-kept');
   // Sent, the draft is gone: a reload starts empty.
   await composer.press('Enter');
-  await page.waitForFunction(() => (document.querySelector('.composer-panel textarea') as HTMLTextAreaElement | null)?.value === '', undefined, { timeout: 90_000 });
+  await page.waitForFunction(() => (document.querySelector('.composer-panel textarea') as HTMLTextAreaElement | null)?.value === '');
   await page.reload();
   await page.getByText('已连接').waitFor();
   t.is(await composer.inputValue(), '');

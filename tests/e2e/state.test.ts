@@ -7,7 +7,7 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { signInAdmin, signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
-import { screenshot, selectInCanvas, signedInPage, startBrowser } from '../support/browser.ts';
+import { beforeTheServerAnswers, screenshot, selectInCanvas, signedInPage, startBrowser } from '../support/browser.ts';
 import { sessionWithReport } from '../support/research.ts';
 
 let app: TestApp;
@@ -39,7 +39,7 @@ async function research(t: Parameters<typeof signedInPage>[0], user: Client) {
   const opened = await signedInPage(t, browser, user.token!);
   await opened.page.addInitScript(() => localStorage.setItem('guidance_enabled', 'false'));
   await opened.page.goto(`${app.url}/research`);
-  await opened.page.waitForURL(/conversation_id=/, { timeout: 15_000 });
+  await opened.page.waitForURL(/conversation_id=/);
   await opened.page.getByText('已连接').waitFor();
   return opened;
 }
@@ -74,12 +74,14 @@ test.serial('a rename shows at once in the sidebar and the header, and after a r
   const row = page.locator('.session-list:not(.cloud) .session-item').first();
   await row.getByRole('button', { name: '重命名' }).click();
   await row.getByRole('textbox', { name: '重命名' }).fill('电池安全综述');
-  await page.keyboard.press('Enter');
-  await page.locator('.workspace-title', { hasText: '电池安全综述' }).waitFor({ timeout: 1_000 });
-  await row.locator('.session-label', { hasText: '电池安全综述' }).waitFor({ timeout: 1_000 });
+  await beforeTheServerAnswers(page, { method: 'PUT', pathEnd: '/title' }, async () => {
+    await page.keyboard.press('Enter');
+    await page.locator('.workspace-title', { hasText: '电池安全综述' }).waitFor();
+    await row.locator('.session-label', { hasText: '电池安全综述' }).waitFor();
+  });
   await screenshot(page, 'state-renamed');
   await page.reload();
-  await page.locator('.workspace-title', { hasText: '电池安全综述' }).waitFor({ timeout: 15_000 });
+  await page.locator('.workspace-title', { hasText: '电池安全综述' }).waitFor();
   t.is(await page.locator('.session-list:not(.cloud) .session-label').first().innerText(), '电池安全综述');
   t.deepEqual(pageErrors, []);
 });
@@ -152,7 +154,7 @@ test.serial('switching version with unsaved edits asks; a targeted edit changes 
   page.on('request', (request) => requests.push(new URL(request.url()).pathname));
   await page.goto(`${app.url}/research?conversation_id=${id}`);
   const doc = page.locator('.canvas-doc .ProseMirror');
-  await doc.waitFor({ timeout: 15_000 });
+  await doc.waitFor();
   await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v2'));
 
   // Hand edits, then another version: the page asks first.
@@ -177,7 +179,7 @@ test.serial('switching version with unsaved edits asks; a targeted edit changes 
   const popover = page.locator('form.edit-popover');
   await popover.getByRole('textbox').fill('把“安全性”改为“热稳定性”');
   await popover.getByRole('button', { name: '修改' }).click();
-  await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v3'), undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelector('.version-select')?.textContent?.includes('v3'), undefined);
   const v3 = (await user.request('GET', `/backend/conversation/research/${id}/canvas`)).body.versions.at(-1);
   t.is(v3.content, `${v1.content.trimEnd()}\n\n${twice}\n\n- 要点：${twice.replace('安全性', '热稳定性')}\n`, 'only the selected occurrence changed');
 
@@ -213,7 +215,7 @@ test.serial('switching version with unsaved edits asks; a targeted edit changes 
 test.serial('a panel opened in its own window is shown there with its title, and comes back when that window closes', async (t) => {
   const { page, pageErrors } = await reportPage(t, 'popper');
   const doc = '.canvas-doc .ProseMirror';
-  await page.locator(doc).first().waitFor({ timeout: 15_000 });
+  await page.locator(doc).first().waitFor();
   const canvas = page.locator('.panel').filter({ has: page.locator(doc) }).first();
   const [popup] = await Promise.all([page.waitForEvent('popup'), canvas.getByRole('button', { name: '在新窗口中打开' }).click()]);
   await popup.locator(`.popout-panel ${doc}`).waitFor();
@@ -228,14 +230,14 @@ test.serial('a panel opened in its own window is shown there with its title, and
 
 test.serial('closing the session shown opens another open one; signing out with a report open shows the signed-out page', async (t) => {
   const { page, pageErrors, id } = await reportPage(t, 'closer');
-  await page.locator('.canvas-doc .ProseMirror').first().waitFor({ timeout: 15_000 });
+  await page.locator('.canvas-doc .ProseMirror').first().waitFor();
   await page.getByRole('button', { name: '新会话' }).click();
   await page.waitForURL((url) => url.searchParams.get('conversation_id') !== id);
   const first = sessionIdOf(page);
   const rows = page.locator('.session-list:not(.cloud) .session-item');
   await rows.nth(1).waitFor();
   await rows.filter({ hasNot: page.locator('[aria-current]') }).locator('.session-select').click();
-  await page.locator('.canvas-doc .ProseMirror').first().waitFor({ timeout: 15_000 });
+  await page.locator('.canvas-doc .ProseMirror').first().waitFor();
   const active = rows.filter({ has: page.locator('[aria-current]') });
   await active.hover();
   await active.getByRole('button', { name: '关闭会话' }).click();
@@ -244,7 +246,7 @@ test.serial('closing the session shown opens another open one; signing out with 
   t.is(await page.getByText('出了点问题').count(), 0, 'no error page');
 
   await page.goto(`${app.url}/research?conversation_id=${id}`);
-  await page.locator('.canvas-doc .ProseMirror').first().waitFor({ timeout: 15_000 });
+  await page.locator('.canvas-doc .ProseMirror').first().waitFor();
   await page.locator('.user-button').click();
   await page.getByRole('dialog', { name: '账户状态' }).getByRole('button', { name: '退出登录' }).click();
   await page.getByRole('heading', { name: '今天想研究什么？' }).waitFor();
@@ -256,7 +258,7 @@ test.serial('closing the session shown opens another open one; signing out with 
 test.serial('on a phone the panels are tabs, one at a time, and the sidebar opens over the page and closes on choosing', async (t) => {
   const { page, pageErrors } = await reportPage(t, 'phone', { width: 390, height: 844 });
   const tabs = page.locator('.lm_tab');
-  await tabs.filter({ hasText: '画布' }).waitFor({ timeout: 15_000 });
+  await tabs.filter({ hasText: '画布' }).waitFor();
   t.deepEqual(await tabs.allInnerTexts(), ['对话', '画布']);
   const toolbar = (await page.locator('.workspace-toolbar').boundingBox())!;
   t.true(toolbar.height < 100, `the toolbar is two rows, the title's and the buttons' (${toolbar.height} px)`);
@@ -304,7 +306,7 @@ test.serial('a link to a conversation that is gone says so, and the page goes on
   const { page, pageErrors } = await research(t, user);
   const own = sessionIdOf(page);
   await page.goto(`${app.url}/research?conversation_id=8d5e1c52-0d6b-4c1e-9d3a-2f1f4b7a9c10`);
-  await page.locator('.toast-title', { hasText: '会话不可用' }).waitFor({ timeout: 15_000 });
+  await page.locator('.toast-title', { hasText: '会话不可用' }).waitFor();
   await page.waitForURL((url) => url.searchParams.get('conversation_id') === own);
   await screenshot(page, 'state-link-gone');
   t.deepEqual(pageErrors, []);
@@ -314,19 +316,19 @@ test.serial('a question sent while offline keeps its text with why, and is sent 
   const user = await signUp(app.url, `offline${Date.now().toString(36)}`);
   const { page, pageErrors } = await research(t, user);
   await page.context().setOffline(true);
-  await page.getByText('已断开').waitFor({ timeout: 30_000 });
+  await page.getByText('已断开').waitFor();
   const composer = page.getByRole('textbox', { name: '输入消息' });
   await composer.fill('离线时问的问题');
   await composer.press('Enter');
   const again = page.getByRole('button', { name: '重新发送' });
-  await again.waitFor({ timeout: 30_000 });
+  await again.waitFor();
   await page.getByText('服务器无响应，请检查网络连接').waitFor();
   await screenshot(page, 'state-offline-send');
 
   await page.context().setOffline(false);
-  await page.getByText('已连接').waitFor({ timeout: 30_000 });
+  await page.getByText('已连接').waitFor();
   await again.click();
-  await page.locator('.message-user:not(.failed):not(.sending)', { hasText: '离线时问的问题' }).waitFor({ timeout: 15_000 });
+  await page.locator('.message-user:not(.failed):not(.sending)', { hasText: '离线时问的问题' }).waitFor();
   t.is(await page.getByRole('button', { name: '重新发送' }).count(), 0);
   t.is(await page.locator('.message-user', { hasText: '离线时问的问题' }).count(), 1, 'sent once');
   t.deepEqual(pageErrors, []);

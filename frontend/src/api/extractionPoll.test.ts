@@ -1,5 +1,5 @@
 import test from 'ava';
-import { pollExtraction, type ExtractionState, type ExtractionStatus } from './extractionPoll.ts';
+import { POLL_INTERVAL_MS, pollExtraction, type ExtractionState, type ExtractionStatus } from './extractionPoll.ts';
 
 const status = (state: ExtractionState, cognitionId: string | null = null): ExtractionStatus => ({
   extraction_id: 'x-1',
@@ -57,10 +57,12 @@ test('aborting stops the wait between reads', async (t) => {
   t.is(calls(), 1);
 });
 
-test('the default interval is about a second', async (t) => {
+// No upper bound on the time: a loaded machine runs the timer late (4.8 s seen), which says nothing of the interval.
+test('the default interval is a second, and it is waited', async (t) => {
   const { read } = scripted([status('pending'), status('completed', 'c')]);
   const started = Date.now();
   await pollExtraction(read);
   const elapsed = Date.now() - started;
-  t.true(elapsed >= 950 && elapsed < 2000, `${elapsed} ms`);
+  t.is(POLL_INTERVAL_MS, 1000);
+  t.true(elapsed >= 950, `${elapsed} ms`);
 });

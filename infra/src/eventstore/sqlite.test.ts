@@ -28,7 +28,7 @@ test('positions start at 1 and number events one by one; an empty store has head
   await store.close();
 });
 
-test('the file is in WAL mode', async (t) => {
+test('the event log file is in WAL mode', async (t) => {
   const path = await tempFile(t);
   const store = new SqliteEventStore(path);
   await store.appendToStream('a-1', numbered(1));

@@ -163,7 +163,8 @@ test('an abort between pieces stops the stream with kind aborted', async (t) => 
   t.is(seen.length, 1);
 });
 
-test('never touches the network', async (t) => {
+// Serial: it swaps the global fetch, which another file's tests in the same process (tests/units/) would meet.
+test.serial('never touches the network', async (t) => {
   const original = globalThis.fetch;
   let calls = 0;
   globalThis.fetch = (() => {

@@ -19,7 +19,7 @@ function tempStore() {
   };
 }
 
-test('the file is in WAL mode', async (t) => {
+test('the read store file is in WAL mode', async (t) => {
   const { store, file, cleanup } = tempStore();
   await store.ping();
   const other = new Database(file, { readonly: true });

@@ -1,0 +1,26 @@
+// The projections workspace's unit test files in one process for full runs (ava.config.js); written by tests/support/units.ts.
+import '../../projections/src/accounts.test.ts';
+import '../../projections/src/activity.test.ts';
+import '../../projections/src/agents.test.ts';
+import '../../projections/src/appSignIns.test.ts';
+import '../../projections/src/auditReads.test.ts';
+import '../../projections/src/canvas.test.ts';
+import '../../projections/src/chats.test.ts';
+import '../../projections/src/cliLeaderboard.test.ts';
+import '../../projections/src/cognitions.test.ts';
+import '../../projections/src/collabDocs.test.ts';
+import '../../projections/src/contexts.test.ts';
+import '../../projections/src/deckReviews.test.ts';
+import '../../projections/src/engineer.test.ts';
+import '../../projections/src/feedback.test.ts';
+import '../../projections/src/invites.test.ts';
+import '../../projections/src/messages.test.ts';
+import '../../projections/src/notes.test.ts';
+import '../../projections/src/oauthGrants.test.ts';
+import '../../projections/src/outbox.test.ts';
+import '../../projections/src/runner.test.ts';
+import '../../projections/src/shares.test.ts';
+import '../../projections/src/tasks.test.ts';
+import '../../projections/src/tokenUsage.test.ts';
+import '../../projections/src/trajectories.test.ts';
+import '../../projections/src/users.test.ts';

@@ -1,0 +1,19 @@
+// The workers workspace's unit test files in one process for full runs (ava.config.js); written by tests/support/units.ts.
+import '../../workers/src/agents/cognition_extract/offline.test.ts';
+import '../../workers/src/agents/deck_review/agent.test.ts';
+import '../../workers/src/agents/deck_review/offline.test.ts';
+import '../../workers/src/agents/deep_cognition/chunks.test.ts';
+import '../../workers/src/agents/deep_cognition/citations.test.ts';
+import '../../workers/src/agents/deep_cognition/outline.test.ts';
+import '../../workers/src/agents/deep_cognition/pipeline.test.ts';
+import '../../workers/src/agents/deep_cognition/text.test.ts';
+import '../../workers/src/agents/direct_writing_agent/agent.test.ts';
+import '../../workers/src/agents/fairSlots.test.ts';
+import '../../workers/src/agents/poe_llm/artifacts.test.ts';
+import '../../workers/src/agents/targeted_edit/agent.test.ts';
+import '../../workers/src/agents/titles.test.ts';
+import '../../workers/src/cli/command.test.ts';
+import '../../workers/src/cli/engineer.test.ts';
+import '../../workers/src/cli/main.test.ts';
+import '../../workers/src/cli/messages.test.ts';
+import '../../workers/src/cli/terminal.test.ts';
