@@ -8,6 +8,7 @@ import { join } from 'node:path';
  * runs after every listed one, and ties keep the path order.
  */
 const SLOWEST_FIRST = [
+  'tests/bench/bench.',
   'tests/e2e/a11y.',
   'tests/e2e/collab.',
   'tests/e2e/account.',

@@ -6,6 +6,7 @@ import '../../workers/src/agents/deep_cognition/chunks.test.ts';
 import '../../workers/src/agents/deep_cognition/citations.test.ts';
 import '../../workers/src/agents/deep_cognition/outline.test.ts';
 import '../../workers/src/agents/deep_cognition/pipeline.test.ts';
+import '../../workers/src/agents/deep_cognition/steps.test.ts';
 import '../../workers/src/agents/deep_cognition/text.test.ts';
 import '../../workers/src/agents/direct_writing_agent/agent.test.ts';
 import '../../workers/src/agents/fairSlots.test.ts';

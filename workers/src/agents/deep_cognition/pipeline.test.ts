@@ -674,7 +674,7 @@ test('a reflection that finds the step unanswered asks a follow-up search with i
   const planned = recorded.find((event) => event.data.step === followed.step && event.data.round === 0)!.data;
   const judged = model.requests.filter((request) => systemOf(request) === JUDGE_PROMPT).flatMap((request) => [...request.messages.at(-1)!.content.matchAll(/^\[\d+\] (.+)$/gm)].map((match) => match[1]));
   t.true(judged.length > 0);
-  t.is(new Set(judged).size, judged.length, "no page is put before the judge twice: not by the two steps searching at once, nor by the follow-up, which found only pages the first rounds judged");
+  t.is(new Set(judged).size, judged.length, "a page a round found useful is not put before the judge again: not by the other step searching at once, nor by the follow-up, which found only pages the first rounds judged");
   t.deepEqual(
     followed.results.map((result) => result.has_useful_info),
     followed.results.map((result) => planned.results.find((earlier) => earlier.url === result.url)!.has_useful_info),

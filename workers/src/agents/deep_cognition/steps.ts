@@ -71,9 +71,9 @@ export interface Placement {
  * step's earlier rounds already judged (`known`) keeps that judgement: a follow-up search mostly
  * finds the same pages again, and the judge is shown only the new ones. The steps of one question
  * search at once with like words, so the job's `pages` keep them apart: a page the job has read, or
- * that another round is judging now, takes no place among the round's results to judge; the round
- * takes that judgement instead, and its places go further down the engine's page, so steps
- * researched side by side judge and read different pages rather than the same few.
+ * that another round is judging now, takes no place among the round's results to judge, and the
+ * places go further down the engine's page, so steps researched side by side read different pages
+ * rather than the same few. Such a page still counts for the step when found useful.
  */
 export async function searchRound(
   run: Run,
@@ -128,12 +128,16 @@ export async function searchRound(
   const verdicts = fresh.length > 0 ? judgeWithModel(run, fresh, about).then((byModel) => byModel ?? judge(fresh, queries.join(' '))) : Promise.resolve([]);
   pages.claim(fresh.map((hit) => hit.url), verdicts);
   for (const result of await verdicts) judged.set(result.url, result);
+  // A page another round found useful will be read, and serves this step too; one it turned away was
+  // judged for that round's step, so this step judges it for its own.
+  const turnedAway: SearchHit[] = [];
   for (const hit of unique) {
     const verdict = elsewhere.get(hit.url);
     if (!verdict) continue;
-    const theirs = await verdict;
-    judged.set(hit.url, theirs?.has_useful_info ? usefulResult(hit, terms) : { title: hit.title, url: hit.url, snippet: hit.snippet, has_useful_info: false, useful_info_summary: '' });
+    if ((await verdict)?.has_useful_info) judged.set(hit.url, usefulResult(hit, terms));
+    else turnedAway.push(hit);
   }
+  if (turnedAway.length > 0) for (const result of (await judgeWithModel(run, turnedAway, about)) ?? judge(turnedAway, queries.join(' '))) judged.set(result.url, result);
   const results = unique.map((hit) => judged.get(hit.url)!);
   await command(run, key, { type: 'RecordSearchResults', data: { messageId: run.data.replyId, queries, results, ...placement } });
   return results;
