@@ -26,7 +26,7 @@ const RESULTS_PER_ROUND = 6;
 const PAGES_PER_ROUND = 4;
 /** Characters of a snippet the judge sees. */
 const SNIPPET_CHARS = 240;
-/** What of a page its summary is written from: its chunks that bear most on the step. */
+/** What of a page its note is taken from: its chunks that bear most on the step. */
 const SUMMARY_CHUNKS = 2;
 /** Sentences of those chunks a page's note keeps, each at most this long. */
 const NOTE_SENTENCES = 2;
