@@ -240,9 +240,9 @@ export function judge(hits: readonly SearchHit[], about: string): WebResult[] {
 }
 
 /** The `count` sentences of a text that cover the terms best, in the order the text has them. */
-export function bestSentences(text: string, terms: readonly string[], count: number, max = 200): string {
+export function bestSentences(text: string, terms: readonly string[], count: number, max = 200, bonus: (sentence: string) => number = () => 0): string {
   const ranked = sentencesOf(text)
-    .map((sentence, order) => ({ sentence, order, score: coverage(terms, sentence) }))
+    .map((sentence, order) => ({ sentence, order, score: coverage(terms, sentence) + bonus(sentence) }))
     .filter((candidate) => candidate.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, count)

@@ -17,7 +17,7 @@ import type { SourceBook } from './sources.ts';
 import { CHUNK_CHARS, ChunkIndex, excerptsBySource } from './chunks.ts';
 import { runTokens, type StageTrace, type StoredPage } from './trace.ts';
 import { extractText, sentenceKey, type Extract, type ExtractSection } from './extracts.ts';
-import { clip, coverage, sentencesOf, splitEditReport, termsOf } from './text.ts';
+import { clip, sentencesOf, splitEditReport, termsOf } from './text.ts';
 
 /** One page of an engine's results, as SearXNG gives it. */
 const RESULTS_PER_QUERY = 10;
@@ -125,7 +125,8 @@ export async function searchRound(
   for (const hit of unique) if (pages.has(hit.url) && !judged.has(hit.url)) judged.set(hit.url, usefulResult(hit, terms));
   const fresh = unique.filter((hit) => !judged.has(hit.url) && !elsewhere.has(hit.url));
   // The rules judge by the queries: a whole question has too many words for any snippet to cover.
-  const verdicts = fresh.length > 0 ? judgeWithModel(run, fresh, about).then((byModel) => byModel ?? judge(fresh, queries.join(' '))) : Promise.resolve([]);
+  const judgeHits = async (listed: SearchHit[]) => (await judgeWithModel(run, listed, about)) ?? judge(listed, queries.join(' '));
+  const verdicts = fresh.length > 0 ? judgeHits(fresh) : Promise.resolve([]);
   pages.claim(fresh.map((hit) => hit.url), verdicts);
   for (const result of await verdicts) judged.set(result.url, result);
   // A page another round found useful will be read, and serves this step too; one it turned away was
@@ -137,7 +138,7 @@ export async function searchRound(
     if ((await verdict)?.has_useful_info) judged.set(hit.url, usefulResult(hit, terms));
     else turnedAway.push(hit);
   }
-  if (turnedAway.length > 0) for (const result of (await judgeWithModel(run, turnedAway, about)) ?? judge(turnedAway, queries.join(' '))) judged.set(result.url, result);
+  if (turnedAway.length > 0) for (const result of await judgeHits(turnedAway)) judged.set(result.url, result);
   const results = unique.map((hit) => judged.get(hit.url)!);
   await command(run, key, { type: 'RecordSearchResults', data: { messageId: run.data.replyId, queries, results, ...placement } });
   return results;
@@ -328,14 +329,7 @@ export function pageNote(title: string, text: string, about: string): string {
   // The page's heading says what the title already says.
   const body = text.split('\n').filter((line) => line.trim() !== title.trim()).join('\n');
   const shown = excerptsBySource(new ChunkIndex([{ n: 1, text: body }]).best(about, SUMMARY_CHUNKS)).get(1) ?? clip(body, CHUNK_CHARS);
-  const terms = termsOf(about);
-  const picked = sentencesOf(shown)
-    .map((sentence, order) => ({ sentence, order, score: coverage(terms, sentence) + (/\d/.test(sentence) ? FIGURE_WEIGHT : 0) }))
-    .filter((candidate) => candidate.score > 0)
-    .sort((a, b) => b.score - a.score || a.order - b.order)
-    .slice(0, NOTE_SENTENCES)
-    .sort((a, b) => a.order - b.order);
-  return picked.map((candidate) => clip(candidate.sentence, NOTE_SENTENCE_CHARS)).join(' ') || pageSummary(body, about);
+  return bestSentences(shown, termsOf(about), NOTE_SENTENCES, NOTE_SENTENCE_CHARS, (sentence) => (/\d/.test(sentence) ? FIGURE_WEIGHT : 0)) || pageSummary(body, about);
 }
 
 /**
