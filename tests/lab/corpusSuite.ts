@@ -5,6 +5,7 @@
 import { TOPICS, type Page, type Topic } from './corpus.ts';
 import { ask, awaitReply, chargedTokens, giveFeedback, latestReport, newUser, openConversation, type Conversation, type Outcome, type ReplyEnd } from './drive.ts';
 import type { Lab } from './lab.ts';
+import type { CallRecord } from './model.ts';
 import { citationSupported, mistakeOutcomes, scoreReport, type CitationScore, type MistakeOutcomes } from './score.ts';
 
 export interface TaskResult {
@@ -24,6 +25,8 @@ export interface TaskResult {
   pagesRead: number;
   /** Of the topic's pages, those fetched, by kind (six supporting, one contradicting, one off-subject, one long). */
   readByKind: Record<Page['kind'], number>;
+  /** The calls writing the report that were shown the long page's deep fact, by kind: where it was lost when it is not cited. */
+  deepFactShown: string[];
   searchRounds: number;
   planSteps: number;
   /** Search rounds beyond one per plan step. */
@@ -75,6 +78,7 @@ export async function measure(lab: Lab, topic: Topic, conversation: Conversation
     mistakes: mistakeOutcomes(report?.content ?? '', mistakes),
     pagesRead: new Set(of('web_browsing_result').filter((item) => item.ok).map((item) => item.url as string)).size,
     readByKind: readByKind(topic, new Set(lab.web.reads)),
+    deepFactShown: shownDeepFact(topic, calls),
     searchRounds,
     planSteps,
     followUpSearches: Math.max(0, searchRounds - planSteps),
@@ -102,6 +106,11 @@ export async function measure(lab: Lab, topic: Topic, conversation: Conversation
 function readByKind(topic: Topic, reads: ReadonlySet<string>): TaskResult['readByKind'] {
   const count = (kind: Page['kind']) => topic.pages.filter((page) => page.kind === kind && reads.has(page.path)).length;
   return { support: count('support'), contradict: count('contradict'), irrelevant: count('irrelevant'), long: count('long') };
+}
+
+function shownDeepFact(topic: Topic, calls: readonly CallRecord[]): string[] {
+  const keys = topic.facts.find((fact) => fact.id === topic.deepFact)!.key;
+  return calls.filter((call) => call.shown !== undefined && keys.every((key) => call.shown!.includes(key))).map((call) => call.kind);
 }
 
 /** Clears what the model and the web counted, so the next task counts only its own, and seeds its mistakes by the task. */

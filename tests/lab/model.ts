@@ -10,7 +10,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { answerFor, type Answer, type CallKind, type Mistake } from './answers.ts';
+import { answerFor, sourcesIn, type Answer, type CallKind, type Mistake } from './answers.ts';
 import { embeddingOf } from './embeddings.ts';
 import { tokenCount, seeded } from './text.ts';
 
@@ -48,6 +48,8 @@ export interface CallRecord {
   usageSent: boolean;
   /** The fault played on this call, if any. */
   fault?: string;
+  /** For a call that writes the report, the text of the sources it was shown. */
+  shown?: string;
 }
 
 export interface ScriptedModelOptions {
@@ -84,6 +86,9 @@ interface ChatBody {
   stream_options?: { include_usage?: boolean };
   max_tokens?: number;
 }
+
+/** The calls whose answers become the report. */
+const WRITING = new Set<CallKind>(['section', 'summary', 'deepen', 'revise']);
 
 const sendJson = (res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}) => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -166,6 +171,7 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
     const answer: Answer = answerFor(messages, { random: () => random(), mistakeRate: options.mistakeRate ?? 0, rewrites: options.rewrites ?? true });
     const promptTokens = tokenCount(messages.map((message) => message.content).join('\n'));
     const record: CallRecord = { kind: answer.kind, stream: body.stream === true, status: 200, promptTokens, completionTokens: 0, usageSent: false, ...(body.max_tokens !== undefined && { maxTokens: body.max_tokens }) };
+    if (WRITING.has(answer.kind)) record.shown = sourcesIn(messages).map((source) => source.text).join('\n');
     state.calls.push(record);
     const refuse = (status: number, payload: unknown, fault: string, headers: Record<string, string> = {}) => {
       record.status = status;

@@ -19,6 +19,7 @@ const baseline: Summary = {
   marked: 0,
   correctMarked: 0,
   deepFactCited: 0,
+  deepFactShown: 3,
   contradictionReported: 2,
   pagesRead: 14,
   searchRounds: 15,

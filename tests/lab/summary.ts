@@ -20,6 +20,8 @@ export interface Summary {
   marked: number;
   correctMarked: number;
   deepFactCited: number;
+  /** Tasks whose deep fact was shown to a call writing the report, cited or not. */
+  deepFactShown: number;
   contradictionReported: number;
   pagesRead: number;
   searchRounds: number;
@@ -54,6 +56,7 @@ export function summarise(results: readonly TaskResult[]): Summary {
     marked: sum((result) => result.citations.marked),
     correctMarked: sum((result) => result.citations.correctMarked),
     deepFactCited: sum((result) => (result.citations.deepFactCited ? 1 : 0)),
+    deepFactShown: sum((result) => (result.deepFactShown.length > 0 ? 1 : 0)),
     contradictionReported: sum((result) => (result.citations.contradictionReported ? 1 : 0)),
     pagesRead: sum((result) => result.pagesRead),
     searchRounds: sum((result) => result.searchRounds),
@@ -84,7 +87,7 @@ export function table(results: readonly TaskResult[]): string {
     `${result.mistakes.repaired}/${result.mistakes.marked}/${result.mistakes.published} of ${result.mistakesInjected}`,
     `${result.citations.correctMarked}/${result.citations.supported}`,
     String(result.citations.citedUnread),
-    result.citations.deepFactCited ? 'yes' : 'no',
+    result.citations.deepFactCited ? 'yes' : result.deepFactShown.length > 0 ? 'shown' : 'no',
     String(result.pagesRead),
     String(result.searchRounds),
     String(result.followUpSearches),
@@ -108,7 +111,7 @@ export function table(results: readonly TaskResult[]): string {
     `${total.mistakesRepaired}/${total.mistakesMarked}/${total.mistakesPublished} of ${total.mistakesInjected}`,
     `${total.correctMarked}/${total.supported}`,
     String(total.citedUnread),
-    `${total.deepFactCited}/${total.tasks}`,
+    `${total.deepFactCited}/${total.tasks} (shown ${total.deepFactShown})`,
     String(total.pagesRead),
     String(total.searchRounds),
     String(total.followUpSearches),

@@ -266,7 +266,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
     }
     const step = steps[stepOf(index)]!;
     const ask = `${brief}\n\n${zh ? `现在撰写这一节：${step}` : `Write this section now: ${step}`}`;
-    return { index, heading, messages: [{ role: 'system', content: sectionPrompt(run.language, length) }, { role: 'user', content: ask }], context: sources.context(step, run.language, given), sources, role: 'writing' };
+    return { index, heading, messages: [{ role: 'system', content: sectionPrompt(run.language, length) }, { role: 'user', content: ask }], context: sources.context(step, run.language, given, found[stepOf(index)]), sources, role: 'writing' };
   });
   if (!deps.model.offline) await writeAhead(run, plans.slice(next + 1));
   for (let index = next; index < headings.length; index++) {

@@ -103,3 +103,27 @@ test('past the chunks it must keep, a floor leaves out chunks far below the best
     'a source the user attached is offered whatever its score',
   );
 });
+
+test('a chunk whose every sentence a better one already holds takes no place: the place goes to the next chunk with something new', (t) => {
+  const LEAD = '2023年中国钠离子电池出货量约为3.2GWh，较上一年增长超过十倍。';
+  const index = new ChunkIndex([
+    { n: 1, text: `${LEAD}钠离子电池出货量的增长主要来自储能。` },
+    { n: 2, text: LEAD },
+    { n: 3, text: '钠离子电池在两轮车上的出货量也在增加。' },
+  ]);
+  t.deepEqual(index.best('钠离子电池 出货量', 2).map((chunk) => chunk.n), [1, 3]);
+});
+
+test("a section is given the notes of the pages its step read, though the section's words find nothing else of them", (t) => {
+  const NOTE = '测试表明，这类电池在零下20℃时的容量保持率约为90%。';
+  const book = new SourceBook();
+  book.add({ title: '产业报告', url: 'https://a.test/report', text: '钠离子电池产业化进展：2023年出货量约为3.2GWh。', read: true });
+  book.add({ title: '综述', url: 'https://a.test/review', text: `${NOTE}\n\n${'综述回顾了材料体系的历史沿革。'.repeat(40)}`, read: true });
+  book.add({ title: '快讯', url: 'https://a.test/news', text: '低温性能受到关注。', read: false });
+  const focus = '钠离子 产业化进展';
+  t.false(book.context(focus, 'zh').some((document) => document.text.includes(NOTE)), 'by words alone, the note stays out');
+  const noted = book.context(focus, 'zh', undefined, [2, 3]);
+  t.true(noted[1]!.text.startsWith(NOTE), "the note of the page the step read");
+  t.true(noted[1]!.text.length <= 400, 'and not the rest of the page');
+  t.is(noted[2]!.text, '', 'a snippet is no note');
+});

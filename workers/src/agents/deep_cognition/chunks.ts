@@ -147,6 +147,12 @@ export class ChunkIndex {
     return [...fused].sort((a, b) => b[1].score - a[1].score).map(([id, { clears }]) => ({ id, clears }));
   }
 
+  /** The first chunk of each of these sources: where a read page's note stands. */
+  heads(sources: Iterable<number>): Chunk[] {
+    const wanted = new Set(sources);
+    return this.chunks.filter((chunk) => chunk.order === 0 && wanted.has(chunk.n));
+  }
+
   /**
    * The `limit` chunks that bear most on `query`, best first, at most `perSource` of any one source.
    * Chunks whose key (`keyOf`) is in `given` are passed over, and the ones picked are added to it, so
@@ -156,12 +162,18 @@ export class ChunkIndex {
   best(query: string, limit: number, perSource = limit, given?: Set<string>, floor?: Floor): Chunk[] {
     const taken = new Map<number, number>();
     const picked: Chunk[] = [];
+    const told = new Set<string>();
     for (const hit of this.ranked(query, floor?.share ?? 0, floor?.keep ?? limit)) {
       const chunk = this.chunks[hit.id]!;
       if (!hit.clears && !floor?.always?.has(chunk.n) && picked.length >= floor!.keep) continue;
       if (given?.has(keyOf(chunk))) continue;
       const count = taken.get(chunk.n) ?? 0;
       if (count >= perSource) continue;
+      // A chunk whose every sentence a better one already holds (a page's lead repeated, a syndicated
+      // copy) would be cut from what is shown and leave its place empty: the place goes further down.
+      const sentences = sentencesOf(chunk.text).map(sentenceKey);
+      if (sentences.every((sentence) => told.has(sentence))) continue;
+      for (const sentence of sentences) told.add(sentence);
       taken.set(chunk.n, count + 1);
       picked.push(chunk);
       if (picked.length === limit) break;

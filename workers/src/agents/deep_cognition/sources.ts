@@ -91,11 +91,16 @@ export class SourceBook {
    * documents from 1 in order, so the list is padded to keep `[n]` meaning source n. A source known
    * only by its snippet says so in its title. Without a focus, or when nothing matches, each source
    * gives its head. Calls that share `given` are each given chunks the others were not (see `ChunkIndex.best`).
+   * The pages in `noted` (those a section's step read) give their note as well, whatever its words: a
+   * fact their reader noted reaches the section though it shares no word with the step.
    */
-  context(focus: string | undefined, language: Language = 'en', given?: Set<string>): ContextDocument[] {
+  context(focus: string | undefined, language: Language = 'en', given?: Set<string>, noted: Iterable<number> = []): ContextDocument[] {
     this.index ??= new ChunkIndex(this.list);
     const always = new Set(this.list.filter((source) => source.attached).map((source) => source.n));
-    const picked = focus ? excerptsBySource(this.index.best(focus, CONTEXT_CHUNKS, CHUNKS_PER_SOURCE, given, { ...CONTEXT_FLOOR, always })) : new Map<number, string>();
+    const best = focus ? this.index.best(focus, CONTEXT_CHUNKS, CHUNKS_PER_SOURCE, given, { ...CONTEXT_FLOOR, always }) : [];
+    const read = new Set(this.list.filter((source) => source.read).map((source) => source.n));
+    const notes = this.index.heads([...noted].filter((n) => read.has(n))).filter((head) => !best.some((chunk) => chunk.n === head.n && chunk.order === 0));
+    const picked = best.length + notes.length > 0 ? excerptsBySource([...best, ...notes]) : new Map<number, string>();
     const max = this.list.reduce((top, candidate) => Math.max(top, candidate.n), 0);
     const documents: ContextDocument[] = [];
     for (let n = 1; n <= max; n++) {

@@ -33,6 +33,7 @@ const NOTE_SENTENCES = 2;
 const NOTE_SENTENCE_CHARS = 240;
 /** What a figure adds to a sentence's claim on a note, against the share of the step's words it holds. */
 const FIGURE_WEIGHT = 0.25;
+const FIGURE = /\d/;
 
 export interface Searcher {
   port: SearchPort;
@@ -328,8 +329,16 @@ export function numberLearnt(sources: SourceBook, learnt: ReadonlyArray<readonly
 export function pageNote(title: string, text: string, about: string): string {
   // The page's heading says what the title already says.
   const body = text.split('\n').filter((line) => line.trim() !== title.trim()).join('\n');
+  const terms = termsOf(about);
   const shown = excerptsBySource(new ChunkIndex([{ n: 1, text: body }]).best(about, SUMMARY_CHUNKS)).get(1) ?? clip(body, CHUNK_CHARS);
-  return bestSentences(shown, termsOf(about), NOTE_SENTENCES, NOTE_SENTENCE_CHARS, (sentence) => (/\d/.test(sentence) ? FIGURE_WEIGHT : 0)) || pageSummary(body, about);
+  const onStep = bestSentences(shown, terms, NOTE_SENTENCES, NOTE_SENTENCE_CHARS, (sentence) => (FIGURE.test(sentence) ? FIGURE_WEIGHT : 0));
+  if (!onStep) return pageSummary(body, about);
+  // A figure the page gives far from where it speaks of the step in words is still what a reader
+  // notes: past the chunks above, the one on the step goes in too (a long review's one measured
+  // result sits past its 3,000th character, under words no step shares).
+  const further = sentencesOf(body).filter((sentence) => FIGURE.test(sentence) && !onStep.includes(clip(sentence, NOTE_SENTENCE_CHARS)));
+  const figure = bestSentences(further.join('\n'), terms, 1, NOTE_SENTENCE_CHARS);
+  return figure ? `${onStep} ${figure}` : onStep;
 }
 
 /**
