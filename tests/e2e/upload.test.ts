@@ -42,6 +42,10 @@ for (const language of ['zh', 'en'] as const) {
     await (await refused).setFiles({ name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') });
     await page.locator('.composer-alert').getByText(words.failed, { exact: true }).waitFor();
     await screenshot(page, `composer-upload-failed-${language}`);
+    const input = (await page.locator('.composer-box textarea').boundingBox())!;
+    const chip = (await page.locator('.attachments .query-chip').first().boundingBox())!;
+    t.true(input.y + input.height <= chip.y, 'the attachment sits below the text, not over it');
+    t.true(input.height >= 2 * (await page.locator('.composer-box textarea').evaluate((element) => parseFloat(getComputedStyle(element).lineHeight))), 'room for two lines of text');
     t.true(await button.isEnabled());
     t.is(await page.locator('.attachments .query-chip').count(), 1, 'only the accepted file');
     t.deepEqual(pageErrors, []);

@@ -193,7 +193,7 @@ export function Composer({ session: ref, signedIn }: { session: ResearchSessionR
   };
 
   return (
-    <div className="composer-panel" style={{ height }}>
+    <div className="composer-panel" style={{ minHeight: height }}>
       <div className="resize-handle" role="separator" aria-orientation="horizontal" aria-label={t('composer.resize')} onPointerDown={startDrag} />
       {(error || needsLogin) && (
         <div className="composer-alert" role="alert">
