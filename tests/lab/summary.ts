@@ -150,6 +150,7 @@ const RULES: Array<{ key: keyof Summary; better: 'higher' | 'lower'; slack: (bas
   { key: 'correctMarked', better: 'lower', slack: () => 1 },
   { key: 'citedUnread', better: 'lower', slack: (base) => Math.max(1, Math.ceil(base * 0.2)) },
   { key: 'deepFactCited', better: 'higher', slack: () => 1 },
+  { key: 'deepFactShown', better: 'higher', slack: () => 1 },
   { key: 'pagesRead', better: 'higher', slack: (base) => Math.ceil(base * 0.2) },
   { key: 'searchLanguageOk', better: 'higher', slack: () => 0 },
   { key: 'promptTokens', better: 'lower', slack: (base) => Math.ceil(base * 0.25) },
