@@ -119,6 +119,7 @@ test.serial('the consent screen approves and denies in zh and en; a bad redirect
   const apps = dialog.locator('.account-apps');
   await apps.getByText('Scriptorium 命令行助手').waitFor();
   t.regex(await apps.innerText(), /授权于 .* · 最近使用 /);
+  t.regex(await apps.innerText(), /权限：整个账户/, 'what the app may do: the scope it asked for');
   await apps.scrollIntoViewIfNeeded();
   await screenshot(page, 'oauth-apps-zh');
   await apps.getByRole('button', { name: '撤销' }).click();

@@ -8,6 +8,8 @@ import { useToast } from '../ui/Toast.tsx';
 import { intlLocale } from '../i18n/language.ts';
 import { AccountCardHead } from './AccountCardHead.tsx';
 
+const SCOPE_LABELS = { account: 'apps.scope.account', engineer: 'apps.scope.engineer', 'audit:read': 'apps.scope.audit' } as const;
+
 /** An app authorised through OAuth, or a password sign-in an app made: both are ended from here. */
 type Row = { kind: 'grant'; app: AuthorisedApp } | { kind: 'signIn'; signIn: AppSignIn };
 
@@ -27,6 +29,9 @@ export function AuthorisedApps() {
   const en = i18n.language === 'en';
   const when = (iso: string) => new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   const nameOf = (app: { client_name: string; client_name_en: string }) => (en ? app.client_name_en : app.client_name);
+  // What the user approved, in the consent page's terms; a scope this client does not know keeps its name.
+  const scopesOf = (scope: string) =>
+    new Intl.ListFormat(intlLocale(i18n.language), { type: 'conjunction' }).format(scope.split(' ').filter(Boolean).map((name) => (name in SCOPE_LABELS ? t(SCOPE_LABELS[name as keyof typeof SCOPE_LABELS]) : name)));
   const rows: Row[] | undefined =
     apps.data && signIns.data
       ? [...apps.data.grants.map((app): Row => ({ kind: 'grant', app })), ...signIns.data.sign_ins.map((signIn): Row => ({ kind: 'signIn', signIn }))].sort((a, b) =>
@@ -72,6 +77,7 @@ export function AuthorisedApps() {
                     <span>
                       {t('apps.grantedAt', { time: when(row.app.granted_at) })} · {t('apps.lastUsed', { time: when(row.app.last_used_at) })}
                     </span>
+                    <span>{t('apps.may', { scopes: scopesOf(row.app.scope) })}</span>
                   </div>
                 ) : (
                   <div className="account-app-text">

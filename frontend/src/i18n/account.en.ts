@@ -132,6 +132,12 @@ export const accountEn: AccountMessages = {
     revokeSignInTitle: 'Revoke “{{client}}” on {{device}}?',
     revokeSignInText: 'The token saved on that device stops working at once; it must sign in again to be used.',
     signInRevoked: 'Sign-in revoked',
+    may: 'Access: {{scopes}}',
+    scope: {
+      account: 'your whole account',
+      engineer: 'AI-engineer sessions and CLI trajectories',
+      audit: 'the audit record (read only)',
+    },
   },
   welcome: {
     title: 'Welcome to Scriptorium',

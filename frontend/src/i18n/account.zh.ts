@@ -131,6 +131,12 @@ export const accountZh = {
     revokeSignInTitle: '撤销「{{client}}」在 {{device}} 上的登录？',
     revokeSignInText: '该设备上保存的令牌将立即失效，需要重新登录才能再次使用。',
     signInRevoked: '已撤销登录',
+    may: '权限：{{scopes}}',
+    scope: {
+      account: '整个账户',
+      engineer: 'AI 工程师会话与 CLI 轨迹',
+      audit: '审计记录（只读）',
+    },
   },
   welcome: {
     title: '欢迎使用 Scriptorium',
