@@ -4,6 +4,7 @@ import '../../workers/src/agents/deck_review/agent.test.ts';
 import '../../workers/src/agents/deck_review/offline.test.ts';
 import '../../workers/src/agents/deep_cognition/chunks.test.ts';
 import '../../workers/src/agents/deep_cognition/citations.test.ts';
+import '../../workers/src/agents/deep_cognition/extracts.test.ts';
 import '../../workers/src/agents/deep_cognition/outline.test.ts';
 import '../../workers/src/agents/deep_cognition/pipeline.test.ts';
 import '../../workers/src/agents/deep_cognition/steps.test.ts';

@@ -127,3 +127,10 @@ test("a section is given the notes of the pages its step read, though the sectio
   t.true(noted[1]!.text.length <= 400, 'and not the rest of the page');
   t.is(noted[2]!.text, '', 'a snippet is no note');
 });
+
+test("a page's heading keeps its line in a chunk: it never becomes the first words of the sentence after it", (t) => {
+  const [chunk] = chunksOf('固态电池的产业化进展\n固态电池用固态电解质取代了液态电解液，因此在安全性上有明显优势。');
+  t.is(chunk, '固态电池的产业化进展\n固态电池用固态电解质取代了液态电解液，因此在安全性上有明显优势。');
+  const excerpt = excerptsBySource([{ n: 1, order: 0, text: chunk! }]).get(1)!;
+  t.is(excerpt.split('\n')[1], '固态电池用固态电解质取代了液态电解液，因此在安全性上有明显优势。');
+});

@@ -5,7 +5,7 @@
  */
 import MiniSearch from 'minisearch';
 import { cosine, type EmbeddingPort } from '@scriptorium/infra/embeddings/port';
-import { sentencesOf } from './text.ts';
+import { headingLike, sentencesOf } from './text.ts';
 
 /** Characters of one chunk: a paragraph or a few sentences, small enough to cite from precisely. */
 export const CHUNK_CHARS = 400;
@@ -59,17 +59,22 @@ const RRF_K = 60;
 
 const keyOf = (chunk: Chunk) => `${chunk.n}:${chunk.order}`;
 
+/** What goes between a text and its next sentence: a heading keeps its line, so it never reads as the first words of the sentence after it. */
+const gapAfter = (text: string, lastSentence: string) => (!text ? '' : headingLike(lastSentence) ? '\n' : CJK_END.test(text) ? '' : ' ');
+
 /** A text as chunks of whole sentences, each up to about `CHUNK_CHARS` (a longer sentence is a chunk alone). */
 export function chunksOf(text: string, size = CHUNK_CHARS): string[] {
   const chunks: string[] = [];
   let current = '';
+  let lastSentence = '';
   for (const paragraph of text.split(/\n\s*\n/)) {
     for (const sentence of sentencesOf(paragraph)) {
-      const gap = current && !CJK_END.test(current) ? ' ' : '';
+      const gap = gapAfter(current, lastSentence);
       if (current && current.length + gap.length + sentence.length > size) {
         chunks.push(current);
         current = sentence;
       } else current += gap + sentence;
+      lastSentence = sentence;
     }
     // A paragraph ends a chunk once the chunk is half full, so chunks follow the page's own parts.
     if (current.length >= size / 2) {
@@ -196,11 +201,13 @@ export function withoutRepeats(chunks: readonly Chunk[], seen = new Set<string>(
   const kept: Chunk[] = [];
   for (const chunk of chunks) {
     let text = '';
+    let last = '';
     for (const sentence of sentencesOf(chunk.text)) {
       const key = sentenceKey(sentence);
       if (seen.has(key)) continue;
       seen.add(key);
-      text += (text && !CJK_END.test(text) ? ' ' : '') + sentence;
+      text += gapAfter(text, last) + sentence;
+      last = sentence;
     }
     if (text) kept.push({ ...chunk, text });
   }

@@ -17,7 +17,7 @@ import type { SourceBook } from './sources.ts';
 import { CHUNK_CHARS, ChunkIndex, excerptsBySource } from './chunks.ts';
 import { runTokens, type StageTrace, type StoredPage } from './trace.ts';
 import { extractText, sentenceKey, type Extract, type ExtractSection } from './extracts.ts';
-import { clip, sentencesOf, splitEditReport, termsOf } from './text.ts';
+import { clip, headingLike, sentencesOf, splitEditReport, termsOf } from './text.ts';
 
 /** One page of an engine's results, as SearXNG gives it. */
 const RESULTS_PER_QUERY = 10;
@@ -331,12 +331,13 @@ export function pageNote(title: string, text: string, about: string): string {
   const body = text.split('\n').filter((line) => line.trim() !== title.trim()).join('\n');
   const terms = termsOf(about);
   const shown = excerptsBySource(new ChunkIndex([{ n: 1, text: body }]).best(about, SUMMARY_CHUNKS)).get(1) ?? clip(body, CHUNK_CHARS);
-  const onStep = bestSentences(shown, terms, NOTE_SENTENCES, NOTE_SENTENCE_CHARS, (sentence) => (FIGURE.test(sentence) ? FIGURE_WEIGHT : 0));
+  // A heading left in the page's text (one worded otherwise than its title) says what a note is about, not what the page found: it scores below every claim.
+  const onStep = bestSentences(shown, terms, NOTE_SENTENCES, NOTE_SENTENCE_CHARS, (sentence) => (headingLike(sentence) ? -1 : FIGURE.test(sentence) ? FIGURE_WEIGHT : 0));
   if (!onStep) return pageSummary(body, about);
   // A figure the page gives far from where it speaks of the step in words is still what a reader
   // notes: past the chunks above, the one on the step goes in too (a long review's one measured
   // result sits past its 3,000th character, under words no step shares).
-  const further = sentencesOf(body).filter((sentence) => FIGURE.test(sentence) && !onStep.includes(clip(sentence, NOTE_SENTENCE_CHARS)));
+  const further = sentencesOf(body).filter((sentence) => FIGURE.test(sentence) && !headingLike(sentence) && !onStep.includes(clip(sentence, NOTE_SENTENCE_CHARS)));
   const figure = bestSentences(further.join('\n'), terms, 1, NOTE_SENTENCE_CHARS);
   return figure ? `${onStep} ${figure}` : onStep;
 }

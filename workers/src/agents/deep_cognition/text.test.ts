@@ -2,7 +2,7 @@ import test from 'ava';
 import { analyseQuestion, clarificationQuestions, judge, plan } from './heuristics.ts';
 import { parseReport, SourceBook } from './sources.ts';
 import { EDITOR_NOTE, MARKDOWN_DEBRIS } from './harness.ts';
-import { CitationLinker, clip, keyPhrases, languageOf, markdownText, sentencesOf, splitEditReport } from './text.ts';
+import { CitationLinker, clip, headingLike, keyPhrases, languageOf, markdownText, sentencesOf, splitEditReport } from './text.ts';
 
 test('edit report: up to 1,500 characters is one block', (t) => {
   const text = '字'.repeat(1500);
@@ -143,4 +143,13 @@ test('clip cuts English at a word boundary and Chinese at the character', (t) =>
   t.is(clip('固态电池的安全性比液态锂电池好在哪里以及它的成本如何变化', 10), '固态电池的安全性比…');
   t.is(clip('Supercalifragilisticexpialidocious words', 12), 'Supercalifr…', 'no space near the cut: cut at the character');
   t.is(clip('short', 40), 'short');
+});
+
+test('a short line that ends in no sentence end is a heading, not a claim', (t) => {
+  t.true(headingLike('固态电池的产业化进展'));
+  t.true(headingLike('关于固态电池 技术原理与进展的笔记'));
+  t.true(headingLike('Heat pumps country by country'));
+  t.false(headingLike('固态电池用固态电解质取代了液态电解液。'));
+  t.false(headingLike('Norway leads Europe with about 632 heat pumps per 1,000 households.'));
+  t.false(headingLike('Sales by country in 2023, in thousands of units, from the association'), 'a long line without its full stop is still prose');
 });

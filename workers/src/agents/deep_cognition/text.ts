@@ -147,6 +147,13 @@ function markedLines(text: string): string[] {
   return lines;
 }
 
+/** Characters under which a line that ends in no sentence's end is a heading, a byline or a menu, not a claim. */
+const HEADING_CHARS = 40;
+const SENTENCE_END = /[。！？!?.…；;:："”’」』）)]$/u;
+
+/** A short line that ends in no sentence's end: a page's heading or label, which no report should quote as a finding. */
+export const headingLike = (sentence: string): boolean => !SENTENCE_END.test(sentence) && Array.from(sentence).length < HEADING_CHARS;
+
 /** Sentences of a page, snippet or Markdown text: split at sentence ends and line breaks, headings and stubs dropped. */
 export function sentencesOf(text: string, options: { keepMarkup?: boolean } = {}): string[] {
   const out: string[] = [];
