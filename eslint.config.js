@@ -4,9 +4,10 @@ import userFacingText from './tests/lint/eslint/userFacingText.js';
 import handKeptBusy from './tests/lint/eslint/handKeptBusy.js';
 import styleTokens from './tests/lint/eslint/styleTokens.js';
 import replyTypes from './tests/lint/eslint/replyTypes.js';
+import requestTypes from './tests/lint/eslint/requestTypes.js';
 
 /** The house rules ESLint has no rule for. */
-const scriptorium = { rules: { 'user-facing-text': userFacingText, 'no-hand-kept-busy': handKeptBusy, 'style-tokens': styleTokens, 'reply-type-from-protocol': replyTypes } };
+const scriptorium = { rules: { 'user-facing-text': userFacingText, 'no-hand-kept-busy': handKeptBusy, 'style-tokens': styleTokens, 'reply-type-from-protocol': replyTypes, 'request-type-from-protocol': requestTypes } };
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'frontend/dist/**', 'data/**', 'tests/e2e/screenshots/**'] },
@@ -55,11 +56,11 @@ export default tseslint.config(
     },
   },
   {
-    // A reply type written in the client could drift from the server's unnoticed (tests/lint/replies.test.ts proves the rule on planted calls).
+    // A reply or body type written in the client could drift from the server's unnoticed (tests/lint/replies.test.ts proves the rules on planted calls).
     files: ['frontend/src/**/*.{ts,tsx}'],
     ignores: ['frontend/src/**/*.test.{ts,tsx}'],
     plugins: { scriptorium },
-    rules: { 'scriptorium/reply-type-from-protocol': 'error' },
+    rules: { 'scriptorium/reply-type-from-protocol': 'error', 'scriptorium/request-type-from-protocol': 'error' },
   },
   {
     // What the reader sees is worded in the catalogues (tests/lint/texts.test.ts proves the rule on planted texts),

@@ -2,7 +2,7 @@ import type { RecordedEvent } from '@scriptorium/infra/eventstore/port';
 import type { Doc } from '@scriptorium/infra/readstore/port';
 import type { UserEvent } from '@scriptorium/domain/user/user';
 import { assertNever } from '@scriptorium/infra/eventsourcing/decider';
-import { usernameSkeleton } from '@scriptorium/domain/user/username';
+import { usernameSkeleton } from '@scriptorium/domain/protocol/username';
 import type { Projection } from './projection.ts';
 
 /** The account list: what /auth/me, the admin console and look-ups by name read. */

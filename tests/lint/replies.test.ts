@@ -1,6 +1,7 @@
 /**
- * The client's reply-type rule (`scriptorium/reply-type-from-protocol`, tests/lint/eslint/replyTypes.js)
- * run by ESLint with the repository's configuration on planted calls.
+ * The client's contract rules, run by ESLint with the repository's configuration on planted calls:
+ * `scriptorium/reply-type-from-protocol` (tests/lint/eslint/replyTypes.js) and
+ * `scriptorium/request-type-from-protocol` (tests/lint/eslint/requestTypes.js).
  */
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
@@ -8,10 +9,12 @@ import { ESLint } from 'eslint';
 
 const eslint = new ESLint({ cwd: fileURLToPath(new URL('../../', import.meta.url)) });
 
-async function reported(code: string, path = 'frontend/src/planted/planted.ts'): Promise<string[]> {
+async function reported(code: string, path = 'frontend/src/planted/planted.ts', rule = 'scriptorium/reply-type-from-protocol'): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: path });
-  return result!.messages.filter((message) => message.ruleId === 'scriptorium/reply-type-from-protocol').map((message) => message.message.split(' is written')[0]!);
+  return result!.messages.filter((message) => message.ruleId === rule).map((message) => message.message.split(' is written')[0]!);
 }
+
+const bodies = (code: string, path?: string) => reported(code, path, 'scriptorium/request-type-from-protocol');
 
 const HEAD = "import { api, request } from '../api/client.ts';\nimport type { Session, MyChats } from '@scriptorium/domain/protocol/http/conversation';\nimport type { CollabDocDto } from '@scriptorium/domain/protocol/collab';\n";
 
@@ -37,4 +40,30 @@ export const f = () => api.post('/f');
 `;
   t.deepEqual(await reported(code), []);
   t.deepEqual(await reported(`${HEAD}export const a = () => api.get<{ x: 1 }>('/a');\n`, 'frontend/src/planted/planted.test.ts'), []);
+});
+
+const BODY_HEAD = "import { api, request } from '../api/client.ts';\nimport type { Session, SessionNameBody, SetModeBody } from '@scriptorium/domain/protocol/http/conversation';\n";
+
+test('a JSON body without a type from the protocol is reported, and one typed in the client too', async (t) => {
+  const code = `${BODY_HEAD}interface RenameBody { name: string }
+export const a = () => api.put<Session>('/a', { json: { name: 'x' } });
+export const b = () => api.post('/b', { json: { name: 'x' } });
+export const c = () => api.put<Session, RenameBody>('/c', { json: { name: 'x' } });
+export const d = () => api.patch<Session, { name: string }>('/d', { json: { name: 'x' } });
+export const e = () => request<Session>('POST', '/e', { json: { name: 'x' } });
+export const f = () => request<Session, SessionNameBody | RenameBody>('POST', '/f', { json: { name: 'x' } });
+`;
+  const untyped = 'This JSON body has no type from the protocol: name it as the call’s body type argument (api.post<Reply, Body>), imported (import type) from @scriptorium/domain/protocol/http/<area>, the z.input of the schema the route parses it with.';
+  t.deepEqual(await bodies(code), [untyped, untyped, 'RenameBody', '{ name: string }', untyped, 'RenameBody']);
+});
+
+test('a body typed by the protocol passes, as do calls without a JSON body; tests are not checked', async (t) => {
+  const code = `${BODY_HEAD}export const a = () => api.put<Session, SessionNameBody>('/a', { json: { name: 'x' } });
+export const b = () => request<Session, SetModeBody>('POST', '/b', { json: { session_id: 's', mode: 1 } });
+export const c = () => api.post<Session>('/c');
+export const d = () => api.post<Session>('/d', { form: { name: 'x' } });
+export const e = () => api.post<Session>('/e', { multipart: new FormData() });
+`;
+  t.deepEqual(await bodies(code), []);
+  t.deepEqual(await bodies(`${BODY_HEAD}export const a = () => api.post('/a', { json: { x: 1 } });\n`, 'frontend/src/planted/planted.test.ts'), []);
 });

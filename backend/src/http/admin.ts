@@ -11,56 +11,50 @@ import { INVITE_CODES, type InviteCodeDoc } from '@scriptorium/projections/invit
 import { AUDIT_READS, type AuditReadDoc } from '@scriptorium/projections/auditReads';
 import { MAIL_OUTBOX, type OutboxMailDoc } from '@scriptorium/projections/outbox';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
-import { DAILY_LIMIT_CHOICES, LEVELS } from '@scriptorium/domain/protocol/levels';
 import type { BudgetCommand } from '@scriptorium/domain/budget/decide';
 import type { BudgetCommandInput } from '@scriptorium/domain/budget/guard';
-import { FEEDBACK_TYPES } from '@scriptorium/domain/feedback/feedback';
+import { FEEDBACK_TYPES } from '@scriptorium/domain/protocol/http/feedback';
 import { inviteDecider, randomInviteCode } from '@scriptorium/domain/invites/decide';
 import { inviteStream, normaliseInviteCode } from '@scriptorium/domain/invites/invite';
 import { adminMail } from '@scriptorium/domain/mail/templates';
 import { userDecider, userStream } from '@scriptorium/domain/user/decide';
 import type { Services } from '../services.ts';
-import { password } from './auth.ts';
 import { requireAdmin, type CurrentUser } from './authenticate.ts';
 import { httpError, invalidField } from './errors.ts';
 import { paging, UsageQueries } from './usage.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
 import {
+  activeBody,
   adminMailSent,
+  adminPasswordBody,
   adminUserUsage,
+  auditorBody,
   auditReads,
+  batchActiveBody,
+  batchExtraBudgetBody,
+  batchLevelBody,
+  batchRefreshBody,
   batchResult,
+  batchTokenLimitBody,
+  extraBudgetBody,
   feedbackPage,
+  generateInvitesBody,
   inviteCode,
   inviteCodes,
   invitesGenerated,
+  level,
+  levelBody,
   outboxPage,
   passwordReset,
+  sendEmailBody,
+  tokenLimitBody,
   tokenOverview,
   userRow,
   userRows,
 } from '@scriptorium/domain/protocol/http/admin';
 
 const idParam = z.object({ id: z.string().min(1).max(64) });
-const userIds = z.array(z.string().min(1).max(64), { error: 'admin.users_required' }).min(1, 'admin.users_empty').max(1000, 'admin.users_too_many');
-const tokenLevelLimit = z.number({ error: 'admin.daily_limit_required' }).int('admin.daily_limit_integer').min(0, 'admin.daily_limit_negative').max(1_000_000_000, 'admin.daily_limit_too_large');
-const amount = z.number({ error: 'budget.amount_required' }).positive('budget.amount_positive').max(1_000_000_000, 'budget.amount_too_large');
-const level = z.enum(LEVELS, { error: 'admin.level_invalid' });
-const expiresAt = z
-  .string()
-  .trim()
-  .refine((value) => !Number.isNaN(Date.parse(value)), 'budget.expiry_invalid')
-  .transform((value) => new Date(value).toISOString())
-  .nullable()
-  .optional()
-  .transform((value) => value ?? null);
-/**
- * `daily_limit` (ours; the spec's payload has no such field): whether the new level's default limit
- * replaces the user's current one. Left out, the level's default applies, as the spec's callers expect.
- */
-const dailyLimitChoice = z.enum(DAILY_LIMIT_CHOICES, { error: 'admin.daily_limit_choice_invalid' }).default('level_default');
-const levelItem = z.object({ user_id: z.string().min(1).max(64), level, membership_expires_at: expiresAt, daily_limit: dailyLimitChoice });
 const boolQuery = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 /** Prefix search, the one kind of text match every read store answers from an index. */
@@ -137,7 +131,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     return Promise.all(ids.map((id) => queries.tokenInfo(id)));
   };
 
-  const activeBody = z.object({ is_active: z.boolean({ error: 'admin.is_active_invalid' }) });
   router.put('/auth/admin/users/:id/active', contract({ access: 'admin', params: idParam, body: activeBody, responses: { 200: userRow } }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
@@ -146,7 +139,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = row;
   });
 
-  const batchActiveBody = z.object({ user_ids: userIds, is_active: z.boolean({ error: 'admin.is_active_invalid' }) });
   router.post('/auth/admin/users/batch-active', contract({ access: 'admin', body: batchActiveBody, responses: { 200: batchResult }, refusals: [404] }), async (ctx) => {
     const actor = await admin(ctx);
     const body = parseBody(ctx, batchActiveBody);
@@ -154,12 +146,10 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { updated: users.length, users };
   });
 
-  /** The administrator sets a new password (the user tells it to them in person); every sign-in of the user ends. */
-  const passwordBody = z.object({ new_password: password });
-  router.put('/auth/admin/users/:id/password', contract({ access: 'admin', summary: "Reset a user's password; every sign-in of theirs ends", params: idParam, body: passwordBody, refusals: [404], responses: { 200: passwordReset } }), async (ctx) => {
+  router.put('/auth/admin/users/:id/password', contract({ access: 'admin', summary: "Reset a user's password; every sign-in of theirs ends", params: idParam, body: adminPasswordBody, refusals: [404], responses: { 200: passwordReset } }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
-    const body = parseBody(ctx, passwordBody);
+    const body = parseBody(ctx, adminPasswordBody);
     const [userId] = await existing([id]);
     const result = await services.commands.handle(userDecider, userStream(userId!), {
       type: 'ChangePassword',
@@ -170,7 +160,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { id: userId, password_reset: true };
   });
 
-  const auditorBody = z.object({ auditor: z.boolean() });
   router.post('/auth/admin/users/:id/auditor', contract({ access: 'admin', summary: 'Grant or revoke the auditor role', params: idParam, body: auditorBody, responses: { 200: userRow } }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
@@ -216,7 +205,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { username: account.username, ...(await queries.usage(id)) };
   });
 
-  const tokenLimitBody = z.object({ token_level_limit: tokenLevelLimit });
   router.put('/auth/admin/users/:id/token-limit', contract({ access: 'admin', params: idParam, body: tokenLimitBody, responses: { 200: userRow } }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
@@ -225,7 +213,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = row;
   });
 
-  const extraBudgetBody = z.object({ amount });
   router.post('/auth/admin/users/:id/extra-budget', contract({ access: 'admin', params: idParam, body: extraBudgetBody, responses: { 200: userRow } }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
@@ -234,7 +221,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = row;
   });
 
-  const levelBody = levelItem.partial({ user_id: true });
   router.put('/auth/admin/users/:id/level', contract({ access: 'admin', params: idParam, body: levelBody, responses: { 200: userRow } }), async (ctx) => {
     const actor = await admin(ctx);
     const { id } = parseParams(ctx.params, idParam);
@@ -252,7 +238,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = row;
   });
 
-  const batchRefreshBody = z.object({ user_ids: userIds.optional().nullable() });
   router.post('/auth/admin/users/batch-refresh-tokens', contract({ access: 'admin', body: batchRefreshBody, responses: { 200: batchResult }, refusals: [404] }), async (ctx) => {
     const actor = await admin(ctx);
     const body = parseBody(ctx, batchRefreshBody);
@@ -261,7 +246,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { updated: users.length, users };
   });
 
-  const batchLevelBody = z.array(levelItem).min(1, 'admin.users_empty').max(1000, 'admin.users_too_many');
   router.post('/auth/admin/users/batch-update-level', contract({ access: 'admin', body: batchLevelBody, responses: { 200: batchResult }, refusals: [404] }), async (ctx) => {
     const actor = await admin(ctx);
     const items = parseBody(ctx, batchLevelBody);
@@ -274,7 +258,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { updated: users.length, users };
   });
 
-  const batchTokenLimitBody = z.object({ user_ids: userIds, token_level_limit: tokenLevelLimit });
   router.put('/auth/admin/users/batch-token-limit', contract({ access: 'admin', body: batchTokenLimitBody, responses: { 200: batchResult }, refusals: [404] }), async (ctx) => {
     const actor = await admin(ctx);
     const body = parseBody(ctx, batchTokenLimitBody);
@@ -282,7 +265,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { updated: users.length, users };
   });
 
-  const batchExtraBudgetBody = z.object({ user_ids: userIds, amount });
   router.post('/auth/admin/users/batch-extra-budget', contract({ access: 'admin', body: batchExtraBudgetBody, responses: { 200: batchResult }, refusals: [404] }), async (ctx) => {
     const actor = await admin(ctx);
     const body = parseBody(ctx, batchExtraBudgetBody);
@@ -290,7 +272,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { updated: users.length, users };
   });
 
-  const generateInvitesBody = z.object({ count: z.number({ error: 'admin.invite_count_required' }).int('admin.invite_count_integer').min(1, 'admin.invite_count_too_small').max(100, 'admin.invite_count_too_large').default(1) });
   router.post('/auth/admin/invite-codes/generate', contract({ access: 'admin', body: generateInvitesBody, responses: { 200: invitesGenerated } }), async (ctx) => {
     const actor = await admin(ctx);
     const body = parseBody(ctx, generateInvitesBody);
@@ -333,11 +314,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { invite_codes: docs.map(inviteDto), total, skip: query.skip, limit: query.limit, status: query.status };
   });
 
-  const sendEmailBody = z.object({
-    to_email: z.string({ error: 'admin.mail_to_required' }).trim().max(254, 'auth.email_too_long').pipe(z.email('auth.email_invalid')),
-    subject: z.string({ error: 'admin.mail_subject_required' }).trim().min(1, 'admin.mail_subject_empty').max(200, 'admin.mail_subject_too_long'),
-    content: z.string({ error: 'admin.mail_content_required' }).trim().min(1, 'admin.mail_content_empty').max(20_000, 'admin.mail_content_too_long'),
-  });
   router.post('/auth/admin/send-email', contract({ access: 'admin', body: sendEmailBody, refusals: [503], responses: { 200: adminMailSent } }), async (ctx) => {
     await admin(ctx);
     const body = parseBody(ctx, sendEmailBody);

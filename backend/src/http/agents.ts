@@ -6,29 +6,20 @@ import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { createAgentToolPreview } from '@scriptorium/domain/tools/platform';
 import { ToolError } from '@scriptorium/domain/tools/registry';
 import { agentStream } from '@scriptorium/domain/agents/agent';
-import { agentDecider, MAX_AGENT_DESCRIPTION, MAX_AGENT_NAME, MAX_INSTRUCTIONS, type AgentCommand } from '@scriptorium/domain/agents/decide';
+import { agentDecider, type AgentCommand } from '@scriptorium/domain/agents/decide';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
 import { chineseText, refusal, type CodedError, type ErrorParams } from '@scriptorium/domain/protocol/errors';
 import { httpError, invalidField, validationError } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
-import { agentDetail, agentList, agentReply, toolTestResult } from '@scriptorium/domain/protocol/http/agents';
+import { agentCreateBody, agentDetail, agentList, agentReply, agentUpdateBody, toolTestBody, toolTestResult } from '@scriptorium/domain/protocol/http/agents';
 import { deleted } from '@scriptorium/domain/protocol/http/acknowledged';
 
 /** A tool tried from the page may take this long before it is given up. */
 const TEST_TIMEOUT_MS = 10_000;
 const RECENT_TESTS = 20;
 
-const profile = {
-  name: z.string({ error: 'agents.name_required' }).max(MAX_AGENT_NAME * 2),
-  description: z.string().max(MAX_AGENT_DESCRIPTION * 2),
-  instructions: z.string({ error: 'agents.instructions_required' }).max(MAX_INSTRUCTIONS * 2),
-  tools: z.array(z.string().max(60)).max(20),
-};
-const createBody = z.object({ ...profile, description: profile.description.default(''), tools: profile.tools.default([]) });
-const updateBody = z.object({ name: profile.name.optional(), description: profile.description.optional(), instructions: profile.instructions.optional(), tools: profile.tools.optional() });
-const testBody = z.object({ tool: z.string({ error: 'agents.tool_required' }).min(1).max(60), args: z.record(z.string(), z.unknown()).default({}), agent_id: z.uuid('agents.id_invalid').optional() });
 const idParam = z.object({ id: z.uuid('agents.id_invalid') });
 
 const agentDto = (doc: AgentDoc) => ({
@@ -66,9 +57,9 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { agents: docs.map(agentDto), tools: tools.list() };
   });
 
-  router.post('/api/agents', contract({ access: 'user', body: createBody, responses: { 201: agentReply }, refusals: [409] }), async (ctx) => {
+  router.post('/api/agents', contract({ access: 'user', body: agentCreateBody, responses: { 201: agentReply }, refusals: [409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const body = parseBody(ctx, createBody);
+    const body = parseBody(ctx, agentCreateBody);
     const agentId = randomUUID();
     const { position } = await run(agentId, user.id, { type: 'CreateAgent', data: { agentId, actorId: user.id, ...body, knownTools } });
     ctx.status = 201;
@@ -76,9 +67,9 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
   });
 
   /** Runs one tool with the arguments given; with `agent_id`, the run is kept in that agent's history. */
-  router.post('/api/agents/tools/test', contract({ access: 'user', body: testBody, responses: { 200: toolTestResult }, refusals: [404] }), async (ctx) => {
+  router.post('/api/agents/tools/test', contract({ access: 'user', body: toolTestBody, responses: { 200: toolTestResult }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const body = parseBody(ctx, testBody);
+    const body = parseBody(ctx, toolTestBody);
     if (body.agent_id) await owned(user.id, body.agent_id);
     const started = performance.now();
     const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);
@@ -116,10 +107,10 @@ export function agentRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { ...agentDto(doc), recent_tests: tests.map((test) => ({ tool: test.tool, ok: test.ok, summary: test.summary, ...test.refusal, duration_ms: test.duration_ms, at: test.at })) };
   });
 
-  router.patch('/api/agents/:id', contract({ access: 'user', params: idParam, body: updateBody, responses: { 200: agentReply }, refusals: [409] }), async (ctx) => {
+  router.patch('/api/agents/:id', contract({ access: 'user', params: idParam, body: agentUpdateBody, responses: { 200: agentReply }, refusals: [409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
-    const body = parseBody(ctx, updateBody);
+    const body = parseBody(ctx, agentUpdateBody);
     const changes = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
     const { position } = await run(id, user.id, { type: 'UpdateAgent', data: { agentId: id, actorId: user.id, ...changes, knownTools } });
     ctx.body = agentDto(await owned(user.id, id, position));

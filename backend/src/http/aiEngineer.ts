@@ -18,7 +18,7 @@ import { LONG_QUEUE } from '@scriptorium/domain/conversation/jobs';
 import { DEMOS_PER_USER } from '@scriptorium/domain/engineer/demo';
 import type { EngineerService } from '@scriptorium/domain/engineer/service';
 import { demoJobId } from '@scriptorium/domain/jobs/dispatch';
-import { COMMAND_TYPES, ENGINEER_LIMITS, engineerNodeSchema, NODE_STATUSES, NODE_TYPES, RESULT_STATUSES, SESSION_STATUSES, type EngineerNode } from '@scriptorium/domain/protocol/engineer';
+import { ENGINEER_LIMITS, engineerNodeSchema, NODE_STATUSES, NODE_TYPES, RESULT_STATUSES, SESSION_STATUSES, type EngineerNode } from '@scriptorium/domain/protocol/engineer';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
 import { httpError, validationError } from './errors.ts';
@@ -26,12 +26,15 @@ import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
 import {
   demoActions,
+  demoBody,
   demoExecution,
   demoFiles,
   demoNodes,
   demoStarted,
   demoTerminals,
+  engineerClientId,
   engineerCommand,
+  engineerCommandBody,
   engineerCommands,
   engineerNodeCursor,
   engineerNodePage,
@@ -52,7 +55,6 @@ const id = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'engineer.id_invalid');
 const sessionParam = z.object({ id });
 const nodeParam = z.object({ id, nodeId: z.string().min(1).max(ENGINEER_LIMITS.id) });
 const commandParam = z.object({ id, cmdId: z.uuid('engineer.command_id_invalid') });
-const clientId = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'engineer.client_id_invalid');
 
 const createBody = z.object({
   title: z.string({ error: 'engineer.title_required' }).max(ENGINEER_LIMITS.title),
@@ -85,19 +87,8 @@ const cursorQuery = z.object({
   /** Up to a batch's worth, so a screen walking a long session asks as few times as an agent wrote. */
   limit: z.coerce.number().int().min(1).max(ENGINEER_LIMITS.batch).default(PAGE_SIZE),
 });
-const commandBody = z.object({ command_type: z.enum(COMMAND_TYPES), content: z.string().max(ENGINEER_LIMITS.command).default(''), client_id: clientId.nullable().default(null) });
-const commandsQuery = z.object({ client_id: clientId.optional(), after: z.coerce.number().int().min(0).default(0) });
+const commandsQuery = z.object({ client_id: engineerClientId.optional(), after: z.coerce.number().int().min(0).default(0) });
 const resultBody = z.object({ status: z.enum(RESULT_STATUSES), result: z.string().max(ENGINEER_LIMITS.text).default(''), error_message: z.string().max(ENGINEER_LIMITS.text).nullable().default(null) });
-/** Control characters other than tab and line breaks: the demo writes the task into its commands, and no command can carry a NUL. */
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-const demoBody = z.object({
-  task_description: z
-    .string({ error: 'engineer.task_required' })
-    .trim()
-    .min(1, 'validation.required')
-    .max(ENGINEER_LIMITS.task)
-    .refine((task) => !CONTROL.test(task), 'engineer.task_forbidden_characters'),
-});
 /** A demo's views read at most this many nodes, oldest first. */
 const DEMO_NODES = 1000;
 const inputBody = z.object({ text: z.string({ error: 'engineer.input_empty' }).trim().min(1, 'engineer.input_empty').max(ENGINEER_LIMITS.command) });
@@ -256,10 +247,10 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
     ctx.body = { session: sessionDto(session), tree: roots, truncated: session.node_count > docs.length };
   });
 
-  router.post('/sessions/:id/commands', contract({ access: 'user', params: sessionParam, body: commandBody, responses: { 201: engineerCommand }, refusals: [404, 409] }), async (ctx) => {
+  router.post('/sessions/:id/commands', contract({ access: 'user', params: sessionParam, body: engineerCommandBody, responses: { 201: engineerCommand }, refusals: [404, 409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id: sessionId } = parseParams(ctx.params, sessionParam);
-    const body = parseBody(ctx, commandBody);
+    const body = parseBody(ctx, engineerCommandBody);
     const { commandId, position } = await engineer.issue(user.id, sessionId, { commandType: body.command_type, content: body.content, clientId: body.client_id });
     await owned(user.id, sessionId, position);
     ctx.status = 201;

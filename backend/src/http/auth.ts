@@ -10,10 +10,9 @@ import { InviteRefused } from '@scriptorium/domain/invites/invite';
 import { VerificationCodes } from '@scriptorium/domain/mail/codes';
 import { userDecider, userStream } from '@scriptorium/domain/user/decide';
 import { emailClaimDecider, emailClaimStream, normaliseEmail } from '@scriptorium/domain/user/emailClaim';
-import { CODE_LENGTH, CodeRejected, ResendTooSoon } from '@scriptorium/domain/user/emailVerification';
+import { CodeRejected, ResendTooSoon } from '@scriptorium/domain/user/emailVerification';
 import { AddressLimit, LoginThrottle } from '@scriptorium/domain/user/loginThrottle';
 import { changeEmail, precheckRegistration, registerAccount, userIdFor, type Registration } from '@scriptorium/domain/user/registration';
-import { hasForbiddenCharacters, normaliseUsername } from '@scriptorium/domain/user/username';
 import { appSignInStream } from '@scriptorium/domain/signin/appSignIn';
 import { appSignInDecider } from '@scriptorium/domain/signin/decide';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS, DEVICE_COOKIE_PATH, DeviceCookies } from '../auth/deviceCookie.ts';
@@ -22,35 +21,27 @@ import { requireUser, tokenHash } from './authenticate.ts';
 import { HttpError, httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
-import { adminSignInReply, codeSentReply, emailVerifiedReply, messageReply, registrationSettings, signInReply, userReply, type UserReply } from '@scriptorium/domain/protocol/http/auth';
+import {
+  adminSignInReply,
+  changePasswordBody,
+  CODE_LENGTH,
+  codeSentReply,
+  email,
+  emailBody,
+  emailVerifiedReply,
+  messageReply,
+  nickname,
+  registerBody,
+  registrationSettings,
+  resetPasswordBody,
+  signInReply,
+  userReply,
+  verifyEmailBody,
+  type UserReply,
+} from '@scriptorium/domain/protocol/http/auth';
 import { appSignIns as appSignInsReply, revokedReply } from '@scriptorium/domain/protocol/http/oauth';
 import { clientRegistry } from './oauth.ts';
 import { DEFAULT_SCOPE, requestedScopes } from '@scriptorium/domain/oauth/clients';
-
-const username = z
-  .string({ error: 'auth.username_required' })
-  .refine((name) => !hasForbiddenCharacters(name), 'auth.username_forbidden_characters')
-  .transform(normaliseUsername)
-  .pipe(z.string().regex(/^[\p{L}\p{N}_.-]{3,32}$/u, 'auth.username_invalid'));
-const email = z.string({ error: 'auth.email_required' }).trim().max(254, 'auth.email_too_long').pipe(z.email('auth.email_invalid'));
-const nickname = z.string().trim().max(32, 'auth.nickname_too_long');
-/** A new password's rules, wherever one is set (sign-up, change, reset). */
-export const password = z.string({ error: 'auth.password_required' }).min(8, 'auth.password_too_short').max(128, 'auth.password_too_long');
-const codeText = z
-  .string({ error: 'auth.code_required' })
-  .trim()
-  .regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), 'auth.code_format');
-/** Blank optional fields count as absent: the form sends what its inputs hold. */
-const blankAsAbsent = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value ?? undefined), schema.optional());
-
-const registerBody = z.object({
-  username,
-  email,
-  nickname: nickname.optional(),
-  password,
-  invite_code: blankAsAbsent(z.string().trim().max(64, 'auth.invite_invalid')),
-  email_verification_code: blankAsAbsent(codeText),
-});
 
 const loginBody = z.object({ username: z.string({ error: 'auth.username_required' }).trim().min(1, 'auth.username_required').max(64), password: z.string({ error: 'auth.password_required' }).min(1, 'auth.password_required').max(128) });
 /**
@@ -312,7 +303,6 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = userDto(await readUser(id, position));
   });
 
-  const emailBody = z.object({ email });
   const sendCode = async (ctx: Context) => {
     const body = parseBody(ctx, emailBody);
     await codes.send(body.email);
@@ -322,7 +312,6 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
   router.post('/auth/resend-verification-email', contract({ access: 'public', body: emailBody, responses: { 200: codeSentReply }, refusals: [429, 503] }), sendCode);
 
   /** A code that checks out verifies the account holding the address, if one does; registration may use it too. */
-  const verifyEmailBody = z.object({ email, code: codeText });
   router.post('/auth/verify-email', contract({ access: 'public', body: verifyEmailBody, responses: { 200: emailVerifiedReply }, refusals: [400, 429] }), async (ctx) => {
     const body = parseBody(ctx, verifyEmailBody);
     await codes.check(body.email, body.code);
@@ -341,7 +330,6 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
    * The signed-in user changes their password, knowing the current one. Every sign-in made before
    * ends (this one too: the change is dated after it), so this browser is handed a new token.
    */
-  const changePasswordBody = z.object({ current_password: z.string({ error: 'auth.password_required' }).min(1, 'auth.password_required').max(128), new_password: password });
   router.post('/auth/password', contract({ summary: 'Change my password; every other sign-in ends', access: 'user', body: changePasswordBody, responses: { 200: signInReply }, refusals: [400, 429, 503] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const body = parseBody(ctx, changePasswordBody);
@@ -372,9 +360,8 @@ export function authRoutes(services: Services, progress: ProjectionProgress): Ro
   });
 
   /** The mailed code sets a new password; every sign-in made before it ends. */
-  const resetBody = z.object({ email, code: codeText, new_password: password });
-  router.post('/auth/password-reset', contract({ summary: 'Set a new password with a mailed reset code', access: 'public', body: resetBody, responses: { 200: messageReply }, refusals: [400, 403, 429] }), async (ctx) => {
-    const body = parseBody(ctx, resetBody);
+  router.post('/auth/password-reset', contract({ summary: 'Set a new password with a mailed reset code', access: 'public', body: resetPasswordBody, responses: { 200: messageReply }, refusals: [400, 403, 429] }), async (ctx) => {
+    const body = parseBody(ctx, resetPasswordBody);
     const wait = await throttled(resets.retryAfter(ctx.ip));
     if (wait > 0) throw tooMany(wait);
     await resetCodes.check(body.email, body.code);

@@ -17,8 +17,8 @@ import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import type { Filter } from '@scriptorium/infra/readstore/port';
 import { cognitionStream, readableBy } from '@scriptorium/domain/cognition/cognition';
 import { collectionStream } from '@scriptorium/domain/cognition/collection';
-import { collectionDecider, MAX_COLLECTION_DESCRIPTION, MAX_COLLECTION_NAME, type CollectionCommand } from '@scriptorium/domain/cognition/collectionDecide';
-import { cognitionDecider, MAX_SUMMARY, MAX_TAG, MAX_TAGS, MAX_TITLE, type CognitionCommand } from '@scriptorium/domain/cognition/decide';
+import { collectionDecider, type CollectionCommand } from '@scriptorium/domain/cognition/collectionDecide';
+import { cognitionDecider, type CognitionCommand } from '@scriptorium/domain/cognition/decide';
 import { extractionStream, type ExtractionInput } from '@scriptorium/domain/cognition/extraction';
 import { extractionDecider, MAX_EXTRACT_NOTES, MAX_SYNTHESIS, MIN_SYNTHESIS } from '@scriptorium/domain/cognition/extractionDecide';
 import { matchScore } from '@scriptorium/domain/cognition/search';
@@ -32,13 +32,20 @@ import { contract } from './contract.ts';
 import { deleted } from '@scriptorium/domain/protocol/http/acknowledged';
 import {
   cognitionDetail,
+  cognitionEditBody,
   cognitionPage,
   cognitionViewed,
+  collectionBody,
   collectionDetail,
+  collectionEditBody,
+  collectionItemBody,
   collectionList,
   collectionReply,
+  extractBody,
   extractionStarted,
   extractionStatus,
+  extractUrlBody,
+  synthesizeBody,
 } from '@scriptorium/domain/protocol/http/cognition';
 
 /** Scored in memory when searching: the newest this many candidates (see `search.ts`). */
@@ -54,27 +61,6 @@ const listQuery = z.object({
   skip: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
-const extractBody = z.object({ note_ids: z.array(uuid('notes.id_invalid'), { error: 'extraction.note_ids_required' }).max(50) });
-const extractUrlBody = z.object({
-  url: z
-    .url({ protocol: /^https?$/, error: 'extraction.url_invalid' })
-    .max(2000, 'extraction.url_too_long'),
-});
-const synthesizeBody = z.object({ cognition_ids: z.array(uuid('cognition.id_invalid'), { error: 'extraction.cognition_ids_required' }).max(50) });
-const editBody = z
-  .object({
-    title: z.string().max(MAX_TITLE * 2).optional(),
-    summary: z.string().max(MAX_SUMMARY * 2).optional(),
-    tags: z.array(z.string().max(MAX_TAG * 2)).max(MAX_TAGS * 2).optional(),
-    public: z.boolean().optional(),
-  })
-  .refine((body) => Object.values(body).some((value) => value !== undefined), 'cognition.nothing_to_change');
-const collectionBody = z.object({
-  name: z.string({ error: 'collection.name_required' }).max(MAX_COLLECTION_NAME * 2),
-  description: z.string().max(MAX_COLLECTION_DESCRIPTION * 2).default(''),
-});
-const collectionEdit = z.object({ name: z.string().max(MAX_COLLECTION_NAME * 2).optional(), description: z.string().max(MAX_COLLECTION_DESCRIPTION * 2).optional() });
-const itemBody = z.object({ cognition_id: uuid('cognition.id_invalid') });
 
 const summaryDto = (doc: CognitionDoc, userId: string | null) => ({
   id: doc._id,
@@ -223,10 +209,10 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = { ...collectionDto(doc, visible.length), items: visible.map((item) => summaryDto(item, user.id)) };
   });
 
-  router.patch('/api/cognition/collections/:id', contract({ access: 'user', params: collectionParam, body: collectionEdit, responses: { 200: collectionReply } }), async (ctx) => {
+  router.patch('/api/cognition/collections/:id', contract({ access: 'user', params: collectionParam, body: collectionEditBody, responses: { 200: collectionReply } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, collectionParam);
-    const body = parseBody(ctx, collectionEdit);
+    const body = parseBody(ctx, collectionEditBody);
     const { position } = await onCollection(id, user.id, {
       type: 'EditCollection',
       data: { collectionId: id, actorId: user.id, ...(body.name !== undefined && { name: body.name }), ...(body.description !== undefined && { description: body.description }) },
@@ -244,10 +230,10 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = { deleted: true };
   });
 
-  router.post('/api/cognition/collections/:id/items', contract({ access: 'user', params: collectionParam, body: itemBody, responses: { 200: collectionReply }, refusals: [404, 409] }), async (ctx) => {
+  router.post('/api/cognition/collections/:id/items', contract({ access: 'user', params: collectionParam, body: collectionItemBody, responses: { 200: collectionReply }, refusals: [404, 409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, collectionParam);
-    const body = parseBody(ctx, itemBody);
+    const body = parseBody(ctx, collectionItemBody);
     const { state } = await services.commands.load(cognitionDecider, cognitionStream(body.cognition_id));
     if (!readableBy(state, user.id)) throw httpError(404, 'cognition.not_found');
     const { position } = await onCollection(id, user.id, { type: 'AddToCollection', data: { collectionId: id, actorId: user.id, cognitionId: body.cognition_id } });
@@ -281,10 +267,10 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = { cognition_id: id, viewed: true };
   });
 
-  router.patch('/api/cognition/:id', contract({ access: 'user', params: idParam, body: editBody, responses: { 200: cognitionDetail } }), async (ctx) => {
+  router.patch('/api/cognition/:id', contract({ access: 'user', params: idParam, body: cognitionEditBody, responses: { 200: cognitionDetail } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
-    const body = parseBody(ctx, editBody);
+    const body = parseBody(ctx, cognitionEditBody);
     const { public: visible, ...changes } = body;
     let position = 0;
     if (Object.keys(changes).length > 0) position = (await onCognition(id, user.id, { type: 'EditCognition', data: { cognitionId: id, actorId: user.id, changes } })).position || position;

@@ -10,31 +10,23 @@ import { MODEL_ROLES, profileFor, type ModelProfile, type ModelProfileOverride }
 import type { Services } from '../services.ts';
 import { requireAdmin, type CurrentUser } from './authenticate.ts';
 import { contract } from './contract.ts';
-import { connectionsListing, connectionTestResult, endpointAdded, modelProfileWire, modelTestResult } from '@scriptorium/domain/protocol/http/connections';
+import {
+  connectionsListing,
+  connectionTestResult,
+  endpointAdded,
+  endpointBody,
+  modelProfileWire,
+  modelTestResult,
+  type profileOverride,
+  searchConnectionBody,
+  smtpConnectionBody,
+  speechConnectionBody,
+} from '@scriptorium/domain/protocol/http/connections';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 
-const price = z.object({ prompt_per_million: z.number(), completion_per_million: z.number(), currency: z.string().max(8) }).strict();
-/** Wire form of a profile override (snake case, as the api speaks); ranges are the decider's to check. */
-const profileWire = z
-  .object({ context_window: z.number().int().optional(), max_output_tokens: z.number().int().optional(), reasoning: z.string().max(32).optional(), price: price.optional() })
-  .strict();
-type ProfileWire = z.infer<typeof profileWire>;
+type ProfileWire = z.infer<typeof profileOverride>;
 
-/** A key or password: absent keeps the saved one, null or empty removes it, text replaces it. */
-const secret = z.string().max(4000, 'connections.key_too_long').nullable().optional();
-const endpointBody = z
-  .object({
-    base_url: z.string().max(2000),
-    model: z.string().max(400),
-    roles: z.array(z.string().max(32)).max(MODEL_ROLES.length * 2),
-    profile: profileWire.default({}),
-    api_key: secret,
-  })
-  .strict();
 const idParam = z.object({ id: z.string().min(1).max(64) });
-const searchBody = z.object({ url: z.string().max(2000) }).strict();
-const smtpBody = z.object({ url: z.string().max(2000), from: z.string().max(320), password: secret }).strict();
-const speechBody = z.object({ base_url: z.string().max(2000), model: z.string().max(400), api_key: secret }).strict();
 const profileQuery = z.object({ model: z.string().max(400) });
 
 const toOverride = (wire: ProfileWire): ModelProfileOverride =>
@@ -163,9 +155,9 @@ export function connectionRoutes(services: Services): Router {
     ctx.body = { ...probeAnswer(outcome), model: outcome.model ?? null, profile: toWire(profile) };
   });
 
-  router.put('/admin/connections/search', contract({ access: 'admin', summary: 'Set the SearXNG instance', body: searchBody, responses: { 200: connectionsListing } }), async (ctx) => {
+  router.put('/admin/connections/search', contract({ access: 'admin', summary: 'Set the SearXNG instance', body: searchConnectionBody, responses: { 200: connectionsListing } }), async (ctx) => {
     const actor = await admin(ctx);
-    const body = parseBody(ctx, searchBody);
+    const body = parseBody(ctx, searchConnectionBody);
     await run(actor, { type: 'SetSearchEngine', data: { url: body.url, by: actor.id } });
     ctx.body = listing();
   });
@@ -186,9 +178,9 @@ export function connectionRoutes(services: Services): Router {
     ctx.body = probeAnswer(outcome);
   });
 
-  router.put('/admin/connections/smtp', contract({ access: 'admin', summary: 'Set SMTP (a password in the URL is taken out and sealed)', body: smtpBody, responses: { 200: connectionsListing } }), async (ctx) => {
+  router.put('/admin/connections/smtp', contract({ access: 'admin', summary: 'Set SMTP (a password in the URL is taken out and sealed)', body: smtpConnectionBody, responses: { 200: connectionsListing } }), async (ctx) => {
     const actor = await admin(ctx);
-    const body = parseBody(ctx, smtpBody);
+    const body = parseBody(ctx, smtpConnectionBody);
     // SMTP_URL's form (smtp://user:pass@host) is what operators paste: the password moves to its field.
     let url = body.url.trim();
     let password = body.password;
@@ -223,9 +215,9 @@ export function connectionRoutes(services: Services): Router {
     ctx.body = probeAnswer(outcome);
   });
 
-  router.put('/admin/connections/speech', contract({ access: 'admin', summary: 'Set speech recognition (a key left out stays as it is)', body: speechBody, responses: { 200: connectionsListing } }), async (ctx) => {
+  router.put('/admin/connections/speech', contract({ access: 'admin', summary: 'Set speech recognition (a key left out stays as it is)', body: speechConnectionBody, responses: { 200: connectionsListing } }), async (ctx) => {
     const actor = await admin(ctx);
-    const body = parseBody(ctx, speechBody);
+    const body = parseBody(ctx, speechConnectionBody);
     const encryptedKey = sealedOrKeep(services, body.api_key);
     await run(actor, { type: 'SetSpeech', data: { baseUrl: body.base_url, model: body.model, ...(encryptedKey !== undefined && { encryptedKey }), by: actor.id } });
     ctx.body = listing();

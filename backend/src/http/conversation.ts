@@ -8,7 +8,7 @@ import { MESSAGE_HEADS, type MessageDoc, type MessageHeadDoc } from '@scriptoriu
 import { CANVAS, type CanvasDoc } from '@scriptorium/projections/canvas';
 import { CANVAS_ID } from '@scriptorium/domain/protocol/research';
 import type { ModelProvider } from '@scriptorium/infra/model/port';
-import { AGENTS, type AgentName } from '@scriptorium/domain/conversation/conversation';
+import type { AgentName } from '@scriptorium/domain/conversation/conversation';
 import { preferencesDecider, preferencesStream } from '@scriptorium/domain/preferences/preferences';
 import type { ConversationService } from '@scriptorium/domain/conversation/service';
 import type { Services } from '../services.ts';
@@ -22,23 +22,40 @@ import { acceptedEncoding, encodeJson, sendEncodedJson } from './compression.ts'
 import {
   availableModels,
   canvas,
+  canvasEditBody,
+  chatSendBody,
+  clarificationAnswerBody,
+  clientId,
+  createSessionBody,
+  dispatchBody,
   dispatched,
+  editRequestBody,
   editRequested,
+  feedbackOption,
+  message,
   messagePosted,
   modelPreference,
   myChats,
   pendingQuestions,
   plan,
+  planEditBody,
   planReview,
+  planReviewBody,
   queryRefined,
   reportFeedbackSaved,
   researchBudget,
+  researchFeedbackBody,
   researchPaused,
   researchResumed,
   researchStatus,
+  searchStatusBody,
   session,
   sessionCreated,
   sessionHistory,
+  sessionId,
+  sessionNameBody,
+  sessionTitleBody,
+  setModeBody,
   type Canvas,
   type HistoryMessage,
   type MessagePosted,
@@ -46,11 +63,7 @@ import {
   type SessionHistory,
 } from '@scriptorium/domain/protocol/http/conversation';
 
-const sessionIdParam = z.object({ id: z.uuid('conversation.id_invalid') });
-const sessionId = z.uuid('conversation.id_invalid');
-const clientId = z.string().trim().regex(/^[A-Za-z0-9_-]{1,100}$/, 'conversation.client_id_invalid');
-const mode = z.union([z.literal(0), z.literal(1)], { error: 'conversation.mode_invalid' });
-const message = z.string({ error: 'conversation.message_required' }).trim().min(1, 'conversation.message_empty').max(20_000, 'conversation.message_too_long');
+const sessionIdParam = z.object({ id: sessionId });
 const page = (defaultLimit: number, maxLimit: number) =>
   z.object({
     skip: z.coerce.number().int().min(0).default(0),
@@ -127,13 +140,6 @@ export function conversationRoutes(services: Services, conversations: Conversati
     openSession.reply(ctx, 200, { session_id: id });
   });
 
-  const createSessionBody = z.object({
-    client_id: clientId.optional(),
-    name: z.string().trim().max(100).optional(),
-    mode: mode.optional(),
-    search_enabled: z.boolean().optional(),
-    layout_preset: z.enum(['home-welcome', 'chat-interface-only']).optional(),
-  });
   const createSession = contract({ access: 'user', body: createSessionBody, responses: sessionReply });
   router.post('/conversation/api/v2/research/create_session', createSession, async (ctx) => {
     const body = parseBody(ctx, createSessionBody);
@@ -158,7 +164,6 @@ export function conversationRoutes(services: Services, conversations: Conversati
     start.reply(ctx, 200, await postMessage(ctx, body, (body.message ?? body.query)!));
   });
 
-  const chatSendBody = z.object({ session_id: sessionId, message, client_id: clientId.optional() });
   const chatSend = contract({ access: 'user', body: chatSendBody, responses: { 200: messagePosted }, refusals: [402, 404] });
   router.post('/conversation/api/v2/chat/send', chatSend, async (ctx) => {
     const body = parseBody(ctx, chatSendBody);
@@ -196,36 +201,29 @@ export function conversationRoutes(services: Services, conversations: Conversati
     updateStatus.reply(ctx, 200, await changeSession(ctx, body.session_id, (actor) => conversations.setLifecycle(actor, body.session_id, body.status)));
   });
 
-  const searchStatusBody = z.object({ session_id: sessionId, search_enabled: z.boolean().optional(), enabled: z.boolean().optional() }).refine((value) => (value.search_enabled ?? value.enabled) !== undefined, {
-    message: 'conversation.search_enabled_required',
-    path: ['search_enabled'],
-  });
   const updateSearch = contract({ access: 'user', body: searchStatusBody, responses: sessionReply, refusals: [404] });
   router.post('/conversation/api/v2/research/update_search_status', updateSearch, async (ctx) => {
     const body = parseBody(ctx, searchStatusBody);
     updateSearch.reply(ctx, 200, await changeSession(ctx, body.session_id, (actor) => conversations.setSearch(actor, body.session_id, (body.search_enabled ?? body.enabled)!)));
   });
 
-  const setModeBody = z.object({ session_id: sessionId, mode });
   const setMode = contract({ access: 'user', body: setModeBody, responses: sessionReply, refusals: [404] });
   router.post('/conversation/api/v2/research/set_mode', setMode, async (ctx) => {
     const body = parseBody(ctx, setModeBody);
     setMode.reply(ctx, 200, await changeSession(ctx, body.session_id, (actor) => conversations.setMode(actor, body.session_id, body.mode)));
   });
 
-  const sessionsTitleBody = z.object({ title: z.string({ error: 'conversation.title_required' }).trim().min(1, 'conversation.title_empty').max(200, 'conversation.title_too_long') });
-  const setTitle = contract({ access: 'user', params: sessionIdParam, body: sessionsTitleBody, responses: sessionReply, refusals: [404] });
+  const setTitle = contract({ access: 'user', params: sessionIdParam, body: sessionTitleBody, responses: sessionReply, refusals: [404] });
   router.put('/conversation/api/v2/sessions/:id/title', setTitle, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
-    const body = parseBody(ctx, sessionsTitleBody);
+    const body = parseBody(ctx, sessionTitleBody);
     setTitle.reply(ctx, 200, await changeSession(ctx, id, (actor) => conversations.setTitle(actor, id, body.title)));
   });
 
-  const sessionsNameBody = z.object({ name: z.string({ error: 'conversation.name_required' }).trim().min(1, 'conversation.name_empty').max(100, 'conversation.name_too_long') });
-  const rename = contract({ access: 'user', params: sessionIdParam, body: sessionsNameBody, responses: sessionReply, refusals: [404] });
+  const rename = contract({ access: 'user', params: sessionIdParam, body: sessionNameBody, responses: sessionReply, refusals: [404] });
   router.put('/conversation/api/v2/sessions/:id/name', rename, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
-    const body = parseBody(ctx, sessionsNameBody);
+    const body = parseBody(ctx, sessionNameBody);
     rename.reply(ctx, 200, await changeSession(ctx, id, (actor) => conversations.rename(actor, id, body.name)));
   });
 
@@ -285,12 +283,6 @@ export function conversationRoutes(services: Services, conversations: Conversati
     resume.reply(ctx, 200, { session_id: id, reply_id: resumed.replyId });
   });
 
-  const dispatchBody = z.object({
-    agent: z.enum(AGENTS, { error: 'conversation.agent_invalid' }),
-    action: z.enum(['pause', 'resume', 'send'], { error: 'conversation.action_invalid' }),
-    params: z.object({ client_id: clientId.optional(), text: z.string().optional() }).passthrough().default({}),
-    run_async: z.boolean().default(true),
-  });
   const dispatch = contract({ access: 'user', params: sessionIdParam, body: dispatchBody, responses: { 200: dispatched }, refusals: [402, 404] });
   router.post('/conversation/sessions/:id/dispatch', dispatch, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
@@ -360,7 +352,6 @@ export function conversationRoutes(services: Services, conversations: Conversati
     budget.reply(ctx, 200, { remaining_tokens: remaining, estimate_tokens: estimate, enough: remaining >= estimate });
   });
 
-  const planReviewBody = z.object({ review_plans: z.boolean({ error: 'preferences.review_plans_required' }) });
   const planReviewRead = contract({ access: 'user', responses: { 200: planReview } });
   router.get('/conversation/api/preferences/plan_review', planReviewRead, async (ctx) => {
     const actor = await actorOf(ctx);
@@ -387,7 +378,6 @@ export function conversationRoutes(services: Services, conversations: Conversati
     refine.reply(ctx, 200, await refineQuery(services, model, actor.userId, body.query));
   });
 
-  const clarificationAnswerBody = z.object({ answers: z.array(clarificationAnswer).min(1, 'conversation.answers_empty').max(50) });
   const answerClarification = contract({ access: 'user', params: sessionIdParam, body: clarificationAnswerBody, responses: sessionReply, refusals: [404] });
   router.post('/conversation/research/:id/clarification_answer', answerClarification, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
@@ -395,15 +385,10 @@ export function conversationRoutes(services: Services, conversations: Conversati
     answerClarification.reply(ctx, 200, await changeSession(ctx, id, (actor) => conversations.answerClarification(actor, id, body.answers)));
   });
 
-  const planStep = z.object({
-    description: z.string({ error: 'conversation.plan_step_required' }).max(500, 'conversation.plan_step_too_long'),
-    queries: z.array(z.string().trim().max(200, 'conversation.plan_query_too_long')).max(5, 'conversation.plan_too_many_queries').optional(),
-  });
-  const planBody = z.object({ steps: z.array(planStep, { error: 'conversation.plan_steps_required' }).max(12, 'conversation.plan_too_many_steps') });
-  const editPlan = contract({ access: 'user', params: sessionIdParam, body: planBody, responses: { 200: plan }, refusals: [404, 409] });
+  const editPlan = contract({ access: 'user', params: sessionIdParam, body: planEditBody, responses: { 200: plan }, refusals: [404, 409] });
   router.put('/conversation/research/:id/plan', editPlan, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
-    const body = parseBody(ctx, planBody);
+    const body = parseBody(ctx, planEditBody);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
     const edited = await conversations.editPlan(actor, id, body.steps);
@@ -429,10 +414,10 @@ export function conversationRoutes(services: Services, conversations: Conversati
     pending.reply(ctx, 200, { session_id: id, questions: chat.pending_questions ?? [] });
   });
 
-  const feedback = contract({ access: 'user', params: sessionIdParam, body: feedbackBody, responses: sessionReply, refusals: [404] });
+  const feedback = contract({ access: 'user', params: sessionIdParam, body: researchFeedbackBody, responses: sessionReply, refusals: [404] });
   router.post('/conversation/research/:id/feedback', feedback, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
-    const body = parseBody(ctx, feedbackBody);
+    const body = parseBody(ctx, researchFeedbackBody);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
     const { option, text } = normaliseFeedback(body);
@@ -440,14 +425,6 @@ export function conversationRoutes(services: Services, conversations: Conversati
     feedback.reply(ctx, 200, await current(actor, id));
   });
 
-  const editRequestBody = z.object({
-    request_id: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'conversation.edit_request_id_invalid').optional(),
-    text: z.string({ error: 'conversation.edit_text_required' }).trim().min(1, 'conversation.edit_text_empty').max(2000),
-    snippet: z.string({ error: 'conversation.edit_snippet_required' }).min(1, 'conversation.edit_snippet_empty').max(20_000).refine((value) => value.trim().length > 0, 'conversation.edit_snippet_empty'),
-    // Where the selection is, so equal text elsewhere in the report is left alone.
-    offset: z.number().int().min(0).optional(),
-    version: z.number().int().min(1).optional(),
-  });
   const editRequest = contract({ access: 'user', params: sessionIdParam, body: editRequestBody, responses: { 200: editRequested }, refusals: [402, 404, 409] });
   router.post('/conversation/research/:id/edit_request', editRequest, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
@@ -481,15 +458,10 @@ export function conversationRoutes(services: Services, conversations: Conversati
     reportFeedback.reply(ctx, 200, { success: true });
   });
 
-  const canvasBody = z.object({
-    content: z.string({ error: 'conversation.report_required' }).max(500_000, 'conversation.report_too_long'),
-    title: z.string().trim().max(200).optional(),
-    from_version: z.number({ error: 'conversation.from_version_required' }).int().min(1),
-  });
-  const saveCanvas = contract({ access: 'user', params: sessionIdParam, body: canvasBody, responses: { 200: canvas }, refusals: [404] });
+  const saveCanvas = contract({ access: 'user', params: sessionIdParam, body: canvasEditBody, responses: { 200: canvas }, refusals: [404] });
   router.put('/conversation/research/:id/canvas', saveCanvas, async (ctx) => {
     const { id } = parseParams(ctx.params, sessionIdParam);
-    const body = parseBody(ctx, canvasBody);
+    const body = parseBody(ctx, canvasEditBody);
     const actor = await actorOf(ctx);
     await ownedChat(services.readStore, actor.userId, id);
     const result = await conversations.editCanvas(actor, id, { content: body.content, ...(body.title !== undefined && { title: body.title }), fromVersion: body.from_version });
@@ -513,22 +485,10 @@ export function conversationRoutes(services: Services, conversations: Conversati
   return router;
 }
 
-const clarificationAnswer = z.object({
-  id: z.string().min(1).max(100),
-  question: z.string().max(2000).default(''),
-  selectedOptions: z.array(z.string().max(500)).max(50).default([]),
-  textInput: z.string().max(5000).default(''),
-  question_type: z.enum(['single', 'multiple', 'text']).default('text'),
-});
 
-const feedbackOption = z.enum(['continue', 'satisfied', 'manual_feedback'], { error: 'conversation.feedback_option_invalid' });
-const feedbackBody = z.union([
-  z.object({ option: feedbackOption, text: z.string().max(5000).optional() }),
-  z.object({ feedback: z.union([feedbackOption, z.string().trim().min(1, 'conversation.feedback_empty').max(5000)]) }),
-]);
 
 /** `{feedback}` (the spec's payload) is an option name or, failing that, the user's own words. */
-function normaliseFeedback(body: z.infer<typeof feedbackBody>): { option: z.infer<typeof feedbackOption>; text?: string } {
+function normaliseFeedback(body: z.infer<typeof researchFeedbackBody>): { option: z.infer<typeof feedbackOption>; text?: string } {
   if ('option' in body) return { option: body.option, ...(body.text !== undefined && { text: body.text }) };
   const parsed = feedbackOption.safeParse(body.feedback);
   return parsed.success ? { option: parsed.data } : { option: 'manual_feedback', text: body.feedback };

@@ -1,20 +1,14 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { USERS, type UserDoc } from '@scriptorium/projections/users';
 import { feedbackDecider } from '@scriptorium/domain/feedback/decide';
-import { FEEDBACK_MAX_LENGTH, FEEDBACK_TYPES, feedbackStream } from '@scriptorium/domain/feedback/feedback';
+import { feedbackStream } from '@scriptorium/domain/feedback/feedback';
 import { feedbackMail } from '@scriptorium/domain/mail/templates';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
 import { parseBody } from './validate.ts';
 import { contract } from './contract.ts';
-import { feedbackSent } from '@scriptorium/domain/protocol/http/tasks';
-
-const feedbackBody = z.object({
-  feedback_type: z.enum(FEEDBACK_TYPES, { error: 'feedback.type_invalid' }),
-  feedback_text: z.string({ error: 'feedback.text_required' }).trim().min(1, 'feedback.text_empty').max(FEEDBACK_MAX_LENGTH, 'feedback.text_too_long'),
-});
+import { feedbackBody, feedbackSent } from '@scriptorium/domain/protocol/http/feedback';
 
 /** User feedback: stored as an event first, then mailed to the administrators. */
 export function feedbackRoutes(services: Services, progress: ProjectionProgress): Router {

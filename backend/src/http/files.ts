@@ -10,8 +10,7 @@ import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { NOTES, type NoteDoc } from '@scriptorium/projections/notes';
 import { CONTENT_TYPES, ExtractError, extractText, kindOf, MAX_INPUT_BYTES, type Extracted, type FileKind } from '@scriptorium/infra/extract/index';
 import { contextStream, DEFAULT_PREFERENCE, type ContextEntry } from '@scriptorium/domain/context/context';
-import { PREFERENCE_LANGUAGES, PREFERENCE_LENGTHS, PREFERENCE_STYLES } from '@scriptorium/domain/protocol/contexts';
-import { contextDecider, MAX_INSTRUCTIONS, type ContextCommand } from '@scriptorium/domain/context/decide';
+import { contextDecider, type ContextCommand } from '@scriptorium/domain/context/decide';
 import { CONTENT_PREFERENCES, CONTEXTS, type ContentPreferenceDoc, type ContextDoc } from '@scriptorium/projections/contexts';
 import type { ConversationService } from '@scriptorium/domain/conversation/service';
 import type { Logger } from '@scriptorium/infra/log';
@@ -21,7 +20,7 @@ import { anyErrorText, coded, isErrorCode } from '@scriptorium/domain/protocol/e
 import { HttpError, httpError, invalidField, validationError } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
-import { contentPreferenceReply, contextList, contextRemoved, contextUploaded, fileUploaded, noteSelected, type ContextFileAdded, type ResearchContext } from '@scriptorium/domain/protocol/http/contexts';
+import { contentPreferenceBody, contentPreferenceReply, contextList, conversationId, contextRemoved, contextUploaded, fileUploaded, noteSelected, selectNoteBody, type ContextFileAdded, type ResearchContext } from '@scriptorium/domain/protocol/http/contexts';
 
 /** The notes read model arrives with the notes feature; only these fields are read here. */
 /** Text taken from an upload, offered to whoever keeps a search corpus of the user's material. */
@@ -47,19 +46,11 @@ const tooLarge = () => httpError(413, 'files.too_large', { mb: MAX_MB });
 /** Room for the multipart boundaries and the small text fields next to the file. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 
-const conversationId = z.uuid('conversation.id_invalid');
 const contextId = z.string().trim().min(1, 'context.id_required').max(100);
 const researchFields = z.object({
   conversation_id: conversationId,
   file_type: z.string().trim().max(100).optional(),
   round: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number({ error: 'context.round_integer' }).int('context.round_integer').min(0).max(10_000).optional()),
-});
-const preferenceBody = z.object({
-  conversation_id: conversationId,
-  length: z.enum(PREFERENCE_LENGTHS, { error: 'context.length_invalid' }).optional(),
-  style: z.enum(PREFERENCE_STYLES, { error: 'context.style_invalid' }).optional(),
-  language: z.enum(PREFERENCE_LANGUAGES, { error: 'context.language_invalid' }).optional(),
-  instructions: z.string().max(MAX_INSTRUCTIONS, 'context.instructions_too_long').optional(),
 });
 
 const upload = multer({
@@ -383,7 +374,6 @@ export function fileRoutes(services: Services, conversations: ConversationServic
     ctx.body = await blobs.get(doc.text_key);
   });
 
-  const selectNoteBody = z.object({ conversation_id: conversationId });
   const selectNoteParams = z.object({ id: z.string().trim().min(1).max(100) });
   const selectNote = contract({ access: 'user', params: selectNoteParams, body: selectNoteBody, responses: { 200: noteSelected }, refusals: [404] });
   router.post('/conversation/api/research/select_note/:id', selectNote, async (ctx) => {
@@ -410,9 +400,9 @@ export function fileRoutes(services: Services, conversations: ConversationServic
     readPreference.reply(ctx, 200, { success: true, data: preferenceDto(doc ?? DEFAULT_PREFERENCE) });
   });
 
-  const setPreference = contract({ access: 'user', body: preferenceBody, responses: { 200: contentPreferenceReply }, refusals: [404] });
+  const setPreference = contract({ access: 'user', body: contentPreferenceBody, responses: { 200: contentPreferenceReply }, refusals: [404] });
   router.post('/conversation/api/research/content_preference', setPreference, async (ctx) => {
-    const body = parseBody(ctx, preferenceBody);
+    const body = parseBody(ctx, contentPreferenceBody);
     const user = await requireUser(services, ctx);
     const actor = { userId: user.id };
     await ownedChat(services.readStore, actor.userId, body.conversation_id);

@@ -5,8 +5,8 @@ import { NOTE_SHARES, NOTES, type NoteDoc, type NoteShareDoc } from '@scriptoriu
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { USERS, type UserDoc } from '@scriptorium/projections/users';
 import { currentContent, noteContentStream } from '@scriptorium/domain/notes/content';
-import { MAX_NOTE_CHARS, noteContentDecider } from '@scriptorium/domain/notes/contentDecide';
-import { MAX_NOTE_NAME, notebookDecider, type NotebookCommand } from '@scriptorium/domain/notes/decide';
+import { noteContentDecider } from '@scriptorium/domain/notes/contentDecide';
+import { notebookDecider, type NotebookCommand } from '@scriptorium/domain/notes/decide';
 import { notebookStream } from '@scriptorium/domain/notes/notes';
 import { isOpen } from '@scriptorium/domain/share/decide';
 import type { Services } from '../services.ts';
@@ -14,25 +14,26 @@ import { requireUser } from './authenticate.ts';
 import { httpError } from './errors.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
-import { noteDetail, noteSaved, notesDeleted, noteShareLink, noteSummary, noteTree, sharedNote } from '@scriptorium/domain/protocol/http/notes';
+import {
+  noteContentBody,
+  noteCreateBody,
+  noteDetail,
+  noteId,
+  noteMoveBody,
+  noteRenameBody,
+  noteSaved,
+  notesDeleted,
+  noteShareBody,
+  noteShareLink,
+  noteSummary,
+  noteTree,
+  sharedNote,
+} from '@scriptorium/domain/protocol/http/notes';
 import { revoked } from '@scriptorium/domain/protocol/http/acknowledged';
 
 /** A shared folder shows at most this many notes below the shared one. */
 const MAX_SHARED_NOTES = 500;
-export const DEFAULT_NOTE_NAME = '新建笔记';
-
-const noteName = z.string({ error: 'notes.name_required' }).trim().min(1, 'notes.name_empty').max(MAX_NOTE_NAME, 'notes.name_too_long');
-const noteId = z.uuid('notes.id_invalid');
 const idParam = z.object({ id: noteId });
-const content = z.string({ error: 'notes.content_required' }).max(MAX_NOTE_CHARS, 'notes.content_too_long');
-
-const createBody = z.object({ name: noteName.default(DEFAULT_NOTE_NAME), parent_id: noteId.nullable().default(null), content: content.default('') });
-const renameBody = z.object({ name: noteName });
-const contentBody = z.object({ content, revision: z.number({ error: 'notes.revision_required' }).int().min(0) });
-const moveBody = z.object({ target_id: noteId.nullable(), position: z.enum(['before', 'after', 'inside'], { error: 'notes.position_invalid' }) });
-const shareBody = z.object({
-  expires_days: z.number().int('share.expiry_whole_days').min(1, 'share.expiry_too_short').max(3650, 'share.expiry_too_long').nullable().default(null),
-});
 const tokenParam = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'share.token_invalid') });
 
 /** `shared`: the note's own link opens it now (the notes below a shared one are public through it too). */
@@ -78,9 +79,9 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { notes: await tree(user.id) };
   });
 
-  router.post('/api/notes', contract({ access: 'user', body: createBody, responses: { 201: noteDetail }, refusals: [404, 409] }), async (ctx) => {
+  router.post('/api/notes', contract({ access: 'user', body: noteCreateBody, responses: { 201: noteDetail }, refusals: [404, 409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const body = parseBody(ctx, createBody);
+    const body = parseBody(ctx, noteCreateBody);
     const id = randomUUID();
     // One request, one append: the first text travels in the creation, so a refusal leaves no empty note.
     const { position } = await notebook(user.id, { type: 'CreateNote', data: { userId: user.id, noteId: id, name: body.name, parentId: body.parent_id, content: body.content } });
@@ -119,18 +120,18 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = detailDto(await owned(user.id, id), services.clock());
   });
 
-  router.patch('/api/notes/:id', contract({ access: 'user', params: idParam, body: renameBody, responses: { 200: noteSummary }, refusals: [409] }), async (ctx) => {
+  router.patch('/api/notes/:id', contract({ access: 'user', params: idParam, body: noteRenameBody, responses: { 200: noteSummary }, refusals: [409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
-    const body = parseBody(ctx, renameBody);
+    const body = parseBody(ctx, noteRenameBody);
     const { position } = await notebook(user.id, { type: 'RenameNote', data: { userId: user.id, noteId: id, name: body.name } });
     ctx.body = summaryDto(await owned(user.id, id, position), services.clock());
   });
 
-  router.put('/api/notes/:id/content', contract({ access: 'user', params: idParam, body: contentBody, responses: { 200: noteSaved }, refusals: [404, 409] }), async (ctx) => {
+  router.put('/api/notes/:id/content', contract({ access: 'user', params: idParam, body: noteContentBody, responses: { 200: noteSaved }, refusals: [404, 409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
-    const body = parseBody(ctx, contentBody);
+    const body = parseBody(ctx, noteContentBody);
     const { state } = await services.commands.load(notebookDecider, notebookStream(user.id));
     if (state.status !== 'open' || !state.notes[id]) throw httpError(404, 'notes.not_found');
     const result = await services.commands.handle(noteContentDecider, noteContentStream(id), {
@@ -142,10 +143,10 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { revision: currentContent(result.newState, state.notes[id].initialContent).revision, updated_at: doc.updated_at };
   });
 
-  router.post('/api/notes/:id/move', contract({ access: 'user', params: idParam, body: moveBody, responses: { 200: noteTree }, refusals: [409] }), async (ctx) => {
+  router.post('/api/notes/:id/move', contract({ access: 'user', params: idParam, body: noteMoveBody, responses: { 200: noteTree }, refusals: [409] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
-    const body = parseBody(ctx, moveBody);
+    const body = parseBody(ctx, noteMoveBody);
     const { position } = await notebook(user.id, { type: 'MoveNote', data: { userId: user.id, noteId: id, targetId: body.target_id, position: body.position } });
     await progress.waitFor(position);
     ctx.body = { notes: await tree(user.id) };
@@ -160,10 +161,10 @@ export function noteRoutes(services: Services, progress: ProjectionProgress): Ro
     ctx.body = { deleted };
   });
 
-  router.post('/api/notes/:id/share', contract({ access: 'user', params: idParam, body: shareBody, responses: { 200: noteShareLink } }), async (ctx) => {
+  router.post('/api/notes/:id/share', contract({ access: 'user', params: idParam, body: noteShareBody, responses: { 200: noteShareLink } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
-    const body = parseBody(ctx, shareBody);
+    const body = parseBody(ctx, noteShareBody);
     const token = randomBytes(16).toString('base64url');
     const { position } = await notebook(user.id, { type: 'ShareNote', data: { userId: user.id, noteId: id, token, expiresDays: body.expires_days } });
     const doc = await owned(user.id, id, position);

@@ -15,7 +15,7 @@ import { anyErrorText, type ErrorCode } from '@scriptorium/domain/protocol/error
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
 import { contract } from './contract.ts';
-import { authorisedApps, authorizeAnswerReply, authorizeRequestReply, oauthMetadata, oauthTokenReply, revokedReply } from '@scriptorium/domain/protocol/http/oauth';
+import { authorisedApps, authorizeAnswerReply, authorizeBody, authorizeQuery, authorizeRequestReply, oauthMetadata, oauthTokenReply, revokedReply } from '@scriptorium/domain/protocol/http/oauth';
 import { httpError } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 
@@ -28,18 +28,7 @@ import { parseBody, parseParams, parseQuery } from './validate.ts';
  * ends them at once.
  */
 
-/** Every parameter of an authorisation request, as the consent page passes them on (RFC 6749 §4.1.1, RFC 7636 §4.3). */
-const authorizeQuery = z.object({
-  response_type: z.string().max(64).optional(),
-  client_id: z.string().max(128).optional(),
-  redirect_uri: z.string().max(2048).optional(),
-  scope: z.string().max(256).optional(),
-  state: z.string().max(1024).optional(),
-  code_challenge: z.string().max(256).optional(),
-  code_challenge_method: z.string().max(16).optional(),
-});
 type AuthorizeRequest = z.infer<typeof authorizeQuery>;
-const authorizeBody = authorizeQuery.extend({ decision: z.enum(['approve', 'deny']) });
 
 /** Token and revocation requests are forms; each parameter once (RFC 6749 §3.2). */
 const formParams = z.record(z.string(), z.string().max(4096));

@@ -20,25 +20,11 @@ import { sendPdf } from './exports.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
 import { historyPageQuery, pageRequest, readHistory } from './history.ts';
-import { artifactShared, conversationShared, conversationShareRevoked, sessionShares, sharedArtifact, sharedConversation } from '@scriptorium/domain/protocol/http/conversation';
+import { artifactShareBody, artifactShared, conversationShareBody, conversationShared, conversationShareRevoked, sessionShares, sharedArtifact, sharedConversation } from '@scriptorium/domain/protocol/http/conversation';
 
 const shareIdParam = z.object({ shareId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'share.token_invalid') });
 
-const shareBody = z.object({
-  session_id: z.uuid('conversation.id_invalid'),
-  title: z.string().trim().max(200, 'share.title_too_long').default(''),
-  description: z.string().trim().max(2000, 'share.description_too_long').default(''),
-  expires_days: z.number().int('share.expiry_whole_days').min(1, 'share.expiry_too_short').max(3650, 'share.expiry_too_long').nullable().default(null),
-  /** Show the owner's private notes and cognitions found while researching; by default only what the report cites. */
-  include_private: z.boolean({ error: 'share.include_private_invalid' }).default(false),
-});
 
-const artifactShareBody = z.object({
-  session_id: z.uuid('conversation.id_invalid'),
-  message_id: z.string().min(1).max(100),
-  filename: z.string().min(1).max(300),
-  expires_days: z.number().int('share.expiry_whole_days').min(1, 'share.expiry_too_short').max(3650, 'share.expiry_too_long').nullable().default(null),
-});
 
 /** The finished artifact of that name in a message, if there is one. */
 function artifactIn(message: MessageDoc, filename: string): ContentOf<'artifact_complete'> | null {
@@ -57,9 +43,9 @@ export function shareRoutes(services: Services, conversations: ConversationServi
     return share;
   }
 
-  router.post('/conversation/sessions/share', contract({ access: 'user', body: shareBody, responses: { 200: conversationShared }, refusals: [404] }), async (ctx) => {
+  router.post('/conversation/sessions/share', contract({ access: 'user', body: conversationShareBody, responses: { 200: conversationShared }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const body = parseBody(ctx, shareBody);
+    const body = parseBody(ctx, conversationShareBody);
     const chat = await ownedChat(services.readStore, user.id, body.session_id);
     const shareId = crypto.randomUUID().replaceAll('-', '');
     const result = await services.commands.handle(shareDecider, shareStream(shareId), {

@@ -3,24 +3,13 @@ import { z } from 'zod';
 import { COIN_BALANCES, DAILY_TASKS, dailyTasksId, newTaskItem, type CoinBalanceDoc, type DailyTaskItem, type DailyTasksDoc } from '@scriptorium/projections/tasks';
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { activityDecider, activityStream } from '@scriptorium/domain/activity/activity';
-import { publicTaskId, REPORTABLE_ACTIONS, TASK_CATALOGUE } from '@scriptorium/domain/tasks/catalogue';
+import { publicTaskId, TASK_CATALOGUE } from '@scriptorium/domain/tasks/catalogue';
 import { TaskService } from '@scriptorium/domain/tasks/service';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
 import { parseBody, parseParams } from './validate.ts';
 import { contract } from './contract.ts';
-import { coinBalance, dailyTasksEnsured, taskActionResults, taskClaimed, taskSummary, taskTypes } from '@scriptorium/domain/protocol/http/tasks';
-
-const targetId = z.string({ error: 'tasks.target_required' }).trim().min(1, 'tasks.target_empty').max(128, 'tasks.target_too_long');
-
-/** Besides the task actions, the client reports page views (the spec's guard records them as user actions). */
-const REPORTED = [...REPORTABLE_ACTIONS, 'page_view'] as const;
-
-const actionBody = z.object({
-  action_type: z.enum(REPORTED, { error: 'tasks.action_invalid' }),
-  target_id: targetId,
-  target_type: z.string().trim().min(1).max(40).default('cognition'),
-});
+import { coinBalance, dailyTasksEnsured, REPORTABLE_ACTIONS, taskActionBody, taskActionResults, taskClaimed, taskSummary, taskTypes } from '@scriptorium/domain/protocol/http/tasks';
 
 /** What the summary shows before the day's tasks are assigned: the catalogue, untouched. */
 const unassigned = (): DailyTaskItem[] => TASK_CATALOGUE.map(newTaskItem);
@@ -79,9 +68,9 @@ export function taskRoutes(services: Services, progress: ProjectionProgress): Ro
   });
 
   /** The spec's answer is the list of results itself. */
-  router.post('/api/tasks/action', contract({ access: 'user', body: actionBody, responses: { 200: taskActionResults } }), async (ctx) => {
+  router.post('/api/tasks/action', contract({ access: 'user', body: taskActionBody, responses: { 200: taskActionResults } }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const body = parseBody(ctx, actionBody);
+    const body = parseBody(ctx, taskActionBody);
     if (body.action_type === 'page_view') {
       const day = tasks.today();
       const path = body.target_id.split('?')[0]!;

@@ -19,8 +19,10 @@ import {
   cliLeaderboard,
   sharedTrajectory,
   trajectoryFavorite,
+  trajectoryFavoriteBody,
   trajectoryFile,
   trajectoryFiles,
+  trajectoryShareBody,
   trajectoryShared,
   trajectoryShares,
   trajectoryWithEvents,
@@ -58,12 +60,6 @@ const uploadBody = z.object({
 const idParam = z.object({ id: z.uuid('trajectories.id_invalid') });
 const tokenParam = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'share.token_invalid') });
 const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(10_000).default(50), offset: z.coerce.number().int().min(0).default(0) });
-const favoriteBody = z.object({ file_id: z.uuid().optional(), favorite: z.boolean({ error: 'trajectories.favorite_required' }) });
-const shareBody = z.object({
-  file_id: z.uuid('trajectories.id_invalid'),
-  share_settings: z.object({ allow_download: z.boolean().default(true) }).default({ allow_download: true }),
-  expires_in: z.number().int().min(60, 'trajectories.expiry_too_short').max(3650 * 86_400, 'trajectories.expiry_too_long').nullable().default(null),
-});
 
 const fileDto = (doc: TrajectoryDoc) => ({
   file_id: doc._id,
@@ -189,10 +185,10 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     ctx.body = { file_id: id, favorite: (await owned(user.id, id)).favorite };
   });
 
-  router.put('/engineer/trajectory/files/:id/favorite', contract({ access: 'user', params: idParam, body: favoriteBody, responses: { 200: trajectoryFavorite } }), async (ctx) => {
+  router.put('/engineer/trajectory/files/:id/favorite', contract({ access: 'user', params: idParam, body: trajectoryFavoriteBody, responses: { 200: trajectoryFavorite } }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, idParam);
-    const body = parseBody(ctx, favoriteBody);
+    const body = parseBody(ctx, trajectoryFavoriteBody);
     if (body.file_id !== undefined && body.file_id !== id) throw invalidField(['file_id'], 'trajectories.file_id_mismatch');
     const { position } = await run(id, user.id, { type: 'SetTrajectoryFavorite', data: { fileId: id, actorId: user.id, favorite: body.favorite } });
     await progress.waitFor(position);
@@ -222,9 +218,9 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     };
   });
 
-  router.post('/engineer/trajectory/share', contract({ access: 'user', body: shareBody, responses: { 200: trajectoryShared }, refusals: [404] }), async (ctx) => {
+  router.post('/engineer/trajectory/share', contract({ access: 'user', body: trajectoryShareBody, responses: { 200: trajectoryShared }, refusals: [404] }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const body = parseBody(ctx, shareBody);
+    const body = parseBody(ctx, trajectoryShareBody);
     const token = randomBytes(18).toString('base64url');
     const { position, newEvents } = await run(body.file_id, user.id, {
       type: 'ShareTrajectory',

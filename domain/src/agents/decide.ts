@@ -1,12 +1,10 @@
 import { errorText, type CodedError } from '../protocol/errors.ts';
 import { refuse } from '../refuse.ts';
+import { MAX_AGENT_DESCRIPTION, MAX_AGENT_NAME, MAX_INSTRUCTIONS } from '../protocol/http/agents.ts';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
 import { evolve, initialState, type Agent, type AgentEvent, type AgentProfile } from './agent.ts';
 
 export const AGENT_NOT_FOUND = errorText('agents.not_found');
-export const MAX_AGENT_NAME = 60;
-export const MAX_AGENT_DESCRIPTION = 300;
-export const MAX_INSTRUCTIONS = 4000;
 
 type Owner = { agentId: string; actorId: string };
 /** `knownTools` is the platform's tool list, given by the caller so the decision stays pure. */

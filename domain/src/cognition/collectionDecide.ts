@@ -1,9 +1,8 @@
 import { refuse } from '../refuse.ts';
+import { MAX_COLLECTION_DESCRIPTION, MAX_COLLECTION_NAME } from '../protocol/http/cognition.ts';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
 import { evolve, initialState, type Collection, type CollectionEvent } from './collection.ts';
 
-export const MAX_COLLECTION_NAME = 100;
-export const MAX_COLLECTION_DESCRIPTION = 500;
 export const MAX_COLLECTION_ITEMS = 1000;
 
 type Actor = { collectionId: string; actorId: string };

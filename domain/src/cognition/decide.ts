@@ -1,11 +1,8 @@
 import { refuse } from '../refuse.ts';
+import { MAX_SUMMARY, MAX_TAG, MAX_TAGS, MAX_TITLE } from '../protocol/http/cognition.ts';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
 import { evolve, initialState, readableBy, type Cognition, type CognitionBody, type CognitionCreated, type CognitionEvent } from './cognition.ts';
 
-export const MAX_TITLE = 120;
-export const MAX_SUMMARY = 500;
-export const MAX_TAGS = 8;
-export const MAX_TAG = 20;
 
 export type CreateCognition = Command<'CreateCognition', Omit<CognitionCreated['data'], 'at'>>;
 export type EditCognition = Command<'EditCognition', { cognitionId: string; actorId: string; changes: Partial<Pick<CognitionBody, 'title' | 'summary' | 'tags'>> }>;

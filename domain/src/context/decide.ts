@@ -1,10 +1,10 @@
 import { refuse } from '../refuse.ts';
+import { MAX_INSTRUCTIONS } from '../protocol/http/contexts.ts';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
 import { evolve, initialState, type ContentPreference, type ContextEvent, type ContextFileType, type Contexts } from './context.ts';
 
 /** Enough material for one report; more would not fit the writing agent's context anyway. */
 export const MAX_CONTEXTS = 20;
-export const MAX_INSTRUCTIONS = 500;
 
 interface Actor {
   sessionId: string;

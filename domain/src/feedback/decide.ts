@@ -1,6 +1,7 @@
 import { refuse } from '../refuse.ts';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
-import { evolve, FEEDBACK_MAX_LENGTH, initialState, type Feedback, type FeedbackEvent, type FeedbackType } from './feedback.ts';
+import { FEEDBACK_MAX_LENGTH } from '../protocol/http/feedback.ts';
+import { evolve, initialState, type Feedback, type FeedbackEvent, type FeedbackType } from './feedback.ts';
 
 export type SubmitFeedback = Command<
   'SubmitFeedback',

@@ -1,8 +1,7 @@
 import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
+import type { FEEDBACK_TYPES } from '../protocol/http/feedback.ts';
 
-export const FEEDBACK_TYPES = ['bug', 'feature', 'general'] as const;
 export type FeedbackType = (typeof FEEDBACK_TYPES)[number];
-export const FEEDBACK_MAX_LENGTH = 5000;
 
 export type FeedbackSubmitted = DomainEvent<
   'FeedbackSubmitted',

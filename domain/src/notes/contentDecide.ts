@@ -1,10 +1,9 @@
 import { errorText } from '../protocol/errors.ts';
 import { refuse } from '../refuse.ts';
 import { type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
+import { MAX_NOTE_CHARS } from '../protocol/http/notes.ts';
 import { currentContent, evolveContent, initialContent, type NoteContent, type NoteContentEvent } from './content.ts';
 
-/** A long chapter; the whole text travels in one JSON body, which the api caps at 1 MB. */
-export const MAX_NOTE_CHARS = 300_000;
 export const EDITED_ELSEWHERE = errorText('notes.edited_elsewhere');
 
 /**

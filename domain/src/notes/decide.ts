@@ -1,10 +1,9 @@
 import { errorText } from '../protocol/errors.ts';
 import { refuse } from '../refuse.ts';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
-import { MAX_NOTE_CHARS } from './contentDecide.ts';
+import { MAX_NOTE_CHARS, MAX_NOTE_NAME } from '../protocol/http/notes.ts';
 import { childrenOf, evolve, initialState, subtree, type Notebook, type NotebookEvent, type NoteNode } from './notes.ts';
 
-export const MAX_NOTE_NAME = 200;
 /** A notebook is for a person's notes; a tree past this is a script, not a person. */
 export const MAX_NOTES = 5000;
 export const NOTE_NOT_FOUND = errorText('notes.not_found');

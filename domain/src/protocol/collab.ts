@@ -52,6 +52,11 @@ export const changeCollabRoleSchema = createCollabInviteSchema;
 export const collabInviteIdSchema = z.uuid('collab.invite_not_found');
 export const collabMemberIdSchema = z.string().min(1).max(100);
 export const acceptCollabInviteSchema = z.object({ token: z.string().regex(/^[a-f0-9]{32}\.[A-Za-z0-9_-]{43}$/, 'collab.invite_invalid') }).strict();
+export type CreateCollabDocBody = z.input<typeof createCollabDocSchema>;
+export type CreateCollabInviteBody = z.input<typeof createCollabInviteSchema>;
+export type RenameCollabDocBody = z.input<typeof renameCollabDocSchema>;
+export type ChangeCollabRoleBody = z.input<typeof changeCollabRoleSchema>;
+export type AcceptCollabInviteBody = z.input<typeof acceptCollabInviteSchema>;
 
 // The replies of the shared-document routes: declared by the routes (their OpenAPI responses) and inferred here for the client.
 const collabAccess = z.enum(['owner', ...COLLAB_ROLES]);

@@ -1,8 +1,7 @@
 import { refuse } from '../refuse.ts';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
 import { evolve, initialState, type Share, type ShareEvent } from './share.ts';
-
-export const MAX_EXPIRES_DAYS = 3650;
+import { MAX_EXPIRES_DAYS } from '../protocol/http/share.ts';
 
 export type ShareConversation = Command<
   'ShareConversation',

@@ -4,14 +4,9 @@
  * changing the catalogue never changes a day already under way.
  */
 
-export const ACTION_TYPES = ['view_cognition', 'create_note', 'complete_research', 'complete_chat'] as const;
-export type ActionType = (typeof ACTION_TYPES)[number];
+import type { ACTION_TYPES } from '../protocol/http/tasks.ts';
 
-/**
- * What a client may report through POST /api/tasks/action. Finished research and chats, and new
- * notes, are taken from the product's own events, so they cannot be claimed by just saying so.
- */
-export const REPORTABLE_ACTIONS = ['view_cognition'] as const satisfies readonly ActionType[];
+export type ActionType = (typeof ACTION_TYPES)[number];
 
 export interface TaskDefinition {
   taskId: string;

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomInt } from 'node:crypto';
 import { assertNever, DomainError, type Command, type Decider, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
 import { anyErrorText, errorText } from '../protocol/errors.ts';
+import { CODE_LENGTH } from '../protocol/http/auth.ts';
 import { normaliseEmail } from './emailClaim.ts';
 
 /**
@@ -142,7 +143,6 @@ export type CodePurpose = 'verify' | 'reset';
 export const verificationStream = (email: string, purpose: CodePurpose = 'verify'): string =>
   `${purpose === 'reset' ? 'pwreset' : 'emailcode'}-${createHash('sha256').update(normaliseEmail(email)).digest('hex').slice(0, 32)}`;
 
-export const CODE_LENGTH = 6;
 
 export const newCode = (): string => String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
 

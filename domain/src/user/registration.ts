@@ -6,7 +6,7 @@ import { inviteStream, normaliseInviteCode } from '../invites/invite.ts';
 import { userDecider, userStream, type RegisterUser } from './decide.ts';
 import { emailClaimDecider, emailClaimStream, normaliseEmail } from './emailClaim.ts';
 import { nameClaimDecider, nameClaimStream } from './nameClaim.ts';
-import { normaliseUsername, usernameSkeleton } from './username.ts';
+import { normaliseUsername, usernameSkeleton } from '../protocol/username.ts';
 
 /** Usernames are unique regardless of case and width, so the id follows from the name and the user stream itself guards it. */
 export const userIdFor = (username: string): string => deterministicId('user', normaliseUsername(username).toLowerCase());

@@ -75,18 +75,27 @@ export function accountInactiveByServer(): void {
   for (const listener of inactiveListeners) listener();
 }
 
-export interface RequestOptions {
+/**
+ * `B` is the JSON body's type, the route's request schema's input from the protocol
+ * (`api.post<Reply, Body>(path, { json })`): named, so the body a call builds is checked against the
+ * schema the server parses it with (ESLint's `scriptorium/request-type-from-protocol` asks for it).
+ */
+export interface RequestOptions<B = never> {
   query?: Record<string, string | number | boolean | undefined>;
-  json?: unknown;
+  json?: B;
   form?: Record<string, string>;
+  /** A multipart upload, its fields as the route's `multipart` schema names them. */
+  multipart?: FormData;
   signal?: AbortSignal;
+  /** Where the path starts: the API (`/backend`) unless a document lives at the site's root (RFC 8414's metadata). */
+  base?: string;
 }
 
-function urlFor(path: string, query: RequestOptions['query']): string {
+function urlFor(path: string, query: RequestOptions['query'], base = API_BASE): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(key, String(value));
   const search = params.toString();
-  return `${API_BASE}${path}${search === '' ? '' : `?${search}`}`;
+  return `${base}${path}${search === '' ? '' : `?${search}`}`;
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -97,12 +106,13 @@ async function readBody(response: Response): Promise<unknown> {
   return /\bjson\b/.test(response.headers.get('Content-Type') ?? '') ? JSON.parse(text) : text;
 }
 
-export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+export async function request<T, B = never>(method: string, path: string, options: RequestOptions<B> = {}): Promise<T> {
   const headers = new Headers({ Accept: 'application/json' });
   const token = browserTokens.get();
   if (token) headers.set('Authorization', `Bearer ${token}`);
   let body: BodyInit | undefined;
   if (options.form !== undefined) body = new URLSearchParams(options.form);
+  else if (options.multipart !== undefined) body = options.multipart;
   else if (options.json !== undefined) {
     headers.set('Content-Type', 'application/json');
     body = JSON.stringify(options.json);
@@ -112,7 +122,7 @@ export async function request<T>(method: string, path: string, options: RequestO
 
   let response: Response;
   try {
-    response = await fetch(urlFor(path, options.query), { method, headers, body, signal });
+    response = await fetch(urlFor(path, options.query, options.base), { method, headers, body, signal });
   } catch (error) {
     // A caller that cancelled does not want an error message, it wants to stop.
     if (options.signal?.aborted) throw error;
@@ -122,7 +132,7 @@ export async function request<T>(method: string, path: string, options: RequestO
   if (!response.ok) {
     const payload = await readBody(response).catch(() => undefined);
     if (response.status === 401) await tokenSettled();
-    if (response.status === 401 && token !== browserTokens.get() && browserTokens.get() !== null) return request<T>(method, path, options);
+    if (response.status === 401 && token !== browserTokens.get() && browserTokens.get() !== null) return request<T, B>(method, path, options);
     if (response.status === 401) signedOutByServer(token);
     if (response.status === 403 && (payload as { code?: unknown } | undefined)?.code === 'auth.account_inactive') accountInactiveByServer();
     throw new ApiError(describeHttpError(response.status, payload, translate, renderCode));
@@ -135,9 +145,9 @@ export async function request<T>(method: string, path: string, options: RequestO
 }
 
 export const api = {
-  get: <T>(path: string, options?: Omit<RequestOptions, 'json' | 'form'>) => request<T>('GET', path, options),
-  post: <T>(path: string, options?: RequestOptions) => request<T>('POST', path, options),
-  put: <T>(path: string, options?: RequestOptions) => request<T>('PUT', path, options),
-  patch: <T>(path: string, options?: RequestOptions) => request<T>('PATCH', path, options),
-  delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
+  get: <T>(path: string, options?: Omit<RequestOptions, 'json' | 'form' | 'multipart'>) => request<T>('GET', path, options),
+  post: <T, B = never>(path: string, options?: RequestOptions<B>) => request<T, B>('POST', path, options),
+  put: <T, B = never>(path: string, options?: RequestOptions<B>) => request<T, B>('PUT', path, options),
+  patch: <T, B = never>(path: string, options?: RequestOptions<B>) => request<T, B>('PATCH', path, options),
+  delete: <T>(path: string, options?: Omit<RequestOptions, 'json' | 'form' | 'multipart'>) => request<T>('DELETE', path, options),
 };

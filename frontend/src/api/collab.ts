@@ -1,4 +1,19 @@
-import type { CollabDocDto, CollabDocListDto, CollabDocSummaryDto, CollabHistoryDto, CollabInviteDto, CollabInvitesDto, CollabMembersDto, CollabRole, CollabVersionDto } from '@scriptorium/domain/protocol/collab';
+import type {
+  AcceptCollabInviteBody,
+  ChangeCollabRoleBody,
+  CollabDocDto,
+  CollabDocListDto,
+  CollabDocSummaryDto,
+  CollabHistoryDto,
+  CollabInviteDto,
+  CollabInvitesDto,
+  CollabMembersDto,
+  CollabRole,
+  CollabVersionDto,
+  CreateCollabDocBody,
+  CreateCollabInviteBody,
+  RenameCollabDocBody,
+} from '@scriptorium/domain/protocol/collab';
 import { api } from './client.ts';
 
 const doc = (id: string) => `/api/collab/docs/${encodeURIComponent(id)}`;
@@ -7,17 +22,17 @@ const doc = (id: string) => `/api/collab/docs/${encodeURIComponent(id)}`;
 export const collabApi = {
   list: () => api.get<CollabDocListDto>('/api/collab/docs'),
   /** `start`: a research report's version to co-edit, its content already in the shared schema. */
-  create: (title: string, start?: { report: { session_id: string; version: number }; doc: unknown }) => api.post<CollabDocSummaryDto>('/api/collab/docs', { json: { title, ...start } }),
+  create: (title: string, start?: Required<Pick<CreateCollabDocBody, 'report' | 'doc'>>) => api.post<CollabDocSummaryDto, CreateCollabDocBody>('/api/collab/docs', { json: { title, ...start } }),
   get: (id: string) => api.get<CollabDocDto>(doc(id)),
-  invite: (id: string, role: CollabRole) => api.post<CollabInviteDto>(`${doc(id)}/invites`, { json: { role } }),
-  rename: (id: string, title: string) => api.patch<CollabDocSummaryDto>(doc(id), { json: { title } }),
+  invite: (id: string, role: CollabRole) => api.post<CollabInviteDto, CreateCollabInviteBody>(`${doc(id)}/invites`, { json: { role } }),
+  rename: (id: string, title: string) => api.patch<CollabDocSummaryDto, RenameCollabDocBody>(doc(id), { json: { title } }),
   invites: (id: string) => api.get<CollabInvitesDto>(`${doc(id)}/invites`),
   revokeInvite: (id: string, inviteId: string) => api.delete<void>(`${doc(id)}/invites/${encodeURIComponent(inviteId)}`),
   members: (id: string) => api.get<CollabMembersDto>(`${doc(id)}/members`),
   /** Removes a member (the owner), or leaves when `userId` is the caller's own. */
   removeMember: (id: string, userId: string) => api.delete<void>(`${doc(id)}/members/${encodeURIComponent(userId)}`),
-  changeRole: (id: string, userId: string, role: CollabRole) => api.put<CollabMembersDto>(`${doc(id)}/members/${encodeURIComponent(userId)}`, { json: { role } }),
-  accept: (token: string) => api.post<CollabDocSummaryDto>('/api/collab/invites/accept', { json: { token } }),
+  changeRole: (id: string, userId: string, role: CollabRole) => api.put<CollabMembersDto, ChangeCollabRoleBody>(`${doc(id)}/members/${encodeURIComponent(userId)}`, { json: { role } }),
+  accept: (token: string) => api.post<CollabDocSummaryDto, AcceptCollabInviteBody>('/api/collab/invites/accept', { json: { token } }),
   history: (id: string) => api.get<CollabHistoryDto>(`${doc(id)}/history`),
   version: (id: string, version: number) => api.get<CollabVersionDto>(`${doc(id)}/versions/${version}`),
 };

@@ -1,5 +1,5 @@
 import type { EngineerCommandType, EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
-import type { DemoStarted, EngineerCommandReply, EngineerCommands, EngineerNodeCursor, EngineerNodeStats, EngineerSessionDto, EngineerSessions } from '@scriptorium/domain/protocol/http/aiEngineer';
+import type { DemoBody, DemoStarted, EngineerCommandBody, EngineerCommandReply, EngineerCommands, EngineerNodeCursor, EngineerNodeStats, EngineerSessionDto, EngineerSessions } from '@scriptorium/domain/protocol/http/aiEngineer';
 import { api } from './client.ts';
 
 export type { EngineerSessionDto as EngineerSession, EngineerNodeStats as EngineerStats, EngineerNodeCursor as EngineerNodePage } from '@scriptorium/domain/protocol/http/aiEngineer';
@@ -16,7 +16,7 @@ export const engineerApi = {
   newer: (id: string, cursor: string | null) => api.get<EngineerNodeCursor>(`${session(id)}/nodes/cursor`, { query: { direction: 'up', limit: NODE_PAGE, cursor: cursor ?? undefined } }),
   stats: (id: string) => api.get<EngineerNodeStats>(`${session(id)}/nodes/stats`),
   commands: (id: string) => api.get<EngineerCommands>(`${session(id)}/commands`),
-  send: (id: string, commandType: EngineerCommandType, content: string) => api.post<EngineerCommandReply>(`${session(id)}/commands`, { json: { command_type: commandType, content } }),
-  startDemo: (taskDescription: string) => api.post<DemoStarted>('/api/ai-engineer/start-demo', { json: { task_description: taskDescription } }),
+  send: (id: string, commandType: EngineerCommandType, content: string) => api.post<EngineerCommandReply, EngineerCommandBody>(`${session(id)}/commands`, { json: { command_type: commandType, content } }),
+  startDemo: (taskDescription: string) => api.post<DemoStarted, DemoBody>('/api/ai-engineer/start-demo', { json: { task_description: taskDescription } }),
   stop: (id: string) => api.post<EngineerSessionDto>(`/api/ai-engineer/executions/${encodeURIComponent(id)}/stop`),
 };

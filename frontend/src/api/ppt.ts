@@ -11,12 +11,11 @@ export const pptApi = {
   list: () => api.get<DeckReviewListDto>('/api/ppt/reviews'),
   get: (reviewId: string) => api.get<DeckReviewDto>(path(reviewId)),
   /** Refusals (not a .pptx, damaged, too large, no budget) come back as the catalogue's errors, before anything is kept. */
-  async upload(file: File, language: ReviewLanguage): Promise<DeckReviewDto> {
+  upload(file: File, language: ReviewLanguage) {
     const form = new FormData();
     form.set('language', language);
     form.set('file', file);
-    const response = await rawRequest('/api/ppt/reviews', { method: 'POST', body: form });
-    return (await response.json()) as DeckReviewDto;
+    return api.post<DeckReviewDto>('/api/ppt/reviews', { multipart: form });
   },
   async export(reviewId: string, format: ExportFormat): Promise<{ blob: Blob; filename: string | null }> {
     const response = await rawRequest(`${path(reviewId)}/export?format=${format}`, { method: 'GET' });

@@ -1,12 +1,27 @@
 import type {
+  ArtifactShareBody,
   ArtifactShared,
+  CanvasEditBody,
+  ChatSendBody,
+  ClarificationAnswerBody,
+  ConversationShareBody,
+  CreateSessionBody,
+  DispatchBody,
+  Dispatched,
+  EditRequestBody,
+  PlanEditBody,
+  PlanReviewBody,
+  ResearchFeedbackBody,
+  SearchStatusBody,
+  SessionNameBody,
+  SessionTitleBody,
+  SetModeBody,
   AvailableModels,
   Canvas,
   CollaborationMode,
   ConversationShared,
   ConversationShareRevoked,
   EditRequested,
-  LayoutPreset,
   MessagePosted,
   MyChats,
   PendingQuestions,
@@ -23,8 +38,9 @@ import type {
   SpeechStatus,
   SpeechText,
 } from '@scriptorium/domain/protocol/http/conversation';
-import type { ContextFileAdded, ContextUploaded } from '@scriptorium/domain/protocol/http/contexts';
-import type { ClarificationAnswer } from '@scriptorium/domain/protocol/research';
+import type { ContentPreferenceBody, ContentPreferenceReply, ContextFileAdded, ContextUploaded, NoteSelected, SelectNoteBody } from '@scriptorium/domain/protocol/http/contexts';
+import type { TaskActionBody, TaskActionResults } from '@scriptorium/domain/protocol/http/tasks';
+import type { FeedbackOption } from '@scriptorium/domain/protocol/research';
 import { i18n } from '../i18n/index.ts';
 import { api, API_BASE, ApiError, renderCode, toApiError, translate } from './client.ts';
 import { attachmentName } from './disposition.ts';
@@ -42,42 +58,46 @@ export interface HistoryPage {
 const pageQuery = (page: HistoryPage) => ({ limit: page.limit, ...(page.before !== undefined && { before: page.before }) });
 
 export const research = {
-  createSession: (body: { client_id: string; name?: string; mode?: CollaborationMode; search_enabled?: boolean; layout_preset?: LayoutPreset }) =>
-    api.post<Session>('/conversation/api/v2/research/create_session', { json: body }),
+  createSession: (body: CreateSessionBody & { client_id: string }) => api.post<Session, CreateSessionBody>('/conversation/api/v2/research/create_session', { json: body }),
   session: (id: string) => api.get<Session>(`/conversation/research/${encode(id)}`),
   /** The newest `limit` exchanges before the cursor `before` (a page's `earlier`), or the whole history without a page. */
   messages: (id: string, page?: HistoryPage) => api.get<SessionHistory>(`/conversation/sessions/${encode(id)}/messages`, page && { query: pageQuery(page) }),
   myChats: (skip: number, limit: number) => api.get<MyChats>('/conversation/api/chats/my', { query: { skip, limit } }),
-  setMode: (sessionId: string, mode: CollaborationMode) => api.post<Session>('/conversation/api/v2/research/set_mode', { json: { session_id: sessionId, mode } }),
-  setSearch: (sessionId: string, enabled: boolean) => api.post<Session>('/conversation/api/v2/research/update_search_status', { json: { session_id: sessionId, search_enabled: enabled } }),
-  rename: (sessionId: string, name: string) => api.put<Session>(`/conversation/api/v2/sessions/${encode(sessionId)}/name`, { json: { name } }),
-  setTitle: (sessionId: string, title: string) => api.put<Session>(`/conversation/api/v2/sessions/${encode(sessionId)}/title`, { json: { title } }),
+  setMode: (sessionId: string, mode: CollaborationMode) => api.post<Session, SetModeBody>('/conversation/api/v2/research/set_mode', { json: { session_id: sessionId, mode } }),
+  setSearch: (sessionId: string, enabled: boolean) => api.post<Session, SearchStatusBody>('/conversation/api/v2/research/update_search_status', { json: { session_id: sessionId, search_enabled: enabled } }),
+  rename: (sessionId: string, name: string) => api.put<Session, SessionNameBody>(`/conversation/api/v2/sessions/${encode(sessionId)}/name`, { json: { name } }),
+  setTitle: (sessionId: string, title: string) => api.put<Session, SessionTitleBody>(`/conversation/api/v2/sessions/${encode(sessionId)}/title`, { json: { title } }),
   pause: (sessionId: string) => api.post<ResearchPaused>(`/conversation/research/${encode(sessionId)}/pause`),
   resume: (sessionId: string) => api.post<ResearchResumed>(`/conversation/research/${encode(sessionId)}/resume`),
   models: () => api.get<AvailableModels>('/conversation/api/models/available'),
   canvas: (sessionId: string) => api.get<Canvas>(`/conversation/research/${encode(sessionId)}/canvas`),
   pendingQuestions: (sessionId: string) => api.get<PendingQuestions>(`/conversation/research/${encode(sessionId)}/pending_questions`),
-  answerClarification: (sessionId: string, answers: ClarificationAnswer[]) => api.post<Session>(`/conversation/research/${encode(sessionId)}/clarification_answer`, { json: { answers } }),
-  feedback: (sessionId: string, option: 'continue' | 'satisfied' | 'manual_feedback', text?: string) =>
-    api.post<Session>(`/conversation/research/${encode(sessionId)}/feedback`, { json: { option, ...(text !== undefined && { text }) } }),
+  answerClarification: (sessionId: string, answers: ClarificationAnswerBody['answers']) => api.post<Session, ClarificationAnswerBody>(`/conversation/research/${encode(sessionId)}/clarification_answer`, { json: { answers } }),
+  feedback: (sessionId: string, option: FeedbackOption, text?: string) =>
+    api.post<Session, ResearchFeedbackBody>(`/conversation/research/${encode(sessionId)}/feedback`, { json: { option, ...(text !== undefined && { text }) } }),
   /** The plan waiting for review, as the user wrote it; an edit stops its countdown. */
-  editPlan: (sessionId: string, steps: Array<{ description: string; queries?: string[] }>) => api.put<Plan>(`/conversation/research/${encode(sessionId)}/plan`, { json: { steps } }),
+  editPlan: (sessionId: string, steps: PlanEditBody['steps']) => api.put<Plan, PlanEditBody>(`/conversation/research/${encode(sessionId)}/plan`, { json: { steps } }),
   startPlan: (sessionId: string) => api.post<Plan>(`/conversation/research/${encode(sessionId)}/plan/start`),
   planReview: () => api.get<PlanReview>('/conversation/api/preferences/plan_review'),
-  setPlanReview: (reviewPlans: boolean) => api.put<PlanReview>('/conversation/api/preferences/plan_review', { json: { review_plans: reviewPlans } }),
+  setPlanReview: (reviewPlans: boolean) => api.put<PlanReview, PlanReviewBody>('/conversation/api/preferences/plan_review', { json: { review_plans: reviewPlans } }),
   /** A hand edit of the canvas, saved as the version after `from_version`. */
-  saveCanvas: (sessionId: string, body: { content: string; from_version: number; title?: string }) => api.put<Canvas>(`/conversation/research/${encode(sessionId)}/canvas`, { json: body }),
-  send: (sessionId: string, message: string) => api.post<MessagePosted>('/conversation/api/v2/chat/send', { json: { session_id: sessionId, message } }),
+  saveCanvas: (sessionId: string, body: CanvasEditBody) => api.put<Canvas, CanvasEditBody>(`/conversation/research/${encode(sessionId)}/canvas`, { json: body }),
+  send: (sessionId: string, message: string) => api.post<MessagePosted, ChatSendBody>('/conversation/api/v2/chat/send', { json: { session_id: sessionId, message } }),
   /** `offset` and `version` say where the selection is, so the edit changes that occurrence and no other. */
-  editRequest: (sessionId: string, body: { request_id: string; text: string; snippet: string; offset: number; version: number }) =>
-    api.post<EditRequested>(`/conversation/research/${encode(sessionId)}/edit_request`, { json: body }),
-  share: (body: { session_id: string; title: string; description: string; expires_days: number | null; include_private: boolean }) =>
-    api.post<ConversationShared>('/conversation/sessions/share', { json: body }),
+  editRequest: (sessionId: string, body: EditRequestBody & { request_id: string; offset: number; version: number }) =>
+    api.post<EditRequested, EditRequestBody>(`/conversation/research/${encode(sessionId)}/edit_request`, { json: body }),
+  share: (body: ConversationShareBody) => api.post<ConversationShared, ConversationShareBody>('/conversation/sessions/share', { json: body }),
   shared: (shareId: string, page?: HistoryPage) => api.get<SharedConversation>(`/conversation/share/${encode(shareId)}`, page && { query: pageQuery(page) }),
-  shareArtifact: (body: { session_id: string; message_id: string; filename: string; expires_days: number | null }) => api.post<ArtifactShared>('/conversation/artifacts/share', { json: body }),
+  shareArtifact: (body: ArtifactShareBody) => api.post<ArtifactShared, ArtifactShareBody>('/conversation/artifacts/share', { json: body }),
   /** The session's links (its conversation and its files), newest first, revoked and expired ones too. */
   shares: (sessionId: string) => api.get<SessionShares>(`/conversation/api/research/share/${encode(sessionId)}`).then((body) => body.shares),
   revokeShare: (shareId: string) => api.delete<ConversationShareRevoked>(`/conversation/share/${encode(shareId)}`),
+  /** How the report is to be written (length, style, language, a note for the writer). */
+  setContentPreference: (body: ContentPreferenceBody) => api.post<ContentPreferenceReply, ContentPreferenceBody>('/conversation/api/research/content_preference', { json: body }),
+  /** A note the writer is to draw on. */
+  selectNote: (sessionId: string, noteId: string) => api.post<NoteSelected, SelectNoteBody>(`/conversation/api/research/select_note/${encode(noteId)}`, { json: { conversation_id: sessionId } }),
+  /** Runs an agent's action in the session (the direct writing agent's send). */
+  dispatch: (sessionId: string, body: DispatchBody) => api.post<Dispatched, DispatchBody>(`/conversation/sessions/${encode(sessionId)}/dispatch`, { json: body }),
   sharedArtifact: (shareId: string) => api.get<SharedArtifact>(`/conversation/artifact-share/${encode(shareId)}`),
 };
 
@@ -111,10 +131,9 @@ export async function uploadFile(conversationId: string, file: File, fileType: s
   form.set('conversation_id', conversationId);
   form.set('file', file);
   form.set('file_type', fileType);
-  const response = await rawRequest('/conversation/v2/research/upload_file', { method: 'POST', body: form });
-  const reply = (await response.json().catch(() => null)) as ContextUploaded | null;
+  const reply = await api.post<ContextUploaded>('/conversation/v2/research/upload_file', { multipart: form });
   // Spec §5: the upload fails with 上传失败 (errors.uploadFailed), in the reader's language.
-  if (!reply?.success) throw new Error(i18n.t('errors.uploadFailed'));
+  if (!reply.success) throw new Error(i18n.t('errors.uploadFailed'));
   return reply.data;
 }
 
@@ -140,8 +159,7 @@ export async function recognise(audio: Blob, language = 'zh'): Promise<string> {
   const form = new FormData();
   form.set('file', audio, 'speech.webm');
   form.set('language', language);
-  const response = await rawRequest('/conversation/api/v2/asr/short', { method: 'POST', body: form });
-  return ((await response.json()) as SpeechText).text;
+  return (await api.post<SpeechText>('/conversation/api/v2/asr/short', { multipart: form })).text;
 }
 
 /** Whether speech recognition is configured; without it the microphone stays hidden. */
@@ -153,7 +171,7 @@ export const speechStatus = () => api.get<SpeechStatus>('/conversation/api/v2/as
 /** Spec §2: page views are recorded as user actions; a failure must never bother the user. */
 export function recordPageView(route: string): void {
   if (!browserTokens.get()) return;
-  api.post('/api/tasks/action', { json: { action_type: 'page_view', target_id: route, target_type: 'page' } }).catch(() => undefined);
+  api.post<TaskActionResults, TaskActionBody>('/api/tasks/action', { json: { action_type: 'page_view', target_id: route, target_type: 'page' } }).catch(() => undefined);
 }
 
 export function downloadBlob(blob: Blob, filename: string): void {

@@ -2,7 +2,9 @@ import type { TrajectoryEvent, TrajectoryEventType } from '@scriptorium/domain/p
 import type {
   SharedTrajectory,
   TrajectoryFavorite,
+  TrajectoryFavoriteBody,
   TrajectoryFiles,
+  TrajectoryShareBody,
   TrajectoryShared,
   TrajectoryShares,
   TrajectoryWithEvents,
@@ -23,10 +25,10 @@ const file = (id: string) => `/engineer/trajectory/files/${encodeURIComponent(id
 export const trajectoriesApi = {
   list: (limit = 50, offset = 0) => api.get<TrajectoryFiles>('/engineer/trajectory/files', { query: { limit, offset } }),
   get: (id: string) => api.get<TrajectoryWithEvents>(file(id)),
-  setFavorite: (id: string, favorite: boolean) => api.put<TrajectoryFavorite>(`${file(id)}/favorite`, { json: { file_id: id, favorite } }),
+  setFavorite: (id: string, favorite: boolean) => api.put<TrajectoryFavorite, TrajectoryFavoriteBody>(`${file(id)}/favorite`, { json: { file_id: id, favorite } }),
   remove: (id: string) => api.delete<Deleted>(file(id)),
   share: (id: string, allowDownload: boolean, expiresIn: number | null) =>
-    api.post<TrajectoryShared>('/engineer/trajectory/share', { json: { file_id: id, share_settings: { allow_download: allowDownload }, expires_in: expiresIn } }),
+    api.post<TrajectoryShared, TrajectoryShareBody>('/engineer/trajectory/share', { json: { file_id: id, share_settings: { allow_download: allowDownload }, expires_in: expiresIn } }),
   shares: (id: string) => api.get<TrajectoryShares>(`${file(id)}/shares`),
   revoke: (token: string) => api.delete<Revoked>(`/engineer/trajectory/share/${encodeURIComponent(token)}`),
   shared: (token: string) => api.get<SharedTrajectory>(`/engineer/trajectory/shared/${encodeURIComponent(token)}`),

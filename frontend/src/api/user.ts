@@ -32,11 +32,3 @@ export const toClientUser = (dto: MeDto): ClientUser => ({
   email_verified: dto.email_verified,
 });
 
-export interface RegisterPayload {
-  username: string;
-  email: string;
-  nickname: string;
-  password: string;
-  invite_code?: string;
-  email_verification_code?: string;
-}

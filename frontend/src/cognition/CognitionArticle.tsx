@@ -2,7 +2,7 @@ import type { MouseEvent } from 'react';
 import { createElement, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { Cognition } from '../api/cognition.ts';
+import type { Cognition } from './api.ts';
 import { initials } from '../app/shell/navigation.ts';
 import { Markdown, preloadMarkdown } from '../components/Markdown.tsx';
 import { cardText } from './cardText.ts';

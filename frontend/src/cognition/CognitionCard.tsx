@@ -1,7 +1,7 @@
 import { createElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { CognitionSummary, SourceKind } from '../api/cognition.ts';
+import type { CognitionSummary, SourceKind } from './api.ts';
 import { initials } from '../app/shell/navigation.ts';
 import { Markdown, preloadMarkdown } from '../components/Markdown.tsx';
 import { cardText } from './cardText.ts';

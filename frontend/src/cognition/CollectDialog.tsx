@@ -1,16 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { addToCollection, createCollection, type Collection } from '../api/cognition.ts';
-import { useApiMutation } from '../api/query.ts';
 import { checkCollectionName } from './edit.ts';
 import { FormError } from './FormParts.tsx';
-import { addedToCollection, collectionSaved, useCollections } from './queries.ts';
+import { useCollect, useCollections, type CollectTarget } from './queries.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { CheckIcon, FolderIcon, PlusIcon } from '../ui/icons.ts';
 import './cognition.css';
-
-/** Where the cognition goes: a collection already there, or one to make first under this name. */
-type Target = Collection | { name: string };
 
 /** Puts one cognition into any of the reader's collections, or into a new one made on the spot. */
 export function CollectDialog({ cognition, onClose }: { cognition: { id: string; title: string }; onClose: () => void }) {
@@ -19,25 +14,17 @@ export function CollectDialog({ cognition, onClose }: { cognition: { id: string;
   const [added, setAdded] = useState<ReadonlySet<string>>(new Set());
   const [name, setName] = useState('');
   const [nameProblem, setNameProblem] = useState<string | null>(null);
-  const collect = useApiMutation({
-    mutationFn: async (target: Target) => {
-      const collection = 'id' in target ? target : await createCollection(target.name);
-      if (!('id' in target)) {
-        collectionSaved(collection);
-        setName('');
-      }
-      return addToCollection(collection.id, cognition.id);
-    },
-    onSuccess: (updated) => {
-      setAdded((previous) => new Set(previous).add(updated.id));
-      addedToCollection(updated);
-    },
-  });
+  const collect = useCollect(
+    cognition.id,
+    () => setName(''),
+    (updated) => setAdded((previous) => new Set(previous).add(updated.id)),
+  );
+
   const pending = collect.isPending ? ('id' in collect.variables ? collect.variables.id : 'new') : null;
   // A list that could not be read shows as empty, with the reason below.
   const collections = list.isPending ? null : (list.data ?? []);
 
-  const add = (target: Target) => {
+  const add = (target: CollectTarget) => {
     setNameProblem(null);
     collect.mutate(target);
   };

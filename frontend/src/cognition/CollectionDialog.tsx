@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createCollection, updateCollection, type Collection } from '../api/cognition.ts';
-import { useApiMutation } from '../api/query.ts';
+import type { Collection } from './api.ts';
 import { Field } from '../components/Field.tsx';
 import { checkCollectionName } from './edit.ts';
 import { FormActions, FormError } from './FormParts.tsx';
-import { collectionSaved } from './queries.ts';
+import { useSaveCollection } from './queries.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { TextAreaField } from './TextAreaField.tsx';
 import './cognition.css';
@@ -16,13 +15,8 @@ export function CollectionDialog({ collection, onClose }: { collection?: Collect
   const [name, setName] = useState(collection?.name ?? '');
   const [description, setDescription] = useState(collection?.description ?? '');
   const [nameError, setNameError] = useState<'nameRequired' | 'nameTooLong' | null>(null);
-  const save = useApiMutation({
-    mutationFn: (input: { name: string; description: string }) => (collection ? updateCollection(collection.id, input) : createCollection(input.name, input.description)),
-    onSuccess: (saved) => {
-      collectionSaved(saved);
-      onClose();
-    },
-  });
+  const save = useSaveCollection(collection, onClose);
+
   const title = t(collection ? 'collectionDialog.renameTitle' : 'collectionDialog.createTitle');
 
   return (

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Cognition } from '../api/cognition.ts';
+import type { Cognition } from './api.ts';
 import { Field } from '../components/Field.tsx';
 import { checkEdit, tagsText, type EditError, type EditForm } from './edit.ts';
 import { FormActions, FormError } from './FormParts.tsx';

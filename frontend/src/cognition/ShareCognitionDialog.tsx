@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { shareLink, type Cognition } from '../api/cognition.ts';
+import { shareLink, type Cognition } from './api.ts';
 import { errorMessage } from './errors.ts';
 import { useUpdateCognition } from './queries.ts';
 import { Dialog } from '../ui/Dialog.tsx';

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
-import type { ExtractionRequest, ExtractionStarted } from '../api/cognition.ts';
-import type { ExtractionStatus } from '../api/extractionPoll.ts';
+import type { ExtractionRequest, ExtractionStarted } from './api.ts';
+import type { ExtractionStatus } from './extractionPoll.ts';
 import { extractionMachine, type ExtractionEvent, type WatchInput } from './extractionMachine.ts';
 
 const status = (state: ExtractionStatus['status'], extra: Partial<ExtractionStatus> = {}): ExtractionStatus => ({

@@ -1,6 +1,6 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
-import type { ExtractionRequest, ExtractionStarted } from '../api/cognition.ts';
-import type { ExtractionState, ExtractionStatus } from '../api/extractionPoll.ts';
+import type { ExtractionRequest, ExtractionStarted } from './api.ts';
+import type { ExtractionState, ExtractionStatus } from './extractionPoll.ts';
 import { errorMessage } from './errors.ts';
 
 /**

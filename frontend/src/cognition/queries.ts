@@ -1,4 +1,20 @@
-import { getCognition, getCollection, listCollections, updateCognition, type Cognition, type Collection, type CollectionDetail } from '../api/cognition.ts';
+import type { CognitionEditBody, CollectionBody } from '@scriptorium/domain/protocol/http/cognition';
+import {
+  addToCollection,
+  createCollection,
+  deleteCognition,
+  deleteCollection,
+  getCognition,
+  getCollection,
+  listCollections,
+  recordCognitionView,
+  removeFromCollection,
+  updateCognition,
+  updateCollection,
+  type Cognition,
+  type Collection,
+  type CollectionDetail,
+} from './api.ts';
 import { queryClient, queryKeys, useApiMutation, useApiQuery } from '../api/query.ts';
 import { withCollection, withoutItem } from './collections.ts';
 
@@ -51,5 +67,61 @@ export function collectionDeleted(id: string): void {
 }
 
 /** Edits a cognition (title, summary, tags, visibility); every screen showing it gets the server's answer. */
-export const useUpdateCognition = (id: string) =>
-  useApiMutation({ mutationFn: (patch: Partial<Pick<Cognition, 'title' | 'summary' | 'tags' | 'public'>>) => updateCognition(id, patch), onSuccess: cognitionSaved });
+export const useUpdateCognition = (id: string) => useApiMutation({ mutationFn: (patch: CognitionEditBody) => updateCognition(id, patch), onSuccess: cognitionSaved });
+
+/** Deletes a cognition; `leave` runs first, so the page showing it is gone before the cache forgets it. */
+export const useDeleteCognition = (id: string, leave: () => void) =>
+  useApiMutation({
+    mutationFn: () => deleteCognition(id),
+    onSuccess: () => {
+      leave();
+      cognitionDeleted(id);
+    },
+  });
+
+/** Counts the signed-in reader's view; the count is read again after, as only the server knows whether this reader had been counted before. */
+export const useRecordCognitionView = (id: string) =>
+  useApiMutation({ mutationFn: () => recordCognitionView(id), onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.cognition(id) }) });
+
+/** Takes a cognition out of collection `id` (the cognition itself stays). */
+export const useRemoveFromCollection = (id: string) => useApiMutation({ mutationFn: (cognitionId: string) => removeFromCollection(id, cognitionId), onSuccess: removedFromCollection });
+
+/** Deletes a collection by the id given to `mutate`; `leave` runs first when the page showing it goes. */
+export const useDeleteCollection = (leave?: () => void) =>
+  useApiMutation({
+    mutationFn: (id: string) => deleteCollection(id),
+    onSuccess: (_, id) => {
+      leave?.();
+      collectionDeleted(id);
+    },
+  });
+
+/** Creates a collection, or changes `collection`'s name and description; the cache gets the server's answer, then `saved` runs. */
+export const useSaveCollection = (collection: Collection | undefined, saved: () => void) =>
+  useApiMutation({
+    mutationFn: (input: Required<CollectionBody>) => (collection ? updateCollection(collection.id, input) : createCollection(input.name, input.description)),
+    onSuccess: (answer) => {
+      collectionSaved(answer);
+      saved();
+    },
+  });
+
+/** Where a cognition goes: a collection already there, or one to make first under this name. */
+export type CollectTarget = Collection | { name: string };
+
+/** Puts cognition `cognitionId` into a collection, making it first when it is new (`created` runs then); `added` gets the collection as it now is. */
+export const useCollect = (cognitionId: string, created: () => void, added: (collection: Collection) => void) =>
+  useApiMutation({
+    mutationFn: async (target: CollectTarget) => {
+      const collection = 'id' in target ? target : await createCollection(target.name);
+      if (!('id' in target)) {
+        collectionSaved(collection);
+        created();
+      }
+      return addToCollection(collection.id, cognitionId);
+    },
+    onSuccess: (updated) => {
+      added(updated);
+      addedToCollection(updated);
+    },
+  });

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createActor } from 'xstate';
-import type { CognitionSummary } from '../api/cognition.ts';
+import type { CognitionSummary } from './api.ts';
 import { MAX_SYNTHESIS } from './synthesis.ts';
 import { synthesisMachine } from './synthesisMachine.ts';
 

@@ -1,5 +1,5 @@
 import { assign, setup, type SnapshotFrom } from 'xstate';
-import type { CognitionSummary } from '../api/cognition.ts';
+import type { CognitionSummary } from './api.ts';
 import { toggleSelection } from './synthesis.ts';
 
 export interface SynthesisContext {

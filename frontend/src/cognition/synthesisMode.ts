@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { createActor } from 'xstate';
-import type { CognitionSummary } from '../api/cognition.ts';
+import type { CognitionSummary } from './api.ts';
 import { synthesisMachine } from './synthesisMachine.ts';
 
 /** The page's one synthesis mode, shared by the side panel, the cards and the bar. */

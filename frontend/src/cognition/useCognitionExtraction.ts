@@ -1,7 +1,7 @@
 import { useMachine } from '@xstate/react';
 import { useCallback, useMemo } from 'react';
 import { fromCallback, fromPromise } from 'xstate';
-import { startExtraction, waitForExtraction, type ExtractionRequest, type ExtractionStarted } from '../api/cognition.ts';
+import { startExtraction, waitForExtraction, type ExtractionRequest, type ExtractionStarted } from './api.ts';
 import { errorMessage } from './errors.ts';
 import { extractionMachine, type ExtractionEvent, type ExtractionContext, type WatchInput } from './extractionMachine.ts';
 

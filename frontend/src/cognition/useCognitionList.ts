@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { listCognitions, PAGE_SIZE, type CognitionSummary } from '../api/cognition.ts';
+import { listCognitions, PAGE_SIZE, type CognitionSummary } from './api.ts';
 import { toApiError, type ApiError } from '../api/client.ts';
 import { queryKeys } from '../api/query.ts';
 

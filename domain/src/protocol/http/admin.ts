@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { LEVELS } from '../levels.ts';
+import { DAILY_LIMIT_CHOICES, LEVELS } from '../levels.ts';
+import { password } from './auth.ts';
 
-/** The administrators' console replies (`/backend/auth/admin…`) and the token usage views (`…/token-info`, `…/token-usage`); see `oauth.ts` for how they are shared. */
+/**
+ * The administrators' console requests and replies (`/backend/auth/admin…`) and the token usage views
+ * (`…/token-info`, `…/token-usage`); see `oauth.ts` for how they are shared.
+ */
 
 /** A user's budget as of now, amounts in cognition coins (GET /auth/user/token-info; part of every admin user row). */
 export const tokenInfo = z.object({
@@ -159,3 +163,56 @@ export const dashboard = z.object({
   tokens: z.object({ today: count, active_users_today: count, last_7d: count, series: z.array(z.object({ day: z.string(), total_tokens: count, calls: count, users: count })) }),
 });
 export type Dashboard = z.infer<typeof dashboard>;
+
+/** Requests: a schema is the one the route parses with; the client sends its `z.input`. */
+
+const userIds = z.array(z.string().min(1).max(64), { error: 'admin.users_required' }).min(1, 'admin.users_empty').max(1000, 'admin.users_too_many');
+const tokenLevelLimit = z.number({ error: 'admin.daily_limit_required' }).int('admin.daily_limit_integer').min(0, 'admin.daily_limit_negative').max(1_000_000_000, 'admin.daily_limit_too_large');
+const amount = z.number({ error: 'budget.amount_required' }).positive('budget.amount_positive').max(1_000_000_000, 'budget.amount_too_large');
+export const level = z.enum(LEVELS, { error: 'admin.level_invalid' });
+const expiresAt = z
+  .string()
+  .trim()
+  .refine((value) => !Number.isNaN(Date.parse(value)), 'budget.expiry_invalid')
+  .transform((value) => new Date(value).toISOString())
+  .nullable()
+  .optional()
+  .transform((value) => value ?? null);
+/**
+ * `daily_limit` (ours; the spec's payload has no such field): whether the new level's default limit
+ * replaces the user's current one. Left out, the level's default applies, as the spec's callers expect.
+ */
+const dailyLimitChoice = z.enum(DAILY_LIMIT_CHOICES, { error: 'admin.daily_limit_choice_invalid' }).default('level_default');
+const levelItem = z.object({ user_id: z.string().min(1).max(64), level, membership_expires_at: expiresAt, daily_limit: dailyLimitChoice });
+export const activeBody = z.object({ is_active: z.boolean({ error: 'admin.is_active_invalid' }) });
+export const batchActiveBody = z.object({ user_ids: userIds, is_active: z.boolean({ error: 'admin.is_active_invalid' }) });
+/** The administrator sets a new password (the user tells it to them in person); every sign-in of the user ends. */
+export const adminPasswordBody = z.object({ new_password: password });
+export const auditorBody = z.object({ auditor: z.boolean() });
+export const tokenLimitBody = z.object({ token_level_limit: tokenLevelLimit });
+export const extraBudgetBody = z.object({ amount });
+export const levelBody = levelItem.partial({ user_id: true });
+export const batchRefreshBody = z.object({ user_ids: userIds.optional().nullable() });
+export const batchLevelBody = z.array(levelItem).min(1, 'admin.users_empty').max(1000, 'admin.users_too_many');
+export const batchTokenLimitBody = z.object({ user_ids: userIds, token_level_limit: tokenLevelLimit });
+export const batchExtraBudgetBody = z.object({ user_ids: userIds, amount });
+export const generateInvitesBody = z.object({ count: z.number({ error: 'admin.invite_count_required' }).int('admin.invite_count_integer').min(1, 'admin.invite_count_too_small').max(100, 'admin.invite_count_too_large').default(1) });
+export const sendEmailBody = z.object({
+  to_email: z.string({ error: 'admin.mail_to_required' }).trim().max(254, 'auth.email_too_long').pipe(z.email('auth.email_invalid')),
+  subject: z.string({ error: 'admin.mail_subject_required' }).trim().min(1, 'admin.mail_subject_empty').max(200, 'admin.mail_subject_too_long'),
+  content: z.string({ error: 'admin.mail_content_required' }).trim().min(1, 'admin.mail_content_empty').max(20_000, 'admin.mail_content_too_long'),
+});
+
+export type ActiveBody = z.input<typeof activeBody>;
+export type BatchActiveBody = z.input<typeof batchActiveBody>;
+export type AdminPasswordBody = z.input<typeof adminPasswordBody>;
+export type AuditorBody = z.input<typeof auditorBody>;
+export type TokenLimitBody = z.input<typeof tokenLimitBody>;
+export type ExtraBudgetBody = z.input<typeof extraBudgetBody>;
+export type LevelBody = z.input<typeof levelBody>;
+export type BatchRefreshBody = z.input<typeof batchRefreshBody>;
+export type BatchLevelBody = z.input<typeof batchLevelBody>;
+export type BatchTokenLimitBody = z.input<typeof batchTokenLimitBody>;
+export type BatchExtraBudgetBody = z.input<typeof batchExtraBudgetBody>;
+export type GenerateInvitesBody = z.input<typeof generateInvitesBody>;
+export type SendEmailBody = z.input<typeof sendEmailBody>;

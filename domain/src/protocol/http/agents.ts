@@ -1,6 +1,13 @@
 import { z } from 'zod';
 
-/** The agents routes' replies (`/backend/api/agents…`, spec 02 §7 Agents); see `oauth.ts` for how they are shared. */
+/**
+ * The agents routes' requests and replies (`/backend/api/agents…`, spec 02 §7 Agents); see `oauth.ts`
+ * for how they are shared. A request schema is the one the route parses with; the client sends its `z.input`.
+ */
+
+export const MAX_AGENT_NAME = 60;
+export const MAX_AGENT_DESCRIPTION = 300;
+export const MAX_INSTRUCTIONS = 4000;
 
 const codedParams = z.record(z.string(), z.union([z.string(), z.number()]));
 
@@ -46,3 +53,19 @@ export type AgentList = z.infer<typeof agentList>;
 export type ToolRun = z.infer<typeof toolRun>;
 export type AgentDetail = z.infer<typeof agentDetail>;
 export type ToolTestResult = z.infer<typeof toolTestResult>;
+
+/** Requests. */
+
+const profile = {
+  name: z.string({ error: 'agents.name_required' }).max(MAX_AGENT_NAME * 2),
+  description: z.string().max(MAX_AGENT_DESCRIPTION * 2),
+  instructions: z.string({ error: 'agents.instructions_required' }).max(MAX_INSTRUCTIONS * 2),
+  tools: z.array(z.string().max(60)).max(20),
+};
+export const agentCreateBody = z.object({ ...profile, description: profile.description.default(''), tools: profile.tools.default([]) });
+export const agentUpdateBody = z.object({ name: profile.name.optional(), description: profile.description.optional(), instructions: profile.instructions.optional(), tools: profile.tools.optional() });
+export const toolTestBody = z.object({ tool: z.string({ error: 'agents.tool_required' }).min(1).max(60), args: z.record(z.string(), z.unknown()).default({}), agent_id: z.uuid('agents.id_invalid').optional() });
+
+export type AgentCreateBody = z.input<typeof agentCreateBody>;
+export type AgentUpdateBody = z.input<typeof agentUpdateBody>;
+export type ToolTestBody = z.input<typeof toolTestBody>;

@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { COMMAND_TYPES, engineerNodeSchema, NODE_STATUSES, NODE_TYPES, RESULT_STATUSES, SESSION_STATUSES } from '../engineer.ts';
+import { COMMAND_TYPES, ENGINEER_LIMITS, engineerNodeSchema, NODE_STATUSES, NODE_TYPES, RESULT_STATUSES, SESSION_STATUSES } from '../engineer.ts';
 
-/** The AI-engineer session routes' replies (`/backend/api/ai-engineer…`, spec 02 §7); see `oauth.ts` for how they are shared. */
+/**
+ * The AI-engineer session routes' requests and replies (`/backend/api/ai-engineer…`, spec 02 §7); see
+ * `oauth.ts` for how they are shared. A request schema is the one the route parses with; the client sends its `z.input`.
+ */
 
 export const engineerSession = z.object({
   id: z.string(),
@@ -86,3 +89,21 @@ export type DemoExecution = z.infer<typeof demoExecution>;
 export type DemoNodes = z.infer<typeof demoNodes>;
 export type DemoTerminals = z.infer<typeof demoTerminals>;
 export type DemoFiles = z.infer<typeof demoFiles>;
+
+/** Requests. */
+
+export const engineerClientId = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'engineer.client_id_invalid');
+export const engineerCommandBody = z.object({ command_type: z.enum(COMMAND_TYPES), content: z.string().max(ENGINEER_LIMITS.command).default(''), client_id: engineerClientId.nullable().default(null) });
+/** Control characters other than tab and line breaks: the demo writes the task into its commands, and no command can carry a NUL. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+export const demoBody = z.object({
+  task_description: z
+    .string({ error: 'engineer.task_required' })
+    .trim()
+    .min(1, 'validation.required')
+    .max(ENGINEER_LIMITS.task)
+    .refine((task) => !CONTROL.test(task), 'engineer.task_forbidden_characters'),
+});
+
+export type EngineerCommandBody = z.input<typeof engineerCommandBody>;
+export type DemoBody = z.input<typeof demoBody>;

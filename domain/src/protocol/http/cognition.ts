@@ -1,6 +1,17 @@
 import { z } from 'zod';
 
-/** The cognition platform's replies (`/backend/api/cognition…`): cognitions, extractions and the library; see `oauth.ts` for how they are shared. */
+/**
+ * The cognition platform's requests and replies (`/backend/api/cognition…`): cognitions, extractions
+ * and the library; see `oauth.ts` for how they are shared. A request schema is the one the route
+ * parses with; the client sends its `z.input`.
+ */
+
+export const MAX_TITLE = 120;
+export const MAX_SUMMARY = 500;
+export const MAX_TAGS = 8;
+export const MAX_TAG = 20;
+export const MAX_COLLECTION_NAME = 100;
+export const MAX_COLLECTION_DESCRIPTION = 500;
 
 const codedParams = z.record(z.string(), z.union([z.string(), z.number()]));
 
@@ -59,3 +70,35 @@ export type Collection = z.infer<typeof collectionReply>;
 export type CollectionList = z.infer<typeof collectionList>;
 export type CollectionDetail = z.infer<typeof collectionDetail>;
 export type CognitionViewed = z.infer<typeof cognitionViewed>;
+
+/** Requests. */
+
+export const extractBody = z.object({ note_ids: z.array(z.uuid('notes.id_invalid'), { error: 'extraction.note_ids_required' }).max(50) });
+export const extractUrlBody = z.object({
+  url: z
+    .url({ protocol: /^https?$/, error: 'extraction.url_invalid' })
+    .max(2000, 'extraction.url_too_long'),
+});
+export const synthesizeBody = z.object({ cognition_ids: z.array(z.uuid('cognition.id_invalid'), { error: 'extraction.cognition_ids_required' }).max(50) });
+export const cognitionEditBody = z
+  .object({
+    title: z.string().max(MAX_TITLE * 2).optional(),
+    summary: z.string().max(MAX_SUMMARY * 2).optional(),
+    tags: z.array(z.string().max(MAX_TAG * 2)).max(MAX_TAGS * 2).optional(),
+    public: z.boolean().optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), 'cognition.nothing_to_change');
+export const collectionBody = z.object({
+  name: z.string({ error: 'collection.name_required' }).max(MAX_COLLECTION_NAME * 2),
+  description: z.string().max(MAX_COLLECTION_DESCRIPTION * 2).default(''),
+});
+export const collectionEditBody = z.object({ name: z.string().max(MAX_COLLECTION_NAME * 2).optional(), description: z.string().max(MAX_COLLECTION_DESCRIPTION * 2).optional() });
+export const collectionItemBody = z.object({ cognition_id: z.uuid('cognition.id_invalid') });
+
+export type ExtractBody = z.input<typeof extractBody>;
+export type ExtractUrlBody = z.input<typeof extractUrlBody>;
+export type SynthesizeBody = z.input<typeof synthesizeBody>;
+export type CognitionEditBody = z.input<typeof cognitionEditBody>;
+export type CollectionBody = z.input<typeof collectionBody>;
+export type CollectionEditBody = z.input<typeof collectionEditBody>;
+export type CollectionItemBody = z.input<typeof collectionItemBody>;

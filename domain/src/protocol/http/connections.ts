@@ -50,3 +50,32 @@ export type ModelEndpoint = z.infer<typeof modelEndpoint>;
 export type Connections = z.infer<typeof connectionsListing>;
 export type EndpointAdded = z.infer<typeof endpointAdded>;
 export type ConnectionTestResult = z.infer<typeof connectionTestResult> & Partial<Pick<z.infer<typeof modelTestResult>, 'model' | 'profile'>>;
+
+/** Requests: a schema is the one the route parses with; the client sends its `z.input`. */
+
+/** A bound on the body's size; which roles there are (infra's MODEL_ROLES) is the decider's to check. */
+const MAX_ENDPOINT_ROLES = 16;
+const price = z.object({ prompt_per_million: z.number(), completion_per_million: z.number(), currency: z.string().max(8) }).strict();
+/** Wire form of a profile override (snake case, as the api speaks); ranges are the decider's to check. */
+export const profileOverride = z
+  .object({ context_window: z.number().int().optional(), max_output_tokens: z.number().int().optional(), reasoning: z.string().max(32).optional(), price: price.optional() })
+  .strict();
+/** A key or password: absent keeps the saved one, null or empty removes it, text replaces it. */
+const secret = z.string().max(4000, 'connections.key_too_long').nullable().optional();
+export const endpointBody = z
+  .object({
+    base_url: z.string().max(2000),
+    model: z.string().max(400),
+    roles: z.array(z.string().max(32)).max(MAX_ENDPOINT_ROLES),
+    profile: profileOverride.default({}),
+    api_key: secret,
+  })
+  .strict();
+export const searchConnectionBody = z.object({ url: z.string().max(2000) }).strict();
+export const smtpConnectionBody = z.object({ url: z.string().max(2000), from: z.string().max(320), password: secret }).strict();
+export const speechConnectionBody = z.object({ base_url: z.string().max(2000), model: z.string().max(400), api_key: secret }).strict();
+
+export type EndpointBody = z.input<typeof endpointBody>;
+export type SearchConnectionBody = z.input<typeof searchConnectionBody>;
+export type SmtpConnectionBody = z.input<typeof smtpConnectionBody>;
+export type SpeechConnectionBody = z.input<typeof speechConnectionBody>;

@@ -64,3 +64,20 @@ export type ContextRemoved = z.infer<typeof contextRemoved>;
 export type NoteSelected = z.infer<typeof noteSelected>;
 export type ContentPreferenceReply = z.infer<typeof contentPreferenceReply>;
 export type FileUploaded = z.infer<typeof fileUploaded>;
+
+/** Requests: a schema is the one the route parses with; the client sends its `z.input`. */
+
+/** The longest note a report preference carries for the writer. */
+export const MAX_INSTRUCTIONS = 500;
+export const conversationId = z.uuid('conversation.id_invalid');
+export const contentPreferenceBody = z.object({
+  conversation_id: conversationId,
+  length: z.enum(PREFERENCE_LENGTHS, { error: 'context.length_invalid' }).optional(),
+  style: z.enum(PREFERENCE_STYLES, { error: 'context.style_invalid' }).optional(),
+  language: z.enum(PREFERENCE_LANGUAGES, { error: 'context.language_invalid' }).optional(),
+  instructions: z.string().max(MAX_INSTRUCTIONS, 'context.instructions_too_long').optional(),
+});
+export const selectNoteBody = z.object({ conversation_id: conversationId });
+
+export type ContentPreferenceBody = z.input<typeof contentPreferenceBody>;
+export type SelectNoteBody = z.input<typeof selectNoteBody>;

@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import { AGENTS } from '../agents.ts';
 import { wireContentSchema } from '../content.ts';
-import { canvasVersionSchema, clarificationQuestionSchema } from '../research.ts';
+import { expiresDays } from './share.ts';
+import { canvasVersionSchema, clarificationAnswerSchema, clarificationQuestionSchema, FEEDBACK_OPTIONS } from '../research.ts';
 
-/** The research conversation's replies (`/backend/conversation…`); see `oauth.ts` for how they are shared. */
+/**
+ * The research conversation's requests and replies (`/backend/conversation…`); see `oauth.ts` for how
+ * they are shared. A request schema is the one the route parses with; the client sends its `z.input`.
+ */
 
 export const sessionCreated = z.object({ session_id: z.string() });
 
@@ -198,3 +202,91 @@ export type SharedArtifact = z.infer<typeof sharedArtifact>;
 export type SharedConversation = z.infer<typeof sharedConversation>;
 export type SessionShares = z.infer<typeof sessionShares>;
 export type SessionShare = SessionShares['shares'][number];
+
+/** Requests. */
+
+export const sessionId = z.uuid('conversation.id_invalid');
+export const clientId = z.string().trim().regex(/^[A-Za-z0-9_-]{1,100}$/, 'conversation.client_id_invalid');
+export const mode = z.union([z.literal(0), z.literal(1)], { error: 'conversation.mode_invalid' });
+export const feedbackOption = z.enum(FEEDBACK_OPTIONS, { error: 'conversation.feedback_option_invalid' });
+export const message = z.string({ error: 'conversation.message_required' }).trim().min(1, 'conversation.message_empty').max(20_000, 'conversation.message_too_long');
+export const createSessionBody = z.object({
+  client_id: clientId.optional(),
+  name: z.string().trim().max(100).optional(),
+  mode: mode.optional(),
+  search_enabled: z.boolean().optional(),
+  layout_preset: z.enum(LAYOUT_PRESETS).optional(),
+});
+export const chatSendBody = z.object({ session_id: sessionId, message, client_id: clientId.optional() });
+export const searchStatusBody = z.object({ session_id: sessionId, search_enabled: z.boolean().optional(), enabled: z.boolean().optional() }).refine((value) => (value.search_enabled ?? value.enabled) !== undefined, {
+  message: 'conversation.search_enabled_required',
+  path: ['search_enabled'],
+});
+export const setModeBody = z.object({ session_id: sessionId, mode });
+export const sessionTitleBody = z.object({ title: z.string({ error: 'conversation.title_required' }).trim().min(1, 'conversation.title_empty').max(200, 'conversation.title_too_long') });
+export const sessionNameBody = z.object({ name: z.string({ error: 'conversation.name_required' }).trim().min(1, 'conversation.name_empty').max(100, 'conversation.name_too_long') });
+export const planReviewBody = z.object({ review_plans: z.boolean({ error: 'preferences.review_plans_required' }) });
+export const clarificationAnswerBody = z.object({ answers: z.array(clarificationAnswerSchema).min(1, 'conversation.answers_empty').max(50) });
+/** A plan step as the user edits it while the plan waits for review. */
+export const planStepEdit = z.object({
+  description: z.string({ error: 'conversation.plan_step_required' }).max(500, 'conversation.plan_step_too_long'),
+  queries: z.array(z.string().trim().max(200, 'conversation.plan_query_too_long')).max(5, 'conversation.plan_too_many_queries').optional(),
+});
+export const planEditBody = z.object({ steps: z.array(planStepEdit, { error: 'conversation.plan_steps_required' }).max(12, 'conversation.plan_too_many_steps') });
+export const editRequestBody = z.object({
+  request_id: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'conversation.edit_request_id_invalid').optional(),
+  text: z.string({ error: 'conversation.edit_text_required' }).trim().min(1, 'conversation.edit_text_empty').max(2000),
+  snippet: z.string({ error: 'conversation.edit_snippet_required' }).min(1, 'conversation.edit_snippet_empty').max(20_000).refine((value) => value.trim().length > 0, 'conversation.edit_snippet_empty'),
+  // Where the selection is, so equal text elsewhere in the report is left alone.
+  offset: z.number().int().min(0).optional(),
+  version: z.number().int().min(1).optional(),
+});
+/** A hand edit of the report, saved as the version after `from_version`. */
+export const canvasEditBody = z.object({
+  content: z.string({ error: 'conversation.report_required' }).max(500_000, 'conversation.report_too_long'),
+  title: z.string().trim().max(200).optional(),
+  from_version: z.number({ error: 'conversation.from_version_required' }).int().min(1),
+});
+/** `{option, text}`, or the spec's `{feedback}`: an option's name or the user's own words. */
+export const researchFeedbackBody = z.union([
+  z.object({ option: feedbackOption, text: z.string().max(5000).optional() }),
+  z.object({ feedback: z.union([feedbackOption, z.string().trim().min(1, 'conversation.feedback_empty').max(5000)]) }),
+]);
+
+export type CreateSessionBody = z.input<typeof createSessionBody>;
+export type ChatSendBody = z.input<typeof chatSendBody>;
+export type SearchStatusBody = z.input<typeof searchStatusBody>;
+export type SetModeBody = z.input<typeof setModeBody>;
+export type SessionTitleBody = z.input<typeof sessionTitleBody>;
+export type SessionNameBody = z.input<typeof sessionNameBody>;
+export type PlanReviewBody = z.input<typeof planReviewBody>;
+export type ClarificationAnswerBody = z.input<typeof clarificationAnswerBody>;
+export type PlanEditBody = z.input<typeof planEditBody>;
+export type EditRequestBody = z.input<typeof editRequestBody>;
+export type CanvasEditBody = z.input<typeof canvasEditBody>;
+export type ResearchFeedbackBody = z.input<typeof researchFeedbackBody>;
+
+export const conversationShareBody = z.object({
+  session_id: sessionId,
+  title: z.string().trim().max(200, 'share.title_too_long').default(''),
+  description: z.string().trim().max(2000, 'share.description_too_long').default(''),
+  expires_days: expiresDays,
+  /** Show the owner's private notes and cognitions found while researching; by default only what the report cites. */
+  include_private: z.boolean({ error: 'share.include_private_invalid' }).default(false),
+});
+export const artifactShareBody = z.object({
+  session_id: sessionId,
+  message_id: z.string().min(1).max(100),
+  filename: z.string().min(1).max(300),
+  expires_days: expiresDays,
+});
+export type ConversationShareBody = z.input<typeof conversationShareBody>;
+export type ArtifactShareBody = z.input<typeof artifactShareBody>;
+
+export const dispatchBody = z.object({
+  agent: z.enum(AGENTS, { error: 'conversation.agent_invalid' }),
+  action: z.enum(['pause', 'resume', 'send'], { error: 'conversation.action_invalid' }),
+  params: z.object({ client_id: clientId.optional(), text: z.string().optional() }).passthrough().default({}),
+  run_async: z.boolean().default(true),
+});
+export type DispatchBody = z.input<typeof dispatchBody>;

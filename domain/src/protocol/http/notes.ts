@@ -1,6 +1,31 @@
 import { z } from 'zod';
+import { expiresDays } from './share.ts';
 
-/** The notes routes' replies (`/backend/api/notes…`); see `oauth.ts` for how they are shared. */
+/**
+ * The notes routes' requests and replies (`/backend/api/notes…`); see `oauth.ts` for how they are
+ * shared. A request schema is the one the route parses with; the client sends its `z.input`.
+ */
+
+export const MAX_NOTE_NAME = 200;
+/** A long chapter; the whole text travels in one JSON body, which the api caps at 1 MB. */
+export const MAX_NOTE_CHARS = 300_000;
+const DEFAULT_NOTE_NAME = '新建笔记';
+
+const noteName = z.string({ error: 'notes.name_required' }).trim().min(1, 'notes.name_empty').max(MAX_NOTE_NAME, 'notes.name_too_long');
+export const noteId = z.uuid('notes.id_invalid');
+const content = z.string({ error: 'notes.content_required' }).max(MAX_NOTE_CHARS, 'notes.content_too_long');
+
+export const noteCreateBody = z.object({ name: noteName.default(DEFAULT_NOTE_NAME), parent_id: noteId.nullable().default(null), content: content.default('') });
+export const noteRenameBody = z.object({ name: noteName });
+export const noteContentBody = z.object({ content, revision: z.number({ error: 'notes.revision_required' }).int().min(0) });
+export const noteMoveBody = z.object({ target_id: noteId.nullable(), position: z.enum(['before', 'after', 'inside'], { error: 'notes.position_invalid' }) });
+export const noteShareBody = z.object({ expires_days: expiresDays });
+
+export type NoteCreate = z.input<typeof noteCreateBody>;
+export type NoteRename = z.input<typeof noteRenameBody>;
+export type NoteContent = z.input<typeof noteContentBody>;
+export type NoteMove = z.input<typeof noteMoveBody>;
+export type NoteShare = z.input<typeof noteShareBody>;
 
 export const noteSummary = z.object({
   id: z.string(),

@@ -6,6 +6,20 @@ import { z } from 'zod';
  * its types from them (`import type` only: zod stays out of the client bundle).
  */
 
+/** Every parameter of an authorisation request, as the consent page passes them on (RFC 6749 §4.1.1, RFC 7636 §4.3). */
+export const authorizeQuery = z.object({
+  response_type: z.string().max(64).optional(),
+  client_id: z.string().max(128).optional(),
+  redirect_uri: z.string().max(2048).optional(),
+  scope: z.string().max(256).optional(),
+  state: z.string().max(1024).optional(),
+  code_challenge: z.string().max(256).optional(),
+  code_challenge_method: z.string().max(16).optional(),
+});
+export const authorizeBody = authorizeQuery.extend({ decision: z.enum(['approve', 'deny']) });
+export type AuthorizeQuery = z.input<typeof authorizeQuery>;
+export type AuthorizeBody = z.input<typeof authorizeBody>;
+
 /** RFC 6749 §5.2, with the catalogue's finer reason in `code`; the description is ASCII English, as the RFC requires. */
 export const oauthErrorBody = z
   .object({

@@ -1,6 +1,28 @@
 import { z } from 'zod';
 
-/** Daily tasks, their rewards, the coin balance and feedback (`/backend/api/tasks…`, `/backend/api/coins…`, `/backend/email/user-feedback`); see `oauth.ts` for how they are shared. */
+/**
+ * Daily tasks, their rewards and the coin balance (`/backend/api/tasks…`, `/backend/api/coins…`):
+ * requests and replies; see `oauth.ts` for how they are shared.
+ */
+
+/** What a user does that a task can count. */
+export const ACTION_TYPES = ['view_cognition', 'create_note', 'complete_research', 'complete_chat'] as const;
+
+/**
+ * What a client may report through POST /api/tasks/action. Finished research and chats, and new
+ * notes, are taken from the product's own events, so they cannot be claimed by just saying so.
+ */
+export const REPORTABLE_ACTIONS = ['view_cognition'] as const satisfies readonly (typeof ACTION_TYPES)[number][];
+
+/** Besides the task actions, the client reports page views (the spec's guard records them as user actions). */
+const REPORTED = [...REPORTABLE_ACTIONS, 'page_view'] as const;
+
+export const taskActionBody = z.object({
+  action_type: z.enum(REPORTED, { error: 'tasks.action_invalid' }),
+  target_id: z.string({ error: 'tasks.target_required' }).trim().min(1, 'tasks.target_empty').max(128, 'tasks.target_too_long'),
+  target_type: z.string().trim().min(1).max(40).default('cognition'),
+});
+export type TaskActionBody = z.input<typeof taskActionBody>;
 
 export const taskTypes = z.object({
   task_types: z.array(
@@ -48,8 +70,6 @@ export const taskClaimed = z.object({ message: z.string(), task_id: z.string(), 
 
 export const coinBalance = z.object({ balance: z.number().int(), total_earned: z.number().int(), unit: z.literal('cognition_coin') });
 
-export const feedbackSent = z.object({ message: z.string(), feedback_id: z.string() });
-
 export type TaskTypes = z.infer<typeof taskTypes>;
 export type DailyTask = z.infer<typeof dailyTask>;
 export type TaskSummary = z.infer<typeof taskSummary>;
@@ -57,4 +77,3 @@ export type DailyTasksEnsured = z.infer<typeof dailyTasksEnsured>;
 export type TaskActionResults = z.infer<typeof taskActionResults>;
 export type TaskClaimed = z.infer<typeof taskClaimed>;
 export type CoinBalance = z.infer<typeof coinBalance>;
-export type FeedbackSent = z.infer<typeof feedbackSent>;

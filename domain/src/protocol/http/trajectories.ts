@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { TRAJECTORY_EVENT_TYPES } from '../trajectories.ts';
+import { MAX_EXPIRES_DAYS } from './share.ts';
 
-/** The CLI trajectory routes' replies (`/backend/engineer/trajectory…`, `/backend/engineer/leaderboard`); see `oauth.ts` for how they are shared. */
+/**
+ * The CLI trajectory routes' requests and replies (`/backend/engineer/trajectory…`, `/backend/engineer/leaderboard`);
+ * see `oauth.ts` for how they are shared. A request schema is the one the route parses with; the client sends its `z.input`.
+ */
 
 export const trajectoryEvent = z.object({
   event_type: z.enum(TRAJECTORY_EVENT_TYPES),
@@ -54,3 +58,15 @@ export type TrajectoryShare = z.infer<typeof trajectoryShare>;
 export type TrajectoryShares = z.infer<typeof trajectoryShares>;
 export type TrajectoryShared = z.infer<typeof trajectoryShared>;
 export type CliLeaderboard = z.infer<typeof cliLeaderboard>;
+
+/** Requests. */
+
+export const trajectoryFavoriteBody = z.object({ file_id: z.uuid().optional(), favorite: z.boolean({ error: 'trajectories.favorite_required' }) });
+export const trajectoryShareBody = z.object({
+  file_id: z.uuid('trajectories.id_invalid'),
+  share_settings: z.object({ allow_download: z.boolean().default(true) }).default({ allow_download: true }),
+  expires_in: z.number().int().min(60, 'trajectories.expiry_too_short').max(MAX_EXPIRES_DAYS * 86_400, 'trajectories.expiry_too_long').nullable().default(null),
+});
+
+export type TrajectoryFavoriteBody = z.input<typeof trajectoryFavoriteBody>;
+export type TrajectoryShareBody = z.input<typeof trajectoryShareBody>;

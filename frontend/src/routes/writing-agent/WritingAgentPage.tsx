@@ -1,7 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { api } from '../../api/client.ts';
 import { queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { research, uploadFile } from '../../api/research.ts';
 import { clientId } from '../../api/socket.ts';
@@ -73,15 +72,13 @@ export default function WritingAgentPage() {
       const session = await research.createSession({ client_id: clientId(), name: sessionName(brief), mode: 1, search_enabled: false, layout_preset: 'chat-interface-only' });
       const conversationId = session.session_id;
       setStep('preference');
-      await api.post('/conversation/api/research/content_preference', { json: { conversation_id: conversationId, length, style, language, instructions: instructions.trim() } });
+      await research.setContentPreference({ conversation_id: conversationId, length, style, language, instructions: instructions.trim() });
       setStep('notes');
-      for (const id of chosenNotes) await api.post(`/conversation/api/research/select_note/${encodeURIComponent(id)}`, { json: { conversation_id: conversationId } });
+      for (const id of chosenNotes) await research.selectNote(conversationId, id);
       setStep('files');
       for (const file of files) await uploadFile(conversationId, file, uploadTypeOf(file.name)!);
       setStep('start');
-      await api.post(`/conversation/sessions/${encodeURIComponent(conversationId)}/dispatch`, {
-        json: { agent: 'direct_writing_agent', action: 'send', params: { text: brief.trim(), client_id: clientId() }, run_async: true },
-      });
+      await research.dispatch(conversationId, { agent: 'direct_writing_agent', action: 'send', params: { text: brief.trim(), client_id: clientId() }, run_async: true });
       return conversationId;
     },
     onSuccess: (conversationId) => navigate(`/research?conversation_id=${encodeURIComponent(conversationId)}`),

@@ -1,15 +1,15 @@
 import { useEffect, useEffectEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { CardSkeletons, CognitionCard } from '../../cognition/CognitionCard.tsx';
-import { useSignInFirst } from '../../cognition/hooks.ts';
-import { synthesisMode, useSynthesisOn, useSynthesisPicks } from '../../cognition/synthesisMode.ts';
-import { canTick } from '../../cognition/synthesis.ts';
-import { SynthesisBar } from '../../cognition/SynthesisBar.tsx';
-import { useCognitionList, type CognitionList } from '../../cognition/useCognitionList.ts';
-import { ChevronDownIcon, FileTextIcon, LightbulbIcon, RefreshCwIcon, SearchIcon } from '../../ui/icons.ts';
-import '../../cognition/cognition.css';
+import { ErrorBanner } from '../components/ErrorBanner.tsx';
+import { CardSkeletons, CognitionCard } from './CognitionCard.tsx';
+import { useSignInFirst } from './hooks.ts';
+import { synthesisMode, useSynthesisOn, useSynthesisPicks } from './synthesisMode.ts';
+import { canTick } from './synthesis.ts';
+import { SynthesisBar } from './SynthesisBar.tsx';
+import { useCognitionList, type CognitionList } from './useCognitionList.ts';
+import { ChevronDownIcon, FileTextIcon, LightbulbIcon, RefreshCwIcon, SearchIcon } from '../ui/icons.ts';
+import './cognition.css';
 
 type Scope = 'public' | 'mine';
 

@@ -1,17 +1,15 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { deleteCollection, removeFromCollection } from '../../api/cognition.ts';
-import { useApiMutation } from '../../api/query.ts';
-import { PageLoading, PageState } from '../../components/PageState.tsx';
-import { CognitionCard } from '../../cognition/CognitionCard.tsx';
-import { CollectionDialog } from '../../cognition/CollectionDialog.tsx';
-import { FormError, LoadFailed } from '../../cognition/FormParts.tsx';
-import { collectionDeleted, isMissing, removedFromCollection, useCollection } from '../../cognition/queries.ts';
-import { useTimeText } from '../../cognition/hooks.ts';
-import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { ArrowLeftIcon, BookmarkIcon, FolderIcon, FolderMinusIcon, LightbulbIcon, SquarePenIcon, Trash2Icon } from '../../ui/icons.ts';
-import '../../cognition/cognition.css';
+import { PageLoading, PageState } from '../components/PageState.tsx';
+import { CognitionCard } from './CognitionCard.tsx';
+import { CollectionDialog } from './CollectionDialog.tsx';
+import { FormError, LoadFailed } from './FormParts.tsx';
+import { isMissing, useCollection, useDeleteCollection, useRemoveFromCollection } from './queries.ts';
+import { useTimeText } from './hooks.ts';
+import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+import { ArrowLeftIcon, BookmarkIcon, FolderIcon, FolderMinusIcon, LightbulbIcon, SquarePenIcon, Trash2Icon } from '../ui/icons.ts';
+import './cognition.css';
 
 /** The route reads the id from the path and hands it down as a prop, as the spec describes. */
 export default function CognitionCollectionPage() {
@@ -25,14 +23,8 @@ function CollectionDetailView({ id }: { id: string }) {
   const timeText = useTimeText();
   const loaded = useCollection(id);
   const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
-  const remove = useApiMutation({ mutationFn: (cognitionId: string) => removeFromCollection(id, cognitionId), onSuccess: removedFromCollection });
-  const deleteIt = useApiMutation({
-    mutationFn: () => deleteCollection(id),
-    onSuccess: () => {
-      navigate('/cognition/library?tab=collections', { replace: true });
-      collectionDeleted(id);
-    },
-  });
+  const remove = useRemoveFromCollection(id);
+  const deleteIt = useDeleteCollection(() => navigate('/cognition/library?tab=collections', { replace: true }));
   const removing = remove.isPending ? remove.variables : null;
 
   const back = (
@@ -124,7 +116,7 @@ function CollectionDetailView({ id }: { id: string }) {
           confirmLabel={t('deleteCollection.confirm')}
           cancelLabel={t('deleteCollection.cancel')}
           onClose={() => setDialog(null)}
-          onConfirm={() => deleteIt.mutateAsync()}
+          onConfirm={() => deleteIt.mutateAsync(id)}
         />
       )}
     </div>

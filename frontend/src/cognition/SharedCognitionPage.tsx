@@ -1,14 +1,14 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
-import { PageLoading, ShareGone } from '../../components/PageState.tsx';
-import { CognitionArticle } from '../../cognition/CognitionArticle.tsx';
-import { displayPath } from '../../cognition/CognitionCard.tsx';
-import { isMissing, useCognition } from '../../cognition/queries.ts';
-import { ArrowRightIcon, Share2Icon } from '../../ui/icons.ts';
-import '../../cognition/cognition.css';
+import { PageLoading, ShareGone } from '../components/PageState.tsx';
+import { CognitionArticle } from './CognitionArticle.tsx';
+import { displayPath } from './CognitionCard.tsx';
+import { isMissing, useCognition } from './queries.ts';
+import { ArrowRightIcon, Share2Icon } from '../ui/icons.ts';
+import './cognition.css';
 
 /** A shared cognition (/share/cognition/:id), read-only and full-screen, for readers who may have no account. */
-export default function ShareCognitionPage() {
+export default function SharedCognitionPage() {
   const { t } = useTranslation('cognition');
   const { id = '' } = useParams();
   const loaded = useCognition(id);

@@ -1,19 +1,18 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { deleteCognition, recordCognitionView, type Cognition } from '../../api/cognition.ts';
-import { queryClient, queryKeys, useApiMutation } from '../../api/query.ts';
-import { PageLoading, PageState } from '../../components/PageState.tsx';
-import { CognitionArticle } from '../../cognition/CognitionArticle.tsx';
-import { CollectDialog } from '../../cognition/CollectDialog.tsx';
-import { EditDialog } from '../../cognition/EditDialog.tsx';
-import { FormError, LoadFailed } from '../../cognition/FormParts.tsx';
-import { cognitionDeleted, isMissing, useCognition, useUpdateCognition } from '../../cognition/queries.ts';
-import { useExactTime, useSignInFirst, useTimeText } from '../../cognition/hooks.ts';
-import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { ShareCognitionDialog } from '../../cognition/ShareCognitionDialog.tsx';
-import { ArrowLeftIcon, FolderPlusIcon, LightbulbIcon, Share2Icon, SquarePenIcon, Trash2Icon } from '../../ui/icons.ts';
-import '../../cognition/cognition.css';
+import type { Cognition } from './api.ts';
+import { PageLoading, PageState } from '../components/PageState.tsx';
+import { CognitionArticle } from './CognitionArticle.tsx';
+import { CollectDialog } from './CollectDialog.tsx';
+import { EditDialog } from './EditDialog.tsx';
+import { FormError, LoadFailed } from './FormParts.tsx';
+import { isMissing, useCognition, useDeleteCognition, useRecordCognitionView, useUpdateCognition } from './queries.ts';
+import { useExactTime, useSignInFirst, useTimeText } from './hooks.ts';
+import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+import { ShareCognitionDialog } from './ShareCognitionDialog.tsx';
+import { ArrowLeftIcon, FolderPlusIcon, LightbulbIcon, Share2Icon, SquarePenIcon, Trash2Icon } from '../ui/icons.ts';
+import './cognition.css';
 
 /** Cognition display (/cognition/display?id=…): public cognitions for anyone, private ones for their owner. */
 export default function CognitionDisplayPage() {
@@ -41,8 +40,7 @@ function CognitionDisplay({ id }: { id: string }) {
   const { t } = useTranslation('cognition');
   const { signedIn } = useSignInFirst();
   const loaded = useCognition(id);
-  // The count is read again after the view is recorded: only the server knows whether this reader had been counted before.
-  const view = useApiMutation({ mutationFn: () => recordCognitionView(id), onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.cognition(id) }) });
+  const view = useRecordCognitionView(id);
 
   const ready = loaded.isSuccess;
   const { mutate: recordView, isIdle: notViewed } = view;
@@ -86,13 +84,7 @@ function Display({ cognition }: { cognition: Cognition }) {
   const exactTime = useExactTime();
   const [open, setOpen] = useState<Open>(null);
   const visibility = useUpdateCognition(cognition.id);
-  const remove = useApiMutation({
-    mutationFn: () => deleteCognition(cognition.id),
-    onSuccess: () => {
-      navigate('/cognition/library', { replace: true });
-      cognitionDeleted(cognition.id);
-    },
-  });
+  const remove = useDeleteCognition(cognition.id, () => navigate('/cognition/library', { replace: true }));
 
   return (
     <div className="cog-page cog-display">

@@ -1,6 +1,23 @@
-import type { Cognition, CognitionPage, CognitionSummary, CognitionViewed, Collection, CollectionDetail, CollectionList, ExtractionStarted, ExtractionStatus } from '@scriptorium/domain/protocol/http/cognition';
+import type {
+  Cognition,
+  CognitionEditBody,
+  CognitionPage,
+  CognitionSummary,
+  CognitionViewed,
+  Collection,
+  CollectionBody,
+  CollectionDetail,
+  CollectionEditBody,
+  CollectionItemBody,
+  CollectionList,
+  ExtractBody,
+  ExtractionStarted,
+  ExtractionStatus,
+  ExtractUrlBody,
+  SynthesizeBody,
+} from '@scriptorium/domain/protocol/http/cognition';
 import type { Deleted } from '@scriptorium/domain/protocol/http/acknowledged';
-import { api } from './client.ts';
+import { api } from '../api/client.ts';
 import { pollExtraction, type PollOptions } from './extractionPoll.ts';
 
 export type { ExtractionState, ExtractionStatus } from './extractionPoll.ts';
@@ -33,15 +50,15 @@ export const getCognition = (id: string, signal?: AbortSignal) => api.get<Cognit
 /** Counts the signed-in reader's view (once per reader) and the daily task 浏览认知. */
 export const recordCognitionView = (id: string) => api.post<CognitionViewed>(`${one(id)}/view`);
 
-export const updateCognition = (id: string, patch: Partial<Pick<Cognition, 'title' | 'summary' | 'tags' | 'public'>>) => api.patch<Cognition>(one(id), { json: patch });
+export const updateCognition = (id: string, patch: CognitionEditBody) => api.patch<Cognition, CognitionEditBody>(one(id), { json: patch });
 
 export const deleteCognition = (id: string) => api.delete<Deleted>(one(id));
 
-export const extractFromNotes = (noteIds: readonly string[]) => api.post<ExtractionStarted>(`${base}/extract`, { json: { note_ids: noteIds } });
+export const extractFromNotes = (noteIds: readonly string[]) => api.post<ExtractionStarted, ExtractBody>(`${base}/extract`, { json: { note_ids: [...noteIds] } });
 
-export const extractFromUrl = (url: string) => api.post<ExtractionStarted>(`${base}/extract-url`, { json: { url } });
+export const extractFromUrl = (url: string) => api.post<ExtractionStarted, ExtractUrlBody>(`${base}/extract-url`, { json: { url } });
 
-export const synthesizeCognitions = (cognitionIds: readonly string[]) => api.post<ExtractionStarted>(`${base}/synthesize`, { json: { cognition_ids: cognitionIds } });
+export const synthesizeCognitions = (cognitionIds: readonly string[]) => api.post<ExtractionStarted, SynthesizeBody>(`${base}/synthesize`, { json: { cognition_ids: [...cognitionIds] } });
 
 export function startExtraction(request: ExtractionRequest): Promise<ExtractionStarted> {
   switch (request.kind) {
@@ -61,15 +78,15 @@ export const waitForExtraction = (id: string, options: PollOptions = {}) => poll
 
 export const listCollections = () => api.get<CollectionList>(`${base}/collections`);
 
-export const createCollection = (name: string, description = '') => api.post<Collection>(`${base}/collections`, { json: { name, description } });
+export const createCollection = (name: string, description = '') => api.post<Collection, CollectionBody>(`${base}/collections`, { json: { name, description } });
 
 export const getCollection = (id: string, signal?: AbortSignal) => api.get<CollectionDetail>(collection(id), { ...(signal && { signal }) });
 
-export const updateCollection = (id: string, patch: { name?: string; description?: string }) => api.patch<Collection>(collection(id), { json: patch });
+export const updateCollection = (id: string, patch: CollectionEditBody) => api.patch<Collection, CollectionEditBody>(collection(id), { json: patch });
 
 export const deleteCollection = (id: string) => api.delete<Deleted>(collection(id));
 
-export const addToCollection = (id: string, cognitionId: string) => api.post<Collection>(`${collection(id)}/items`, { json: { cognition_id: cognitionId } });
+export const addToCollection = (id: string, cognitionId: string) => api.post<Collection, CollectionItemBody>(`${collection(id)}/items`, { json: { cognition_id: cognitionId } });
 
 export const removeFromCollection = (id: string, cognitionId: string) => api.delete<Collection>(`${collection(id)}/items/${encodeURIComponent(cognitionId)}`);
 

@@ -1,21 +1,20 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import { deleteCollection, type Collection } from '../../api/cognition.ts';
-import { useApiMutation } from '../../api/query.ts';
-import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { CardSkeletons, CognitionCard } from '../../cognition/CognitionCard.tsx';
-import { CollectionDialog } from '../../cognition/CollectionDialog.tsx';
-import { filterCollections } from '../../cognition/collections.ts';
-import { LoadFailed } from '../../cognition/FormParts.tsx';
-import { collectionDeleted, useCollections } from '../../cognition/queries.ts';
-import { useTimeText } from '../../cognition/hooks.ts';
-import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { SearchField } from '../../cognition/SearchField.tsx';
-import { useCognitionList } from '../../cognition/useCognitionList.ts';
-import { ChevronDownIcon, FileTextIcon, FolderIcon, FolderPlusIcon, LightbulbIcon, SearchIcon, SquarePenIcon, Trash2Icon } from '../../ui/icons.ts';
-import { Tabs } from '../../ui/Tabs.tsx';
-import '../../cognition/cognition.css';
+import type { Collection } from './api.ts';
+import { ErrorBanner } from '../components/ErrorBanner.tsx';
+import { CardSkeletons, CognitionCard } from './CognitionCard.tsx';
+import { CollectionDialog } from './CollectionDialog.tsx';
+import { filterCollections } from './collections.ts';
+import { LoadFailed } from './FormParts.tsx';
+import { useCollections, useDeleteCollection } from './queries.ts';
+import { useTimeText } from './hooks.ts';
+import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+import { SearchField } from './SearchField.tsx';
+import { useCognitionList } from './useCognitionList.ts';
+import { ChevronDownIcon, FileTextIcon, FolderIcon, FolderPlusIcon, LightbulbIcon, SearchIcon, SquarePenIcon, Trash2Icon } from '../ui/icons.ts';
+import { Tabs } from '../ui/Tabs.tsx';
+import './cognition.css';
 
 type Tab = 'mine' | 'collections';
 
@@ -118,7 +117,7 @@ function MyCollections({ q }: { q: string }) {
   const list = useCollections();
   const [editing, setEditing] = useState<Collection | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Collection | null>(null);
-  const remove = useApiMutation({ mutationFn: (id: string) => deleteCollection(id), onSuccess: (_, id) => collectionDeleted(id) });
+  const remove = useDeleteCollection();
 
   if (list.isPending) return <CardSkeletons count={3} />;
   if (list.isError) return <LoadFailed error={list.error} onRetry={() => void list.refetch()} />;

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+
+/** User feedback (`/backend/email/user-feedback`): what it takes and answers; see `oauth.ts` for how they are shared. */
+
+export const FEEDBACK_TYPES = ['bug', 'feature', 'general'] as const;
+export const FEEDBACK_MAX_LENGTH = 5000;
+
+export const feedbackBody = z.object({
+  feedback_type: z.enum(FEEDBACK_TYPES, { error: 'feedback.type_invalid' }),
+  feedback_text: z.string({ error: 'feedback.text_required' }).trim().min(1, 'feedback.text_empty').max(FEEDBACK_MAX_LENGTH, 'feedback.text_too_long'),
+});
+
+export const feedbackSent = z.object({ message: z.string(), feedback_id: z.string() });
+
+export type FeedbackBody = z.input<typeof feedbackBody>;
+export type FeedbackSent = z.infer<typeof feedbackSent>;
