@@ -63,7 +63,7 @@ export function AuthorisedApps() {
       {error && <p className="account-notice account-notice-error">{error.userMessage}</p>}
       {rows && rows.length === 0 && <p className="account-empty">{t('apps.empty')}</p>}
       {rows && rows.length > 0 && (
-        <ul className="account-apps-list">
+        <ul className="card-list">
           {rows.map((row) => {
             const clientId = row.kind === 'grant' ? row.app.client_id : row.signIn.client_id;
             return (

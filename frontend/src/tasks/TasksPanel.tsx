@@ -3,6 +3,8 @@ import { claimedCoins, taskStage } from './tasks.ts';
 import { claimedMeanwhile, useClaimsPending, useClaimTask, useTaskSummary } from './queries.ts';
 import { CheckIcon, CircleAlertIcon, CircleCheckIcon, CoinsIcon, GiftIcon } from '../ui/icons.ts';
 import { AccountCardHead } from '../account/AccountCardHead.tsx';
+import '../ui/ui.css';
+import './tasks.css';
 
 /** The day's tasks in the user status dialog, each reward claimed from its row. */
 export function TasksPanel() {
@@ -26,7 +28,7 @@ export function TasksPanel() {
       {tasks.status === 'error' && <p className="account-empty">{t('loadFailed')}</p>}
       {tasks.status === 'success' && (
         <>
-          <dl className="task-stats">
+          <dl className="quota-facts task-stats">
             <div>
               <dt>{t('completed')}</dt>
               <dd>{tasks.data.completed_tasks_today}</dd>
@@ -52,7 +54,7 @@ export function TasksPanel() {
           {tasks.data.tasks.length === 0 ? (
             <p className="account-empty">{t('empty')}</p>
           ) : (
-            <ul className="task-list">
+            <ul className="card-list">
               {tasks.data.tasks.map((task) => {
                 const stage = taskStage(task);
                 const target = Math.max(1, task.target_progress);
