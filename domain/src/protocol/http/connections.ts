@@ -53,8 +53,8 @@ export type ConnectionTestResult = z.infer<typeof connectionTestResult> & Partia
 
 /** Requests: a schema is the one the route parses with; the client sends its `z.input`. */
 
-/** A bound on the body's size; which roles there are (infra's MODEL_ROLES) is the decider's to check. */
-const MAX_ENDPOINT_ROLES = 16;
+/** A bound on the body's size: room for every role twice (infra's five MODEL_ROLES, which the protocol may not import); which roles they are is the decider's to check. */
+const MAX_ENDPOINT_ROLES = 10;
 const price = z.object({ prompt_per_million: z.number(), completion_per_million: z.number(), currency: z.string().max(8) }).strict();
 /** Wire form of a profile override (snake case, as the api speaks); ranges are the decider's to check. */
 export const profileOverride = z
