@@ -11,6 +11,7 @@ import { VerificationCodes } from '@scriptorium/domain/mail/codes';
 import { userDecider, userStream } from '@scriptorium/domain/user/decide';
 import { emailClaimDecider, emailClaimStream, normaliseEmail } from '@scriptorium/domain/user/emailClaim';
 import { CodeRejected, ResendTooSoon } from '@scriptorium/domain/user/emailVerification';
+import { CODE_LENGTH } from '@scriptorium/domain/protocol/limits';
 import { AddressLimit, LoginThrottle } from '@scriptorium/domain/user/loginThrottle';
 import { changeEmail, precheckRegistration, registerAccount, userIdFor, type Registration } from '@scriptorium/domain/user/registration';
 import { appSignInStream } from '@scriptorium/domain/signin/appSignIn';
@@ -24,7 +25,6 @@ import { contract } from './contract.ts';
 import {
   adminSignInReply,
   changePasswordBody,
-  CODE_LENGTH,
   codeSentReply,
   email,
   emailBody,

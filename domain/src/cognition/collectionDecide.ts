@@ -1,5 +1,5 @@
 import { refuse } from '../refuse.ts';
-import { MAX_COLLECTION_DESCRIPTION, MAX_COLLECTION_NAME } from '../protocol/http/cognition.ts';
+import { MAX_COLLECTION_DESCRIPTION, MAX_COLLECTION_NAME } from '../protocol/limits.ts';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
 import { evolve, initialState, type Collection, type CollectionEvent } from './collection.ts';
 

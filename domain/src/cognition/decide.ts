@@ -1,5 +1,5 @@
 import { refuse } from '../refuse.ts';
-import { MAX_SUMMARY, MAX_TAG, MAX_TAGS, MAX_TITLE } from '../protocol/http/cognition.ts';
+import { MAX_SUMMARY, MAX_TAG, MAX_TAGS, MAX_TITLE } from '../protocol/limits.ts';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
 import { evolve, initialState, readableBy, type Cognition, type CognitionBody, type CognitionCreated, type CognitionEvent } from './cognition.ts';
 

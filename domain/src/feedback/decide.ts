@@ -1,6 +1,6 @@
 import { refuse } from '../refuse.ts';
 import { assertNever, type Command, type Decider } from '@scriptorium/infra/eventsourcing/decider';
-import { FEEDBACK_MAX_LENGTH } from '../protocol/http/feedback.ts';
+import { FEEDBACK_MAX_LENGTH } from '../protocol/limits.ts';
 import { evolve, initialState, type Feedback, type FeedbackEvent, type FeedbackType } from './feedback.ts';
 
 export type SubmitFeedback = Command<

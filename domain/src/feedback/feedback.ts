@@ -1,5 +1,5 @@
 import { assertNever, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
-import type { FEEDBACK_TYPES } from '../protocol/http/feedback.ts';
+import type { FEEDBACK_TYPES } from '../protocol/limits.ts';
 
 export type FeedbackType = (typeof FEEDBACK_TYPES)[number];
 

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomInt } from 'node:crypto';
 import { assertNever, DomainError, type Command, type Decider, type DomainEvent } from '@scriptorium/infra/eventsourcing/decider';
 import { anyErrorText, errorText } from '../protocol/errors.ts';
-import { CODE_LENGTH } from '../protocol/http/auth.ts';
+import { CODE_LENGTH } from '../protocol/limits.ts';
 import { normaliseEmail } from './emailClaim.ts';
 
 /**

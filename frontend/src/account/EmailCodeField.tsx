@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { accountApi } from './api.ts';
 import { codeRequestMachine } from './machines/codeRequest.ts';
-import { CODE_LENGTH, sanitiseCode } from './machines/emailVerification.ts';
+import { CODE_LENGTH } from '@scriptorium/domain/protocol/limits';
+import { sanitiseCode } from './machines/emailVerification.ts';
 import './account.css';
 
 /** The registration form's optional e-mail code, with a button that mails one to the address above it. */

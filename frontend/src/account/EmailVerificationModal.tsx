@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { Dialog } from '../ui/Dialog.tsx';
 import { accountApi } from './api.ts';
-import { CODE_LENGTH, emailVerificationMachine, isCompleteCode } from './machines/emailVerification.ts';
+import { CODE_LENGTH } from '@scriptorium/domain/protocol/limits';
+import { emailVerificationMachine, isCompleteCode } from './machines/emailVerification.ts';
 import { CheckIcon, CircleAlertIcon, MailIcon } from '../ui/icons.ts';
 
 /**

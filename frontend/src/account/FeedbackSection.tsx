@@ -3,7 +3,8 @@ import { createElement, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { accountApi } from './api.ts';
-import { canSend, FEEDBACK_ROWS, FEEDBACK_TYPES, feedbackMachine, type FeedbackKind } from './machines/feedback.ts';
+import { FEEDBACK_TYPES } from '@scriptorium/domain/protocol/limits';
+import { canSend, FEEDBACK_ROWS, feedbackMachine, type FeedbackKind } from './machines/feedback.ts';
 import { BugIcon, CheckIcon, LightbulbIcon, MessageCircleIcon, SendIcon, type IconComponent } from '../ui/icons.ts';
 import { AccountCardHead } from './AccountCardHead.tsx';
 

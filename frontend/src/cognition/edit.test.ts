@@ -1,5 +1,6 @@
 import test from 'ava';
-import { checkCollectionName, checkEdit, checkPageUrl, MAX_COLLECTION_NAME, MAX_TITLE, parseTags, tagsText } from './edit.ts';
+import { MAX_COLLECTION_NAME, MAX_TITLE } from '@scriptorium/domain/protocol/limits';
+import { checkCollectionName, checkEdit, checkPageUrl, parseTags, tagsText } from './edit.ts';
 
 test('tags split on Chinese and Latin separators, trimmed and without repeats', (t) => {
   t.deepEqual(parseTags('钠电池，储能、 低温 ,储能;; solid state\n'), ['钠电池', '储能', '低温', 'solid state']);

@@ -1,9 +1,4 @@
-/** The server's limits for a cognition's editable fields and a collection's name (contract). */
-export const MAX_TITLE = 120;
-export const MAX_SUMMARY = 500;
-export const MAX_TAGS = 8;
-export const MAX_TAG = 20;
-export const MAX_COLLECTION_NAME = 100;
+import { MAX_COLLECTION_NAME, MAX_SUMMARY, MAX_TAG, MAX_TAGS, MAX_TITLE } from '@scriptorium/domain/protocol/limits';
 
 /** Tags are typed in one box; Chinese and Latin separators both split them. */
 export function parseTags(text: string): string[] {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CODE_LENGTH } from '../limits.ts';
 import { hasForbiddenCharacters, normaliseUsername } from '../username.ts';
 
 /**
@@ -6,8 +7,6 @@ import { hasForbiddenCharacters, normaliseUsername } from '../username.ts';
  * for how they are shared. A request schema is the one the route parses with; the client sends its `z.input`.
  */
 
-/** Digits in a mailed code (sign-up, email change, password reset). */
-export const CODE_LENGTH = 6;
 
 const username = z
   .string({ error: 'auth.username_required' })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_COLLECTION_DESCRIPTION, MAX_COLLECTION_NAME, MAX_SUMMARY, MAX_TAG, MAX_TAGS, MAX_TITLE } from '../limits.ts';
 
 /**
  * The cognition platform's requests and replies (`/backend/api/cognition…`): cognitions, extractions
@@ -6,12 +7,6 @@ import { z } from 'zod';
  * parses with; the client sends its `z.input`.
  */
 
-export const MAX_TITLE = 120;
-export const MAX_SUMMARY = 500;
-export const MAX_TAGS = 8;
-export const MAX_TAG = 20;
-export const MAX_COLLECTION_NAME = 100;
-export const MAX_COLLECTION_DESCRIPTION = 500;
 
 const codedParams = z.record(z.string(), z.union([z.string(), z.number()]));
 

@@ -1,9 +1,8 @@
 import { z } from 'zod';
+import { FEEDBACK_MAX_LENGTH, FEEDBACK_TYPES } from '../limits.ts';
 
 /** User feedback (`/backend/email/user-feedback`): what it takes and answers; see `oauth.ts` for how they are shared. */
 
-export const FEEDBACK_TYPES = ['bug', 'feature', 'general'] as const;
-export const FEEDBACK_MAX_LENGTH = 5000;
 
 export const feedbackBody = z.object({
   feedback_type: z.enum(FEEDBACK_TYPES, { error: 'feedback.type_invalid' }),

@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
+import { CODE_LENGTH } from '@scriptorium/domain/protocol/limits';
 
-export const CODE_LENGTH = 6;
 export const RESEND_SECONDS = 120;
 const TICK_MS = 1000;
 

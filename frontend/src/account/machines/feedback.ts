@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
+import type { FEEDBACK_TYPES } from '@scriptorium/domain/protocol/limits';
 
-export const FEEDBACK_TYPES = ['bug', 'feature', 'general'] as const;
 export type FeedbackKind = (typeof FEEDBACK_TYPES)[number];
 export const SUCCESS_BANNER_MS = 5000;
 export const FEEDBACK_ROWS = 8;

@@ -5,9 +5,9 @@ import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { adminApi, type FeedbackItem, type OutboxMail } from './api.ts';
 import { Notice, Pager, useDateFormat, type Load, type NoticeState } from './shared.tsx';
 import { InfoIcon, RefreshCwIcon, SendIcon } from '../../ui/icons.ts';
+import { FEEDBACK_TYPES } from '@scriptorium/domain/protocol/limits';
 
 const PAGE_SIZE = 20;
-const FEEDBACK_TYPES: ReadonlyArray<FeedbackItem['feedback_type']> = ['bug', 'feature', 'general'];
 
 export function MailTab() {
   const { t } = useTranslation('account');
