@@ -13,7 +13,7 @@ import { MAIL_OUTBOX, type OutboxMailDoc } from '@scriptorium/projections/outbox
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import type { BudgetCommand } from '@scriptorium/domain/budget/decide';
 import type { BudgetCommandInput } from '@scriptorium/domain/budget/guard';
-import { FEEDBACK_TYPES } from '@scriptorium/domain/protocol/http/feedback';
+import { FEEDBACK_TYPES } from '@scriptorium/domain/protocol/limits';
 import { inviteDecider, randomInviteCode } from '@scriptorium/domain/invites/decide';
 import { inviteStream, normaliseInviteCode } from '@scriptorium/domain/invites/invite';
 import { adminMail } from '@scriptorium/domain/mail/templates';
@@ -205,21 +205,28 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { username: account.username, ...(await queries.usage(id)) };
   });
 
-  router.put('/auth/admin/users/:id/token-limit', contract({ access: 'admin', params: idParam, body: tokenLimitBody, responses: { 200: userRow } }), async (ctx) => {
-    const actor = await admin(ctx);
-    const { id } = parseParams(ctx.params, idParam);
-    const body = parseBody(ctx, tokenLimitBody);
-    const [row] = await change(actor, await existing([id]), () => ({ type: 'SetTokenLimit', data: { tokenLevelLimit: body.token_level_limit, by: actor.id } }));
-    ctx.body = row;
-  });
+  /** A budget change to the user the path names, built from the route's parsed body; the answer is the user's row as it now reads. */
+  const changeNamedUser =
+    <S extends z.ZodType>(schema: S, changeFor: (body: z.output<S>, actor: CurrentUser) => BudgetChange) =>
+    async (ctx: Context & { params: Record<string, string> }) => {
+      const actor = await admin(ctx);
+      const { id } = parseParams(ctx.params, idParam);
+      const body = parseBody(ctx, schema);
+      const [row] = await change(actor, await existing([id]), () => changeFor(body, actor));
+      ctx.body = row;
+    };
 
-  router.post('/auth/admin/users/:id/extra-budget', contract({ access: 'admin', params: idParam, body: extraBudgetBody, responses: { 200: userRow } }), async (ctx) => {
-    const actor = await admin(ctx);
-    const { id } = parseParams(ctx.params, idParam);
-    const body = parseBody(ctx, extraBudgetBody);
-    const [row] = await change(actor, await existing([id]), () => ({ type: 'AddExtraBudget', data: { amount: body.amount, by: actor.id } }));
-    ctx.body = row;
-  });
+  router.put(
+    '/auth/admin/users/:id/token-limit',
+    contract({ access: 'admin', params: idParam, body: tokenLimitBody, responses: { 200: userRow } }),
+    changeNamedUser(tokenLimitBody, (body, actor) => ({ type: 'SetTokenLimit', data: { tokenLevelLimit: body.token_level_limit, by: actor.id } })),
+  );
+
+  router.post(
+    '/auth/admin/users/:id/extra-budget',
+    contract({ access: 'admin', params: idParam, body: extraBudgetBody, responses: { 200: userRow } }),
+    changeNamedUser(extraBudgetBody, (body, actor) => ({ type: 'AddExtraBudget', data: { amount: body.amount, by: actor.id } })),
+  );
 
   router.put('/auth/admin/users/:id/level', contract({ access: 'admin', params: idParam, body: levelBody, responses: { 200: userRow } }), async (ctx) => {
     const actor = await admin(ctx);

@@ -6,7 +6,7 @@ import { initials } from '../app/shell/navigation.ts';
 import { Markdown, preloadMarkdown } from '../components/Markdown.tsx';
 import { cardText } from './cardText.ts';
 import { useExactTime, useTimeText } from './hooks.ts';
-import { EyeIcon, FileTextIcon, GlobeIcon, LockIcon, SparklesIcon, type IconComponent } from '../ui/icons.ts';
+import { EyeIcon, FileTextIcon, GlobeIcon, LightbulbIcon, LockIcon, SearchIcon, SparklesIcon, type IconComponent } from '../ui/icons.ts';
 import './cognition.css';
 
 void preloadMarkdown();
@@ -114,6 +114,24 @@ export function CardSkeletons({ count = 6 }: { count?: number }) {
           <span className="cog-skel cog-skel-foot" />
         </div>
       ))}
+    </div>
+  );
+}
+
+/** A list of cognitions with nothing in it: nothing matched the search, or there is none yet (the reader's own when `mine`, else anyone's public). */
+export function NoCognitions({ searching, mine }: { searching: boolean; mine: boolean }) {
+  const { t } = useTranslation('cognition');
+  return (
+    <div className="cog-empty">
+      <span className="cog-empty-icon">{searching ? <SearchIcon size={28} /> : <LightbulbIcon size={28} />}</span>
+      <h2>{searching ? t('platform.noResultsTitle') : mine ? t('platform.emptyMineTitle') : t('platform.emptyTitle')}</h2>
+      <p>{searching ? t('platform.noResultsText') : mine ? t('platform.emptyMineText') : t('platform.emptyText')}</p>
+      {!searching && (
+        <Link to="/note" className="button button-primary">
+          <FileTextIcon size={16} />
+          {t('platform.goNotes')}
+        </Link>
+      )}
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { Collection } from './api.ts';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';
-import { CardSkeletons, CognitionCard } from './CognitionCard.tsx';
+import { CardSkeletons, CognitionCard, NoCognitions } from './CognitionCard.tsx';
 import { CollectionDialog } from './CollectionDialog.tsx';
 import { filterCollections } from './collections.ts';
 import { LoadFailed } from './FormParts.tsx';
@@ -12,7 +12,7 @@ import { useTimeText } from './hooks.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { SearchField } from './SearchField.tsx';
 import { useCognitionList } from './useCognitionList.ts';
-import { ChevronDownIcon, FileTextIcon, FolderIcon, FolderPlusIcon, LightbulbIcon, SearchIcon, SquarePenIcon, Trash2Icon } from '../ui/icons.ts';
+import { ChevronDownIcon, FolderIcon, FolderPlusIcon, LightbulbIcon, SquarePenIcon, Trash2Icon } from '../ui/icons.ts';
 import { Tabs } from '../ui/Tabs.tsx';
 import './cognition.css';
 
@@ -74,22 +74,7 @@ function MyCognitions({ q }: { q: string }) {
   const list = useCognitionList('mine', q);
   if (list.loading) return <CardSkeletons />;
   if (list.error && list.items.length === 0) return <LoadFailed error={list.error} onRetry={list.reload} />;
-  if (list.items.length === 0)
-    return (
-      <div className="cog-empty">
-        <span className="cog-empty-icon">
-          {q ? <SearchIcon size={28} /> : <LightbulbIcon size={28} />}
-        </span>
-        <h2>{t(q ? 'platform.noResultsTitle' : 'platform.emptyMineTitle')}</h2>
-        <p>{t(q ? 'platform.noResultsText' : 'platform.emptyMineText')}</p>
-        {!q && (
-          <Link to="/note" className="button button-primary">
-            <FileTextIcon size={16} />
-            {t('platform.goNotes')}
-          </Link>
-        )}
-      </div>
-    );
+  if (list.items.length === 0) return <NoCognitions searching={q !== ''} mine />;
   return (
     <>
       <p className="cog-count cog-count-spaced">{t('platform.total', { count: list.total })}</p>

@@ -1,14 +1,14 @@
 import { useEffect, useEffectEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';
-import { CardSkeletons, CognitionCard } from './CognitionCard.tsx';
+import { CardSkeletons, CognitionCard, NoCognitions } from './CognitionCard.tsx';
 import { useSignInFirst } from './hooks.ts';
 import { synthesisMode, useSynthesisOn, useSynthesisPicks } from './synthesisMode.ts';
 import { canTick } from './synthesis.ts';
 import { SynthesisBar } from './SynthesisBar.tsx';
 import { useCognitionList, type CognitionList } from './useCognitionList.ts';
-import { ChevronDownIcon, FileTextIcon, LightbulbIcon, RefreshCwIcon, SearchIcon } from '../ui/icons.ts';
+import { ChevronDownIcon, RefreshCwIcon, SearchIcon } from '../ui/icons.ts';
 import './cognition.css';
 
 type Scope = 'public' | 'mine';
@@ -105,24 +105,7 @@ function CognitionResults({ list, q, scope, selecting }: { list: CognitionList; 
         </button>
       </div>
     );
-  if (list.items.length === 0) {
-    const searching = q !== '';
-    return (
-      <div className="cog-empty">
-        <span className="cog-empty-icon">
-          {searching ? <SearchIcon size={28} /> : <LightbulbIcon size={28} />}
-        </span>
-        <h2>{t(searching ? 'platform.noResultsTitle' : scope === 'mine' ? 'platform.emptyMineTitle' : 'platform.emptyTitle')}</h2>
-        <p>{t(searching ? 'platform.noResultsText' : scope === 'mine' ? 'platform.emptyMineText' : 'platform.emptyText')}</p>
-        {!searching && (
-          <Link to="/note" className="button button-primary">
-            <FileTextIcon size={16} />
-            {t('platform.goNotes')}
-          </Link>
-        )}
-      </div>
-    );
-  }
+  if (list.items.length === 0) return <NoCognitions searching={q !== ''} mine={scope === 'mine'} />;
 
   return (
     <>
