@@ -197,7 +197,7 @@ export function answerFor(messages: readonly Message[], mood: Mood): Answer {
   const kind = kindOf(messages);
   const user = lastUser(messages);
   const sources = sourcesIn(messages);
-  const question = /(?:研究问题|Research question)[:：]\s*(.+)/.exec(user)?.[1] ?? user.split('\n')[0] ?? user;
+  const question = /(?:研究问题|Research question|问题|Question)[:：]\s*(.+)/.exec(user)?.[1] ?? user.split('\n')[0] ?? user;
   const zh = isChinese(question);
   const subject = coreOf(question);
   const plain = (text: string): Answer => ({ kind, text, mistakes: [] });

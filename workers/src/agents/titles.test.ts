@@ -27,8 +27,8 @@ test('a report’s heading is the brief’s first clause whole, capitalised in E
 });
 
 /** A chat reply's title call, with the reply's allowance standing on a budget that has `left` tokens. */
-async function titleWith(left: number) {
-  const asked: Array<{ maxTokens?: number }> = [];
+async function titleWith(left: number, question = '什么是事件溯源？请详细说明。') {
+  const asked: Array<{ maxTokens?: number; messages: Array<{ content: string }> }> = [];
   const titles: string[] = [];
   const deps = {
     commands: {
@@ -38,7 +38,7 @@ async function titleWith(left: number) {
     model: {
       offline: false,
       profile: DEFAULT_PROFILE,
-      complete: async (request: { maxTokens?: number }) => {
+      complete: async (request: { maxTokens?: number; messages: Array<{ content: string }> }) => {
         asked.push(request);
         return { text: '事件溯源入门', usage: { promptTokens: 30, completionTokens: 6 } };
       },
@@ -50,7 +50,7 @@ async function titleWith(left: number) {
   const allowance = new Allowance({ budget }, 'u1', { sessionId: 's1', messageId: 'r1' });
   const writer = { tokens: async () => undefined } as unknown as ReplyWriter;
   const job = { sessionId: 's1', userId: 'u1', replyId: 'r1' } as AgentJobData;
-  await titleSessionIfUntitled(deps, job, '什么是事件溯源？请详细说明。', '事件溯源把每一次变化记录为事件。', writer, allowance);
+  await titleSessionIfUntitled(deps, job, question, '事件溯源把每一次变化记录为事件。', writer, allowance);
   return { asked, titles };
 }
 
@@ -62,4 +62,12 @@ test('a title is a call of the reply: made within what the budget has left, and 
   t.is(some.asked.length, 1);
   t.true(some.asked[0]!.maxTokens! <= 40);
   t.deepEqual(some.titles, ['事件溯源入门']);
+});
+
+test("a title is asked for in the question's language, so the model neither answers in another nor keeps a label of it", async (t) => {
+  const english = await titleWith(5_000, 'What is event sourcing, in detail?');
+  t.regex(english.asked[0]!.messages[0]!.content, /^Give the conversation below a short title/);
+  t.regex(english.asked[0]!.messages[1]!.content, /^Question: What is event sourcing/);
+  const chinese = await titleWith(5_000);
+  t.regex(chinese.asked[0]!.messages[1]!.content, /^问题：什么是事件溯源/);
 });

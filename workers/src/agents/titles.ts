@@ -5,7 +5,7 @@ import { partialUsageOf } from '@scriptorium/infra/model/port';
 import type { Allowance } from '@scriptorium/domain/budget/allowance';
 import type { AgentDeps } from './deps.ts';
 import type { ReplyWriter } from './replyWriter.ts';
-import { clip } from './deep_cognition/text.ts';
+import { clip, languageOf } from './deep_cognition/text.ts';
 
 const MAX_TITLE = 30;
 /** A title is a few words; a model that reasons first needs room to finish thinking before it writes them. */
@@ -52,6 +52,24 @@ export function cleanTitle(generated: string): string {
 }
 
 /**
+ * Asked in the user's language: a model asked in Chinese about an English question may answer in
+ * Chinese, or keep the Chinese label of the question as part of the title.
+ */
+function titleMessages(question: string, answer: string): Array<{ role: 'system' | 'user'; content: string }> {
+  const asked = question.slice(0, 2000);
+  const answered = answer.slice(0, 2000);
+  return languageOf(question) === 'zh'
+    ? [
+        { role: 'system', content: '为下面的对话起一个简短的标题（不超过 20 个字，不要引号和句末标点），使用与用户相同的语言。只输出标题。' },
+        { role: 'user', content: `问题：${asked}\n\n回答：${answered}` },
+      ]
+    : [
+        { role: 'system', content: "Give the conversation below a short title (at most 8 words, no quotes, no closing punctuation), in the user's language. Output only the title." },
+        { role: 'user', content: `Question: ${asked}\n\nAnswer: ${answered}` },
+      ];
+}
+
+/**
  * After the first exchange a session without a title gets one; the title change reaches every
  * socket of the user as a metadata_update. The call is the reply's: fitted and capped by the
  * reply's allowance and counted in it, so a user whose budget is spent gets the question as title.
@@ -65,10 +83,7 @@ export async function titleSessionIfUntitled(deps: AgentDeps, job: AgentJobData,
       const { profile } = deps.model;
       const request = await allowance.ensure(
         {
-          messages: [
-            { role: 'system', content: '为下面的对话起一个简短的标题（不超过 20 个字，不要引号和句末标点），使用与用户相同的语言。只输出标题。' },
-            { role: 'user', content: `问题：${question.slice(0, 2000)}\n\n回答：${answer.slice(0, 2000)}` },
-          ],
+          messages: titleMessages(question, answer),
           temperature: 0.2,
           maxTokens: profile.reasoning === 'none' ? TITLE_TOKENS : TITLE_TOKENS_AFTER_REASONING,
         },
