@@ -5,6 +5,8 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
+import { cliEn } from './src/i18n/cli.en.ts';
+import { cliZh } from './src/i18n/cli.zh.ts';
 import { en } from './src/i18n/en.ts';
 import { htmlLang } from './src/i18n/language.ts';
 import { zh } from './src/i18n/zh.ts';
@@ -100,24 +102,42 @@ function lowPriorityScripts(): Plugin {
   };
 }
 
-/** The landing screen (`HOME_PATH`, where `/` leads) and the pages the server sends for it, by language. */
-const LANDING = { module: 'src/routes/research/ResearchPage.tsx', pages: { zh: 'research.html', en: 'research.en.html' } } as const;
-
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
 
-/**
- * What the landing page shows before its scripts arrive (seconds on a slow phone): the app's name and
- * what the screen is for, in the reader's language, instead of a bare spinner. The app replaces it
- * on its first render.
- */
-const landingPlaceholder = (messages: typeof zh) =>
-  `<div id="root"><div class="page-loading page-loading-landing"><span class="page-loading-name"><span class="spinner" aria-hidden="true"></span>Scriptorium</span><p>${escapeHtml(messages.research.description)}</p></div></div>`;
+const placeholderName = '<span class="page-loading-name"><span class="spinner" aria-hidden="true"></span>Scriptorium</span>';
 
 /**
- * Writes LANDING.pages: index.html that also asks at once for the landing screen's chunks, which the
- * entry would otherwise request only once it has run (a round trip and the entry's evaluation
- * later). The server sends it for `/research` and `/` only, so other first visits fetch nothing extra.
- * Its stylesheets are preloaded, not linked: a link would block the first paint.
+ * The screens a first visit lands on, and the pages the server sends for them (by language):
+ * `/research` (`HOME_PATH`, where `/` leads) and the CLI's public page. Each page shows, before its
+ * scripts arrive (seconds on a slow phone), the app's name and the screen's own text in the reader's
+ * language instead of a bare spinner; the app replaces it on its first render.
+ */
+const LANDINGS = [
+  {
+    module: 'src/routes/research/ResearchPage.tsx',
+    pages: { zh: 'research.html', en: 'research.en.html' },
+    placeholder: (language: 'zh' | 'en') =>
+      `<div class="page-loading page-loading-landing">${placeholderName}<p>${escapeHtml((language === 'en' ? en : zh).research.description)}</p></div>`,
+  },
+  {
+    // The CLI page is static text: its heading and its steps are the page itself, so they are shown
+    // whole (the commands, which name the server's address, come with the app).
+    module: 'src/routes/cli/CliPage.tsx',
+    pages: { zh: 'cli.html', en: 'cli.en.html' },
+    placeholder: (language: 'zh' | 'en') => {
+      const { landing } = language === 'en' ? cliEn : cliZh;
+      const steps = Object.values(landing.steps).map((step) => `<li>${escapeHtml(step)}</li>`);
+      return `<div class="page-loading page-loading-landing page-loading-steps">${placeholderName}<h1>${escapeHtml(landing.title)}</h1><p>${escapeHtml(landing.subtitle)}</p><h2>${escapeHtml(landing.install)}</h2><ol>${steps.join('')}</ol></div>`;
+    },
+  },
+] as const;
+
+/**
+ * Writes each of LANDINGS' pages: index.html that also asks at once for that screen's chunks, which
+ * the entry would otherwise request only once it has run (a round trip and the entry's evaluation
+ * later), with the screen's placeholder in `#root`. The server sends it for that screen's path only,
+ * so other first visits fetch nothing extra. Its stylesheets are preloaded, not linked: a link would
+ * block the first paint.
  */
 function landingPreload(): Plugin {
   return {
@@ -134,18 +154,21 @@ function landingPreload(): Plugin {
         return into;
       };
       const entry = closure(chunks.find((chunk) => chunk.isEntry)?.fileName);
-      const screen = chunks.find((chunk) => chunk.facadeModuleId === join(root, LANDING.module));
       const html = bundle['index.html'];
-      if (!screen || html?.type !== 'asset') throw new Error(`landing-preload: no chunk for ${LANDING.module} or no index.html`);
-      const files = [...closure(screen.fileName)].filter((file) => !entry.has(file));
-      const css = files.flatMap((file) => [...(chunks.find((chunk) => chunk.fileName === file)?.viteMetadata?.importedCss ?? [])]);
-      const links = [...files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`), ...css.map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`)];
-      const preloading = String(html.source).replace('</head>', `${links.join('')}</head>`);
+      if (html?.type !== 'asset') throw new Error('landing-preload: no index.html');
       const placeholder = /<div id="root">.*?<\/div><\/div>/;
-      if (!placeholder.test(preloading)) throw new Error('landing-preload: index.html has no #root placeholder');
-      for (const [language, messages] of [['zh', zh], ['en', en]] as const) {
-        const page = preloading.replace(placeholder, landingPlaceholder(messages)).replace(/<html lang="[^"]*">/, `<html lang="${htmlLang(language)}">`);
-        this.emitFile({ type: 'asset', fileName: LANDING.pages[language], source: page });
+      if (!placeholder.test(String(html.source))) throw new Error('landing-preload: index.html has no #root placeholder');
+      for (const landing of LANDINGS) {
+        const screen = chunks.find((chunk) => chunk.facadeModuleId === join(root, landing.module));
+        if (!screen) throw new Error(`landing-preload: no chunk for ${landing.module}`);
+        const files = [...closure(screen.fileName)].filter((file) => !entry.has(file));
+        const css = files.flatMap((file) => [...(chunks.find((chunk) => chunk.fileName === file)?.viteMetadata?.importedCss ?? [])]);
+        const links = [...files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`), ...css.map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`)];
+        const preloading = String(html.source).replace('</head>', `${links.join('')}</head>`);
+        for (const language of ['zh', 'en'] as const) {
+          const page = preloading.replace(placeholder, `<div id="root">${landing.placeholder(language)}</div>`).replace(/<html lang="[^"]*">/, `<html lang="${htmlLang(language)}">`);
+          this.emitFile({ type: 'asset', fileName: landing.pages[language], source: page });
+        }
       }
     },
   };

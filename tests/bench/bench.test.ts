@@ -34,7 +34,7 @@ const FIGURES: Record<string, { figures: RegExp[]; skipped?: RegExp }> = {
   canvas: { figures: [/no canvas/, new RegExp(`ratio canvas/no canvas: p50 ${RATIO}`)] },
   'chat stream': { figures: [/empty conversation/, new RegExp(`ratio long/empty: script ${RATIO}`)] },
   'engineer nodes': { figures: [new RegExp(`cursor\\s+1k: ${NUMBER} ms .* ratio ${RATIO}`), new RegExp(`offset\\s+1k: ${NUMBER} ms .* ratio ${RATIO}`)] },
-  lighthouse: { figures: [/signed out\s+score [\d.]+ \(median; target ≥ 0\.95\)/, /signed in\s+score [\d.]+ \(median; target ≥ 0\.95\)/] },
+  lighthouse: { figures: ['/research', '/cli'].flatMap((page) => ['signed out', 'signed in'].map((side) => new RegExp(`${page} ${side}\\s+score [\\d.]+ \\(median; target ≥ 0\\.95\\)`))) },
 };
 
 function shortRun(): Promise<{ code: number | null; output: string }> {

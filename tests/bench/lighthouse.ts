@@ -1,13 +1,15 @@
 /**
- * Lighthouse on `/research`, mobile preset (Lighthouse's default: a mid-range phone on slow 4G,
- * simulated throttling), in Debian's Chromium against the built product (`npm run build` first).
- * Signed out, then signed in (a fresh account's token in localStorage, as the sign-in page leaves it).
+ * Lighthouse on `/research` and `/cli`, mobile preset (Lighthouse's default: a mid-range phone on slow
+ * 4G, simulated throttling), in Debian's Chromium against the built product (`npm run build` first).
+ * Each page signed out, then signed in (a fresh account's token in localStorage, as the sign-in page
+ * leaves it).
  * Prints the performance score, first and largest contentful paint, total blocking time and the
  * JavaScript transferred; the target is a score of at least 0.95 (docs/performance.md). No threshold
  * is asserted: only that Lighthouse ran and the page rendered. Each run has a Chromium of its own,
  * so the signed-in page is loaded with a cold cache too. One run's score moves by a few hundredths with
  * the machine, so each side runs LIGHTHOUSE_RUNS times (3 by default) and the median run is printed,
- * with the range of scores beside it. LIGHTHOUSE_REPORTS=<dir> keeps the JSON reports.
+ * with the range of scores beside it. LIGHTHOUSE_REPORTS=<dir> keeps the JSON reports;
+ * LIGHTHOUSE_PAGES=/cli audits only the pages named.
  * Run: npx tsx tests/bench/lighthouse.ts
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -26,6 +28,8 @@ const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu'];
 /** Lighthouse's score is its own scale: the anchor is a target, printed as one, not a baseline. */
 const TARGET_SCORE = 0.95;
+/** The pages the issue names: the landing screen and the CLI's public page (LIGHTHOUSE_PAGES=/cli for one). */
+const PAGES = process.env.LIGHTHOUSE_PAGES?.split(',') ?? ['/research', '/cli'];
 
 interface Figures {
   score: number;
@@ -69,7 +73,7 @@ function print(label: string, runs: Figures[]): void {
   const result = sorted[Math.floor(sorted.length / 2)]!;
   const range = sorted.length > 1 ? `, ${runs.length} runs ${sorted[0]!.score.toFixed(2)}–${sorted.at(-1)!.score.toFixed(2)}` : '';
   console.log(
-    `  ${label.padEnd(11)} score ${result.score.toFixed(2)} (median${range}; target ≥ ${TARGET_SCORE}) · FCP ${ms(result.fcpMs)} · ` +
+    `  ${label.padEnd(21)} score ${result.score.toFixed(2)} (median${range}; target ≥ ${TARGET_SCORE}) · FCP ${ms(result.fcpMs)} · ` +
       `LCP ${ms(result.lcpMs)} · TBT ${ms(result.tbtMs)} · JS ${kb(result.scriptBytes)} in ${result.scriptRequests} requests`,
   );
 }
@@ -96,7 +100,7 @@ async function audit(label: string, url: string, token?: string): Promise<Figure
     const reports = process.env.LIGHTHOUSE_REPORTS;
     if (reports && result) {
       await mkdir(reports, { recursive: true });
-      await writeFile(join(reports, `research-${label.replace(/\W+/g, '-')}.json`), JSON.stringify(result.lhr, null, 1));
+      await writeFile(join(reports, `${label.replace(/\W+/g, '-').replace(/^-/, '')}.json`), JSON.stringify(result.lhr, null, 1));
     }
     await browser.disconnect();
     return figures(result);
@@ -110,11 +114,13 @@ export async function run(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'scriptorium-bench-lighthouse-'));
   const product = await startProduct(dataDir);
   try {
-    const url = `${product.url}/research`;
-    console.log(`lighthouse: ${url}, mobile preset (simulated slow 4G, 4× CPU slowdown), ${CHROMIUM}`);
-    print('signed out', await runs('signed out', url));
+    console.log(`lighthouse: ${PAGES.join(' and ')} of ${product.url}, mobile preset (simulated slow 4G, 4× CPU slowdown), ${CHROMIUM}`);
     const reader = await signUp(product.url, `lighthouse_${Date.now().toString(36)}`);
-    print('signed in', await runs('signed in', url, reader.token));
+    for (const path of PAGES) {
+      const url = `${product.url}${path}`;
+      print(`${path} signed out`, await runs(`${path} signed out`, url));
+      print(`${path} signed in`, await runs(`${path} signed in`, url, reader.token));
+    }
   } finally {
     product.child.kill('SIGTERM');
     await product.exited;

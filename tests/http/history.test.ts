@@ -250,3 +250,37 @@ test('a kept page is used only at the version it was stored under, and the least
   pages.set('e', '1:1', json(4000));
   t.is(pages.get('e', '1:1'), undefined, 'larger than the bound: not kept');
 });
+
+test.serial('a shared page is kept until the session, its messages or its canvas change, and a revoked link is refused before any lookup', async (t) => {
+  const { user, sessionId } = await longSession('sharekeeper');
+  const shareId = (await user.request('POST', '/backend/conversation/sessions/share', { session_id: sessionId, title: '长对话', description: '', expires_days: null })).body.share_id as string;
+  const path = `/backend/conversation/share/${shareId}?limit=5`;
+  const visitor = { 'accept-encoding': 'br' };
+  const first = await rawGet(path, visitor);
+  let again = first;
+  t.deepEqual(await cacheLookups(async () => void (again = await rawGet(path, visitor))), { lookups: 1, hits: 1 });
+  t.is(again.headers['content-encoding'], 'br');
+  t.deepEqual(again.bytes, first.bytes);
+
+  await appendExchanges(app.services.events, sessionId, 1, () => '分享后的新回答。');
+  await app.settle();
+  let changed = first;
+  t.deepEqual(await cacheLookups(async () => void (changed = await rawGet(path, visitor))), { lookups: 1, hits: 0 }, 'the new exchange moved the version');
+  t.true(changed.bytes.toString('latin1') !== first.bytes.toString('latin1'));
+  t.true(JSON.stringify(decoded(changed)).includes('分享后的新回答。'));
+
+  await app.services.events.appendToStream(conversationStream(sessionId), [
+    { type: 'CanvasEdited', data: { sessionId, artifactId: 'sharecanvas', fromVersion: 0, version: 1, title: '报告', content: '分享后写下的报告。', at: new Date().toISOString() }, metadata: { at: new Date().toISOString() } },
+  ]);
+  await app.settle();
+  let drawn = first;
+  t.deepEqual(await cacheLookups(async () => void (drawn = await rawGet(path, visitor))), { lookups: 1, hits: 0 }, 'the canvas moved the version');
+  t.true(JSON.stringify(JSON.parse(brotliDecompressSync(drawn.bytes).toString('utf8')).canvas).includes('分享后写下的报告。'));
+
+  t.is((await user.request('DELETE', `/backend/conversation/share/${shareId}`)).status, 200);
+  const refused = await cacheLookups(async () => {
+    const answer = await rawGet(path, visitor);
+    t.is(JSON.parse(answer.bytes.toString('utf8')).code, 'share.gone');
+  });
+  t.deepEqual(refused, { lookups: 0, hits: 0 });
+});

@@ -119,6 +119,23 @@ test('before its scripts run, the landing page says what it is for, in the langu
   t.false(brotliDecompressSync((await get(app.url, '/note', 'br', 'app_language=en')).body).toString().includes('<p>Ask a question'), 'other routes keep the plain spinner');
 });
 
+test('before its scripts run, /cli shows its heading and steps, in the language the reader chose', async (t) => {
+  const page = async (cookie?: string) => {
+    const response = await get(app.url, '/cli', 'br', cookie);
+    t.regex(String(response.headers.vary), /Cookie/);
+    return brotliDecompressSync(response.body).toString();
+  };
+  const chinese = await page();
+  t.regex(chinese, /<html lang="zh-CN">/);
+  t.true(chinese.includes('<h1>Scriptorium 命令行助手</h1>'), 'the Chinese heading');
+  t.true(chinese.includes('<li>登录：在浏览器中确认授权'), 'the Chinese steps');
+  const english = await page('app_language=en');
+  t.regex(english, /<html lang="en">/);
+  t.true(english.includes('<li>Sign in: approve in the browser'), 'the English steps');
+  t.false(english.includes('<p>Ask a question'), 'not the research placeholder');
+  t.false(brotliDecompressSync((await get(app.url, '/cli/docs', 'br')).body).toString().includes('<li>登录'), '/cli/docs keeps the plain spinner');
+});
+
 test('the first load of /research stays within its budget and leaves golden-layout and ProseMirror to lazy chunks', async (t) => {
   const html = brotliDecompressSync((await get(app.url, '/research', 'br')).body).toString();
   const first = staticClosure(researchKey, staticClosure(entryKey));

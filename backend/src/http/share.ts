@@ -6,7 +6,7 @@ import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import { CANVAS, type CanvasDoc } from '@scriptorium/projections/canvas';
 import { CHATS, type ChatDoc } from '@scriptorium/projections/chats';
 import { COGNITIONS, type CognitionDoc } from '@scriptorium/projections/cognitions';
-import { MESSAGES, type MessageDoc } from '@scriptorium/projections/messages';
+import { MESSAGE_HEADS, MESSAGES, type MessageDoc, type MessageHeadDoc } from '@scriptorium/projections/messages';
 import { SHARES, type ShareDoc } from '@scriptorium/projections/shares';
 import { isOpen, shareDecider } from '@scriptorium/domain/share/decide';
 import { shareStream } from '@scriptorium/domain/share/share';
@@ -19,8 +19,10 @@ import { recommendedCognitions, withoutPrivate } from './sharedView.ts';
 import { sendPdf } from './exports.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
-import { historyPageQuery, pageRequest, readHistory } from './history.ts';
-import { artifactShareBody, artifactShared, conversationShareBody, conversationShared, conversationShareRevoked, sessionShares, sharedArtifact, sharedConversation } from '@scriptorium/domain/protocol/http/conversation';
+import { historyPageKey, historyPageQuery, pageRequest, readHistory } from './history.ts';
+import { HistoryPages } from './historyCache.ts';
+import { acceptedEncoding, encodeJson, sendEncodedJson } from './compression.ts';
+import { artifactShareBody, artifactShared, conversationShareBody, conversationShared, conversationShareRevoked, sessionShares, sharedArtifact, sharedConversation, type SharedConversation } from '@scriptorium/domain/protocol/http/conversation';
 
 const shareIdParam = z.object({ shareId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'share.token_invalid') });
 
@@ -73,23 +75,35 @@ export function shareRoutes(services: Services, conversations: ConversationServi
     ctx.body = { share_id: shareId, revoked: true };
   });
 
+  /** The shared view's pages as sent, by share, page and encoding (see `HistoryPages`). */
+  const sharedPages = new HistoryPages();
   const openShared = contract({ access: 'public', params: shareIdParam, query: historyPageQuery, responses: { 200: sharedConversation }, refusals: [404] });
   router.get('/conversation/share/:shareId', openShared, async (ctx) => {
     const { shareId } = parseParams(ctx.params, shareIdParam);
     const page = pageRequest(parseQuery(ctx, historyPageQuery));
+    // Open (not revoked, not expired) before the cache is asked: its entries say nothing of that.
     const share = await openShare(shareId, 'conversation');
-    const [chat, { messages, earlier }, canvas] = await Promise.all([
+    // The version is read before the page, so a page stored under it is never older than it: the
+    // session (its own position), its messages (their head) and the canvas (its versions are only
+    // ever added). The share's own fields do not change; revoking it is refused above.
+    const [chat, head, canvas] = await Promise.all([
       services.readStore.collection<ChatDoc>(CHATS).get(share.session_id),
-      readHistory(services.readStore, share.session_id, page),
+      services.readStore.collection<MessageHeadDoc>(MESSAGE_HEADS).get(share.session_id),
       services.readStore.collection<CanvasDoc>(CANVAS).get(share.session_id),
     ]);
     if (!chat) throw httpError(404, 'share.gone');
+    const version = head && `${chat.last_position}:${head.last_position}:${canvas?.versions.length ?? 0}`;
+    const encoding = acceptedEncoding(ctx.get('accept-encoding'));
+    const key = historyPageKey(shareId, page, encoding);
+    const cached = version ? sharedPages.get(key, version) : undefined;
+    if (cached) return sendEncodedJson(ctx, cached);
+    const { messages, earlier } = await readHistory(services.readStore, share.session_id, page);
     const hidePrivate = !share.include_private;
     const report = canvas?.versions.map((version) => version.content).join('\n') ?? '';
-    const publicCognitions = new Set(
-      hidePrivate ? (await services.readStore.collection<CognitionDoc>(COGNITIONS).find({ _id: { $in: recommendedCognitions(messages) }, public: true })).map((doc) => doc._id) : [],
-    );
-    openShared.reply(ctx, 200, {
+    const recommended = hidePrivate ? recommendedCognitions(messages) : [];
+    const publicCognitions = new Set(recommended.length > 0 ? (await services.readStore.collection<CognitionDoc>(COGNITIONS).find({ _id: { $in: recommended }, public: true })).map((doc) => doc._id) : []);
+    // Sent as encoded bytes, not through `openShared.reply`: the body the cache keeps is typed here instead.
+    const body: SharedConversation = {
       share_id: shareId,
       title: share.title,
       description: share.description,
@@ -105,7 +119,11 @@ export function shareRoutes(services: Services, conversations: ConversationServi
       canvas: canvas ? canvasDto(canvas) : null,
       private_material_hidden: hidePrivate,
       ...(page && { earlier }),
-    });
+    };
+    const json = await encodeJson(JSON.stringify(body), encoding);
+    // Which recommended cognitions are public changes without moving the version: such a page is not kept.
+    if (version && recommended.length === 0) sharedPages.set(key, version, json);
+    sendEncodedJson(ctx, json);
   });
 
   const sessionParam = z.object({ id: z.uuid('conversation.id_invalid') });

@@ -3,6 +3,9 @@ import { extname } from 'node:path';
 import type { Next, ParameterizedContext as Context } from 'koa';
 import send from 'koa-send';
 
+/** The paths that have a landing page of their own (frontend/vite.config.ts), and its name. */
+const LANDINGS: Partial<Record<string, string>> = { '/': 'research', '/research': 'research', '/cli': 'cli' };
+
 /**
  * Serves the built client. Hashed assets are cached for a year; any other GET that is not an API
  * or asset path gets index.html, so client-side routes survive a reload. The build writes `.br` and
@@ -11,10 +14,10 @@ import send from 'koa-send';
  */
 export function staticFrontend(distDir: string) {
   const hasIndex = existsSync(`${distDir}/index.html`);
-  // index.html that also preloads the landing screen's chunks and says what it is for, in the reader's
-  // language (frontend/vite.config.ts, LANDING; the client keeps the choice in the `app_language` cookie).
-  const landing = (language: string | undefined) => {
-    const page = language === 'en' ? 'research.en.html' : 'research.html';
+  // index.html that also preloads a landing screen's chunks and shows its text, in the reader's
+  // language (frontend/vite.config.ts, LANDINGS; the client keeps the choice in the `app_language` cookie).
+  const landing = (name: string, language: string | undefined) => {
+    const page = language === 'en' ? `${name}.en.html` : `${name}.html`;
     return existsSync(`${distDir}/${page}`) ? page : 'index.html';
   };
   return async (ctx: Context, next: Next) => {
@@ -45,9 +48,9 @@ export function staticFrontend(distDir: string) {
       }
     }
     ctx.set('Cache-Control', 'no-cache');
-    const toLanding = ctx.path === '/research' || ctx.path === '/';
+    const landingName = LANDINGS[ctx.path];
     // One URL, a body per language: a shared cache keys on the cookie too.
-    if (toLanding) ctx.vary('Cookie');
-    await send(ctx, toLanding ? landing(ctx.cookies.get('app_language')) : 'index.html', { root: distDir });
+    if (landingName) ctx.vary('Cookie');
+    await send(ctx, landingName ? landing(landingName, ctx.cookies.get('app_language')) : 'index.html', { root: distDir });
   };
 }
