@@ -322,7 +322,9 @@ export function numberLearnt(sources: SourceBook, learnt: ReadonlyArray<readonly
 /**
  * What a page says about the step, in its own sentences: of its chunks that bear most on the step
  * (as GPT Researcher compresses pages to what the query needs), the sentences that share most of
- * the step's words, those giving a figure first, as a researcher's notes keep the data. Taken, not
+ * the step's words, those giving a figure first, as a researcher's notes keep the data, and the
+ * page's figure most on the step from wherever it stands. Each section is given the notes of the
+ * pages its step read (`SourceBook.context`), so what is noted here reaches the writer. Taken, not
  * written: the note stands at the head of the source's text, where the citation check reads it, so
  * a model's paraphrase there could vouch for a claim the page never makes; and it costs no call.
  */
@@ -331,12 +333,12 @@ export function pageNote(title: string, text: string, about: string): string {
   const body = text.split('\n').filter((line) => line.trim() !== title.trim()).join('\n');
   const terms = termsOf(about);
   const shown = excerptsBySource(new ChunkIndex([{ n: 1, text: body }]).best(about, SUMMARY_CHUNKS)).get(1) ?? clip(body, CHUNK_CHARS);
-  // A heading left in the page's text (one worded otherwise than its title) says what a note is about, not what the page found: it scores below every claim.
+  // A heading left in the page's text (one worded otherwise than its title) says what the page is about, not what it found: never taken.
   const onStep = bestSentences(shown, terms, NOTE_SENTENCES, NOTE_SENTENCE_CHARS, (sentence) => (headingLike(sentence) ? -1 : FIGURE.test(sentence) ? FIGURE_WEIGHT : 0));
   if (!onStep) return pageSummary(body, about);
   // A figure the page gives far from where it speaks of the step in words is still what a reader
-  // notes: past the chunks above, the one on the step goes in too (a long review's one measured
-  // result sits past its 3,000th character, under words no step shares).
+  // notes: from anywhere past those chunks, the one sharing most of the step's words goes in too (a
+  // long review's one measured result may sit past its 3,000th character, among words of its own).
   const further = sentencesOf(body).filter((sentence) => FIGURE.test(sentence) && !headingLike(sentence) && !onStep.includes(clip(sentence, NOTE_SENTENCE_CHARS)));
   const figure = bestSentences(further.join('\n'), terms, 1, NOTE_SENTENCE_CHARS);
   return figure ? `${onStep} ${figure}` : onStep;
