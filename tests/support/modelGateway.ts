@@ -2,8 +2,11 @@ import { createServer, request as forward } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChatBody } from './mockOpenAI.ts';
 
-/** What the gateway does with a request: pass it on (its answer cut after some bytes, if asked), or answer it itself. */
-export type GatewayAnswer = { pass: true; cutAfterBytes?: number } | { status: number; headers?: Record<string, string>; body: unknown };
+/**
+ * What the gateway does with a request: pass it on (its answer cut after some bytes, or held after
+ * some bytes until `until` resolves, if asked), or answer it itself.
+ */
+export type GatewayAnswer = { pass: true; cutAfterBytes?: number; hold?: { afterBytes: number; until: Promise<void> } } | { status: number; headers?: Record<string, string>; body: unknown };
 
 export interface ModelGateway {
   /** Base URL including `/v1`, as the product is configured with it. */
@@ -36,10 +39,24 @@ export async function startModelGateway(upstreamOrigin: string, decide: (request
       const proxied = forward(new URL(req.url ?? '/', upstreamOrigin), { method: req.method, headers: req.headers }, (upstream) => {
         res.writeHead(upstream.statusCode ?? 502, upstream.headers);
         let sent = 0;
+        let holding = answer.hold;
+        // A client that goes away (a paused reply) ends the upstream answer too, held or not.
+        res.once('close', () => upstream.destroy());
         upstream.on('data', (chunk: Buffer) => {
           if (answer.cutAfterBytes !== undefined && sent + chunk.length > answer.cutAfterBytes) {
             res.destroy();
             upstream.destroy();
+            return;
+          }
+          if (holding && sent + chunk.length > holding.afterBytes) {
+            upstream.pause();
+            void holding.until.then(() => {
+              if (res.destroyed) return;
+              res.write(chunk);
+              upstream.resume();
+            });
+            holding = undefined;
+            sent += chunk.length;
             return;
           }
           sent += chunk.length;
