@@ -10,7 +10,8 @@ import requestTypes from './tests/lint/eslint/requestTypes.js';
 const scriptorium = { rules: { 'user-facing-text': userFacingText, 'no-hand-kept-busy': handKeptBusy, 'style-tokens': styleTokens, 'reply-type-from-protocol': replyTypes, 'request-type-from-protocol': requestTypes } };
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'frontend/dist/**', 'data/**', 'tests/e2e/screenshots/**'] },
+  // .tmp holds the deploy test's server build, which it writes while lint may be running (npm test runs both at once).
+  { ignores: ['**/node_modules/**', 'frontend/dist/**', 'data/**', 'tests/e2e/screenshots/**', '.tmp/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
