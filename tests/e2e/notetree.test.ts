@@ -164,14 +164,20 @@ for (const language of ['zh', 'en'] as const) {
     await create(user, en ? 'Gone' : '删除', null);
     const { page, pageErrors } = await signedInPage(t, suite.browser, user.token!);
     await page.addInitScript((lang) => localStorage.setItem('app_language', lang), language);
+    await page.clock.install();
     await page.goto(`${suite.app.url}/note`, { waitUntil: 'networkidle' });
     await page.getByRole('treeitem', { name: en ? 'Gone' : '删除', exact: true }).focus();
+    // The toast closes when the undo window (5 s) has passed, and the note goes with it: on a loaded
+    // machine the steps below took longer, then waited ten minutes for a toast that was gone. The
+    // page's clock stands still while they run (30 s ahead: a past time cannot be paused at).
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 30_000);
     await page.keyboard.press('Delete');
     const toast = page.locator('.toast').first();
     await toast.waitFor();
     const share = (await page.getByRole('button', { name: en ? 'Share' : '分享', exact: true }).boundingBox())!;
     const box = (await toast.boundingBox())!;
     await screenshot(page, `note-delete-toast-${language}`);
+    await page.clock.resume();
     t.true(box.y >= share.y + share.height || box.x >= share.x + share.width || box.x + box.width <= share.x, 'the toast is not over Share');
     t.deepEqual(pageErrors, []);
   });
