@@ -11,6 +11,8 @@ import { ANALYSE_PROMPT, CITATIONS_PROMPT, JUDGE_PROMPT, PLAN_PROMPT, REFLECT_PR
 import { browserSuite, newUserOnResearch, screenshot } from '../support/browser.ts';
 import { startAppOnModel } from '../support/app.ts';
 import type { ChatBody } from '../support/mockOpenAI.ts';
+import { heldCall } from '../support/modelGateway.ts';
+import { writesReport } from '../support/researchModel.ts';
 
 const QUESTION = '固态电池的技术路线和产业化进展';
 const INSTRUCTION = '只看低温性能，其他的不用管。';
@@ -47,9 +49,12 @@ const reply = (body: ChatBody) => {
   return asked.includes('只看低温性能') ? COLD : PROSE;
 };
 
+/** The report's first model call, held after its first sentences until the test has paused (else a loaded machine can finish the report first). */
+const writing = heldCall(writesReport, 6_000);
+
 const suite = browserSuite(() => {
   const corpus = new Corpus([...SOLID_STATE, COLD_PAGE]);
-  return startAppOnModel({ scenario: 'slow', delayMs: 30, reply }, {}, { agents: { webSearch: corpus, localSearch: corpus, fetcher: corpus } });
+  return startAppOnModel({ scenario: 'slow', delayMs: 30, reply }, {}, { agents: { webSearch: corpus, localSearch: corpus, fetcher: corpus }, gate: (body) => writing.answer(body) ?? { pass: true } });
 });
 
 const WORDS = {
@@ -64,12 +69,17 @@ for (const language of ['zh', 'en'] as const) {
     const { page, pageErrors } = await newUserOnResearch(t, suite, `redirector-${language}`, language);
     await page.getByRole('radio', { name: words.research }).click();
     const box = page.getByRole('textbox', { name: words.input });
-    await box.fill(QUESTION);
-    await page.keyboard.press('Enter');
     const canvas = page.locator('.canvas-doc .ProseMirror');
-    await canvas.getByText('固态电池使用固态电解质').first().waitFor();
-    await page.getByRole('button', { name: words.pause }).click();
-    await page.getByText(words.paused).waitFor();
+    const release = writing.arm();
+    try {
+      await box.fill(QUESTION);
+      await page.keyboard.press('Enter');
+      await canvas.getByText('固态电池使用固态电解质').first().waitFor();
+      await page.getByRole('button', { name: words.pause }).click();
+      await page.getByText(words.paused).waitFor();
+    } finally {
+      release();
+    }
     await screenshot(page, `redirect-paused-${language}`);
 
     t.true((await box.getAttribute('placeholder'))!.startsWith(words.hint), 'the composer says a message now redirects the paused research');

@@ -8,8 +8,8 @@ import type { Page } from 'playwright-core';
 import { browserSuite, newUserOnResearch, screenshot } from '../support/browser.ts';
 import { startAppOnModel } from '../support/app.ts';
 import type { ChatBody } from '../support/mockOpenAI.ts';
-import type { GatewayAnswer } from '../support/modelGateway.ts';
-import { straightResearch } from '../support/researchModel.ts';
+import { heldCall, type GatewayAnswer } from '../support/modelGateway.ts';
+import { straightResearch, writesReport } from '../support/researchModel.ts';
 
 const ANSWER = `${'固态电池用固体电解质代替电解液，不易燃，能量密度也更高。'.repeat(12)}结论：更安全。`;
 
@@ -17,20 +17,12 @@ let down = false;
 const OVERLOADED = { status: 503, body: { error: { message: 'The server is overloaded', type: 'server_error' } } };
 
 /**
- * Set by a test that pauses a research while it writes: the report's first model call is held after
- * its first sentences until the test has paused, so the report cannot be finished before the pause
- * button is clicked (a loaded machine let it finish first, and the button was gone).
+ * Armed by a test that pauses a research while it writes: the report's first model call is held
+ * after its first sentences until the test has paused, so the report cannot be finished before the
+ * pause button is clicked (a loaded machine let it finish first, and the button was gone).
  */
-let holdWriting: { until: Promise<void>; taken: boolean } | undefined;
-const WRITER = '你是严谨的研究报告撰写者';
-const gate = (body: ChatBody): GatewayAnswer => {
-  if (down) return OVERLOADED;
-  if (holdWriting && !holdWriting.taken && body.messages?.[0]?.content.startsWith(WRITER)) {
-    holdWriting.taken = true;
-    return { pass: true, hold: { afterBytes: 8_000, until: holdWriting.until } };
-  }
-  return { pass: true };
-};
+const writing = heldCall(writesReport, 8_000);
+const gate = (body: ChatBody): GatewayAnswer => (down ? OVERLOADED : (writing.answer(body) ?? { pass: true }));
 
 const suite = browserSuite(() => {
   const research = straightResearch({ description: '安全性对比', queries: ['固态电池 安全'] }, ANSWER);
@@ -106,8 +98,7 @@ for (const language of ['zh', 'en'] as const) {
   // Serial: the held report call is told apart by its prompt only, so one such test runs at a time.
   test.serial(`${language}: a research paused while it writes says where it stands, and goes on with the section it was in`, async (t) => {
     const { page, pageErrors } = await chatPage(t, language, `researchresumer${language}`, 'research', true);
-    let release!: () => void;
-    holdWriting = { until: new Promise<void>((resolve) => (release = resolve)), taken: false };
+    const release = writing.arm();
     try {
       await page.getByRole('textbox', { name: words.input }).fill('固态电池安全吗？');
       await page.keyboard.press('Enter');
@@ -115,7 +106,6 @@ for (const language of ['zh', 'en'] as const) {
       await page.getByRole('button', { name: words.pause }).click();
       await page.getByText(words.pausedWriting).waitFor();
     } finally {
-      holdWriting = undefined;
       release();
     }
     await screenshot(page, `resume-research-paused-${language}`);

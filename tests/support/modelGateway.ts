@@ -75,3 +75,28 @@ export async function startModelGateway(upstreamOrigin: string, decide: (request
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * Holds, once armed, the first model call that `matches` after `afterBytes` of its answer, until the
+ * test releases it: a test that must act while an answer streams (pause a report being written)
+ * cannot then be outrun by it on a loaded machine. `answer` is for the gateway's `decide`.
+ */
+export function heldCall(matches: (request: ChatBody) => boolean, afterBytes: number) {
+  let armed: { until: Promise<void>; taken: boolean } | undefined;
+  return {
+    /** Arms the hold; returns the release, which also disarms it. */
+    arm(): () => void {
+      let release!: () => void;
+      armed = { until: new Promise<void>((resolve) => (release = resolve)), taken: false };
+      return () => {
+        armed = undefined;
+        release();
+      };
+    },
+    answer(request: ChatBody): GatewayAnswer | undefined {
+      if (!armed || armed.taken || !matches(request)) return undefined;
+      armed.taken = true;
+      return { pass: true, hold: { afterBytes, until: armed.until } };
+    },
+  };
+}

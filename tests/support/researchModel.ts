@@ -28,3 +28,6 @@ export const SOLID_STATE_PLAN = {
     { description: '评估产业化进展', heading: '产业化', queries: ['固态电池 产业化 量产'] },
   ],
 };
+
+/** Whether a model call writes the report: the section, summary, deepen and revise prompts (workers' prompts.ts) open with these words. */
+export const writesReport = (body: ChatBody) => body.messages?.[0]?.content.startsWith('你是严谨的研究报告撰写者') ?? false;
