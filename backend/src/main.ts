@@ -12,6 +12,9 @@ import { startProcessManagers } from './processes.ts';
 import { createApi } from './http/server.ts';
 import { closeServices, createServices } from './services.ts';
 
+/** How long an idle keep-alive connection stays open on the server's side. */
+const IDLE_CONNECTION_MS = 65_000;
+
 type Role = 'api' | 'projector' | 'worker';
 
 function readConfig() {
@@ -80,6 +83,11 @@ async function main(): Promise<void> {
     const api = await createApi(services, progress, { runner });
     const { app } = api;
     const server = app.listen(config.PORT, config.HOST);
+    // A client or proxy must be the one to close an idle connection: when the server's idle timer
+    // (Node's 5 s) fires as a client reuses the socket, the request is reset ("fetch failed", a 502 at
+    // a proxy). Longer than the idle timeouts of fetch (4 s) and of common proxies and balancers (60 s).
+    server.keepAliveTimeout = IDLE_CONNECTION_MS;
+    server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
     await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
