@@ -5,7 +5,7 @@
  */
 import MiniSearch from 'minisearch';
 import { cosine, type EmbeddingPort } from '@scriptorium/infra/embeddings/port';
-import { headingLike, sentencesOf } from './text.ts';
+import { headingLike, sentenceKey, sentencesOf } from './text.ts';
 
 /** Characters of one chunk: a paragraph or a few sentences, small enough to cite from precisely. */
 export const CHUNK_CHARS = 400;
@@ -187,9 +187,6 @@ export class ChunkIndex {
     return picked;
   }
 }
-
-/** Whitespace and punctuation aside, the same sentence. */
-const sentenceKey = (sentence: string) => sentence.replace(/[\s\p{P}]/gu, '');
 
 /**
  * The chunks as they are shown, in order, each without the sentences an earlier one (or `seen`)

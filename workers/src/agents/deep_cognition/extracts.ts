@@ -4,7 +4,7 @@
  * the good sentences merely by coming first.
  */
 import type { Source } from './sources.ts';
-import { clip, coverage, headingLike, sentencesOf, termsOf, type Language } from './text.ts';
+import { clip, coverage, headingLike, sentenceKey, sentencesOf, termsOf, type Language } from './text.ts';
 
 export interface ExtractSection {
   /** What the section is about, beyond the report's subject (a plan step, the user's feedback). */
@@ -20,8 +20,6 @@ export interface Extract {
 
 const PER_SECTION = 4;
 const SENTENCES_PER_SOURCE = 400;
-
-export const sentenceKey = (sentence: string) => sentence.replace(/[\s\p{P}]/gu, '');
 
 /**
  * Quotes for each section, at most four. A sentence goes to the eligible section whose focus it

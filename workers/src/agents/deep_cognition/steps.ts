@@ -16,8 +16,8 @@ import { checkpoint, command, completeJson, Draft, offlineWork, type Run } from 
 import type { SourceBook } from './sources.ts';
 import { CHUNK_CHARS, ChunkIndex, excerptsBySource } from './chunks.ts';
 import { runTokens, type StageTrace, type StoredPage } from './trace.ts';
-import { extractText, sentenceKey, type Extract, type ExtractSection } from './extracts.ts';
-import { clip, headingLike, sentencesOf, splitEditReport, termsOf } from './text.ts';
+import { extractText, type Extract, type ExtractSection } from './extracts.ts';
+import { clip, headingLike, sentenceKey, sentencesOf, splitEditReport, termsOf } from './text.ts';
 
 /** One page of an engine's results, as SearXNG gives it. */
 const RESULTS_PER_QUERY = 10;

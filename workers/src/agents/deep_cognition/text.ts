@@ -147,6 +147,9 @@ function markedLines(text: string): string[] {
   return lines;
 }
 
+/** Whitespace and punctuation aside, the same sentence: how a sentence said twice is told. */
+export const sentenceKey = (sentence: string) => sentence.replace(/[\s\p{P}]/gu, '');
+
 /** Characters under which a line that ends in no sentence's end is a heading, a byline or a menu, not a claim. */
 const HEADING_CHARS = 40;
 const SENTENCE_END = /[。！？!?.…；;:："”’」』）)]$/u;
