@@ -1,6 +1,6 @@
 import test from 'ava';
 import { TOPICS } from './corpus.ts';
-import { citedSentences, mistakeOutcomes, scoreReport, sourceList } from './score.ts';
+import { citedSentences, mistakeOutcomes, repeatedFacts, scoreReport, sourceList } from './score.ts';
 
 const sodium = TOPICS.find((topic) => topic.id === 'sodium')!;
 const origin = 'http://127.0.0.1:9';
@@ -52,7 +52,17 @@ test('each citation is judged against the truth: supported, misattributed, dangl
     citedUnread: 1,
     deepFactCited: true,
     contradictionReported: true,
+    repeated: 0,
   });
+});
+
+test('a fact cited in two sections is repeated; the summary restating it is not', (t) => {
+  const again = `${shipments.replace('。', '')}${link(1, '/sodium/industry-report')}。`;
+  const withSummary = report.replace('## 现状', `## 摘要\n\n${again}\n\n## 现状`);
+  t.is(repeatedFacts(withSummary, sodium), 0, 'the summary is there to restate');
+  const twice = withSummary.replace('总体来看，这一领域发展较快。', `总体来看，这一领域发展较快。\n\n## 前景\n\n${again}`);
+  t.is(repeatedFacts(twice, sodium), 1);
+  t.is(scoreReport(twice, sodium, pathOf, new Set()).repeated, 1);
 });
 
 test('every topic’s long page holds its deep fact past the 3,000th character, and only there', (t) => {

@@ -22,6 +22,8 @@ export interface CitationScore {
   deepFactCited: boolean;
   /** The contradicting claim appears in the report. */
   contradictionReported: boolean;
+  /** Facts of the truth cited in more than one section, the summary aside: a section restating another's figure instead of saying something of its own. */
+  repeated: number;
   /** Citations the product marked as unverified in the text, and of those the ones that were right. */
   marked: number;
   correctMarked: number;
@@ -31,6 +33,7 @@ export interface CitationScore {
 export const MARK = /⚠〔待核实：[^〕]*〕|⚠ \(unverified: [^)]*\)/gu;
 
 const SOURCES_HEADING = /^##\s+(参考来源|Sources)\s*$/m;
+const SUMMARY_HEADING = /^##\s+(摘要|Summary)\s*$/;
 
 /** The report's numbered source list: number to address. */
 export function sourceList(report: string): Map<number, string> {
@@ -60,6 +63,19 @@ export function citedSentences(report: string): Array<{ sentence: string; number
 
 const contains = (text: string, phrase: string) => normalise(text).includes(normalise(phrase));
 
+/** How many of the truth's facts are cited in two or more of the report's sections, the summary aside. */
+export function repeatedFacts(report: string, topic: Topic): number {
+  const at = report.search(SOURCES_HEADING);
+  const body = at === -1 ? report : report.slice(0, at);
+  const sections = body.split(/^(?=## )/m).filter((section) => !SUMMARY_HEADING.test(section.split('\n')[0]!.trim()));
+  const sectionsCiting = new Map<string, number>();
+  for (const section of sections) {
+    const cited = new Set(citedSentences(section).flatMap(({ sentence }) => topic.facts.filter((fact) => fact.key.every((phrase) => contains(sentence, phrase))).map((fact) => fact.id)));
+    for (const id of cited) sectionsCiting.set(id, (sectionsCiting.get(id) ?? 0) + 1);
+  }
+  return [...sectionsCiting.values()].filter((count) => count > 1).length;
+}
+
 /** Whether the page at `path` supports the sentence: states a fact of the truth it names, or, for no such fact, says the sentence word for word. */
 function supports(topic: Topic, facts: readonly Topic['facts'][number][], core: string, path: string | null): boolean {
   if (path === null) return false;
@@ -82,7 +98,7 @@ export function citationSupported(report: string, topic: Topic, pathOf: (url: st
 
 export function scoreReport(report: string, topic: Topic, pathOf: (url: string) => string | null, read: ReadonlySet<string>): CitationScore {
   const sources = sourceList(report);
-  const score: CitationScore = { cited: 0, supported: 0, misattributed: 0, fabricated: 0, dangling: 0, effective: 0, citedUnread: 0, deepFactCited: false, contradictionReported: false, marked: 0, correctMarked: 0 };
+  const score: CitationScore = { cited: 0, supported: 0, misattributed: 0, fabricated: 0, dangling: 0, effective: 0, citedUnread: 0, deepFactCited: false, contradictionReported: false, repeated: repeatedFacts(report, topic), marked: 0, correctMarked: 0 };
   const effective = new Set<string>();
   const corpus = [...PAGES.values()];
   for (const { sentence, numbers, marked } of citedSentences(report)) {

@@ -21,6 +21,7 @@ const baseline: Summary = {
   deepFactCited: 0,
   deepFactShown: 3,
   contradictionReported: 2,
+  repeated: 3,
   pagesRead: 14,
   searchRounds: 15,
   followUpSearches: 0,
@@ -46,6 +47,8 @@ test('a task that no longer completes, a citation accuracy 5 points down, more d
   t.deepEqual(keys({ dangling: 6, fabricated: 6 }), ['dangling', 'fabricated']);
   t.deepEqual(keys({ promptTokens: 126_000 }), ['promptTokens']);
   t.deepEqual(keys({ searchLanguageOk: 3, pagesRead: 10 }), ['pagesRead', 'searchLanguageOk']);
+  t.deepEqual(keys({ repeated: 4 }), [], 'one fact more restated is within the tolerance');
+  t.deepEqual(keys({ repeated: 5 }), ['repeated']);
 });
 
 test('a mistake published that was repaired or marked before, or a correct citation marked, is a regression', (t) => {

@@ -23,6 +23,8 @@ export interface Summary {
   /** Tasks whose deep fact was shown to a call writing the report, cited or not. */
   deepFactShown: number;
   contradictionReported: number;
+  /** Facts cited in more than one section of their report, the summary aside. */
+  repeated: number;
   pagesRead: number;
   searchRounds: number;
   followUpSearches: number;
@@ -58,6 +60,7 @@ export function summarise(results: readonly TaskResult[]): Summary {
     deepFactCited: sum((result) => (result.citations.deepFactCited ? 1 : 0)),
     deepFactShown: sum((result) => (result.deepFactShown.length > 0 ? 1 : 0)),
     contradictionReported: sum((result) => (result.citations.contradictionReported ? 1 : 0)),
+    repeated: sum((result) => result.citations.repeated),
     pagesRead: sum((result) => result.pagesRead),
     searchRounds: sum((result) => result.searchRounds),
     followUpSearches: sum((result) => result.followUpSearches),
@@ -74,7 +77,7 @@ const pct = (value: number | null) => (value === null ? '—' : `${Math.round(va
 
 /** A plain-text table: one row per task and a total. */
 export function table(results: readonly TaskResult[]): string {
-  const header = ['task', 'lang', 'done', 'accuracy', 'effective', 'dangling', 'fabricated', 'misattr.', 'mistakes fixed/marked/published', 'correct marked', 'cited unread', 'deep fact', 'pages read', 'searches', 'follow-ups', 'search lang', 'model calls', 'in flight', 'prompt tok', 'compl. tok', 'wall s'];
+  const header = ['task', 'lang', 'done', 'accuracy', 'effective', 'dangling', 'fabricated', 'misattr.', 'mistakes fixed/marked/published', 'correct marked', 'cited unread', 'deep fact', 'repeated', 'pages read', 'searches', 'follow-ups', 'search lang', 'model calls', 'in flight', 'prompt tok', 'compl. tok', 'wall s'];
   const row = (result: TaskResult) => [
     result.task,
     result.language,
@@ -88,6 +91,7 @@ export function table(results: readonly TaskResult[]): string {
     `${result.citations.correctMarked}/${result.citations.supported}`,
     String(result.citations.citedUnread),
     result.citations.deepFactCited ? 'yes' : result.deepFactShown.length > 0 ? 'shown' : 'no',
+    String(result.citations.repeated),
     String(result.pagesRead),
     String(result.searchRounds),
     String(result.followUpSearches),
@@ -112,6 +116,7 @@ export function table(results: readonly TaskResult[]): string {
     `${total.correctMarked}/${total.supported}`,
     String(total.citedUnread),
     `${total.deepFactCited}/${total.tasks} (shown ${total.deepFactShown})`,
+    String(total.repeated),
     String(total.pagesRead),
     String(total.searchRounds),
     String(total.followUpSearches),
@@ -151,6 +156,7 @@ const RULES: Array<{ key: keyof Summary; better: 'higher' | 'lower'; slack: (bas
   { key: 'citedUnread', better: 'lower', slack: (base) => Math.max(1, Math.ceil(base * 0.2)) },
   { key: 'deepFactCited', better: 'higher', slack: () => 1 },
   { key: 'deepFactShown', better: 'higher', slack: () => 1 },
+  { key: 'repeated', better: 'lower', slack: () => 1 },
   { key: 'pagesRead', better: 'higher', slack: (base) => Math.ceil(base * 0.2) },
   { key: 'searchLanguageOk', better: 'higher', slack: () => 0 },
   { key: 'promptTokens', better: 'lower', slack: (base) => Math.ceil(base * 0.25) },

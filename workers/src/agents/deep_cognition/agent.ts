@@ -257,16 +257,15 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   if (!deps.model.offline) await embedSources(run, sources, [record.question, ...steps]);
   const sections: ExtractSection[] = steps.map((step, index) => ({ focus: step, ...(found[index] && { sources: found[index] }) }));
   const extracts = deps.model.offline ? assignExtracts(sources.all, subjectOf(analysis), sections, new Set()) : [];
-  // Each section is given the chunks on its own step that no section before it was given, so
-  // sections draw on different facts; the summary draws on the best for the whole question.
-  const given = new Set<string>();
+  // Sections draw on different facts (`SourceBook.sections`); the summary draws on the best for the whole question.
+  const contexts = sources.sections(steps.map((step, index) => ({ focus: step, ...(found[index] && { noted: found[index] }) })), run.language);
   const plans: SectionPlan[] = headings.map((heading, index) => {
     if (index === 0) {
       return { index, heading, messages: [{ role: 'system', content: summaryPrompt(run.language, length) }, { role: 'user', content: brief }], context: sources.context(record.question, run.language), sources, role: 'summarising' };
     }
     const step = steps[stepOf(index)]!;
     const ask = `${brief}\n\n${zh ? `现在撰写这一节：${step}` : `Write this section now: ${step}`}`;
-    return { index, heading, messages: [{ role: 'system', content: sectionPrompt(run.language, length) }, { role: 'user', content: ask }], context: sources.context(step, run.language, given, found[stepOf(index)]), sources, role: 'writing' };
+    return { index, heading, messages: [{ role: 'system', content: sectionPrompt(run.language, length) }, { role: 'user', content: ask }], context: contexts[stepOf(index)]!, sources, role: 'writing' };
   });
   if (!deps.model.offline) await writeAhead(run, plans.slice(next + 1));
   for (let index = next; index < headings.length; index++) {

@@ -92,13 +92,13 @@ test('past the chunks it must keep, a floor leaves out chunks far below the best
   const query = '钠离子电池 电芯 每瓦时 成本';
   t.is(index.best(query, 7).length, 3, 'without a floor, every chunk that shares a word');
   t.deepEqual(
-    index.best(query, 7, 7, undefined, { share: 0.5, keep: 1 }).map((chunk) => chunk.n),
+    index.best(query, 7, 7, { share: 0.5, keep: 1 }).map((chunk) => chunk.n),
     [1, 2],
     'the boilerplate that only shares "成本" stays out',
   );
-  t.is(index.best(query, 7, 7, undefined, { share: 0.99, keep: 2 }).length, 2, 'what it must keep, it keeps');
+  t.is(index.best(query, 7, 7, { share: 0.99, keep: 2 }).length, 2, 'what it must keep, it keeps');
   t.deepEqual(
-    index.best(query, 7, 7, undefined, { share: 0.5, keep: 1, always: new Set([3]) }).map((chunk) => chunk.n),
+    index.best(query, 7, 7, { share: 0.5, keep: 1, always: new Set([3]) }).map((chunk) => chunk.n),
     [1, 2, 3],
     'a source the user attached is offered whatever its score',
   );
@@ -122,7 +122,7 @@ test("a section is given the notes of the pages its step read, though the sectio
   book.add({ title: '快讯', url: 'https://a.test/news', text: '低温性能受到关注。', read: false });
   const focus = '钠离子 产业化进展';
   t.false(book.context(focus, 'zh').some((document) => document.text.includes(NOTE)), 'by words alone, the note stays out');
-  const noted = book.context(focus, 'zh', undefined, [2, 3]);
+  const [noted] = book.sections([{ focus, noted: [2, 3] }], 'zh') as [ReturnType<SourceBook['context']>];
   t.true(noted[1]!.text.startsWith(NOTE), "the note of the page the step read");
   t.true(noted[1]!.text.length <= 400, 'and not the rest of the page');
   t.is(noted[2]!.text, '', 'a snippet is no note');
@@ -133,4 +133,46 @@ test("a page's heading keeps its line in a chunk: it never becomes the first wor
   t.is(chunk, '固态电池的产业化进展\n固态电池用固态电解质取代了液态电解液，因此在安全性上有明显优势。');
   const excerpt = excerptsBySource([{ n: 1, order: 0, text: chunk! }]).get(1)!;
   t.is(excerpt.split('\n')[1], '固态电池用固态电解质取代了液态电解液，因此在安全性上有明显优势。');
+});
+
+const SHIPMENTS = '2023年中国钠离子电池出货量约为3.2GWh，较上一年增长超过十倍。';
+const COST = '钠离子电池电芯的平均成本约为每瓦时0.55元，仍高于磷酸铁锂电芯。';
+const FORECAST = '研究机构预测，到2030年钠离子电池的年需求量有望达到150GWh左右。';
+
+test("the sections of a report are never shown the same sentence: a fact several pages state goes to one of them", (t) => {
+  const book = new SourceBook();
+  book.add({ title: '年度报告', url: 'https://a.test/report', text: `${SHIPMENTS}${COST}\n\n${FORECAST}`, read: true });
+  book.add({ title: '快讯', url: 'https://a.test/news', text: `${SHIPMENTS}钠离子电池的出货量增长主要来自储能与两轮车。`, read: true });
+  book.add({ title: '成本拆解', url: 'https://a.test/cost', text: `${COST}钠离子电池成本的下降取决于硬碳负极的价格。`, read: true });
+  const [state, cost] = book.sections([{ focus: '钠离子电池 出货量 成本 现状' }, { focus: '钠离子电池 成本 前景' }], 'zh');
+  const shown = (documents: ReturnType<SourceBook['context']>) => documents.map((document) => document.text).join('\n');
+  for (const sentence of [SHIPMENTS, COST, FORECAST]) {
+    t.false(shown(state!).includes(sentence) && shown(cost!).includes(sentence), `not to both: ${sentence}`);
+  }
+  t.true(shown(state!).includes(SHIPMENTS), 'the section on shipments has them');
+  t.true(shown(cost!).includes(COST) || shown(cost!).includes('硬碳负极'), 'the section on cost has something on cost');
+  t.true(shown(state!).includes('来自储能与两轮车'), "what only one page says is still given, without the sentence another section has");
+  const alone = book.context('钠离子电池 成本 前景', 'zh').map((document) => document.text).join('\n');
+  t.true(alone.includes(COST), 'a call on its own is given what bears on it, whatever the sections took');
+});
+
+test('sections take their chunks in turns: the first cannot take every fact the later ones bear on', (t) => {
+  const pages = Array.from({ length: 6 }, (_, index) => `钠离子电池第${index + 1}项进展：产能、出货与成本都在变化，第${index + 1}条产线投产。`);
+  const index = new ChunkIndex(pages.map((text, at) => ({ n: at + 1, text })));
+  const [first, second] = index.draft([{ query: '钠离子电池 产能 出货 成本 进展' }, { query: '钠离子电池 成本' }], 3);
+  t.is(first!.length, 3);
+  t.is(second!.length, 3, 'the second section is given as many as the first');
+  t.deepEqual(new Set([...first!, ...second!].map((chunk) => chunk.n)).size, 6, 'and none of the same');
+});
+
+test("a section's notes are given beside its chunks and count against no limit, and another section is not shown them again", (t) => {
+  const NOTE = '测试表明，这类电池在零下20℃时的容量保持率约为90%。';
+  const index = new ChunkIndex([
+    { n: 1, text: `${NOTE}综述回顾了材料体系的历史沿革。` },
+    { n: 2, text: '钠离子电池产业化进展较快。' },
+  ]);
+  const [note] = index.heads([1]);
+  const [noted, other] = index.draft([{ query: '钠离子电池 产业化', first: [note!] }, { query: '低温 容量保持率' }], 1);
+  t.deepEqual(noted!.map((chunk) => chunk.n), [1, 2], 'its note, and its one chunk');
+  t.false(other!.some((chunk) => chunk.text.includes(NOTE)), 'the note is not shown twice');
 });

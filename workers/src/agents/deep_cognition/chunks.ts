@@ -57,8 +57,6 @@ export interface Floor {
 /** Reciprocal rank fusion's constant: how little a first place counts more than a tenth. */
 const RRF_K = 60;
 
-const keyOf = (chunk: Chunk) => `${chunk.n}:${chunk.order}`;
-
 /** What goes between a text and its next sentence: a heading keeps its line, so it never reads as the first words of the sentence after it. */
 const gapAfter = (text: string, lastSentence: string) => (!text ? '' : headingLike(lastSentence) ? '\n' : CJK_END.test(text) ? '' : ' ');
 
@@ -121,18 +119,18 @@ export class ChunkIndex {
   }
 
   /**
-   * Chunk ids best first, each marked whether it clears the floor. BM25 alone, or, once the query is
+   * Chunk ids best first, each with its score (BM25, or fused) and whether it clears the floor. BM25 alone, or, once the query is
    * embedded, BM25's ranking and the embeddings' fused by reciprocal rank (Cormack et al.; k = 60),
    * which needs no scale shared by the two scores. A chunk clears the floor when BM25 scores it at
    * `share` of its best at least, or when it is among the embeddings' first `keep` at that share of
    * theirs: cosines of one model lie close together, so a share alone would clear nearly every chunk.
    */
-  private ranked(query: string, share: number, keep: number): Array<{ id: number; clears: boolean }> {
+  private ranked(query: string, share: number, keep: number): Array<{ id: number; score: number; clears: boolean }> {
     const words = this.search.search(query).map((hit) => ({ id: hit.id as number, score: hit.score }));
     const vector = this.queryVectors.get(query);
     if (!vector || !this.vectors) {
       const least = (words[0]?.score ?? 0) * share;
-      return words.map((hit) => ({ id: hit.id, clears: hit.score >= least }));
+      return words.map((hit) => ({ ...hit, clears: hit.score >= least }));
     }
     const meaning = this.vectors
       .map((chunk, id) => ({ id, score: cosine(chunk, vector) }))
@@ -149,7 +147,7 @@ export class ChunkIndex {
         fused.set(hit.id, { score: known.score + 1 / (RRF_K + rank + 1), clears: known.clears || (rank < clearing && hit.score >= least) });
       });
     }
-    return [...fused].sort((a, b) => b[1].score - a[1].score).map(([id, { clears }]) => ({ id, clears }));
+    return [...fused].sort((a, b) => b[1].score - a[1].score).map(([id, fusedHit]) => ({ id, ...fusedHit }));
   }
 
   /** The first chunk of each of these sources: where a read page's note stands. */
@@ -160,30 +158,58 @@ export class ChunkIndex {
 
   /**
    * The `limit` chunks that bear most on `query`, best first, at most `perSource` of any one source.
-   * Chunks whose key (`keyOf`) is in `given` are passed over, and the ones picked are added to it, so
-   * calls that share it (the sections of one report) are each given what the others were not. With a
-   * `floor`, past its `keep` chunks none scoring under `share` of the best hit's score.
+   * With a `floor`, past its `keep` chunks none scoring under `share` of the best hit's score.
    */
-  best(query: string, limit: number, perSource = limit, given?: Set<string>, floor?: Floor): Chunk[] {
-    const taken = new Map<number, number>();
-    const picked: Chunk[] = [];
+  best(query: string, limit: number, perSource = limit, floor?: Floor): Chunk[] {
+    return this.draft([{ query }], limit, perSource, floor)[0]!;
+  }
+
+  /**
+   * The chunks of calls written side by side (the sections of one report), each call's as `best`
+   * would give it, but no sentence to two calls: the calls take in turns, each its best chunk that
+   * still says something no call was given, cut to what is new, until each has `limit` or nothing
+   * is left for it. Sections then say different things instead of each restating the best-known
+   * figures, and taking in turns rather than call by call keeps the first from taking every fact
+   * several pages state while the last is left the boilerplate. A call's `first` chunks (a
+   * section's notes) come before its ranked ones and do not count against `limit`.
+   */
+  draft(calls: ReadonlyArray<{ query: string; first?: readonly Chunk[] }>, limit: number, perSource = limit, floor?: Floor): Chunk[][] {
     const told = new Set<string>();
-    for (const hit of this.ranked(query, floor?.share ?? 0, floor?.keep ?? limit)) {
-      const chunk = this.chunks[hit.id]!;
-      if (!hit.clears && !floor?.always?.has(chunk.n) && picked.length >= floor!.keep) continue;
-      if (given?.has(keyOf(chunk))) continue;
-      const count = taken.get(chunk.n) ?? 0;
-      if (count >= perSource) continue;
-      // A chunk whose every sentence a better one already holds (a page's lead repeated, a syndicated
-      // copy) would be cut from what is shown and leave its place empty: the place goes further down.
-      const sentences = sentencesOf(chunk.text).map(sentenceKey);
-      if (sentences.every((sentence) => told.has(sentence))) continue;
-      for (const sentence of sentences) told.add(sentence);
-      taken.set(chunk.n, count + 1);
-      picked.push(chunk);
-      if (picked.length === limit) break;
+    const picked = calls.map((): Chunk[] => []);
+    const queues = calls.map(({ query, first = [] }) => [
+      ...first.map((chunk) => ({ chunk, clears: true, counts: false })),
+      ...this.ranked(query, floor?.share ?? 0, floor?.keep ?? limit).map((hit) => ({ chunk: this.chunks[hit.id]!, clears: hit.clears, counts: true })),
+    ]);
+    const counted = calls.map(() => 0);
+    const fromSource = calls.map(() => new Map<number, number>());
+    const next = (call: number): Chunk | null => {
+      const queue = queues[call]!;
+      while (queue.length > 0) {
+        const { chunk, clears, counts } = queue.shift()!;
+        if (counts && counted[call]! >= limit) return null;
+        if (counts && !clears && !floor?.always?.has(chunk.n) && counted[call]! >= floor!.keep) continue;
+        const count = fromSource[call]!.get(chunk.n) ?? 0;
+        if (counts && count >= perSource) continue;
+        // A chunk whose every sentence a better one or another call already holds (a page's lead
+        // repeated, a syndicated copy) would leave its place empty: the place goes further down.
+        const [fresh] = withoutRepeats([chunk], told);
+        if (!fresh) continue;
+        if (counts) {
+          fromSource[call]!.set(chunk.n, count + 1);
+          counted[call]! += 1;
+        }
+        return fresh;
+      }
+      return null;
+    };
+    const open = new Set(calls.keys());
+    while (open.size > 0) {
+      for (const call of open) {
+        const chunk = next(call);
+        if (chunk) picked[call]!.push(chunk);
+        else open.delete(call);
+      }
     }
-    for (const chunk of picked) given?.add(keyOf(chunk));
     return picked;
   }
 }

@@ -1,7 +1,7 @@
 import type { ContextDocument } from '@scriptorium/infra/model/port';
 import type { EmbeddingPort } from '@scriptorium/infra/embeddings/port';
 import { LOCAL_LABELS, LOCAL_PAGES, localMaterialOf, pageOf, shownTitle, type LocalKind } from '@scriptorium/domain/protocol/sources';
-import { ChunkIndex, excerptsBySource, type Floor } from './chunks.ts';
+import { ChunkIndex, excerptsBySource, type Chunk, type Floor } from './chunks.ts';
 import { clip, type Language } from './text.ts';
 
 export interface Source {
@@ -90,17 +90,34 @@ export class SourceBook {
    * the call that needs it and a source with nothing on it costs no tokens. Providers number context
    * documents from 1 in order, so the list is padded to keep `[n]` meaning source n. A source known
    * only by its snippet says so in its title. Without a focus, or when nothing matches, each source
-   * gives its head. Calls that share `given` are each given chunks the others were not (see `ChunkIndex.best`).
-   * The pages in `noted` (those a section's step read) give their note as well, whatever its words: a
-   * fact their reader noted reaches the section though it shares no word with the step.
+   * gives its head.
    */
-  context(focus: string | undefined, language: Language = 'en', given?: Set<string>, noted: Iterable<number> = []): ContextDocument[] {
+  context(focus: string | undefined, language: Language = 'en'): ContextDocument[] {
     this.index ??= new ChunkIndex(this.list);
-    const always = new Set(this.list.filter((source) => source.attached).map((source) => source.n));
-    const best = focus ? this.index.best(focus, CONTEXT_CHUNKS, CHUNKS_PER_SOURCE, given, { ...CONTEXT_FLOOR, always }) : [];
+    const best = focus ? this.index.best(focus, CONTEXT_CHUNKS, CHUNKS_PER_SOURCE, this.floor()) : [];
+    return this.documents(best, language);
+  }
+
+  /**
+   * What each section of a report is given, as `context` gives one call, but no sentence to two
+   * sections (`ChunkIndex.draft`): each says what the others do not. A section is also given the
+   * notes of the pages in its `noted` (those its step read), whatever their words: a fact their
+   * reader noted reaches the section though it shares no word with the step.
+   */
+  sections(sections: ReadonlyArray<{ focus: string; noted?: Iterable<number> }>, language: Language = 'en'): ContextDocument[][] {
+    this.index ??= new ChunkIndex(this.list);
     const read = new Set(this.list.filter((source) => source.read).map((source) => source.n));
-    const notes = this.index.heads([...noted].filter((n) => read.has(n))).filter((head) => !best.some((chunk) => chunk.n === head.n && chunk.order === 0));
-    const picked = best.length + notes.length > 0 ? excerptsBySource([...best, ...notes]) : new Map<number, string>();
+    const calls = sections.map(({ focus, noted = [] }) => ({ query: focus, first: this.index!.heads([...noted].filter((n) => read.has(n))) }));
+    return this.index.draft(calls, CONTEXT_CHUNKS, CHUNKS_PER_SOURCE, this.floor()).map((chunks) => this.documents(chunks, language));
+  }
+
+  /** Past a few chunks none far below the best; what the user attached is offered whatever its score. */
+  private floor(): Floor {
+    return { ...CONTEXT_FLOOR, always: new Set(this.list.filter((source) => source.attached).map((source) => source.n)) };
+  }
+
+  private documents(chunks: readonly Chunk[], language: Language): ContextDocument[] {
+    const picked = chunks.length > 0 ? excerptsBySource(chunks) : new Map<number, string>();
     const max = this.list.reduce((top, candidate) => Math.max(top, candidate.n), 0);
     const documents: ContextDocument[] = [];
     for (let n = 1; n <= max; n++) {
