@@ -5,7 +5,7 @@
  */
 import MiniSearch from 'minisearch';
 import { cosine, type EmbeddingPort } from '@scriptorium/infra/embeddings/port';
-import { headingLike, sentenceKey, sentencesOf } from './text.ts';
+import { aboutThePage, headingLike, sentenceKey, sentencesOf } from './text.ts';
 
 /** Characters of one chunk: a paragraph or a few sentences, small enough to cite from precisely. */
 export const CHUNK_CHARS = 400;
@@ -192,7 +192,7 @@ export class ChunkIndex {
         if (counts && count >= perSource) continue;
         // A chunk whose every sentence a better one or another call already holds (a page's lead
         // repeated, a syndicated copy) would leave its place empty: the place goes further down.
-        const [fresh] = withoutRepeats([chunk], told);
+        const [fresh] = worthShowing([chunk], told);
         if (!fresh) continue;
         if (counts) {
           fromSource[call]!.set(chunk.n, count + 1);
@@ -216,18 +216,19 @@ export class ChunkIndex {
 
 /**
  * The chunks as they are shown, in order, each without the sentences an earlier one (or `seen`)
- * already holds: pages repeat their lead further down and syndicated pages repeat each other, and
- * a call told a fact once can cite it as well as one told it four times. A chunk left with
+ * already holds, nor those in which the page speaks of itself (`aboutThePage`): pages repeat their
+ * lead further down and syndicated pages repeat each other, and a call told a fact once can cite it
+ * as well as one told it four times; "this review looks at…" is no fact at all. A chunk left with
  * nothing new goes.
  */
-export function withoutRepeats(chunks: readonly Chunk[], seen = new Set<string>()): Chunk[] {
+export function worthShowing(chunks: readonly Chunk[], seen = new Set<string>()): Chunk[] {
   const kept: Chunk[] = [];
   for (const chunk of chunks) {
     let text = '';
     let last = '';
     for (const sentence of sentencesOf(chunk.text)) {
       const key = sentenceKey(sentence);
-      if (seen.has(key)) continue;
+      if (seen.has(key) || aboutThePage(sentence)) continue;
       seen.add(key);
       text += gapAfter(text, last) + sentence;
       last = sentence;
@@ -239,13 +240,13 @@ export function withoutRepeats(chunks: readonly Chunk[], seen = new Set<string>(
 
 /**
  * Chunks grouped by source, each source's in reading order, joined as one excerpt per source, with
- * no sentence repeated over the excerpts (`withoutRepeats`, the lower numbers first). Chunks that
+ * no sentence repeated over the excerpts (`worthShowing`, the lower numbers first). Chunks that
  * are not neighbours in the page are set on lines of their own: run on after ` … `, a writer
  * quoted the end of one and the start of the next as one sentence the page never says.
  */
 export function excerptsBySource(chunks: readonly Chunk[]): Map<number, string> {
   const ordered = [...chunks].sort((a, b) => a.n - b.n || a.order - b.order);
   const bySource = new Map<number, string[]>();
-  for (const chunk of withoutRepeats(ordered)) bySource.set(chunk.n, [...(bySource.get(chunk.n) ?? []), chunk.text]);
+  for (const chunk of worthShowing(ordered)) bySource.set(chunk.n, [...(bySource.get(chunk.n) ?? []), chunk.text]);
   return new Map([...bySource].map(([n, texts]) => [n, texts.join('\n…\n')]));
 }

@@ -4,7 +4,7 @@
  * the good sentences merely by coming first.
  */
 import type { Source } from './sources.ts';
-import { clip, coverage, headingLike, sentenceKey, sentencesOf, termsOf, type Language } from './text.ts';
+import { aboutThePage, clip, coverage, headingLike, sentenceKey, sentencesOf, termsOf, type Language } from './text.ts';
 
 export interface ExtractSection {
   /** What the section is about, beyond the report's subject (a plan step, the user's feedback). */
@@ -37,7 +37,7 @@ export function assignExtracts(sources: readonly Source[], subject: string, sect
       .slice(0, SENTENCES_PER_SOURCE)
       .forEach((sentence, order) => {
         const relevance = coverage(subjectTerms, sentence);
-        if (relevance > 0 && !headingLike(sentence)) candidates.push({ sentence, n: source.n, relevance, order });
+        if (relevance > 0 && !headingLike(sentence) && !aboutThePage(sentence)) candidates.push({ sentence, n: source.n, relevance, order });
       });
   }
   candidates.sort((a, b) => b.relevance - a.relevance || a.n - b.n || a.order - b.order);

@@ -6,7 +6,7 @@
 import pLimit from 'p-limit';
 import type { OpenSession } from '@scriptorium/domain/conversation/conversation';
 import type { WebResult } from '@scriptorium/domain/protocol/research';
-import { ChunkIndex, withoutRepeats } from './chunks.ts';
+import { ChunkIndex, worthShowing } from './chunks.ts';
 import type { PlannedStep } from './heuristics.ts';
 import { REFLECT_PROMPT, reflectSchema } from './prompts.ts';
 import { checkpoint, command, completeJson, type Run } from './run.ts';
@@ -145,7 +145,7 @@ export async function reflect(run: Run, question: string, step: PlannedStep, lea
 export function notesOf(learnt: readonly Learnt[], about: string): string {
   if (learnt.length === 0) return '（无）';
   const best = new ChunkIndex(learnt.map((entry, position) => ({ n: position, text: entry.text }))).best(about, NOTE_CHUNKS, 1);
-  const chunks = withoutRepeats([...best].sort((a, b) => a.n - b.n));
+  const chunks = worthShowing([...best].sort((a, b) => a.n - b.n));
   return learnt
     .map((entry, position) => {
       const excerpt = chunks.find((chunk) => chunk.n === position)?.text ?? entry.summary;

@@ -22,11 +22,12 @@ test("a page's note is its own sentences on the step, a sentence with a figure f
 
 test("a figure the page gives far from where it speaks of the step in words joins its note", (t) => {
   const FAR = '测试表明，钠离子电池在零下20℃时的容量保持率约为90%。';
-  const page = ['钠离子电池技术综述', '本文综述钠离子电池的研究与产业化现状。', '钠离子电池的产业化进展很快。', '材料体系的历史沿革很长，这里不再赘述。'.repeat(60), FAR].join('\n');
+  const page = ['钠离子电池技术综述', '本文综述钠离子电池的研究与产业化现状。', '钠离子电池已进入早期产业化阶段。', '钠离子电池的产业化进展很快。', '材料体系的历史沿革很长，这里不再赘述。'.repeat(60), FAR].join('\n');
   const note = pageNote('钠离子电池技术综述', page, '钠离子电池 产业化 现状');
   t.true(note.includes('产业化'), 'the sentences on the step');
   t.true(note.endsWith(FAR), 'and the figure past them');
   t.is(sentencesOf(note).length, 3);
+  t.false(note.includes('本文综述'), "the page's account of itself is no finding");
 });
 
 test('a page that shares no word with the step still gets a note: its opening sentences', (t) => {

@@ -2,7 +2,7 @@ import test from 'ava';
 import { analyseQuestion, clarificationQuestions, judge, plan } from './heuristics.ts';
 import { parseReport, SourceBook } from './sources.ts';
 import { EDITOR_NOTE, MARKDOWN_DEBRIS } from './harness.ts';
-import { CitationLinker, clip, headingLike, keyPhrases, languageOf, markdownText, sentencesOf, splitEditReport } from './text.ts';
+import { aboutThePage, CitationLinker, clip, headingLike, keyPhrases, languageOf, markdownText, sentencesOf, splitEditReport } from './text.ts';
 
 test('edit report: up to 1,500 characters is one block', (t) => {
   const text = '字'.repeat(1500);
@@ -152,4 +152,27 @@ test('a short line that ends in no sentence end is a heading, not a claim', (t) 
   t.false(headingLike('固态电池用固态电解质取代了液态电解液。'));
   t.false(headingLike('Norway leads Europe with about 632 heat pumps per 1,000 households.'));
   t.false(headingLike('Sales by country in 2023, in thousands of units, from the association'), 'a long line without its full stop is still prose');
+});
+
+test('a page speaking of itself is no finding; a page reporting a result is', (t) => {
+  for (const sentence of [
+    '本文对中国钠离子电池的前景进行展望。',
+    '本文从材料体系、电化学性能、安全性和应用场景四个方面综述钠离子电池的研究与产业化现状。',
+    '本文逐项拆解中国钠离子电池的成本现状。',
+    'This brief summarises what is known about microplastics in drinking water and how treatment affects them.',
+    'This overview collects the sales figures of the European heat pump association.',
+    'In this article we compare heat pump subsidies across Europe.',
+    'This review looks at how people are exposed to micro- and nanoplastics.',
+  ]) {
+    t.true(aboutThePage(sentence), sentence);
+  }
+  for (const sentence of [
+    '本文认为，钠离子电池的成本优势将在2026年后显现。',
+    '测算显示，本文所述产线的良率约为九成。',
+    'This report estimates that Europe needs 750,000 more installers by 2030.',
+    'This study counted about 240,000 particles per litre.',
+    'The review found no evidence of harm at current levels.',
+  ]) {
+    t.false(aboutThePage(sentence), sentence);
+  }
 });

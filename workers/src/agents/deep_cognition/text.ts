@@ -157,6 +157,16 @@ const SENTENCE_END = /[。！？!?.…；;:："”’」』）)]$/u;
 /** A short line that ends in no sentence's end: a page's heading or label, which no report should quote as a finding. */
 export const headingLike = (sentence: string): boolean => !SENTENCE_END.test(sentence) && Array.from(sentence).length < HEADING_CHARS;
 
+/**
+ * A page speaking of itself ("This review looks at…", "本文对…进行展望", "In this article we
+ * compare…"): what the page is, which its title already says, not what it found. A writer given it
+ * quotes it as a finding and cites the page for nothing; one that reports a result ("This report
+ * estimates…", "本文认为…") is a claim and is kept.
+ */
+const ABOUT_THE_PAGE_EN = /^(?:in\s+)?this\s+(?:article|review|brief|report|overview|page|post|guide|piece|paper|section|chapter)\b[\s,]+(?:we\s+|will\s+)?(?:looks?|summari[sz]es?|reviews?|compares?|collects?|examines?|describes?|explains?|covers?|discuss(?:es)?|explores?|sets?\s+out|introduces?|outlines?|presents?|gathers?|brings?\s+together|walks?\s+through)\b/i;
+const ABOUT_THE_PAGE_ZH = /^(?:本文|本报告|本篇|本综述|本节|本章|这篇(?:文章|报告|综述))(?!.{0,8}?(?:认为|发现|估计|测算|预计|指出|表明|显示))/u;
+export const aboutThePage = (sentence: string): boolean => ABOUT_THE_PAGE_EN.test(sentence.trim()) || ABOUT_THE_PAGE_ZH.test(sentence.trim());
+
 /** Sentences of a page, snippet or Markdown text: split at sentence ends and line breaks, headings and stubs dropped. */
 export function sentencesOf(text: string, options: { keepMarkup?: boolean } = {}): string[] {
   const out: string[] = [];
