@@ -44,6 +44,11 @@ export default tseslint.config(
     },
   },
   {
+    // An HTTP suite reads every answer through client() or checkedFetch(), which check it against the OpenAPI document.
+    files: ['tests/http/**/*.ts'],
+    rules: { 'no-restricted-globals': ['error', { name: 'fetch', message: 'Use checkedFetch() or client() (tests/support/app.ts): every answer an HTTP suite reads is checked against the OpenAPI document.' }] },
+  },
+  {
     files: ['frontend/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
@@ -57,7 +62,7 @@ export default tseslint.config(
     },
   },
   {
-    // A reply or body type written in the client could drift from the server's unnoticed (tests/lint/replies.test.ts proves the rules on planted calls).
+    // A reply, body or query type written in the client could drift from the server's unnoticed (tests/lint/replies.test.ts proves the rules on planted calls).
     files: ['frontend/src/**/*.{ts,tsx}'],
     ignores: ['frontend/src/**/*.test.{ts,tsx}'],
     plugins: { scriptorium },

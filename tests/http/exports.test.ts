@@ -1,6 +1,6 @@
 import test from 'ava';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { client, signUp, checkedFetch, startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 test.before(async () => {
@@ -41,7 +41,7 @@ const report = await writer.generate({ topic: '新能源' });
 `;
 
 async function exportPdf(token: string | undefined, body: unknown) {
-  const response = await fetch(`${app.url}/backend/api/markdown-to-pdf`, {
+  const response = await checkedFetch(`${app.url}/backend/api/markdown-to-pdf`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
     body: JSON.stringify(body),
@@ -149,14 +149,14 @@ test.serial('anyone with a share link can take the shared report away as a PDF, 
   t.truthy(latest, 'the writing agent saved a version');
   const share = (await user.request('POST', '/backend/conversation/sessions/share', { session_id: sessionId })).body;
 
-  const response = await fetch(`${app.url}/backend/conversation/share/${share.share_id}/pdf?version=${latest.version}`);
+  const response = await checkedFetch(`${app.url}/backend/conversation/share/${share.share_id}/pdf?version=${latest.version}`);
   t.is(response.status, 200);
   t.is(response.headers.get('content-type'), 'application/pdf');
   const { text } = await pdfContents(new Uint8Array(await response.arrayBuffer()));
   t.true(text.replace(/\s+/g, '').includes(latest.title.replace(/\s+/g, '')));
 
-  t.is((await fetch(`${app.url}/backend/conversation/share/${share.share_id}/pdf?version=99`)).status, 404);
-  t.is((await fetch(`${app.url}/backend/conversation/share/${share.share_id}/pdf?version=abc`)).status, 422);
+  t.is((await checkedFetch(`${app.url}/backend/conversation/share/${share.share_id}/pdf?version=99`)).status, 404);
+  t.is((await checkedFetch(`${app.url}/backend/conversation/share/${share.share_id}/pdf?version=abc`)).status, 422);
   await user.request('DELETE', `/backend/conversation/share/${share.share_id}`);
-  t.is((await fetch(`${app.url}/backend/conversation/share/${share.share_id}/pdf`)).status, 404);
+  t.is((await checkedFetch(`${app.url}/backend/conversation/share/${share.share_id}/pdf`)).status, 404);
 });

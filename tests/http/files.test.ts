@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { signUp, checkedFetch, startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 test.before(async () => {
@@ -18,7 +18,7 @@ async function send(user: User | null, path: string, fields: Record<string, stri
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   if (file) form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.name);
-  const response = await fetch(`${app.url}/backend${path}`, { method: 'POST', headers: user?.token ? { authorization: `Bearer ${user.token}` } : {}, body: form });
+  const response = await checkedFetch(`${app.url}/backend${path}`, { method: 'POST', headers: user?.token ? { authorization: `Bearer ${user.token}` } : {}, body: form });
   return { status: response.status, body: (await response.json()) as any, headers: response.headers };
 }
 
@@ -43,7 +43,7 @@ function storedObjects(): string[] {
 }
 
 async function download(user: User, path: string) {
-  const response = await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${user.token}` } });
+  const response = await checkedFetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${user.token}` } });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -145,7 +145,7 @@ test.serial('refusals store nothing: size, type, content, ownership, sign-in, mi
   twoFiles.append('conversation_id', session);
   twoFiles.append('file', new Blob([fixture('zh.txt')]), 'a.txt');
   twoFiles.append('file', new Blob([fixture('zh.txt')]), 'b.txt');
-  const two = await fetch(`${app.url}/backend/conversation/v2/research/upload_file`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: twoFiles });
+  const two = await checkedFetch(`${app.url}/backend/conversation/v2/research/upload_file`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: twoFiles });
   t.is(two.status, 422);
 
   t.deepEqual(storedObjects(), before);
@@ -176,7 +176,7 @@ test.serial('a body streamed without a length is cut off at 20 MB all the same',
     },
   });
   const before = storedObjects();
-  const response = await fetch(`${app.url}/backend/conversation/v2/research/upload_file`, {
+  const response = await checkedFetch(`${app.url}/backend/conversation/v2/research/upload_file`, {
     method: 'POST',
     headers: { authorization: `Bearer ${user.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
     body,
@@ -271,7 +271,7 @@ test.serial('a general upload answers with a URL only its owner can download, un
   t.is(mine.headers.get('content-disposition'), `attachment; filename="????.docx"; filename*=UTF-8''${encodeURIComponent('季度报告')}.docx`);
   t.is(mine.headers.get('x-content-type-options'), 'nosniff');
   t.is((await download(other, uploaded.body.data.file_url)).status, 404);
-  t.is((await fetch(`${app.url}${uploaded.body.data.file_url}`)).status, 401);
+  t.is((await checkedFetch(`${app.url}${uploaded.body.data.file_url}`)).status, 401);
 
   const refused = await send(user, '/conversation/api/upload_file', {}, { name: 'image.png', bytes: fixture('zh.txt') });
   t.is(refused.status, 415);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { client, signUp, checkedFetch, startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 test.before(async () => {
@@ -137,7 +137,7 @@ test.serial('notes are the user’s research material: searchable offline, selec
   const sessionId = (await user.request('POST', '/backend/conversation/sessions', { client_id: 'notes' })).body.session_id;
   const selected = await user.request('POST', `/backend/conversation/api/research/select_note/${note.id}`, { conversation_id: sessionId });
   t.like(selected.body, { success: true, data: { note_id: note.id, title: '储能笔记' } });
-  const context = await fetch(`${app.url}/backend/conversation/api/research/request_context/${selected.body.data.context_id}?conversation_id=${sessionId}`, { headers: { authorization: `Bearer ${user.token}` } });
+  const context = await checkedFetch(`${app.url}/backend/conversation/api/research/request_context/${selected.body.data.context_id}?conversation_id=${sessionId}`, { headers: { authorization: `Bearer ${user.token}` } });
   t.is(await context.text(), '固态电解质的界面阻抗仍是难题。', 'the note’s current text is the context');
 
   const summary = (await user.request('GET', '/backend/api/tasks/summary')).body;

@@ -5,7 +5,7 @@ import { contract } from '@scriptorium/backend/http/contract';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { createApi } from '@scriptorium/backend/http/server';
 import { openApiDocument, routesOf } from '@scriptorium/backend/http/openapi';
-import { client, startTestApp, type TestApp } from '../support/app.ts';
+import { client, checkedFetch, startTestApp, type TestApp } from '../support/app.ts';
 import { conformance } from '../support/contract.ts';
 
 let app: TestApp;
@@ -90,7 +90,7 @@ test('the docs page renders the document from this origin only', async (t) => {
   const assets = [...(page.body as string).matchAll(/(?:src|href)="([^"]+)"/g)].map(([, url]) => url!);
   t.deepEqual(assets.sort(), ['/backend/docs/init.js', '/backend/docs/swagger-ui-bundle.js', '/backend/docs/swagger-ui.css']);
   for (const asset of assets) {
-    const response = await fetch(`${app.url}${asset}`);
+    const response = await checkedFetch(`${app.url}${asset}`);
     t.is(response.status, 200, asset);
     t.regex(response.headers.get('content-type') ?? '', asset.endsWith('.css') ? /^text\/css/ : /^application\/javascript/);
     const text = await response.text();

@@ -1,7 +1,7 @@
 import test from 'ava';
 import JSZip from 'jszip';
 import { DECK_REVIEWS } from '@scriptorium/projections/deckReviews';
-import { signUp, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { signUp, checkedFetch, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { buildDeck, mockSlideReviewer, SAMPLE_DECK } from '../support/decks.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
 import { upload } from '../support/world.ts';
@@ -44,7 +44,7 @@ test('offline, a deck is reviewed slide by slide by the rules, labelled, and exp
   t.regex(markdown.headers.get('content-disposition')!, /-review\.md/);
   t.true(markdown.body.includes('> 评审：离线引擎（按规则检查，未使用模型）'));
   t.true(markdown.body.includes(`**总分: ${review.score} / 100**`));
-  const pdf = await fetch(`${app.url}/backend/api/ppt/reviews/${review.review_id}/export?format=pdf`, { headers: { authorization: `Bearer ${user.token}` } });
+  const pdf = await checkedFetch(`${app.url}/backend/api/ppt/reviews/${review.review_id}/export?format=pdf`, { headers: { authorization: `Bearer ${user.token}` } });
   t.is(pdf.status, 200);
   t.is(pdf.headers.get('content-type'), 'application/pdf');
   t.is(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');

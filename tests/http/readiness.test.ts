@@ -1,9 +1,9 @@
 import test from 'ava';
 import { startProcessManagers } from '@scriptorium/backend/processes';
-import { startTestApp } from '../support/app.ts';
+import { checkedFetch, startTestApp } from '../support/app.ts';
 
 const ready = async (url: string) => {
-  const response = await fetch(`${url}/readyz`);
+  const response = await checkedFetch(`${url}/readyz`);
   return { status: response.status, body: (await response.json()) as any };
 };
 
@@ -23,7 +23,7 @@ test('/readyz is 503 naming the disk when DATA_DIR has less free space than requ
   t.is(answer.status, 503);
   t.deepEqual(answer.body.failing, ['disk']);
   t.regex(answer.body.checks.disk.error, /MB free, below/);
-  t.is((await fetch(`${app.url}/healthz`)).status, 200);
+  t.is((await checkedFetch(`${app.url}/healthz`)).status, 200);
 });
 
 test('/readyz is 503 naming the projections when no projector follows the log', async (t) => {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
-import { signUp, startTestApp } from '../support/app.ts';
+import { signUp, checkedFetch, startTestApp } from '../support/app.ts';
 
 /** A stand-in for an OpenAI-compatible transcription server. */
 function startAsr(): Promise<{ url: string; server: Server; requests: Array<{ path: string; auth?: string; body: string }> }> {
@@ -34,7 +34,7 @@ test('without a speech server the voice routes answer 501', async (t) => {
     app.services.log.child = (() => ({ info: record('info'), warn: record('warn'), error: record('error'), debug: record('debug') })) as unknown as typeof app.services.log.child;
     const user = await signUp(app.url, 'mute');
     t.deepEqual((await user.request('GET', '/backend/conversation/api/v2/asr/status')).body, { configured: false }, 'the client is told not to offer voice');
-    const response = await fetch(`${app.url}/backend/conversation/api/v2/asr/short`, { method: 'POST', body: audioForm(), headers: { authorization: `Bearer ${user.token}` } });
+    const response = await checkedFetch(`${app.url}/backend/conversation/api/v2/asr/short`, { method: 'POST', body: audioForm(), headers: { authorization: `Bearer ${user.token}` } });
     t.is(response.status, 501);
     t.deepEqual(logged.filter((line) => line.level === 'error'), []);
     t.true(logged.some((line) => line.level === 'info' && line.message === 'request refused'));
@@ -50,7 +50,7 @@ test('voice is transcribed by the configured server and can become a question', 
     const user = await signUp(app.url, 'speaker');
     const headers = { authorization: `Bearer ${user.token}` };
     t.deepEqual((await user.request('GET', '/backend/conversation/api/v2/asr/status')).body, { configured: true });
-    const short = await fetch(`${app.url}/backend/conversation/api/v2/asr/short`, { method: 'POST', body: audioForm(), headers });
+    const short = await checkedFetch(`${app.url}/backend/conversation/api/v2/asr/short`, { method: 'POST', body: audioForm(), headers });
     t.is(short.status, 200);
     t.deepEqual(await short.json(), { success: true, text: '光伏产业的最新进展' });
     t.is(asr.requests[0]?.path, '/v1/audio/transcriptions');
@@ -58,13 +58,13 @@ test('voice is transcribed by the configured server and can become a question', 
     t.true(asr.requests[0]?.body.includes('whisper-1'));
 
     const { body } = await user.request('POST', '/backend/conversation/api/v2/research/create_session', { mode: 0 });
-    const asked = await fetch(`${app.url}/backend/conversation/api/v2/asr/short_to_question/${body.session_id}`, { method: 'POST', body: audioForm(), headers });
+    const asked = await checkedFetch(`${app.url}/backend/conversation/api/v2/asr/short_to_question/${body.session_id}`, { method: 'POST', body: audioForm(), headers });
     t.is(asked.status, 200);
     const history = await user.request('GET', `/backend/conversation/sessions/${body.session_id}/messages`);
     t.is(history.body.messages[0].contents[0].content, '光伏产业的最新进展');
 
     const other = await signUp(app.url, 'eavesdropper');
-    const refused = await fetch(`${app.url}/backend/conversation/api/v2/asr/short_to_question/${body.session_id}`, { method: 'POST', body: audioForm(), headers: { authorization: `Bearer ${other.token}` } });
+    const refused = await checkedFetch(`${app.url}/backend/conversation/api/v2/asr/short_to_question/${body.session_id}`, { method: 'POST', body: audioForm(), headers: { authorization: `Bearer ${other.token}` } });
     t.is(refused.status, 404);
   } finally {
     await app.stop();

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
+import { client, signUp, checkedFetch, startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 test.before(async () => {
@@ -44,7 +44,7 @@ test.serial('the CLI uploads a session; the list, the file, its download and the
   t.is(detail.body.events.length, 6);
   t.like(detail.body.events[4], { event_type: 'command_output', exit_code: 0 });
 
-  const download = await fetch(`${app.url}/backend/engineer/trajectory/files/${fileId}/download`, { headers: { authorization: `Bearer ${user.token}` } });
+  const download = await checkedFetch(`${app.url}/backend/engineer/trajectory/files/${fileId}/download`, { headers: { authorization: `Bearer ${user.token}` } });
   t.regex(download.headers.get('content-type') ?? '', /application\/x-ndjson/);
   t.regex(download.headers.get('content-disposition') ?? '', /scriptorium-2026-11-20-09-00\.jsonl/);
   const lines = (await download.text()).trim().split('\n').map((line) => JSON.parse(line));
@@ -92,11 +92,11 @@ test.serial('a shared trajectory opens for anyone, downloads only when allowed, 
   t.like(opened.body, { title: '为什么登录接口返回 401？', share_settings: { allow_download: false } });
   t.is(opened.body.events.length, 6);
   t.false('favorite' in opened.body);
-  const refused = await fetch(`${app.url}/backend/engineer/trajectory/shared/${viewOnly.body.token}/download`);
+  const refused = await checkedFetch(`${app.url}/backend/engineer/trajectory/shared/${viewOnly.body.token}/download`);
   t.is(refused.status, 403);
 
   const downloadable = await user.request('POST', '/backend/engineer/trajectory/share', { file_id: fileId, share_settings: { allow_download: true } });
-  t.is((await fetch(`${app.url}/backend/engineer/trajectory/shared/${downloadable.body.token}/download`)).status, 200);
+  t.is((await checkedFetch(`${app.url}/backend/engineer/trajectory/shared/${downloadable.body.token}/download`)).status, 200);
 
   // Its owner finds every live link later, newest first, and can revoke any of them.
   const listed = await user.request('GET', `/backend/engineer/trajectory/files/${fileId}/shares`);

@@ -67,3 +67,29 @@ export const e = () => api.post<Session>('/e', { multipart: new FormData() });
   t.deepEqual(await bodies(code), []);
   t.deepEqual(await bodies(`${BODY_HEAD}export const a = () => api.post('/a', { json: { x: 1 } });\n`, 'frontend/src/planted/planted.test.ts'), []);
 });
+
+const QUERY_HEAD = "import { api, request } from '../api/client.ts';\nimport type { MyChats, ChatsMyQuery, SharePdfQuery, MarkdownPdfBody } from '@scriptorium/domain/protocol/http/conversation';\n";
+const untypedQuery = 'This query has no type from the protocol: name it as the call’s query type argument (api.get<Reply, Query>), imported (import type) from @scriptorium/domain/protocol/http/<area>, the z.input of the schema the route parses it with.';
+
+test('a query without a type from the protocol is reported, and one typed in the client too, files included', async (t) => {
+  const code = `${QUERY_HEAD}interface Paging { skip: number; limit: number }
+export const a = () => api.get<MyChats>('/a', { query: { skip: 0, limit: 20 } });
+export const b = () => api.get<MyChats, Paging>('/b', { query: { skip: 0, limit: 20 } });
+export const c = () => api.delete<void, { id: string }>('/c', { query: { id: 'x' } });
+export const d = () => api.getFile('/d', { query: { version: 1 } });
+export const e = () => api.postFile<MarkdownPdfBody>('/e', { json: { markdown_content: '# x' }, query: { x: 1 } });
+export const f = () => request<MyChats, never, Paging>('GET', '/f', { query: { skip: 0, limit: 20 } });
+`;
+  t.deepEqual(await bodies(code), [untypedQuery, 'Paging', '{ id: string }', untypedQuery, untypedQuery, 'Paging']);
+});
+
+test('queries and file bodies typed by the protocol pass; a file has no reply type to name', async (t) => {
+  const code = `${QUERY_HEAD}export const a = () => api.get<MyChats, ChatsMyQuery>('/a', { query: { skip: 0, limit: 20 } });
+export const b = () => api.getFile<SharePdfQuery>('/b', { query: { version: 1 } });
+export const c = () => api.postFile<MarkdownPdfBody>('/c', { json: { markdown_content: '# x' } });
+export const d = () => api.getFile('/d');
+export const e = () => request<MyChats, never, ChatsMyQuery>('GET', '/e', { query: { skip: 0 } });
+`;
+  t.deepEqual(await bodies(code), []);
+  t.deepEqual(await reported(code), []);
+});

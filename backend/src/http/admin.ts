@@ -13,7 +13,6 @@ import { MAIL_OUTBOX, type OutboxMailDoc } from '@scriptorium/projections/outbox
 import type { ProjectionProgress } from '@scriptorium/projections/runner';
 import type { BudgetCommand } from '@scriptorium/domain/budget/decide';
 import type { BudgetCommandInput } from '@scriptorium/domain/budget/guard';
-import { FEEDBACK_TYPES } from '@scriptorium/domain/protocol/limits';
 import { inviteDecider, randomInviteCode } from '@scriptorium/domain/invites/decide';
 import { inviteStream, normaliseInviteCode } from '@scriptorium/domain/invites/invite';
 import { adminMail } from '@scriptorium/domain/mail/templates';
@@ -21,7 +20,7 @@ import { userDecider, userStream } from '@scriptorium/domain/user/decide';
 import type { Services } from '../services.ts';
 import { requireAdmin, type CurrentUser } from './authenticate.ts';
 import { httpError, invalidField } from './errors.ts';
-import { paging, UsageQueries } from './usage.ts';
+import { UsageQueries } from './usage.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
 import {
@@ -43,8 +42,13 @@ import {
   inviteCode,
   inviteCodes,
   invitesGenerated,
-  level,
   levelBody,
+  usersQuery,
+  auditReadsQuery,
+  tokenOverviewQuery,
+  inviteCodesQuery,
+  feedbackQuery,
+  outboxQuery,
   outboxPage,
   passwordReset,
   sendEmailBody,
@@ -55,7 +59,6 @@ import {
 } from '@scriptorium/domain/protocol/http/admin';
 
 const idParam = z.object({ id: z.string().min(1).max(64) });
-const boolQuery = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 /** Prefix search, the one kind of text match every read store answers from an index. */
 function searchFilter(search: string | undefined): Filter {
@@ -110,7 +113,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
 
   const admin = (ctx: Context) => requireAdmin(services, ctx);
 
-  const usersQuery = paging(20, 100).extend({ search: z.string().max(100).optional(), level: level.optional(), is_active: boolQuery.optional() });
   router.get('/auth/admin/users', contract({ access: 'admin', query: usersQuery, responses: { 200: userRows } }), async (ctx) => {
     await admin(ctx);
     const query = parseQuery(ctx, usersQuery);
@@ -170,7 +172,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = await queries.tokenInfo(userId!);
   });
 
-  const auditReadsQuery = paging(50, 200).extend({ auditor_id: z.string().min(1).max(64).optional() });
   router.get('/auth/admin/audit-reads', contract({ access: 'admin', summary: 'Who read which stream at /audit, newest first', query: auditReadsQuery, responses: { 200: auditReads } }), async (ctx) => {
     await admin(ctx);
     const query = parseQuery(ctx, auditReadsQuery);
@@ -181,7 +182,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { reads: docs.map(({ _id, ...doc }) => ({ id: _id, ...doc, auditor: names.get(doc.auditor_id) ?? doc.auditor_id })), total, skip: query.skip, limit: query.limit };
   });
 
-  const tokenOverviewQuery = paging(100, 500).extend({ search: z.string().max(100).optional() });
   router.get('/auth/admin/users/token-overview', contract({ access: 'admin', query: tokenOverviewQuery, responses: { 200: tokenOverview } }), async (ctx) => {
     await admin(ctx);
     const query = parseQuery(ctx, tokenOverviewQuery);
@@ -311,7 +311,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = inviteDto(doc);
   });
 
-  const inviteCodesQuery = paging(10, 100).extend({ status: z.enum(['all', 'unused', 'used', 'revoked'], { error: 'admin.invite_status_invalid' }).default('all') });
   router.get('/auth/admin/invite-codes', contract({ access: 'admin', query: inviteCodesQuery, responses: { 200: inviteCodes } }), async (ctx) => {
     await admin(ctx);
     const query = parseQuery(ctx, inviteCodesQuery);
@@ -333,7 +332,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { message: '邮件已发送', to_email: body.to_email };
   });
 
-  const feedbackQuery = paging(20, 100).extend({ feedback_type: z.enum(FEEDBACK_TYPES).optional() });
   router.get('/auth/admin/feedback', contract({ access: 'admin', query: feedbackQuery, responses: { 200: feedbackPage } }), async (ctx) => {
     await admin(ctx);
     const query = parseQuery(ctx, feedbackQuery);
@@ -343,7 +341,6 @@ export function adminRoutes(services: Services, progress: ProjectionProgress): R
     ctx.body = { feedback: docs.map(({ _id, ...doc }) => ({ id: _id, ...doc })), total, skip: query.skip, limit: query.limit };
   });
 
-  const outboxQuery = paging(20, 100);
   router.get('/auth/admin/outbox', contract({ access: 'admin', query: outboxQuery, responses: { 200: outboxPage } }), async (ctx) => {
     await admin(ctx);
     const query = parseQuery(ctx, outboxQuery);

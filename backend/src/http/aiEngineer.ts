@@ -32,7 +32,6 @@ import {
   demoNodes,
   demoStarted,
   demoTerminals,
-  engineerClientId,
   engineerCommand,
   engineerCommandBody,
   engineerCommands,
@@ -43,11 +42,13 @@ import {
   engineerSession,
   engineerSessions,
   engineerTree,
+  commandsQuery,
+  cursorQuery,
+  ENGINEER_MAX_PAGE,
+  nodesQuery,
+  sessionListQuery,
 } from '@scriptorium/domain/protocol/http/aiEngineer';
 
-/** Spec 02 §9: pages of 50, cursors of 50, newest first. */
-const PAGE_SIZE = 50;
-const MAX_PAGE = 200;
 /** The tree answers a whole session up to this many nodes; longer sessions page with the cursor. */
 const TREE_NODES = 10_000;
 
@@ -63,31 +64,10 @@ const createBody = z.object({
   session_id: id.optional(),
   source: z.enum(['cli', 'api']).default('api'),
 });
-const listQuery = z.object({ status: z.enum(SESSION_STATUSES).optional() });
 /** An agent reports its status beside a batch, or alone with no nodes (how it ends a session). */
 const nodesBody = z
   .object({ nodes: z.array(engineerNodeSchema, { error: (issue) => (issue.code === 'invalid_type' ? 'engineer.nodes_required' : undefined) }).max(ENGINEER_LIMITS.batch), status: z.enum(SESSION_STATUSES).optional() })
   .refine((body) => body.nodes.length > 0 || body.status !== undefined, { path: ['nodes'], message: 'validation.required' });
-const time = z.iso.datetime({ offset: true, error: 'engineer.time_invalid' });
-const nodesQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  page_size: z.coerce.number().int().min(1).max(MAX_PAGE).default(PAGE_SIZE),
-  node_type: z.enum(NODE_TYPES).optional(),
-  /** `root` asks for the nodes without a parent. */
-  parent_id: z.string().min(1).max(ENGINEER_LIMITS.id).optional(),
-  status: z.enum(NODE_STATUSES).optional(),
-  start_time: time.optional(),
-  end_time: time.optional(),
-  sort_by: z.enum(['timestamp', 'node_type', 'status']).default('timestamp'),
-  sort_order: z.enum(['asc', 'desc']).default('desc'),
-});
-const cursorQuery = z.object({
-  cursor: z.string().max(400).optional(),
-  direction: z.enum(['up', 'down']).default('down'),
-  /** Up to a batch's worth, so a screen walking a long session asks as few times as an agent wrote. */
-  limit: z.coerce.number().int().min(1).max(ENGINEER_LIMITS.batch).default(PAGE_SIZE),
-});
-const commandsQuery = z.object({ client_id: engineerClientId.optional(), after: z.coerce.number().int().min(0).default(0) });
 const resultBody = z.object({ status: z.enum(RESULT_STATUSES), result: z.string().max(ENGINEER_LIMITS.text).default(''), error_message: z.string().max(ENGINEER_LIMITS.text).nullable().default(null) });
 /** A demo's views read at most this many nodes, oldest first. */
 const DEMO_NODES = 1000;
@@ -145,9 +125,9 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
     ctx.body = sessionDto(await owned(user.id, sessionId, position));
   });
 
-  router.get('/sessions', contract({ access: 'user', query: listQuery, responses: { 200: engineerSessions } }), async (ctx) => {
+  router.get('/sessions', contract({ access: 'user', query: sessionListQuery, responses: { 200: engineerSessions } }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const { status } = parseQuery(ctx, listQuery);
+    const { status } = parseQuery(ctx, sessionListQuery);
     const docs = await sessions().find({ owner_id: user.id, ...(status && { status }) }, { sort: { updated_at: -1 } });
     ctx.body = { sessions: docs.map(sessionDto), total: docs.length };
   });
@@ -266,7 +246,7 @@ export function aiEngineerRoutes(services: Services, engineer: EngineerService, 
     const { user, sessionId } = await ownedFromPath(ctx);
     const query = parseQuery(ctx, commandsQuery);
     const after = { session_id: sessionId, seq: { $gt: query.after } };
-    const docs = await commands().find(query.client_id ? { ...after, client_id: { $in: [null, query.client_id] } } : after, { sort: { seq: 1 }, limit: MAX_PAGE });
+    const docs = await commands().find(query.client_id ? { ...after, client_id: { $in: [null, query.client_id] } } : after, { sort: { seq: 1 }, limit: ENGINEER_MAX_PAGE });
     const undelivered = query.client_id ? docs.filter((doc) => !doc.delivered_to.includes(query.client_id!)) : [];
     if (undelivered.length > 0) await engineer.deliver(user.id, sessionId, query.client_id!, undelivered.map((doc) => doc.id));
     ctx.body = { commands: docs.map(commandDto), last_seq: docs.at(-1)?.seq ?? query.after };

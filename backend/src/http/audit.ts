@@ -14,27 +14,11 @@ import { engineerStream } from '@scriptorium/domain/engineer/session';
 import type { Services } from '../services.ts';
 import { requireAuditor, type CurrentUser } from './authenticate.ts';
 import { contract } from './contract.ts';
-import { auditEvents, auditSearch } from '@scriptorium/domain/protocol/http/audit';
+import { AUDIT_PAGE, auditEvents, auditEventsQuery, auditSearch, auditSearchQuery } from '@scriptorium/domain/protocol/http/audit';
 import { parseParams, parseQuery } from './validate.ts';
 import { usersById } from './usersById.ts';
 
-/** Pages small enough to fold without a pause, large enough that 50,000 events are 50 requests. */
-export const AUDIT_PAGE = 1000;
-
 const streamParam = z.object({ stream: z.string().regex(/^[a-z]+-[A-Za-z0-9_.:-]+$/).max(200) });
-const eventsQuery = z.object({
-  /** Revision to start from (inclusive), so pages follow each other without a gap. */
-  from: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(AUDIT_PAGE).default(AUDIT_PAGE),
-});
-const searchQuery = z.object({
-  q: z.string().trim().max(200).optional(),
-  user: z.string().trim().max(64).optional(),
-  /** Days (YYYY-MM-DD), inclusive, on the creation date. */
-  from: z.iso.date().optional(),
-  to: z.iso.date().optional(),
-  kind: z.enum(['all', 'conversation', 'engineer', 'trajectory', 'user']).default('all'),
-});
 
 /** What the timeline shows of one event; `wire` is what a client was sent for it (conversations only). */
 /**
@@ -88,8 +72,8 @@ export function auditRoutes(services: Services): Router {
     return auditor;
   }
 
-  router.get('/audit/search', contract({ access: 'auditor', summary: 'Find conversations, engineer sessions, trajectories and users by id, owner, title or date', query: searchQuery, responses: { 200: auditSearch } }), async (ctx) => {
-    const query = parseQuery(ctx, searchQuery);
+  router.get('/audit/search', contract({ access: 'auditor', summary: 'Find conversations, engineer sessions, trajectories and users by id, owner, title or date', query: auditSearchQuery, responses: { 200: auditSearch } }), async (ctx) => {
+    const query = parseQuery(ctx, auditSearchQuery);
     await recorded(ctx, () => ({ streamId: JSON.stringify(query), action: 'search' }));
     const term = query.q?.toLowerCase() ?? '';
     const owner = query.user ? await services.readStore.collection<UserDoc>(USERS).findOne({ username_lower: query.user.toLowerCase() }) : null;
@@ -123,9 +107,9 @@ export function auditRoutes(services: Services): Router {
     };
   });
 
-  router.get('/audit/streams/:stream/events', contract({ access: 'auditor', summary: "A page of one stream's events, each with what a client was sent for it", params: streamParam, query: eventsQuery, responses: { 200: auditEvents } }), async (ctx) => {
+  router.get('/audit/streams/:stream/events', contract({ access: 'auditor', summary: "A page of one stream's events, each with what a client was sent for it", params: streamParam, query: auditEventsQuery, responses: { 200: auditEvents } }), async (ctx) => {
     const { stream } = parseParams(ctx.params, streamParam);
-    const query = parseQuery(ctx, eventsQuery);
+    const query = parseQuery(ctx, auditEventsQuery);
     await recorded(ctx, () => ({ streamId: stream, action: 'events', after: query.from, count: query.limit }));
     const [events, [last]] = await Promise.all([
       services.events.readStream(stream, { fromRevision: query.from, maxCount: query.limit }),

@@ -46,6 +46,7 @@ import {
   extractionStatus,
   extractUrlBody,
   synthesizeBody,
+  cognitionListQuery,
 } from '@scriptorium/domain/protocol/http/cognition';
 
 /** Scored in memory when searching: the newest this many candidates (see `search.ts`). */
@@ -55,12 +56,6 @@ const uuid = (code: ErrorCode) => z.uuid(code);
 const idParam = z.object({ id: uuid('cognition.id_invalid') });
 const collectionParam = z.object({ id: uuid('collection.id_invalid') });
 
-const listQuery = z.object({
-  q: z.string().trim().max(200, 'cognition.query_too_long').default(''),
-  scope: z.enum(['public', 'mine'], { error: 'cognition.scope_invalid' }).default('public'),
-  skip: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-});
 
 const summaryDto = (doc: CognitionDoc, userId: string | null) => ({
   id: doc._id,
@@ -129,8 +124,8 @@ export function cognitionRoutes(services: Services, progress: ProjectionProgress
     ctx.body = { extraction_id: extractionId, status: 'pending' };
   }
 
-  router.get('/api/cognition', contract({ access: 'optional', query: listQuery, responses: { 200: cognitionPage }, refusals: [401, 403] }), async (ctx) => {
-    const query = parseQuery(ctx, listQuery);
+  router.get('/api/cognition', contract({ access: 'optional', query: cognitionListQuery, responses: { 200: cognitionPage }, refusals: [401, 403] }), async (ctx) => {
+    const query = parseQuery(ctx, cognitionListQuery);
     const userId = query.scope === 'mine' ? (await requireUser(services, ctx)).id : await viewerOf(ctx);
     const filter: Filter = query.scope === 'mine' ? { owner_id: userId! } : { public: true };
     if (!query.q) {

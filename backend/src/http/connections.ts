@@ -15,6 +15,7 @@ import {
   connectionTestResult,
   endpointAdded,
   endpointBody,
+  modelProfileQuery,
   modelProfileWire,
   modelTestResult,
   type profileOverride,
@@ -27,7 +28,6 @@ import { parseBody, parseParams, parseQuery } from './validate.ts';
 type ProfileWire = z.infer<typeof profileOverride>;
 
 const idParam = z.object({ id: z.string().min(1).max(64) });
-const profileQuery = z.object({ model: z.string().max(400) });
 
 const toOverride = (wire: ProfileWire): ModelProfileOverride =>
   ({
@@ -109,9 +109,9 @@ export function connectionRoutes(services: Services): Router {
     ctx.body = listing();
   });
 
-  router.get('/admin/connections/profile', contract({ access: 'admin', summary: 'The built-in profile of a model name', query: profileQuery, responses: { 200: modelProfileWire } }), async (ctx) => {
+  router.get('/admin/connections/profile', contract({ access: 'admin', summary: 'The built-in profile of a model name', query: modelProfileQuery, responses: { 200: modelProfileWire } }), async (ctx) => {
     await admin(ctx);
-    const { model } = parseQuery(ctx, profileQuery);
+    const { model } = parseQuery(ctx, modelProfileQuery);
     ctx.body = toWire(profileFor(model));
   });
 

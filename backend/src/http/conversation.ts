@@ -16,7 +16,7 @@ import { requireUser } from './authenticate.ts';
 import { httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
-import { historyPageKey, historyPageQuery, pageRequest, readHistory } from './history.ts';
+import { historyPageKey, pageRequest, readHistory } from './history.ts';
 import { HistoryPages } from './historyCache.ts';
 import { acceptedEncoding, encodeJson, sendEncodedJson } from './compression.ts';
 import {
@@ -61,15 +61,11 @@ import {
   type MessagePosted,
   type Session,
   type SessionHistory,
+  chatsMyQuery,
+  historyPageQuery,
 } from '@scriptorium/domain/protocol/http/conversation';
 
 const sessionIdParam = z.object({ id: sessionId });
-const page = (defaultLimit: number, maxLimit: number) =>
-  z.object({
-    skip: z.coerce.number().int().min(0).default(0),
-    limit: z.coerce.number().int().min(1).max(maxLimit).default(defaultLimit),
-  });
-
 /** A session as the research endpoints describe it. */
 export const sessionDto = (chat: ChatDoc): Session => ({
   session_id: chat._id,
@@ -308,7 +304,6 @@ export function conversationRoutes(services: Services, conversations: Conversati
     }
   });
 
-  const chatsMyQuery = page(20, 100);
   const chatsMy = contract({ access: 'user', query: chatsMyQuery, responses: { 200: myChats } });
   router.get('/conversation/api/chats/my', chatsMy, async (ctx) => {
     const query = parseQuery(ctx, chatsMyQuery);

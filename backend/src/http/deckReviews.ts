@@ -8,7 +8,7 @@ import { DECK_REVIEWS, DECK_SLIDES, type DeckReviewDoc, type DeckSlideDoc } from
 import { deckReviewDecider } from '@scriptorium/domain/deckreview/decide';
 import { deckReviewStream } from '@scriptorium/domain/deckreview/deckreview';
 import { reviewMarkdown } from '@scriptorium/domain/deckreview/report';
-import { deckReviewListSchema, deckReviewSchema, REVIEW_LANGUAGES, type DeckReviewDto, type DeckReviewSummaryDto } from '@scriptorium/domain/protocol/deckReview';
+import { deckExportQuery, deckReviewListSchema, deckReviewSchema, REVIEW_LANGUAGES, type DeckReviewDto, type DeckReviewSummaryDto } from '@scriptorium/domain/protocol/deckReview';
 import { anyErrorText, coded, isErrorCode } from '@scriptorium/domain/protocol/errors';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
@@ -20,7 +20,6 @@ import { contract } from './contract.ts';
 
 const reviewParams = z.object({ id: z.uuid('deck.id_invalid') });
 const uploadFields = z.object({ language: z.enum(REVIEW_LANGUAGES, { error: 'deck.language_invalid' }).default('zh') });
-const exportQuery = z.object({ format: z.enum(['md', 'pdf'], { error: 'deck.format_invalid' }) });
 
 function deckError(error: DeckError): HttpError {
   const code = isErrorCode(error.code) ? error.code : 'deck.corrupt';
@@ -127,10 +126,10 @@ export function deckReviewRoutes(services: Services, progress: ProjectionProgres
     ctx.body = await owned(user.id, id);
   });
 
-  router.get('/api/ppt/reviews/:id/export', contract({ summary: 'The review as Markdown or PDF', access: 'user', params: reviewParams, query: exportQuery, responses: { 200: { type: ['text/markdown', 'application/pdf'] } }, refusals: [404, 503] }), async (ctx) => {
+  router.get('/api/ppt/reviews/:id/export', contract({ summary: 'The review as Markdown or PDF', access: 'user', params: reviewParams, query: deckExportQuery, responses: { 200: { type: ['text/markdown', 'application/pdf'] } }, refusals: [404, 503] }), async (ctx) => {
     const user = await requireUser(services, ctx);
     const { id } = parseParams(ctx.params, reviewParams);
-    const { format } = parseQuery(ctx, exportQuery);
+    const { format } = parseQuery(ctx, deckExportQuery);
     const review = await owned(user.id, id);
     const markdown = reviewMarkdown(review);
     const name = `${review.filename.replace(/\.pptx$/i, '')}-review`;

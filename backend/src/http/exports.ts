@@ -9,6 +9,7 @@ import { httpError } from './errors.ts';
 import { safeFilename } from './files.ts';
 import { parseBody } from './validate.ts';
 import { contract } from './contract.ts';
+import { markdownPdfBody } from '@scriptorium/domain/protocol/http/conversation';
 
 export const MAX_MARKDOWN_BYTES = 1024 * 1024;
 
@@ -67,12 +68,8 @@ export async function sendPdf(ctx: Context, markdown: string, filename?: string)
 export function exportRoutes(services: Services): Router {
   const router = new Router();
 
-  const toPdfBody = z.object({
-    markdown_content: z.string({ error: 'exports.markdown_required' }).refine((text) => text.trim().length > 0, 'exports.markdown_empty'),
-    filename: z.string().max(300).optional(),
-  });
-  router.post('/api/markdown-to-pdf', contract({ access: 'user', body: toPdfBody, responses: { 200: { type: 'application/pdf' } }, refusals: [413, 503] }), async (ctx) => {
-    const body = parseBody(ctx, toPdfBody);
+  router.post('/api/markdown-to-pdf', contract({ access: 'user', body: markdownPdfBody, responses: { 200: { type: 'application/pdf' } }, refusals: [413, 503] }), async (ctx) => {
+    const body = parseBody(ctx, markdownPdfBody);
     await requireUser(services, ctx);
     if (Buffer.byteLength(body.markdown_content, 'utf8') > MAX_MARKDOWN_BYTES) throw httpError(413, 'exports.markdown_too_large', { mb: MAX_MARKDOWN_BYTES / 1024 / 1024 });
     await sendPdf(ctx, body.markdown_content, body.filename);

@@ -1,20 +1,8 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ReadStore } from '@scriptorium/infra/readstore/port';
 import { MESSAGES, type MessageDoc } from '@scriptorium/projections/messages';
 import { validationError } from './errors.ts';
-
-/** The most exchanges one page of a history may ask for. */
-export const HISTORY_PAGE_MAX = 100;
-
-/**
- * `limit` exchanges before `before` (the cursor a previous page answered as `earlier`). Without
- * either the history is answered whole, as the spec has it.
- */
-export const historyPageQuery = z.object({
-  limit: z.coerce.number({ error: 'paging.limit_integer' }).int('paging.limit_integer').min(1, 'paging.limit_too_small').max(HISTORY_PAGE_MAX, 'paging.limit_too_large').optional(),
-  before: z.string().max(200).optional().meta({ description: 'The `earlier` cursor of the page after the wanted one; opaque' }),
-});
-export type HistoryPageQuery = z.infer<typeof historyPageQuery>;
+import type { historyPageQuery } from '@scriptorium/domain/protocol/http/conversation';
 
 /** A page asked for: how many exchanges, before which message order (null: the newest). */
 export interface PageRequest {
@@ -36,7 +24,7 @@ function decodeCursor(cursor: string): number {
 }
 
 /** The page a query asks for, or null for the whole history. */
-export function pageRequest(query: HistoryPageQuery): PageRequest | null {
+export function pageRequest(query: z.infer<typeof historyPageQuery>): PageRequest | null {
   if (query.limit === undefined && query.before === undefined) return null;
   return { limit: query.limit ?? DEFAULT_LIMIT, before: query.before === undefined ? null : decodeCursor(query.before) };
 }

@@ -19,10 +19,22 @@ import { recommendedCognitions, withoutPrivate } from './sharedView.ts';
 import { sendPdf } from './exports.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
-import { historyPageKey, historyPageQuery, pageRequest, readHistory } from './history.ts';
+import { historyPageKey, pageRequest, readHistory } from './history.ts';
 import { HistoryPages } from './historyCache.ts';
 import { acceptedEncoding, encodeJson, sendEncodedJson } from './compression.ts';
-import { artifactShareBody, artifactShared, conversationShareBody, conversationShared, conversationShareRevoked, sessionShares, sharedArtifact, sharedConversation, type SharedConversation } from '@scriptorium/domain/protocol/http/conversation';
+import {
+  artifactShareBody,
+  artifactShared,
+  conversationShareBody,
+  conversationShared,
+  conversationShareRevoked,
+  historyPageQuery,
+  sessionShares,
+  sharedArtifact,
+  sharedConversation,
+  sharePdfQuery,
+  type SharedConversation,
+} from '@scriptorium/domain/protocol/http/conversation';
 
 const shareIdParam = z.object({ shareId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'share.token_invalid') });
 
@@ -184,10 +196,9 @@ export function shareRoutes(services: Services, conversations: ConversationServi
   });
 
   /** Anyone with the link may take the report away as a PDF, as its owner can. */
-  const sharePdfQuery = z.object({ version: z.coerce.number().int().min(1).optional() });
   router.get('/conversation/share/:shareId/pdf', contract({ access: 'public', params: shareIdParam, query: sharePdfQuery, responses: { 200: { type: 'application/pdf' } }, refusals: [404, 503] }), async (ctx) => {
     const { shareId } = parseParams(ctx.params, shareIdParam);
-    const { version } = parseQuery(ctx, z.object({ version: z.coerce.number().int().min(1).optional() }));
+    const { version } = parseQuery(ctx, sharePdfQuery);
     const share = await openShare(shareId, 'conversation');
     const canvas = await services.readStore.collection<CanvasDoc>(CANVAS).get(share.session_id);
     const shown = canvas?.versions.find((candidate) => candidate.version === (version ?? canvas.currentVersion));

@@ -26,6 +26,8 @@ import {
   trajectoryShared,
   trajectoryShares,
   trajectoryWithEvents,
+  leaderboardQuery,
+  trajectoryListQuery,
 } from '@scriptorium/domain/protocol/http/trajectories';
 import { deleted, revoked } from '@scriptorium/domain/protocol/http/acknowledged';
 import { isOpen } from '@scriptorium/domain/share/decide';
@@ -59,7 +61,6 @@ const uploadBody = z.object({
 });
 const idParam = z.object({ id: z.uuid('trajectories.id_invalid') });
 const tokenParam = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'share.token_invalid') });
-const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(10_000).default(50), offset: z.coerce.number().int().min(0).default(0) });
 
 const fileDto = (doc: TrajectoryDoc) => ({
   file_id: doc._id,
@@ -154,9 +155,9 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
     ctx.body = fileDto(await owned(user.id, fileId));
   });
 
-  router.get('/engineer/trajectory/files', contract({ access: 'user', query: listQuery, responses: { 200: trajectoryFiles } }), async (ctx) => {
+  router.get('/engineer/trajectory/files', contract({ access: 'user', query: trajectoryListQuery, responses: { 200: trajectoryFiles } }), async (ctx) => {
     const user = await requireUser(services, ctx);
-    const query = parseQuery(ctx, listQuery);
+    const query = parseQuery(ctx, trajectoryListQuery);
     const filter = { owner_id: user.id };
     const [found, total, active] = await Promise.all([
       files().find(filter, { sort: { updated_at: -1 }, skip: query.offset, limit: query.limit }),
@@ -242,7 +243,6 @@ export function trajectoryRoutes(services: Services, progress: ProjectionProgres
   });
 
   /** Public: who uses the command-line assistant most (spec 01's CLI usage leaderboard). */
-  const leaderboardQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) });
   router.get('/engineer/leaderboard', contract({ access: 'public', query: leaderboardQuery, responses: { 200: cliLeaderboard } }), async (ctx) => {
     const { limit } = parseQuery(ctx, leaderboardQuery);
     const rows = await services.readStore.collection<CliUsageDoc>(CLI_USAGE).find({}, { sort: { sessions: -1, events: -1 }, limit });

@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import { dayKey } from '@scriptorium/infra/time';
 import { ACCOUNTS, type AccountDoc } from '@scriptorium/projections/accounts';
 import { CHATS, type ChatDoc } from '@scriptorium/projections/chats';
@@ -11,13 +10,7 @@ import { httpError } from './errors.ts';
 import { parseQuery } from './validate.ts';
 import { usersById } from './usersById.ts';
 import { contract } from './contract.ts';
-import { allTokenUsage, sessionsTokenUsage, userRow, userUsage } from '@scriptorium/domain/protocol/http/admin';
-
-export const paging = (defaultLimit: number, maxLimit: number) =>
-  z.object({
-    skip: z.coerce.number().int('paging.skip_integer').min(0, 'paging.skip_negative').default(0),
-    limit: z.coerce.number().int('paging.limit_integer').min(1, 'paging.limit_too_small').max(maxLimit, 'paging.limit_too_large').default(defaultLimit),
-  });
+import { allTokenUsage, sessionsTokenUsage, usagePageQuery, userRow, userUsage } from '@scriptorium/domain/protocol/http/admin';
 
 const counts = (doc: Partial<DailyUsageDoc> | null) => ({
   prompt_tokens: doc?.prompt_tokens ?? 0,
@@ -109,10 +102,9 @@ export function usageRoutes(services: Services): Router {
   router.get('/auth/user/token-usage', contract({ access: 'user', responses: { 200: userUsage } }), ownUsage);
   router.get('/conversation/api/user/token-usage', contract({ access: 'user', responses: { 200: userUsage } }), ownUsage);
 
-  const usagePage = paging(100, 500);
-  router.get('/conversation/api/admin/token-usage', contract({ access: 'admin', query: usagePage, responses: { 200: allTokenUsage } }), async (ctx) => {
+  router.get('/conversation/api/admin/token-usage', contract({ access: 'admin', query: usagePageQuery, responses: { 200: allTokenUsage } }), async (ctx) => {
     await requireAdmin(services, ctx);
-    const query = parseQuery(ctx, usagePage);
+    const query = parseQuery(ctx, usagePageQuery);
     const usage = services.readStore.collection<UserUsageDoc>(USER_USAGE);
     const accounts = services.readStore.collection<AccountDoc>(ACCOUNTS);
     const [docs, total] = await Promise.all([usage.find({}, { sort: { total_tokens: -1 }, skip: query.skip, limit: query.limit }), usage.count()]);
@@ -125,9 +117,9 @@ export function usageRoutes(services: Services): Router {
     ctx.body = { users, total, skip: query.skip, limit: query.limit };
   });
 
-  router.get('/conversation/api/admin/sessions-token-usage', contract({ access: 'admin', query: usagePage, responses: { 200: sessionsTokenUsage } }), async (ctx) => {
+  router.get('/conversation/api/admin/sessions-token-usage', contract({ access: 'admin', query: usagePageQuery, responses: { 200: sessionsTokenUsage } }), async (ctx) => {
     await requireAdmin(services, ctx);
-    const query = parseQuery(ctx, usagePage);
+    const query = parseQuery(ctx, usagePageQuery);
     const sessions = services.readStore.collection<SessionUsageDoc>(SESSION_USAGE);
     const [docs, total] = await Promise.all([sessions.find({}, { sort: { updated_at: -1 }, skip: query.skip, limit: query.limit }), sessions.count()]);
     const users = await usersById(services.readStore, docs.map((doc) => doc.user_id));

@@ -90,3 +90,7 @@ export type DeckReviewListDto = z.infer<typeof deckReviewListSchema>;
 
 /** A review that may still change: the page keeps reading it. */
 export const isUnderway = (status: DeckReviewStatus): boolean => status === 'uploaded' || status === 'reviewing';
+
+/** What a review is exported as (GET /api/ppt/reviews/:id/export?format=…). */
+export const deckExportQuery = z.object({ format: z.enum(['md', 'pdf'], { error: 'deck.format_invalid' }) });
+export type DeckExportQuery = z.input<typeof deckExportQuery>;

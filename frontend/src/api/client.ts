@@ -1,5 +1,6 @@
 import { i18n, refusalInReadersLanguage } from '../i18n/index.ts';
 import { describeHttpError, describeNoResponse, describeRequestFailure, refusalText, type ErrorDescription, type RenderCode, type Translate } from './errorCatalogue.ts';
+import { attachmentName } from './disposition.ts';
 import { browserTokens, tokenSettled } from './token.ts';
 
 export const API_BASE = '/backend';
@@ -76,12 +77,13 @@ export function accountInactiveByServer(): void {
 }
 
 /**
- * `B` is the JSON body's type, the route's request schema's input from the protocol
- * (`api.post<Reply, Body>(path, { json })`): named, so the body a call builds is checked against the
- * schema the server parses it with (ESLint's `scriptorium/request-type-from-protocol` asks for it).
+ * `B` is the JSON body's type and `Q` the query's, the route's request and query schemas' input from
+ * the protocol (`api.post<Reply, Body>(path, { json })`, `api.get<Reply, Query>(path, { query })`):
+ * named, so what a call sends is checked against the schema the server parses it with (ESLint's
+ * `scriptorium/request-type-from-protocol` asks for them); unnamed, `json` and `query` cannot be given.
  */
-export interface RequestOptions<B = never> {
-  query?: Record<string, string | number | boolean | undefined>;
+export interface RequestOptions<B = never, Q extends object = never> {
+  query?: Q;
   json?: B;
   form?: Record<string, string>;
   /** A multipart upload, its fields as the route's `multipart` schema names them. */
@@ -91,11 +93,17 @@ export interface RequestOptions<B = never> {
   base?: string;
 }
 
-function urlFor(path: string, query: RequestOptions['query'], base = API_BASE): string {
+type NoBody<Q extends object> = Omit<RequestOptions<never, Q>, 'json' | 'form' | 'multipart'>;
+
+/**
+ * The one place a query becomes a URL's search: each field the schema names, left out when undefined,
+ * a number or a flag as its text (the server's schema coerces it back).
+ */
+export function searchOf(query: object | undefined): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(key, String(value));
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null) params.set(key, String(value));
   const search = params.toString();
-  return `${base}${path}${search === '' ? '' : `?${search}`}`;
+  return search === '' ? '' : `?${search}`;
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -106,7 +114,8 @@ async function readBody(response: Response): Promise<unknown> {
   return /\bjson\b/.test(response.headers.get('Content-Type') ?? '') ? JSON.parse(text) : text;
 }
 
-export async function request<T, B = never>(method: string, path: string, options: RequestOptions<B> = {}): Promise<T> {
+/** Sends a call and answers its response once it succeeded; a failure throws the catalogue's `ApiError`. */
+async function send<B, Q extends object>(method: string, path: string, options: RequestOptions<B, Q>): Promise<Response> {
   const headers = new Headers({ Accept: 'application/json' });
   const token = browserTokens.get();
   if (token) headers.set('Authorization', `Bearer ${token}`);
@@ -122,7 +131,7 @@ export async function request<T, B = never>(method: string, path: string, option
 
   let response: Response;
   try {
-    response = await fetch(urlFor(path, options.query, options.base), { method, headers, body, signal });
+    response = await fetch(`${options.base ?? API_BASE}${path}${searchOf(options.query)}`, { method, headers, body, signal });
   } catch (error) {
     // A caller that cancelled does not want an error message, it wants to stop.
     if (options.signal?.aborted) throw error;
@@ -132,11 +141,16 @@ export async function request<T, B = never>(method: string, path: string, option
   if (!response.ok) {
     const payload = await readBody(response).catch(() => undefined);
     if (response.status === 401) await tokenSettled();
-    if (response.status === 401 && token !== browserTokens.get() && browserTokens.get() !== null) return request<T, B>(method, path, options);
+    if (response.status === 401 && token !== browserTokens.get() && browserTokens.get() !== null) return send(method, path, options);
     if (response.status === 401) signedOutByServer(token);
     if (response.status === 403 && (payload as { code?: unknown } | undefined)?.code === 'auth.account_inactive') accountInactiveByServer();
     throw new ApiError(describeHttpError(response.status, payload, translate, renderCode));
   }
+  return response;
+}
+
+export async function request<T, B = never, Q extends object = never>(method: string, path: string, options: RequestOptions<B, Q> = {}): Promise<T> {
+  const response = await send(method, path, options);
   try {
     return (await readBody(response)) as T;
   } catch (error) {
@@ -144,10 +158,29 @@ export async function request<T, B = never>(method: string, path: string, option
   }
 }
 
+/** A file the server answers (a PDF, a Markdown export, a trajectory): its bytes and the name the server gives it. */
+export interface DownloadedFile {
+  blob: Blob;
+  filename: string | null;
+}
+
+async function download<B, Q extends object>(method: string, path: string, options: RequestOptions<B, Q> = {}): Promise<DownloadedFile> {
+  const response = await send(method, path, options);
+  try {
+    return { blob: await response.blob(), filename: attachmentName(response.headers.get('Content-Disposition')) };
+  } catch (error) {
+    throw toApiError(error);
+  }
+}
+
 export const api = {
-  get: <T>(path: string, options?: Omit<RequestOptions, 'json' | 'form' | 'multipart'>) => request<T>('GET', path, options),
-  post: <T, B = never>(path: string, options?: RequestOptions<B>) => request<T, B>('POST', path, options),
-  put: <T, B = never>(path: string, options?: RequestOptions<B>) => request<T, B>('PUT', path, options),
-  patch: <T, B = never>(path: string, options?: RequestOptions<B>) => request<T, B>('PATCH', path, options),
-  delete: <T>(path: string, options?: Omit<RequestOptions, 'json' | 'form' | 'multipart'>) => request<T>('DELETE', path, options),
+  get: <T, Q extends object = never>(path: string, options?: NoBody<Q>) => request<T, never, Q>('GET', path, options),
+  post: <T, B = never, Q extends object = never>(path: string, options?: RequestOptions<B, Q>) => request<T, B, Q>('POST', path, options),
+  put: <T, B = never, Q extends object = never>(path: string, options?: RequestOptions<B, Q>) => request<T, B, Q>('PUT', path, options),
+  patch: <T, B = never, Q extends object = never>(path: string, options?: RequestOptions<B, Q>) => request<T, B, Q>('PATCH', path, options),
+  delete: <T, Q extends object = never>(path: string, options?: NoBody<Q>) => request<T, never, Q>('DELETE', path, options),
+  /** A file answered to a GET (`api.getFile<Query>(…, { query })`); its type is the bytes, so there is no reply type to name. */
+  getFile: <Q extends object = never>(path: string, options?: NoBody<Q>) => download<never, Q>('GET', path, options),
+  /** A file answered to a JSON body (`api.postFile<Body>(…, { json })`). */
+  postFile: <B = never, Q extends object = never>(path: string, options?: RequestOptions<B, Q>) => download<B, Q>('POST', path, options),
 };

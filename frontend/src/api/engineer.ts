@@ -1,5 +1,17 @@
 import type { EngineerCommandType, EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
-import type { DemoBody, DemoStarted, EngineerCommandBody, EngineerCommandReply, EngineerCommands, EngineerNodeCursor, EngineerNodeStats, EngineerSessionDto, EngineerSessions } from '@scriptorium/domain/protocol/http/aiEngineer';
+import type {
+  CursorQuery,
+  DemoBody,
+  DemoStarted,
+  EngineerCommandBody,
+  EngineerCommandReply,
+  EngineerCommands,
+  EngineerNodeCursor,
+  EngineerNodeStats,
+  EngineerSessionDto,
+  EngineerSessions,
+  SessionListQuery,
+} from '@scriptorium/domain/protocol/http/aiEngineer';
 import { api } from './client.ts';
 
 export type { EngineerSessionDto as EngineerSession, EngineerNodeStats as EngineerStats, EngineerNodeCursor as EngineerNodePage } from '@scriptorium/domain/protocol/http/aiEngineer';
@@ -10,10 +22,10 @@ export const NODE_PAGE = 500;
 const session = (id: string) => `/api/ai-engineer/sessions/${encodeURIComponent(id)}`;
 
 export const engineerApi = {
-  list: (status: EngineerSessionStatus | '') => api.get<EngineerSessions>('/api/ai-engineer/sessions', { query: { status: status || undefined } }),
+  list: (status: EngineerSessionStatus | '') => api.get<EngineerSessions, SessionListQuery>('/api/ai-engineer/sessions', { query: { status: status || undefined } }),
   get: (id: string) => api.get<EngineerSessionDto>(session(id)),
   /** Newer nodes than `cursor` (the oldest first when none): `up` walks the session from its start. */
-  newer: (id: string, cursor: string | null) => api.get<EngineerNodeCursor>(`${session(id)}/nodes/cursor`, { query: { direction: 'up', limit: NODE_PAGE, cursor: cursor ?? undefined } }),
+  newer: (id: string, cursor: string | null) => api.get<EngineerNodeCursor, CursorQuery>(`${session(id)}/nodes/cursor`, { query: { direction: 'up', limit: NODE_PAGE, cursor: cursor ?? undefined } }),
   stats: (id: string) => api.get<EngineerNodeStats>(`${session(id)}/nodes/stats`),
   commands: (id: string) => api.get<EngineerCommands>(`${session(id)}/commands`),
   send: (id: string, commandType: EngineerCommandType, content: string) => api.post<EngineerCommandReply, EngineerCommandBody>(`${session(id)}/commands`, { json: { command_type: commandType, content } }),

@@ -8,7 +8,7 @@ export type AuthorizeParams = AuthorizeQuery;
 export type { AppSignIn, AuthorisedApp, AuthorizeRequestDto, OAuthClientDto } from '@scriptorium/domain/protocol/http/oauth';
 
 export const oauthApi = {
-  request: (params: AuthorizeParams) => api.get<AuthorizeRequestDto>('/oauth/authorize', { query: params }),
+  request: (params: AuthorizeParams) => api.get<AuthorizeRequestDto, AuthorizeQuery>('/oauth/authorize', { query: params }),
   answer: (params: AuthorizeParams, decision: AuthorizeBody['decision']) => api.post<AuthorizeAnswerReply, AuthorizeBody>('/oauth/authorize', { json: { ...params, decision } }),
   apps: () => api.get<AuthorisedApps>('/oauth/grants'),
   revoke: (id: string) => api.delete<RevokedReply>(`/oauth/grants/${encodeURIComponent(id)}`),

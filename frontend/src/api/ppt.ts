@@ -1,11 +1,9 @@
-import type { DeckReviewDto, DeckReviewListDto, ReviewLanguage } from '@scriptorium/domain/protocol/deckReview';
-import { api } from './client.ts';
-import { attachmentName } from './disposition.ts';
-import { rawRequest } from './research.ts';
+import type { DeckExportQuery, DeckReviewDto, DeckReviewListDto, ReviewLanguage } from '@scriptorium/domain/protocol/deckReview';
+import { api, type DownloadedFile } from './client.ts';
 
 const path = (reviewId: string) => `/api/ppt/reviews/${encodeURIComponent(reviewId)}`;
 
-export type ExportFormat = 'md' | 'pdf';
+export type ExportFormat = DeckExportQuery['format'];
 
 export const pptApi = {
   list: () => api.get<DeckReviewListDto>('/api/ppt/reviews'),
@@ -17,8 +15,5 @@ export const pptApi = {
     form.set('file', file);
     return api.post<DeckReviewDto>('/api/ppt/reviews', { multipart: form });
   },
-  async export(reviewId: string, format: ExportFormat): Promise<{ blob: Blob; filename: string | null }> {
-    const response = await rawRequest(`${path(reviewId)}/export?format=${format}`, { method: 'GET' });
-    return { blob: await response.blob(), filename: attachmentName(response.headers.get('Content-Disposition')) };
-  },
+  export: (reviewId: string, format: ExportFormat): Promise<DownloadedFile> => api.getFile<DeckExportQuery>(`${path(reviewId)}/export`, { query: { format } }),
 };

@@ -17,6 +17,10 @@ import type {
   SessionTitleBody,
   SetModeBody,
   AvailableModels,
+  ChatsMyQuery,
+  HistoryPageQuery,
+  MarkdownPdfBody,
+  SharePdfQuery,
   Canvas,
   CollaborationMode,
   ConversationShared,
@@ -42,27 +46,17 @@ import type { ContentPreferenceBody, ContentPreferenceReply, ContextFileAdded, C
 import type { TaskActionBody, TaskActionResults } from '@scriptorium/domain/protocol/http/tasks';
 import type { FeedbackOption } from '@scriptorium/domain/protocol/research';
 import { i18n } from '../i18n/index.ts';
-import { api, API_BASE, ApiError, renderCode, toApiError, translate } from './client.ts';
-import { attachmentName } from './disposition.ts';
-import { describeHttpError } from './errorCatalogue.ts';
+import { api, type DownloadedFile } from './client.ts';
 import { browserTokens } from './token.ts';
 
 const encode = encodeURIComponent;
-
-/** A page of a history: how many exchanges, before which cursor (none: the newest). */
-export interface HistoryPage {
-  limit: number;
-  before?: string;
-}
-
-const pageQuery = (page: HistoryPage) => ({ limit: page.limit, ...(page.before !== undefined && { before: page.before }) });
 
 export const research = {
   createSession: (body: CreateSessionBody & { client_id: string }) => api.post<Session, CreateSessionBody>('/conversation/api/v2/research/create_session', { json: body }),
   session: (id: string) => api.get<Session>(`/conversation/research/${encode(id)}`),
   /** The newest `limit` exchanges before the cursor `before` (a page's `earlier`), or the whole history without a page. */
-  messages: (id: string, page?: HistoryPage) => api.get<SessionHistory>(`/conversation/sessions/${encode(id)}/messages`, page && { query: pageQuery(page) }),
-  myChats: (skip: number, limit: number) => api.get<MyChats>('/conversation/api/chats/my', { query: { skip, limit } }),
+  messages: (id: string, page?: HistoryPageQuery) => api.get<SessionHistory, HistoryPageQuery>(`/conversation/sessions/${encode(id)}/messages`, page && { query: page }),
+  myChats: (skip: number, limit: number) => api.get<MyChats, ChatsMyQuery>('/conversation/api/chats/my', { query: { skip, limit } }),
   setMode: (sessionId: string, mode: CollaborationMode) => api.post<Session, SetModeBody>('/conversation/api/v2/research/set_mode', { json: { session_id: sessionId, mode } }),
   setSearch: (sessionId: string, enabled: boolean) => api.post<Session, SearchStatusBody>('/conversation/api/v2/research/update_search_status', { json: { session_id: sessionId, search_enabled: enabled } }),
   rename: (sessionId: string, name: string) => api.put<Session, SessionNameBody>(`/conversation/api/v2/sessions/${encode(sessionId)}/name`, { json: { name } }),
@@ -87,7 +81,7 @@ export const research = {
   editRequest: (sessionId: string, body: EditRequestBody & { request_id: string; offset: number; version: number }) =>
     api.post<EditRequested, EditRequestBody>(`/conversation/research/${encode(sessionId)}/edit_request`, { json: body }),
   share: (body: ConversationShareBody) => api.post<ConversationShared, ConversationShareBody>('/conversation/sessions/share', { json: body }),
-  shared: (shareId: string, page?: HistoryPage) => api.get<SharedConversation>(`/conversation/share/${encode(shareId)}`, page && { query: pageQuery(page) }),
+  shared: (shareId: string, page?: HistoryPageQuery) => api.get<SharedConversation, HistoryPageQuery>(`/conversation/share/${encode(shareId)}`, page && { query: page }),
   shareArtifact: (body: ArtifactShareBody) => api.post<ArtifactShared, ArtifactShareBody>('/conversation/artifacts/share', { json: body }),
   /** The session's links (its conversation and its files), newest first, revoked and expired ones too. */
   shares: (sessionId: string) => api.get<SessionShares>(`/conversation/api/research/share/${encode(sessionId)}`).then((body) => body.shares),
@@ -101,31 +95,6 @@ export const research = {
   sharedArtifact: (shareId: string) => api.get<SharedArtifact>(`/conversation/artifact-share/${encode(shareId)}`),
 };
 
-/** Multipart and binary calls sit beside the JSON client, with the same error catalogue. */
-export async function rawRequest(path: string, init: RequestInit): Promise<Response> {
-  const headers = new Headers(init.headers);
-  const token = browserTokens.get();
-  if (token) headers.set('Authorization', `Bearer ${token}`);
-  let response: Response;
-  try {
-    response = await fetch(`${API_BASE}${path}`, { ...init, headers });
-  } catch (error) {
-    throw toApiError(error);
-  }
-  if (!response.ok) {
-    // Reuse the JSON client's description of the failure by replaying its status and body.
-    const body = await response.text().catch(() => '');
-    let payload: unknown = body;
-    try {
-      payload = JSON.parse(body);
-    } catch {
-      /* plain-text error bodies are kept as they are */
-    }
-    throw new ApiError(describeHttpError(response.status, payload, translate, renderCode));
-  }
-  return response;
-}
-
 export async function uploadFile(conversationId: string, file: File, fileType: string): Promise<ContextFileAdded> {
   const form = new FormData();
   form.set('conversation_id', conversationId);
@@ -138,21 +107,14 @@ export async function uploadFile(conversationId: string, file: File, fileType: s
 }
 
 /** A saved canvas version as the server stores it, with the file name it gives. */
-export async function canvasMarkdown(sessionId: string, version: number): Promise<{ blob: Blob; filename: string | null }> {
-  const response = await rawRequest(`/conversation/research/${encode(sessionId)}/canvas/${version}/markdown`, { method: 'GET' });
-  return { blob: await response.blob(), filename: attachmentName(response.headers.get('Content-Disposition')) };
-}
+export const canvasMarkdown = (sessionId: string, version: number): Promise<DownloadedFile> => api.getFile(`/conversation/research/${encode(sessionId)}/canvas/${version}/markdown`);
 
-export async function markdownToPdf(markdown: string, filename: string): Promise<Blob> {
-  const response = await rawRequest('/api/markdown-to-pdf', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ markdown_content: markdown, filename }) });
-  return response.blob();
-}
+export const markdownToPdf = async (markdown: string, filename: string): Promise<Blob> =>
+  (await api.postFile<MarkdownPdfBody>('/api/markdown-to-pdf', { json: { markdown_content: markdown, filename } })).blob;
 
 /** A version of a shared report as a PDF; needs only the link, so signed-out viewers can take it too. */
-export async function sharedCanvasPdf(shareId: string, version: number): Promise<Blob> {
-  const response = await rawRequest(`/conversation/share/${encode(shareId)}/pdf?version=${version}`, { method: 'GET' });
-  return response.blob();
-}
+export const sharedCanvasPdf = async (shareId: string, version: number): Promise<Blob> =>
+  (await api.getFile<SharePdfQuery>(`/conversation/share/${encode(shareId)}/pdf`, { query: { version } })).blob;
 
 /** Short speech recognition; called only when `speechStatus` says an engine is configured. */
 export async function recognise(audio: Blob, language = 'zh'): Promise<string> {

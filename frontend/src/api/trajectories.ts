@@ -4,6 +4,7 @@ import type {
   TrajectoryFavorite,
   TrajectoryFavoriteBody,
   TrajectoryFiles,
+  TrajectoryListQuery,
   TrajectoryShareBody,
   TrajectoryShared,
   TrajectoryShares,
@@ -11,7 +12,7 @@ import type {
 } from '@scriptorium/domain/protocol/http/trajectories';
 import type { Deleted, Revoked } from '@scriptorium/domain/protocol/http/acknowledged';
 import { api } from './client.ts';
-import { downloadBlob, rawRequest } from './research.ts';
+import { downloadBlob } from './research.ts';
 
 export type { TrajectoryEvent, TrajectoryEventType };
 
@@ -23,7 +24,7 @@ export const PANEL_LIMIT = 10_000;
 const file = (id: string) => `/engineer/trajectory/files/${encodeURIComponent(id)}`;
 
 export const trajectoriesApi = {
-  list: (limit = 50, offset = 0) => api.get<TrajectoryFiles>('/engineer/trajectory/files', { query: { limit, offset } }),
+  list: (limit = 50, offset = 0) => api.get<TrajectoryFiles, TrajectoryListQuery>('/engineer/trajectory/files', { query: { limit, offset } }),
   get: (id: string) => api.get<TrajectoryWithEvents>(file(id)),
   setFavorite: (id: string, favorite: boolean) => api.put<TrajectoryFavorite, TrajectoryFavoriteBody>(`${file(id)}/favorite`, { json: { file_id: id, favorite } }),
   remove: (id: string) => api.delete<Deleted>(file(id)),
@@ -36,9 +37,8 @@ export const trajectoriesApi = {
 
 /** Downloads go through the authenticated client; the file keeps the name the server gives it. */
 export async function downloadTrajectory(path: string, fallbackName: string): Promise<void> {
-  const response = await rawRequest(path, { method: 'GET' });
-  const name = /filename\*=UTF-8''([^;]+)/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
-  downloadBlob(await response.blob(), name ? decodeURIComponent(name) : fallbackName);
+  const file = await api.getFile(path);
+  downloadBlob(file.blob, file.filename ?? fallbackName);
 }
 
 export const downloadPath = {

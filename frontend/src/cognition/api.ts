@@ -1,6 +1,7 @@
 import type {
   Cognition,
   CognitionEditBody,
+  CognitionListQuery,
   CognitionPage,
   CognitionSummary,
   CognitionViewed,
@@ -29,12 +30,6 @@ export type SourceKind = CognitionSummary['source_kind'];
 /** One way to make a cognition; every kind runs as a job polled the same way. */
 export type ExtractionRequest = { kind: 'notes'; noteIds: readonly string[] } | { kind: 'url'; url: string } | { kind: 'synthesis'; cognitionIds: readonly string[] };
 
-export interface ListQuery {
-  q?: string;
-  scope?: 'public' | 'mine';
-  skip?: number;
-  limit?: number;
-}
 
 export const PAGE_SIZE = 20;
 
@@ -42,8 +37,8 @@ const base = '/api/cognition';
 const one = (id: string) => `${base}/${encodeURIComponent(id)}`;
 const collection = (id: string) => `${base}/collections/${encodeURIComponent(id)}`;
 
-export const listCognitions = ({ q = '', scope = 'public', skip = 0, limit = PAGE_SIZE }: ListQuery, signal?: AbortSignal) =>
-  api.get<CognitionPage>(base, { query: { q: q === '' ? undefined : q, scope, skip, limit }, ...(signal && { signal }) });
+export const listCognitions = ({ q = '', scope = 'public', skip = 0, limit = PAGE_SIZE }: CognitionListQuery, signal?: AbortSignal) =>
+  api.get<CognitionPage, CognitionListQuery>(base, { query: { q: q === '' ? undefined : q, scope, skip, limit }, ...(signal && { signal }) });
 
 export const getCognition = (id: string, signal?: AbortSignal) => api.get<Cognition>(one(id), { ...(signal && { signal }) });
 

@@ -6,13 +6,27 @@
  * (no body) pass; so does a type parameter of the generic helper the call sits in, its caller's to choose.
  */
 
-const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
+/**
+ * Where each call of the HTTP client names its types, by type argument: the reply, the JSON body, the
+ * query. A file download has no reply type (its reply is the bytes).
+ */
+const SLOTS = {
+  get: { reply: 0, query: 1 },
+  delete: { reply: 0, query: 1 },
+  post: { reply: 0, body: 1, query: 2 },
+  put: { reply: 0, body: 1, query: 2 },
+  patch: { reply: 0, body: 1, query: 2 },
+  getFile: { query: 0 },
+  postFile: { body: 0, query: 1 },
+};
 const PROTOCOL = /^@scriptorium\/domain\/protocol\//;
 
-/** `api.get(…)` and its siblings, or `request(…)` itself. */
-const isClientCall = (callee) =>
-  (callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && callee.object.name === 'api' && callee.property.type === 'Identifier' && METHODS.has(callee.property.name)) ||
-  (callee.type === 'Identifier' && callee.name === 'request');
+/** The slots of `api.get(…)` and its siblings, or of `request(…)` itself; undefined for any other call. */
+const slotsOf = (callee) => {
+  if (callee.type === 'Identifier' && callee.name === 'request') return SLOTS.post;
+  if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && callee.object.name === 'api' && callee.property.type === 'Identifier') return Object.hasOwn(SLOTS, callee.property.name) ? SLOTS[callee.property.name] : undefined;
+  return undefined;
+};
 
 /** The import listener and the foreign-part check a rule built on the protocol's types needs. */
 function protocolTypes(context) {
@@ -49,9 +63,10 @@ function protocolTypes(context) {
 }
 
 /**
- * A rule on the HTTP client's calls: `check(call, report)` sees each call of `api.*` or `request`,
- * and `report(type)` reports every part of a type argument that is not the protocol's with
- * `messages.handWritten`.
+ * A rule on the HTTP client's calls: `check(call, helpers)` sees each call of `api.*` or `request`;
+ * `helpers.typeAt(slot)` is the type argument in that slot (`reply`, `body`, `query`), `options` the
+ * call's options object, and `reportForeign(type)` reports every part of a type that is not the
+ * protocol's with `messages.handWritten`.
  */
 export function clientCallRule({ description, messages, check }) {
   return {
@@ -61,11 +76,16 @@ export function clientCallRule({ description, messages, check }) {
       return {
         ImportDeclaration: types.imports,
         CallExpression(node) {
-          if (!isClientCall(node.callee)) return;
+          const slots = slotsOf(node.callee);
+          if (!slots) return;
+          const typeArguments = (node.typeArguments ?? node.typeParameters)?.params ?? [];
+          const typeAt = (slot) => (slots[slot] === undefined ? undefined : typeArguments[slots[slot]]);
+          // The path is the first argument of `api.*` and the second of `request(method, path, options)`.
+          const options = node.arguments[node.callee.type === 'Identifier' ? 2 : 1];
           const reportForeign = (type) => {
             for (const part of types.foreign(type, node)) context.report({ node: part, messageId: 'handWritten', data: { type: context.sourceCode.getText(part) } });
           };
-          check(node, { reportForeign, report: (at, messageId) => context.report({ node: at, messageId }) });
+          check({ typeAt, options, reportForeign, report: (at, messageId) => context.report({ node: at, messageId }) });
         },
       };
     },

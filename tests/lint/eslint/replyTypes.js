@@ -3,7 +3,7 @@
  * `api.post<T>`, `api.put<T>`, `api.patch<T>`, `api.delete<T>` and `request<T>` names a type imported
  * from the wire protocol (see protocolTypes.js for what passes). A type written in the client (an
  * interface, a literal, a local alias) is reported: it could drift from what the server sends
- * without any check noticing. The body's type, the second argument, is `request-type-from-protocol`'s.
+ * without any check noticing. The body's and the query's types are `request-type-from-protocol`'s.
  */
 import { clientCallRule } from './protocolTypes.js';
 
@@ -13,8 +13,8 @@ export default clientCallRule({
   messages: {
     handWritten: '{{type}} is written in the client: take the reply type from @scriptorium/domain/protocol/http/<area> (import type), inferred from the schema the route declares.',
   },
-  check(call, { reportForeign }) {
-    const reply = (call.typeArguments ?? call.typeParameters)?.params[0];
+  check({ typeAt, reportForeign }) {
+    const reply = typeAt('reply');
     if (reply) reportForeign(reply);
   },
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { DAILY_LIMIT_CHOICES, LEVELS } from '../levels.ts';
 import { password } from './auth.ts';
+import { FEEDBACK_TYPES } from '../limits.ts';
+import { paging, queryFlag } from './query.ts';
 
 /**
  * The administrators' console requests and replies (`/backend/auth/admin…`) and the token usage views
@@ -216,3 +218,20 @@ export type BatchTokenLimitBody = z.input<typeof batchTokenLimitBody>;
 export type BatchExtraBudgetBody = z.input<typeof batchExtraBudgetBody>;
 export type GenerateInvitesBody = z.input<typeof generateInvitesBody>;
 export type SendEmailBody = z.input<typeof sendEmailBody>;
+
+/** The queries of the console's lists (GET /auth/admin/…, /conversation/api/admin/…): the client passes their `z.input`. */
+export const usersQuery = paging(20, 100).extend({ search: z.string().max(100).optional(), level: level.optional(), is_active: queryFlag.optional() });
+export const auditReadsQuery = paging(50, 200).extend({ auditor_id: z.string().min(1).max(64).optional() });
+export const tokenOverviewQuery = paging(100, 500).extend({ search: z.string().max(100).optional() });
+export const usagePageQuery = paging(100, 500);
+export const inviteCodesQuery = paging(10, 100).extend({ status: z.enum(['all', 'unused', 'used', 'revoked'], { error: 'admin.invite_status_invalid' }).default('all') });
+export const feedbackQuery = paging(20, 100).extend({ feedback_type: z.enum(FEEDBACK_TYPES).optional() });
+export const outboxQuery = paging(20, 100);
+export type UsersQuery = z.input<typeof usersQuery>;
+export type AuditReadsQuery = z.input<typeof auditReadsQuery>;
+export type TokenOverviewQuery = z.input<typeof tokenOverviewQuery>;
+export type UsagePageQuery = z.input<typeof usagePageQuery>;
+export type InviteCodesQuery = z.input<typeof inviteCodesQuery>;
+export type InviteStatusFilter = NonNullable<InviteCodesQuery['status']>;
+export type FeedbackQuery = z.input<typeof feedbackQuery>;
+export type OutboxQuery = z.input<typeof outboxQuery>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryNumber } from './query.ts';
 import { COMMAND_TYPES, ENGINEER_LIMITS, engineerNodeSchema, NODE_STATUSES, NODE_TYPES, RESULT_STATUSES, SESSION_STATUSES } from '../engineer.ts';
 
 /**
@@ -107,3 +108,34 @@ export const demoBody = z.object({
 
 export type EngineerCommandBody = z.input<typeof engineerCommandBody>;
 export type DemoBody = z.input<typeof demoBody>;
+
+/** Spec 02 §9: pages of 50, cursors of 50, newest first; at most 200 a page. */
+const PAGE_SIZE = 50;
+export const ENGINEER_MAX_PAGE = 200;
+
+/** The queries of the session reads; the client passes their `z.input`. */
+export const sessionListQuery = z.object({ status: z.enum(SESSION_STATUSES).optional() });
+const time = z.iso.datetime({ offset: true, error: 'engineer.time_invalid' });
+export const nodesQuery = z.object({
+  page: queryNumber().int().min(1).default(1),
+  page_size: queryNumber().int().min(1).max(ENGINEER_MAX_PAGE).default(PAGE_SIZE),
+  node_type: z.enum(NODE_TYPES).optional(),
+  /** `root` asks for the nodes without a parent. */
+  parent_id: z.string().min(1).max(ENGINEER_LIMITS.id).optional(),
+  status: z.enum(NODE_STATUSES).optional(),
+  start_time: time.optional(),
+  end_time: time.optional(),
+  sort_by: z.enum(['timestamp', 'node_type', 'status']).default('timestamp'),
+  sort_order: z.enum(['asc', 'desc']).default('desc'),
+});
+export const cursorQuery = z.object({
+  cursor: z.string().max(400).optional(),
+  direction: z.enum(['up', 'down']).default('down'),
+  /** Up to a batch's worth, so a screen walking a long session asks as few times as an agent wrote. */
+  limit: queryNumber().int().min(1).max(ENGINEER_LIMITS.batch).default(PAGE_SIZE),
+});
+export const commandsQuery = z.object({ client_id: engineerClientId.optional(), after: queryNumber().int().min(0).default(0) });
+export type SessionListQuery = z.input<typeof sessionListQuery>;
+export type NodesQuery = z.input<typeof nodesQuery>;
+export type CursorQuery = z.input<typeof cursorQuery>;
+export type CommandsQuery = z.input<typeof commandsQuery>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { metadataUpdateSchema, sessionMessageSchema } from '../ws.ts';
+import { queryNumber } from './query.ts';
 
 /** The auditor's replies (`/backend/audit…`); see `oauth.ts` for how they are shared. */
 
@@ -33,3 +34,24 @@ export const auditEvents = z.object({ stream: z.string(), total: z.number().int(
 export type AuditSearch = z.infer<typeof auditSearch>;
 export type AuditEvent = z.infer<typeof auditEvent>;
 export type AuditEvents = z.infer<typeof auditEvents>;
+
+/** Pages small enough to fold without a pause, large enough that 50,000 events are 50 requests. */
+export const AUDIT_PAGE = 1000;
+
+/** A page of one stream's events (GET /audit/streams/:stream/events). */
+export const auditEventsQuery = z.object({
+  /** Revision to start from (inclusive), so pages follow each other without a gap. */
+  from: queryNumber().int().min(0).default(0),
+  limit: queryNumber().int().min(1).max(AUDIT_PAGE).default(AUDIT_PAGE),
+});
+/** What /audit's search form asks (GET /audit/search). */
+export const auditSearchQuery = z.object({
+  q: z.string().trim().max(200).optional(),
+  user: z.string().trim().max(64).optional(),
+  /** Days (YYYY-MM-DD), inclusive, on the creation date. */
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+  kind: z.enum(['all', 'conversation', 'engineer', 'trajectory', 'user']).default('all'),
+});
+export type AuditEventsQuery = z.input<typeof auditEventsQuery>;
+export type AuditSearchQuery = z.input<typeof auditSearchQuery>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paging } from './query.ts';
 import { MAX_COLLECTION_DESCRIPTION, MAX_COLLECTION_NAME, MAX_SUMMARY, MAX_TAG, MAX_TAGS, MAX_TITLE } from '../limits.ts';
 
 /**
@@ -97,3 +98,12 @@ export type CognitionEditBody = z.input<typeof cognitionEditBody>;
 export type CollectionBody = z.input<typeof collectionBody>;
 export type CollectionEditBody = z.input<typeof collectionEditBody>;
 export type CollectionItemBody = z.input<typeof collectionItemBody>;
+
+/** A page of cognitions, public or the reader's own, matching `q` when it is given (GET /api/cognition). */
+export const cognitionListQuery = z
+  .object({
+    q: z.string().trim().max(200, 'cognition.query_too_long').default(''),
+    scope: z.enum(['public', 'mine'], { error: 'cognition.scope_invalid' }).default('public'),
+  })
+  .extend(paging(20, 100).shape);
+export type CognitionListQuery = z.input<typeof cognitionListQuery>;

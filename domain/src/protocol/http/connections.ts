@@ -79,3 +79,7 @@ export type EndpointBody = z.input<typeof endpointBody>;
 export type SearchConnectionBody = z.input<typeof searchConnectionBody>;
 export type SmtpConnectionBody = z.input<typeof smtpConnectionBody>;
 export type SpeechConnectionBody = z.input<typeof speechConnectionBody>;
+
+/** The model whose built-in profile is asked for (GET /admin/connections/profile). */
+export const modelProfileQuery = z.object({ model: z.string().max(400) });
+export type ModelProfileQuery = z.input<typeof modelProfileQuery>;

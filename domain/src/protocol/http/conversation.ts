@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AGENTS } from '../agents.ts';
 import { wireContentSchema } from '../content.ts';
 import { expiresDays } from './share.ts';
+import { paging, queryNumber } from './query.ts';
 import { canvasVersionSchema, clarificationAnswerSchema, clarificationQuestionSchema, FEEDBACK_OPTIONS } from '../research.ts';
 
 /**
@@ -290,3 +291,31 @@ export const dispatchBody = z.object({
   run_async: z.boolean().default(true),
 });
 export type DispatchBody = z.input<typeof dispatchBody>;
+
+/** The most exchanges one page of a history may ask for. */
+export const HISTORY_PAGE_MAX = 100;
+
+/**
+ * `limit` exchanges before `before` (the cursor a previous page answered as `earlier`), for a session's
+ * history and a shared conversation's. Without either the history is answered whole, as the spec has it.
+ */
+export const historyPageQuery = z.object({
+  limit: queryNumber({ error: 'paging.limit_integer' }).int('paging.limit_integer').min(1, 'paging.limit_too_small').max(HISTORY_PAGE_MAX, 'paging.limit_too_large').optional(),
+  before: z.string().max(200).optional().meta({ description: 'The `earlier` cursor of the page after the wanted one; opaque' }),
+});
+export type HistoryPageQuery = z.input<typeof historyPageQuery>;
+
+/** A page of the user's chats (GET /conversation/api/chats/my). */
+export const chatsMyQuery = paging(20, 100);
+export type ChatsMyQuery = z.input<typeof chatsMyQuery>;
+
+/** Which version of a shared report the PDF shows; left out, the newest. */
+export const sharePdfQuery = z.object({ version: queryNumber().int().min(1).optional() });
+export type SharePdfQuery = z.input<typeof sharePdfQuery>;
+
+/** Markdown to be set as a PDF (POST /api/markdown-to-pdf): the canvas's report as the reader sees it. */
+export const markdownPdfBody = z.object({
+  markdown_content: z.string({ error: 'exports.markdown_required' }).refine((text) => text.trim().length > 0, 'exports.markdown_empty'),
+  filename: z.string().max(300).optional(),
+});
+export type MarkdownPdfBody = z.input<typeof markdownPdfBody>;

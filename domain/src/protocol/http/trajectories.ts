@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TRAJECTORY_EVENT_TYPES } from '../trajectories.ts';
 import { MAX_EXPIRES_DAYS } from './share.ts';
+import { queryNumber } from './query.ts';
 
 /**
  * The CLI trajectory routes' requests and replies (`/backend/engineer/trajectory…`, `/backend/engineer/leaderboard`);
@@ -70,3 +71,9 @@ export const trajectoryShareBody = z.object({
 
 export type TrajectoryFavoriteBody = z.input<typeof trajectoryFavoriteBody>;
 export type TrajectoryShareBody = z.input<typeof trajectoryShareBody>;
+
+/** A page of the user's trajectory files, and of the leaderboard; the client passes their `z.input`. */
+export const trajectoryListQuery = z.object({ limit: queryNumber().int().min(1).max(10_000).default(50), offset: queryNumber().int().min(0).default(0) });
+export const leaderboardQuery = z.object({ limit: queryNumber().int().min(1).max(100).default(20) });
+export type TrajectoryListQuery = z.input<typeof trajectoryListQuery>;
+export type LeaderboardQuery = z.input<typeof leaderboardQuery>;

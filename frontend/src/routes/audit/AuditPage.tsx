@@ -6,7 +6,7 @@ import diff from 'fast-diff';
 import { api, toApiError, type ApiError } from '../../api/client.ts';
 import { queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { downloadBlob } from '../../api/research.ts';
-import type { AuditEvent, AuditEvents, AuditSearch } from '@scriptorium/domain/protocol/http/audit';
+import type { AuditEvent, AuditEvents, AuditEventsQuery, AuditSearch, AuditSearchQuery } from '@scriptorium/domain/protocol/http/audit';
 import { currentPlan, Replay, viewMarkdown, type ReplayView } from '../../audit/replay.ts';
 import { ErrorBanner } from '../../components/ErrorBanner.tsx';
 import { Markdown, preloadMarkdown } from '../../components/Markdown.tsx';
@@ -25,7 +25,7 @@ import '../../panels/research.css';
 
 void preloadMarkdown();
 
-type Kind = 'all' | 'conversation' | 'engineer' | 'trajectory' | 'user';
+type Kind = NonNullable<AuditSearchQuery['kind']>;
 /** Which kind of record a stream is, by the prefix every stream name starts with. */
 const KIND_OF_STREAM: ReadonlyArray<[prefix: string, kind: Exclude<Kind, 'all'>]> = [
   ['conversation-', 'conversation'],
@@ -54,7 +54,7 @@ function useStream(stream: string | null) {
     void (async () => {
       try {
         for (let from: number | null = 0; from !== null && current; ) {
-          const page: AuditEvents = await api.get<AuditEvents>(`/audit/streams/${encodeURIComponent(stream)}/events`, { query: { from } });
+          const page: AuditEvents = await api.get<AuditEvents, AuditEventsQuery>(`/audit/streams/${encodeURIComponent(stream)}/events`, { query: { from } });
           if (!current) return;
           replay.append(page.events);
           setState({ replay, loaded: replay.rows.length, total: page.total, error: null });
@@ -75,7 +75,7 @@ function useStream(stream: string | null) {
 
 type SearchForm = { q: string; user: string; from: string; to: string; kind: Kind };
 
-const searchStreams = (form: SearchForm) => api.get<AuditSearch>('/audit/search', { query: { q: form.q || undefined, user: form.user || undefined, from: form.from || undefined, to: form.to || undefined, kind: form.kind } });
+const searchStreams = (form: SearchForm) => api.get<AuditSearch, AuditSearchQuery>('/audit/search', { query: { q: form.q || undefined, user: form.user || undefined, from: form.from || undefined, to: form.to || undefined, kind: form.kind } });
 
 function SearchPanel({ onOpen }: { onOpen: (stream: string) => void }) {
   const { t } = useTranslation('account');

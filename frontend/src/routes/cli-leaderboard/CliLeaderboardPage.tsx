@@ -1,4 +1,4 @@
-import type { CliLeaderboard } from '@scriptorium/domain/protocol/http/trajectories';
+import type { CliLeaderboard, LeaderboardQuery } from '@scriptorium/domain/protocol/http/trajectories';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { api } from '../../api/client.ts';
@@ -15,7 +15,7 @@ export default function CliLeaderboardPage() {
   const time = useTimeText();
   const leaderboard = useApiQuery({
     queryKey: queryKeys.leaderboard,
-    queryFn: () => api.get<CliLeaderboard>('/engineer/leaderboard', { query: { limit: 50 } }),
+    queryFn: () => api.get<CliLeaderboard, LeaderboardQuery>('/engineer/leaderboard', { query: { limit: 50 } }),
   });
   const board = leaderboard.data ?? null;
   const error = leaderboard.error;

@@ -1,19 +1,19 @@
 import { useState, type FormEvent } from 'react';
 import { queryClient, queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { useTranslation } from 'react-i18next';
-import { adminApi, type InviteCode, type InviteFilter } from './api.ts';
+import { adminApi, type InviteCode, type InviteStatusFilter } from './api.ts';
 import { Notice, Pager, TableState, useDateFormat, type NoticeState } from './shared.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { BanIcon, CheckIcon, CopyIcon, PlusIcon } from '../../ui/icons.ts';
 
 // The spec's default page of invite codes.
 const PAGE_SIZE = 10;
-const FILTERS: readonly InviteFilter[] = ['all', 'unused', 'used', 'revoked'];
+const FILTERS: readonly InviteStatusFilter[] = ['all', 'unused', 'used', 'revoked'];
 
 export function InvitesTab() {
   const { t } = useTranslation('account');
   const date = useDateFormat();
-  const [status, setStatus] = useState<InviteFilter>('all');
+  const [status, setStatus] = useState<InviteStatusFilter>('all');
   const [skip, setSkip] = useState(0);
   const [count, setCount] = useState('5');
   const [notice, setNotice] = useState<NoticeState>(null);

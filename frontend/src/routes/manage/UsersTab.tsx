@@ -52,7 +52,7 @@ export function UsersTab() {
         limit: PAGE_SIZE,
         search: filters.search || undefined,
         level: filters.level || undefined,
-        is_active: filters.active === '' ? undefined : filters.active === 'true',
+        is_active: filters.active || undefined,
       }),
   });
   const rows = users.data?.users ?? [];

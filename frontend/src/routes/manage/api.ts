@@ -3,6 +3,7 @@ import type {
   Connections,
   EndpointAdded,
   EndpointBody,
+  ModelProfileQuery,
   ModelProfileWire,
   SearchConnectionBody,
   SmtpConnectionBody,
@@ -26,38 +27,36 @@ import type {
   AdminUserUsage,
   AllTokenUsage,
   AuditReads,
+  AuditReadsQuery,
   BatchResult as Batch,
   FeedbackItem,
   FeedbackPage,
+  FeedbackQuery,
   InviteCode,
   InviteCodes,
+  InviteCodesQuery,
+  InviteStatusFilter,
   InvitesGenerated,
   OutboxPage,
+  OutboxQuery,
   PasswordReset,
   ReadModels,
   RebuildStarted,
   VerifyReport,
   SessionsTokenUsage,
   TokenOverview,
+  TokenOverviewQuery,
+  UsagePageQuery,
   UserRow,
   UserRows,
+  UsersQuery,
 } from '@scriptorium/domain/protocol/http/admin';
 import { api } from '../../api/client.ts';
 import type { DailyLimitChoice, Level } from '@scriptorium/domain/protocol/levels';
 
 export { LEVELS, LEVEL_DAILY_LIMITS, type DailyLimitChoice, type Level } from '@scriptorium/domain/protocol/levels';
 
-export type { AuditRead, ReadModel, VerifyReport, Counts, FeedbackItem, InviteCode, OutboxMail, SessionTokens, UserRow, UserTokens, UserUsage } from '@scriptorium/domain/protocol/http/admin';
-
-export type InviteFilter = 'all' | 'unused' | 'used' | 'revoked';
-
-export interface UserQuery {
-  skip: number;
-  limit: number;
-  search?: string | undefined;
-  level?: Level | undefined;
-  is_active?: boolean | undefined;
-}
+export type { AuditRead, InviteStatusFilter, ReadModel, VerifyReport, Counts, FeedbackItem, InviteCode, OutboxMail, SessionTokens, UserRow, UserTokens, UserUsage } from '@scriptorium/domain/protocol/http/admin';
 
 export type { ConnectionTestRecord, ConnectionTestResult, Connections, ModelEndpoint, ModelProfileWire, SecretHint } from '@scriptorium/domain/protocol/http/connections';
 
@@ -67,7 +66,7 @@ export type EndpointInput = EndpointBody;
 export type SingleConnection = 'search' | 'smtp' | 'speech';
 
 export const adminApi = {
-  users: (query: UserQuery) => api.get<UserRows>('/auth/admin/users', { query: { ...query } }),
+  users: (query: UsersQuery) => api.get<UserRows, UsersQuery>('/auth/admin/users', { query }),
   tokenInfo: (id: string) => api.get<UserRow>(`/auth/admin/users/${encodeURIComponent(id)}/token-info`),
   setTokenLimit: (id: string, token_level_limit: number) => api.put<UserRow, TokenLimitBody>(`/auth/admin/users/${encodeURIComponent(id)}/token-limit`, { json: { token_level_limit } }),
   addExtraBudget: (id: string, amount: number) => api.post<UserRow, ExtraBudgetBody>(`/auth/admin/users/${encodeURIComponent(id)}/extra-budget`, { json: { amount } }),
@@ -83,22 +82,22 @@ export const adminApi = {
   batchActive: (user_ids: string[], is_active: boolean) => api.post<Batch, BatchActiveBody>('/auth/admin/users/batch-active', { json: { user_ids, is_active } }),
   userUsage: (id: string) => api.get<AdminUserUsage>(`/auth/admin/users/${encodeURIComponent(id)}/token-usage`),
   tokenOverview: (skip: number, limit: number) =>
-    api.get<TokenOverview>('/auth/admin/users/token-overview', { query: { skip, limit } }),
-  allTokenUsage: (skip: number, limit: number) => api.get<AllTokenUsage>('/conversation/api/admin/token-usage', { query: { skip, limit } }),
-  sessionsTokenUsage: (skip: number, limit: number) => api.get<SessionsTokenUsage>('/conversation/api/admin/sessions-token-usage', { query: { skip, limit } }),
+    api.get<TokenOverview, TokenOverviewQuery>('/auth/admin/users/token-overview', { query: { skip, limit } }),
+  allTokenUsage: (skip: number, limit: number) => api.get<AllTokenUsage, UsagePageQuery>('/conversation/api/admin/token-usage', { query: { skip, limit } }),
+  sessionsTokenUsage: (skip: number, limit: number) => api.get<SessionsTokenUsage, UsagePageQuery>('/conversation/api/admin/sessions-token-usage', { query: { skip, limit } }),
   generateInvites: (count: number) => api.post<InvitesGenerated, GenerateInvitesBody>('/auth/admin/invite-codes/generate', { json: { count } }),
   revokeInvite: (code: string) => api.post<InviteCode>(`/auth/admin/invite-codes/${encodeURIComponent(code)}/revoke`),
-  invites: (skip: number, limit: number, status: InviteFilter) => api.get<InviteCodes>('/auth/admin/invite-codes', { query: { skip, limit, status } }),
+  invites: (skip: number, limit: number, status: InviteStatusFilter) => api.get<InviteCodes, InviteCodesQuery>('/auth/admin/invite-codes', { query: { skip, limit, status } }),
   sendEmail: (to_email: string, subject: string, content: string) => api.post<AdminMailSent, SendEmailBody>('/auth/admin/send-email', { json: { to_email, subject, content } }),
   feedback: (skip: number, limit: number, feedback_type?: FeedbackItem['feedback_type']) =>
-    api.get<FeedbackPage>('/auth/admin/feedback', { query: { skip, limit, feedback_type } }),
+    api.get<FeedbackPage, FeedbackQuery>('/auth/admin/feedback', { query: { skip, limit, feedback_type } }),
   setAuditor: (id: string, auditor: boolean) => api.post<UserRow, AuditorBody>(`/auth/admin/users/${encodeURIComponent(id)}/auditor`, { json: { auditor } }),
-  auditReads: (skip: number, limit: number) => api.get<AuditReads>('/auth/admin/audit-reads', { query: { skip, limit } }),
+  auditReads: (skip: number, limit: number) => api.get<AuditReads, AuditReadsQuery>('/auth/admin/audit-reads', { query: { skip, limit } }),
   readModels: () => api.get<ReadModels>('/auth/admin/projections'),
   rebuild: (name: string) => api.post<RebuildStarted>(`/auth/admin/projections/${encodeURIComponent(name)}/rebuild`),
   verify: (name: string) => api.post<VerifyReport>(`/auth/admin/projections/${encodeURIComponent(name)}/verify`),
   connections: () => api.get<Connections>('/admin/connections'),
-  builtinProfile: (model: string) => api.get<ModelProfileWire>('/admin/connections/profile', { query: { model } }),
+  builtinProfile: (model: string) => api.get<ModelProfileWire, ModelProfileQuery>('/admin/connections/profile', { query: { model } }),
   addEndpoint: (input: EndpointInput) => api.post<EndpointAdded, EndpointBody>('/admin/connections/models', { json: input }),
   changeEndpoint: (id: string, input: EndpointInput) => api.put<Connections, EndpointBody>(`/admin/connections/models/${encodeURIComponent(id)}`, { json: input }),
   removeEndpoint: (id: string) => api.delete<Connections>(`/admin/connections/models/${encodeURIComponent(id)}`),
@@ -108,5 +107,5 @@ export const adminApi = {
   setSpeech: (input: SpeechConnectionBody) => api.put<Connections, SpeechConnectionBody>('/admin/connections/speech', { json: input }),
   clearConnection: (which: SingleConnection) => api.delete<Connections>(`/admin/connections/${which}`),
   testConnection: (which: SingleConnection) => api.post<ConnectionTestResult>(`/admin/connections/${which}/test`),
-  outbox: (skip: number, limit: number) => api.get<OutboxPage>('/auth/admin/outbox', { query: { skip, limit } }),
+  outbox: (skip: number, limit: number) => api.get<OutboxPage, OutboxQuery>('/auth/admin/outbox', { query: { skip, limit } }),
 };
