@@ -122,7 +122,7 @@ const LANDINGS = [
   {
     // The CLI page is static text: its heading and its steps are the page itself, so they are shown
     // whole (the commands, which name the server's address, come with the app).
-    module: 'src/routes/cli/CliPage.tsx',
+    module: 'src/trajectories/CliPage.tsx',
     pages: { zh: 'cli.html', en: 'cli.en.html' },
     placeholder: (language: 'zh' | 'en') => {
       const { landing } = language === 'en' ? cliEn : cliZh;

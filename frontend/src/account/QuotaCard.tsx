@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { TokenInfo } from './api.ts';
-import { formatAmount, groupOf, quotaView, readDate, refreshText } from './quota.ts';
+import { formatAmount, groupOf, quotaView, refreshText } from './quota.ts';
+import { readDate } from '../ui/relativeTime.ts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ApiError } from '../api/client.ts';
 import { ChartColumnIcon, GaugeIcon } from '../ui/icons.ts';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { groupOf, quotaView, readDate, refreshText, usagePercent } from './quota.ts';
+import { groupOf, quotaView, refreshText, usagePercent } from './quota.ts';
 
 test('user group labels: the four levels, anything else standard', (t) => {
   t.is(groupOf('basic'), 'basic');
@@ -26,14 +26,6 @@ test('extra budget and total show only when extra budget is above 0', (t) => {
   const extra = quotaView({ ...base, extra_budget: 20, total_available: 80 });
   t.true(extra.showExtra);
   t.deepEqual(extra, { dailyLimit: 100, todayUsage: 40, extraBudget: 20, totalAvailable: 80, percent: 40, showExtra: true });
-});
-
-test('dates: missing is unknown, unreadable is invalid', (t) => {
-  t.deepEqual(readDate(undefined), { kind: 'unknown' });
-  t.deepEqual(readDate(''), { kind: 'unknown' });
-  t.deepEqual(readDate('not a date'), { kind: 'invalid' });
-  const read = readDate('2025-03-01T00:00:00Z');
-  t.is(read.kind, 'date');
 });
 
 test('the daily reset reads as the quota’s day wherever the reader is; a refresh at another time as a moment', (t) => {

@@ -43,15 +43,6 @@ export function quotaView(info: Pick<TokenInfo, 'token_level_limit' | 'today_usa
 /** Amounts are coins with up to three decimals; show at most two, without trailing zeros. */
 export const formatAmount = (value: number, locale: string): string => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(value);
 
-/** Dates the dialog shows: "unknown" when missing, "invalid date" when unreadable (spec's date messages). */
-export type DateText = { kind: 'unknown' } | { kind: 'invalid' } | { kind: 'date'; date: Date };
-
-export function readDate(value: string | null | undefined): DateText {
-  if (value === null || value === undefined || value.trim() === '') return { kind: 'unknown' };
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? { kind: 'invalid' } : { kind: 'date', date };
-}
-
 /**
  * When today's quota started again, as a reader means it: the daily reset is a day (the quota's day,
  * in the zone it counts in: a reader in UTC would otherwise see the previous afternoon), an

@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { agentsApi, type ToolDescriptor, type ToolTestResult } from '../api/agents.ts';
+import { agentsApi, type ToolDescriptor, type ToolTestResult } from './api.ts';
 import { refusalMessage } from '../api/client.ts';
 import { useApiMutation } from '../api/query.ts';
 import { exampleArgs, parseArgs } from './toolArgs.ts';

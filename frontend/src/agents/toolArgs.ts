@@ -1,4 +1,4 @@
-import type { ToolDescriptor } from '../api/agents.ts';
+import type { ToolDescriptor } from './api.ts';
 
 /** A starting point for a tool's arguments: each field's default, else an example of its type. */
 export function exampleArgs(tool: ToolDescriptor): Record<string, unknown> {

@@ -8,7 +8,7 @@ import { Markdown, preloadMarkdown } from '../components/Markdown.tsx';
 import { cardText } from './cardText.ts';
 import { anchorCitations, sourceAnchor, sourceHref, type CitedSource } from './citations.ts';
 import { SOURCE_ICON } from './CognitionCard.tsx';
-import { useExactTime, useTimeText } from './hooks.ts';
+import { useExactTime, useRelativeTime } from '../ui/useRelativeTime.ts';
 import { ExternalLinkIcon, EyeIcon, FileIcon, FileTextIcon, GlobeIcon, LightbulbIcon, LockIcon, QuoteIcon, SparklesIcon, TagIcon, type IconComponent } from '../ui/icons.ts';
 import './cognition.css';
 
@@ -38,7 +38,7 @@ function jumpToSource(event: MouseEvent<HTMLElement>) {
 /** A cognition read top to bottom: heading, key insights, the cited body and its sources. Used by display and share. */
 export function CognitionArticle({ cognition }: { cognition: Cognition }) {
   const { t } = useTranslation('cognition');
-  const timeText = useTimeText();
+  const timeText = useRelativeTime();
   const exactTime = useExactTime();
   const content = useMemo(() => anchorCitations(cognition.content, cognition.sources), [cognition.content, cognition.sources]);
 

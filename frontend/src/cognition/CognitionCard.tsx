@@ -5,7 +5,7 @@ import type { CognitionSummary, SourceKind } from './api.ts';
 import { initials } from '../app/shell/navigation.ts';
 import { Markdown, preloadMarkdown } from '../components/Markdown.tsx';
 import { cardText } from './cardText.ts';
-import { useExactTime, useTimeText } from './hooks.ts';
+import { useExactTime, useRelativeTime } from '../ui/useRelativeTime.ts';
 import { EyeIcon, FileTextIcon, GlobeIcon, LightbulbIcon, LockIcon, SearchIcon, SparklesIcon, type IconComponent } from '../ui/icons.ts';
 import './cognition.css';
 
@@ -27,7 +27,7 @@ export interface Selection {
 /** One cognition in a grid: what it is, whose, how read, how recent. In synthesis mode it is ticked instead of opened. */
 export function CognitionCard({ item, selection, actions }: { item: CognitionSummary; selection?: Selection | undefined; actions?: ReactNode }) {
   const { t } = useTranslation('cognition');
-  const timeText = useTimeText();
+  const timeText = useRelativeTime();
   const exactTime = useExactTime();
   const extraTags = item.tags.length - TAGS_SHOWN;
   const selecting = selection !== undefined;

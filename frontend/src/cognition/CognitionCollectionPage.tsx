@@ -6,7 +6,7 @@ import { CognitionCard } from './CognitionCard.tsx';
 import { CollectionDialog } from './CollectionDialog.tsx';
 import { FormError, LoadFailed } from './FormParts.tsx';
 import { isMissing, useCollection, useDeleteCollection, useRemoveFromCollection } from './queries.ts';
-import { useTimeText } from './hooks.ts';
+import { useRelativeTime } from '../ui/useRelativeTime.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { ArrowLeftIcon, BookmarkIcon, FolderIcon, FolderMinusIcon, LightbulbIcon, SquarePenIcon, Trash2Icon } from '../ui/icons.ts';
 import './cognition.css';
@@ -20,7 +20,7 @@ export default function CognitionCollectionPage() {
 function CollectionDetailView({ id }: { id: string }) {
   const { t } = useTranslation('cognition');
   const navigate = useNavigate();
-  const timeText = useTimeText();
+  const timeText = useRelativeTime();
   const loaded = useCollection(id);
   const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
   const remove = useRemoveFromCollection(id);

@@ -8,7 +8,8 @@ import { CollectDialog } from './CollectDialog.tsx';
 import { EditDialog } from './EditDialog.tsx';
 import { FormError, LoadFailed } from './FormParts.tsx';
 import { isMissing, useCognition, useDeleteCognition, useRecordCognitionView, useUpdateCognition } from './queries.ts';
-import { useExactTime, useSignInFirst, useTimeText } from './hooks.ts';
+import { useSignInFirst } from './useSignInFirst.ts';
+import { useExactTime, useRelativeTime } from '../ui/useRelativeTime.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { ShareCognitionDialog } from './ShareCognitionDialog.tsx';
 import { ArrowLeftIcon, FolderPlusIcon, LightbulbIcon, Share2Icon, SquarePenIcon, Trash2Icon } from '../ui/icons.ts';
@@ -80,7 +81,7 @@ function Display({ cognition }: { cognition: Cognition }) {
   const { t } = useTranslation('cognition');
   const navigate = useNavigate();
   const { signedIn, requireSignIn } = useSignInFirst();
-  const timeText = useTimeText();
+  const timeText = useRelativeTime();
   const exactTime = useExactTime();
   const [open, setOpen] = useState<Open>(null);
   const visibility = useUpdateCognition(cognition.id);

@@ -8,7 +8,7 @@ import { CollectionDialog } from './CollectionDialog.tsx';
 import { filterCollections } from './collections.ts';
 import { LoadFailed } from './FormParts.tsx';
 import { useCollections, useDeleteCollection } from './queries.ts';
-import { useTimeText } from './hooks.ts';
+import { useRelativeTime } from '../ui/useRelativeTime.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { SearchField } from './SearchField.tsx';
 import { useCognitionList } from './useCognitionList.ts';
@@ -98,7 +98,7 @@ function MyCognitions({ q }: { q: string }) {
 
 function MyCollections({ q }: { q: string }) {
   const { t } = useTranslation('cognition');
-  const timeText = useTimeText();
+  const timeText = useRelativeTime();
   const list = useCollections();
   const [editing, setEditing] = useState<Collection | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Collection | null>(null);

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';
 import { CardSkeletons, CognitionCard, NoCognitions } from './CognitionCard.tsx';
-import { useSignInFirst } from './hooks.ts';
+import { useSignInFirst } from './useSignInFirst.ts';
 import { synthesisMode, useSynthesisOn, useSynthesisPicks } from './synthesisMode.ts';
 import { canTick } from './synthesis.ts';
 import { SynthesisBar } from './SynthesisBar.tsx';

@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { ExtractionDialog } from './ExtractionDialog.tsx';
-import { useSignInFirst } from './hooks.ts';
+import { useSignInFirst } from './useSignInFirst.ts';
 import { synthesisMode, useSynthesisOn } from './synthesisMode.ts';
 import { SearchField } from './SearchField.tsx';
 import { UrlExtractDialog } from './UrlExtractDialog.tsx';

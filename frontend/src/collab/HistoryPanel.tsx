@@ -3,7 +3,7 @@ import { DOMSerializer, Node } from 'prosemirror-model';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { collabSchema } from '@scriptorium/domain/protocol/collabSchema';
-import { collabApi } from '../api/collab.ts';
+import { collabApi } from './api.ts';
 import { queryKeys, useApiQuery } from '../api/query.ts';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';
 import { groupHistory } from './history.ts';

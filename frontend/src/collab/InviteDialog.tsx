@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CollabInviteSummaryDto, CollabRole } from '@scriptorium/domain/protocol/collab';
-import { collabApi, inviteUrl } from '../api/collab.ts';
+import { collabApi, inviteUrl } from './api.ts';
 import { queryKeys, useApiMutation, useApiQuery } from '../api/query.ts';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';
 import { copyText, ShareLinkDialog, type ShareOutcome } from '../components/ShareLinkDialog.tsx';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { CollabAccess, CollabMemberDto, CollabRole } from '@scriptorium/domain/protocol/collab';
-import { collabApi } from '../api/collab.ts';
+import { collabApi } from './api.ts';
 import { queryKeys, useApiMutation, useApiQuery } from '../api/query.ts';
 import { useAuth } from '../app/auth/index.ts';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ENDED_STATUSES, type EngineerCommandDto, type EngineerCommandType, type EngineerNode, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
-import { engineerApi } from '../api/engineer.ts';
+import { engineerApi } from './api.ts';
 import { useApiMutation } from '../api/query.ts';
 import { Select } from '../ui/Select.tsx';
 import { SendIcon } from '../ui/icons.ts';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { engineerApi } from '../api/engineer.ts';
+import { engineerApi } from './api.ts';
 import { useApiMutation } from '../api/query.ts';
 import { SparklesIcon } from '../ui/icons.ts';
 

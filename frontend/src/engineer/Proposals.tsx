@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ENDED_STATUSES, type EngineerCommandDto, type EngineerNode, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
-import { engineerApi } from '../api/engineer.ts';
+import { engineerApi } from './api.ts';
 import { useApiMutation } from '../api/query.ts';
 import { openProposals } from './tree.ts';
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { nodeRevision, type EngineerCommandDto, type EngineerNode, type EngineerSessionStatus } from '@scriptorium/domain/protocol/engineer';
-import { engineerApi, type EngineerNodePage } from '../api/engineer.ts';
+import { engineerApi, type EngineerNodePage } from './api.ts';
 import { queryKeys, useApiInfiniteQuery } from '../api/query.ts';
 import { LiveSession, type LiveState } from './live.ts';
 

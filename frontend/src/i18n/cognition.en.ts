@@ -47,15 +47,6 @@ export const cognitionEn: CognitionMessages = {
     noSummary: 'No summary',
     sourceKind: { notes: 'Notes', url: 'Web page', synthesis: 'Synthesis' },
   },
-  time: {
-    justNow: 'just now',
-    minutes_one: '{{count}} minute ago',
-    minutes_other: '{{count}} minutes ago',
-    hours_one: '{{count}} hour ago',
-    hours_other: '{{count}} hours ago',
-    unknown: 'unknown',
-    invalid: 'invalid date',
-  },
   synthesis: {
     label: 'Synthesize cognition',
     selected_one: '{{count}} / 5 selected',

@@ -46,15 +46,6 @@ export const cognitionZh = {
     noSummary: '暂无摘要',
     sourceKind: { notes: '笔记', url: '网页', synthesis: '综合' },
   },
-  time: {
-    justNow: '刚刚',
-    minutes_one: '{{count}} 分钟前',
-    minutes_other: '{{count}} 分钟前',
-    hours_one: '{{count}} 小时前',
-    hours_other: '{{count}} 小时前',
-    unknown: '未知',
-    invalid: '无效日期',
-  },
   synthesis: {
     label: '综合认知',
     selected_one: '已选 {{count}} / 5',

@@ -17,6 +17,16 @@ export const en: Messages = {
     notifications: 'Notifications ({hotkey})',
     choose: 'Choose',
   },
+  /** How long ago something happened (useRelativeTime), on every screen that lists things by time. */
+  time: {
+    justNow: 'just now',
+    minutes_one: '{{count}} minute ago',
+    minutes_other: '{{count}} minutes ago',
+    hours_one: '{{count}} hour ago',
+    hours_other: '{{count}} hours ago',
+    unknown: 'unknown',
+    invalid: 'invalid date',
+  },
   nav: {
     label: 'Main navigation',
     conversation: 'Conversation',

@@ -17,6 +17,16 @@ export const zh = {
     notifications: '通知 ({hotkey})',
     choose: '请选择',
   },
+  /** How long ago something happened (useRelativeTime), on every screen that lists things by time. */
+  time: {
+    justNow: '刚刚',
+    minutes_one: '{{count}} 分钟前',
+    minutes_other: '{{count}} 分钟前',
+    hours_one: '{{count}} 小时前',
+    hours_other: '{{count}} 小时前',
+    unknown: '未知',
+    invalid: '无效日期',
+  },
   nav: {
     label: '主导航',
     conversation: '对话',

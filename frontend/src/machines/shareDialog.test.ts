@@ -1,12 +1,12 @@
 import test from 'ava';
 import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
-import { shareDialogMachine, type ShareRequest } from './shareDialog.ts';
+import { shareDialogMachine, type ShareCreated, type ShareRequest } from './shareDialog.ts';
 
-function start(create: (request: ShareRequest) => Promise<{ share_id: string }>, copy: (link: string) => Promise<void> = async () => undefined) {
+function start(create: (request: ShareRequest) => Promise<ShareCreated>, copy: (link: string) => Promise<void> = async () => undefined) {
   const requests: ShareRequest[] = [];
   const machine = shareDialogMachine.provide({
     actors: {
-      createShare: fromPromise<{ share_id: string }, ShareRequest>(({ input }) => {
+      createShare: fromPromise<ShareCreated, ShareRequest>(({ input }) => {
         requests.push(input);
         return create(input);
       }),

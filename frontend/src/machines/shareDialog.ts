@@ -1,14 +1,10 @@
 import { assign, fromPromise, setup } from 'xstate';
+import type { ConversationShareBody, ConversationShared } from '@scriptorium/domain/protocol/http/conversation';
 
-export interface ShareRequest {
-  session_id: string;
-  title: string;
-  description: string;
-  /** null: the link never expires (the spec's default). */
-  expires_days: number | null;
-  /** Show the private notes and cognitions the research found, not only what the report cites. */
-  include_private: boolean;
-}
+/** What the dialog asks the server to share, every field given (the route's body, `POST /conversation/sessions/share`). */
+export type ShareRequest = Required<ConversationShareBody>;
+/** What the dialog reads of the server's answer. */
+export type ShareCreated = Pick<ConversationShared, 'share_id'>;
 
 /** i18n keys under `share.`; `detail` is the server's own words when it gave any. */
 export type ShareMessage = { key: 'created' | 'copied' | 'copyFailed' | 'createFailed' | 'revoked' | 'revokeFailed' | 'noActiveSession' | 'sessionMissing'; detail?: string };
@@ -57,7 +53,7 @@ export const shareDialogMachine = setup({
   },
   actors: {
     // Provided by the dialog: POST /conversation/sessions/share (refreshing the session's links), and the clipboard.
-    createShare: fromPromise<{ share_id: string }, ShareRequest>(() => Promise.reject(new Error('createShare not provided'))),
+    createShare: fromPromise<ShareCreated, ShareRequest>(() => Promise.reject(new Error('createShare not provided'))),
     copyLink: fromPromise<void, { link: string }>(() => Promise.reject(new Error('copyLink not provided'))),
   },
   guards: {

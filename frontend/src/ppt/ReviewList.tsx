@@ -1,13 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { DeckReviewSummaryDto } from '@scriptorium/domain/protocol/deckReview';
-import { useTimeText } from '../cognition/hooks.ts';
+import { useRelativeTime } from '../ui/useRelativeTime.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 import { scoreTone } from './review.ts';
 
 export function ReviewList({ reviews, selectedId }: { reviews: DeckReviewSummaryDto[]; selectedId: string | undefined }) {
   const { t } = useTranslation('ppt');
-  const time = useTimeText();
+  const time = useRelativeTime();
   if (reviews.length === 0) return <p className="muted ppt-empty">{t('list.empty')}</p>;
   return (
     <ul className="ppt-reviews">

@@ -1,8 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { isUnderway, type DeckReviewDto } from '@scriptorium/domain/protocol/deckReview';
-import { pptApi, type ExportFormat } from '../api/ppt.ts';
-import { useApiMutation } from '../api/query.ts';
-import { downloadBlob } from '../api/research.ts';
+import { useExportReview } from './queries.ts';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';
 import { Menu } from '../ui/Menu.tsx';
 import { Tooltip } from '../ui/Tooltip.tsx';
@@ -14,10 +12,7 @@ import { scoreTone } from './review.ts';
 /** A review as it stands: read from the read model, so each slide appears once its result is stored. */
 export function ReviewView({ review }: { review: DeckReviewDto }) {
   const { t } = useTranslation('ppt');
-  const exporting = useApiMutation({
-    mutationFn: (format: ExportFormat) => pptApi.export(review.review_id, format),
-    onSuccess: (file, format) => downloadBlob(file.blob, file.filename ?? `${review.filename.replace(/\.pptx$/i, '')}-review.${format}`),
-  });
+  const exporting = useExportReview(review);
   const done = review.reviewed_count + review.failed_count;
 
   return (

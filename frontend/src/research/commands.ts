@@ -1,4 +1,4 @@
-import type { ClarificationAnswer } from '@scriptorium/domain/protocol/research';
+import type { ClarificationAnswer, FeedbackOption } from '@scriptorium/domain/protocol/research';
 import type { ClientEnvelope, WireAgent } from '@scriptorium/domain/protocol/ws';
 
 /** Where a targeted edit's selection sits: its offset in the version's Markdown, and that version. */
@@ -12,8 +12,6 @@ export interface EditRequest extends EditTarget {
   text: string;
   snippet: string;
 }
-
-export type FeedbackOption = 'continue' | 'satisfied' | 'manual_feedback';
 
 /** What a session sends to its agents: over the socket when it is up, else by HTTP (spec §7). */
 export type SessionCommand =

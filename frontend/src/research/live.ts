@@ -10,7 +10,7 @@ import { canvasExportMachine, type ExportRequest } from '../machines/canvasExpor
 import { errorText } from '../machines/errorText.ts';
 import { researchMachine, type StartupPlan } from '../machines/research.ts';
 import { researchSessionMachine, type LoadedSession, type ResearchSessionContext, type ResearchSessionRef, type ResearchSessionSnapshot, type SettingChange } from '../machines/researchSession.ts';
-import { shareDialogMachine, type ShareRequest } from '../machines/shareDialog.ts';
+import { shareDialogMachine, type ShareCreated, type ShareRequest } from '../machines/shareDialog.ts';
 import { writingMachine, type CanvasSave, type SavedCanvas } from '../machines/writing.ts';
 import { deliver, type SessionCommand } from './commands.ts';
 import { HISTORY_PAGE } from './conversation.ts';
@@ -105,7 +105,7 @@ export const liveSessionMachine = researchSessionMachine.provide({
     canvasExport: canvasExportMachine.provide({ actors: { exportFile: fromPromise<void, ExportRequest>(({ input }) => exportCanvas(input)) } }),
     shareDialog: shareDialogMachine.provide({
       actors: {
-        createShare: fromPromise<{ share_id: string }, ShareRequest>(async ({ input }) => {
+        createShare: fromPromise<ShareCreated, ShareRequest>(async ({ input }) => {
           const created = await research.share(input);
           await queryClient.invalidateQueries({ queryKey: queryKeys.sessionShares(input.session_id) });
           return created;

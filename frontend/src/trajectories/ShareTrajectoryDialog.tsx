@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryClient, queryKeys, useApiMutation, useApiQuery } from '../api/query.ts';
-import { trajectoriesApi, type TrajectoryShare } from '../api/trajectories.ts';
+import { trajectoriesApi, type TrajectoryShare } from './api.ts';
 import { copyText, ShareLinkDialog, ShareLinkList, type ShareOutcome } from '../components/ShareLinkDialog.tsx';
 import { LinkIcon, Share2Icon } from '../ui/icons.ts';
 import { Select } from '../ui/Select.tsx';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { TrajectoryEvent } from '../api/trajectories.ts';
+import type { TrajectoryEvent } from './api.ts';
 import { Markdown, preloadMarkdown } from '../components/Markdown.tsx';
 import { runNoteCode } from '@scriptorium/domain/protocol/trajectories';
 import { catalogueText } from '../i18n/catalogue.ts';

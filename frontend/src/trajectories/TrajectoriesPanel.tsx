@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../app/auth/index.ts';
-import { useTimeText } from '../cognition/hooks.ts';
+import { useRelativeTime } from '../ui/useRelativeTime.ts';
 import { recentFiles, shortTitle } from './list.ts';
 import { useTrajectoryList } from './queries.ts';
 import './cli.css';
@@ -11,7 +11,7 @@ import { TerminalIcon } from '../ui/icons.ts';
 export function TrajectoriesPanel() {
   const { t } = useTranslation('cli');
   const auth = useAuth();
-  const time = useTimeText();
+  const time = useRelativeTime();
   const signedIn = auth.status === 'authenticated';
   // The page's favourites and deletes update this through the shared cache; a failed read shows as empty.
   const list = useTrajectoryList(signedIn);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { TrajectoryFile } from '../api/trajectories.ts';
+import type { TrajectoryFile } from './api.ts';
 import { filterFiles, recentFiles, shortTitle, timeline } from './list.ts';
 
 const file = (id: string, updated: string, extra: Partial<TrajectoryFile> = {}): TrajectoryFile => ({

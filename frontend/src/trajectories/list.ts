@@ -1,4 +1,4 @@
-import type { TrajectoryEvent, TrajectoryFile } from '../api/trajectories.ts';
+import type { TrajectoryEvent, TrajectoryFile } from './api.ts';
 
 /** Spec §9: a title is shown at most 200 characters long. */
 export const TITLE_CHARS = 200;

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { queryKeys, useApiMutation, useApiQuery } from '../api/query.ts';
-import { PANEL_LIMIT, trajectoriesApi, type TrajectoryFile } from '../api/trajectories.ts';
+import { downloadTrajectory, PANEL_LIMIT, trajectoriesApi, type TrajectoryFile } from './api.ts';
 
 type TrajectoryList = Awaited<ReturnType<typeof trajectoriesApi.list>>;
 
@@ -35,3 +35,12 @@ export function useRemoveTrajectory() {
     },
   });
 }
+
+/** A shared session as its link shows it; a link that is gone is not asked for again. */
+export const useSharedTrajectory = (token: string) => useApiQuery({ queryKey: queryKeys.shared('trajectory', token), queryFn: () => trajectoriesApi.shared(token), retry: false });
+
+/** The public ranking, the 50 most active. */
+export const useLeaderboard = () => useApiQuery({ queryKey: queryKeys.leaderboard, queryFn: () => trajectoriesApi.leaderboard(50) });
+
+/** Downloads a trajectory file (own or shared) under the name the server gives it; the failure is the mutation's. */
+export const useDownloadTrajectory = () => useApiMutation({ mutationFn: ({ path, fallbackName }: { path: string; fallbackName: string }) => downloadTrajectory(path, fallbackName) });

@@ -14,7 +14,7 @@ import { CitationPopover, unverifiedPlugin, type OpenCitation } from './Citation
 import { markdownEditing } from './markdownInput.ts';
 import { Select } from '../../ui/Select.tsx';
 import { CheckIcon, CircleAlertIcon, DownloadIcon, PenLineIcon, SparklesIcon, SendIcon, SquarePenIcon, UsersIcon, XIcon } from '../../ui/icons.ts';
-import { collabApi } from '../../api/collab.ts';
+import { collabApi } from '../../collab/api.ts';
 import { useApiMutation } from '../../api/query.ts';
 import { COLLAB_LIMITS } from '@scriptorium/domain/protocol/collab';
 import '../../components/markdown.css';

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PlanStep } from '@scriptorium/domain/protocol/research';
+import type { PlanReview as PlanReviewPreference } from '@scriptorium/domain/protocol/http/conversation';
 import { queryClient, queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
 import { research } from '../../api/research.ts';
 import { useSessionRef } from '../../research/sessionContext.ts';
@@ -26,7 +27,7 @@ const splitQueries = (text: string) => text.split(QUERY_SEPARATORS).map((query) 
 /** What the card asks of the server: record the plan's steps (and maybe start it), start it as it is, or keep the review preference. */
 type PlanAction = { kind: 'edit'; sessionId: string; steps: Array<{ description: string; queries: string[] }>; start?: boolean } | { kind: 'start'; sessionId: string } | { kind: 'review'; reviewPlans: boolean };
 
-async function perform(action: PlanAction): Promise<{ review_plans: boolean } | null> {
+async function perform(action: PlanAction): Promise<PlanReviewPreference | null> {
   if (action.kind === 'review') return research.setPlanReview(action.reviewPlans);
   if (action.kind === 'edit') await research.editPlan(action.sessionId, action.steps);
   if (action.kind === 'start' || action.start) await research.startPlan(action.sessionId);
