@@ -114,7 +114,7 @@ const placeholderName = '<span class="page-loading-name"><span class="spinner" a
  */
 const LANDINGS = [
   {
-    module: 'src/routes/research/ResearchPage.tsx',
+    module: 'src/research/ResearchPage.tsx',
     pages: { zh: 'research.html', en: 'research.en.html' },
     placeholder: (language: 'zh' | 'en') =>
       `<div class="page-loading page-loading-landing">${placeholderName}<p>${escapeHtml((language === 'en' ? en : zh).research.description)}</p></div>`,

@@ -54,7 +54,7 @@ function staticClosure(key: string, into = new Set<string>()): Set<string> {
 }
 
 const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry)!;
-const researchKey = Object.keys(manifest).find((key) => manifest[key]!.src === 'src/routes/research/ResearchPage.tsx')!;
+const researchKey = Object.keys(manifest).find((key) => manifest[key]!.src === 'src/research/ResearchPage.tsx')!;
 const asset = (key: string) => `/${manifest[key]!.file}`;
 
 let app: TestApp;

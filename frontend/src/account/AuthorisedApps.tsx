@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { oauthApi, type AppSignIn, type AuthorisedApp } from '../api/oauth.ts';
+import { oauthApi, type AppSignIn, type AuthorisedApp } from '../oauth/api.ts';
 import { queryClient, queryKeys, useApiQuery } from '../api/query.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { KeyRoundIcon, TerminalIcon, Trash2Icon } from '../ui/icons.ts';

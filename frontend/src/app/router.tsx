@@ -12,10 +12,10 @@ type Load = () => Promise<{ default: ComponentType }>;
  * Every screen is its own chunk so the first visit loads only the shell and the screen it opens.
  */
 const SCREENS: ReadonlyArray<{ path: string; access: RouteAccess; load: Load }> = [
-  { path: HOME_PATH, access: { name: 'research', requiresAuth: false }, load: () => import('../routes/research/ResearchPage.tsx') },
-  { path: '/login', access: { name: 'login', requiresAuth: false }, load: () => import('../routes/login/LoginPage.tsx') },
-  { path: '/register', access: { name: 'register', requiresAuth: false }, load: () => import('../routes/register/RegisterPage.tsx') },
-  { path: '/oauth/authorize', access: { name: 'oauth-authorize', requiresAuth: true }, load: () => import('../routes/oauth-authorize/OAuthAuthorizePage.tsx') },
+  { path: HOME_PATH, access: { name: 'research', requiresAuth: false }, load: () => import('../research/ResearchPage.tsx') },
+  { path: '/login', access: { name: 'login', requiresAuth: false }, load: () => import('../signin/LoginPage.tsx') },
+  { path: '/register', access: { name: 'register', requiresAuth: false }, load: () => import('../signin/RegisterPage.tsx') },
+  { path: '/oauth/authorize', access: { name: 'oauth-authorize', requiresAuth: true }, load: () => import('../oauth/OAuthAuthorizePage.tsx') },
   { path: '/engineer/:sessionId?', access: { name: 'engineer' }, load: () => import('../engineer/EngineerPage.tsx') },
   { path: '/cli', access: { name: 'cli', requiresAuth: false }, load: () => import('../trajectories/CliPage.tsx') },
   { path: '/cli/docs', access: { name: 'cli-docs', requiresAuth: false }, load: () => import('../trajectories/CliDocsPage.tsx') },

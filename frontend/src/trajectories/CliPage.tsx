@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { oauthApi } from '../api/oauth.ts';
+import { oauthApi } from '../oauth/api.ts';
 import { queryKeys, useApiQuery } from '../api/query.ts';
 import { CliHero } from './CliHero.tsx';
 import './cli.css';

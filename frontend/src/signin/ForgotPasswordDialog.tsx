@@ -2,18 +2,18 @@ import { useMachine } from '@xstate/react';
 import { useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
-import { useApiMutation } from '../../api/query.ts';
-import { accountApi } from '../../account/api.ts';
-import { NewPasswordField } from '../../account/NewPasswordField.tsx';
-import { codeRequestMachine } from '../../account/machines/codeRequest.ts';
+import { useApiMutation } from '../api/query.ts';
+import { accountApi } from '../account/api.ts';
+import { NewPasswordField } from '../account/NewPasswordField.tsx';
+import { codeRequestMachine } from '../account/machines/codeRequest.ts';
 import { CODE_LENGTH } from '@scriptorium/domain/protocol/limits';
-import { isCompleteCode, sanitiseCode } from '../../account/machines/emailVerification.ts';
-import { PASSWORD_MIN_LENGTH } from '../../account/password.ts';
-import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Field } from '../../components/Field.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
-import { CheckIcon, KeyRoundIcon } from '../../ui/icons.ts';
-import '../../account/account.css';
+import { isCompleteCode, sanitiseCode } from '../account/machines/emailVerification.ts';
+import { PASSWORD_MIN_LENGTH } from '../account/password.ts';
+import { ErrorBanner } from '../components/ErrorBanner.tsx';
+import { Field } from '../components/Field.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
+import { CheckIcon, KeyRoundIcon } from '../ui/icons.ts';
+import '../account/account.css';
 
 /**
  * "Forgot your password?": a code mailed to the account's address sets a new password. The server

@@ -1,17 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { accountApi, type RegistrationSettings } from '../../account/api.ts';
-import { EmailCodeField } from '../../account/EmailCodeField.tsx';
-import { register } from '../../api/auth.ts';
-import type { ApiError } from '../../api/client.ts';
-import { queryKeys, useApiMutation, useApiQuery } from '../../api/query.ts';
-import { login } from '../../app/auth/index.ts';
-import { afterLoginPath } from '../../app/guard.ts';
-import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Field } from '../../components/Field.tsx';
-import { Logo } from '../../components/Logo.tsx';
-import '../login/auth.css';
+import { accountApi, type RegistrationSettings } from '../account/api.ts';
+import { EmailCodeField } from '../account/EmailCodeField.tsx';
+import { register } from '../api/auth.ts';
+import type { ApiError } from '../api/client.ts';
+import { queryKeys, useApiMutation, useApiQuery } from '../api/query.ts';
+import { login } from '../app/auth/index.ts';
+import { afterLoginPath } from '../app/guard.ts';
+import { ErrorBanner } from '../components/ErrorBanner.tsx';
+import { Field } from '../components/Field.tsx';
+import { Logo } from '../components/Logo.tsx';
+import './auth.css';
 
 interface Form {
   username: string;

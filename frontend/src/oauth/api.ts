@@ -1,5 +1,5 @@
 import type { AppSignIns, AuthorisedApps, AuthorizeAnswerReply, AuthorizeBody, AuthorizeQuery, AuthorizeRequestDto, OAuthMetadata, RevokedReply } from '@scriptorium/domain/protocol/http/oauth';
-import { api, request } from './client.ts';
+import { api, request } from '../api/client.ts';
 
 /** The parameters of an authorisation request the consent page passes on as it received them (RFC 6749 §4.1.1). */
 export const AUTHORIZE_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const satisfies ReadonlyArray<keyof AuthorizeQuery>;

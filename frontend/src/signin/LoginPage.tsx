@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { useApiMutation } from '../../api/query.ts';
-import { login } from '../../app/auth/index.ts';
-import { afterLoginPath } from '../../app/guard.ts';
-import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Field } from '../../components/Field.tsx';
-import { Logo } from '../../components/Logo.tsx';
+import { useApiMutation } from '../api/query.ts';
+import { login } from '../app/auth/index.ts';
+import { afterLoginPath } from '../app/guard.ts';
+import { ErrorBanner } from '../components/ErrorBanner.tsx';
+import { Field } from '../components/Field.tsx';
+import { Logo } from '../components/Logo.tsx';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog.tsx';
 import './auth.css';
 

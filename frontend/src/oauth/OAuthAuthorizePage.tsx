@@ -1,15 +1,15 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import type { ApiError } from '../../api/client.ts';
-import { AUTHORIZE_PARAMS, leaveFor, oauthApi, type AuthorizeParams, type OAuthClientDto } from '../../api/oauth.ts';
-import { useApiMutation, useApiQuery } from '../../api/query.ts';
-import { useAuth } from '../../app/auth/index.ts';
-import { ErrorBanner } from '../../components/ErrorBanner.tsx';
-import { Logo } from '../../components/Logo.tsx';
-import { PageLoading, PageState } from '../../components/PageState.tsx';
-import { ArrowRightIcon, CoinsIcon, KeyRoundIcon, LockIcon, ShieldIcon, TerminalIcon } from '../../ui/icons.ts';
-import '../login/auth.css';
+import type { ApiError } from '../api/client.ts';
+import { AUTHORIZE_PARAMS, leaveFor, oauthApi, type AuthorizeParams, type OAuthClientDto } from './api.ts';
+import { useApiMutation, useApiQuery } from '../api/query.ts';
+import { useAuth } from '../app/auth/index.ts';
+import { ErrorBanner } from '../components/ErrorBanner.tsx';
+import { Logo } from '../components/Logo.tsx';
+import { PageLoading, PageState } from '../components/PageState.tsx';
+import { ArrowRightIcon, CoinsIcon, KeyRoundIcon, LockIcon, ShieldIcon, TerminalIcon } from '../ui/icons.ts';
+import '../signin/auth.css';
 import './oauth.css';
 
 /** Where the browser goes back to, as a person reads it: the host and port, which for a native app is this computer. */

@@ -2,10 +2,10 @@ import { useSelector } from '@xstate/react';
 import { useDeferredValue, useEffect, useEffectEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { useAuth } from '../../app/auth/index.ts';
-import { ResearchView } from '../../panels/ResearchView.tsx';
-import { researchWorkspace, resetResearch, useActiveSession } from '../../research/live.ts';
-import { useToast } from '../../ui/Toast.tsx';
+import { useAuth } from '../app/auth/index.ts';
+import { ResearchView } from '../panels/ResearchView.tsx';
+import { researchWorkspace, resetResearch, useActiveSession } from './live.ts';
+import { useToast } from '../ui/Toast.tsx';
 
 /** /research: restores or creates the signed-in user's sessions and keeps conversation_id in the URL. */
 export default function ResearchPage() {
