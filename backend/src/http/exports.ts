@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import Router from '@koa/router';
 import type { ParameterizedContext as Context } from 'koa';
 import { Lexer, type Token, type Tokens } from 'marked';
-import { z } from 'zod';
 import type { Services } from '../services.ts';
 import { requireUser } from './authenticate.ts';
 import { httpError } from './errors.ts';
