@@ -5,14 +5,17 @@
  * is what concurrency would stretch. Measured in this run: the p50 of 5 lone starts (each after the
  * previous research ended), then the p50 of 20 starts sent at once; the ratio against the target
  * ≤ 1.5×. Every research is waited to its end (its questions answered), and each must complete.
+ * Beside them, the CPU each role spent per start while the starts were in flight, and the same
+ * measurement with the worker stopped meanwhile (a diagnostic: the starts without research runs).
  * Skipped, with the reason, without PostgreSQL and Redis.
  * Run: npx tsx tests/bench/researchStarts.ts
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import pg from 'pg';
 import { createScratchDatabase, postgresAnswers, postgresUrl } from '../contract/postgres.ts';
 import { deleteKeys, redisAnswers, redisUrl } from '../contract/redis.ts';
 import { signUp, type Client } from '../support/app.ts';
@@ -30,6 +33,74 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
+
+/** Linux's clock ticks per second, in which /proc reports a process's CPU time. */
+const TICKS_PER_SECOND = 100;
+
+/** User + system CPU time of a process so far, in ms; 0 once it is gone or where /proc is not there. */
+function cpuMs(pid: number): number {
+  try {
+    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Where a phase's CPU went: each role's process, this bench's process (the clients), and the
+ * PostgreSQL backends serving the scratch database (their pids read before and after: a connection
+ * opened and closed within the phase is missed, so PostgreSQL's share is a floor). The server's
+ * shared processes (WAL writer, checkpointer) and Redis serve other engineers too and are left out.
+ */
+class CpuAccount {
+  #before = new Map<string, number>();
+
+  constructor(
+    private readonly roles: Record<string, number>,
+    private readonly database: { url: string; name: string },
+  ) {}
+
+  async #backends(): Promise<number[]> {
+    const client = new pg.Client({ connectionString: this.database.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [this.database.name]);
+      return rows.map((row) => row.pid);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async #sample(): Promise<Map<string, number>> {
+    const sample = new Map(Object.entries(this.roles).map(([role, pid]) => [role, cpuMs(pid)]));
+    sample.set('bench', cpuMs(process.pid));
+    for (const pid of await this.#backends()) sample.set(`postgres ${pid}`, cpuMs(pid));
+    return sample;
+  }
+
+  async start(): Promise<void> {
+    this.#before = await this.#sample();
+  }
+
+  /** The CPU spent since `start`, by role, PostgreSQL's backends summed. */
+  async spent(): Promise<Record<string, number>> {
+    const after = await this.#sample();
+    const spent: Record<string, number> = {};
+    for (const [key, ms] of after) {
+      const role = key.startsWith('postgres ') ? 'postgres' : key;
+      spent[role] = (spent[role] ?? 0) + Math.max(0, ms - (this.#before.get(key) ?? 0));
+    }
+    return spent;
+  }
+}
+
+const describeCpu = (spent: Record<string, number>, starts: number) =>
+  `${Math.round(Object.values(spent).reduce((sum, ms) => sum + ms, 0) / starts)} ms per start (${Object.entries(spent)
+    .map(([role, ms]) => `${role} ${Math.round(ms / starts)}`)
+    .join(', ')})`;
 
 interface Researcher {
   user: Client;
@@ -94,31 +165,64 @@ export async function run(): Promise<void> {
   const processes: RoleProcess[] = [];
   try {
     // The projector first: it creates the read models' schema the others read.
-    processes.push(await startRole('projector', env));
+    const projector = await startRole('projector', env);
+    processes.push(projector);
     const api = await startRole('api', env);
-    processes.push(api, await startRole('worker', env));
+    processes.push(api);
+    const worker = await startRole('worker', env);
+    processes.push(worker);
     const researcher = async (): Promise<Researcher> => {
       const user = await signUp(api.url!, `starts${randomUUID().slice(0, 8)}`);
       const sessionId = (await user.request('POST', '/backend/conversation/sessions', { client_id: 'bench-starts' })).body.session_id as string;
       return { user, sessionId };
     };
-    const researchers: Researcher[] = [];
-    for (let index = 0; index < LONE + CONCURRENT; index++) researchers.push(await researcher());
+    const cpu = new CpuAccount({ api: api.child.pid!, projector: projector.child.pid!, worker: worker.child.pid! }, database);
+    /**
+     * Lone starts, then starts at once, each on sessions of its own. `stopWorker`: the worker is
+     * stopped (SIGSTOP) while each start is in flight and continued once it answered, so that no
+     * research runs beside the starts: a diagnostic of what the research runs cost them.
+     */
+    const round = async (stopWorker: boolean) => {
+      const researchers: Researcher[] = [];
+      for (let index = 0; index < LONE + CONCURRENT; index++) researchers.push(await researcher());
+      const apart = async <T>(work: () => Promise<T>): Promise<T> => {
+        if (stopWorker) worker.child.kill('SIGSTOP');
+        try {
+          return await work();
+        } finally {
+          if (stopWorker) worker.child.kill('SIGCONT');
+        }
+      };
+      const lone: number[] = [];
+      const loneCpu: Record<string, number> = {};
+      for (const one of researchers.slice(0, LONE)) {
+        await cpu.start();
+        lone.push(await apart(() => start(one)));
+        for (const [role, ms] of Object.entries(await cpu.spent())) loneCpu[role] = (loneCpu[role] ?? 0) + ms;
+        await finished([one]);
+      }
+      const crowd = researchers.slice(LONE);
+      await cpu.start();
+      const together = await apart(() => Promise.all(crowd.map(start)));
+      const crowdCpu = await cpu.spent();
+      await finished(crowd);
+      return { lone, loneCpu, together, crowdCpu };
+    };
 
-    const lone: number[] = [];
-    for (const one of researchers.slice(0, LONE)) {
-      lone.push(await start(one));
-      await finished([one]);
-    }
-    const crowd = researchers.slice(LONE);
-    const together = await Promise.all(crowd.map(start));
-    await finished(crowd);
-
+    const { lone, loneCpu, together, crowdCpu } = await round(false);
     const [loneP50, crowdP50] = [percentile(lone, 50), percentile(together, 50)];
     console.log(`research starts in split roles (api, projector, worker processes; PostgreSQL + Redis):`);
     console.log(`  lone start (baseline, ${LONE} in turn): p50 ${Math.round(loneP50)} ms`);
     console.log(`  ${CONCURRENT} starts at once: p50 ${Math.round(crowdP50)} ms, p95 ${Math.round(percentile(together, 95))} ms`);
     console.log(`  ratio ${(crowdP50 / loneP50).toFixed(2)}× (target ≤ 1.5×); every research ran to completion`);
+    console.log(`  CPU from each start's request to its answer, lone: ${describeCpu(loneCpu, LONE)}`);
+    console.log(`  CPU from the first request to the last answer, ${CONCURRENT} at once: ${describeCpu(crowdCpu, CONCURRENT)}`);
+
+    const apart = await round(true);
+    const [apartLoneP50, apartCrowdP50] = [percentile(apart.lone, 50), percentile(apart.together, 50)];
+    console.log(`  diagnostic, the worker stopped while the starts are in flight (no research runs beside them):`);
+    console.log(`    lone p50 ${Math.round(apartLoneP50)} ms, ${CONCURRENT} at once p50 ${Math.round(apartCrowdP50)} ms: ${(apartCrowdP50 / apartLoneP50).toFixed(2)}×`);
+    console.log(`    CPU lone: ${describeCpu(apart.loneCpu, LONE)}; at once: ${describeCpu(apart.crowdCpu, CONCURRENT)}`);
   } finally {
     for (const role of processes) role.child.kill('SIGTERM');
     await Promise.all(processes.map((role) => role.exited));
