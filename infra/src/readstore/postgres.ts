@@ -396,6 +396,7 @@ export class PostgresReadStore implements ReadStore {
               `INSERT INTO ${SCHEMA}._checkpoints (projection, position) SELECT * FROM unnest($1::text[], $2::bigint[]) ON CONFLICT (projection) DO UPDATE SET position = excluded.position`,
               [[...checkpoints.keys()], [...checkpoints.values()]],
             ),
+            true,
           );
         }
         return result;
