@@ -156,6 +156,8 @@ export class RemoteProjectionProgress implements ProjectionProgress {
   async waitFor(position: number, timeoutMs = 5000): Promise<boolean> {
     // Listening before the read, so that no announcement falls between the read and the wait.
     await this.#listen();
+    // An announcement heard on a connection still held covers every position up to it: no read needed.
+    if (this.signal?.listening && this.#announced >= position) return true;
     if ((await this.#reached()) >= position) return true;
     return new Promise<boolean>((resolve) => {
       const waiter = {
@@ -168,6 +170,7 @@ export class RemoteProjectionProgress implements ProjectionProgress {
       };
       const timer = setTimeout(() => {
         this.#waiters.delete(waiter);
+        this.#stopPollingWhenIdle();
         resolve(false);
       }, timeoutMs);
       this.#waiters.add(waiter);
@@ -196,6 +199,10 @@ export class RemoteProjectionProgress implements ProjectionProgress {
 
   #answer(reached: number): void {
     for (const waiter of this.#waiters) if (waiter.position <= reached) waiter.resolve();
+    this.#stopPollingWhenIdle();
+  }
+
+  #stopPollingWhenIdle(): void {
     if (this.#waiters.size === 0 && this.#poller !== undefined) {
       clearInterval(this.#poller);
       this.#poller = undefined;

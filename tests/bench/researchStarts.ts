@@ -5,6 +5,8 @@
  * is what concurrency would stretch. Measured in this run: the p50 of 5 lone starts (each after the
  * previous research ended), then the p50 of 20 starts sent at once; the ratio against the target
  * ≤ 1.5×. Every research is waited to its end (its questions answered), and each must complete.
+ * Beside them, the CPU each role spent per start while the starts were in flight, and the same
+ * measurement with the worker stopped meanwhile (a diagnostic: the starts without research runs).
  * Skipped, with the reason, without PostgreSQL and Redis.
  * Run: npx tsx tests/bench/researchStarts.ts
  */
@@ -19,6 +21,7 @@ import { signUp, type Client } from '../support/app.ts';
 import { startMockOpenAI } from '../support/mockOpenAI.ts';
 import { scaleOutEnv, startRole, type RoleProcess } from '../support/product.ts';
 import { straightResearch } from '../support/researchModel.ts';
+import { CpuAccount } from './cpu.ts';
 import { sized } from './short.ts';
 
 const LONE = sized(5, 1);
@@ -30,6 +33,11 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
+
+const describeCpu = (spent: Record<string, number>, starts: number) =>
+  `${Math.round(Object.values(spent).reduce((sum, ms) => sum + ms, 0) / starts)} ms per start (${Object.entries(spent)
+    .map(([role, ms]) => `${role} ${Math.round(ms / starts)}`)
+    .join(', ')})`;
 
 interface Researcher {
   user: Client;
@@ -94,31 +102,64 @@ export async function run(): Promise<void> {
   const processes: RoleProcess[] = [];
   try {
     // The projector first: it creates the read models' schema the others read.
-    processes.push(await startRole('projector', env));
+    const projector = await startRole('projector', env);
+    processes.push(projector);
     const api = await startRole('api', env);
-    processes.push(api, await startRole('worker', env));
+    processes.push(api);
+    const worker = await startRole('worker', env);
+    processes.push(worker);
     const researcher = async (): Promise<Researcher> => {
       const user = await signUp(api.url!, `starts${randomUUID().slice(0, 8)}`);
       const sessionId = (await user.request('POST', '/backend/conversation/sessions', { client_id: 'bench-starts' })).body.session_id as string;
       return { user, sessionId };
     };
-    const researchers: Researcher[] = [];
-    for (let index = 0; index < LONE + CONCURRENT; index++) researchers.push(await researcher());
+    const cpu = new CpuAccount({ api: api.child.pid!, projector: projector.child.pid!, worker: worker.child.pid! }, database);
+    /**
+     * Lone starts, then starts at once, each on sessions of its own. `stopWorker`: the worker is
+     * stopped (SIGSTOP) while each start is in flight and continued once it answered, so that no
+     * research runs beside the starts: a diagnostic of what the research runs cost them.
+     */
+    const round = async (stopWorker: boolean) => {
+      const researchers: Researcher[] = [];
+      for (let index = 0; index < LONE + CONCURRENT; index++) researchers.push(await researcher());
+      const apart = async <T>(work: () => Promise<T>): Promise<T> => {
+        if (stopWorker) worker.child.kill('SIGSTOP');
+        try {
+          return await work();
+        } finally {
+          if (stopWorker) worker.child.kill('SIGCONT');
+        }
+      };
+      const lone: number[] = [];
+      const loneCpu: Record<string, number> = {};
+      for (const one of researchers.slice(0, LONE)) {
+        await cpu.start();
+        lone.push(await apart(() => start(one)));
+        for (const [role, ms] of Object.entries(await cpu.spent())) loneCpu[role] = (loneCpu[role] ?? 0) + ms;
+        await finished([one]);
+      }
+      const crowd = researchers.slice(LONE);
+      await cpu.start();
+      const together = await apart(() => Promise.all(crowd.map(start)));
+      const crowdCpu = await cpu.spent();
+      await finished(crowd);
+      return { lone, loneCpu, together, crowdCpu };
+    };
 
-    const lone: number[] = [];
-    for (const one of researchers.slice(0, LONE)) {
-      lone.push(await start(one));
-      await finished([one]);
-    }
-    const crowd = researchers.slice(LONE);
-    const together = await Promise.all(crowd.map(start));
-    await finished(crowd);
-
+    const { lone, loneCpu, together, crowdCpu } = await round(false);
     const [loneP50, crowdP50] = [percentile(lone, 50), percentile(together, 50)];
     console.log(`research starts in split roles (api, projector, worker processes; PostgreSQL + Redis):`);
     console.log(`  lone start (baseline, ${LONE} in turn): p50 ${Math.round(loneP50)} ms`);
     console.log(`  ${CONCURRENT} starts at once: p50 ${Math.round(crowdP50)} ms, p95 ${Math.round(percentile(together, 95))} ms`);
     console.log(`  ratio ${(crowdP50 / loneP50).toFixed(2)}× (target ≤ 1.5×); every research ran to completion`);
+    console.log(`  CPU from each start's request to its answer, lone: ${describeCpu(loneCpu, LONE)}`);
+    console.log(`  CPU from the first request to the last answer, ${CONCURRENT} at once: ${describeCpu(crowdCpu, CONCURRENT)}`);
+
+    const apart = await round(true);
+    const [apartLoneP50, apartCrowdP50] = [percentile(apart.lone, 50), percentile(apart.together, 50)];
+    console.log(`  diagnostic, the worker stopped while the starts are in flight (no research runs beside them):`);
+    console.log(`    lone p50 ${Math.round(apartLoneP50)} ms, ${CONCURRENT} at once p50 ${Math.round(apartCrowdP50)} ms: ${(apartCrowdP50 / apartLoneP50).toFixed(2)}×`);
+    console.log(`    CPU lone: ${describeCpu(apart.loneCpu, LONE)}; at once: ${describeCpu(apart.crowdCpu, CONCURRENT)}`);
   } finally {
     for (const role of processes) role.child.kill('SIGTERM');
     await Promise.all(processes.map((role) => role.exited));

@@ -59,6 +59,25 @@ if (postgresUp) {
     t.true(await remote.waitFor(10, 60_000));
   });
 
+  test('a position an announcement already covered is answered without reading the checkpoints', async (t) => {
+    const { store, heard, projector, remote } = await setup(t);
+    t.true(await remote.waitFor(0, 60_000));
+    await until(() => heard.listening);
+    const before = store.reads;
+    const waited = remote.waitFor(50, 60_000);
+    // Answered by the announcement alone: the checkpoints it read stay at 0.
+    await until(() => store.reads === before + NAMES.length);
+    await projector.announce(50);
+    t.true(await waited);
+    const reads = store.reads;
+    t.true(await remote.waitFor(50, 60_000));
+    t.true(await remote.waitFor(42, 60_000));
+    t.is(store.reads, reads);
+    // Beyond the announcement, the checkpoints are read again.
+    t.false(await remote.waitFor(51, 50));
+    t.is(store.reads, reads + NAMES.length);
+  });
+
   test('an announcement short of the position does not answer; a later one does', async (t) => {
     const { heard, projector, remote } = await setup(t);
     let answered = false;

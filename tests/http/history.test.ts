@@ -5,6 +5,7 @@
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import test from 'ava';
+import jwt from 'jsonwebtoken';
 import { conversationStream } from '@scriptorium/domain/conversation/conversation';
 import { HistoryPages } from '@scriptorium/backend/http/historyCache';
 import { client, signUp, startTestApp, type TestApp } from '../support/app.ts';
@@ -126,12 +127,12 @@ test.serial('a shared conversation pages the same way', async (t) => {
 });
 
 /** A raw GET that does not decode the body, so what went over the wire can be checked. */
-function rawGet(path: string, headers: Record<string, string>): Promise<{ headers: Record<string, string | string[] | undefined>; bytes: Buffer }> {
+function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(`${app.url}${path}`, { headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ headers: response.headers, bytes: Buffer.concat(chunks) }));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, bytes: Buffer.concat(chunks) }));
       response.on('error', reject);
     });
     request.on('error', reject);
@@ -199,7 +200,7 @@ test.serial('a kept page is the same bytes until the session changes: a new exch
   const [added] = await appendExchanges(app.services.events, sessionId, 1, () => '新的回答。');
   await app.settle();
   let changed = first;
-  t.deepEqual(await cacheLookups(async () => void (changed = await rawGet(`${path}?limit=5`, auth))), { lookups: 1, hits: 0 }, 'the new exchange moved the version');
+  t.deepEqual(await cacheLookups(async () => void (changed = await rawGet(`${path}?limit=5`, auth))), { lookups: 2, hits: 0 }, 'the new exchange moved the version (asked in front of koa, then by koa’s route)');
   const newest = decoded(changed);
   t.is(newest.messages.at(-2)!.message_id, added!);
   t.true(newest.position > decoded(first).position);
@@ -283,4 +284,98 @@ test.serial('a shared page is kept until the session, its messages or its canvas
     t.is(JSON.parse(answer.bytes.toString('utf8')).code, 'share.gone');
   });
   t.deepEqual(refused, { lookups: 0, hits: 0 });
+});
+
+/** While `during` runs, how many requests the answer before koa (`fastHistory.ts`) handed on to koa. */
+async function handedToKoa(during: () => Promise<void>): Promise<number> {
+  const front = app.api.koa.front!;
+  let handed = 0;
+  app.api.koa.front = (req, res, koa) =>
+    front(req, res, (...args) => {
+      handed += 1;
+      return koa(...args);
+    });
+  try {
+    await during();
+  } finally {
+    app.api.koa.front = front;
+  }
+  return handed;
+}
+
+/** The request through koa's middleware alone, as every request went before the answer in front of it. */
+async function throughKoa(path: string, headers: Record<string, string>) {
+  const front = app.api.koa.front;
+  app.api.koa.front = undefined;
+  try {
+    return await rawGet(path, headers);
+  } finally {
+    app.api.koa.front = front;
+  }
+}
+
+/** What must be the same whichever path answers: all but the request's own id and the time. */
+const comparable = ({ status, headers, bytes }: Awaited<ReturnType<typeof rawGet>>) => {
+  const { date: _date, 'x-request-id': requestId, ...rest } = headers;
+  return { status, headers: { ...rest, 'x-request-id': requestId === undefined ? 'missing' : 'present' }, bytes: bytes.toString('base64') };
+};
+
+/** Reads `path` once through the product's server and once through koa alone; the first's hand-offs to koa. */
+async function bothPaths(path: string, headers: Record<string, string>) {
+  let front: Awaited<ReturnType<typeof rawGet>> | undefined;
+  const handed = await handedToKoa(async () => void (front = await rawGet(path, headers)));
+  return { front: comparable(front!), koa: comparable(await throughKoa(path, headers)), handed };
+}
+
+test.serial('a kept page is answered before koa with the status, headers and bytes koa answers; a page not kept goes to koa', async (t) => {
+  const { user, sessionId } = await longSession('fastpath');
+  const path = `/backend/conversation/sessions/${sessionId}/messages?limit=5`;
+  for (const encoding of ['br', 'gzip', 'identity']) {
+    const auth = { authorization: `Bearer ${user.token}`, 'accept-encoding': encoding };
+    t.is(await handedToKoa(async () => void (await rawGet(path, auth))), 1, `${encoding}: the first read is koa's, and keeps the page`);
+    const hit = await bothPaths(path, auth);
+    t.is(hit.handed, 0, `${encoding}: the kept page is answered in front of koa`);
+    t.is(hit.front.status, 200);
+    t.deepEqual(hit.front, hit.koa, encoding);
+  }
+  let echoed: Awaited<ReturnType<typeof rawGet>> | undefined;
+  t.is(await handedToKoa(async () => void (echoed = await rawGet(path, { authorization: `Bearer ${user.token}`, 'x-request-id': 'mine' }))), 0);
+  t.is(echoed!.headers['x-request-id'], 'mine', 'the caller’s request id is echoed, as koa echoes it');
+
+  await appendExchanges(app.services.events, sessionId, 1, () => '又一个回答。');
+  await app.settle();
+  const auth = { authorization: `Bearer ${user.token}`, 'accept-encoding': 'br' };
+  let moved: Awaited<ReturnType<typeof rawGet>> | undefined;
+  t.is(await handedToKoa(async () => void (moved = await rawGet(path, auth))), 1, 'a page out of date goes to koa');
+  t.deepEqual(comparable(moved!), comparable(await throughKoa(path, auth)), 'koa read it afresh and kept it');
+});
+
+test.serial('every refusal of a kept page goes to koa and is koa’s: no token, an expired or revoked token, another user, a session that does not exist', async (t) => {
+  const { user, sessionId } = await longSession('fastrefused');
+  const intruder = await signUp(app.url, 'fastintruder');
+  const path = `/backend/conversation/sessions/${sessionId}/messages?limit=5`;
+  const warm = { authorization: `Bearer ${user.token}`, 'accept-encoding': 'br' };
+  await rawGet(path, warm);
+  t.is((await bothPaths(path, warm)).handed, 0, 'the page is kept');
+
+  const expired = jwt.sign({ typ: 'access', exp: Math.floor(Date.now() / 1000) - 5 }, app.services.config.JWT_SECRET, { algorithm: 'HS256', subject: user.userId });
+  const refusals: Array<[string, string, Record<string, string>, number]> = [
+    ['no token', path, { 'accept-encoding': 'br' }, 401],
+    ['an expired token', path, { authorization: `Bearer ${expired}`, 'accept-encoding': 'br' }, 401],
+    ['another user', path, { authorization: `Bearer ${intruder.token}`, 'accept-encoding': 'br' }, 404],
+    ['a session that does not exist', `/backend/conversation/sessions/${sessionId.replace(/.$/, (last) => (last === '0' ? '1' : '0'))}/messages?limit=5`, warm, 404],
+  ];
+  for (const [what, target, headers, status] of refusals) {
+    const answer = await bothPaths(target, headers);
+    t.is(answer.handed, 1, `${what}: handed to koa`);
+    t.is(answer.front.status, status, what);
+    t.deepEqual(answer.front, answer.koa, what);
+  }
+
+  // Revoked by logging out: refused from the next read on, though the page is still kept.
+  t.is((await user.request('POST', '/backend/auth/logout')).status, 200);
+  const revoked = await bothPaths(path, warm);
+  t.is(revoked.handed, 1);
+  t.is(revoked.front.status, 401);
+  t.deepEqual(revoked.front, revoked.koa);
 });

@@ -9,7 +9,7 @@ import { ProjectionRunner } from '@scriptorium/projections/runner';
 import { startWorkers } from '@scriptorium/workers/index';
 import { startResearchTools, type ResearchTools } from '@scriptorium/workers/research';
 import type { AgentDeps } from '@scriptorium/workers/agents/deps';
-import { createApi } from '@scriptorium/backend/http/server';
+import { createApi, type Api } from '@scriptorium/backend/http/server';
 import { closeServices, createServices, type Services } from '@scriptorium/backend/services';
 import { seedAdmin } from '@scriptorium/domain/user/seedAdmin';
 import { startProcessManagers } from '@scriptorium/backend/processes';
@@ -23,6 +23,7 @@ export interface TestApp {
   services: Services;
   runner: ProjectionRunner;
   research: ResearchTools;
+  api: Api;
   /** Waits until the read models and the process managers have handled everything in the log so far. */
   settle(): Promise<void>;
   dataDir: string;
@@ -61,6 +62,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     services,
     runner,
     research,
+    api,
     dataDir,
     async settle() {
       await reactor.waitFor(await services.events.headPosition());

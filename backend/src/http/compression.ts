@@ -72,6 +72,8 @@ export async function encodeJson(text: string, encoding: JsonEncoding): Promise<
 /** Sends JSON encoded by `encodeJson` as it is (`compressJson` does not touch it). */
 export function sendEncodedJson(ctx: Parameters<Middleware>[0], json: EncodedJson): void {
   ctx.compress = false;
+  // The bytes were chosen by the request's Accept-Encoding (koa-compress says so too, for what it compresses).
+  ctx.vary('Accept-Encoding');
   ctx.type = 'application/json';
   if (json.encoding !== 'identity') ctx.set('Content-Encoding', json.encoding);
   ctx.body = json.bytes;

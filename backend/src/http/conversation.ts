@@ -16,9 +16,9 @@ import { requireUser } from './authenticate.ts';
 import { httpError, invalidField } from './errors.ts';
 import { parseBody, parseParams, parseQuery } from './validate.ts';
 import { contract } from './contract.ts';
-import { historyPageKey, pageRequest, readHistory } from './history.ts';
+import { historyPageKey, pageRequest, readHistory, type PageRequest } from './history.ts';
 import { HistoryPages } from './historyCache.ts';
-import { acceptedEncoding, encodeJson, sendEncodedJson } from './compression.ts';
+import { acceptedEncoding, encodeJson, sendEncodedJson, type EncodedJson, type JsonEncoding } from './compression.ts';
 import {
   availableModels,
   canvas,
@@ -95,7 +95,60 @@ export const messageDto = (doc: MessageDoc): HistoryMessage => ({
   contents: doc.contents,
 });
 
-export function conversationRoutes(services: Services, conversations: ConversationService, model: ModelProvider, progress: ProjectionProgress): Router {
+/** The owner's history read, below `/backend`; `fastHistory.ts` answers its cached pages before koa's stack. */
+export const SESSION_HISTORY_PATH = '/conversation/sessions/:id/messages';
+
+/** A history read as far as the cache: who asks for which page, and the page if it is kept at the session's current version. */
+export interface HistoryLookup {
+  id: string;
+  page: PageRequest | null;
+  chat: ChatDoc;
+  encoding: JsonEncoding;
+  key: string;
+  /** Null for a session whose messages have no head yet (read before heads existed): read, never kept. */
+  version: string | null;
+  cached: EncodedJson | undefined;
+}
+
+/**
+ * The owner's history read in two steps, so that the koa route and the answer before koa's stack
+ * (`fastHistory.ts`) run the same checks and share one cache of pages (`HistoryPages`).
+ */
+export class SessionHistories {
+  private readonly pages = new HistoryPages();
+
+  constructor(private readonly services: Services) {}
+
+  /**
+   * Validates the request, authenticates the caller and establishes that it owns the session (each
+   * refusal thrown as the route answers it), then asks the cache. The owner is established before
+   * the cache is asked: its entries say nothing of whose they are.
+   */
+  async lookup(ctx: Parameters<typeof requireUser>[1], params: unknown): Promise<HistoryLookup> {
+    const { id } = parseParams(params, sessionIdParam);
+    const page = pageRequest(parseQuery(ctx, historyPageQuery));
+    const user = await requireUser(this.services, ctx);
+    const chat = await ownedChat(this.services.readStore, user.id, id);
+    // Read before the page, so a page stored under this version is never older than it.
+    const head = await this.services.readStore.collection<MessageHeadDoc>(MESSAGE_HEADS).get(id);
+    const version = head ? `${chat.last_position}:${head.last_position}` : null;
+    const encoding = acceptedEncoding(ctx.get('accept-encoding'));
+    const key = historyPageKey(id, page, encoding);
+    return { id, page, chat, encoding, key, version, cached: version === null ? undefined : this.pages.get(key, version) };
+  }
+
+  /** The page `lookup` did not find kept: read, encoded, and kept under the version it was asked at. */
+  async read({ id, page, chat, encoding, key, version }: HistoryLookup): Promise<EncodedJson> {
+    const history = await readHistory(this.services.readStore, id, page);
+    const position = Math.max(chat.last_position, ...history.messages.map((doc) => doc.last_position));
+    const body: SessionHistory = { session_id: id, position, messages: history.messages.map(messageDto), ...(page && { earlier: history.earlier }) };
+    const json = await encodeJson(JSON.stringify(body), encoding);
+    if (version !== null) this.pages.set(key, version, json);
+    return json;
+  }
+}
+
+export function conversationRoutes(services: Services, conversations: ConversationService, model: ModelProvider, progress: ProjectionProgress, histories: SessionHistories): Router {
   const router = new Router();
   const chats = () => services.readStore.collection<ChatDoc>(CHATS);
   const actorOf = async (ctx: Parameters<typeof requireUser>[1], client?: string) => {
@@ -105,7 +158,6 @@ export function conversationRoutes(services: Services, conversations: Conversati
   const settled = async (position: number) => {
     if (position > 0) await progress.waitFor(position);
   };
-  const historyPages = new HistoryPages();
   const current = async (actor: { userId: string }, id: string) => sessionDto(await ownedChat(services.readStore, actor.userId, id));
   type Ctx = Parameters<typeof requireUser>[1];
   /** Posts to a session the caller owns; the ids, once the history includes them. */
@@ -224,26 +276,10 @@ export function conversationRoutes(services: Services, conversations: Conversati
   });
 
   const messages = contract({ access: 'user', params: sessionIdParam, query: historyPageQuery, responses: { 200: sessionHistory }, refusals: [404] });
-  router.get('/conversation/sessions/:id/messages', messages, async (ctx) => {
-    const { id } = parseParams(ctx.params, sessionIdParam);
-    const page = pageRequest(parseQuery(ctx, historyPageQuery));
-    const actor = await actorOf(ctx);
-    // The owner is established before the cache is asked: its entries say nothing of whose they are.
-    const chat = await ownedChat(services.readStore, actor.userId, id);
-    // Read before the page, so a page stored under this version is never older than it.
-    const head = await services.readStore.collection<MessageHeadDoc>(MESSAGE_HEADS).get(id);
-    const version = head && `${chat.last_position}:${head.last_position}`;
-    const encoding = acceptedEncoding(ctx.get('accept-encoding'));
-    const key = historyPageKey(id, page, encoding);
-    const cached = version ? historyPages.get(key, version) : undefined;
-    if (cached) return sendEncodedJson(ctx, cached);
-    const history = await readHistory(services.readStore, id, page);
-    const position = Math.max(chat.last_position, ...history.messages.map((doc) => doc.last_position));
-    // Sent as encoded bytes, not through `messages.reply`: the body the cache keeps is typed here instead.
-    const body: SessionHistory = { session_id: id, position, messages: history.messages.map(messageDto), ...(page && { earlier: history.earlier }) };
-    const json = await encodeJson(JSON.stringify(body), encoding);
-    if (version) historyPages.set(key, version, json);
-    sendEncodedJson(ctx, json);
+  router.get(SESSION_HISTORY_PATH, messages, async (ctx) => {
+    const asked = await histories.lookup(ctx, ctx.params);
+    // Sent as encoded bytes, not through `messages.reply`: the body the cache keeps is typed in `read`.
+    sendEncodedJson(ctx, asked.cached ?? (await histories.read(asked)));
   });
 
   const research = contract({ access: 'user', params: sessionIdParam, responses: sessionReply, refusals: [404] });

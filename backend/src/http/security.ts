@@ -56,18 +56,26 @@ addEventListener('message', function (event) {
 });
 </script>`;
 
-/** HSTS follows `ctx.secure`, which believes X-Forwarded-Proto only when the app trusts its proxy (TRUST_PROXY). */
+/**
+ * The policy headers of every response, whichever path answers it (koa's stack, or a route answered
+ * before it). HSTS follows `ctx.secure`, which believes X-Forwarded-Proto only when the app trusts its
+ * proxy (TRUST_PROXY).
+ */
+export function setSecurityHeaders(ctx: Context): void {
+  const frame = ctx.path === ARTIFACT_FRAME_PATH;
+  ctx.set({
+    'Content-Security-Policy': frame ? ARTIFACT_POLICY : APP_POLICY,
+    'X-Frame-Options': frame ? 'SAMEORIGIN' : 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+  });
+  if (ctx.secure) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+}
+
 export function securityHeaders() {
   return async (ctx: Context, next: Next) => {
-    const frame = ctx.path === ARTIFACT_FRAME_PATH;
-    ctx.set({
-      'Content-Security-Policy': frame ? ARTIFACT_POLICY : APP_POLICY,
-      'X-Frame-Options': frame ? 'SAMEORIGIN' : 'DENY',
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'strict-origin-when-cross-origin',
-    });
-    if (ctx.secure) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-    if (frame && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+    setSecurityHeaders(ctx);
+    if (ctx.path === ARTIFACT_FRAME_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = ARTIFACT_FRAME;
       return;

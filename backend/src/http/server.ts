@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
-import Koa from 'koa';
+import type Koa from 'koa';
 import websockify from 'koa-websocket';
 import type { ProjectionProgress, ProjectionRunner } from '@scriptorium/projections/runner';
 import { CLOSE_ACCOUNT_INACTIVE, CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_UNAUTHORIZED } from '@scriptorium/domain/protocol/ws';
@@ -14,7 +14,7 @@ import { EngineerGateway } from '../ws/engineer.ts';
 import { CollabGateway } from '../ws/collab.ts';
 import { CollabService } from '@scriptorium/domain/collabdoc/service';
 import { collabRoutes } from './collab.ts';
-import { conversationRoutes } from './conversation.ts';
+import { conversationRoutes, SessionHistories } from './conversation.ts';
 import { shareRoutes } from './share.ts';
 import { contextFiles, fileRoutes } from './files.ts';
 import { exportRoutes } from './exports.ts';
@@ -41,7 +41,9 @@ import { scopesAllow } from './scopes.ts';
 import { errorMiddleware } from './errors.ts';
 import { securityHeaders } from './security.ts';
 import { feedbackRoutes } from './feedback.ts';
-import { healthRoutes, httpDuration } from './health.ts';
+import { healthRoutes } from './health.ts';
+import { beginRequest, endRequest, setApiCaching } from './requestLog.ts';
+import { API_PREFIX, cachedHistoryFirst, FrontedKoa } from './fastHistory.ts';
 import { staticFrontend } from './static.ts';
 import { compressJson } from './compression.ts';
 import { taskRoutes } from './tasks.ts';
@@ -54,6 +56,8 @@ const COLLAB_SOCKET_PATH = /^\/backend\/api\/collab\/ws\/([a-f0-9]{32})$/;
 
 export interface Api {
   app: websockify.App;
+  /** The same app, as the server's first stop: its `front` answers cached history reads before koa's middleware. */
+  koa: FrontedKoa;
   hub: SocketHub;
   gateway: ConversationGateway;
   conversations: ConversationService;
@@ -66,7 +70,8 @@ export interface Api {
 /** `runner`: the projector of this process, when it runs one (the admin console rebuilds through it). */
 export async function createApi(services: Services, progress: ProjectionProgress, options: { distDir?: string; runner?: ProjectionRunner } = {}): Promise<Api> {
   // Only the entry the proxy itself appended is believed: anything left of it is the client's to forge.
-  const app = websockify(new Koa({ proxy: services.config.TRUST_PROXY, maxIpsCount: 1 }), { maxPayload: 1024 * 1024 });
+  const koa = new FrontedKoa({ proxy: services.config.TRUST_PROXY, maxIpsCount: 1 });
+  const app = websockify(koa, { maxPayload: 1024 * 1024 });
   const checkSignIn = (signIn: SignIn) => signInStatus(services, signIn);
   const hub = new SocketHub(services.log, checkSignIn);
   const conversations = new ConversationService(services);
@@ -91,30 +96,26 @@ export async function createApi(services: Services, progress: ProjectionProgress
   });
 
   app.use(async (ctx, next) => {
-    const requestId = ctx.get('x-request-id') || randomUUID();
-    ctx.state.requestId = requestId;
-    ctx.state.log = services.log.child({ requestId });
-    ctx.set('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
+    beginRequest(ctx, services.log);
     try {
       await next();
     } finally {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? (ctx.path.startsWith('/backend') ? 'unmatched' : 'static');
-      httpDuration.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
-      if (ctx.path.startsWith('/backend')) ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
+      endRequest(ctx, started);
     }
   });
   app.use(securityHeaders());
   app.use(compressJson());
   app.use(errorMiddleware({ [OPENAI_PREFIX]: openAiRefusal }));
   app.use(async (ctx, next) => {
-    if (ctx.path.startsWith('/backend')) ctx.set('Cache-Control', 'no-store');
+    setApiCaching(ctx);
     await next();
   });
   app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', formLimit: '256kb', jsonStrict: true }));
 
-  const api = new Router({ prefix: '/backend' });
+  const histories = new SessionHistories(services);
+  koa.front = cachedHistoryFirst(koa, services, histories);
+  const api = new Router({ prefix: API_PREFIX });
   api.use(authRoutes(services, progress).routes());
   api.use(oauthRoutes(services, progress).routes());
   api.use(adminRoutes(services, progress).routes());
@@ -125,7 +126,7 @@ export async function createApi(services: Services, progress: ProjectionProgress
   api.use(usageRoutes(services).routes());
   api.use(taskRoutes(services, progress).routes());
   api.use(feedbackRoutes(services, progress).routes());
-  api.use(conversationRoutes(services, conversations, services.model, progress).routes());
+  api.use(conversationRoutes(services, conversations, services.model, progress, histories).routes());
   api.use(shareRoutes(services, conversations, progress).routes());
   api.use(fileRoutes(services, conversations, fileOptions, contexts).routes());
   api.use(exportRoutes(services).routes());
@@ -187,6 +188,7 @@ export async function createApi(services: Services, progress: ProjectionProgress
 
   return {
     app,
+    koa,
     hub,
     gateway,
     conversations,

@@ -51,13 +51,17 @@ const HORIZON_POLL_MAX_MS = 50;
  * 1. The stream's lock (transaction-scoped, so held through commit): the revision check stays exact.
  *    Each later statement of a volatile function reads a fresh snapshot, so it sees the commit of
  *    the previous holder.
- * 2. Any of the caller's chosen ids already recorded: nothing is written, and the rows found go back
- *    to the caller, which tells a retry from an id reused elsewhere.
- * 3. The expected revision, as `revisionMatches` in port.ts reads it.
- * 4. The transaction id and the positions, together under the positions lock (see the top of this
- *    file). That lock is session-level, so that it is released before the insert; it is released on
- *    every exit, an error included, since a session lock outlives a rolled-back transaction.
- * 5. The rows, `transaction_id` from its default (the id just taken).
+ * 2. The expected revision, as `revisionMatches` in port.ts reads it. When it does not match, any
+ *    of the caller's chosen ids already recorded go back to the caller (outcome 'found'), which tells
+ *    a retry from an id reused elsewhere: a retry of an append that took effect no longer matches.
+ *    When it matches, the ids are not looked up: an id already recorded (a retry with 'any', an id
+ *    reused) fails the insert on the ids' unique index, and the caller looks them up then. One
+ *    statement fewer on every append, the path of nearly all of them.
+ * 3. The transaction id and the positions, together in one statement under the positions lock (see
+ *    the top of this file). That lock is session-level, so that it is released before the insert;
+ *    it is released on every exit, an error included, since a session lock outlives a rolled-back
+ *    transaction.
+ * 4. The rows, `transaction_id` from its default (the id just taken).
  *
  * The commit is announced afterwards, by `#notify`, not by a NOTIFY inside the append: PostgreSQL
  * serialises the commits of notifying transactions under one lock held through their disk flush,
@@ -66,6 +70,9 @@ const HORIZON_POLL_MAX_MS = 50;
  * A table from before the `transaction_id` column gets it with the migrating transaction's id on
  * its old rows: committed, hence below every later horizon.
  */
+/** The rows holding some of the ids in `chosen`, as `IdRow`s (null for none). */
+const RECORDED = `json_agg(json_build_object('id', e.id, 'stream_id', e.stream_id, 'revision', e.revision, 'position', e.position))`;
+
 const APPEND = `
 DECLARE
   head bigint;
@@ -74,14 +81,6 @@ DECLARE
   n integer := cardinality(ids);
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended(stream, 0));
-  IF cardinality(chosen) > 0 THEN
-    SELECT json_agg(json_build_object('id', e.id, 'stream_id', e.stream_id, 'revision', e.revision, 'position', e.position))
-      INTO recorded FROM events e WHERE e.id = ANY (chosen);
-    IF recorded IS NOT NULL THEN
-      outcome := 'found';
-      RETURN;
-    END IF;
-  END IF;
   SELECT max(e.revision) INTO head FROM events e WHERE e.stream_id = stream;
   matches := CASE expected
     WHEN 'any' THEN true
@@ -90,16 +89,23 @@ BEGIN
     ELSE head IS NOT DISTINCT FROM expected::bigint
   END;
   IF NOT matches THEN
+    IF cardinality(chosen) > 0 THEN
+      SELECT ${RECORDED} INTO recorded FROM events e WHERE e.id = ANY (chosen);
+      IF recorded IS NOT NULL THEN
+        outcome := 'found';
+        RETURN;
+      END IF;
+    END IF;
     outcome := 'conflict';
     next_revision := head;
     RETURN;
   END IF;
   PERFORM pg_advisory_lock(${LOCK_SPACE}, ${POSITIONS_LOCK});
   BEGIN
-    PERFORM pg_current_xact_id();
-    last := nextval(pg_get_serial_sequence('events', 'position'));
+    -- The sequence named as the table's bigserial names it: looking it up costs a catalog scan per append.
+    SELECT nextval('events_position_seq'::regclass) INTO last FROM pg_current_xact_id();
     IF n > 1 THEN
-      last := setval(pg_get_serial_sequence('events', 'position'), last + n - 1);
+      last := setval('events_position_seq'::regclass, last + n - 1);
     END IF;
   EXCEPTION WHEN OTHERS OR query_canceled THEN
     PERFORM pg_advisory_unlock(${LOCK_SPACE}, ${POSITIONS_LOCK});
@@ -292,6 +298,7 @@ export class PostgresEventStore implements EventStore {
       data: JSON.stringify(event.data) ?? 'null',
       metadata: JSON.stringify(event.metadata),
     }));
+    const chosen = events.flatMap((event) => (event.id === undefined ? [] : [event.id]));
     await this.#ready();
     let result: AppendRow;
     try {
@@ -302,12 +309,14 @@ export class PostgresEventStore implements EventStore {
           rows.map((row) => row.type),
           rows.map((row) => row.data),
           rows.map((row) => row.metadata),
-          events.flatMap((event) => (event.id === undefined ? [] : [event.id])),
+          chosen,
           String(expected),
         ])
       ).rows as [AppendRow];
     } catch (error) {
       if (error instanceof pg.DatabaseError && error.code === '23505' && error.constraint === 'events_id_key') {
+        const [{ recorded }] = (await this.#pool.query<{ recorded: IdRow[] | null }>(`SELECT ${RECORDED} AS recorded FROM events e WHERE e.id = ANY ($1)`, [chosen])).rows as [{ recorded: IdRow[] | null }];
+        if (recorded !== null) return retryOf(streamId, events, recorded);
         throw new Error(`stream ${streamId}: an event id of this append is already recorded (a partial retry, or an id reused)`, { cause: error });
       }
       throw error;
