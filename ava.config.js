@@ -10,6 +10,8 @@ import { join } from 'node:path';
 const SLOWEST_FIRST = [
   'tests/bench/bench.',
   'tests/e2e/a11y.',
+  'tests/units/http.',
+  'tests/units/security.',
   'tests/e2e/collab.',
   'tests/e2e/account.',
   'tests/security/fuzzContent.',
@@ -25,18 +27,22 @@ const SLOWEST_FIRST = [
   'tests/fault/',
   'tests/http/',
   'tests/agents/',
+  'tests/units/agents.',
   'tests/cli/',
   'tests/ws/',
+  'tests/units/ws.',
   'tests/contract/',
   'tests/lab/',
 ];
 
 /**
  * Full runs (`npm test`, `npm run test:stress`: GROUP_UNIT_TESTS=1) run each workspace's unit test
- * files in one process, through the files in tests/units/ that import them: a test process costs
- * 1-2 s of CPU before its first test (Node, tsx's loader thread, AVA's worker), which was most of
- * the time of 139 files whose tests take milliseconds (docs/performance.md, session 18). A file
- * named on the command line, or a run without the variable, still gets a process of its own.
+ * files in one process, and the files of each of tests/http, security, ws, agents, lint and docs
+ * in one, through the files in tests/units/ that import them (tests/support/units.ts): a test process
+ * costs 1-2 s of CPU before its first test (Node, tsx's loader thread, AVA's worker), which was most
+ * of the time of 139 files whose tests take milliseconds (docs/performance.md, session 18), and each
+ * HTTP, security or socket file paid the app's import again besides (session 20). A file named on
+ * the command line, or a run without the variable, still gets a process of its own.
  */
 const GROUPED = process.env.GROUP_UNIT_TESTS === '1';
 const WORKSPACE_TESTS = ['backend', 'domain', 'projections', 'workers', 'infra', 'frontend'].map((workspace) => `${workspace}/src/**/*.test.ts`);

@@ -33,11 +33,13 @@ export interface TestApp {
 /**
  * The whole product in this process on embedded adapters, listening on a free port; every test user
  * registers from one address. `agents` adds to what the workers are given (search, pages); `log`
- * replaces the silent logger (to read what the product logs).
+ * replaces the silent logger (to read what the product logs). The hashing queue has no bound unless
+ * a test sets one: its lanes are the process's, and a grouped test process (ava.config.js) holds
+ * dozens of apps whose first sign-ups all queue there at once.
  */
 export async function startTestApp(env: Record<string, string> = {}, options: { agents?: Partial<AgentDeps>; log?: Logger } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scriptorium-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', REGISTER_MAX_PER_ADDRESS: '10000', ...TEST_PASSWORD_COST, ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', REGISTER_MAX_PER_ADDRESS: '10000', PASSWORD_HASH_MAX_WAITING: '10000', ...TEST_PASSWORD_COST, ...env });
   const log = options.log ?? createLogger(config.LOG_LEVEL, 'test');
   const services = await createServices(config, log);
   if (config.ADMIN_USERNAME && config.ADMIN_PASSWORD) {

@@ -1,4 +1,4 @@
-// The domain workspace's unit test files in one process for full runs (ava.config.js); written by tests/support/units.ts.
+// The test files of domain/src in one process for full runs (ava.config.js); written by tests/support/units.ts.
 import '../../domain/src/activity/activity.test.ts';
 import '../../domain/src/agents/agent.test.ts';
 import '../../domain/src/audit/audit.test.ts';

@@ -1,4 +1,4 @@
-// The frontend workspace's unit test files in one process for full runs (ava.config.js); written by tests/support/units.ts.
+// The test files of frontend/src in one process for full runs (ava.config.js); written by tests/support/units.ts.
 import '../../frontend/src/account/machines/codeRequest.test.ts';
 import '../../frontend/src/account/machines/emailVerification.test.ts';
 import '../../frontend/src/account/machines/feedback.test.ts';

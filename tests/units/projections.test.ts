@@ -1,4 +1,4 @@
-// The projections workspace's unit test files in one process for full runs (ava.config.js); written by tests/support/units.ts.
+// The test files of projections/src in one process for full runs (ava.config.js); written by tests/support/units.ts.
 import '../../projections/src/accounts.test.ts';
 import '../../projections/src/activity.test.ts';
 import '../../projections/src/agents.test.ts';

@@ -1,4 +1,4 @@
-// The workers workspace's unit test files in one process for full runs (ava.config.js); written by tests/support/units.ts.
+// The test files of workers/src in one process for full runs (ava.config.js); written by tests/support/units.ts.
 import '../../workers/src/agents/cognition_extract/offline.test.ts';
 import '../../workers/src/agents/deck_review/agent.test.ts';
 import '../../workers/src/agents/deck_review/offline.test.ts';

@@ -7,7 +7,7 @@ import { zh } from '../i18n/zh.ts';
 import { infoText } from './progress.ts';
 
 const i18n = i18next.createInstance();
-await i18n.init({ resources: { zh: { translation: zh }, en: { translation: en } }, lng: 'en', initAsync: false, interpolation: { escapeValue: false } });
+void i18n.init({ resources: { zh: { translation: zh }, en: { translation: en } }, lng: 'en', initAsync: false, interpolation: { escapeValue: false } });
 const info = (progress: Progress | undefined, content = progress ? progressText(progress) : ''): ContentOf<'info'> => ({
   agent: 'deep_cognition',
   content_type: 'info',
