@@ -35,6 +35,12 @@ export const MARK = /⚠〔待核实：[^〕]*〕|⚠ \(unverified: [^)]*\)/gu;
 const SOURCES_HEADING = /^##\s+(参考来源|Sources)\s*$/m;
 const SUMMARY_HEADING = /^##\s+(摘要|Summary)\s*$/;
 
+/** The report without its source list. */
+const bodyOf = (report: string) => {
+  const at = report.search(SOURCES_HEADING);
+  return at === -1 ? report : report.slice(0, at);
+};
+
 /** The report's numbered source list: number to address. */
 export function sourceList(report: string): Map<number, string> {
   const list = new Map<number, string>();
@@ -49,8 +55,7 @@ export function sourceList(report: string): Map<number, string> {
 
 /** Each cited sentence of the report's body with the numbers it cites, its mark taken out and noted. */
 export function citedSentences(report: string): Array<{ sentence: string; numbers: number[]; marked: boolean }> {
-  const at = report.search(SOURCES_HEADING);
-  const body = at === -1 ? report : report.slice(0, at);
+  const body = bodyOf(report);
   const lines = body.split('\n').filter((line) => !/^#/.test(line.trim()));
   const found: Array<{ sentence: string; numbers: number[]; marked: boolean }> = [];
   for (const written of sentencesOf(lines.join('\n'))) {
@@ -63,14 +68,16 @@ export function citedSentences(report: string): Array<{ sentence: string; number
 
 const contains = (text: string, phrase: string) => normalise(text).includes(normalise(phrase));
 
+/** The facts of the truth a sentence states: every phrase of a fact's key is in it. */
+const factsStated = (topic: Topic, sentence: string) => topic.facts.filter((fact) => fact.key.every((phrase) => contains(sentence, phrase)));
+
 /** How many of the truth's facts are cited in two or more of the report's sections, the summary aside. */
 export function repeatedFacts(report: string, topic: Topic): number {
-  const at = report.search(SOURCES_HEADING);
-  const body = at === -1 ? report : report.slice(0, at);
+  const body = bodyOf(report);
   const sections = body.split(/^(?=## )/m).filter((section) => !SUMMARY_HEADING.test(section.split('\n')[0]!.trim()));
   const sectionsCiting = new Map<string, number>();
   for (const section of sections) {
-    const cited = new Set(citedSentences(section).flatMap(({ sentence }) => topic.facts.filter((fact) => fact.key.every((phrase) => contains(sentence, phrase))).map((fact) => fact.id)));
+    const cited = new Set(citedSentences(section).flatMap(({ sentence }) => factsStated(topic, sentence).map((fact) => fact.id)));
     for (const id of cited) sectionsCiting.set(id, (sectionsCiting.get(id) ?? 0) + 1);
   }
   return [...sectionsCiting.values()].filter((count) => count > 1).length;
@@ -92,7 +99,7 @@ function supports(topic: Topic, facts: readonly Topic['facts'][number][], core: 
 export function citationSupported(report: string, topic: Topic, pathOf: (url: string) => string | null, sentence: string, n: number): boolean {
   const url = sourceList(report).get(n);
   if (url === undefined) return false;
-  const facts = topic.facts.filter((fact) => fact.key.every((phrase) => contains(sentence, phrase)));
+  const facts = factsStated(topic, sentence);
   return supports(topic, facts, normalise(sentence), pathOf(url));
 }
 
@@ -104,7 +111,7 @@ export function scoreReport(report: string, topic: Topic, pathOf: (url: string) 
   for (const { sentence, numbers, marked } of citedSentences(report)) {
     const core = normalise(sentence);
     if (topic.contradiction.key.every((phrase) => contains(sentence, phrase))) score.contradictionReported = true;
-    const facts = topic.facts.filter((fact) => fact.key.every((phrase) => contains(sentence, phrase)));
+    const facts = factsStated(topic, sentence);
     for (const n of numbers) {
       score.cited++;
       if (marked) score.marked++;

@@ -258,7 +258,7 @@ async function research(run: Run, session: OpenSession, record: ReplyRecord, tra
   const sections: ExtractSection[] = steps.map((step, index) => ({ focus: step, ...(found[index] && { sources: found[index] }) }));
   const extracts = deps.model.offline ? assignExtracts(sources.all, subjectOf(analysis), sections, new Set()) : [];
   // Sections draw on different facts (`SourceBook.sections`); the summary draws on the best for the whole question.
-  const contexts = sources.sections(steps.map((step, index) => ({ focus: step, ...(found[index] && { noted: found[index] }) })), run.language);
+  const contexts = sources.sections(sections, run.language);
   const plans: SectionPlan[] = headings.map((heading, index) => {
     if (index === 0) {
       return { index, heading, messages: [{ role: 'system', content: summaryPrompt(run.language, length) }, { role: 'user', content: brief }], context: sources.context(record.question, run.language), sources, role: 'summarising' };

@@ -127,7 +127,7 @@ test("a section is given the notes of the pages its step read, though the sectio
   book.add({ title: '快讯', url: 'https://a.test/news', text: '低温性能受到关注。', read: false });
   const focus = '钠离子 产业化进展';
   t.false(book.context(focus, 'zh').some((document) => document.text.includes(NOTE)), 'by words alone, the note stays out');
-  const [noted] = book.sections([{ focus, noted: [2, 3] }], 'zh') as [ReturnType<SourceBook['context']>];
+  const [noted] = book.sections([{ focus, sources: [2, 3] }], 'zh') as [ReturnType<SourceBook['context']>];
   t.true(noted[1]!.text.startsWith(NOTE), "the note of the page the step read");
   t.true(noted[1]!.text.length <= 400, 'and not the rest of the page');
   t.is(noted[2]!.text, '', 'a snippet is no note');

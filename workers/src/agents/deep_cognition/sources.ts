@@ -101,13 +101,13 @@ export class SourceBook {
   /**
    * What each section of a report is given, as `context` gives one call, but no sentence to two
    * sections (`ChunkIndex.draft`): each says what the others do not. A section is also given the
-   * notes of the pages in its `noted` (those its step read), whatever their words: a fact their
-   * reader noted reaches the section though it shares no word with the step.
+   * notes of the pages among its `sources` (those its step found) that were read, whatever their
+   * words: a fact their reader noted reaches the section though it shares no word with the step.
    */
-  sections(sections: ReadonlyArray<{ focus: string; noted?: Iterable<number> }>, language: Language = 'en'): ContextDocument[][] {
+  sections(sections: ReadonlyArray<{ focus: string; sources?: Iterable<number> }>, language: Language = 'en'): ContextDocument[][] {
     this.index ??= new ChunkIndex(this.list);
     const read = new Set(this.list.filter((source) => source.read).map((source) => source.n));
-    const calls = sections.map(({ focus, noted = [] }) => ({ query: focus, first: this.index!.heads([...noted].filter((n) => read.has(n))) }));
+    const calls = sections.map(({ focus, sources = [] }) => ({ query: focus, first: this.index!.heads([...sources].filter((n) => read.has(n))) }));
     return this.index.draft(calls, CONTEXT_CHUNKS, CHUNKS_PER_SOURCE, this.floor()).map((chunks) => this.documents(chunks, language));
   }
 
