@@ -56,7 +56,7 @@ function Consent({ params, client, scopes, redirectUri, native, onLeave }: { par
           <div className="oauth-pair" aria-hidden="true">
             <Logo size={40} />
             <span className="oauth-pair-link" />
-            <span className="oauth-app-icon">{native ? <TerminalIcon size={22} /> : <KeyRoundIcon size={22} />}</span>
+            <span className="dialog-icon">{native ? <TerminalIcon size={22} /> : <KeyRoundIcon size={22} />}</span>
           </div>
           <h1 id="oauth-title">{t('oauth.title', { client: name })}</h1>
           <p>{t('oauth.subtitle')}</p>
